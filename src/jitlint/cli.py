@@ -1,0 +1,95 @@
+"""The `jitlint` command: ruff's conventions (exit 0 clean, 1 findings, 2 usage or configuration error)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from jitlint import __version__, pages
+from jitlint.config import ConfigError, load_config
+from jitlint.engine import StdinSource, lint
+from jitlint.report import OUTPUT_FORMATS, render, statistics
+from jitlint.rules import RULES, RULES_BY_CODE, RULES_BY_NAME
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [item.strip() for value in values for item in value.split(",") if item.strip()]
+
+
+def _fail(message: str) -> "click.exceptions.Exit":
+    click.echo(f"jitlint: error: {message}", err=True)
+    return click.exceptions.Exit(2)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="jitlint")
+def main() -> None:
+    """Find what torch.jit.script will reject, all at once, without importing torch."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--select", multiple=True, metavar="CODES", help="Rule codes or prefixes to enable (replaces config).")
+@click.option("--extend-select", multiple=True, metavar="CODES", help="Rule codes or prefixes to enable in addition.")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Rule codes or prefixes to disable.")
+@click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True)
+@click.option("--stdin-filename", type=click.Path(path_type=Path), help="The name to report for source read from stdin (`-`).")
+@click.option("--statistics", "show_statistics", is_flag=True, help="Print the count of findings per rule instead.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are errors.")
+@click.option("--force-exclude", is_flag=True, help="Apply `exclude` to paths given explicitly too (for pre-commit).")
+@click.option("--config", "config_path", type=click.Path(path_type=Path), help="A pyproject.toml to use instead of the nearest one.")
+@click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
+def check(paths, select, extend_select, ignore, output_format, stdin_filename, show_statistics, exit_zero,
+          force_exclude, config_path, quiet) -> None:
+    """Lint PATHS (files or directories; `-` reads stdin; default: the current directory)."""
+    paths = list(paths) or ([Path("-")] if stdin_filename else [Path(".")])
+    stdin = None
+    if Path("-") in paths:
+        paths = [p for p in paths if p != Path("-")]
+        try:
+            data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+        except (OSError, ValueError):
+            data = b""
+        stdin = StdinSource(str(stdin_filename) if stdin_filename else "-", data)
+    try:
+        start = stdin_filename.parent if stdin_filename else (paths[0] if paths and paths[0].is_dir() else Path.cwd())
+        config = load_config(config_path, start if start.exists() else Path.cwd())
+        enabled = config.enabled_codes(RULES_BY_CODE, _split(select), _split(extend_select), _split(ignore))
+    except ConfigError as error:
+        raise _fail(str(error))
+    findings = lint(paths, config, enabled, stdin=stdin, force_exclude=force_exclude)
+    if show_statistics:
+        click.echo(statistics(findings, output_format), nl=False)
+    else:
+        click.echo(render(findings, output_format, quiet=quiet), nl=False)
+    failed = any(f.severity == "error" for f in findings)
+    sys.exit(0 if exit_zero or not failed else 1)
+
+
+@main.command()
+@click.argument("code")
+def rule(code: str) -> None:
+    """Print the page of rule CODE (a code such as JIT301, or a name such as modulelist-index-variable)."""
+    found = RULES_BY_CODE.get(code.upper()) or RULES_BY_NAME.get(code)
+    if found is None:
+        raise _fail(f"unknown rule: `{code}` (see `jitlint rules`)")
+    text = pages.read(found.code)
+    if text is None:
+        raise _fail(f"the page of {found.code} is missing from this installation")
+    click.echo(text, nl=False)
+
+
+@main.command(name="rules")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def list_rules(output_format: str) -> None:
+    """List every rule: code, name, severity and summary."""
+    if output_format == "json":
+        click.echo(json.dumps(
+            [{"code": r.code, "name": r.name, "severity": r.severity, "url": pages.url(r.code)} for r in RULES], indent=2
+        ))
+        return
+    for r in RULES:
+        click.echo(f"{r.code}  {r.name:<36} {r.severity:<8} {r.message}")

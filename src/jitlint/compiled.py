@@ -1,0 +1,308 @@
+"""What `torch.jit.script(module)` compiles, modelled once for every rule (rules-catalog §0.1, torch 2.13).
+
+Roots: `forward`, `@torch.jit.export` methods and every `@property` of each nn.Module class (less
+`__jit_unused_properties__`), `@torch.jit.script` functions and classes, and `torch.jit.script(f)` targets.
+From a root torch compiles what it calls: `self.method(...)` (through project base classes), free functions by
+name (across files), project classes used as TorchScript classes (all their methods), and functions stored in
+module attributes. `__init__` is not compiled; `@torch.jit.ignore`/`@torch.jit.unused` bodies are not either,
+but their signatures are when compiled code calls them.
+
+Inside a compiled function, branches that torch prunes while emitting (`torch.jit.is_scripting()` tests, folded
+with three-valued `and`/`or`/`not`, and code after an `if is_scripting(): return`) are *dead*: semantic rules are
+silent there, syntax rules are not, because torch's frontend converts the whole function before pruning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from jitlint.names import ImportTable
+from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
+
+SCRIPTING_CHECKS = frozenset({"torch.jit.is_scripting", "torch._C._is_scripting"})
+# Runtime checks that torch.jit.script compiles as ordinary values: they do not prune anything.
+NON_PRUNING_GUARDS = frozenset(
+    {
+        "torch.jit.is_tracing",
+        "torch._C._get_tracing_state",
+        "torch.compiler.is_compiling",
+        "torch.compiler.is_dynamo_compiling",
+        "torch._dynamo.is_compiling",
+        "torch.onnx.is_in_onnx_export",
+    }
+)
+
+
+def scripting_value(
+    test: cst.BaseExpression, imports: ImportTable, names: dict[str, bool] | None = None
+) -> bool | None:
+    """The value a test has while torch scripts it, when torch folds it to a constant; None when it does not.
+
+    Verified on torch 2.13: `not is_scripting()`, `cond and not is_scripting()` (False) and
+    `is_scripting() or cond` (True) prune; `is_scripting() and cond` and `not is_scripting() or cond` do not.
+    `names` maps variables to the value they would have if they were the call (torch itself does not fold them).
+    """
+    if names and isinstance(test, cst.Name) and test.value in names:
+        return names[test.value]
+    if isinstance(test, cst.Call):
+        if not test.args and imports.qualify(test.func) in SCRIPTING_CHECKS:
+            return True
+        return None
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = scripting_value(test.expression, imports, names)
+        return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        left = scripting_value(test.left, imports, names)
+        right = scripting_value(test.right, imports, names)
+        if isinstance(test.operator, cst.And):
+            if left is False or right is False:
+                return False
+            return True if (left is True and right is True) else None
+        if left is True or right is True:
+            return True
+        return False if (left is False and right is False) else None
+    return None
+
+
+def guard_name(test: cst.BaseExpression, imports: ImportTable) -> str | None:
+    """The non-pruning check (`torch.jit.is_tracing`, ...) a test relies on, if any."""
+    if isinstance(test, cst.Call):
+        qualified = imports.qualify(test.func)
+        return qualified if qualified in NON_PRUNING_GUARDS else None
+    if isinstance(test, cst.UnaryOperation):
+        return guard_name(test.expression, imports)
+    if isinstance(test, cst.BooleanOperation):
+        return guard_name(test.left, imports) or guard_name(test.right, imports)
+    return None
+
+
+def terminates(block: cst.BaseSuite) -> bool:
+    """Whether a block always ends in `return` or `raise`."""
+    statements = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+    if isinstance(last, cst.If):
+        return last.orelse is not None and terminates(last.body) and _orelse_terminates(last.orelse)
+    return False
+
+
+def _orelse_terminates(orelse: cst.If | cst.Else) -> bool:
+    if isinstance(orelse, cst.Else):
+        return terminates(orelse.body)
+    return terminates(orelse.body) and orelse.orelse is not None and _orelse_terminates(orelse.orelse)
+
+
+@dataclass
+class FunctionScan:
+    """One pass over a function body: its dead branches and what its live code calls."""
+
+    dead: set[int] = field(default_factory=set)
+    calls: list[cst.Call] = field(default_factory=list)
+
+
+class _LiveCodeScanner(cst.CSTVisitor):
+    def __init__(self, root: cst.FunctionDef, imports: ImportTable) -> None:
+        self.root = root
+        self.imports = imports
+        self.scan = FunctionScan()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.scan.dead:
+            return False
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not self.root:
+            return False
+        return super().on_visit(node)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._mark_after_terminating_branch(node.body)
+
+    def _mark_after_terminating_branch(self, statements) -> None:
+        for index, statement in enumerate(statements):
+            if not isinstance(statement, cst.If):
+                continue
+            value = scripting_value(statement.test, self.imports)
+            live_terminates = (value is True and terminates(statement.body)) or (
+                value is False and statement.orelse is not None and _orelse_terminates(statement.orelse)
+            )
+            if live_terminates:
+                self.scan.dead.update(id(rest) for rest in statements[index + 1 :])
+                return
+
+    def visit_If(self, node: cst.If) -> None:
+        value = scripting_value(node.test, self.imports)
+        if value is True and node.orelse is not None:
+            self.scan.dead.add(id(node.orelse))
+        elif value is False:
+            self.scan.dead.add(id(node.body))
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        value = scripting_value(node.test, self.imports)
+        if value is True:
+            self.scan.dead.add(id(node.orelse))
+        elif value is False:
+            self.scan.dead.add(id(node.body))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.scan.calls.append(node)
+
+
+def scan_function(node: cst.FunctionDef, imports: ImportTable) -> FunctionScan:
+    scanner = _LiveCodeScanner(node, imports)
+    node.visit(scanner)
+    return scanner.scan
+
+
+@dataclass(eq=False)
+class CompiledFunction:
+    info: FunctionInfo
+    reason: str
+    body_compiled: bool
+    owners: list[ClassInfo] = field(default_factory=list)
+    dead: set[int] = field(default_factory=set)
+
+
+class CompiledCodeMap:
+    """Which functions of the project torch.jit.script compiles, why, and their dead branches."""
+
+    def __init__(self, project: ProjectIndex) -> None:
+        self.project = project
+        self.functions: dict[int, CompiledFunction] = {}
+        self._scans: dict[int, FunctionScan] = {}
+        self._queue: list[tuple[FunctionInfo, ClassInfo | None, str]] = []
+        self._seen: set[tuple[int, int]] = set()
+
+    @classmethod
+    def build(cls, project: ProjectIndex) -> "CompiledCodeMap":
+        compiled = cls(project)
+        compiled._add_roots()
+        compiled._drain()
+        return compiled
+
+    def get(self, node: cst.FunctionDef) -> CompiledFunction | None:
+        return self.functions.get(id(node))
+
+    # -- roots ------------------------------------------------------------------------------------------------
+    def _add_roots(self) -> None:
+        project = self.project
+        for module in [m for m in project.modules.values() if m.linted]:
+            for cls in module.classes.values():
+                if project.is_module_class(cls):
+                    self._add_module_roots(cls)
+                elif decorator_is_script(cls, module.imports):
+                    self._add_script_class(cls, "@torch.jit.script class")
+            for function in module.functions.values():
+                if function.is_script:
+                    self._enqueue(function, None, "@torch.jit.script")
+            for target in module.script_call_targets:
+                resolved = project.resolve(module.imports.qualify(target))
+                if isinstance(resolved, FunctionInfo):
+                    self._enqueue(resolved, None, "passed to torch.jit.script")
+                elif isinstance(resolved, ClassInfo) and not project.is_module_class(resolved):
+                    self._add_script_class(resolved, "passed to torch.jit.script")
+
+    def _add_module_roots(self, cls: ClassInfo) -> None:
+        forward = self.project.find_method(cls, "forward")
+        if forward is not None:
+            self._enqueue(forward, cls, f"forward of {cls.name}")
+        unused = set()
+        for current in self.project.mro(cls):
+            unused |= current.unused_properties
+        seen: set[str] = set()
+        for current in self.project.mro(cls):
+            for name, method in current.methods.items():
+                if name in seen:
+                    continue
+                seen.add(name)
+                if method.is_export:
+                    self._enqueue(method, cls, f"@torch.jit.export method of {cls.name}")
+                elif method.is_property and name not in unused:
+                    self._enqueue(method, cls, f"property of {cls.name} (torch compiles every property)")
+
+    def _add_script_class(self, cls: ClassInfo, reason: str) -> None:
+        for method in cls.methods.values():
+            self._enqueue(method, cls, f"method of TorchScript class {cls.name} ({reason})")
+
+    # -- reachability -----------------------------------------------------------------------------------------
+    def _enqueue(self, function: FunctionInfo, owner: ClassInfo | None, reason: str) -> None:
+        key = (id(function.node), id(owner))
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self._queue.append((function, owner, reason))
+
+    def _drain(self) -> None:
+        while self._queue:
+            function, owner, reason = self._queue.pop(0)
+            entry = self.functions.get(id(function.node))
+            if entry is None:
+                entry = CompiledFunction(function, reason, body_compiled=not function.is_ignored)
+                self.functions[id(function.node)] = entry
+            if owner is not None and owner not in entry.owners:
+                entry.owners.append(owner)
+            if not entry.body_compiled:
+                continue
+            scan = self._scans.get(id(function.node))
+            if scan is None:
+                scan = self._scans[id(function.node)] = scan_function(function.node, function.module.imports)
+                entry.dead = scan.dead
+            for call in scan.calls:
+                self._follow_call(call, function, owner)
+
+    def _follow_call(self, call: cst.Call, caller: FunctionInfo, owner: ClassInfo | None) -> None:
+        project = self.project
+        imports = caller.module.imports
+        reason = f"called from {caller.display_name}"
+        func = call.func
+        self_name = _first_param(caller.node)
+        if (
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Name)
+            and owner is not None
+            and func.value.value in (self_name, owner.name)
+        ):
+            name = func.attr.value
+            method = project.find_method(owner, name)
+            if method is not None:
+                self._enqueue(method, owner, reason)
+                return
+            attribute = project.attributes(owner).get(name)
+            if attribute is not None and attribute.function:
+                target = project.resolve_function(attribute.function)
+                if target is not None:
+                    self._enqueue(target, target.cls, f"stored in {owner.name}.{name}, {reason}")
+            return
+        qualified = imports.qualify(func)
+        if qualified is None:
+            return
+        target = project.resolve(qualified)
+        if isinstance(target, FunctionInfo):
+            self._enqueue(target, target.cls, reason)
+        elif isinstance(target, ClassInfo):
+            if not project.is_module_class(target):
+                self._add_script_class(target, f"used in {caller.display_name}")
+        else:
+            # `Cls.static_method(...)`
+            prefix, _, name = qualified.rpartition(".")
+            cls = project.resolve_class(prefix)
+            if cls is not None:
+                method = project.find_method(cls, name)
+                if method is not None:
+                    self._enqueue(method, cls, reason)
+
+
+def decorator_is_script(cls: ClassInfo, imports: ImportTable) -> bool:
+    for decorator in cls.node.decorators:
+        expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        if imports.qualify(expr) == "torch.jit.script":
+            return True
+    return False
+
+
+def _first_param(node: cst.FunctionDef) -> str | None:
+    params = node.params.posonly_params or node.params.params
+    return params[0].name.value if params else None

@@ -1,0 +1,155 @@
+"""`[tool.jitlint]` in the nearest pyproject.toml, merged with the command line; rule selection by prefix."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Iterable
+
+KNOWN_KEYS = frozenset({"select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude"})
+
+# Directories never worth linting (ruff's defaults, plus our cache).
+DEFAULT_EXCLUDE = (
+    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints", ".mypy_cache", ".nox",
+    ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache", ".svn", ".tox", ".venv", ".vscode",
+    "__pypackages__", "__pycache__", "_build", "buck-out", "build", "dist", "node_modules", "site-packages",
+    "venv", ".jitlint_cache",
+)
+
+
+class ConfigError(Exception):
+    """A configuration or usage problem: reported as one line, exit code 2."""
+
+
+@dataclass
+class Config:
+    select: list[str] = field(default_factory=lambda: ["JIT"])
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    exclude: list[str] = field(default_factory=list)
+    root: Path = field(default_factory=Path.cwd)
+    source: Path | None = None  # the pyproject.toml it came from
+
+    # -- selection --------------------------------------------------------------------------------------------
+    def enabled_codes(self, all_codes: Iterable[str], cli_select=None, cli_extend=(), cli_ignore=()) -> set[str]:
+        codes = list(all_codes)
+        select = list(cli_select) if cli_select else list(self.select)
+        select += list(self.extend_select) + list(cli_extend)
+        ignore = list(self.ignore) + list(cli_ignore)
+        for selector in select + ignore:
+            validate_selector(selector, codes)
+        enabled = set()
+        for code in codes:
+            positive = _best_match(code, select)
+            negative = _best_match(code, ignore)
+            if positive > negative:
+                enabled.add(code)
+        return enabled
+
+    def ignored_for(self, path: Path) -> list[str]:
+        relative = _relative(path, self.root)
+        ignored: list[str] = []
+        for pattern, codes in self.per_file_ignores.items():
+            if _matches(relative, pattern):
+                ignored.extend(codes)
+        return ignored
+
+    def is_excluded(self, path: Path) -> bool:
+        relative = _relative(path, self.root)
+        return any(_matches(relative, pattern) for pattern in self.exclude)
+
+
+def validate_selector(selector: str, codes: list[str]) -> None:
+    if selector == "ALL":
+        return
+    if not any(code.startswith(selector) for code in codes):
+        raise ConfigError(f"unknown rule selector: `{selector}`")
+
+
+def _best_match(code: str, selectors: list[str]) -> int:
+    best = -1
+    for selector in selectors:
+        if selector == "ALL":
+            best = max(best, 0)
+        elif code.startswith(selector):
+            best = max(best, len(selector))
+    return best
+
+
+def _relative(path: Path, root: Path) -> PurePosixPath:
+    try:
+        return PurePosixPath(path.resolve().relative_to(root.resolve()).as_posix())
+    except ValueError:
+        return PurePosixPath(path.resolve().as_posix())
+
+
+def _matches(relative: PurePosixPath, pattern: str) -> bool:
+    """A glob against the path relative to the project root, or against any one of its components
+    (`build` excludes every directory named build; `tests/*.py` a path)."""
+    pattern = pattern.rstrip("/")
+    text = relative.as_posix()
+    if fnmatch.fnmatchcase(text, pattern) or fnmatch.fnmatchcase(text, pattern + "/*"):
+        return True
+    if "/" not in pattern:
+        return any(fnmatch.fnmatchcase(part, pattern) for part in relative.parts)
+    return text.startswith(pattern + "/")
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml with a [tool.jitlint] table, from `start` upwards."""
+    directory = start.resolve()
+    for candidate_dir in (directory, *directory.parents):
+        candidate = candidate_dir / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+                raise ConfigError(f"{candidate}: cannot read configuration: {error}") from None
+            if "jitlint" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def load_config(path: Path | None, start: Path | None = None) -> Config:
+    """Load `[tool.jitlint]` from `path`, or from the nearest pyproject.toml above `start` (default: cwd)."""
+    if path is None:
+        path = find_pyproject(start or Path.cwd())
+        if path is None:
+            return Config()
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: configuration file not found") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read configuration: {error}") from None
+    table = data.get("tool", {}).get("jitlint", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.jitlint] must be a table")
+    unknown = sorted(set(table) - KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key in [tool.jitlint]: `{unknown[0]}`")
+    config = Config(root=Path(path).resolve().parent, source=Path(path))
+    for key in ("select", "ignore", "extend-select", "exclude", "extend-exclude"):
+        if key in table:
+            value = table[key]
+            if not (isinstance(value, list) and all(isinstance(item, str) for item in value)):
+                raise ConfigError(f"{path}: `{key}` in [tool.jitlint] must be a list of strings")
+    if "select" in table:
+        config.select = table["select"]
+    config.ignore = table.get("ignore", [])
+    config.extend_select = table.get("extend-select", [])
+    config.exclude = table.get("exclude", []) + table.get("extend-exclude", [])
+    per_file = table.get("per-file-ignores", {})
+    if not isinstance(per_file, dict) or not all(
+        isinstance(codes, list) and all(isinstance(code, str) for code in codes) for codes in per_file.values()
+    ):
+        raise ConfigError(f"{path}: `per-file-ignores` must map glob patterns to lists of codes")
+    config.per_file_ignores = per_file
+    return config
+
+
+def is_default_excluded(name: str) -> bool:
+    return name in DEFAULT_EXCLUDE or name.endswith(".egg-info")

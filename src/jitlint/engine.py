@@ -1,0 +1,284 @@
+"""From paths to sorted findings: discover, parse, index the project, map compiled code, run the rules."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jitlint.compiled import CompiledCodeMap
+from jitlint.config import Config, is_default_excluded
+from jitlint.finding import Finding, Location
+from jitlint.project import ModuleInfo, ProjectIndex
+from jitlint.rules import RULES, RULES_BY_CODE
+from jitlint.rules.base import RawFinding, Rule, RuleContext
+from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
+from jitlint import pages
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+_CODES = r"[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*"
+_NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODES}))?", re.IGNORECASE)
+_FILE_NOQA = re.compile(rf"^\s*#\s*jitlint:\s*noqa(?::\s*(?P<codes>{_CODES}))?\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass
+class StdinSource:
+    display_name: str
+    data: bytes
+
+
+# -- discovery --------------------------------------------------------------------------------------------------
+def discover(paths: list[Path], config: Config, force_exclude: bool = False) -> tuple[list[Path], list[SourceError]]:
+    """Python files under `paths`, sorted; explicit files are kept unless `force_exclude` (pre-commit's case)."""
+    found: dict[Path, Path] = {}
+    errors: list[SourceError] = []
+    for path in paths:
+        if path.is_dir():
+            for file in _walk(path, config):
+                found.setdefault(file.resolve(), file)
+        elif path.is_file() or path.exists():
+            if force_exclude and (config.is_excluded(path) or any(is_default_excluded(p) for p in path.parts[:-1])):
+                continue
+            found.setdefault(path.resolve(), path)
+        else:
+            errors.append(SourceError(path, str(path), "JIT002", "no such file or directory"))
+    return sorted(found.values(), key=lambda p: str(p)), errors
+
+
+def _walk(root: Path, config: Config):
+    for directory, dirnames, filenames in os.walk(root):
+        current = Path(directory)
+        dirnames[:] = sorted(
+            name
+            for name in dirnames
+            if not is_default_excluded(name)
+            and not (current / name / "pyvenv.cfg").exists()
+            and not config.is_excluded(current / name)
+        )
+        for name in sorted(filenames):
+            file = current / name
+            if name.endswith(PYTHON_SUFFIXES) and not config.is_excluded(file):
+                yield file
+
+
+# -- rule dispatch ----------------------------------------------------------------------------------------------
+class _Dispatcher(cst.CSTVisitor):
+    """Runs every enabled rule in one traversal, calling a rule only where its scope says torch compiles."""
+
+    def __init__(self, ctx: RuleContext, rules: list[Rule]) -> None:
+        self.ctx = ctx
+        self.visit_handlers: dict[str, list] = {}
+        self.leave_handlers: dict[str, list] = {}
+        for rule in rules:
+            for attribute in dir(rule):
+                if attribute.startswith("visit_"):
+                    self.visit_handlers.setdefault(attribute[6:], []).append((rule, getattr(rule, attribute)))
+                elif attribute.startswith("leave_"):
+                    self.leave_handlers.setdefault(attribute[6:], []).append((rule, getattr(rule, attribute)))
+        self.frames: list[tuple] = []
+        self.dead_depth = 0
+        self.body_id: int | None = None
+
+    def _allowed(self, rule: Rule) -> bool:
+        if rule.scope == "anywhere":
+            return True
+        function = self.ctx.function
+        if function is None:
+            return False
+        if not function.body_compiled:
+            return rule.scope == "signature" and self.ctx.in_signature
+        return rule.syntax or self.dead_depth == 0
+
+    def _dispatch(self, table: dict, node: cst.CSTNode) -> None:
+        handlers = table.get(type(node).__name__)
+        if not handlers:
+            return
+        ctx = self.ctx
+        ctx.in_dead_branch = self.dead_depth > 0
+        for rule, method in handlers:
+            if self._allowed(rule):
+                ctx._set_rule(type(rule))
+                method(node, ctx)
+
+    def _push(self, function) -> None:
+        ctx = self.ctx
+        self.frames.append((ctx.function, self.dead_depth, ctx.in_signature, self.body_id))
+        ctx.function = function
+        self.dead_depth = 0
+        ctx.in_signature = function is not None
+        self.body_id = None
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        ctx = self.ctx
+        ctx.ancestors.append(node)
+        if isinstance(node, cst.FunctionDef):
+            compiled = ctx.compiled.get(node)
+            if compiled is None:
+                self._dispatch(self.visit_handlers, node)
+                self._push(None)
+            else:
+                self._push(compiled)
+                self.body_id = id(node.body)
+                self._dispatch(self.visit_handlers, node)
+            return True
+        if isinstance(node, (cst.Lambda, cst.ClassDef)):
+            self._dispatch(self.visit_handlers, node)
+            self._push(None)
+            return True
+        if id(node) == self.body_id:
+            ctx.in_signature = False
+        if ctx.function is not None and id(node) in ctx.function.dead:
+            self.dead_depth += 1
+        self._dispatch(self.visit_handlers, node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        ctx = self.ctx
+        if isinstance(original_node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            previous = self.frames.pop()
+            inner_compiled = ctx.function is not None
+            if inner_compiled:
+                self._dispatch(self.leave_handlers, original_node)
+            ctx.function, self.dead_depth, ctx.in_signature, self.body_id = previous
+            if not inner_compiled:
+                self._dispatch(self.leave_handlers, original_node)
+        else:
+            self._dispatch(self.leave_handlers, original_node)
+            if ctx.function is not None and id(original_node) in ctx.function.dead:
+                self.dead_depth -= 1
+            if id(original_node) == self.body_id:
+                ctx.in_signature = True
+        ctx.ancestors.pop()
+
+
+# -- suppression ------------------------------------------------------------------------------------------------
+def _parse_codes(text: str | None) -> set[str] | None:
+    """None means every code."""
+    if text is None:
+        return None
+    return {code.strip().upper() for code in text.split(",") if code.strip()}
+
+
+class Suppressions:
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.file_level: set[str] | None = set()
+        for match in _FILE_NOQA.finditer(text):
+            codes = _parse_codes(match.group("codes"))
+            if codes is None:
+                self.file_level = None
+                break
+            self.file_level |= codes
+
+    def suppressed(self, code: str, row: int) -> bool:
+        if self.file_level is None or code in self.file_level:
+            return True
+        if 1 <= row <= len(self.lines):
+            line = self.lines[row - 1]
+            if "noqa" in line.lower():
+                match = _NOQA.search(line)
+                if match:
+                    codes = _parse_codes(match.group("codes"))
+                    return codes is None or code in codes
+        return False
+
+
+# -- the run ----------------------------------------------------------------------------------------------------
+def _finding_for_error(error: SourceError) -> Finding:
+    rule = RULES_BY_CODE[error.code]
+    location = Location(error.row, error.column)
+    return Finding(
+        rule.code, rule.name, error.message, rule.severity, error.display_name, location, location,
+        url=pages.url(rule.code),
+    )
+
+
+def _load_quietly(path: Path) -> cst.Module | None:
+    source = read_source(path)
+    return source.tree if isinstance(source, SourceFile) else None
+
+
+def lint(
+    paths: list[Path],
+    config: Config,
+    enabled: set[str],
+    *,
+    stdin: StdinSource | None = None,
+    force_exclude: bool = False,
+) -> list[Finding]:
+    files, errors = discover(paths, config, force_exclude) if paths else ([], [])
+    sources: list[SourceFile] = []
+    for path in files:
+        source = read_source(path)
+        (sources if isinstance(source, SourceFile) else errors).append(source)
+    if stdin is not None:
+        stdin_path = Path(stdin.display_name)
+        if not (force_exclude and config.is_excluded(stdin_path)):
+            source = parse_bytes(stdin_path, stdin.display_name, stdin.data)
+            (sources if isinstance(source, SourceFile) else errors).append(source)
+            # The same file on disk is replaced by what the editor sent.
+            sources = [s for s in sources if s is source or s.path.resolve() != stdin_path.resolve()]
+
+    project = ProjectIndex(loader=_load_quietly)
+    modules: list[tuple[SourceFile, ModuleInfo]] = []
+    for source in sources:
+        module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True)
+        project.add(module)
+        modules.append((source, module))
+    compiled = CompiledCodeMap.build(project)
+
+    rules = [rule() for rule in RULES if rule.code in enabled and not getattr(rule, "engine_reported", False)]
+    findings = [_finding_for_error(error) for error in errors if error.code in enabled]
+    for source, module in modules:
+        findings.extend(lint_module(source, module, project, compiled, rules, config))
+    findings.sort(key=Finding.sort_key)
+    return findings
+
+
+def lint_module(source, module, project, compiled, rules, config) -> list[Finding]:
+    ctx = RuleContext(module, project, compiled)
+    for rule in rules:
+        ctx._set_rule(type(rule))
+        rule.begin_file(ctx)
+    source.tree.visit(_Dispatcher(ctx, rules))
+    for rule in rules:
+        ctx._set_rule(type(rule))
+        rule.end_file(ctx)
+    if not ctx.findings:
+        return []
+    positions = MetadataWrapper(source.tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    suppressions = Suppressions(source.text)
+    per_file_ignored = config.ignored_for(source.path)
+    results = []
+    seen = set()
+    for raw in ctx.findings:
+        finding = _to_finding(raw, positions, source.display_name)
+        if any(finding.code.startswith(prefix) for prefix in per_file_ignored):
+            continue
+        if suppressions.suppressed(finding.code, finding.location.row):
+            continue
+        key = finding.sort_key()
+        if key not in seen:
+            seen.add(key)
+            results.append(finding)
+    return results
+
+
+def _to_finding(raw: RawFinding, positions, filename: str) -> Finding:
+    code_range = positions[raw.node]
+    rule = raw.rule
+    return Finding(
+        rule.code,
+        rule.name,
+        raw.message,
+        rule.severity,
+        filename,
+        Location(code_range.start.line, code_range.start.column + 1),
+        Location(code_range.end.line, code_range.end.column + 1),
+        fix=raw.fix,
+        url=pages.url(rule.code),
+    )

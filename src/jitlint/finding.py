@@ -1,0 +1,90 @@
+"""The one result type that flows from rules to reporters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """1-based row and 1-based column (in characters), as editors and ruff report them."""
+
+    row: int
+    column: int
+
+    def to_json(self) -> dict:
+        return {"row": self.row, "column": self.column}
+
+
+@dataclass(frozen=True)
+class Edit:
+    content: str
+    location: Location
+    end_location: Location
+
+    def to_json(self) -> dict:
+        return {
+            "content": self.content,
+            "location": self.location.to_json(),
+            "end_location": self.end_location.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Literal["safe", "unsafe"]
+    message: str
+    edits: tuple[Edit, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "applicability": self.applicability,
+            "message": self.message,
+            "edits": [edit.to_json() for edit in self.edits],
+        }
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    status: Literal["confirmed", "not-reproduced", "unverified"]
+    detail: str
+    torch_version: str
+
+    def to_json(self) -> dict:
+        return {"status": self.status, "detail": self.detail, "torch_version": self.torch_version}
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    name: str
+    message: str
+    severity: Severity
+    filename: str
+    location: Location
+    end_location: Location
+    fix: Fix | None = None
+    confirmation: Confirmation | None = None
+    url: str | None = field(default=None, compare=False)
+
+    def sort_key(self) -> tuple:
+        return (self.filename, self.location.row, self.location.column, self.code, self.message)
+
+    def to_json(self) -> dict:
+        """The JSON contract documented in README.md ("JSON output"); keep the two in step."""
+        return {
+            "code": self.code,
+            "name": self.name,
+            "message": self.message,
+            "severity": self.severity,
+            "filename": self.filename,
+            "location": self.location.to_json(),
+            "end_location": self.end_location.to_json(),
+            "fix": self.fix.to_json() if self.fix else None,
+            "url": self.url,
+            "confirmation": self.confirmation.to_json() if self.confirmation else None,
+        }

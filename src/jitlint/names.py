@@ -1,0 +1,167 @@
+"""Import aliases and qualified names, per file.
+
+LibCST's QualifiedNameProvider resolves every name in a file through full scope analysis; on torch's own `nn`
+package that costs several times the parse. The rules only need to know what a handful of dotted names refer to
+(`nn.ModuleList`, `torch.jit.is_scripting`, `np.abs`, a base class), so a table of the file's imports and
+top-level definitions answers them.
+"""
+
+from __future__ import annotations
+
+import builtins
+from pathlib import Path
+
+import libcst as cst
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+# Public names that torch re-exports from private modules; qualified names are normalised to the public one so
+# rules compare against a single spelling.
+_TORCH_PREFIX_ALIASES = (
+    ("torch.nn.modules.", "torch.nn."),
+    ("torch.jit._script.", "torch.jit."),
+    ("torch.jit._state.", "torch.jit."),
+    ("torch._jit_internal.", "torch.jit."),
+)
+
+
+def dotted_name(node: cst.BaseExpression) -> str | None:
+    """`a.b.c` for a Name/Attribute chain, else None."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def normalize(qualified: str) -> str:
+    for private, public in _TORCH_PREFIX_ALIASES:
+        if qualified.startswith(private):
+            rest = qualified[len(private):]
+            if private == "torch.nn.modules.":
+                # torch.nn.modules.container.ModuleList -> torch.nn.ModuleList
+                rest = rest.rsplit(".", 1)[-1] if "." in rest else rest
+            return public + rest
+    return qualified
+
+
+def module_name_for(path: Path) -> tuple[str, Path]:
+    """The dotted module name of a file and the directory that import path is relative to.
+
+    Walks up through directories that hold an `__init__.py`, as Python's import system sees a package.
+    """
+    path = path.resolve()
+    parts = [path.stem] if path.stem != "__init__" else []
+    directory = path.parent
+    while (directory / "__init__.py").is_file() and directory.parent != directory:
+        parts.append(directory.name)
+        directory = directory.parent
+    return ".".join(reversed(parts)) or path.parent.name, directory
+
+
+class ImportTable:
+    """What each top-level name of one file refers to, as a dotted qualified name."""
+
+    def __init__(self, module_name: str, is_package: bool = False) -> None:
+        self.module_name = module_name
+        self.is_package = is_package
+        self.aliases: dict[str, str] = {}
+        self.local_definitions: set[str] = set()
+
+    @classmethod
+    def from_module(cls, module: cst.Module, module_name: str, is_package: bool = False) -> "ImportTable":
+        table = cls(module_name, is_package)
+        for statement in _top_level_statements(module.body):
+            table._add_statement(statement)
+        return table
+
+    def _add_statement(self, statement: cst.CSTNode) -> None:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            self.local_definitions.add(statement.name.value)
+            return
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    full = dotted_name(alias.name)
+                    if full is None:
+                        continue
+                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                        self.aliases[alias.asname.name.value] = full
+                    else:
+                        # `import torch.nn` binds `torch`
+                        top = full.split(".", 1)[0]
+                        self.aliases[top] = top
+            elif isinstance(small, cst.ImportFrom):
+                base = self._resolve_from(small)
+                if base is None or isinstance(small.names, cst.ImportStar):
+                    continue
+                for alias in small.names:
+                    name = dotted_name(alias.name)
+                    if name is None:
+                        continue
+                    bound = name
+                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                        bound = alias.asname.name.value
+                    self.aliases[bound] = f"{base}.{name}" if base else name
+            elif isinstance(small, (cst.Assign, cst.AnnAssign)):
+                targets = small.targets if isinstance(small, cst.Assign) else [small]
+                for target in targets:
+                    node = target.target
+                    if isinstance(node, cst.Name):
+                        self.local_definitions.add(node.value)
+                        self.aliases.pop(node.value, None)
+
+    def _resolve_from(self, node: cst.ImportFrom) -> str | None:
+        module = dotted_name(node.module) if node.module is not None else ""
+        if module is None:
+            return None
+        level = len(node.relative)
+        if level == 0:
+            return module
+        package_parts = self.module_name.split(".")
+        if not self.is_package:
+            package_parts = package_parts[:-1]
+        if level - 1 > len(package_parts):
+            return None
+        base_parts = package_parts[: len(package_parts) - (level - 1)]
+        if module:
+            base_parts.append(module)
+        return ".".join(base_parts)
+
+    def qualify(self, node: cst.BaseExpression) -> str | None:
+        """The qualified name an expression like `nn.ModuleList` or `is_scripting` refers to, if known."""
+        name = dotted_name(node)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        if head in self.aliases:
+            full = self.aliases[head] + ("." + rest if rest else "")
+        elif head in self.local_definitions:
+            full = f"{self.module_name}.{name}"
+        elif head in _BUILTIN_NAMES:
+            full = f"builtins.{name}"
+        else:
+            return None
+        return normalize(full)
+
+
+def _top_level_statements(body):
+    """Module-level statements, looking inside `if`/`try` blocks (guarded imports are common)."""
+    for statement in body:
+        if isinstance(statement, cst.If):
+            yield from _top_level_statements(statement.body.body)
+            orelse = statement.orelse
+            while orelse is not None:
+                yield from _top_level_statements(orelse.body.body)
+                orelse = getattr(orelse, "orelse", None)
+        elif isinstance(statement, cst.Try):
+            yield from _top_level_statements(statement.body.body)
+            for handler in statement.handlers:
+                yield from _top_level_statements(handler.body.body)
+        else:
+            yield statement

@@ -1,0 +1,78 @@
+"""The rule pages in `rules/`: each rule's documentation and executable specification.
+
+Installed from a wheel they live in `jitlint/_pages`; in a source checkout (editable install) in `rules/`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+
+@lru_cache(maxsize=1)
+def pages_dir() -> Path:
+    installed = Path(__file__).parent / "_pages"
+    if installed.is_dir():
+        return installed
+    return Path(__file__).resolve().parents[2] / "rules"
+
+
+def page_path(code: str) -> Path:
+    return pages_dir() / f"{code}.md"
+
+
+def url(code: str) -> str:
+    return page_path(code).resolve().as_uri()
+
+
+def read(code: str) -> str | None:
+    try:
+        return page_path(code).read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+@dataclass
+class Page:
+    code: str
+    name: str
+    severity: str
+    torch_verdict: str  # "rejects" or "accepts"
+    bad: str
+    good: str
+    text: str
+
+
+_TITLE = re.compile(r"^# (?P<code>JIT\d{3}) `(?P<name>[a-z0-9-]+)`", re.MULTILINE)
+_FIELD = re.compile(r"^- \*\*(?P<key>[A-Za-z ]+)\*\*: (?P<value>.+)$", re.MULTILINE)
+
+
+def _code_block_after(text: str, heading: str) -> str:
+    start = text.find(f"\n## {heading}\n")
+    if start < 0:
+        return ""
+    match = re.search(r"```python\n(.*?)```", text[start:], re.DOTALL)
+    return match.group(1) if match else ""
+
+
+def parse(text: str) -> Page:
+    title = _TITLE.search(text)
+    if title is None:
+        raise ValueError("a rule page starts with '# JITnnn `rule-name`'")
+    fields = {m.group("key").lower(): m.group("value").strip() for m in _FIELD.finditer(text)}
+    verdict = "accepts" if fields.get("torch 2.13", "").startswith("accepts") else "rejects"
+    return Page(
+        title.group("code"),
+        title.group("name"),
+        fields.get("severity", "").strip("`"),
+        verdict,
+        _code_block_after(text, "Example"),
+        _code_block_after(text, "Use instead"),
+        text,
+    )
+
+
+def all_pages() -> list[Page]:
+    return [parse(path.read_text(encoding="utf-8")) for path in sorted(pages_dir().glob("JIT*.md"))]

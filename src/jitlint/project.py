@@ -1,0 +1,436 @@
+"""The cross-file index: which classes are nn.Modules, their methods and attributes, and the free functions.
+
+One `ModuleInfo` per parsed file. `ProjectIndex` resolves qualified names across them, and loads (without
+linting) project modules that linted files import but that were not passed on the command line, so linting one
+file gives the same answer as linting its whole package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+import libcst as cst
+
+from jitlint.names import ImportTable, dotted_name, module_name_for
+
+# torch.nn classes that are not nn.Modules, although they live in torch.nn with capitalised names.
+_TORCH_NN_NON_MODULES = frozenset(
+    {"torch.nn.Parameter", "torch.nn.UninitializedParameter", "torch.nn.UninitializedBuffer", "torch.nn.Buffer"}
+)
+CONTAINER_KINDS = {
+    "torch.nn.ModuleList": "ModuleList",
+    "torch.nn.Sequential": "Sequential",
+    "torch.nn.ModuleDict": "ModuleDict",
+    "torch.nn.ParameterList": "ParameterList",
+    "torch.nn.ParameterDict": "ParameterDict",
+}
+INDEXED_BY_INT = frozenset({"ModuleList", "Sequential", "ParameterList"})
+INDEXED_BY_STR = frozenset({"ModuleDict", "ParameterDict"})
+MODULE_CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
+
+IGNORE_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused"})
+
+
+def is_torch_module_base(qualified: str) -> bool:
+    if qualified in _TORCH_NN_NON_MODULES:
+        return False
+    if qualified == "torch.nn.Module":
+        return True
+    head, _, last = qualified.rpartition(".")
+    return head == "torch.nn" and last[:1].isupper()
+
+
+def decorator_names(node: cst.FunctionDef | cst.ClassDef, imports: ImportTable) -> set[str]:
+    names = set()
+    for decorator in node.decorators:
+        expr = decorator.decorator
+        if isinstance(expr, cst.Call):
+            expr = expr.func
+        qualified = imports.qualify(expr) or dotted_name(expr)
+        if qualified:
+            names.add(qualified)
+    return names
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    name: str
+    node: cst.FunctionDef
+    module: "ModuleInfo"
+    cls: "ClassInfo | None"
+    decorators: set[str]
+
+    @property
+    def qualname(self) -> str:
+        prefix = f"{self.cls.name}." if self.cls else ""
+        return f"{self.module.name}.{prefix}{self.name}"
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.cls.name}.{self.name}" if self.cls else self.name
+
+    @property
+    def is_ignored(self) -> bool:
+        """Body not compiled (`@torch.jit.ignore` / `@torch.jit.unused`); the signature may still be."""
+        return bool(self.decorators & IGNORE_DECORATORS)
+
+    @property
+    def is_export(self) -> bool:
+        return "torch.jit.export" in self.decorators
+
+    @property
+    def is_property(self) -> bool:
+        return bool(self.decorators & {"builtins.property", "property"})
+
+    @property
+    def is_script(self) -> bool:
+        return "torch.jit.script" in self.decorators
+
+    @property
+    def is_static(self) -> bool:
+        return bool(self.decorators & {"builtins.staticmethod", "builtins.classmethod"})
+
+
+@dataclass
+class AttributeInfo:
+    """What `self.<name>` holds in a module, seen from `__init__` (and other methods) and the class body."""
+
+    kinds: set[str] = field(default_factory=set)
+    constant: bool = False  # Final[...] or listed in __constants__: torch inlines it
+    function: str | None = None  # qualified name of a function stored in the attribute
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    name: str
+    node: cst.ClassDef
+    module: "ModuleInfo"
+    base_names: list[str | None]
+    methods: dict[str, FunctionInfo] = field(default_factory=dict)
+    own_attributes: dict[str, AttributeInfo] = field(default_factory=dict)
+    unused_properties: set[str] = field(default_factory=set)
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.module.name}.{self.name}"
+
+
+@dataclass(eq=False)
+class ModuleInfo:
+    name: str
+    path: Path
+    display_name: str
+    tree: cst.Module
+    imports: ImportTable
+    linted: bool
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    script_call_targets: list[cst.BaseExpression] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, path: Path, display_name: str, tree: cst.Module, linted: bool) -> "ModuleInfo":
+        name, _root = module_name_for(path)
+        imports = ImportTable.from_module(tree, name, is_package=path.name == "__init__.py")
+        info = cls(name, path, display_name, tree, imports, linted)
+        info._index()
+        return info
+
+    def _index(self) -> None:
+        for statement in self.tree.body:
+            if isinstance(statement, cst.ClassDef):
+                self._index_class(statement)
+            elif isinstance(statement, cst.FunctionDef):
+                self.functions[statement.name.value] = FunctionInfo(
+                    statement.name.value, statement, self, None, decorator_names(statement, self.imports)
+                )
+        self.script_call_targets = _find_script_calls(self.tree, self.imports)
+
+    def _index_class(self, node: cst.ClassDef) -> None:
+        bases = []
+        for arg in node.bases:
+            if arg.keyword is not None:
+                continue
+            bases.append(self.imports.qualify(arg.value))
+        info = ClassInfo(node.name.value, node, self, bases)
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        constants: set[str] = set()
+        for statement in body:
+            if isinstance(statement, cst.FunctionDef):
+                info.methods[statement.name.value] = FunctionInfo(
+                    statement.name.value, statement, self, info, decorator_names(statement, self.imports)
+                )
+            elif isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    self._index_class_statement(info, small, constants)
+        for method in info.methods.values():
+            _collect_self_assignments(method, info, self.imports)
+        for name in constants:
+            info.own_attributes.setdefault(name, AttributeInfo()).constant = True
+        self.classes[info.name] = info
+
+    def _index_class_statement(self, info: ClassInfo, small: cst.BaseSmallStatement, constants: set[str]) -> None:
+        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+            name = small.target.value
+            attribute = info.own_attributes.setdefault(name, AttributeInfo())
+            annotation = small.annotation.annotation
+            outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+            if self.imports.qualify(outer) in ("typing.Final", "typing_extensions.Final", "torch.jit.Final"):
+                attribute.constant = True
+            kind = CONTAINER_KINDS.get(self.imports.qualify(annotation) or "")
+            if kind:
+                attribute.kinds.add(kind)
+        elif isinstance(small, cst.Assign):
+            for target in small.targets:
+                if not isinstance(target.target, cst.Name):
+                    continue
+                name = target.target.value
+                if name == "__constants__":
+                    constants.update(_string_elements(small.value))
+                elif name == "__jit_unused_properties__":
+                    info.unused_properties.update(_string_elements(small.value))
+
+
+def _string_elements(node: cst.BaseExpression) -> list[str]:
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return [
+            element.value.evaluated_value
+            for element in node.elements
+            if isinstance(element.value, cst.SimpleString) and isinstance(element.value.evaluated_value, str)
+        ]
+    return []
+
+
+def _self_name(method: cst.FunctionDef) -> str | None:
+    params = method.params.params or method.params.posonly_params
+    return params[0].name.value if params else None
+
+
+class _SelfAssignmentCollector(cst.CSTVisitor):
+    def __init__(self, self_name: str, info: ClassInfo, imports: ImportTable) -> None:
+        self.self_name = self_name
+        self.info = info
+        self.imports = imports
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # nested functions have their own `self`
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def _record(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        if (
+            isinstance(target, cst.Attribute)
+            and isinstance(target.value, cst.Name)
+            and target.value.value == self.self_name
+        ):
+            attribute = self.info.own_attributes.setdefault(target.attr.value, AttributeInfo())
+            if value is None:
+                return
+            kinds, function = value_kinds(value, self.imports)
+            attribute.kinds |= kinds
+            if function:
+                attribute.function = function
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._record(target.target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._record(node.target, node.value)
+
+
+def _collect_self_assignments(method: FunctionInfo, info: ClassInfo, imports: ImportTable) -> None:
+    self_name = _self_name(method.node)
+    if self_name is None or method.is_static:
+        return
+    method.node.body.visit(_SelfAssignmentCollector(self_name, info, imports))
+
+
+def value_kinds(value: cst.BaseExpression, imports: ImportTable) -> tuple[set[str], str | None]:
+    """Kinds of value an expression assigned to `self.x` produces: a container kind, `call:<qualified>`,
+    `none`, `function`, `literal`, or `other`."""
+    if isinstance(value, cst.IfExp):
+        body_kinds, body_fn = value_kinds(value.body, imports)
+        else_kinds, else_fn = value_kinds(value.orelse, imports)
+        return body_kinds | else_kinds, body_fn or else_fn
+    if isinstance(value, cst.Name) and value.value == "None":
+        return {"none"}, None
+    if isinstance(value, cst.Call):
+        qualified = imports.qualify(value.func)
+        if qualified in CONTAINER_KINDS:
+            return {CONTAINER_KINDS[qualified]}, None
+        if qualified:
+            return {f"call:{qualified}"}, None
+        return {"other"}, None
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        qualified = imports.qualify(value)
+        if qualified and not qualified.startswith("builtins."):
+            return {"reference"}, qualified
+    if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)):
+        return {"literal"}, None
+    return {"other"}, None
+
+
+def _find_script_calls(tree: cst.Module, imports: ImportTable) -> list[cst.BaseExpression]:
+    """Arguments of `torch.jit.script(f)` calls anywhere in the file."""
+    targets: list[cst.BaseExpression] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if node.args and imports.qualify(node.func) == "torch.jit.script":
+                targets.append(node.args[0].value)
+
+    tree.visit(Finder())
+    return targets
+
+
+class ProjectIndex:
+    """All modules of a run, and the classes and functions they define, resolved by qualified name."""
+
+    def __init__(self, loader: Callable[[Path], cst.Module | None] | None = None) -> None:
+        self.modules: dict[str, ModuleInfo] = {}
+        self._roots: list[Path] = []
+        self._packages: set[str] = set()
+        self._loader = loader
+        self._missing: set[str] = set()
+        self._module_class_cache: dict[int, bool] = {}
+        self._attributes_cache: dict[int, dict[str, AttributeInfo]] = {}
+
+    def add(self, module: ModuleInfo) -> None:
+        self.modules[module.name] = module
+        _name, root = module_name_for(module.path)
+        if root not in self._roots:
+            self._roots.append(root)
+        self._packages.add(module.name.split(".", 1)[0])
+
+    # -- lookup -----------------------------------------------------------------------------------------------
+    def module(self, name: str) -> ModuleInfo | None:
+        if name in self.modules:
+            return self.modules[name]
+        if name in self._missing or self._loader is None or name.split(".", 1)[0] not in self._packages:
+            return None
+        self._missing.add(name)  # also guards against import cycles while loading
+        relative = Path(*name.split("."))
+        for root in self._roots:
+            for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
+                if candidate.is_file():
+                    tree = self._loader(candidate)
+                    if tree is None:
+                        return None
+                    info = ModuleInfo.build(candidate, str(candidate), tree, linted=False)
+                    self.modules[info.name] = info
+                    return info
+        return None
+
+    def resolve(self, qualified: str | None, depth: int = 0) -> ClassInfo | FunctionInfo | None:
+        """The project class or function a qualified name refers to, following re-exports."""
+        if not qualified or depth > 8 or qualified.startswith(("builtins.", "torch.", "typing.")):
+            return None
+        module_name, _, attr = qualified.rpartition(".")
+        if not module_name:
+            return None
+        module = self.module(module_name)
+        if module is None:
+            # `pkg.mod.Class.method` is not needed by any rule; a dotted prefix may still be a module.
+            return None
+        if attr in module.classes:
+            return module.classes[attr]
+        if attr in module.functions:
+            return module.functions[attr]
+        target = module.imports.aliases.get(attr)
+        if target is not None and target != qualified:
+            return self.resolve(target, depth + 1)
+        return None
+
+    def resolve_class(self, qualified: str | None) -> ClassInfo | None:
+        found = self.resolve(qualified)
+        return found if isinstance(found, ClassInfo) else None
+
+    def resolve_function(self, qualified: str | None) -> FunctionInfo | None:
+        found = self.resolve(qualified)
+        return found if isinstance(found, FunctionInfo) else None
+
+    # -- classes ----------------------------------------------------------------------------------------------
+    def base_classes(self, cls: ClassInfo) -> Iterator[ClassInfo]:
+        for base in cls.base_names:
+            resolved = self.resolve_class(base)
+            if resolved is not None and resolved is not cls:
+                yield resolved
+
+    def mro(self, cls: ClassInfo) -> list[ClassInfo]:
+        """Project classes in method-resolution order (depth-first, left to right, each once)."""
+        order: list[ClassInfo] = []
+        stack = [cls]
+        while stack:
+            current = stack.pop(0)
+            if current in order or len(order) > 64:
+                continue
+            order.append(current)
+            stack[0:0] = list(self.base_classes(current))
+        return order
+
+    def torch_bases(self, cls: ClassInfo) -> set[str]:
+        """The torch classes a project class derives from, through any depth of project classes."""
+        found = set()
+        for current in self.mro(cls):
+            for base in current.base_names:
+                if base and base.startswith("torch."):
+                    found.add(base)
+        return found
+
+    def is_module_class(self, cls: ClassInfo) -> bool:
+        key = id(cls)
+        if key not in self._module_class_cache:
+            self._module_class_cache[key] = any(is_torch_module_base(b) for b in self.torch_bases(cls))
+        return self._module_class_cache[key]
+
+    def container_kind(self, cls: ClassInfo) -> str | None:
+        for base in self.torch_bases(cls):
+            if base in CONTAINER_KINDS:
+                return CONTAINER_KINDS[base]
+        return None
+
+    def find_method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        for current in self.mro(cls):
+            if name in current.methods:
+                return current.methods[name]
+        return None
+
+    def attributes(self, cls: ClassInfo) -> dict[str, AttributeInfo]:
+        """Attributes seen on the class and its project bases, with call kinds resolved to container kinds."""
+        key = id(cls)
+        if key in self._attributes_cache:
+            return self._attributes_cache[key]
+        merged: dict[str, AttributeInfo] = {}
+        for current in reversed(self.mro(cls)):
+            for name, info in current.own_attributes.items():
+                target = merged.setdefault(name, AttributeInfo())
+                target.constant = target.constant or info.constant
+                target.function = info.function or target.function
+                for kind in info.kinds:
+                    target.kinds.add(self._resolve_kind(kind, current.module))
+        self._attributes_cache[key] = merged
+        return merged
+
+    def _resolve_kind(self, kind: str, module: ModuleInfo) -> str:
+        if not kind.startswith("call:"):
+            return kind
+        qualified = kind[5:]
+        if qualified.startswith("torch."):
+            return "module" if is_torch_module_base(qualified) else kind
+        cls = self.resolve_class(qualified)
+        if cls is not None:
+            container = self.container_kind(cls)
+            if container:
+                return container
+            if self.is_module_class(cls):
+                return "module"
+        return kind
+
+    def module_classes(self) -> Iterator[ClassInfo]:
+        for module in list(self.modules.values()):
+            for cls in module.classes.values():
+                if self.is_module_class(cls):
+                    yield cls

@@ -1,0 +1,70 @@
+"""Rendering findings: text, json, json-lines, github. Findings arrive sorted by file, line, column."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from jitlint.finding import Finding
+
+OUTPUT_FORMATS = ("text", "json", "json-lines", "github")
+
+
+def render(findings: list[Finding], output_format: str, *, quiet: bool = False) -> str:
+    if output_format == "json":
+        return json.dumps([f.to_json() for f in findings], indent=2) + "\n"
+    if output_format == "json-lines":
+        return "".join(json.dumps(f.to_json()) + "\n" for f in findings)
+    if output_format == "github":
+        return "".join(_github(f) + "\n" for f in findings)
+    return _text(findings, quiet)
+
+
+def _text(findings: list[Finding], quiet: bool) -> str:
+    lines = [
+        f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} [{f.severity}] {f.message}" for f in findings
+    ]
+    if not quiet:
+        lines.append(summary(findings))
+    return "".join(line + "\n" for line in lines)
+
+
+def summary(findings: list[Finding]) -> str:
+    if not findings:
+        return "All checks passed!"
+    counts = Counter(f.severity for f in findings)
+    parts = [f"{counts[s]} {s}{'' if counts[s] == 1 else 's'}" for s in ("error", "warning", "info") if counts[s]]
+    files = len({f.filename for f in findings})
+    return f"Found {len(findings)} finding{'' if len(findings) == 1 else 's'} in {files} file{'' if files == 1 else 's'} ({', '.join(parts)})."
+
+
+def _escape_property(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github(f: Finding) -> str:
+    level = {"error": "error", "warning": "warning", "info": "notice"}[f.severity]
+    properties = ",".join(
+        [
+            f"title={_escape_property(f'jitlint ({f.code})')}",
+            f"file={_escape_property(f.filename)}",
+            f"line={f.location.row}",
+            f"col={f.location.column}",
+            f"endLine={f.end_location.row}",
+            f"endColumn={f.end_location.column}",
+        ]
+    )
+    return f"::{level} {properties}::{_escape_data(f'{f.filename}:{f.location.row}:{f.location.column}: {f.code} {f.message}')}"
+
+
+def statistics(findings: list[Finding], output_format: str) -> str:
+    counts = Counter((f.code, f.name) for f in findings)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    if output_format == "json":
+        return json.dumps([{"code": code, "name": name, "count": count} for (code, name), count in rows], indent=2) + "\n"
+    width = max((len(str(count)) for count in counts.values()), default=1)
+    return "".join(f"{count:>{width}}\t{code}\t{name}\n" for (code, name), count in rows)

@@ -1,0 +1,214 @@
+"""Small, certain facts about expressions that several rules share. Unknown stays unknown: no guessing."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import libcst as cst
+
+# Tensor methods that return a Tensor (a subset: enough to recognise common accumulations).
+TENSOR_RETURNING_METHODS = frozenset(
+    """abs add addmm amax amin argmax argmin bmm ceil clamp clamp_min clamp_max clone contiguous cos cpu cuda
+    cumsum detach div double exp expand expand_as flatten float floor gather half int log log_softmax long
+    masked_fill matmul max mean min mm mul neg norm permute pow prod relu repeat reshape round rsqrt sigmoid sign
+    sin softmax sqrt square squeeze std sub sum t tanh to transpose tril triu unsqueeze var view view_as""".split()
+)
+# torch.* callables that do not return a Tensor.
+TORCH_NON_TENSOR = frozenset(
+    {"torch.is_tensor", "torch.numel", "torch.jit.is_scripting", "torch.jit.is_tracing", "torch.is_grad_enabled",
+     "torch.get_default_dtype", "torch.device", "torch.dtype", "torch.Size", "torch.finfo", "torch.iinfo",
+     "torch.jit.annotate", "torch.jit.isinstance", "torch.is_floating_point", "torch.is_complex"}
+)
+TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor"})
+LIST_ANNOTATIONS = frozenset({"typing.List", "builtins.list"})
+
+
+def is_int_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return isinstance(node, cst.Integer)
+
+
+def is_str_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.SimpleString):
+        return "f" not in node.prefix.lower() and "b" not in node.prefix.lower()
+    if isinstance(node, cst.ConcatenatedString):
+        return is_str_literal(node.left) and is_str_literal(node.right)
+    return False
+
+
+def literal_type(node: cst.BaseExpression) -> str | None:
+    """The TorchScript type name of a literal default value, or None if it is not a plain literal."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    if isinstance(node, cst.Integer):
+        return "int"
+    if isinstance(node, cst.Float):
+        return "float"
+    if isinstance(node, cst.Imaginary):
+        return "complex"
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return "bool"
+    if is_str_literal(node):
+        return "str"
+    if isinstance(node, cst.Tuple):
+        inner = [literal_type(element.value) for element in node.elements]
+        if inner and all(inner):
+            return f"Tuple[{', '.join(inner)}]"
+        return "Tuple"
+    if isinstance(node, cst.List):
+        return "List"
+    if isinstance(node, cst.Dict):
+        return "Dict"
+    return None
+
+
+def annotation_name(param: cst.Param, qualify) -> str | None:
+    if param.annotation is None:
+        return None
+    annotation = param.annotation.annotation
+    outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+    return qualify(outer)
+
+
+def params_of(function: cst.FunctionDef) -> dict[str, cst.Param]:
+    params = function.params
+    return {p.name.value: p for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
+def _element_type_is_tensor(annotation: cst.BaseExpression, qualify) -> bool:
+    """`List[torch.Tensor]` / `list[Tensor]`."""
+    if not isinstance(annotation, cst.Subscript) or qualify(annotation.value) not in LIST_ANNOTATIONS:
+        return False
+    if len(annotation.slice) != 1 or not isinstance(annotation.slice[0].slice, cst.Index):
+        return False
+    return qualify(annotation.slice[0].slice.value) in TENSOR_ANNOTATIONS
+
+
+class _Assigned(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        pass
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._collect(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._collect(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._collect(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._collect(node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._collect(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._collect(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._collect(node.target)
+
+    def _collect(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.names.add(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._collect(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._collect(target.value)
+
+
+@lru_cache(maxsize=256)
+def _assigned_names_cached(node: cst.FunctionDef) -> frozenset[str]:
+    visitor = _Assigned()
+    node.body.visit(visitor)
+    return frozenset(visitor.names)
+
+
+def assigned_names(function: cst.FunctionDef) -> frozenset[str]:
+    """Names (re)bound anywhere in a function body."""
+    return _assigned_names_cached(function)
+
+
+def unannotated_tensor_param(name: cst.BaseExpression, function: cst.FunctionDef, is_method: bool) -> cst.Param | None:
+    """The parameter a Name refers to when TorchScript types it Tensor by default (no annotation, default None
+    or none) and the body never rebinds it."""
+    if not isinstance(name, cst.Name):
+        return None
+    params = params_of(function)
+    param = params.get(name.value)
+    if param is None or param.annotation is not None:
+        return None
+    if is_method and param is _first_param(function):
+        return None
+    if param.default is not None and not (isinstance(param.default, cst.Name) and param.default.value == "None"):
+        return None
+    if name.value in assigned_names(function):
+        return None
+    return param
+
+
+def _first_param(function: cst.FunctionDef) -> cst.Param | None:
+    params = function.params.posonly_params or function.params.params
+    return params[0] if params else None
+
+
+def tensor_evident(node: cst.BaseExpression, ctx, bound_tensors: frozenset[str] = frozenset()) -> bool:
+    """True only when the expression is certainly a Tensor under TorchScript's typing."""
+    if isinstance(node, cst.Name):
+        if node.value in bound_tensors:
+            return True
+        function = ctx.function
+        if function is None:
+            return False
+        info = function.info
+        if unannotated_tensor_param(node, info.node, info.cls is not None and not info.is_static) is not None:
+            param = params_of(info.node)[node.value]
+            return param.default is None
+        param = params_of(info.node).get(node.value)
+        if param is not None and param.annotation is not None and node.value not in assigned_names(info.node):
+            return ctx.qualify(param.annotation.annotation) in TENSOR_ANNOTATIONS
+        return False
+    if isinstance(node, cst.Call):
+        func = node.func
+        qualified = ctx.qualify(func)
+        if qualified is not None:
+            if qualified in TORCH_NON_TENSOR:
+                return False
+            if qualified.startswith("torch.nn.functional."):
+                return True
+            head, _, function_name = qualified.partition(".")
+            return head == "torch" and "." not in function_name and function_name[:1].islower()
+        # Methods only tensors have (`.sum()`, `.view()`, ...): whatever the receiver, the result is a Tensor.
+        return isinstance(func, cst.Attribute) and func.attr.value in TENSOR_RETURNING_METHODS
+    if isinstance(node, cst.BinaryOperation):
+        return tensor_evident(node.left, ctx, bound_tensors) or tensor_evident(node.right, ctx, bound_tensors)
+    return False
+
+
+def comprehension_tensor_targets(comp: cst.CompFor, ctx) -> frozenset[str]:
+    """Loop names of `for t in xs` where xs is a parameter annotated List[Tensor]."""
+    if not isinstance(comp.target, cst.Name) or not isinstance(comp.iter, cst.Name) or ctx.function is None:
+        return frozenset()
+    function = ctx.function.info.node
+    param = params_of(function).get(comp.iter.value)
+    if param is None or param.annotation is None or comp.iter.value in assigned_names(function):
+        return frozenset()
+    if _element_type_is_tensor(param.annotation.annotation, ctx.qualify):
+        return frozenset({comp.target.value})
+    return frozenset()
+
+
+def list_of_tensors_param(node: cst.BaseExpression, ctx) -> bool:
+    if not isinstance(node, cst.Name) or ctx.function is None:
+        return False
+    function = ctx.function.info.node
+    param = params_of(function).get(node.value)
+    if param is None or param.annotation is None or node.value in assigned_names(function):
+        return False
+    return _element_type_is_tensor(param.annotation.annotation, ctx.qualify)

@@ -1,0 +1,104 @@
+"""What a rule is, and what it sees.
+
+A rule is a small class with `visit_<Node>` / `leave_<Node>` methods taking `(node, ctx)`. The engine calls them
+only for code that torch.jit.script compiles (per the CompiledCodeMap), so a rule never re-derives that; it calls
+`ctx.report(node)` once per problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+import libcst as cst
+
+from jitlint.finding import Fix, Severity
+from jitlint.project import AttributeInfo
+
+if TYPE_CHECKING:
+    from jitlint.compiled import CompiledCodeMap, CompiledFunction
+    from jitlint.project import ModuleInfo, ProjectIndex
+
+Scope = Literal["compiled", "signature", "anywhere"]
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity]
+    message: ClassVar[str]
+    # Frontend (syntax) rules still fire inside `is_scripting()` dead branches: torch converts the whole
+    # function before it prunes. Semantic rules stay silent there.
+    syntax: ClassVar[bool] = False
+    # "compiled": bodies and signatures of compiled functions. "signature": also the signatures of
+    # @torch.jit.ignore/unused functions that compiled code calls. "anywhere": every node of the file.
+    scope: ClassVar[Scope] = "compiled"
+
+    def begin_file(self, ctx: "RuleContext") -> None:
+        """Reset per-file state."""
+
+    def end_file(self, ctx: "RuleContext") -> None:
+        """Report what needs the whole file seen."""
+
+
+@dataclass
+class RawFinding:
+    rule: type[Rule]
+    node: cst.CSTNode
+    message: str
+    fix: Fix | None = None
+
+
+class RuleContext:
+    def __init__(self, module: "ModuleInfo", project: "ProjectIndex", compiled: "CompiledCodeMap") -> None:
+        self.module = module
+        self.project = project
+        self.compiled = compiled
+        self.function: CompiledFunction | None = None
+        self.in_dead_branch = False
+        self.in_signature = False
+        self.findings: list[RawFinding] = []
+        self._rule: type[Rule] | None = None
+        self.ancestors: list[cst.CSTNode] = []
+
+    # The engine sets the reporting rule before each call.
+    def _set_rule(self, rule: type[Rule]) -> None:
+        self._rule = rule
+
+    def report(self, node: cst.CSTNode, message: str | None = None, *, fix: Fix | None = None) -> None:
+        assert self._rule is not None
+        text = message or self._rule.message
+        if self._rule.syntax and self.in_dead_branch:
+            text += " (torch parses the whole function, including this `is_scripting()` branch)"
+        self.findings.append(RawFinding(self._rule, node, text, fix))
+
+    def qualify(self, node: cst.BaseExpression) -> str | None:
+        return self.module.imports.qualify(node)
+
+    @property
+    def parent(self) -> cst.CSTNode | None:
+        """The parent of the node being visited."""
+        return self.ancestors[-2] if len(self.ancestors) >= 2 else None
+
+    def self_attribute(self, node: cst.BaseExpression) -> tuple[str, AttributeInfo] | None:
+        """For `self.<name>` inside a method of a module: what the attribute holds, merged over the classes
+        whose compilation includes this method (a base-class method is compiled once per subclass)."""
+        function = self.function
+        if function is None or not function.owners:
+            return None
+        if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
+            return None
+        params = function.info.node.params.posonly_params or function.info.node.params.params
+        if not params or node.value.value != params[0].name.value or function.info.is_static:
+            return None
+        name = node.attr.value
+        merged = AttributeInfo()
+        found = False
+        for owner in function.owners:
+            info = self.project.attributes(owner).get(name)
+            if info is None:
+                continue
+            found = True
+            merged.kinds |= info.kinds
+            merged.constant = merged.constant or info.constant
+        return (name, merged) if found else None

@@ -1,0 +1,19 @@
+"""JIT0xx: files that cannot be linted. The engine reports these; they have no visitors."""
+
+from jitlint.rules.base import Rule
+
+
+class CannotParse(Rule):
+    code = "JIT001"
+    name = "syntax-error"
+    severity = "error"
+    message = "cannot parse"
+    engine_reported = True
+
+
+class CannotRead(Rule):
+    code = "JIT002"
+    name = "unreadable-file"
+    severity = "error"
+    message = "cannot read or decode"
+    engine_reported = True

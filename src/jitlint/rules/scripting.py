@@ -1,0 +1,138 @@
+"""JIT5xx: misuse of `torch.jit.is_scripting()` and of the checks people mistake for it."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jitlint.compiled import SCRIPTING_CHECKS, guard_name, scripting_value
+from jitlint.rules.base import Rule, RuleContext
+
+
+def _semantic_findings_within(node: cst.CSTNode, ctx: RuleContext) -> bool:
+    """Whether a semantic rule (one torch's pruning would silence) reported inside `node`'s subtree."""
+    candidates = {id(raw.node) for raw in ctx.findings if not raw.rule.syntax and raw.rule.code < "JIT5"}
+    if not candidates:
+        return False
+    ids: set[int] = set()
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, child: cst.CSTNode) -> bool:
+            ids.add(id(child))
+            return True
+
+    node.visit(Collect())
+    return bool(ids & candidates)
+
+
+def _would_be_dead(node: cst.If, value: bool) -> cst.CSTNode | None:
+    return node.body if value is False else node.orelse
+
+
+class IsTracingGuardDoesNotPrune(Rule):
+    code = "JIT501"
+    name = "is-tracing-guard-doesnt-prune"
+    severity = "error"
+    message = "this check does not prune branches under torch.jit.script"
+
+    def begin_file(self, ctx: RuleContext) -> None:
+        self.guards: list[tuple[cst.If, str]] = []
+
+    def visit_If(self, node: cst.If, ctx: RuleContext) -> None:
+        name = guard_name(node.test, ctx.module.imports)
+        if name is not None:
+            self.guards.append((node, name))
+
+    def end_file(self, ctx: RuleContext) -> None:
+        for node, name in self.guards:
+            if _semantic_findings_within(node, ctx):
+                short = name.replace("torch._C.", "").rsplit(".", 1)[-1]
+                ctx.report(
+                    node.test,
+                    f"`{short}()` is an ordinary runtime value under torch.jit.script, so torch compiles both "
+                    f"branches, and code in them that TorchScript rejects fails the script; guard eager-only code "
+                    f"with `if not torch.jit.is_scripting():`, which torch prunes",
+                )
+
+
+class IsScriptingStoredInVariable(Rule):
+    code = "JIT502"
+    name = "is-scripting-stored-in-var"
+    severity = "error"
+    message = "`is_scripting()` stored in a variable does not prune branches"
+
+    def begin_file(self, ctx: RuleContext) -> None:
+        self.bound: dict[int, dict[str, bool]] = {}
+        self.uses: list[tuple[cst.If, cst.CSTNode]] = []
+
+    def visit_Assign(self, node: cst.Assign, ctx: RuleContext) -> None:
+        value = scripting_value(node.value, ctx.module.imports)
+        if value is None or ctx.function is None:
+            return
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                self.bound.setdefault(id(ctx.function), {})[target.target.value] = value
+
+    def visit_If(self, node: cst.If, ctx: RuleContext) -> None:
+        bound = self.bound.get(id(ctx.function))
+        if not bound:
+            return
+        value = _value_with_names(node.test, bound, ctx)
+        if value is None:
+            return
+        dead = _would_be_dead(node, value)
+        if dead is not None:
+            self.uses.append((node, dead))
+
+    def end_file(self, ctx: RuleContext) -> None:
+        for node, dead in self.uses:
+            if _semantic_findings_within(dead, ctx):
+                ctx.report(
+                    node.test,
+                    "torch only prunes a branch when the `if` calls `torch.jit.is_scripting()` itself; through a "
+                    "variable the branch is compiled and fails. Inline the call: `if not torch.jit.is_scripting():`",
+                )
+
+
+def _value_with_names(test: cst.BaseExpression, bound: dict[str, bool], ctx: RuleContext) -> bool | None:
+    """The test's value if the variables holding `is_scripting()` were the call itself; None if it uses none."""
+    if scripting_value(test, ctx.module.imports) is not None:
+        return None  # torch prunes it already
+    return scripting_value(test, ctx.module.imports, bound)
+
+
+class IsScriptingOutsideCompiledCode(Rule):
+    code = "JIT503"
+    name = "is-scripting-outside-compiled-code"
+    severity = "warning"
+    scope = "anywhere"
+    message = "`torch.jit.is_scripting()` is always False here"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if node.args or ctx.qualify(node.func) not in SCRIPTING_CHECKS:
+            return
+        where = self._where(ctx)
+        if where is not None:
+            ctx.report(
+                node,
+                f"`is_scripting()` is evaluated {where}, where it is always False, even for a module you then "
+                f"script; test it inside `forward` (or a method forward calls) instead",
+            )
+
+    @staticmethod
+    def _where(ctx: RuleContext) -> str | None:
+        ancestors = ctx.ancestors
+        for index in range(len(ancestors) - 1, -1, -1):
+            node = ancestors[index]
+            if isinstance(node, cst.Lambda):
+                return None
+            if isinstance(node, cst.FunctionDef):
+                if node.name.value != "__init__":
+                    return None
+                owner = next((a for a in reversed(ancestors[:index]) if isinstance(a, cst.ClassDef)), None)
+                if owner is None:
+                    return None
+                cls = ctx.module.classes.get(owner.name.value)
+                if cls is not None and ctx.project.is_module_class(cls):
+                    return f"in `{owner.name.value}.__init__`"
+                return None
+        return "at import time"

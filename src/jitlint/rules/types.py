@@ -1,0 +1,186 @@
+"""JIT2xx: annotations TorchScript needs, and annotations it cannot read."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jitlint.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
+from jitlint.rules.base import Rule, RuleContext
+
+# Verified on torch 2.13: each fails with "Unknown type constructor X" (subscripted) or "Unknown type name".
+UNSUPPORTED_CONSTRUCTORS = frozenset(
+    f"{module}.{name}"
+    for module in ("typing", "typing_extensions", "collections.abc")
+    for name in ("Callable", "Sequence", "MutableSequence", "Iterable", "Iterator", "Mapping", "MutableMapping",
+                 "Set", "AbstractSet", "MutableSet", "FrozenSet", "Type", "Literal", "DefaultDict", "OrderedDict",
+                 "Deque", "Generator", "AsyncIterator", "Collection", "Container", "Reversible")
+) | {"builtins.set", "builtins.frozenset", "builtins.type"}
+UNSUPPORTED_NAMES = UNSUPPORTED_CONSTRUCTORS | {
+    "builtins.object", "builtins.bytes", "typing.Hashable", "collections.abc.Hashable", "typing.NoReturn",
+    "typing.Never", "torch.Size", "numpy.ndarray",
+}
+_TUPLE = frozenset({"typing.Tuple", "builtins.tuple"})
+_SUGGESTIONS = {
+    "Sequence": "List[...]", "MutableSequence": "List[...]", "Iterable": "List[...]", "Iterator": "List[...]",
+    "Collection": "List[...]", "Set": "List[...]", "AbstractSet": "List[...]", "FrozenSet": "List[...]",
+    "set": "List[...]", "frozenset": "List[...]", "Mapping": "Dict[...]", "MutableMapping": "Dict[...]",
+    "OrderedDict": "Dict[...]", "DefaultDict": "Dict[...]", "Deque": "List[...]", "Literal": "str or int",
+    "Size": "List[int]", "object": "Any", "ndarray": "torch.Tensor",
+}
+
+
+class UnannotatedNonTensorDefault(Rule):
+    code = "JIT201"
+    name = "unannotated-nontensor-default"
+    severity = "error"
+    scope = "signature"  # also the signatures of @torch.jit.ignore methods called from compiled code
+    message = "unannotated parameter with a non-Tensor default"
+
+    def visit_Param(self, node: cst.Param, ctx: RuleContext) -> None:
+        if node.annotation is not None or node.default is None:
+            return
+        kind = literal_type(node.default) or self._constant_type(node.default, ctx)
+        if kind is None:
+            return
+        name = node.name.value
+        ctx.report(
+            node,
+            f"parameter `{name}` has a {kind.split('[')[0]} default but no annotation; TorchScript assumes "
+            f"an unannotated parameter is a Tensor. Annotate it: `{name}: {kind} = ...`",
+        )
+
+    @staticmethod
+    def _constant_type(default: cst.BaseExpression, ctx: RuleContext) -> str | None:
+        """A default naming a module-level literal constant (`eps=EPS`) has that constant's type."""
+        if not isinstance(default, cst.Name):
+            return None
+        for statement in ctx.module.tree.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Assign) and any(
+                        isinstance(t.target, cst.Name) and t.target.value == default.value for t in small.targets
+                    ):
+                        return literal_type(small.value)
+        return None
+
+
+class UnannotatedNonTensorParam(Rule):
+    code = "JIT202"
+    name = "unannotated-nontensor-param"
+    severity = "error"
+    message = "unannotated parameter used as a non-Tensor"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) != "builtins.range":
+            return
+        for argument in node.args:
+            param = self._tensor_param(argument.value, ctx)
+            if param is not None:
+                name = param.name.value
+                ctx.report(
+                    argument.value,
+                    f"`{name}` is used as an int by `range()`, but it has no annotation, so TorchScript types it "
+                    f"as a Tensor; annotate it: `{name}: int`",
+                )
+
+    def visit_Comparison(self, node: cst.Comparison, ctx: RuleContext) -> None:
+        left = node.left
+        for target in node.comparisons:
+            operator = target.operator
+            right = target.comparator
+            if isinstance(operator, (cst.Equal, cst.NotEqual)):
+                pairs = [(left, right), (right, left)]
+            elif isinstance(operator, (cst.In, cst.NotIn)):
+                pairs = [(left, right)]
+            else:
+                pairs = []
+            for candidate, other in pairs:
+                param = self._tensor_param(candidate, ctx)
+                if param is not None and self._is_strings(other):
+                    name = param.name.value
+                    ctx.report(
+                        candidate,
+                        f"`{name}` is compared with a string, but it has no annotation, so TorchScript types it "
+                        f"as a Tensor; annotate it: `{name}: str`",
+                    )
+            left = right
+
+    @staticmethod
+    def _is_strings(node: cst.BaseExpression) -> bool:
+        if isinstance(node, (cst.Tuple, cst.List)):
+            return bool(node.elements) and all(is_str_literal(element.value) for element in node.elements)
+        return is_str_literal(node)
+
+    @staticmethod
+    def _tensor_param(node: cst.BaseExpression, ctx: RuleContext) -> cst.Param | None:
+        info = ctx.function.info if ctx.function else None
+        if info is None:
+            return None
+        return unannotated_tensor_param(node, info.node, info.cls is not None and not info.is_static)
+
+
+class UnsupportedAnnotation(Rule):
+    code = "JIT203"
+    name = "unsupported-annotation"
+    severity = "error"
+    scope = "signature"
+    message = "annotation TorchScript cannot compile"
+
+    def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
+        if ctx.in_signature or not ctx.function or ctx.function.body_compiled:
+            self._check(node.annotation, ctx)
+
+    def _check(self, node: cst.BaseExpression, ctx: RuleContext) -> None:
+        if isinstance(node, cst.SimpleString):
+            value = node.evaluated_value
+            if isinstance(value, str):
+                try:
+                    parsed = cst.parse_expression(value)
+                except cst.ParserSyntaxError:
+                    return
+                if self._problem(parsed, ctx):
+                    ctx.report(node, self._message(self._problem(parsed, ctx)))
+            return
+        problem = self._problem(node, ctx)
+        if problem:
+            ctx.report(node, self._message(problem))
+
+    def _problem(self, node: cst.BaseExpression, ctx: RuleContext) -> str | None:
+        """The first unsupported part of an annotation, spelled as torch reports it."""
+        if isinstance(node, cst.Subscript):
+            outer = ctx.qualify(node.value)
+            if outer in UNSUPPORTED_CONSTRUCTORS:
+                return outer
+            if outer in _TUPLE and any(
+                isinstance(element.slice, cst.Index) and isinstance(element.slice.value, cst.Ellipsis)
+                for element in node.slice
+            ):
+                return "Tuple[T, ...]"
+            for element in node.slice:
+                if isinstance(element.slice, cst.Index):
+                    inner = element.slice.value
+                    if isinstance(inner, cst.List):  # Callable's argument list
+                        continue
+                    found = self._problem(inner, ctx)
+                    if found:
+                        return found
+            return None
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            return self._problem(node.left, ctx) or self._problem(node.right, ctx)
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            qualified = ctx.qualify(node)
+            if qualified in UNSUPPORTED_NAMES:
+                return qualified
+        return None
+
+    @staticmethod
+    def _message(problem: str) -> str:
+        if problem == "Tuple[T, ...]":
+            return (
+                "variable-length `Tuple[T, ...]` is not a TorchScript type; use `List[T]` "
+                "or a fixed-length `Tuple[T, T]`"
+            )
+        short = problem.rsplit(".", 1)[-1]
+        suggestion = _SUGGESTIONS.get(short)
+        hint = f"; use `{suggestion}`" if suggestion else ""
+        return f"`{short}` is not a type TorchScript supports in annotations{hint}"
