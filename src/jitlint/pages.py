@@ -39,14 +39,14 @@ class Page:
     code: str
     name: str
     severity: str
-    torch_verdict: str  # "rejects" or "accepts"
+    torch_verdict: str  # "rejects", "accepts", or "n/a" for what the engine itself reports
     bad: str
     good: str
     text: str
 
 
 _TITLE = re.compile(r"^# (?P<code>JIT\d{3}) `(?P<name>[a-z0-9-]+)`", re.MULTILINE)
-_FIELD = re.compile(r"^- \*\*(?P<key>[A-Za-z ]+)\*\*: (?P<value>.+)$", re.MULTILINE)
+_FIELD = re.compile(r"^- \*\*(?P<key>[A-Za-z0-9. ]+)\*\*: (?P<value>.+)$", re.MULTILINE)
 
 
 def _code_block_after(text: str, heading: str) -> str:
@@ -62,7 +62,8 @@ def parse(text: str) -> Page:
     if title is None:
         raise ValueError("a rule page starts with '# JITnnn `rule-name`'")
     fields = {m.group("key").lower(): m.group("value").strip() for m in _FIELD.finditer(text)}
-    verdict = "accepts" if fields.get("torch 2.13", "").startswith("accepts") else "rejects"
+    verdict_text = fields.get("torch 2.13", "")
+    verdict = next((v for v in ("rejects", "accepts", "n/a") if verdict_text.startswith(v)), "")
     return Page(
         title.group("code"),
         title.group("name"),

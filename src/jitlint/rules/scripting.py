@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.compiled import SCRIPTING_CHECKS, guard_name, scripting_value
+from jitlint.compiled import SCRIPTING_CHECKS, guard_name, scripting_value, terminates
 from jitlint.rules.base import Rule, RuleContext
 
 
-def _semantic_findings_within(node: cst.CSTNode, ctx: RuleContext) -> bool:
-    """Whether a semantic rule (one torch's pruning would silence) reported inside `node`'s subtree."""
+def _semantic_findings_within(nodes, ctx: RuleContext) -> bool:
+    """Whether a semantic rule (one torch's pruning would silence) reported inside the nodes' subtrees."""
     candidates = {id(raw.node) for raw in ctx.findings if not raw.rule.syntax and raw.rule.code < "JIT5"}
     if not candidates:
         return False
@@ -20,7 +20,8 @@ def _semantic_findings_within(node: cst.CSTNode, ctx: RuleContext) -> bool:
             ids.add(id(child))
             return True
 
-    node.visit(Collect())
+    for node in nodes if isinstance(nodes, (list, tuple)) else [nodes]:
+        node.visit(Collect())
     return bool(ids & candidates)
 
 
@@ -35,16 +36,22 @@ class IsTracingGuardDoesNotPrune(Rule):
     message = "this check does not prune branches under torch.jit.script"
 
     def begin_file(self, ctx: RuleContext) -> None:
-        self.guards: list[tuple[cst.If, str]] = []
+        self.guards: list[tuple[cst.If, str, list[cst.CSTNode]]] = []
 
     def visit_If(self, node: cst.If, ctx: RuleContext) -> None:
         name = guard_name(node.test, ctx.module.imports)
-        if name is not None:
-            self.guards.append((node, name))
+        if name is None:
+            return
+        # `if is_tracing(): return x` guards the statements after it as if they were its else branch.
+        following: list[cst.CSTNode] = []
+        block = ctx.parent
+        if terminates(node.body) and isinstance(block, cst.IndentedBlock):
+            following = list(block.body[block.body.index(node) + 1 :])
+        self.guards.append((node, name, following))
 
     def end_file(self, ctx: RuleContext) -> None:
-        for node, name in self.guards:
-            if _semantic_findings_within(node, ctx):
+        for node, name, following in self.guards:
+            if _semantic_findings_within([node, *following], ctx):
                 short = name.replace("torch._C.", "").rsplit(".", 1)[-1]
                 ctx.report(
                     node.test,

@@ -1,0 +1,197 @@
+"""Code that looks wrong but that torch 2.13 scripts: jitlint must stay silent on every one.
+
+Each case is checked both ways: jitlint reports nothing, and torch.jit.script really accepts it (so a silent
+test cannot be wrong about torch). Sources: rules-catalog §0.4 (obsolete folk rules) and the 'False-positive
+hazards' of each implemented rule.
+"""
+
+import textwrap
+
+import pytest
+
+from torch_oracle import script_source
+
+HEADER = """\
+import math
+from typing import Any, Dict, Final, List, Optional, Tuple, Union
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.jit import is_scripting
+
+
+"""
+
+
+def module(forward_body: str, init: str = "", signature: str = "self, x", extra: str = "", header: str = "") -> str:
+    init_block = ""
+    if init:
+        init_block = "    def __init__(self):\n        super().__init__()\n" + textwrap.indent(textwrap.dedent(init), " " * 8)
+    body = textwrap.indent(textwrap.dedent(forward_body), " " * 8)
+    return HEADER + header + f"class M(nn.Module):\n{init_block}    def forward({signature}):\n{body}{extra}"
+
+
+LAYERS = "self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)])\n"
+
+CASES = {
+    # -- catalog §0.4: generators and comprehensions ------------------------------------------------------------
+    "list-of-generator": module("return torch.stack(list(t * 2 for t in xs))", signature="self, xs: List[torch.Tensor]"),
+    "any-all-of-generator": module(
+        "if any(t.numel() == 0 for t in xs) or all(t.dim() > 0 for t in xs):\n    return xs[0]\nreturn xs[1]",
+        signature="self, xs: List[torch.Tensor]",
+    ),
+    "plain-list-comprehension": module("return torch.stack([t * 2 for t in xs])", signature="self, xs: List[torch.Tensor]"),
+    "dict-comprehension-without-if": module("d = {str(i): i for i in xs}\nreturn len(d)", signature="self, xs: List[int]"),
+    "sum-of-int-generator": module("return x * sum(x.size(i) for i in range(2))"),
+    "sum-of-int-list-comprehension": module("return x * sum([x.size(i) for i in range(2)])"),
+    "sum-of-int-list": module("return x * sum(xs)", signature="self, x, xs: List[int]"),
+    "sum-of-numel": module("return sum(t.numel() for t in xs)", signature="self, xs: List[torch.Tensor]"),
+    "torch-sum-and-method-sum": module("return torch.sum(x) + x.sum()"),
+    "module-list-comprehension": module("return torch.stack([m(x) for m in self.layers])", init=LAYERS),
+    "comprehension-if-in-init": module("return self.layers[0](x)", init="mods = [nn.Linear(4, 4) for i in range(3) if i > 0]\nself.layers = nn.ModuleList(mods)\n"),
+    "comprehension-if-in-ignored": module(
+        "return self.eager(x)",
+        extra="""
+    @torch.jit.ignore
+    def eager(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.stack([t for t in x if t.sum() > 0])
+""",
+    ),
+    # -- catalog §0.4: module containers -------------------------------------------------------------------------
+    "enumerate-zip-len-over-modulelist": module(
+        "for i, layer in enumerate(self.layers):\n    x = layer(x)\nfor a, b in zip(self.layers, self.layers):\n    x = a(b(x))\nreturn x * len(self.layers)",
+        init=LAYERS,
+    ),
+    "negative-literal-index": module("return self.layers[-1](self.layers[0](x))", init=LAYERS),
+    "final-constant-index": module(
+        "return self.layers[self.k](x)", init=LAYERS, header="", extra="",
+    ).replace("class M(nn.Module):\n", "class M(nn.Module):\n    k: Final[int] = 1\n"),
+    "constants-index": module("return self.layers[self.k](x)", init=LAYERS).replace(
+        "class M(nn.Module):\n", "class M(nn.Module):\n    __constants__ = ['k']\n    k = 1\n"
+    ),
+    "slice-without-calling": module("return x * len(self.layers[1:])", init=LAYERS),
+    "moduledict-items-values-in-literal": module(
+        "for k, m in self.d.items():\n    x = m(x)\nfor m in self.d.values():\n    x = m(x)\nif 'a' in self.d:\n    x = self.d['a'](x)\nreturn x",
+        init="self.d = nn.ModuleDict({'a': nn.Linear(4, 4)})\n",
+    ),
+    "parameterdict-literal-key": module("return x * self.p['a']", init="self.p = nn.ParameterDict({'a': nn.Parameter(torch.ones(4))})\n"),
+    "children-loop": module("for m in self.children():\n    x = m(x)\nreturn x", init="self.one = nn.Linear(4, 4)\n"),
+    "plain-list-index-by-variable": module("s = [1, 2, 3]\ni = 1\nreturn x * s[i]"),
+    "isinstance-in-modulelist-loop": module(
+        "for m in self.layers:\n    if isinstance(m, nn.Linear):\n        x = m(x)\nreturn x", init=LAYERS
+    ),
+    "tensor-indexed-by-variable": module("i = 0\nreturn x[i]"),
+    "kwargs-in-submodule-call": module("return self.lin(input=x)", init="self.lin = nn.Linear(4, 4)\n"),
+    # -- catalog §0.4: types and annotations ---------------------------------------------------------------------
+    "unannotated-mask-none": module("if mask is not None:\n    x = x * mask\nreturn x", signature="self, x, mask=None"),
+    "pep604-and-pep585": module(
+        "return x if n is None else x * len(xs)", signature="self, x, xs: list[int], n: int | None = None"
+    ),
+    "bare-tuple-return": module("return x, x", signature="self, x") .replace("def forward(self, x):", "def forward(self, x) -> tuple:"),
+    "any-and-union": module(
+        "if isinstance(y, int):\n    return x * y\nreturn x", signature="self, x, y: Union[int, float], z: Any = None"
+    ),
+    "device-dtype-complex-annotations": module(
+        "return x.to(device=d, dtype=t)", signature="self, x, d: torch.device, t: torch.dtype, c: complex = 1j"
+    ),
+    "fixed-tuple-annotation": module("return x * n[0]", signature="self, x, n: Tuple[int, int]"),
+    "default-tensor-value": module("return x", signature="self, x, k=torch.ones(1)"),
+    "kwonly-annotated-without-default": module("return x * s", signature="self, x, *, s: float"),
+    "unannotated-param-arithmetic-and-truthiness": module(
+        "if flag:\n    x = x + n\nreturn x.view(-1, k) * x.size(k) * n", signature="self, x, n, flag, k"
+    ),
+    "unannotated-param-rebound-before-range": module(
+        "n = int(n.item())\nfor _ in range(n):\n    x = x + 1\nreturn x", signature="self, x, n"
+    ),
+    "annotated-param-in-range-and-compare": module(
+        "for _ in range(n):\n    x = x + 1\nif mode == 'a':\n    x = x * 2\nreturn x", signature="self, x, n: int, mode: str"
+    ),
+    "unsupported-annotation-in-uncalled-helper": module("return x", extra="""
+    def helper(self, f: Any) -> Any:
+        return f
+"""),
+    # -- numpy and eager-only code -------------------------------------------------------------------------------
+    "numpy-in-init": module("return x * self.s", init="self.s = float(np.sqrt(4.0))\n"),
+    "numpy-constant": module("return x * np.pi"),
+    "numpy-in-ignored-and-unused": module("return self.a(x) + self.b(x)", extra="""
+    @torch.jit.ignore
+    def a(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.from_numpy(x.numpy())
+
+    @torch.jit.unused
+    def b(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.from_numpy(x.numpy())
+"""),
+    "numpy-in-uncalled-helper": module("return x", extra="""
+    def debug(self, x):
+        return x.numpy()
+"""),
+    "numpy-in-unused-property": module("return x", extra="""
+    @property
+    def p(self):
+        return torch.zeros(1).numpy()
+""").replace("class M(nn.Module):\n", "class M(nn.Module):\n    __jit_unused_properties__ = ['p']\n"),
+    "numpy-under-not-is-scripting": module("if not torch.jit.is_scripting():\n    x = torch.from_numpy(x.numpy())\nreturn x"),
+    "numpy-in-else-of-is-scripting": module("if torch.jit.is_scripting():\n    return x\nelse:\n    return torch.from_numpy(x.numpy())"),
+    "numpy-after-early-return": module("if torch.jit.is_scripting():\n    return x\nreturn torch.from_numpy(x.numpy())"),
+    "numpy-alias-import-is-scripting": module("if not is_scripting():\n    x = torch.from_numpy(x.numpy())\nreturn x"),
+    "numpy-not-is-scripting-and-cond": module("if x.sum() > 0 and not torch.jit.is_scripting():\n    x = torch.from_numpy(x.numpy())\nreturn x"),
+    "numpy-is-scripting-or-cond": module("if torch.jit.is_scripting() or x.sum() > 0:\n    return x\nreturn torch.from_numpy(x.numpy())"),
+    "numpy-in-ternary-dead-arm": module("return x if torch.jit.is_scripting() else torch.from_numpy(x.numpy())"),
+    "numpy-in-elif-dead-branch": module("if x.sum() > 0:\n    return x\nelif not torch.jit.is_scripting():\n    return torch.from_numpy(x.numpy())\nreturn x"),
+    "numpy-under-no-grad-in-ignored": module("return self.a(x)", extra="""
+    @torch.jit.ignore
+    @torch.no_grad()
+    def a(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.from_numpy(x.numpy())
+"""),
+    "ignore-and-unused-with-varargs": module("return self.a(x)", extra="""
+    @torch.jit.ignore
+    def a(self, *args):
+        return args[0]
+"""),
+    "ignored-forward": module("return x.numpy()").replace("    def forward", "    @torch.jit.ignore\n    def forward"),
+    # -- is_scripting / tracing guards ---------------------------------------------------------------------------
+    "tracing-guard-with-scriptable-branches": module("if torch.jit.is_tracing():\n    return x * 2\nreturn x"),
+    "tracing-state-guard-with-scriptable-branches": module("if torch._C._get_tracing_state():\n    return x * 2\nreturn x"),
+    "is-scripting-variable-with-scriptable-branches": module("s = torch.jit.is_scripting()\nif not s:\n    x = x * 2\nreturn x"),
+    "is-scripting-in-forward": module("if torch.jit.is_scripting():\n    return x\nreturn x + 1"),
+    "no-grad-decorated-forward": module("return x * 2").replace("    def forward", "    @torch.no_grad()\n    def forward"),
+    "autocast-and-no-grad-blocks": module("with torch.no_grad():\n    x = x * 2\nreturn x"),
+    # -- other §0.4 items that must not trip the rules -----------------------------------------------------------
+    "misc-builtins-and-formatting": module(
+        "a, b = divmod(7, 2)\ns = '{:.2f}'.format(float(a)) + '%d' % b + f'{b}'\nys = sorted([3, 1, 2])\nreturn x * abs(-1) * float('inf') * len(s) * ys[0] * max(a, b)"
+    ),
+    "lambda-and-try-outside-compiled-code": HEADER + textwrap.dedent("""
+        SORT_KEY = lambda t: t.numel()
+
+        def eager_only(x):
+            try:
+                return x.numpy()
+            except Exception:
+                return None
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.key = sorted([1, 2], key=lambda v: -v)[0]
+
+            def forward(self, x):
+                return x * self.key
+    """),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_jitlint_is_silent(name, lint_source):
+    findings = lint_source(CASES[name])
+    assert [(f.code, f.location.row, f.message) for f in findings] == []
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", CASES)
+def test_torch_scripts_it(name, tmp_path):
+    result = script_source(CASES[name], tmp_path)
+    assert result.ok, f"{name}: torch 2.13 rejects it: {result.message} (line {result.line})"
