@@ -74,6 +74,10 @@ def test_torch_agrees_with_the_bad_example(page, tmp_path):
         assert result.ok, f"{page.code} says torch accepts its example, but: {result.message}"
         return
     assert not result.ok, f"torch 2.13 scripts {page.code}'s bad example"
+    if "- **Torch location**: none" in page.text:
+        # torch names no line: jitlint's finding is the only pointer
+        assert result.line is None, result.message
+        return
     # jitlint points at the line torch points to, or at least inside the same statement.
     assert result.line is not None, result.message
     row = marked_rows(page.bad, page.code)[0]

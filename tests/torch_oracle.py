@@ -22,20 +22,33 @@ class ScriptResult:
     ok: bool
     message: str = ""
     line: int | None = None
+    message_full: str = ""
 
 
-def script_file(path: Path) -> ScriptResult:
+def script_file(path: Path, package_root: Path | None = None) -> ScriptResult:
+    """Script every module class `path` defines. With `package_root`, import it as part of its package (so
+    relative imports work) from that directory."""
+    import importlib
+
     import torch
     import torch.nn as nn
 
-    name = f"_jitlint_oracle_{next(_counter)}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
+    if package_root is not None:
+        relative = path.relative_to(package_root).with_suffix("")
+        name = ".".join(relative.parts)
+        sys.path.insert(0, str(package_root))
+    else:
+        name = f"_jitlint_oracle_{next(_counter)}"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            spec.loader.exec_module(module)
+            if package_root is not None:
+                module = importlib.import_module(name)
+            else:
+                spec = importlib.util.spec_from_file_location(name, path)
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[name] = module
+                spec.loader.exec_module(module)
             classes = [
                 value for value in vars(module).values()
                 if isinstance(value, type) and issubclass(value, nn.Module) and value.__module__ == name
@@ -49,9 +62,12 @@ def script_file(path: Path) -> ScriptResult:
         text = str(error)
         match = re.search(rf'File "{re.escape(str(path))}", line (\d+)', text)
         return ScriptResult(False, text.strip().splitlines()[0] if text.strip() else type(error).__name__,
-                            int(match.group(1)) if match else None)
+                            int(match.group(1)) if match else None, text)
     finally:
-        sys.modules.pop(name, None)
+        if package_root is not None:
+            sys.path.remove(str(package_root))
+        else:
+            sys.modules.pop(name, None)
     return ScriptResult(True)
 
 

@@ -175,6 +175,9 @@ class CompiledCodeMap:
         self._scans: dict[int, FunctionScan] = {}
         self._queue: list[tuple[FunctionInfo, ClassInfo | None, str]] = []
         self._seen: set[tuple[int, int]] = set()
+        # Calls from compiled code to project functions, by callee node: (call, caller, bound) where `bound`
+        # says the callee's first parameter is bound (`self.method(...)`, `self.submodule(...)`).
+        self.call_sites: dict[int, list[tuple[cst.Call, FunctionInfo, bool]]] = {}
 
     @classmethod
     def build(cls, project: ProjectIndex) -> "CompiledCodeMap":
@@ -185,6 +188,12 @@ class CompiledCodeMap:
 
     def get(self, node: cst.FunctionDef) -> CompiledFunction | None:
         return self.functions.get(id(node))
+
+    def calls_to(self, node: cst.FunctionDef) -> list[tuple[cst.Call, FunctionInfo, bool]]:
+        return self.call_sites.get(id(node), [])
+
+    def _record_call(self, callee: FunctionInfo, call: cst.Call, caller: FunctionInfo, bound: bool) -> None:
+        self.call_sites.setdefault(id(callee.node), []).append((call, caller, bound))
 
     # -- roots ------------------------------------------------------------------------------------------------
     def _add_roots(self) -> None:
@@ -268,19 +277,30 @@ class CompiledCodeMap:
             name = func.attr.value
             method = project.find_method(owner, name)
             if method is not None:
+                self._record_call(method, call, caller, bound="builtins.staticmethod" not in method.decorators)
                 self._enqueue(method, owner, reason)
                 return
             attribute = project.attributes(owner).get(name)
-            if attribute is not None and attribute.function:
+            if attribute is None:
+                return
+            if attribute.function:
                 target = project.resolve_function(attribute.function)
                 if target is not None:
+                    self._record_call(target, call, caller, bound=False)
                     self._enqueue(target, target.cls, f"stored in {owner.name}.{name}, {reason}")
+            for constructor in attribute.constructors:
+                submodule = project.resolve_class(constructor)
+                if submodule is not None and project.is_module_class(submodule):
+                    forward = project.find_method(submodule, "forward")
+                    if forward is not None:
+                        self._record_call(forward, call, caller, bound=True)
             return
         qualified = imports.qualify(func)
         if qualified is None:
             return
         target = project.resolve(qualified)
         if isinstance(target, FunctionInfo):
+            self._record_call(target, call, caller, bound=False)
             self._enqueue(target, target.cls, reason)
         elif isinstance(target, ClassInfo):
             if not project.is_module_class(target):
@@ -292,6 +312,7 @@ class CompiledCodeMap:
             if cls is not None:
                 method = project.find_method(cls, name)
                 if method is not None:
+                    self._record_call(method, call, caller, bound="builtins.classmethod" in method.decorators)
                     self._enqueue(method, cls, reason)
 
 

@@ -100,6 +100,7 @@ class AttributeInfo:
     kinds: set[str] = field(default_factory=set)
     constant: bool = False  # Final[...] or listed in __constants__: torch inlines it
     function: str | None = None  # qualified name of a function stored in the attribute
+    constructors: set[str] = field(default_factory=set)  # qualified names of the classes assigned to it
 
 
 @dataclass(eq=False)
@@ -230,6 +231,7 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
                 return
             kinds, function = value_kinds(value, self.imports)
             attribute.kinds |= kinds
+            attribute.constructors |= {kind[5:] for kind in kinds if kind.startswith("call:")}
             if function:
                 attribute.function = function
 
@@ -409,6 +411,7 @@ class ProjectIndex:
                 target = merged.setdefault(name, AttributeInfo())
                 target.constant = target.constant or info.constant
                 target.function = info.function or target.function
+                target.constructors |= info.constructors
                 for kind in info.kinds:
                     target.kinds.add(self._resolve_kind(kind, current.module))
         self._attributes_cache[key] = merged

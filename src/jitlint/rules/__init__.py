@@ -25,7 +25,12 @@ from jitlint.rules.syntax import (
     NoSetComprehension,
     NoTryExcept,
 )
-from jitlint.rules.types import UnannotatedNonTensorDefault, UnannotatedNonTensorParam, UnsupportedAnnotation
+from jitlint.rules.types import (
+    UnannotatedNoneDefaultOmitted,
+    UnannotatedNonTensorDefault,
+    UnannotatedNonTensorParam,
+    UnsupportedAnnotation,
+)
 
 RULES: list[type[Rule]] = [
     CannotParse,
@@ -40,6 +45,7 @@ RULES: list[type[Rule]] = [
     UnannotatedNonTensorDefault,
     UnannotatedNonTensorParam,
     UnsupportedAnnotation,
+    UnannotatedNoneDefaultOmitted,
     ModuleListIndexVariable,
     ModuleDictIndexVariable,
     ModuleListReversed,

@@ -44,7 +44,7 @@ class UnannotatedNonTensorDefault(Rule):
             return
         name = node.name.value
         ctx.report(
-            node,
+            node.name,
             f"parameter `{name}` has a {kind.split('[')[0]} default but no annotation; TorchScript assumes "
             f"an unannotated parameter is a Tensor. Annotate it: `{name}: {kind} = ...`",
         )
@@ -62,6 +62,43 @@ class UnannotatedNonTensorDefault(Rule):
                     ):
                         return literal_type(small.value)
         return None
+
+
+class UnannotatedNoneDefaultOmitted(Rule):
+    code = "JIT204"
+    name = "unannotated-none-default-omitted"
+    severity = "error"
+    message = "unannotated `None` default omitted by a compiled call"
+
+    def visit_Param(self, node: cst.Param, ctx: RuleContext) -> None:
+        default = node.default
+        if node.annotation is not None or not (isinstance(default, cst.Name) and default.value == "None"):
+            return
+        function = ctx.function.info
+        params = function.node.params
+        positional = [*params.posonly_params, *params.params]
+        index = positional.index(node) if node in positional else None
+        name = node.name.value
+        for call, caller, bound in ctx.compiled.calls_to(function.node):
+            if _omits(call, None if index is None else index - int(bound), name):
+                ctx.report(
+                    node.name,
+                    f"parameter `{name}` defaults to None without an annotation, so TorchScript types it as a "
+                    f"Tensor; `{caller.display_name}` calls this without `{name}`, which fails to script with "
+                    f"'Unsupported value kind: Tensor' and no line number. Annotate it: "
+                    f"`{name}: Optional[torch.Tensor] = None`",
+                )
+                return
+
+
+def _omits(call: cst.Call, index: int | None, name: str) -> bool:
+    """Whether a call certainly passes nothing for the parameter (unknown with `*args`/`**kwargs`)."""
+    if any(arg.star for arg in call.args):
+        return False
+    if any(arg.keyword is not None and arg.keyword.value == name for arg in call.args):
+        return False
+    positional = sum(1 for arg in call.args if arg.keyword is None)
+    return index is None or positional <= index
 
 
 class UnannotatedNonTensorParam(Rule):
