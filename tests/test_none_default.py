@@ -37,7 +37,7 @@ FLAGGED = {
 
             def forward(self, x):
                 return self.attend(x)
-    """), 7),
+    """), 8),
     "free-function-called-without-it": (H + textwrap.dedent("""
         def pool(x, weights=None):
             return x if weights is None else x * weights
@@ -45,7 +45,7 @@ FLAGGED = {
         class Model(nn.Module):
             def forward(self, x):
                 return pool(x)
-    """), 6),
+    """), 7),
     "staticmethod-via-self": (H + textwrap.dedent("""
         class Model(nn.Module):
             @staticmethod
@@ -54,7 +54,7 @@ FLAGGED = {
 
             def forward(self, x):
                 return self.pool(x)
-    """), 8),
+    """), 9),
 }
 SILENT = {
     "top-level-forward": H + BLOCK,
