@@ -187,6 +187,38 @@ REACHED = {
                 i = 0
                 return self.seq[i](x)  # error: JIT301
     """),
+    "container-built-by-a-factory-method": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.stage = self._make_stage(2)
+
+            def _make_stage(self, blocks: int):
+                layers = [nn.Linear(4, 4) for _ in range(blocks)]
+                return nn.Sequential(*layers)
+
+            def forward(self, x):
+                for i in range(2):
+                    x = self.stage[i](x)  # error: JIT301
+                return x
+    """),
+    "optional-param-isinstance-is-refined-not-folded": case("""
+        from typing import Optional
+
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor, y: Optional[torch.Tensor]):
+                if isinstance(y, torch.Tensor):
+                    return y
+                return x.numpy()  # error: JIT401
+    """),
+    "param-rebound-from-unknown-value-is-not-folded": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor):
+                x = 3
+                if not isinstance(x, torch.Tensor):
+                    return torch.zeros(1).numpy()  # error: JIT401
+                return x
+    """),
     "function-stored-in-attribute": case("""
         def act(x):
             return x.numpy()  # error: JIT401

@@ -153,6 +153,38 @@ CASES = {
         return args[0]
 """),
     "ignored-forward": module("return x.numpy()").replace("    def forward", "    @torch.jit.ignore\n    def forward"),
+    # -- isinstance folding and __prepare_scriptable__ (torchvision's idioms) ---------------------------------
+    "not-isinstance-tensor-on-tensor-param-is-dead": module(
+        "if not isinstance(x, torch.Tensor):\n    x = torch.from_numpy(x.numpy())\nreturn x", signature="self, x: torch.Tensor"
+    ),
+    "isinstance-tensor-early-return": module("if isinstance(x, torch.Tensor):\n    return x\nreturn torch.from_numpy(x.numpy())"),
+    "isinstance-builtin-false-on-tensor": module("if isinstance(x, (list, tuple)) or isinstance(x, int):\n    return torch.from_numpy(x.numpy())\nreturn x"),
+    "isinstance-list-on-list-param": module(
+        "if not isinstance(ys, list):\n    return torch.from_numpy(x.numpy())\nreturn x", signature="self, x, ys: List[int]"
+    ),
+    "param-rebound-from-tensor-returning-helper-keeps-type": HEADER + textwrap.dedent("""
+        def resize(x: torch.Tensor) -> torch.Tensor:
+            return x * 2
+
+        class M(nn.Module):
+            def forward(self, img: torch.Tensor) -> torch.Tensor:
+                img = resize(img)
+                if not isinstance(img, torch.Tensor):
+                    img = torch.from_numpy(img.numpy())
+                return img
+    """),
+    "prepare-scriptable-replaces-the-module": HEADER + textwrap.dedent("""
+        class Scriptable(nn.Module):
+            def forward(self, x):
+                return x
+
+        class M(nn.Module):
+            def __prepare_scriptable__(self):
+                return Scriptable()
+
+            def forward(self, x, *args):
+                return torch.from_numpy(x.numpy())
+    """),
     # -- is_scripting / tracing guards ---------------------------------------------------------------------------
     "tracing-guard-with-scriptable-branches": module("if torch.jit.is_tracing():\n    return x * 2\nreturn x"),
     "tracing-state-guard-with-scriptable-branches": module("if torch._C._get_tracing_state():\n    return x * 2\nreturn x"),

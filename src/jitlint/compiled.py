@@ -7,18 +7,20 @@ name (across files), project classes used as TorchScript classes (all their meth
 module attributes. `__init__` is not compiled; `@torch.jit.ignore`/`@torch.jit.unused` bodies are not either,
 but their signatures are when compiled code calls them.
 
-Inside a compiled function, branches that torch prunes while emitting (`torch.jit.is_scripting()` tests, folded
-with three-valued `and`/`or`/`not`, and code after an `if is_scripting(): return`) are *dead*: semantic rules are
+Inside a compiled function, branches that torch prunes while emitting (`torch.jit.is_scripting()` tests and
+`isinstance(param, X)` on parameters of known type, folded with three-valued `and`/`or`/`not`, and code after
+an `if is_scripting(): return`) are *dead*: semantic rules are
 silent there, syntax rules are not, because torch's frontend converts the whole function before pruning.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import libcst as cst
 
-from jitlint.names import ImportTable
+from jitlint.names import ImportTable, target_names
 from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
 
 SCRIPTING_CHECKS = frozenset({"torch.jit.is_scripting", "torch._C._is_scripting"})
@@ -35,27 +37,77 @@ NON_PRUNING_GUARDS = frozenset(
 )
 
 
+# What `isinstance(param, X)` folds to, by the parameter's TorchScript type and X (verified on torch 2.13:
+# `isinstance(x, torch.Tensor)` for `x: Tensor` is True and prunes; against int/list/tuple it is False; against a
+# class TorchScript does not know (PIL.Image) torch errors instead, so it stays unknown).
+_ISINSTANCE_TYPES = {
+    "torch.Tensor": "Tensor", "builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
+    "builtins.str": "str", "builtins.list": "list", "builtins.tuple": "tuple", "builtins.dict": "dict",
+    "typing.List": "list", "typing.Tuple": "tuple", "typing.Dict": "dict",
+}
+
+
+def param_types(function: cst.FunctionDef, imports: ImportTable) -> dict[str, str]:
+    """TorchScript types of the parameters that `isinstance` can fold: Tensor (annotated, or unannotated with
+    no default), and builtin scalars and containers. Optional parameters are refined, not folded: left out."""
+    types: dict[str, str] = {}
+    params = function.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        name = param.name.value
+        if param.annotation is None:
+            if param.default is None:
+                types[name] = "Tensor"
+            continue
+        annotation = param.annotation.annotation
+        outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+        kind = _ISINSTANCE_TYPES.get(imports.qualify(outer) or "")
+        if kind is not None:
+            types[name] = kind
+    return types
+
+
+def _isinstance_value(test: cst.Call, imports: ImportTable, types: dict[str, str]) -> bool | None:
+    if len(test.args) != 2 or not isinstance(test.args[0].value, cst.Name):
+        return None
+    actual = types.get(test.args[0].value.value)
+    if actual is None:
+        return None
+    classes = test.args[1].value
+    elements = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+    kinds = [_ISINSTANCE_TYPES.get(imports.qualify(e) or "") for e in elements]
+    if None in kinds:
+        return None
+    return actual in kinds
+
+
 def scripting_value(
-    test: cst.BaseExpression, imports: ImportTable, names: dict[str, bool] | None = None
+    test: cst.BaseExpression,
+    imports: ImportTable,
+    names: dict[str, bool] | None = None,
+    types: dict[str, str] | None = None,
 ) -> bool | None:
     """The value a test has while torch scripts it, when torch folds it to a constant; None when it does not.
 
     Verified on torch 2.13: `not is_scripting()`, `cond and not is_scripting()` (False) and
     `is_scripting() or cond` (True) prune; `is_scripting() and cond` and `not is_scripting() or cond` do not.
-    `names` maps variables to the value they would have if they were the call (torch itself does not fold them).
+    `names` maps variables to the value they would have if they were the call (torch itself does not fold them);
+    `types` gives parameter types for folding `isinstance(param, X)`.
     """
     if names and isinstance(test, cst.Name) and test.value in names:
         return names[test.value]
     if isinstance(test, cst.Call):
-        if not test.args and imports.qualify(test.func) in SCRIPTING_CHECKS:
+        qualified = imports.qualify(test.func)
+        if not test.args and qualified in SCRIPTING_CHECKS:
             return True
+        if types and qualified == "builtins.isinstance":
+            return _isinstance_value(test, imports, types)
         return None
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = scripting_value(test.expression, imports, names)
+        inner = scripting_value(test.expression, imports, names, types)
         return None if inner is None else not inner
     if isinstance(test, cst.BooleanOperation):
-        left = scripting_value(test.left, imports, names)
-        right = scripting_value(test.right, imports, names)
+        left = scripting_value(test.left, imports, names, types)
+        right = scripting_value(test.right, imports, names, types)
         if isinstance(test.operator, cst.And):
             if left is False or right is False:
                 return False
@@ -105,11 +157,54 @@ class FunctionScan:
     calls: list[cst.Call] = field(default_factory=list)
 
 
+ReturnKind = Callable[[cst.Call], "str | None"]
+
+
 class _LiveCodeScanner(cst.CSTVisitor):
-    def __init__(self, root: cst.FunctionDef, imports: ImportTable) -> None:
+    def __init__(self, root: cst.FunctionDef, imports: ImportTable, is_method: bool, return_kind: ReturnKind) -> None:
         self.root = root
         self.imports = imports
+        self.parameter_types = param_types(root, imports)
+        if is_method:
+            first = (root.params.posonly_params or root.params.params)[:1]
+            for param in first:
+                self.parameter_types.pop(param.name.value, None)
+        self.return_kind = return_kind
+        self.rebound: set[str] = set()  # names assigned so far, in source order, to a value of unknown type
         self.scan = FunctionScan()
+
+    @property
+    def types(self) -> dict[str, str]:
+        """Parameter types that still hold here: a parameter rebound earlier may have changed type."""
+        return {name: kind for name, kind in self.parameter_types.items() if name not in self.rebound}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        # `img = F.resize(img, ...)` with `def resize(...) -> Tensor` keeps img a Tensor.
+        if (
+            len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Name)
+            and isinstance(node.value, cst.Call)
+            and self.parameter_types.get(node.targets[0].target.value) is not None
+            and self.return_kind(node.value) == self.parameter_types[node.targets[0].target.value]
+        ):
+            return
+        for target in node.targets:
+            self.rebound |= target_names(target.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.rebound |= target_names(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.rebound |= target_names(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.rebound |= target_names(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self.rebound |= target_names(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.rebound |= target_names(node.target)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.scan.dead:
@@ -125,7 +220,7 @@ class _LiveCodeScanner(cst.CSTVisitor):
         for index, statement in enumerate(statements):
             if not isinstance(statement, cst.If):
                 continue
-            value = scripting_value(statement.test, self.imports)
+            value = scripting_value(statement.test, self.imports, types=self.types)
             live_terminates = (value is True and terminates(statement.body)) or (
                 value is False and statement.orelse is not None and _orelse_terminates(statement.orelse)
             )
@@ -134,14 +229,14 @@ class _LiveCodeScanner(cst.CSTVisitor):
                 return
 
     def visit_If(self, node: cst.If) -> None:
-        value = scripting_value(node.test, self.imports)
+        value = scripting_value(node.test, self.imports, types=self.types)
         if value is True and node.orelse is not None:
             self.scan.dead.add(id(node.orelse))
         elif value is False:
             self.scan.dead.add(id(node.body))
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
-        value = scripting_value(node.test, self.imports)
+        value = scripting_value(node.test, self.imports, types=self.types)
         if value is True:
             self.scan.dead.add(id(node.orelse))
         elif value is False:
@@ -151,8 +246,10 @@ class _LiveCodeScanner(cst.CSTVisitor):
         self.scan.calls.append(node)
 
 
-def scan_function(node: cst.FunctionDef, imports: ImportTable) -> FunctionScan:
-    scanner = _LiveCodeScanner(node, imports)
+def scan_function(
+    node: cst.FunctionDef, imports: ImportTable, is_method: bool = False, return_kind: ReturnKind = lambda call: None
+) -> FunctionScan:
+    scanner = _LiveCodeScanner(node, imports, is_method, return_kind)
     node.visit(scanner)
     return scanner.scan
 
@@ -215,6 +312,10 @@ class CompiledCodeMap:
                     self._add_script_class(resolved, "passed to torch.jit.script")
 
     def _add_module_roots(self, cls: ClassInfo) -> None:
+        if self.project.find_method(cls, "__prepare_scriptable__") is not None:
+            # torch.jit.script scripts what `__prepare_scriptable__()` returns instead (torchvision's v2
+            # transforms return their v1 counterpart), so this class's own methods are not compiled.
+            return
         forward = self.project.find_method(cls, "forward")
         if forward is not None:
             self._enqueue(forward, cls, f"forward of {cls.name}")
@@ -257,10 +358,24 @@ class CompiledCodeMap:
                 continue
             scan = self._scans.get(id(function.node))
             if scan is None:
-                scan = self._scans[id(function.node)] = scan_function(function.node, function.module.imports)
+                scan = self._scans[id(function.node)] = scan_function(
+                    function.node,
+                    function.module.imports,
+                    is_method=function.cls is not None and "builtins.staticmethod" not in function.decorators,
+                    return_kind=lambda call, imports=function.module.imports: self._return_kind(call, imports),
+                )
                 entry.dead = scan.dead
             for call in scan.calls:
                 self._follow_call(call, function, owner)
+
+    def _return_kind(self, call: cst.Call, imports: ImportTable) -> str | None:
+        """The declared return type of a project function a call resolves to, as `isinstance` folding sees it."""
+        target = self.project.resolve_function(imports.qualify(call.func))
+        if target is None or target.node.returns is None:
+            return None
+        annotation = target.node.returns.annotation
+        outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+        return _ISINSTANCE_TYPES.get(target.module.imports.qualify(outer) or "")
 
     def _follow_call(self, call: cst.Call, caller: FunctionInfo, owner: ClassInfo | None) -> None:
         project = self.project

@@ -9,6 +9,7 @@ top-level definitions answers them.
 from __future__ import annotations
 
 import builtins
+from functools import lru_cache
 from pathlib import Path
 
 import libcst as cst
@@ -165,3 +166,56 @@ def _top_level_statements(body):
                 yield from _top_level_statements(handler.body.body)
         else:
             yield statement
+
+
+def target_names(target: cst.BaseExpression) -> set[str]:
+    """The names an assignment target binds (`a`, `a, (b, *c)`)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(target_names(element.value) for element in target.elements))
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return set()
+
+
+class _Assigned(cst.CSTVisitor):
+    """Names bound by assignments, loops, `with ... as`, walrus."""
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._collect(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._collect(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._collect(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._collect(node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._collect(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._collect(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._collect(node.target)
+
+    def _collect(self, target: cst.BaseExpression) -> None:
+        self.names.update(target_names(target))
+
+
+@lru_cache(maxsize=256)
+def _assigned_names_cached(node: cst.FunctionDef) -> frozenset[str]:
+    visitor = _Assigned()
+    node.body.visit(visitor)
+    return frozenset(visitor.names)
+
+
+def assigned_names(function: cst.FunctionDef) -> frozenset[str]:
+    """Names (re)bound anywhere in a function body."""
+    return _assigned_names_cached(function)

@@ -208,6 +208,27 @@ def _self_name(method: cst.FunctionDef) -> str | None:
     return params[0].name.value if params else None
 
 
+class _ReturnCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.values: list[cst.BaseExpression] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.values.append(node.value)
+
+
+def _returned_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
+    collector = _ReturnCollector()
+    function.body.visit(collector)
+    return collector.values
+
+
 class _SelfAssignmentCollector(cst.CSTVisitor):
     def __init__(self, self_name: str, info: ClassInfo, imports: ImportTable) -> None:
         self.self_name = self_name
@@ -229,7 +250,7 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             attribute = self.info.own_attributes.setdefault(target.attr.value, AttributeInfo())
             if value is None:
                 return
-            kinds, function = value_kinds(value, self.imports)
+            kinds, function = value_kinds(value, self.imports, self.self_name)
             attribute.kinds |= kinds
             attribute.constructors |= {kind[5:] for kind in kinds if kind.startswith("call:")}
             if function:
@@ -250,15 +271,25 @@ def _collect_self_assignments(method: FunctionInfo, info: ClassInfo, imports: Im
     method.node.body.visit(_SelfAssignmentCollector(self_name, info, imports))
 
 
-def value_kinds(value: cst.BaseExpression, imports: ImportTable) -> tuple[set[str], str | None]:
+def value_kinds(
+    value: cst.BaseExpression, imports: ImportTable, self_name: str | None = None
+) -> tuple[set[str], str | None]:
     """Kinds of value an expression assigned to `self.x` produces: a container kind, `call:<qualified>`,
-    `none`, `function`, `literal`, or `other`."""
+    `method:<name>` (built by `self.<name>(...)`), `none`, `reference`, `literal`, or `other`."""
     if isinstance(value, cst.IfExp):
-        body_kinds, body_fn = value_kinds(value.body, imports)
-        else_kinds, else_fn = value_kinds(value.orelse, imports)
+        body_kinds, body_fn = value_kinds(value.body, imports, self_name)
+        else_kinds, else_fn = value_kinds(value.orelse, imports, self_name)
         return body_kinds | else_kinds, body_fn or else_fn
     if isinstance(value, cst.Name) and value.value == "None":
         return {"none"}, None
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and isinstance(value.func.value, cst.Name)
+        and self_name is not None
+        and value.func.value.value == self_name
+    ):
+        return {f"method:{value.func.attr.value}"}, None
     if isinstance(value, cst.Call):
         qualified = imports.qualify(value.func)
         if qualified in CONTAINER_KINDS:
@@ -413,24 +444,35 @@ class ProjectIndex:
                 target.function = info.function or target.function
                 target.constructors |= info.constructors
                 for kind in info.kinds:
-                    target.kinds.add(self._resolve_kind(kind, current.module))
+                    target.kinds |= self._resolve_kind(kind, cls)
         self._attributes_cache[key] = merged
         return merged
 
-    def _resolve_kind(self, kind: str, module: ModuleInfo) -> str:
+    def _resolve_kind(self, kind: str, owner: ClassInfo, depth: int = 0) -> set[str]:
+        if kind.startswith("method:"):
+            # `self.layer1 = self._make_layer(...)`: what the method returns (torchvision's and timm's idiom)
+            method = self.find_method(owner, kind[7:])
+            if method is None or depth > 3:
+                return {"other"}
+            kinds: set[str] = set()
+            for returned in _returned_values(method.node):
+                raw, _function = value_kinds(returned, method.module.imports, _self_name(method.node))
+                for raw_kind in raw:
+                    kinds |= self._resolve_kind(raw_kind, owner, depth + 1)
+            return kinds or {"other"}
         if not kind.startswith("call:"):
-            return kind
+            return {kind}
         qualified = kind[5:]
         if qualified.startswith("torch."):
-            return "module" if is_torch_module_base(qualified) else kind
+            return {"module" if is_torch_module_base(qualified) else kind}
         cls = self.resolve_class(qualified)
         if cls is not None:
             container = self.container_kind(cls)
             if container:
-                return container
+                return {container}
             if self.is_module_class(cls):
-                return "module"
-        return kind
+                return {"module"}
+        return {kind}
 
     def module_classes(self) -> Iterator[ClassInfo]:
         for module in list(self.modules.values()):

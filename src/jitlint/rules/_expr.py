@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import libcst as cst
+
+from jitlint.names import assigned_names
 
 # Tensor methods that return a Tensor (a subset: enough to recognise common accumulations).
 TENSOR_RETURNING_METHODS = frozenset(
@@ -83,56 +83,6 @@ def _element_type_is_tensor(annotation: cst.BaseExpression, qualify) -> bool:
     if len(annotation.slice) != 1 or not isinstance(annotation.slice[0].slice, cst.Index):
         return False
     return qualify(annotation.slice[0].slice.value) in TENSOR_ANNOTATIONS
-
-
-class _Assigned(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        pass
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._collect(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._collect(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._collect(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._collect(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._collect(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._collect(node.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._collect(node.target)
-
-    def _collect(self, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
-            self.names.add(target.value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._collect(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._collect(target.value)
-
-
-@lru_cache(maxsize=256)
-def _assigned_names_cached(node: cst.FunctionDef) -> frozenset[str]:
-    visitor = _Assigned()
-    node.body.visit(visitor)
-    return frozenset(visitor.names)
-
-
-def assigned_names(function: cst.FunctionDef) -> frozenset[str]:
-    """Names (re)bound anywhere in a function body."""
-    return _assigned_names_cached(function)
 
 
 def unannotated_tensor_param(name: cst.BaseExpression, function: cst.FunctionDef, is_method: bool) -> cst.Param | None:
