@@ -65,3 +65,14 @@ def test_torch_rejects_each_broken_fixture_where_jitlint_reported(path, package_
         if Path(f).resolve().is_relative_to(FIXTURES)
     )
     assert (str(first_frame[0].relative_to(ROOT)), first_frame[1]) in reported
+
+
+def test_readme_lists_every_rule_and_quotes_the_demo_summary():
+    from jitlint.rules import RULES
+
+    readme = (ROOT / "README.md").read_text()
+    for rule in RULES:
+        assert f"| [{rule.code}](rules/{rule.code}.md) | `{rule.name}` | {rule.severity} |" in readme
+    assert SNAPSHOT.read_text().splitlines()[-1] in readme
+    for line in SNAPSHOT.read_text().splitlines()[:3]:
+        assert line in readme
