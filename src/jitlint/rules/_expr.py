@@ -141,24 +141,25 @@ def tensor_evident(node: cst.BaseExpression, ctx, bound_tensors: frozenset[str] 
     return False
 
 
+def _unrebound_param_annotation(name: cst.BaseExpression, ctx) -> cst.BaseExpression | None:
+    """The annotation of the current function's parameter `name`, if the body never rebinds it."""
+    if not isinstance(name, cst.Name) or ctx.function is None:
+        return None
+    function = ctx.function.info.node
+    param = params_of(function).get(name.value)
+    if param is None or param.annotation is None or name.value in assigned_names(function):
+        return None
+    return param.annotation.annotation
+
+
 def comprehension_tensor_targets(comp: cst.CompFor, ctx) -> frozenset[str]:
     """Loop names of `for t in xs` where xs is a parameter annotated List[Tensor]."""
-    if not isinstance(comp.target, cst.Name) or not isinstance(comp.iter, cst.Name) or ctx.function is None:
-        return frozenset()
-    function = ctx.function.info.node
-    param = params_of(function).get(comp.iter.value)
-    if param is None or param.annotation is None or comp.iter.value in assigned_names(function):
-        return frozenset()
-    if _element_type_is_tensor(param.annotation.annotation, ctx.qualify):
+    annotation = _unrebound_param_annotation(comp.iter, ctx)
+    if isinstance(comp.target, cst.Name) and annotation is not None and _element_type_is_tensor(annotation, ctx.qualify):
         return frozenset({comp.target.value})
     return frozenset()
 
 
 def list_of_tensors_param(node: cst.BaseExpression, ctx) -> bool:
-    if not isinstance(node, cst.Name) or ctx.function is None:
-        return False
-    function = ctx.function.info.node
-    param = params_of(function).get(node.value)
-    if param is None or param.annotation is None or node.value in assigned_names(function):
-        return False
-    return _element_type_is_tensor(param.annotation.annotation, ctx.qualify)
+    annotation = _unrebound_param_annotation(node, ctx)
+    return annotation is not None and _element_type_is_tensor(annotation, ctx.qualify)

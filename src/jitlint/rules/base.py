@@ -33,6 +33,8 @@ class Rule:
     # "compiled": bodies and signatures of compiled functions. "signature": also the signatures of
     # @torch.jit.ignore/unused functions that compiled code calls. "anywhere": every node of the file.
     scope: ClassVar[Scope] = "compiled"
+    # Rules that explain why other findings exist (a guard that does not prune) rather than find code torch rejects.
+    explains_other_findings: ClassVar[bool] = False
 
     def begin_file(self, ctx: "RuleContext") -> None:
         """Reset per-file state."""

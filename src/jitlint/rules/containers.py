@@ -49,46 +49,52 @@ def _is_load(ctx: RuleContext) -> bool:
     )
 
 
-class ModuleListIndexVariable(Rule):
+class _LiteralIndexRule(Rule):
+    """A container torch indexes at compile time: only a literal (or an inlined constant) will do."""
+
+    kinds: frozenset[str]
+    literal_kind: str
+    hint: str
+
+    @staticmethod
+    def is_literal(index: cst.BaseExpression) -> bool:
+        raise NotImplementedError
+
+    def visit_Subscript(self, node: cst.Subscript, ctx: RuleContext) -> None:
+        container = _container(node.value, ctx, self.kinds)
+        index = _single_index(node)
+        if container is None or index is None or self.is_literal(index) or _is_constant(index, ctx):
+            return
+        if not _is_load(ctx):
+            return
+        name, kind = container
+        ctx.report(
+            node,
+            f"`self.{name}` is an nn.{kind}; TorchScript only indexes it with {self.literal_kind}. "
+            + self.hint.format(name=name),
+        )
+
+
+class ModuleListIndexVariable(_LiteralIndexRule):
     code = "JIT301"
     name = "modulelist-index-variable"
     severity = "error"
     message = "module container indexed with a non-literal"
-
-    def visit_Subscript(self, node: cst.Subscript, ctx: RuleContext) -> None:
-        container = _container(node.value, ctx, INDEXED_BY_INT)
-        index = _single_index(node)
-        if container is None or index is None or is_int_literal(index) or _is_constant(index, ctx):
-            return
-        if not _is_load(ctx):
-            return
-        name, kind = container
-        ctx.report(
-            node,
-            f"`self.{name}` is an nn.{kind}; TorchScript only indexes it with an integer literal. "
-            f"Iterate instead: `for layer in self.{name}:` (or `enumerate(self.{name})`)",
-        )
+    kinds = INDEXED_BY_INT
+    literal_kind = "an integer literal"
+    hint = "Iterate instead: `for layer in self.{name}:` (or `enumerate(self.{name})`)"
+    is_literal = staticmethod(is_int_literal)
 
 
-class ModuleDictIndexVariable(Rule):
+class ModuleDictIndexVariable(_LiteralIndexRule):
     code = "JIT302"
     name = "moduledict-index-variable"
     severity = "error"
     message = "ModuleDict indexed with a non-literal"
-
-    def visit_Subscript(self, node: cst.Subscript, ctx: RuleContext) -> None:
-        container = _container(node.value, ctx, INDEXED_BY_STR)
-        index = _single_index(node)
-        if container is None or index is None or is_str_literal(index) or _is_constant(index, ctx):
-            return
-        if not _is_load(ctx):
-            return
-        name, kind = container
-        ctx.report(
-            node,
-            f"`self.{name}` is an nn.{kind}; TorchScript only indexes it with a string literal. "
-            f"Iterate with `for key, value in self.{name}.items():` and compare keys",
-        )
+    kinds = INDEXED_BY_STR
+    literal_kind = "a string literal"
+    hint = "Iterate with `for key, value in self.{name}.items():` and compare keys"
+    is_literal = staticmethod(is_str_literal)
 
 
 class ModuleListReversed(Rule):

@@ -10,7 +10,9 @@ from jitlint.rules.base import Rule, RuleContext
 
 def _semantic_findings_within(nodes, ctx: RuleContext) -> bool:
     """Whether a semantic rule (one torch's pruning would silence) reported inside the nodes' subtrees."""
-    candidates = {id(raw.node) for raw in ctx.findings if not raw.rule.syntax and raw.rule.code < "JIT5"}
+    candidates = {
+        id(raw.node) for raw in ctx.findings if not raw.rule.syntax and not raw.rule.explains_other_findings
+    }
     if not candidates:
         return False
     ids: set[int] = set()
@@ -34,6 +36,7 @@ class IsTracingGuardDoesNotPrune(Rule):
     name = "is-tracing-guard-doesnt-prune"
     severity = "error"
     message = "this check does not prune branches under torch.jit.script"
+    explains_other_findings = True
 
     def begin_file(self, ctx: RuleContext) -> None:
         self.guards: list[tuple[cst.If, str, list[cst.CSTNode]]] = []
@@ -66,6 +69,7 @@ class IsScriptingStoredInVariable(Rule):
     name = "is-scripting-stored-in-var"
     severity = "error"
     message = "`is_scripting()` stored in a variable does not prune branches"
+    explains_other_findings = True
 
     def begin_file(self, ctx: RuleContext) -> None:
         self.bound: dict[int, dict[str, bool]] = {}

@@ -164,23 +164,17 @@ class UnsupportedAnnotation(Rule):
     message = "annotation TorchScript cannot compile"
 
     def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
-        if ctx.in_signature or not ctx.function or ctx.function.body_compiled:
-            self._check(node.annotation, ctx)
-
-    def _check(self, node: cst.BaseExpression, ctx: RuleContext) -> None:
-        if isinstance(node, cst.SimpleString):
-            value = node.evaluated_value
-            if isinstance(value, str):
-                try:
-                    parsed = cst.parse_expression(value)
-                except cst.ParserSyntaxError:
-                    return
-                if self._problem(parsed, ctx):
-                    ctx.report(node, self._message(self._problem(parsed, ctx)))
-            return
-        problem = self._problem(node, ctx)
+        annotation = node.annotation
+        expression = annotation
+        if isinstance(annotation, cst.SimpleString):  # a forward reference: "np.ndarray"
+            value = annotation.evaluated_value
+            try:
+                expression = cst.parse_expression(value) if isinstance(value, str) else None
+            except cst.ParserSyntaxError:
+                expression = None
+        problem = self._problem(expression, ctx) if expression is not None else None
         if problem:
-            ctx.report(node, self._message(problem))
+            ctx.report(annotation, self._message(problem))
 
     def _problem(self, node: cst.BaseExpression, ctx: RuleContext) -> str | None:
         """The first unsupported part of an annotation, spelled as torch reports it."""
