@@ -368,3 +368,62 @@ def test_linting_one_file_loads_its_project_imports(tmp_path):
 
     findings = lint_files(PACKAGE, tmp_path, lint_only=["pkg/head.py"])
     assert [(f.code, f.location.row) for f in findings] == [("JIT301", 9)]
+
+
+CATALOG_PACKAGE = {
+    "models/__init__.py": "",
+    "models/config.py": """
+        from dataclasses import dataclass
+
+        EPS = 1e-5
+
+        class PretrainedConfig:
+            def __init__(self, **kwargs):
+                self.extra = kwargs
+
+        class EncoderConfig(PretrainedConfig):
+            def __init__(self, hidden: int = 4, **kwargs):
+                super().__init__(**kwargs)
+                self.hidden = hidden
+
+        @dataclass
+        class HeadConfig:
+            classes: int = 2
+    """,
+    "models/encoder.py": """
+        from typing import TypedDict
+
+        import torch
+        import torch.nn as nn
+        from typing_extensions import Unpack
+
+        from .config import EPS, EncoderConfig, HeadConfig
+
+        class Options(TypedDict):
+            scale: float
+
+        class Encoder(nn.Module):
+            head: HeadConfig
+
+            def __init__(self):
+                super().__init__()
+                self.config = EncoderConfig()
+                self.head = HeadConfig()
+
+            def forward(self, x, **kwargs: Unpack[Options]):
+                return x * self.config.hidden / EPS
+    """,
+}
+
+
+def test_catalog_rules_across_files(tmp_path):
+    """A config class and a constant from another file: found there, explained here."""
+    from conftest import lint_files
+
+    findings = lint_files(CATALOG_PACKAGE, tmp_path, lint_only=["models/encoder.py"])
+    got = [(f.code, f.location.row) for f in findings]
+    assert got == [("JIT608", 14), ("JIT108", 21), ("JIT608", 22), ("JIT415", 22)]
+    messages = {f.code: f.message for f in findings}
+    assert "`EncoderConfig.__init__` takes `**kwargs`" in [f.message for f in findings if f.location.row == 22 and f.code == "JIT608"][0]
+    assert "`HeadConfig` is a dataclass" in [f.message for f in findings if f.location.row == 14][0]
+    assert "imported from `models.config`" in messages["JIT415"]

@@ -213,6 +213,204 @@ CASES = {
             def forward(self, x):
                 return x * self.key
     """),
+    # -- rest of the catalog: syntax hazards ---------------------------------------------------------------------
+    "set-call-and-sets-in-init": module("s = set()\nreturn x", init="self.k = len({1, 2})\n"),
+    "tuple-star-unpacking": module("s = (1, -1)\nreturn x.view(*s) + x.view(*(1, -1))"),
+    "star-args-in-ignored": module("return self.show(x)", extra="""
+    @torch.jit.ignore
+    def show(self, x: torch.Tensor) -> torch.Tensor:
+        args = [1, 2]
+        print(*args, sep=", ")
+        return x
+"""),
+    "imports-in-init-and-ignored": module("return self.eager(x)", init="import math\nself.k = math.pi\n", extra="""
+    @torch.jit.ignore
+    def eager(self, x: torch.Tensor) -> torch.Tensor:
+        import os
+        return x
+"""),
+    "class-level-optional-declaration": module(
+        "b = self.bias\nif b is not None:\n    x = x + b\nreturn x", init="self.bias = torch.zeros(4)\n"
+    ).replace("class M(nn.Module):\n", "class M(nn.Module):\n    bias: Optional[torch.Tensor]\n"),
+    "scriptable-context-managers": module(
+        "with torch.no_grad():\n    x = x * 2\nwith torch.autocast('cpu'):\n    x = x * 2\n"
+        "with torch.autograd.profiler.record_function('a'):\n    x = x * 2\nreturn x"
+    ),
+    "fstring-without-spec-format-and-percent": module("s = f'{x.size(0)}' + '{:.2f}'.format(1.0) + '%d' % 3\nreturn x"),
+    # -- containers ----------------------------------------------------------------------------------------------
+    "unused-plain-list-and-list-of-ints": module("return x * self.dims[0]", init="self.extra = [nn.Linear(4, 4)]\nself.dims = [1, 2]\n"),
+    "getattr-with-literal-and-in-init": module("return getattr(self, 'lin')(x)", init="self.lin = nn.Linear(4, 4)\nself.other = getattr(self, 'lin')\n"),
+    "break-in-range-and-list-loops": module("for i in range(3):\n    if i > 1:\n        break\n    x = x + i\nfor v in [1, 2]:\n    if v > 1:\n        continue\n    x = x * v\nreturn x"),
+    "modulelist-append-in-init": module("return self.layers[0](x)", init="self.layers = nn.ModuleList()\nself.layers.append(nn.Linear(4, 4))\n"),
+    "sequential-subclass-with-its-own-forward-takes-two": HEADER + textwrap.dedent("""
+        class AppendList(nn.Sequential):
+            def forward(self, x: torch.Tensor, acc: List[torch.Tensor]) -> torch.Tensor:
+                for module in self:
+                    acc.append(module(x))
+                return torch.cat(acc, dim=1)
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.mid = AppendList(nn.Linear(4, 4), nn.Linear(4, 4))
+
+            def forward(self, x):
+                acc: List[torch.Tensor] = []
+                return self.mid(x, acc)
+    """),
+    "sequential-called-with-one-argument": module("return self.seq(x)", init="self.seq = nn.Sequential(nn.Linear(4, 4))\n"),
+    # -- calls -----------------------------------------------------------------------------------------------------
+    "math-warnings-sys-ordereddict": module(
+        "warnings.warn('a')\nd = collections.OrderedDict()\nreturn x * math.sqrt(2.0) * (sys.maxsize > 0)",
+        header="import collections\nimport sys\nimport warnings\n\n",
+    ),
+    "legacy-typed-constructors-and-annotation": module("t: torch.Tensor = torch.FloatTensor([1.0])\nreturn x + t + torch.LongTensor([1])"),
+    "supported-builtins": module("a = hasattr(self, 'training')\nb = hash(1) + ord('a')\nc = chr(65) + hex(3) + bin(3)\nt = type(x)\nreturn x * b"),
+    "parameters-in-init": module("return x * self.n", init="self.lin = nn.Linear(4, 4)\nself.n = sum(p.numel() for p in self.parameters())\n"),
+    "super-init-and-super-with-args": HEADER + textwrap.dedent("""
+        class M(nn.Module):
+            def __init__(self):
+                super(M, self).__init__()
+
+            def forward(self, x):
+                return x
+    """),
+    "staticmethod-through-class-and-classmethod": HEADER + textwrap.dedent("""
+        class M(nn.Module):
+            @staticmethod
+            def helper(x: torch.Tensor) -> torch.Tensor:
+                return x + 1
+
+            def forward(self, x):
+                return M.helper(x)
+    """),
+    "register-in-init": module("return x + self.last", init="self.register_buffer('last', torch.zeros(1))\n"),
+    "requires-grad-underscore-and-grad-read": module("y = x.detach().requires_grad_()\ng = x.grad\nreturn y"),
+    "sort-reverse-sorted-and-positional-split": module(
+        "xs = [3, 1]\nxs.sort(reverse=True)\nys = sorted(xs)\nparts = 'a.b'.split('.', 1)\nreturn x * ys[0] * len(parts) * round(1.5)"
+    ),
+    "checkpoint-under-is-scripting-guard": module(
+        "if not torch.jit.is_scripting() and self.training:\n    return cp.checkpoint(self.lin, x, use_reentrant=False)\nreturn self.lin(x)",
+        init="self.lin = nn.Linear(4, 4)\n", header="import torch.utils.checkpoint as cp\n\n",
+    ),
+    "scriptable-torch-apis": module(
+        "n = torch.numel(x)\nf = torch.is_floating_point(x)\nc = torch.compiler.is_compiling()\ng = torch.is_grad_enabled()\n"
+        "return torch.as_tensor([1.0]) + x.new_zeros(1) * n"
+    ),
+    "module-attributes-functions-classes-and-aliases": HEADER + textwrap.dedent("""
+        from collections import namedtuple
+
+        EPS = 1e-5
+        ACT = torch.relu
+        Point = namedtuple("Point", ["x", "y"])
+
+        def helper(t: torch.Tensor) -> torch.Tensor:
+            return t * 2
+
+        class M(nn.Module):
+            def forward(self, x, eps: float = EPS):
+                EPS_LOCAL = 3
+                if not torch.jit.is_scripting():
+                    x = x * EPS
+                p = Point(x, x)
+                return ACT(helper(x)) * math.pi * eps * EPS_LOCAL * p.x + x.to(torch.float32)
+    """),
+    "global-shadowed-by-a-parameter": HEADER + textwrap.dedent("""
+        scale = 2.0
+
+        class M(nn.Module):
+            def forward(self, x, scale: float = 1.0):
+                return x * scale
+    """),
+    "ignored-method-called-with-tensors-only": module("return self.log(x, x)", extra="""
+    @torch.jit.ignore
+    def log(self, a, b):
+        return a
+"""),
+    # -- attributes --------------------------------------------------------------------------------------------------
+    "attribute-set-in-parent-init": HEADER + textwrap.dedent("""
+        class Base(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.cache = torch.zeros(1)
+
+        class M(Base):
+            def forward(self, x):
+                self.cache = x
+                return x
+    """),
+    "attribute-registered-or-set-with-setattr": module(
+        "self.buf = x\nself.other = x\nreturn x",
+        init="self.register_buffer('buf', torch.zeros(1))\nsetattr(self, 'other', torch.zeros(1))\n",
+    ),
+    "empty-container-filled-in-init-or-reset-by-a-later-method": module(
+        "return x * len(self.names) * len(self.keys) * len(self.fusion)",
+        init="self.names = {}\nself.names['a'] = 'b'\nself.keys = []\nself.keys.append(1)\n"
+             "self.fusion = nn.Sequential(nn.Identity())\n",
+        extra="""
+    def switch_to_deploy(self):
+        self.fusion = []
+""",
+    ),
+    "assert-not-scripting-in-init": module("return x", init="assert not torch.jit.is_scripting()\n"),
+    "empty-container-annotated-at-class-level-or-unused": module(
+        "return x * len(self.dims)", init="self.dims = []\nself.unused = {}\n"
+    ).replace("class M(nn.Module):\n", "class M(nn.Module):\n    dims: List[int]\n"),
+    "function-attribute-and-typed-python-object": HEADER + textwrap.dedent("""
+        class Cfg:
+            def __init__(self, scale: float = 2.0):
+                self.scale = scale
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = F.gelu
+                self.cfg = Cfg()
+                self.unused = lambda t: t
+
+            def forward(self, x):
+                return self.act(x) * self.cfg.scale
+    """),
+    "final-assigned-in-init-and-list-constant": module(
+        "return x * self.k * self.dims[0]", init="self.k = 2\nself.dims = [1, 2]\n"
+    ).replace("class M(nn.Module):\n", "class M(nn.Module):\n    k: Final[int]\n    __constants__ = ['dims']\n"),
+    "modulelist-in-constants": module("return x", init="self.layers = nn.ModuleList([nn.ReLU()])\n").replace(
+        "class M(nn.Module):\n", "class M(nn.Module):\n    __constants__ = ['layers']\n"
+    ),
+    "class-attribute-as-constant-final-or-shadowed": module(
+        "return x * self.a * self.b * self.c", init="self.c = 3.0\n"
+    ).replace("class M(nn.Module):\n", "class M(nn.Module):\n    __constants__ = ['a']\n    a = 2.0\n    b: Final[float] = 1.0\n    c = 1.0\n"),
+    "bool-attribute-truthiness": module("if self.flag and not self.other:\n    x = x + 1\nreturn x", init="self.flag = True\nself.other = False\n"),
+    "typed-config-class-and-foreign-base": HEADER + textwrap.dedent("""
+        import argparse
+
+        class Cfg:
+            def __init__(self, hidden: int = 4):
+                self.hidden = hidden
+
+        class Namespace(argparse.Namespace):
+            def __init__(self):
+                self.k = 2
+
+        class M(nn.Module):
+            cfg: Cfg
+
+            def __init__(self):
+                super().__init__()
+                self.cfg = Cfg()
+                self.ns = Namespace()
+
+            def forward(self, x):
+                return x * self.cfg.hidden * self.ns.k
+    """),
+    # -- more of catalog §0.4 -----------------------------------------------------------------------------------------
+    "misc-tensor-idioms": module(
+        "y = x.data\nz = x\nsame = x is z\nb = c = x\ndel y\nt = (x, x)\ni = 1\nprint(type(x))\n"
+        "return t[i] + x.T + (x @ x.mT) + torch.einsum('ij,jk->ik', x, x)",
+        signature="self, x",
+    ),
+    "raise-formatted-errors": module("if x.dim() > 5:\n    raise ValueError(f'too many dims: {x.dim()}')\nreturn x"),
+    "dict-of-zip": module("d = dict(zip(['a', 'b'], [1, 2]))\nreturn x * d['a']"),
 }
 
 

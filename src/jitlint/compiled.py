@@ -275,6 +275,7 @@ class CompiledCodeMap:
         # Calls from compiled code to project functions, by callee node: (call, caller, bound) where `bound`
         # says the callee's first parameter is bound (`self.method(...)`, `self.submodule(...)`).
         self.call_sites: dict[int, list[tuple[cst.Call, FunctionInfo, bool]]] = {}
+        self._callees: dict[int, tuple[FunctionInfo, bool]] = {}
 
     @classmethod
     def build(cls, project: ProjectIndex) -> "CompiledCodeMap":
@@ -289,8 +290,13 @@ class CompiledCodeMap:
     def calls_to(self, node: cst.FunctionDef) -> list[tuple[cst.Call, FunctionInfo, bool]]:
         return self.call_sites.get(id(node), [])
 
+    def callee_of(self, call: cst.Call) -> tuple[FunctionInfo, bool] | None:
+        """The project function a call in compiled code resolves to, and whether its first parameter is bound."""
+        return self._callees.get(id(call))
+
     def _record_call(self, callee: FunctionInfo, call: cst.Call, caller: FunctionInfo, bound: bool) -> None:
         self.call_sites.setdefault(id(callee.node), []).append((call, caller, bound))
+        self._callees[id(call)] = (callee, bound)
 
     # -- roots ------------------------------------------------------------------------------------------------
     def _add_roots(self) -> None:

@@ -101,6 +101,12 @@ class AttributeInfo:
     constant: bool = False  # Final[...] or listed in __constants__: torch inlines it
     function: str | None = None  # qualified name of a function stored in the attribute
     constructors: set[str] = field(default_factory=set)  # qualified names of the classes assigned to it
+    assigned_in: set[str] = field(default_factory=set)  # names of the methods that assign `self.<name> = ...`
+    init_kinds: set[str] = field(default_factory=set)  # kinds assigned in `__init__`: the state torch scripts
+    filled_in_init: bool = False  # `__init__` adds items (`self.x[k] = v`, `self.x.append(v)`): not empty then
+    class_value: cst.BaseExpression | None = None  # `name = value` in the class body
+    annotation: cst.BaseExpression | None = None  # `name: T` in the class body
+    registered: bool = False  # register_buffer / register_parameter / add_module with this literal name
 
 
 @dataclass(eq=False)
@@ -112,6 +118,7 @@ class ClassInfo:
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     own_attributes: dict[str, AttributeInfo] = field(default_factory=dict)
     unused_properties: set[str] = field(default_factory=set)
+    dynamic_attributes: bool = False  # setattr(self, <non-literal>, ...) somewhere: attribute sets are unknown
 
     @property
     def qualname(self) -> str:
@@ -129,6 +136,8 @@ class ModuleInfo:
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     script_call_targets: list[cst.BaseExpression] = field(default_factory=list)
+    # Module-level `NAME = value` assignments (the last one seen), for rules about global Python values.
+    globals: dict[str, cst.BaseExpression] = field(default_factory=dict)
 
     @classmethod
     def build(cls, path: Path, display_name: str, tree: cst.Module, linted: bool) -> "ModuleInfo":
@@ -140,6 +149,15 @@ class ModuleInfo:
 
     def _index(self) -> None:
         for statement in self.tree.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                        target = small.targets[0].target
+                        if isinstance(target, cst.Name):
+                            self.globals[target.value] = small.value
+                    elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                        if isinstance(small.target, cst.Name):
+                            self.globals[small.target.value] = small.value
             if isinstance(statement, cst.ClassDef):
                 self._index_class(statement)
             elif isinstance(statement, cst.FunctionDef):
@@ -176,6 +194,8 @@ class ModuleInfo:
             name = small.target.value
             attribute = info.own_attributes.setdefault(name, AttributeInfo())
             annotation = small.annotation.annotation
+            attribute.annotation = annotation
+            attribute.class_value = small.value
             outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
             if self.imports.qualify(outer) in ("typing.Final", "typing_extensions.Final", "torch.jit.Final"):
                 attribute.constant = True
@@ -191,6 +211,8 @@ class ModuleInfo:
                     constants.update(_string_elements(small.value))
                 elif name == "__jit_unused_properties__":
                     info.unused_properties.update(_string_elements(small.value))
+                elif not name.startswith("__"):
+                    info.own_attributes.setdefault(name, AttributeInfo()).class_value = small.value
 
 
 def _string_elements(node: cst.BaseExpression) -> list[str]:
@@ -229,11 +251,57 @@ def _returned_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
     return collector.values
 
 
+_REGISTRATIONS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
+
+
 class _SelfAssignmentCollector(cst.CSTVisitor):
-    def __init__(self, self_name: str, info: ClassInfo, imports: ImportTable) -> None:
+    def __init__(self, self_name: str, info: ClassInfo, imports: ImportTable, method: str) -> None:
         self.self_name = self_name
         self.info = info
         self.imports = imports
+        self.method = method
+
+    def _literal_name(self, node: cst.BaseExpression) -> str | None:
+        if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
+            return node.evaluated_value
+        self.info.dynamic_attributes = True  # a computed name: which attributes exist is unknown
+        return None
+
+    def _self_attribute_name(self, node: cst.BaseExpression) -> str | None:
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == self.self_name:
+            return node.attr.value
+        return None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not node.args:
+            return
+        if (  # self.items.append(...) in __init__
+            self.method == "__init__"
+            and isinstance(func, cst.Attribute)
+            and func.attr.value in ("append", "extend", "insert", "update", "add", "setdefault")
+            and (filled := self._self_attribute_name(func.value)) is not None
+        ):
+            self.info.own_attributes.setdefault(filled, AttributeInfo()).filled_in_init = True
+        if (  # self.register_buffer("name", ...), self.add_module("name", ...)
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Name)
+            and func.value.value == self.self_name
+            and func.attr.value in _REGISTRATIONS
+        ):
+            name = self._literal_name(node.args[0].value)
+            if name is not None:
+                self.info.own_attributes.setdefault(name, AttributeInfo()).registered = True
+        elif (  # setattr(self, "name", value)
+            isinstance(func, cst.Name)
+            and func.value == "setattr"
+            and len(node.args) == 3
+            and isinstance(node.args[0].value, cst.Name)
+            and node.args[0].value.value == self.self_name
+        ):
+            name = self._literal_name(node.args[1].value)
+            if name is not None:
+                self.info.own_attributes.setdefault(name, AttributeInfo()).assigned_in.add(self.method)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False  # nested functions have their own `self`
@@ -248,10 +316,13 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             and target.value.value == self.self_name
         ):
             attribute = self.info.own_attributes.setdefault(target.attr.value, AttributeInfo())
+            attribute.assigned_in.add(self.method)
             if value is None:
                 return
             kinds, function = value_kinds(value, self.imports, self.self_name)
             attribute.kinds |= kinds
+            if self.method == "__init__":
+                attribute.init_kinds |= kinds
             attribute.constructors |= {kind[5:] for kind in kinds if kind.startswith("call:")}
             if function:
                 attribute.function = function
@@ -259,6 +330,10 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._record(target.target, node.value)
+            if self.method == "__init__" and isinstance(target.target, cst.Subscript):
+                filled = self._self_attribute_name(target.target.value)  # self.items[key] = value
+                if filled is not None:
+                    self.info.own_attributes.setdefault(filled, AttributeInfo()).filled_in_init = True
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._record(node.target, node.value)
@@ -268,7 +343,7 @@ def _collect_self_assignments(method: FunctionInfo, info: ClassInfo, imports: Im
     self_name = _self_name(method.node)
     if self_name is None or method.is_static:
         return
-    method.node.body.visit(_SelfAssignmentCollector(self_name, info, imports))
+    method.node.body.visit(_SelfAssignmentCollector(self_name, info, imports, method.name))
 
 
 def value_kinds(
@@ -292,6 +367,8 @@ def value_kinds(
         return {f"method:{value.func.attr.value}"}, None
     if isinstance(value, cst.Call):
         qualified = imports.qualify(value.func)
+        if qualified in ("builtins.list", "builtins.dict") and not value.args:
+            return {"empty-container"}, None
         if qualified in CONTAINER_KINDS:
             return {CONTAINER_KINDS[qualified]}, None
         if qualified:
@@ -303,7 +380,34 @@ def value_kinds(
             return {"reference"}, qualified
     if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)):
         return {"literal"}, None
+    if isinstance(value, cst.Lambda):
+        return {"lambda"}, None
+    if isinstance(value, (cst.List, cst.Dict)) and not value.elements:
+        return {"empty-container"}, None
+    if isinstance(value, (cst.List, cst.Tuple, cst.ListComp)):
+        elements = [value.elt] if isinstance(value, cst.ListComp) else [e.value for e in value.elements]
+        return _collection_kinds("list", elements, imports, self_name), None
+    if isinstance(value, (cst.Dict, cst.DictComp)):
+        elements = [value.value] if isinstance(value, cst.DictComp) else [
+            e.value for e in value.elements if isinstance(e, cst.DictElement)
+        ]
+        return _collection_kinds("dict", elements, imports, self_name), None
     return {"other"}, None
+
+
+_LITERAL_TYPES = ((cst.Integer, "int"), (cst.Float, "float"), (cst.SimpleString, "str"))
+
+
+def _collection_kinds(kind: str, elements, imports: ImportTable, self_name: str | None) -> set[str]:
+    """`list-of:<element kind>` for each element kind; `mixed-list` for literals of different types."""
+    literal_types = {name for element in elements for node_type, name in _LITERAL_TYPES if isinstance(element, node_type)}
+    if kind == "list" and len(literal_types) > 1 and not literal_types <= {"int", "float"}:
+        return {"mixed-list"}
+    kinds = set()
+    for element in elements:
+        element_kinds, _function = value_kinds(element, imports, self_name)
+        kinds |= {f"{kind}-of:{element_kind}" for element_kind in element_kinds}
+    return kinds or {"other"}
 
 
 def _find_script_calls(tree: cst.Module, imports: ImportTable) -> list[cst.BaseExpression]:
@@ -443,8 +547,15 @@ class ProjectIndex:
                 target.constant = target.constant or info.constant
                 target.function = info.function or target.function
                 target.constructors |= info.constructors
+                target.assigned_in |= info.assigned_in
+                target.registered = target.registered or info.registered
+                target.filled_in_init = target.filled_in_init or info.filled_in_init
+                target.class_value = info.class_value if info.class_value is not None else target.class_value
+                target.annotation = info.annotation if info.annotation is not None else target.annotation
                 for kind in info.kinds:
                     target.kinds |= self._resolve_kind(kind, cls)
+                for kind in info.init_kinds:
+                    target.init_kinds |= self._resolve_kind(kind, cls)
         self._attributes_cache[key] = merged
         return merged
 
@@ -460,6 +571,14 @@ class ProjectIndex:
                 for raw_kind in raw:
                     kinds |= self._resolve_kind(raw_kind, owner, depth + 1)
             return kinds or {"other"}
+        for collection in ("list-of:", "dict-of:"):
+            if kind.startswith(collection):
+                inner = self._resolve_kind(kind[len(collection):], owner, depth + 1)
+                if inner & ({"module"} | set(CONTAINER_KINDS.values())):
+                    return {f"{collection[:4]}-of-modules"}
+                return {f"{collection[:4]}"}
+        if kind == "call:builtins.object":
+            return {"object"}
         if not kind.startswith("call:"):
             return {kind}
         qualified = kind[5:]

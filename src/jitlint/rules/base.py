@@ -83,24 +83,33 @@ class RuleContext:
         return self.ancestors[-2] if len(self.ancestors) >= 2 else None
 
     def self_attribute(self, node: cst.BaseExpression) -> tuple[str, AttributeInfo] | None:
-        """For `self.<name>` inside a method of a module: what the attribute holds, merged over the classes
-        whose compilation includes this method (a base-class method is compiled once per subclass)."""
+        """For `self.<name>` inside a method of a class: what the attribute holds (see `attribute_named`)."""
         function = self.function
-        if function is None or not function.owners:
+        if function is None or function.info.is_static:
             return None
         if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
             return None
         params = function.info.node.params.posonly_params or function.info.node.params.params
-        if not params or node.value.value != params[0].name.value or function.info.is_static:
+        if not params or node.value.value != params[0].name.value:
             return None
-        name = node.attr.value
+        info = self.attribute_named(node.attr.value)
+        return (node.attr.value, info) if info is not None else None
+
+    def attribute_named(self, name: str) -> AttributeInfo | None:
+        """What attribute `name` holds, merged over the classes whose compilation includes the current method
+        (a base-class method is compiled once per subclass)."""
+        if self.function is None or not self.function.owners:
+            return None
         merged = AttributeInfo()
         found = False
-        for owner in function.owners:
+        for owner in self.function.owners:
             info = self.project.attributes(owner).get(name)
             if info is None:
                 continue
             found = True
             merged.kinds |= info.kinds
+            merged.init_kinds |= info.init_kinds
             merged.constant = merged.constant or info.constant
-        return (name, merged) if found else None
+            merged.constructors |= info.constructors
+            merged.filled_in_init = merged.filled_in_init or info.filled_in_init
+        return merged if found else None

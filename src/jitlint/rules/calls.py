@@ -1,9 +1,13 @@
-"""JIT4xx: calls TorchScript cannot compile."""
+"""JIT4xx: calls, attributes and globals TorchScript cannot compile. The API lists live in data/unsupported.toml."""
 
 from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.apis import unsupported
+from jitlint.names import assigned_names
+from jitlint.project import ClassInfo
+from jitlint.rules._expr import is_str_literal, literal_type, params_of
 from jitlint.rules.base import Rule, RuleContext
 
 
@@ -27,3 +31,330 @@ class NoNumpy(Rule):
             ctx.report(node, "`torch.from_numpy()` is not supported by TorchScript; the input is already a Tensor there")
         elif qualified is not None and (qualified.startswith("numpy.") or qualified == "numpy"):
             ctx.report(node, f"NumPy call `{qualified}` is not supported by TorchScript; use the torch equivalent")
+
+
+def _python_object_global(name: cst.Name, ctx: RuleContext) -> str | None:
+    """`log = logging.getLogger(...)` at module level: the stdlib module a global object comes from."""
+    value = ctx.module.globals.get(name.value)
+    if isinstance(value, cst.Call):
+        qualified = ctx.qualify(value.func) or ""
+        module = qualified.split(".", 1)[0]
+        if module in unsupported("python-module"):
+            return module
+    return None
+
+
+class NoPythonStdlibCall(Rule):
+    code = "JIT402"
+    name = "no-python-stdlib-call"
+    severity = "error"
+    message = "Python standard-library call not supported by TorchScript"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        qualified = ctx.qualify(node.func)
+        if qualified is not None:
+            module = qualified.split(".", 1)[0]
+            if module in unsupported("python-module"):
+                ctx.report(node, f"`{qualified}` is Python's `{module}` module, which TorchScript cannot call; "
+                                 "use a torch equivalent or move it into a `@torch.jit.ignore` method")
+            return
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and not _is_local(func.value, ctx):
+            module = _python_object_global(func.value, ctx)
+            if module is not None:
+                ctx.report(node, f"`{func.value.value}` is a Python `{module}` object (a global), which TorchScript "
+                                 "cannot call; move the call into a `@torch.jit.ignore` method")
+
+
+class NoLegacyTensorConstructor(Rule):
+    code = "JIT403"
+    name = "no-legacy-tensor-ctor"
+    severity = "error"
+    message = "legacy tensor constructor"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) == "torch.Tensor":
+            ctx.report(node, "`torch.Tensor(...)` is not supported by TorchScript; use `torch.tensor(data)` or "
+                             "`torch.empty(sizes)`")
+        elif isinstance(node.func, cst.Attribute) and node.func.attr.value == "new" and ctx.qualify(node.func) is None:
+            ctx.report(node, "`x.new(...)` is not supported by TorchScript; use `x.new_empty(sizes)` or "
+                             "`x.new_tensor(data)`")
+
+
+class NoBuiltinMapFilter(Rule):
+    code = "JIT404"
+    name = "no-builtin-map-filter"
+    severity = "error"
+    message = "`map()`/`filter()` are not supported by TorchScript; use a list comprehension or a loop"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) in ("builtins.map", "builtins.filter"):
+            ctx.report(node)
+
+
+class NoUnsupportedBuiltin(Rule):
+    code = "JIT405"
+    name = "no-python-builtin-unsupported"
+    severity = "error"
+    message = "Python builtin not supported by TorchScript"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        qualified = ctx.qualify(node.func) or ""
+        name = qualified.removeprefix("builtins.")
+        if qualified.startswith("builtins.") and name in unsupported("builtin"):
+            ctx.report(node, f"the builtin `{name}()` is not supported by TorchScript")
+
+
+class NoModuleIntrospection(Rule):
+    code = "JIT406"
+    name = "no-module-introspection-in-forward"
+    severity = "error"
+    message = "module introspection in compiled code"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        name = _self_method_name(node, ctx)
+        if name in unsupported("module-introspection"):
+            ctx.report(
+                node,
+                f"`self.{name}()` cannot be compiled (it is a generator inside torch's module.py, and torch reports "
+                f"the error there, with no line in your code); compute what you need in `__init__`",
+            )
+
+
+def _self_method_name(node: cst.Call, ctx: RuleContext) -> str | None:
+    """`name` for a call `self.name(...)` in a method of a class."""
+    func = node.func
+    function = ctx.function
+    if function is None or function.info.cls is None or function.info.is_static:
+        return None
+    params = function.info.node.params.posonly_params or function.info.node.params.params
+    if (
+        params
+        and isinstance(func, cst.Attribute)
+        and isinstance(func.value, cst.Name)
+        and func.value.value == params[0].name.value
+    ):
+        return func.attr.value
+    return None
+
+
+class NoSuperCall(Rule):
+    code = "JIT407"
+    name = "no-super-call"
+    severity = "error"
+    message = (
+        "`super()` is not supported in compiled code (torch reports a misleading \"'Tensor' object has no "
+        "attribute 'forward'\"); call a base-class helper method through `self` instead"
+    )
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        if isinstance(node.value, cst.Call) and ctx.qualify(node.value.func) == "builtins.super":
+            ctx.report(node)
+
+
+class NoExplicitBaseMethodCall(Rule):
+    code = "JIT408"
+    name = "no-explicit-base-method-call"
+    severity = "error"
+    message = "a method called through its class (`Base.method(self, ...)`) is not supported by TorchScript"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and node.args and ctx.function is not None):
+            return
+        cls = ctx.project.resolve_class(ctx.qualify(func.value))
+        if cls is None:
+            return
+        method = ctx.project.find_method(cls, func.attr.value)
+        first = node.args[0].value
+        params = ctx.function.info.node.params.posonly_params or ctx.function.info.node.params.params
+        if (
+            method is not None
+            and not method.is_static
+            and params
+            and isinstance(first, cst.Name)
+            and first.value == params[0].name.value
+        ):
+            ctx.report(node, f"`{cls.name}.{method.name}(self, ...)` is not supported by TorchScript; call "
+                             f"`self.{method.name}(...)` (rename the override if it shadows it)")
+
+
+class NoRegistrationInForward(Rule):
+    code = "JIT409"
+    name = "no-register-in-forward"
+    severity = "error"
+    message = "module registration in compiled code"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        name = _self_method_name(node, ctx)
+        if name in unsupported("module-registration"):
+            ctx.report(node, f"`self.{name}(...)` cannot run in compiled code; register it in `__init__`")
+
+
+class NoAutogradTensorApi(Rule):
+    code = "JIT410"
+    name = "no-autograd-tensor-api"
+    severity = "error"
+    message = "eager autograd API in compiled code"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in unsupported("autograd-method"):
+            if ctx.qualify(func) is None and _self_method_name(node, ctx) is None:
+                ctx.report(node, f"`.{func.attr.value}()` is eager autograd API that TorchScript does not support; "
+                                 "move it into a `@torch.jit.ignore` method")
+
+    def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
+        target = node.target
+        if isinstance(target, cst.Attribute) and target.attr.value == "requires_grad":
+            ctx.report(target, "setting `.requires_grad` is not supported by TorchScript; use `.requires_grad_()`")
+
+
+class PrintKeywordArguments(Rule):
+    code = "JIT411"
+    name = "print-kwargs"
+    severity = "error"
+    message = "`print()` takes no keyword arguments (`sep`, `end`, `file`, `flush`) in TorchScript"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) == "builtins.print" and any(arg.keyword is not None for arg in node.args):
+            ctx.report(node)
+
+
+class BuiltinKeywordArguments(Rule):
+    code = "JIT412"
+    name = "builtin-keyword-args"
+    severity = "error"
+    message = "keyword argument TorchScript's builtin does not take"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        qualified = ctx.qualify(node.func)
+        keywords = {arg.keyword.value: arg for arg in node.args if arg.keyword is not None}
+        if qualified in ("builtins.max", "builtins.min", "builtins.sorted") and "key" in keywords:
+            ctx.report(keywords["key"], f"`{qualified[9:]}(..., key=...)` is not supported by TorchScript; loop and compare")
+        elif qualified == "builtins.sorted" and "reverse" in keywords:
+            ctx.report(keywords["reverse"], "`sorted(..., reverse=...)` is not supported by TorchScript; use "
+                                            "`xs.sort(reverse=True)` on a copy")
+        elif qualified == "builtins.round" and len(node.args) == 2:
+            ctx.report(node, "`round(x, ndigits)` is not supported by TorchScript; use `torch.round(t, decimals=n)`")
+        elif (
+            qualified is None
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in ("split", "rsplit")
+            and "maxsplit" in keywords
+        ):
+            ctx.report(keywords["maxsplit"], "`str.split(sep, maxsplit=n)` is not supported by TorchScript; pass it "
+                                             "positionally: `split(sep, n)`")
+
+
+class TorchUtilsCheckpoint(Rule):
+    code = "JIT413"
+    name = "torch-utils-checkpoint"
+    severity = "error"
+    message = (
+        "activation checkpointing cannot be compiled (torch reports it inside its own files, with no line in yours); "
+        "guard it: `if not torch.jit.is_scripting() and self.training:`"
+    )
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        qualified = ctx.qualify(node.func) or ""
+        if qualified.startswith("torch.utils.checkpoint.checkpoint"):
+            ctx.report(node)
+
+
+class TorchApiNotScriptable(Rule):
+    code = "JIT414"
+    name = "torch-api-not-scriptable"
+    severity = "error"
+    message = "torch API that TorchScript does not support"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        qualified = ctx.qualify(node.func)
+        if qualified in unsupported("torch-function"):
+            ctx.report(node, f"`{qualified}()` is not supported by TorchScript")
+        elif (
+            qualified is None
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in unsupported("tensor-method") - {"new"}
+        ):
+            ctx.report(node, f"`.{node.func.attr.value}()` is not a TorchScript Tensor method")
+
+
+def _is_local(name: cst.Name, ctx: RuleContext) -> bool:
+    function = ctx.function.info.node if ctx.function else None
+    if function is None:
+        return False
+    return name.value in params_of(function) or name.value in assigned_names(function)
+
+
+_TORCH_DTYPES = frozenset(
+    "float float16 float32 float64 half double bfloat16 int int8 int16 int32 int64 long short uint8 bool "
+    "complex64 complex128 cfloat cdouble".split()
+)
+
+
+def global_value_type(value: cst.BaseExpression, module_imports) -> str | None:
+    """The Python type of a module-level value TorchScript rejects when compiled code reads the global."""
+    kind = literal_type(value)
+    if kind is not None:
+        return kind.split("[")[0].lower()
+    if isinstance(value, cst.Name) and value.value == "None":
+        return "None"
+    qualified = module_imports.qualify(value.func if isinstance(value, cst.Call) else value) or ""
+    if isinstance(value, cst.Attribute) and qualified.startswith("torch.") and qualified[6:] in _TORCH_DTYPES:
+        return "dtype"
+    if isinstance(value, cst.Call) and qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
+        return "Tensor"
+    return None
+
+
+class GlobalPythonConstant(Rule):
+    code = "JIT415"
+    name = "global-python-constant"
+    severity = "error"
+    message = "module-level Python value read in compiled code"
+
+    def visit_Name(self, node: cst.Name, ctx: RuleContext) -> None:
+        if ctx.in_signature or _is_local(node, ctx) or not self._is_load(ctx):
+            return
+        found = self._global(node.value, ctx)
+        if found is None:
+            return
+        where, kind = found
+        ctx.report(
+            node,
+            f"`{node.value}` is a module-level {kind}{where}; TorchScript cannot read Python globals "
+            f"(\"python value of type '{kind}' cannot be used as a value\"), not even `Final` ones. Store it on the "
+            f"module in `__init__` (`self.{node.value.lower()} = {node.value}`), or read it as a module attribute "
+            f"(`config.{node.value}`), which torch inlines",
+        )
+
+    @staticmethod
+    def _is_load(ctx: RuleContext) -> bool:
+        parent = ctx.parent
+        node = ctx.ancestors[-1]
+        if isinstance(parent, cst.Attribute) and parent.attr is node:
+            return False
+        if isinstance(parent, (cst.Arg,)) and parent.keyword is node:
+            return False
+        if isinstance(parent, cst.Call) and parent.func is node:
+            return False
+        if isinstance(parent, (cst.AssignTarget, cst.Param, cst.Global, cst.Nonlocal, cst.ImportAlias, cst.AsName)):
+            return False
+        return not isinstance(parent, (cst.FunctionDef, cst.ClassDef))
+
+    @staticmethod
+    def _global(name: str, ctx: RuleContext) -> tuple[str, str] | None:
+        module = ctx.module
+        if name in module.globals:
+            kind = global_value_type(module.globals[name], module.imports)
+            return ("", kind) if kind else None
+        target = module.imports.aliases.get(name)
+        if target is None:
+            return None
+        source_module, _, attr = target.rpartition(".")
+        other = ctx.project.module(source_module)
+        if other is None or attr not in other.globals:
+            return None
+        kind = global_value_type(other.globals[attr], other.imports)
+        return (f" imported from `{source_module}`", kind) if kind else None

@@ -148,3 +148,110 @@ class ModuleListSlice(Rule):
             f"TorchScript cannot call the modules of a slice of an nn.{kind} (`self.{name}[...]`); iterate "
             f"`enumerate(self.{name})` and skip by index, or build the sub-container in `__init__`",
         )
+
+
+def self_attribute_load(node: cst.Attribute, ctx: RuleContext):
+    """(name, info) for a read of `self.<name>` in compiled code (not an assignment target)."""
+    found = ctx.self_attribute(node)
+    if found is None or not _is_load(ctx):
+        return None
+    return found
+
+
+class PlainListOfModules(Rule):
+    code = "JIT305"
+    name = "plain-list-of-modules"
+    severity = "error"
+    message = "a plain list or dict of modules used in compiled code"
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        found = self_attribute_load(node, ctx)
+        if found is None:
+            return
+        name, info = found
+        if info.kinds & {"list-of-modules", "dict-of-modules"} and not info.kinds & set(INDEXED_BY_INT | INDEXED_BY_STR):
+            container = "nn.ModuleDict" if "dict-of-modules" in info.kinds else "nn.ModuleList"
+            ctx.report(node, f"`self.{name}` is a plain Python {'dict' if 'Dict' in container else 'list'} of "
+                             f"modules, which TorchScript cannot type; wrap it in `{container}(...)` in `__init__` "
+                             "(that also registers the parameters)")
+
+
+class GetattrNonLiteral(Rule):
+    code = "JIT306"
+    name = "getattr-nonliteral"
+    severity = "error"
+    message = "`getattr()` with a computed name is not supported by TorchScript; its name must be a string literal"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) == "builtins.getattr" and len(node.args) >= 2 and not is_str_literal(node.args[1].value):
+            ctx.report(node)
+
+
+class SequentialMultiArg(Rule):
+    code = "JIT307"
+    name = "sequential-multi-arg"
+    severity = "error"
+    message = "nn.Sequential called with more than one argument"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        container = _container(node.func, ctx, frozenset({"Sequential"}))
+        if container is None or len(node.args) <= 1:
+            return
+        # A project subclass of nn.Sequential with its own forward (timm's SequentialAppendList) takes what it says.
+        for constructor in ctx.self_attribute(node.func)[1].constructors:
+            cls = ctx.project.resolve_class(constructor)
+            if cls is not None and ctx.project.find_method(cls, "forward") is not None:
+                return
+        ctx.report(node, f"`self.{container[0]}` is an nn.Sequential, whose forward takes one input; torch "
+                         "fails inside container.py with no line in your code. Use an nn.ModuleList and call "
+                         "each block with both arguments")
+
+
+def _iterates_module_container(iterable: cst.BaseExpression, ctx: RuleContext) -> bool:
+    kinds = frozenset({"ModuleList", "Sequential", "ModuleDict"})
+    if _container(iterable, ctx, kinds) is not None:
+        return True
+    if isinstance(iterable, cst.Call):
+        if ctx.qualify(iterable.func) in ("builtins.enumerate", "builtins.zip"):
+            return any(_iterates_module_container(arg.value, ctx) for arg in iterable.args)
+        func = iterable.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("items", "values", "keys"):
+            return _container(func.value, ctx, frozenset({"ModuleDict"})) is not None
+    return False
+
+
+class ModuleListBreakContinue(Rule):
+    code = "JIT308"
+    name = "modulelist-break-continue"
+    severity = "error"
+    message = (
+        "`break`/`continue` in a loop over a module container is not supported: TorchScript unrolls that loop; "
+        "guard the body with an `if` instead"
+    )
+
+    def _check(self, node, ctx: RuleContext) -> None:
+        for ancestor in reversed(ctx.ancestors[:-1]):
+            if isinstance(ancestor, (cst.FunctionDef, cst.While)):
+                return
+            if isinstance(ancestor, cst.For):
+                if _iterates_module_container(ancestor.iter, ctx):
+                    ctx.report(node)
+                return
+
+    visit_Break = visit_Continue = _check
+
+
+class ModuleListMutation(Rule):
+    code = "JIT309"
+    name = "modulelist-mutation-in-forward"
+    severity = "error"
+    message = "module containers cannot be changed in compiled code"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("append", "extend", "insert", "update", "pop"):
+            container = _container(func.value, ctx, frozenset({"ModuleList", "Sequential", "ModuleDict"}))
+            if container is not None:
+                ctx.report(node, f"`self.{container[0]}.{func.attr.value}(...)` changes an nn.{container[1]} in "
+                                 "compiled code, which TorchScript cannot do (it reports a misleading \"Unknown type "
+                                 "name 'Module'\"); build the container in `__init__`")

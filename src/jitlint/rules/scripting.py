@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.compiled import SCRIPTING_CHECKS, guard_name, scripting_value, terminates
+from jitlint.rules._expr import literal_type
 from jitlint.rules.base import Rule, RuleContext
 
 
@@ -134,8 +135,8 @@ class IsScriptingOutsideCompiledCode(Rule):
         ancestors = ctx.ancestors
         for index in range(len(ancestors) - 1, -1, -1):
             node = ancestors[index]
-            if isinstance(node, cst.Lambda):
-                return None
+            if isinstance(node, (cst.Lambda, cst.Assert)):
+                return None  # `assert not torch.jit.is_scripting()` is a deliberate guard
             if isinstance(node, cst.FunctionDef):
                 if node.name.value != "__init__":
                     return None
@@ -147,3 +148,29 @@ class IsScriptingOutsideCompiledCode(Rule):
                     return f"in `{owner.name.value}.__init__`"
                 return None
         return "at import time"
+
+
+class IgnoredMethodNeedsAnnotations(Rule):
+    code = "JIT504"
+    name = "ignored-method-needs-annotations"
+    severity = "error"
+    message = "non-Tensor argument to an unannotated parameter of an ignored function"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        resolved = ctx.compiled.callee_of(node)
+        if resolved is None or not resolved[0].is_ignored or any(arg.star for arg in node.args):
+            return
+        callee, bound = resolved
+        params = [*callee.node.params.posonly_params, *callee.node.params.params][int(bound):]
+        by_name = {p.name.value: p for p in (*params, *callee.node.params.kwonly_params)}
+        for index, arg in enumerate(node.args):
+            param = by_name.get(arg.keyword.value) if arg.keyword else (params[index] if index < len(params) else None)
+            kind = literal_type(arg.value)
+            if param is None or param.annotation is not None or kind is None:
+                continue
+            ctx.report(
+                arg.value,
+                f"`{callee.display_name}` is ignored by TorchScript, which still types its unannotated parameter "
+                f"`{param.name.value}` as a Tensor, so this {kind.split('[')[0]} cannot be passed; annotate it: "
+                f"`{param.name.value}: {kind}`",
+            )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.apis import unsupported
 from jitlint.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
 from jitlint.rules.base import Rule, RuleContext
 
@@ -118,3 +119,270 @@ class NoNestedDef(Rule):
         # Called in the enclosing frame for a nested (uncompiled) def; a compiled function is never nested.
         if ctx.function is not None and ctx.function.info.node is not node:
             ctx.report(node.name)
+
+
+class NoVarargs(Rule):
+    code = "JIT108"
+    name = "no-varargs-kwargs"
+    severity = "error"
+    syntax = True
+    message = "compiled functions cannot take `*args` or `**kwargs` (typed ones included); list the parameters"
+
+    def visit_Parameters(self, node: cst.Parameters, ctx: RuleContext) -> None:
+        for star in (node.star_arg, node.star_kwarg):
+            if isinstance(star, cst.Param):
+                ctx.report(star.name)
+
+
+class NoKeywordOnlyDefault(Rule):
+    code = "JIT109"
+    name = "no-kwonly-default"
+    severity = "error"
+    syntax = True
+    message = "compiled functions cannot have keyword-only parameters with defaults; drop the bare `*`"
+
+    def visit_Parameters(self, node: cst.Parameters, ctx: RuleContext) -> None:
+        for param in node.kwonly_params:
+            if param.default is not None:
+                ctx.report(param.name)
+
+
+class NoLoopElse(Rule):
+    code = "JIT110"
+    name = "no-loop-else"
+    severity = "error"
+    syntax = True
+    message = "`else` on a loop is not supported by TorchScript (on `while` torch even fails without a line number)"
+
+    def visit_For(self, node: cst.For, ctx: RuleContext) -> None:
+        if node.orelse is not None:
+            ctx.report(node.orelse)
+
+    def visit_While(self, node: cst.While, ctx: RuleContext) -> None:
+        if node.orelse is not None:
+            ctx.report(node.orelse)
+
+
+class _ReportNode(Rule):
+    """A construct torch's frontend rejects wherever it appears in compiled code."""
+
+    syntax = True
+    node_type: type[cst.CSTNode]
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        setattr(cls, f"visit_{cls.node_type.__name__}", lambda self, node, ctx: ctx.report(node))
+
+
+class NoSetLiteral(_ReportNode):
+    code = "JIT111"
+    name = "no-set-literal"
+    severity = "error"
+    message = "set literals are not supported by TorchScript (it has no set type); use a list or a dict"
+    node_type = cst.Set
+
+
+class NoWalrus(_ReportNode):
+    code = "JIT112"
+    name = "no-walrus"
+    severity = "error"
+    message = "assignment expressions (`:=`) are not supported by TorchScript; assign on the line before"
+    node_type = cst.NamedExpr
+
+
+class NoGlobalStatement(Rule):
+    code = "JIT113"
+    name = "no-global-nonlocal-stmt"
+    severity = "error"
+    syntax = True
+    message = "`global`/`nonlocal` statements are not supported by TorchScript; keep state on the module (`self`)"
+
+    def visit_Global(self, node: cst.Global, ctx: RuleContext) -> None:
+        ctx.report(node)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal, ctx: RuleContext) -> None:
+        ctx.report(node)
+
+
+class NoYield(_ReportNode):
+    code = "JIT114"
+    name = "no-yield"
+    severity = "error"
+    message = "generators (`yield`) are not supported by TorchScript; return a list"
+    node_type = cst.Yield
+
+
+class NoFormatSpec(Rule):
+    code = "JIT115"
+    name = "no-fstring-format-spec"
+    severity = "error"
+    syntax = True
+    message = "f-string format specs and conversions (`{v:.2f}`, `{v!r}`) are not supported by TorchScript; use `'{:.2f}'.format(v)`"
+
+    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression, ctx: RuleContext) -> None:
+        if node.format_spec is not None or node.conversion is not None:
+            ctx.report(node)
+
+
+class NoStarUnpackInCall(Rule):
+    code = "JIT116"
+    name = "no-star-unpack-in-call"
+    severity = "error"
+    message = (
+        "`*` unpacking of a list in a call is not supported by TorchScript (it cannot know the length); pass the "
+        "list itself: `x.view(shape)`"
+    )
+
+    def visit_Arg(self, node: cst.Arg, ctx: RuleContext) -> None:
+        # `*(1, -1)` and `*tuple_var` script fine (a tuple has a static length): flag what is certainly a list.
+        if node.star == "*" and _is_list_like(node.value, ctx):
+            ctx.report(node)
+
+    def visit_List(self, node: cst.List, ctx: RuleContext) -> None:
+        for element in node.elements:
+            if isinstance(element, cst.StarredElement) and _is_list_like(element.value, ctx):
+                ctx.report(element)
+
+
+def _is_list_like(node: cst.BaseExpression, ctx: RuleContext) -> bool:
+    """Certainly a List under TorchScript: a list display or comprehension, `x.shape`/`x.size()` (List[int]),
+    a slice of one, or a local assigned a list display."""
+    if isinstance(node, (cst.List, cst.ListComp)):
+        return True
+    if isinstance(node, cst.Subscript):
+        return _is_list_like(node.value, ctx)
+    if isinstance(node, cst.Attribute) and node.attr.value == "shape":
+        return True
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "size" and not node.args:
+        return True
+    if isinstance(node, cst.Name) and ctx.function is not None:
+        return node.value in _list_locals(ctx.function.info.node)
+    return False
+
+
+def _list_locals(function: cst.FunctionDef) -> set[str]:
+    """Locals whose every assignment is a list display (`shape = [b, -1]`)."""
+    kinds: dict[str, bool] = {}
+
+    class Collect(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    name = target.target.value
+                    kinds[name] = kinds.get(name, True) and isinstance(node.value, (cst.List, cst.ListComp))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if isinstance(node.target, cst.Name):
+                kinds[node.target.value] = kinds.get(node.target.value, True) and isinstance(node.value, (cst.List, cst.ListComp))
+
+    function.body.visit(Collect())
+    return {name for name, is_list in kinds.items() if is_list}
+
+
+class NoKwargExpansion(Rule):
+    code = "JIT117"
+    name = "no-kwarg-expansion"
+    severity = "error"
+    syntax = True
+    message = "`**` keyword-argument expansion in a call is not supported by TorchScript; pass the keywords"
+
+    def visit_Arg(self, node: cst.Arg, ctx: RuleContext) -> None:
+        if node.star == "**":
+            ctx.report(node)
+
+
+class NoDictUnpack(Rule):
+    code = "JIT118"
+    name = "no-dict-unpack"
+    severity = "error"
+    syntax = True
+    message = "`{**d}` dict expansion is not supported by TorchScript; use `d.copy()` and `update()`"
+
+    def visit_StarredDictElement(self, node: cst.StarredDictElement, ctx: RuleContext) -> None:
+        ctx.report(node)
+
+
+class NoStarredAssign(Rule):
+    code = "JIT119"
+    name = "no-starred-assign"
+    severity = "error"
+    message = "starred assignment (`a, *rest = ...`) is not supported by TorchScript; index instead"
+
+    def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
+        target = node.target
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                if isinstance(element, cst.StarredElement):
+                    ctx.report(element)
+
+
+class NoImportInCompiledCode(Rule):
+    code = "JIT120"
+    name = "no-import-in-compiled"
+    severity = "error"
+    syntax = True
+    message = "`import` inside compiled code is not supported by TorchScript; import at module level"
+
+    def visit_Import(self, node: cst.Import, ctx: RuleContext) -> None:
+        ctx.report(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom, ctx: RuleContext) -> None:
+        ctx.report(node)
+
+
+class NoBareAnnotation(Rule):
+    code = "JIT121"
+    name = "no-bare-annotation"
+    severity = "error"
+    syntax = True
+    message = "a local annotation without a value (`y: Tensor`) is not supported by TorchScript; assign it a value"
+
+    def visit_AnnAssign(self, node: cst.AnnAssign, ctx: RuleContext) -> None:
+        if node.value is None:
+            ctx.report(node)
+
+
+class NoUnsupportedContextManager(Rule):
+    code = "JIT122"
+    name = "no-unsupported-context-manager"
+    severity = "error"
+    message = "context manager not supported by TorchScript"
+
+    def visit_WithItem(self, node: cst.WithItem, ctx: RuleContext) -> None:
+        item = node.item
+        qualified = ctx.qualify(item.func if isinstance(item, cst.Call) else item)
+        if qualified is None:
+            return
+        for name in unsupported("context-manager"):
+            if qualified == name or (name.endswith(".") and qualified.startswith(name)):
+                hint = " (use `torch.no_grad()`)" if qualified in ("torch.inference_mode", "torch.set_grad_enabled") else ""
+                ctx.report(item, f"`{qualified.removeprefix('builtins.')}` cannot be used as a context manager in TorchScript{hint}; "
+                           "only `torch.no_grad()`, `torch.autocast(...)` and `record_function(...)` are supported")
+                return
+
+
+class NoClassDefInCompiledCode(Rule):
+    code = "JIT123"
+    name = "no-class-def-in-compiled"
+    severity = "error"
+    syntax = True
+    message = "class definitions inside compiled code are not supported by TorchScript; define it at module level"
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        ctx.report(node.name)
+
+
+class NoTupleOfIterable(Rule):
+    code = "JIT124"
+    name = "no-tuple-of-iterable"
+    severity = "error"
+    message = (
+        "`tuple()` of a list or generator is not supported by TorchScript (a tuple needs a static length); "
+        "keep the list, or write the tuple out: `(a, b)`"
+    )
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) == "builtins.tuple" and len(node.args) == 1:
+            argument = node.args[0].value
+            if isinstance(argument, (cst.GeneratorExp, cst.ListComp, cst.List)):
+                ctx.report(node)

@@ -1,0 +1,295 @@
+"""JIT6xx: module attributes and classes TorchScript cannot type or compile."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jitlint.project import CONTAINER_KINDS, ClassInfo, decorator_names
+from jitlint.rules.base import Rule, RuleContext
+from jitlint.rules.calls import global_value_type
+from jitlint.rules.containers import self_attribute_load
+
+# Attributes every nn.Module has (set by nn.Module.__init__).
+_MODULE_ATTRIBUTES = frozenset({"training"})
+_DATACLASS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass", "attr.s", "attrs.define"})
+
+
+def _owners(ctx: RuleContext) -> list[ClassInfo]:
+    return [owner for owner in (ctx.function.owners if ctx.function else []) if ctx.project.is_module_class(owner)]
+
+
+def _self_target(node: cst.BaseExpression, ctx: RuleContext) -> str | None:
+    """`name` when node is `self.<name>` in a method of a module class."""
+    function = ctx.function
+    if function is None or not isinstance(node, cst.Attribute) or not isinstance(node.value, cst.Name):
+        return None
+    params = function.info.node.params.posonly_params or function.info.node.params.params
+    if not params or node.value.value != params[0].name.value or function.info.is_static:
+        return None
+    return node.attr.value
+
+
+class AttributeSetOutsideInit(Rule):
+    code = "JIT601"
+    name = "attr-set-in-forward-not-in-init"
+    severity = "error"
+    message = "attribute first set in compiled code"
+
+    def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
+        name = _self_target(node.target, ctx)
+        owners = _owners(ctx)
+        if name is None or not owners or name in _MODULE_ATTRIBUTES:
+            return
+        for owner in owners:
+            if not self._only_set_in_compiled_code(owner, name, ctx):
+                return
+        ctx.report(node.target, f"`self.{name}` is set here but never in `__init__`; TorchScript only knows the "
+                                f"attributes that exist when the module is scripted. Initialise it in `__init__` "
+                                f"(for a Tensor, `self.register_buffer(\"{name}\", torch.zeros(...))`)")
+
+    @staticmethod
+    def _only_set_in_compiled_code(owner: ClassInfo, name: str, ctx: RuleContext) -> bool:
+        project = ctx.project
+        mro = project.mro(owner)
+        if any(cls.dynamic_attributes for cls in mro):
+            return False
+        if project.torch_bases(owner) - {"torch.nn.Module"}:
+            return False  # a torch base class such as nn.Linear defines attributes jitlint does not see
+        info = project.attributes(owner).get(name)
+        if info is None:
+            return True
+        if info.registered or info.class_value is not None or info.annotation is not None:
+            return False
+        for method_name in info.assigned_in:
+            method = project.find_method(owner, method_name)
+            compiled = ctx.compiled.get(method.node) if method is not None else None
+            if compiled is None or not compiled.body_compiled:
+                return False
+        return True
+
+
+class _AttributeValueRule(Rule):
+    """An attribute whose value TorchScript cannot convert, read by compiled code (conversion errors are lazy:
+    an attribute compiled code never reads is fine)."""
+
+    bad_kinds: frozenset[str]
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        found = self_attribute_load(node, ctx)
+        if found is None or not _owners(ctx):
+            return
+        name, info = found
+        # The value torch converts is the one the module has when scripted: what `__init__` assigns, when it
+        # assigns the attribute (another method may reset it later, like a `switch_to_deploy()`).
+        kinds = info.init_kinds or info.kinds
+        if kinds & self.bad_kinds and kinds <= self.bad_kinds | {"none"} and not self.excused(name, ctx):
+            ctx.report(node, self.explain(name, kinds & self.bad_kinds))
+
+    def excused(self, name: str, ctx: RuleContext) -> bool:
+        return False
+
+    def explain(self, name: str, kinds: set[str]) -> str:
+        raise NotImplementedError
+
+
+class AttributeEmptyContainer(_AttributeValueRule):
+    code = "JIT602"
+    name = "attr-empty-container"
+    severity = "error"
+    message = "empty list or dict attribute without a class-level annotation"
+    bad_kinds = frozenset({"empty-container"})
+
+    def excused(self, name: str, ctx: RuleContext) -> bool:
+        found = ctx.attribute_named(name)
+        if found is not None and found.filled_in_init:
+            return True  # not empty by the time the module is scripted
+        # A class-level annotation (`dims: List[int]`) types it; one inside __init__ does not (verified on 2.13).
+        return any(
+            (info := ctx.project.attributes(owner).get(name)) is not None and info.annotation is not None
+            for owner in _owners(ctx)
+        )
+
+    def explain(self, name: str, kinds: set[str]) -> str:
+        return (f"`self.{name}` starts empty, so TorchScript cannot infer its element type; annotate it at class "
+                f"level (`{name}: List[int]`), since an annotation on the `self.{name} = []` line is not enough")
+
+
+class AttributeUnconvertibleValue(_AttributeValueRule):
+    code = "JIT603"
+    name = "attr-unconvertible-value"
+    severity = "error"
+    message = "attribute value TorchScript cannot convert"
+    bad_kinds = frozenset({"lambda", "mixed-list", "object"})
+
+    def explain(self, name: str, kinds: set[str]) -> str:
+        what = {"lambda": "a lambda", "mixed-list": "a list mixing types", "object": "a plain `object()`"}[sorted(kinds)[0]]
+        return (f"`self.{name}` holds {what}, which TorchScript cannot convert; use an nn.Module (or a module-level "
+                f"function) for callables, and one element type per list")
+
+
+class FinalReassigned(Rule):
+    code = "JIT604"
+    name = "final-reassigned"
+    severity = "error"
+    message = "constant attribute assigned in compiled code"
+
+    def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
+        name = _self_target(node.target, ctx)
+        if name is None:
+            return
+        found = ctx.self_attribute(node.target)
+        if found is not None and found[1].constant:
+            ctx.report(node.target, f"`self.{name}` is a constant (`Final` or `__constants__`), so compiled code cannot "
+                                    "assign it; make it a plain attribute if it changes")
+
+
+class ConstantsInvalidType(Rule):
+    code = "JIT605"
+    name = "constants-invalid-type"
+    severity = "error"
+    scope = "anywhere"
+    message = "constant attribute of a type TorchScript constants cannot hold"
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        cls = ctx.module.classes.get(node.name.value)
+        if cls is None or cls.node is not node or not ctx.project.is_module_class(cls):
+            return
+        init = cls.methods.get("__init__")
+        attributes = ctx.project.attributes(cls)
+        if init is None:
+            return
+        for statement in init.node.body.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if isinstance(small, cst.Assign) and isinstance(small.value, (cst.Dict, cst.DictComp, cst.Set, cst.SetComp)):
+                    for target in small.targets:
+                        if isinstance(target.target, cst.Attribute) and isinstance(target.target.value, cst.Name):
+                            info = attributes.get(target.target.attr.value)
+                            if info is not None and info.constant:
+                                kind = "dict" if isinstance(small.value, (cst.Dict, cst.DictComp)) else "set"
+                                ctx.report(small.value, f"`{cls.name}.{target.target.attr.value}` is a constant "
+                                           f"(`Final`/`__constants__`) but holds a {kind}, which is not a valid "
+                                           "TorchScript constant (torch names no line); use a tuple, or a plain "
+                                           "attribute with a class-level `Dict[...]` annotation")
+
+
+def _literal_class_value(value: cst.BaseExpression | None, ctx: RuleContext) -> str | None:
+    return global_value_type(value, ctx.module.imports) if value is not None else None
+
+
+class ClassLevelAttribute(Rule):
+    code = "JIT606"
+    name = "class-level-attribute"
+    severity = "error"
+    message = "class attribute read through self in compiled code"
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        found = self_attribute_load(node, ctx)
+        owners = _owners(ctx)
+        if found is None or not owners:
+            return
+        name = found[0]
+        kinds = set()
+        for owner in owners:
+            info = ctx.project.attributes(owner).get(name)
+            if info is None or info.constant or info.assigned_in or info.registered:
+                return
+            kind = _literal_class_value(info.class_value, ctx)
+            if kind is None:
+                return
+            kinds.add(kind)
+        ctx.report(node, f"`{name}` is a class attribute ({sorted(kinds)[0]}); TorchScript only sees instance "
+                         f"attributes and constants. Add it to `__constants__` (or annotate it `Final`), or set "
+                         f"`self.{name}` in `__init__`")
+
+
+_MODULE_LIKE = frozenset({"none", "module"}) | frozenset(CONTAINER_KINDS.values())
+
+
+class NoneModuleTruthiness(Rule):
+    code = "JIT607"
+    name = "none-module-truthiness"
+    severity = "error"
+    message = "truth test of an optional submodule"
+
+    def visit_If(self, node: cst.If, ctx: RuleContext) -> None:
+        self._test(node.test, ctx)
+
+    def visit_While(self, node: cst.While, ctx: RuleContext) -> None:
+        self._test(node.test, ctx)
+
+    def visit_IfExp(self, node: cst.IfExp, ctx: RuleContext) -> None:
+        self._test(node.test, ctx)
+
+    def _test(self, test: cst.BaseExpression, ctx: RuleContext) -> None:
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            self._test(test.expression, ctx)
+        elif isinstance(test, cst.BooleanOperation):
+            self._test(test.left, ctx)
+            self._test(test.right, ctx)
+        else:
+            found = ctx.self_attribute(test)
+            if found is not None and found[1].kinds and found[1].kinds <= _MODULE_LIKE:
+                name = found[0]
+                ctx.report(test, f"`self.{name}` holds a module or None, which TorchScript cannot convert to bool; "
+                                 f"test `self.{name} is not None`")
+
+
+def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
+    """Why torch cannot compile a project class as a TorchScript class, when that is certain (verified on 2.13)."""
+    project = ctx.project
+    for current in project.mro(cls):
+        if decorator_names(current.node, current.module.imports) & _DATACLASS:
+            return f"`{current.name}` is a dataclass (torch cannot get the source of its generated `__init__`)"
+    init = project.find_method(cls, "__init__")
+    if init is not None:
+        params = init.node.params
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                where = f"{init.cls.name}.__init__" if init.cls else "__init__"
+                return f"`{where}` takes `*{star.name.value}`" if star is params.star_arg else f"`{where}` takes `**{star.name.value}`"
+    return None
+
+
+class UncompilableAttributeClass(Rule):
+    code = "JIT608"
+    name = "uncompilable-attribute-class"
+    severity = "error"
+    scope = "anywhere"
+    message = "module attribute of a class TorchScript cannot compile"
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        cls = ctx.module.classes.get(node.name.value)
+        if cls is None or cls.node is not node or not ctx.project.is_module_class(cls):
+            return
+        for name, info in cls.own_attributes.items():
+            if info.annotation is None:
+                continue
+            target = ctx.project.resolve_class(ctx.qualify(info.annotation))
+            reason = uncompilable_reason(target, ctx) if target is not None else None
+            if reason is not None and not ctx.project.is_module_class(target):
+                ctx.report(info.annotation, f"`{name}: {target.name}` makes torch compile `{target.name}` "
+                           f"({target.module.display_name}) as a TorchScript class, and it cannot: {reason}. Store "
+                           f"the fields compiled code needs as plain attributes in `__init__` (`self.hidden = "
+                           f"config.hidden`), and drop the class-level annotation")
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        if ctx.function is None or not ctx.function.body_compiled or ctx.in_dead_branch:
+            return
+        found = self_attribute_load(node, ctx)
+        if found is None:
+            return
+        name, _info = found
+        for owner in _owners(ctx):
+            info = ctx.project.attributes(owner).get(name)
+            if info is None or info.annotation is not None:
+                continue
+            for constructor in info.constructors:
+                target = ctx.project.resolve_class(constructor)
+                reason = uncompilable_reason(target, ctx) if target is not None else None
+                if reason is not None and not ctx.project.is_module_class(target):
+                    ctx.report(node, f"`self.{name}` holds a `{target.name}`, which compiled code reads, so torch "
+                                     f"must convert it to a TorchScript class, and it cannot: {reason}. Copy the "
+                                     f"fields compiled code needs to plain attributes in `__init__`")
+                    return
