@@ -219,6 +219,38 @@ REACHED = {
                     return torch.zeros(1).numpy()  # error: JIT401
                 return x
     """),
+    "final-bool-flag-true-keeps-its-branch": case("""
+        from typing import Final
+
+        class M(nn.Module):
+            flag: Final[bool]
+
+            def __init__(self):
+                super().__init__()
+                self.flag = True
+
+            def forward(self, x):
+                if not self.flag:
+                    return x
+                return x.numpy()  # error: JIT401
+    """),
+    "plain-bool-flag-does-not-prune": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.flag = False
+
+            def forward(self, x):
+                if self.flag:
+                    return x.numpy()  # error: JIT401
+                return x
+    """),
+    "star-unpacking-of-concatenated-lists": case("""
+        class M(nn.Module):
+            def forward(self, x):
+                size = [1]
+                return x.view(*([1] + size + [-1]))  # error: JIT116
+    """),
     "function-stored-in-attribute": case("""
         def act(x):
             return x.numpy()  # error: JIT401

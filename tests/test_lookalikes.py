@@ -159,6 +159,27 @@ CASES = {
     ),
     "isinstance-tensor-early-return": module("if isinstance(x, torch.Tensor):\n    return x\nreturn torch.from_numpy(x.numpy())"),
     "isinstance-builtin-false-on-tensor": module("if isinstance(x, (list, tuple)) or isinstance(x, int):\n    return torch.from_numpy(x.numpy())\nreturn x"),
+    "isinstance-against-list-str-and-typed-list": module(
+        "if isinstance(ys, list) or isinstance(ys, List[int]) or isinstance(x, str):\n    return x\nreturn x * 2",
+        signature="self, x, ys: List[int]",
+    ),
+    "final-bool-flag-false-prunes-its-branch": module(
+        "if self.fork_feat:\n    return torch.from_numpy(x.numpy())\nif self.flag and x.sum() > 0:\n    x = x.numpy()\nreturn x",
+        init="self.fork_feat = False\nself.flag = False\n",
+    ).replace("class M(nn.Module):\n", "class M(nn.Module):\n    fork_feat: Final[bool]\n    __constants__ = ['flag']\n"),
+    "final-bool-flag-from-an-init-default": HEADER + textwrap.dedent("""
+        class M(nn.Module):
+            fork_feat: torch.jit.Final[bool]
+
+            def __init__(self, fork_feat: bool = False):
+                super().__init__()
+                self.fork_feat = fork_feat
+
+            def forward(self, x):
+                if self.fork_feat:
+                    return getattr(self, f"norm{x.dim()}")(x)
+                return x
+    """),
     "isinstance-list-on-list-param": module(
         "if not isinstance(ys, list):\n    return torch.from_numpy(x.numpy())\nreturn x", signature="self, x, ys: List[int]"
     ),

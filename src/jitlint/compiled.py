@@ -40,10 +40,11 @@ NON_PRUNING_GUARDS = frozenset(
 # What `isinstance(param, X)` folds to, by the parameter's TorchScript type and X (verified on torch 2.13:
 # `isinstance(x, torch.Tensor)` for `x: Tensor` is True and prunes; against int/list/tuple it is False; against a
 # class TorchScript does not know (PIL.Image) torch errors instead, so it stays unknown).
+# (`dict` and bare `Dict` are not foldable: torch rejects them as isinstance targets, see JIT205.)
 _ISINSTANCE_TYPES = {
     "torch.Tensor": "Tensor", "builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
-    "builtins.str": "str", "builtins.list": "list", "builtins.tuple": "tuple", "builtins.dict": "dict",
-    "typing.List": "list", "typing.Tuple": "tuple", "typing.Dict": "dict",
+    "builtins.str": "str", "builtins.list": "list", "builtins.tuple": "tuple",
+    "typing.List": "list", "typing.Tuple": "tuple",
 }
 
 
@@ -80,21 +81,28 @@ def _isinstance_value(test: cst.Call, imports: ImportTable, types: dict[str, str
     return actual in kinds
 
 
+AttributeValue = Callable[[cst.Attribute], "bool | None"]
+
+
 def scripting_value(
     test: cst.BaseExpression,
     imports: ImportTable,
     names: dict[str, bool] | None = None,
     types: dict[str, str] | None = None,
+    attributes: AttributeValue | None = None,
 ) -> bool | None:
     """The value a test has while torch scripts it, when torch folds it to a constant; None when it does not.
 
     Verified on torch 2.13: `not is_scripting()`, `cond and not is_scripting()` (False) and
     `is_scripting() or cond` (True) prune; `is_scripting() and cond` and `not is_scripting() or cond` do not.
     `names` maps variables to the value they would have if they were the call (torch itself does not fold them);
-    `types` gives parameter types for folding `isinstance(param, X)`.
+    `types` gives parameter types for folding `isinstance(param, X)`; `attributes` the value of `self.flag` when
+    it is a `Final[bool]`/`__constants__` attribute (verified: torch prunes `if self.flag:` then).
     """
     if names and isinstance(test, cst.Name) and test.value in names:
         return names[test.value]
+    if attributes is not None and isinstance(test, cst.Attribute):
+        return attributes(test)
     if isinstance(test, cst.Call):
         qualified = imports.qualify(test.func)
         if not test.args and qualified in SCRIPTING_CHECKS:
@@ -103,11 +111,11 @@ def scripting_value(
             return _isinstance_value(test, imports, types)
         return None
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = scripting_value(test.expression, imports, names, types)
+        inner = scripting_value(test.expression, imports, names, types, attributes)
         return None if inner is None else not inner
     if isinstance(test, cst.BooleanOperation):
-        left = scripting_value(test.left, imports, names, types)
-        right = scripting_value(test.right, imports, names, types)
+        left = scripting_value(test.left, imports, names, types, attributes)
+        right = scripting_value(test.right, imports, names, types, attributes)
         if isinstance(test.operator, cst.And):
             if left is False or right is False:
                 return False
@@ -161,17 +169,35 @@ ReturnKind = Callable[[cst.Call], "str | None"]
 
 
 class _LiveCodeScanner(cst.CSTVisitor):
-    def __init__(self, root: cst.FunctionDef, imports: ImportTable, is_method: bool, return_kind: ReturnKind) -> None:
+    def __init__(
+        self,
+        root: cst.FunctionDef,
+        imports: ImportTable,
+        is_method: bool,
+        return_kind: ReturnKind,
+        constant_flag: Callable[[str], "bool | None"],
+    ) -> None:
         self.root = root
         self.imports = imports
         self.parameter_types = param_types(root, imports)
+        self.self_name: str | None = None
         if is_method:
             first = (root.params.posonly_params or root.params.params)[:1]
             for param in first:
                 self.parameter_types.pop(param.name.value, None)
+                self.self_name = param.name.value
+        self.constant_flag = constant_flag
         self.return_kind = return_kind
         self.rebound: set[str] = set()  # names assigned so far, in source order, to a value of unknown type
         self.scan = FunctionScan()
+
+    def _fold(self, test: cst.BaseExpression) -> bool | None:
+        return scripting_value(test, self.imports, types=self.types, attributes=self._attribute_value)
+
+    def _attribute_value(self, node: cst.Attribute) -> bool | None:
+        if isinstance(node.value, cst.Name) and node.value.value == self.self_name:
+            return self.constant_flag(node.attr.value)
+        return None
 
     @property
     def types(self) -> dict[str, str]:
@@ -220,7 +246,7 @@ class _LiveCodeScanner(cst.CSTVisitor):
         for index, statement in enumerate(statements):
             if not isinstance(statement, cst.If):
                 continue
-            value = scripting_value(statement.test, self.imports, types=self.types)
+            value = self._fold(statement.test)
             live_terminates = (value is True and terminates(statement.body)) or (
                 value is False and statement.orelse is not None and _orelse_terminates(statement.orelse)
             )
@@ -229,14 +255,14 @@ class _LiveCodeScanner(cst.CSTVisitor):
                 return
 
     def visit_If(self, node: cst.If) -> None:
-        value = scripting_value(node.test, self.imports, types=self.types)
+        value = self._fold(node.test)
         if value is True and node.orelse is not None:
             self.scan.dead.add(id(node.orelse))
         elif value is False:
             self.scan.dead.add(id(node.body))
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
-        value = scripting_value(node.test, self.imports, types=self.types)
+        value = self._fold(node.test)
         if value is True:
             self.scan.dead.add(id(node.orelse))
         elif value is False:
@@ -247,9 +273,13 @@ class _LiveCodeScanner(cst.CSTVisitor):
 
 
 def scan_function(
-    node: cst.FunctionDef, imports: ImportTable, is_method: bool = False, return_kind: ReturnKind = lambda call: None
+    node: cst.FunctionDef,
+    imports: ImportTable,
+    is_method: bool = False,
+    return_kind: ReturnKind = lambda call: None,
+    constant_flag: Callable[[str], "bool | None"] = lambda name: None,
 ) -> FunctionScan:
-    scanner = _LiveCodeScanner(node, imports, is_method, return_kind)
+    scanner = _LiveCodeScanner(node, imports, is_method, return_kind, constant_flag)
     node.visit(scanner)
     return scanner.scan
 
@@ -369,10 +399,18 @@ class CompiledCodeMap:
                     function.module.imports,
                     is_method=function.cls is not None and "builtins.staticmethod" not in function.decorators,
                     return_kind=lambda call, imports=function.module.imports: self._return_kind(call, imports),
+                    constant_flag=lambda name, cls=function.cls: self._constant_flag(cls, name),
                 )
                 entry.dead = scan.dead
             for call in scan.calls:
                 self._follow_call(call, function, owner)
+
+    def _constant_flag(self, cls: ClassInfo | None, name: str) -> bool | None:
+        """The value of a `Final[bool]`/`__constants__` flag of the method's class, in its default configuration."""
+        if cls is None:
+            return None
+        info = self.project.attributes(cls).get(name)
+        return info.init_bool if info is not None and info.constant else None
 
     def _return_kind(self, call: cst.Call, imports: ImportTable) -> str | None:
         """The declared return type of a project function a call resolves to, as `isinstance` folding sees it."""

@@ -104,6 +104,9 @@ class AttributeInfo:
     assigned_in: set[str] = field(default_factory=set)  # names of the methods that assign `self.<name> = ...`
     init_kinds: set[str] = field(default_factory=set)  # kinds assigned in `__init__`: the state torch scripts
     filled_in_init: bool = False  # `__init__` adds items (`self.x[k] = v`, `self.x.append(v)`): not empty then
+    # The bool `__init__` assigns: a literal, or the default of the `__init__` parameter assigned (the default
+    # configuration). With `constant`, torch folds `if self.flag:` to this value and prunes the other branch.
+    init_bool: bool | None = None
     class_value: cst.BaseExpression | None = None  # `name = value` in the class body
     annotation: cst.BaseExpression | None = None  # `name: T` in the class body
     registered: bool = False  # register_buffer / register_parameter / add_module with this literal name
@@ -255,11 +258,15 @@ _REGISTRATIONS = frozenset({"register_buffer", "register_parameter", "add_module
 
 
 class _SelfAssignmentCollector(cst.CSTVisitor):
-    def __init__(self, self_name: str, info: ClassInfo, imports: ImportTable, method: str) -> None:
+    def __init__(self, self_name: str, info: ClassInfo, imports: ImportTable, method: FunctionInfo) -> None:
         self.self_name = self_name
         self.info = info
         self.imports = imports
-        self.method = method
+        self.method = method.name
+        params = method.node.params
+        self.defaults = {
+            p.name.value: p.default for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.default
+        }
 
     def _literal_name(self, node: cst.BaseExpression) -> str | None:
         if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
@@ -323,6 +330,7 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             attribute.kinds |= kinds
             if self.method == "__init__":
                 attribute.init_kinds |= kinds
+                attribute.init_bool = _bool_literal(self.defaults.get(value.value) if isinstance(value, cst.Name) and value.value in self.defaults else value)
             attribute.constructors |= {kind[5:] for kind in kinds if kind.startswith("call:")}
             if function:
                 attribute.function = function
@@ -339,11 +347,17 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
         self._record(node.target, node.value)
 
 
+def _bool_literal(node: cst.BaseExpression | None) -> bool | None:
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return node.value == "True"
+    return None
+
+
 def _collect_self_assignments(method: FunctionInfo, info: ClassInfo, imports: ImportTable) -> None:
     self_name = _self_name(method.node)
     if self_name is None or method.is_static:
         return
-    method.node.body.visit(_SelfAssignmentCollector(self_name, info, imports, method.name))
+    method.node.body.visit(_SelfAssignmentCollector(self_name, info, imports, method))
 
 
 def value_kinds(
@@ -550,6 +564,7 @@ class ProjectIndex:
                 target.assigned_in |= info.assigned_in
                 target.registered = target.registered or info.registered
                 target.filled_in_init = target.filled_in_init or info.filled_in_init
+                target.init_bool = info.init_bool if info.init_bool is not None else target.init_bool
                 target.class_value = info.class_value if info.class_value is not None else target.class_value
                 target.annotation = info.annotation if info.annotation is not None else target.annotation
                 for kind in info.kinds:

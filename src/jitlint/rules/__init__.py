@@ -36,6 +36,7 @@ RULES: list[type[Rule]] = [
     types.UnannotatedNonTensorParam,
     types.UnsupportedAnnotation,
     types.UnannotatedNoneDefaultOmitted,
+    types.IsinstanceUnsupportedType,
     containers.ModuleListIndexVariable,
     containers.ModuleDictIndexVariable,
     containers.ModuleListReversed,

@@ -249,6 +249,8 @@ def _is_list_like(node: cst.BaseExpression, ctx: RuleContext) -> bool:
     a slice of one, or a local assigned a list display."""
     if isinstance(node, (cst.List, cst.ListComp)):
         return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _is_list_like(node.left, ctx) or _is_list_like(node.right, ctx)
     if isinstance(node, cst.Subscript):
         return _is_list_like(node.value, ctx)
     if isinstance(node, cst.Attribute) and node.attr.value == "shape":

@@ -215,3 +215,21 @@ class UnsupportedAnnotation(Rule):
         suggestion = _SUGGESTIONS.get(short)
         hint = f"; use `{suggestion}`" if suggestion else ""
         return f"`{short}` is not a type TorchScript supports in annotations{hint}"
+
+
+class IsinstanceUnsupportedType(Rule):
+    code = "JIT205"
+    name = "isinstance-unsupported-type"
+    severity = "error"
+    message = "`isinstance()` against a type TorchScript cannot check"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) != "builtins.isinstance" or len(node.args) != 2:
+            return
+        classes = node.args[1].value
+        for element in [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]:
+            qualified = ctx.qualify(element)
+            if qualified in ("builtins.dict", "typing.Dict"):
+                ctx.report(element, "`isinstance(x, dict)` is not supported by TorchScript (it rejects `dict` and bare "
+                                    "`Dict` as types); use `torch.jit.isinstance(x, Dict[str, Tensor])` with the "
+                                    "contained types, or give the parameter one type")
