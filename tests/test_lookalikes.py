@@ -234,6 +234,40 @@ CASES = {
             def forward(self, x):
                 return x * self.key
     """),
+    "frontend-constructs-in-init-and-ignored-methods": module(
+        "return self.eager(x)",
+        init="try:\n    k = 1\nexcept Exception:\n    k = 2\ndef make():\n    return nn.ReLU()\n"
+             "self.act = make()\nself.pairs = [(a, b) for a in range(2) for b in range(2)]\n",
+        extra="""
+    @torch.jit.ignore
+    def eager(self, x: torch.Tensor) -> torch.Tensor:
+        def inner(t):
+            return t
+        try:
+            return inner(x)
+        except RuntimeError:
+            return x
+""",
+    ),
+    "generator-helper-never-called": HEADER + textwrap.dedent("""
+        def chunks(xs):
+            for x in xs:
+                yield x
+
+        class M(nn.Module):
+            def forward(self, x):
+                return x
+    """),
+    "property-of-an-unused-helper-class": HEADER + textwrap.dedent("""
+        class Meta:
+            @property
+            def device(self):
+                return next(iter([1]))
+
+        class M(nn.Module):
+            def forward(self, x):
+                return x
+    """),
     # -- rest of the catalog: syntax hazards ---------------------------------------------------------------------
     "set-call-and-sets-in-init": module("s = set()\nreturn x", init="self.k = len({1, 2})\n"),
     "tuple-star-unpacking": module("s = (1, -1)\nreturn x.view(*s) + x.view(*(1, -1))"),

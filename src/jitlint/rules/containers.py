@@ -170,10 +170,9 @@ class PlainListOfModules(Rule):
             return
         name, info = found
         if info.kinds & {"list-of-modules", "dict-of-modules"} and not info.kinds & set(INDEXED_BY_INT | INDEXED_BY_STR):
-            container = "nn.ModuleDict" if "dict-of-modules" in info.kinds else "nn.ModuleList"
-            ctx.report(node, f"`self.{name}` is a plain Python {'dict' if 'Dict' in container else 'list'} of "
-                             f"modules, which TorchScript cannot type; wrap it in `{container}(...)` in `__init__` "
-                             "(that also registers the parameters)")
+            python_type, container = ("dict", "nn.ModuleDict") if "dict-of-modules" in info.kinds else ("list", "nn.ModuleList")
+            ctx.report(node, f"`self.{name}` is a plain Python {python_type} of modules, which TorchScript cannot "
+                             f"type; wrap it in `{container}(...)` in `__init__` (that also registers the parameters)")
 
 
 class GetattrNonLiteral(Rule):
