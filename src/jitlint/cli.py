@@ -10,7 +10,7 @@ import click
 
 from jitlint import __version__, pages
 from jitlint.config import ConfigError, load_config
-from jitlint.engine import StdinSource, lint
+from jitlint.engine import StdinSource, lint_run
 from jitlint.report import OUTPUT_FORMATS, render, statistics
 from jitlint.rules import RULES, RULES_BY_CODE, RULES_BY_NAME
 
@@ -42,8 +42,13 @@ def main() -> None:
 @click.option("--force-exclude", is_flag=True, help="Apply `exclude` to paths given explicitly too (for pre-commit).")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), help="A pyproject.toml to use instead of the nearest one.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
+@click.option("--dynamic/--no-dynamic", default=None,
+              help="Also run torch.jit.script on the modules (EXECUTES YOUR CODE) and mark each finding.")
+@click.option("--strict", is_flag=True, help="With --dynamic: errors torch did not reproduce still fail the run.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write .jitlint_cache/.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes for --dynamic (default: all cores).")
 def check(paths, select, extend_select, ignore, output_format, stdin_filename, show_statistics, exit_zero,
-          force_exclude, config_path, quiet) -> None:
+          force_exclude, config_path, quiet, dynamic, strict, no_cache, jobs) -> None:
     """Lint PATHS (files or directories; `-` reads stdin; default: the current directory)."""
     paths = list(paths) or ([Path("-")] if stdin_filename else [Path(".")])
     stdin = None
@@ -60,13 +65,40 @@ def check(paths, select, extend_select, ignore, output_format, stdin_filename, s
         enabled = config.enabled_codes(RULES_BY_CODE, _split(select), _split(extend_select), _split(ignore))
     except ConfigError as error:
         raise _fail(str(error))
-    findings = lint(paths, config, enabled, stdin=stdin, force_exclude=force_exclude)
+    run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude)
+    findings = run.findings
+    if dynamic or (dynamic is None and config.dynamic_enabled):
+        if dynamic is None:
+            click.echo(f"jitlint: running the dynamic checker, which executes your code (enabled by "
+                       f"[tool.jitlint.dynamic] in {config.source})", err=True)
+        findings = _run_dynamic(run, config, strict, no_cache, jobs)
     if show_statistics:
         click.echo(statistics(findings, output_format), nl=False)
     else:
         click.echo(render(findings, output_format, quiet=quiet), nl=False)
     failed = any(f.severity == "error" for f in findings)
     sys.exit(0 if exit_zero or not failed else 1)
+
+
+def _run_dynamic(run, config, strict: bool, no_cache: bool, jobs: int | None):
+    import os
+
+    from jitlint.dynamic import DynamicError, DynamicSettings, run_dynamic
+
+    cache_dir = config.root / ".jitlint_cache"
+    settings = DynamicSettings(
+        timeout=config.dynamic_timeout,
+        factories=config.dynamic_factories,
+        python=config.dynamic_python or sys.executable,
+        jobs=jobs or os.cpu_count() or 1,
+        cache_dir=None if no_cache else cache_dir,
+        log_path=cache_dir / "dynamic" / "user-output.log",
+        strict=strict,
+    )
+    try:
+        return run_dynamic(run, settings)
+    except DynamicError as error:
+        raise _fail(str(error))
 
 
 @main.command()

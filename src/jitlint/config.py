@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
-KNOWN_KEYS = frozenset({"select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude"})
+KNOWN_KEYS = frozenset({"select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic"})
+DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python"})
 
 # Directories never worth linting (ruff's defaults, plus our cache).
 DEFAULT_EXCLUDE = (
@@ -32,6 +33,10 @@ class Config:
     exclude: list[str] = field(default_factory=list)
     root: Path = field(default_factory=Path.cwd)
     source: Path | None = None  # the pyproject.toml it came from
+    dynamic_enabled: bool = False
+    dynamic_timeout: float = 60.0
+    dynamic_factories: dict[str, str] = field(default_factory=dict)
+    dynamic_python: str | None = None
 
     # -- selection --------------------------------------------------------------------------------------------
     def enabled_codes(self, all_codes: Iterable[str], cli_select=None, cli_extend=(), cli_ignore=()) -> set[str]:
@@ -148,7 +153,34 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
     ):
         raise ConfigError(f"{path}: `per-file-ignores` must map glob patterns to lists of codes")
     config.per_file_ignores = per_file
+    _load_dynamic(config, table.get("dynamic", {}), path)
     return config
+
+
+def _load_dynamic(config: Config, table, path) -> None:
+    """`[tool.jitlint.dynamic]`: enabled, timeout, factories ("pkg.mod:Class" = "pkg.factories:make"), python."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.jitlint.dynamic] must be a table")
+    unknown = sorted(set(table) - DYNAMIC_KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key in [tool.jitlint.dynamic]: `{unknown[0]}`")
+    if not isinstance(table.get("enabled", False), bool):
+        raise ConfigError(f"{path}: `enabled` in [tool.jitlint.dynamic] must be true or false")
+    timeout = table.get("timeout", 60.0)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+        raise ConfigError(f"{path}: `timeout` in [tool.jitlint.dynamic] must be a positive number of seconds")
+    factories = table.get("factories", {})
+    if not isinstance(factories, dict) or not all(
+        isinstance(k, str) and ":" in k and isinstance(v, str) and ":" in v for k, v in factories.items()
+    ):
+        raise ConfigError(f'{path}: `factories` in [tool.jitlint.dynamic] maps "module:Class" to "module:function"')
+    python = table.get("python")
+    if python is not None and not isinstance(python, str):
+        raise ConfigError(f"{path}: `python` in [tool.jitlint.dynamic] must be a path to an interpreter")
+    config.dynamic_enabled = table.get("enabled", False)
+    config.dynamic_timeout = float(timeout)
+    config.dynamic_factories = factories
+    config.dynamic_python = python
 
 
 def is_default_excluded(name: str) -> bool:

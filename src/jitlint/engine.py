@@ -202,14 +202,25 @@ def _load_quietly(path: Path) -> cst.Module | None:
     return source.tree if isinstance(source, SourceFile) else None
 
 
-def lint(
+@dataclass
+class LintRun:
+    findings: list[Finding]
+    project: ProjectIndex
+    compiled: CompiledCodeMap
+
+
+def lint(paths: list[Path], config: Config, enabled: set[str], **options) -> list[Finding]:
+    return lint_run(paths, config, enabled, **options).findings
+
+
+def lint_run(
     paths: list[Path],
     config: Config,
     enabled: set[str],
     *,
     stdin: StdinSource | None = None,
     force_exclude: bool = False,
-) -> list[Finding]:
+) -> LintRun:
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
     sources: list[SourceFile] = []
     for path in files:
@@ -236,7 +247,7 @@ def lint(
     for source, module in modules:
         findings.extend(lint_module(source, module, project, compiled, rules, config))
     findings.sort(key=Finding.sort_key)
-    return findings
+    return LintRun(findings, project, compiled)
 
 
 def lint_module(source, module, project, compiled, rules, config) -> list[Finding]:
@@ -256,7 +267,7 @@ def lint_module(source, module, project, compiled, rules, config) -> list[Findin
     results = []
     seen = set()
     for raw in ctx.findings:
-        finding = _to_finding(raw, positions, source.display_name)
+        finding = _to_finding(raw, positions, source.display_name, source.path)
         if any(finding.code.startswith(prefix) for prefix in per_file_ignored):
             continue
         if suppressions.suppressed(finding.code, finding.location.row):
@@ -268,9 +279,18 @@ def lint_module(source, module, project, compiled, rules, config) -> list[Findin
     return results
 
 
-def _to_finding(raw: RawFinding, positions, filename: str) -> Finding:
+@dataclass(frozen=True)
+class FindingContext:
+    path: Path
+    statement_lines: tuple[int, int]
+    function: object  # CompiledFunction | None
+
+
+def _to_finding(raw: RawFinding, positions, filename: str, path: Path) -> Finding:
     code_range = positions[raw.node]
     rule = raw.rule
+    span = positions.get(raw.statement) if raw.statement is not None else None
+    lines = (span.start.line, span.end.line) if span else (code_range.start.line, code_range.end.line)
     return Finding(
         rule.code,
         rule.name,
@@ -281,4 +301,5 @@ def _to_finding(raw: RawFinding, positions, filename: str) -> Finding:
         Location(code_range.end.line, code_range.end.column + 1),
         fix=raw.fix,
         url=pages.url(rule.code),
+        context=FindingContext(path, lines, raw.function),
     )

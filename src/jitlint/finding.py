@@ -70,6 +70,9 @@ class Finding:
     fix: Fix | None = None
     confirmation: Confirmation | None = None
     url: str | None = field(default=None, compare=False)
+    # Where the finding sits, for the dynamic checker: the smallest statement's lines and the compiled function
+    # (engine objects, never serialised).
+    context: object = field(default=None, compare=False, repr=False)
 
     def sort_key(self) -> tuple:
         return (self.filename, self.location.row, self.location.column, self.code, self.message)

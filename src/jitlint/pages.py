@@ -43,6 +43,7 @@ class Page:
     bad: str
     good: str
     text: str
+    torch_error: str = ""  # the first line of the error text the page quotes
 
 
 _TITLE = re.compile(r"^# (?P<code>JIT\d{3}) `(?P<name>[a-z0-9-]+)`", re.MULTILINE)
@@ -72,7 +73,20 @@ def parse(text: str) -> Page:
         _code_block_after(text, "Example"),
         _code_block_after(text, "Use instead"),
         text,
+        _torch_error(text),
     )
+
+
+def _torch_error(text: str) -> str:
+    start = text.find("\n## Why TorchScript rejects it\n")
+    match = re.search(r"```text\n(.*?)\n", text[start:], re.DOTALL) if start >= 0 else None
+    return match.group(1).strip() if match else ""
+
+
+@lru_cache(maxsize=None)
+def torch_error(code: str) -> str:
+    page = read(code)
+    return _torch_error(page) if page else ""
 
 
 def all_pages() -> list[Page]:

@@ -22,11 +22,21 @@ def render(findings: list[Finding], output_format: str, *, quiet: bool = False) 
 
 def _text(findings: list[Finding], quiet: bool) -> str:
     lines = [
-        f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} [{f.severity}] {f.message}" for f in findings
+        f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} [{f.severity}] {f.message}{_status(f)}"
+        for f in findings
     ]
     if not quiet:
         lines.append(summary(findings))
     return "".join(line + "\n" for line in lines)
+
+
+def _status(finding: Finding) -> str:
+    confirmation = finding.confirmation
+    if confirmation is None:
+        return ""
+    if confirmation.status == "confirmed":
+        return f" (confirmed by torch {confirmation.torch_version})"
+    return f" ({confirmation.status}: {confirmation.detail})"
 
 
 def summary(findings: list[Finding]) -> str:

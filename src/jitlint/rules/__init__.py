@@ -6,6 +6,7 @@ from jitlint.rules import attributes, calls, containers, files, scripting, synta
 from jitlint.rules.base import Rule
 
 RULES: list[type[Rule]] = [
+    files.CompilerError,
     files.CannotParse,
     files.CannotRead,
     syntax.NoBuiltinSumOfTensors,

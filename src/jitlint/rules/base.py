@@ -49,6 +49,8 @@ class RawFinding:
     node: cst.CSTNode
     message: str
     fix: Fix | None = None
+    statement: cst.CSTNode | None = None  # the smallest enclosing statement
+    function: "CompiledFunction | None" = None
 
 
 class RuleContext:
@@ -72,7 +74,11 @@ class RuleContext:
         text = message or self._rule.message
         if self._rule.syntax and self.in_dead_branch:
             text += " (torch parses the whole function, including this `is_scripting()` branch)"
-        self.findings.append(RawFinding(self._rule, node, text, fix))
+        statement = next(
+            (a for a in reversed(self.ancestors) if isinstance(a, (cst.SimpleStatementLine, cst.BaseCompoundStatement))),
+            None,
+        )
+        self.findings.append(RawFinding(self._rule, node, text, fix, statement, self.function))
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
         return self.module.imports.qualify(node)

@@ -3,6 +3,14 @@
 from jitlint.rules.base import Rule
 
 
+class CompilerError(Rule):
+    code = "JIT000"
+    name = "compiler-error"
+    severity = "error"
+    message = "torch.jit.script rejects this, and no static rule explains it"
+    engine_reported = True  # the dynamic checker reports it (`--dynamic`)
+
+
 class CannotParse(Rule):
     code = "JIT001"
     name = "syntax-error"

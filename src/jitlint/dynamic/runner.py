@@ -1,0 +1,228 @@
+"""The parent side of the dynamic checker: a pool of worker processes with time limits, and a result cache.
+
+Each worker is a long-lived interpreter that imported torch once; it receives one linted file at a time. A file
+whose code hangs, crashes the interpreter, or exits, costs only that worker: it is killed and replaced, and the
+file's result says why it is unverified.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import queue
+import selectors
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+WORKER = Path(__file__).with_name("worker.py")
+STARTUP_SECONDS = 180.0
+
+
+class DynamicError(Exception):
+    """The dynamic checker cannot run at all (no torch in the target interpreter): exit 2."""
+
+
+@dataclass
+class FileRequest:
+    path: Path
+    module: str
+    root: str
+    classes: list[str]
+    functions: list[str]
+    dependencies: list[Path] = field(default_factory=list)  # linted files it imports, for the cache key
+    methods: dict[str, list[str]] = field(default_factory=dict)  # per class: its methods the map says compile
+    free_functions: list[str] = field(default_factory=list)  # module-level functions the map says compile
+
+
+@dataclass
+class FileResult:
+    request: FileRequest
+    response: dict | None  # the worker's answer, or None when the file could not be checked
+    failure: str = ""  # why there is no answer (timeout, crash, exit)
+    cached: bool = False
+
+
+def probe_torch(python: str) -> str:
+    """torch's version in the interpreter that will run the user's code; DynamicError if it has none."""
+    try:
+        result = subprocess.run(
+            [python, "-c", "import torch, sys; sys.stdout.write(torch.__version__.split('+')[0])"],
+            capture_output=True, text=True, timeout=STARTUP_SECONDS,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise DynamicError(f"--dynamic cannot start {python}: {error}") from None
+    if result.returncode != 0:
+        raise DynamicError(
+            f"--dynamic needs the package `torch` in {python} (pip install 'jitlint[dynamic]'): "
+            f"{(result.stderr.strip().splitlines() or ['import torch failed'])[-1]}"
+        )
+    return result.stdout.strip()
+
+
+class Worker:
+    def __init__(self, python: str, log_path: Path) -> None:
+        self.process = subprocess.Popen(
+            [python, str(WORKER), str(log_path)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        self._buffer = b""
+        self.closed = False
+        ready = self._read_line(STARTUP_SECONDS)
+        if ready is None or not json.loads(ready).get("ready"):
+            self.kill()
+            raise DynamicError(f"the dynamic checker's worker did not start under {python}")
+
+    def _read_line(self, timeout: float) -> str | None:
+        """One protocol line, or None if the deadline passed or the worker closed its end (`self.closed`)."""
+        deadline = time.monotonic() + timeout
+        stdout = self.process.stdout
+        with selectors.DefaultSelector() as selector:
+            selector.register(stdout, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not selector.select(remaining):
+                    return None
+                chunk = os.read(stdout.fileno(), 1 << 16)
+                if not chunk:
+                    self.closed = True
+                    return None
+                self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode("utf-8", errors="replace")
+
+    def check(self, request: dict, timeout: float) -> tuple[dict | None, str]:
+        try:
+            self.process.stdin.write((json.dumps(request) + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return None, self._death()
+        line = self._read_line(timeout)
+        if line is None:
+            if self.closed:
+                return None, self._death()
+            return None, f"timed out after {timeout:g} s (the file or the modules it builds kept running)"
+        return json.loads(line), ""
+
+    def _death(self) -> str:
+        code = self.process.wait()
+        if code < 0:
+            return f"the user's code crashed the checker process (signal {-code})"
+        return f"the user's code ended the checker process (exit status {code})"
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
+        self.process.wait()
+
+
+def _cache_key(request: FileRequest, settings: dict) -> str:
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
+    for path in [request.path, *sorted(request.dependencies)]:
+        digest.update(str(path).encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"<unreadable>")
+    digest.update(json.dumps([request.module, request.classes, request.functions, request.methods,
+                              request.free_functions]).encode())
+    return digest.hexdigest()
+
+
+def run_requests(
+    requests: list[FileRequest],
+    *,
+    python: str,
+    torch_version: str,
+    jitlint_version: str,
+    timeout: float,
+    factories: dict[str, str],
+    user_roots: list[str],
+    jobs: int,
+    cache_dir: Path | None,
+    log_path: Path,
+) -> list[FileResult]:
+    settings = {
+        "jitlint": jitlint_version, "torch": torch_version, "python": os.path.realpath(python),
+        "factories": factories, "timeout": timeout,
+    }
+    results: list[FileResult] = []
+    pending: "queue.Queue[FileRequest]" = queue.Queue()
+    for request in requests:
+        cached = _read_cache(cache_dir, _cache_key(request, settings)) if cache_dir else None
+        if cached is not None:
+            results.append(FileResult(request, cached, cached=True))
+        else:
+            pending.put(request)
+    lock = threading.Lock()
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+
+    def serve() -> None:
+        worker: Worker | None = None
+        try:
+            while True:
+                try:
+                    request = pending.get_nowait()
+                except queue.Empty:
+                    return
+                if worker is None:
+                    worker = Worker(python, log_path)
+                message = {
+                    "file": str(request.path), "module": request.module, "root": request.root,
+                    "classes": request.classes, "functions": request.functions, "factories": factories,
+                    "user_roots": user_roots, "max_attempts": 20,
+                    "methods": request.methods, "free_functions": request.free_functions,
+                }
+                response, failure = worker.check(message, timeout)
+                if response is None:
+                    worker.kill()
+                    worker = None
+                elif cache_dir is not None:
+                    _write_cache(cache_dir, _cache_key(request, settings), response)
+                with lock:
+                    results.append(FileResult(request, response, failure))
+        finally:
+            if worker is not None:
+                worker.kill()
+
+    errors: list[BaseException] = []
+
+    def guarded() -> None:
+        try:
+            serve()
+        except BaseException as error:  # a worker that cannot start: reported once, as a DynamicError
+            errors.append(error)
+
+    threads = [threading.Thread(target=guarded, daemon=True) for _ in range(max(1, min(jobs, pending.qsize())))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0] if isinstance(errors[0], DynamicError) else DynamicError(str(errors[0]))
+    return results
+
+
+def _read_cache(cache_dir: Path, key: str) -> dict | None:
+    try:
+        return json.loads((cache_dir / "dynamic" / f"{key}.json").read_text())
+    except (OSError, ValueError):
+        return None  # missing or corrupt: recompute
+
+
+def _write_cache(cache_dir: Path, key: str, response: dict) -> None:
+    directory = cache_dir / "dynamic"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        temporary = directory / f".{key}.{os.getpid()}.{threading.get_ident()}.tmp"
+        temporary.write_text(json.dumps(response))
+        os.replace(temporary, directory / f"{key}.json")  # atomic: two runs may share the cache
+    except OSError:
+        pass  # a cache that cannot be written only costs time
