@@ -46,6 +46,7 @@ def test_torch_scripts_the_scriptable_fixtures(path):
 BROKEN = [
     (FIXTURES / "broken" / "legacy_detector.py", None),
     (FIXTURES / "broken" / "text_encoder.py", None),
+    (FIXTURES / "broken" / "five_problems.py", None),
     (FIXTURES / "broken" / "detector" / "pyramid.py", FIXTURES / "broken"),
 ]
 

@@ -47,10 +47,13 @@ class FileResult:
 
 
 def probe_torch(python: str) -> str:
-    """torch's version in the interpreter that will run the user's code; DynamicError if it has none."""
+    """torch's version in the interpreter that will run the user's code; DynamicError if it has none.
+
+    Read from the package metadata, not by importing torch (that costs seconds, and the workers import it anyway).
+    """
     try:
         result = subprocess.run(
-            [python, "-c", "import torch, sys; sys.stdout.write(torch.__version__.split('+')[0])"],
+            [python, "-c", "import importlib.metadata as m, sys; sys.stdout.write(m.version('torch').split('+')[0])"],
             capture_output=True, text=True, timeout=STARTUP_SECONDS,
         )
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -58,7 +61,7 @@ def probe_torch(python: str) -> str:
     if result.returncode != 0:
         raise DynamicError(
             f"--dynamic needs the package `torch` in {python} (pip install 'jitlint[dynamic]'): "
-            f"{(result.stderr.strip().splitlines() or ['import torch failed'])[-1]}"
+            f"{(result.stderr.strip().splitlines() or ['torch is not installed'])[-1]}"
         )
     return result.stdout.strip()
 
