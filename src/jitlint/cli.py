@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -65,9 +66,16 @@ def check(paths, select, extend_select, ignore, output_format, stdin_filename, s
         enabled = config.enabled_codes(RULES_BY_CODE, _split(select), _split(extend_select), _split(ignore))
     except ConfigError as error:
         raise _fail(str(error))
-    run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude)
+    if paths and force_exclude and stdin is None and not _any_included(paths, config):
+        sys.exit(0)  # pre-commit passed only excluded files: nothing to do, nothing to say
+    progress = _Progress() if _wants_progress() else None
+    run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress)
+    if progress is not None:
+        progress.finish()
     findings = run.findings
-    if dynamic or (dynamic is None and config.dynamic_enabled):
+    # Inside a pre-commit hook, configuration alone never turns the (slow, code-executing) dynamic check on.
+    in_pre_commit = os.environ.get("PRE_COMMIT") == "1"
+    if dynamic or (dynamic is None and config.dynamic_enabled and not in_pre_commit):
         if dynamic is None:
             click.echo(f"jitlint: running the dynamic checker, which executes your code (enabled by "
                        f"[tool.jitlint.dynamic] in {config.source})", err=True)
@@ -80,9 +88,41 @@ def check(paths, select, extend_select, ignore, output_format, stdin_filename, s
     sys.exit(0 if exit_zero or not failed else 1)
 
 
-def _run_dynamic(run, config, strict: bool, no_cache: bool, jobs: int | None):
-    import os
+PROGRESS_MIN_FILES = 20
 
+
+def _wants_progress() -> bool:
+    """A progress line only for a person watching a terminal; never in pipes, files or CI logs."""
+    return sys.stderr is not None and sys.stderr.isatty() and os.environ.get("CI") != "true"
+
+
+class _Progress:
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < 2 * PROGRESS_MIN_FILES or done % 10:
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\rjitlint [{'#' * filled}{'.' * (width - filled)}] {100 * done // max(total, 1):3d}%")
+        sys.stderr.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 48 + "\r")
+            sys.stderr.flush()
+
+
+def _any_included(paths: list[Path], config) -> bool:
+    from jitlint.engine import discover
+
+    files, errors = discover(paths, config, force_exclude=True)
+    return bool(files or errors)
+
+
+def _run_dynamic(run, config, strict: bool, no_cache: bool, jobs: int | None):
     from jitlint.dynamic import DynamicError, DynamicSettings, run_dynamic
 
     cache_dir = config.root / ".jitlint_cache"
@@ -112,6 +152,17 @@ def rule(code: str) -> None:
     if text is None:
         raise _fail(f"the page of {found.code} is missing from this installation")
     click.echo(text, nl=False)
+
+
+@main.command()
+def server() -> None:
+    """Run the Language Server (LSP over stdio) for editors."""
+    from jitlint.server import ServerUnavailable, serve
+
+    try:
+        serve()
+    except ServerUnavailable as error:
+        raise _fail(f"`jitlint server` needs the package `pygls` (pip install 'jitlint[server]'): {error}")
 
 
 @main.command(name="rules")

@@ -220,10 +220,14 @@ def lint_run(
     *,
     stdin: StdinSource | None = None,
     force_exclude: bool = False,
+    progress=None,
 ) -> LintRun:
+    """`progress(done, total)`, if given, is called as files are read and as they are linted."""
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
     sources: list[SourceFile] = []
-    for path in files:
+    for index, path in enumerate(files):
+        if progress is not None:
+            progress(index, 2 * len(files))
         source = read_source(path)
         (sources if isinstance(source, SourceFile) else errors).append(source)
     if stdin is not None:
@@ -244,7 +248,9 @@ def lint_run(
 
     rules = [rule() for rule in RULES if rule.code in enabled and not getattr(rule, "engine_reported", False)]
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-    for source, module in modules:
+    for index, (source, module) in enumerate(modules):
+        if progress is not None:
+            progress(len(files) + index, len(files) + len(modules))
         findings.extend(lint_module(source, module, project, compiled, rules, config))
     findings.sort(key=Finding.sort_key)
     return LintRun(findings, project, compiled)
@@ -266,8 +272,9 @@ def lint_module(source, module, project, compiled, rules, config) -> list[Findin
     per_file_ignored = config.ignored_for(source.path)
     results = []
     seen = set()
+    lines = source.text.splitlines()
     for raw in ctx.findings:
-        finding = _to_finding(raw, positions, source.display_name, source.path)
+        finding = _to_finding(raw, positions, source.display_name, source.path, lines)
         if any(finding.code.startswith(prefix) for prefix in per_file_ignored):
             continue
         if suppressions.suppressed(finding.code, finding.location.row):
@@ -284,13 +291,14 @@ class FindingContext:
     path: Path
     statement_lines: tuple[int, int]
     function: object  # CompiledFunction | None
+    line_text: str = ""  # the source line the finding starts on
 
 
-def _to_finding(raw: RawFinding, positions, filename: str, path: Path) -> Finding:
+def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: list[str]) -> Finding:
     code_range = positions[raw.node]
     rule = raw.rule
     span = positions.get(raw.statement) if raw.statement is not None else None
-    lines = (span.start.line, span.end.line) if span else (code_range.start.line, code_range.end.line)
+    statement = (span.start.line, span.end.line) if span else (code_range.start.line, code_range.end.line)
     return Finding(
         rule.code,
         rule.name,
@@ -301,5 +309,5 @@ def _to_finding(raw: RawFinding, positions, filename: str, path: Path) -> Findin
         Location(code_range.end.line, code_range.end.column + 1),
         fix=raw.fix,
         url=pages.url(rule.code),
-        context=FindingContext(path, lines, raw.function),
+        context=FindingContext(path, statement, raw.function, lines[code_range.start.line - 1] if code_range.start.line <= len(lines) else ""),
     )

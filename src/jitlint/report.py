@@ -7,10 +7,17 @@ from collections import Counter
 
 from jitlint.finding import Finding
 
-OUTPUT_FORMATS = ("text", "json", "json-lines", "github")
+OUTPUT_FORMATS = ("text", "concise", "full", "json", "json-lines", "github", "sarif")
 
 
 def render(findings: list[Finding], output_format: str, *, quiet: bool = False) -> str:
+    if output_format == "sarif":
+        from jitlint.rules import RULES
+        from jitlint.sarif import render as render_sarif
+
+        return render_sarif(findings, RULES)
+    if output_format == "full":
+        return _full(findings, quiet)
     if output_format == "json":
         return json.dumps([f.to_json() for f in findings], indent=2) + "\n"
     if output_format == "json-lines":
@@ -18,6 +25,26 @@ def render(findings: list[Finding], output_format: str, *, quiet: bool = False) 
     if output_format == "github":
         return "".join(_github(f) + "\n" for f in findings)
     return _text(findings, quiet)
+
+
+def _full(findings: list[Finding], quiet: bool) -> str:
+    """Each finding with its source line and a caret under the range (ruff's `full`)."""
+    blocks = []
+    for f in findings:
+        header = f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} [{f.severity}] {f.message}{_status(f)}"
+        line = getattr(f.context, "line_text", "")
+        if line:
+            start = f.location.column - 1
+            end = f.end_location.column - 1 if f.end_location.row == f.location.row else len(line)
+            width = max(1, end - start)
+            gutter = str(f.location.row)
+            blocks.append(f"{header}\n {gutter} | {line}\n {' ' * len(gutter)} | {' ' * start}{'^' * width}\n")
+        else:
+            blocks.append(header + "\n")
+    text = "\n".join(blocks)
+    if not quiet:
+        text += ("\n" if blocks else "") + summary(findings) + "\n"
+    return text
 
 
 def _text(findings: list[Finding], quiet: bool) -> str:

@@ -1,0 +1,152 @@
+"""`jitlint server`: a Language Server over stdio (pygls), a thin layer over the same engine as `jitlint check`.
+
+Diagnostics come from the static rules on open, on change (debounced) and on save; on save, when the workspace's
+`[tool.jitlint.dynamic]` has `enabled = true`, they also carry the dynamic checker's confirmation. Hovering a
+diagnostic shows its rule's page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from jitlint import __version__, pages
+
+DEBOUNCE_SECONDS = 0.3
+
+
+class ServerUnavailable(Exception):
+    """pygls is not installed (it is the `server` extra)."""
+
+
+def _path(uri: str) -> Path:
+    parsed = urlparse(uri)
+    return Path(unquote(parsed.path)) if parsed.scheme == "file" else Path(uri)
+
+
+def _findings(path: Path, text: str, dynamic: bool):
+    from jitlint.config import ConfigError, load_config
+    from jitlint.engine import StdinSource, lint_run
+    from jitlint.rules import RULES_BY_CODE
+
+    try:
+        config = load_config(None, path.parent if path.parent.exists() else Path.cwd())
+        enabled = config.enabled_codes(RULES_BY_CODE)
+    except ConfigError:
+        return []
+    run = lint_run([], config, enabled, stdin=StdinSource(str(path), text.encode("utf-8")))
+    if dynamic and config.dynamic_enabled:
+        import os
+        import sys
+
+        from jitlint.dynamic import DynamicError, DynamicSettings, run_dynamic
+
+        cache = config.root / ".jitlint_cache"
+        settings = DynamicSettings(
+            timeout=config.dynamic_timeout, factories=config.dynamic_factories,
+            python=config.dynamic_python or sys.executable, jobs=os.cpu_count() or 1,
+            cache_dir=cache, log_path=cache / "dynamic" / "user-output.log",
+        )
+        try:
+            return run_dynamic(run, settings)
+        except DynamicError:
+            return run.findings
+    return run.findings
+
+
+def build_server():
+    try:
+        from lsprotocol import types
+        from pygls.lsp.server import LanguageServer
+    except ImportError as error:
+        raise ServerUnavailable(str(error)) from None
+
+    server = LanguageServer("jitlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+    severities = {
+        "error": types.DiagnosticSeverity.Error,
+        "warning": types.DiagnosticSeverity.Warning,
+        "info": types.DiagnosticSeverity.Information,
+    }
+    published: dict[str, list[tuple[types.Range, str]]] = {}
+    pending: dict[str, asyncio.Task] = {}
+
+    def diagnostic(finding) -> types.Diagnostic:
+        status = finding.confirmation
+        message = finding.message
+        if status is not None:
+            message += f" [{status.status}: {status.detail}]"
+        return types.Diagnostic(
+            range=types.Range(
+                start=types.Position(line=finding.location.row - 1, character=finding.location.column - 1),
+                end=types.Position(line=finding.end_location.row - 1, character=finding.end_location.column - 1),
+            ),
+            message=message,
+            severity=severities[finding.severity],
+            code=finding.code,
+            code_description=types.CodeDescription(href=finding.url),
+            source="jitlint",
+        )
+
+    def publish(uri: str, dynamic: bool = False) -> None:
+        document = server.workspace.get_text_document(uri)
+        findings = _findings(_path(uri), document.source, dynamic)
+        diagnostics = [diagnostic(f) for f in findings]
+        published[uri] = [(d.range, d.code) for d in diagnostics]
+        server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=diagnostics)
+        )
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        publish(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        previous = pending.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+
+        async def later() -> None:
+            await asyncio.sleep(DEBOUNCE_SECONDS)  # typing bursts produce one lint, not one per keystroke
+            pending.pop(uri, None)
+            publish(uri)
+
+        pending[uri] = asyncio.ensure_future(later())
+
+    @server.thread()
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(params: types.DidSaveTextDocumentParams) -> None:
+        publish(params.text_document.uri, dynamic=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: types.DidCloseTextDocumentParams) -> None:
+        published.pop(params.text_document.uri, None)
+        server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
+        )
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(params: types.HoverParams) -> types.Hover | None:
+        position = params.position
+        for found_range, code in published.get(params.text_document.uri, []):
+            start, end = found_range.start, found_range.end
+            after_start = (position.line, position.character) >= (start.line, start.character)
+            before_end = (position.line, position.character) <= (end.line, end.character)
+            if after_start and before_end:
+                page = pages.read(code) or code
+                return types.Hover(
+                    contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=page), range=found_range
+                )
+        return None
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
+    def code_action(params: types.CodeActionParams) -> list[types.CodeAction]:
+        return []  # no rule offers a fix yet
+
+    return server
+
+
+def serve() -> None:
+    build_server().start_io()
