@@ -50,7 +50,7 @@ def test_text_report_and_exit_codes(project):
     result = run("check", "model.py")
     assert result.exit_code == 1
     assert result.output.splitlines() == [
-        "model.py:10:26: JIT201 [error] parameter `scale` has a float default but no annotation; TorchScript "
+        "model.py:10:26: JIT201 [*] [error] parameter `scale` has a float default but no annotation; TorchScript "
         "assumes an unannotated parameter is a Tensor. Annotate it: `scale: float = ...`",
         "model.py:12:13: JIT401 [error] `.numpy()` is not supported by TorchScript; keep the value a Tensor, or "
         "move the NumPy code into a `@torch.jit.ignore` method or under `if not torch.jit.is_scripting():`",
@@ -110,7 +110,14 @@ def test_json_contract(project):
         "filename": "model.py",
         "location": {"row": 10, "column": 26},
         "end_location": {"row": 10, "column": 31},
-        "fix": None,
+        "fix": {
+            "applicability": "safe",
+            "message": "annotate `scale: float`",
+            "edits": [
+                {"content": "scale: float", "location": {"row": 10, "column": 26}, "end_location": {"row": 10, "column": 31}},
+                {"content": " = ", "location": {"row": 10, "column": 31}, "end_location": {"row": 10, "column": 32}},
+            ],
+        },
         "url": (Path(__file__).resolve().parents[1] / "rules" / "JIT201.md").as_uri(),
         "confirmation": None,
     }

@@ -39,7 +39,7 @@ def test_pre_commit_hook_with_the_real_pre_commit(tmp_path):
     pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "jitlint", "--files"]
     failing = subprocess.run([*pre_commit, "model.py"], cwd=repo, capture_output=True, text=True, env=env, timeout=900)
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "model.py:27:17: JIT301 [error]" in failing.stdout
+    assert "model.py:27:17: JIT301 [*] [error]" in failing.stdout
     passing = subprocess.run([*pre_commit, "clean.py"], cwd=repo, capture_output=True, text=True, env=env, timeout=900)
     assert passing.returncode == 0, passing.stdout + passing.stderr
     assert "jitlint" in passing.stdout and "Passed" in passing.stdout
@@ -140,6 +140,14 @@ def test_language_server_end_to_end(tmp_path):
         assert diagnostics[1]["severity"] == 1 and diagnostics[1]["source"] == "jitlint"
         hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 26, "character": 20}})
         assert hover["contents"]["value"].startswith("# JIT301 `modulelist-index-variable`")
+        fixes = client.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": {"start": {"line": 35, "character": 23}, "end": {"line": 35, "character": 25}},
+            "context": {"diagnostics": []}})
+        assert [(a["title"], a["kind"], a["isPreferred"]) for a in fixes] == [("jitlint: annotate `factor: float`", "quickfix", True)]
+        assert fixes[0]["edit"]["changes"][uri] == [
+            {"range": {"start": {"line": 35, "character": 23}, "end": {"line": 35, "character": 29}}, "newText": "factor: float"},
+            {"range": {"start": {"line": 35, "character": 29}, "end": {"line": 35, "character": 30}}, "newText": " = "},
+        ]
         # Typing: several quick changes are debounced into diagnostics for the last text.
         for version, text in enumerate([BROKEN + "\n", BROKEN + "\n\n", CLEAN], start=2):
             client.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
@@ -215,7 +223,7 @@ def test_sarif_is_valid_against_the_official_schema_and_fingerprints_survive_lin
 def test_full_and_concise_text(tmp_path):
     (tmp_path / "model.py").write_text(BROKEN)
     full = jitlint("check", "--output-format", "full", "model.py", cwd=tmp_path).stdout
-    assert "model.py:27:17: JIT301 [error]" in full
+    assert "model.py:27:17: JIT301 [*] [error]" in full
     assert " 27 |             x = self.blocks[i](x)\n    |                 ^^^^^^^^^^^^^^\n" in full
     concise = jitlint("check", "--output-format", "concise", "model.py", cwd=tmp_path).stdout
     assert concise == jitlint("check", "model.py", cwd=tmp_path).stdout

@@ -48,8 +48,13 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="With --dynamic: errors torch did not reproduce still fail the run.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write .jitlint_cache/.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes for --dynamic (default: all cores).")
+@click.option("--fix", is_flag=True, help="Apply safe fixes (atomically; only if the result parses).")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff: also apply fixes marked unsafe.")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@click.option("--show-fixes", is_flag=True, help="With --fix: list each finding that was fixed.")
 def check(paths, select, extend_select, ignore, output_format, stdin_filename, show_statistics, exit_zero,
-          force_exclude, config_path, quiet, dynamic, strict, no_cache, jobs) -> None:
+          force_exclude, config_path, quiet, dynamic, strict, no_cache, jobs, fix, unsafe_fixes, show_diff,
+          show_fixes) -> None:
     """Lint PATHS (files or directories; `-` reads stdin; default: the current directory)."""
     paths = list(paths) or ([Path("-")] if stdin_filename else [Path(".")])
     stdin = None
@@ -68,6 +73,15 @@ def check(paths, select, extend_select, ignore, output_format, stdin_filename, s
         raise _fail(str(error))
     if paths and force_exclude and stdin is None and not _any_included(paths, config):
         sys.exit(0)  # pre-commit passed only excluded files: nothing to do, nothing to say
+    applied: list = []
+    if fix or show_diff:
+        outputs, applied = _fix(paths, stdin, config, enabled, force_exclude, unsafe_fixes, write=not show_diff)
+        if show_diff:  # the diffs, nothing written; exit 1 when there is something to fix
+            click.echo("".join(outputs), nl=False)
+            sys.exit(1 if any(outputs) and not exit_zero else 0)
+        if stdin is not None:  # an editor asked to fix its buffer: the fixed source on stdout
+            click.echo("".join(outputs), nl=False)
+            sys.exit(0)
     progress = _Progress() if _wants_progress() else None
     run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress)
     if progress is not None:
@@ -84,8 +98,64 @@ def check(paths, select, extend_select, ignore, output_format, stdin_filename, s
         click.echo(statistics(findings, output_format), nl=False)
     else:
         click.echo(render(findings, output_format, quiet=quiet), nl=False)
+    if fix and output_format in ("text", "concise", "full"):
+        _report_fixed(applied, show_fixes)
     failed = any(f.severity == "error" for f in findings)
     sys.exit(0 if exit_zero or not failed else 1)
+
+
+def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool) -> tuple[list[str], list]:
+    """Fix every file. Returns the unified diffs (--diff) or the fixed source (stdin), and the findings fixed."""
+    from jitlint.engine import discover, lint
+    from jitlint.fixes import digest, fix_source, unified_diff, write_atomically
+    from jitlint.source import decode
+
+    def lint_text(path: Path, text: str):
+        return lint([], config, enabled, stdin=StdinSource(str(path), text.encode("utf-8")))
+
+    outputs: list[str] = []
+    applied: list = []
+    if stdin is not None:
+        text = decode(stdin.data)
+        result = fix_source(Path(stdin.display_name), text, lambda t: lint_text(Path(stdin.display_name), t), unsafe)
+        return ([unified_diff(result, stdin.display_name)] if not write else [result.fixed]), result.applied
+    files, _errors = discover(paths, config, force_exclude)
+    for path in files:
+        try:
+            data = path.read_bytes()
+            text = decode(data)
+        except (OSError, UnicodeDecodeError, SyntaxError):
+            continue  # reported as JIT002 by the lint that follows
+        result = fix_source(path, text, lambda t, path=path: lint_text(path, t), unsafe)
+        if result.error:
+            click.echo(f"jitlint: {path}: {result.error}", err=True)
+            continue
+        if result.fixed == result.original:
+            continue
+        if not write:
+            outputs.append(unified_diff(result, str(path)))
+            continue
+        import io
+        import tokenize
+
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        problem = write_atomically(path, result.fixed, "utf-8" if encoding == "utf-8-sig" else encoding, digest(data))
+        if problem:
+            click.echo(f"jitlint: {path}: not fixed: {problem}", err=True)
+            continue
+        applied.extend(result.applied)
+    return outputs, applied
+
+
+def _report_fixed(applied, show: bool) -> None:
+    if not applied:
+        return
+    if show:
+        for finding in applied:
+            click.echo(f"Fixed {finding.filename}:{finding.location.row}:{finding.location.column}: "
+                       f"{finding.code} {finding.fix.message}")
+    files = len({finding.filename for finding in applied})
+    click.echo(f"Fixed {len(applied)} finding{'' if len(applied) == 1 else 's'} in {files} file{'' if files == 1 else 's'}.")
 
 
 PROGRESS_MIN_FILES = 20

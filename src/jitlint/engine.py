@@ -12,7 +12,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jitlint.compiled import CompiledCodeMap
 from jitlint.config import Config, is_default_excluded
-from jitlint.finding import Finding, Location
+from jitlint.finding import Edit, Finding, Fix, Location
 from jitlint.project import ModuleInfo, ProjectIndex
 from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
@@ -286,6 +286,17 @@ def lint_module(source, module, project, compiled, rules, config) -> list[Findin
     return results
 
 
+def _resolve_fix(pending, positions) -> Fix | None:
+    if pending is None:
+        return None
+    edits = []
+    for edit in pending.edits:
+        span = positions[edit.node]
+        edits.append(Edit(edit.content, Location(span.start.line, span.start.column + 1),
+                          Location(span.end.line, span.end.column + 1)))
+    return Fix(pending.applicability, pending.message, tuple(edits))
+
+
 @dataclass(frozen=True)
 class FindingContext:
     path: Path
@@ -307,7 +318,7 @@ def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: li
         filename,
         Location(code_range.start.line, code_range.start.column + 1),
         Location(code_range.end.line, code_range.end.column + 1),
-        fix=raw.fix,
+        fix=_resolve_fix(raw.fix, positions),
         url=pages.url(rule.code),
         context=FindingContext(path, statement, raw.function, lines[code_range.start.line - 1] if code_range.start.line <= len(lines) else ""),
     )

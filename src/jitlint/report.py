@@ -31,7 +31,7 @@ def _full(findings: list[Finding], quiet: bool) -> str:
     """Each finding with its source line and a caret under the range (ruff's `full`)."""
     blocks = []
     for f in findings:
-        header = f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} [{f.severity}] {f.message}{_status(f)}"
+        header = f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {_fixable(f)}[{f.severity}] {f.message}{_status(f)}"
         line = getattr(f.context, "line_text", "")
         if line:
             start = f.location.column - 1
@@ -49,12 +49,19 @@ def _full(findings: list[Finding], quiet: bool) -> str:
 
 def _text(findings: list[Finding], quiet: bool) -> str:
     lines = [
-        f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} [{f.severity}] {f.message}{_status(f)}"
+        f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {_fixable(f)}[{f.severity}] {f.message}{_status(f)}"
         for f in findings
     ]
     if not quiet:
         lines.append(summary(findings))
     return "".join(line + "\n" for line in lines)
+
+
+def _fixable(finding: Finding) -> str:
+    """ruff's marker: `[*]` for a fix --fix applies, `[-]` for one that needs --unsafe-fixes."""
+    if finding.fix is None:
+        return ""
+    return "[*] " if finding.fix.applicability == "safe" else "[-] "
 
 
 def _status(finding: Finding) -> str:

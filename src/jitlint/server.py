@@ -2,7 +2,7 @@
 
 Diagnostics come from the static rules on open, on change (debounced) and on save; on save, when the workspace's
 `[tool.jitlint.dynamic]` has `enabled = true`, they also carry the dynamic checker's confirmation. Hovering a
-diagnostic shows its rule's page.
+diagnostic shows its rule's page; fixes are offered as quick-fix code actions.
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ def build_server():
         "info": types.DiagnosticSeverity.Information,
     }
     published: dict[str, list[tuple[types.Range, str]]] = {}
+    fixes: dict[str, list[tuple[types.Diagnostic, object]]] = {}  # per document: diagnostics with a fix
     pending: dict[str, asyncio.Task] = {}
 
     def diagnostic(finding) -> types.Diagnostic:
@@ -93,6 +94,7 @@ def build_server():
         findings = _findings(_path(uri), document.source, dynamic)
         diagnostics = [diagnostic(f) for f in findings]
         published[uri] = [(d.range, d.code) for d in diagnostics]
+        fixes[uri] = [(d, f.fix) for d, f in zip(diagnostics, findings) if f.fix is not None]
         server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=diagnostics)
         )
@@ -141,9 +143,29 @@ def build_server():
                 )
         return None
 
+    def _position(location) -> types.Position:
+        return types.Position(line=location.row - 1, character=location.column - 1)
+
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
     def code_action(params: types.CodeActionParams) -> list[types.CodeAction]:
-        return []  # no rule offers a fix yet
+        """Each fix of a diagnostic in the requested range, as a quick fix (unsafe ones say so)."""
+        uri = params.text_document.uri
+        wanted = params.range
+        actions = []
+        for found, fix in fixes.get(uri, []):
+            if (found.range.end.line, found.range.end.character) < (wanted.start.line, wanted.start.character):
+                continue
+            if (found.range.start.line, found.range.start.character) > (wanted.end.line, wanted.end.character):
+                continue
+            edits = [types.TextEdit(range=types.Range(start=_position(e.location), end=_position(e.end_location)),
+                                    new_text=e.content) for e in fix.edits]
+            title = f"jitlint: {fix.message}" + (" (unsafe)" if fix.applicability == "unsafe" else "")
+            actions.append(types.CodeAction(
+                title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[found],
+                is_preferred=fix.applicability == "safe",
+                edit=types.WorkspaceEdit(changes={uri: edits}),
+            ))
+        return actions
 
     return server
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.project import CONTAINER_KINDS, ClassInfo, decorator_names
-from jitlint.rules.base import Rule, RuleContext
+from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
 from jitlint.rules.calls import global_value_type
 from jitlint.rules.containers import self_attribute_load
 
@@ -222,9 +222,9 @@ class NoneModuleTruthiness(Rule):
     def visit_IfExp(self, node: cst.IfExp, ctx: RuleContext) -> None:
         self._test(node.test, ctx)
 
-    def _test(self, test: cst.BaseExpression, ctx: RuleContext) -> None:
+    def _test(self, test: cst.BaseExpression, ctx: RuleContext, negation: cst.UnaryOperation | None = None) -> None:
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            self._test(test.expression, ctx)
+            self._test(test.expression, ctx, test)
         elif isinstance(test, cst.BooleanOperation):
             self._test(test.left, ctx)
             self._test(test.right, ctx)
@@ -232,8 +232,12 @@ class NoneModuleTruthiness(Rule):
             found = ctx.self_attribute(test)
             if found is not None and found[1].kinds and found[1].kinds <= _MODULE_LIKE:
                 name = found[0]
+                fix = None
+                if found[1].kinds <= {"none", "module"}:  # a plain module is always truthy: `is not None` is the same
+                    target, test_code = (negation, "is None") if negation is not None else (test, "is not None")
+                    fix = PendingFix("safe", f"test `{test_code}`", [PendingEdit(target, f"{ctx.code(test)} {test_code}")])
                 ctx.report(test, f"`self.{name}` holds a module or None, which TorchScript cannot convert to bool; "
-                                 f"test `self.{name} is not None`")
+                                 f"test `self.{name} is not None`", fix=fix)
 
 
 def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 import libcst as cst
 
-from jitlint.finding import Fix, Severity
+from jitlint.finding import Severity
 from jitlint.project import AttributeInfo
 
 if TYPE_CHECKING:
@@ -44,11 +44,26 @@ class Rule:
 
 
 @dataclass
+class PendingEdit:
+    """Replace the source of `node` (its position range) with `content`; positions are known only later."""
+
+    node: cst.CSTNode
+    content: str
+
+
+@dataclass
+class PendingFix:
+    applicability: str  # "safe" (applied by --fix) or "unsafe" (also needs --unsafe-fixes)
+    message: str
+    edits: list[PendingEdit]
+
+
+@dataclass
 class RawFinding:
     rule: type[Rule]
     node: cst.CSTNode
     message: str
-    fix: Fix | None = None
+    fix: PendingFix | None = None
     statement: cst.CSTNode | None = None  # the smallest enclosing statement
     function: "CompiledFunction | None" = None
 
@@ -69,7 +84,7 @@ class RuleContext:
     def _set_rule(self, rule: type[Rule]) -> None:
         self._rule = rule
 
-    def report(self, node: cst.CSTNode, message: str | None = None, *, fix: Fix | None = None) -> None:
+    def report(self, node: cst.CSTNode, message: str | None = None, *, fix: PendingFix | None = None) -> None:
         assert self._rule is not None
         text = message or self._rule.message
         if self._rule.syntax and self.in_dead_branch:
@@ -79,6 +94,28 @@ class RuleContext:
             None,
         )
         self.findings.append(RawFinding(self._rule, node, text, fix, statement, self.function))
+
+    def code(self, node: cst.CSTNode) -> str:
+        """Source text for a (new or existing) node, as LibCST prints it."""
+        return self.module.tree.code_for_node(node)
+
+    def statement_code(self, old: cst.CSTNode, new: cst.CSTNode, indent: str) -> str:
+        """Source for `new` replacing statement `old` in place: without the leading blank lines and final newline
+        (outside `old`'s position range), and with `indent` before every line after the first."""
+        if hasattr(new, "leading_lines"):
+            new = new.with_changes(leading_lines=())
+        lines = self.code(new).rstrip("\n").split("\n")
+        return "\n".join([lines[0], *[(indent + line) if line.strip() else line for line in lines[1:]]])
+
+    def indent_of(self, statement: cst.CSTNode) -> str:
+        """The indentation of a statement, from the enclosing blocks (as LibCST tracks it)."""
+        depth = ""
+        for ancestor in self.ancestors:
+            if ancestor is statement:
+                break
+            if isinstance(ancestor, cst.IndentedBlock):
+                depth += ancestor.indent if ancestor.indent is not None else self.module.tree.default_indent
+        return depth
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
         return self.module.imports.qualify(node)

@@ -8,7 +8,7 @@ from jitlint.apis import unsupported
 from jitlint.names import assigned_names
 from jitlint.project import ClassInfo
 from jitlint.rules._expr import is_str_literal, literal_type, params_of
-from jitlint.rules.base import Rule, RuleContext
+from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
 
 
 class NoNumpy(Rule):
@@ -74,8 +74,13 @@ class NoLegacyTensorConstructor(Rule):
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if ctx.qualify(node.func) == "torch.Tensor":
+            fix = None
+            if len(node.args) == 1 and isinstance(node.args[0].value, (cst.List, cst.Tuple)) and isinstance(node.func, cst.Attribute):
+                # Unsafe: torch.Tensor(data) is always float32; torch.tensor infers the dtype (ints stay ints).
+                new = ctx.code(node.func.value) + ".tensor"
+                fix = PendingFix("unsafe", f"use `{new}(data)`", [PendingEdit(node.func, new)])
             ctx.report(node, "`torch.Tensor(...)` is not supported by TorchScript; use `torch.tensor(data)` or "
-                             "`torch.empty(sizes)`")
+                             "`torch.empty(sizes)`", fix=fix)
         elif isinstance(node.func, cst.Attribute) and node.func.attr.value == "new" and ctx.qualify(node.func) is None:
             ctx.report(node, "`x.new(...)` is not supported by TorchScript; use `x.new_empty(sizes)` or "
                              "`x.new_tensor(data)`")
@@ -88,8 +93,15 @@ class NoBuiltinMapFilter(Rule):
     message = "`map()`/`filter()` are not supported by TorchScript; use a list comprehension or a loop"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        if ctx.qualify(node.func) in ("builtins.map", "builtins.filter"):
-            ctx.report(node)
+        qualified = ctx.qualify(node.func)
+        if qualified in ("builtins.map", "builtins.filter"):
+            fix = None
+            if qualified == "builtins.map" and len(node.args) == 2 and not any(a.keyword or a.star for a in node.args):
+                function, iterable = (ctx.code(a.value) for a in node.args)
+                item = next(n for n in ("item", "item_", "element") if n not in function + iterable)
+                comprehension = f"[{function}({item}) for {item} in {iterable}]"
+                fix = PendingFix("safe", "use a list comprehension", [PendingEdit(node, comprehension)])
+            ctx.report(node, fix=fix)
 
 
 class NoUnsupportedBuiltin(Rule):
@@ -243,8 +255,14 @@ class BuiltinKeywordArguments(Rule):
             and node.func.attr.value in ("split", "rsplit")
             and "maxsplit" in keywords
         ):
-            ctx.report(keywords["maxsplit"], "`str.split(sep, maxsplit=n)` is not supported by TorchScript; pass it "
-                                             "positionally: `split(sep, n)`")
+            argument = keywords["maxsplit"]
+            positional = [a for a in node.args if a.keyword is None]
+            fix = None
+            if len(positional) == 1 and node.args[0] is positional[0]:  # split(sep, maxsplit=n) -> split(sep, n)
+                fix = PendingFix("safe", "pass `maxsplit` positionally",
+                                 [PendingEdit(argument, ctx.code(argument.value))])
+            ctx.report(argument, "`str.split(sep, maxsplit=n)` is not supported by TorchScript; pass it "
+                                 "positionally: `split(sep, n)`", fix=fix)
 
 
 class TorchUtilsCheckpoint(Rule):

@@ -10,7 +10,8 @@ import libcst as cst
 
 from jitlint.project import INDEXED_BY_INT, INDEXED_BY_STR
 from jitlint.rules._expr import is_int_literal, is_str_literal
-from jitlint.rules.base import Rule, RuleContext
+from jitlint.names import assigned_names
+from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
 
 
 def _container(node: cst.BaseExpression, ctx: RuleContext, kinds: frozenset[str]) -> tuple[str, str] | None:
@@ -72,7 +73,37 @@ class _LiteralIndexRule(Rule):
             node,
             f"`self.{name}` is an nn.{kind}; TorchScript only indexes it with {self.literal_kind}. "
             + self.hint.format(name=name),
+            fix=self.fix(node, index, ctx),
         )
+
+    def fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+        return None
+
+
+class _IterateInstead(cst.CSTTransformer):
+    """`self.layers[i]` -> `layer` inside the loop body; counts every other use of `i`."""
+
+    def __init__(self, container: cst.BaseExpression, index: str, element: str) -> None:
+        self.container = container
+        self.index = index
+        self.element = element
+        self.other_uses = 0
+
+    def _is_target(self, node: cst.Subscript) -> bool:
+        value = _single_index(node)
+        return (
+            isinstance(value, cst.Name) and value.value == self.index and node.value.deep_equals(self.container)
+        )
+
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
+        return not self._is_target(node)
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.BaseExpression) -> cst.BaseExpression:
+        return cst.Name(self.element) if self._is_target(original) else updated
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.index:
+            self.other_uses += 1
 
 
 class ModuleListIndexVariable(_LiteralIndexRule):
@@ -84,6 +115,37 @@ class ModuleListIndexVariable(_LiteralIndexRule):
     literal_kind = "an integer literal"
     hint = "Iterate instead: `for layer in self.{name}:` (or `enumerate(self.{name})`)"
     is_literal = staticmethod(is_int_literal)
+
+    def fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+        """`for i in range(len(self.layers)): ... self.layers[i] ...` -> `for layer in self.layers:`, when `i`
+        serves only to index that container (then the loops are the same)."""
+        loop = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.For)), None)
+        if loop is None or not isinstance(index, cst.Name) or not isinstance(loop.target, cst.Name):
+            return None
+        if loop.target.value != index.value or loop.orelse is not None or not _is_range_len_of(loop.iter, node.value, ctx):
+            return None
+        function = ctx.function.info.node
+        element = next(n for n in ("layer", "module", "block", "layer_") if n not in assigned_names(function))
+        transformer = _IterateInstead(node.value, index.value, element)
+        body = loop.body.visit(transformer)
+        if transformer.other_uses:  # `i` is used for something else too: the loops would differ
+            return None
+        new_loop = loop.with_changes(target=cst.Name(element), iter=node.value, body=body)
+        content = ctx.statement_code(loop, new_loop, ctx.indent_of(loop))
+        return PendingFix("safe", f"iterate `for {element} in {ctx.code(node.value)}:`", [PendingEdit(loop, content)])
+
+
+def _is_range_len_of(iterable: cst.BaseExpression, container: cst.BaseExpression, ctx: RuleContext) -> bool:
+    """`range(len(<container>))`."""
+    if not (isinstance(iterable, cst.Call) and ctx.qualify(iterable.func) == "builtins.range" and len(iterable.args) == 1):
+        return False
+    inner = iterable.args[0].value
+    return (
+        isinstance(inner, cst.Call)
+        and ctx.qualify(inner.func) == "builtins.len"
+        and len(inner.args) == 1
+        and inner.args[0].value.deep_equals(container)
+    )
 
 
 class ModuleDictIndexVariable(_LiteralIndexRule):

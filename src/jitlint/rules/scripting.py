@@ -6,7 +6,7 @@ import libcst as cst
 
 from jitlint.compiled import SCRIPTING_CHECKS, guard_name, scripting_value, terminates
 from jitlint.rules._expr import literal_type
-from jitlint.rules.base import Rule, RuleContext
+from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
 
 
 def _semantic_findings_within(nodes, ctx: RuleContext) -> bool:
@@ -74,7 +74,8 @@ class IsScriptingStoredInVariable(Rule):
 
     def begin_file(self, ctx: RuleContext) -> None:
         self.bound: dict[int, dict[str, bool]] = {}
-        self.uses: list[tuple[cst.If, cst.CSTNode]] = []
+        self.values: dict[int, dict[str, cst.BaseExpression]] = {}
+        self.uses: list[tuple[cst.If, cst.CSTNode, PendingFix | None]] = []
 
     def visit_Assign(self, node: cst.Assign, ctx: RuleContext) -> None:
         value = scripting_value(node.value, ctx.module.imports)
@@ -83,6 +84,7 @@ class IsScriptingStoredInVariable(Rule):
         for target in node.targets:
             if isinstance(target.target, cst.Name):
                 self.bound.setdefault(id(ctx.function), {})[target.target.value] = value
+                self.values.setdefault(id(ctx.function), {})[target.target.value] = node.value
 
     def visit_If(self, node: cst.If, ctx: RuleContext) -> None:
         bound = self.bound.get(id(ctx.function))
@@ -93,16 +95,51 @@ class IsScriptingStoredInVariable(Rule):
             return
         dead = _would_be_dead(node, value)
         if dead is not None:
-            self.uses.append((node, dead))
+            self.uses.append((node, dead, self._fix(node.test, ctx)))
+
+    def _fix(self, test: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+        """Inline the call where the variable is tested, if the variable is assigned only once."""
+        values = self.values.get(id(ctx.function), {})
+        edits = []
+
+        class Names(cst.CSTVisitor):
+            def visit_Name(self, name: cst.Name) -> None:
+                if name.value in values:
+                    code = ctx.code(values[name.value])
+                    edits.append(PendingEdit(name, code if isinstance(values[name.value], cst.Call) else f"({code})"))
+
+        test.visit(Names())
+        rebound = [e for e in edits if list(assigned_names_all(ctx.function.info.node)).count(e.node.value) > 1]
+        if not edits or rebound:
+            return None
+        return PendingFix("safe", "call `is_scripting()` in the test itself", edits)
 
     def end_file(self, ctx: RuleContext) -> None:
-        for node, dead in self.uses:
+        for node, dead, fix in self.uses:
             if _semantic_findings_within(dead, ctx):
                 ctx.report(
                     node.test,
                     "torch only prunes a branch when the `if` calls `torch.jit.is_scripting()` itself; through a "
                     "variable the branch is compiled and fails. Inline the call: `if not torch.jit.is_scripting():`",
+                    fix=fix,
                 )
+
+
+def assigned_names_all(function: cst.FunctionDef) -> list[str]:
+    """Every name assignment in a function, with repeats (to tell a variable assigned once)."""
+    found: list[str] = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            if isinstance(node.target, cst.Name):
+                found.append(node.target.value)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.target, cst.Name):
+                found.append(node.target.value)
+
+    function.body.visit(Collect())
+    return found
 
 
 def _value_with_names(test: cst.BaseExpression, bound: dict[str, bool], ctx: RuleContext) -> bool | None:

@@ -10,7 +10,11 @@ import libcst as cst
 
 from jitlint.apis import unsupported
 from jitlint.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
-from jitlint.rules.base import Rule, RuleContext
+from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+
+
+def _torch(ctx: RuleContext) -> str | None:
+    return next((local for local, target in ctx.module.imports.aliases.items() if target == "torch"), None)
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
@@ -29,7 +33,21 @@ class NoBuiltinSumOfTensors(Rule):
             return
         argument = node.args[0].value
         if self._sums_tensors(argument, ctx) or (len(node.args) > 1 and tensor_evident(node.args[1].value, ctx)):
-            ctx.report(node)
+            ctx.report(node, fix=self._fix(node, argument, ctx))
+
+    @staticmethod
+    def _fix(node: cst.Call, argument: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+        """`sum(E for t in xs)` -> `torch.stack([E for t in xs]).sum(0)`: unsafe, since it needs tensors of one
+        shape and fails on an empty sequence, where `sum()` gives 0."""
+        torch = _torch(ctx)
+        if torch is None or len(node.args) != 1:
+            return None
+        if isinstance(argument, cst.GeneratorExp):
+            items = ctx.code(cst.ListComp(elt=argument.elt, for_in=argument.for_in))
+        else:
+            items = ctx.code(argument)
+        replacement = f"{torch}.stack({items}).sum(0)"
+        return PendingFix("unsafe", f"use `{torch}.stack(...).sum(0)`", [PendingEdit(node, replacement)])
 
     @staticmethod
     def _sums_tensors(argument: cst.BaseExpression, ctx: RuleContext) -> bool:
@@ -50,12 +68,48 @@ class NoComprehensionIf(Rule):
 
     def _check(self, node, ctx: RuleContext) -> None:
         comp = node.for_in
+        fix = self._fix(node, ctx)
         while comp is not None:
             for condition in comp.ifs:
-                ctx.report(condition)
+                ctx.report(condition, fix=fix)
             comp = comp.inner_for_in
 
     visit_ListComp = visit_DictComp = visit_GeneratorExp = _check
+
+    @staticmethod
+    def _fix(node, ctx: RuleContext) -> PendingFix | None:
+        """`y = [E for t in xs if C]` (or `return [...]`) -> an annotated list filled by a loop. Unsafe: the loop
+        is equivalent, but jitlint only knows the element type when E is certainly a Tensor."""
+        torch = _torch(ctx)
+        statement = ctx.ancestors[-3] if len(ctx.ancestors) >= 3 else None
+        small = ctx.parent
+        if torch is None or not isinstance(node, cst.ListComp) or node.for_in.inner_for_in is not None:
+            return None
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return None
+        bound = comprehension_tensor_targets(node.for_in, ctx)
+        if not tensor_evident(node.elt, ctx, bound):
+            return None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            name, tail = small.targets[0].target.value, []
+        elif isinstance(small, cst.Return):
+            name = "kept"
+            tail = [f"return {name}"]
+        else:
+            return None
+        comp = node.for_in
+        condition = " and ".join(f"({ctx.code(c.test)})" if len(comp.ifs) > 1 else ctx.code(c.test) for c in comp.ifs)
+        indent = ctx.indent_of(statement)
+        step = ctx.module.tree.default_indent
+        lines = [
+            f"{name}: list[{torch}.Tensor] = []",
+            f"for {ctx.code(comp.target)} in {ctx.code(comp.iter)}:",
+            f"{step}if {condition}:",
+            f"{step}{step}{name}.append({ctx.code(node.elt)})",
+            *tail,
+        ]
+        content = ("\n" + indent).join(lines)
+        return PendingFix("unsafe", "rewrite as a loop", [PendingEdit(statement, content)])
 
 
 class NoMultiGeneratorComprehension(Rule):
@@ -221,7 +275,29 @@ class NoFormatSpec(Rule):
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression, ctx: RuleContext) -> None:
         if node.format_spec is not None or node.conversion is not None:
-            ctx.report(node)
+            ctx.report(node, fix=self._fix(ctx))
+
+    @staticmethod
+    def _fix(ctx: RuleContext) -> PendingFix | None:
+        """`f"v={v:.2f}"` -> `"v={:.2f}".format(v)`: the same text, and str.format scripts. Only for plain specs."""
+        string = ctx.parent
+        if not isinstance(string, cst.FormattedString) or string.prefix.lower() != "f":
+            return None
+        template, arguments = [], []
+        for part in string.parts:
+            if isinstance(part, cst.FormattedStringText):
+                template.append(part.value)
+            elif part.conversion is not None or any(
+                not isinstance(p, cst.FormattedStringText) for p in (part.format_spec or [])
+            ):
+                return None
+            else:
+                spec = "".join(p.value for p in part.format_spec or [])
+                template.append("{" + (":" + spec if spec else "") + "}")
+                arguments.append(ctx.code(part.expression))
+        quote = string.start[len(string.prefix):]
+        content = f"{quote}{''.join(template)}{quote}.format({', '.join(arguments)})"
+        return PendingFix("safe", "use `str.format`", [PendingEdit(string, content)])
 
 
 class NoStarUnpackInCall(Rule):
@@ -301,7 +377,12 @@ class NoDictUnpack(Rule):
     message = "`{**d}` dict expansion is not supported by TorchScript; use `d.copy()` and `update()`"
 
     def visit_StarredDictElement(self, node: cst.StarredDictElement, ctx: RuleContext) -> None:
-        ctx.report(node)
+        display = ctx.parent
+        fix = None
+        if isinstance(display, cst.Dict) and len(display.elements) == 1:  # `{**a}` is exactly `a.copy()`
+            value = ctx.code(node.value)
+            fix = PendingFix("safe", f"use `{value}.copy()`", [PendingEdit(display, f"{value}.copy()")])
+        ctx.report(node, fix=fix)
 
 
 class NoStarredAssign(Rule):
@@ -387,4 +468,8 @@ class NoTupleOfIterable(Rule):
         if ctx.qualify(node.func) == "builtins.tuple" and len(node.args) == 1:
             argument = node.args[0].value
             if isinstance(argument, (cst.GeneratorExp, cst.ListComp, cst.List)):
-                ctx.report(node)
+                items = argument if not isinstance(argument, cst.GeneratorExp) else cst.ListComp(
+                    elt=argument.elt, for_in=argument.for_in)
+                # Unsafe: code that needs a tuple (hashing, `==` with a tuple) sees a list instead.
+                fix = PendingFix("unsafe", "pass the list itself", [PendingEdit(node, ctx.code(items))])
+                ctx.report(node, fix=fix)

@@ -5,7 +5,23 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
-from jitlint.rules.base import Rule, RuleContext
+from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+
+
+def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[PendingEdit]:
+    """Edits turning `name=default` into `name: annotation = default` (a Param's range is its name only)."""
+    edits = [PendingEdit(param.name, f"{param.name.value}: {annotation}")]
+    if isinstance(param.equal, cst.AssignEqual):
+        edits.append(PendingEdit(param.equal, " = "))
+    return edits
+
+
+def torch_name(ctx: RuleContext) -> str | None:
+    """What this file calls the `torch` module, if it imports it."""
+    for local, target in ctx.module.imports.aliases.items():
+        if target == "torch":
+            return local
+    return None
 
 # Verified on torch 2.13: each fails with "Unknown type constructor X" (subscripted) or "Unknown type name".
 UNSUPPORTED_CONSTRUCTORS = frozenset(
@@ -43,10 +59,15 @@ class UnannotatedNonTensorDefault(Rule):
         if kind is None:
             return
         name = node.name.value
+        annotation = kind.replace("Tuple[", "tuple[")  # PEP 585: no typing import needed
+        fix = None
+        if kind not in ("List", "Dict", "Tuple"):  # mutable defaults stay an error whatever the annotation
+            fix = PendingFix("safe", f"annotate `{name}: {annotation}`", annotate_param(node, annotation, ctx))
         ctx.report(
             node.name,
             f"parameter `{name}` has a {kind.split('[')[0]} default but no annotation; TorchScript assumes "
-            f"an unannotated parameter is a Tensor. Annotate it: `{name}: {kind} = ...`",
+            f"an unannotated parameter is a Tensor. Annotate it: `{name}: {annotation} = ...`",
+            fix=fix,
         )
 
     @staticmethod
@@ -79,6 +100,9 @@ class UnannotatedNoneDefaultOmitted(Rule):
         positional = [*params.posonly_params, *params.params]
         index = positional.index(node) if node in positional else None
         name = node.name.value
+        torch = torch_name(ctx)
+        annotation = f"{torch}.Tensor | None" if torch else None
+        fix = PendingFix("safe", f"annotate `{name}: {annotation} = None`", annotate_param(node, annotation, ctx)) if annotation else None
         for call, caller, bound in ctx.compiled.calls_to(function.node):
             if _omits(call, None if index is None else index - int(bound), name):
                 ctx.report(
@@ -87,6 +111,7 @@ class UnannotatedNoneDefaultOmitted(Rule):
                     f"Tensor; `{caller.display_name}` calls this without `{name}`, which fails to script with "
                     f"'Unsupported value kind: Tensor' and no line number. Annotate it: "
                     f"`{name}: Optional[torch.Tensor] = None`",
+                    fix=fix,
                 )
                 return
 
@@ -174,7 +199,28 @@ class UnsupportedAnnotation(Rule):
                 expression = None
         problem = self._problem(expression, ctx) if expression is not None else None
         if problem:
-            ctx.report(annotation, self._message(problem))
+            ctx.report(annotation, self._message(problem), fix=self._fix(annotation, ctx))
+
+    _AS_LIST = frozenset({"Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "Set", "AbstractSet",
+                          "FrozenSet", "set", "frozenset", "Deque"})
+    _AS_DICT = frozenset({"Mapping", "MutableMapping", "OrderedDict", "DefaultDict"})
+
+    def _fix(self, annotation: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+        """`Sequence[T]` -> `list[T]`, `Mapping[K, V]` -> `dict[K, V]`, `Tuple[T, ...]` -> `list[T]`: unsafe, since
+        callers passing a tuple or another container then fail."""
+        if not isinstance(annotation, cst.Subscript):
+            return None
+        outer = (ctx.qualify(annotation.value) or "").rsplit(".", 1)[-1]
+        items = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+        if outer in self._AS_LIST and len(items) == 1:
+            replacement = f"list[{ctx.code(items[0])}]"
+        elif outer in self._AS_DICT and len(items) == 2:
+            replacement = f"dict[{ctx.code(items[0])}, {ctx.code(items[1])}]"
+        elif outer in ("Tuple", "tuple") and len(items) == 2 and isinstance(items[1], cst.Ellipsis):
+            replacement = f"list[{ctx.code(items[0])}]"
+        else:
+            return None
+        return PendingFix("unsafe", f"use `{replacement}`", [PendingEdit(annotation, replacement)])
 
     def _problem(self, node: cst.BaseExpression, ctx: RuleContext) -> str | None:
         """The first unsupported part of an annotation, spelled as torch reports it."""

@@ -1,0 +1,118 @@
+"""Applying fixes: text edits, repeated until nothing more applies, verified, written atomically.
+
+Nothing is written unless the result parses, and never over a file that changed on disk since it was read.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+
+from jitlint.finding import Edit, Finding, Location
+
+MAX_PASSES = 10
+
+
+def _offset(line_starts: list[int], location: Location) -> int:
+    return line_starts[location.row - 1] + location.column - 1
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    """Apply non-overlapping edits; an edit overlapping an earlier one waits for the next pass."""
+    line_starts = [0]
+    for line in text.splitlines(keepends=True):
+        line_starts.append(line_starts[-1] + len(line))
+    spans = sorted(
+        ((_offset(line_starts, e.location), _offset(line_starts, e.end_location), e.content) for e in edits),
+        key=lambda span: (span[0], span[1]),
+    )
+    chosen, last_end = [], -1
+    for start, end, content in spans:
+        if start >= last_end or start == end == last_end:
+            chosen.append((start, end, content))
+            last_end = max(end, last_end)
+    for start, end, content in reversed(chosen):
+        text = text[:start] + content + text[end:]
+    return text
+
+
+def applicable(finding: Finding, unsafe: bool) -> bool:
+    return finding.fix is not None and (finding.fix.applicability == "safe" or unsafe)
+
+
+@dataclass
+class FixResult:
+    path: Path
+    original: str
+    fixed: str
+    applied: list[Finding] = field(default_factory=list)
+    error: str = ""
+
+
+def fix_source(path: Path, text: str, lint_text, unsafe: bool) -> FixResult:
+    """Fix `text` (the content of `path`) by linting, applying what is applicable, and repeating until stable.
+
+    `lint_text(text) -> list[Finding]` lints the text as the file `path`."""
+    result = FixResult(path, text, text)
+    for _ in range(MAX_PASSES):
+        findings = [f for f in lint_text(result.fixed) if applicable(f, unsafe)]
+        if not findings:
+            break
+        candidate = apply_edits(result.fixed, [edit for f in findings for edit in f.fix.edits])
+        if candidate == result.fixed:
+            break
+        try:
+            cst.parse_module(candidate)
+        except Exception as error:  # a fix must never produce code that does not parse
+            result.error = f"a fix produced code that does not parse ({type(error).__name__}); file left unchanged"
+            result.fixed = result.original
+            result.applied = []
+            return result
+        result.fixed = candidate
+        result.applied.extend(findings)
+    return result
+
+
+def unified_diff(result: FixResult, display_name: str) -> str:
+    return "".join(difflib.unified_diff(
+        result.original.splitlines(keepends=True), result.fixed.splitlines(keepends=True),
+        fromfile=f"a/{display_name}", tofile=f"b/{display_name}",
+    ))
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_atomically(path: Path, text: str, encoding: str, expected_digest: str) -> str:
+    """Write via a temporary file and a rename, keeping the permissions; refuse if the file changed since it
+    was read. Returns an error message, or "" on success."""
+    try:
+        current = path.read_bytes()
+    except OSError as error:
+        return f"cannot re-read it before writing: {error.strerror or error}"
+    if digest(current) != expected_digest:
+        return "it changed on disk while jitlint was fixing it; not overwritten"
+    data = text.encode(encoding)
+    if current.startswith(b"\xef\xbb\xbf") and not data.startswith(b"\xef\xbb\xbf"):
+        data = b"\xef\xbb\xbf" + data
+    mode = path.stat().st_mode
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".jitlint-tmp")
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+        os.chmod(temporary, mode & 0o7777)
+        os.replace(temporary, path)
+    except OSError as error:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return f"cannot write it: {error.strerror or error}"
+    return ""

@@ -1,0 +1,211 @@
+"""Fixes: each fixable rule page's bad example, fixed, scripts with torch 2.13 (or at least that finding is gone and
+torch's next error is a different one) and computes the same eager outputs; and fixing never loses a byte."""
+
+import importlib.util
+import itertools
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from jitlint import pages
+from jitlint.cli import main
+
+from torch_oracle import script_source
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXABLE = {}
+
+
+def fixed_text(path: Path, unsafe: bool = True) -> str:
+    args = ["check", "--fix", "-q", *(["--unsafe-fixes"] if unsafe else []), str(path)]
+    CliRunner().invoke(main, args)
+    return path.read_text()
+
+
+def _fixable_pages():
+    runner = CliRunner()
+    found = []
+    for page in pages.all_pages():
+        if page.torch_verdict != "rejects":
+            continue
+        result = runner.invoke(main, ["check", "--output-format", "json", "--stdin-filename", "bad.py", "-"], input=page.bad)
+        if any(f["fix"] and f["code"] == page.code for f in json.loads(result.output)):
+            found.append(page)
+    return found
+
+
+FIXABLE_PAGES = _fixable_pages()
+_counter = itertools.count()
+
+
+def _load(path: Path):
+    name = f"_fix_case_{next(_counter)}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _outputs(path: Path):
+    """Eager outputs of each module class on fixed random inputs (the first input shape it accepts)."""
+    import torch
+
+    module = _load(path)
+    outputs = {}
+    for name, cls in sorted(vars(module).items()):
+        if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module) and cls.__module__ == module.__name__):
+            continue
+        torch.manual_seed(0)
+        instance = cls().eval()
+        for make in (lambda: (torch.randn(2, 4),), lambda: ([torch.randn(3), torch.randn(3)],), lambda: (torch.randn(2, 8),)):
+            torch.manual_seed(1)
+            args = make()
+            try:
+                with torch.no_grad():
+                    outputs[name] = instance(*args)
+                break
+            except Exception:
+                continue
+    return outputs
+
+
+def _same(a, b) -> bool:
+    import torch
+
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.shape == b.shape and torch.allclose(a, b)
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def test_fixes_exist_for_the_rules_the_issue_names():
+    assert {page.code for page in FIXABLE_PAGES} >= {"JIT101", "JIT102", "JIT201", "JIT203", "JIT301", "JIT502"}
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("page", FIXABLE_PAGES, ids=lambda p: p.code)
+def test_fixed_bad_example_scripts_and_computes_the_same(page, tmp_path):
+    before = tmp_path / "before.py"
+    before.write_text(page.bad)
+    after = tmp_path / "after.py"
+    after.write_text(page.bad)
+    fixed = fixed_text(after)
+    assert fixed != page.bad
+    remaining = json.loads(CliRunner().invoke(main, ["check", "--output-format", "json", str(after)]).output)
+    assert page.code not in {f["code"] for f in remaining}, fixed
+    original_error = script_source(page.bad, tmp_path, "original.py")
+    result = script_source(fixed, tmp_path, "fixed.py")
+    assert result.ok or _shape(result.message) != _shape(original_error.message), (result.message, fixed)
+    expected, actual = _outputs(before), _outputs(after)
+    assert expected.keys() == actual.keys() and expected
+    for name in expected:
+        assert _same(expected[name], actual[name]), name
+
+
+def _shape(message: str) -> str:
+    return message.split(":")[0]
+
+
+def test_diff_prints_and_writes_nothing(tmp_path):
+    path = tmp_path / "m.py"
+    page = next(p for p in FIXABLE_PAGES if p.code == "JIT301")
+    path.write_text(page.bad)
+    result = CliRunner().invoke(main, ["check", "--diff", str(path)])
+    assert result.exit_code == 1
+    assert "-        for i in range(len(self.layers)):" in result.output
+    assert "+        for layer in self.layers:" in result.output
+    assert path.read_text() == page.bad
+    path.write_text(page.good)
+    clean = CliRunner().invoke(main, ["check", "--diff", str(path)])
+    assert (clean.exit_code, clean.output) == (0, "")
+
+
+def test_unsafe_fixes_need_the_flag(tmp_path):
+    path = tmp_path / "m.py"
+    page = next(p for p in FIXABLE_PAGES if p.code == "JIT101")
+    path.write_text(page.bad)
+    assert fixed_text(path, unsafe=False) == page.bad
+    assert "stack(" in fixed_text(path, unsafe=True)
+
+
+def test_json_fix_carries_edits_and_text_marks_fixable(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\n\nclass M(nn.Module):\n    def forward(self, x, k=2):\n        return x * k\n")
+    [finding] = json.loads(CliRunner().invoke(main, ["check", "--output-format", "json", str(path)]).output)
+    assert finding["fix"] == {
+        "applicability": "safe",
+        "message": "annotate `k: int`",
+        "edits": [
+            {"content": "k: int", "location": {"row": 6, "column": 26}, "end_location": {"row": 6, "column": 27}},
+            {"content": " = ", "location": {"row": 6, "column": 27}, "end_location": {"row": 6, "column": 28}},
+        ],
+    }
+    text = CliRunner().invoke(main, ["check", str(path)]).output
+    assert ": JIT201 [*] [error]" in text
+
+
+def test_a_fix_that_would_not_parse_leaves_the_file_untouched(tmp_path, monkeypatch):
+    import jitlint.fixes
+
+    path = tmp_path / "m.py"
+    page = next(p for p in FIXABLE_PAGES if p.code == "JIT201")
+    path.write_text(page.bad)
+    monkeypatch.setattr(jitlint.fixes, "apply_edits", lambda text, edits: text + "\ndef broken(:\n")
+    result = CliRunner().invoke(main, ["check", "--fix", str(path)])
+    assert path.read_text() == page.bad
+    assert "a fix produced code that does not parse" in result.output + (result.stderr if hasattr(result, "stderr") else "")
+    assert result.exit_code == 1  # the finding is still there
+
+
+def test_a_file_changed_on_disk_during_the_run_is_not_overwritten(tmp_path, monkeypatch):
+    import jitlint.fixes
+
+    path = tmp_path / "m.py"
+    page = next(p for p in FIXABLE_PAGES if p.code == "JIT201")
+    path.write_text(page.bad)
+    real_fix_source = jitlint.fixes.fix_source
+
+    def edit_meanwhile(*args, **kwargs):
+        result = real_fix_source(*args, **kwargs)
+        path.write_text(page.bad + "# the user saved again\n")
+        return result
+
+    monkeypatch.setattr(jitlint.fixes, "fix_source", edit_meanwhile)
+    result = CliRunner().invoke(main, ["check", "--fix", str(path)])
+    assert path.read_text() == page.bad + "# the user saved again\n"
+    assert "changed on disk" in result.output
+
+
+def test_fixing_keeps_permissions_bom_and_line_endings(tmp_path):
+    path = tmp_path / "m.py"
+    source = "import torch\r\nimport torch.nn as nn\r\n\r\n\r\nclass M(nn.Module):\r\n    def forward(self, x, k=2):\r\n        return x * k\r\n"
+    path.write_bytes(b"\xef\xbb\xbf" + source.encode())
+    os.chmod(path, 0o640)
+    CliRunner().invoke(main, ["check", "--fix", str(path)])
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and b"def forward(self, x, k: int = 2):\r\n" in data
+    assert data.count(b"\r\n") == source.count("\r\n")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["m.py"]  # no temporary file left behind
+
+
+@pytest.mark.parametrize("page", pages.all_pages(), ids=lambda p: p.code)
+def test_page_states_the_fix_safety_its_rule_offers(page):
+    section = page.text.split("## Fix safety\n", 1)[1]
+    offered = {p.code for p in FIXABLE_PAGES}
+    if page.code in offered:
+        runner = CliRunner()
+        result = runner.invoke(main, ["check", "--output-format", "json", "--stdin-filename", "bad.py", "-"], input=page.bad)
+        [applicability] = {f["fix"]["applicability"] for f in json.loads(result.output) if f["fix"] and f["code"] == page.code}
+        assert section.startswith(f"**{applicability.capitalize()}**"), page.code
+    else:
+        assert not section.startswith(("**Safe**", "**Unsafe**")) or page.code == "JIT412", page.code
