@@ -70,6 +70,18 @@ PROJECT = {
     "hostile/exits.py": HEADER + "import sys\nsys.exit(3)\n\nclass A(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
     "hostile/crashes.py": HEADER + "import os\nos._exit(7)\n\nclass B(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
     "hostile/hangs.py": HEADER + "while True:\n    pass\n\nclass C(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
+    "hostile/segfaults.py": HEADER + "import ctypes\nctypes.string_at(0)\n\nclass E(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
+    "hostile/moves.py": HEADER + textwrap.dedent("""
+        import os
+        import sys
+        os.chdir("/")
+        for name in [n for n in sys.modules if n.startswith(("json", "torch.jit._recursive"))]:
+            del sys.modules[name]
+
+        class F(nn.Module):
+            def forward(self, x):
+                return x.numpy()
+    """),
     "hostile/chatty.py": HEADER + textwrap.dedent("""
         import os
         print("[1, 2, {not json", flush=True)
@@ -169,6 +181,7 @@ def test_what_only_torch_sees_is_reported_as_its_own_finding(dynamic_run):
         ("hostile/exits.py", "importing it failed: exit(3)"),
         ("hostile/crashes.py", "ended the checker process (exit status 7)"),
         ("hostile/hangs.py", "timed out after 10 s"),
+        ("hostile/segfaults.py", "crashed the checker process (signal 11)"),
     ],
 )
 def test_hostile_code_costs_only_its_own_file(dynamic_run, name, reason):
@@ -176,6 +189,14 @@ def test_hostile_code_costs_only_its_own_file(dynamic_run, name, reason):
     [finding] = by_file(findings, name)
     assert finding["confirmation"]["status"] == "unverified"
     assert reason in finding["confirmation"]["detail"]
+
+
+def test_code_that_moves_the_cwd_or_deletes_modules_is_still_confirmed(dynamic_run):
+    _root, _result, findings, _elapsed = dynamic_run
+    [finding] = by_file(findings, "hostile/moves.py")
+    assert finding["confirmation"]["status"] == "confirmed"
+    # and the files checked after it in the same worker are confirmed as usual
+    assert all(f["confirmation"]["status"] == "confirmed" for f in findings if f["filename"].startswith("pages/jit4"))
 
 
 def test_user_output_goes_to_the_log_not_to_jitlint_output(dynamic_run):

@@ -100,8 +100,11 @@ def check(paths, select, extend_select, ignore, output_format, stdin_filename, s
         click.echo(render(findings, output_format, quiet=quiet), nl=False)
     if fix and output_format in ("text", "concise", "full"):
         _report_fixed(applied, show_fixes)
-    failed = any(f.severity == "error" for f in findings)
-    sys.exit(0 if exit_zero or not failed else 1)
+    if exit_zero:
+        sys.exit(0)
+    if any(f.code == "JIT003" for f in findings):
+        sys.exit(2)  # jitlint itself failed somewhere (ruff's convention): not a verdict on the code
+    sys.exit(1 if any(f.severity == "error" for f in findings) else 0)
 
 
 def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool) -> tuple[list[str], list]:

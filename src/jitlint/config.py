@@ -85,10 +85,12 @@ def _best_match(code: str, selectors: list[str]) -> int:
 
 
 def _relative(path: Path, root: Path) -> PurePosixPath:
+    from jitlint.names import resolved
+
     try:
-        return PurePosixPath(path.resolve().relative_to(root.resolve()).as_posix())
+        return PurePosixPath(resolved(path).relative_to(resolved(root)).as_posix())
     except ValueError:
-        return PurePosixPath(path.resolve().as_posix())
+        return PurePosixPath(resolved(path).as_posix())
 
 
 def _matches(relative: PurePosixPath, pattern: str) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from jitlint.compiled import CompiledCodeMap
 from jitlint.config import Config, is_default_excluded
 from jitlint.finding import Edit, Finding, Fix, Location
+from jitlint.names import resolved
 from jitlint.project import ModuleInfo, ProjectIndex
 from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
@@ -39,11 +42,13 @@ def discover(paths: list[Path], config: Config, force_exclude: bool = False) -> 
     for path in paths:
         if path.is_dir():
             for file in _walk(path, config):
-                found.setdefault(file.resolve(), file)
+                found.setdefault(resolved(file), file)
         elif path.is_file() or path.exists():
             if force_exclude and (config.is_excluded(path) or any(is_default_excluded(p) for p in path.parts[:-1])):
                 continue
-            found.setdefault(path.resolve(), path)
+            found.setdefault(resolved(path), path)
+        elif os.path.lexists(path):
+            errors.append(SourceError(path, str(path), "JIT002", "cannot read: a broken or looping symbolic link"))
         else:
             errors.append(SourceError(path, str(path), "JIT002", "no such file or directory"))
     return sorted(found.values(), key=lambda p: str(p)), errors
@@ -71,6 +76,7 @@ class _Dispatcher(cst.CSTVisitor):
 
     def __init__(self, ctx: RuleContext, rules: list[Rule]) -> None:
         self.ctx = ctx
+        self.failed: dict[str, str] = {}  # rule code -> what it raised (that rule is off for the rest of the file)
         self.visit_handlers: dict[str, list] = {}
         self.leave_handlers: dict[str, list] = {}
         for rule in rules:
@@ -100,9 +106,14 @@ class _Dispatcher(cst.CSTVisitor):
         ctx = self.ctx
         ctx.in_dead_branch = self.dead_depth > 0
         for rule, method in handlers:
-            if self._allowed(rule):
+            if rule.code not in self.failed and self._allowed(rule):
                 ctx._set_rule(type(rule))
-                method(node, ctx)
+                try:
+                    method(node, ctx)
+                except RecursionError:
+                    raise
+                except Exception as error:  # a bug in one rule must not cost the other rules' findings
+                    self.failed[rule.code] = f"{type(error).__name__}: {error}"
 
     def _push(self, function) -> None:
         ctx = self.ctx
@@ -213,7 +224,38 @@ def lint(paths: list[Path], config: Config, enabled: set[str], **options) -> lis
     return lint_run(paths, config, enabled, **options).findings
 
 
-def lint_run(
+STACK_BYTES = 512 * 1024 * 1024
+RECURSION_LIMIT = 100_000
+
+
+def lint_run(*args, **kwargs) -> LintRun:
+    """Lint in a thread with a large stack and recursion limit: LibCST's native parser and the visitors recurse
+    once per nesting level, and deeply nested (often generated) code would otherwise overflow the C stack."""
+    result: list = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(_lint_run(*args, **kwargs))
+        except BaseException as error:  # re-raised in the caller's thread
+            failure.append(error)
+
+    previous_stack = threading.stack_size(STACK_BYTES)
+    previous_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous_limit, RECURSION_LIMIT))
+    try:
+        thread = threading.Thread(target=work, name="jitlint-lint")
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(previous_stack)
+        sys.setrecursionlimit(previous_limit)
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+def _lint_run(
     paths: list[Path],
     config: Config,
     enabled: set[str],
@@ -236,7 +278,7 @@ def lint_run(
             source = parse_bytes(stdin_path, stdin.display_name, stdin.data)
             (sources if isinstance(source, SourceFile) else errors).append(source)
             # The same file on disk is replaced by what the editor sent.
-            sources = [s for s in sources if s is source or s.path.resolve() != stdin_path.resolve()]
+            sources = [s for s in sources if s is source or resolved(s.path) != resolved(stdin_path)]
 
     project = ProjectIndex(loader=_load_quietly)
     modules: list[tuple[SourceFile, ModuleInfo]] = []
@@ -256,17 +298,44 @@ def lint_run(
     return LintRun(findings, project, compiled)
 
 
+def _internal_error(source, what: str) -> Finding:
+    rule = RULES_BY_CODE["JIT003"]
+    location = Location(1, 1)
+    return Finding(rule.code, rule.name, f"jitlint internal error ({what}); other findings for this file are still "
+                   "reported, please report this one with the file", rule.severity, source.display_name, location,
+                   location, url=pages.url(rule.code))
+
+
 def lint_module(source, module, project, compiled, rules, config) -> list[Finding]:
+    try:
+        findings, failed = _lint_module(source, module, project, compiled, rules, config)
+    except RecursionError:
+        return [_finding_for_error(SourceError(source.path, source.display_name, "JIT001",
+                                               "cannot analyze: nested too deeply"))]
+    except Exception as error:
+        return [_internal_error(source, f"{type(error).__name__}: {error}")]
+    return findings + [_internal_error(source, f"rule {code} ({RULES_BY_CODE[code].name}) raised {what}")
+                       for code, what in sorted(failed.items())]
+
+
+def _lint_module(source, module, project, compiled, rules, config) -> tuple[list[Finding], dict[str, str]]:
     ctx = RuleContext(module, project, compiled)
+    dispatcher = _Dispatcher(ctx, rules)
     for rule in rules:
         ctx._set_rule(type(rule))
         rule.begin_file(ctx)
-    source.tree.visit(_Dispatcher(ctx, rules))
+    source.tree.visit(dispatcher)
     for rule in rules:
+        if rule.code in dispatcher.failed:
+            continue
         ctx._set_rule(type(rule))
-        rule.end_file(ctx)
+        try:
+            rule.end_file(ctx)
+        except Exception as error:
+            dispatcher.failed[rule.code] = f"{type(error).__name__}: {error}"
+    ctx.findings = [raw for raw in ctx.findings if raw.rule.code not in dispatcher.failed]
     if not ctx.findings:
-        return []
+        return [], dispatcher.failed
     positions = MetadataWrapper(source.tree, unsafe_skip_copy=True).resolve(PositionProvider)
     suppressions = Suppressions(source.text)
     per_file_ignored = config.ignored_for(source.path)
@@ -283,7 +352,7 @@ def lint_module(source, module, project, compiled, rules, config) -> list[Findin
         if key not in seen:
             seen.add(key)
             results.append(finding)
-    return results
+    return results, dispatcher.failed
 
 
 def _resolve_fix(pending, positions) -> Fix | None:

@@ -49,12 +49,20 @@ def normalize(qualified: str) -> str:
     return qualified
 
 
+def resolved(path: Path) -> Path:
+    """`path.resolve()`, which raises on a symlink loop: then the absolute path (reading it reports the loop)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def module_name_for(path: Path) -> tuple[str, Path]:
     """The dotted module name of a file and the directory that import path is relative to.
 
     Walks up through directories that hold an `__init__.py`, as Python's import system sees a package.
     """
-    path = path.resolve()
+    path = resolved(path)
     parts = [path.stem] if path.stem != "__init__" else []
     directory = path.parent
     while (directory / "__init__.py").is_file() and directory.parent != directory:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import io
+import stat
 import tokenize
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_NESTING = 200  # CPython's own limit: deeper brackets are a SyntaxError ("too many nested parentheses")
+MAX_STATEMENT_TOKENS = 20_000  # LibCST takes minutes on generated one-statement monsters; nobody writes them
+_SUSPICIOUS_LINE = 10_000
 
 
 @dataclass
@@ -37,14 +42,49 @@ def decode(data: bytes) -> str:
     return text
 
 
+def _structure_problem(text: str) -> tuple[str, int] | None:
+    """What makes a file too deep or too large to parse safely, found with the tokenizer, which only runs when a
+    cheap scan looks suspicious (brackets nested over the limit, or a very long line)."""
+    depth = deepest = 0
+    for character in text:
+        if character in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in ")]}":
+            depth -= 1
+    if deepest <= MAX_NESTING and max(map(len, text.splitlines() or [""])) <= _SUSPICIOUS_LINE:
+        return None
+    depth, tokens = 0, 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    return f"cannot parse: too many nested parentheses (Python allows {MAX_NESTING})", token.start[0]
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+            elif token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                tokens = 0
+            tokens += 1
+            if tokens > MAX_STATEMENT_TOKENS:
+                return (f"statement too large to analyze (over {MAX_STATEMENT_TOKENS} tokens); is this file "
+                        "generated?"), token.start[0]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None  # LibCST reports it with a better message
+    return None
+
+
 def parse_text(path: Path, display_name: str, text: str) -> SourceFile | SourceError:
     if "\x00" in text:
         return SourceError(path, display_name, "JIT002", "file contains NUL bytes; not Python source")
+    problem = _structure_problem(text)
+    if problem is not None:
+        code = "JIT001" if problem[0].startswith("cannot parse") else "JIT002"
+        return SourceError(path, display_name, code, problem[0], problem[1])
     try:
         tree = cst.parse_module(text)
     except cst.ParserSyntaxError as error:
-        message = str(error.message).strip().splitlines()[0] if error.message else "syntax error"
-        return SourceError(path, display_name, "JIT001", f"cannot parse: {message}", error.raw_line, error.raw_column + 1)
+        return _syntax_error(path, display_name, text, error)
     except RecursionError:
         return SourceError(path, display_name, "JIT001", "cannot parse: expression nested too deeply")
     except Exception as error:  # LibCST's native parser raises a few other types on odd input
@@ -52,10 +92,32 @@ def parse_text(path: Path, display_name: str, text: str) -> SourceFile | SourceE
     return SourceFile(path, display_name, text, tree)
 
 
+def _syntax_error(path: Path, display_name: str, text: str, error: cst.ParserSyntaxError) -> SourceError:
+    """CPython's message and position when it agrees the file is invalid (LibCST's are often a line off);
+    compiling never runs the code."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarnings about the user's code are not jitlint's to print
+            compile(text, display_name, "exec", dont_inherit=True)
+    except SyntaxError as python_error:
+        row = python_error.lineno or 1
+        return SourceError(path, display_name, "JIT001", f"cannot parse: {python_error.msg}", row, python_error.offset or 1)
+    except (RecursionError, MemoryError, ValueError):
+        pass
+    message = str(error.message).strip().splitlines()[0] if error.message else "syntax error"
+    if len(message) > 120:
+        message = message[:117] + "..."
+    return SourceError(path, display_name, "JIT001", f"cannot parse: {message}", error.editor_line, error.editor_column)
+
+
 def read_source(path: Path, display_name: str | None = None) -> SourceFile | SourceError:
     display_name = display_name or str(path)
     try:
-        size = path.stat().st_size
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):  # a directory named x.py, a named pipe (a read would block), a device
+            kind = "a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
+            return SourceError(path, display_name, "JIT002", f"cannot read: {kind}")
+        size = status.st_size
         if size > MAX_FILE_BYTES:
             return SourceError(path, display_name, "JIT002", f"file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit")
         data = path.read_bytes()

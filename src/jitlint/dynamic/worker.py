@@ -319,6 +319,9 @@ def main() -> None:
     protocol_out.write(json.dumps({"ready": True, "torch": torch.__version__.split("+")[0]}) + "\n")
     protocol_out.flush()
     checker = Checker(torch)
+    directory = os.getcwd()
+    # User code may delete entries of sys.modules; the checker's own modules are put back after each file.
+    ours = {name: module for name, module in sys.modules.items() if name.split(".")[0] in ("torch", "json", "re")}
     for line in protocol_in:
         request = json.loads(line)
         try:
@@ -327,6 +330,9 @@ def main() -> None:
             response = {"import_error": "checker failed: " + traceback.format_exc(limit=3)[-300:], "classes": {}, "functions": {}}
         finally:
             checker.restore()
+            os.chdir(directory)  # user code may have changed the working directory
+            for name, module in ours.items():
+                sys.modules.setdefault(name, module)
         protocol_out.write(json.dumps(response) + "\n")
         protocol_out.flush()
 

@@ -9,6 +9,7 @@ RULES: list[type[Rule]] = [
     files.CompilerError,
     files.CannotParse,
     files.CannotRead,
+    files.InternalError,
     syntax.NoBuiltinSumOfTensors,
     syntax.NoComprehensionIf,
     syntax.NoMultiGeneratorComprehension,

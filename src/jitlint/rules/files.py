@@ -25,3 +25,11 @@ class CannotRead(Rule):
     severity = "error"
     message = "cannot read or decode"
     engine_reported = True
+
+
+class InternalError(Rule):
+    code = "JIT003"
+    name = "internal-error"
+    severity = "error"
+    message = "jitlint failed on this file"
+    engine_reported = True  # an exception inside jitlint; the run goes on and exits 2
