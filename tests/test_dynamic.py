@@ -85,8 +85,8 @@ PROJECT = {
     "hostile/chatty.py": HEADER + textwrap.dedent("""
         import os
         print("[1, 2, {not json", flush=True)
-        os.write(1, b"raw bytes on fd 1\\n" * 1000)
-        os.write(2, b"raw bytes on fd 2\\n" * 1000)
+        os.write(1, b"raw bytes on fd 1\\n" * 200_000)
+        os.write(2, b"raw bytes on fd 2\\n" * 200_000)
 
         class D(nn.Module):
             def __init__(self):
@@ -206,6 +206,7 @@ def test_user_output_goes_to_the_log_not_to_jitlint_output(dynamic_run):
     assert "raw bytes" not in result.stdout and "raw bytes" not in result.stderr
     log = (root / ".jitlint_cache" / "dynamic" / "user-output.log").read_text()
     assert "raw bytes on fd 1" in log and "building D" in log
+    assert log.count("raw bytes on fd") >= 400_000  # 7 MB went to the log, none into the JSON
 
 
 def test_exit_code_strict_and_cache(dynamic_run):
