@@ -159,7 +159,7 @@ def test_a_fix_that_would_not_parse_leaves_the_file_untouched(tmp_path, monkeypa
     path = tmp_path / "m.py"
     page = next(p for p in FIXABLE_PAGES if p.code == "JIT201")
     path.write_text(page.bad)
-    monkeypatch.setattr(jitlint.fixes, "apply_edits", lambda text, edits: text + "\ndef broken(:\n")
+    monkeypatch.setattr(jitlint.fixes, "apply_edits", lambda text, fixes: text + "\ndef broken(:\n")
     result = CliRunner().invoke(main, ["check", "--fix", str(path)])
     assert path.read_text() == page.bad
     assert "a fix produced code that does not parse" in result.output + (result.stderr if hasattr(result, "stderr") else "")
@@ -208,4 +208,77 @@ def test_page_states_the_fix_safety_its_rule_offers(page):
         [applicability] = {f["fix"]["applicability"] for f in json.loads(result.output) if f["fix"] and f["code"] == page.code}
         assert section.startswith(f"**{applicability.capitalize()}**"), page.code
     else:
-        assert not section.startswith(("**Safe**", "**Unsafe**")) or page.code == "JIT412", page.code
+        # rules whose fix does not apply to their page's example say so in their section
+        assert not section.startswith(("**Safe**", "**Unsafe**")) or page.code in ("JIT401", "JIT402", "JIT412", "JIT602"), page.code
+
+
+EXTRA_CASES = {
+    # eager-only statements into @torch.jit.ignore helpers (unsafe), JIT401 and JIT402
+    "eager-helper": ("""
+        import logging
+
+        import torch
+        import torch.nn as nn
+
+        log = logging.getLogger(__name__)
+
+
+        class Probe(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+
+            def forward(self, x, scale: float = 1.0):
+                y = self.lin(x) * scale
+                print(x.detach().numpy().shape)
+                log.info("scale %s", scale)
+                return y
+    """, {"JIT401", "JIT402"}),
+    # an empty container whose element type compiled code shows: a class-level annotation (safe), JIT602
+    "empty-container-annotation": ('''
+        import torch
+        import torch.nn as nn
+
+
+        class History(nn.Module):
+            """Keeps what it saw."""
+
+            def __init__(self):
+                super().__init__()
+                self.seen = []
+                self.sizes = []
+
+            def forward(self, x):
+                self.seen.append(x * 2)
+                self.sizes.append(x.size(0))
+                return x * len(self.seen) * len(self.sizes)
+    ''', {"JIT602"}),
+}
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", EXTRA_CASES)
+def test_more_fixes_script_and_compute_the_same(name, tmp_path):
+    source, codes = EXTRA_CASES[name]
+    source = textwrap.dedent(source)
+    before, after = tmp_path / "before.py", tmp_path / "after.py"
+    before.write_text(source)
+    after.write_text(source)
+    listed = json.loads(CliRunner().invoke(main, ["check", "--output-format", "json", str(after)]).output)
+    assert {f["code"] for f in listed} == codes and all(f["fix"] for f in listed)
+    fixed = fixed_text(after)
+    remaining = json.loads(CliRunner().invoke(main, ["check", "--output-format", "json", str(after)]).output)
+    assert remaining == [], fixed
+    assert not script_source(source, tmp_path, "original.py").ok
+    assert script_source(fixed, tmp_path, "fixed.py").ok, fixed
+    expected, actual = _outputs(before), _outputs(after)
+    assert expected.keys() == actual.keys() and expected
+    for key in expected:
+        assert _same(expected[key], actual[key])
+
+
+def test_eager_helper_is_not_offered_when_the_statement_reads_a_local(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text(textwrap.dedent(EXTRA_CASES["eager-helper"][0]).replace("print(x.detach()", "print(y.detach()"))
+    listed = json.loads(CliRunner().invoke(main, ["check", "--output-format", "json", str(path)]).output)
+    assert [(f["code"], f["fix"] is None) for f in listed] == [("JIT401", True), ("JIT402", False)]

@@ -361,8 +361,13 @@ def _resolve_fix(pending, positions) -> Fix | None:
     edits = []
     for edit in pending.edits:
         span = positions[edit.node]
-        edits.append(Edit(edit.content, Location(span.start.line, span.start.column + 1),
-                          Location(span.end.line, span.end.column + 1)))
+        start = Location(span.start.line, span.start.column + 1)
+        end = Location(span.end.line, span.end.column + 1)
+        if edit.insert_after:
+            start = end
+        elif edit.insert_before:
+            end = start
+        edits.append(Edit(edit.content, start, end))
     return Fix(pending.applicability, pending.message, tuple(edits))
 
 

@@ -23,21 +23,30 @@ def _offset(line_starts: list[int], location: Location) -> int:
     return line_starts[location.row - 1] + location.column - 1
 
 
-def apply_edits(text: str, edits: list[Edit]) -> str:
-    """Apply non-overlapping edits; an edit overlapping an earlier one waits for the next pass."""
+def apply_edits(text: str, fixes: list[list[Edit]]) -> str:
+    """Apply whole fixes (each a list of edits) that do not overlap an earlier one; the rest wait for the next
+    pass. An edit identical to one already chosen (two findings, one fix) is shared, not a conflict."""
     line_starts = [0]
     for line in text.splitlines(keepends=True):
         line_starts.append(line_starts[-1] + len(line))
-    spans = sorted(
-        ((_offset(line_starts, e.location), _offset(line_starts, e.end_location), e.content) for e in edits),
-        key=lambda span: (span[0], span[1]),
-    )
-    chosen, last_end = [], -1
-    for start, end, content in spans:
-        if start >= last_end or start == end == last_end:
-            chosen.append((start, end, content))
-            last_end = max(end, last_end)
-    for start, end, content in reversed(chosen):
+    chosen: dict[tuple[int, int], str] = {}
+
+    def conflicts(start: int, end: int, content: str) -> bool:
+        for (other_start, other_end), other_content in chosen.items():
+            if (start, end) == (other_start, other_end):
+                if content != other_content:
+                    return True
+            elif start < other_end and other_start < end:
+                return True
+            elif start == end == other_start == other_end:
+                return True
+        return False
+
+    for edits in fixes:
+        spans = [(_offset(line_starts, e.location), _offset(line_starts, e.end_location), e.content) for e in edits]
+        if not any(conflicts(*span) for span in spans):
+            chosen.update({(start, end): content for start, end, content in spans})
+    for (start, end), content in sorted(chosen.items(), reverse=True):
         text = text[:start] + content + text[end:]
     return text
 
@@ -64,7 +73,7 @@ def fix_source(path: Path, text: str, lint_text, unsafe: bool) -> FixResult:
         findings = [f for f in lint_text(result.fixed) if applicable(f, unsafe)]
         if not findings:
             break
-        candidate = apply_edits(result.fixed, [edit for f in findings for edit in f.fix.edits])
+        candidate = apply_edits(result.fixed, [list(f.fix.edits) for f in findings])
         if candidate == result.fixed:
             break
         try:

@@ -83,10 +83,13 @@ class _AttributeValueRule(Rule):
         # assigns the attribute (another method may reset it later, like a `switch_to_deploy()`).
         kinds = info.init_kinds or info.kinds
         if kinds & self.bad_kinds and kinds <= self.bad_kinds | {"none"} and not self.excused(name, ctx):
-            ctx.report(node, self.explain(name, kinds & self.bad_kinds))
+            ctx.report(node, self.explain(name, kinds & self.bad_kinds), fix=self.fix(name, ctx))
 
     def excused(self, name: str, ctx: RuleContext) -> bool:
         return False
+
+    def fix(self, name: str, ctx: RuleContext) -> PendingFix | None:
+        return None
 
     def explain(self, name: str, kinds: set[str]) -> str:
         raise NotImplementedError
@@ -112,6 +115,34 @@ class AttributeEmptyContainer(_AttributeValueRule):
     def explain(self, name: str, kinds: set[str]) -> str:
         return (f"`self.{name}` starts empty, so TorchScript cannot infer its element type; annotate it at class "
                 f"level (`{name}: List[int]`), since an annotation on the `self.{name} = []` line is not enough")
+
+    def fix(self, name: str, ctx: RuleContext) -> PendingFix | None:
+        """When every `self.<name>.append(v)` shows the element type, declare `name: list[T]` at class level.
+        Safe: an annotation changes nothing in eager mode."""
+        owners = [o for o in _owners(ctx) if o.node in ctx.module.tree.body]
+        torch = next((local for local, target in ctx.module.imports.aliases.items() if target == "torch"), None)
+        if len(owners) != 1 or torch is None:
+            return None
+        owner = owners[0]
+        types = set()
+        for method in owner.methods.values():
+            for argument in _appended(method.node, name):
+                types.add(_element_type(argument, method.node, ctx, torch))
+        if len(types) != 1 or None in types:
+            return None
+        annotation = f"{name}: list[{types.pop()}]"
+        body = owner.node.body.body
+        indent = owner.node.body.indent or ctx.module.tree.default_indent
+        first = body[0]
+        is_docstring = (
+            isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.Expr)
+            and isinstance(first.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+        )
+        if is_docstring:
+            edit = PendingEdit(first, f"\n{indent}{annotation}", insert_after=True)
+        else:
+            edit = PendingEdit(first, f"{annotation}\n{indent}", insert_before=True)
+        return PendingFix("safe", f"declare `{annotation}` in `{owner.name}`", [edit])
 
 
 class AttributeUnconvertibleValue(_AttributeValueRule):
@@ -238,6 +269,67 @@ class NoneModuleTruthiness(Rule):
                     fix = PendingFix("safe", f"test `{test_code}`", [PendingEdit(target, f"{ctx.code(test)} {test_code}")])
                 ctx.report(test, f"`self.{name}` holds a module or None, which TorchScript cannot convert to bool; "
                                  f"test `self.{name} is not None`", fix=fix)
+
+
+def _appended(function: cst.FunctionDef, name: str) -> list[cst.BaseExpression]:
+    """The values a method appends to `self.<name>`."""
+    params = function.params.posonly_params or function.params.params
+    if not params:
+        return []
+    self_name = params[0].name.value
+    found: list[cst.BaseExpression] = []
+
+    class Appends(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if (
+                isinstance(func, cst.Attribute) and func.attr.value == "append" and len(node.args) == 1
+                and isinstance(func.value, cst.Attribute) and func.value.attr.value == name
+                and isinstance(func.value.value, cst.Name) and func.value.value.value == self_name
+            ):
+                found.append(node.args[0].value)
+
+    function.body.visit(Appends())
+    return found
+
+
+_INT_METHODS = frozenset({"size", "dim", "numel", "ndimension", "nelement"})
+
+
+def _element_type(value: cst.BaseExpression, function: cst.FunctionDef, ctx: RuleContext, torch: str) -> str | None:
+    """A TorchScript element type that is certain from the expression alone, else None."""
+    if isinstance(value, cst.Integer):
+        return "int"
+    if isinstance(value, cst.Float):
+        return "float"
+    if isinstance(value, cst.SimpleString):
+        return "str"
+    if isinstance(value, cst.BinaryOperation):  # any arithmetic with a Tensor is a Tensor
+        tensor = f"{torch}.Tensor"
+        sides = (_element_type(value.left, function, ctx, torch), _element_type(value.right, function, ctx, torch))
+        return tensor if tensor in sides else None
+    if isinstance(value, cst.Name):
+        param = next((p for p in (*function.params.posonly_params, *function.params.params)[1:]
+                      if p.name.value == value.value), None)
+        if param is not None and param.annotation is None and param.default is None:
+            return f"{torch}.Tensor"  # an unannotated parameter is a Tensor to TorchScript
+        return None
+    if isinstance(value, cst.Call):
+        qualified = ctx.qualify(value.func) or ""
+        if qualified in ("builtins.len", "builtins.int"):
+            return "int"
+        if qualified == "builtins.float":
+            return "float"
+        if isinstance(value.func, cst.Attribute):
+            if value.func.attr.value in _INT_METHODS and qualified == "":
+                return "int" if value.func.attr.value != "size" or value.args else None
+            if qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
+                return f"{torch}.Tensor"
+            from jitlint.rules._expr import TENSOR_RETURNING_METHODS
+
+            if not qualified and value.func.attr.value in TENSOR_RETURNING_METHODS:
+                return f"{torch}.Tensor"
+    return None
 
 
 def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:

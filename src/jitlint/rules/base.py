@@ -49,6 +49,8 @@ class PendingEdit:
 
     node: cst.CSTNode
     content: str
+    insert_after: bool = False  # insert `content` at the end of `node` instead of replacing it
+    insert_before: bool = False  # insert `content` at the start of `node`
 
 
 @dataclass

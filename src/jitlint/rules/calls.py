@@ -11,6 +11,82 @@ from jitlint.rules._expr import is_str_literal, literal_type, params_of
 from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
 
 
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)  # `a.b`: `b` is not a name of its own
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)  # `f(k=v)`: `k` is not a name of its own
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.append(node.value)
+
+
+def eager_helper_fix(ctx: RuleContext) -> PendingFix | None:
+    """Move an eager-only statement with no result (`print(x.numpy())`, `log.info(...)`) into a new
+    `@torch.jit.ignore` method that compiled code calls. Unsafe: the scripted module then calls back into Python,
+    which works in-process but not once saved and loaded in C++. Offered when the statement reads only parameters."""
+    function = ctx.function
+    statement = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.SimpleStatementLine)), None)
+    torch = next((local for local, target in ctx.module.imports.aliases.items() if target == "torch"), None)
+    if function is None or function.info.cls is None or function.info.is_static or torch is None or statement is None:
+        return None
+    if len(statement.body) != 1 or not isinstance(statement.body[0], cst.Expr):
+        return None
+    node = function.info.node
+    params = [*node.params.posonly_params, *node.params.params]
+    self_name = params[0].name.value
+    by_name = {p.name.value: p for p in params[1:]}
+    collector = _Names()
+    statement.body[0].visit(collector)
+    module = ctx.module
+    arguments: list[str] = []
+    for name in dict.fromkeys(collector.names):
+        if name == self_name or name in module.imports.aliases or name in module.imports.local_definitions:
+            continue
+        if name in module.globals or (name not in by_name and ctx.qualify(cst.Name(name))):
+            continue
+        param = by_name.get(name)
+        if param is None or (param.annotation is None and param.default is not None):
+            return None  # a local, or a parameter whose type is not plainly a Tensor
+        arguments.append(name)
+    code = ctx.code(statement.body[0])
+    if "\n" in code:
+        return None
+    index = sum(1 for _ in _statements_before(node, statement))
+    helper = f"_eager_{node.name.value}_{index}"
+    signature = ", ".join(
+        [self_name] + [f"{a}: {ctx.code(by_name[a].annotation.annotation) if by_name[a].annotation else torch + '.Tensor'}"
+                       for a in arguments]
+    )
+    indent = ctx.indent_of(node)
+    step = ctx.module.tree.default_indent
+    method = (f"\n\n{indent}@{torch}.jit.ignore\n{indent}def {helper}({signature}) -> None:\n"
+              f"{indent}{step}{code}")
+    call = f"{self_name}.{helper}({', '.join(arguments)})"
+    return PendingFix("unsafe", f"move it into `@{torch}.jit.ignore` method `{helper}`",
+                      [PendingEdit(statement.body[0], call), PendingEdit(node, method, insert_after=True)])
+
+
+def _statements_before(function: cst.FunctionDef, statement: cst.CSTNode):
+    """The simple statements of a function up to `statement`, in order (a stable index for the helper's name)."""
+    found = []
+
+    class Walk(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+            if not found or found[-1] is not statement:
+                found.append(node)
+            return False
+
+    function.body.visit(Walk())
+    return found[: found.index(statement)] if statement in found else found
+
+
 class NoNumpy(Rule):
     code = "JIT401"
     name = "no-numpy"
@@ -24,13 +100,16 @@ class NoNumpy(Rule):
                 node,
                 "`.numpy()` is not supported by TorchScript; keep the value a Tensor, or move the NumPy code into "
                 "a `@torch.jit.ignore` method or under `if not torch.jit.is_scripting():`",
+                fix=eager_helper_fix(ctx),
             )
             return
         qualified = ctx.qualify(func)
         if qualified == "torch.from_numpy":
-            ctx.report(node, "`torch.from_numpy()` is not supported by TorchScript; the input is already a Tensor there")
+            ctx.report(node, "`torch.from_numpy()` is not supported by TorchScript; the input is already a Tensor there",
+                       fix=eager_helper_fix(ctx))
         elif qualified is not None and (qualified.startswith("numpy.") or qualified == "numpy"):
-            ctx.report(node, f"NumPy call `{qualified}` is not supported by TorchScript; use the torch equivalent")
+            ctx.report(node, f"NumPy call `{qualified}` is not supported by TorchScript; use the torch equivalent",
+                       fix=eager_helper_fix(ctx))
 
 
 def _python_object_global(name: cst.Name, ctx: RuleContext) -> str | None:
@@ -51,19 +130,21 @@ class NoPythonStdlibCall(Rule):
     message = "Python standard-library call not supported by TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        qualified = ctx.qualify(node.func)
-        if qualified is not None:
-            module = qualified.split(".", 1)[0]
-            if module in unsupported("python-module"):
-                ctx.report(node, f"`{qualified}` is Python's `{module}` module, which TorchScript cannot call; "
-                                 "use a torch equivalent or move it into a `@torch.jit.ignore` method")
-            return
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and not _is_local(func.value, ctx):
             module = _python_object_global(func.value, ctx)
             if module is not None:
                 ctx.report(node, f"`{func.value.value}` is a Python `{module}` object (a global), which TorchScript "
-                                 "cannot call; move the call into a `@torch.jit.ignore` method")
+                                 "cannot call; move the call into a `@torch.jit.ignore` method", fix=eager_helper_fix(ctx))
+                return
+        qualified = ctx.qualify(node.func)
+        if qualified is not None:
+            module = qualified.split(".", 1)[0]
+            if module in unsupported("python-module"):
+                ctx.report(node, f"`{qualified}` is Python's `{module}` module, which TorchScript cannot call; "
+                                 "use a torch equivalent or move it into a `@torch.jit.ignore` method",
+                           fix=eager_helper_fix(ctx))
+            return
 
 
 class NoLegacyTensorConstructor(Rule):
