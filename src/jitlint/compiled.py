@@ -20,7 +20,7 @@ from typing import Callable
 
 import libcst as cst
 
-from jitlint.names import ImportTable, target_names
+from jitlint.names import ImportTable, first_param_name, target_names
 from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
 
 SCRIPTING_CHECKS = frozenset({"torch.jit.is_scripting", "torch._C._is_scripting"})
@@ -182,10 +182,8 @@ class _LiveCodeScanner(cst.CSTVisitor):
         self.parameter_types = param_types(root, imports)
         self.self_name: str | None = None
         if is_method:
-            first = (root.params.posonly_params or root.params.params)[:1]
-            for param in first:
-                self.parameter_types.pop(param.name.value, None)
-                self.self_name = param.name.value
+            self.self_name = first_param_name(root)
+            self.parameter_types.pop(self.self_name, None)
         self.constant_flag = constant_flag
         self.return_kind = return_kind
         self.rebound: set[str] = set()  # names assigned so far, in source order, to a value of unknown type
@@ -426,7 +424,7 @@ class CompiledCodeMap:
         imports = caller.module.imports
         reason = f"called from {caller.display_name}"
         func = call.func
-        self_name = _first_param(caller.node)
+        self_name = first_param_name(caller.node)
         if (
             isinstance(func, cst.Attribute)
             and isinstance(func.value, cst.Name)
@@ -483,6 +481,3 @@ def decorator_is_script(cls: ClassInfo, imports: ImportTable) -> bool:
     return False
 
 
-def _first_param(node: cst.FunctionDef) -> str | None:
-    params = node.params.posonly_params or node.params.params
-    return params[0].name.value if params else None

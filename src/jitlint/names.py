@@ -49,6 +49,17 @@ def normalize(qualified: str) -> str:
     return qualified
 
 
+def first_param(function: cst.FunctionDef) -> cst.Param | None:
+    """The first parameter (`self` of a method), positional-only or not."""
+    params = function.params.posonly_params or function.params.params
+    return params[0] if params else None
+
+
+def first_param_name(function: cst.FunctionDef) -> str | None:
+    param = first_param(function)
+    return param.name.value if param is not None else None
+
+
 def resolved(path: Path) -> Path:
     """`path.resolve()`, which raises on a symlink loop: then the absolute path (reading it reports the loop)."""
     try:

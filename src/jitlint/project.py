@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
-from jitlint.names import ImportTable, dotted_name, module_name_for
+from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for
 
 # torch.nn classes that are not nn.Modules, although they live in torch.nn with capitalised names.
 _TORCH_NN_NON_MODULES = frozenset(
@@ -228,9 +228,6 @@ def _string_elements(node: cst.BaseExpression) -> list[str]:
     return []
 
 
-def _self_name(method: cst.FunctionDef) -> str | None:
-    params = method.params.params or method.params.posonly_params
-    return params[0].name.value if params else None
 
 
 class _ReturnCollector(cst.CSTVisitor):
@@ -354,7 +351,7 @@ def _bool_literal(node: cst.BaseExpression | None) -> bool | None:
 
 
 def _collect_self_assignments(method: FunctionInfo, info: ClassInfo, imports: ImportTable) -> None:
-    self_name = _self_name(method.node)
+    self_name = first_param_name(method.node)
     if self_name is None or method.is_static:
         return
     method.node.body.visit(_SelfAssignmentCollector(self_name, info, imports, method))
@@ -582,7 +579,7 @@ class ProjectIndex:
                 return {"other"}
             kinds: set[str] = set()
             for returned in _returned_values(method.node):
-                raw, _function = value_kinds(returned, method.module.imports, _self_name(method.node))
+                raw, _function = value_kinds(returned, method.module.imports, first_param_name(method.node))
                 for raw_kind in raw:
                     kinds |= self._resolve_kind(raw_kind, owner, depth + 1)
             return kinds or {"other"}

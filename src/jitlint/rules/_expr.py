@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.names import assigned_names
+from jitlint.names import assigned_names, first_param
 
 # Tensor methods that return a Tensor (a subset: enough to recognise common accumulations).
 TENSOR_RETURNING_METHODS = frozenset(
@@ -94,7 +94,7 @@ def unannotated_tensor_param(name: cst.BaseExpression, function: cst.FunctionDef
     param = params.get(name.value)
     if param is None or param.annotation is not None:
         return None
-    if is_method and param is _first_param(function):
+    if is_method and param is first_param(function):
         return None
     if param.default is not None and not (isinstance(param.default, cst.Name) and param.default.value == "None"):
         return None
@@ -103,9 +103,6 @@ def unannotated_tensor_param(name: cst.BaseExpression, function: cst.FunctionDef
     return param
 
 
-def _first_param(function: cst.FunctionDef) -> cst.Param | None:
-    params = function.params.posonly_params or function.params.params
-    return params[0] if params else None
 
 
 def tensor_evident(node: cst.BaseExpression, ctx, bound_tensors: frozenset[str] = frozenset()) -> bool:

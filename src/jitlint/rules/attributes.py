@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, ClassInfo, decorator_names
 from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
 from jitlint.rules.calls import global_value_type
@@ -23,8 +24,7 @@ def _self_target(node: cst.BaseExpression, ctx: RuleContext) -> str | None:
     function = ctx.function
     if function is None or not isinstance(node, cst.Attribute) or not isinstance(node.value, cst.Name):
         return None
-    params = function.info.node.params.posonly_params or function.info.node.params.params
-    if not params or node.value.value != params[0].name.value or function.info.is_static:
+    if node.value.value != first_param_name(function.info.node) or function.info.is_static:
         return None
     return node.attr.value
 
@@ -120,7 +120,7 @@ class AttributeEmptyContainer(_AttributeValueRule):
         """When every `self.<name>.append(v)` shows the element type, declare `name: list[T]` at class level.
         Safe: an annotation changes nothing in eager mode."""
         owners = [o for o in _owners(ctx) if o.node in ctx.module.tree.body]
-        torch = next((local for local, target in ctx.module.imports.aliases.items() if target == "torch"), None)
+        torch = ctx.torch_name
         if len(owners) != 1 or torch is None:
             return None
         owner = owners[0]
@@ -182,8 +182,8 @@ class ConstantsInvalidType(Rule):
     message = "constant attribute of a type TorchScript constants cannot hold"
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
-        cls = ctx.module.classes.get(node.name.value)
-        if cls is None or cls.node is not node or not ctx.project.is_module_class(cls):
+        cls = ctx.module_class(node)
+        if cls is None:
             return
         init = cls.methods.get("__init__")
         attributes = ctx.project.attributes(cls)
@@ -273,10 +273,9 @@ class NoneModuleTruthiness(Rule):
 
 def _appended(function: cst.FunctionDef, name: str) -> list[cst.BaseExpression]:
     """The values a method appends to `self.<name>`."""
-    params = function.params.posonly_params or function.params.params
-    if not params:
+    self_name = first_param_name(function)
+    if self_name is None:
         return []
-    self_name = params[0].name.value
     found: list[cst.BaseExpression] = []
 
     class Appends(cst.CSTVisitor):
@@ -356,8 +355,8 @@ class UncompilableAttributeClass(Rule):
     message = "module attribute of a class TorchScript cannot compile"
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
-        cls = ctx.module.classes.get(node.name.value)
-        if cls is None or cls.node is not node or not ctx.project.is_module_class(cls):
+        cls = ctx.module_class(node)
+        if cls is None:
             return
         for name, info in cls.own_attributes.items():
             if info.annotation is None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 import libcst as cst
 
 from jitlint.finding import Severity
+from jitlint.names import first_param_name
 from jitlint.project import AttributeInfo
 
 if TYPE_CHECKING:
@@ -123,6 +124,18 @@ class RuleContext:
         return self.module.imports.qualify(node)
 
     @property
+    def torch_name(self) -> str | None:
+        """What this file calls the `torch` module (`torch`, or an alias), if it imports it: fixes spell it so."""
+        return next((local for local, target in self.module.imports.aliases.items() if target == "torch"), None)
+
+    def module_class(self, node: cst.ClassDef):
+        """The ClassInfo of a top-level class of this file when it is an nn.Module, else None."""
+        cls = self.module.classes.get(node.name.value)
+        if cls is None or cls.node is not node or not self.project.is_module_class(cls):
+            return None
+        return cls
+
+    @property
     def parent(self) -> cst.CSTNode | None:
         """The parent of the node being visited."""
         return self.ancestors[-2] if len(self.ancestors) >= 2 else None
@@ -134,8 +147,7 @@ class RuleContext:
             return None
         if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
             return None
-        params = function.info.node.params.posonly_params or function.info.node.params.params
-        if not params or node.value.value != params[0].name.value:
+        if node.value.value != first_param_name(function.info.node):
             return None
         info = self.attribute_named(node.attr.value)
         return (node.attr.value, info) if info is not None else None

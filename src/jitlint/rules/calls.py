@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.apis import unsupported
-from jitlint.names import assigned_names
+from jitlint.names import assigned_names, first_param_name
 from jitlint.project import ClassInfo
 from jitlint.rules._expr import is_str_literal, literal_type, params_of
 from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
@@ -33,7 +33,7 @@ def eager_helper_fix(ctx: RuleContext) -> PendingFix | None:
     which works in-process but not once saved and loaded in C++. Offered when the statement reads only parameters."""
     function = ctx.function
     statement = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.SimpleStatementLine)), None)
-    torch = next((local for local, target in ctx.module.imports.aliases.items() if target == "torch"), None)
+    torch = ctx.torch_name
     if function is None or function.info.cls is None or function.info.is_static or torch is None or statement is None:
         return None
     if len(statement.body) != 1 or not isinstance(statement.body[0], cst.Expr):
@@ -220,12 +220,10 @@ def _self_method_name(node: cst.Call, ctx: RuleContext) -> str | None:
     function = ctx.function
     if function is None or function.info.cls is None or function.info.is_static:
         return None
-    params = function.info.node.params.posonly_params or function.info.node.params.params
     if (
-        params
-        and isinstance(func, cst.Attribute)
+        isinstance(func, cst.Attribute)
         and isinstance(func.value, cst.Name)
-        and func.value.value == params[0].name.value
+        and func.value.value == first_param_name(function.info.node)
     ):
         return func.attr.value
     return None
@@ -260,13 +258,11 @@ class NoExplicitBaseMethodCall(Rule):
             return
         method = ctx.project.find_method(cls, func.attr.value)
         first = node.args[0].value
-        params = ctx.function.info.node.params.posonly_params or ctx.function.info.node.params.params
         if (
             method is not None
             and not method.is_static
-            and params
             and isinstance(first, cst.Name)
-            and first.value == params[0].name.value
+            and first.value == first_param_name(ctx.function.info.node)
         ):
             ctx.report(node, f"`{cls.name}.{method.name}(self, ...)` is not supported by TorchScript; call "
                              f"`self.{method.name}(...)` (rename the override if it shadows it)")

@@ -12,10 +12,6 @@ from jitlint.apis import unsupported
 from jitlint.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
 from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
 
-
-def _torch(ctx: RuleContext) -> str | None:
-    return next((local for local, target in ctx.module.imports.aliases.items() if target == "torch"), None)
-
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
@@ -39,7 +35,7 @@ class NoBuiltinSumOfTensors(Rule):
     def _fix(node: cst.Call, argument: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
         """`sum(E for t in xs)` -> `torch.stack([E for t in xs]).sum(0)`: unsafe, since it needs tensors of one
         shape and fails on an empty sequence, where `sum()` gives 0."""
-        torch = _torch(ctx)
+        torch = ctx.torch_name
         if torch is None or len(node.args) != 1:
             return None
         if isinstance(argument, cst.GeneratorExp):
@@ -80,7 +76,7 @@ class NoComprehensionIf(Rule):
     def _fix(node, ctx: RuleContext) -> PendingFix | None:
         """`y = [E for t in xs if C]` (or `return [...]`) -> an annotated list filled by a loop. Unsafe: the loop
         is equivalent, but jitlint only knows the element type when E is certainly a Tensor."""
-        torch = _torch(ctx)
+        torch = ctx.torch_name
         statement = ctx.ancestors[-3] if len(ctx.ancestors) >= 3 else None
         small = ctx.parent
         if torch is None or not isinstance(node, cst.ListComp) or node.for_in.inner_for_in is not None:

@@ -16,13 +16,6 @@ def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[
     return edits
 
 
-def torch_name(ctx: RuleContext) -> str | None:
-    """What this file calls the `torch` module, if it imports it."""
-    for local, target in ctx.module.imports.aliases.items():
-        if target == "torch":
-            return local
-    return None
-
 # Verified on torch 2.13: each fails with "Unknown type constructor X" (subscripted) or "Unknown type name".
 UNSUPPORTED_CONSTRUCTORS = frozenset(
     f"{module}.{name}"
@@ -100,7 +93,7 @@ class UnannotatedNoneDefaultOmitted(Rule):
         positional = [*params.posonly_params, *params.params]
         index = positional.index(node) if node in positional else None
         name = node.name.value
-        torch = torch_name(ctx)
+        torch = ctx.torch_name
         annotation = f"{torch}.Tensor | None" if torch else None
         fix = PendingFix("safe", f"annotate `{name}: {annotation} = None`", annotate_param(node, annotation, ctx)) if annotation else None
         for call, caller, bound in ctx.compiled.calls_to(function.node):
