@@ -259,3 +259,18 @@ def test_python_dash_m_and_the_static_path_never_imports_torch(project):
     assert result.stdout.strip().endswith("TORCH-NOT-IMPORTED 1"), result.stdout + result.stderr
     assert "evil.py:" in result.stdout
     assert not (project / "imported-marker").exists()
+
+
+def test_the_wheel_ships_the_rule_pages_and_the_api_table(tmp_path):
+    """`jitlint rule` must work from an installed wheel, not only from a checkout."""
+    import zipfile
+
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path),
+                             str(Path(__file__).resolve().parents[1])], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    [wheel] = tmp_path.glob("jitlint-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    from jitlint.rules import RULES
+
+    assert {f"jitlint/_pages/{rule.code}.md" for rule in RULES} <= names
+    assert "jitlint/data/unsupported.toml" in names and "jitlint/dynamic/worker.py" in names
