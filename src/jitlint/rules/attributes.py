@@ -6,6 +6,7 @@ import libcst as cst
 
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, ClassInfo, decorator_names
+from jitlint.rules._expr import literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
 from jitlint.rules.calls import global_value_type
 from jitlint.rules.containers import self_attribute_load
@@ -297,12 +298,9 @@ _INT_METHODS = frozenset({"size", "dim", "numel", "ndimension", "nelement"})
 
 def _element_type(value: cst.BaseExpression, function: cst.FunctionDef, ctx: RuleContext, torch: str) -> str | None:
     """A TorchScript element type that is certain from the expression alone, else None."""
-    if isinstance(value, cst.Integer):
-        return "int"
-    if isinstance(value, cst.Float):
-        return "float"
-    if isinstance(value, cst.SimpleString):
-        return "str"
+    literal = literal_type(value)
+    if literal in ("int", "float", "str", "bool"):
+        return literal
     if isinstance(value, cst.BinaryOperation):  # any arithmetic with a Tensor is a Tensor
         tensor = f"{torch}.Tensor"
         sides = (_element_type(value.left, function, ctx, torch), _element_type(value.right, function, ctx, torch))
