@@ -249,9 +249,10 @@ def test_python_dash_m_and_the_static_path_never_imports_torch(project):
     """The static path must not pay for `import torch` (seconds), nor import the linted code."""
     (project / "evil.py").write_text("import pathlib\npathlib.Path('imported-marker').write_text('x')\n" + BROKEN)
     probe = (
-        "import sys, runpy\n"
-        "sys.argv = ['jitlint', 'check', '-q', '.']\n"
-        "try:\n    runpy.run_module('jitlint', run_name='__main__')\n"
+        "import sys\n"
+        "from jitlint.cli import main\n"
+        "sys.argv = ['jitlint', 'check', '-q', '--no-cache', '.']\n"
+        "try:\n    main()\n"
         "except SystemExit as e:\n    code = e.code\n"
         "print('TORCH-IMPORTED' if 'torch' in sys.modules else 'TORCH-NOT-IMPORTED', code)\n"
     )
@@ -259,6 +260,11 @@ def test_python_dash_m_and_the_static_path_never_imports_torch(project):
     assert result.stdout.strip().endswith("TORCH-NOT-IMPORTED 1"), result.stdout + result.stderr
     assert "evil.py:" in result.stdout
     assert not (project / "imported-marker").exists()
+    # `python -m jitlint` is the console script: same output, same exit code (it leaves through os._exit).
+    module = subprocess.run([sys.executable, "-m", "jitlint", "check", "-q", "--no-cache", "."], capture_output=True,
+                            text=True, cwd=project)
+    assert module.returncode == 1 and "evil.py:" in module.stdout, module.stdout + module.stderr
+    assert module.stdout.strip() == result.stdout.strip().rsplit("\n", 1)[0].strip()
 
 
 def test_the_wheel_ships_the_rule_pages_and_the_api_table(tmp_path):

@@ -252,7 +252,7 @@ def test_progress_on_a_terminal_and_nothing_when_piped(tmp_path):
     piped = jitlint("check", ".", cwd=tmp_path, env={**os.environ, "CI": ""})
     assert piped.stderr == ""
     primary, secondary = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "jitlint", "check", "."], cwd=tmp_path, stdout=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-m", "jitlint", "check", "--no-cache", "."], cwd=tmp_path, stdout=subprocess.PIPE,
                                stderr=secondary, env={**os.environ, "CI": ""})
     os.close(secondary)
     output = b""

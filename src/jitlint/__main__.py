@@ -1,4 +1,4 @@
-from jitlint.cli import main
+from jitlint.cli import entry
 
 if __name__ == "__main__":
-    main()
+    entry()

@@ -22,6 +22,7 @@ import libcst as cst
 
 from jitlint.names import ImportTable, first_param_name, target_names
 from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
+from jitlint.walk import walk
 
 SCRIPTING_CHECKS = frozenset({"torch.jit.is_scripting", "torch._C._is_scripting"})
 # Runtime checks that torch.jit.script compiles as ordinary values: they do not prune anything.
@@ -278,7 +279,7 @@ def scan_function(
     constant_flag: Callable[[str], "bool | None"] = lambda name: None,
 ) -> FunctionScan:
     scanner = _LiveCodeScanner(node, imports, is_method, return_kind, constant_flag)
-    node.visit(scanner)
+    walk(node, scanner)
     return scanner.scan
 
 

@@ -85,7 +85,7 @@ def _best_match(code: str, selectors: list[str]) -> int:
 
 
 def _relative(path: Path, root: Path) -> PurePosixPath:
-    from jitlint.names import resolved
+    from jitlint.paths import resolved
 
     try:
         return PurePosixPath(resolved(path).relative_to(resolved(root)).as_posix())

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import os
+import dataclasses
+import gc
+import multiprocessing
 import re
 import sys
 import threading
@@ -13,16 +15,17 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jitlint.compiled import CompiledCodeMap
-from jitlint.config import Config, is_default_excluded
-from jitlint.finding import Edit, Finding, Fix, Location
+from jitlint.config import Config
+from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
+from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.names import resolved
 from jitlint.project import ModuleInfo, ProjectIndex
 from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
+from jitlint.walk import walk
 from jitlint import pages
 
-PYTHON_SUFFIXES = (".py", ".pyi")
 _CODES = r"[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODES}))?", re.IGNORECASE)
 _FILE_NOQA = re.compile(rf"^\s*#\s*jitlint:\s*noqa(?::\s*(?P<codes>{_CODES}))?\s*$", re.IGNORECASE | re.MULTILINE)
@@ -34,57 +37,37 @@ class StdinSource:
     data: bytes
 
 
-# -- discovery --------------------------------------------------------------------------------------------------
-def discover(paths: list[Path], config: Config, force_exclude: bool = False) -> tuple[list[Path], list[SourceError]]:
-    """Python files under `paths`, sorted; explicit files are kept unless `force_exclude` (pre-commit's case)."""
-    found: dict[Path, Path] = {}
-    errors: list[SourceError] = []
-    for path in paths:
-        if path.is_dir():
-            for file in _walk(path, config):
-                found.setdefault(resolved(file), file)
-        elif path.is_file() or path.exists():
-            if force_exclude and (config.is_excluded(path) or any(is_default_excluded(p) for p in path.parts[:-1])):
-                continue
-            found.setdefault(resolved(path), path)
-        elif os.path.lexists(path):
-            errors.append(SourceError(path, str(path), "JIT002", "cannot read: a broken or looping symbolic link"))
-        else:
-            errors.append(SourceError(path, str(path), "JIT002", "no such file or directory"))
-    return sorted(found.values(), key=lambda p: str(p)), errors
-
-
-def _walk(root: Path, config: Config):
-    for directory, dirnames, filenames in os.walk(root):
-        current = Path(directory)
-        dirnames[:] = sorted(
-            name
-            for name in dirnames
-            if not is_default_excluded(name)
-            and not (current / name / "pyvenv.cfg").exists()
-            and not config.is_excluded(current / name)
-        )
-        for name in sorted(filenames):
-            file = current / name
-            if name.endswith(PYTHON_SUFFIXES) and not config.is_excluded(file):
-                yield file
-
-
 # -- rule dispatch ----------------------------------------------------------------------------------------------
 class _Dispatcher(cst.CSTVisitor):
-    """Runs every enabled rule in one traversal, calling a rule only where its scope says torch compiles."""
+    """Runs every enabled rule in one traversal, calling a rule only where its scope says torch compiles.
 
-    def __init__(self, ctx: RuleContext, rules: list[Rule]) -> None:
+    When no active rule looks at code outside compiled functions (other than class definitions), the traversal
+    skips what cannot matter: statements at module and class level, and the bodies of functions torch does not
+    compile. Compiled functions are only ever top-level functions or methods of top-level classes, so nothing
+    compiled hides inside a skipped body."""
+
+    # Node types that "anywhere" rules may handle without making the walk visit everything.
+    _STRUCTURAL = frozenset({"ClassDef"})
+
+    def __init__(self, ctx: RuleContext, rules: list[Rule], text: str | None = None) -> None:
         self.ctx = ctx
         self.failed: dict[str, str] = {}  # rule code -> what it raised (that rule is off for the rest of the file)
         self.visit_handlers: dict[str, list] = {}
         self.leave_handlers: dict[str, list] = {}
+        outside: set[str] = set()  # node types that rules need to see outside compiled functions
         for rule in rules:
+            if text is not None and rule.text_hints and not any(hint in text for hint in rule.text_hints):
+                continue
             for attribute in dir(rule):
                 if attribute.startswith("visit_"):
                     self.visit_handlers.setdefault(attribute[6:], []).append((rule, getattr(rule, attribute)))
                 elif attribute.startswith("leave_"):
                     self.leave_handlers.setdefault(attribute[6:], []).append((rule, getattr(rule, attribute)))
+                else:
+                    continue
+                if rule.scope == "anywhere" and (rule.outside_handlers is None or attribute[6:] in rule.outside_handlers):
+                    outside.add(attribute[6:])
+        self.prune = outside <= self._STRUCTURAL
         self.frames: list[tuple] = []
         self.dead_depth = 0
         self.body_id: int | None = None
@@ -131,17 +114,23 @@ class _Dispatcher(cst.CSTVisitor):
             if compiled is None:
                 self._dispatch(self.visit_handlers, node)
                 self._push(None)
-            else:
-                self._push(compiled)
-                self.body_id = id(node.body)
-                self._dispatch(self.visit_handlers, node)
+                return not self.prune
+            self._push(compiled)
+            self.body_id = id(node.body)
+            self._dispatch(self.visit_handlers, node)
             return True
         if isinstance(node, (cst.Lambda, cst.ClassDef)):
+            outside = ctx.function is None
             self._dispatch(self.visit_handlers, node)
             self._push(None)
-            return True
+            return not (self.prune and outside and isinstance(node, cst.Lambda))
         if id(node) == self.body_id:
             ctx.in_signature = False
+            if self.prune and not ctx.function.body_compiled:
+                return False  # an @torch.jit.ignore/unused body: only its signature matters
+        elif self.prune and ctx.function is None and isinstance(node, cst.SimpleStatementLine):
+            self._dispatch(self.visit_handlers, node)
+            return False
         if ctx.function is not None and id(node) in ctx.function.dead:
             self.dead_depth += 1
         self._dispatch(self.visit_handlers, node)
@@ -200,17 +189,12 @@ class Suppressions:
 
 # -- the run ----------------------------------------------------------------------------------------------------
 def _finding_for_error(error: SourceError) -> Finding:
-    rule = RULES_BY_CODE[error.code]
-    location = Location(error.row, error.column)
-    return Finding(
-        rule.code, rule.name, error.message, rule.severity, error.display_name, location, location,
-        url=pages.url(rule.code),
-    )
+    return error.finding()
 
 
-def _load_quietly(path: Path) -> cst.Module | None:
+def _load_quietly(path: Path) -> SourceFile | None:
     source = read_source(path)
-    return source.tree if isinstance(source, SourceFile) else None
+    return source if isinstance(source, SourceFile) else None
 
 
 @dataclass
@@ -240,6 +224,10 @@ def lint_run(*args, **kwargs) -> LintRun:
         except BaseException as error:  # re-raised in the caller's thread
             failure.append(error)
 
+    # The trees are large and acyclic: Python's cyclic collector would rescan them again and again as they grow
+    # (it doubled the cost of parsing timm), and would free nothing.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     previous_stack = threading.stack_size(STACK_BYTES)
     previous_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(previous_limit, RECURSION_LIMIT))
@@ -250,6 +238,8 @@ def lint_run(*args, **kwargs) -> LintRun:
     finally:
         threading.stack_size(previous_stack)
         sys.setrecursionlimit(previous_limit)
+        if gc_was_enabled:
+            gc.enable()
     if failure:
         raise failure[0]
     return result[0]
@@ -263,6 +253,7 @@ def _lint_run(
     stdin: StdinSource | None = None,
     force_exclude: bool = False,
     progress=None,
+    jobs: int = 1,
 ) -> LintRun:
     """`progress(done, total)`, if given, is called as files are read and as they are linted."""
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
@@ -283,19 +274,83 @@ def _lint_run(
     project = ProjectIndex(loader=_load_quietly)
     modules: list[tuple[SourceFile, ModuleInfo]] = []
     for source in sources:
-        module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True)
+        module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True, text=source.text)
         project.add(module)
         modules.append((source, module))
     compiled = CompiledCodeMap.build(project)
 
     rules = [rule() for rule in RULES if rule.code in enabled and not getattr(rule, "engine_reported", False)]
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-    for index, (source, module) in enumerate(modules):
+    state = (modules, project, compiled, rules, config)
+    parallel = jobs > 1 and len(modules) >= MIN_FILES_PER_JOB * 2 and "fork" in multiprocessing.get_all_start_methods()
+    results = _lint_in_workers(state, jobs) if parallel else None
+    if results is None:
+        results = (_lint_one(state, index) for index in range(len(modules)))
+    for done, (file_findings, loaded) in enumerate(results):
         if progress is not None:
-            progress(len(files) + index, len(files) + len(modules))
-        findings.extend(lint_module(source, module, project, compiled, rules, config))
+            progress(len(files) + done, len(files) + len(modules))
+        findings.extend(file_findings)
+        project.loaded.extend(path for path in loaded if path not in project.loaded)
     findings.sort(key=Finding.sort_key)
     return LintRun(findings, project, compiled)
+
+
+# -- parallel workers -------------------------------------------------------------------------------------------
+# The rules run in forked workers that inherit the parsed trees, the project index and the compiled-code map
+# (copy-on-write: nothing is pickled on the way in). Each worker lints whole files and sends back their findings;
+# the parent sorts them, so the output is the same, in the same order, as with one job.
+MIN_FILES_PER_JOB = 4
+_FORKED_STATE: tuple | None = None
+
+
+def _lint_one(state: tuple, index: int) -> tuple[list[Finding], list[Path]]:
+    modules, project, compiled, rules, config = state
+    source, module = modules[index]
+    before = len(project.loaded)
+    return lint_module(source, module, project, compiled, rules, config), project.loaded[before:]
+
+
+def _lint_forked(index: int) -> tuple[list[Finding], list[Path]]:
+    findings, loaded = _lint_one(_FORKED_STATE, index)
+    # A compiled function is sent back as its id, which is the same object's id in the parent (forked memory).
+    return [_with_function_id(finding) for finding in findings], loaded
+
+
+def _with_function_id(finding: Finding) -> Finding:
+    context = finding.context
+    if isinstance(context, FindingContext) and context.function is not None:
+        return dataclasses.replace(finding, context=dataclasses.replace(context, function=id(context.function)))
+    return finding
+
+
+def _lint_in_workers(state: tuple, jobs: int):
+    """Findings per file from `jobs` forked workers, or None if workers cannot be started here."""
+    global _FORKED_STATE
+    modules, _project, compiled, _rules, _config = state
+    by_id = {id(function): function for function in compiled.functions.values()}
+    # Largest files first, so that no worker is left with a big file at the end.
+    order = sorted(range(len(modules)), key=lambda index: -len(modules[index][0].text))
+    _FORKED_STATE = state
+    try:
+        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(modules) // MIN_FILES_PER_JOB))
+    except OSError:
+        _FORKED_STATE = None
+        return None
+    _FORKED_STATE = None  # the workers have their copy
+
+    def results():
+        with pool:
+            for findings, loaded in pool.imap_unordered(_lint_forked, order):
+                yield [_with_function(finding, by_id) for finding in findings], loaded
+
+    return results()
+
+
+def _with_function(finding: Finding, by_id: dict) -> Finding:
+    context = finding.context
+    if isinstance(context, FindingContext) and isinstance(context.function, int):
+        return dataclasses.replace(finding, context=dataclasses.replace(context, function=by_id.get(context.function)))
+    return finding
 
 
 def _internal_error(source, what: str) -> Finding:
@@ -320,11 +375,11 @@ def lint_module(source, module, project, compiled, rules, config) -> list[Findin
 
 def _lint_module(source, module, project, compiled, rules, config) -> tuple[list[Finding], dict[str, str]]:
     ctx = RuleContext(module, project, compiled)
-    dispatcher = _Dispatcher(ctx, rules)
+    dispatcher = _Dispatcher(ctx, rules, source.text)
     for rule in rules:
         ctx._set_rule(type(rule))
         rule.begin_file(ctx)
-    source.tree.visit(dispatcher)
+    walk(source.tree, dispatcher)
     for rule in rules:
         if rule.code in dispatcher.failed:
             continue
@@ -369,14 +424,6 @@ def _resolve_fix(pending, positions) -> Fix | None:
             end = start
         edits.append(Edit(edit.content, start, end))
     return Fix(pending.applicability, pending.message, tuple(edits))
-
-
-@dataclass(frozen=True)
-class FindingContext:
-    path: Path
-    statement_lines: tuple[int, int]
-    function: object  # CompiledFunction | None
-    line_text: str = ""  # the source line the finding starts on
 
 
 def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: list[str]) -> Finding:

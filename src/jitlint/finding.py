@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 Severity = Literal["error", "warning", "info"]
@@ -56,6 +57,14 @@ class Confirmation:
 
     def to_json(self) -> dict:
         return {"status": self.status, "detail": self.detail, "torch_version": self.torch_version}
+
+
+@dataclass(frozen=True)
+class FindingContext:
+    path: Path
+    statement_lines: tuple[int, int]
+    function: object  # CompiledFunction | None (None when the finding came from the cache)
+    line_text: str = ""  # the source line the finding starts on
 
 
 @dataclass(frozen=True)

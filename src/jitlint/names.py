@@ -14,6 +14,9 @@ from pathlib import Path
 
 import libcst as cst
 
+from jitlint.paths import resolved  # noqa: F401  (re-exported)
+from jitlint.walk import walk
+
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 # Public names that torch re-exports from private modules; qualified names are normalised to the public one so
@@ -58,14 +61,6 @@ def first_param(function: cst.FunctionDef) -> cst.Param | None:
 def first_param_name(function: cst.FunctionDef) -> str | None:
     param = first_param(function)
     return param.name.value if param is not None else None
-
-
-def resolved(path: Path) -> Path:
-    """`path.resolve()`, which raises on a symlink loop: then the absolute path (reading it reports the loop)."""
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):
-        return path.absolute()
 
 
 def module_name_for(path: Path) -> tuple[str, Path]:
@@ -231,7 +226,7 @@ class _Assigned(cst.CSTVisitor):
 @lru_cache(maxsize=256)
 def _assigned_names_cached(node: cst.FunctionDef) -> frozenset[str]:
     visitor = _Assigned()
-    node.body.visit(visitor)
+    walk(node.body, visitor)
     return frozenset(visitor.names)
 
 

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import libcst as cst
 
 from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for
+from jitlint.walk import walk
+
+if TYPE_CHECKING:
+    from jitlint.source import SourceFile
 
 # torch.nn classes that are not nn.Modules, although they live in torch.nn with capitalised names.
 _TORCH_NN_NON_MODULES = frozenset(
@@ -143,14 +147,15 @@ class ModuleInfo:
     globals: dict[str, cst.BaseExpression] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, path: Path, display_name: str, tree: cst.Module, linted: bool) -> "ModuleInfo":
+    def build(cls, path: Path, display_name: str, tree: cst.Module, linted: bool, text: str | None = None) -> "ModuleInfo":
+        """`text`, the file's source, lets the index skip a walk over files that cannot contain what it seeks."""
         name, _root = module_name_for(path)
         imports = ImportTable.from_module(tree, name, is_package=path.name == "__init__.py")
         info = cls(name, path, display_name, tree, imports, linted)
-        info._index()
+        info._index(text)
         return info
 
-    def _index(self) -> None:
+    def _index(self, text: str | None) -> None:
         for statement in self.tree.body:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
@@ -167,7 +172,8 @@ class ModuleInfo:
                 self.functions[statement.name.value] = FunctionInfo(
                     statement.name.value, statement, self, None, decorator_names(statement, self.imports)
                 )
-        self.script_call_targets = _find_script_calls(self.tree, self.imports)
+        if text is None or "script" in text:
+            self.script_call_targets = _find_script_calls(self.tree, self.imports)
 
     def _index_class(self, node: cst.ClassDef) -> None:
         bases = []
@@ -247,7 +253,7 @@ class _ReturnCollector(cst.CSTVisitor):
 
 def _returned_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
     collector = _ReturnCollector()
-    function.body.visit(collector)
+    walk(function.body, collector)
     return collector.values
 
 
@@ -354,7 +360,7 @@ def _collect_self_assignments(method: FunctionInfo, info: ClassInfo, imports: Im
     self_name = first_param_name(method.node)
     if self_name is None or method.is_static:
         return
-    method.node.body.visit(_SelfAssignmentCollector(self_name, info, imports, method))
+    walk(method.node.body, _SelfAssignmentCollector(self_name, info, imports, method))
 
 
 def value_kinds(
@@ -430,19 +436,20 @@ def _find_script_calls(tree: cst.Module, imports: ImportTable) -> list[cst.BaseE
             if node.args and imports.qualify(node.func) == "torch.jit.script":
                 targets.append(node.args[0].value)
 
-    tree.visit(Finder())
+    walk(tree, Finder())
     return targets
 
 
 class ProjectIndex:
     """All modules of a run, and the classes and functions they define, resolved by qualified name."""
 
-    def __init__(self, loader: Callable[[Path], cst.Module | None] | None = None) -> None:
+    def __init__(self, loader: "Callable[[Path], SourceFile | None] | None" = None) -> None:
         self.modules: dict[str, ModuleInfo] = {}
         self._roots: list[Path] = []
         self._packages: set[str] = set()
         self._loader = loader
         self._missing: set[str] = set()
+        self.loaded: list[Path] = []  # modules read on demand (outside the linted files): what the results depend on
         self._module_class_cache: dict[int, bool] = {}
         self._attributes_cache: dict[int, dict[str, AttributeInfo]] = {}
 
@@ -464,10 +471,11 @@ class ProjectIndex:
         for root in self._roots:
             for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
                 if candidate.is_file():
-                    tree = self._loader(candidate)
-                    if tree is None:
+                    source = self._loader(candidate)
+                    self.loaded.append(candidate)
+                    if source is None:
                         return None
-                    info = ModuleInfo.build(candidate, str(candidate), tree, linted=False)
+                    info = ModuleInfo.build(candidate, str(candidate), source.tree, linted=False, text=source.text)
                     self.modules[info.name] = info
                     return info
         return None

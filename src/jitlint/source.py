@@ -11,6 +11,8 @@ from pathlib import Path
 
 import libcst as cst
 
+from jitlint.source_error import SourceError  # noqa: F401  (re-exported)
+
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_NESTING = 200  # CPython's own limit: deeper brackets are a SyntaxError ("too many nested parentheses")
 MAX_STATEMENT_TOKENS = 20_000  # LibCST takes minutes on generated one-statement monsters; nobody writes them
@@ -23,16 +25,6 @@ class SourceFile:
     display_name: str
     text: str
     tree: cst.Module
-
-
-@dataclass
-class SourceError:
-    path: Path
-    display_name: str
-    code: str  # JIT001 (cannot parse) or JIT002 (cannot read or decode)
-    message: str
-    row: int = 1
-    column: int = 1
 
 
 def decode(data: bytes) -> str:

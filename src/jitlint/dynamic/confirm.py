@@ -11,11 +11,10 @@ import dataclasses
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from jitlint import pages
 from jitlint.finding import Confirmation, Finding, Location
-from jitlint.project import ClassInfo, FunctionInfo
+from jitlint.project import FunctionInfo
 
 COMPILER_ERROR = "JIT000"
 

@@ -10,6 +10,7 @@ from jitlint.rules._expr import literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
 from jitlint.rules.calls import global_value_type
 from jitlint.rules.containers import self_attribute_load
+from jitlint.walk import walk
 
 # Attributes every nn.Module has (set by nn.Module.__init__).
 _MODULE_ATTRIBUTES = frozenset({"training"})
@@ -289,7 +290,7 @@ def _appended(function: cst.FunctionDef, name: str) -> list[cst.BaseExpression]:
             ):
                 found.append(node.args[0].value)
 
-    function.body.visit(Appends())
+    walk(function.body, Appends())
     return found
 
 
@@ -350,6 +351,7 @@ class UncompilableAttributeClass(Rule):
     name = "uncompilable-attribute-class"
     severity = "error"
     scope = "anywhere"
+    outside_handlers = frozenset({"ClassDef"})  # its `self.x` reads are in compiled code
     message = "module attribute of a class TorchScript cannot compile"
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:

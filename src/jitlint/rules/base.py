@@ -36,6 +36,11 @@ class Rule:
     scope: ClassVar[Scope] = "compiled"
     # Rules that explain why other findings exist (a guard that does not prune) rather than find code torch rejects.
     explains_other_findings: ClassVar[bool] = False
+    # Words one of which the file's text must contain for the rule to fire at all (a cheap pre-filter, so that an
+    # "anywhere" rule does not make the engine walk every line of every file). Empty: no pre-filter.
+    text_hints: ClassVar[tuple[str, ...]] = ()
+    # For an "anywhere" rule: the node types it must see outside compiled functions (None: all it handles).
+    outside_handlers: ClassVar[frozenset[str] | None] = None
 
     def begin_file(self, ctx: "RuleContext") -> None:
         """Reset per-file state."""

@@ -6,9 +6,9 @@ import libcst as cst
 
 from jitlint.apis import unsupported
 from jitlint.names import assigned_names, first_param_name
-from jitlint.project import ClassInfo
-from jitlint.rules._expr import is_str_literal, literal_type, params_of
+from jitlint.rules._expr import literal_type, params_of
 from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+from jitlint.walk import walk
 
 
 class _Names(cst.CSTVisitor):
@@ -16,11 +16,11 @@ class _Names(cst.CSTVisitor):
         self.names: list[str] = []
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)  # `a.b`: `b` is not a name of its own
+        walk(node.value, self)  # `a.b`: `b` is not a name of its own
         return False
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)  # `f(k=v)`: `k` is not a name of its own
+        walk(node.value, self)  # `f(k=v)`: `k` is not a name of its own
         return False
 
     def visit_Name(self, node: cst.Name) -> None:
@@ -43,7 +43,7 @@ def eager_helper_fix(ctx: RuleContext) -> PendingFix | None:
     self_name = params[0].name.value
     by_name = {p.name.value: p for p in params[1:]}
     collector = _Names()
-    statement.body[0].visit(collector)
+    walk(statement.body[0], collector)
     module = ctx.module
     arguments: list[str] = []
     for name in dict.fromkeys(collector.names):
@@ -83,7 +83,7 @@ def _statements_before(function: cst.FunctionDef, statement: cst.CSTNode):
                 found.append(node)
             return False
 
-    function.body.visit(Walk())
+    walk(function.body, Walk())
     return found[: found.index(statement)] if statement in found else found
 
 

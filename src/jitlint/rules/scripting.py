@@ -7,6 +7,7 @@ import libcst as cst
 from jitlint.compiled import SCRIPTING_CHECKS, guard_name, scripting_value, terminates
 from jitlint.rules._expr import literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+from jitlint.walk import walk
 
 
 def _semantic_findings_within(nodes, ctx: RuleContext) -> bool:
@@ -24,7 +25,7 @@ def _semantic_findings_within(nodes, ctx: RuleContext) -> bool:
             return True
 
     for node in nodes if isinstance(nodes, (list, tuple)) else [nodes]:
-        node.visit(Collect())
+        walk(node, Collect())
     return bool(ids & candidates)
 
 
@@ -108,7 +109,7 @@ class IsScriptingStoredInVariable(Rule):
                     code = ctx.code(values[name.value])
                     edits.append(PendingEdit(name, code if isinstance(values[name.value], cst.Call) else f"({code})"))
 
-        test.visit(Names())
+        walk(test, Names())
         rebound = [e for e in edits if list(assigned_names_all(ctx.function.info.node)).count(e.node.value) > 1]
         if not edits or rebound:
             return None
@@ -138,7 +139,7 @@ def assigned_names_all(function: cst.FunctionDef) -> list[str]:
             if isinstance(node.target, cst.Name):
                 found.append(node.target.value)
 
-    function.body.visit(Collect())
+    walk(function.body, Collect())
     return found
 
 
@@ -154,6 +155,7 @@ class IsScriptingOutsideCompiledCode(Rule):
     name = "is-scripting-outside-compiled-code"
     severity = "warning"
     scope = "anywhere"
+    text_hints = ("is_scripting",)  # every name in SCRIPTING_CHECKS, and any import of one under an alias
     message = "`torch.jit.is_scripting()` is always False here"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:

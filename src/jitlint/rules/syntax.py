@@ -11,6 +11,7 @@ import libcst as cst
 from jitlint.apis import unsupported
 from jitlint.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
 from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+from jitlint.walk import walk
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
@@ -349,7 +350,7 @@ def _list_locals(function: cst.FunctionDef) -> set[str]:
             if isinstance(node.target, cst.Name):
                 kinds[node.target.value] = kinds.get(node.target.value, True) and isinstance(node.value, (cst.List, cst.ListComp))
 
-    function.body.visit(Collect())
+    walk(function.body, Collect())
     return {name for name, is_list in kinds.items() if is_list}
 
 

@@ -1,0 +1,49 @@
+"""Which files a run lints: the paths given, walked in sorted order, minus what is excluded. No LibCST here: a
+cached run discovers files too."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from jitlint.config import Config, is_default_excluded
+from jitlint.paths import resolved
+from jitlint.source_error import SourceError
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+# -- discovery --------------------------------------------------------------------------------------------------
+def discover(paths: list[Path], config: Config, force_exclude: bool = False) -> tuple[list[Path], list[SourceError]]:
+    """Python files under `paths`, sorted; explicit files are kept unless `force_exclude` (pre-commit's case)."""
+    found: dict[Path, Path] = {}
+    errors: list[SourceError] = []
+    for path in paths:
+        if path.is_dir():
+            for file in _walk(path, config):
+                found.setdefault(resolved(file), file)
+        elif path.is_file() or path.exists():
+            if force_exclude and (config.is_excluded(path) or any(is_default_excluded(p) for p in path.parts[:-1])):
+                continue
+            found.setdefault(resolved(path), path)
+        elif os.path.lexists(path):
+            errors.append(SourceError(path, str(path), "JIT002", "cannot read: a broken or looping symbolic link"))
+        else:
+            errors.append(SourceError(path, str(path), "JIT002", "no such file or directory"))
+    return sorted(found.values(), key=lambda p: str(p)), errors
+
+
+def _walk(root: Path, config: Config):
+    for directory, dirnames, filenames in os.walk(root):
+        current = Path(directory)
+        dirnames[:] = sorted(
+            name
+            for name in dirnames
+            if not is_default_excluded(name)
+            and not (current / name / "pyvenv.cfg").exists()
+            and not config.is_excluded(current / name)
+        )
+        for name in sorted(filenames):
+            file = current / name
+            if name.endswith(PYTHON_SUFFIXES) and not config.is_excluded(file):
+                yield file

@@ -1,0 +1,26 @@
+"""Why a file yields no tree: a finding for that file, never an exception."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from jitlint import pages
+from jitlint.codes import CODES
+from jitlint.finding import Finding, Location
+
+
+@dataclass
+class SourceError:
+    path: Path
+    display_name: str
+    code: str  # JIT001 (cannot parse) or JIT002 (cannot read or decode)
+    message: str
+    row: int = 1
+    column: int = 1
+
+    def finding(self) -> Finding:
+        name, severity = CODES[self.code]
+        location = Location(self.row, self.column)
+        return Finding(self.code, name, self.message, severity, self.display_name, location, location,
+                       url=pages.url(self.code))

@@ -1,0 +1,206 @@
+"""The static cache (`.jitlint_cache/static/`) and parallel workers (`--jobs`): a cached or parallel run must print
+exactly what a cold one-job run prints, and must notice every change that could alter it."""
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from jitlint import engine
+from jitlint.cli import main
+from jitlint.codes import CODES
+from jitlint.config import Config
+from jitlint.rules import RULES, RULES_BY_CODE
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HELPER_USER = textwrap.dedent("""\
+    import torch.nn as nn
+    from pkg.helpers import to_array
+
+
+    class M(nn.Module):
+        def forward(self, x):
+            return to_array(x)
+""")
+HELPERS = "def to_array(x):\n    return x.numpy()\n"
+BASE = textwrap.dedent("""\
+    import torch.nn as nn
+
+
+    class Base(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(2, 2)])
+""")
+CHILD = textwrap.dedent("""\
+    from pkg.base import Base
+
+
+    class Child(Base):
+        def forward(self, x, i: int):
+            return self.layers[i](x)
+""")
+
+
+def check(*args, cwd: Path):
+    """The CLI in this process, as users run it; returns (exit code, output, the modules it imported)."""
+    before = set(sys.modules)
+    result = CliRunner().invoke(main, ["check", "--output-format", "concise", *args], catch_exceptions=False)
+    return result.exit_code, result.output, set(sys.modules) - before
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model.py").write_text(HELPER_USER)
+    (pkg / "helpers.py").write_text(HELPERS)
+    (pkg / "base.py").write_text(BASE)
+    (pkg / "child.py").write_text(CHILD)
+    return tmp_path
+
+
+def test_the_code_table_matches_the_rules():
+    assert CODES == {rule.code: (rule.name, rule.severity) for rule in RULES}
+
+
+def test_warm_run_prints_the_same_and_writes_a_marked_cache(package):
+    cold = check("pkg", cwd=package)
+    assert cold[0] == 1 and "helpers.py:2:12: JIT401" in cold[1] and "child.py:6:16: JIT301" in cold[1]
+    cache = package / ".jitlint_cache"
+    entries = sorted((cache / "static").glob("*.json"))
+    assert len(entries) == 5  # one per linted file
+    assert (cache / ".gitignore").read_text().strip().endswith("*")
+    assert "jitlint" in (cache / "CACHEDIR.TAG").read_text()
+    warm = check("pkg", cwd=package)
+    assert warm[:2] == cold[:2]
+    assert check("pkg", "--no-cache", cwd=package)[:2] == cold[:2]
+    for output_format in ("json", "full", "sarif"):  # the cached findings keep everything the reports show
+        def render(*extra):
+            return CliRunner().invoke(main, ["check", "--output-format", output_format, *extra, "pkg"]).output
+
+        assert render() == render("--no-cache")
+
+
+def test_a_cache_hit_does_not_import_libcst(package):
+    probe = textwrap.dedent("""\
+        import sys
+        from jitlint.cli import main
+        sys.argv = ["jitlint", "check", "-q", "pkg"]
+        try:
+            main()
+        except SystemExit as exit:
+            print("EXIT", exit.code, "LIBCST" if "libcst" in sys.modules else "NO-LIBCST")
+    """)
+
+    def run():
+        return subprocess.run([sys.executable, "-c", probe], cwd=package, capture_output=True, text=True).stdout
+
+    cold, warm = run(), run()
+    assert cold.endswith("EXIT 1 LIBCST\n"), cold
+    assert warm.endswith("EXIT 1 NO-LIBCST\n"), warm
+    assert cold.replace("NO-LIBCST", "LIBCST") == warm.replace("NO-LIBCST", "LIBCST")
+
+
+def test_editing_a_file_another_file_depends_on_is_seen(package):
+    assert "helpers.py:2:12: JIT401" in check("pkg", cwd=package)[1]
+    # model.py no longer calls the helper: helpers.py's own content did not change, but it is no longer compiled.
+    (package / "pkg" / "model.py").write_text(HELPER_USER.replace("return to_array(x)", "return x"))
+    assert "helpers.py" not in check("pkg", cwd=package)[1]
+
+
+def test_editing_a_module_read_on_demand_is_seen(package):
+    # Only child.py is linted; base.py is read on demand to learn that `self.layers` is a ModuleList.
+    first = check("pkg/child.py", cwd=package)
+    assert "child.py:6:16: JIT301" in first[1]
+    (package / "pkg" / "base.py").write_text(BASE.replace("nn.ModuleList([nn.Linear(2, 2)])", "[1, 2]"))
+    second = check("pkg/child.py", cwd=package)
+    assert "JIT301" not in second[1]
+    assert second == (second[0], check("pkg/child.py", "--no-cache", cwd=package)[1], second[2])
+
+
+def test_configuration_is_part_of_the_key(package):
+    assert "JIT401" in check("pkg", cwd=package)[1]
+    (package / "pyproject.toml").write_text("[tool.jitlint]\nignore = [\"JIT401\"]\n")
+    assert "JIT401" not in check("pkg", cwd=package)[1]
+    assert "JIT401" not in check("pkg", cwd=package)[1]  # and from the cache
+
+
+def test_corrupt_entries_are_ignored(package):
+    expected = check("pkg", cwd=package)[:2]
+    entries = sorted((package / ".jitlint_cache" / "static").glob("*.json"))
+    entries[0].write_text("{not json")
+    entries[1].write_bytes(b"\xff\xfe\x00")
+    entries[2].write_text(json.dumps({"key": "x"}))
+    assert check("pkg", cwd=package)[:2] == expected
+    # The run rewrote them, so the next run is served from the cache again.
+    assert check("pkg", cwd=package)[2].isdisjoint({"libcst", "jitlint.engine"})
+
+
+def test_cache_dir_no_cache_and_clean(package, tmp_path_factory):
+    elsewhere = tmp_path_factory.mktemp("elsewhere") / "cache"
+    check("pkg", "--no-cache", cwd=package)
+    assert not (package / ".jitlint_cache").exists()
+    check("pkg", "--cache-dir", str(elsewhere), cwd=package)
+    assert not (package / ".jitlint_cache").exists() and list((elsewhere / "static").glob("*.json"))
+    result = CliRunner().invoke(main, ["clean", "--cache-dir", str(elsewhere)])
+    assert result.exit_code == 0 and not elsewhere.exists()
+    check("pkg", cwd=package)
+    assert CliRunner().invoke(main, ["clean"]).exit_code == 0
+    assert not (package / ".jitlint_cache").exists()
+    # A directory that is not a jitlint cache is never deleted.
+    precious = package / "precious"
+    precious.mkdir()
+    (precious / "thesis.tex").write_text("x")
+    refused = CliRunner().invoke(main, ["clean", "--cache-dir", str(precious)])
+    assert refused.exit_code == 2 and "does not look like a jitlint cache" in refused.output
+    assert (precious / "thesis.tex").exists()
+
+
+def test_two_runs_sharing_a_cache_at_once(package):
+    expected = check("pkg", "--no-cache", cwd=package)[1]
+    command = [sys.executable, "-m", "jitlint", "check", "--output-format", "concise", "pkg"]
+    runs = [subprocess.Popen(command, cwd=package, stdout=subprocess.PIPE, text=True) for _ in range(3)]
+    outputs = [process.communicate(timeout=120)[0] for process in runs]
+    assert outputs == [expected] * 3
+    assert check("pkg", cwd=package)[1] == expected
+    assert not list((package / ".jitlint_cache" / "static").glob("*.tmp"))
+
+
+# -- parallel workers ---------------------------------------------------------------------------------------------
+def test_jobs_give_the_same_findings_in_the_same_order(tmp_path, monkeypatch):
+    """Every fixture, plus copies under other names so that there are enough files to split."""
+    for path in sorted((ROOT / "fixtures").rglob("*.py")):
+        relative = path.relative_to(ROOT / "fixtures")
+        for copy in range(3):
+            target = tmp_path / f"copy{copy}" / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(path.read_text())
+    config = Config(root=tmp_path)
+    used = []
+    real = engine._lint_in_workers
+    monkeypatch.setattr(engine, "_lint_in_workers", lambda *args: used.append(args[1]) or real(*args))
+    one = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=1)
+    two = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=2)
+    assert used == [2]  # the second run really used workers
+    assert len(one.findings) > 20
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
+    # The findings still point at the parent's compiled functions (the dynamic checker needs them).
+    functions = {id(function) for function in two.compiled.functions.values()}
+    with_function = [f for f in two.findings if f.context is not None and f.context.function is not None]
+    assert with_function and all(id(f.context.function) in functions for f in with_function)
+
+
+def test_jobs_option_on_the_command_line(package):
+    one = check("pkg", "--no-cache", "-j", "1", cwd=package)
+    two = check("pkg", "--no-cache", "--jobs", "2", cwd=package)
+    assert one[:2] == two[:2]
+    assert CliRunner().invoke(main, ["check", "--jobs", "0", "pkg"]).exit_code == 2
