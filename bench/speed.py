@@ -1,0 +1,168 @@
+#!/usr/bin/env python
+"""How fast jitlint is, next to TorchFix and ruff, on timm 1.0.31 and torchvision 0.28.0 (a script, not a test).
+
+    python bench/speed.py [--workdir bench/.work] [--json bench/speed.json] [--skip-torchfix]
+
+It builds (or reuses) a virtual environment in the work directory holding the sources of timm and torchvision
+(`--no-deps`: only their .py files are linted, nothing is imported) plus TorchFix and ruff (TorchFix pins its own
+LibCST, which is why it gets an environment of its own). jitlint is the one installed with this interpreter.
+
+In one run it times, as separate processes: jitlint cold (no cache), jitlint warm (cache full), jitlint on one file
+cold and warm (the pre-commit case), TorchFix, ruff, `python -c "import libcst"`, and the parse-only floor (every
+file through `libcst.parse_module`, one process). For each: wall and CPU seconds (CPU includes worker processes),
+lines per CPU-second and the peak memory of the largest single process; then the ratios the targets are stated in.
+It prints a Markdown table (the README quotes it) and writes the same figures as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ["timm==1.0.31", "torchvision==0.28.0"]
+TOOLS = ["torchfix==0.7.0", "ruff==0.17.6"]
+ONE_FILE = "timm/models/resnet.py"
+PARSE_FLOOR = """
+import sys
+import libcst
+for path in sys.argv[1:]:
+    with open(path, "rb") as stream:
+        libcst.parse_module(stream.read())
+"""
+
+
+def environment(workdir: Path) -> tuple[Path, Path]:
+    """The bench venv's python and its site-packages, created on first use."""
+    env = workdir / "venv"
+    python = env / "bin" / "python"
+    marker = env / "bench-ready"
+    if not marker.exists():
+        print(f"building {env} ...", file=sys.stderr)
+        venv.EnvBuilder(with_pip=True, clear=True).create(env)
+        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        subprocess.run([*pip, "--no-deps", *PACKAGES], check=True)
+        subprocess.run([*pip, *TOOLS], check=True)  # TorchFix's own dependencies: LibCST 1.5, flake8, PyYAML
+        marker.write_text("\n".join(PACKAGES + TOOLS) + "\n")
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               check=True, capture_output=True, text=True).stdout.strip())
+    return python, site
+
+
+def measure(name: str, command: list[str], cwd: Path, lines: int) -> dict:
+    """Run `command`; wall time, CPU time (its own and its reaped children's) and peak RSS of one process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    stderr = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1):
+        raise SystemExit(f"{name} failed ({process.returncode}): {' '.join(command)}\n{stderr[-2000:]}")
+    cpu = usage.ru_utime + usage.ru_stime
+    return {
+        "name": name,
+        "wall_s": round(wall, 3),
+        "cpu_s": round(cpu, 3),
+        "lines": lines,
+        "lines_per_cpu_s": round(lines / cpu) if cpu else None,
+        "peak_mb": round(usage.ru_maxrss / 1024, 1),
+    }
+
+
+def count_lines(files: list[Path]) -> int:
+    return sum(path.read_bytes().count(b"\n") for path in files)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", type=Path, default=ROOT / "bench" / ".work")
+    parser.add_argument("--json", type=Path, default=ROOT / "bench" / "speed.json")
+    parser.add_argument("--skip-torchfix", action="store_true", help="TorchFix takes minutes; skip it for a quick look")
+    args = parser.parse_args()
+    workdir = args.workdir.resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    bench_python, site = environment(workdir)
+    targets = ["timm", "torchvision"]
+    files = sorted(path for target in targets for path in (site / target).rglob("*.py"))
+    lines = count_lines(files)
+    one_file_lines = count_lines([site / ONE_FILE])
+    cache = workdir / "jitlint-cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    jitlint = [sys.executable, "-m", "jitlint", "check", "--exit-zero", "--quiet", "--cache-dir", str(cache)]
+    ruff = bench_python.parent / "ruff"
+    torchfix = bench_python.parent / "torchfix"
+
+    results = [
+        measure("parse-only floor (libcst.parse_module, 1 process)", [sys.executable, "-c", PARSE_FLOOR,
+                *map(str, files)], site, lines),
+        measure("jitlint cold (--no-cache)", [*jitlint, "--no-cache", *targets], site, lines),
+        measure("jitlint cold, 1 job", [*jitlint, "--no-cache", "--jobs", "1", *targets], site, lines),
+        measure("jitlint (filling the cache)", [*jitlint, *targets], site, lines),
+        measure("jitlint warm (cache full)", [*jitlint, *targets], site, lines),
+        measure("jitlint one file, cold", [*jitlint, "--no-cache", ONE_FILE], site, one_file_lines),
+    ]
+    measure("(filling the one-file cache)", [*jitlint, ONE_FILE], site, one_file_lines)
+    results.append(measure("jitlint one file, warm", [*jitlint, ONE_FILE], site, one_file_lines))
+    results.append(measure('python -c "import libcst"', [sys.executable, "-c", "import libcst"], site, 0))
+    results.append(measure("ruff check (defaults, --no-cache)", [str(ruff), "check", "--no-cache", "--isolated",
+                                                                  "--exit-zero", "--quiet", *targets], site, lines))
+    if not args.skip_torchfix:
+        results.append(measure("TorchFix 0.7.0 (all cores)", [str(torchfix), *targets], site, lines))
+    by_name = {result["name"]: result for result in results}
+
+    def ratio(a: str, b: str) -> float | None:
+        if a not in by_name or b not in by_name:
+            return None
+        return round(by_name[a]["wall_s"] / by_name[b]["wall_s"], 3)
+
+    ratios = [
+        ("jitlint cold / TorchFix (wall)", ratio("jitlint cold (--no-cache)", "TorchFix 0.7.0 (all cores)"), 0.1),
+        ("jitlint cold / parse-only floor (wall)",
+         ratio("jitlint cold (--no-cache)", "parse-only floor (libcst.parse_module, 1 process)"), 1.5),
+        ("jitlint warm / jitlint cold (wall)", ratio("jitlint warm (cache full)", "jitlint cold (--no-cache)"), 0.05),
+        ('one file warm / python -c "import libcst" (wall)',
+         ratio("jitlint one file, warm", 'python -c "import libcst"'), 1.0),
+    ]
+    peak = max(by_name[name]["peak_mb"] for name in by_name if name.startswith("jitlint"))
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+    report = {
+        "machine": machine,
+        "date": time.strftime("%Y-%m-%d"),
+        "files": len(files),
+        "lines": lines,
+        "results": results,
+        "ratios": [{"ratio": name, "value": value, "target": target,
+                    "met": value is not None and (value < target if target == 1.0 else value <= target)}
+                   for name, value, target in ratios],
+        "jitlint_peak_mb_per_process": {"value": peak, "target": 300, "met": peak <= 300},
+    }
+    args.json.write_text(json.dumps(report, indent=2) + "\n")
+
+    print(f"{len(files)} files, {lines:,} lines (timm 1.0.31 + torchvision 0.28.0); {machine}\n")
+    print("| run | wall s | CPU s | lines / CPU-s | peak MB |")
+    print("|---|---:|---:|---:|---:|")
+    for result in results:
+        rate = f"{result['lines_per_cpu_s']:,}" if result["lines"] and result["lines_per_cpu_s"] else "-"
+        print(f"| {result['name']} | {result['wall_s']:.2f} | {result['cpu_s']:.2f} | {rate} | {result['peak_mb']:.0f} |")
+    print("\n| ratio | value | target | met |")
+    print("|---|---:|---:|---|")
+    for item in report["ratios"]:
+        value = "-" if item["value"] is None else f"{item['value']:.3f}"
+        comparison = "<" if item["target"] == 1.0 else "≤"
+        print(f"| {item['ratio']} | {value} | {comparison} {item['target']} | {'yes' if item['met'] else 'NO'} |")
+    memory = report["jitlint_peak_mb_per_process"]
+    print(f"| jitlint peak memory per process (MB) | {memory['value']:.0f} | ≤ 300 | {'yes' if memory['met'] else 'NO'} |")
+    print(f"\nJSON: {args.json}")
+
+
+if __name__ == "__main__":
+    main()
