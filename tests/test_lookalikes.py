@@ -466,6 +466,64 @@ CASES = {
     ),
     "raise-formatted-errors": module("if x.dim() > 5:\n    raise ValueError(f'too many dims: {x.dim()}')\nreturn x"),
     "dict-of-zip": module("d = dict(zip(['a', 'b'], [1, 2]))\nreturn x * d['a']"),
+    # -- control-flow typing (JIT7xx, JIT206-209): each verified on torch 2.13 --------------------------------------
+    "retype-in-straight-line": module("n = x.size(0)\nn = x.sum()\nacc = None\nacc = x\nreturn n + acc"),
+    "branch-types-differ-but-unused-after": module("if x.dim() > 1:\n    y = x.flatten()\nelse:\n    y = 0\nreturn x"),
+    "branch-none-joins-into-optional": module("if x.dim() > 1:\n    y = x.flatten()\nelse:\n    y = None\nreturn y"),
+    "one-branch-not-read-after": module("if x.dim() > 1:\n    y = x.flatten()\nreturn x"),
+    "one-branch-other-returns": module("if x.dim() > 1:\n    y = x.flatten()\nelse:\n    return x\nreturn y"),
+    "one-branch-other-raises": module(
+        "if x.dim() > 1:\n    y = x.flatten()\nelse:\n    raise ValueError('no')\nreturn y"),
+    "one-branch-other-asserts-false": module(
+        "if x.dim() > 1:\n    y = x.flatten()\nelse:\n    assert False, 'no'\nreturn y"),
+    "one-branch-other-is-scripting-raise": module(
+        "if x.dim() > 1:\n    if torch.jit.is_scripting():\n        raise RuntimeError('eager only')\n    y = x * 2\n"
+        "else:\n    y = x.flatten()\nreturn y"),
+    "both-branches-define-after-isinstance-fold": module(
+        "if isinstance(x, torch.Tensor):\n    xs = [x]\nelse:\n    xs = x\nreturn xs[0]"),
+    "loop-var-defined-before": module("i = 0\nfor i in range(3):\n    x = x + i\nreturn x * i"),
+    "loop-var-only-inside": module("for i in range(3):\n    y = x * i\n    x = x + y\nreturn x"),
+    "comprehension-reuses-a-loop-name": module(
+        "for t in xs:\n    x = x + t\nys = [t * 2 for t in xs]\nreturn x + ys[0]",
+        signature="self, x, xs: List[torch.Tensor]"),
+    "tuple-target-rebinds-in-two-branches": module(
+        "if x.dim() > 1:\n    a, _ = x.chunk(2)\nelse:\n    a = x\nb, _ = x.chunk(2)\nreturn a + b"),
+    "annotated-none-then-loop": module(
+        "acc: Optional[torch.Tensor] = None\nfor t in xs:\n    acc = t if acc is None else acc + t\nreturn acc",
+        signature="self, xs: List[torch.Tensor]"),
+    "none-attribute-guard-folds": module(
+        "bias = None\nif self.bias is not None:\n    bias = self.bias * 2\nreturn x if bias is None else x + bias",
+        init="self.bias = nn.Parameter(torch.zeros(4))\n"),
+    "int-accepts-tensor-in-loop": module("y = 0\nfor t in xs:\n    y = t\nreturn y", signature="self, xs: List[torch.Tensor]"),
+    "int-accepts-bool-in-branch": module("s = 1\nif x.dim() > 1:\n    s = True\nreturn x * s"),
+    "float-accepts-tensor-in-loop": module("s = 0.5\nfor _ in range(2):\n    s = x\nreturn x"),
+    "int-plus-tensor-in-loop": module("s = 0\nfor t in xs:\n    s = s + t\nreturn s", signature="self, xs: List[torch.Tensor]"),
+    "ternary-with-none": module("y = x if x.dim() > 1 else None\nreturn y"),
+    "ternary-same-types": module("y = 1 if x.dim() > 1 else 2\nreturn x * y"),
+    "item-arithmetic-and-index": module("k = x.sum().item() * 2\nreturn ys[x.argmax().item()] * k",
+                                        signature="self, x, ys: List[torch.Tensor]"),
+    "item-wrapped-in-int": module("for _ in range(int(x.sum().item())):\n    x = x + 1\nreturn x"),
+    "tolist-annotated": module("values: List[float] = x.tolist()\nreturn len(values)"),
+    "tolist-returned-with-annotation": module("return x.tolist()", signature="self, x") .replace(
+        "def forward(self, x):", "def forward(self, x) -> List[float]:"),
+    "dict-bool-and-str-keys": module("a: Dict[bool, torch.Tensor] = {}\nb: Dict[str, int] = {}\nreturn x"),
+    "return-none-unannotated-unifies": module("if x.sum() > 0:\n    return x\nreturn None"),
+    "return-optional-annotated": module("if x.sum() > 0:\n    return x\nreturn None").replace(
+        "def forward(self, x):", "def forward(self, x) -> Optional[torch.Tensor]:"),
+    "tuples-of-one-length": module("if x.dim() > 1:\n    return x, x\nreturn x, x.clone()"),
+    "optional-refined-by-is-not-none": module(
+        "if mask is not None:\n    x = x.masked_fill(mask, 0.0)\nreturn x",
+        signature="self, x, mask: Optional[torch.Tensor] = None"),
+    "optional-refined-by-assert": module(
+        "assert mask is not None\nreturn x + mask.sum()", signature="self, x, mask: Optional[torch.Tensor] = None"),
+    "optional-refined-by-early-return": module(
+        "if mask is None:\n    return x\nreturn x * mask", signature="self, x, mask: Optional[torch.Tensor] = None"),
+    "optional-replaced-when-none": module(
+        "if mask is None:\n    mask = torch.ones_like(x)\nreturn x * mask",
+        signature="self, x, mask: Optional[torch.Tensor] = None"),
+    "optional-passed-to-functional": module(
+        "return F.linear(x, w, b)", signature="self, x, w, b: Optional[torch.Tensor] = None"),
+    "unannotated-none-default-in-forward": module("return x * mask", signature="self, x, mask=None"),
 }
 
 

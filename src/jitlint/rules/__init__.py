@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jitlint.rules import attributes, calls, containers, files, scripting, syntax, types
+from jitlint.rules import attributes, calls, containers, files, flow, scripting, syntax, types
 from jitlint.rules.base import Rule
 
 RULES: list[type[Rule]] = [
@@ -39,6 +39,10 @@ RULES: list[type[Rule]] = [
     types.UnsupportedAnnotation,
     types.UnannotatedNoneDefaultOmitted,
     types.IsinstanceUnsupportedType,
+    flow.TolistNeedsAnnotation,
+    types.DictKeyTypeUnsupported,
+    flow.ReturnTypeMismatch,
+    flow.TupleReturnArityMismatch,
     containers.ModuleListIndexVariable,
     containers.ModuleDictIndexVariable,
     containers.ModuleListReversed,
@@ -75,6 +79,14 @@ RULES: list[type[Rule]] = [
     attributes.ClassLevelAttribute,
     attributes.NoneModuleTruthiness,
     attributes.UncompilableAttributeClass,
+    flow.BranchTypeMismatch,
+    flow.DefinedInOneBranch,
+    flow.NoneInitThenValue,
+    flow.OptionalUsedWithoutRefine,
+    flow.LoopVariableUsedAfterLoop,
+    flow.LoopCarriedTypeChange,
+    flow.TernaryTypeMismatch,
+    flow.ItemIsNumber,
 ]
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in RULES}
 RULES_BY_NAME: dict[str, type[Rule]] = {rule.name: rule for rule in RULES}

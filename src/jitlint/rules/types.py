@@ -272,3 +272,40 @@ class IsinstanceUnsupportedType(Rule):
                 ctx.report(element, "`isinstance(x, dict)` is not supported by TorchScript (it rejects `dict` and bare "
                                     "`Dict` as types); use `torch.jit.isinstance(x, Dict[str, Tensor])` with the "
                                     "contained types, or give the parameter one type")
+
+
+_DICTS = frozenset({"typing.Dict", "builtins.dict"})
+_CONTAINER_KEYS = frozenset({"typing.Tuple", "builtins.tuple", "typing.List", "builtins.list", "typing.Dict",
+                             "builtins.dict", "typing.Optional", "typing.Union"})
+
+
+class DictKeyTypeUnsupported(Rule):
+    code = "JIT207"
+    name = "dict-key-type-unsupported"
+    severity = "error"
+    scope = "signature"
+    message = "Dict key type TorchScript does not support"
+
+    def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
+        from jitlint.walk import walk
+
+        found: list[cst.Subscript] = []
+
+        class Dicts(cst.CSTVisitor):
+            def visit_Subscript(self, subscript: cst.Subscript) -> None:
+                if ctx.qualify(subscript.value) in _DICTS and len(subscript.slice) == 2:
+                    found.append(subscript)
+
+        walk(node.annotation, Dicts())
+        for subscript in found:
+            key = subscript.slice[0].slice
+            if not isinstance(key, cst.Index):
+                continue
+            outer = key.value.value if isinstance(key.value, cst.Subscript) else key.value
+            if ctx.qualify(outer) in _CONTAINER_KEYS:
+                ctx.report(
+                    key.value,
+                    "TorchScript dicts only take str, int, float, complex, bool, Tensor or device keys; this key "
+                    "type fails with 'Cannot create dict for key type' and no line number. Use a str or int key "
+                    "(e.g. join the tuple into a string)",
+                )

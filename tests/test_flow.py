@@ -1,0 +1,54 @@
+"""Control-flow typing (JIT7xx, JIT206-209) beyond the pages' examples: each case is flagged on the marked line,
+and torch 2.13 rejects it (the silent look-alikes are in test_lookalikes.py)."""
+
+import re
+
+import pytest
+
+from test_lookalikes import module
+from torch_oracle import script_source
+
+CASES = {
+    "elif-chain-without-else": ("JIT702", module(
+        "if x.dim() > 1:  # here\n    y = x.flatten()\nelif x.dim() > 0:\n    y = x\nreturn y")),
+    "for-target-after-loop": ("JIT705", module("for i in range(3):\n    x = x + i\nreturn x * i  # here")),
+    "while-body-name-after-loop": ("JIT705", module(
+        "n = 0\nwhile n < 3:\n    y = x * n\n    n += 1\nreturn y  # here")),
+    "none-then-branch": ("JIT703", module("acc = None\nif x.dim() > 1:\n    acc = x  # here\nreturn acc")),
+    "none-then-int-in-branch": ("JIT703", module("s = None\nif x.dim() > 1:\n    s = 1  # here\nreturn x")),
+    "tensor-then-int-in-branch": ("JIT706", module("y = x\nif x.dim() > 1:\n    y = 0  # here\nreturn x")),
+    "float-then-int-in-loop": ("JIT706", module("s = 0.5\nfor _ in range(2):\n    s = 1  # here\nreturn x * s")),
+    "int-then-float-multiply-in-loop": ("JIT706", module(
+        "s = 1\nfor _ in range(3):\n    s = s * 1.5  # here\nreturn x * s")),
+    "ternary-int-float": ("JIT707", module("y = 1 if x.dim() > 1 else 2.0  # here\nreturn x * y")),
+    "item-through-a-local": ("JIT708", module(
+        "n = x.sum().item()\nfor _ in range(n):  # here\n    x = x + 1\nreturn x")),
+    "bare-return-in-annotated": ("JIT208", module("if x.sum() > 0:\n    return x\nreturn  # here").replace(
+        "def forward(self, x):", "def forward(self, x) -> torch.Tensor:")),
+    "tuples-of-two-and-three": ("JIT209", module("if x.dim() > 1:\n    return x, x\nreturn x, x, x  # here")),
+    "optional-in-arithmetic": ("JIT704", module(
+        "return x * mask  # here", signature="self, x, mask: Optional[torch.Tensor] = None")),
+    "optional-pep604-method": ("JIT704", module(
+        "return x.masked_fill(mask, 0.0)  # here", signature="self, x, mask: torch.Tensor | None = None")),
+    "tolist-in-a-loop-header": ("JIT206", module(
+        "n = 0\nfor v in x.tolist():  # here\n    n += 1\nreturn n")),
+    "dict-list-key": ("JIT207", module("d: Dict[List[int], torch.Tensor] = {}  # here\nreturn x")),
+}
+
+
+def _marked(source: str) -> int:
+    return next(n for n, line in enumerate(source.splitlines(), 1) if re.search(r"# here", line))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_flagged_on_the_marked_line(name, lint_source):
+    code, source = CASES[name]
+    found = [(f.code, f.location.row) for f in lint_source(source) if f.code.startswith(("JIT7", "JIT20"))]
+    assert found == [(code, _marked(source))]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", CASES)
+def test_torch_rejects_it(name, tmp_path):
+    result = script_source(CASES[name][1], tmp_path)
+    assert not result.ok, f"{name}: torch 2.13 scripts it"
