@@ -524,6 +524,22 @@ CASES = {
     "optional-passed-to-functional": module(
         "return F.linear(x, w, b)", signature="self, x, w, b: Optional[torch.Tensor] = None"),
     "unannotated-none-default-in-forward": module("return x * mask", signature="self, x, mask=None"),
+    "attribute-int-updated-as-int": module("self.steps = self.steps + 1\nreturn x", init="self.steps = 0\n"),
+    "attribute-none-assigned-none-again": module("self.cache = None\nreturn x", init="self.cache = None\n"),
+    "attribute-annotated-optional-assigned": module(
+        "self.cache = x\nreturn x", init="self.cache = None\n").replace(
+        "class M(nn.Module):\n", "class M(nn.Module):\n    cache: Optional[torch.Tensor]\n\n"),
+    "attribute-of-two-types-in-init": module(
+        "self.scale = x.sum()\nreturn x", init="self.scale = 1.0\nif True:\n    self.scale = torch.ones(1)\n"),
+    "optional-attribute-passed-to-functional": module(
+        "return F.linear(x, self.w, self.bias)",
+        init="self.bias = torch.zeros(4)\nself.w = nn.Parameter(torch.zeros(4, 4))\n").replace(
+        "class M(nn.Module):\n", "class M(nn.Module):\n    bias: Optional[torch.Tensor]\n\n"),
+    "optional-attribute-copied-to-a-local": module(
+        "bias = self.bias\nif bias is not None:\n    x = x + bias\nreturn x", init="self.bias = torch.zeros(4)\n").replace(
+        "class M(nn.Module):\n", "class M(nn.Module):\n    bias: Optional[torch.Tensor]\n\n"),
+    "attribute-tensor-guarded-without-annotation": module(
+        "if self.bias is not None:\n    x = x + self.bias\nreturn x", init="self.bias = nn.Parameter(torch.zeros(4))\n"),
 }
 
 

@@ -41,6 +41,7 @@ TORCH_FUNCTIONS = frozenset(
     "group_norm batch_norm pad interpolate normalize embedding avg_pool2d max_pool2d adaptive_avg_pool2d "
     "leaky_relu elu mish hardswish scaled_dot_product_attention one_hot".split()
 )
+_TENSOR_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.Tensor"})
 _BUILTIN_RESULTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.str": "str",
                     "builtins.len": "int"}
 _ANNOTATION_NAMES = {
@@ -163,7 +164,7 @@ class Expressions:
         qualified = self.imports.qualify(func)
         if qualified in _BUILTIN_RESULTS:
             return _BUILTIN_RESULTS[qualified]
-        if qualified in TORCH_FUNCTIONS:
+        if qualified in TORCH_FUNCTIONS or qualified in _TENSOR_CLASSES:
             return "Tensor"
         if isinstance(func, cst.Attribute) and self.of(func.value) == "Tensor":
             method = func.attr.value

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 import libcst as cst
 
+from jitlint.infer import Expressions, annotation_type
 from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for
 from jitlint.walk import walk
 
@@ -114,6 +115,10 @@ class AttributeInfo:
     class_value: cst.BaseExpression | None = None  # `name = value` in the class body
     annotation: cst.BaseExpression | None = None  # `name: T` in the class body
     registered: bool = False  # register_buffer / register_parameter / add_module with this literal name
+    # TorchScript types (jitlint.infer) of the values `__init__` assigns ("?" for one it cannot type), and of the
+    # class-level annotation: what the control-flow rules compare attribute assignments against.
+    init_types: set[str] = field(default_factory=set)
+    annotation_type: str | None = None
 
 
 @dataclass(eq=False)
@@ -204,6 +209,7 @@ class ModuleInfo:
             attribute = info.own_attributes.setdefault(name, AttributeInfo())
             annotation = small.annotation.annotation
             attribute.annotation = annotation
+            attribute.annotation_type = annotation_type(annotation, self.imports)
             attribute.class_value = small.value
             outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
             if self.imports.qualify(outer) in ("typing.Final", "typing_extensions.Final", "torch.jit.Final"):
@@ -333,6 +339,7 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             attribute.kinds |= kinds
             if self.method == "__init__":
                 attribute.init_kinds |= kinds
+                attribute.init_types.add(Expressions(self.imports, {}).of(value) or "?")
                 attribute.init_bool = _bool_literal(self.defaults.get(value.value) if isinstance(value, cst.Name) and value.value in self.defaults else value)
             attribute.constructors |= {kind[5:] for kind in kinds if kind.startswith("call:")}
             if function:
@@ -572,6 +579,9 @@ class ProjectIndex:
                 target.init_bool = info.init_bool if info.init_bool is not None else target.init_bool
                 target.class_value = info.class_value if info.class_value is not None else target.class_value
                 target.annotation = info.annotation if info.annotation is not None else target.annotation
+                if info.annotation is not None:
+                    target.annotation_type = info.annotation_type
+                target.init_types |= info.init_types
                 for kind in info.kinds:
                     target.kinds |= self._resolve_kind(kind, cls)
                 for kind in info.init_kinds:

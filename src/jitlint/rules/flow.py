@@ -18,7 +18,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.infer import SCALARS, Expressions, annotation_type, assignment_fails, binary_type, join_fails, param_types
-from jitlint.names import target_names
+from jitlint.names import first_param_name, target_names
 from jitlint.rules.base import Rule, RuleContext
 
 _TERMINATORS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
@@ -176,6 +176,9 @@ class FlowAnalysis:
         if self.optional_unchecked:
             self.optional_unchecked -= _none_checked_names(function)
         self.reported_optional: set[str] = set()
+        self.self_name = first_param_name(function) if is_method else None
+        self.reported_optional_attributes: set[str] = set()
+        self.owners = [owner for owner in (ctx.function.owners or []) if ctx.project.is_module_class(owner)]
         self.pending: dict[str, _Event] = {}  # names undefined (or of no single type) after a join, until read
         self.annotated: set[str] = set()
         env = {name: kind for name, kind in params.items()}
@@ -234,12 +237,15 @@ class FlowAnalysis:
 
     def _small(self, small: cst.BaseSmallStatement, env: dict, depth: dict, level: int) -> None:
         expressions = Expressions(self.imports, env)
+        self._walrus(small, env, depth, level)
         if isinstance(small, cst.Assign):
             self._check(_reads(small.value), env, small)
             value_type = expressions.of(small.value)
             for target in small.targets:
                 if isinstance(target.target, cst.Name):
                     self._assign(target.target.value, value_type, target.target, env, depth, level)
+                elif self._self_attribute(target.target) is not None:
+                    self._attribute_assignment(target.target, value_type)
                 else:
                     self._check(_reads(*_target_reads(target.target)), env, small, targets=True)
                     for name in target_names(target.target):
@@ -257,14 +263,39 @@ class FlowAnalysis:
                 name = small.target.value
                 new = binary_type(env.get(name), expressions.of(small.value), _binary_of(small.operator))
                 self._assign(name, new, small.target, env, depth, level, augmented=True)
+            elif (attribute := self._self_attribute(small.target)) is not None:
+                current = self._attribute_type(attribute)
+                new = binary_type(current, expressions.of(small.value), _binary_of(small.operator))
+                self._attribute_assignment(small.target, new)
         elif isinstance(small, cst.Return):
             self._check(_reads(small.value), env, small, returned=small.value)
             self._return(small, expressions)
         else:
             self._check(_reads(small), env, small)
 
+    def _walrus(self, expression: cst.CSTNode | None, env: dict, depth: dict, level: int) -> None:
+        """`(name := value)` (JIT112) also defines `name`, with a type this pass does not follow."""
+        if expression is None:
+            return
+        from jitlint.walk import walk
+
+        targets: list[cst.NamedExpr] = []
+
+        class Find(cst.CSTVisitor):
+            def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+                targets.append(node)
+
+            def visit_Lambda(self, node) -> bool:
+                return False
+
+        walk(expression, Find())
+        for named in targets:
+            for name in target_names(named.target):
+                self._assign(name, None, named.target, env, depth, level)
+
     def _if(self, node: cst.If, env: dict, depth: dict, level: int) -> bool:
         self._check(_reads(node.test), env, node)
+        self._walrus(node.test, env, depth, level)
         body_dead = id(node.body) in self.dead
         orelse_dead = node.orelse is not None and id(node.orelse) in self.dead
         if body_dead:  # torch emits only the live branch, inline
@@ -363,12 +394,14 @@ class FlowAnalysis:
         loop_env, loop_depth = dict(env), dict(depth)
         if isinstance(node, cst.For):
             self._check(_reads(node.iter), env, node)
+            self._walrus(node.iter, env, depth, level)
             element = self._element_type(node.iter, Expressions(self.imports, env))
             for name in target_names(node.target):
                 single = isinstance(node.target, cst.Name)
                 self._assign(name, element if single else None, node.target, loop_env, loop_depth, level + 1)
         else:
             self._check(_reads(node.test), env, node)
+            self._walrus(node.test, loop_env, loop_depth, level + 1)
         self._body(node.body, loop_env, loop_depth, level + 1)
         for name, kind in loop_env.items():
             if node.orelse is not None:  # a loop `else` (JIT110): what is defined after it is not followed here
@@ -469,11 +502,78 @@ class FlowAnalysis:
             ):
                 for argument in call.args:
                     self._optional_use(argument.value, "is passed to `." + call.func.attr.value + "()`")
+                    self._optional_attribute_use(argument.value, "is passed to `." + call.func.attr.value + "()`")
         for attribute in reads.attributes:
             self._optional_use(attribute.value, f"has its attribute `.{attribute.attr.value}` read")
+            self._optional_attribute_use(attribute.value, f"has its attribute `.{attribute.attr.value}` read")
         for operation in reads.binary:
             for operand in (operation.left, operation.right):
                 self._optional_use(operand, "is used in arithmetic")
+                self._optional_attribute_use(operand, "is used in arithmetic")
+
+    # -- module attributes --------------------------------------------------------------------------------------
+    def _self_attribute(self, node: cst.BaseExpression) -> str | None:
+        if (
+            self.self_name is not None
+            and isinstance(node, cst.Attribute)
+            and isinstance(node.value, cst.Name)
+            and node.value.value == self.self_name
+        ):
+            return node.attr.value
+        return None
+
+    def _attribute_infos(self, name: str):
+        infos = [self.ctx.project.attributes(owner).get(name) for owner in self.owners]
+        return infos if infos and all(info is not None for info in infos) else []
+
+    def _attribute_type(self, name: str) -> str | None:
+        """The type torch gives `self.<name>`: its class-level annotation, else the one type `__init__` assigns."""
+        kinds = set()
+        for info in self._attribute_infos(name):
+            if info.annotation is not None:
+                kinds.add(info.annotation_type)
+            elif len(info.init_types) == 1 and not info.registered:
+                kinds |= info.init_types
+            else:
+                return None
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _attribute_assignment(self, target: cst.Attribute, new: str | None) -> None:
+        name = target.attr.value
+        infos = self._attribute_infos(name)
+        if not infos or any(info.annotation is not None for info in infos) or new not in SCALARS or new == "None":
+            return
+        current = self._attribute_type(name)
+        if current == "None":
+            self.events.append(_Event(
+                "JIT609", target,
+                f"`self.{name}` is None in `__init__` and has no class-level annotation, so TorchScript types it "
+                f"NoneType; assigning a {new} here fails. Declare it in the class body: "
+                f"`{name}: Optional[{_spelled(new)}]`",
+            ))
+        elif current in SCALARS and current != new:
+            self.events.append(_Event(
+                "JIT610", target,
+                f"`self.{name}` is a {current} in `__init__`, and this assigns it a {new}; TorchScript fixes an "
+                f"attribute's type when it scripts the module. Keep it a {current}, or start it as a {new}",
+            ))
+
+    def _optional_attribute_use(self, node: cst.BaseExpression, how: str) -> None:
+        name = self._self_attribute(node)
+        if name is None or name in self.reported_optional_attributes:
+            return
+        infos = self._attribute_infos(name)
+        if not infos or not all(
+            info.annotation is not None and (info.annotation_type or "").startswith("Optional[") for info in infos
+        ):
+            return
+        self.reported_optional_attributes.add(name)
+        self.events.append(_Event(
+            "JIT611", node,
+            f"`self.{name}` is declared Optional and {how}; TorchScript never refines an attribute, even inside "
+            f"`if self.{name} is not None:`. Copy it to a local first: `{name} = self.{name}`, then test "
+            f"`if {name} is not None:`",
+        ))
 
     def _optional_use(self, node: cst.BaseExpression, how: str) -> None:
         if not (isinstance(node, cst.Name) and node.value in self.optional_unchecked):
@@ -641,3 +741,24 @@ class ItemIsNumber(_FlowRule):
     name = "item-is-number"
     severity = "error"
     message = "`.item()` used where TorchScript needs an int"
+
+
+class AttributeNoneNeedsOptional(_FlowRule):
+    code = "JIT609"
+    name = "attr-none-needs-optional-annotation"
+    severity = "error"
+    message = "attribute that is None in `__init__` assigned a value without a class-level Optional annotation"
+
+
+class AttributeTypeChange(_FlowRule):
+    code = "JIT610"
+    name = "attr-type-change-in-forward"
+    severity = "error"
+    message = "compiled code assigns an attribute a value of another type than `__init__` gave it"
+
+
+class OptionalAttributeNoLocalRefine(_FlowRule):
+    code = "JIT611"
+    name = "optional-attr-no-local-refine"
+    severity = "error"
+    message = "Optional attribute used as a value (attributes are never refined)"
