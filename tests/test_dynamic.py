@@ -64,7 +64,7 @@ PROJECT = {
     "models/compiler_only.py": HEADER + textwrap.dedent("""
         class Select(nn.Module):
             def forward(self, x):
-                return torch.cat(x, dim=1)
+                return x.masked_fill(x > 0, "a")
     """),
     # Hostile code: each costs only its own file.
     "hostile/exits.py": HEADER + "import sys\nsys.exit(3)\n\nclass A(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",

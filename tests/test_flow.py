@@ -32,6 +32,16 @@ CASES = {
         "return x.masked_fill(mask, 0.0)  # here", signature="self, x, mask: torch.Tensor | None = None")),
     "tolist-in-a-loop-header": ("JIT206", module(
         "n = 0\nfor v in x.tolist():  # here\n    n += 1\nreturn n")),
+    "list-to-unannotated-helper-param": ("JIT202", module(
+        "ys: List[torch.Tensor] = [x, x]\nreturn helper(ys)  # here", extra="", header="def helper(xs):\n    return xs\n\n\n")),
+    "float-to-unannotated-helper-param": ("JIT202", module(
+        "return scale(x, 0.5)  # here", header="def scale(x, s):\n    return x * s\n\n\n")),
+    "int-to-unannotated-submodule-param": ("JIT202", module(
+        "return self.sub(x, 2)  # here", init="self.sub = Sub()\n",
+        header="class Sub(nn.Module):\n    def forward(self, x, n):\n        return x * n\n\n\n")),
+    "cat-of-unannotated-param": ("JIT202", module("return torch.cat(x, dim=1)  # here")),
+    "unannotated-param-compared-with-str": ("JIT202", module(
+        "if mode == 'a':  # here\n    return x\nreturn x * 2", signature="self, x, mode")),
     "dict-list-key": ("JIT207", module("d: Dict[List[int], torch.Tensor] = {}  # here\nreturn x")),
 }
 
@@ -43,7 +53,7 @@ def _marked(source: str) -> int:
 @pytest.mark.parametrize("name", CASES)
 def test_flagged_on_the_marked_line(name, lint_source):
     code, source = CASES[name]
-    found = [(f.code, f.location.row) for f in lint_source(source) if f.code.startswith(("JIT7", "JIT20"))]
+    found = [(f.code, f.location.row) for f in lint_source(source) if f.code.startswith(("JIT7", "JIT20", "JIT61"))]
     assert found == [(code, _marked(source))]
 
 

@@ -524,6 +524,11 @@ CASES = {
     "optional-passed-to-functional": module(
         "return F.linear(x, w, b)", signature="self, x, w, b: Optional[torch.Tensor] = None"),
     "unannotated-none-default-in-forward": module("return x * mask", signature="self, x, mask=None"),
+    "tensor-to-unannotated-helper-param": module(
+        "return scale(x, x.sum())", header="def scale(x, s):\n    return x * s\n\n\n"),
+    "unannotated-param-compared-with-number": module("return x if n > 0 else x * 2", signature="self, x, n"),
+    "annotated-str-param-compared": module("return x if mode == 'a' else x * 2", signature="self, x, mode: str"),
+    "cat-of-annotated-list": module("return torch.cat(xs, dim=0)", signature="self, xs: List[torch.Tensor]"),
     "attribute-int-updated-as-int": module("self.steps = self.steps + 1\nreturn x", init="self.steps = 0\n"),
     "attribute-none-assigned-none-again": module("self.cache = None\nreturn x", init="self.cache = None\n"),
     "attribute-annotated-optional-assigned": module(

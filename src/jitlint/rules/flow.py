@@ -169,6 +169,8 @@ class FlowAnalysis:
         self.annotated_return = function.returns is not None
         self.return_shapes: list[tuple[cst.Return, str]] = []
         params = param_types(function, self.imports, is_method)
+        if uses_type_comments(function):  # `# type: (...) -> ...` signatures: TorchScript reads those comments
+            params = {name: None for name in params}
         self.optional_unchecked = {
             name for name, kind in params.items()
             if kind is not None and kind.startswith("Optional[") and self._annotated(name)
@@ -176,6 +178,11 @@ class FlowAnalysis:
         if self.optional_unchecked:
             self.optional_unchecked -= _none_checked_names(function)
         self.reported_optional: set[str] = set()
+        all_params = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+        self.unannotated = set() if uses_type_comments(function) else {
+            param.name.value for param in all_params[1 if is_method else 0:]
+            if param.annotation is None and param.default is None
+        }
         self.self_name = first_param_name(function) if is_method else None
         self.reported_optional_attributes: set[str] = set()
         self.owners = [owner for owner in (ctx.function.owners or []) if ctx.project.is_module_class(owner)]
@@ -305,8 +312,11 @@ class FlowAnalysis:
         if self._may_fold(node.test):
             return self._unknown_if(node, env, depth, level)
         body_env, body_depth = dict(env), dict(depth)
+        tested = _isinstance_names(node.test)  # `isinstance(x, ...)` refines x: its type is unknown in both branches
+        body_env.update((name, None) for name in tested if name in body_env)
         body_left = self._body(node.body, body_env, body_depth, level + 1)
         else_env, else_depth = dict(env), dict(depth)
+        else_env.update((name, None) for name in tested if name in else_env)
         else_left = self._orelse(node.orelse, else_env, else_depth, level + 1) if node.orelse is not None else False
         if body_left and else_left:
             return True
@@ -503,6 +513,7 @@ class FlowAnalysis:
                 for argument in call.args:
                     self._optional_use(argument.value, "is passed to `." + call.func.attr.value + "()`")
                     self._optional_attribute_use(argument.value, "is passed to `." + call.func.attr.value + "()`")
+        self._tensor_params(reads, expressions)
         for attribute in reads.attributes:
             self._optional_use(attribute.value, f"has its attribute `.{attribute.attr.value}` read")
             self._optional_attribute_use(attribute.value, f"has its attribute `.{attribute.attr.value}` read")
@@ -510,6 +521,55 @@ class FlowAnalysis:
             for operand in (operation.left, operation.right):
                 self._optional_use(operand, "is used in arithmetic")
                 self._optional_attribute_use(operand, "is used in arithmetic")
+
+    # -- unannotated parameters (Tensor to TorchScript) used as something else ----------------------------------
+    def _unannotated_tensor(self, node: cst.BaseExpression, expressions: Expressions) -> str | None:
+        if isinstance(node, cst.Name) and node.value in self.unannotated and expressions.of(node) == "Tensor":
+            return node.value
+        return None
+
+    def _tensor_params(self, reads: _Reads, expressions: Expressions) -> None:
+        for call in reads.calls:
+            qualified = self.imports.qualify(call.func)
+            if qualified in ("torch.cat", "torch.stack", "torch.concat", "torch.concatenate") and call.args:
+                name = self._unannotated_tensor(call.args[0].value, expressions)
+                if name is not None and call.args[0].keyword is None:
+                    self.events.append(_Event(
+                        "JIT202", call.args[0].value,
+                        f"`{qualified}()` takes a list of Tensors, but `{name}` has no annotation, so TorchScript "
+                        f"types it as one Tensor; annotate it: `{name}: List[torch.Tensor]`",
+                    ))
+            self._call_arguments(call, expressions)
+
+    def _call_arguments(self, call: cst.Call, expressions: Expressions) -> None:
+        """A list, number, str or bool passed to an unannotated (so Tensor) parameter of a compiled project function."""
+        found = self.ctx.compiled.callee_of(call)
+        if found is None or any(arg.star for arg in call.args):
+            return
+        callee, bound = found
+        params = callee.node.params
+        positional = [*params.posonly_params, *params.params][1 if bound else 0:]
+        by_name = {param.name.value: param for param in [*params.params, *params.kwonly_params]}
+        for index, argument in enumerate(call.args):
+            if argument.keyword is None:
+                param = positional[index] if index < len(positional) else None
+            else:
+                param = by_name.get(argument.keyword.value)
+            if param is None or param.annotation is not None or param.default is not None:
+                continue
+            if uses_type_comments(callee.node):
+                return
+            kind = expressions.of(argument.value)
+            if isinstance(argument.value, (cst.List, cst.ListComp)) and kind is None:
+                kind = "list"
+            if kind is None or not (kind in ("int", "float", "str", "bool", "list") or kind.startswith("List[")):
+                continue
+            name = param.name.value
+            self.events.append(_Event(
+                "JIT202", argument.value,
+                f"`{callee.display_name}` has no annotation on `{name}`, so TorchScript types it as a Tensor, and "
+                f"this passes a {kind}; annotate it: `{name}: {_spelled(kind) if kind != 'list' else 'List[...]'}`",
+            ))
 
     # -- module attributes --------------------------------------------------------------------------------------
     def _self_attribute(self, node: cst.BaseExpression) -> str | None:
@@ -616,6 +676,39 @@ class FlowAnalysis:
         self.return_shapes.append((node, shape))
 
 
+def uses_type_comments(function: cst.FunctionDef) -> bool:
+    """Whether the signature is given in `# type:` comments (after the parameters or as the body's first line),
+    which TorchScript reads as annotations."""
+    body = function.body
+    comments = []
+    if isinstance(body, cst.IndentedBlock):
+        comments.append(body.header.comment)
+        if body.body:
+            comments.extend(line.comment for line in getattr(body.body[0], "leading_lines", ()))
+    params = function.params
+    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        for whitespace in (param.whitespace_after_param, getattr(param.comma, "whitespace_after", None)):
+            if isinstance(whitespace, cst.ParenthesizedWhitespace):
+                comments.append(whitespace.first_line.comment)
+    return any(comment is not None and comment.value.lstrip("# ").startswith("type:") for comment in comments)
+
+
+def _isinstance_names(test: cst.BaseExpression) -> set[str]:
+    from jitlint.walk import walk
+
+    names: set[str] = set()
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == "isinstance" and node.args and isinstance(
+                node.args[0].value, cst.Name
+            ):
+                names.add(node.args[0].value.value)
+
+    walk(test, Find())
+    return names
+
+
 def _target_reads(target: cst.BaseExpression) -> list[cst.CSTNode]:
     """What an assignment target reads: `a[i] = ...` reads `a` and `i`; `a, b = ...` reads nothing."""
     if isinstance(target, (cst.Tuple, cst.List)):
@@ -657,13 +750,17 @@ def events_for(ctx: RuleContext, node: cst.FunctionDef) -> list[_Event]:
     return cache[key]
 
 
+def report_events(rule: Rule, node: cst.FunctionDef, ctx: RuleContext) -> None:
+    if ctx.function is None or ctx.function.info.node is not node or not ctx.function.body_compiled:
+        return
+    for event in events_for(ctx, node):
+        if event.code == rule.code:
+            ctx.report(event.node, event.message)
+
+
 class _FlowRule(Rule):
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        if ctx.function is None or ctx.function.info.node is not node or not ctx.function.body_compiled:
-            return
-        for event in events_for(ctx, node):
-            if event.code == self.code:
-                ctx.report(event.node, event.message)
+        report_events(self, node, ctx)
 
 
 class TolistNeedsAnnotation(_FlowRule):

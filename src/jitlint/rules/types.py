@@ -125,6 +125,13 @@ class UnannotatedNonTensorParam(Rule):
     severity = "error"
     message = "unannotated parameter used as a non-Tensor"
 
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        """Uses the control-flow pass finds: compared with a string, given to `torch.cat`, passed a list or a
+        number at a call site."""
+        from jitlint.rules.flow import report_events
+
+        report_events(self, node, ctx)
+
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if ctx.qualify(node.func) != "builtins.range":
             return
