@@ -28,6 +28,12 @@ CASES = {
     "tuples-of-two-and-three": ("JIT209", module("if x.dim() > 1:\n    return x, x\nreturn x, x, x  # here")),
     "optional-in-arithmetic": ("JIT704", module(
         "return x * mask  # here", signature="self, x, mask: Optional[torch.Tensor] = None")),
+    "optional-used-after-its-checked-block": ("JIT704", module(
+        "if mask is not None:\n    x = x * mask\nreturn x + mask.sum()  # here",
+        signature="self, x, mask: Optional[torch.Tensor] = None")),
+    "optional-used-in-the-none-branch": ("JIT704", module(
+        "if mask is None:\n    x = x * mask  # here\nreturn x",
+        signature="self, x, mask: Optional[torch.Tensor] = None")),
     "optional-pep604-method": ("JIT704", module(
         "return x.masked_fill(mask, 0.0)  # here", signature="self, x, mask: torch.Tensor | None = None")),
     "tolist-in-a-loop-header": ("JIT206", module(
@@ -42,6 +48,10 @@ CASES = {
     "cat-of-unannotated-param": ("JIT202", module("return torch.cat(x, dim=1)  # here")),
     "unannotated-param-compared-with-str": ("JIT202", module(
         "if mode == 'a':  # here\n    return x\nreturn x * 2", signature="self, x, mode")),
+    "empty-list-append-float": ("JIT210", module("l = []\nl.append(0.5)  # here\nreturn x")),
+    "list-call-append-int": ("JIT210", module("l = list()\nl.append(1)  # here\nreturn x")),
+    "empty-dict-int-key": ("JIT210", module("d = {}\nd[1] = x  # here\nreturn x")),
+    "empty-dict-int-value": ("JIT210", module("d = {}\nd['n'] = x.size(0)  # here\nreturn x")),
     "dict-list-key": ("JIT207", module("d: Dict[List[int], torch.Tensor] = {}  # here\nreturn x")),
 }
 
@@ -53,7 +63,7 @@ def _marked(source: str) -> int:
 @pytest.mark.parametrize("name", CASES)
 def test_flagged_on_the_marked_line(name, lint_source):
     code, source = CASES[name]
-    found = [(f.code, f.location.row) for f in lint_source(source) if f.code.startswith(("JIT7", "JIT20", "JIT61"))]
+    found = [(f.code, f.location.row) for f in lint_source(source) if f.code.startswith(("JIT7", "JIT20", "JIT21", "JIT61"))]
     assert found == [(code, _marked(source))]
 
 

@@ -516,6 +516,20 @@ CASES = {
         signature="self, x, mask: Optional[torch.Tensor] = None"),
     "optional-refined-by-assert": module(
         "assert mask is not None\nreturn x + mask.sum()", signature="self, x, mask: Optional[torch.Tensor] = None"),
+    "optional-refined-in-else-of-is-none": module(
+        "if mask is None:\n    y = x\nelse:\n    y = x * mask\nreturn y", signature="self, x, mask: Optional[torch.Tensor] = None"),
+    "optional-refined-by-raise": module(
+        "if mask is None:\n    raise ValueError('mask')\nreturn x * mask.float()",
+        signature="self, x, mask: Optional[torch.Tensor] = None"),
+    "optional-checked-with-and": module(
+        "if mask is not None and mask.dim() > 1:\n    x = x * mask\nreturn x",
+        signature="self, x, mask: Optional[torch.Tensor] = None"),
+    "optional-refined-in-an-if-expression": module(
+        "return x if mask is None else x + mask", signature="self, x, mask: Optional[torch.Tensor] = None"),
+    "none-then-assigned-under-a-folded-attribute-test": module(
+        "bias = None\nif self.table is not None:\n    bias = self.table * 2\nelif shared is not None:\n    bias = shared\n"
+        "return x if bias is None else x + bias",
+        init="self.table = nn.Parameter(torch.zeros(4))\n", signature="self, x, shared: Optional[torch.Tensor] = None"),
     "optional-refined-by-early-return": module(
         "if mask is None:\n    return x\nreturn x * mask", signature="self, x, mask: Optional[torch.Tensor] = None"),
     "optional-replaced-when-none": module(
@@ -529,6 +543,10 @@ CASES = {
     "unannotated-param-compared-with-number": module("return x if n > 0 else x * 2", signature="self, x, n"),
     "annotated-str-param-compared": module("return x if mode == 'a' else x * 2", signature="self, x, mode: str"),
     "cat-of-annotated-list": module("return torch.cat(xs, dim=0)", signature="self, xs: List[torch.Tensor]"),
+    "empty-list-filled-with-tensors": module("l = []\nl.append(x * 2)\nreturn l[0]"),
+    "empty-dict-filled-with-tensors": module("d = {}\nd['a'] = x\nreturn d['a']"),
+    "annotated-empty-list-of-ints": module("l: List[int] = []\nl.append(x.size(0))\nreturn x * len(l)"),
+    "empty-list-rebound-before-append": module("l = []\nl = [1]\nl.append(2)\nreturn x * len(l)"),
     "attribute-int-updated-as-int": module("self.steps = self.steps + 1\nreturn x", init="self.steps = 0\n"),
     "attribute-none-assigned-none-again": module("self.cache = None\nreturn x", init="self.cache = None\n"),
     "attribute-annotated-optional-assigned": module(

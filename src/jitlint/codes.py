@@ -44,6 +44,7 @@ CODES: dict[str, tuple[str, str]] = {
     "JIT207": ("dict-key-type-unsupported", "error"),
     "JIT208": ("return-type-mismatch", "error"),
     "JIT209": ("tuple-return-arity-mismatch", "error"),
+    "JIT210": ("empty-container-needs-annotation", "error"),
     "JIT301": ("modulelist-index-variable", "error"),
     "JIT302": ("moduledict-index-variable", "error"),
     "JIT303": ("modulelist-reversed", "error"),

@@ -43,6 +43,7 @@ RULES: list[type[Rule]] = [
     types.DictKeyTypeUnsupported,
     flow.ReturnTypeMismatch,
     flow.TupleReturnArityMismatch,
+    flow.EmptyContainerNeedsAnnotation,
     containers.ModuleListIndexVariable,
     containers.ModuleDictIndexVariable,
     containers.ModuleListReversed,

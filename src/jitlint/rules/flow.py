@@ -102,43 +102,66 @@ def _reads(*nodes: cst.CSTNode | None) -> _Reads:
     return reads
 
 
-def _none_checked_names(function: cst.FunctionDef) -> set[str]:
-    """Names compared with None, tested for truth, or re-assigned anywhere in the function: an Optional that is
-    refined in any of these ways is left alone (refinement is path-sensitive; the rule only reports Optionals that
-    are never checked at all)."""
+def _none_test(test: cst.BaseExpression) -> tuple[str, bool] | None:
+    """(name, is_not) for `name is None` / `name is not None`, the tests the flow walk refines on."""
+    if (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.left, cst.Name)
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+        and isinstance(test.comparisons[0].operator, (cst.Is, cst.IsNot))
+    ):
+        return test.left.value, isinstance(test.comparisons[0].operator, cst.IsNot)
+    return None
+
+
+def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
+    """Names whose refinement the flow walk does not follow: compared with None other than as the whole test of an
+    `if` or `assert` (inside `and`/`or`, a ternary, a `while`), tested for truth, or re-assigned anywhere. JIT704
+    leaves those alone."""
     from jitlint.walk import walk
 
     checked: set[str] = set()
+    direct: set[int] = set()
 
     class Collect(cst.CSTVisitor):
         def visit_Comparison(self, node: cst.Comparison) -> None:
+            if id(node) in direct:
+                return
             operands = [node.left] + [target.comparator for target in node.comparisons]
             if any(isinstance(operand, cst.Name) and operand.value == "None" for operand in operands):
                 checked.update(operand.value for operand in operands if isinstance(operand, cst.Name))
 
         def _truth(self, test: cst.BaseExpression) -> None:
+            if _none_test(test) is not None:
+                direct.add(id(test))
+                return
             while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
                 test = test.expression
             if isinstance(test, cst.Name):
                 checked.add(test.value)
             elif isinstance(test, cst.BooleanOperation):
-                self._truth(test.left)
-                self._truth(test.right)
+                for side in (test.left, test.right):
+                    if isinstance(side, cst.Name):
+                        checked.add(side.value)
 
         def visit_If(self, node: cst.If) -> None:
-            self._truth(node.test)
-
-        def visit_While(self, node: cst.While) -> None:
-            self._truth(node.test)
-
-        def visit_IfExp(self, node: cst.IfExp) -> None:
             self._truth(node.test)
 
         def visit_Assert(self, node: cst.Assert) -> None:
             self._truth(node.test)
 
-        def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
-            self._truth(node)
+        def visit_While(self, node: cst.While) -> None:
+            if _none_test(node.test) is None:
+                self._truth(node.test)
+
+        def visit_IfExp(self, node: cst.IfExp) -> None:
+            refined = _none_test(node.test)  # the flow walk does not refine inside if-expressions
+            if refined is not None:
+                checked.add(refined[0])
+            else:
+                self._truth(node.test)
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
             checked.update(target_names(node.target))
@@ -176,8 +199,9 @@ class FlowAnalysis:
             if kind is not None and kind.startswith("Optional[") and self._annotated(name)
         }
         if self.optional_unchecked:
-            self.optional_unchecked -= _none_checked_names(function)
+            self.optional_unchecked -= _unfollowed_names(function)
         self.reported_optional: set[str] = set()
+        self.empty: dict[str, str] = {}  # names bound to an unannotated `[]`/`{}`: "list" (List[Tensor]) or "dict"
         all_params = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
         self.unannotated = set() if uses_type_comments(function) else {
             param.name.value for param in all_params[1 if is_method else 0:]
@@ -188,6 +212,8 @@ class FlowAnalysis:
         self.owners = [owner for owner in (ctx.function.owners or []) if ctx.project.is_module_class(owner)]
         self.pending: dict[str, _Event] = {}  # names undefined (or of no single type) after a join, until read
         self.annotated: set[str] = set()
+        self.declared = dict(params)
+        self.uncertain = 0  # > 0 inside an `if` torch may fold away (`if self.x is not None:`): no join checks
         env = {name: kind for name, kind in params.items()}
         depth = {name: 0 for name in params}
         if isinstance(function.body, cst.IndentedBlock):
@@ -248,9 +274,14 @@ class FlowAnalysis:
         if isinstance(small, cst.Assign):
             self._check(_reads(small.value), env, small)
             value_type = expressions.of(small.value)
+            empty = _empty_container(small.value, self.imports)
             for target in small.targets:
+                if isinstance(target.target, cst.Subscript):
+                    self._dict_store(target.target, small.value, expressions)
                 if isinstance(target.target, cst.Name):
                     self._assign(target.target.value, value_type, target.target, env, depth, level)
+                    if empty is not None and len(small.targets) == 1:
+                        self.empty[target.target.value] = empty
                 elif self._self_attribute(target.target) is not None:
                     self._attribute_assignment(target.target, value_type)
                 else:
@@ -274,6 +305,11 @@ class FlowAnalysis:
                 current = self._attribute_type(attribute)
                 new = binary_type(current, expressions.of(small.value), _binary_of(small.operator))
                 self._attribute_assignment(small.target, new)
+        elif isinstance(small, cst.Assert):
+            self._check(_reads(small), env, small)
+            refined = _none_test(small.test)
+            if refined is not None and refined[1] and (env.get(refined[0]) or "").startswith("Optional["):
+                env[refined[0]] = env[refined[0]][len("Optional["):-1]
         elif isinstance(small, cst.Return):
             self._check(_reads(small.value), env, small, returned=small.value)
             self._return(small, expressions)
@@ -314,9 +350,16 @@ class FlowAnalysis:
         body_env, body_depth = dict(env), dict(depth)
         tested = _isinstance_names(node.test)  # `isinstance(x, ...)` refines x: its type is unknown in both branches
         body_env.update((name, None) for name in tested if name in body_env)
+        refined = _none_test(node.test)
+        if refined is not None and (env.get(refined[0]) or "").startswith("Optional["):
+            name, is_not = refined
+            inner = env[name][len("Optional["):-1]
+            body_env[name] = inner if is_not else "None"
         body_left = self._body(node.body, body_env, body_depth, level + 1)
         else_env, else_depth = dict(env), dict(depth)
         else_env.update((name, None) for name in tested if name in else_env)
+        if refined is not None and (env.get(refined[0]) or "").startswith("Optional["):
+            else_env[name] = "None" if is_not else inner
         else_left = self._orelse(node.orelse, else_env, else_depth, level + 1) if node.orelse is not None else False
         if body_left and else_left:
             return True
@@ -333,11 +376,11 @@ class FlowAnalysis:
         for name in set(body_env) | set(else_env):
             in_body, in_else = name in body_env, name in else_env
             if name in env and in_body and in_else:
-                env[name] = body_env[name] if body_env[name] == else_env[name] else None
+                env[name] = _join(body_env[name], else_env[name])
                 continue
             if in_body and in_else:
                 first, second = body_env[name], else_env[name]
-                if join_fails(first, second):
+                if join_fails(first, second) and not self.uncertain:
                     self.pending[name] = _Event(
                         "JIT701", node.test,  # torch points at the `if`
                         f"`{name}` is a {first} in the true branch and a {second} in the false branch; TorchScript "
@@ -347,7 +390,7 @@ class FlowAnalysis:
                 else:
                     env[name] = first if first == second else (_optional(first, second))
                 depth[name] = level
-            elif name not in env:
+            elif name not in env and not self.uncertain:
                 branch = "true" if in_body else "false"
                 other = "false" if in_body else "true"
                 self.pending[name] = _Event(
@@ -378,6 +421,13 @@ class FlowAnalysis:
 
     def _unknown_if(self, node: cst.If, env: dict, depth: dict, level: int) -> bool:
         """Both branches as if inlined (torch may keep either alone); what they define is of unknown type after."""
+        self.uncertain += 1
+        try:
+            return self._unknown_branches(node, env, depth, level)
+        finally:
+            self.uncertain -= 1
+
+    def _unknown_branches(self, node: cst.If, env: dict, depth: dict, level: int) -> bool:
         branches = [(node.body, None)]
         if node.orelse is not None:
             branches.append((None, node.orelse))
@@ -418,6 +468,9 @@ class FlowAnalysis:
                 if name not in env:
                     env[name], depth[name] = None, level
                 continue
+            if self.uncertain and name not in env:
+                env[name], depth[name] = None, level
+                continue
             if name in env:
                 if loop_env[name] != env[name]:
                     env[name] = None if env[name] not in ("int", "float") else env[name]
@@ -441,7 +494,14 @@ class FlowAnalysis:
     # -- names --------------------------------------------------------------------------------------------------
     def _assign(self, name: str, new: str | None, node: cst.CSTNode, env: dict, depth: dict, level: int,
                 augmented: bool = False) -> None:
+        self.empty.pop(name, None)
         if name in self.annotated:
+            return
+        if (self.declared.get(name) or "").startswith("Optional["):
+            env[name] = new  # an Optional parameter takes a T or None anywhere; refinement follows the value
+            return
+        if self.uncertain and name in env and depth.get(name, 0) < level:
+            env[name] = None
             return
         if name in env and depth.get(name, 0) < level:
             previous = env[name]
@@ -507,20 +567,54 @@ class FlowAnalysis:
                     "`values: List[float] = x.tolist()` (the element type and nesting must match the tensor's "
                     "dtype and rank)",
                 ))
+            if (
+                isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "append"
+                and isinstance(call.func.value, cst.Name)
+                and self.empty.get(call.func.value.value) == "list"
+                and len(call.args) == 1
+            ):
+                kind = expressions.of(call.args[0].value)
+                if kind in SCALARS and kind != "Tensor" or (kind or "").startswith("List["):
+                    name = call.func.value.value
+                    self.empty.pop(name)
+                    self.events.append(_Event(
+                        "JIT210", call,
+                        f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this "
+                        f"appends a {kind}; annotate it where it starts: `{name}: List[{_spelled(kind)}] = []`",
+                    ))
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in _TENSOR_ARGUMENT_METHODS and (
                 expressions.of(call.func.value) == "Tensor"
             ):
                 for argument in call.args:
-                    self._optional_use(argument.value, "is passed to `." + call.func.attr.value + "()`")
+                    self._optional_use(argument.value, "is passed to `." + call.func.attr.value + "()`", expressions)
                     self._optional_attribute_use(argument.value, "is passed to `." + call.func.attr.value + "()`")
         self._tensor_params(reads, expressions)
         for attribute in reads.attributes:
-            self._optional_use(attribute.value, f"has its attribute `.{attribute.attr.value}` read")
+            self._optional_use(attribute.value, f"has its attribute `.{attribute.attr.value}` read", expressions)
             self._optional_attribute_use(attribute.value, f"has its attribute `.{attribute.attr.value}` read")
         for operation in reads.binary:
             for operand in (operation.left, operation.right):
-                self._optional_use(operand, "is used in arithmetic")
+                self._optional_use(operand, "is used in arithmetic", expressions)
                 self._optional_attribute_use(operand, "is used in arithmetic")
+
+    def _dict_store(self, target: cst.Subscript, value: cst.BaseExpression, expressions: Expressions) -> None:
+        if not (isinstance(target.value, cst.Name) and self.empty.get(target.value.value) == "dict"):
+            return
+        if len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
+            return
+        key, item = expressions.of(target.slice[0].slice.value), expressions.of(value)
+        wrong = [f"a {kind} {what}" for kind, what, fine in ((key, "key", "str"), (item, "value", "Tensor"))
+                 if kind in SCALARS and kind != fine]
+        if wrong:
+            name = target.value.value
+            self.empty.pop(name)
+            self.events.append(_Event(
+                "JIT210", target,
+                f"`{name}` starts as an unannotated `{{}}`, which TorchScript types Dict[str, Tensor], and this "
+                f"stores {' and '.join(wrong)}; annotate it where it starts: "
+                f"`{name}: Dict[{_spelled(key or 'str')}, {_spelled(item or 'torch.Tensor')}] = {{}}`",
+            ))
 
     # -- unannotated parameters (Tensor to TorchScript) used as something else ----------------------------------
     def _unannotated_tensor(self, node: cst.BaseExpression, expressions: Expressions) -> str | None:
@@ -635,15 +729,18 @@ class FlowAnalysis:
             f"`if {name} is not None:`",
         ))
 
-    def _optional_use(self, node: cst.BaseExpression, how: str) -> None:
+    def _optional_use(self, node: cst.BaseExpression, how: str, expressions: Expressions) -> None:
         if not (isinstance(node, cst.Name) and node.value in self.optional_unchecked):
             return
+        kind = expressions.of(node) or ""
+        if not (kind.startswith("Optional[") or kind == "None"):
+            return  # refined here by an `is not None` test, an `assert`, or an early exit
         if node.value in self.reported_optional:
             return
         self.reported_optional.add(node.value)
         self.events.append(_Event(
             "JIT704", node,
-            f"`{node.value}` is Optional and {how} without a check; TorchScript rejects that until it is refined. "
+            f"`{node.value}` is Optional here and {how}; TorchScript rejects that until it is refined. "
             f"Test it first: `if {node.value} is not None:` (or `assert {node.value} is not None`)",
         ))
 
@@ -674,6 +771,16 @@ class FlowAnalysis:
                 ))
                 break
         self.return_shapes.append((node, shape))
+
+
+def _empty_container(value: cst.BaseExpression, imports) -> str | None:
+    if isinstance(value, cst.List) and not value.elements:
+        return "list"
+    if isinstance(value, cst.Dict) and not value.elements:
+        return "dict"
+    if isinstance(value, cst.Call) and not value.args:
+        return {"builtins.list": "list", "builtins.dict": "dict"}.get(imports.qualify(value.func) or "")
+    return None
 
 
 def uses_type_comments(function: cst.FunctionDef) -> bool:
@@ -727,6 +834,16 @@ def _asserts_false(small: cst.BaseSmallStatement) -> bool:
 def _binary_of(operator: cst.BaseAugOp) -> cst.BaseBinaryOp:
     name = type(operator).__name__.removesuffix("Assign")
     return getattr(cst, name)()
+
+
+def _join(first: str | None, second: str | None) -> str | None:
+    """The type after an if/else of a variable that both branches leave as these types (None when unknown)."""
+    if first == second:
+        return first
+    for one, other in ((first, second), (second, first)):
+        if one is not None and one.startswith("Optional[") and other in (one[len("Optional["):-1], "None"):
+            return one
+    return _optional(first, second)
 
 
 def _optional(first: str | None, second: str | None) -> str | None:
@@ -859,3 +976,10 @@ class OptionalAttributeNoLocalRefine(_FlowRule):
     name = "optional-attr-no-local-refine"
     severity = "error"
     message = "Optional attribute used as a value (attributes are never refined)"
+
+
+class EmptyContainerNeedsAnnotation(_FlowRule):
+    code = "JIT210"
+    name = "empty-container-needs-annotation"
+    severity = "error"
+    message = "unannotated empty list or dict filled with non-Tensor values"
