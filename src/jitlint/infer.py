@@ -49,6 +49,7 @@ _ANNOTATION_NAMES = {
     "builtins.str": "str", "torch.nn.parameter.Parameter": "Tensor",
 }
 _OPTIONAL = frozenset({"typing.Optional"})
+_FINAL = frozenset({"typing.Final", "typing_extensions.Final", "torch.jit.Final"})
 _UNION = frozenset({"typing.Union"})
 _LISTS = frozenset({"typing.List", "builtins.list"})
 
@@ -70,6 +71,8 @@ def annotation_type(node: cst.BaseExpression | None, imports: ImportTable) -> st
         outer = imports.qualify(node.value)
         elements = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
         inner = [annotation_type(element, imports) for element in elements]
+        if outer in _FINAL and len(inner) == 1:
+            return inner[0]
         if outer in _OPTIONAL and len(inner) == 1 and inner[0] not in (None, "None"):
             return f"Optional[{inner[0]}]"
         if outer in _UNION and len(inner) == 2 and "None" in inner and None not in inner:

@@ -1,0 +1,57 @@
+"""The type inference the control-flow rules rely on: TorchScript's typing, and unknown (None) where unsure."""
+
+import libcst as cst
+import pytest
+
+from jitlint.infer import Expressions, annotation_type, assignment_fails, join_fails, param_types
+from jitlint.names import ImportTable
+
+IMPORTS = ImportTable.from_module(cst.parse_module(
+    "import torch\nimport torch.nn.functional as F\nfrom typing import Final, List, Optional, Union\n"
+), "m", False)
+ENV = {"x": "Tensor", "n": "int", "f": "float", "xs": "List[Tensor]", "m": "Optional[Tensor]"}
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("1", "int"), ("1.5", "float"), ("'a'", "str"), ("True", "bool"), ("None", "None"),
+    ("x.size(0)", "int"), ("x.size()", "List[int]"), ("x.shape", "List[int]"), ("x.shape[0]", "int"),
+    ("x.dim()", "int"), ("x.item()", "number"), ("x.tolist()", "tolist"), ("len(xs)", "int"),
+    ("int(x.item())", "int"), ("float(n)", "float"), ("x.flatten()", "Tensor"), ("torch.zeros(3)", "Tensor"),
+    ("F.relu(x)", "Tensor"), ("x * 2", "Tensor"), ("n / 2", "float"), ("n // 2", "int"), ("n + f", "float"),
+    ("x if n > 0 else x", "Tensor"), ("xs[0]", "Tensor"), ("[1, 2]", "List[int]"), ("x > 0", "Tensor"),
+    ("n > 0", "bool"), ("m is None", "bool"),
+    # unknown, so silent
+    ("y", None), ("helper(x)", None), ("self.layer(x)", None), ("x if n else 0", None), ("x.max(dim=0)", None),
+    ("m + 1", None), ("[]", None),
+])
+def test_expression_types(source, expected):
+    assert Expressions(IMPORTS, ENV).of(cst.parse_expression(source)) == expected
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("torch.Tensor", "Tensor"), ("int", "int"), ("Optional[torch.Tensor]", "Optional[Tensor]"),
+    ("torch.Tensor | None", "Optional[Tensor]"), ("None | int", "Optional[int]"),
+    ("Union[torch.Tensor, None]", "Optional[Tensor]"), ("List[int]", "List[int]"), ("list[float]", "List[float]"),
+    ("Final[int]", "int"), ("Union[int, float]", None), ("Dict[str, int]", None), ("Any", None),
+])
+def test_annotation_types(source, expected):
+    assert annotation_type(cst.parse_expression(source), IMPORTS) == expected
+
+
+def test_parameter_types_follow_torchscript():
+    function = cst.parse_module(
+        "def forward(self, x, mask=None, n: int = 1, scale=2.0, m: Optional[torch.Tensor] = None): pass\n"
+    ).body[0]
+    assert param_types(function, IMPORTS, is_method=True) == {
+        "x": "Tensor", "mask": "Optional[Tensor]", "n": "int", "scale": None, "m": "Optional[Tensor]",
+    }
+
+
+def test_assignment_and_join_tables_match_the_verified_pairs():
+    # Re-typing inside a block (verified on torch 2.13, see JIT703/JIT706).
+    assert assignment_fails("int", "float") and assignment_fails("Tensor", "int") and assignment_fails("None", "int")
+    assert not assignment_fails("int", "Tensor") and not assignment_fails("float", "bool")
+    assert not assignment_fails("int", None) and not assignment_fails("int", "int")
+    # Joins at the end of an if/else or an if-expression (JIT701/JIT707).
+    assert join_fails("int", "float") and join_fails("Tensor", "int")
+    assert not join_fails("Tensor", "None") and not join_fails("int", "bool") and not join_fails(None, "int")
