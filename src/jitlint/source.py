@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import stat
 import tokenize
 import warnings
@@ -17,6 +18,7 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_NESTING = 200  # CPython's own limit: deeper brackets are a SyntaxError ("too many nested parentheses")
 MAX_STATEMENT_TOKENS = 20_000  # LibCST takes minutes on generated one-statement monsters; nobody writes them
 _SUSPICIOUS_LINE = 10_000
+_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
 
 
 @dataclass
@@ -38,11 +40,12 @@ def _structure_problem(text: str) -> tuple[str, int] | None:
     """What makes a file too deep or too large to parse safely, found with the tokenizer, which only runs when a
     cheap scan looks suspicious (brackets nested over the limit, or a very long line)."""
     depth = deepest = 0
-    for character in text:
+    for character in _NOT_BRACKETS.sub("", text):  # the brackets alone: a few percent of the characters
         if character in "([{":
             depth += 1
-            deepest = max(deepest, depth)
-        elif character in ")]}":
+            if depth > deepest:
+                deepest = depth
+        else:
             depth -= 1
     if deepest <= MAX_NESTING and max(map(len, text.splitlines() or [""])) <= _SUSPICIOUS_LINE:
         return None
