@@ -58,15 +58,11 @@ class _Dispatcher(cst.CSTVisitor):
         for rule in rules:
             if text is not None and rule.text_hints and not any(hint in text for hint in rule.text_hints):
                 continue
-            for attribute in dir(rule):
-                if attribute.startswith("visit_"):
-                    self.visit_handlers.setdefault(attribute[6:], []).append((rule, getattr(rule, attribute)))
-                elif attribute.startswith("leave_"):
-                    self.leave_handlers.setdefault(attribute[6:], []).append((rule, getattr(rule, attribute)))
-                else:
-                    continue
-                if rule.scope == "anywhere" and (rule.outside_handlers is None or attribute[6:] in rule.outside_handlers):
-                    outside.add(attribute[6:])
+            for kind, node_type, method in rule.handlers():
+                table = self.visit_handlers if kind == "visit" else self.leave_handlers
+                table.setdefault(node_type, []).append((rule, method))
+                if rule.scope == "anywhere" and (rule.outside_handlers is None or node_type in rule.outside_handlers):
+                    outside.add(node_type)
         self.prune = outside <= self._STRUCTURAL
         self.frames: list[tuple] = []
         self.dead_depth = 0

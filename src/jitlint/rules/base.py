@@ -42,6 +42,19 @@ class Rule:
     # For an "anywhere" rule: the node types it must see outside compiled functions (None: all it handles).
     outside_handlers: ClassVar[frozenset[str] | None] = None
 
+    _handlers: list | None = None
+
+    def handlers(self) -> list:
+        """("visit" or "leave", node type name, bound method) for each hook, found once per instance: a run lints
+        every file with the same instances (`dir()` per rule per file cost 0.45 s on timm)."""
+        if self._handlers is None:
+            self._handlers = [
+                (attribute[:5], attribute[6:], getattr(self, attribute))
+                for attribute in dir(self)
+                if attribute.startswith(("visit_", "leave_"))
+            ]
+        return self._handlers
+
     def begin_file(self, ctx: "RuleContext") -> None:
         """Reset per-file state."""
 
@@ -87,6 +100,7 @@ class RuleContext:
         self.findings: list[RawFinding] = []
         self._rule: type[Rule] | None = None
         self.ancestors: list[cst.CSTNode] = []
+        self.flow_events: dict[int, list] = {}  # rules.flow: each compiled function's analysis, shared by its rules
 
     # The engine sets the reporting rule before each call.
     def _set_rule(self, rule: type[Rule]) -> None:
