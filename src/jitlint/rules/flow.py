@@ -20,6 +20,7 @@ import libcst as cst
 from jitlint.infer import SCALARS, Expressions, annotation_type, assignment_fails, binary_type, join_fails, param_types
 from jitlint.names import first_param_name, target_names
 from jitlint.rules.base import Rule, RuleContext
+from jitlint.walk import walk
 
 _TERMINATORS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
 # Tensor methods whose Tensor arguments cannot be None (the Optional must be refined first).
@@ -52,14 +53,10 @@ class _Reads(cst.CSTVisitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         self.attributes.append(node)
-        from jitlint.walk import walk
-
         walk(node.value, self)  # `a.b`: `b` is not a name read
         return False
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        from jitlint.walk import walk
-
         walk(node.value, self)  # `f(k=v)`: `k` is not a name read
         return False
 
@@ -93,8 +90,6 @@ class _Reads(cst.CSTVisitor):
 
 
 def _reads(*nodes: cst.CSTNode | None) -> _Reads:
-    from jitlint.walk import walk
-
     reads = _Reads()
     for node in nodes:
         if node is not None:
@@ -120,8 +115,6 @@ def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
     """Names whose refinement the flow walk does not follow: compared with None other than as the whole test of an
     `if` or `assert` (inside `and`/`or`, a ternary, a `while`), tested for truth, or re-assigned anywhere. JIT704
     leaves those alone."""
-    from jitlint.walk import walk
-
     checked: set[str] = set()
     direct: set[int] = set()
 
@@ -194,6 +187,8 @@ class FlowAnalysis:
         params = param_types(function, self.imports, is_method)
         if uses_type_comments(function):  # `# type: (...) -> ...` signatures: TorchScript reads those comments
             params = {name: None for name in params}
+        # Parameters TorchScript types Tensor because they have no annotation and no default.
+        self.unannotated = {name for name, kind in params.items() if kind == "Tensor" and not self._annotated(name)}
         self.optional_unchecked = {
             name for name, kind in params.items()
             if kind is not None and kind.startswith("Optional[") and self._annotated(name)
@@ -202,11 +197,6 @@ class FlowAnalysis:
             self.optional_unchecked -= _unfollowed_names(function)
         self.reported_optional: set[str] = set()
         self.empty: dict[str, str] = {}  # names bound to an unannotated `[]`/`{}`: "list" (List[Tensor]) or "dict"
-        all_params = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
-        self.unannotated = set() if uses_type_comments(function) else {
-            param.name.value for param in all_params[1 if is_method else 0:]
-            if param.annotation is None and param.default is None
-        }
         self.self_name = first_param_name(function) if is_method else None
         self.reported_optional_attributes: set[str] = set()
         self.owners = [owner for owner in (ctx.function.owners or []) if ctx.project.is_module_class(owner)]
@@ -214,7 +204,7 @@ class FlowAnalysis:
         self.annotated: set[str] = set()
         self.declared = dict(params)
         self.uncertain = 0  # > 0 inside an `if` torch may fold away (`if self.x is not None:`): no join checks
-        env = {name: kind for name, kind in params.items()}
+        env = dict(params)
         depth = {name: 0 for name in params}
         if isinstance(function.body, cst.IndentedBlock):
             self._block(function.body.body, env, depth, 0)
@@ -320,8 +310,6 @@ class FlowAnalysis:
         """`(name := value)` (JIT112) also defines `name`, with a type this pass does not follow."""
         if expression is None:
             return
-        from jitlint.walk import walk
-
         targets: list[cst.NamedExpr] = []
 
         class Find(cst.CSTVisitor):
@@ -404,8 +392,6 @@ class FlowAnalysis:
     def _may_fold(self, test: cst.BaseExpression) -> bool:
         """`self.x is None` / `is not None` (also inside and/or): torch folds it when the attribute is None or a
         module or parameter, which depends on how the module was built, so which branch survives is unknown."""
-        from jitlint.walk import walk
-
         found: list[bool] = []
 
         class Find(cst.CSTVisitor):
@@ -587,16 +573,13 @@ class FlowAnalysis:
                 expressions.of(call.func.value) == "Tensor"
             ):
                 for argument in call.args:
-                    self._optional_use(argument.value, "is passed to `." + call.func.attr.value + "()`", expressions)
-                    self._optional_attribute_use(argument.value, "is passed to `." + call.func.attr.value + "()`")
+                    self._optional_uses(argument.value, "is passed to `." + call.func.attr.value + "()`", expressions)
         self._tensor_params(reads, expressions)
         for attribute in reads.attributes:
-            self._optional_use(attribute.value, f"has its attribute `.{attribute.attr.value}` read", expressions)
-            self._optional_attribute_use(attribute.value, f"has its attribute `.{attribute.attr.value}` read")
+            self._optional_uses(attribute.value, f"has its attribute `.{attribute.attr.value}` read", expressions)
         for operation in reads.binary:
             for operand in (operation.left, operation.right):
-                self._optional_use(operand, "is used in arithmetic", expressions)
-                self._optional_attribute_use(operand, "is used in arithmetic")
+                self._optional_uses(operand, "is used in arithmetic", expressions)
 
     def _dict_store(self, target: cst.Subscript, value: cst.BaseExpression, expressions: Expressions) -> None:
         if not (isinstance(target.value, cst.Name) and self.empty.get(target.value.value) == "dict"):
@@ -729,6 +712,11 @@ class FlowAnalysis:
             f"`if {name} is not None:`",
         ))
 
+    def _optional_uses(self, node: cst.BaseExpression, how: str, expressions: Expressions) -> None:
+        """An Optional parameter (JIT704) or an Optional attribute (JIT611) used as a value."""
+        self._optional_use(node, how, expressions)
+        self._optional_attribute_use(node, how)
+
     def _optional_use(self, node: cst.BaseExpression, how: str, expressions: Expressions) -> None:
         if not (isinstance(node, cst.Name) and node.value in self.optional_unchecked):
             return
@@ -801,8 +789,6 @@ def uses_type_comments(function: cst.FunctionDef) -> bool:
 
 
 def _isinstance_names(test: cst.BaseExpression) -> set[str]:
-    from jitlint.walk import walk
-
     names: set[str] = set()
 
     class Find(cst.CSTVisitor):
@@ -860,11 +846,10 @@ def _spelled(kind: str) -> str:
 
 def events_for(ctx: RuleContext, node: cst.FunctionDef) -> list[_Event]:
     """The flow events of a compiled function, computed once for all the rules of this module."""
-    cache = ctx.__dict__.setdefault("_flow_events", {})
     key = id(node)
-    if key not in cache:
-        cache[key] = FlowAnalysis(node, ctx).events
-    return cache[key]
+    if key not in ctx.flow_events:
+        ctx.flow_events[key] = FlowAnalysis(node, ctx).events
+    return ctx.flow_events[key]
 
 
 def report_events(rule: Rule, node: cst.FunctionDef, ctx: RuleContext) -> None:

@@ -6,6 +6,7 @@ import libcst as cst
 
 from jitlint.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
 from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+from jitlint.walk import walk
 
 
 def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[PendingEdit]:
@@ -294,8 +295,6 @@ class DictKeyTypeUnsupported(Rule):
     message = "Dict key type TorchScript does not support"
 
     def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
-        from jitlint.walk import walk
-
         found: list[cst.Subscript] = []
 
         class Dicts(cst.CSTVisitor):
