@@ -186,17 +186,110 @@ def test_jobs_give_the_same_findings_in_the_same_order(tmp_path, monkeypatch):
             target.write_text(path.read_text())
     config = Config(root=tmp_path)
     used = []
-    real = engine._lint_in_workers
-    monkeypatch.setattr(engine, "_lint_in_workers", lambda *args: used.append(args[1]) or real(*args))
+    real = engine._lint_sharded
+    monkeypatch.setattr(engine, "_lint_sharded", lambda *args: used.append(args[4]) or real(*args))
     one = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=1)
     two = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=2)
-    assert used == [2]  # the second run really used workers
+    assert used == [2]  # the second run really was split across two workers
+    assert two.project is None and one.project is not None
     assert len(one.findings) > 20
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
-    # The findings still point at the parent's compiled functions (the dynamic checker needs them).
-    functions = {id(function) for function in two.compiled.functions.values()}
-    with_function = [f for f in two.findings if f.context is not None and f.context.function is not None]
+    # The dynamic checker needs the model: then the run stays in one process, findings pointing into it.
+    kept = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=2, keep_model=True)
+    assert used == [2]
+    assert [f.to_json() for f in kept.findings] == [f.to_json() for f in one.findings]
+    functions = {id(function) for function in kept.compiled.functions.values()}
+    with_function = [f for f in kept.findings if f.context is not None and f.context.function is not None]
     assert with_function and all(id(f.context.function) in functions for f in with_function)
+
+
+# Findings that exist only because of another file: a helper compiled because another file's forward calls it
+# (and calls it without its None-default parameter: JIT204 names that caller; the helper passes a list to another
+# function's unannotated parameter: JIT202 needs the call resolved in the helper's worker), and a base-class forward that
+# indexes a ModuleList the subclass in another file creates (the subclass is the owner that makes it one).
+ACROSS = {
+    "pkg/__init__.py": "",
+    "pkg/helpers.py": textwrap.dedent("""\
+        def helper(x, scale=None):
+            x = x.relu()
+            y = second([x, x])
+            return x.numpy()
+
+
+        def second(xs):
+            return xs[0]
+    """),
+    "pkg/base.py": textwrap.dedent("""\
+        import torch.nn as nn
+
+
+        class Base(nn.Module):
+            def forward(self, x, i: int):
+                return self.blocks[i](x)
+    """),
+    "pkg/net.py": textwrap.dedent("""\
+        import torch.nn as nn
+        from pkg.base import Base
+        from pkg.helpers import helper
+
+
+        class Net(Base):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleList([nn.Linear(2, 2)])
+
+
+        class User(nn.Module):
+            def forward(self, x):
+                return helper(x)
+    """),
+    **{f"pkg/filler{n}.py": f"X{n} = {n}\n" for n in range(4)},
+}
+
+
+@pytest.mark.parametrize("split", [
+    [["pkg/helpers.py", "pkg/base.py"], ["pkg/net.py"]],
+    [["pkg/net.py", "pkg/helpers.py"], ["pkg/base.py"]],
+    [["pkg/helpers.py"], ["pkg/base.py"], ["pkg/net.py"]],
+])
+def test_workers_see_what_other_files_make_compiled(tmp_path, monkeypatch, split):
+    for name, text in ACROSS.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    config = Config(root=tmp_path)
+    one = engine.lint_run([tmp_path / "pkg"], config, set(RULES_BY_CODE), jobs=1)
+    found = {(Path(f.filename).name, f.code) for f in one.findings}
+    assert {("helpers.py", "JIT401"), ("helpers.py", "JIT204"), ("helpers.py", "JIT202"), ("base.py", "JIT301")} <= found, found
+    assert any("`User.forward` calls this" in f.message for f in one.findings)
+
+    def forced(files, shards):
+        shares = [[tmp_path / name for name in share] for share in split]
+        rest = [path for path in files if all(path not in share for share in shares)]
+        shares[-1].extend(rest)
+        return shares
+
+    used = []
+    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(engine, "_split", lambda files, shards: used.append(shards) or forced(files, shards))
+    split_run = engine.lint_run([tmp_path / "pkg"], config, set(RULES_BY_CODE), jobs=len(split))
+    assert used == [len(split)]
+    assert [f.to_json() for f in split_run.findings] == [f.to_json() for f in one.findings]
+
+
+def test_a_failing_worker_leaves_the_run_to_the_parent(tmp_path, monkeypatch):
+    for name, text in ACROSS.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    config = Config(root=tmp_path)
+    one = engine.lint_run([tmp_path / "pkg"], config, set(RULES_BY_CODE), jobs=1)
+
+    def broken(self, *args):
+        raise RuntimeError("a bug in a worker")
+
+    monkeypatch.setattr(engine.CompiledCodeMap, "receive", broken)  # only workers call it
+    two = engine.lint_run([tmp_path / "pkg"], config, set(RULES_BY_CODE), jobs=2)
+    assert two.project is not None  # linted again in the parent
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
 
 
 def test_jobs_option_on_the_command_line(package):

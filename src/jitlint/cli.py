@@ -112,12 +112,12 @@ def check(paths, select, extend_select, ignore, output_format, stdin_filename, s
 
         progress = _Progress() if _wants_progress() else None
         run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress,
-                       jobs=jobs or os.cpu_count() or 1)
+                       jobs=jobs or os.cpu_count() or 1, keep_model=run_dynamic)
         if progress is not None:
             progress.finish()
         findings = run.findings
         if cache is not None:
-            cache.store(files, {path: str(path) for path in files}, findings, run.project.loaded)
+            cache.store(files, {path: str(path) for path in files}, findings, run.loaded)
         if run_dynamic:
             if dynamic is None:
                 click.echo(f"jitlint: running the dynamic checker, which executes your code (enabled by "

@@ -16,6 +16,7 @@ silent there, syntax rules are not, because torch's frontend converts the whole 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 import libcst as cst
@@ -288,12 +289,76 @@ class CompiledFunction:
     info: FunctionInfo
     reason: str
     body_compiled: bool
-    owners: list[ClassInfo] = field(default_factory=list)
+    owners: list[ClassInfo] = field(default_factory=list)  # sorted by file, then name (see `finalize`)
     dead: set[int] = field(default_factory=set)
 
 
+@dataclass(frozen=True)
+class CallSite:
+    """A call from compiled code to a project function: who calls it, and what the call passes.
+
+    Call sites are listed by caller (file, then name) and by the call's place among the caller's calls, so the
+    order does not depend on the order the map was explored in, nor on which worker explored it."""
+
+    caller_key: tuple[str, str]  # (file, display name) of the caller
+    ordinal: int  # the call's place among its caller's calls
+    bound: bool  # the callee's first parameter is bound (`self.method(...)`, `self.submodule(...)`)
+    positional: int  # positional arguments passed
+    keywords: frozenset[str]  # keyword arguments passed
+    star: bool  # `*args` or `**kwargs` in the call: what it passes is unknown
+    # In the process that explored the caller; None when another worker reported the call.
+    caller: FunctionInfo | None = field(default=None, compare=False, hash=False)
+    call: cst.Call | None = field(default=None, compare=False, hash=False)
+
+    @property
+    def caller_name(self) -> str:
+        return self.caller_key[1]
+
+    def omits(self, index: int | None, name: str) -> bool:
+        """Whether the call certainly passes nothing for a parameter (positional `index`, or keyword `name`)."""
+        if self.star or name in self.keywords:
+            return False
+        return index is None or self.positional <= index
+
+    def detached(self) -> "CallSite":
+        return CallSite(self.caller_key, self.ordinal, self.bound, self.positional, self.keywords, self.star)
+
+
+def _call_site(call: cst.Call, caller: FunctionInfo, bound: bool, ordinal: int) -> CallSite:
+    return CallSite(
+        (str(caller.module.path), caller.display_name),
+        ordinal,
+        bound,
+        sum(1 for arg in call.args if arg.keyword is None and not arg.star),
+        frozenset(arg.keyword.value for arg in call.args if arg.keyword is not None),
+        any(arg.star for arg in call.args),
+        caller,
+        call,
+    )
+
+
+def _class_key(cls: ClassInfo | None) -> tuple[str, str]:
+    return ("", "") if cls is None else (str(cls.module.path), cls.name)
+
+
+# What identifies a function or a class across processes: (module name, file, class name or None, name).
+Address = tuple
+
+
+def function_address(function: FunctionInfo) -> Address:
+    return (function.module.name, str(function.module.path), function.cls.name if function.cls else None, function.name)
+
+
+def class_address(cls: ClassInfo) -> Address:
+    return (cls.module.name, str(cls.module.path), cls.name)
+
+
 class CompiledCodeMap:
-    """Which functions of the project torch.jit.script compiles, why, and their dead branches."""
+    """Which functions of the project torch.jit.script compiles, why, and their dead branches.
+
+    `build` explores from the roots of the linted modules parsed in this process. A worker that parses a
+    share of the run also `receive`s what the other workers found in its files (`export`), so that each
+    worker ends with the map a single process would have built for those files."""
 
     def __init__(self, project: ProjectIndex) -> None:
         self.project = project
@@ -301,36 +366,94 @@ class CompiledCodeMap:
         self._scans: dict[int, FunctionScan] = {}
         self._queue: list[tuple[FunctionInfo, ClassInfo | None, str]] = []
         self._seen: set[tuple[int, int]] = set()
-        # Calls from compiled code to project functions, by callee node: (call, caller, bound) where `bound`
-        # says the callee's first parameter is bound (`self.method(...)`, `self.submodule(...)`).
-        self.call_sites: dict[int, list[tuple[cst.Call, FunctionInfo, bool]]] = {}
+        self._nodes: dict[int, FunctionInfo] = {}  # callee node id -> callee
+        # Calls from compiled code to project functions, by callee node.
+        self.call_sites: dict[int, list[CallSite]] = {}
+        # The project function a call resolves to, per owner the caller was compiled for: one call in an
+        # inherited method may reach different overrides; `finalize` keeps the one of the first owner.
+        self._callee_candidates: dict[int, dict[tuple[str, str], tuple[FunctionInfo, bool]]] = {}
         self._callees: dict[int, tuple[FunctionInfo, bool]] = {}
+        self._follow: Callable[[FunctionInfo], bool] | None = None  # while receiving: explore only these
 
     @classmethod
-    def build(cls, project: ProjectIndex) -> "CompiledCodeMap":
+    def build(cls, project: ProjectIndex, finalize: bool = True) -> "CompiledCodeMap":
         compiled = cls(project)
         compiled._add_roots()
         compiled._drain()
+        if finalize:
+            compiled.finalize()
         return compiled
 
     def get(self, node: cst.FunctionDef) -> CompiledFunction | None:
         return self.functions.get(id(node))
 
-    def calls_to(self, node: cst.FunctionDef) -> list[tuple[cst.Call, FunctionInfo, bool]]:
+    def calls_to(self, node: cst.FunctionDef) -> list[CallSite]:
         return self.call_sites.get(id(node), [])
 
     def callee_of(self, call: cst.Call) -> tuple[FunctionInfo, bool] | None:
         """The project function a call in compiled code resolves to, and whether its first parameter is bound."""
         return self._callees.get(id(call))
 
-    def _record_call(self, callee: FunctionInfo, call: cst.Call, caller: FunctionInfo, bound: bool) -> None:
-        self.call_sites.setdefault(id(callee.node), []).append((call, caller, bound))
-        self._callees[id(call)] = (callee, bound)
+    def _record_call(self, callee: FunctionInfo, call: cst.Call, caller: FunctionInfo, bound: bool,
+                     owner: ClassInfo | None, ordinal: int) -> None:
+        self._nodes[id(callee.node)] = callee
+        self.call_sites.setdefault(id(callee.node), []).append(_call_site(call, caller, bound, ordinal))
+        self._callee_candidates.setdefault(id(call), {}).setdefault(_class_key(owner), (callee, bound))
+
+    def finalize(self) -> None:
+        """Put what exploration order decided into a canonical order: owners by file and name, call sites by
+        caller and place (each once), and for a call that reaches different overrides, the first owner's."""
+        for entry in self.functions.values():
+            entry.owners.sort(key=_class_key)
+        for key, sites in self.call_sites.items():
+            self.call_sites[key] = sorted(set(sites), key=lambda site: (site.caller_key, site.ordinal, site.bound))
+        self._callees = {call: candidates[min(candidates)] for call, candidates in self._callee_candidates.items()}
+
+    # -- across workers ---------------------------------------------------------------------------------------
+    def export(self, elsewhere: Callable[[Path], "int | None"]) -> dict[int, tuple[list, list]]:
+        """What this map found in files another worker lints, by that worker: the compiled functions there (with
+        the class each was compiled for), and the calls to them."""
+        out: dict[int, tuple[list, list]] = {}
+        for entry in self.functions.values():
+            worker = elsewhere(entry.info.module.path)
+            if worker is None:
+                continue
+            entries = out.setdefault(worker, ([], []))[0]
+            address = function_address(entry.info)
+            if not entry.owners:
+                entries.append((address, None, entry.reason))
+            for owner in entry.owners:
+                entries.append((address, class_address(owner), entry.reason))
+        for node, sites in self.call_sites.items():
+            callee = self._nodes[node]
+            worker = elsewhere(callee.module.path)
+            if worker is not None:
+                out.setdefault(worker, ([], []))[1].extend((function_address(callee), site.detached()) for site in sites)
+        return out
+
+    def receive(self, entries: list, sites: list, local: Callable[[FunctionInfo], bool]) -> None:
+        """Take in what other workers found in this worker's files (`export`), and follow the calls those
+        functions make, as far as this worker's own files."""
+        for address, owner_address, reason in entries:
+            function = self.project.function_at(address)
+            owner = self.project.class_at(owner_address) if owner_address is not None else None
+            if function is not None and (owner_address is None or owner is not None):
+                self._enqueue(function, owner, reason)
+        self._follow = local
+        try:
+            self._drain()
+        finally:
+            self._follow = None
+        for address, site in sites:
+            callee = self.project.function_at(address)
+            if callee is not None:
+                self._nodes[id(callee.node)] = callee
+                self.call_sites.setdefault(id(callee.node), []).append(site)
 
     # -- roots ------------------------------------------------------------------------------------------------
     def _add_roots(self) -> None:
         project = self.project
-        for module in [m for m in project.modules.values() if m.linted]:
+        for module in list(project.linted):
             for cls in module.classes.values():
                 if project.is_module_class(cls):
                     self._add_module_roots(cls)
@@ -374,6 +497,8 @@ class CompiledCodeMap:
 
     # -- reachability -----------------------------------------------------------------------------------------
     def _enqueue(self, function: FunctionInfo, owner: ClassInfo | None, reason: str) -> None:
+        if self._follow is not None and not self._follow(function):
+            return
         key = (id(function.node), id(owner))
         if key in self._seen:
             return
@@ -401,8 +526,8 @@ class CompiledCodeMap:
                     constant_flag=lambda name, cls=function.cls: self._constant_flag(cls, name),
                 )
                 entry.dead = scan.dead
-            for call in scan.calls:
-                self._follow_call(call, function, owner)
+            for ordinal, call in enumerate(scan.calls):
+                self._follow_call(call, function, owner, ordinal)
 
     def _constant_flag(self, cls: ClassInfo | None, name: str) -> bool | None:
         """The value of a `Final[bool]`/`__constants__` flag of the method's class, in its default configuration."""
@@ -420,7 +545,7 @@ class CompiledCodeMap:
         outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
         return _ISINSTANCE_TYPES.get(target.module.imports.qualify(outer) or "")
 
-    def _follow_call(self, call: cst.Call, caller: FunctionInfo, owner: ClassInfo | None) -> None:
+    def _follow_call(self, call: cst.Call, caller: FunctionInfo, owner: ClassInfo | None, ordinal: int) -> None:
         project = self.project
         imports = caller.module.imports
         reason = f"called from {caller.display_name}"
@@ -435,7 +560,7 @@ class CompiledCodeMap:
             name = func.attr.value
             method = project.find_method(owner, name)
             if method is not None:
-                self._record_call(method, call, caller, bound="builtins.staticmethod" not in method.decorators)
+                self._record_call(method, call, caller, bound="builtins.staticmethod" not in method.decorators, owner=owner, ordinal=ordinal)
                 self._enqueue(method, owner, reason)
                 return
             attribute = project.attributes(owner).get(name)
@@ -444,21 +569,21 @@ class CompiledCodeMap:
             if attribute.function:
                 target = project.resolve_function(attribute.function)
                 if target is not None:
-                    self._record_call(target, call, caller, bound=False)
+                    self._record_call(target, call, caller, bound=False, owner=owner, ordinal=ordinal)
                     self._enqueue(target, target.cls, f"stored in {owner.name}.{name}, {reason}")
-            for constructor in attribute.constructors:
+            for constructor in sorted(attribute.constructors):
                 submodule = project.resolve_class(constructor)
                 if submodule is not None and project.is_module_class(submodule):
                     forward = project.find_method(submodule, "forward")
                     if forward is not None:
-                        self._record_call(forward, call, caller, bound=True)
+                        self._record_call(forward, call, caller, bound=True, owner=owner, ordinal=ordinal)
             return
         qualified = imports.qualify(func)
         if qualified is None:
             return
         target = project.resolve(qualified)
         if isinstance(target, FunctionInfo):
-            self._record_call(target, call, caller, bound=False)
+            self._record_call(target, call, caller, bound=False, owner=owner, ordinal=ordinal)
             self._enqueue(target, target.cls, reason)
         elif isinstance(target, ClassInfo):
             if not project.is_module_class(target):
@@ -470,7 +595,7 @@ class CompiledCodeMap:
             if cls is not None:
                 method = project.find_method(cls, name)
                 if method is not None:
-                    self._record_call(method, call, caller, bound="builtins.classmethod" in method.decorators)
+                    self._record_call(method, call, caller, bound="builtins.classmethod" in method.decorators, owner=owner, ordinal=ordinal)
                     self._enqueue(method, cls, reason)
 
 

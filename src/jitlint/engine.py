@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import multiprocessing
+import os
 import re
 import sys
 import threading
@@ -196,8 +197,11 @@ def _load_quietly(path: Path) -> SourceFile | None:
 @dataclass
 class LintRun:
     findings: list[Finding]
-    project: ProjectIndex
-    compiled: CompiledCodeMap
+    # The project index and compiled-code map, for the dynamic checker: None after a run split across workers
+    # (ask for them with `keep_model=True`).
+    project: ProjectIndex | None
+    compiled: CompiledCodeMap | None
+    loaded: list[Path] = dataclasses.field(default_factory=list)  # files read on demand: what the results depend on
 
 
 def lint(paths: list[Path], config: Config, enabled: set[str], **options) -> list[Finding]:
@@ -250,15 +254,29 @@ def _lint_run(
     force_exclude: bool = False,
     progress=None,
     jobs: int = 1,
+    keep_model: bool = False,
 ) -> LintRun:
-    """`progress(done, total)`, if given, is called as files are read and as they are linted."""
+    """`progress(done, total)`, if given, is called as files are read and as they are linted. With `jobs` > 1 and
+    enough files, the files are split across forked workers (see `_lint_sharded`), unless `keep_model` asks for
+    the project index and compiled-code map in this process (the dynamic checker needs them)."""
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
+    rules = [rule() for rule in RULES if rule.code in enabled and not getattr(rule, "engine_reported", False)]
+    shards = min(jobs, len(files) // MIN_FILES_PER_JOB)
+    if shards > 1 and stdin is None and not keep_model and "fork" in multiprocessing.get_all_start_methods():
+        sharded = _lint_sharded(files, rules, config, enabled, shards, progress)
+        if sharded is not None:
+            findings, loaded = sharded
+            findings.extend(_finding_for_error(error) for error in errors if error.code in enabled)
+            findings.sort(key=Finding.sort_key)
+            return LintRun(findings, None, None, sorted(loaded))
+
     sources: list[SourceFile] = []
     for index, path in enumerate(files):
         if progress is not None:
             progress(index, 2 * len(files))
         source = read_source(path)
         (sources if isinstance(source, SourceFile) else errors).append(source)
+    seeds = list(files)
     if stdin is not None:
         stdin_path = Path(stdin.display_name)
         if not (force_exclude and config.is_excluded(stdin_path)):
@@ -266,8 +284,10 @@ def _lint_run(
             (sources if isinstance(source, SourceFile) else errors).append(source)
             # The same file on disk is replaced by what the editor sent.
             sources = [s for s in sources if s is source or resolved(s.path) != resolved(stdin_path)]
+            seeds = [path for path in seeds if resolved(path) != resolved(stdin_path)] + [stdin_path]
 
     project = ProjectIndex(loader=_load_quietly)
+    project.seed(seeds)
     modules: list[tuple[SourceFile, ModuleInfo]] = []
     for source in sources:
         module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True, text=source.text)
@@ -275,77 +295,168 @@ def _lint_run(
         modules.append((source, module))
     compiled = CompiledCodeMap.build(project)
 
-    rules = [rule() for rule in RULES if rule.code in enabled and not getattr(rule, "engine_reported", False)]
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-    state = (modules, project, compiled, rules, config)
-    parallel = jobs > 1 and len(modules) >= MIN_FILES_PER_JOB * 2 and "fork" in multiprocessing.get_all_start_methods()
-    results = _lint_in_workers(state, jobs) if parallel else None
-    if results is None:
-        results = (_lint_one(state, index) for index in range(len(modules)))
-    for done, (file_findings, loaded) in enumerate(results):
+    for done, (source, module) in enumerate(modules):
         if progress is not None:
             progress(len(files) + done, len(files) + len(modules))
-        findings.extend(file_findings)
-        project.loaded.extend(path for path in loaded if path not in project.loaded)
+        findings.extend(lint_module(source, module, project, compiled, rules, config))
     findings.sort(key=Finding.sort_key)
-    return LintRun(findings, project, compiled)
+    return LintRun(findings, project, compiled, list(project.loaded))
 
 
 # -- parallel workers -------------------------------------------------------------------------------------------
-# The rules run in forked workers that inherit the parsed trees, the project index and the compiled-code map
-# (copy-on-write: nothing is pickled on the way in). Each worker lints whole files and sends back their findings;
-# the parent sorts them, so the output is the same, in the same order, as with one job.
+# A run split across workers: each forked worker reads and parses its share of the files (never all of them),
+# indexes them, and explores the compiled code from the roots in its share, reading other files on demand where
+# names lead (as a one-file run reads the modules it imports). The workers then swap what each found in the
+# others' files (compiled functions, the classes they were compiled for, the calls to them), so that each ends
+# with the compiled-code map one process would have built for its files, and runs the rules. The parent holds
+# no tree and sorts the findings: the output is the same, in the same order, as with one job.
 MIN_FILES_PER_JOB = 4
-_FORKED_STATE: tuple | None = None
+_SHARD_STATE: tuple | None = None
 
 
-def _lint_one(state: tuple, index: int) -> tuple[list[Finding], list[Path]]:
-    modules, project, compiled, rules, config = state
-    source, module = modules[index]
-    before = len(project.loaded)
-    return lint_module(source, module, project, compiled, rules, config), project.loaded[before:]
+def _split(files: list[Path], shards: int) -> list[list[Path]]:
+    """Files into `shards` shares of about the same size (largest first to the smallest share), each share in the
+    run's order."""
+    sizes = {}
+    for path in files:
+        try:
+            sizes[path] = path.stat().st_size
+        except OSError:
+            sizes[path] = 0
+    shares: list[list[Path]] = [[] for _ in range(shards)]
+    totals = [0] * shards
+    for path in sorted(files, key=lambda p: -sizes[p]):
+        smallest = totals.index(min(totals))
+        shares[smallest].append(path)
+        totals[smallest] += sizes[path] + 4096  # a file costs something however small
+    order = {path: index for index, path in enumerate(files)}
+    return [sorted(share, key=order.__getitem__) for share in shares]
 
 
-def _lint_forked(index: int) -> tuple[list[Finding], list[Path]]:
-    findings, loaded = _lint_one(_FORKED_STATE, index)
-    # A compiled function is sent back as its id, which is the same object's id in the parent (forked memory).
-    return [_with_function_id(finding) for finding in findings], loaded
+def _lint_sharded(files: list[Path], rules: list[Rule], config: Config, enabled: set[str], shards: int, progress):
+    """(findings, files read on demand) from `shards` forked workers, or None if they could not do it (the
+    caller then lints in this process)."""
+    global _SHARD_STATE
+    shares = _split(files, shards)
+    owner = {resolved(path): index for index, share in enumerate(shares) for path in share}
+    context = multiprocessing.get_context("fork")
+    pipes = [context.Pipe() for _ in shares]
+    _SHARD_STATE = (files, shares, owner, rules, config, enabled)
+    workers = []
+    try:
+        for index in range(len(shares)):
+            worker = context.Process(target=_shard_worker, args=(index, pipes[index][1]), daemon=True)
+            worker.start()
+            workers.append(worker)
+    except OSError:
+        for worker in workers:
+            worker.kill()
+        return None
+    finally:
+        _SHARD_STATE = None
+    connections = [parent for parent, _child in pipes]
+    for _parent, child in pipes:
+        child.close()
+    try:
+        found = [_receive(connection, "found") for connection in connections]
+        if progress is not None:
+            progress(len(files), 2 * len(files))
+        for index, connection in enumerate(connections):
+            entries, sites = [], []
+            for other in found:
+                share_entries, share_sites = other.get(index, ([], []))
+                entries.extend(share_entries)
+                sites.extend(share_sites)
+            connection.send((entries, sites))
+        findings: list[Finding] = []
+        loaded: list[Path] = []
+        for index, connection in enumerate(connections):
+            share_findings, share_loaded = _receive(connection, "done")
+            findings.extend(share_findings)
+            loaded.extend(path for path in share_loaded if path not in loaded)
+            if progress is not None:
+                progress(len(files) + sum(len(share) for share in shares[: index + 1]), 2 * len(files))
+    except _WorkerFailed:
+        return None
+    finally:
+        for connection in connections:
+            connection.close()
+        for worker in workers:
+            worker.join(timeout=5)
+            if worker.is_alive():
+                worker.kill()
+    return findings, loaded
 
 
-def _with_function_id(finding: Finding) -> Finding:
+class _WorkerFailed(Exception):
+    pass
+
+
+def _receive(connection, expected: str):
+    try:
+        message = connection.recv()
+    except (EOFError, OSError) as error:
+        raise _WorkerFailed(f"a worker stopped: {error}") from None
+    if message[0] != expected:
+        raise _WorkerFailed(message[1])
+    return message[1]
+
+
+def _shard_worker(index: int, connection) -> None:
+    """One worker's share of a run (in the forked child; see `_lint_sharded`)."""
+    files, shares, owner, rules, config, enabled = _SHARD_STATE
+    try:
+        errors: list[SourceError] = []
+        project = ProjectIndex(loader=_load_quietly)
+        project.seed(files)
+        modules = []
+        for path in shares[index]:
+            source = read_source(path)
+            if isinstance(source, SourceFile):
+                module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True, text=source.text)
+                project.add(module)
+                modules.append((source, module))
+            else:
+                errors.append(source)
+        compiled = CompiledCodeMap.build(project, finalize=False)
+        where = _Owner(owner)
+        connection.send(("found", compiled.export(lambda path: None if where(path) == index else where(path))))
+        entries, sites = connection.recv()
+        compiled.receive(entries, sites, lambda function: where(function.module.path) == index)
+        compiled.finalize()
+        findings = [_finding_for_error(error) for error in errors if error.code in enabled]
+        for source, module in modules:
+            findings.extend(_detached(finding) for finding in lint_module(source, module, project, compiled, rules, config))
+        connection.send(("done", (findings, project.loaded)))
+    except BaseException as error:  # the parent lints in its own process instead
+        try:
+            connection.send(("failed", f"{type(error).__name__}: {error}"))
+        except Exception:
+            pass
+    finally:
+        connection.close()
+        os._exit(0)  # the trees die with the process: freeing them one by one would take seconds
+
+
+class _Owner:
+    """Which worker lints a file (None for a file outside the run)."""
+
+    def __init__(self, owner: dict[Path, int]) -> None:
+        self.owner = owner
+        self.cache: dict[Path, int | None] = {}
+
+    def __call__(self, path: Path) -> int | None:
+        if path not in self.cache:
+            self.cache[path] = self.owner.get(resolved(path))
+        return self.cache[path]
+
+
+def _detached(finding: Finding) -> Finding:
+    """A finding without its compiled function (which holds trees), to send to the parent."""
     context = finding.context
     if isinstance(context, FindingContext) and context.function is not None:
-        return dataclasses.replace(finding, context=dataclasses.replace(context, function=id(context.function)))
-    return finding
-
-
-def _lint_in_workers(state: tuple, jobs: int):
-    """Findings per file from `jobs` forked workers, or None if workers cannot be started here."""
-    global _FORKED_STATE
-    modules, _project, compiled, _rules, _config = state
-    by_id = {id(function): function for function in compiled.functions.values()}
-    # Largest files first, so that no worker is left with a big file at the end.
-    order = sorted(range(len(modules)), key=lambda index: -len(modules[index][0].text))
-    _FORKED_STATE = state
-    try:
-        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(modules) // MIN_FILES_PER_JOB))
-    except OSError:
-        _FORKED_STATE = None
-        return None
-    _FORKED_STATE = None  # the workers have their copy
-
-    def results():
-        with pool:
-            for findings, loaded in pool.imap_unordered(_lint_forked, order):
-                yield [_with_function(finding, by_id) for finding in findings], loaded
-
-    return results()
-
-
-def _with_function(finding: Finding, by_id: dict) -> Finding:
-    context = finding.context
-    if isinstance(context, FindingContext) and isinstance(context.function, int):
-        return dataclasses.replace(finding, context=dataclasses.replace(context, function=by_id.get(context.function)))
+        return dataclasses.replace(finding, context=dataclasses.replace(context, function=None))
     return finding
 
 

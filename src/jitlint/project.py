@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 import libcst as cst
 
 from jitlint.infer import Expressions, annotation_type
-from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for
+from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
@@ -457,15 +457,48 @@ class ProjectIndex:
         self._loader = loader
         self._missing: set[str] = set()
         self.loaded: list[Path] = []  # modules read on demand (outside the linted files): what the results depend on
+        self.linted: list[ModuleInfo] = []  # the linted modules parsed in this process, in the run's order
+        # Module name -> the linted file that name resolves to (the last one, when files share a module name).
+        self._linted_paths: dict[str, Path] = {}
+        self._by_path: dict[Path, ModuleInfo] = {}
         self._module_class_cache: dict[int, bool] = {}
         self._attributes_cache: dict[int, dict[str, AttributeInfo]] = {}
 
+    def seed(self, paths: "list[Path]") -> None:
+        """Declare every linted file of the run, parsed in this process or not, in the run's order: the import
+        roots and packages come from all of them, and a linted file that another worker parses is read on demand
+        here (it is not a dependency of the results: the cache keys on every linted file anyway). A run and each
+        of its workers therefore resolve every name the same way."""
+        for path in paths:
+            name, root = module_name_for(path)
+            if root not in self._roots:
+                self._roots.append(root)
+            self._packages.add(name.split(".", 1)[0])
+            self._linted_paths[name] = path
+
     def add(self, module: ModuleInfo) -> None:
-        self.modules[module.name] = module
         _name, root = module_name_for(module.path)
         if root not in self._roots:
             self._roots.append(root)
         self._packages.add(module.name.split(".", 1)[0])
+        self._by_path[resolved(module.path)] = module
+        if module.linted:
+            self.linted.append(module)
+        winner = self._linted_paths.get(module.name)
+        if winner is None or winner == module.path or resolved(winner) == resolved(module.path):
+            self.modules[module.name] = module
+
+    def module_at(self, name: str, path: Path) -> ModuleInfo | None:
+        """The module of one file, even one whose module name another linted file holds."""
+        key = resolved(path)
+        if key not in self._by_path:
+            found = self.module(name)
+            if found is None or resolved(found.path) != key:
+                source = self._loader(path) if self._loader is not None else None
+                if source is None:
+                    return None
+                self._by_path[key] = ModuleInfo.build(path, str(path), source.tree, linted=False, text=source.text)
+        return self._by_path.get(key)
 
     # -- lookup -----------------------------------------------------------------------------------------------
     def module(self, name: str) -> ModuleInfo | None:
@@ -474,18 +507,42 @@ class ProjectIndex:
         if name in self._missing or self._loader is None or name.split(".", 1)[0] not in self._packages:
             return None
         self._missing.add(name)  # also guards against import cycles while loading
-        relative = Path(*name.split("."))
-        for root in self._roots:
-            for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
-                if candidate.is_file():
-                    source = self._loader(candidate)
+        linted = self._linted_paths.get(name)
+        if linted is not None:
+            candidates = [linted]
+        else:
+            relative = Path(*name.split("."))
+            candidates = [path for root in self._roots
+                          for path in (root / relative.with_suffix(".py"), root / relative / "__init__.py")]
+        for candidate in candidates:
+            if candidate.is_file():
+                source = self._loader(candidate)
+                if linted is None:
                     self.loaded.append(candidate)
-                    if source is None:
-                        return None
-                    info = ModuleInfo.build(candidate, str(candidate), source.tree, linted=False, text=source.text)
-                    self.modules[info.name] = info
-                    return info
+                if source is None:
+                    return None
+                info = ModuleInfo.build(candidate, str(candidate), source.tree, linted=False, text=source.text)
+                self.modules[info.name] = info
+                self._by_path[resolved(candidate)] = info
+                return info
         return None
+
+    def class_at(self, address: tuple) -> ClassInfo | None:
+        """A class by `compiled.class_address`: (module name, file, class name)."""
+        name, path, cls = address
+        module = self.module_at(name, Path(path))
+        return module.classes.get(cls) if module is not None else None
+
+    def function_at(self, address: tuple) -> FunctionInfo | None:
+        """A function by `compiled.function_address`: (module name, file, class name or None, name)."""
+        name, path, cls, function = address
+        module = self.module_at(name, Path(path))
+        if module is None:
+            return None
+        if cls is None:
+            return module.functions.get(function)
+        owner = module.classes.get(cls)
+        return owner.methods.get(function) if owner is not None else None
 
     def resolve(self, qualified: str | None, depth: int = 0) -> ClassInfo | FunctionInfo | None:
         """The project class or function a qualified name refers to, following re-exports."""

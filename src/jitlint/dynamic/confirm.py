@@ -112,8 +112,9 @@ def _roots_of(finding: Finding, compiled, project) -> set[tuple[str, str]]:
                 roots.add((_real(owner.module.path), owner.name))
         if current.is_script and current.module.linted:
             roots.add((_real(current.module.path), current.name))
-        for _call, caller, _bound in compiled.calls_to(current.node):
-            todo.append(caller)
+        for site in compiled.calls_to(current.node):
+            if site.caller is not None:
+                todo.append(site.caller)
     return roots
 
 

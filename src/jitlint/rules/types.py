@@ -97,27 +97,17 @@ class UnannotatedNoneDefaultOmitted(Rule):
         torch = ctx.torch_name
         annotation = f"{torch}.Tensor | None" if torch else None
         fix = PendingFix("safe", f"annotate `{name}: {annotation} = None`", annotate_param(node, annotation, ctx)) if annotation else None
-        for call, caller, bound in ctx.compiled.calls_to(function.node):
-            if _omits(call, None if index is None else index - int(bound), name):
+        for site in ctx.compiled.calls_to(function.node):
+            if site.omits(None if index is None else index - int(site.bound), name):
                 ctx.report(
                     node.name,
                     f"parameter `{name}` defaults to None without an annotation, so TorchScript types it as a "
-                    f"Tensor; `{caller.display_name}` calls this without `{name}`, which fails to script with "
+                    f"Tensor; `{site.caller_name}` calls this without `{name}`, which fails to script with "
                     f"'Unsupported value kind: Tensor' and no line number. Annotate it: "
                     f"`{name}: Optional[torch.Tensor] = None`",
                     fix=fix,
                 )
                 return
-
-
-def _omits(call: cst.Call, index: int | None, name: str) -> bool:
-    """Whether a call certainly passes nothing for the parameter (unknown with `*args`/`**kwargs`)."""
-    if any(arg.star for arg in call.args):
-        return False
-    if any(arg.keyword is not None and arg.keyword.value == name for arg in call.args):
-        return False
-    positional = sum(1 for arg in call.args if arg.keyword is None)
-    return index is None or positional <= index
 
 
 class UnannotatedNonTensorParam(Rule):
