@@ -114,8 +114,7 @@ def test_json_contract(project):
             "applicability": "safe",
             "message": "annotate `scale: float`",
             "edits": [
-                {"content": "scale: float", "location": {"row": 10, "column": 26}, "end_location": {"row": 10, "column": 31}},
-                {"content": " = ", "location": {"row": 10, "column": 31}, "end_location": {"row": 10, "column": 32}},
+                {"content": "scale: float = ", "location": {"row": 10, "column": 26}, "end_location": {"row": 10, "column": 32}},
             ],
         },
         "url": (Path(__file__).resolve().parents[1] / "rules" / "JIT201.md").as_uri(),

@@ -145,8 +145,7 @@ def test_json_fix_carries_edits_and_text_marks_fixable(tmp_path):
         "applicability": "safe",
         "message": "annotate `k: int`",
         "edits": [
-            {"content": "k: int", "location": {"row": 6, "column": 26}, "end_location": {"row": 6, "column": 27}},
-            {"content": " = ", "location": {"row": 6, "column": 27}, "end_location": {"row": 6, "column": 28}},
+            {"content": "k: int = ", "location": {"row": 6, "column": 26}, "end_location": {"row": 6, "column": 28}},
         ],
     }
     text = CliRunner().invoke(main, ["check", str(path)]).output

@@ -145,8 +145,7 @@ def test_language_server_end_to_end(tmp_path):
             "context": {"diagnostics": []}})
         assert [(a["title"], a["kind"], a["isPreferred"]) for a in fixes] == [("jitlint: annotate `factor: float`", "quickfix", True)]
         assert fixes[0]["edit"]["changes"][uri] == [
-            {"range": {"start": {"line": 35, "character": 23}, "end": {"line": 35, "character": 29}}, "newText": "factor: float"},
-            {"range": {"start": {"line": 35, "character": 29}, "end": {"line": 35, "character": 30}}, "newText": " = "},
+            {"range": {"start": {"line": 35, "character": 23}, "end": {"line": 35, "character": 30}}, "newText": "factor: float = "},
         ]
         # Typing: several quick changes are debounced into diagnostics for the last text.
         for version, text in enumerate([BROKEN + "\n", BROKEN + "\n\n", CLEAN], start=2):

@@ -525,7 +525,10 @@ def _resolve_fix(pending, positions) -> Fix | None:
         span = positions[edit.node]
         start = Location(span.start.line, span.start.column + 1)
         end = Location(span.end.line, span.end.column + 1)
-        if edit.insert_after:
+        if edit.until is not None:
+            until = positions[edit.until].start
+            end = Location(until.line, until.column + 1)
+        elif edit.insert_after:
             start = end
         elif edit.insert_before:
             end = start

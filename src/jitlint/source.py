@@ -12,6 +12,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from jitlint import layout
 from jitlint.source_error import SourceError  # noqa: F401  (re-exported)
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -77,7 +78,7 @@ def parse_text(path: Path, display_name: str, text: str) -> SourceFile | SourceE
         code = "JIT001" if problem[0].startswith("cannot parse") else "JIT002"
         return SourceError(path, display_name, code, problem[0], problem[1])
     try:
-        tree = cst.parse_module(text)
+        tree = layout.parse_module(text)
     except cst.ParserSyntaxError as error:
         return _syntax_error(path, display_name, text, error)
     except RecursionError:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 import libcst as cst
 
+from jitlint import layout
 from jitlint.finding import Severity
 from jitlint.names import first_param_name
 from jitlint.project import AttributeInfo
@@ -70,6 +71,11 @@ class PendingEdit:
     content: str
     insert_after: bool = False  # insert `content` at the end of `node` instead of replacing it
     insert_before: bool = False  # insert `content` at the start of `node`
+    until: cst.CSTNode | None = None  # replace from the start of `node` to the start of `until` instead
+
+    def __post_init__(self) -> None:
+        if layout.is_shared(self.node) or layout.is_shared(self.until):  # no position of its own: edit another
+            raise ValueError(f"a fix edits a shared layout node ({type(self.node).__name__})")
 
 
 @dataclass
@@ -87,6 +93,10 @@ class RawFinding:
     fix: PendingFix | None = None
     statement: cst.CSTNode | None = None  # the smallest enclosing statement
     function: "CompiledFunction | None" = None
+
+    def __post_init__(self) -> None:
+        if layout.is_shared(self.node):  # it has no position of its own: report the node that holds it instead
+            raise ValueError(f"a finding points at a shared layout node ({type(self.node).__name__})")
 
 
 class RuleContext:

