@@ -95,3 +95,33 @@ def test_torch_rejects_without_a_location(name, tmp_path):
 @pytest.mark.parametrize("name", SILENT)
 def test_torch_scripts_the_silent_ones(name, tmp_path):
     assert script_source(SILENT[name], tmp_path).ok
+
+
+def test_the_caller_named_is_one_in_the_same_file_when_there_is_one(tmp_path):
+    """Callers are listed by file then name, the same for any split across workers; the message names a caller
+    in the parameter's own file before one in a file that sorts first."""
+    from jitlint import engine
+    from jitlint.config import Config
+    from jitlint.rules import RULES_BY_CODE
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "b.py").write_text(H + textwrap.dedent("""
+        def pool(x, weights=None):
+            return x if weights is None else x * weights
+
+        class Local(nn.Module):
+            def forward(self, x):
+                return pool(x)
+    """))
+    (tmp_path / "pkg" / "a.py").write_text(H + "from pkg.b import pool\n" + textwrap.dedent("""
+        class Remote(nn.Module):
+            def forward(self, x):
+                return pool(x)
+    """))
+    run = engine.lint_run([tmp_path / "pkg"], Config(root=tmp_path), {"JIT204"}, jobs=1)
+    assert [(f.code, f.location.row) for f in run.findings] == [("JIT204", 7)]
+    assert "`Local.forward` calls this" in run.findings[0].message
+    (tmp_path / "pkg" / "b.py").write_text((tmp_path / "pkg" / "b.py").read_text().replace("pool(x)\n", "x\n"))
+    run = engine.lint_run([tmp_path / "pkg"], Config(root=tmp_path), {"JIT204"}, jobs=1)
+    assert "`Remote.forward` calls this" in run.findings[0].message
