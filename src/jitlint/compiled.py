@@ -15,7 +15,7 @@ silent there, syntax rules are not, because torch's frontend converts the whole 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -321,7 +321,8 @@ class CallSite:
         return index is None or self.positional <= index
 
     def detached(self) -> "CallSite":
-        return CallSite(self.caller_key, self.ordinal, self.bound, self.positional, self.keywords, self.star)
+        """The site without its trees, to send to another worker."""
+        return replace(self, caller=None, call=None)
 
 
 def _call_site(call: cst.Call, caller: FunctionInfo, bound: bool, ordinal: int) -> CallSite:
@@ -428,7 +429,8 @@ class CompiledCodeMap:
             callee = self._nodes[node]
             worker = elsewhere(callee.module.path)
             if worker is not None:
-                out.setdefault(worker, ([], []))[1].extend((function_address(callee), site.detached()) for site in sites)
+                address = function_address(callee)
+                out.setdefault(worker, ([], []))[1].extend((address, site.detached()) for site in sites)
         return out
 
     def receive(self, entries: list, sites: list, local: Callable[[FunctionInfo], bool]) -> None:
@@ -560,7 +562,8 @@ class CompiledCodeMap:
             name = func.attr.value
             method = project.find_method(owner, name)
             if method is not None:
-                self._record_call(method, call, caller, bound="builtins.staticmethod" not in method.decorators, owner=owner, ordinal=ordinal)
+                bound = "builtins.staticmethod" not in method.decorators
+                self._record_call(method, call, caller, bound=bound, owner=owner, ordinal=ordinal)
                 self._enqueue(method, owner, reason)
                 return
             attribute = project.attributes(owner).get(name)
@@ -595,7 +598,8 @@ class CompiledCodeMap:
             if cls is not None:
                 method = project.find_method(cls, name)
                 if method is not None:
-                    self._record_call(method, call, caller, bound="builtins.classmethod" in method.decorators, owner=owner, ordinal=ordinal)
+                    bound = "builtins.classmethod" in method.decorators
+                    self._record_call(method, call, caller, bound=bound, owner=owner, ordinal=ordinal)
                     self._enqueue(method, cls, reason)
 
 

@@ -288,11 +288,7 @@ def _lint_run(
 
     project = ProjectIndex(loader=_load_quietly)
     project.seed(seeds)
-    modules: list[tuple[SourceFile, ModuleInfo]] = []
-    for source in sources:
-        module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True, text=source.text)
-        project.add(module)
-        modules.append((source, module))
+    modules = _index(project, sources)
     compiled = CompiledCodeMap.build(project)
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
@@ -302,6 +298,16 @@ def _lint_run(
         findings.extend(lint_module(source, module, project, compiled, rules, config))
     findings.sort(key=Finding.sort_key)
     return LintRun(findings, project, compiled, list(project.loaded))
+
+
+def _index(project: ProjectIndex, sources: list[SourceFile]) -> list[tuple[SourceFile, ModuleInfo]]:
+    """Add the parsed linted files to the project index: (source, module) pairs, in the run's order."""
+    modules = []
+    for source in sources:
+        module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True, text=source.text)
+        project.add(module)
+        modules.append((source, module))
+    return modules
 
 
 # -- parallel workers -------------------------------------------------------------------------------------------
@@ -407,18 +413,14 @@ def _shard_worker(index: int, connection) -> None:
     """One worker's share of a run (in the forked child; see `_lint_sharded`)."""
     files, shares, owner, rules, config, enabled = _SHARD_STATE
     try:
+        sources: list[SourceFile] = []
         errors: list[SourceError] = []
-        project = ProjectIndex(loader=_load_quietly)
-        project.seed(files)
-        modules = []
         for path in shares[index]:
             source = read_source(path)
-            if isinstance(source, SourceFile):
-                module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True, text=source.text)
-                project.add(module)
-                modules.append((source, module))
-            else:
-                errors.append(source)
+            (sources if isinstance(source, SourceFile) else errors).append(source)
+        project = ProjectIndex(loader=_load_quietly)
+        project.seed(files)
+        modules = _index(project, sources)
         compiled = CompiledCodeMap.build(project, finalize=False)
         where = _Owner(owner)
         connection.send(("found", compiled.export(lambda path: None if where(path) == index else where(path))))
@@ -427,7 +429,8 @@ def _shard_worker(index: int, connection) -> None:
         compiled.finalize()
         findings = [_finding_for_error(error) for error in errors if error.code in enabled]
         for source, module in modules:
-            findings.extend(_detached(finding) for finding in lint_module(source, module, project, compiled, rules, config))
+            file_findings = lint_module(source, module, project, compiled, rules, config)
+            findings.extend(_detached(finding) for finding in file_findings)
         connection.send(("done", (findings, project.loaded)))
     except BaseException as error:  # the parent lints in its own process instead
         try:

@@ -470,23 +470,24 @@ class ProjectIndex:
         here (it is not a dependency of the results: the cache keys on every linted file anyway). A run and each
         of its workers therefore resolve every name the same way."""
         for path in paths:
-            name, root = module_name_for(path)
-            if root not in self._roots:
-                self._roots.append(root)
-            self._packages.add(name.split(".", 1)[0])
-            self._linted_paths[name] = path
+            self._linted_paths[self._add_root(path)] = path
 
     def add(self, module: ModuleInfo) -> None:
-        _name, root = module_name_for(module.path)
-        if root not in self._roots:
-            self._roots.append(root)
-        self._packages.add(module.name.split(".", 1)[0])
+        self._add_root(module.path)
         self._by_path[resolved(module.path)] = module
         if module.linted:
             self.linted.append(module)
         winner = self._linted_paths.get(module.name)
         if winner is None or winner == module.path or resolved(winner) == resolved(module.path):
             self.modules[module.name] = module
+
+    def _add_root(self, path: Path) -> str:
+        """Register the import root and top-level package of a linted file; its module name."""
+        name, root = module_name_for(path)
+        if root not in self._roots:
+            self._roots.append(root)
+        self._packages.add(name.split(".", 1)[0])
+        return name
 
     def module_at(self, name: str, path: Path) -> ModuleInfo | None:
         """The module of one file, even one whose module name another linted file holds."""

@@ -74,8 +74,9 @@ class PendingEdit:
     until: cst.CSTNode | None = None  # replace from the start of `node` to the start of `until` instead
 
     def __post_init__(self) -> None:
-        if layout.is_shared(self.node) or layout.is_shared(self.until):  # no position of its own: edit another
-            raise ValueError(f"a fix edits a shared layout node ({type(self.node).__name__})")
+        for node in (self.node, self.until):
+            if layout.is_shared(node):  # it has no position of its own: edit the node that holds it instead
+                raise ValueError(f"a fix edits a shared layout node ({type(node).__name__})")
 
 
 @dataclass
