@@ -136,7 +136,7 @@ def test_language_server_end_to_end(tmp_path):
         diagnostics = client.diagnostics(uri)
         assert [(d["code"], d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1) for d in diagnostics] == [
             ("JIT401", 10, 12), ("JIT301", 27, 17), ("JIT106", 31, 9), ("JIT201", 36, 24), ("JIT102", 40, 38)]
-        assert diagnostics[1]["codeDescription"]["href"].endswith("/rules/JIT301.md")
+        assert diagnostics[1]["codeDescription"]["href"].endswith("/rules/script/JIT301.md")
         assert diagnostics[1]["severity"] == 1 and diagnostics[1]["source"] == "jitlint"
         hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 26, "character": 20}})
         assert hover["contents"]["value"].startswith("# JIT301 `modulelist-index-variable`")

@@ -1,6 +1,7 @@
-"""The rule pages in `rules/`: each rule's documentation and executable specification.
+"""The rule pages in `rules/<target>/` (`rules/shared/` for the file codes every target reports): each rule's
+documentation and executable specification.
 
-Installed from a wheel they live in `jitlint/_pages`; in a source checkout (editable install) in `rules/`.
+Installed from a wheel they live in `jitlint/_pages/<target>/`; in a source checkout (editable install) in `rules/`.
 """
 
 from __future__ import annotations
@@ -19,8 +20,14 @@ def pages_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "rules"
 
 
+@lru_cache(maxsize=None)
 def page_path(code: str) -> Path:
-    return pages_dir() / f"{code}.md"
+    """The page of a rule, found among the targets' folders (no rule table needed: a cached run has none)."""
+    for folder in sorted(path for path in pages_dir().iterdir() if path.is_dir()):
+        candidate = folder / f"{code}.md"
+        if candidate.is_file():
+            return candidate
+    return pages_dir() / f"{code}.md"  # no page: where it would be, for the message that says so
 
 
 def url(code: str) -> str:
@@ -46,7 +53,7 @@ class Page:
     torch_error: str = ""  # the first line of the error text the page quotes
 
 
-_TITLE = re.compile(r"^# (?P<code>JIT\d{3}) `(?P<name>[a-z0-9-]+)`", re.MULTILINE)
+_TITLE = re.compile(r"^# (?P<code>[A-Z]+\d{3}) `(?P<name>[a-z0-9-]+)`", re.MULTILINE)
 _FIELD = re.compile(r"^- \*\*(?P<key>[A-Za-z0-9. ]+)\*\*: (?P<value>.+)$", re.MULTILINE)
 
 
@@ -61,7 +68,7 @@ def _code_block_after(text: str, heading: str) -> str:
 def parse(text: str) -> Page:
     title = _TITLE.search(text)
     if title is None:
-        raise ValueError("a rule page starts with '# JITnnn `rule-name`'")
+        raise ValueError("a rule page starts with '# CODE `rule-name`' (CODE: a prefix and three digits)")
     fields = {m.group("key").lower(): m.group("value").strip() for m in _FIELD.finditer(text)}
     verdict_text = fields.get("torch 2.13", "")
     verdict = next((v for v in ("rejects", "accepts", "n/a") if verdict_text.startswith(v)), "")
@@ -90,4 +97,5 @@ def torch_error(code: str) -> str:
 
 
 def all_pages() -> list[Page]:
-    return [parse(path.read_text(encoding="utf-8")) for path in sorted(pages_dir().glob("JIT*.md"))]
+    paths = sorted(pages_dir().glob("*/*.md"), key=lambda path: path.name)
+    return [parse(path.read_text(encoding="utf-8")) for path in paths]
