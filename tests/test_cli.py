@@ -117,7 +117,7 @@ def test_json_contract(project):
                 {"content": "scale: float = ", "location": {"row": 10, "column": 26}, "end_location": {"row": 10, "column": 32}},
             ],
         },
-        "url": (Path(__file__).resolve().parents[1] / "rules" / "JIT201.md").as_uri(),
+        "url": (Path(__file__).resolve().parents[1] / "rules" / "script" / "JIT201.md").as_uri(),
         "confirmation": None,
     }
     assert run("check", "--output-format", "json", "clean.py").output == "[]\n"
