@@ -117,7 +117,7 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path):
 
 
 def test_an_exception_in_a_rule_is_an_internal_error_finding(tmp_path, monkeypatch):
-    from jitlint.rules import containers
+    from jitlint.targets.script.rules import containers
 
     (tmp_path / "m.py").write_text(BROKEN.replace("return x.numpy()", "i = 0\n        return self.layers[i](x.numpy())"))
 

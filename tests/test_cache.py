@@ -187,7 +187,7 @@ def test_jobs_give_the_same_findings_in_the_same_order(tmp_path, monkeypatch):
     config = Config(root=tmp_path)
     used = []
     real = engine._lint_sharded
-    monkeypatch.setattr(engine, "_lint_sharded", lambda *args: used.append(args[4]) or real(*args))
+    monkeypatch.setattr(engine, "_lint_sharded", lambda *args: used.append(args[5]) or real(*args))
     one = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=1)
     two = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=2)
     assert used == [2]  # the second run really was split across two workers
@@ -198,7 +198,7 @@ def test_jobs_give_the_same_findings_in_the_same_order(tmp_path, monkeypatch):
     kept = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=2, keep_model=True)
     assert used == [2]
     assert [f.to_json() for f in kept.findings] == [f.to_json() for f in one.findings]
-    functions = {id(function) for function in kept.compiled.functions.values()}
+    functions = {id(function) for function in kept.captured["script"].functions.values()}
     with_function = [f for f in kept.findings if f.context is not None and f.context.function is not None]
     assert with_function and all(id(f.context.function) in functions for f in with_function)
 
@@ -286,7 +286,7 @@ def test_a_failing_worker_leaves_the_run_to_the_parent(tmp_path, monkeypatch):
     def broken(self, *args):
         raise RuntimeError("a bug in a worker")
 
-    monkeypatch.setattr(engine.CompiledCodeMap, "receive", broken)  # only workers call it
+    monkeypatch.setattr(engine.CaptureMap, "receive", broken)  # only workers call it
     two = engine.lint_run([tmp_path / "pkg"], config, set(RULES_BY_CODE), jobs=2)
     assert two.project is not None  # linted again in the parent
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]

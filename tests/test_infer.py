@@ -3,7 +3,7 @@
 import libcst as cst
 import pytest
 
-from jitlint.infer import Expressions, annotation_type, assignment_fails, join_fails, param_types
+from jitlint.targets.script.infer import Expressions, annotation_type, assignment_fails, join_fails, param_types
 from jitlint.names import ImportTable
 
 IMPORTS = ImportTable.from_module(cst.parse_module(

@@ -112,7 +112,8 @@ def check(paths, select, extend_select, ignore, output_format, stdin_filename, s
 
         progress = _Progress() if _wants_progress() else None
         run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress,
-                       jobs=jobs or os.cpu_count() or 1, keep_model=run_dynamic)
+                       jobs=jobs or os.cpu_count() or 1, keep_model=run_dynamic,
+                       policies=("script",) if run_dynamic else ())  # the dynamic checker confirms with the script map
         if progress is not None:
             progress.finish()
         findings = run.findings

@@ -1,4 +1,5 @@
-"""From paths to sorted findings: discover, parse, index the project, map compiled code, run the rules."""
+"""From paths to sorted findings: discover, parse, index the project, map what each capture policy captures, run
+the rules."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from jitlint.compiled import CompiledCodeMap
+from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
@@ -23,6 +24,7 @@ from jitlint.names import resolved
 from jitlint.project import ModuleInfo, ProjectIndex
 from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
+from jitlint.targets import policy_class
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
 from jitlint.walk import walk
 from jitlint import pages
@@ -40,12 +42,13 @@ class StdinSource:
 
 # -- rule dispatch ----------------------------------------------------------------------------------------------
 class _Dispatcher(cst.CSTVisitor):
-    """Runs every enabled rule in one traversal, calling a rule only where its scope says torch compiles.
+    """Runs the enabled rules of one capture policy in one traversal, calling a rule only where its scope says
+    the policy captures.
 
-    When no active rule looks at code outside compiled functions (other than class definitions), the traversal
-    skips what cannot matter: statements at module and class level, and the bodies of functions torch does not
-    compile. Compiled functions are only ever top-level functions or methods of top-level classes, so nothing
-    compiled hides inside a skipped body."""
+    When no active rule looks at code outside captured functions (other than class definitions), the traversal
+    skips what cannot matter: statements at module and class level, and the bodies of functions that are not
+    captured. Captured functions are only ever top-level functions or methods of top-level classes, so nothing
+    captured hides inside a skipped body."""
 
     # Node types that "anywhere" rules may handle without making the walk visit everything.
     _STRUCTURAL = frozenset({"ClassDef"})
@@ -55,7 +58,7 @@ class _Dispatcher(cst.CSTVisitor):
         self.failed: dict[str, str] = {}  # rule code -> what it raised (that rule is off for the rest of the file)
         self.visit_handlers: dict[str, list] = {}
         self.leave_handlers: dict[str, list] = {}
-        outside: set[str] = set()  # node types that rules need to see outside compiled functions
+        outside: set[str] = set()  # node types that rules need to see outside captured functions
         for rule in rules:
             if text is not None and rule.text_hints and not any(hint in text for hint in rule.text_hints):
                 continue
@@ -66,7 +69,7 @@ class _Dispatcher(cst.CSTVisitor):
                     outside.add(node_type)
         self.prune = outside <= self._STRUCTURAL
         self.frames: list[tuple] = []
-        self.dead_depth = 0
+        self.pruned_depth = 0
         self.body_id: int | None = None
 
     def _allowed(self, rule: Rule) -> bool:
@@ -75,16 +78,16 @@ class _Dispatcher(cst.CSTVisitor):
         function = self.ctx.function
         if function is None:
             return False
-        if not function.body_compiled:
+        if not function.body_captured:
             return rule.scope == "signature" and self.ctx.in_signature
-        return rule.syntax or self.dead_depth == 0
+        return rule.fires_in_pruned or self.pruned_depth == 0
 
     def _dispatch(self, table: dict, node: cst.CSTNode) -> None:
         handlers = table.get(type(node).__name__)
         if not handlers:
             return
         ctx = self.ctx
-        ctx.in_dead_branch = self.dead_depth > 0
+        ctx.in_pruned_branch = self.pruned_depth > 0
         for rule, method in handlers:
             if rule.code not in self.failed and self._allowed(rule):
                 ctx._set_rule(type(rule))
@@ -97,9 +100,9 @@ class _Dispatcher(cst.CSTVisitor):
 
     def _push(self, function) -> None:
         ctx = self.ctx
-        self.frames.append((ctx.function, self.dead_depth, ctx.in_signature, self.body_id))
+        self.frames.append((ctx.function, self.pruned_depth, ctx.in_signature, self.body_id))
         ctx.function = function
-        self.dead_depth = 0
+        self.pruned_depth = 0
         ctx.in_signature = function is not None
         self.body_id = None
 
@@ -107,12 +110,12 @@ class _Dispatcher(cst.CSTVisitor):
         ctx = self.ctx
         ctx.ancestors.append(node)
         if isinstance(node, cst.FunctionDef):
-            compiled = ctx.compiled.get(node)
-            if compiled is None:
+            captured = ctx.captured.get(node)
+            if captured is None:
                 self._dispatch(self.visit_handlers, node)
                 self._push(None)
                 return not self.prune
-            self._push(compiled)
+            self._push(captured)
             self.body_id = id(node.body)
             self._dispatch(self.visit_handlers, node)
             return True
@@ -123,13 +126,13 @@ class _Dispatcher(cst.CSTVisitor):
             return not (self.prune and outside and isinstance(node, cst.Lambda))
         if id(node) == self.body_id:
             ctx.in_signature = False
-            if self.prune and not ctx.function.body_compiled:
+            if self.prune and not ctx.function.body_captured:
                 return False  # an @torch.jit.ignore/unused body: only its signature matters
         elif self.prune and ctx.function is None and isinstance(node, cst.SimpleStatementLine):
             self._dispatch(self.visit_handlers, node)
             return False
-        if ctx.function is not None and id(node) in ctx.function.dead:
-            self.dead_depth += 1
+        if ctx.function is not None and id(node) in ctx.function.pruned:
+            self.pruned_depth += 1
         self._dispatch(self.visit_handlers, node)
         return True
 
@@ -137,16 +140,16 @@ class _Dispatcher(cst.CSTVisitor):
         ctx = self.ctx
         if isinstance(original_node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             previous = self.frames.pop()
-            inner_compiled = ctx.function is not None
-            if inner_compiled:
+            inner_captured = ctx.function is not None
+            if inner_captured:
                 self._dispatch(self.leave_handlers, original_node)
-            ctx.function, self.dead_depth, ctx.in_signature, self.body_id = previous
-            if not inner_compiled:
+            ctx.function, self.pruned_depth, ctx.in_signature, self.body_id = previous
+            if not inner_captured:
                 self._dispatch(self.leave_handlers, original_node)
         else:
             self._dispatch(self.leave_handlers, original_node)
-            if ctx.function is not None and id(original_node) in ctx.function.dead:
-                self.dead_depth -= 1
+            if ctx.function is not None and id(original_node) in ctx.function.pruned:
+                self.pruned_depth -= 1
             if id(original_node) == self.body_id:
                 ctx.in_signature = True
         ctx.ancestors.pop()
@@ -197,10 +200,10 @@ def _load_quietly(path: Path) -> SourceFile | None:
 @dataclass
 class LintRun:
     findings: list[Finding]
-    # The project index and compiled-code map, for the dynamic checker: None after a run split across workers
-    # (ask for them with `keep_model=True`).
+    # The project index and the capture map of each policy, for the dynamic checker: None and {} after a run split
+    # across workers (ask for them with `keep_model=True`).
     project: ProjectIndex | None
-    compiled: CompiledCodeMap | None
+    captured: dict[str, CaptureMap]
     loaded: list[Path] = dataclasses.field(default_factory=list)  # files read on demand: what the results depend on
 
 
@@ -255,20 +258,23 @@ def _lint_run(
     progress=None,
     jobs: int = 1,
     keep_model: bool = False,
+    policies: tuple[str, ...] = (),
 ) -> LintRun:
     """`progress(done, total)`, if given, is called as files are read and as they are linted. With `jobs` > 1 and
     enough files, the files are split across forked workers (see `_lint_sharded`), unless `keep_model` asks for
-    the project index and compiled-code map in this process (the dynamic checker needs them)."""
+    the project index and capture maps in this process (the dynamic checker needs them). The maps built are those
+    of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs)."""
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
-    rules = [rule() for rule in RULES if rule.code in enabled and not getattr(rule, "engine_reported", False)]
+    rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
+    policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
     shards = min(jobs, len(files) // MIN_FILES_PER_JOB)
     if shards > 1 and stdin is None and not keep_model and "fork" in multiprocessing.get_all_start_methods():
-        sharded = _lint_sharded(files, rules, config, enabled, shards, progress)
+        sharded = _lint_sharded(files, rules, policies, config, enabled, shards, progress)
         if sharded is not None:
             findings, loaded = sharded
             findings.extend(_finding_for_error(error) for error in errors if error.code in enabled)
             findings.sort(key=Finding.sort_key)
-            return LintRun(findings, None, None, sorted(loaded))
+            return LintRun(findings, None, {}, sorted(loaded))
 
     sources: list[SourceFile] = []
     for index, path in enumerate(files):
@@ -289,15 +295,15 @@ def _lint_run(
     project = ProjectIndex(loader=_load_quietly)
     project.seed(seeds)
     modules = _index(project, sources)
-    compiled = CompiledCodeMap.build(project)
+    maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
     for done, (source, module) in enumerate(modules):
         if progress is not None:
             progress(len(files) + done, len(files) + len(modules))
-        findings.extend(lint_module(source, module, project, compiled, rules, config))
+        findings.extend(lint_module(source, module, project, maps, rules, config))
     findings.sort(key=Finding.sort_key)
-    return LintRun(findings, project, compiled, list(project.loaded))
+    return LintRun(findings, project, maps, list(project.loaded))
 
 
 def _index(project: ProjectIndex, sources: list[SourceFile]) -> list[tuple[SourceFile, ModuleInfo]]:
@@ -312,10 +318,10 @@ def _index(project: ProjectIndex, sources: list[SourceFile]) -> list[tuple[Sourc
 
 # -- parallel workers -------------------------------------------------------------------------------------------
 # A run split across workers: each forked worker reads and parses its share of the files (never all of them),
-# indexes them, and explores the compiled code from the roots in its share, reading other files on demand where
-# names lead (as a one-file run reads the modules it imports). The workers then swap what each found in the
-# others' files (compiled functions, the classes they were compiled for, the calls to them), so that each ends
-# with the compiled-code map one process would have built for its files, and runs the rules. The parent holds
+# indexes them, and explores the captured code from the roots in its share (for each capture policy), reading
+# other files on demand where names lead (as a one-file run reads the modules it imports). The workers then swap
+# what each found in the others' files (captured functions, the classes they were captured for, the calls to
+# them), so that each ends with the capture maps one process would have built for its files, and runs the rules. The parent holds
 # no tree and sorts the findings: the output is the same, in the same order, as with one job.
 MIN_FILES_PER_JOB = 4
 _SHARD_STATE: tuple | None = None
@@ -340,7 +346,8 @@ def _split(files: list[Path], shards: int) -> list[list[Path]]:
     return [sorted(share, key=order.__getitem__) for share in shares]
 
 
-def _lint_sharded(files: list[Path], rules: list[Rule], config: Config, enabled: set[str], shards: int, progress):
+def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...], config: Config, enabled: set[str],
+                  shards: int, progress):
     """(findings, files read on demand) from `shards` forked workers, or None if they could not do it (the
     caller then lints in this process)."""
     global _SHARD_STATE
@@ -348,7 +355,7 @@ def _lint_sharded(files: list[Path], rules: list[Rule], config: Config, enabled:
     owner = {resolved(path): index for index, share in enumerate(shares) for path in share}
     context = multiprocessing.get_context("fork")
     pipes = [context.Pipe() for _ in shares]
-    _SHARD_STATE = (files, shares, owner, rules, config, enabled)
+    _SHARD_STATE = (files, shares, owner, rules, policies, config, enabled)
     workers = []
     try:
         for index in range(len(shares)):
@@ -369,12 +376,15 @@ def _lint_sharded(files: list[Path], rules: list[Rule], config: Config, enabled:
         if progress is not None:
             progress(len(files), 2 * len(files))
         for index, connection in enumerate(connections):
-            entries, sites = [], []
-            for other in found:
-                share_entries, share_sites = other.get(index, ([], []))
-                entries.extend(share_entries)
-                sites.extend(share_sites)
-            connection.send((entries, sites))
+            received = {}
+            for name in policies:
+                entries, sites = [], []
+                for other in found:
+                    share_entries, share_sites = other[name].get(index, ([], []))
+                    entries.extend(share_entries)
+                    sites.extend(share_sites)
+                received[name] = (entries, sites)
+            connection.send(received)
         findings: list[Finding] = []
         loaded: list[Path] = []
         for index, connection in enumerate(connections):
@@ -411,7 +421,7 @@ def _receive(connection, expected: str):
 
 def _shard_worker(index: int, connection) -> None:
     """One worker's share of a run (in the forked child; see `_lint_sharded`)."""
-    files, shares, owner, rules, config, enabled = _SHARD_STATE
+    files, shares, owner, rules, policies, config, enabled = _SHARD_STATE
     try:
         sources: list[SourceFile] = []
         errors: list[SourceError] = []
@@ -421,15 +431,18 @@ def _shard_worker(index: int, connection) -> None:
         project = ProjectIndex(loader=_load_quietly)
         project.seed(files)
         modules = _index(project, sources)
-        compiled = CompiledCodeMap.build(project, finalize=False)
+        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
         where = _Owner(owner)
-        connection.send(("found", compiled.export(lambda path: None if where(path) == index else where(path))))
-        entries, sites = connection.recv()
-        compiled.receive(entries, sites, lambda function: where(function.module.path) == index)
-        compiled.finalize()
+        elsewhere = lambda path: None if where(path) == index else where(path)  # noqa: E731
+        connection.send(("found", {name: captured.export(elsewhere) for name, captured in maps.items()}))
+        received = connection.recv()
+        for name, captured in maps.items():
+            entries, sites = received[name]
+            captured.receive(entries, sites, lambda function: where(function.module.path) == index)
+            captured.finalize()
         findings = [_finding_for_error(error) for error in errors if error.code in enabled]
         for source, module in modules:
-            file_findings = lint_module(source, module, project, compiled, rules, config)
+            file_findings = lint_module(source, module, project, maps, rules, config)
             findings.extend(_detached(finding) for finding in file_findings)
         connection.send(("done", (findings, project.loaded)))
     except BaseException as error:  # the parent lints in its own process instead
@@ -456,7 +469,7 @@ class _Owner:
 
 
 def _detached(finding: Finding) -> Finding:
-    """A finding without its compiled function (which holds trees), to send to the parent."""
+    """A finding without its captured function (which holds trees), to send to the parent."""
     context = finding.context
     if isinstance(context, FindingContext) and context.function is not None:
         return dataclasses.replace(finding, context=dataclasses.replace(context, function=None))
@@ -471,9 +484,9 @@ def _internal_error(source, what: str) -> Finding:
                    location, url=pages.url(rule.code))
 
 
-def lint_module(source, module, project, compiled, rules, config) -> list[Finding]:
+def lint_module(source, module, project, maps, rules, config) -> list[Finding]:
     try:
-        findings, failed = _lint_module(source, module, project, compiled, rules, config)
+        findings, failed = _lint_module(source, module, project, maps, rules, config)
     except RecursionError:
         return [_finding_for_error(SourceError(source.path, source.display_name, "JIT001",
                                                "cannot analyze: nested too deeply"))]
@@ -483,31 +496,36 @@ def lint_module(source, module, project, compiled, rules, config) -> list[Findin
                        for code, what in sorted(failed.items())]
 
 
-def _lint_module(source, module, project, compiled, rules, config) -> tuple[list[Finding], dict[str, str]]:
-    ctx = RuleContext(module, project, compiled)
-    dispatcher = _Dispatcher(ctx, rules, source.text)
-    for rule in rules:
-        ctx._set_rule(type(rule))
-        rule.begin_file(ctx)
-    walk(source.tree, dispatcher)
-    for rule in rules:
-        if rule.code in dispatcher.failed:
-            continue
-        ctx._set_rule(type(rule))
-        try:
-            rule.end_file(ctx)
-        except Exception as error:
-            dispatcher.failed[rule.code] = f"{type(error).__name__}: {error}"
-    ctx.findings = [raw for raw in ctx.findings if raw.rule.code not in dispatcher.failed]
-    if not ctx.findings:
-        return [], dispatcher.failed
+def _lint_module(source, module, project, maps, rules, config) -> tuple[list[Finding], dict[str, str]]:
+    raws: list[RawFinding] = []
+    failed: dict[str, str] = {}
+    for policy in dict.fromkeys(rule.policy for rule in rules):  # one traversal per capture policy, in code order
+        group = [rule for rule in rules if rule.policy == policy]
+        ctx = RuleContext(module, project, maps[policy])
+        dispatcher = _Dispatcher(ctx, group, source.text)
+        for rule in group:
+            ctx._set_rule(type(rule))
+            rule.begin_file(ctx)
+        walk(source.tree, dispatcher)
+        for rule in group:
+            if rule.code in dispatcher.failed:
+                continue
+            ctx._set_rule(type(rule))
+            try:
+                rule.end_file(ctx)
+            except Exception as error:
+                dispatcher.failed[rule.code] = f"{type(error).__name__}: {error}"
+        raws.extend(raw for raw in ctx.findings if raw.rule.code not in dispatcher.failed)
+        failed.update(dispatcher.failed)
+    if not raws:
+        return [], failed
     positions = MetadataWrapper(source.tree, unsafe_skip_copy=True).resolve(PositionProvider)
     suppressions = Suppressions(source.text)
     per_file_ignored = config.ignored_for(source.path)
     results = []
     seen = set()
     lines = source.text.splitlines()
-    for raw in ctx.findings:
+    for raw in raws:
         finding = _to_finding(raw, positions, source.display_name, source.path, lines)
         if any(finding.code.startswith(prefix) for prefix in per_file_ignored):
             continue
@@ -517,7 +535,7 @@ def _lint_module(source, module, project, compiled, rules, config) -> tuple[list
         if key not in seen:
             seen.add(key)
             results.append(finding)
-    return results, dispatcher.failed
+    return results, failed
 
 
 def _resolve_fix(pending, positions) -> Fix | None:

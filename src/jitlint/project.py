@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 import libcst as cst
 
-from jitlint.infer import Expressions, annotation_type
+from jitlint.targets.script.infer import Expressions, annotation_type
 from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved
 from jitlint.walk import walk
 
@@ -34,9 +34,6 @@ CONTAINER_KINDS = {
 INDEXED_BY_INT = frozenset({"ModuleList", "Sequential", "ParameterList"})
 INDEXED_BY_STR = frozenset({"ModuleDict", "ParameterDict"})
 MODULE_CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
-
-IGNORE_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused"})
-
 
 def is_torch_module_base(qualified: str) -> bool:
     if qualified in _TORCH_NN_NON_MODULES:
@@ -77,21 +74,8 @@ class FunctionInfo:
         return f"{self.cls.name}.{self.name}" if self.cls else self.name
 
     @property
-    def is_ignored(self) -> bool:
-        """Body not compiled (`@torch.jit.ignore` / `@torch.jit.unused`); the signature may still be."""
-        return bool(self.decorators & IGNORE_DECORATORS)
-
-    @property
-    def is_export(self) -> bool:
-        return "torch.jit.export" in self.decorators
-
-    @property
     def is_property(self) -> bool:
         return bool(self.decorators & {"builtins.property", "property"})
-
-    @property
-    def is_script(self) -> bool:
-        return "torch.jit.script" in self.decorators
 
     @property
     def is_static(self) -> bool:
@@ -115,7 +99,7 @@ class AttributeInfo:
     class_value: cst.BaseExpression | None = None  # `name = value` in the class body
     annotation: cst.BaseExpression | None = None  # `name: T` in the class body
     registered: bool = False  # register_buffer / register_parameter / add_module with this literal name
-    # TorchScript types (jitlint.infer) of the values `__init__` assigns ("?" for one it cannot type), and of the
+    # TorchScript types (jitlint.targets.script.infer) of the values `__init__` assigns ("?" for one it cannot type), and of the
     # class-level annotation: what the control-flow rules compare attribute assignments against.
     init_types: set[str] = field(default_factory=set)
     annotation_type: str | None = None
@@ -147,7 +131,9 @@ class ModuleInfo:
     linted: bool
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
-    script_call_targets: list[cst.BaseExpression] = field(default_factory=list)
+    # The file's source, when the run has it (linted files): lets a capture policy skip a walk over a file that
+    # cannot contain what it seeks.
+    text: str | None = None
     # Module-level `NAME = value` assignments (the last one seen), for rules about global Python values.
     globals: dict[str, cst.BaseExpression] = field(default_factory=dict)
 
@@ -156,11 +142,11 @@ class ModuleInfo:
         """`text`, the file's source, lets the index skip a walk over files that cannot contain what it seeks."""
         name, _root = module_name_for(path)
         imports = ImportTable.from_module(tree, name, is_package=path.name == "__init__.py")
-        info = cls(name, path, display_name, tree, imports, linted)
-        info._index(text)
+        info = cls(name, path, display_name, tree, imports, linted, text=text if linted else None)
+        info._index()
         return info
 
-    def _index(self, text: str | None) -> None:
+    def _index(self) -> None:
         for statement in self.tree.body:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
@@ -177,8 +163,6 @@ class ModuleInfo:
                 self.functions[statement.name.value] = FunctionInfo(
                     statement.name.value, statement, self, None, decorator_names(statement, self.imports)
                 )
-        if text is None or "script" in text:
-            self.script_call_targets = _find_script_calls(self.tree, self.imports)
 
     def _index_class(self, node: cst.ClassDef) -> None:
         bases = []
@@ -434,19 +418,6 @@ def _collection_kinds(kind: str, elements, imports: ImportTable, self_name: str 
     return kinds or {"other"}
 
 
-def _find_script_calls(tree: cst.Module, imports: ImportTable) -> list[cst.BaseExpression]:
-    """Arguments of `torch.jit.script(f)` calls anywhere in the file."""
-    targets: list[cst.BaseExpression] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            if node.args and imports.qualify(node.func) == "torch.jit.script":
-                targets.append(node.args[0].value)
-
-    walk(tree, Finder())
-    return targets
-
-
 class ProjectIndex:
     """All modules of a run, and the classes and functions they define, resolved by qualified name."""
 
@@ -529,13 +500,13 @@ class ProjectIndex:
         return None
 
     def class_at(self, address: tuple) -> ClassInfo | None:
-        """A class by `compiled.class_address`: (module name, file, class name)."""
+        """A class by `capture.class_address`: (module name, file, class name)."""
         name, path, cls = address
         module = self.module_at(name, Path(path))
         return module.classes.get(cls) if module is not None else None
 
     def function_at(self, address: tuple) -> FunctionInfo | None:
-        """A function by `compiled.function_address`: (module name, file, class name or None, name)."""
+        """A function by `capture.function_address`: (module name, file, class name or None, name)."""
         name, path, cls, function = address
         module = self.module_at(name, Path(path))
         if module is None:

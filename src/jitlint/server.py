@@ -35,7 +35,8 @@ def _findings(path: Path, text: str, dynamic: bool):
         enabled = config.enabled_codes(RULES_BY_CODE)
     except ConfigError:
         return []
-    run = lint_run([], config, enabled, stdin=StdinSource(str(path), text.encode("utf-8")))
+    run = lint_run([], config, enabled, stdin=StdinSource(str(path), text.encode("utf-8")),
+                   policies=("script",) if dynamic else ())
     if dynamic and config.dynamic_enabled:
         import os
         import sys

@@ -13,6 +13,7 @@ from jitlint import __version__
 from jitlint.dynamic.confirm import confirm_findings
 from jitlint.dynamic.runner import DynamicError, FileRequest, probe_torch, run_requests
 from jitlint.names import module_name_for
+from jitlint.targets.script.policy import is_script
 
 __all__ = ["DynamicError", "DynamicSettings", "run_dynamic"]
 
@@ -37,7 +38,7 @@ def build_requests(project, compiled) -> tuple[list[FileRequest], list[str]]:
         if not module.linted:
             continue
         classes = [name for name, cls in module.classes.items() if project.is_module_class(cls)]
-        functions = [name for name, function in module.functions.items() if function.is_script]
+        functions = [name for name, function in module.functions.items() if is_script(function)]
         if not classes and not functions:
             continue
         dotted, root = module_name_for(module.path)
@@ -48,10 +49,10 @@ def build_requests(project, compiled) -> tuple[list[FileRequest], list[str]]:
         ]
         methods = {
             name: [m for m, method in module.classes[name].methods.items()
-                   if (entry := compiled.get(method.node)) is not None and entry.body_compiled]
+                   if (entry := compiled.get(method.node)) is not None and entry.body_captured]
             for name in classes
         }
-        free = [name for name, f in module.functions.items() if (entry := compiled.get(f.node)) is not None and entry.body_compiled]
+        free = [name for name, f in module.functions.items() if (entry := compiled.get(f.node)) is not None and entry.body_captured]
         requests.append(FileRequest(module.path.resolve(), dotted, str(root.resolve()), classes, functions,
                                     dependencies, methods, free))
     return requests, sorted(roots)
@@ -60,7 +61,7 @@ def build_requests(project, compiled) -> tuple[list[FileRequest], list[str]]:
 def run_dynamic(run, settings: DynamicSettings):
     """Confirm `run.findings` with torch; DynamicError (exit 2) when torch is missing."""
     torch_version = probe_torch(settings.python)
-    requests, roots = build_requests(run.project, run.compiled)
+    requests, roots = build_requests(run.project, run.captured["script"])
     results = run_requests(
         requests,
         python=settings.python,
@@ -73,4 +74,4 @@ def run_dynamic(run, settings: DynamicSettings):
         cache_dir=settings.cache_dir,
         log_path=settings.log_path,
     )
-    return confirm_findings(run.findings, results, run.compiled, run.project, torch_version, settings.strict)
+    return confirm_findings(run.findings, results, run.captured["script"], run.project, torch_version, settings.strict)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from jitlint import pages
 from jitlint.finding import Confirmation, Finding, Location
 from jitlint.project import FunctionInfo
+from jitlint.targets.script.policy import is_script
 
 COMPILER_ERROR = "JIT000"
 
@@ -110,7 +111,7 @@ def _roots_of(finding: Finding, compiled, project) -> set[tuple[str, str]]:
         for owner in entry.owners if entry else []:
             if owner.module.linted:  # a module class, or a TorchScript class a root uses
                 roots.add((_real(owner.module.path), owner.name))
-        if current.is_script and current.module.linted:
+        if is_script(current) and current.module.linted:
             roots.add((_real(current.module.path), current.name))
         for site in compiled.calls_to(current.node):
             if site.caller is not None:

@@ -1,97 +1,43 @@
-"""The central table of rules: one code, one class (ruff's codes.rs, as a list)."""
+"""The rule registry: every rule class of every target, discovered, not listed by hand.
+
+A rule declares its code, name, severity, target, capture policy and fix once, on its class
+(`jitlint.rules.base.Rule`); defining the class registers it. Here the shared file rules (JIT001-003) and every
+module of each target's `rules` package are imported, and the registered classes are checked: codes and names
+unique, each code carrying its target's prefix.
+"""
 
 from __future__ import annotations
 
-from jitlint.rules import attributes, calls, containers, files, flow, scripting, syntax, types
-from jitlint.rules.base import Rule
+import importlib
+import pkgutil
 
-RULES: list[type[Rule]] = [
-    files.CompilerError,
-    files.CannotParse,
-    files.CannotRead,
-    files.InternalError,
-    syntax.NoBuiltinSumOfTensors,
-    syntax.NoComprehensionIf,
-    syntax.NoMultiGeneratorComprehension,
-    syntax.NoSetComprehension,
-    syntax.NoLambda,
-    syntax.NoTryExcept,
-    syntax.NoNestedDef,
-    syntax.NoVarargs,
-    syntax.NoKeywordOnlyDefault,
-    syntax.NoLoopElse,
-    syntax.NoSetLiteral,
-    syntax.NoWalrus,
-    syntax.NoGlobalStatement,
-    syntax.NoYield,
-    syntax.NoFormatSpec,
-    syntax.NoStarUnpackInCall,
-    syntax.NoKwargExpansion,
-    syntax.NoDictUnpack,
-    syntax.NoStarredAssign,
-    syntax.NoImportInCompiledCode,
-    syntax.NoBareAnnotation,
-    syntax.NoUnsupportedContextManager,
-    syntax.NoClassDefInCompiledCode,
-    syntax.NoTupleOfIterable,
-    types.UnannotatedNonTensorDefault,
-    types.UnannotatedNonTensorParam,
-    types.UnsupportedAnnotation,
-    types.UnannotatedNoneDefaultOmitted,
-    types.IsinstanceUnsupportedType,
-    flow.TolistNeedsAnnotation,
-    types.DictKeyTypeUnsupported,
-    flow.ReturnTypeMismatch,
-    flow.TupleReturnArityMismatch,
-    flow.EmptyContainerNeedsAnnotation,
-    containers.ModuleListIndexVariable,
-    containers.ModuleDictIndexVariable,
-    containers.ModuleListReversed,
-    containers.ModuleListSlice,
-    containers.PlainListOfModules,
-    containers.GetattrNonLiteral,
-    containers.SequentialMultiArg,
-    containers.ModuleListBreakContinue,
-    containers.ModuleListMutation,
-    calls.NoNumpy,
-    calls.NoPythonStdlibCall,
-    calls.NoLegacyTensorConstructor,
-    calls.NoBuiltinMapFilter,
-    calls.NoUnsupportedBuiltin,
-    calls.NoModuleIntrospection,
-    calls.NoSuperCall,
-    calls.NoExplicitBaseMethodCall,
-    calls.NoRegistrationInForward,
-    calls.NoAutogradTensorApi,
-    calls.PrintKeywordArguments,
-    calls.BuiltinKeywordArguments,
-    calls.TorchUtilsCheckpoint,
-    calls.TorchApiNotScriptable,
-    calls.GlobalPythonConstant,
-    scripting.IsTracingGuardDoesNotPrune,
-    scripting.IsScriptingStoredInVariable,
-    scripting.IsScriptingOutsideCompiledCode,
-    scripting.IgnoredMethodNeedsAnnotations,
-    attributes.AttributeSetOutsideInit,
-    attributes.AttributeEmptyContainer,
-    attributes.AttributeUnconvertibleValue,
-    attributes.FinalReassigned,
-    attributes.ConstantsInvalidType,
-    attributes.ClassLevelAttribute,
-    attributes.NoneModuleTruthiness,
-    attributes.UncompilableAttributeClass,
-    flow.AttributeNoneNeedsOptional,
-    flow.AttributeTypeChange,
-    flow.OptionalAttributeNoLocalRefine,
-    flow.BranchTypeMismatch,
-    flow.DefinedInOneBranch,
-    flow.NoneInitThenValue,
-    flow.OptionalUsedWithoutRefine,
-    flow.LoopVariableUsedAfterLoop,
-    flow.LoopCarriedTypeChange,
-    flow.TernaryTypeMismatch,
-    flow.ItemIsNumber,
-]
+from jitlint.rules import files  # noqa: F401  (the shared file codes register themselves)
+from jitlint.rules.base import REGISTERED, Rule
+from jitlint.targets import all_targets
+
+SHARED_CODES = frozenset({"JIT001", "JIT002", "JIT003"})
+
+
+def _discover() -> list[type[Rule]]:
+    for target in all_targets().values():
+        package = importlib.import_module(target.rules_package)
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda info: info.name):
+            importlib.import_module(f"{target.rules_package}.{info.name}")
+    rules = sorted(REGISTERED, key=lambda rule: rule.code)
+    targets = all_targets()
+    for rule in rules:
+        if rule.target is None:
+            if rule.code not in SHARED_CODES:
+                raise TypeError(f"{rule.code} belongs to no target")
+        elif rule.target not in targets or not rule.code.startswith(targets[rule.target].prefix):
+            raise TypeError(f"{rule.code} does not carry the prefix of its target {rule.target!r}")
+        elif rule.policy is not None and rule.policy not in targets[rule.target].policies:
+            raise TypeError(f"{rule.code}: target {rule.target!r} declares no capture policy {rule.policy!r}")
+    return rules
+
+
+RULES: list[type[Rule]] = _discover()
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in RULES}
 RULES_BY_NAME: dict[str, type[Rule]] = {rule.name: rule for rule in RULES}
-assert len(RULES_BY_CODE) == len(RULES) == len(RULES_BY_NAME), "duplicate rule code or name"
+if not len(RULES_BY_CODE) == len(RULES) == len(RULES_BY_NAME):
+    raise TypeError("two rules share a code or a name")

@@ -1,12 +1,17 @@
 """What a rule is, and what it sees.
 
 A rule is a small class with `visit_<Node>` / `leave_<Node>` methods taking `(node, ctx)`. The engine calls them
-only for code that torch.jit.script compiles (per the CompiledCodeMap), so a rule never re-derives that; it calls
-`ctx.report(node)` once per problem.
+only for code its target captures (per the capture map of the rule's policy), so a rule never re-derives that; it
+calls `ctx.report(node)` once per problem.
+
+Everything about a rule is declared once, on its class: defining a class with a `code` registers it (see
+`jitlint.rules`, which discovers the rule modules of every target), and the codes table, the README's rule table
+and fix lists are generated from these declarations (`scripts/generate.py`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
@@ -18,30 +23,57 @@ from jitlint.names import first_param_name
 from jitlint.project import AttributeInfo
 
 if TYPE_CHECKING:
-    from jitlint.compiled import CompiledCodeMap, CompiledFunction
+    from jitlint.capture import CaptureMap, CapturedFunction
     from jitlint.project import ModuleInfo, ProjectIndex
 
 Scope = Literal["compiled", "signature", "anywhere"]
+FixAvailability = Literal["safe", "unsafe"] | None
+
+_SEVERITIES = ("error", "warning", "info")
+_KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_CODE = re.compile(r"^[A-Z]+[0-9]{3}$")
+# Every rule class with a code, in definition order; `jitlint.rules` imports the rule modules and sorts them.
+REGISTERED: list[type["Rule"]] = []
 
 
 class Rule:
     code: ClassVar[str]
-    name: ClassVar[str]
+    name: ClassVar[str]  # kebab-case
     severity: ClassVar[Severity]
     message: ClassVar[str]
-    # Frontend (syntax) rules still fire inside `is_scripting()` dead branches: torch converts the whole
-    # function before it prunes. Semantic rules stay silent there.
-    syntax: ClassVar[bool] = False
-    # "compiled": bodies and signatures of compiled functions. "signature": also the signatures of
-    # @torch.jit.ignore/unused functions that compiled code calls. "anywhere": every node of the file.
+    # One line for the README's rule table: what the rule flags.
+    summary: ClassVar[str] = ""
+    # The capture target whose code prefix the code carries (`script`), or None for the file codes every
+    # target shares (JIT001-003). Target base classes (`ScriptRule`) set it and `policy`.
+    target: ClassVar[str | None] = None
+    # The capture policy whose map says where the rule fires (None: files the engine reports itself).
+    policy: ClassVar[str | None] = None
+    # Whether the rule's findings carry a fix, and how safe it is: `ctx.report(fix=...)` takes this applicability.
+    fix: ClassVar[FixAvailability] = None
+    # Frontend (syntax) rules still fire inside pruned branches (`is_scripting()` dead code): torch converts the
+    # whole function before it prunes. Semantic rules stay silent there.
+    fires_in_pruned: ClassVar[bool] = False
+    # What the message says when it fires in a pruned branch (the target's words for why that still fails).
+    pruned_note: ClassVar[str] = ""
+    # "compiled": bodies and signatures of captured functions. "signature": also the signatures of functions
+    # whose body the policy does not capture (`@torch.jit.ignore`) that captured code calls. "anywhere": every
+    # node of the file.
     scope: ClassVar[Scope] = "compiled"
     # Rules that explain why other findings exist (a guard that does not prune) rather than find code torch rejects.
     explains_other_findings: ClassVar[bool] = False
+    # Reported by the engine or the dynamic checker, not by visiting code (unreadable files, compiler errors).
+    engine_reported: ClassVar[bool] = False
     # Words one of which the file's text must contain for the rule to fire at all (a cheap pre-filter, so that an
     # "anywhere" rule does not make the engine walk every line of every file). Empty: no pre-filter.
     text_hints: ClassVar[tuple[str, ...]] = ()
     # For an "anywhere" rule: the node types it must see outside compiled functions (None: all it handles).
     outside_handlers: ClassVar[frozenset[str] | None] = None
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__:
+            _check_declaration(cls)
+            REGISTERED.append(cls)
 
     _handlers: list | None = None
 
@@ -63,6 +95,24 @@ class Rule:
         """Report what needs the whole file seen."""
 
 
+def _check_declaration(rule: type[Rule]) -> None:
+    """A rule's declaration is complete and consistent, or the import that defines it fails (tests import all)."""
+    where = f"{rule.__module__}.{rule.__qualname__}"
+    for attribute in ("name", "severity", "message"):
+        if attribute not in rule.__dict__:
+            raise TypeError(f"{where} declares `code` but not `{attribute}`")
+    if not _CODE.match(rule.code):
+        raise TypeError(f"{where}: code {rule.code!r} is not a prefix and three digits")
+    if not _KEBAB.match(rule.name):
+        raise TypeError(f"{where}: name {rule.name!r} is not kebab-case")
+    if rule.severity not in _SEVERITIES:
+        raise TypeError(f"{where}: severity {rule.severity!r} is not one of {_SEVERITIES}")
+    if rule.fix not in ("safe", "unsafe", None):
+        raise TypeError(f"{where}: fix {rule.fix!r} is not 'safe', 'unsafe' or None")
+    if not rule.engine_reported and rule.policy is None:
+        raise TypeError(f"{where}: a rule that visits code needs a capture policy")
+
+
 @dataclass
 class PendingEdit:
     """Replace the source of `node` (its position range) with `content`; positions are known only later."""
@@ -81,9 +131,10 @@ class PendingEdit:
 
 @dataclass
 class PendingFix:
-    applicability: str  # "safe" (applied by --fix) or "unsafe" (also needs --unsafe-fixes)
     message: str
     edits: list[PendingEdit]
+    # "safe" (applied by --fix) or "unsafe" (also needs --unsafe-fixes): the reporting rule's `fix`, set by report.
+    applicability: str = ""
 
 
 @dataclass
@@ -93,7 +144,7 @@ class RawFinding:
     message: str
     fix: PendingFix | None = None
     statement: cst.CSTNode | None = None  # the smallest enclosing statement
-    function: "CompiledFunction | None" = None
+    function: "CapturedFunction | None" = None
 
     def __post_init__(self) -> None:
         if layout.is_shared(self.node):  # it has no position of its own: report the node that holds it instead
@@ -101,12 +152,12 @@ class RawFinding:
 
 
 class RuleContext:
-    def __init__(self, module: "ModuleInfo", project: "ProjectIndex", compiled: "CompiledCodeMap") -> None:
+    def __init__(self, module: "ModuleInfo", project: "ProjectIndex", captured: "CaptureMap") -> None:
         self.module = module
         self.project = project
-        self.compiled = compiled
-        self.function: CompiledFunction | None = None
-        self.in_dead_branch = False
+        self.captured = captured  # the capture map of the policy of the rules being run
+        self.function: CapturedFunction | None = None
+        self.in_pruned_branch = False
         self.in_signature = False
         self.findings: list[RawFinding] = []
         self._rule: type[Rule] | None = None
@@ -119,9 +170,14 @@ class RuleContext:
 
     def report(self, node: cst.CSTNode, message: str | None = None, *, fix: PendingFix | None = None) -> None:
         assert self._rule is not None
-        text = message or self._rule.message
-        if self._rule.syntax and self.in_dead_branch:
-            text += " (torch parses the whole function, including this `is_scripting()` branch)"
+        rule = self._rule
+        text = message or rule.message
+        if rule.fires_in_pruned and self.in_pruned_branch and rule.pruned_note:
+            text += f" ({rule.pruned_note})"
+        if fix is not None:
+            if rule.fix is None:
+                raise TypeError(f"{rule.code} reports a fix but declares `fix = None`")
+            fix.applicability = rule.fix
         statement = next(
             (a for a in reversed(self.ancestors) if isinstance(a, (cst.SimpleStatementLine, cst.BaseCompoundStatement))),
             None,

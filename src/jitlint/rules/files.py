@@ -1,20 +1,13 @@
-"""JIT0xx: files that cannot be linted. The engine reports these; they have no visitors."""
+"""JIT001-003: files that cannot be linted, shared by every target. The engine reports these; they have no visitors."""
 
 from jitlint.rules.base import Rule
-
-
-class CompilerError(Rule):
-    code = "JIT000"
-    name = "compiler-error"
-    severity = "error"
-    message = "torch.jit.script rejects this, and no static rule explains it"
-    engine_reported = True  # the dynamic checker reports it (`--dynamic`)
 
 
 class CannotParse(Rule):
     code = "JIT001"
     name = "syntax-error"
     severity = "error"
+    summary = "a file that does not parse"
     message = "cannot parse"
     engine_reported = True
 
@@ -23,6 +16,7 @@ class CannotRead(Rule):
     code = "JIT002"
     name = "unreadable-file"
     severity = "error"
+    summary = "a path that cannot be read or decoded (missing, permissions, encoding, NUL bytes, over 8 MiB)"
     message = "cannot read or decode"
     engine_reported = True
 
@@ -31,5 +25,6 @@ class InternalError(Rule):
     code = "JIT003"
     name = "internal-error"
     severity = "error"
+    summary = "jitlint failed on the file (a bug in a rule); exit code 2"
     message = "jitlint failed on this file"
     engine_reported = True  # an exception inside jitlint; the run goes on and exits 2

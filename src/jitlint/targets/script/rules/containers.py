@@ -9,9 +9,10 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.project import INDEXED_BY_INT, INDEXED_BY_STR
-from jitlint.rules._expr import is_int_literal, is_str_literal
+from jitlint.targets.script.rules._expr import is_int_literal, is_str_literal
 from jitlint.names import assigned_names
-from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.rules import ScriptRule
 
 
 def _container(node: cst.BaseExpression, ctx: RuleContext, kinds: frozenset[str]) -> tuple[str, str] | None:
@@ -50,7 +51,7 @@ def _is_load(ctx: RuleContext) -> bool:
     )
 
 
-class _LiteralIndexRule(Rule):
+class _LiteralIndexRule(ScriptRule):
     """A container torch indexes at compile time: only a literal (or an inlined constant) will do."""
 
     kinds: frozenset[str]
@@ -73,10 +74,10 @@ class _LiteralIndexRule(Rule):
             node,
             f"`self.{name}` is an nn.{kind}; TorchScript only indexes it with {self.literal_kind}. "
             + self.hint.format(name=name),
-            fix=self.fix(node, index, ctx),
+            fix=self.build_fix(node, index, ctx),
         )
 
-    def fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+    def build_fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
         return None
 
 
@@ -110,13 +111,15 @@ class ModuleListIndexVariable(_LiteralIndexRule):
     code = "JIT301"
     name = "modulelist-index-variable"
     severity = "error"
+    summary = "`ModuleList`/`Sequential`/`ParameterList` indexed with anything but an integer literal"
+    fix = "safe"
     message = "module container indexed with a non-literal"
     kinds = INDEXED_BY_INT
     literal_kind = "an integer literal"
     hint = "Iterate instead: `for layer in self.{name}:` (or `enumerate(self.{name})`)"
     is_literal = staticmethod(is_int_literal)
 
-    def fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+    def build_fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
         """`for i in range(len(self.layers)): ... self.layers[i] ...` -> `for layer in self.layers:`, when `i`
         serves only to index that container (then the loops are the same)."""
         loop = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.For)), None)
@@ -132,7 +135,7 @@ class ModuleListIndexVariable(_LiteralIndexRule):
             return None
         new_loop = loop.with_changes(target=cst.Name(element), iter=node.value, body=body)
         content = ctx.statement_code(loop, new_loop, ctx.indent_of(loop))
-        return PendingFix("safe", f"iterate `for {element} in {ctx.code(node.value)}:`", [PendingEdit(loop, content)])
+        return PendingFix(f"iterate `for {element} in {ctx.code(node.value)}:`", [PendingEdit(loop, content)])
 
 
 def _is_range_len_of(iterable: cst.BaseExpression, container: cst.BaseExpression, ctx: RuleContext) -> bool:
@@ -152,6 +155,7 @@ class ModuleDictIndexVariable(_LiteralIndexRule):
     code = "JIT302"
     name = "moduledict-index-variable"
     severity = "error"
+    summary = "`ModuleDict`/`ParameterDict` indexed with anything but a string literal"
     message = "ModuleDict indexed with a non-literal"
     kinds = INDEXED_BY_STR
     literal_kind = "a string literal"
@@ -159,10 +163,11 @@ class ModuleDictIndexVariable(_LiteralIndexRule):
     is_literal = staticmethod(is_str_literal)
 
 
-class ModuleListReversed(Rule):
+class ModuleListReversed(ScriptRule):
     code = "JIT303"
     name = "modulelist-reversed"
     severity = "error"
+    summary = "`reversed()` of a module container"
     message = "`reversed()` of a module container"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -183,10 +188,11 @@ class ModuleListReversed(Rule):
         )
 
 
-class ModuleListSlice(Rule):
+class ModuleListSlice(ScriptRule):
     code = "JIT304"
     name = "modulelist-slice"
     severity = "error"
+    summary = "a slice of a module container that is iterated or called"
     message = "slice of a module container called or iterated"
 
     def visit_Subscript(self, node: cst.Subscript, ctx: RuleContext) -> None:
@@ -220,10 +226,11 @@ def self_attribute_load(node: cst.Attribute, ctx: RuleContext):
     return found
 
 
-class PlainListOfModules(Rule):
+class PlainListOfModules(ScriptRule):
     code = "JIT305"
     name = "plain-list-of-modules"
     severity = "error"
+    summary = "a plain list or dict of modules read by compiled code"
     message = "a plain list or dict of modules used in compiled code"
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
@@ -237,10 +244,11 @@ class PlainListOfModules(Rule):
                              f"type; wrap it in `{container}(...)` in `__init__` (that also registers the parameters)")
 
 
-class GetattrNonLiteral(Rule):
+class GetattrNonLiteral(ScriptRule):
     code = "JIT306"
     name = "getattr-nonliteral"
     severity = "error"
+    summary = "`getattr()` with a computed name"
     message = "`getattr()` with a computed name is not supported by TorchScript; its name must be a string literal"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -248,10 +256,11 @@ class GetattrNonLiteral(Rule):
             ctx.report(node)
 
 
-class SequentialMultiArg(Rule):
+class SequentialMultiArg(ScriptRule):
     code = "JIT307"
     name = "sequential-multi-arg"
     severity = "error"
+    summary = "an `nn.Sequential` called with several arguments"
     message = "nn.Sequential called with more than one argument"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -281,10 +290,11 @@ def _iterates_module_container(iterable: cst.BaseExpression, ctx: RuleContext) -
     return False
 
 
-class ModuleListBreakContinue(Rule):
+class ModuleListBreakContinue(ScriptRule):
     code = "JIT308"
     name = "modulelist-break-continue"
     severity = "error"
+    summary = "`break`/`continue` in a loop over a module container"
     message = (
         "`break`/`continue` in a loop over a module container is not supported: TorchScript unrolls that loop; "
         "guard the body with an `if` instead"
@@ -302,10 +312,11 @@ class ModuleListBreakContinue(Rule):
     visit_Break = visit_Continue = _check
 
 
-class ModuleListMutation(Rule):
+class ModuleListMutation(ScriptRule):
     code = "JIT309"
     name = "modulelist-mutation-in-forward"
     severity = "error"
+    summary = "`append`/`extend`/... on a module container in compiled code"
     message = "module containers cannot be changed in compiled code"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:

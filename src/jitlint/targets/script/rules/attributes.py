@@ -6,10 +6,11 @@ import libcst as cst
 
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, ClassInfo, decorator_names
-from jitlint.rules._expr import literal_type
-from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
-from jitlint.rules.calls import global_value_type
-from jitlint.rules.containers import self_attribute_load
+from jitlint.targets.script.rules._expr import literal_type
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules.calls import global_value_type
+from jitlint.targets.script.rules.containers import self_attribute_load
 from jitlint.walk import walk
 
 # Attributes every nn.Module has (set by nn.Module.__init__).
@@ -31,10 +32,11 @@ def _self_target(node: cst.BaseExpression, ctx: RuleContext) -> str | None:
     return node.attr.value
 
 
-class AttributeSetOutsideInit(Rule):
+class AttributeSetOutsideInit(ScriptRule):
     code = "JIT601"
     name = "attr-set-in-forward-not-in-init"
     severity = "error"
+    summary = "`self.x = ...` in compiled code when `__init__` never sets it"
     message = "attribute first set in compiled code"
 
     def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
@@ -64,13 +66,13 @@ class AttributeSetOutsideInit(Rule):
             return False
         for method_name in info.assigned_in:
             method = project.find_method(owner, method_name)
-            compiled = ctx.compiled.get(method.node) if method is not None else None
-            if compiled is None or not compiled.body_compiled:
+            compiled = ctx.captured.get(method.node) if method is not None else None
+            if compiled is None or not compiled.body_captured:
                 return False
         return True
 
 
-class _AttributeValueRule(Rule):
+class _AttributeValueRule(ScriptRule):
     """An attribute whose value TorchScript cannot convert, read by compiled code (conversion errors are lazy:
     an attribute compiled code never reads is fine)."""
 
@@ -85,12 +87,12 @@ class _AttributeValueRule(Rule):
         # assigns the attribute (another method may reset it later, like a `switch_to_deploy()`).
         kinds = info.init_kinds or info.kinds
         if kinds & self.bad_kinds and kinds <= self.bad_kinds | {"none"} and not self.excused(name, ctx):
-            ctx.report(node, self.explain(name, kinds & self.bad_kinds), fix=self.fix(name, ctx))
+            ctx.report(node, self.explain(name, kinds & self.bad_kinds), fix=self.build_fix(name, ctx))
 
     def excused(self, name: str, ctx: RuleContext) -> bool:
         return False
 
-    def fix(self, name: str, ctx: RuleContext) -> PendingFix | None:
+    def build_fix(self, name: str, ctx: RuleContext) -> PendingFix | None:
         return None
 
     def explain(self, name: str, kinds: set[str]) -> str:
@@ -101,6 +103,8 @@ class AttributeEmptyContainer(_AttributeValueRule):
     code = "JIT602"
     name = "attr-empty-container"
     severity = "error"
+    summary = "an attribute that starts as `[]`/`{}` without a class-level annotation"
+    fix = "safe"
     message = "empty list or dict attribute without a class-level annotation"
     bad_kinds = frozenset({"empty-container"})
 
@@ -118,7 +122,7 @@ class AttributeEmptyContainer(_AttributeValueRule):
         return (f"`self.{name}` starts empty, so TorchScript cannot infer its element type; annotate it at class "
                 f"level (`{name}: List[int]`), since an annotation on the `self.{name} = []` line is not enough")
 
-    def fix(self, name: str, ctx: RuleContext) -> PendingFix | None:
+    def build_fix(self, name: str, ctx: RuleContext) -> PendingFix | None:
         """When every `self.<name>.append(v)` shows the element type, declare `name: list[T]` at class level.
         Safe: an annotation changes nothing in eager mode."""
         owners = [o for o in _owners(ctx) if o.node in ctx.module.tree.body]
@@ -144,13 +148,14 @@ class AttributeEmptyContainer(_AttributeValueRule):
             edit = PendingEdit(first, f"\n{indent}{annotation}", insert_after=True)
         else:
             edit = PendingEdit(first, f"{annotation}\n{indent}", insert_before=True)
-        return PendingFix("safe", f"declare `{annotation}` in `{owner.name}`", [edit])
+        return PendingFix(f"declare `{annotation}` in `{owner.name}`", [edit])
 
 
 class AttributeUnconvertibleValue(_AttributeValueRule):
     code = "JIT603"
     name = "attr-unconvertible-value"
     severity = "error"
+    summary = "an attribute holding a lambda, a mixed-type list or `object()`"
     message = "attribute value TorchScript cannot convert"
     bad_kinds = frozenset({"lambda", "mixed-list", "object"})
 
@@ -160,10 +165,11 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
                 f"function) for callables, and one element type per list")
 
 
-class FinalReassigned(Rule):
+class FinalReassigned(ScriptRule):
     code = "JIT604"
     name = "final-reassigned"
     severity = "error"
+    summary = "a `Final`/`__constants__` attribute assigned in compiled code"
     message = "constant attribute assigned in compiled code"
 
     def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
@@ -176,10 +182,11 @@ class FinalReassigned(Rule):
                                     "assign it; make it a plain attribute if it changes")
 
 
-class ConstantsInvalidType(Rule):
+class ConstantsInvalidType(ScriptRule):
     code = "JIT605"
     name = "constants-invalid-type"
     severity = "error"
+    summary = "a dict or set in a `Final`/`__constants__` attribute"
     scope = "anywhere"
     message = "constant attribute of a type TorchScript constants cannot hold"
 
@@ -211,10 +218,11 @@ def _literal_class_value(value: cst.BaseExpression | None, ctx: RuleContext) -> 
     return global_value_type(value, ctx.module.imports) if value is not None else None
 
 
-class ClassLevelAttribute(Rule):
+class ClassLevelAttribute(ScriptRule):
     code = "JIT606"
     name = "class-level-attribute"
     severity = "error"
+    summary = "a plain class attribute read through `self`"
     message = "class attribute read through self in compiled code"
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
@@ -240,10 +248,12 @@ class ClassLevelAttribute(Rule):
 _MODULE_LIKE = frozenset({"none", "module"}) | frozenset(CONTAINER_KINDS.values())
 
 
-class NoneModuleTruthiness(Rule):
+class NoneModuleTruthiness(ScriptRule):
     code = "JIT607"
     name = "none-module-truthiness"
     severity = "error"
+    summary = "`if self.norm:` on a module-or-None attribute"
+    fix = "safe"
     message = "truth test of an optional submodule"
 
     def visit_If(self, node: cst.If, ctx: RuleContext) -> None:
@@ -268,7 +278,7 @@ class NoneModuleTruthiness(Rule):
                 fix = None
                 if found[1].kinds <= {"none", "module"}:  # a plain module is always truthy: `is not None` is the same
                     target, test_code = (negation, "is None") if negation is not None else (test, "is not None")
-                    fix = PendingFix("safe", f"test `{test_code}`", [PendingEdit(target, f"{ctx.code(test)} {test_code}")])
+                    fix = PendingFix(f"test `{test_code}`", [PendingEdit(target, f"{ctx.code(test)} {test_code}")])
                 ctx.report(test, f"`self.{name}` holds a module or None, which TorchScript cannot convert to bool; "
                                  f"test `self.{name} is not None`", fix=fix)
 
@@ -323,7 +333,7 @@ def _element_type(value: cst.BaseExpression, function: cst.FunctionDef, ctx: Rul
                 return "int" if value.func.attr.value != "size" or value.args else None
             if qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
                 return f"{torch}.Tensor"
-            from jitlint.rules._expr import TENSOR_RETURNING_METHODS
+            from jitlint.targets.script.rules._expr import TENSOR_RETURNING_METHODS
 
             if not qualified and value.func.attr.value in TENSOR_RETURNING_METHODS:
                 return f"{torch}.Tensor"
@@ -346,10 +356,11 @@ def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
     return None
 
 
-class UncompilableAttributeClass(Rule):
+class UncompilableAttributeClass(ScriptRule):
     code = "JIT608"
     name = "uncompilable-attribute-class"
     severity = "error"
+    summary = "an attribute whose project class is a dataclass or takes `**kwargs` (found across files)"
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})  # its `self.x` reads are in compiled code
     message = "module attribute of a class TorchScript cannot compile"
@@ -370,7 +381,7 @@ class UncompilableAttributeClass(Rule):
                            f"config.hidden`), and drop the class-level annotation")
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
-        if ctx.function is None or not ctx.function.body_compiled or ctx.in_dead_branch:
+        if ctx.function is None or not ctx.function.body_captured or ctx.in_pruned_branch:
             return
         found = self_attribute_load(node, ctx)
         if found is None:

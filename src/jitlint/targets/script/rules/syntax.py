@@ -9,17 +9,20 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.apis import unsupported
-from jitlint.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
-from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+from jitlint.targets.script.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
-class NoBuiltinSumOfTensors(Rule):
+class NoBuiltinSumOfTensors(ScriptRule):
     code = "JIT101"
     name = "no-builtin-sum"
     severity = "error"
+    summary = "builtin `sum()` over Tensors (`sum()` of ints and floats is fine)"
+    fix = "unsafe"
     message = (
         "builtin `sum()` over Tensors is not supported by TorchScript (it only sums lists of int or float); "
         "accumulate in a loop or use `torch.stack(...).sum(0)`"
@@ -44,7 +47,7 @@ class NoBuiltinSumOfTensors(Rule):
         else:
             items = ctx.code(argument)
         replacement = f"{torch}.stack({items}).sum(0)"
-        return PendingFix("unsafe", f"use `{torch}.stack(...).sum(0)`", [PendingEdit(node, replacement)])
+        return PendingFix(f"use `{torch}.stack(...).sum(0)`", [PendingEdit(node, replacement)])
 
     @staticmethod
     def _sums_tensors(argument: cst.BaseExpression, ctx: RuleContext) -> bool:
@@ -56,11 +59,13 @@ class NoBuiltinSumOfTensors(Rule):
         return list_of_tensors_param(argument, ctx)
 
 
-class NoComprehensionIf(Rule):
+class NoComprehensionIf(ScriptRule):
     code = "JIT102"
     name = "no-comprehension-if"
     severity = "error"
-    syntax = True
+    summary = "comprehensions with an `if` clause"
+    fix = "unsafe"
+    fires_in_pruned = True
     message = "comprehensions with an `if` clause are not supported by TorchScript; use a loop with `append`"
 
     def _check(self, node, ctx: RuleContext) -> None:
@@ -106,14 +111,15 @@ class NoComprehensionIf(Rule):
             *tail,
         ]
         content = ("\n" + indent).join(lines)
-        return PendingFix("unsafe", "rewrite as a loop", [PendingEdit(statement, content)])
+        return PendingFix("rewrite as a loop", [PendingEdit(statement, content)])
 
 
-class NoMultiGeneratorComprehension(Rule):
+class NoMultiGeneratorComprehension(ScriptRule):
     code = "JIT103"
     name = "no-multi-generator-comprehension"
     severity = "error"
-    syntax = True
+    summary = "comprehensions with more than one `for`"
+    fires_in_pruned = True
     message = "comprehensions with more than one `for` are not supported by TorchScript; use nested loops"
 
     def _check(self, node, ctx: RuleContext) -> None:
@@ -123,33 +129,36 @@ class NoMultiGeneratorComprehension(Rule):
     visit_ListComp = visit_DictComp = visit_GeneratorExp = _check
 
 
-class NoSetComprehension(Rule):
+class NoSetComprehension(ScriptRule):
     code = "JIT104"
     name = "no-set-comprehension"
     severity = "error"
-    syntax = True
+    summary = "set comprehensions"
+    fires_in_pruned = True
     message = "set comprehensions are not supported by TorchScript (it has no set type); build a list or a dict"
 
     def visit_SetComp(self, node: cst.SetComp, ctx: RuleContext) -> None:
         ctx.report(node)
 
 
-class NoLambda(Rule):
+class NoLambda(ScriptRule):
     code = "JIT105"
     name = "no-lambda"
     severity = "error"
-    syntax = True
+    summary = "`lambda` in compiled code, also inside `is_scripting()` branches"
+    fires_in_pruned = True
     message = "lambdas are not supported by TorchScript; use a named module-level function"
 
     def visit_Lambda(self, node: cst.Lambda, ctx: RuleContext) -> None:
         ctx.report(node)
 
 
-class NoTryExcept(Rule):
+class NoTryExcept(ScriptRule):
     code = "JIT106"
     name = "no-try-except"
     severity = "error"
-    syntax = True
+    summary = "`try` blocks in compiled code"
+    fires_in_pruned = True
     message = "`try` blocks are not supported by TorchScript; move the eager-only code into a `@torch.jit.ignore` helper"
 
     def visit_Try(self, node: cst.Try, ctx: RuleContext) -> None:
@@ -159,11 +168,12 @@ class NoTryExcept(Rule):
         ctx.report(node)
 
 
-class NoNestedDef(Rule):
+class NoNestedDef(ScriptRule):
     code = "JIT107"
     name = "no-nested-def"
     severity = "error"
-    syntax = True
+    summary = "a function defined inside a compiled function"
+    fires_in_pruned = True
     message = "function definitions inside compiled code are not supported by TorchScript; define it at module level"
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
@@ -172,11 +182,12 @@ class NoNestedDef(Rule):
             ctx.report(node.name)
 
 
-class NoVarargs(Rule):
+class NoVarargs(ScriptRule):
     code = "JIT108"
     name = "no-varargs-kwargs"
     severity = "error"
-    syntax = True
+    summary = "`*args`/`**kwargs` (typed too) in a compiled signature"
+    fires_in_pruned = True
     message = "compiled functions cannot take `*args` or `**kwargs` (typed ones included); list the parameters"
 
     def visit_Parameters(self, node: cst.Parameters, ctx: RuleContext) -> None:
@@ -185,11 +196,12 @@ class NoVarargs(Rule):
                 ctx.report(star.name)
 
 
-class NoKeywordOnlyDefault(Rule):
+class NoKeywordOnlyDefault(ScriptRule):
     code = "JIT109"
     name = "no-kwonly-default"
     severity = "error"
-    syntax = True
+    summary = "keyword-only parameters with defaults"
+    fires_in_pruned = True
     message = "compiled functions cannot have keyword-only parameters with defaults; drop the bare `*`"
 
     def visit_Parameters(self, node: cst.Parameters, ctx: RuleContext) -> None:
@@ -198,11 +210,12 @@ class NoKeywordOnlyDefault(Rule):
                 ctx.report(param.name)
 
 
-class NoLoopElse(Rule):
+class NoLoopElse(ScriptRule):
     code = "JIT110"
     name = "no-loop-else"
     severity = "error"
-    syntax = True
+    summary = "`else` on a `for`/`while` loop"
+    fires_in_pruned = True
     message = "`else` on a loop is not supported by TorchScript (on `while` torch even fails without a line number)"
 
     def visit_For(self, node: cst.For, ctx: RuleContext) -> None:
@@ -214,10 +227,10 @@ class NoLoopElse(Rule):
             ctx.report(node.orelse)
 
 
-class _ReportNode(Rule):
+class _ReportNode(ScriptRule):
     """A construct torch's frontend rejects wherever it appears in compiled code."""
 
-    syntax = True
+    fires_in_pruned = True
     node_type: type[cst.CSTNode]
 
     def __init_subclass__(cls, **kwargs) -> None:
@@ -229,6 +242,7 @@ class NoSetLiteral(_ReportNode):
     code = "JIT111"
     name = "no-set-literal"
     severity = "error"
+    summary = "set displays `{1, 2}`"
     message = "set literals are not supported by TorchScript (it has no set type); use a list or a dict"
     node_type = cst.Set
 
@@ -237,15 +251,17 @@ class NoWalrus(_ReportNode):
     code = "JIT112"
     name = "no-walrus"
     severity = "error"
+    summary = "`:=`"
     message = "assignment expressions (`:=`) are not supported by TorchScript; assign on the line before"
     node_type = cst.NamedExpr
 
 
-class NoGlobalStatement(Rule):
+class NoGlobalStatement(ScriptRule):
     code = "JIT113"
     name = "no-global-nonlocal-stmt"
     severity = "error"
-    syntax = True
+    summary = "`global`/`nonlocal`"
+    fires_in_pruned = True
     message = "`global`/`nonlocal` statements are not supported by TorchScript; keep state on the module (`self`)"
 
     def visit_Global(self, node: cst.Global, ctx: RuleContext) -> None:
@@ -259,15 +275,18 @@ class NoYield(_ReportNode):
     code = "JIT114"
     name = "no-yield"
     severity = "error"
+    summary = "`yield`"
     message = "generators (`yield`) are not supported by TorchScript; return a list"
     node_type = cst.Yield
 
 
-class NoFormatSpec(Rule):
+class NoFormatSpec(ScriptRule):
     code = "JIT115"
     name = "no-fstring-format-spec"
     severity = "error"
-    syntax = True
+    summary = "f-string format specs and conversions (`{v:.2f}`, `{v!r}`)"
+    fix = "safe"
+    fires_in_pruned = True
     message = "f-string format specs and conversions (`{v:.2f}`, `{v!r}`) are not supported by TorchScript; use `'{:.2f}'.format(v)`"
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression, ctx: RuleContext) -> None:
@@ -294,13 +313,14 @@ class NoFormatSpec(Rule):
                 arguments.append(ctx.code(part.expression))
         quote = string.start[len(string.prefix):]
         content = f"{quote}{''.join(template)}{quote}.format({', '.join(arguments)})"
-        return PendingFix("safe", "use `str.format`", [PendingEdit(string, content)])
+        return PendingFix("use `str.format`", [PendingEdit(string, content)])
 
 
-class NoStarUnpackInCall(Rule):
+class NoStarUnpackInCall(ScriptRule):
     code = "JIT116"
     name = "no-star-unpack-in-call"
     severity = "error"
+    summary = "`*` unpacking of a list in a call (`x.view(*shape)`)"
     message = (
         "`*` unpacking of a list in a call is not supported by TorchScript (it cannot know the length); pass the "
         "list itself: `x.view(shape)`"
@@ -354,11 +374,12 @@ def _list_locals(function: cst.FunctionDef) -> set[str]:
     return {name for name, is_list in kinds.items() if is_list}
 
 
-class NoKwargExpansion(Rule):
+class NoKwargExpansion(ScriptRule):
     code = "JIT117"
     name = "no-kwarg-expansion"
     severity = "error"
-    syntax = True
+    summary = "`**kwargs` expansion in a call"
+    fires_in_pruned = True
     message = "`**` keyword-argument expansion in a call is not supported by TorchScript; pass the keywords"
 
     def visit_Arg(self, node: cst.Arg, ctx: RuleContext) -> None:
@@ -366,11 +387,13 @@ class NoKwargExpansion(Rule):
             ctx.report(node)
 
 
-class NoDictUnpack(Rule):
+class NoDictUnpack(ScriptRule):
     code = "JIT118"
     name = "no-dict-unpack"
     severity = "error"
-    syntax = True
+    summary = "`{**d}`"
+    fix = "safe"
+    fires_in_pruned = True
     message = "`{**d}` dict expansion is not supported by TorchScript; use `d.copy()` and `update()`"
 
     def visit_StarredDictElement(self, node: cst.StarredDictElement, ctx: RuleContext) -> None:
@@ -378,14 +401,15 @@ class NoDictUnpack(Rule):
         fix = None
         if isinstance(display, cst.Dict) and len(display.elements) == 1:  # `{**a}` is exactly `a.copy()`
             value = ctx.code(node.value)
-            fix = PendingFix("safe", f"use `{value}.copy()`", [PendingEdit(display, f"{value}.copy()")])
+            fix = PendingFix(f"use `{value}.copy()`", [PendingEdit(display, f"{value}.copy()")])
         ctx.report(node, fix=fix)
 
 
-class NoStarredAssign(Rule):
+class NoStarredAssign(ScriptRule):
     code = "JIT119"
     name = "no-starred-assign"
     severity = "error"
+    summary = "`a, *rest = ...`"
     message = "starred assignment (`a, *rest = ...`) is not supported by TorchScript; index instead"
 
     def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
@@ -396,11 +420,12 @@ class NoStarredAssign(Rule):
                     ctx.report(element)
 
 
-class NoImportInCompiledCode(Rule):
+class NoImportInCompiledCode(ScriptRule):
     code = "JIT120"
     name = "no-import-in-compiled"
     severity = "error"
-    syntax = True
+    summary = "`import` inside compiled code"
+    fires_in_pruned = True
     message = "`import` inside compiled code is not supported by TorchScript; import at module level"
 
     def visit_Import(self, node: cst.Import, ctx: RuleContext) -> None:
@@ -410,11 +435,12 @@ class NoImportInCompiledCode(Rule):
         ctx.report(node)
 
 
-class NoBareAnnotation(Rule):
+class NoBareAnnotation(ScriptRule):
     code = "JIT121"
     name = "no-bare-annotation"
     severity = "error"
-    syntax = True
+    summary = "`y: Tensor` without a value"
+    fires_in_pruned = True
     message = "a local annotation without a value (`y: Tensor`) is not supported by TorchScript; assign it a value"
 
     def visit_AnnAssign(self, node: cst.AnnAssign, ctx: RuleContext) -> None:
@@ -422,10 +448,11 @@ class NoBareAnnotation(Rule):
             ctx.report(node)
 
 
-class NoUnsupportedContextManager(Rule):
+class NoUnsupportedContextManager(ScriptRule):
     code = "JIT122"
     name = "no-unsupported-context-manager"
     severity = "error"
+    summary = "`with torch.inference_mode()`, `open()`, `contextlib`, ..."
     message = "context manager not supported by TorchScript"
 
     def visit_WithItem(self, node: cst.WithItem, ctx: RuleContext) -> None:
@@ -441,21 +468,24 @@ class NoUnsupportedContextManager(Rule):
                 return
 
 
-class NoClassDefInCompiledCode(Rule):
+class NoClassDefInCompiledCode(ScriptRule):
     code = "JIT123"
     name = "no-class-def-in-compiled"
     severity = "error"
-    syntax = True
+    summary = "a class defined inside compiled code"
+    fires_in_pruned = True
     message = "class definitions inside compiled code are not supported by TorchScript; define it at module level"
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         ctx.report(node.name)
 
 
-class NoTupleOfIterable(Rule):
+class NoTupleOfIterable(ScriptRule):
     code = "JIT124"
     name = "no-tuple-of-iterable"
     severity = "error"
+    summary = "`tuple()` of a generator or list"
+    fix = "unsafe"
     message = (
         "`tuple()` of a list or generator is not supported by TorchScript (a tuple needs a static length); "
         "keep the list, or write the tuple out: `(a, b)`"
@@ -468,5 +498,5 @@ class NoTupleOfIterable(Rule):
                 items = argument if not isinstance(argument, cst.GeneratorExp) else cst.ListComp(
                     elt=argument.elt, for_in=argument.for_in)
                 # Unsafe: code that needs a tuple (hashing, `==` with a tuple) sees a list instead.
-                fix = PendingFix("unsafe", "pass the list itself", [PendingEdit(node, ctx.code(items))])
+                fix = PendingFix("pass the list itself", [PendingEdit(node, ctx.code(items))])
                 ctx.report(node, fix=fix)

@@ -6,8 +6,9 @@ import libcst as cst
 
 from jitlint.apis import unsupported
 from jitlint.names import assigned_names, first_param_name
-from jitlint.rules._expr import literal_type, params_of
-from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+from jitlint.targets.script.rules._expr import literal_type, params_of
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
 
@@ -69,7 +70,7 @@ def eager_helper_fix(ctx: RuleContext) -> PendingFix | None:
     method = (f"\n\n{indent}@{torch}.jit.ignore\n{indent}def {helper}({signature}) -> None:\n"
               f"{indent}{step}{code}")
     call = f"{self_name}.{helper}({', '.join(arguments)})"
-    return PendingFix("unsafe", f"move it into `@{torch}.jit.ignore` method `{helper}`",
+    return PendingFix(f"move it into `@{torch}.jit.ignore` method `{helper}`",
                       [PendingEdit(statement.body[0], call), PendingEdit(node, method, insert_after=True)])
 
 
@@ -87,10 +88,12 @@ def _statements_before(function: cst.FunctionDef, statement: cst.CSTNode):
     return found[: found.index(statement)] if statement in found else found
 
 
-class NoNumpy(Rule):
+class NoNumpy(ScriptRule):
     code = "JIT401"
     name = "no-numpy"
     severity = "error"
+    summary = "`.numpy()`, `torch.from_numpy`, NumPy calls"
+    fix = "unsafe"
     message = "NumPy is not available in TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -123,10 +126,12 @@ def _python_object_global(name: cst.Name, ctx: RuleContext) -> str | None:
     return None
 
 
-class NoPythonStdlibCall(Rule):
+class NoPythonStdlibCall(ScriptRule):
     code = "JIT402"
     name = "no-python-stdlib-call"
     severity = "error"
+    summary = "`random`, `time`, `copy`, `logging`, `os`, ... calls"
+    fix = "unsafe"
     message = "Python standard-library call not supported by TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -147,10 +152,12 @@ class NoPythonStdlibCall(Rule):
             return
 
 
-class NoLegacyTensorConstructor(Rule):
+class NoLegacyTensorConstructor(ScriptRule):
     code = "JIT403"
     name = "no-legacy-tensor-ctor"
     severity = "error"
+    summary = "`torch.Tensor(...)`, `x.new(...)`"
+    fix = "unsafe"
     message = "legacy tensor constructor"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -159,7 +166,7 @@ class NoLegacyTensorConstructor(Rule):
             if len(node.args) == 1 and isinstance(node.args[0].value, (cst.List, cst.Tuple)) and isinstance(node.func, cst.Attribute):
                 # Unsafe: torch.Tensor(data) is always float32; torch.tensor infers the dtype (ints stay ints).
                 new = ctx.code(node.func.value) + ".tensor"
-                fix = PendingFix("unsafe", f"use `{new}(data)`", [PendingEdit(node.func, new)])
+                fix = PendingFix(f"use `{new}(data)`", [PendingEdit(node.func, new)])
             ctx.report(node, "`torch.Tensor(...)` is not supported by TorchScript; use `torch.tensor(data)` or "
                              "`torch.empty(sizes)`", fix=fix)
         elif isinstance(node.func, cst.Attribute) and node.func.attr.value == "new" and ctx.qualify(node.func) is None:
@@ -167,10 +174,12 @@ class NoLegacyTensorConstructor(Rule):
                              "`x.new_tensor(data)`")
 
 
-class NoBuiltinMapFilter(Rule):
+class NoBuiltinMapFilter(ScriptRule):
     code = "JIT404"
     name = "no-builtin-map-filter"
     severity = "error"
+    summary = "`map()`/`filter()`"
+    fix = "safe"
     message = "`map()`/`filter()` are not supported by TorchScript; use a list comprehension or a loop"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -181,14 +190,15 @@ class NoBuiltinMapFilter(Rule):
                 function, iterable = (ctx.code(a.value) for a in node.args)
                 item = next(n for n in ("item", "item_", "element") if n not in function + iterable)
                 comprehension = f"[{function}({item}) for {item} in {iterable}]"
-                fix = PendingFix("safe", "use a list comprehension", [PendingEdit(node, comprehension)])
+                fix = PendingFix("use a list comprehension", [PendingEdit(node, comprehension)])
             ctx.report(node, fix=fix)
 
 
-class NoUnsupportedBuiltin(Rule):
+class NoUnsupportedBuiltin(ScriptRule):
     code = "JIT405"
     name = "no-python-builtin-unsupported"
     severity = "error"
+    summary = "`setattr`, `next`, `iter`, `id`, `repr`, `format`, ... builtins"
     message = "Python builtin not supported by TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -198,10 +208,11 @@ class NoUnsupportedBuiltin(Rule):
             ctx.report(node, f"the builtin `{name}()` is not supported by TorchScript")
 
 
-class NoModuleIntrospection(Rule):
+class NoModuleIntrospection(ScriptRule):
     code = "JIT406"
     name = "no-module-introspection-in-forward"
     severity = "error"
+    summary = "`self.parameters()`, `self.modules()`, ... in compiled code (torch gives no line)"
     message = "module introspection in compiled code"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -229,10 +240,11 @@ def _self_method_name(node: cst.Call, ctx: RuleContext) -> str | None:
     return None
 
 
-class NoSuperCall(Rule):
+class NoSuperCall(ScriptRule):
     code = "JIT407"
     name = "no-super-call"
     severity = "error"
+    summary = "`super().method(...)`"
     message = (
         "`super()` is not supported in compiled code (torch reports a misleading \"'Tensor' object has no "
         "attribute 'forward'\"); call a base-class helper method through `self` instead"
@@ -243,10 +255,11 @@ class NoSuperCall(Rule):
             ctx.report(node)
 
 
-class NoExplicitBaseMethodCall(Rule):
+class NoExplicitBaseMethodCall(ScriptRule):
     code = "JIT408"
     name = "no-explicit-base-method-call"
     severity = "error"
+    summary = "`Base.method(self, ...)`"
     message = "a method called through its class (`Base.method(self, ...)`) is not supported by TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -268,10 +281,11 @@ class NoExplicitBaseMethodCall(Rule):
                              f"`self.{method.name}(...)` (rename the override if it shadows it)")
 
 
-class NoRegistrationInForward(Rule):
+class NoRegistrationInForward(ScriptRule):
     code = "JIT409"
     name = "no-register-in-forward"
     severity = "error"
+    summary = "`register_buffer`/`add_module`/hook registration in compiled code"
     message = "module registration in compiled code"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -280,10 +294,11 @@ class NoRegistrationInForward(Rule):
             ctx.report(node, f"`self.{name}(...)` cannot run in compiled code; register it in `__init__`")
 
 
-class NoAutogradTensorApi(Rule):
+class NoAutogradTensorApi(ScriptRule):
     code = "JIT410"
     name = "no-autograd-tensor-api"
     severity = "error"
+    summary = "`.register_hook()`, `.retain_grad()`, `.backward()`, `x.requires_grad = ...`"
     message = "eager autograd API in compiled code"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -299,10 +314,11 @@ class NoAutogradTensorApi(Rule):
             ctx.report(target, "setting `.requires_grad` is not supported by TorchScript; use `.requires_grad_()`")
 
 
-class PrintKeywordArguments(Rule):
+class PrintKeywordArguments(ScriptRule):
     code = "JIT411"
     name = "print-kwargs"
     severity = "error"
+    summary = "`print(..., sep=...)`"
     message = "`print()` takes no keyword arguments (`sep`, `end`, `file`, `flush`) in TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -310,10 +326,12 @@ class PrintKeywordArguments(Rule):
             ctx.report(node)
 
 
-class BuiltinKeywordArguments(Rule):
+class BuiltinKeywordArguments(ScriptRule):
     code = "JIT412"
     name = "builtin-keyword-args"
     severity = "error"
+    summary = "`max(key=...)`, `sorted(reverse=...)`, `split(maxsplit=...)`, `round(x, n)`"
+    fix = "safe"
     message = "keyword argument TorchScript's builtin does not take"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -336,16 +354,17 @@ class BuiltinKeywordArguments(Rule):
             positional = [a for a in node.args if a.keyword is None]
             fix = None
             if len(positional) == 1 and node.args[0] is positional[0]:  # split(sep, maxsplit=n) -> split(sep, n)
-                fix = PendingFix("safe", "pass `maxsplit` positionally",
+                fix = PendingFix("pass `maxsplit` positionally",
                                  [PendingEdit(argument, ctx.code(argument.value))])
             ctx.report(argument, "`str.split(sep, maxsplit=n)` is not supported by TorchScript; pass it "
                                  "positionally: `split(sep, n)`", fix=fix)
 
 
-class TorchUtilsCheckpoint(Rule):
+class TorchUtilsCheckpoint(ScriptRule):
     code = "JIT413"
     name = "torch-utils-checkpoint"
     severity = "error"
+    summary = "`torch.utils.checkpoint` without an `is_scripting()` guard"
     message = (
         "activation checkpointing cannot be compiled (torch reports it inside its own files, with no line in yours); "
         "guard it: `if not torch.jit.is_scripting() and self.training:`"
@@ -357,10 +376,11 @@ class TorchUtilsCheckpoint(Rule):
             ctx.report(node)
 
 
-class TorchApiNotScriptable(Rule):
+class TorchApiNotScriptable(ScriptRule):
     code = "JIT414"
     name = "torch-api-not-scriptable"
     severity = "error"
+    summary = "`torch.is_tensor`, `torch.get_default_dtype`, `x.data_ptr()`, ..."
     message = "torch API that TorchScript does not support"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -403,10 +423,11 @@ def global_value_type(value: cst.BaseExpression, module_imports) -> str | None:
     return None
 
 
-class GlobalPythonConstant(Rule):
+class GlobalPythonConstant(ScriptRule):
     code = "JIT415"
     name = "global-python-constant"
     severity = "error"
+    summary = "a module-level constant (also imported from another file) read in compiled code"
     message = "module-level Python value read in compiled code"
 
     def visit_Name(self, node: cst.Name, ctx: RuleContext) -> None:

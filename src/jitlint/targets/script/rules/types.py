@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
-from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+from jitlint.targets.script.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
 
@@ -39,10 +40,12 @@ _SUGGESTIONS = {
 }
 
 
-class UnannotatedNonTensorDefault(Rule):
+class UnannotatedNonTensorDefault(ScriptRule):
     code = "JIT201"
     name = "unannotated-nontensor-default"
     severity = "error"
+    summary = "`scale=2.0` without an annotation (TorchScript assumes Tensor)"
+    fix = "safe"
     scope = "signature"  # also the signatures of @torch.jit.ignore methods called from compiled code
     message = "unannotated parameter with a non-Tensor default"
 
@@ -56,7 +59,7 @@ class UnannotatedNonTensorDefault(Rule):
         annotation = kind.replace("Tuple[", "tuple[")  # PEP 585: no typing import needed
         fix = None
         if kind not in ("List", "Dict", "Tuple"):  # mutable defaults stay an error whatever the annotation
-            fix = PendingFix("safe", f"annotate `{name}: {annotation}`", annotate_param(node, annotation, ctx))
+            fix = PendingFix(f"annotate `{name}: {annotation}`", annotate_param(node, annotation, ctx))
         ctx.report(
             node.name,
             f"parameter `{name}` has a {kind.split('[')[0]} default but no annotation; TorchScript assumes "
@@ -79,10 +82,12 @@ class UnannotatedNonTensorDefault(Rule):
         return None
 
 
-class UnannotatedNoneDefaultOmitted(Rule):
+class UnannotatedNoneDefaultOmitted(ScriptRule):
     code = "JIT204"
     name = "unannotated-none-default-omitted"
     severity = "error"
+    summary = "`mask=None` unannotated, when a compiled call omits it (torch fails with no line number)"
+    fix = "safe"
     message = "unannotated `None` default omitted by a compiled call"
 
     def visit_Param(self, node: cst.Param, ctx: RuleContext) -> None:
@@ -96,9 +101,9 @@ class UnannotatedNoneDefaultOmitted(Rule):
         name = node.name.value
         torch = ctx.torch_name
         annotation = f"{torch}.Tensor | None" if torch else None
-        fix = PendingFix("safe", f"annotate `{name}: {annotation} = None`", annotate_param(node, annotation, ctx)) if annotation else None
+        fix = PendingFix(f"annotate `{name}: {annotation} = None`", annotate_param(node, annotation, ctx)) if annotation else None
         here = str(function.module.path)  # name a caller in this file first, the one a reader sees
-        for site in sorted(ctx.compiled.calls_to(function.node), key=lambda site: site.caller_key[0] != here):
+        for site in sorted(ctx.captured.calls_to(function.node), key=lambda site: site.caller_key[0] != here):
             if site.omits(None if index is None else index - int(site.bound), name):
                 ctx.report(
                     node.name,
@@ -111,16 +116,17 @@ class UnannotatedNoneDefaultOmitted(Rule):
                 return
 
 
-class UnannotatedNonTensorParam(Rule):
+class UnannotatedNonTensorParam(ScriptRule):
     code = "JIT202"
     name = "unannotated-nontensor-param"
     severity = "error"
+    summary = "an unannotated parameter used by `range()` or compared with a string"
     message = "unannotated parameter used as a non-Tensor"
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         """Uses the control-flow pass finds: compared with a string, given to `torch.cat`, passed a list or a
         number at a call site."""
-        from jitlint.rules.flow import report_events
+        from jitlint.targets.script.rules.flow import report_events
 
         report_events(self, node, ctx)
 
@@ -173,10 +179,12 @@ class UnannotatedNonTensorParam(Rule):
         return unannotated_tensor_param(node, info.node, info.cls is not None and not info.is_static)
 
 
-class UnsupportedAnnotation(Rule):
+class UnsupportedAnnotation(ScriptRule):
     code = "JIT203"
     name = "unsupported-annotation"
     severity = "error"
+    summary = "`Callable`, `Sequence`, `Set`, `Literal`, `Tuple[T, ...]`, `torch.Size`, `np.ndarray`, ..."
+    fix = "unsafe"
     scope = "signature"
     message = "annotation TorchScript cannot compile"
 
@@ -212,7 +220,7 @@ class UnsupportedAnnotation(Rule):
             replacement = f"list[{ctx.code(items[0])}]"
         else:
             return None
-        return PendingFix("unsafe", f"use `{replacement}`", [PendingEdit(annotation, replacement)])
+        return PendingFix(f"use `{replacement}`", [PendingEdit(annotation, replacement)])
 
     def _problem(self, node: cst.BaseExpression, ctx: RuleContext) -> str | None:
         """The first unsupported part of an annotation, spelled as torch reports it."""
@@ -255,10 +263,11 @@ class UnsupportedAnnotation(Rule):
         return f"`{short}` is not a type TorchScript supports in annotations{hint}"
 
 
-class IsinstanceUnsupportedType(Rule):
+class IsinstanceUnsupportedType(ScriptRule):
     code = "JIT205"
     name = "isinstance-unsupported-type"
     severity = "error"
+    summary = "`isinstance(x, dict)` (torch rejects `dict` as a type)"
     message = "`isinstance()` against a type TorchScript cannot check"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -278,10 +287,11 @@ _CONTAINER_KEYS = frozenset({"typing.Tuple", "builtins.tuple", "typing.List", "b
                              "builtins.dict", "typing.Optional", "typing.Union"})
 
 
-class DictKeyTypeUnsupported(Rule):
+class DictKeyTypeUnsupported(ScriptRule):
     code = "JIT207"
     name = "dict-key-type-unsupported"
     severity = "error"
+    summary = "`Dict[Tuple[...], V]` and other container key types (torch's error has no line)"
     scope = "signature"
     message = "Dict key type TorchScript does not support"
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.compiled import SCRIPTING_CHECKS, guard_name, scripting_value, terminates
-from jitlint.rules._expr import literal_type
-from jitlint.rules.base import PendingEdit, PendingFix, Rule, RuleContext
+from jitlint.capture import terminates
+from jitlint.targets.script.policy import SCRIPTING_CHECKS, guard_name, is_ignored, scripting_value
+from jitlint.targets.script.rules._expr import literal_type
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
 
 def _semantic_findings_within(nodes, ctx: RuleContext) -> bool:
     """Whether a semantic rule (one torch's pruning would silence) reported inside the nodes' subtrees."""
     candidates = {
-        id(raw.node) for raw in ctx.findings if not raw.rule.syntax and not raw.rule.explains_other_findings
+        id(raw.node) for raw in ctx.findings if not raw.rule.fires_in_pruned and not raw.rule.explains_other_findings
     }
     if not candidates:
         return False
@@ -33,10 +35,11 @@ def _would_be_dead(node: cst.If, value: bool) -> cst.CSTNode | None:
     return node.body if value is False else node.orelse
 
 
-class IsTracingGuardDoesNotPrune(Rule):
+class IsTracingGuardDoesNotPrune(ScriptRule):
     code = "JIT501"
     name = "is-tracing-guard-doesnt-prune"
     severity = "error"
+    summary = "`is_tracing()`-style guards around code torch rejects (they do not prune)"
     message = "this check does not prune branches under torch.jit.script"
     explains_other_findings = True
 
@@ -66,10 +69,12 @@ class IsTracingGuardDoesNotPrune(Rule):
                 )
 
 
-class IsScriptingStoredInVariable(Rule):
+class IsScriptingStoredInVariable(ScriptRule):
     code = "JIT502"
     name = "is-scripting-stored-in-var"
     severity = "error"
+    summary = "`s = is_scripting(); if not s:` around code torch rejects (a variable does not prune)"
+    fix = "safe"
     message = "`is_scripting()` stored in a variable does not prune branches"
     explains_other_findings = True
 
@@ -113,7 +118,7 @@ class IsScriptingStoredInVariable(Rule):
         rebound = [e for e in edits if list(assigned_names_all(ctx.function.info.node)).count(e.node.value) > 1]
         if not edits or rebound:
             return None
-        return PendingFix("safe", "call `is_scripting()` in the test itself", edits)
+        return PendingFix("call `is_scripting()` in the test itself", edits)
 
     def end_file(self, ctx: RuleContext) -> None:
         for node, dead, fix in self.uses:
@@ -150,10 +155,11 @@ def _value_with_names(test: cst.BaseExpression, bound: dict[str, bool], ctx: Rul
     return scripting_value(test, ctx.module.imports, bound)
 
 
-class IsScriptingOutsideCompiledCode(Rule):
+class IsScriptingOutsideCompiledCode(ScriptRule):
     code = "JIT503"
     name = "is-scripting-outside-compiled-code"
     severity = "warning"
+    summary = "`is_scripting()` in `__init__` or at import time, where it is always False"
     scope = "anywhere"
     text_hints = ("is_scripting",)  # every name in SCRIPTING_CHECKS, and any import of one under an alias
     message = "`torch.jit.is_scripting()` is always False here"
@@ -189,15 +195,16 @@ class IsScriptingOutsideCompiledCode(Rule):
         return "at import time"
 
 
-class IgnoredMethodNeedsAnnotations(Rule):
+class IgnoredMethodNeedsAnnotations(ScriptRule):
     code = "JIT504"
     name = "ignored-method-needs-annotations"
     severity = "error"
+    summary = "a literal passed to an unannotated parameter of an ignored method"
     message = "non-Tensor argument to an unannotated parameter of an ignored function"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        resolved = ctx.compiled.callee_of(node)
-        if resolved is None or not resolved[0].is_ignored or any(arg.star for arg in node.args):
+        resolved = ctx.captured.callee_of(node)
+        if resolved is None or not is_ignored(resolved[0]) or any(arg.star for arg in node.args):
             return
         callee, bound = resolved
         params = [*callee.node.params.posonly_params, *callee.node.params.params][int(bound):]

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.infer import SCALARS, Expressions, annotation_type, assignment_fails, binary_type, join_fails, param_types
+from jitlint.targets.script.infer import SCALARS, Expressions, annotation_type, assignment_fails, binary_type, join_fails, param_types
 from jitlint.names import first_param_name, target_names
-from jitlint.rules.base import Rule, RuleContext
+from jitlint.rules.base import RuleContext
+from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
 _TERMINATORS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
@@ -177,7 +178,7 @@ class FlowAnalysis:
         self.ctx = ctx
         self.function = function
         self.imports = ctx.module.imports
-        self.dead = ctx.function.dead if ctx.function is not None else set()
+        self.dead = ctx.function.pruned if ctx.function is not None else set()
         info = ctx.function.info
         is_method = info.cls is not None and "builtins.staticmethod" not in info.decorators
         self.events: list[_Event] = []
@@ -620,7 +621,7 @@ class FlowAnalysis:
 
     def _call_arguments(self, call: cst.Call, expressions: Expressions) -> None:
         """A list, number, str or bool passed to an unannotated (so Tensor) parameter of a compiled project function."""
-        found = self.ctx.compiled.callee_of(call)
+        found = self.ctx.captured.callee_of(call)
         if found is None or any(arg.star for arg in call.args):
             return
         callee, bound = found
@@ -852,15 +853,15 @@ def events_for(ctx: RuleContext, node: cst.FunctionDef) -> list[_Event]:
     return ctx.flow_events[key]
 
 
-def report_events(rule: Rule, node: cst.FunctionDef, ctx: RuleContext) -> None:
-    if ctx.function is None or ctx.function.info.node is not node or not ctx.function.body_compiled:
+def report_events(rule: ScriptRule, node: cst.FunctionDef, ctx: RuleContext) -> None:
+    if ctx.function is None or ctx.function.info.node is not node or not ctx.function.body_captured:
         return
     for event in events_for(ctx, node):
         if event.code == rule.code:
             ctx.report(event.node, event.message)
 
 
-class _FlowRule(Rule):
+class _FlowRule(ScriptRule):
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         report_events(self, node, ctx)
 
@@ -869,6 +870,7 @@ class TolistNeedsAnnotation(_FlowRule):
     code = "JIT206"
     name = "tolist-needs-annotation"
     severity = "error"
+    summary = "`.tolist()` on a Tensor whose result is not assigned to an annotated variable"
     message = "`.tolist()` without a type annotation"
 
 
@@ -876,6 +878,7 @@ class ReturnTypeMismatch(_FlowRule):
     code = "JIT208"
     name = "return-type-mismatch"
     severity = "error"
+    summary = "`return None` in a function annotated to return a non-Optional type"
     message = "returns None from a function annotated with another type"
 
 
@@ -883,6 +886,7 @@ class TupleReturnArityMismatch(_FlowRule):
     code = "JIT209"
     name = "tuple-return-arity-mismatch"
     severity = "error"
+    summary = "returns of tuples of different lengths, or a tuple and a non-tuple"
     message = "returns tuples of different lengths, or a tuple and a non-tuple"
 
 
@@ -890,6 +894,7 @@ class BranchTypeMismatch(_FlowRule):
     code = "JIT701"
     name = "branch-type-mismatch"
     severity = "error"
+    summary = "a variable set to a Tensor in one branch and an int in the other (and read after)"
     message = "variable set to different types in the branches of an if"
 
 
@@ -897,6 +902,7 @@ class DefinedInOneBranch(_FlowRule):
     code = "JIT702"
     name = "defined-in-one-branch"
     severity = "error"
+    summary = "a variable set in one branch only and read after the `if`"
     message = "variable set in one branch only and read after the if"
 
 
@@ -904,6 +910,7 @@ class NoneInitThenValue(_FlowRule):
     code = "JIT703"
     name = "none-init-then-tensor"
     severity = "error"
+    summary = "`acc = None` (unannotated), then assigned a value in a branch or loop"
     message = "variable initialised to None without annotation, then assigned in a branch or loop"
 
 
@@ -911,6 +918,10 @@ class OptionalUsedWithoutRefine(_FlowRule):
     code = "JIT704"
     name = "optional-used-without-refine"
     severity = "error"
+    summary = (
+        "an `Optional[T]` parameter used as a value where it is not refined (`if m is not None`, `assert`, "
+        "early exit)"
+    )
     message = "Optional value used without a None check"
 
 
@@ -918,6 +929,7 @@ class LoopVariableUsedAfterLoop(_FlowRule):
     code = "JIT705"
     name = "loop-var-used-after-loop"
     severity = "error"
+    summary = "a variable first set inside a loop, read after it"
     message = "variable first set inside a loop is read after it"
 
 
@@ -925,6 +937,7 @@ class LoopCarriedTypeChange(_FlowRule):
     code = "JIT706"
     name = "loop-carried-type-change"
     severity = "error"
+    summary = "`s = 0` then `s += 0.5` in a loop or branch (int becomes float)"
     message = "variable changes type inside a branch or loop"
 
 
@@ -932,6 +945,7 @@ class TernaryTypeMismatch(_FlowRule):
     code = "JIT707"
     name = "ternary-type-mismatch"
     severity = "error"
+    summary = "`x if cond else 0`: arms of different types"
     message = "if-expression with branches of different types"
 
 
@@ -939,6 +953,7 @@ class ItemIsNumber(_FlowRule):
     code = "JIT708"
     name = "item-is-number"
     severity = "error"
+    summary = "`range(t.item())`: `.item()` is a number, `range` needs an int"
     message = "`.item()` used where TorchScript needs an int"
 
 
@@ -946,6 +961,7 @@ class AttributeNoneNeedsOptional(_FlowRule):
     code = "JIT609"
     name = "attr-none-needs-optional-annotation"
     severity = "error"
+    summary = "`self.cache = None` in `__init__`, assigned a Tensor in compiled code, no class-level `Optional`"
     message = "attribute that is None in `__init__` assigned a value without a class-level Optional annotation"
 
 
@@ -953,6 +969,7 @@ class AttributeTypeChange(_FlowRule):
     code = "JIT610"
     name = "attr-type-change-in-forward"
     severity = "error"
+    summary = "`self.steps = 0` in `__init__`, assigned a Tensor (or a float) in compiled code"
     message = "compiled code assigns an attribute a value of another type than `__init__` gave it"
 
 
@@ -960,6 +977,7 @@ class OptionalAttributeNoLocalRefine(_FlowRule):
     code = "JIT611"
     name = "optional-attr-no-local-refine"
     severity = "error"
+    summary = "an attribute declared `Optional` used as a value (torch never refines attributes)"
     message = "Optional attribute used as a value (attributes are never refined)"
 
 
@@ -967,4 +985,5 @@ class EmptyContainerNeedsAnnotation(_FlowRule):
     code = "JIT210"
     name = "empty-container-needs-annotation"
     severity = "error"
+    summary = "`sizes = []` then `sizes.append(x.size(0))`; `d = {}` then a non-str key or non-Tensor value"
     message = "unannotated empty list or dict filled with non-Tensor values"

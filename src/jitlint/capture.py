@@ -1,0 +1,396 @@
+"""Capture maps: which functions of the project a capture target captures, modelled once for every rule.
+
+This is the target-neutral mechanism: a worklist from the roots over what captured code calls (`self.method(...)`
+through project base classes, free functions by name across files, functions stored in module attributes,
+`Cls.static(...)`), the call sites of project functions, the addresses that name a function or class across
+processes, and the exchange between workers that each parse a share of the run. A `CapturePolicy` (one per way of
+capturing: `jitlint.targets.script.policy.ScriptPolicy` for torch.jit.script) says where capture starts, where it
+stops (a body that is not captured, whose signature still is), which branches are pruned while capturing, and what
+using a project class in captured code captures.
+
+Inside a captured function, *pruned* branches are those the capture never sees (for TorchScript, `if
+torch.jit.is_scripting():` folded to a constant): semantic rules are silent there; rules that declare
+`fires_in_pruned` are not, because torch's frontend converts the whole function before pruning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable, ClassVar, Iterable
+
+import libcst as cst
+
+from jitlint.names import first_param_name
+from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
+from jitlint.walk import walk
+
+# (function, the class it is captured for or None, why): what a policy adds to the worklist.
+Capture = tuple[FunctionInfo, "ClassInfo | None", str]
+
+
+def terminates(block: cst.BaseSuite) -> bool:
+    """Whether a block always ends in `return` or `raise`."""
+    statements = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+    if isinstance(last, cst.If):
+        return last.orelse is not None and terminates(last.body) and orelse_terminates(last.orelse)
+    return False
+
+
+def orelse_terminates(orelse: cst.If | cst.Else) -> bool:
+    if isinstance(orelse, cst.Else):
+        return terminates(orelse.body)
+    return terminates(orelse.body) and orelse.orelse is not None and orelse_terminates(orelse.orelse)
+
+
+
+@dataclass
+class FunctionScan:
+    """One pass over a function body: its pruned branches and what its live code calls."""
+
+    pruned: set[int] = field(default_factory=set)
+    calls: list[cst.Call] = field(default_factory=list)
+
+
+class PruningScanner(cst.CSTVisitor):
+    """Walks a captured function's live code: records the calls and the branches `fold` decides. A policy
+    subclasses it to fold the tests its capture folds (the base folds nothing)."""
+
+    def __init__(self, root: cst.FunctionDef) -> None:
+        self.root = root
+        self.scan = FunctionScan()
+
+    def fold(self, test: cst.BaseExpression) -> bool | None:
+        """The constant value a test has during capture, or None when it is not folded."""
+        return None
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.scan.pruned:
+            return False
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not self.root:
+            return False
+        return super().on_visit(node)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._prune_after_leaving_branch(node.body)
+
+    def _prune_after_leaving_branch(self, statements) -> None:
+        """Code after an `if` whose live branch always leaves (`if is_scripting(): return ...`) is pruned."""
+        for index, statement in enumerate(statements):
+            if not isinstance(statement, cst.If):
+                continue
+            value = self.fold(statement.test)
+            live_terminates = (value is True and terminates(statement.body)) or (
+                value is False and statement.orelse is not None and orelse_terminates(statement.orelse)
+            )
+            if live_terminates:
+                self.scan.pruned.update(id(rest) for rest in statements[index + 1 :])
+                return
+
+    def visit_If(self, node: cst.If) -> None:
+        value = self.fold(node.test)
+        if value is True and node.orelse is not None:
+            self.scan.pruned.add(id(node.orelse))
+        elif value is False:
+            self.scan.pruned.add(id(node.body))
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        value = self.fold(node.test)
+        if value is True:
+            self.scan.pruned.add(id(node.orelse))
+        elif value is False:
+            self.scan.pruned.add(id(node.body))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.scan.calls.append(node)
+
+
+class CapturePolicy:
+    """What one way of capturing a model captures. Subclasses say the roots, the stops, the pruning and what a
+    project class used in captured code brings in; `CaptureMap` does the walking."""
+
+    name: ClassVar[str]
+
+    def __init__(self, project: ProjectIndex, captured: "CaptureMap") -> None:
+        self.project = project
+        self.captured = captured
+
+    def roots(self) -> Iterable[Capture]:
+        """Where capture starts, in the linted modules of this process (`project.linted`)."""
+        return ()
+
+    def body_captured(self, function: FunctionInfo) -> bool:
+        """False where the walk stops: the body is not captured (its signature, as called, still is)."""
+        return True
+
+    def scanner(self, function: FunctionInfo) -> PruningScanner:
+        """The scanner that finds a captured function's pruned branches and live calls."""
+        return PruningScanner(function.node)
+
+    def class_used(self, cls: ClassInfo, caller: FunctionInfo) -> Iterable[Capture]:
+        """What calling a project class that is not a module in captured code captures."""
+        return ()
+
+
+@dataclass(eq=False)
+class CapturedFunction:
+    info: FunctionInfo
+    reason: str
+    body_captured: bool
+    owners: list[ClassInfo] = field(default_factory=list)  # sorted by file, then name (see `finalize`)
+    pruned: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call from captured code to a project function: who calls it, and what the call passes.
+
+    Call sites are listed by caller (file, then name) and by the call's place among the caller's calls, so the
+    order does not depend on the order the map was explored in, nor on which worker explored it."""
+
+    caller_key: tuple[str, str]  # (file, display name) of the caller
+    ordinal: int  # the call's place among its caller's calls
+    bound: bool  # the callee's first parameter is bound (`self.method(...)`, `self.submodule(...)`)
+    positional: int  # positional arguments passed
+    keywords: frozenset[str]  # keyword arguments passed
+    star: bool  # `*args` or `**kwargs` in the call: what it passes is unknown
+    # In the process that explored the caller; None when another worker reported the call.
+    caller: FunctionInfo | None = field(default=None, compare=False, hash=False)
+    call: cst.Call | None = field(default=None, compare=False, hash=False)
+
+    @property
+    def caller_name(self) -> str:
+        return self.caller_key[1]
+
+    def omits(self, index: int | None, name: str) -> bool:
+        """Whether the call certainly passes nothing for a parameter (positional `index`, or keyword `name`)."""
+        if self.star or name in self.keywords:
+            return False
+        return index is None or self.positional <= index
+
+    def detached(self) -> "CallSite":
+        """The site without its trees, to send to another worker."""
+        return replace(self, caller=None, call=None)
+
+
+def _call_site(call: cst.Call, caller: FunctionInfo, bound: bool, ordinal: int) -> CallSite:
+    return CallSite(
+        (str(caller.module.path), caller.display_name),
+        ordinal,
+        bound,
+        sum(1 for arg in call.args if arg.keyword is None and not arg.star),
+        frozenset(arg.keyword.value for arg in call.args if arg.keyword is not None),
+        any(arg.star for arg in call.args),
+        caller,
+        call,
+    )
+
+
+def _class_key(cls: ClassInfo | None) -> tuple[str, str]:
+    return ("", "") if cls is None else (str(cls.module.path), cls.name)
+
+
+# What identifies a function or a class across processes: (module name, file, class name or None, name).
+Address = tuple
+
+
+def function_address(function: FunctionInfo) -> Address:
+    return (function.module.name, str(function.module.path), function.cls.name if function.cls else None, function.name)
+
+
+def class_address(cls: ClassInfo) -> Address:
+    return (cls.module.name, str(cls.module.path), cls.name)
+
+
+class CaptureMap:
+    """Which functions of the project one capture policy captures, why, and their pruned branches.
+
+    `build` explores from the policy's roots in the linted modules parsed in this process. A worker that parses a
+    share of the run also `receive`s what the other workers found in its files (`export`), so that each
+    worker ends with the map a single process would have built for those files."""
+
+    def __init__(self, project: ProjectIndex, policy: type[CapturePolicy]) -> None:
+        self.project = project
+        self.policy = policy(project, self)
+        self.functions: dict[int, CapturedFunction] = {}
+        self._scans: dict[int, FunctionScan] = {}
+        self._queue: list[tuple[FunctionInfo, ClassInfo | None, str]] = []
+        self._seen: set[tuple[int, int]] = set()
+        self._nodes: dict[int, FunctionInfo] = {}  # callee node id -> callee
+        # Calls from captured code to project functions, by callee node.
+        self.call_sites: dict[int, list[CallSite]] = {}
+        # The project function a call resolves to, per owner the caller was captured for: one call in an
+        # inherited method may reach different overrides; `finalize` keeps the one of the first owner.
+        self._callee_candidates: dict[int, dict[tuple[str, str], tuple[FunctionInfo, bool]]] = {}
+        self._callees: dict[int, tuple[FunctionInfo, bool]] = {}
+        self._follow: Callable[[FunctionInfo], bool] | None = None  # while receiving: explore only these
+
+    @classmethod
+    def build(cls, project: ProjectIndex, policy: type[CapturePolicy], finalize: bool = True) -> "CaptureMap":
+        captured = cls(project, policy)
+        for function, owner, reason in captured.policy.roots():
+            captured._enqueue(function, owner, reason)
+        captured._drain()
+        if finalize:
+            captured.finalize()
+        return captured
+
+    def get(self, node: cst.FunctionDef) -> CapturedFunction | None:
+        return self.functions.get(id(node))
+
+    def calls_to(self, node: cst.FunctionDef) -> list[CallSite]:
+        return self.call_sites.get(id(node), [])
+
+    def callee_of(self, call: cst.Call) -> tuple[FunctionInfo, bool] | None:
+        """The project function a call in captured code resolves to, and whether its first parameter is bound."""
+        return self._callees.get(id(call))
+
+    def _record_call(self, callee: FunctionInfo, call: cst.Call, caller: FunctionInfo, bound: bool,
+                     owner: ClassInfo | None, ordinal: int) -> None:
+        self._nodes[id(callee.node)] = callee
+        self.call_sites.setdefault(id(callee.node), []).append(_call_site(call, caller, bound, ordinal))
+        self._callee_candidates.setdefault(id(call), {}).setdefault(_class_key(owner), (callee, bound))
+
+    def finalize(self) -> None:
+        """Put what exploration order decided into a canonical order: owners by file and name, call sites by
+        caller and place (each once), and for a call that reaches different overrides, the first owner's."""
+        for entry in self.functions.values():
+            entry.owners.sort(key=_class_key)
+        for key, sites in self.call_sites.items():
+            self.call_sites[key] = sorted(set(sites), key=lambda site: (site.caller_key, site.ordinal, site.bound))
+        self._callees = {call: candidates[min(candidates)] for call, candidates in self._callee_candidates.items()}
+
+    # -- across workers ---------------------------------------------------------------------------------------
+    def export(self, elsewhere: Callable[[Path], "int | None"]) -> dict[int, tuple[list, list]]:
+        """What this map found in files another worker lints, by that worker: the captured functions there (with
+        the class each was captured for), and the calls to them."""
+        out: dict[int, tuple[list, list]] = {}
+        for entry in self.functions.values():
+            worker = elsewhere(entry.info.module.path)
+            if worker is None:
+                continue
+            entries = out.setdefault(worker, ([], []))[0]
+            address = function_address(entry.info)
+            if not entry.owners:
+                entries.append((address, None, entry.reason))
+            for owner in entry.owners:
+                entries.append((address, class_address(owner), entry.reason))
+        for node, sites in self.call_sites.items():
+            callee = self._nodes[node]
+            worker = elsewhere(callee.module.path)
+            if worker is not None:
+                address = function_address(callee)
+                out.setdefault(worker, ([], []))[1].extend((address, site.detached()) for site in sites)
+        return out
+
+    def receive(self, entries: list, sites: list, local: Callable[[FunctionInfo], bool]) -> None:
+        """Take in what other workers found in this worker's files (`export`), and follow the calls those
+        functions make, as far as this worker's own files."""
+        for address, owner_address, reason in entries:
+            function = self.project.function_at(address)
+            owner = self.project.class_at(owner_address) if owner_address is not None else None
+            if function is not None and (owner_address is None or owner is not None):
+                self._enqueue(function, owner, reason)
+        self._follow = local
+        try:
+            self._drain()
+        finally:
+            self._follow = None
+        for address, site in sites:
+            callee = self.project.function_at(address)
+            if callee is not None:
+                self._nodes[id(callee.node)] = callee
+                self.call_sites.setdefault(id(callee.node), []).append(site)
+
+    # -- reachability -----------------------------------------------------------------------------------------
+    def _enqueue(self, function: FunctionInfo, owner: ClassInfo | None, reason: str) -> None:
+        if self._follow is not None and not self._follow(function):
+            return
+        key = (id(function.node), id(owner))
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self._queue.append((function, owner, reason))
+
+    def _drain(self) -> None:
+        while self._queue:
+            function, owner, reason = self._queue.pop(0)
+            entry = self.functions.get(id(function.node))
+            if entry is None:
+                entry = CapturedFunction(function, reason, body_captured=self.policy.body_captured(function))
+                self.functions[id(function.node)] = entry
+            if owner is not None and owner not in entry.owners:
+                entry.owners.append(owner)
+            if not entry.body_captured:
+                continue
+            scan = self._scans.get(id(function.node))
+            if scan is None:
+                scanner = self.policy.scanner(function)
+                walk(function.node, scanner)
+                scan = self._scans[id(function.node)] = scanner.scan
+                entry.pruned = scan.pruned
+            for ordinal, call in enumerate(scan.calls):
+                self._follow_call(call, function, owner, ordinal)
+
+    def _follow_call(self, call: cst.Call, caller: FunctionInfo, owner: ClassInfo | None, ordinal: int) -> None:
+        project = self.project
+        imports = caller.module.imports
+        reason = f"called from {caller.display_name}"
+        func = call.func
+        self_name = first_param_name(caller.node)
+        if (
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Name)
+            and owner is not None
+            and func.value.value in (self_name, owner.name)
+        ):
+            name = func.attr.value
+            method = project.find_method(owner, name)
+            if method is not None:
+                bound = "builtins.staticmethod" not in method.decorators
+                self._record_call(method, call, caller, bound=bound, owner=owner, ordinal=ordinal)
+                self._enqueue(method, owner, reason)
+                return
+            attribute = project.attributes(owner).get(name)
+            if attribute is None:
+                return
+            if attribute.function:
+                target = project.resolve_function(attribute.function)
+                if target is not None:
+                    self._record_call(target, call, caller, bound=False, owner=owner, ordinal=ordinal)
+                    self._enqueue(target, target.cls, f"stored in {owner.name}.{name}, {reason}")
+            for constructor in sorted(attribute.constructors):
+                submodule = project.resolve_class(constructor)
+                if submodule is not None and project.is_module_class(submodule):
+                    forward = project.find_method(submodule, "forward")
+                    if forward is not None:
+                        self._record_call(forward, call, caller, bound=True, owner=owner, ordinal=ordinal)
+            return
+        qualified = imports.qualify(func)
+        if qualified is None:
+            return
+        target = project.resolve(qualified)
+        if isinstance(target, FunctionInfo):
+            self._record_call(target, call, caller, bound=False, owner=owner, ordinal=ordinal)
+            self._enqueue(target, target.cls, reason)
+        elif isinstance(target, ClassInfo):
+            if not project.is_module_class(target):
+                for function, cls, why in self.policy.class_used(target, caller):
+                    self._enqueue(function, cls, why)
+        else:
+            # `Cls.static_method(...)`
+            prefix, _, name = qualified.rpartition(".")
+            cls = project.resolve_class(prefix)
+            if cls is not None:
+                method = project.find_method(cls, name)
+                if method is not None:
+                    bound = "builtins.classmethod" in method.decorators
+                    self._record_call(method, call, caller, bound=bound, owner=owner, ordinal=ordinal)
+                    self._enqueue(method, cls, reason)
+
+

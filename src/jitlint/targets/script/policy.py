@@ -1,0 +1,324 @@
+"""The `script` capture policy: what `torch.jit.script(module)` compiles (rules-catalog §0.1, torch 2.13).
+
+Roots: `forward`, `@torch.jit.export` methods and every `@property` of each nn.Module class (less
+`__jit_unused_properties__`, and none for a class with `__prepare_scriptable__`), `@torch.jit.script` functions and
+classes, and `torch.jit.script(f)` targets. A project class that is not a module, used in compiled code, is a
+TorchScript class: all its methods are compiled. `__init__` is not compiled (it is no root);
+`@torch.jit.ignore`/`@torch.jit.unused` bodies are not either, but their signatures are when compiled code calls
+them.
+
+Pruned while torch emits: `torch.jit.is_scripting()` tests and `isinstance(param, X)` on parameters of known type,
+folded with three-valued `and`/`or`/`not`, `Final[bool]`/`__constants__` flags in their default configuration, and
+code after an `if is_scripting(): return`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+import libcst as cst
+
+from jitlint.capture import Capture, CapturePolicy, PruningScanner
+from jitlint.names import ImportTable, first_param_name, target_names
+from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo
+from jitlint.walk import walk
+
+ReturnKind = Callable[[cst.Call], "str | None"]
+IGNORE_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused"})
+SCRIPTING_CHECKS = frozenset({"torch.jit.is_scripting", "torch._C._is_scripting"})
+# Runtime checks that torch.jit.script compiles as ordinary values: they do not prune anything.
+NON_PRUNING_GUARDS = frozenset(
+    {
+        "torch.jit.is_tracing",
+        "torch._C._get_tracing_state",
+        "torch.compiler.is_compiling",
+        "torch.compiler.is_dynamo_compiling",
+        "torch._dynamo.is_compiling",
+        "torch.onnx.is_in_onnx_export",
+    }
+)
+
+
+# What `isinstance(param, X)` folds to, by the parameter's TorchScript type and X (verified on torch 2.13:
+# `isinstance(x, torch.Tensor)` for `x: Tensor` is True and prunes; against int/list/tuple it is False; against a
+# class TorchScript does not know (PIL.Image) torch errors instead, so it stays unknown).
+# (`dict` and bare `Dict` are not foldable: torch rejects them as isinstance targets, see JIT205.)
+_ISINSTANCE_TYPES = {
+    "torch.Tensor": "Tensor", "builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
+    "builtins.str": "str", "builtins.list": "list", "builtins.tuple": "tuple",
+    "typing.List": "list", "typing.Tuple": "tuple",
+}
+
+
+def param_types(function: cst.FunctionDef, imports: ImportTable) -> dict[str, str]:
+    """TorchScript types of the parameters that `isinstance` can fold: Tensor (annotated, or unannotated with
+    no default), and builtin scalars and containers. Optional parameters are refined, not folded: left out."""
+    types: dict[str, str] = {}
+    params = function.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        name = param.name.value
+        if param.annotation is None:
+            if param.default is None:
+                types[name] = "Tensor"
+            continue
+        annotation = param.annotation.annotation
+        outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+        kind = _ISINSTANCE_TYPES.get(imports.qualify(outer) or "")
+        if kind is not None:
+            types[name] = kind
+    return types
+
+
+def _isinstance_value(test: cst.Call, imports: ImportTable, types: dict[str, str]) -> bool | None:
+    if len(test.args) != 2 or not isinstance(test.args[0].value, cst.Name):
+        return None
+    actual = types.get(test.args[0].value.value)
+    if actual is None:
+        return None
+    classes = test.args[1].value
+    elements = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+    kinds = [_ISINSTANCE_TYPES.get(imports.qualify(e) or "") for e in elements]
+    if None in kinds:
+        return None
+    return actual in kinds
+
+
+AttributeValue = Callable[[cst.Attribute], "bool | None"]
+
+
+def scripting_value(
+    test: cst.BaseExpression,
+    imports: ImportTable,
+    names: dict[str, bool] | None = None,
+    types: dict[str, str] | None = None,
+    attributes: AttributeValue | None = None,
+) -> bool | None:
+    """The value a test has while torch scripts it, when torch folds it to a constant; None when it does not.
+
+    Verified on torch 2.13: `not is_scripting()`, `cond and not is_scripting()` (False) and
+    `is_scripting() or cond` (True) prune; `is_scripting() and cond` and `not is_scripting() or cond` do not.
+    `names` maps variables to the value they would have if they were the call (torch itself does not fold them);
+    `types` gives parameter types for folding `isinstance(param, X)`; `attributes` the value of `self.flag` when
+    it is a `Final[bool]`/`__constants__` attribute (verified: torch prunes `if self.flag:` then).
+    """
+    if names and isinstance(test, cst.Name) and test.value in names:
+        return names[test.value]
+    if attributes is not None and isinstance(test, cst.Attribute):
+        return attributes(test)
+    if isinstance(test, cst.Call):
+        qualified = imports.qualify(test.func)
+        if not test.args and qualified in SCRIPTING_CHECKS:
+            return True
+        if types and qualified == "builtins.isinstance":
+            return _isinstance_value(test, imports, types)
+        return None
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = scripting_value(test.expression, imports, names, types, attributes)
+        return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        left = scripting_value(test.left, imports, names, types, attributes)
+        right = scripting_value(test.right, imports, names, types, attributes)
+        if isinstance(test.operator, cst.And):
+            if left is False or right is False:
+                return False
+            return True if (left is True and right is True) else None
+        if left is True or right is True:
+            return True
+        return False if (left is False and right is False) else None
+    return None
+
+
+def guard_name(test: cst.BaseExpression, imports: ImportTable) -> str | None:
+    """The non-pruning check (`torch.jit.is_tracing`, ...) a test relies on, if any."""
+    if isinstance(test, cst.Call):
+        qualified = imports.qualify(test.func)
+        return qualified if qualified in NON_PRUNING_GUARDS else None
+    if isinstance(test, cst.UnaryOperation):
+        return guard_name(test.expression, imports)
+    if isinstance(test, cst.BooleanOperation):
+        return guard_name(test.left, imports) or guard_name(test.right, imports)
+    return None
+
+
+
+def is_ignored(function: FunctionInfo) -> bool:
+    """Body not compiled (`@torch.jit.ignore` / `@torch.jit.unused`); the signature may still be."""
+    return bool(function.decorators & IGNORE_DECORATORS)
+
+
+def is_export(function: FunctionInfo) -> bool:
+    return "torch.jit.export" in function.decorators
+
+
+def is_script(function: FunctionInfo) -> bool:
+    return "torch.jit.script" in function.decorators
+
+
+class ScriptScanner(PruningScanner):
+    """Folds what torch.jit.script folds while emitting (see `scripting_value`), with the parameter types that
+    still hold where the test is (a parameter rebound to a value of unknown type no longer folds)."""
+
+    def __init__(
+        self,
+        root: cst.FunctionDef,
+        imports: ImportTable,
+        is_method: bool,
+        return_kind: ReturnKind,
+        constant_flag: Callable[[str], "bool | None"],
+    ) -> None:
+        super().__init__(root)
+        self.imports = imports
+        self.parameter_types = param_types(root, imports)
+        self.self_name: str | None = None
+        if is_method:
+            self.self_name = first_param_name(root)
+            self.parameter_types.pop(self.self_name, None)
+        self.constant_flag = constant_flag
+        self.return_kind = return_kind
+        self.rebound: set[str] = set()  # names assigned so far, in source order, to a value of unknown type
+
+    def fold(self, test: cst.BaseExpression) -> bool | None:
+        return scripting_value(test, self.imports, types=self.types, attributes=self._attribute_value)
+
+    def _attribute_value(self, node: cst.Attribute) -> bool | None:
+        if isinstance(node.value, cst.Name) and node.value.value == self.self_name:
+            return self.constant_flag(node.attr.value)
+        return None
+
+    @property
+    def types(self) -> dict[str, str]:
+        """Parameter types that still hold here: a parameter rebound earlier may have changed type."""
+        return {name: kind for name, kind in self.parameter_types.items() if name not in self.rebound}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        # `img = F.resize(img, ...)` with `def resize(...) -> Tensor` keeps img a Tensor.
+        if (
+            len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Name)
+            and isinstance(node.value, cst.Call)
+            and self.parameter_types.get(node.targets[0].target.value) is not None
+            and self.return_kind(node.value) == self.parameter_types[node.targets[0].target.value]
+        ):
+            return
+        for target in node.targets:
+            self.rebound |= target_names(target.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.rebound |= target_names(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.rebound |= target_names(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.rebound |= target_names(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self.rebound |= target_names(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.rebound |= target_names(node.target)
+
+
+class ScriptPolicy(CapturePolicy):
+    name = "script"
+
+    def roots(self) -> Iterator[Capture]:
+        project = self.project
+        for module in list(project.linted):
+            for cls in module.classes.values():
+                if project.is_module_class(cls):
+                    yield from self._module_roots(cls)
+                elif decorator_is_script(cls, module.imports):
+                    yield from self._script_class(cls, "@torch.jit.script class")
+            for function in module.functions.values():
+                if is_script(function):
+                    yield function, None, "@torch.jit.script"
+            for target in self._script_call_targets(module):
+                resolved = project.resolve(module.imports.qualify(target))
+                if isinstance(resolved, FunctionInfo):
+                    yield resolved, None, "passed to torch.jit.script"
+                elif isinstance(resolved, ClassInfo) and not project.is_module_class(resolved):
+                    yield from self._script_class(resolved, "passed to torch.jit.script")
+
+    def _module_roots(self, cls: ClassInfo) -> Iterator[Capture]:
+        if self.project.find_method(cls, "__prepare_scriptable__") is not None:
+            # torch.jit.script scripts what `__prepare_scriptable__()` returns instead (torchvision's v2
+            # transforms return their v1 counterpart), so this class's own methods are not compiled.
+            return
+        forward = self.project.find_method(cls, "forward")
+        if forward is not None:
+            yield forward, cls, f"forward of {cls.name}"
+        unused = set()
+        for current in self.project.mro(cls):
+            unused |= current.unused_properties
+        seen: set[str] = set()
+        for current in self.project.mro(cls):
+            for name, method in current.methods.items():
+                if name in seen:
+                    continue
+                seen.add(name)
+                if is_export(method):
+                    yield (method, cls, f"@torch.jit.export method of {cls.name}")
+                elif method.is_property and name not in unused:
+                    yield method, cls, f"property of {cls.name} (torch compiles every property)"
+
+    def _script_class(self, cls: ClassInfo, reason: str) -> Iterator[Capture]:
+        for method in cls.methods.values():
+            yield method, cls, f"method of TorchScript class {cls.name} ({reason})"
+
+    def _script_call_targets(self, module: ModuleInfo) -> list[cst.BaseExpression]:
+        """Arguments of `torch.jit.script(f)` calls anywhere in the file."""
+        if module.text is not None and "script" not in module.text:
+            return []
+        targets: list[cst.BaseExpression] = []
+        imports = module.imports
+
+        class Finder(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if node.args and imports.qualify(node.func) == "torch.jit.script":
+                    targets.append(node.args[0].value)
+
+        walk(module.tree, Finder())
+        return targets
+
+    def body_captured(self, function: FunctionInfo) -> bool:
+        return not is_ignored(function)
+
+    def scanner(self, function: FunctionInfo) -> ScriptScanner:
+        imports = function.module.imports
+        return ScriptScanner(
+            function.node,
+            imports,
+            is_method=function.cls is not None and "builtins.staticmethod" not in function.decorators,
+            return_kind=lambda call: self.return_kind(call, imports),
+            constant_flag=lambda name, cls=function.cls: self.constant_flag(cls, name),
+        )
+
+    def class_used(self, cls: ClassInfo, caller: FunctionInfo) -> Iterator[Capture]:
+        return self._script_class(cls, f"used in {caller.display_name}")
+
+    def constant_flag(self, cls: ClassInfo | None, name: str) -> bool | None:
+        """The value of a `Final[bool]`/`__constants__` flag of the method's class, in its default configuration."""
+        if cls is None:
+            return None
+        info = self.project.attributes(cls).get(name)
+        return info.init_bool if info is not None and info.constant else None
+
+    def return_kind(self, call: cst.Call, imports: ImportTable) -> str | None:
+        """The declared return type of a project function a call resolves to, as `isinstance` folding sees it."""
+        target = self.project.resolve_function(imports.qualify(call.func))
+        if target is None or target.node.returns is None:
+            return None
+        annotation = target.node.returns.annotation
+        outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+        return _ISINSTANCE_TYPES.get(target.module.imports.qualify(outer) or "")
+
+
+def decorator_is_script(cls: ClassInfo, imports: ImportTable) -> bool:
+    for decorator in cls.node.decorators:
+        expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        if imports.qualify(expr) == "torch.jit.script":
+            return True
+    return False
+
+
