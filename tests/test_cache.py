@@ -69,7 +69,7 @@ def package(tmp_path, monkeypatch):
 
 
 def test_the_code_table_matches_the_rules():
-    assert CODES == {rule.code: (rule.name, rule.severity) for rule in RULES}
+    assert CODES == {rule.code: (rule.name, rule.severity, rule.target, rule.fix) for rule in RULES}
 
 
 def test_warm_run_prints_the_same_and_writes_a_marked_cache(package):

@@ -35,6 +35,8 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--target", "targets", multiple=True, metavar="TARGETS",
+              help="Capture targets to check, comma-separated (default: script; replaces config `target`).")
 @click.option("--select", multiple=True, metavar="CODES", help="Rule codes or prefixes to enable (replaces config).")
 @click.option("--extend-select", multiple=True, metavar="CODES", help="Rule codes or prefixes to enable in addition.")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Rule codes or prefixes to disable.")
@@ -57,7 +59,7 @@ def main() -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff: also apply fixes marked unsafe.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
 @click.option("--show-fixes", is_flag=True, help="With --fix: list each finding that was fixed.")
-def check(paths, select, extend_select, ignore, output_format, stdin_filename, show_statistics, exit_zero,
+def check(paths, targets, select, extend_select, ignore, output_format, stdin_filename, show_statistics, exit_zero,
           force_exclude, config_path, quiet, dynamic, strict, no_cache, cache_dir, jobs, fix, unsafe_fixes,
           show_diff, show_fixes) -> None:
     """Lint PATHS (files or directories; `-` reads stdin; default: the current directory)."""
@@ -75,7 +77,8 @@ def check(paths, select, extend_select, ignore, output_format, stdin_filename, s
     try:
         start = stdin_filename.parent if stdin_filename else (paths[0] if paths and paths[0].is_dir() else Path.cwd())
         config = load_config(config_path, start if start.exists() else Path.cwd())
-        enabled = config.enabled_codes(CODES, _split(select), _split(extend_select), _split(ignore))
+        enabled = config.enabled_codes({code: info.target for code, info in CODES.items()}, _split(select),
+                                       _split(extend_select), _split(ignore), _split(targets))
     except ConfigError as error:
         raise _fail(str(error))
     if paths and force_exclude and stdin is None and not _any_included(paths, config):
@@ -271,17 +274,29 @@ def server() -> None:
 
 @main.command(name="rules")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def list_rules(output_format: str) -> None:
-    """List every rule: code, name, severity and summary."""
+@click.option("--target", "targets", multiple=True, metavar="TARGETS", help="Only the rules of these targets.")
+def list_rules(output_format: str, targets: tuple[str, ...]) -> None:
+    """List every rule: code, name, target, severity, fix and summary."""
+    from jitlint.config import validate_targets
     from jitlint.rules import RULES
+    from jitlint.targets import all_targets
 
+    chosen = _split(targets)
+    try:
+        validate_targets(chosen or list(all_targets()), set(all_targets()))
+    except ConfigError as error:
+        raise _fail(str(error))
+    rules = [r for r in RULES if not chosen or r.target is None or r.target in chosen]
     if output_format == "json":
-        click.echo(json.dumps(
-            [{"code": r.code, "name": r.name, "severity": r.severity, "url": pages.url(r.code)} for r in RULES], indent=2
-        ))
+        click.echo(json.dumps([
+            {"code": r.code, "name": r.name, "target": r.target, "severity": r.severity, "fix": r.fix,
+             "policy": r.policy, "fires_in_pruned": r.fires_in_pruned, "summary": r.summary, "url": pages.url(r.code)}
+            for r in rules
+        ], indent=2))
         return
-    for r in RULES:
-        click.echo(f"{r.code}  {r.name:<36} {r.severity:<8} {r.message}")
+    for r in rules:
+        fix = {"safe": "[*]", "unsafe": "[-]"}.get(r.fix, "   ")
+        click.echo(f"{r.code}  {r.name:<36} {r.target or 'all':<7} {r.severity:<8} {fix} {r.message}")
 
 
 @main.command()

@@ -6,9 +6,13 @@ import fnmatch
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Iterable
+from typing import Mapping
 
-KNOWN_KEYS = frozenset({"select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic"})
+from jitlint.targets import DEFAULT_TARGETS
+
+KNOWN_KEYS = frozenset(
+    {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic"}
+)
 DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python"})
 
 # Directories never worth linting (ruff's defaults, plus our cache).
@@ -26,7 +30,8 @@ class ConfigError(Exception):
 
 @dataclass
 class Config:
-    select: list[str] = field(default_factory=lambda: ["JIT"])
+    targets: list[str] = field(default_factory=lambda: list(DEFAULT_TARGETS))
+    select: list[str] = field(default_factory=lambda: ["ALL"])  # every rule of the enabled targets
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
@@ -39,15 +44,31 @@ class Config:
     dynamic_python: str | None = None
 
     # -- selection --------------------------------------------------------------------------------------------
-    def enabled_codes(self, all_codes: Iterable[str], cli_select=None, cli_extend=(), cli_ignore=()) -> set[str]:
-        codes = list(all_codes)
+    def enabled_codes(self, code_targets: Mapping[str, str | None], cli_select=None, cli_extend=(), cli_ignore=(),
+                      cli_targets=None) -> set[str]:
+        """The codes to run: those of the enabled targets (and the shared file codes) that the selection picks.
+        `code_targets` maps every known code to its target (None for the shared ones). Selecting a code that only
+        a target not enabled has is an error, never a silent no-op; ignoring one is allowed (a configuration may
+        be shared by runs with different targets)."""
+        targets = list(cli_targets) if cli_targets else list(self.targets)
+        validate_targets(targets, {target for target in code_targets.values() if target is not None})
+        codes = list(code_targets)
+        active = [code for code in codes if code_targets[code] is None or code_targets[code] in targets]
         select = list(cli_select) if cli_select else list(self.select)
         select += list(self.extend_select) + list(cli_extend)
         ignore = list(self.ignore) + list(cli_ignore)
         for selector in select + ignore:
             validate_selector(selector, codes)
+        for selector in select:
+            if selector != "ALL" and not any(code.startswith(selector) for code in active):
+                owners = sorted({code_targets[code] for code in codes if code.startswith(selector)} - {None})
+                raise ConfigError(
+                    f"`{selector}` selects rules of the target{'s' if len(owners) > 1 else ''} "
+                    f"{', '.join(f'`{owner}`' for owner in owners)}, which {'are' if len(owners) > 1 else 'is'} "
+                    f"not enabled (enabled: {', '.join(targets)}; add it with `--target` or `target = [...]`)"
+                )
         enabled = set()
-        for code in codes:
+        for code in active:
             positive = _best_match(code, select)
             negative = _best_match(code, ignore)
             if positive > negative:
@@ -65,6 +86,14 @@ class Config:
     def is_excluded(self, path: Path) -> bool:
         relative = _relative(path, self.root)
         return any(_matches(relative, pattern) for pattern in self.exclude)
+
+
+def validate_targets(targets: list[str], known: set[str]) -> None:
+    if not targets:
+        raise ConfigError("no target enabled: `target` needs at least one of " + ", ".join(sorted(known)))
+    for target in targets:
+        if target not in known:
+            raise ConfigError(f"unknown target: `{target}` (known: {', '.join(sorted(known))})")
 
 
 def validate_selector(selector: str, codes: list[str]) -> None:
@@ -139,11 +168,13 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
     if unknown:
         raise ConfigError(f"{path}: unknown key in [tool.jitlint]: `{unknown[0]}`")
     config = Config(root=Path(path).resolve().parent, source=Path(path))
-    for key in ("select", "ignore", "extend-select", "exclude", "extend-exclude"):
+    for key in ("target", "select", "ignore", "extend-select", "exclude", "extend-exclude"):
         if key in table:
             value = table[key]
             if not (isinstance(value, list) and all(isinstance(item, str) for item in value)):
                 raise ConfigError(f"{path}: `{key}` in [tool.jitlint] must be a list of strings")
+    if "target" in table:
+        config.targets = table["target"]
     if "select" in table:
         config.select = table["select"]
     config.ignore = table.get("ignore", [])

@@ -20,7 +20,7 @@ class SourceError:
     column: int = 1
 
     def finding(self) -> Finding:
-        name, severity = CODES[self.code]
+        name, severity = CODES[self.code][:2]
         location = Location(self.row, self.column)
         return Finding(self.code, name, self.message, severity, self.display_name, location, location,
                        url=pages.url(self.code))
