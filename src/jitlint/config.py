@@ -46,6 +46,11 @@ class Config:
         ignore = list(self.ignore) + list(cli_ignore)
         for selector in select + ignore:
             validate_selector(selector, codes)
+        for pattern, selectors in self.per_file_ignores.items():
+            for selector in selectors:
+                # Matched as prefixes of the codes found (no `ALL`), so one that starts no code would ignore nothing.
+                if not any(code.startswith(selector) for code in codes):
+                    raise ConfigError(f"unknown rule selector in `per-file-ignores` for `{pattern}`: `{selector}`")
         enabled = set()
         for code in codes:
             positive = _best_match(code, select)
