@@ -55,6 +55,8 @@ def codes_module() -> str:
         lines.append(f"    {rule.code!r}: CodeInfo({rule.name!r}, {rule.severity!r}, {rule.target!r}, {rule.fix!r}),"
                      .replace("'", '"'))
     lines.append("}")
+    lines.append("# Each code's target: what `Config.enabled_codes` selects by.")
+    lines.append("TARGET_OF: dict[str, str | None] = {code: info.target for code, info in CODES.items()}")
     return "\n".join(lines) + "\n"
 
 

@@ -197,6 +197,10 @@ def test_pyproject_configuration(project):
     [
         ('[tool.jitlint]\nselct = ["JIT3"]\n', "unknown key in [tool.jitlint]: `selct`"),
         ('[tool.jitlint]\nselect = ["JIT9"]\n', "unknown rule selector: `JIT9`"),
+        ('[tool.jitlint]\nper-file-ignores = {"a.py" = ["JIT999"]}\n',
+         "unknown rule selector in `per-file-ignores` for `a.py`: `JIT999`"),
+        ('[tool.jitlint]\nper-file-ignores = {"legacy/*.py" = ["JIT4", "JIT9"]}\n',
+         "unknown rule selector in `per-file-ignores` for `legacy/*.py`: `JIT9`"),
         ('[tool.jitlint]\nselect = "JIT3"\n', "`select` in [tool.jitlint] must be a list of strings"),
         ("[tool.jitlint\n", "cannot read configuration"),
     ],

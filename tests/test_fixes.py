@@ -171,17 +171,49 @@ def test_a_file_changed_on_disk_during_the_run_is_not_overwritten(tmp_path, monk
     path = tmp_path / "m.py"
     page = next(p for p in FIXABLE_PAGES if p.code == "JIT201")
     path.write_text(page.bad)
-    real_fix_source = jitlint.fixes.fix_source
+    real_fix_sources = jitlint.fixes.fix_sources
 
     def edit_meanwhile(*args, **kwargs):
-        result = real_fix_source(*args, **kwargs)
+        results = real_fix_sources(*args, **kwargs)
         path.write_text(page.bad + "# the user saved again\n")
-        return result
+        return results
 
-    monkeypatch.setattr(jitlint.fixes, "fix_source", edit_meanwhile)
+    monkeypatch.setattr(jitlint.fixes, "fix_sources", edit_meanwhile)
     result = CliRunner().invoke(main, ["check", "--fix", str(path)])
     assert path.read_text() == page.bad + "# the user saved again\n"
     assert "changed on disk" in result.output
+
+
+def test_fixes_see_the_whole_run_like_check(tmp_path, monkeypatch):
+    """A helper is compiled only because another file's `forward` calls it: its fix is shown and applied too."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "model.py").write_text(
+        "import torch\nimport torch.nn as nn\n\nfrom pkg.helpers import helper\n\n\n"
+        "class Model(nn.Module):\n    def forward(self, x):\n        return helper(x)\n"
+    )
+    helpers = package / "helpers.py"
+    helpers.write_text("import torch\n\n\ndef helper(x, scale=1.0):\n    return x * scale\n")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    found = json.loads(runner.invoke(main, ["check", "--no-cache", "--output-format", "json", "pkg"]).output)
+    assert [(f["filename"], f["code"], f["fix"]["applicability"]) for f in found] == [
+        (os.path.join("pkg", "helpers.py"), "JIT201", "safe")]
+    diff = runner.invoke(main, ["check", "--diff", "pkg"])
+    assert diff.exit_code == 1
+    assert "+++ b/pkg/helpers.py" in diff.output and "+def helper(x, scale: float = 1.0):" in diff.output
+    assert "model.py" not in diff.output
+    fixed = runner.invoke(main, ["check", "--fix", "pkg"])
+    assert fixed.exit_code == 0, fixed.output
+    assert helpers.read_text() == "import torch\n\n\ndef helper(x, scale: float = 1.0):\n    return x * scale\n"
+    after = json.loads(runner.invoke(main, ["check", "--no-cache", "--output-format", "json", "pkg"]).output)
+    assert after == []
+    # An editor fixing its buffer of helpers.py with the package named: the same project as `check` of both.
+    helpers.write_text("import torch\n\n\ndef helper(x, scale=1.0):\n    return x * scale\n")
+    piped = runner.invoke(main, ["check", "--fix", "--stdin-filename", "pkg/helpers.py", "-", "pkg"],
+                          input=helpers.read_text())
+    assert piped.output == "import torch\n\n\ndef helper(x, scale: float = 1.0):\n    return x * scale\n"
 
 
 def test_fixing_keeps_permissions_bom_and_line_endings(tmp_path):

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from jitlint import __version__, pages
-from jitlint.codes import CODES
+from jitlint.codes import TARGET_OF
 from jitlint.config import ConfigError, load_config
 from jitlint.report import OUTPUT_FORMATS, render, statistics
 
@@ -77,15 +77,16 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
     try:
         start = stdin_filename.parent if stdin_filename else (paths[0] if paths and paths[0].is_dir() else Path.cwd())
         config = load_config(config_path, start if start.exists() else Path.cwd())
-        enabled = config.enabled_codes({code: info.target for code, info in CODES.items()}, _split(select),
-                                       _split(extend_select), _split(ignore), _split(targets))
+        enabled = config.enabled_codes(TARGET_OF, _split(select), _split(extend_select), _split(ignore),
+                                       _split(targets))
     except ConfigError as error:
         raise _fail(str(error))
     if paths and force_exclude and stdin is None and not _any_included(paths, config):
         sys.exit(0)  # pre-commit passed only excluded files: nothing to do, nothing to say
     applied: list = []
     if fix or show_diff:
-        outputs, applied = _fix(paths, stdin, config, enabled, force_exclude, unsafe_fixes, write=not show_diff)
+        outputs, applied = _fix(paths, stdin, config, enabled, force_exclude, unsafe_fixes, write=not show_diff,
+                                jobs=jobs or os.cpu_count() or 1)
         if show_diff:  # the diffs, nothing written; exit 1 when there is something to fix
             click.echo("".join(outputs), nl=False)
             sys.exit(1 if any(outputs) and not exit_zero else 0)
@@ -140,29 +141,42 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
     sys.exit(1 if any(f.severity == "error" for f in findings) else 0)
 
 
-def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool) -> tuple[list[str], list]:
-    """Fix every file. Returns the unified diffs (--diff) or the fixed source (stdin), and the findings fixed."""
-    from jitlint.engine import StdinSource, discover, lint
-    from jitlint.fixes import digest, fix_source, unified_diff, write_atomically
-    from jitlint.source import decode
+def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool, jobs: int) -> tuple[list[str], list]:
+    """Fix every file. Returns the unified diffs (--diff) or the fixed source (stdin), and the findings fixed.
 
-    def lint_text(path: Path, text: str):
-        return lint([], config, enabled, stdin=StdinSource(str(path), text.encode("utf-8")))
+    Each file is linted in the same run as `check` lints it (see `fix_sources`), with what the fixes made of the
+    other files in place of them."""
+    from jitlint.engine import StdinSource, discover, lint
+    from jitlint.fixes import digest, fix_sources, unified_diff, write_atomically
+    from jitlint.source import decode
 
     outputs: list[str] = []
     applied: list = []
     if stdin is not None:
-        text = decode(stdin.data)
-        result = fix_source(Path(stdin.display_name), text, lambda t: lint_text(Path(stdin.display_name), t), unsafe)
-        return ([unified_diff(result, stdin.display_name)] if not write else [result.fixed]), result.applied
+        name = stdin.display_name
+
+        def lint_stdin(changed: dict[str, str]):
+            data = changed[name].encode("utf-8") if name in changed else stdin.data
+            return lint(paths, config, enabled, stdin=StdinSource(name, data), force_exclude=force_exclude)
+
+        result = fix_sources({name: decode(stdin.data)}, lint_stdin, unsafe)[name]
+        return ([unified_diff(result, name)] if not write else [result.fixed]), result.applied
     files, _errors = discover(paths, config, force_exclude)
+    read: dict[str, tuple[Path, bytes, str]] = {}
     for path in files:
         try:
             data = path.read_bytes()
-            text = decode(data)
+            read[str(path)] = (path, data, decode(data))
         except (OSError, UnicodeDecodeError, SyntaxError):
             continue  # reported as JIT002 by the lint that follows
-        result = fix_source(path, text, lambda t, path=path: lint_text(path, t), unsafe)
+
+    def lint_run_with(changed: dict[str, str]):
+        buffers = [StdinSource(name, text.encode("utf-8")) for name, text in changed.items()]
+        return lint(paths, config, enabled, buffers=buffers, force_exclude=force_exclude, jobs=jobs)
+
+    results = fix_sources({name: text for name, (_path, _data, text) in read.items()}, lint_run_with, unsafe)
+    for name, (path, data, _text) in read.items():
+        result = results[name]
         if result.error:
             click.echo(f"jitlint: {path}: {result.error}", err=True)
             continue

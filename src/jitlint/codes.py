@@ -103,3 +103,5 @@ CODES: dict[str, CodeInfo] = {
     "JIT707": CodeInfo("ternary-type-mismatch", "error", "script", None),
     "JIT708": CodeInfo("item-is-number", "error", "script", None),
 }
+# Each code's target: what `Config.enabled_codes` selects by.
+TARGET_OF: dict[str, str | None] = {code: info.target for code, info in CODES.items()}

@@ -67,6 +67,11 @@ class Config:
                     f"{', '.join(f'`{owner}`' for owner in owners)}, which {'are' if len(owners) > 1 else 'is'} "
                     f"not enabled (enabled: {', '.join(targets)}; add it with `--target` or `target = [...]`)"
                 )
+        for pattern, selectors in self.per_file_ignores.items():
+            for selector in selectors:
+                # Matched as prefixes of the codes found (no `ALL`), so one that starts no code would ignore nothing.
+                if not any(code.startswith(selector) for code in codes):
+                    raise ConfigError(f"unknown rule selector in `per-file-ignores` for `{pattern}`: `{selector}`")
         enabled = set()
         for code in active:
             positive = _best_match(code, select)

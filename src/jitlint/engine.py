@@ -254,6 +254,7 @@ def _lint_run(
     enabled: set[str],
     *,
     stdin: StdinSource | None = None,
+    buffers: "list[StdinSource]" = (),
     force_exclude: bool = False,
     progress=None,
     jobs: int = 1,
@@ -263,12 +264,14 @@ def _lint_run(
     """`progress(done, total)`, if given, is called as files are read and as they are linted. With `jobs` > 1 and
     enough files, the files are split across forked workers (see `_lint_sharded`), unless `keep_model` asks for
     the project index and capture maps in this process (the dynamic checker needs them). The maps built are those
-    of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs)."""
+    of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs). `stdin` and `buffers`
+    (the text `--fix` has not written yet) are linted in place of the files of the same path on disk."""
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
     shards = min(jobs, len(files) // MIN_FILES_PER_JOB)
-    if shards > 1 and stdin is None and not keep_model and "fork" in multiprocessing.get_all_start_methods():
+    in_memory = [*buffers, *([stdin] if stdin is not None else [])]
+    if shards > 1 and not in_memory and not keep_model and "fork" in multiprocessing.get_all_start_methods():
         sharded = _lint_sharded(files, rules, policies, config, enabled, shards, progress)
         if sharded is not None:
             findings, loaded = sharded
@@ -276,21 +279,24 @@ def _lint_run(
             findings.sort(key=Finding.sort_key)
             return LintRun(findings, None, {}, sorted(loaded))
 
+    in_memory = [b for b in in_memory if not (force_exclude and config.is_excluded(Path(b.display_name)))]
+    # The same file on disk is replaced by what the editor sent (or what a fix made of it): it is not even read.
+    replaced = {resolved(Path(b.display_name)) for b in in_memory}
     sources: list[SourceFile] = []
+    seeds: list[Path] = []
     for index, path in enumerate(files):
         if progress is not None:
             progress(index, 2 * len(files))
+        if replaced and resolved(path) in replaced:
+            continue
         source = read_source(path)
         (sources if isinstance(source, SourceFile) else errors).append(source)
-    seeds = list(files)
-    if stdin is not None:
-        stdin_path = Path(stdin.display_name)
-        if not (force_exclude and config.is_excluded(stdin_path)):
-            source = parse_bytes(stdin_path, stdin.display_name, stdin.data)
-            (sources if isinstance(source, SourceFile) else errors).append(source)
-            # The same file on disk is replaced by what the editor sent.
-            sources = [s for s in sources if s is source or resolved(s.path) != resolved(stdin_path)]
-            seeds = [path for path in seeds if resolved(path) != resolved(stdin_path)] + [stdin_path]
+        seeds.append(path)
+    for buffer in in_memory:
+        buffer_path = Path(buffer.display_name)
+        source = parse_bytes(buffer_path, buffer.display_name, buffer.data)
+        (sources if isinstance(source, SourceFile) else errors).append(source)
+        seeds.append(buffer_path)
 
     project = ProjectIndex(loader=_load_quietly)
     project.seed(seeds)

@@ -64,28 +64,40 @@ class FixResult:
     error: str = ""
 
 
-def fix_source(path: Path, text: str, lint_text, unsafe: bool) -> FixResult:
-    """Fix `text` (the content of `path`) by linting, applying what is applicable, and repeating until stable.
+def fix_sources(texts: dict[str, str], lint_texts, unsafe: bool) -> dict[str, FixResult]:
+    """Fix the files of one run together: lint the run, apply what is applicable in each file, repeat until stable.
 
-    `lint_text(text) -> list[Finding]` lints the text as the file `path`."""
-    result = FixResult(path, text, text)
+    `texts` maps display names to the files' text; `lint_texts(changed) -> list[Finding]` lints the whole run
+    with `changed` (display name -> text so far, for the files a fix changed) in place of the files on disk. One
+    lint of the run per pass: a file's findings depend on the others (a helper is compiled because another file's
+    `forward` calls it), and a pass per file would lint the run once per fixed file."""
+    results = {name: FixResult(Path(name), text, text) for name, text in texts.items()}
     for _ in range(MAX_PASSES):
-        findings = [f for f in lint_text(result.fixed) if applicable(f, unsafe)]
-        if not findings:
+        found: dict[str, list[Finding]] = {}
+        changed = {name: result.fixed for name, result in results.items() if result.fixed != result.original}
+        for finding in lint_texts(changed):
+            result = results.get(finding.filename)
+            if result is not None and not result.error and applicable(finding, unsafe):
+                found.setdefault(finding.filename, []).append(finding)
+        progressed = False
+        for name, findings in found.items():
+            result = results[name]
+            candidate = apply_edits(result.fixed, [list(f.fix.edits) for f in findings])
+            if candidate == result.fixed:
+                continue
+            try:
+                cst.parse_module(candidate)
+            except Exception as error:  # a fix must never produce code that does not parse
+                result.error = f"a fix produced code that does not parse ({type(error).__name__}); file left unchanged"
+                result.fixed = result.original
+                result.applied = []
+                continue
+            result.fixed = candidate
+            result.applied.extend(findings)
+            progressed = True
+        if not progressed:
             break
-        candidate = apply_edits(result.fixed, [list(f.fix.edits) for f in findings])
-        if candidate == result.fixed:
-            break
-        try:
-            cst.parse_module(candidate)
-        except Exception as error:  # a fix must never produce code that does not parse
-            result.error = f"a fix produced code that does not parse ({type(error).__name__}); file left unchanged"
-            result.fixed = result.original
-            result.applied = []
-            return result
-        result.fixed = candidate
-        result.applied.extend(findings)
-    return result
+    return results
 
 
 def unified_diff(result: FixResult, display_name: str) -> str:

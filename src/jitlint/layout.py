@@ -12,6 +12,10 @@ positions of every other node. What sharing changes: a layout node has one posit
 one parent, so nothing may ask for either: a finding or fix edit on a shared node raises (`rules/base.py`), and
 jitlint reports and fixes statements, expressions and names.
 
+The swap is seen by the whole process: while a parse runs, another thread's `isinstance(node, cst.Not)` gets a
+factory, not a class, and raises. Whatever lints in threads must lint one file set at a time (the editor server
+runs every lint on one thread, `server.py`).
+
 If a LibCST release stops building nodes this way, the factories are simply never called; if one calls them in
 an unexpected way (positional arguments, unknown values), they build a fresh node as usual.
 """

@@ -8,6 +8,8 @@ diagnostic shows its rule's page; fixes are offered as quick-fix code actions.
 from __future__ import annotations
 
 import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -25,14 +27,28 @@ def _path(uri: str) -> Path:
     return Path(unquote(parsed.path)) if parsed.scheme == "file" else Path(uri)
 
 
+# One lint at a time in this process: a parse swaps LibCST's node classes on the `libcst` module (`layout.py`),
+# and a lint sets the process's recursion limit and collector, so a lint running beside another one (a debounced
+# change on the event loop, a save on a pool thread) saw factories where it expected classes (JIT003) or lost its
+# recursion limit. Every lint runs on one thread, in the order asked, and the event loop awaits it; the lock
+# keeps any other caller in line too.
+_LINT_LOCK = threading.Lock()
+_LINTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jitlint-server-lint")
+
+
 def _findings(path: Path, text: str, dynamic: bool):
+    with _LINT_LOCK:
+        return _lint(path, text, dynamic)
+
+
+def _lint(path: Path, text: str, dynamic: bool):
     from jitlint.config import ConfigError, load_config
     from jitlint.engine import StdinSource, lint_run
-    from jitlint.rules import RULES_BY_CODE
+    from jitlint.codes import TARGET_OF
 
     try:
         config = load_config(None, path.parent if path.parent.exists() else Path.cwd())
-        enabled = config.enabled_codes(RULES_BY_CODE)
+        enabled = config.enabled_codes(TARGET_OF)
     except ConfigError:
         return []
     run = lint_run([], config, enabled, stdin=StdinSource(str(path), text.encode("utf-8")),
@@ -90,9 +106,9 @@ def build_server():
             source="jitlint",
         )
 
-    def publish(uri: str, dynamic: bool = False) -> None:
+    async def publish(uri: str, dynamic: bool = False) -> None:
         document = server.workspace.get_text_document(uri)
-        findings = _findings(_path(uri), document.source, dynamic)
+        findings = await asyncio.wrap_future(_LINTER.submit(_findings, _path(uri), document.source, dynamic))
         diagnostics = [diagnostic(f) for f in findings]
         published[uri] = [(d.range, d.code) for d in diagnostics]
         fixes[uri] = [(d, f.fix) for d, f in zip(diagnostics, findings) if f.fix is not None]
@@ -101,8 +117,8 @@ def build_server():
         )
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(params: types.DidOpenTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+    async def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        await publish(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(params: types.DidChangeTextDocumentParams) -> None:
@@ -114,14 +130,13 @@ def build_server():
         async def later() -> None:
             await asyncio.sleep(DEBOUNCE_SECONDS)  # typing bursts produce one lint, not one per keystroke
             pending.pop(uri, None)
-            publish(uri)
+            await publish(uri)
 
         pending[uri] = asyncio.ensure_future(later())
 
-    @server.thread()
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(params: types.DidSaveTextDocumentParams) -> None:
-        publish(params.text_document.uri, dynamic=True)
+    async def did_save(params: types.DidSaveTextDocumentParams) -> None:
+        await publish(params.text_document.uri, dynamic=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
