@@ -97,6 +97,10 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
     # Inside a pre-commit hook, configuration alone never turns the (slow, code-executing) dynamic check on.
     in_pre_commit = os.environ.get("PRE_COMMIT") == "1"
     run_dynamic = dynamic or (dynamic is None and config.dynamic_enabled and not in_pre_commit)
+    confirmers = _confirmers(_split(targets) or config.targets) if run_dynamic else []
+    if dynamic and not confirmers:
+        raise _fail("--dynamic: none of the enabled targets has a dynamic confirmer")
+    run_dynamic = bool(confirmers)
     # The dynamic checker needs the engine's view of the code, and an editor's buffer changes on every keystroke:
     # neither is served from the static cache.
     cache = None
@@ -117,7 +121,7 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
         progress = _Progress() if _wants_progress() else None
         run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress,
                        jobs=jobs or os.cpu_count() or 1, keep_model=run_dynamic,
-                       policies=("script",) if run_dynamic else ())  # the dynamic checker confirms with the script map
+                       policies=tuple(policy for target in confirmers for policy in target.policies))
         if progress is not None:
             progress.finish()
         findings = run.findings
@@ -127,7 +131,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
             if dynamic is None:
                 click.echo(f"jitlint: running the dynamic checker, which executes your code (enabled by "
                            f"[tool.jitlint.dynamic] in {config.source})", err=True)
-            findings = _run_dynamic(run, config, strict, no_cache, jobs, cache_dir)
+            for target in confirmers:  # each target's confirmer marks the findings of its target
+                run.findings = findings = _run_dynamic(target, run, config, strict, no_cache, jobs, cache_dir)
     if show_statistics:
         click.echo(statistics(findings, output_format), nl=False)
     else:
@@ -242,8 +247,20 @@ def _any_included(paths: list[Path], config) -> bool:
     return bool(files or errors)
 
 
-def _run_dynamic(run, config, strict: bool, no_cache: bool, jobs: int | None, cache_dir: Path):
-    from jitlint.dynamic import DynamicError, DynamicSettings, run_dynamic
+def _confirmers(targets: list[str]) -> list:
+    """The enabled targets that have a dynamic confirmer, in the order given."""
+    from jitlint.targets import all_targets
+
+    known = all_targets()
+    return [known[name] for name in targets if name in known and known[name].confirmer]
+
+
+def _run_dynamic(target, run, config, strict: bool, no_cache: bool, jobs: int | None, cache_dir: Path):
+    import importlib
+
+    from jitlint.dynamic import DynamicError, DynamicSettings
+
+    run_dynamic = importlib.import_module(target.confirmer).run_dynamic
 
     settings = DynamicSettings(
         timeout=config.dynamic_timeout,
