@@ -289,7 +289,7 @@ def test_flagged_where_torch_compiles(name, codes_of):
 def test_torch_rejects_the_same_line(name, tmp_path):
     source = REACHED[name]
     result = script_source(source, tmp_path)
-    assert not result.ok, f"torch 2.13 scripts {name}"
+    assert result.rejected, f"{name}: torch.jit.script must reject it, but it {result}"
     rows = [row for _, row in marked(source)]
     pointed = [n for n, line in enumerate(source.splitlines(), 1) if "# torch points here" in line]
     if pointed:

@@ -40,7 +40,7 @@ def test_scriptable_fixtures_have_no_findings():
 @pytest.mark.parametrize("path", sorted((FIXTURES / "scriptable").glob("*.py")), ids=lambda p: p.name)
 def test_torch_scripts_the_scriptable_fixtures(path):
     result = script_file(path)
-    assert result.ok, result.message
+    assert result.ok, f"{path.name} {result}"
 
 
 BROKEN = [
@@ -55,7 +55,7 @@ BROKEN = [
 @pytest.mark.parametrize("path, package_root", BROKEN, ids=lambda p: getattr(p, "name", ""))
 def test_torch_rejects_each_broken_fixture_where_jitlint_reported(path, package_root):
     result = script_file(path, package_root)
-    assert not result.ok
+    assert result.rejected, f"{path.name}: torch.jit.script must reject it, but it {result}"
     reported = {
         (line.split(":")[0], int(line.split(":")[1]))
         for line in demo_output().stdout.splitlines() if line.startswith("fixtures/")

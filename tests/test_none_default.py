@@ -88,7 +88,7 @@ def test_silent(name, codes_of):
 @pytest.mark.parametrize("name", FLAGGED)
 def test_torch_rejects_without_a_location(name, tmp_path):
     result = script_source(FLAGGED[name][0], tmp_path)
-    assert (result.ok, result.message, result.line) == (False, "Unsupported value kind: Tensor", None)
+    assert (result.stage, result.message, result.line) == ("script", "Unsupported value kind: Tensor", None), str(result)
 
 
 @pytest.mark.torch

@@ -1,7 +1,15 @@
 """The ground truth: what torch.jit.script of the pinned torch says about a source file.
 
 Imports the file as a fresh module, instantiates every nn.Module subclass it defines (no-argument constructors),
-and scripts each. The result carries torch's first line in that file (rules-catalog §0.2).
+and scripts each. The result says which stage failed, so that only torch.jit.script itself counts as a rejection:
+
+- "import": executing the module raised (an ImportError, a NameError, ...);
+- "build": the file defines nothing to script, or a module's constructor raised;
+- "script": the exception was raised by a `torch.jit.script(...)` call: ours, or one the file makes itself
+  (a module-level `@torch.jit.script`, a `torch.jit.script(...)` in a constructor). Decided by the traceback: the
+  exception propagated out of `torch.jit.script`'s own frame.
+
+The result carries torch's first line in that file (rules-catalog §0.2).
 """
 
 from __future__ import annotations
@@ -14,15 +22,69 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
 _counter = itertools.count()
+
+STAGES = ("import", "build", "script")
 
 
 @dataclass
 class ScriptResult:
     ok: bool
-    message: str = ""
-    line: int | None = None
-    message_full: str = ""
+    message: str = ""  # the first line of the exception's text (its type name when the text is empty)
+    line: int | None = None  # the line of the scripted file torch names, if any
+    message_full: str = ""  # the exception's whole text
+    stage: str | None = None  # None when ok, else one of STAGES
+    error_type: str = ""  # e.g. "RuntimeError", "NotSupportedError", "TypeError"
+    module: str = ""  # the name the oracle imported the file as
+
+    def says(self, quoted: str) -> bool:
+        """Does torch's whole message contain `quoted` (a page's error text), up to whitespace, memory addresses
+        (a page writes `0x...`) and the oracle's module name (torch says `__torch__.Add` for a class of a file
+        run as a script, `__torch__._jitlint_oracle_7.Add` here)?"""
+        text = self.message_full
+        if self.module:
+            text = text.replace(f"__torch__.{self.module}.", "__torch__.")
+        return bool(quoted.strip()) and normalise(quoted) in normalise(text)
+
+    @property
+    def rejected(self) -> bool:
+        """torch.jit.script itself raised (not the import or the construction of a module)."""
+        return self.stage == "script"
+
+    def describe(self) -> str:
+        """For assertion messages: "scripted" or "failed at build: TypeError: ... (line 7)"."""
+        if self.ok:
+            return "scripted"
+        where = f" (line {self.line})" if self.line is not None else ""
+        return f"failed at {self.stage}: {self.error_type}: {self.message}{where}"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+def _raised_by_script(error: BaseException) -> bool:
+    """Did `error` propagate out of a `torch.jit.script` call?"""
+    import torch
+
+    script_code = torch.jit._script.script.__code__
+    tb = error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is script_code:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _failure(stage: str, error: BaseException, path: Path, module: str) -> ScriptResult:
+    if stage != "script" and _raised_by_script(error):
+        stage = "script"  # a torch.jit.script call the file itself makes, while importing or constructing
+    text = str(error)
+    match = re.search(rf'File "{re.escape(str(path))}", line (\d+)', text)
+    first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
+    return ScriptResult(False, first, int(match.group(1)) if match else None, text, stage, type(error).__name__, module)
 
 
 def script_file(path: Path, package_root: Path | None = None) -> ScriptResult:
@@ -42,27 +104,32 @@ def script_file(path: Path, package_root: Path | None = None) -> ScriptResult:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            if package_root is not None:
-                module = importlib.import_module(name)
-            else:
-                spec = importlib.util.spec_from_file_location(name, path)
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[name] = module
-                spec.loader.exec_module(module)
+            try:
+                if package_root is not None:
+                    module = importlib.import_module(name)
+                else:
+                    spec = importlib.util.spec_from_file_location(name, path)
+                    module = importlib.util.module_from_spec(spec)
+                    sys.modules[name] = module
+                    spec.loader.exec_module(module)
+            except Exception as error:
+                return _failure("import", error, path, name)
             classes = [
                 value for value in vars(module).values()
                 if isinstance(value, type) and issubclass(value, nn.Module) and value.__module__ == name
             ]
-            assert classes or any(isinstance(v, torch.jit.ScriptFunction) for v in vars(module).values()), (
-                "the example defines nothing to script"
-            )
+            if not classes and not any(isinstance(v, torch.jit.ScriptFunction) for v in vars(module).values()):
+                return ScriptResult(False, "the example defines nothing to script", None,
+                                    "the example defines nothing to script", "build", "", name)
             for cls in classes:
-                torch.jit.script(cls())
-    except Exception as error:  # torch raises RuntimeError, NotSupportedError, and a few Python errors
-        text = str(error)
-        match = re.search(rf'File "{re.escape(str(path))}", line (\d+)', text)
-        return ScriptResult(False, text.strip().splitlines()[0] if text.strip() else type(error).__name__,
-                            int(match.group(1)) if match else None, text)
+                try:
+                    instance = cls()
+                except Exception as error:
+                    return _failure("build", error, path, name)
+                try:
+                    torch.jit.script(instance)
+                except Exception as error:  # RuntimeError, NotSupportedError, and a few Python errors
+                    return _failure("script", error, path, name)
     finally:
         if package_root is not None:
             sys.path.remove(str(package_root))
@@ -75,3 +142,29 @@ def script_source(source: str, directory: Path, filename: str = "example.py") ->
     path = directory / filename
     path.write_text(source)
     return script_file(path)
+
+
+def normalise(text: str) -> str:
+    """Collapse runs of whitespace and blank memory addresses (`0x7f3a...` -> `0x...`), for comparing a quoted
+    error text with torch's."""
+    return " ".join(re.sub(r"0x[0-9a-fA-F]+", "0x...", text).split())
+
+
+def statement_lines(source: str, row: int) -> range:
+    """The lines of the smallest statement (simple or compound) that contains `row`."""
+    wrapper = MetadataWrapper(cst.parse_module(source))
+    positions = wrapper.resolve(PositionProvider)
+    best = None
+    for node, span in positions.items():
+        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            if span.start.line <= row <= span.end.line:
+                size = span.end.line - span.start.line
+                if best is None or size < best[0]:
+                    best = (size, range(span.start.line, span.end.line + 1))
+    assert best is not None, f"no statement contains line {row}"
+    return best[1]
+
+
+def points_at(result: ScriptResult, source: str, row: int) -> bool:
+    """torch's line is `row` or inside the smallest statement containing it."""
+    return result.line is not None and (result.line == row or result.line in statement_lines(source, row))
