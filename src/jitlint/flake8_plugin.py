@@ -31,5 +31,7 @@ class JitlintChecker:
         except Exception:  # configuration problems are `jitlint check`'s to report, not flake8's
             config = Config()
         source = StdinSource(self.filename, "".join(self.lines).encode("utf-8"))
-        for finding in lint([], config, set(RULES_BY_CODE), stdin=source):
+        # The plugin is registered for the `JIT` prefix: every rule of the script target and the shared file codes.
+        codes = {code for code in RULES_BY_CODE if code.startswith("JIT")}
+        for finding in lint([], config, codes, stdin=source):
             yield finding.location.row, finding.location.column - 1, f"{finding.code} {finding.message}", type(self)
