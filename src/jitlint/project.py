@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
 import libcst as cst
 
@@ -78,8 +78,23 @@ class FunctionInfo:
         return bool(self.decorators & {"builtins.property", "property"})
 
     @property
+    def bound_first_param(self) -> Literal["instance", "class"] | None:
+        """What Python binds to the first parameter when the function is called as an attribute.
+
+        "instance" for an instance method (the parameter is `self`), "class" for a classmethod (`cls`), None for a
+        staticmethod and for a free function (nothing is bound). A call through an instance (`self.m(...)`,
+        `obj.m(...)`) binds the first parameter unless this is None; a call through the class (`Cls.m(...)`)
+        binds it only for "class". `self.<attr>` means the instance only for "instance". A method decorated with
+        both staticmethod and classmethod counts as a staticmethod."""
+        if self.cls is None or "builtins.staticmethod" in self.decorators:
+            return None
+        return "class" if "builtins.classmethod" in self.decorators else "instance"
+
+    @property
     def is_static(self) -> bool:
-        return bool(self.decorators & {"builtins.staticmethod", "builtins.classmethod"})
+        """A staticmethod or a classmethod. Kept only for the callers not moved to `bound_first_param` yet
+        (targets/script/rules/_expr.py, which tests `cls is not None and not is_static`: `== "instance"`)."""
+        return self.cls is not None and self.bound_first_param != "instance"
 
 
 @dataclass
@@ -349,7 +364,7 @@ def _bool_literal(node: cst.BaseExpression | None) -> bool | None:
 
 def _collect_self_assignments(method: FunctionInfo, info: ClassInfo, imports: ImportTable) -> None:
     self_name = first_param_name(method.node)
-    if self_name is None or method.is_static:
+    if self_name is None or method.bound_first_param != "instance":
         return
     walk(method.node.body, _SelfAssignmentCollector(self_name, info, imports, method))
 
