@@ -24,10 +24,10 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from jitlint import __version__
+from jitlint.atomic import write_atomically
 from jitlint.config import Config
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 
@@ -141,7 +141,7 @@ class StaticCache:
             for path in files:
                 entry = {"key": self._entry_key(path, fingerprint), "file": str(path), "dependencies": depends,
                          "findings": by_file[display_names[path]]}
-                _write_atomically(self._entry_path(path), json.dumps(entry, separators=(",", ":")))
+                write_atomically(self._entry_path(path), json.dumps(entry, separators=(",", ":")))
         except OSError:
             pass  # a read-only or full disk: the run's results are still right, just not cached
 
@@ -153,21 +153,7 @@ def _mark_cache_directory(directory: Path) -> None:
                                         "# This file is a cache directory tag created by jitlint.\n")):
         marker = directory / name
         if not marker.exists():
-            _write_atomically(marker, text)
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
+            write_atomically(marker, text)
 
 
 def _location(data: dict) -> Location:

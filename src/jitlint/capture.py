@@ -352,7 +352,7 @@ class CaptureMap:
             name = func.attr.value
             method = project.find_method(owner, name)
             if method is not None:
-                bound = "builtins.staticmethod" not in method.decorators
+                bound = method.bound_first_param is not None
                 self._record_call(method, call, caller, bound=bound, owner=owner, ordinal=ordinal)
                 self._enqueue(method, owner, reason)
                 return
@@ -389,7 +389,7 @@ class CaptureMap:
             if cls is not None:
                 method = project.find_method(cls, name)
                 if method is not None:
-                    bound = "builtins.classmethod" in method.decorators
+                    bound = method.bound_first_param == "class"
                     self._record_call(method, call, caller, bound=bound, owner=owner, ordinal=ordinal)
                     self._enqueue(method, cls, reason)
 

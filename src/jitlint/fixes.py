@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
 
+from jitlint import atomic
 from jitlint.finding import Edit, Finding, Location
 
 MAX_PASSES = 10
@@ -112,8 +111,8 @@ def digest(data: bytes) -> str:
 
 
 def write_atomically(path: Path, text: str, encoding: str, expected_digest: str) -> str:
-    """Write via a temporary file and a rename, keeping the permissions; refuse if the file changed since it
-    was read. Returns an error message, or "" on success."""
+    """Write atomically (`jitlint.atomic`), keeping the permissions and a UTF-8 byte-order mark; refuse if the
+    file changed since it was read. Returns an error message, or "" on success."""
     try:
         current = path.read_bytes()
     except OSError as error:
@@ -124,16 +123,8 @@ def write_atomically(path: Path, text: str, encoding: str, expected_digest: str)
     if current.startswith(b"\xef\xbb\xbf") and not data.startswith(b"\xef\xbb\xbf"):
         data = b"\xef\xbb\xbf" + data
     mode = path.stat().st_mode
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".jitlint-tmp")
     try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-        os.chmod(temporary, mode & 0o7777)
-        os.replace(temporary, path)
+        atomic.write_atomically(path, data, mode=mode & 0o7777, fsync=True, suffix=".jitlint-tmp")
     except OSError as error:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
         return f"cannot write it: {error.strerror or error}"
     return ""

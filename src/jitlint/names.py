@@ -193,43 +193,48 @@ def target_names(target: cst.BaseExpression) -> set[str]:
     return set()
 
 
-class _Assigned(cst.CSTVisitor):
-    """Names bound by assignments, loops, `with ... as`, walrus."""
-    def __init__(self) -> None:
-        self.names: set[str] = set()
+# The nodes that bind names, and the field of each that holds what it binds.
+BINDING_FIELDS: dict[type, str] = {
+    cst.AssignTarget: "target",  # `x = ...`, `a, b = ...`
+    cst.AnnAssign: "target",  # `x: T = ...`, and `x: T`
+    cst.AugAssign: "target",  # `x += ...`
+    cst.For: "target",  # `for x in ...:`
+    cst.CompFor: "target",  # `[... for x in ...]`: binds in the comprehension's own scope only
+    cst.AsName: "name",  # `import m as x`, `with ... as x`, `except E as x`
+    cst.NamedExpr: "target",  # `(x := ...)`
+}
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._collect(node.target)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._collect(node.target)
+class _Bindings(cst.CSTVisitor):
+    def __init__(self, kinds: tuple[type, ...]) -> None:
+        self.fields = {kind: BINDING_FIELDS[kind] for kind in kinds}
+        self.found: list[tuple[cst.CSTNode, cst.BaseExpression]] = []
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._collect(node.target)
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        field = self.fields.get(type(node))
+        if field is not None:
+            self.found.append((node, getattr(node, field)))
+        return True
 
-    def visit_For(self, node: cst.For) -> None:
-        self._collect(node.target)
 
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._collect(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._collect(node.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._collect(node.target)
-
-    def _collect(self, target: cst.BaseExpression) -> None:
-        self.names.update(target_names(target))
+def bindings(
+    node: cst.CSTNode, kinds: tuple[type, ...] = tuple(BINDING_FIELDS)
+) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
+    """Every binding under `node`, in source order, with repeats: the binding node and the target it binds
+    (`target_names` gives the names). Nested functions, lambdas and comprehensions are included. `kinds`, a
+    subset of `BINDING_FIELDS`, restricts which nodes count (leave out `cst.CompFor` to skip comprehension
+    variables, which do not rebind a name of the enclosing function)."""
+    visitor = _Bindings(kinds)
+    walk(node, visitor)
+    return visitor.found
 
 
 @lru_cache(maxsize=256)
 def _assigned_names_cached(node: cst.FunctionDef) -> frozenset[str]:
-    visitor = _Assigned()
-    walk(node.body, visitor)
-    return frozenset(visitor.names)
+    return frozenset(name for _binding, target in bindings(node.body) for name in target_names(target))
 
 
 def assigned_names(function: cst.FunctionDef) -> frozenset[str]:
-    """Names (re)bound anywhere in a function body."""
+    """Names bound anywhere in a function body by any binding of `BINDING_FIELDS`, comprehension variables
+    included."""
     return _assigned_names_cached(function)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
 import libcst as cst
 
@@ -78,20 +78,67 @@ class FunctionInfo:
         return bool(self.decorators & {"builtins.property", "property"})
 
     @property
+    def bound_first_param(self) -> Literal["instance", "class"] | None:
+        """What Python binds to the first parameter when the function is called as an attribute.
+
+        "instance" for an instance method (the parameter is `self`), "class" for a classmethod (`cls`), None for a
+        staticmethod and for a free function (nothing is bound). A call through an instance (`self.m(...)`,
+        `obj.m(...)`) binds the first parameter unless this is None; a call through the class (`Cls.m(...)`)
+        binds it only for "class". `self.<attr>` means the instance only for "instance". A method decorated with
+        both staticmethod and classmethod counts as a staticmethod."""
+        if self.cls is None or "builtins.staticmethod" in self.decorators:
+            return None
+        return "class" if "builtins.classmethod" in self.decorators else "instance"
+
+    @property
     def is_static(self) -> bool:
-        return bool(self.decorators & {"builtins.staticmethod", "builtins.classmethod"})
+        """A staticmethod or a classmethod. Kept only for the callers not moved to `bound_first_param` yet
+        (targets/script/rules/_expr.py, which tests `cls is not None and not is_static`: `== "instance"`)."""
+        return self.cls is not None and self.bound_first_param != "instance"
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """What a call of `qualified` returns (`self.fc = nn.Linear(...)`). `ProjectIndex.attributes` resolves it to
+    a container kind ("ModuleList"...), "module" or "object", and keeps it when it is none of those."""
+
+    qualified: str
+
+
+@dataclass(frozen=True)
+class MethodResult:
+    """What `self.<name>(...)` returns (`self.layer1 = self._make_layer(...)`, torchvision's and timm's idiom).
+    Resolved to the kinds of the method's return values."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class CollectionOf:
+    """A "list" (list, tuple or list comprehension) or "dict" (dict or dict comprehension) of elements of
+    `element` kind. Resolved to "list-of-modules"/"dict-of-modules" when the elements are modules, else to
+    "list"/"dict"."""
+
+    collection: str
+    element: "Kind"
+
+
+# What `self.x = <value>` holds (see `value_kinds`): a plain string, or one of the values above that
+# `ProjectIndex.attributes` resolves. The rules read resolved kinds: the plain strings, and the `CallResult`s
+# that resolve to no kind.
+Kind = str | CallResult | MethodResult | CollectionOf
 
 
 @dataclass
 class AttributeInfo:
     """What `self.<name>` holds in a module, seen from `__init__` (and other methods) and the class body."""
 
-    kinds: set[str] = field(default_factory=set)
+    kinds: set[Kind] = field(default_factory=set)
     constant: bool = False  # Final[...] or listed in __constants__: torch inlines it
     function: str | None = None  # qualified name of a function stored in the attribute
     constructors: set[str] = field(default_factory=set)  # qualified names of the classes assigned to it
     assigned_in: set[str] = field(default_factory=set)  # names of the methods that assign `self.<name> = ...`
-    init_kinds: set[str] = field(default_factory=set)  # kinds assigned in `__init__`: the state torch scripts
+    init_kinds: set[Kind] = field(default_factory=set)  # kinds assigned in `__init__`: the state torch scripts
     filled_in_init: bool = False  # `__init__` adds items (`self.x[k] = v`, `self.x.append(v)`): not empty then
     # The bool `__init__` assigns: a literal, or the default of the `__init__` parameter assigned (the default
     # configuration). With `constant`, torch folds `if self.flag:` to this value and prunes the other branch.
@@ -325,7 +372,7 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
                 attribute.init_kinds |= kinds
                 attribute.init_types.add(Expressions(self.imports, {}).of(value) or "?")
                 attribute.init_bool = _bool_literal(self.defaults.get(value.value) if isinstance(value, cst.Name) and value.value in self.defaults else value)
-            attribute.constructors |= {kind[5:] for kind in kinds if kind.startswith("call:")}
+            attribute.constructors |= {kind.qualified for kind in kinds if isinstance(kind, CallResult)}
             if function:
                 attribute.function = function
 
@@ -349,16 +396,17 @@ def _bool_literal(node: cst.BaseExpression | None) -> bool | None:
 
 def _collect_self_assignments(method: FunctionInfo, info: ClassInfo, imports: ImportTable) -> None:
     self_name = first_param_name(method.node)
-    if self_name is None or method.is_static:
+    if self_name is None or method.bound_first_param != "instance":
         return
     walk(method.node.body, _SelfAssignmentCollector(self_name, info, imports, method))
 
 
 def value_kinds(
     value: cst.BaseExpression, imports: ImportTable, self_name: str | None = None
-) -> tuple[set[str], str | None]:
-    """Kinds of value an expression assigned to `self.x` produces: a container kind, `call:<qualified>`,
-    `method:<name>` (built by `self.<name>(...)`), `none`, `reference`, `literal`, or `other`."""
+) -> tuple[set[Kind], str | None]:
+    """Kinds of value an expression assigned to `self.x` produces: a container kind, a `CallResult`, a
+    `MethodResult` (built by `self.<name>(...)`), a `CollectionOf`, "mixed-list", "empty-container", "none",
+    "reference", "literal", "lambda" or "other"; and the qualified name of a function stored by reference."""
     if isinstance(value, cst.IfExp):
         body_kinds, body_fn = value_kinds(value.body, imports, self_name)
         else_kinds, else_fn = value_kinds(value.orelse, imports, self_name)
@@ -372,7 +420,7 @@ def value_kinds(
         and self_name is not None
         and value.func.value.value == self_name
     ):
-        return {f"method:{value.func.attr.value}"}, None
+        return {MethodResult(value.func.attr.value)}, None
     if isinstance(value, cst.Call):
         qualified = imports.qualify(value.func)
         if qualified in ("builtins.list", "builtins.dict") and not value.args:
@@ -380,7 +428,7 @@ def value_kinds(
         if qualified in CONTAINER_KINDS:
             return {CONTAINER_KINDS[qualified]}, None
         if qualified:
-            return {f"call:{qualified}"}, None
+            return {CallResult(qualified)}, None
         return {"other"}, None
     if isinstance(value, (cst.Name, cst.Attribute)):
         qualified = imports.qualify(value)
@@ -406,15 +454,15 @@ def value_kinds(
 _LITERAL_TYPES = ((cst.Integer, "int"), (cst.Float, "float"), (cst.SimpleString, "str"))
 
 
-def _collection_kinds(kind: str, elements, imports: ImportTable, self_name: str | None) -> set[str]:
-    """`list-of:<element kind>` for each element kind; `mixed-list` for literals of different types."""
+def _collection_kinds(collection: str, elements, imports: ImportTable, self_name: str | None) -> set[Kind]:
+    """A `CollectionOf` for each element kind; "mixed-list" for literals of different types."""
     literal_types = {name for element in elements for node_type, name in _LITERAL_TYPES if isinstance(element, node_type)}
-    if kind == "list" and len(literal_types) > 1 and not literal_types <= {"int", "float"}:
+    if collection == "list" and len(literal_types) > 1 and not literal_types <= {"int", "float"}:
         return {"mixed-list"}
-    kinds = set()
+    kinds: set[Kind] = set()
     for element in elements:
         element_kinds, _function = value_kinds(element, imports, self_name)
-        kinds |= {f"{kind}-of:{element_kind}" for element_kind in element_kinds}
+        kinds |= {CollectionOf(collection, element_kind) for element_kind in element_kinds}
     return kinds or {"other"}
 
 
@@ -618,29 +666,28 @@ class ProjectIndex:
         self._attributes_cache[key] = merged
         return merged
 
-    def _resolve_kind(self, kind: str, owner: ClassInfo, depth: int = 0) -> set[str]:
-        if kind.startswith("method:"):
+    def _resolve_kind(self, kind: Kind, owner: ClassInfo, depth: int = 0) -> set[Kind]:
+        if isinstance(kind, MethodResult):
             # `self.layer1 = self._make_layer(...)`: what the method returns (torchvision's and timm's idiom)
-            method = self.find_method(owner, kind[7:])
+            method = self.find_method(owner, kind.name)
             if method is None or depth > 3:
                 return {"other"}
-            kinds: set[str] = set()
+            kinds: set[Kind] = set()
             for returned in _returned_values(method.node):
                 raw, _function = value_kinds(returned, method.module.imports, first_param_name(method.node))
                 for raw_kind in raw:
                     kinds |= self._resolve_kind(raw_kind, owner, depth + 1)
             return kinds or {"other"}
-        for collection in ("list-of:", "dict-of:"):
-            if kind.startswith(collection):
-                inner = self._resolve_kind(kind[len(collection):], owner, depth + 1)
-                if inner & ({"module"} | set(CONTAINER_KINDS.values())):
-                    return {f"{collection[:4]}-of-modules"}
-                return {f"{collection[:4]}"}
-        if kind == "call:builtins.object":
-            return {"object"}
-        if not kind.startswith("call:"):
+        if isinstance(kind, CollectionOf):
+            inner = self._resolve_kind(kind.element, owner, depth + 1)
+            if inner & ({"module"} | set(CONTAINER_KINDS.values())):
+                return {f"{kind.collection}-of-modules"}
+            return {kind.collection}
+        if not isinstance(kind, CallResult):
             return {kind}
-        qualified = kind[5:]
+        qualified = kind.qualified
+        if qualified == "builtins.object":
+            return {"object"}
         if qualified.startswith("torch."):
             return {"module" if is_torch_module_base(qualified) else kind}
         cls = self.resolve_class(qualified)

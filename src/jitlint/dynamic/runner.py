@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from jitlint.atomic import write_atomically
+
 WORKER = Path(__file__).with_name("worker.py")
 STARTUP_SECONDS = 180.0
 
@@ -224,8 +226,7 @@ def _write_cache(cache_dir: Path, key: str, response: dict) -> None:
     directory = cache_dir / "dynamic"
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        temporary = directory / f".{key}.{os.getpid()}.{threading.get_ident()}.tmp"
-        temporary.write_text(json.dumps(response))
-        os.replace(temporary, directory / f"{key}.json")  # atomic: two runs may share the cache
+        # Atomic: two runs may share the cache. A new file's usual permissions, as `Path.write_text` gave.
+        write_atomically(directory / f"{key}.json", json.dumps(response), create_mode=0o666)
     except OSError:
         pass  # a cache that cannot be written only costs time

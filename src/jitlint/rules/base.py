@@ -229,7 +229,7 @@ class RuleContext:
     def self_attribute(self, node: cst.BaseExpression) -> tuple[str, AttributeInfo] | None:
         """For `self.<name>` inside a method of a class: what the attribute holds (see `attribute_named`)."""
         function = self.function
-        if function is None or function.info.is_static:
+        if function is None or function.info.bound_first_param != "instance":
             return None
         if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
             return None

@@ -27,7 +27,7 @@ def _self_target(node: cst.BaseExpression, ctx: RuleContext) -> str | None:
     function = ctx.function
     if function is None or not isinstance(node, cst.Attribute) or not isinstance(node.value, cst.Name):
         return None
-    if node.value.value != first_param_name(function.info.node) or function.info.is_static:
+    if node.value.value != first_param_name(function.info.node) or function.info.bound_first_param != "instance":
         return None
     return node.attr.value
 

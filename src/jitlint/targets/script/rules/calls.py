@@ -35,7 +35,7 @@ def eager_helper_fix(ctx: RuleContext) -> PendingFix | None:
     function = ctx.function
     statement = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.SimpleStatementLine)), None)
     torch = ctx.torch_name
-    if function is None or function.info.cls is None or function.info.is_static or torch is None or statement is None:
+    if function is None or function.info.bound_first_param != "instance" or torch is None or statement is None:
         return None
     if len(statement.body) != 1 or not isinstance(statement.body[0], cst.Expr):
         return None
@@ -229,7 +229,7 @@ def _self_method_name(node: cst.Call, ctx: RuleContext) -> str | None:
     """`name` for a call `self.name(...)` in a method of a class."""
     func = node.func
     function = ctx.function
-    if function is None or function.info.cls is None or function.info.is_static:
+    if function is None or function.info.bound_first_param != "instance":
         return None
     if (
         isinstance(func, cst.Attribute)
@@ -273,7 +273,7 @@ class NoExplicitBaseMethodCall(ScriptRule):
         first = node.args[0].value
         if (
             method is not None
-            and not method.is_static
+            and method.bound_first_param == "instance"
             and isinstance(first, cst.Name)
             and first.value == first_param_name(ctx.function.info.node)
         ):

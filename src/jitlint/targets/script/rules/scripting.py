@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.capture import terminates
+from jitlint.names import bindings
 from jitlint.targets.script.policy import SCRIPTING_CHECKS, guard_name, is_ignored, scripting_value
 from jitlint.targets.script.rules._expr import literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
@@ -132,20 +133,13 @@ class IsScriptingStoredInVariable(ScriptRule):
 
 
 def assigned_names_all(function: cst.FunctionDef) -> list[str]:
-    """Every name assignment in a function, with repeats (to tell a variable assigned once)."""
-    found: list[str] = []
-
-    class Collect(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            if isinstance(node.target, cst.Name):
-                found.append(node.target.value)
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if isinstance(node.target, cst.Name):
-                found.append(node.target.value)
-
-    walk(function.body, Collect())
-    return found
+    """Every assignment of a whole name (`x = ...`, `x += ...`) in a function, with repeats (to tell a variable
+    assigned once)."""
+    return [
+        target.value
+        for _binding, target in bindings(function.body, (cst.AssignTarget, cst.AugAssign))
+        if isinstance(target, cst.Name)
+    ]
 
 
 def _value_with_names(test: cst.BaseExpression, bound: dict[str, bool], ctx: RuleContext) -> bool | None:

@@ -176,7 +176,7 @@ class UnannotatedNonTensorParam(ScriptRule):
         info = ctx.function.info if ctx.function else None
         if info is None:
             return None
-        return unannotated_tensor_param(node, info.node, info.cls is not None and not info.is_static)
+        return unannotated_tensor_param(node, info.node, info.bound_first_param == "instance")
 
 
 class UnsupportedAnnotation(ScriptRule):
