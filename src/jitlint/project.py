@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 import libcst as cst
 
 from jitlint.targets.script.infer import Expressions, annotation_type
+from jitlint.literals import literal_type
 from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved
 from jitlint.walk import walk
 
@@ -403,12 +404,13 @@ def value_kinds(
     return {"other"}, None
 
 
-_LITERAL_TYPES = ((cst.Integer, "int"), (cst.Float, "float"), (cst.SimpleString, "str"))
+# The literals whose types make a list "mixed": numbers and strings (a bytes literal counts as a string).
+_MIXABLE_LITERALS = {"int": "int", "float": "float", "str": "str", "bytes": "str"}
 
 
 def _collection_kinds(kind: str, elements, imports: ImportTable, self_name: str | None) -> set[str]:
     """`list-of:<element kind>` for each element kind; `mixed-list` for literals of different types."""
-    literal_types = {name for element in elements for node_type, name in _LITERAL_TYPES if isinstance(element, node_type)}
+    literal_types = {_MIXABLE_LITERALS[name] for element in elements if (name := literal_type(element)) in _MIXABLE_LITERALS}
     if kind == "list" and len(literal_types) > 1 and not literal_types <= {"int", "float"}:
         return {"mixed-list"}
     kinds = set()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.literals import literal_type
 from jitlint.names import ImportTable
 
 SCALARS = frozenset({"Tensor", "int", "float", "bool", "str", "None"})
@@ -48,6 +49,8 @@ _ANNOTATION_NAMES = {
     "torch.Tensor": "Tensor", "builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
     "builtins.str": "str", "torch.nn.parameter.Parameter": "Tensor",
 }
+# Python's literal types, as TorchScript types them here (a bytes literal passes for a str; complex is unknown).
+_LITERALS = {"int": "int", "float": "float", "bool": "bool", "str": "str", "bytes": "str", "None": "None"}
 _OPTIONAL = frozenset({"typing.Optional"})
 _FINAL = frozenset({"typing.Final", "typing_extensions.Final", "torch.jit.Final"})
 _UNION = frozenset({"typing.Union"})
@@ -110,17 +113,12 @@ class Expressions:
         self.env = env
 
     def of(self, node: cst.BaseExpression) -> str | None:
-        if isinstance(node, cst.Integer):
-            return "int"
-        if isinstance(node, cst.Float):
-            return "float"
-        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        literal = literal_type(node)
+        if literal is not None:
+            return _LITERALS.get(literal)
+        if isinstance(node, (cst.ConcatenatedString, cst.FormattedString)):
             return "str"
         if isinstance(node, cst.Name):
-            if node.value in ("True", "False"):
-                return "bool"
-            if node.value == "None":
-                return "None"
             return self.env.get(node.value)
         if isinstance(node, cst.Call):
             return self._call(node)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.literals import literal_type as python_literal_type
 from jitlint.names import assigned_names, first_param
 
 # Tensor methods that return a Tensor (a subset: enough to recognise common accumulations).
@@ -30,25 +31,19 @@ def is_int_literal(node: cst.BaseExpression) -> bool:
 
 
 def is_str_literal(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.SimpleString):
-        return "f" not in node.prefix.lower() and "b" not in node.prefix.lower()
+    """A plain string literal (no f-string, no bytes), or an implicit concatenation of them."""
     if isinstance(node, cst.ConcatenatedString):
         return is_str_literal(node.left) and is_str_literal(node.right)
-    return False
+    return python_literal_type(node) == "str"
 
 
 def literal_type(node: cst.BaseExpression) -> str | None:
     """The TorchScript type name of a literal default value, or None if it is not a plain literal."""
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
         node = node.expression
-    if isinstance(node, cst.Integer):
-        return "int"
-    if isinstance(node, cst.Float):
-        return "float"
-    if isinstance(node, cst.Imaginary):
-        return "complex"
-    if isinstance(node, cst.Name) and node.value in ("True", "False"):
-        return "bool"
+    kind = python_literal_type(node)
+    if kind in ("int", "float", "complex", "bool", "str"):
+        return kind
     if is_str_literal(node):
         return "str"
     if isinstance(node, cst.Tuple):
