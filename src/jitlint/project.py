@@ -100,10 +100,10 @@ class AttributeInfo:
     class_value: cst.BaseExpression | None = None  # `name = value` in the class body
     annotation: cst.BaseExpression | None = None  # `name: T` in the class body
     registered: bool = False  # register_buffer / register_parameter / add_module with this literal name
-    # TorchScript types (jitlint.targets.script.infer) of the values `__init__` assigns ("?" for one it cannot type), and of the
-    # class-level annotation: what the control-flow rules compare attribute assignments against.
-    init_types: set[str] = field(default_factory=set)
-    annotation_type: str | None = None
+    # TorchScript types (jitlint.targets.script.infer) of the values `__init__` assigns (None for one it cannot type),
+    # and of the class-level annotation: what the control-flow rules compare attribute assignments against.
+    init_types: set = field(default_factory=set)
+    annotation_type: object = None
 
 
 @dataclass(eq=False)
@@ -324,7 +324,7 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             attribute.kinds |= kinds
             if self.method == "__init__":
                 attribute.init_kinds |= kinds
-                attribute.init_types.add(Expressions(self.imports, {}).of(value) or "?")
+                attribute.init_types.add(Expressions(self.imports, {}).of(value))
                 attribute.init_bool = _bool_literal(self.defaults.get(value.value) if isinstance(value, cst.Name) and value.value in self.defaults else value)
             attribute.constructors |= {kind[5:] for kind in kinds if kind.startswith("call:")}
             if function:
