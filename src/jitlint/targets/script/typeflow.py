@@ -25,7 +25,7 @@ import libcst as cst
 
 from jitlint.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import first_param_name, target_names
-from jitlint.project import AttributeInfo
+from jitlint.project import AttributeInfo, ProjectIndex
 from jitlint.rules.base import Rule, RuleContext
 from jitlint.targets.script.infer import (
     BOOL,
@@ -159,6 +159,18 @@ def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
 
     walk(function.body, Collect())
     return checked
+
+
+def attribute_types(project: ProjectIndex, info: AttributeInfo) -> tuple[Type, set[Type]]:
+    """The TorchScript types of an attribute's facts: its class-level annotation, and the values `__init__`
+    assigns (None for one it cannot type). Cached for the run, per merged attribute."""
+    cache = project.derived.setdefault("script.attribute_types", {})
+    found = cache.get(id(info))
+    if found is None or found[0] is not info:
+        annotation = annotation_type(info.annotation, info.annotation_imports) if info.annotation is not None else None
+        values = {Expressions(value.imports, {}).of(value.node) for value in info.init_values}
+        found = cache[id(info)] = (info, annotation, values)  # holding `info` keeps its id unique
+    return found[1], found[2]
 
 
 class TypeDomain(FlowDomain[Type]):
@@ -540,10 +552,11 @@ class TypeDomain(FlowDomain[Type]):
         """The type torch gives `self.<name>`: its class-level annotation, else the one type `__init__` assigns."""
         kinds = set()
         for info in self._attribute_infos(name):
+            annotation, init_types = attribute_types(self.ctx.project, info)
             if info.annotation is not None:
-                kinds.add(info.annotation_type)
-            elif len(info.init_types) == 1 and not info.registered:
-                kinds |= info.init_types
+                kinds.add(annotation)
+            elif len(init_types) == 1 and not info.registered:
+                kinds |= init_types
             else:
                 return None
         return kinds.pop() if len(kinds) == 1 else None
@@ -573,7 +586,9 @@ class TypeDomain(FlowDomain[Type]):
         if name is None or name in self.reported_optional_attributes:
             return
         infos = self._attribute_infos(name)
-        if not infos or not all(info.annotation is not None and _is_optional(info.annotation_type) for info in infos):
+        if not infos or not all(info.annotation is not None and _is_optional(
+            attribute_types(self.ctx.project, info)[0]
+        ) for info in infos):
             return
         self.reported_optional_attributes.add(name)
         self.events.append(Event(
