@@ -7,8 +7,9 @@ a type of its own: a rule that needs a type says nothing when it gets None. What
 - parameters: their annotation (`typing`, PEP 585, PEP 604); unannotated ones are Tensor, or Optional[Tensor]
   with a `None` default;
 - literals; `int()`, `float()`, `bool()`, `str()`, `len()`;
-- Tensor methods and torch/functional calls from the tables below; `.size(i)`, `.dim()`, `.numel()` are int,
-  `.size()`/`.shape` List[int], `.item()` a number, `.tolist()` a list TorchScript cannot type without a hint;
+- Tensor methods (`TENSOR_METHODS`) and torch/functional calls (`TORCH_FUNCTIONS`); `.size(i)`, `.dim()`,
+  `.numel()` are int, `.size()`/`.shape` List[int], `.item()` a number, `.tolist()` a list TorchScript cannot type
+  without a hint;
 - arithmetic (a Tensor operand makes a Tensor; `/` of two ints is a float), comparisons, ternaries of one type;
 - local variables, through the environment the control-flow typing (`jitlint.targets.script.typeflow`) maintains
   as it walks a function.
@@ -81,14 +82,59 @@ SCALARS = frozenset({TENSOR, INT, FLOAT, BOOL, STR, NONE})
 NUMBERS = (INT, FLOAT)
 
 
-# Tensor methods whose result is a Tensor (a list of the common ones; anything else is unknown).
-TENSOR_METHODS = frozenset(
-    "abs add addmm bmm ceil clamp clamp_min clamp_max clone contiguous cos cumsum detach div exp expand expand_as "
-    "flatten flip float floor gather half int long log masked_fill matmul mean mm mul neg new_ones new_zeros "
-    "new_full new_empty norm permute pow reciprocal relu repeat reshape reshape_as roll round rsqrt sigmoid sign "
-    "sin softmax sqrt square squeeze sub sum t tanh to transpose tril triu type_as unsqueeze view view_as where "
-    "bool double byte narrow index_select masked_select log_softmax argmax argmin mean".split()
-)
+@dataclass(frozen=True)
+class TensorMethod:
+    """What jitlint knows about one Tensor method, and which of its typers rely on it."""
+
+    returns: TSType  # on a Tensor receiver
+    # What a call without arguments returns, when that differs (`x.size()` is a List[int], `x.size(0)` an int).
+    returns_bare: TSType | None = None
+    # The flow typing (`Expressions`) follows it: `x.m()` has type `returns` when `x` is a Tensor.
+    typed: bool = True
+    # Its name alone shows a Tensor receiver (no other value TorchScript knows has the method), for the typers
+    # that do not know the receiver's type: `tensor_evident` (JIT101) and the element types of JIT602's fix.
+    evident: bool = False
+    # Its Tensor arguments cannot be None: an Optional passed to it must be refined first (JIT704, JIT611).
+    tensor_arguments: bool = False
+
+    def result(self, call: cst.Call) -> TSType:
+        return self.returns_bare if self.returns_bare is not None and not call.args else self.returns
+
+
+def _methods(names: str, returns: TSType, **facts: bool) -> dict[str, TensorMethod]:
+    return {name: TensorMethod(returns, **facts) for name in names.split()}
+
+
+# The one table of Tensor methods. The flags reproduce what each typer always did; where they disagree about a
+# method whose facts are the same, that is history, not design (adding a method to a typer changes its findings):
+# - typed but not evident: bool byte flip index_select masked_select narrow new_* reciprocal reshape_as roll
+#   type_as where (each only a Tensor has), and element_size;
+# - evident but not typed: amax amin cpu cuda prod std var (Tensors too), and max/min, which return a tuple when
+#   given a `dim` (so the flow typing leaves them unknown on purpose, and `tensor_evident` is wrong about them).
+TENSOR_METHODS: dict[str, TensorMethod] = {
+    **_methods(
+        "abs addmm ceil clamp clamp_min clamp_max clone contiguous cos cumsum detach exp expand flatten float "
+        "floor gather half int long log mean neg norm permute pow relu repeat reshape round rsqrt sigmoid "
+        "sign sin softmax sqrt square squeeze sum t tanh to transpose tril triu unsqueeze view argmax argmin "
+        "log_softmax double",
+        TENSOR, evident=True,
+    ),
+    **_methods("add sub mul div matmul mm bmm masked_fill expand_as view_as", TENSOR, evident=True, tensor_arguments=True),
+    **_methods(
+        "bool byte flip index_select masked_select narrow new_empty new_full new_ones new_zeros reciprocal roll "
+        "where",
+        TENSOR,
+    ),
+    **_methods("reshape_as type_as", TENSOR, tensor_arguments=True),
+    **_methods("amax amin cpu cuda max min prod std var", TENSOR, typed=False, evident=True),
+    # In place: they return their receiver; only JIT704's argument check uses them.
+    **_methods("masked_fill_ add_ sub_ mul_ div_", TENSOR, typed=False, tensor_arguments=True),
+    **_methods("dim numel ndimension nelement", INT, evident=True),
+    "element_size": TensorMethod(INT),
+    "size": TensorMethod(INT, returns_bare=list_of(INT), evident=True),
+    "item": TensorMethod(NUMBER),
+    "tolist": TensorMethod(TOLIST),
+}
 # torch.* and torch.nn.functional.* functions whose result is a Tensor.
 TORCH_FUNCTIONS = frozenset(
     f"torch.{name}"
@@ -230,17 +276,9 @@ class Expressions:
         if qualified in TORCH_FUNCTIONS or qualified in _TENSOR_CLASSES:
             return TENSOR
         if isinstance(func, cst.Attribute) and self.of(func.value) == TENSOR:
-            method = func.attr.value
-            if method in ("dim", "numel", "ndimension", "element_size", "nelement"):
-                return INT
-            if method == "size":
-                return INT if node.args else list_of(INT)
-            if method == "item":
-                return NUMBER
-            if method == "tolist":
-                return TOLIST
-            if method in TENSOR_METHODS:
-                return TENSOR
+            method = TENSOR_METHODS.get(func.attr.value)
+            if method is not None and method.typed:
+                return method.result(node)
         return None
 
     def _binary(self, node: cst.BinaryOperation) -> TSType | None:

@@ -37,6 +37,7 @@ from jitlint.targets.script.infer import (
     SCALARS,
     STR,
     TENSOR,
+    TENSOR_METHODS,
     Expressions,
     TSType,
     annotation_type,
@@ -451,7 +452,7 @@ class TypeDomain(FlowDomain[Type]):
                         f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this "
                         f"appends a {kind}; annotate it where it starts: `{name}: List[{_spelled(kind)}] = []`",
                     ))
-            if isinstance(call.func, cst.Attribute) and call.func.attr.value in _TENSOR_ARGUMENT_METHODS and (
+            if isinstance(call.func, cst.Attribute) and _takes_tensor_arguments(call.func.attr.value) and (
                 expressions.of(call.func.value) == TENSOR
             ):
                 for argument in call.args:
@@ -648,13 +649,12 @@ class TypeDomain(FlowDomain[Type]):
 
 
 _PASSED_SCALARS = frozenset({INT, FLOAT, STR, BOOL})
-# Tensor methods whose Tensor arguments cannot be None (the Optional must be refined first).
-_TENSOR_ARGUMENT_METHODS = frozenset(
-    "masked_fill masked_fill_ add add_ sub sub_ mul mul_ div div_ matmul mm bmm expand_as view_as type_as "
-    "reshape_as".split()
-)
 
 
+def _takes_tensor_arguments(method: str) -> bool:
+    """Tensor methods whose Tensor arguments cannot be None (the Optional must be refined first)."""
+    facts = TENSOR_METHODS.get(method)
+    return facts is not None and facts.tensor_arguments
 
 
 def _is_optional(kind: Type) -> bool:
