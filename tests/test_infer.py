@@ -10,7 +10,7 @@ from jitlint.targets.script.infer import (
 )
 
 IMPORTS = ImportTable.from_module(cst.parse_module(
-    "import torch\nimport torch.nn.functional as F\nfrom typing import Final, List, Optional, Union\n"
+    "import torch\nimport torch.nn.functional as F\nfrom typing import Final, List, Optional, Tuple, Union\n"
 ), "m", False)
 ENV = {"x": TENSOR, "n": INT, "f": FLOAT, "xs": list_of(TENSOR), "m": optional_of(TENSOR)}
 
@@ -74,3 +74,15 @@ def test_types_spell_as_torch_does_and_decode_without_slicing():
     with pytest.raises(ValueError):
         INT.element
     assert optional_of(TENSOR) == TSType("Optional", (TSType("Tensor"),)) and len({INT, TSType("int")}) == 1
+
+
+def test_isinstance_folding_reads_the_same_parameters_by_their_outer_type():
+    from jitlint.targets.script.policy import param_types as isinstance_param_types
+
+    function = cst.parse_module(
+        "def forward(self, x, mask=None, n: int = 1, scale=2.0, xs: List[int] = [], t: Tuple[int, int] = (1, 2), "
+        "m: Optional[torch.Tensor] = None, y: torch.Tensor = None): pass\n"
+    ).body[0]
+    folded = {name: str(kind) for name, kind in isinstance_param_types(function, IMPORTS).items()}
+    # `self` too (the scanner drops it), no Optional parameter, no unannotated parameter with a default.
+    assert folded == {"self": "Tensor", "x": "Tensor", "n": "int", "xs": "List", "t": "Tuple", "y": "Tensor"}

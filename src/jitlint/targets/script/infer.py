@@ -18,6 +18,7 @@ a type of its own: a rule that needs a type says nothing when it gets None. What
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, TypeVar
 
 import libcst as cst
 
@@ -192,18 +193,28 @@ def annotation_type(node: cst.BaseExpression | None, imports: ImportTable) -> TS
     return _ANNOTATION_NAMES.get(imports.qualify(node) or "")
 
 
+T = TypeVar("T")
 OPTIONAL_TENSOR = optional_of(TENSOR)
 
 
-def param_types(function: cst.FunctionDef, imports: ImportTable, is_method: bool) -> dict[str, TSType | None]:
+def param_types(
+    function: cst.FunctionDef,
+    imports: ImportTable,
+    is_method: bool,
+    annotation: Callable[[cst.BaseExpression, ImportTable], T | None] = annotation_type,
+) -> dict[str, T | TSType | None]:
+    """The type TorchScript gives each parameter (less the first, of a method): an unannotated one is a Tensor, or
+    an Optional[Tensor] with a `None` default (unknown with another default: JIT201's business); an annotated one
+    is what `annotation` reads in its annotation (by default its full type; `isinstance` folding reads only the
+    outer constructor)."""
     params = function.params
     ordered = [*params.posonly_params, *params.params, *params.kwonly_params]
     if is_method and ordered:
         ordered = ordered[1:]
-    types: dict[str, TSType | None] = {}
+    types: dict[str, T | TSType | None] = {}
     for param in ordered:
         if param.annotation is not None:
-            types[param.name.value] = annotation_type(param.annotation.annotation, imports)
+            types[param.name.value] = annotation(param.annotation.annotation, imports)
         elif param.default is None:
             types[param.name.value] = TENSOR
         elif isinstance(param.default, cst.Name) and param.default.value == "None":
