@@ -13,8 +13,9 @@ models:
   is joined: bound before and in both branches (`join`), first bound in both (`join_new`), or first bound in only
   one (`one_branch`, which does not bind it);
 - "uncertain" ifs, whose test the domain says the capture may fold either way (`uncertain`): each branch is walked
-  at the same depth as if it were inlined, neither exit is trusted, and a name the branches leave differently is
-  merged by `uncertain_join`; while inside one, `Frame.uncertain` is true;
+  at the same depth as if it were inlined and neither exit is trusted; a name a branch binds or changes is bound
+  after the `if` (merged by `uncertain_join` where it differs), dropping what was deferred on it. While inside
+  one, `Frame.uncertain` is true;
 - `for` and `while` loops: the iterable or test is read, the body is walked once on a copy one block deeper (no
   fixed point), then each name it leaves is merged: bound before the loop (`loop_join`) or first bound in it
   (`first_set_in_loop`, which does not bind it). After a loop with an `else`, or inside an uncertain if, a name
@@ -27,9 +28,9 @@ models:
   domain deferred on a name (`Frame.defer`) is handed back to it (`deferred`) when the name is next read, then the
   domain sees the reads (`read`). Binding a name (`Frame.bind`) drops what was deferred on it.
 
-What it does not model: a one-line suite (`if c: return x`) is a statement it does not follow; `try`, `match` and
-other compound statements are not walked at all, and drop everything deferred; nested `def` and `class` bind
-nothing; loop bodies are walked once, and comprehensions and lambdas are opaque. The domain decides what every
+What it does not model: `try`, `match` and other compound statements are not walked at all, and drop everything
+deferred; so are the small statements of a one-line suite (`if c: return x` is no exit and binds nothing); nested
+`def` and `class` bind nothing; loop bodies are walked once, and comprehensions and lambdas are opaque. The domain decides what every
 binding, read, refinement and join means; the walker knows no types and reports nothing itself.
 """
 
