@@ -14,6 +14,8 @@ CASES = {
     "for-target-after-loop": ("JIT705", module("for i in range(3):\n    x = x + i\nreturn x * i  # here")),
     "while-body-name-after-loop": ("JIT705", module(
         "n = 0\nwhile n < 3:\n    y = x * n\n    n += 1\nreturn y  # here")),
+    "tensor-and-int-branches": ("JIT701", module(
+        "if x.dim() > 1:  # here\n    y = x\nelse:\n    y = 0\nreturn x * y")),
     "none-then-branch": ("JIT703", module("acc = None\nif x.dim() > 1:\n    acc = x  # here\nreturn acc")),
     "none-then-int-in-branch": ("JIT703", module("s = None\nif x.dim() > 1:\n    s = 1  # here\nreturn x")),
     "tensor-then-int-in-branch": ("JIT706", module("y = x\nif x.dim() > 1:\n    y = 0  # here\nreturn x")),

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
 import libcst as cst
 
-from jitlint.targets.script.infer import Expressions, annotation_type
+from jitlint.literals import literal_type
 from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved
 from jitlint.walk import walk
 
@@ -146,10 +146,19 @@ class AttributeInfo:
     class_value: cst.BaseExpression | None = None  # `name = value` in the class body
     annotation: cst.BaseExpression | None = None  # `name: T` in the class body
     registered: bool = False  # register_buffer / register_parameter / add_module with this literal name
-    # TorchScript types (jitlint.targets.script.infer) of the values `__init__` assigns ("?" for one it cannot type), and of the
-    # class-level annotation: what the control-flow rules compare attribute assignments against.
-    init_types: set[str] = field(default_factory=set)
-    annotation_type: str | None = None
+    # The values `__init__` assigns, in source order (base classes first, once merged), for a target to type in its
+    # own terms, and the imports the class-level `annotation` is written with (it may come from a base class in
+    # another file).
+    init_values: list["SourceExpression"] = field(default_factory=list)
+    annotation_imports: ImportTable | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class SourceExpression:
+    """An expression as written in a file, with the import table its names resolve through."""
+
+    node: cst.BaseExpression
+    imports: ImportTable
 
 
 @dataclass(eq=False)
@@ -240,7 +249,7 @@ class ModuleInfo:
             attribute = info.own_attributes.setdefault(name, AttributeInfo())
             annotation = small.annotation.annotation
             attribute.annotation = annotation
-            attribute.annotation_type = annotation_type(annotation, self.imports)
+            attribute.annotation_imports = self.imports
             attribute.class_value = small.value
             outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
             if self.imports.qualify(outer) in ("typing.Final", "typing_extensions.Final", "torch.jit.Final"):
@@ -370,7 +379,7 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             attribute.kinds |= kinds
             if self.method == "__init__":
                 attribute.init_kinds |= kinds
-                attribute.init_types.add(Expressions(self.imports, {}).of(value) or "?")
+                attribute.init_values.append(SourceExpression(value, self.imports))
                 attribute.init_bool = _bool_literal(self.defaults.get(value.value) if isinstance(value, cst.Name) and value.value in self.defaults else value)
             attribute.constructors |= {kind.qualified for kind in kinds if isinstance(kind, CallResult)}
             if function:
@@ -451,12 +460,13 @@ def value_kinds(
     return {"other"}, None
 
 
-_LITERAL_TYPES = ((cst.Integer, "int"), (cst.Float, "float"), (cst.SimpleString, "str"))
+# The literals whose types make a list "mixed": numbers and strings (a bytes literal counts as a string).
+_MIXABLE_LITERALS = {"int": "int", "float": "float", "str": "str", "bytes": "str"}
 
 
 def _collection_kinds(collection: str, elements, imports: ImportTable, self_name: str | None) -> set[Kind]:
     """A `CollectionOf` for each element kind; "mixed-list" for literals of different types."""
-    literal_types = {name for element in elements for node_type, name in _LITERAL_TYPES if isinstance(element, node_type)}
+    literal_types = {_MIXABLE_LITERALS[name] for element in elements if (name := literal_type(element)) in _MIXABLE_LITERALS}
     if collection == "list" and len(literal_types) > 1 and not literal_types <= {"int", "float"}:
         return {"mixed-list"}
     kinds: set[Kind] = set()
@@ -482,6 +492,9 @@ class ProjectIndex:
         self._by_path: dict[Path, ModuleInfo] = {}
         self._module_class_cache: dict[int, bool] = {}
         self._attributes_cache: dict[int, dict[str, AttributeInfo]] = {}
+        # What targets derive from the index (their types for attributes, ...), cached for the run by a key each
+        # target owns.
+        self.derived: dict[str, dict] = {}
 
     def seed(self, paths: "list[Path]") -> None:
         """Declare every linted file of the run, parsed in this process or not, in the run's order: the import
@@ -657,8 +670,8 @@ class ProjectIndex:
                 target.class_value = info.class_value if info.class_value is not None else target.class_value
                 target.annotation = info.annotation if info.annotation is not None else target.annotation
                 if info.annotation is not None:
-                    target.annotation_type = info.annotation_type
-                target.init_types |= info.init_types
+                    target.annotation_imports = info.annotation_imports
+                target.init_values += info.init_values
                 for kind in info.kinds:
                     target.kinds |= self._resolve_kind(kind, cls)
                 for kind in info.init_kinds:

@@ -1,34 +1,141 @@
 """A small type inference over compiled functions that follows TorchScript's typing, not Python's.
 
-Types are strings: "Tensor", "int", "float", "bool", "str", "None", "number" (what `.item()` returns),
-"List[int]", "Optional[Tensor]", ... and `None` for unknown. Unknown is a type of its own: a rule that needs a type
-says nothing when it gets None. What is known:
+Types are `TSType` values: `Tensor`, `int`, `float`, `bool`, `str`, `None`, `number` (what `.item()` returns),
+`List[int]`, `Optional[Tensor]`, ...; `str()` spells them as the messages do. Python's `None` stands for unknown,
+a type of its own: a rule that needs a type says nothing when it gets None. What is known:
 
 - parameters: their annotation (`typing`, PEP 585, PEP 604); unannotated ones are Tensor, or Optional[Tensor]
   with a `None` default;
 - literals; `int()`, `float()`, `bool()`, `str()`, `len()`;
-- Tensor methods and torch/functional calls from the tables below; `.size(i)`, `.dim()`, `.numel()` are int,
-  `.size()`/`.shape` List[int], `.item()` a number, `.tolist()` a list TorchScript cannot type without a hint;
+- Tensor methods (`TENSOR_METHODS`) and torch/functional calls (`TORCH_FUNCTIONS`); `.size(i)`, `.dim()`,
+  `.numel()` are int, `.size()`/`.shape` List[int], `.item()` a number, `.tolist()` a list TorchScript cannot type
+  without a hint;
 - arithmetic (a Tensor operand makes a Tensor; `/` of two ints is a float), comparisons, ternaries of one type;
-- local variables, through `FlowTypes`, which the control-flow rules maintain as they walk a function.
+- local variables, through the environment the control-flow typing (`jitlint.targets.script.typeflow`) maintains
+  as it walks a function.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable, TypeVar
+
 import libcst as cst
 
+from jitlint.literals import literal_type
 from jitlint.names import ImportTable
 
-SCALARS = frozenset({"Tensor", "int", "float", "bool", "str", "None"})
 
-# Tensor methods whose result is a Tensor (a list of the common ones; anything else is unknown).
-TENSOR_METHODS = frozenset(
-    "abs add addmm bmm ceil clamp clamp_min clamp_max clone contiguous cos cumsum detach div exp expand expand_as "
-    "flatten flip float floor gather half int long log masked_fill matmul mean mm mul neg new_ones new_zeros "
-    "new_full new_empty norm permute pow reciprocal relu repeat reshape reshape_as roll round rsqrt sigmoid sign "
-    "sin softmax sqrt square squeeze sub sum t tanh to transpose tril triu type_as unsqueeze view view_as where "
-    "bool double byte narrow index_select masked_select log_softmax argmax argmin mean".split()
-)
+@dataclass(frozen=True)
+class TSType:
+    """A TorchScript type: a constructor name and its type arguments (`List[int]` is `TSType("List", (INT,))`).
+    `number` and `tolist` are pseudo-types: what `.item()` and `.tolist()` return before an annotation says more."""
+
+    name: str
+    args: tuple["TSType", ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.name}[{', '.join(map(str, self.args))}]" if self.args else self.name
+
+    def __repr__(self) -> str:
+        return f"TSType({str(self)!r})"
+
+    @property
+    def is_optional(self) -> bool:
+        return self.name == "Optional" and len(self.args) == 1
+
+    @property
+    def inner(self) -> "TSType":
+        """T, of an Optional[T]."""
+        if not self.is_optional:
+            raise ValueError(f"{self} is not an Optional")
+        return self.args[0]
+
+    @property
+    def is_list(self) -> bool:
+        return self.name == "List" and len(self.args) == 1
+
+    @property
+    def element(self) -> "TSType":
+        """T, of a List[T]."""
+        if not self.is_list:
+            raise ValueError(f"{self} is not a List")
+        return self.args[0]
+
+
+def optional_of(inner: TSType) -> TSType:
+    return TSType("Optional", (inner,))
+
+
+def list_of(element: TSType) -> TSType:
+    return TSType("List", (element,))
+
+
+TENSOR = TSType("Tensor")
+INT = TSType("int")
+FLOAT = TSType("float")
+BOOL = TSType("bool")
+STR = TSType("str")
+NONE = TSType("None")
+NUMBER = TSType("number")  # `.item()`: an int or a float, by the tensor's dtype
+TOLIST = TSType("tolist")  # `.tolist()`: a nested list TorchScript cannot type without an annotation
+SCALARS = frozenset({TENSOR, INT, FLOAT, BOOL, STR, NONE})
+NUMBERS = (INT, FLOAT)
+
+
+@dataclass(frozen=True)
+class TensorMethod:
+    """What jitlint knows about one Tensor method, and which of its typers rely on it."""
+
+    returns: TSType  # on a Tensor receiver
+    # What a call without arguments returns, when that differs (`x.size()` is a List[int], `x.size(0)` an int).
+    returns_bare: TSType | None = None
+    # The flow typing (`Expressions`) follows it: `x.m()` has type `returns` when `x` is a Tensor.
+    typed: bool = True
+    # Its name alone shows a Tensor receiver (no other value TorchScript knows has the method), for the typers
+    # that do not know the receiver's type: `tensor_evident` (JIT101) and the element types of JIT602's fix.
+    evident: bool = False
+    # Its Tensor arguments cannot be None: an Optional passed to it must be refined first (JIT704, JIT611).
+    tensor_arguments: bool = False
+
+    def result(self, call: cst.Call) -> TSType:
+        return self.returns_bare if self.returns_bare is not None and not call.args else self.returns
+
+
+def _methods(names: str, returns: TSType, **facts: bool) -> dict[str, TensorMethod]:
+    return {name: TensorMethod(returns, **facts) for name in names.split()}
+
+
+# The one table of Tensor methods. The flags reproduce what each typer always did; where they disagree about a
+# method whose facts are the same, that is history, not design (adding a method to a typer changes its findings):
+# - typed but not evident: bool byte flip index_select masked_select narrow new_* reciprocal reshape_as roll
+#   type_as where (each only a Tensor has), and element_size;
+# - evident but not typed: amax amin cpu cuda prod std var (Tensors too), and max/min, which return a tuple when
+#   given a `dim` (so the flow typing leaves them unknown on purpose, and `tensor_evident` is wrong about them).
+TENSOR_METHODS: dict[str, TensorMethod] = {
+    **_methods(
+        "abs addmm ceil clamp clamp_min clamp_max clone contiguous cos cumsum detach exp expand flatten float "
+        "floor gather half int long log mean neg norm permute pow relu repeat reshape round rsqrt sigmoid "
+        "sign sin softmax sqrt square squeeze sum t tanh to transpose tril triu unsqueeze view argmax argmin "
+        "log_softmax double",
+        TENSOR, evident=True,
+    ),
+    **_methods("add sub mul div matmul mm bmm masked_fill expand_as view_as", TENSOR, evident=True, tensor_arguments=True),
+    **_methods(
+        "bool byte flip index_select masked_select narrow new_empty new_full new_ones new_zeros reciprocal roll "
+        "where",
+        TENSOR,
+    ),
+    **_methods("reshape_as type_as", TENSOR, tensor_arguments=True),
+    **_methods("amax amin cpu cuda max min prod std var", TENSOR, typed=False, evident=True),
+    # In place: they return their receiver; only JIT704's argument check uses them.
+    **_methods("masked_fill_ add_ sub_ mul_ div_", TENSOR, typed=False, tensor_arguments=True),
+    **_methods("dim numel ndimension nelement", INT, evident=True),
+    "element_size": TensorMethod(INT),
+    "size": TensorMethod(INT, returns_bare=list_of(INT), evident=True),
+    "item": TensorMethod(NUMBER),
+    "tolist": TensorMethod(TOLIST),
+}
 # torch.* and torch.nn.functional.* functions whose result is a Tensor.
 TORCH_FUNCTIONS = frozenset(
     f"torch.{name}"
@@ -42,30 +149,32 @@ TORCH_FUNCTIONS = frozenset(
     "leaky_relu elu mish hardswish scaled_dot_product_attention one_hot".split()
 )
 _TENSOR_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.Tensor"})
-_BUILTIN_RESULTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.str": "str",
-                    "builtins.len": "int"}
+_BUILTIN_RESULTS = {"builtins.int": INT, "builtins.float": FLOAT, "builtins.bool": BOOL, "builtins.str": STR,
+                    "builtins.len": INT}
 _ANNOTATION_NAMES = {
-    "torch.Tensor": "Tensor", "builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
-    "builtins.str": "str", "torch.nn.parameter.Parameter": "Tensor",
+    "torch.Tensor": TENSOR, "builtins.int": INT, "builtins.float": FLOAT, "builtins.bool": BOOL,
+    "builtins.str": STR, "torch.nn.parameter.Parameter": TENSOR,
 }
+# Python's literal types, as TorchScript types them here (a bytes literal passes for a str; complex is unknown).
+_LITERALS = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "bytes": STR, "None": NONE}
 _OPTIONAL = frozenset({"typing.Optional"})
 _FINAL = frozenset({"typing.Final", "typing_extensions.Final", "torch.jit.Final"})
 _UNION = frozenset({"typing.Union"})
 _LISTS = frozenset({"typing.List", "builtins.list"})
 
 
-def annotation_type(node: cst.BaseExpression | None, imports: ImportTable) -> str | None:
+def annotation_type(node: cst.BaseExpression | None, imports: ImportTable) -> TSType | None:
     """The TorchScript type an annotation names, or None when it is not one of the types this pass follows."""
     if node is None:
         return None
     if isinstance(node, cst.Name) and node.value == "None":
-        return "None"
+        return NONE
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):  # PEP 604
         left, right = annotation_type(node.left, imports), annotation_type(node.right, imports)
-        if right == "None" and left not in (None, "None"):
-            return f"Optional[{left}]"
-        if left == "None" and right not in (None, "None"):
-            return f"Optional[{right}]"
+        if right == NONE and left not in (None, NONE):
+            return optional_of(left)
+        if left == NONE and right not in (None, NONE):
+            return optional_of(right)
         return None
     if isinstance(node, cst.Subscript):
         outer = imports.qualify(node.value)
@@ -73,30 +182,43 @@ def annotation_type(node: cst.BaseExpression | None, imports: ImportTable) -> st
         inner = [annotation_type(element, imports) for element in elements]
         if outer in _FINAL and len(inner) == 1:
             return inner[0]
-        if outer in _OPTIONAL and len(inner) == 1 and inner[0] not in (None, "None"):
-            return f"Optional[{inner[0]}]"
-        if outer in _UNION and len(inner) == 2 and "None" in inner and None not in inner:
-            other = inner[0] if inner[1] == "None" else inner[1]
-            return f"Optional[{other}]" if other != "None" else None
+        if outer in _OPTIONAL and len(inner) == 1 and inner[0] not in (None, NONE):
+            return optional_of(inner[0])
+        if outer in _UNION and len(inner) == 2 and NONE in inner and None not in inner:
+            other = inner[0] if inner[1] == NONE else inner[1]
+            return optional_of(other) if other != NONE else None
         if outer in _LISTS and len(inner) == 1 and inner[0] is not None:
-            return f"List[{inner[0]}]"
+            return list_of(inner[0])
         return None
     return _ANNOTATION_NAMES.get(imports.qualify(node) or "")
 
 
-def param_types(function: cst.FunctionDef, imports: ImportTable, is_method: bool) -> dict[str, str | None]:
+T = TypeVar("T")
+OPTIONAL_TENSOR = optional_of(TENSOR)
+
+
+def param_types(
+    function: cst.FunctionDef,
+    imports: ImportTable,
+    is_method: bool,
+    annotation: Callable[[cst.BaseExpression, ImportTable], T | None] = annotation_type,
+) -> dict[str, T | TSType | None]:
+    """The type TorchScript gives each parameter (less the first, of a method): an unannotated one is a Tensor, or
+    an Optional[Tensor] with a `None` default (unknown with another default: JIT201's business); an annotated one
+    is what `annotation` reads in its annotation (by default its full type; `isinstance` folding reads only the
+    outer constructor)."""
     params = function.params
     ordered = [*params.posonly_params, *params.params, *params.kwonly_params]
     if is_method and ordered:
         ordered = ordered[1:]
-    types: dict[str, str | None] = {}
+    types: dict[str, T | TSType | None] = {}
     for param in ordered:
         if param.annotation is not None:
-            types[param.name.value] = annotation_type(param.annotation.annotation, imports)
+            types[param.name.value] = annotation(param.annotation.annotation, imports)
         elif param.default is None:
-            types[param.name.value] = "Tensor"
+            types[param.name.value] = TENSOR
         elif isinstance(param.default, cst.Name) and param.default.value == "None":
-            types[param.name.value] = "Optional[Tensor]"
+            types[param.name.value] = OPTIONAL_TENSOR
         else:
             types[param.name.value] = None  # a literal default without annotation: JIT201's business
     return types
@@ -105,114 +227,101 @@ def param_types(function: cst.FunctionDef, imports: ImportTable, is_method: bool
 class Expressions:
     """Types of expressions given a mapping of local names (`env`) to types."""
 
-    def __init__(self, imports: ImportTable, env: dict[str, str | None]) -> None:
+    def __init__(self, imports: ImportTable, env: dict[str, TSType | None]) -> None:
         self.imports = imports
         self.env = env
 
-    def of(self, node: cst.BaseExpression) -> str | None:
-        if isinstance(node, cst.Integer):
-            return "int"
-        if isinstance(node, cst.Float):
-            return "float"
-        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
-            return "str"
+    def of(self, node: cst.BaseExpression) -> TSType | None:
+        literal = literal_type(node)
+        if literal is not None:
+            return _LITERALS.get(literal)
+        if isinstance(node, (cst.ConcatenatedString, cst.FormattedString)):
+            return STR
         if isinstance(node, cst.Name):
-            if node.value in ("True", "False"):
-                return "bool"
-            if node.value == "None":
-                return "None"
             return self.env.get(node.value)
         if isinstance(node, cst.Call):
             return self._call(node)
         if isinstance(node, cst.List) and node.elements:
             kinds = {self.of(element.value) if isinstance(element, cst.Element) else None for element in node.elements}
             kind = kinds.pop() if len(kinds) == 1 else None
-            return f"List[{kind}]" if kind in SCALARS and kind != "None" else None
+            return list_of(kind) if kind in SCALARS and kind != NONE else None
         if isinstance(node, cst.Attribute):
-            if node.attr.value in ("shape",) and self.of(node.value) == "Tensor":
-                return "List[int]"
-            if node.attr.value in ("T", "mT", "data") and self.of(node.value) == "Tensor":
-                return "Tensor"
+            if node.attr.value in ("shape",) and self.of(node.value) == TENSOR:
+                return list_of(INT)
+            if node.attr.value in ("T", "mT", "data") and self.of(node.value) == TENSOR:
+                return TENSOR
             return None
         if isinstance(node, cst.Subscript):
             base = self.of(node.value)
-            if base == "Tensor":
-                return "Tensor"
-            if base is not None and base.startswith("List[") and len(node.slice) == 1 and isinstance(
+            if base == TENSOR:
+                return TENSOR
+            if base is not None and base.is_list and len(node.slice) == 1 and isinstance(
                 node.slice[0].slice, cst.Index
             ):
-                return base[5:-1]
+                return base.element
             return None
         if isinstance(node, cst.BinaryOperation):
             return self._binary(node)
         if isinstance(node, cst.UnaryOperation):
             operand = self.of(node.expression)
             if isinstance(node.operator, cst.Not):
-                return "bool" if operand in ("int", "float", "bool", "str") else None
-            return operand if operand in ("Tensor", "int", "float") else None
+                return BOOL if operand in (INT, FLOAT, BOOL, STR) else None
+            return operand if operand in (TENSOR, INT, FLOAT) else None
         if isinstance(node, cst.IfExp):
             body, orelse = self.of(node.body), self.of(node.orelse)
             return body if body == orelse else None
         if isinstance(node, cst.Comparison):
             operands = [self.of(node.left)] + [self.of(target.comparator) for target in node.comparisons]
             if any(isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for target in node.comparisons):
-                return "bool"
-            if "Tensor" in operands:
-                return "Tensor"
-            return "bool" if all(kind in ("int", "float", "bool", "str") for kind in operands) else None
+                return BOOL
+            if TENSOR in operands:
+                return TENSOR
+            return BOOL if all(kind in (INT, FLOAT, BOOL, STR) for kind in operands) else None
         return None
 
-    def _call(self, node: cst.Call) -> str | None:
+    def _call(self, node: cst.Call) -> TSType | None:
         func = node.func
         qualified = self.imports.qualify(func)
         if qualified in _BUILTIN_RESULTS:
             return _BUILTIN_RESULTS[qualified]
         if qualified in TORCH_FUNCTIONS or qualified in _TENSOR_CLASSES:
-            return "Tensor"
-        if isinstance(func, cst.Attribute) and self.of(func.value) == "Tensor":
-            method = func.attr.value
-            if method in ("dim", "numel", "ndimension", "element_size", "nelement"):
-                return "int"
-            if method == "size":
-                return "int" if node.args else "List[int]"
-            if method == "item":
-                return "number"
-            if method == "tolist":
-                return "tolist"
-            if method in TENSOR_METHODS:
-                return "Tensor"
+            return TENSOR
+        if isinstance(func, cst.Attribute) and self.of(func.value) == TENSOR:
+            method = TENSOR_METHODS.get(func.attr.value)
+            if method is not None and method.typed:
+                return method.result(node)
         return None
 
-    def _binary(self, node: cst.BinaryOperation) -> str | None:
+    def _binary(self, node: cst.BinaryOperation) -> TSType | None:
         return binary_type(self.of(node.left), self.of(node.right), node.operator)
 
 
-def binary_type(left: str | None, right: str | None, operator: cst.BaseBinaryOp) -> str | None:
+def binary_type(left: TSType | None, right: TSType | None, operator: cst.BaseBinaryOp) -> TSType | None:
     if isinstance(operator, cst.MatrixMultiply):
-        return "Tensor" if left == right == "Tensor" else None
-    if "Tensor" in (left, right):
-        return "Tensor" if {left, right} <= {"Tensor", "int", "float", "bool"} else None
-    if left == right == "str" and isinstance(operator, cst.Add):
-        return "str"
-    if left in ("int", "float") and right in ("int", "float"):
+        return TENSOR if left == right == TENSOR else None
+    if TENSOR in (left, right):
+        return TENSOR if {left, right} <= {TENSOR, INT, FLOAT, BOOL} else None
+    if left == right == STR and isinstance(operator, cst.Add):
+        return STR
+    if left in NUMBERS and right in NUMBERS:
         if isinstance(operator, cst.Divide):
-            return "float"
-        return "float" if "float" in (left, right) else "int"
+            return FLOAT
+        return FLOAT if FLOAT in (left, right) else INT
     return None
 
 
-def assignment_fails(previous: str | None, new: str | None) -> bool:
+def assignment_fails(previous: TSType | None, new: TSType | None) -> bool:
     """Whether torch 2.13 rejects re-assigning, inside a branch or a loop, a variable of type `previous` with a value
     of type `new` ("Variable 's' previously had type int but is now being assigned to a value of type float").
     Verified pairwise on torch 2.13; int and float variables accept a Tensor or a bool (TorchScript converts)."""
     if previous not in SCALARS or new not in SCALARS or previous == new:
         return False
-    return not (previous in ("int", "float") and new in ("Tensor", "bool"))
+    return not (previous in NUMBERS and new in (TENSOR, BOOL))
 
 
-def join_fails(first: str | None, second: str | None) -> bool:
+def join_fails(first: TSType | None, second: TSType | None) -> bool:
     """Whether two branches (of an if statement or an if-expression) with these types fail to unify: None joins
     anything into an Optional; otherwise the types must be equal (verified: int/float and Tensor/int fail)."""
-    if first not in SCALARS or second not in SCALARS or first == second or "bool" in (first, second):
+    if first not in SCALARS or second not in SCALARS or first == second or BOOL in (first, second):
         return False  # bool against int or float is not verified: unknown, so silent
-    return "None" not in (first, second)
+    return NONE not in (first, second)

@@ -21,9 +21,11 @@ import libcst as cst
 from jitlint.capture import Capture, CapturePolicy, PruningScanner
 from jitlint.names import ImportTable, first_param_name, target_names
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo
+from jitlint.targets.script import infer
+from jitlint.targets.script.infer import BOOL, FLOAT, INT, STR, TENSOR, TSType
 from jitlint.walk import walk
 
-ReturnKind = Callable[[cst.Call], "str | None"]
+ReturnKind = Callable[[cst.Call], "TSType | None"]
 IGNORE_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused"})
 SCRIPTING_CHECKS = frozenset({"torch.jit.is_scripting", "torch._C._is_scripting"})
 # Runtime checks that torch.jit.script compiles as ordinary values: they do not prune anything.
@@ -41,35 +43,32 @@ NON_PRUNING_GUARDS = frozenset(
 
 # What `isinstance(param, X)` folds to, by the parameter's TorchScript type and X (verified on torch 2.13:
 # `isinstance(x, torch.Tensor)` for `x: Tensor` is True and prunes; against int/list/tuple it is False; against a
-# class TorchScript does not know (PIL.Image) torch errors instead, so it stays unknown).
+# class TorchScript does not know (PIL.Image) torch errors instead, so it stays unknown). An isinstance test
+# checks the outer type only: `List` and `Tuple` stand for a list or tuple of any element.
 # (`dict` and bare `Dict` are not foldable: torch rejects them as isinstance targets, see JIT205.)
+_LIST, _TUPLE = TSType("List"), TSType("Tuple")
 _ISINSTANCE_TYPES = {
-    "torch.Tensor": "Tensor", "builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
-    "builtins.str": "str", "builtins.list": "list", "builtins.tuple": "tuple",
-    "typing.List": "list", "typing.Tuple": "tuple",
+    "torch.Tensor": TENSOR, "builtins.int": INT, "builtins.float": FLOAT, "builtins.bool": BOOL,
+    "builtins.str": STR, "builtins.list": _LIST, "builtins.tuple": _TUPLE,
+    "typing.List": _LIST, "typing.Tuple": _TUPLE,
 }
 
 
-def param_types(function: cst.FunctionDef, imports: ImportTable) -> dict[str, str]:
-    """TorchScript types of the parameters that `isinstance` can fold: Tensor (annotated, or unannotated with
-    no default), and builtin scalars and containers. Optional parameters are refined, not folded: left out."""
-    types: dict[str, str] = {}
-    params = function.params
-    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-        name = param.name.value
-        if param.annotation is None:
-            if param.default is None:
-                types[name] = "Tensor"
-            continue
-        annotation = param.annotation.annotation
-        outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-        kind = _ISINSTANCE_TYPES.get(imports.qualify(outer) or "")
-        if kind is not None:
-            types[name] = kind
-    return types
+def isinstance_type(annotation: cst.BaseExpression, imports: ImportTable) -> TSType | None:
+    """The outer type an annotation gives, as `isinstance` tests it (None when folding does not follow it)."""
+    outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+    return _ISINSTANCE_TYPES.get(imports.qualify(outer) or "")
 
 
-def _isinstance_value(test: cst.Call, imports: ImportTable, types: dict[str, str]) -> bool | None:
+def param_types(function: cst.FunctionDef, imports: ImportTable) -> dict[str, TSType]:
+    """TorchScript types of the parameters that `isinstance` can fold (TorchScript's parameter typing, reading only
+    the outer type of an annotation): Tensor (annotated, or unannotated with no default), and builtin scalars and
+    containers. Optional parameters are refined, not folded: left out."""
+    typed = infer.param_types(function, imports, is_method=False, annotation=isinstance_type)
+    return {name: kind for name, kind in typed.items() if kind is not None and not kind.is_optional}
+
+
+def _isinstance_value(test: cst.Call, imports: ImportTable, types: dict[str, TSType]) -> bool | None:
     if len(test.args) != 2 or not isinstance(test.args[0].value, cst.Name):
         return None
     actual = types.get(test.args[0].value.value)
@@ -90,7 +89,7 @@ def scripting_value(
     test: cst.BaseExpression,
     imports: ImportTable,
     names: dict[str, bool] | None = None,
-    types: dict[str, str] | None = None,
+    types: dict[str, TSType] | None = None,
     attributes: AttributeValue | None = None,
 ) -> bool | None:
     """The value a test has while torch scripts it, when torch folds it to a constant; None when it does not.
@@ -186,7 +185,7 @@ class ScriptScanner(PruningScanner):
         return None
 
     @property
-    def types(self) -> dict[str, str]:
+    def types(self) -> dict[str, TSType]:
         """Parameter types that still hold here: a parameter rebound earlier may have changed type."""
         return {name: kind for name, kind in self.parameter_types.items() if name not in self.rebound}
 
@@ -304,14 +303,12 @@ class ScriptPolicy(CapturePolicy):
         info = self.project.attributes(cls).get(name)
         return info.init_bool if info is not None and info.constant else None
 
-    def return_kind(self, call: cst.Call, imports: ImportTable) -> str | None:
+    def return_kind(self, call: cst.Call, imports: ImportTable) -> TSType | None:
         """The declared return type of a project function a call resolves to, as `isinstance` folding sees it."""
         target = self.project.resolve_function(imports.qualify(call.func))
         if target is None or target.node.returns is None:
             return None
-        annotation = target.node.returns.annotation
-        outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-        return _ISINSTANCE_TYPES.get(target.module.imports.qualify(outer) or "")
+        return isinstance_type(target.node.returns.annotation, target.module.imports)
 
 
 def decorator_is_script(cls: ClassInfo, imports: ImportTable) -> bool:

@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.literals import literal_type as python_literal_type
 from jitlint.names import assigned_names, first_param
+from jitlint.targets.script.infer import TENSOR, TENSOR_METHODS
 
-# Tensor methods that return a Tensor (a subset: enough to recognise common accumulations).
-TENSOR_RETURNING_METHODS = frozenset(
-    """abs add addmm amax amin argmax argmin bmm ceil clamp clamp_min clamp_max clone contiguous cos cpu cuda
-    cumsum detach div double exp expand expand_as flatten float floor gather half int log log_softmax long
-    masked_fill matmul max mean min mm mul neg norm permute pow prod relu repeat reshape round rsqrt sigmoid sign
-    sin softmax sqrt square squeeze std sub sum t tanh to transpose tril triu unsqueeze var view view_as""".split()
-)
 # torch.* callables that do not return a Tensor.
 TORCH_NON_TENSOR = frozenset(
     {"torch.is_tensor", "torch.numel", "torch.jit.is_scripting", "torch.jit.is_tracing", "torch.is_grad_enabled",
@@ -30,25 +25,19 @@ def is_int_literal(node: cst.BaseExpression) -> bool:
 
 
 def is_str_literal(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.SimpleString):
-        return "f" not in node.prefix.lower() and "b" not in node.prefix.lower()
+    """A plain string literal (no f-string, no bytes), or an implicit concatenation of them."""
     if isinstance(node, cst.ConcatenatedString):
         return is_str_literal(node.left) and is_str_literal(node.right)
-    return False
+    return python_literal_type(node) == "str"
 
 
 def literal_type(node: cst.BaseExpression) -> str | None:
     """The TorchScript type name of a literal default value, or None if it is not a plain literal."""
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
         node = node.expression
-    if isinstance(node, cst.Integer):
-        return "int"
-    if isinstance(node, cst.Float):
-        return "float"
-    if isinstance(node, cst.Imaginary):
-        return "complex"
-    if isinstance(node, cst.Name) and node.value in ("True", "False"):
-        return "bool"
+    kind = python_literal_type(node)
+    if kind in ("int", "float", "complex", "bool", "str"):
+        return kind
     if is_str_literal(node):
         return "str"
     if isinstance(node, cst.Tuple):
@@ -61,6 +50,12 @@ def literal_type(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Dict):
         return "Dict"
     return None
+
+
+def is_evident_tensor_method(name: str) -> bool:
+    """`<anything>.name(...)` is a Tensor: only Tensors have the method, and it returns a Tensor."""
+    method = TENSOR_METHODS.get(name)
+    return method is not None and method.evident and method.returns == TENSOR
 
 
 def annotation_name(param: cst.Param, qualify) -> str | None:
@@ -132,7 +127,7 @@ def tensor_evident(node: cst.BaseExpression, ctx, bound_tensors: frozenset[str] 
             head, _, function_name = qualified.partition(".")
             return head == "torch" and "." not in function_name and function_name[:1].islower()
         # Methods only tensors have (`.sum()`, `.view()`, ...): whatever the receiver, the result is a Tensor.
-        return isinstance(func, cst.Attribute) and func.attr.value in TENSOR_RETURNING_METHODS
+        return isinstance(func, cst.Attribute) and is_evident_tensor_method(func.attr.value)
     if isinstance(node, cst.BinaryOperation):
         return tensor_evident(node.left, ctx, bound_tensors) or tensor_evident(node.right, ctx, bound_tensors)
     return False

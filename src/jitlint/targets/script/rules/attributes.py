@@ -6,7 +6,8 @@ import libcst as cst
 
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, ClassInfo, decorator_names
-from jitlint.targets.script.rules._expr import literal_type
+from jitlint.targets.script.infer import INT, TENSOR_METHODS
+from jitlint.targets.script.rules._expr import is_evident_tensor_method, literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules.calls import global_value_type
@@ -304,9 +305,6 @@ def _appended(function: cst.FunctionDef, name: str) -> list[cst.BaseExpression]:
     return found
 
 
-_INT_METHODS = frozenset({"size", "dim", "numel", "ndimension", "nelement"})
-
-
 def _element_type(value: cst.BaseExpression, function: cst.FunctionDef, ctx: RuleContext, torch: str) -> str | None:
     """A TorchScript element type that is certain from the expression alone, else None."""
     literal = literal_type(value)
@@ -329,13 +327,12 @@ def _element_type(value: cst.BaseExpression, function: cst.FunctionDef, ctx: Rul
         if qualified == "builtins.float":
             return "float"
         if isinstance(value.func, cst.Attribute):
-            if value.func.attr.value in _INT_METHODS and qualified == "":
-                return "int" if value.func.attr.value != "size" or value.args else None
+            method = TENSOR_METHODS.get(value.func.attr.value)
+            if method is not None and method.evident and method.returns == INT and qualified == "":
+                return "int" if method.result(value) == INT else None
             if qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
                 return f"{torch}.Tensor"
-            from jitlint.targets.script.rules._expr import TENSOR_RETURNING_METHODS
-
-            if not qualified and value.func.attr.value in TENSOR_RETURNING_METHODS:
+            if not qualified and is_evident_tensor_method(value.func.attr.value):
                 return f"{torch}.Tensor"
     return None
 

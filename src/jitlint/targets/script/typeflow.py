@@ -1,0 +1,730 @@
+"""The TorchScript type domain of the control-flow walk (`jitlint.flow`), and its checks.
+
+`TypeDomain` gives each local name its TorchScript type (`infer.TSType`, None for unknown) as `FlowWalker` walks a
+compiled function, the way TorchScript's frontend types it, and records an `Event` for each problem; the rules of
+`rules/flow.py` (and JIT202 in `rules/types.py`) each report the events that name their class.
+
+What TorchScript does (each verified on torch 2.13, see the rule pages):
+- straight-line code may re-type a variable (`n = x.size(0); n = x.sum()` scripts);
+- inside a branch or a loop, assigning a variable defined outside it a value of another type fails ("Variable 's'
+  previously had type int but is now being assigned to a value of type float"); int and float variables accept a
+  Tensor or a bool;
+- after an if/else, a variable set in only one branch, or to types that do not unify (None unifies with anything
+  into an Optional) fails, but only where it is read later;
+- a variable first set inside a loop (the loop variable too) is undefined after the loop;
+- `Optional` is refined by `is not None`, `is None` plus an exit, and `assert`; never on attributes;
+- `self.x is None` tests are folded when the module is scripted, so which branch survives is unknown.
+Unknown types (a call jitlint has no table for, a value from elsewhere) make every check silent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from jitlint.flow import FlowDomain, FlowWalker, Frame, Reads
+from jitlint.names import first_param_name, target_names
+from jitlint.project import AttributeInfo, ProjectIndex
+from jitlint.rules.base import Rule, RuleContext
+from jitlint.targets.script.infer import (
+    BOOL,
+    FLOAT,
+    INT,
+    NONE,
+    NUMBER,
+    NUMBERS,
+    SCALARS,
+    STR,
+    TENSOR,
+    TENSOR_METHODS,
+    Expressions,
+    TSType,
+    annotation_type,
+    assignment_fails,
+    binary_type,
+    join_fails,
+    optional_of,
+    param_types,
+)
+from jitlint.targets.script.rules.flow import (
+    AttributeNoneNeedsOptional,
+    AttributeTypeChange,
+    BranchTypeMismatch,
+    DefinedInOneBranch,
+    EmptyContainerNeedsAnnotation,
+    ItemIsNumber,
+    LoopCarriedTypeChange,
+    LoopVariableUsedAfterLoop,
+    NoneInitThenValue,
+    OptionalAttributeNoLocalRefine,
+    OptionalUsedWithoutRefine,
+    ReturnTypeMismatch,
+    TernaryTypeMismatch,
+    TolistNeedsAnnotation,
+    TupleReturnArityMismatch,
+)
+from jitlint.targets.script.rules.types import UnannotatedNonTensorParam
+from jitlint.walk import walk
+
+Type = TSType | None  # None: unknown
+
+
+@dataclass
+class Event:
+    """A problem the analysis found, for the rule class it names to report."""
+
+    rule: type[Rule]
+    node: cst.CSTNode
+    message: str
+    at_read: bool = False  # reported where the name is read (where torch points), not at `node`
+
+
+def analyse(function: cst.FunctionDef, ctx: RuleContext) -> list[Event]:
+    """The events of one compiled function (the one `ctx.function` holds)."""
+    domain = TypeDomain(function, ctx)
+    FlowWalker(domain, ctx.function.pruned if ctx.function is not None else set()).run(function)
+    return domain.events
+
+
+def _none_test(test: cst.BaseExpression) -> tuple[str, bool] | None:
+    """(name, is_not) for `name is None` / `name is not None`, the tests the flow walk refines on."""
+    if (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.left, cst.Name)
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+        and isinstance(test.comparisons[0].operator, (cst.Is, cst.IsNot))
+    ):
+        return test.left.value, isinstance(test.comparisons[0].operator, cst.IsNot)
+    return None
+
+
+def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
+    """Names whose refinement the flow walk does not follow: compared with None other than as the whole test of an
+    `if` or `assert` (inside `and`/`or`, a ternary, a `while`), tested for truth, or re-assigned anywhere. JIT704
+    leaves those alone."""
+    checked: set[str] = set()
+    direct: set[int] = set()
+
+    class Collect(cst.CSTVisitor):
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            if id(node) in direct:
+                return
+            operands = [node.left] + [target.comparator for target in node.comparisons]
+            if any(isinstance(operand, cst.Name) and operand.value == "None" for operand in operands):
+                checked.update(operand.value for operand in operands if isinstance(operand, cst.Name))
+
+        def _truth(self, test: cst.BaseExpression) -> None:
+            if _none_test(test) is not None:
+                direct.add(id(test))
+                return
+            while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+                test = test.expression
+            if isinstance(test, cst.Name):
+                checked.add(test.value)
+            elif isinstance(test, cst.BooleanOperation):
+                for side in (test.left, test.right):
+                    if isinstance(side, cst.Name):
+                        checked.add(side.value)
+
+        def visit_If(self, node: cst.If) -> None:
+            self._truth(node.test)
+
+        def visit_Assert(self, node: cst.Assert) -> None:
+            self._truth(node.test)
+
+        def visit_While(self, node: cst.While) -> None:
+            if _none_test(node.test) is None:
+                self._truth(node.test)
+
+        def visit_IfExp(self, node: cst.IfExp) -> None:
+            refined = _none_test(node.test)  # the flow walk does not refine inside if-expressions
+            if refined is not None:
+                checked.add(refined[0])
+            else:
+                self._truth(node.test)
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            checked.update(target_names(node.target))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            checked.update(target_names(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            checked.update(target_names(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            checked.update(target_names(node.target))
+
+    walk(function.body, Collect())
+    return checked
+
+
+def attribute_types(project: ProjectIndex, info: AttributeInfo) -> tuple[Type, set[Type]]:
+    """The TorchScript types of an attribute's facts: its class-level annotation, and the values `__init__`
+    assigns (None for one it cannot type). Cached for the run, per merged attribute."""
+    cache = project.derived.setdefault("script.attribute_types", {})
+    found = cache.get(id(info))
+    if found is None or found[0] is not info:
+        annotation = annotation_type(info.annotation, info.annotation_imports) if info.annotation is not None else None
+        values = {Expressions(value.imports, {}).of(value.node) for value in info.init_values}
+        found = cache[id(info)] = (info, annotation, values)  # holding `info` keeps its id unique
+    return found[1], found[2]
+
+
+class TypeDomain(FlowDomain[Type]):
+    """TorchScript types of local names, and the events of one compiled function."""
+
+    unknown = None
+
+    def __init__(self, function: cst.FunctionDef, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.function = function
+        self.imports = ctx.module.imports
+        info = ctx.function.info
+        is_method = info.cls is not None and "builtins.staticmethod" not in info.decorators
+        self.events: list[Event] = []
+        self.returns = annotation_type(function.returns.annotation, self.imports) if function.returns else None
+        self.annotated_return = function.returns is not None
+        self.return_shapes: list[tuple[cst.Return, str]] = []
+        params = param_types(function, self.imports, is_method)
+        if uses_type_comments(function):  # `# type: (...) -> ...` signatures: TorchScript reads those comments
+            params = {name: None for name in params}
+        self.params = params
+        # Parameters TorchScript types Tensor because they have no annotation and no default.
+        self.unannotated = {name for name, kind in params.items() if kind == TENSOR and not self._annotated(name)}
+        self.optional_unchecked = {
+            name for name, kind in params.items()
+            if kind is not None and kind.is_optional and self._annotated(name)
+        }
+        if self.optional_unchecked:
+            self.optional_unchecked -= _unfollowed_names(function)
+        self.reported_optional: set[str] = set()
+        self.empty: dict[str, str] = {}  # names bound to an unannotated `[]`/`{}`: "list" (List[Tensor]) or "dict"
+        self.self_name = first_param_name(function) if is_method else None
+        self.reported_optional_attributes: set[str] = set()
+        self.owners = [owner for owner in (ctx.function.owners or []) if ctx.project.is_module_class(owner)]
+        self.annotated: set[str] = set()
+        self.declared = dict(params)
+
+    def _annotated(self, name: str) -> bool:
+        params = self.function.params
+        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+            if param.name.value == name:
+                return param.annotation is not None
+        return False
+
+    def _expressions(self, frame: Frame[Type]) -> Expressions:
+        return Expressions(self.imports, frame.values)
+
+    # -- the walker's hooks -------------------------------------------------------------------------------------
+    def initial(self) -> dict[str, Type]:
+        return dict(self.params)
+
+    def deferred(self, item: Event, name: cst.Name) -> None:
+        self.events.append(Event(item.rule, name, item.message) if item.at_read else item)
+
+    def assign(self, node: cst.Assign, frame: Frame[Type]) -> None:
+        expressions = self._expressions(frame)
+        value_type = expressions.of(node.value)
+        empty = _empty_container(node.value, self.imports)
+        for target in node.targets:
+            if isinstance(target.target, cst.Subscript):
+                self._dict_store(target.target, node.value, expressions)
+            if isinstance(target.target, cst.Name):
+                self._assign(target.target.value, value_type, target.target, frame)
+                if empty is not None and len(node.targets) == 1:
+                    self.empty[target.target.value] = empty
+            elif self._self_attribute(target.target) is not None:
+                self._attribute_assignment(target.target, value_type)
+            else:
+                frame.read_names(*_target_reads(target.target))
+                for name in target_names(target.target):
+                    self._assign(name, None, target.target, frame)
+
+    def annotated_assign(self, node: cst.AnnAssign, frame: Frame[Type]) -> None:
+        for name in target_names(node.target):
+            self.annotated.add(name)
+            frame.bind(name, annotation_type(node.annotation.annotation, self.imports))
+
+    def augmented_assign(self, node: cst.AugAssign, frame: Frame[Type]) -> None:
+        expressions = self._expressions(frame)
+        if isinstance(node.target, cst.Name):
+            name = node.target.value
+            new = binary_type(frame.values.get(name), expressions.of(node.value), _binary_of(node.operator))
+            self._assign(name, new, node.target, frame, augmented=True)
+        elif (attribute := self._self_attribute(node.target)) is not None:
+            current = self._attribute_type(attribute)
+            new = binary_type(current, expressions.of(node.value), _binary_of(node.operator))
+            self._attribute_assignment(node.target, new)
+
+    def for_target(self, node: cst.For, outer: Frame[Type], body: Frame[Type]) -> None:
+        element = self._element_type(node.iter, self._expressions(outer))
+        single = isinstance(node.target, cst.Name)
+        for name in target_names(node.target):
+            self._assign(name, element if single else None, node.target, body)
+
+    def with_target(self, item: cst.WithItem, frame: Frame[Type]) -> None:
+        for name in target_names(item.asname.name):
+            self._assign(name, None, item.asname.name, frame)
+
+    def walrus(self, node: cst.NamedExpr, frame: Frame[Type]) -> None:
+        """`(name := value)` (JIT112) also defines `name`, with a type this pass does not follow."""
+        for name in target_names(node.target):
+            self._assign(name, None, node.target, frame)
+
+    def refine(self, test: cst.BaseExpression, body: Frame[Type], orelse: Frame[Type]) -> None:
+        refined = _none_test(test)
+        before = body.values.get(refined[0]) if refined is not None else None  # the type before the `if`
+        tested = _isinstance_names(test)  # `isinstance(x, ...)` refines x: its type is unknown in both branches
+        for frame in (body, orelse):
+            frame.values.update((name, None) for name in tested if name in frame.values)
+        if refined is not None and before is not None and before.is_optional:
+            name, is_not = refined
+            body.values[name] = before.inner if is_not else NONE
+            orelse.values[name] = NONE if is_not else before.inner
+
+    def asserted(self, node: cst.Assert, frame: Frame[Type]) -> None:
+        refined = _none_test(node.test)
+        if refined is not None and refined[1]:
+            current = frame.values.get(refined[0])
+            if current is not None and current.is_optional:
+                frame.values[refined[0]] = current.inner
+
+    def returned(self, node: cst.Return, frame: Frame[Type]) -> None:
+        self._return(node, self._expressions(frame))
+
+    def uncertain(self, test: cst.BaseExpression) -> bool:
+        """`self.x is None` / `is not None` (also inside and/or): torch folds it when the attribute is None or a
+        module or parameter, which depends on how the module was built, so which branch survives is unknown."""
+        found: list[bool] = []
+
+        class Find(cst.CSTVisitor):
+            def visit_Comparison(self, node: cst.Comparison) -> None:
+                operands = [node.left] + [target.comparator for target in node.comparisons]
+                if any(isinstance(o, cst.Name) and o.value == "None" for o in operands) and any(
+                    isinstance(o, cst.Attribute) for o in operands
+                ):
+                    found.append(True)
+
+        walk(test, Find())
+        return bool(found)
+
+    def join(self, name: str, first: Type, second: Type) -> Type:
+        """The type after an if/else of a variable that both branches leave as these types (None when unknown)."""
+        if first == second:
+            return first
+        for one, other in ((first, second), (second, first)):
+            if one is not None and one.is_optional and other in (one.inner, NONE):
+                return one
+        return _optional(first, second)
+
+    def join_new(self, name: str, first: Type, second: Type, node: cst.If, frame: Frame[Type]) -> Type:
+        if join_fails(first, second) and not frame.uncertain:
+            frame.defer(name, Event(
+                BranchTypeMismatch, node.test,  # torch points at the `if`
+                f"`{name}` is a {first} in the true branch and a {second} in the false branch; TorchScript "
+                f"needs one type after the `if` (it reads `{name}` later). Give both branches the same type",
+            ))
+            return None
+        return first if first == second else _optional(first, second)
+
+    def one_branch(self, name: str, in_body: bool, node: cst.If, frame: Frame[Type]) -> None:
+        if frame.uncertain:
+            return
+        branch = "true" if in_body else "false"
+        other = "false" if in_body else "true"
+        frame.defer(name, Event(
+            DefinedInOneBranch, node.test,  # torch points at the `if`
+            f"`{name}` is set only in the {branch} branch of this `if` and read after it; TorchScript "
+            f"rejects that ('{name} is not defined in the {other} branch'). Set it before the `if`, or in "
+            f"both branches",
+        ))
+
+    def uncertain_join(self, before: Type, after: Type) -> Type:
+        return None
+
+    def loop_join(self, before: Type, after: Type) -> Type:
+        return before if before in NUMBERS else None
+
+    def first_set_in_loop(self, name: str, node: cst.For | cst.While, frame: Frame[Type]) -> None:
+        frame.defer(name, Event(
+            LoopVariableUsedAfterLoop, node,
+            f"`{name}` is first set inside a loop above and read here, after the loop; TorchScript "
+            f"scopes it to the loop ('undefined value {name}'). Set it before the loop",
+            at_read=True,
+        ))
+
+    @staticmethod
+    def _element_type(iterable: cst.BaseExpression, expressions: Expressions) -> Type:
+        if isinstance(iterable, cst.Call) and expressions.imports.qualify(iterable.func) == "builtins.range":
+            return INT
+        kind = expressions.of(iterable)
+        if kind is not None and kind.is_list:
+            return kind.element
+        return None
+
+    # -- names --------------------------------------------------------------------------------------------------
+    def _assign(self, name: str, new: Type, node: cst.CSTNode, frame: Frame[Type], augmented: bool = False) -> None:
+        self.empty.pop(name, None)
+        if name in self.annotated:
+            return
+        declared = self.declared.get(name)
+        if declared is not None and declared.is_optional:
+            frame.values[name] = new  # an Optional parameter takes a T or None anywhere; refinement follows the value
+            return
+        env, depth, level = frame.values, frame.depth, frame.level
+        if frame.uncertain and name in env and depth.get(name, 0) < level:
+            env[name] = None
+            return
+        if name in env and depth.get(name, 0) < level:
+            previous = env[name]
+            if previous == NONE and new in SCALARS and new != NONE:
+                self.events.append(Event(
+                    NoneInitThenValue, node,
+                    f"`{name}` was set to None without an annotation, so TorchScript types it NoneType; this "
+                    f"assignment of a {new} inside a branch or loop fails. Annotate the first assignment: "
+                    f"`{name}: Optional[{_spelled(new)}] = None`",
+                ))
+            elif previous != NONE and assignment_fails(previous, new):
+                self.events.append(Event(
+                    LoopCarriedTypeChange, node,
+                    f"`{name}` is a {previous} before this {'loop or branch' if not augmented else 'block'}, and "
+                    f"{'this update makes it' if augmented else 'this assigns it'} a {new}; TorchScript keeps one "
+                    f"type for a variable across branches and loop iterations. Start it as a {new}"
+                    + (" (`0.0` rather than `0`)" if (previous, new) == (INT, FLOAT) else ""),
+                ))
+            return
+        frame.bind(name, new)
+
+    # -- expressions --------------------------------------------------------------------------------------------
+    def read(self, reads: Reads, statement: cst.CSTNode, frame: Frame[Type]) -> None:
+        annotated = statement.value if isinstance(statement, cst.AnnAssign) else None
+        returned = statement.value if isinstance(statement, cst.Return) else None
+        expressions = self._expressions(frame)
+        for if_expression in reads.if_expressions:
+            first, second = expressions.of(if_expression.body), expressions.of(if_expression.orelse)
+            if join_fails(first, second):
+                self.events.append(Event(
+                    TernaryTypeMismatch, if_expression,
+                    f"the true branch of this if-expression is a {first} and the false branch a {second}; "
+                    f"TorchScript needs one type. Make both the same type",
+                ))
+        for call in reads.calls:
+            qualified = self.imports.qualify(call.func)
+            if qualified == "builtins.range":
+                for argument in call.args:
+                    if expressions.of(argument.value) == NUMBER:
+                        self.events.append(Event(
+                            ItemIsNumber, argument.value,
+                            "`.item()` returns a number (int or float) to TorchScript, and `range()` needs an int; "
+                            "wrap it: `int(....item())`",
+                        ))
+            if (
+                isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "tolist"
+                and not call.args
+                and expressions.of(call.func.value) == TENSOR
+                and call is not annotated
+                and not (call is returned and self.annotated_return)
+            ):
+                self.events.append(Event(
+                    TolistNeedsAnnotation, call,
+                    "TorchScript cannot infer the type of `.tolist()`; assign it to an annotated variable: "
+                    "`values: List[float] = x.tolist()` (the element type and nesting must match the tensor's "
+                    "dtype and rank)",
+                ))
+            if (
+                isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "append"
+                and isinstance(call.func.value, cst.Name)
+                and self.empty.get(call.func.value.value) == "list"
+                and len(call.args) == 1
+            ):
+                kind = expressions.of(call.args[0].value)
+                if kind in SCALARS and kind != TENSOR or (kind is not None and kind.is_list):
+                    name = call.func.value.value
+                    self.empty.pop(name)
+                    self.events.append(Event(
+                        EmptyContainerNeedsAnnotation, call,
+                        f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this "
+                        f"appends a {kind}; annotate it where it starts: `{name}: List[{_spelled(kind)}] = []`",
+                    ))
+            if isinstance(call.func, cst.Attribute) and _takes_tensor_arguments(call.func.attr.value) and (
+                expressions.of(call.func.value) == TENSOR
+            ):
+                for argument in call.args:
+                    self._optional_uses(argument.value, "is passed to `." + call.func.attr.value + "()`", expressions)
+        self._tensor_params(reads, expressions)
+        for attribute in reads.attributes:
+            self._optional_uses(attribute.value, f"has its attribute `.{attribute.attr.value}` read", expressions)
+        for operation in reads.binary:
+            for operand in (operation.left, operation.right):
+                self._optional_uses(operand, "is used in arithmetic", expressions)
+
+    def _dict_store(self, target: cst.Subscript, value: cst.BaseExpression, expressions: Expressions) -> None:
+        if not (isinstance(target.value, cst.Name) and self.empty.get(target.value.value) == "dict"):
+            return
+        if len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
+            return
+        key, item = expressions.of(target.slice[0].slice.value), expressions.of(value)
+        wrong = [f"a {kind} {what}" for kind, what, fine in ((key, "key", STR), (item, "value", TENSOR))
+                 if kind in SCALARS and kind != fine]
+        if wrong:
+            name = target.value.value
+            self.empty.pop(name)
+            self.events.append(Event(
+                EmptyContainerNeedsAnnotation, target,
+                f"`{name}` starts as an unannotated `{{}}`, which TorchScript types Dict[str, Tensor], and this "
+                f"stores {' and '.join(wrong)}; annotate it where it starts: "
+                f"`{name}: Dict[{_spelled(key) if key else 'str'}, {_spelled(item) if item else 'torch.Tensor'}] = {{}}`",
+            ))
+
+    # -- unannotated parameters (Tensor to TorchScript) used as something else ----------------------------------
+    def _unannotated_tensor(self, node: cst.BaseExpression, expressions: Expressions) -> str | None:
+        if isinstance(node, cst.Name) and node.value in self.unannotated and expressions.of(node) == TENSOR:
+            return node.value
+        return None
+
+    def _tensor_params(self, reads: Reads, expressions: Expressions) -> None:
+        for call in reads.calls:
+            qualified = self.imports.qualify(call.func)
+            if qualified in ("torch.cat", "torch.stack", "torch.concat", "torch.concatenate") and call.args:
+                name = self._unannotated_tensor(call.args[0].value, expressions)
+                if name is not None and call.args[0].keyword is None:
+                    self.events.append(Event(
+                        UnannotatedNonTensorParam, call.args[0].value,
+                        f"`{qualified}()` takes a list of Tensors, but `{name}` has no annotation, so TorchScript "
+                        f"types it as one Tensor; annotate it: `{name}: List[torch.Tensor]`",
+                    ))
+            self._call_arguments(call, expressions)
+
+    def _call_arguments(self, call: cst.Call, expressions: Expressions) -> None:
+        """A list, number, str or bool passed to an unannotated (so Tensor) parameter of a compiled project function."""
+        found = self.ctx.captured.callee_of(call)
+        if found is None or any(arg.star for arg in call.args):
+            return
+        callee, bound = found
+        params = callee.node.params
+        positional = [*params.posonly_params, *params.params][1 if bound else 0:]
+        by_name = {param.name.value: param for param in [*params.params, *params.kwonly_params]}
+        for index, argument in enumerate(call.args):
+            if argument.keyword is None:
+                param = positional[index] if index < len(positional) else None
+            else:
+                param = by_name.get(argument.keyword.value)
+            if param is None or param.annotation is not None or param.default is not None:
+                continue
+            if uses_type_comments(callee.node):
+                return
+            kind = expressions.of(argument.value)
+            if isinstance(argument.value, (cst.List, cst.ListComp)) and kind is None:
+                spelled = "list"  # a list of unknown element type
+            elif kind is not None and (kind in _PASSED_SCALARS or kind.is_list):
+                spelled = str(kind)
+            else:
+                continue
+            name = param.name.value
+            self.events.append(Event(
+                UnannotatedNonTensorParam, argument.value,
+                f"`{callee.display_name}` has no annotation on `{name}`, so TorchScript types it as a Tensor, and "
+                f"this passes a {spelled}; annotate it: "
+                f"`{name}: {_spelled(kind) if spelled != 'list' else 'List[...]'}`",
+            ))
+
+    # -- module attributes --------------------------------------------------------------------------------------
+    def _self_attribute(self, node: cst.BaseExpression) -> str | None:
+        if (
+            self.self_name is not None
+            and isinstance(node, cst.Attribute)
+            and isinstance(node.value, cst.Name)
+            and node.value.value == self.self_name
+        ):
+            return node.attr.value
+        return None
+
+    def _attribute_infos(self, name: str) -> list[AttributeInfo]:
+        infos = [self.ctx.project.attributes(owner).get(name) for owner in self.owners]
+        return infos if infos and all(info is not None for info in infos) else []
+
+    def _attribute_type(self, name: str) -> Type:
+        """The type torch gives `self.<name>`: its class-level annotation, else the one type `__init__` assigns."""
+        kinds = set()
+        for info in self._attribute_infos(name):
+            annotation, init_types = attribute_types(self.ctx.project, info)
+            if info.annotation is not None:
+                kinds.add(annotation)
+            elif len(init_types) == 1 and not info.registered:
+                kinds |= init_types
+            else:
+                return None
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _attribute_assignment(self, target: cst.Attribute, new: Type) -> None:
+        name = target.attr.value
+        infos = self._attribute_infos(name)
+        if not infos or any(info.annotation is not None for info in infos) or new not in SCALARS or new == NONE:
+            return
+        current = self._attribute_type(name)
+        if current == NONE:
+            self.events.append(Event(
+                AttributeNoneNeedsOptional, target,
+                f"`self.{name}` is None in `__init__` and has no class-level annotation, so TorchScript types it "
+                f"NoneType; assigning a {new} here fails. Declare it in the class body: "
+                f"`{name}: Optional[{_spelled(new)}]`",
+            ))
+        elif current in SCALARS and current != new:
+            self.events.append(Event(
+                AttributeTypeChange, target,
+                f"`self.{name}` is a {current} in `__init__`, and this assigns it a {new}; TorchScript fixes an "
+                f"attribute's type when it scripts the module. Keep it a {current}, or start it as a {new}",
+            ))
+
+    def _optional_attribute_use(self, node: cst.BaseExpression, how: str) -> None:
+        name = self._self_attribute(node)
+        if name is None or name in self.reported_optional_attributes:
+            return
+        infos = self._attribute_infos(name)
+        if not infos or not all(info.annotation is not None and _is_optional(
+            attribute_types(self.ctx.project, info)[0]
+        ) for info in infos):
+            return
+        self.reported_optional_attributes.add(name)
+        self.events.append(Event(
+            OptionalAttributeNoLocalRefine, node,
+            f"`self.{name}` is declared Optional and {how}; TorchScript never refines an attribute, even inside "
+            f"`if self.{name} is not None:`. Copy it to a local first: `{name} = self.{name}`, then test "
+            f"`if {name} is not None:`",
+        ))
+
+    def _optional_uses(self, node: cst.BaseExpression, how: str, expressions: Expressions) -> None:
+        """An Optional parameter (JIT704) or an Optional attribute (JIT611) used as a value."""
+        self._optional_use(node, how, expressions)
+        self._optional_attribute_use(node, how)
+
+    def _optional_use(self, node: cst.BaseExpression, how: str, expressions: Expressions) -> None:
+        if not (isinstance(node, cst.Name) and node.value in self.optional_unchecked):
+            return
+        kind = expressions.of(node)
+        if not (_is_optional(kind) or kind == NONE):
+            return  # refined here by an `is not None` test, an `assert`, or an early exit
+        if node.value in self.reported_optional:
+            return
+        self.reported_optional.add(node.value)
+        self.events.append(Event(
+            OptionalUsedWithoutRefine, node,
+            f"`{node.value}` is Optional here and {how}; TorchScript rejects that until it is refined. "
+            f"Test it first: `if {node.value} is not None:` (or `assert {node.value} is not None`)",
+        ))
+
+    def _return(self, node: cst.Return, expressions: Expressions) -> None:
+        value = node.value
+        is_none = value is None or (isinstance(value, cst.Name) and value.value == "None")
+        if is_none and self.returns is not None and self.returns != NONE and not self.returns.is_optional:
+            self.events.append(Event(
+                ReturnTypeMismatch, node,
+                f"the function is annotated to return {self.returns}, but this returns None; TorchScript rejects "
+                f"it. Annotate the return as `Optional[{_spelled(self.returns)}]`",
+            ))
+        if self.annotated_return:
+            return
+        if isinstance(value, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in value.elements):
+            shape = f"a tuple of {len(value.elements)}"
+        else:
+            kind = expressions.of(value) if value is not None else NONE
+            if kind not in (TENSOR, INT, FLOAT, STR, BOOL):
+                return
+            shape = f"an {kind}" if kind == INT else f"a {kind}"
+        for previous, previous_shape in self.return_shapes:
+            if previous_shape != shape and (previous_shape.startswith("a tuple") or shape.startswith("a tuple")):
+                self.events.append(Event(
+                    TupleReturnArityMismatch, node,
+                    f"this returns {shape}, but an earlier return returns {previous_shape}; TorchScript needs one "
+                    f"return type. Return the same shape everywhere",
+                ))
+                break
+        self.return_shapes.append((node, shape))
+
+
+_PASSED_SCALARS = frozenset({INT, FLOAT, STR, BOOL})
+
+
+def _takes_tensor_arguments(method: str) -> bool:
+    """Tensor methods whose Tensor arguments cannot be None (the Optional must be refined first)."""
+    facts = TENSOR_METHODS.get(method)
+    return facts is not None and facts.tensor_arguments
+
+
+def _is_optional(kind: Type) -> bool:
+    return kind is not None and kind.is_optional
+
+
+def _empty_container(value: cst.BaseExpression, imports) -> str | None:
+    if isinstance(value, cst.List) and not value.elements:
+        return "list"
+    if isinstance(value, cst.Dict) and not value.elements:
+        return "dict"
+    if isinstance(value, cst.Call) and not value.args:
+        return {"builtins.list": "list", "builtins.dict": "dict"}.get(imports.qualify(value.func) or "")
+    return None
+
+
+def uses_type_comments(function: cst.FunctionDef) -> bool:
+    """Whether the signature is given in `# type:` comments (after the parameters or as the body's first line),
+    which TorchScript reads as annotations."""
+    body = function.body
+    comments = []
+    if isinstance(body, cst.IndentedBlock):
+        comments.append(body.header.comment)
+        if body.body:
+            comments.extend(line.comment for line in getattr(body.body[0], "leading_lines", ()))
+    params = function.params
+    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        for whitespace in (param.whitespace_after_param, getattr(param.comma, "whitespace_after", None)):
+            if isinstance(whitespace, cst.ParenthesizedWhitespace):
+                comments.append(whitespace.first_line.comment)
+    return any(comment is not None and comment.value.lstrip("# ").startswith("type:") for comment in comments)
+
+
+def _isinstance_names(test: cst.BaseExpression) -> set[str]:
+    names: set[str] = set()
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == "isinstance" and node.args and isinstance(
+                node.args[0].value, cst.Name
+            ):
+                names.add(node.args[0].value.value)
+
+    walk(test, Find())
+    return names
+
+
+def _target_reads(target: cst.BaseExpression) -> list[cst.CSTNode]:
+    """What an assignment target reads: `a[i] = ...` reads `a` and `i`; `a, b = ...` reads nothing."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [read for element in target.elements for read in _target_reads(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_reads(target.value)
+    if isinstance(target, cst.Name):
+        return []
+    return [target]
+
+
+def _binary_of(operator: cst.BaseAugOp) -> cst.BaseBinaryOp:
+    name = type(operator).__name__.removesuffix("Assign")
+    return getattr(cst, name)()
+
+
+def _optional(first: Type, second: Type) -> Type:
+    if first == NONE and second not in (None, NONE):
+        return optional_of(second)
+    if second == NONE and first not in (None, NONE):
+        return optional_of(first)
+    return None
+
+
+def _spelled(kind: TSType) -> str:
+    return "torch.Tensor" if kind == TENSOR else str(kind)
