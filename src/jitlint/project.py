@@ -90,11 +90,6 @@ class FunctionInfo:
             return None
         return "class" if "builtins.classmethod" in self.decorators else "instance"
 
-    @property
-    def is_static(self) -> bool:
-        """A staticmethod or a classmethod. Kept only for the callers not moved to `bound_first_param` yet
-        (targets/script/rules/_expr.py, which tests `cls is not None and not is_static`: `== "instance"`)."""
-        return self.cls is not None and self.bound_first_param != "instance"
 
 
 @dataclass(frozen=True)

@@ -288,7 +288,7 @@ class ScriptPolicy(CapturePolicy):
         return ScriptScanner(
             function.node,
             imports,
-            is_method=function.cls is not None and "builtins.staticmethod" not in function.decorators,
+            is_method=function.bound_first_param is not None,
             return_kind=lambda call: self.return_kind(call, imports),
             constant_flag=lambda name, cls=function.cls: self.constant_flag(cls, name),
         )

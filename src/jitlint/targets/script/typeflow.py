@@ -184,7 +184,7 @@ class TypeDomain(FlowDomain[Type]):
         self.function = function
         self.imports = ctx.module.imports
         info = ctx.function.info
-        is_method = info.cls is not None and "builtins.staticmethod" not in info.decorators
+        is_method = info.bound_first_param is not None
         self.events: list[Event] = []
         self.returns = annotation_type(function.returns.annotation, self.imports) if function.returns else None
         self.annotated_return = function.returns is not None

@@ -109,7 +109,7 @@ def tensor_evident(node: cst.BaseExpression, ctx, bound_tensors: frozenset[str] 
         if function is None:
             return False
         info = function.info
-        if unannotated_tensor_param(node, info.node, info.cls is not None and not info.is_static) is not None:
+        if unannotated_tensor_param(node, info.node, info.bound_first_param == "instance") is not None:
             param = params_of(info.node)[node.value]
             return param.default is None
         param = params_of(info.node).get(node.value)
