@@ -129,7 +129,7 @@ class AttributeInfo:
     """What `self.<name>` holds in a module, seen from `__init__` (and other methods) and the class body."""
 
     kinds: set[Kind] = field(default_factory=set)
-    constant: bool = False  # Final[...] or listed in __constants__: torch inlines it
+    final: bool = False  # annotated `Final[...]` in the class body
     function: str | None = None  # qualified name of a function stored in the attribute
     constructors: set[str] = field(default_factory=set)  # qualified names of the classes assigned to it
     assigned_in: set[str] = field(default_factory=set)  # names of the methods that assign `self.<name> = ...`
@@ -164,7 +164,9 @@ class ClassInfo:
     base_names: list[str | None]
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     own_attributes: dict[str, AttributeInfo] = field(default_factory=dict)
-    unused_properties: set[str] = field(default_factory=set)
+    # Class-level `__name__ = ["a", "b"]` declarations (`__constants__`, `__slots__`, ...): the strings, by name.
+    # What they mean is a target's business.
+    string_lists: dict[str, list[str]] = field(default_factory=dict)
     dynamic_attributes: bool = False  # setattr(self, <non-literal>, ...) somewhere: attribute sets are unknown
 
     @property
@@ -223,7 +225,6 @@ class ModuleInfo:
             bases.append(self.imports.qualify(arg.value))
         info = ClassInfo(node.name.value, node, self, bases)
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
-        constants: set[str] = set()
         for statement in body:
             if isinstance(statement, cst.FunctionDef):
                 info.methods[statement.name.value] = FunctionInfo(
@@ -231,14 +232,12 @@ class ModuleInfo:
                 )
             elif isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
-                    self._index_class_statement(info, small, constants)
+                    self._index_class_statement(info, small)
         for method in info.methods.values():
             _collect_self_assignments(method, info, self.imports)
-        for name in constants:
-            info.own_attributes.setdefault(name, AttributeInfo()).constant = True
         self.classes[info.name] = info
 
-    def _index_class_statement(self, info: ClassInfo, small: cst.BaseSmallStatement, constants: set[str]) -> None:
+    def _index_class_statement(self, info: ClassInfo, small: cst.BaseSmallStatement) -> None:
         if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
             name = small.target.value
             attribute = info.own_attributes.setdefault(name, AttributeInfo())
@@ -248,7 +247,7 @@ class ModuleInfo:
             attribute.class_value = small.value
             outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
             if self.imports.qualify(outer) in ("typing.Final", "typing_extensions.Final", "torch.jit.Final"):
-                attribute.constant = True
+                attribute.final = True
             kind = CONTAINER_KINDS.get(self.imports.qualify(annotation) or "")
             if kind:
                 attribute.kinds.add(kind)
@@ -257,10 +256,8 @@ class ModuleInfo:
                 if not isinstance(target.target, cst.Name):
                     continue
                 name = target.target.value
-                if name == "__constants__":
-                    constants.update(_string_elements(small.value))
-                elif name == "__jit_unused_properties__":
-                    info.unused_properties.update(_string_elements(small.value))
+                if name.startswith("__") and name.endswith("__"):
+                    info.string_lists[name] = _string_elements(small.value)
                 elif not name.startswith("__"):
                     info.own_attributes.setdefault(name, AttributeInfo()).class_value = small.value
 
@@ -655,7 +652,7 @@ class ProjectIndex:
         for current in reversed(self.mro(cls)):
             for name, info in current.own_attributes.items():
                 target = merged.setdefault(name, AttributeInfo())
-                target.constant = target.constant or info.constant
+                target.final = target.final or info.final
                 target.function = info.function or target.function
                 target.constructors |= info.constructors
                 target.assigned_in |= info.assigned_in

@@ -252,7 +252,7 @@ class RuleContext:
             found = True
             merged.kinds |= info.kinds
             merged.init_kinds |= info.init_kinds
-            merged.constant = merged.constant or info.constant
+            merged.final = merged.final or info.final
             merged.constructors |= info.constructors
             merged.filled_in_init = merged.filled_in_init or info.filled_in_init
         return merged if found else None

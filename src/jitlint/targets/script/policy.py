@@ -20,7 +20,7 @@ import libcst as cst
 
 from jitlint.capture import Capture, CapturePolicy, PruningScanner
 from jitlint.names import ImportTable, first_param_name, target_names
-from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo
+from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
 from jitlint.targets.script import infer
 from jitlint.targets.script.infer import BOOL, FLOAT, INT, STR, TENSOR, TSType
 from jitlint.walk import walk
@@ -140,6 +140,19 @@ def guard_name(test: cst.BaseExpression, imports: ImportTable) -> str | None:
 
 
 
+def constant_names(project: ProjectIndex, cls: ClassInfo) -> frozenset[str]:
+    """The attributes torch inlines as constants in a module class: annotated `Final` or listed in `__constants__`,
+    in the class or a project base."""
+    cache = project.derived.setdefault("script.constant_names", {})
+    if id(cls) not in cache:
+        names: set[str] = set()
+        for current in project.mro(cls):
+            names.update(current.string_lists.get("__constants__", ()))
+            names.update(name for name, info in current.own_attributes.items() if info.final)
+        cache[id(cls)] = frozenset(names)
+    return cache[id(cls)]
+
+
 def is_ignored(function: FunctionInfo) -> bool:
     """Body not compiled (`@torch.jit.ignore` / `@torch.jit.unused`); the signature may still be."""
     return bool(function.decorators & IGNORE_DECORATORS)
@@ -249,7 +262,7 @@ class ScriptPolicy(CapturePolicy):
             yield forward, cls, f"forward of {cls.name}"
         unused = set()
         for current in self.project.mro(cls):
-            unused |= current.unused_properties
+            unused.update(current.string_lists.get("__jit_unused_properties__", ()))
         seen: set[str] = set()
         for current in self.project.mro(cls):
             for name, method in current.methods.items():
@@ -301,7 +314,7 @@ class ScriptPolicy(CapturePolicy):
         if cls is None:
             return None
         info = self.project.attributes(cls).get(name)
-        return info.init_bool if info is not None and info.constant else None
+        return info.init_bool if info is not None and name in constant_names(self.project, cls) else None
 
     def return_kind(self, call: cst.Call, imports: ImportTable) -> TSType | None:
         """The declared return type of a project function a call resolves to, as `isinstance` folding sees it."""

@@ -155,3 +155,12 @@ def comprehension_tensor_targets(comp: cst.CompFor, ctx) -> frozenset[str]:
 def list_of_tensors_param(node: cst.BaseExpression, ctx) -> bool:
     annotation = _unrebound_param_annotation(node, ctx)
     return annotation is not None and _element_type_is_tensor(annotation, ctx.qualify)
+
+
+def constant_attribute(name: str, ctx) -> bool:
+    """Whether `self.<name>` is a constant torch inlines (`Final` or `__constants__`) in a class the current
+    function is compiled for."""
+    from jitlint.targets.script.policy import constant_names
+
+    owners = ctx.function.owners if ctx.function is not None else []
+    return any(name in constant_names(ctx.project, owner) for owner in owners)

@@ -7,7 +7,8 @@ import libcst as cst
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, ClassInfo, decorator_names
 from jitlint.targets.script.infer import INT, TENSOR_METHODS
-from jitlint.targets.script.rules._expr import is_evident_tensor_method, literal_type
+from jitlint.targets.script.policy import constant_names
+from jitlint.targets.script.rules._expr import constant_attribute, is_evident_tensor_method, literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules.calls import global_value_type
@@ -178,7 +179,7 @@ class FinalReassigned(ScriptRule):
         if name is None:
             return
         found = ctx.self_attribute(node.target)
-        if found is not None and found[1].constant:
+        if found is not None and constant_attribute(name, ctx):
             ctx.report(node.target, f"`self.{name}` is a constant (`Final` or `__constants__`), so compiled code cannot "
                                     "assign it; make it a plain attribute if it changes")
 
@@ -207,7 +208,7 @@ class ConstantsInvalidType(ScriptRule):
                     for target in small.targets:
                         if isinstance(target.target, cst.Attribute) and isinstance(target.target.value, cst.Name):
                             info = attributes.get(target.target.attr.value)
-                            if info is not None and info.constant:
+                            if info is not None and target.target.attr.value in constant_names(ctx.project, cls):
                                 kind = "dict" if isinstance(small.value, (cst.Dict, cst.DictComp)) else "set"
                                 ctx.report(small.value, f"`{cls.name}.{target.target.attr.value}` is a constant "
                                            f"(`Final`/`__constants__`) but holds a {kind}, which is not a valid "
@@ -235,7 +236,7 @@ class ClassLevelAttribute(ScriptRule):
         kinds = set()
         for owner in owners:
             info = ctx.project.attributes(owner).get(name)
-            if info is None or info.constant or info.assigned_in or info.registered:
+            if info is None or name in constant_names(ctx.project, owner) or info.assigned_in or info.registered:
                 return
             kind = _literal_class_value(info.class_value, ctx)
             if kind is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.project import INDEXED_BY_INT, INDEXED_BY_STR
-from jitlint.targets.script.rules._expr import is_int_literal, is_str_literal
+from jitlint.targets.script.rules._expr import constant_attribute, is_int_literal, is_str_literal
 from jitlint.names import assigned_names
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
@@ -36,7 +36,7 @@ def _is_constant(index: cst.BaseExpression, ctx: RuleContext) -> bool:
     """A `Final` / `__constants__` attribute (inlined by torch), or a module-level name, which is a different
     error (a global Python value) that another rule reports."""
     found = ctx.self_attribute(index)
-    if found is not None and found[1].constant:
+    if found is not None and constant_attribute(found[0], ctx):
         return True
     if isinstance(index, cst.Name):
         imports = ctx.module.imports
