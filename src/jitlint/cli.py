@@ -59,9 +59,13 @@ def main() -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff: also apply fixes marked unsafe.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
 @click.option("--show-fixes", is_flag=True, help="With --fix: list each finding that was fixed.")
+@click.option("--baseline", "baseline_path", type=click.Path(path_type=Path), metavar="FILE",
+              help="Report only findings not in this baseline (default: config `baseline`).")
+@click.option("--write-baseline", "write_baseline", type=click.Path(path_type=Path), metavar="FILE",
+              help="Write every current finding to FILE as the baseline, and exit 0.")
 def check(paths, targets, select, extend_select, ignore, output_format, stdin_filename, show_statistics, exit_zero,
           force_exclude, config_path, quiet, dynamic, strict, no_cache, cache_dir, jobs, fix, unsafe_fixes,
-          show_diff, show_fixes) -> None:
+          show_diff, show_fixes, baseline_path, write_baseline) -> None:
     """Lint PATHS (files or directories; `-` reads stdin; default: the current directory)."""
     paths = list(paths) or ([Path("-")] if stdin_filename else [Path(".")])
     stdin = None
@@ -81,6 +85,17 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                                        _split(targets))
     except ConfigError as error:
         raise _fail(str(error))
+    if write_baseline is not None and (fix or show_diff):
+        raise _fail("--write-baseline cannot be combined with --fix or --diff")
+    baseline = None
+    baseline_path = baseline_path or config.baseline
+    if baseline_path is not None and write_baseline is None:
+        from jitlint.baseline import Baseline, BaselineError
+
+        try:
+            baseline = Baseline.load(baseline_path)
+        except BaselineError as error:
+            raise _fail(str(error))
     if paths and force_exclude and stdin is None and not _any_included(paths, config):
         sys.exit(0)  # pre-commit passed only excluded files: nothing to do, nothing to say
     applied: list = []
@@ -133,10 +148,20 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                            f"[tool.jitlint.dynamic] in {config.source})", err=True)
             for target in confirmers:  # each target's confirmer marks the findings of its target
                 run.findings = findings = _run_dynamic(target, run, config, strict, no_cache, jobs, cache_dir)
+    if write_baseline is not None:
+        _write_baseline(write_baseline, findings, config, stdin)
+        sys.exit(0)
+    notes: list[str] = []
+    if baseline is not None:
+        findings, notes = _apply_baseline(baseline, findings, config, stdin, paths, force_exclude)
     if show_statistics:
         click.echo(statistics(findings, output_format), nl=False)
     else:
-        click.echo(render(findings, output_format, quiet=quiet), nl=False)
+        click.echo(render(findings, output_format, quiet=quiet, baselined=baseline is not None), nl=False)
+    if notes and not quiet:
+        text_output = output_format in ("text", "concise", "full") and not show_statistics
+        for note in notes:
+            click.echo(note if text_output else f"jitlint: {note}", err=not text_output)
     if fix and output_format in ("text", "concise", "full"):
         _report_fixed(applied, show_fixes)
     if exit_zero:
@@ -200,6 +225,62 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
             continue
         applied.extend(result.applied)
     return outputs, applied
+
+
+def _reader(stdin):
+    """The bytes of a linted file by its display name (the buffer for source from stdin)."""
+    from jitlint.baseline import read_file_bytes
+
+    def read(filename: str) -> bytes | None:
+        if stdin is not None and filename == stdin.display_name:
+            return stdin.data
+        return read_file_bytes(filename)
+
+    return read
+
+
+def _write_baseline(path: Path, findings, config, stdin) -> None:
+    from jitlint.baseline import Baseline, BaselineError
+
+    baseline = Baseline.from_findings(findings, config.root, _reader(stdin))
+    previous = None
+    if path.exists():
+        try:
+            previous = Baseline.load(path)
+        except BaselineError:
+            previous = None  # replaced by a good one
+    try:
+        baseline.write(path)
+    except BaselineError as error:
+        raise _fail(str(error))
+    count = len(baseline)
+    files = len(baseline.files)
+    message = (f"Wrote {count} finding{'' if count == 1 else 's'} in {files} file{'' if files == 1 else 's'} "
+               f"to the baseline {path}.")
+    if previous is not None:
+        result = previous.filter(findings, config.root, sorted({f.filename for f in findings}), _reader(stdin))
+        dropped = len(previous) - result.matched
+        message += f" {dropped} entr{'y' if dropped == 1 else 'ies'} of the previous baseline no longer matched."
+    click.echo(message, err=True)
+
+
+def _apply_baseline(baseline, findings, config, stdin, paths, force_exclude) -> tuple[list, list[str]]:
+    """The findings the baseline does not cover, and what to tell about it (the summary's notes)."""
+    from jitlint.baseline import stale_note
+    from jitlint.discovery import discover
+
+    files, errors = discover(paths, config, force_exclude) if paths else ([], [])
+    linted = [str(path) for path in files] + [error.display_name for error in errors]
+    if stdin is not None:
+        linted.append(stdin.display_name)
+    result = baseline.filter(findings, config.root, linted, _reader(stdin))
+    notes = []
+    if result.matched:
+        notes.append(f"{result.matched} finding{'' if result.matched == 1 else 's'} in the baseline "
+                     f"{'is' if result.matched == 1 else 'are'} not shown.")
+    if result.stale:
+        notes.append(stale_note(result.stale))
+    return result.new, notes
 
 
 def _report_fixed(applied, show: bool) -> None:

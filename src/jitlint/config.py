@@ -11,7 +11,8 @@ from typing import Mapping
 from jitlint.targets import DEFAULT_TARGETS
 
 KNOWN_KEYS = frozenset(
-    {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic"}
+    {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic",
+     "baseline"}
 )
 DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python"})
 
@@ -42,6 +43,7 @@ class Config:
     dynamic_timeout: float = 60.0
     dynamic_factories: dict[str, str] = field(default_factory=dict)
     dynamic_python: str | None = None
+    baseline: Path | None = None  # `baseline = "..."`, relative to the pyproject.toml
 
     # -- selection --------------------------------------------------------------------------------------------
     def enabled_codes(self, code_targets: Mapping[str, str | None], cli_select=None, cli_extend=(), cli_ignore=(),
@@ -191,6 +193,10 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
     ):
         raise ConfigError(f"{path}: `per-file-ignores` must map glob patterns to lists of codes")
     config.per_file_ignores = per_file
+    if "baseline" in table:
+        if not isinstance(table["baseline"], str) or not table["baseline"]:
+            raise ConfigError(f"{path}: `baseline` in [tool.jitlint] must be the path of a baseline file")
+        config.baseline = config.root / table["baseline"]
     _load_dynamic(config, table.get("dynamic", {}), path)
     return config
 

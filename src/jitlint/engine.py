@@ -16,6 +16,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from jitlint.baseline import normalise_statement
 from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
@@ -531,8 +532,9 @@ def _lint_module(source, module, project, maps, rules, config) -> tuple[list[Fin
     results = []
     seen = set()
     lines = source.text.splitlines()
+    where = _Where(source.tree, positions, source.text)
     for raw in raws:
-        finding = _to_finding(raw, positions, source.display_name, source.path, lines)
+        finding = _to_finding(raw, positions, source.display_name, source.path, lines, where)
         if any(finding.code.startswith(prefix) for prefix in per_file_ignored):
             continue
         if suppressions.suppressed(finding.code, finding.location.row):
@@ -563,7 +565,85 @@ def _resolve_fix(pending, positions) -> Fix | None:
     return Fix(pending.applicability, pending.message, tuple(edits))
 
 
-def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: list[str]) -> Finding:
+class _Where:
+    """What a baseline matches a finding on (see `jitlint.baseline`): the enclosing function or class and the
+    normalised text of its statement, computed only for files with findings."""
+
+    def __init__(self, tree: cst.Module, positions, text: str) -> None:
+        self.positions = positions
+        self.text = text
+        self.line_starts = [0]
+        for line in text.splitlines(keepends=True):
+            self.line_starts.append(self.line_starts[-1] + len(line))
+        self.scopes: list[tuple[int, int, str]] | None = None
+        self.tree = tree
+        self.statements: dict[int, str] = {}
+
+    def _offset(self, position) -> int:
+        return self.line_starts[min(position.line - 1, len(self.line_starts) - 1)] + position.column
+
+    def scope(self, row: int) -> str:
+        if self.scopes is None:
+            self.scopes = []
+            self._collect(self.tree.body, "")
+        best = ""
+        best_start = -1
+        for start, end, name in self.scopes:
+            if start <= row <= end and start > best_start:
+                best, best_start = name, start
+        return best
+
+    def _collect(self, body, prefix: str) -> None:
+        for statement in body:
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                name = prefix + statement.name.value
+                span = self.positions.get(statement)
+                if span is not None:
+                    self.scopes.append((span.start.line, span.end.line, name))
+                self._collect(_body_of(statement), name + ".")
+            elif isinstance(statement, cst.BaseCompoundStatement):
+                for block in _blocks_of(statement):
+                    self._collect(block, prefix)
+
+    def statement(self, node: cst.CSTNode | None) -> str:
+        if node is None:
+            return ""
+        if id(node) not in self.statements:
+            span = self.positions.get(node)
+            text = ""
+            if span is not None:
+                end = span.end
+                body = getattr(node, "body", None)
+                if isinstance(node, cst.BaseCompoundStatement) and isinstance(body, cst.CSTNode):
+                    body_span = self.positions.get(body)
+                    if body_span is not None:  # the header only: a change in the body is not this statement's
+                        end = body_span.start
+                text = self.text[self._offset(span.start):self._offset(end)]
+            self.statements[id(node)] = normalise_statement(text)
+        return self.statements[id(node)]
+
+
+def _body_of(statement) -> list:
+    body = statement.body
+    return list(body.body) if isinstance(body, cst.IndentedBlock) else []
+
+
+def _blocks_of(statement) -> list[list]:
+    """The statement lists nested in a compound statement (if/else, loops, try/except, with, match)."""
+    blocks = []
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            if isinstance(child, cst.IndentedBlock):
+                blocks.append(list(child.body))
+            elif isinstance(child, (cst.Else, cst.If, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
+                                    cst.MatchCase)):
+                stack.append(child)
+    return blocks
+
+
+def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: list[str], where: _Where) -> Finding:
     code_range = positions[raw.node]
     rule = raw.rule
     span = positions.get(raw.statement) if raw.statement is not None else None
@@ -578,5 +658,9 @@ def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: li
         Location(code_range.end.line, code_range.end.column + 1),
         fix=_resolve_fix(raw.fix, positions),
         url=pages.url(rule.code),
-        context=FindingContext(path, statement, raw.function, lines[code_range.start.line - 1] if code_range.start.line <= len(lines) else ""),
+        context=FindingContext(path, statement, raw.function,
+                               lines[code_range.start.line - 1] if code_range.start.line <= len(lines) else "",
+                               where.scope(code_range.start.line),
+                               where.statement(raw.statement) or normalise_statement(
+                                   lines[code_range.start.line - 1] if code_range.start.line <= len(lines) else "")),
     )
