@@ -63,9 +63,11 @@ def main() -> None:
               help="Report only findings not in this baseline (default: config `baseline`).")
 @click.option("--write-baseline", "write_baseline", type=click.Path(path_type=Path), metavar="FILE",
               help="Write every current finding to FILE as the baseline, and exit 0.")
+@click.option("--ignore-noqa", is_flag=True, help="Ignore every `# noqa` comment: report everything.")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with findings (atomically), and exit.")
 def check(paths, targets, select, extend_select, ignore, output_format, stdin_filename, show_statistics, exit_zero,
           force_exclude, config_path, quiet, dynamic, strict, no_cache, cache_dir, jobs, fix, unsafe_fixes,
-          show_diff, show_fixes, baseline_path, write_baseline) -> None:
+          show_diff, show_fixes, baseline_path, write_baseline, ignore_noqa, add_noqa) -> None:
     """Lint PATHS (files or directories; `-` reads stdin; default: the current directory)."""
     paths = list(paths) or ([Path("-")] if stdin_filename else [Path(".")])
     stdin = None
@@ -85,8 +87,11 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                                        _split(targets))
     except ConfigError as error:
         raise _fail(str(error))
+    config.ignore_noqa = ignore_noqa
     if write_baseline is not None and (fix or show_diff):
         raise _fail("--write-baseline cannot be combined with --fix or --diff")
+    if add_noqa and (fix or show_diff or write_baseline is not None or stdin is not None):
+        raise _fail("--add-noqa cannot be combined with --fix, --diff, --write-baseline or `-`")
     baseline = None
     baseline_path = baseline_path or config.baseline
     if baseline_path is not None and write_baseline is None:
@@ -98,6 +103,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
             raise _fail(str(error))
     if paths and force_exclude and stdin is None and not _any_included(paths, config):
         sys.exit(0)  # pre-commit passed only excluded files: nothing to do, nothing to say
+    if add_noqa:
+        sys.exit(_add_noqa(paths, config, enabled, force_exclude, baseline, jobs=jobs or os.cpu_count() or 1))
     applied: list = []
     if fix or show_diff:
         outputs, applied = _fix(paths, stdin, config, enabled, force_exclude, unsafe_fixes, write=not show_diff,
@@ -225,6 +232,82 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
             continue
         applied.extend(result.applied)
     return outputs, applied
+
+
+# Codes a `# noqa` cannot or should not answer: a file that cannot be read or parsed has no line for it, an
+# internal error is jitlint's bug, and a `# noqa` for an unused `# noqa` would be absurd.
+_NO_NOQA = frozenset({"JIT001", "JIT002", "JIT003", "JIT900"})
+
+
+def _add_noqa(paths, config, enabled, force_exclude, baseline, jobs: int) -> int:
+    """`--add-noqa`: a `# noqa: CODES` on every line with findings (those a baseline does not already cover),
+    merged into an existing one. A file is written only if it still parses and a re-lint no longer reports
+    those findings; otherwise it is left as it is and named on stderr. Exit 0, or 1 if a file was refused."""
+    import io
+    import tokenize
+
+    import libcst as cst
+
+    from jitlint.engine import StdinSource, lint
+    from jitlint.fixes import digest, write_atomically
+    from jitlint.noqa import add_noqa
+    from jitlint.source import decode
+
+    findings = lint(paths, config, enabled, force_exclude=force_exclude, jobs=jobs)
+    if baseline is not None:
+        findings, _notes = _apply_baseline(baseline, findings, config, None, paths, force_exclude)
+    wanted: dict[str, dict[int, set[str]]] = {}
+    for finding in findings:
+        if finding.code not in _NO_NOQA:
+            wanted.setdefault(finding.filename, {}).setdefault(finding.location.row, set()).add(finding.code)
+    refused = 0
+    planned: dict[str, tuple[Path, bytes, str, int]] = {}
+    for name, rows in sorted(wanted.items()):
+        path = Path(name)
+        try:
+            data = path.read_bytes()
+            text = decode(data)
+        except (OSError, UnicodeDecodeError, SyntaxError) as error:
+            click.echo(f"jitlint: {name}: cannot add noqa: {error}", err=True)
+            refused += 1
+            continue
+        new_text, changed, skipped = add_noqa(text, rows)
+        for row, reason in sorted(skipped.items()):
+            click.echo(f"jitlint: {name}:{row}: cannot add a `# noqa` comment there: {reason}", err=True)
+        if skipped:
+            refused += 1
+            continue  # a run afterwards would not be clean: leave the file for a person (or the baseline)
+        try:
+            cst.parse_module(new_text)
+        except Exception as error:
+            click.echo(f"jitlint: {name}: not changed: adding noqa comments would not parse ({type(error).__name__})",
+                       err=True)
+            refused += 1
+            continue
+        if changed:
+            planned[name] = (path, data, new_text, changed)
+    # One re-lint of the run with the new text in place: every finding asked for must be gone.
+    if planned:
+        buffers = [StdinSource(name, text.encode("utf-8")) for name, (_p, _d, text, _c) in planned.items()]
+        still = lint(paths, config, enabled, buffers=buffers, force_exclude=force_exclude, jobs=jobs)
+        for finding in still:
+            rows = wanted.get(finding.filename, {})
+            if finding.filename in planned and finding.code in rows.get(finding.location.row, ()):
+                click.echo(f"jitlint: {finding.filename}: not changed: {finding.code} at line "
+                           f"{finding.location.row} is still reported with the comment", err=True)
+                planned.pop(finding.filename)
+                refused += 1
+    added = 0
+    for name, (path, data, text, changed) in sorted(planned.items()):
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        problem = write_atomically(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, digest(data))
+        if problem:
+            click.echo(f"jitlint: {name}: not changed: {problem}", err=True)
+            refused += 1
+            continue
+        added += changed
+    click.echo(f"Added {added} noqa directive{'' if added == 1 else 's'}.", err=True)
+    return 1 if refused else 0
 
 
 def _reader(stdin):
