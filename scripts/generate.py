@@ -57,6 +57,9 @@ def codes_module() -> str:
     lines.append("}")
     lines.append("# Each code's target: what `Config.enabled_codes` selects by.")
     lines.append("TARGET_OF: dict[str, str | None] = {code: info.target for code, info in CODES.items()}")
+    off = ", ".join(f'"{rule.code}"' for rule in RULES if not rule.default_enabled)
+    lines.append("# Codes off unless a selector names them (`Rule.default_enabled = False`).")
+    lines.append(f"DEFAULT_OFF: frozenset[str] = frozenset({{{off}}})")
     return "\n".join(lines) + "\n"
 
 
@@ -83,7 +86,7 @@ def targets_table() -> str:
         count = sum(1 for rule in RULES if rule.target == target.name)
         rows.append(f"| `{target.name}` | `{target.prefix}` | {target.description} | {count} |")
     shared = sum(1 for rule in RULES if rule.target is None)
-    rows.append(f"| (every target) | `JIT001`-`JIT003` | files that cannot be linted | {shared} |")
+    rows.append(f"| (every target) | `JIT001`-`JIT003`, `JIT900` | files that cannot be linted, unused `noqa` | {shared} |")
     return "\n".join(rows)
 
 

@@ -45,6 +45,28 @@ def test_pre_commit_hook_with_the_real_pre_commit(tmp_path):
     assert "jitlint" in passing.stdout and "Passed" in passing.stdout
 
 
+def test_pre_commit_hook_honours_the_configured_baseline(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    env.pop("CI", None)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    (repo / "pyproject.toml").write_text('[tool.jitlint]\nbaseline = "jitlint-baseline.json"\n')
+    (repo / "model.py").write_text(BROKEN)
+    written = jitlint("check", "--write-baseline", "jitlint-baseline.json", "model.py", cwd=repo)
+    assert written.returncode == 0, written.stderr
+    # Lines move above the existing findings, and one new defect appears: only it fails the hook.
+    (repo / "model.py").write_text("# header\n\n" + BROKEN.replace("        return x * factor", "        z = x.tolist()\n        return x * factor"))
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "jitlint", "--files", "model.py"]
+    result = subprocess.run(pre_commit, cwd=repo, capture_output=True, text=True, env=env, timeout=900)
+    assert result.returncode == 1, result.stdout + result.stderr
+    reported = [line for line in result.stdout.splitlines() if line.startswith("model.py:")]
+    assert len(reported) == 1 and " JIT206 " in reported[0], result.stdout
+    assert "5 findings in the baseline are not shown." in result.stdout
+
+
 def test_hook_definition_matches_the_documented_contract():
     text = (ROOT / ".pre-commit-hooks.yaml").read_text()
     for line in ("- id: jitlint", "entry: jitlint check --force-exclude", "language: python",
@@ -217,6 +239,22 @@ def test_sarif_is_valid_against_the_official_schema_and_fingerprints_survive_lin
     assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in moved] == [12, 29, 33, 38, 42]
     assert [r["partialFingerprints"] for r in moved] == [r["partialFingerprints"] for r in results]
     assert len({json.dumps(r["partialFingerprints"]) for r in results}) == 5
+
+
+def test_sarif_with_a_baseline_lists_only_new_results_and_validates(tmp_path):
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "model.py").write_text(BROKEN)
+    assert jitlint("check", "--write-baseline", "base.json", "pkg", cwd=tmp_path).returncode == 0
+    (tmp_path / "pkg" / "model.py").write_text("\n\n" + BROKEN.replace("        return x * factor", "        z = x.tolist()\n        return x * factor"))
+    result = jitlint("check", "--output-format", "sarif", "--baseline", "base.json", "pkg", cwd=tmp_path)
+    assert result.returncode == 1
+    log = json.loads(result.stdout)
+    schema = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.Draft4Validator(schema).validate(log)
+    results = log["runs"][0]["results"]
+    assert [(r["ruleId"], r["baselineState"]) for r in results] == [("JIT206", "new")]
+    assert "5 findings in the baseline are not shown." in result.stderr
 
 
 def test_full_and_concise_text(tmp_path):

@@ -31,7 +31,7 @@ from jitlint.atomic import write_atomically
 from jitlint.config import Config
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 
-FORMAT = 1
+FORMAT = 2  # 2: contexts carry `scope` and `statement_text` (what a baseline matches on)
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -67,6 +67,7 @@ def settings_key(config: Config, enabled: set[str]) -> str:
         "enabled": sorted(enabled),
         "per_file_ignores": {pattern: sorted(codes) for pattern, codes in sorted(config.per_file_ignores.items())},
         "root": str(config.root),
+        "ignore_noqa": config.ignore_noqa,
     }
     return _digest(json.dumps(settings, sort_keys=True))
 
@@ -164,7 +165,8 @@ def _finding_to_json(finding: Finding) -> dict:
     data = finding.to_json()
     context = finding.context
     if isinstance(context, FindingContext):
-        data["context"] = {"statement_lines": list(context.statement_lines), "line_text": context.line_text}
+        data["context"] = {"statement_lines": list(context.statement_lines), "line_text": context.line_text,
+                           "scope": context.scope, "statement_text": context.statement_text}
     return data
 
 
@@ -177,8 +179,10 @@ def _finding_from_json(data: dict, path: Path) -> Finding:
         fix = Fix(raw["applicability"], raw["message"], edits)
     context = None
     if "context" in data:
-        first, last = data["context"]["statement_lines"]
-        context = FindingContext(path, (int(first), int(last)), None, str(data["context"]["line_text"]))
+        raw = data["context"]
+        first, last = raw["statement_lines"]
+        context = FindingContext(path, (int(first), int(last)), None, str(raw["line_text"]), str(raw["scope"]),
+                                 str(raw["statement_text"]))
     return Finding(
         str(data["code"]), str(data["name"]), str(data["message"]), data["severity"], str(data["filename"]),
         _location(data["location"]), _location(data["end_location"]), fix=fix, url=data.get("url"), context=context,

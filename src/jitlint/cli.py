@@ -59,9 +59,15 @@ def main() -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff: also apply fixes marked unsafe.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
 @click.option("--show-fixes", is_flag=True, help="With --fix: list each finding that was fixed.")
+@click.option("--baseline", "baseline_path", type=click.Path(path_type=Path), metavar="FILE",
+              help="Report only findings not in this baseline (default: config `baseline`).")
+@click.option("--write-baseline", "write_baseline", type=click.Path(path_type=Path), metavar="FILE",
+              help="Write every current finding to FILE as the baseline, and exit 0.")
+@click.option("--ignore-noqa", is_flag=True, help="Ignore every `# noqa` comment: report everything.")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with findings (atomically), and exit.")
 def check(paths, targets, select, extend_select, ignore, output_format, stdin_filename, show_statistics, exit_zero,
           force_exclude, config_path, quiet, dynamic, strict, no_cache, cache_dir, jobs, fix, unsafe_fixes,
-          show_diff, show_fixes) -> None:
+          show_diff, show_fixes, baseline_path, write_baseline, ignore_noqa, add_noqa) -> None:
     """Lint PATHS (files or directories; `-` reads stdin; default: the current directory)."""
     paths = list(paths) or ([Path("-")] if stdin_filename else [Path(".")])
     stdin = None
@@ -81,8 +87,24 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                                        _split(targets))
     except ConfigError as error:
         raise _fail(str(error))
+    config.ignore_noqa = ignore_noqa
+    if write_baseline is not None and (fix or show_diff):
+        raise _fail("--write-baseline cannot be combined with --fix or --diff")
+    if add_noqa and (fix or show_diff or write_baseline is not None or stdin is not None):
+        raise _fail("--add-noqa cannot be combined with --fix, --diff, --write-baseline or `-`")
+    baseline = None
+    baseline_path = baseline_path or config.baseline
+    if baseline_path is not None and write_baseline is None:
+        from jitlint.baseline import Baseline, BaselineError
+
+        try:
+            baseline = Baseline.load(baseline_path)
+        except BaselineError as error:
+            raise _fail(str(error))
     if paths and force_exclude and stdin is None and not _any_included(paths, config):
         sys.exit(0)  # pre-commit passed only excluded files: nothing to do, nothing to say
+    if add_noqa:
+        sys.exit(_add_noqa(paths, config, enabled, force_exclude, baseline, jobs=jobs or os.cpu_count() or 1))
     applied: list = []
     if fix or show_diff:
         outputs, applied = _fix(paths, stdin, config, enabled, force_exclude, unsafe_fixes, write=not show_diff,
@@ -133,10 +155,20 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                            f"[tool.jitlint.dynamic] in {config.source})", err=True)
             for target in confirmers:  # each target's confirmer marks the findings of its target
                 run.findings = findings = _run_dynamic(target, run, config, strict, no_cache, jobs, cache_dir)
+    if write_baseline is not None:
+        _write_baseline(write_baseline, findings, config, stdin)
+        sys.exit(0)
+    notes: list[str] = []
+    if baseline is not None:
+        findings, notes = _apply_baseline(baseline, findings, config, stdin, paths, force_exclude)
     if show_statistics:
         click.echo(statistics(findings, output_format), nl=False)
     else:
-        click.echo(render(findings, output_format, quiet=quiet), nl=False)
+        click.echo(render(findings, output_format, quiet=quiet, baselined=baseline is not None), nl=False)
+    if notes and not quiet:
+        text_output = output_format in ("text", "concise", "full") and not show_statistics
+        for note in notes:
+            click.echo(note if text_output else f"jitlint: {note}", err=not text_output)
     if fix and output_format in ("text", "concise", "full"):
         _report_fixed(applied, show_fixes)
     if exit_zero:
@@ -200,6 +232,138 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
             continue
         applied.extend(result.applied)
     return outputs, applied
+
+
+# Codes a `# noqa` cannot or should not answer: a file that cannot be read or parsed has no line for it, an
+# internal error is jitlint's bug, and a `# noqa` for an unused `# noqa` would be absurd.
+_NO_NOQA = frozenset({"JIT001", "JIT002", "JIT003", "JIT900"})
+
+
+def _add_noqa(paths, config, enabled, force_exclude, baseline, jobs: int) -> int:
+    """`--add-noqa`: a `# noqa: CODES` on every line with findings (those a baseline does not already cover),
+    merged into an existing one. A file is written only if it still parses and a re-lint no longer reports
+    those findings; otherwise it is left as it is and named on stderr. Exit 0, or 1 if a file was refused."""
+    import io
+    import tokenize
+
+    import libcst as cst
+
+    from jitlint.engine import StdinSource, lint
+    from jitlint.fixes import digest, write_atomically
+    from jitlint.noqa import add_noqa
+    from jitlint.source import decode
+
+    findings = lint(paths, config, enabled, force_exclude=force_exclude, jobs=jobs)
+    if baseline is not None:
+        findings, _notes = _apply_baseline(baseline, findings, config, None, paths, force_exclude)
+    wanted: dict[str, dict[int, set[str]]] = {}
+    for finding in findings:
+        if finding.code not in _NO_NOQA:
+            wanted.setdefault(finding.filename, {}).setdefault(finding.location.row, set()).add(finding.code)
+    refused = 0
+    planned: dict[str, tuple[Path, bytes, str, int]] = {}
+    for name, rows in sorted(wanted.items()):
+        path = Path(name)
+        try:
+            data = path.read_bytes()
+            text = decode(data)
+        except (OSError, UnicodeDecodeError, SyntaxError) as error:
+            click.echo(f"jitlint: {name}: cannot add noqa: {error}", err=True)
+            refused += 1
+            continue
+        new_text, changed, skipped = add_noqa(text, rows)
+        for row, reason in sorted(skipped.items()):
+            click.echo(f"jitlint: {name}:{row}: cannot add a `# noqa` comment there: {reason}", err=True)
+        if skipped:
+            refused += 1
+            continue  # a run afterwards would not be clean: leave the file for a person (or the baseline)
+        try:
+            cst.parse_module(new_text)
+        except Exception as error:
+            click.echo(f"jitlint: {name}: not changed: adding noqa comments would not parse ({type(error).__name__})",
+                       err=True)
+            refused += 1
+            continue
+        if changed:
+            planned[name] = (path, data, new_text, changed)
+    # One re-lint of the run with the new text in place: every finding asked for must be gone.
+    if planned:
+        buffers = [StdinSource(name, text.encode("utf-8")) for name, (_p, _d, text, _c) in planned.items()]
+        still = lint(paths, config, enabled, buffers=buffers, force_exclude=force_exclude, jobs=jobs)
+        for finding in still:
+            rows = wanted.get(finding.filename, {})
+            if finding.filename in planned and finding.code in rows.get(finding.location.row, ()):
+                click.echo(f"jitlint: {finding.filename}: not changed: {finding.code} at line "
+                           f"{finding.location.row} is still reported with the comment", err=True)
+                planned.pop(finding.filename)
+                refused += 1
+    added = 0
+    for name, (path, data, text, changed) in sorted(planned.items()):
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        problem = write_atomically(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, digest(data))
+        if problem:
+            click.echo(f"jitlint: {name}: not changed: {problem}", err=True)
+            refused += 1
+            continue
+        added += changed
+    click.echo(f"Added {added} noqa directive{'' if added == 1 else 's'}.", err=True)
+    return 1 if refused else 0
+
+
+def _reader(stdin):
+    """The bytes of a linted file by its display name (the buffer for source from stdin)."""
+    from jitlint.baseline import read_file_bytes
+
+    def read(filename: str) -> bytes | None:
+        if stdin is not None and filename == stdin.display_name:
+            return stdin.data
+        return read_file_bytes(filename)
+
+    return read
+
+
+def _write_baseline(path: Path, findings, config, stdin) -> None:
+    from jitlint.baseline import Baseline, BaselineError
+
+    baseline = Baseline.from_findings(findings, config.root, _reader(stdin))
+    previous = None
+    if path.exists():
+        try:
+            previous = Baseline.load(path)
+        except BaselineError:
+            previous = None  # replaced by a good one
+    try:
+        baseline.write(path)
+    except BaselineError as error:
+        raise _fail(str(error))
+    count = len(baseline)
+    files = len(baseline.files)
+    message = (f"Wrote {count} finding{'' if count == 1 else 's'} in {files} file{'' if files == 1 else 's'} "
+               f"to the baseline {path}.")
+    if previous is not None:
+        result = previous.filter(findings, config.root, sorted({f.filename for f in findings}), _reader(stdin))
+        dropped = len(previous) - result.matched
+        message += f" {dropped} entr{'y' if dropped == 1 else 'ies'} of the previous baseline no longer matched."
+    click.echo(message, err=True)
+
+
+def _apply_baseline(baseline, findings, config, stdin, paths, force_exclude) -> tuple[list, list[str]]:
+    """The findings the baseline does not cover, and what to tell about it (the summary's notes)."""
+    from jitlint.baseline import stale_note
+    from jitlint.discovery import discover
+
+    files, errors = discover(paths, config, force_exclude) if paths else ([], [])
+    linted = [str(path) for path in files] + [error.display_name for error in errors]
+    if stdin is not None:
+        linted.append(stdin.display_name)
+    result = baseline.filter(findings, config.root, linted, _reader(stdin))
+    notes = []
+    if result.matched:
+        notes.append(f"{result.matched} finding{'' if result.matched == 1 else 's'} in the baseline "
+                     f"{'is' if result.matched == 1 else 'are'} not shown.")
+    if result.stale:
+        notes.append(stale_note(result.stale))
+    return result.new, notes
 
 
 def _report_fixed(applied, show: bool) -> None:

@@ -102,6 +102,9 @@ CODES: dict[str, CodeInfo] = {
     "JIT706": CodeInfo("loop-carried-type-change", "error", "script", None),
     "JIT707": CodeInfo("ternary-type-mismatch", "error", "script", None),
     "JIT708": CodeInfo("item-is-number", "error", "script", None),
+    "JIT900": CodeInfo("unused-noqa", "warning", None, "safe"),
 }
 # Each code's target: what `Config.enabled_codes` selects by.
 TARGET_OF: dict[str, str | None] = {code: info.target for code, info in CODES.items()}
+# Codes off unless a selector names them (`Rule.default_enabled = False`).
+DEFAULT_OFF: frozenset[str] = frozenset({"JIT900"})

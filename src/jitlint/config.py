@@ -11,7 +11,8 @@ from typing import Mapping
 from jitlint.targets import DEFAULT_TARGETS
 
 KNOWN_KEYS = frozenset(
-    {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic"}
+    {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic",
+     "baseline"}
 )
 DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python"})
 
@@ -31,7 +32,8 @@ class ConfigError(Exception):
 @dataclass
 class Config:
     targets: list[str] = field(default_factory=lambda: list(DEFAULT_TARGETS))
-    select: list[str] = field(default_factory=lambda: ["ALL"])  # every rule of the enabled targets
+    # None: the default selection, every rule of the enabled targets except those off by default (JIT900).
+    select: list[str] | None = None
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
@@ -42,10 +44,12 @@ class Config:
     dynamic_timeout: float = 60.0
     dynamic_factories: dict[str, str] = field(default_factory=dict)
     dynamic_python: str | None = None
+    baseline: Path | None = None  # `baseline = "..."`, relative to the pyproject.toml
+    ignore_noqa: bool = False  # `--ignore-noqa` (command line only): no `# noqa` suppresses anything
 
     # -- selection --------------------------------------------------------------------------------------------
     def enabled_codes(self, code_targets: Mapping[str, str | None], cli_select=None, cli_extend=(), cli_ignore=(),
-                      cli_targets=None) -> set[str]:
+                      cli_targets=None, default_off=None) -> set[str]:
         """The codes to run: those of the enabled targets (and the shared file codes) that the selection picks.
         `code_targets` maps every known code to its target (None for the shared ones). Selecting a code that only
         a target not enabled has is an error, never a silent no-op; ignoring one is allowed (a configuration may
@@ -54,8 +58,12 @@ class Config:
         validate_targets(targets, {target for target in code_targets.values() if target is not None})
         codes = list(code_targets)
         active = [code for code in codes if code_targets[code] is None or code_targets[code] in targets]
-        select = list(cli_select) if cli_select else list(self.select)
-        select += list(self.extend_select) + list(cli_extend)
+        if default_off is None:
+            from jitlint.codes import DEFAULT_OFF as default_off
+        chosen = list(cli_select) if cli_select else (list(self.select) if self.select is not None else None)
+        # What a selector names explicitly (not the default selection): the only way to enable a default-off code.
+        explicit = (chosen or []) + list(self.extend_select) + list(cli_extend)
+        select = (chosen if chosen is not None else ["ALL"]) + list(self.extend_select) + list(cli_extend)
         ignore = list(self.ignore) + list(cli_ignore)
         for selector in select + ignore:
             validate_selector(selector, codes)
@@ -74,7 +82,7 @@ class Config:
                     raise ConfigError(f"unknown rule selector in `per-file-ignores` for `{pattern}`: `{selector}`")
         enabled = set()
         for code in active:
-            positive = _best_match(code, select)
+            positive = _best_match(code, explicit if code in default_off else select)
             negative = _best_match(code, ignore)
             if positive > negative:
                 enabled.add(code)
@@ -191,6 +199,10 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
     ):
         raise ConfigError(f"{path}: `per-file-ignores` must map glob patterns to lists of codes")
     config.per_file_ignores = per_file
+    if "baseline" in table:
+        if not isinstance(table["baseline"], str) or not table["baseline"]:
+            raise ConfigError(f"{path}: `baseline` in [tool.jitlint] must be the path of a baseline file")
+        config.baseline = config.root / table["baseline"]
     _load_dynamic(config, table.get("dynamic", {}), path)
     return config
 

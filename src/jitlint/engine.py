@@ -7,7 +7,6 @@ import dataclasses
 import gc
 import multiprocessing
 import os
-import re
 import sys
 import threading
 from dataclasses import dataclass
@@ -16,11 +15,13 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from jitlint.baseline import normalise_statement
 from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.names import resolved
+from jitlint.noqa import Suppressions, directives, removal  # noqa: F401  (Suppressions: re-exported)
 from jitlint.project import ModuleInfo, ProjectIndex
 from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
@@ -29,9 +30,6 @@ from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
 from jitlint.walk import walk
 from jitlint import pages
 
-_CODES = r"[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*"
-_NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODES}))?", re.IGNORECASE)
-_FILE_NOQA = re.compile(rf"^\s*#\s*jitlint:\s*noqa(?::\s*(?P<codes>{_CODES}))?\s*$", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass
@@ -155,38 +153,6 @@ class _Dispatcher(cst.CSTVisitor):
         ctx.ancestors.pop()
 
 
-# -- suppression ------------------------------------------------------------------------------------------------
-def _parse_codes(text: str | None) -> set[str] | None:
-    """None means every code."""
-    if text is None:
-        return None
-    return {code.strip().upper() for code in text.split(",") if code.strip()}
-
-
-class Suppressions:
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
-        self.file_level: set[str] | None = set()
-        for match in _FILE_NOQA.finditer(text):
-            codes = _parse_codes(match.group("codes"))
-            if codes is None:
-                self.file_level = None
-                break
-            self.file_level |= codes
-
-    def suppressed(self, code: str, row: int) -> bool:
-        if self.file_level is None or code in self.file_level:
-            return True
-        if 1 <= row <= len(self.lines):
-            line = self.lines[row - 1]
-            if "noqa" in line.lower():
-                match = _NOQA.search(line)
-                if match:
-                    codes = _parse_codes(match.group("codes"))
-                    return codes is None or code in codes
-        return False
-
-
 # -- the run ----------------------------------------------------------------------------------------------------
 def _finding_for_error(error: SourceError) -> Finding:
     return error.finding()
@@ -307,7 +273,7 @@ def _lint_run(
     for done, (source, module) in enumerate(modules):
         if progress is not None:
             progress(len(files) + done, len(files) + len(modules))
-        findings.extend(lint_module(source, module, project, maps, rules, config))
+        findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
     findings.sort(key=Finding.sort_key)
     return LintRun(findings, project, maps, list(project.loaded))
 
@@ -448,7 +414,7 @@ def _shard_worker(index: int, connection) -> None:
             captured.finalize()
         findings = [_finding_for_error(error) for error in errors if error.code in enabled]
         for source, module in modules:
-            file_findings = lint_module(source, module, project, maps, rules, config)
+            file_findings = lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled)
             findings.extend(_detached(finding) for finding in file_findings)
         connection.send(("done", (findings, project.loaded)))
     except BaseException as error:  # the parent lints in its own process instead
@@ -490,9 +456,13 @@ def _internal_error(source, what: str) -> Finding:
                    location, url=pages.url(rule.code))
 
 
-def lint_module(source, module, project, maps, rules, config) -> list[Finding]:
+UNUSED_NOQA = "JIT900"
+
+
+def lint_module(source, module, project, maps, rules, config, unused_noqa: bool = False) -> list[Finding]:
+    """The findings of one file. `unused_noqa`: also report the `# noqa` codes that suppressed nothing (JIT900)."""
     try:
-        findings, failed = _lint_module(source, module, project, maps, rules, config)
+        findings, failed = _lint_module(source, module, project, maps, rules, config, unused_noqa)
     except RecursionError:
         return [_finding_for_error(SourceError(source.path, source.display_name, "JIT001",
                                                "cannot analyze: nested too deeply"))]
@@ -502,7 +472,7 @@ def lint_module(source, module, project, maps, rules, config) -> list[Finding]:
                        for code, what in sorted(failed.items())]
 
 
-def _lint_module(source, module, project, maps, rules, config) -> tuple[list[Finding], dict[str, str]]:
+def _lint_module(source, module, project, maps, rules, config, unused_noqa=False) -> tuple[list[Finding], dict[str, str]]:
     raws: list[RawFinding] = []
     failed: dict[str, str] = {}
     for policy in dict.fromkeys(rule.policy for rule in rules):  # one traversal per capture policy, in code order
@@ -523,16 +493,21 @@ def _lint_module(source, module, project, maps, rules, config) -> tuple[list[Fin
                 dispatcher.failed[rule.code] = f"{type(error).__name__}: {error}"
         raws.extend(raw for raw in ctx.findings if raw.rule.code not in dispatcher.failed)
         failed.update(dispatcher.failed)
-    if not raws:
+    ignore_noqa = getattr(config, "ignore_noqa", False)
+    check_noqa = unused_noqa and not ignore_noqa and "noqa" in source.text.lower()
+    if not raws and not check_noqa:
         return [], failed
+    suppressions = Suppressions(source.text, ignore=ignore_noqa)
+    if not raws:
+        return _unused_noqa(source, suppressions, config), failed
     positions = MetadataWrapper(source.tree, unsafe_skip_copy=True).resolve(PositionProvider)
-    suppressions = Suppressions(source.text)
     per_file_ignored = config.ignored_for(source.path)
     results = []
     seen = set()
     lines = source.text.splitlines()
+    where = _Where(source.tree, positions, source.text)
     for raw in raws:
-        finding = _to_finding(raw, positions, source.display_name, source.path, lines)
+        finding = _to_finding(raw, positions, source.display_name, source.path, lines, where)
         if any(finding.code.startswith(prefix) for prefix in per_file_ignored):
             continue
         if suppressions.suppressed(finding.code, finding.location.row):
@@ -541,7 +516,49 @@ def _lint_module(source, module, project, maps, rules, config) -> tuple[list[Fin
         if key not in seen:
             seen.add(key)
             results.append(finding)
+    if check_noqa:
+        results.extend(_unused_noqa(source, suppressions, config))
     return results, failed
+
+
+def _unused_noqa(source, suppressions: Suppressions, config) -> list[Finding]:
+    """JIT900: the jitlint codes of `# noqa: CODES` comments that suppressed nothing in this run (ruff's RUF100).
+    Codes of other tools (`E501`) are theirs; a bare `# noqa` and `# jitlint: noqa` are left alone."""
+    from jitlint.codes import CODES
+
+    rule = RULES_BY_CODE[UNUSED_NOQA]
+    file_level = suppressions.file_level
+    if file_level is None or UNUSED_NOQA in file_level:
+        return []
+    if any(UNUSED_NOQA.startswith(prefix) for prefix in config.ignored_for(source.path)):
+        return []
+    prefixes = tuple(sorted({code.rstrip("0123456789") for code in CODES}))
+    lines = source.text.splitlines()
+    findings = []
+    for directive in directives(source.text):
+        codes = [code for code, _start, _end in directive.codes]
+        if UNUSED_NOQA in codes:
+            continue  # `# noqa: JIT900, ...` keeps the directive as it is
+        unused = [code for code in codes if code.startswith(prefixes) and (directive.row, code) not in suppressions.used]
+        if not unused:
+            continue
+        line = lines[directive.row - 1]
+        start, end, content = removal(line, directive, set(unused))
+        detail = ", ".join(f"`{code}`" for code in unused)
+        parts = [f"{kind}: " + ", ".join(f"`{code}`" for code in chosen) for kind, chosen in (
+            ("unused", [code for code in unused if code in CODES]), ("unknown", [code for code in unused if code not in CODES]))
+            if chosen]
+        message = f"unused `noqa` directive ({'; '.join(parts)})"
+        what = "remove the unused `noqa` directive" if len(unused) == len(codes) else f"remove {detail} from the `noqa` directive"
+        location = Location(directive.row, directive.start + 1)
+        fix = Fix("safe", what, (Edit(content, Location(directive.row, start + 1), Location(directive.row, end + 1)),))
+        findings.append(Finding(
+            rule.code, rule.name, message, rule.severity, source.display_name, location,
+            Location(directive.row, directive.end + 1), fix=fix, url=pages.url(rule.code),
+            context=FindingContext(source.path, (directive.row, directive.row), None, line,
+                                   "", normalise_statement(line)),
+        ))
+    return findings
 
 
 def _resolve_fix(pending, positions) -> Fix | None:
@@ -563,7 +580,85 @@ def _resolve_fix(pending, positions) -> Fix | None:
     return Fix(pending.applicability, pending.message, tuple(edits))
 
 
-def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: list[str]) -> Finding:
+class _Where:
+    """What a baseline matches a finding on (see `jitlint.baseline`): the enclosing function or class and the
+    normalised text of its statement, computed only for files with findings."""
+
+    def __init__(self, tree: cst.Module, positions, text: str) -> None:
+        self.positions = positions
+        self.text = text
+        self.line_starts = [0]
+        for line in text.splitlines(keepends=True):
+            self.line_starts.append(self.line_starts[-1] + len(line))
+        self.scopes: list[tuple[int, int, str]] | None = None
+        self.tree = tree
+        self.statements: dict[int, str] = {}
+
+    def _offset(self, position) -> int:
+        return self.line_starts[min(position.line - 1, len(self.line_starts) - 1)] + position.column
+
+    def scope(self, row: int) -> str:
+        if self.scopes is None:
+            self.scopes = []
+            self._collect(self.tree.body, "")
+        best = ""
+        best_start = -1
+        for start, end, name in self.scopes:
+            if start <= row <= end and start > best_start:
+                best, best_start = name, start
+        return best
+
+    def _collect(self, body, prefix: str) -> None:
+        for statement in body:
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                name = prefix + statement.name.value
+                span = self.positions.get(statement)
+                if span is not None:
+                    self.scopes.append((span.start.line, span.end.line, name))
+                self._collect(_body_of(statement), name + ".")
+            elif isinstance(statement, cst.BaseCompoundStatement):
+                for block in _blocks_of(statement):
+                    self._collect(block, prefix)
+
+    def statement(self, node: cst.CSTNode | None) -> str:
+        if node is None:
+            return ""
+        if id(node) not in self.statements:
+            span = self.positions.get(node)
+            text = ""
+            if span is not None:
+                end = span.end
+                body = getattr(node, "body", None)
+                if isinstance(node, cst.BaseCompoundStatement) and isinstance(body, cst.CSTNode):
+                    body_span = self.positions.get(body)
+                    if body_span is not None:  # the header only: a change in the body is not this statement's
+                        end = body_span.start
+                text = self.text[self._offset(span.start):self._offset(end)]
+            self.statements[id(node)] = normalise_statement(text)
+        return self.statements[id(node)]
+
+
+def _body_of(statement) -> list:
+    body = statement.body
+    return list(body.body) if isinstance(body, cst.IndentedBlock) else []
+
+
+def _blocks_of(statement) -> list[list]:
+    """The statement lists nested in a compound statement (if/else, loops, try/except, with, match)."""
+    blocks = []
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            if isinstance(child, cst.IndentedBlock):
+                blocks.append(list(child.body))
+            elif isinstance(child, (cst.Else, cst.If, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
+                                    cst.MatchCase)):
+                stack.append(child)
+    return blocks
+
+
+def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: list[str], where: _Where) -> Finding:
     code_range = positions[raw.node]
     rule = raw.rule
     span = positions.get(raw.statement) if raw.statement is not None else None
@@ -578,5 +673,9 @@ def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: li
         Location(code_range.end.line, code_range.end.column + 1),
         fix=_resolve_fix(raw.fix, positions),
         url=pages.url(rule.code),
-        context=FindingContext(path, statement, raw.function, lines[code_range.start.line - 1] if code_range.start.line <= len(lines) else ""),
+        context=FindingContext(path, statement, raw.function,
+                               lines[code_range.start.line - 1] if code_range.start.line <= len(lines) else "",
+                               where.scope(code_range.start.line),
+                               where.statement(raw.statement) or normalise_statement(
+                                   lines[code_range.start.line - 1] if code_range.start.line <= len(lines) else "")),
     )

@@ -65,6 +65,11 @@ class FindingContext:
     statement_lines: tuple[int, int]
     function: object  # CompiledFunction | None (None when the finding came from the cache)
     line_text: str = ""  # the source line the finding starts on
+    # What a baseline matches on (`jitlint.baseline`), independent of line numbers: the qualified name of the
+    # innermost enclosing function or class ("" at module level), and the normalised text of the smallest
+    # enclosing statement (its header for a compound statement: `def f(x):`, `if a:`).
+    scope: str = ""
+    statement_text: str = ""
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,13 @@ from jitlint.finding import Finding
 OUTPUT_FORMATS = ("text", "concise", "full", "json", "json-lines", "github", "sarif")
 
 
-def render(findings: list[Finding], output_format: str, *, quiet: bool = False) -> str:
+def render(findings: list[Finding], output_format: str, *, quiet: bool = False, baselined: bool = False) -> str:
+    """`baselined`: the findings are what a baseline did not cover (SARIF marks them `baselineState: new`)."""
     if output_format == "sarif":
         from jitlint.rules import RULES
         from jitlint.sarif import render as render_sarif
 
-        return render_sarif(findings, RULES)
+        return render_sarif(findings, RULES, baselined=baselined)
     if output_format == "full":
         return _full(findings, quiet)
     if output_format == "json":

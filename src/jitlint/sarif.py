@@ -41,7 +41,9 @@ def _fingerprint(finding: Finding, uri: str, occurrence: int) -> str:
     return digest[:32]
 
 
-def render(findings: list[Finding], rules, root: Path | None = None) -> str:
+def render(findings: list[Finding], rules, root: Path | None = None, baselined: bool = False) -> str:
+    """`baselined`: a baseline filtered the findings, so each result is new relative to it (SARIF's
+    `baselineState`; the baselined ones are not listed, as in the other formats)."""
     root = root or repository_root(Path.cwd())
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     descriptors = []
@@ -80,6 +82,8 @@ def render(findings: list[Finding], rules, root: Path | None = None) -> str:
             }],
             "partialFingerprints": {"jitlintLine/v1": _fingerprint(finding, uri, seen[key])},
         }
+        if baselined:
+            result["baselineState"] = "new"
         if finding.confirmation is not None:
             result["properties"] = {"confirmation": finding.confirmation.to_json()}
         results.append(result)

@@ -51,8 +51,34 @@ def _lint(path: Path, text: str, dynamic: bool):
         enabled = config.enabled_codes(TARGET_OF)
     except ConfigError:
         return []
-    run = lint_run([], config, enabled, stdin=StdinSource(str(path), text.encode("utf-8")),
-                   policies=("script",) if dynamic else ())
+    data = text.encode("utf-8")
+    run = lint_run([], config, enabled, stdin=StdinSource(str(path), data), policies=("script",) if dynamic else ())
+    return _without_baselined(_lint_dynamic(run, config, dynamic), config, path, data)
+
+
+_BASELINES: dict[Path, tuple[tuple[int, int], object]] = {}
+
+
+def _without_baselined(findings, config, path: Path, data: bytes):
+    """The findings the workspace's configured baseline does not cover (all of them if it has none, or if it
+    cannot be read: an editor has no place for the error, and `jitlint check` reports it)."""
+    if config.baseline is None:
+        return findings
+    from jitlint.baseline import Baseline, BaselineError
+
+    try:
+        status = config.baseline.stat()
+        stamp = (status.st_mtime_ns, status.st_size)
+        cached = _BASELINES.get(config.baseline)
+        if cached is None or cached[0] != stamp:
+            cached = (stamp, Baseline.load(config.baseline))
+            _BASELINES[config.baseline] = cached
+    except (OSError, BaselineError):
+        return findings
+    return cached[1].filter(findings, config.root, [str(path)], lambda _name: data).new
+
+
+def _lint_dynamic(run, config, dynamic: bool):
     if dynamic and config.dynamic_enabled:
         import os
         import sys

@@ -2,7 +2,7 @@
 
 A rule declares its code, name, severity, target, capture policy and fix once, on its class
 (`jitlint.rules.base.Rule`); defining the class registers it. Here the shared file rules (JIT001-003) and every
-module of each target's `rules` package are imported, and the registered classes are checked: codes and names
+module of each target's `rules` package are imported (and JIT900, the shared unused-noqa code), and the registered classes are checked: codes and names
 unique, each code carrying its target's prefix.
 """
 
@@ -12,10 +12,11 @@ import importlib
 import pkgutil
 
 from jitlint.rules import files  # noqa: F401  (the shared file codes register themselves)
+from jitlint.rules import noqa  # noqa: F401  (JIT900, also shared)
 from jitlint.rules.base import REGISTERED, Rule
 from jitlint.targets import all_targets
 
-SHARED_CODES = frozenset({"JIT001", "JIT002", "JIT003"})
+SHARED_CODES = frozenset({"JIT001", "JIT002", "JIT003", "JIT900"})
 
 
 def _discover() -> list[type[Rule]]:

@@ -63,6 +63,9 @@ class Rule:
     explains_other_findings: ClassVar[bool] = False
     # Reported by the engine or the dynamic checker, not by visiting code (unreadable files, compiler errors).
     engine_reported: ClassVar[bool] = False
+    # False: off unless a selector names it (`--select JIT900`, `--extend-select JIT9`, `select = ["ALL"]`); the
+    # default selection leaves it out, as ruff's default leaves RUF100 out. `Config.enabled_codes` honours it.
+    default_enabled: ClassVar[bool] = True
     # Words one of which the file's text must contain for the rule to fire at all (a cheap pre-filter, so that an
     # "anywhere" rule does not make the engine walk every line of every file). Empty: no pre-filter.
     text_hints: ClassVar[tuple[str, ...]] = ()
