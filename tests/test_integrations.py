@@ -26,13 +26,19 @@ def jitlint(*args, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
 
 
 # -- pre-commit ---------------------------------------------------------------------------------------------------
-def test_pre_commit_hook_with_the_real_pre_commit(tmp_path):
+def _git_repo(tmp_path) -> tuple[Path, dict]:
+    """An empty git repository for pre-commit to run in, and the environment to run it with."""
     repo = tmp_path / "repo"
     repo.mkdir()
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
     env.pop("CI", None)
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    return repo, env
+
+
+def test_pre_commit_hook_with_the_real_pre_commit(tmp_path):
+    repo, env = _git_repo(tmp_path)
     (repo / "model.py").write_text(BROKEN)
     (repo / "clean.py").write_text(CLEAN)
     subprocess.run(["git", "add", "."], cwd=repo, check=True)
@@ -46,12 +52,7 @@ def test_pre_commit_hook_with_the_real_pre_commit(tmp_path):
 
 
 def test_pre_commit_hook_honours_the_configured_baseline(tmp_path):
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
-    env.pop("CI", None)
-    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    repo, env = _git_repo(tmp_path)
     (repo / "pyproject.toml").write_text('[tool.jitlint]\nbaseline = "jitlint-baseline.json"\n')
     (repo / "model.py").write_text(BROKEN)
     written = jitlint("check", "--write-baseline", "jitlint-baseline.json", "model.py", cwd=repo)
