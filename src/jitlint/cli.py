@@ -184,7 +184,7 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
     Each file is linted in the same run as `check` lints it (see `fix_sources`), with what the fixes made of the
     other files in place of them."""
     from jitlint.engine import StdinSource, discover, lint
-    from jitlint.fixes import digest, fix_sources, unified_diff, write_atomically
+    from jitlint.fixes import fix_sources, unified_diff, write_source
     from jitlint.source import decode
 
     outputs: list[str] = []
@@ -222,11 +222,7 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
         if not write:
             outputs.append(unified_diff(result, str(path)))
             continue
-        import io
-        import tokenize
-
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        problem = write_atomically(path, result.fixed, "utf-8" if encoding == "utf-8-sig" else encoding, digest(data))
+        problem = write_source(path, result.fixed, data)
         if problem:
             click.echo(f"jitlint: {path}: not fixed: {problem}", err=True)
             continue
@@ -243,13 +239,10 @@ def _add_noqa(paths, config, enabled, force_exclude, baseline, jobs: int) -> int
     """`--add-noqa`: a `# noqa: CODES` on every line with findings (those a baseline does not already cover),
     merged into an existing one. A file is written only if it still parses and a re-lint no longer reports
     those findings; otherwise it is left as it is and named on stderr. Exit 0, or 1 if a file was refused."""
-    import io
-    import tokenize
-
     import libcst as cst
 
     from jitlint.engine import StdinSource, lint
-    from jitlint.fixes import digest, write_atomically
+    from jitlint.fixes import write_source
     from jitlint.noqa import add_noqa
     from jitlint.source import decode
 
@@ -299,8 +292,7 @@ def _add_noqa(paths, config, enabled, force_exclude, baseline, jobs: int) -> int
                 refused += 1
     added = 0
     for name, (path, data, text, changed) in sorted(planned.items()):
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        problem = write_atomically(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, digest(data))
+        problem = write_source(path, text, data)
         if problem:
             click.echo(f"jitlint: {name}: not changed: {problem}", err=True)
             refused += 1

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import io
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -128,3 +130,10 @@ def write_atomically(path: Path, text: str, encoding: str, expected_digest: str)
     except OSError as error:
         return f"cannot write it: {error.strerror or error}"
     return ""
+
+
+def write_source(path: Path, text: str, original: bytes) -> str:
+    """Write `text` over the file whose bytes were `original`, in the encoding it declares (its coding cookie, or
+    UTF-8; a BOM is kept), atomically and only if the file still holds `original`. An error message, or ""."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(original).readline)
+    return write_atomically(path, text, "utf-8" if encoding == "utf-8-sig" else encoding, digest(original))
