@@ -119,7 +119,12 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
     # Inside a pre-commit hook, configuration alone never turns the (slow, code-executing) dynamic check on.
     in_pre_commit = os.environ.get("PRE_COMMIT") == "1"
     run_dynamic = dynamic or (dynamic is None and config.dynamic_enabled and not in_pre_commit)
-    confirmers = _confirmers(_split(targets) or config.targets) if run_dynamic else []
+    if run_dynamic:
+        from jitlint.targets import confirmers as enabled_confirmers
+
+        confirmers = enabled_confirmers(_split(targets) or config.targets)
+    else:
+        confirmers = []
     if dynamic and not confirmers:
         raise _fail("--dynamic: none of the enabled targets has a dynamic confirmer")
     run_dynamic = bool(confirmers)
@@ -403,20 +408,9 @@ def _any_included(paths: list[Path], config) -> bool:
     return bool(files or errors)
 
 
-def _confirmers(targets: list[str]) -> list:
-    """The enabled targets that have a dynamic confirmer, in the order given."""
-    from jitlint.targets import all_targets
-
-    known = all_targets()
-    return [known[name] for name in targets if name in known and known[name].confirmer]
-
-
 def _run_dynamic(target, run, config, strict: bool, no_cache: bool, jobs: int | None, cache_dir: Path):
-    import importlib
-
     from jitlint.dynamic import DynamicError, DynamicSettings
-
-    run_dynamic = importlib.import_module(target.confirmer).run_dynamic
+    from jitlint.targets import confirm
 
     settings = DynamicSettings(
         timeout=config.dynamic_timeout,
@@ -428,7 +422,7 @@ def _run_dynamic(target, run, config, strict: bool, no_cache: bool, jobs: int | 
         strict=strict,
     )
     try:
-        return run_dynamic(run, settings)
+        return confirm(target, run, settings)
     except DynamicError as error:
         raise _fail(str(error))
 

@@ -51,9 +51,13 @@ def _lint(path: Path, text: str, dynamic: bool):
         enabled = config.enabled_codes(TARGET_OF)
     except ConfigError:
         return []
+    from jitlint.targets import confirmers
+
     data = text.encode("utf-8")
-    run = lint_run([], config, enabled, stdin=StdinSource(str(path), data), policies=("script",) if dynamic else ())
-    return _without_baselined(_lint_dynamic(run, config, dynamic), config, path, data)
+    chosen = confirmers(config.targets) if dynamic and config.dynamic_enabled else []
+    run = lint_run([], config, enabled, stdin=StdinSource(str(path), data),
+                   policies=tuple(policy for target in chosen for policy in target.policies))
+    return _without_baselined(_lint_dynamic(run, config, chosen), config, path, data)
 
 
 _BASELINES: dict[Path, tuple[tuple[int, int], object]] = {}
@@ -78,12 +82,14 @@ def _without_baselined(findings, config, path: Path, data: bytes):
     return cached[1].filter(findings, config.root, [str(path)], lambda _name: data).new
 
 
-def _lint_dynamic(run, config, dynamic: bool):
-    if dynamic and config.dynamic_enabled:
+def _lint_dynamic(run, config, chosen: list):
+    """The findings marked by the dynamic confirmers of `chosen` targets (unmarked if one cannot run)."""
+    if chosen:
         import os
         import sys
 
-        from jitlint.dynamic import DynamicError, DynamicSettings, run_dynamic
+        from jitlint.dynamic import DynamicError, DynamicSettings
+        from jitlint.targets import confirm
 
         cache = config.root / ".jitlint_cache"
         settings = DynamicSettings(
@@ -92,9 +98,10 @@ def _lint_dynamic(run, config, dynamic: bool):
             cache_dir=cache, log_path=cache / "dynamic" / "user-output.log",
         )
         try:
-            return run_dynamic(run, settings)
+            for target in chosen:
+                run.findings = confirm(target, run, settings)
         except DynamicError:
-            return run.findings
+            pass
     return run.findings
 
 

@@ -50,6 +50,17 @@ def all_targets() -> dict[str, Target]:
     return found
 
 
+def confirmers(names: list[str]) -> list[Target]:
+    """The targets among `names` that have a dynamic confirmer, in the order given."""
+    known = all_targets()
+    return [known[name] for name in names if name in known and known[name].confirmer]
+
+
+def confirm(target: Target, run, settings):
+    """Mark `run.findings` with what the target's dynamic confirmer reproduces (its `run_dynamic`)."""
+    return importlib.import_module(target.confirmer).run_dynamic(run, settings)
+
+
 def policy_class(name: str):
     """The capture policy class a name refers to, looked up in the targets that declare it."""
     for target in all_targets().values():
