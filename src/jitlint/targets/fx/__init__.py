@@ -1,0 +1,13 @@
+"""The `fx` target: torch.fx graph-pass API misuse (FX1xx) and `torch.fx.symbolic_trace` readiness (FX2xx)."""
+
+from jitlint.targets import Target
+
+TARGET = Target(
+    name="fx",
+    prefix="FX",
+    description="torch.fx (graph passes and symbolic_trace)",
+    policies={
+        # Graph-pass code is ordinary Python run eagerly: nothing is captured, the rules look everywhere.
+        "fx-pass": "jitlint.targets.fx.passes:PassPolicy",
+    },
+)
