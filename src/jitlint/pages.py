@@ -51,6 +51,7 @@ class Page:
     good: str
     text: str
     torch_error: str = ""  # the first line of the error text the page quotes
+    target: str = ""  # the folder it lives in: a target's name, or "shared"
 
 
 _TITLE = re.compile(r"^# (?P<code>[A-Z]+\d{3}) `(?P<name>[a-z0-9-]+)`", re.MULTILINE)
@@ -65,7 +66,7 @@ def _code_block_after(text: str, heading: str) -> str:
     return match.group(1) if match else ""
 
 
-def parse(text: str) -> Page:
+def parse(text: str, target: str = "") -> Page:
     title = _TITLE.search(text)
     if title is None:
         raise ValueError("a rule page starts with '# CODE `rule-name`' (CODE: a prefix and three digits)")
@@ -81,11 +82,14 @@ def parse(text: str) -> Page:
         _code_block_after(text, "Use instead"),
         text,
         _torch_error(text),
+        target,
     )
 
 
 def _torch_error(text: str) -> str:
-    start = text.find("\n## Why TorchScript rejects it\n")
+    # The first ```text block under the "## Why <the capture> rejects it" heading (TorchScript, torch.fx, ...).
+    heading = re.search(r"^## Why .*$", text, re.MULTILINE)
+    start = heading.start() if heading else -1
     match = re.search(r"```text\n(.*?)\n", text[start:], re.DOTALL) if start >= 0 else None
     return match.group(1).strip() if match else ""
 
@@ -98,4 +102,4 @@ def torch_error(code: str) -> str:
 
 def all_pages() -> list[Page]:
     paths = sorted(pages_dir().glob("*/*.md"), key=lambda path: path.name)
-    return [parse(path.read_text(encoding="utf-8")) for path in paths]
+    return [parse(path.read_text(encoding="utf-8"), path.parent.name) for path in paths]
