@@ -237,7 +237,7 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
 
 # Codes a `# noqa` cannot or should not answer: a file that cannot be read or parsed has no line for it, an
 # internal error is jitlint's bug, and a `# noqa` for an unused `# noqa` would be absurd.
-_NO_NOQA = frozenset({"JIT001", "JIT002", "JIT003", "JIT900"})
+_NO_NOQA = frozenset({"JIT001", "JIT002", "JIT003", "JIT004", "JIT005", "JIT900"})
 
 
 def _add_noqa(paths, config, enabled, force_exclude, baseline, jobs: int) -> int:

@@ -21,6 +21,8 @@ CODES: dict[str, CodeInfo] = {
     "JIT001": CodeInfo("syntax-error", "error", None, None),
     "JIT002": CodeInfo("unreadable-file", "error", None, None),
     "JIT003": CodeInfo("internal-error", "error", None, None),
+    "JIT004": CodeInfo("file-too-large", "warning", None, None),
+    "JIT005": CodeInfo("generated-file", "info", None, None),
     "JIT101": CodeInfo("no-builtin-sum", "error", "script", "unsafe"),
     "JIT102": CodeInfo("no-comprehension-if", "error", "script", "unsafe"),
     "JIT103": CodeInfo("no-multi-generator-comprehension", "error", "script", None),

@@ -12,7 +12,7 @@ from jitlint.targets import DEFAULT_TARGETS
 
 KNOWN_KEYS = frozenset(
     {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic",
-     "baseline"}
+     "baseline", "max-file-size", "lint-generated"}
 )
 DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python"})
 
@@ -46,6 +46,15 @@ class Config:
     dynamic_python: str | None = None
     baseline: Path | None = None  # `baseline = "..."`, relative to the pyproject.toml
     ignore_noqa: bool = False  # `--ignore-noqa` (command line only): no `# noqa` suppresses anything
+    max_file_size: int | None = None  # `max-file-size` in bytes (None: the default of jitlint.source); larger: JIT004
+    lint_generated: bool = False  # `lint-generated`: lint files that declare themselves generated (else JIT005)
+
+    def limits(self):
+        """What a run skips instead of linting (`jitlint.source.Limits`)."""
+        from jitlint.source import DEFAULT_MAX_FILE_BYTES, Limits
+
+        return Limits(self.max_file_size if self.max_file_size is not None else DEFAULT_MAX_FILE_BYTES,
+                      self.lint_generated)
 
     # -- selection --------------------------------------------------------------------------------------------
     def enabled_codes(self, code_targets: Mapping[str, str | None], cli_select=None, cli_extend=(), cli_ignore=(),
@@ -203,6 +212,15 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
         if not isinstance(table["baseline"], str) or not table["baseline"]:
             raise ConfigError(f"{path}: `baseline` in [tool.jitlint] must be the path of a baseline file")
         config.baseline = config.root / table["baseline"]
+    if "max-file-size" in table:
+        size = table["max-file-size"]
+        if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
+            raise ConfigError(f"{path}: `max-file-size` in [tool.jitlint] must be a positive number of bytes")
+        config.max_file_size = size
+    if "lint-generated" in table:
+        if not isinstance(table["lint-generated"], bool):
+            raise ConfigError(f"{path}: `lint-generated` in [tool.jitlint] must be true or false")
+        config.lint_generated = table["lint-generated"]
     _load_dynamic(config, table.get("dynamic", {}), path)
     return config
 

@@ -159,8 +159,13 @@ def _finding_for_error(error: SourceError) -> Finding:
 
 
 def _load_quietly(path: Path) -> SourceFile | None:
-    source = read_source(path)
+    """A module read on demand (where a name leads): too large is skipped as in the run, generated is read (what it
+    defines still resolves the names of the files that import it)."""
+    source = read_source(path, limits=dataclasses.replace(_LIMITS, lint_generated=True))
     return source if isinstance(source, SourceFile) else None
+
+
+_LIMITS = Config().limits()  # the run's (set by `_lint_run`)
 
 
 @dataclass
@@ -232,6 +237,8 @@ def _lint_run(
     the project index and capture maps in this process (the dynamic checker needs them). The maps built are those
     of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs). `stdin` and `buffers`
     (the text `--fix` has not written yet) are linted in place of the files of the same path on disk."""
+    global _LIMITS
+    _LIMITS = limits = config.limits()
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
@@ -255,12 +262,12 @@ def _lint_run(
             progress(index, 2 * len(files))
         if replaced and resolved(path) in replaced:
             continue
-        source = read_source(path)
+        source = read_source(path, limits=limits)
         (sources if isinstance(source, SourceFile) else errors).append(source)
         seeds.append(path)
     for buffer in in_memory:
         buffer_path = Path(buffer.display_name)
-        source = parse_bytes(buffer_path, buffer.display_name, buffer.data)
+        source = parse_bytes(buffer_path, buffer.display_name, buffer.data, limits)
         (sources if isinstance(source, SourceFile) else errors).append(source)
         seeds.append(buffer_path)
 
@@ -398,7 +405,7 @@ def _shard_worker(index: int, connection) -> None:
         sources: list[SourceFile] = []
         errors: list[SourceError] = []
         for path in shares[index]:
-            source = read_source(path)
+            source = read_source(path, limits=config.limits())
             (sources if isinstance(source, SourceFile) else errors).append(source)
         project = ProjectIndex(loader=_load_quietly)
         project.seed(files)

@@ -16,7 +16,7 @@ from jitlint.rules import noqa  # noqa: F401  (JIT900, also shared)
 from jitlint.rules.base import REGISTERED, Rule
 from jitlint.targets import all_targets
 
-SHARED_CODES = frozenset({"JIT001", "JIT002", "JIT003", "JIT900"})
+SHARED_CODES = frozenset({"JIT001", "JIT002", "JIT003", "JIT004", "JIT005", "JIT900"})
 
 
 def _discover() -> list[type[Rule]]:
