@@ -8,6 +8,7 @@ diagnostic shows its rule's page; fixes are offered as quick-fix code actions.
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -16,6 +17,7 @@ from urllib.parse import unquote, urlparse
 from jitlint import __version__, pages
 
 DEBOUNCE_SECONDS = 0.3
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # Python's line ends only: str.splitlines also splits at \f, \x1c, U+2028
 
 
 class ServerUnavailable(Exception):
@@ -105,6 +107,25 @@ def _lint_dynamic(run, config, chosen: list):
     return run.findings
 
 
+_UNITS = {"utf-8": lambda character: len(character.encode("utf-8")),
+          "utf-16": lambda character: 2 if ord(character) > 0xFFFF else 1,
+          "utf-32": lambda character: 1}
+
+
+def client_position(lines: list[str], line: int, column: int, encoding) -> "types.Position":
+    """A 0-based (line, code-point column) as an LSP position in `encoding` (a PositionEncodingKind or its string;
+    UTF-16, the protocol's default, when unknown)."""
+    from lsprotocol import types
+
+    encoding = str(getattr(encoding, "value", encoding) or "utf-16")
+    if encoding == "utf-32" or line >= len(lines):
+        return types.Position(line=line, character=column)
+    units = _UNITS.get(encoding, _UNITS["utf-16"])
+    text = lines[line]
+    return types.Position(line=line, character=sum(units(character) for character in text[:column])
+                          + max(0, column - len(text)))
+
+
 def build_server():
     try:
         from lsprotocol import types
@@ -122,16 +143,21 @@ def build_server():
     fixes: dict[str, list[tuple[types.Diagnostic, object]]] = {}  # per document: diagnostics with a fix
     pending: dict[str, asyncio.Task] = {}
 
-    def diagnostic(finding) -> types.Diagnostic:
+    def client_range(lines: list[str], start, end) -> types.Range:
+        """jitlint's 1-based rows and code-point columns as an LSP range in the negotiated `positionEncoding`
+        (UTF-16 code units unless the client offered UTF-8 or UTF-32 at `initialize`)."""
+        return types.Range(start=to_client(lines, start), end=to_client(lines, end))
+
+    def to_client(lines: list[str], location) -> types.Position:
+        return client_position(lines, location.row - 1, location.column - 1, server.workspace.position_encoding)
+
+    def diagnostic(finding, lines: list[str]) -> types.Diagnostic:
         status = finding.confirmation
         message = finding.message
         if status is not None:
             message += f" [{status.status}: {status.detail}]"
         return types.Diagnostic(
-            range=types.Range(
-                start=types.Position(line=finding.location.row - 1, character=finding.location.column - 1),
-                end=types.Position(line=finding.end_location.row - 1, character=finding.end_location.column - 1),
-            ),
+            range=client_range(lines, finding.location, finding.end_location),
             message=message,
             severity=severities[finding.severity],
             code=finding.code,
@@ -141,10 +167,18 @@ def build_server():
 
     async def publish(uri: str, dynamic: bool = False) -> None:
         document = server.workspace.get_text_document(uri)
-        findings = await asyncio.wrap_future(_LINTER.submit(_findings, _path(uri), document.source, dynamic))
-        diagnostics = [diagnostic(f) for f in findings]
+        text = document.source
+        findings = await asyncio.wrap_future(_LINTER.submit(_findings, _path(uri), text, dynamic))
+        lines = _LINE_BREAK.split(text)  # the text linted (not what the document became meanwhile), split as LibCST does
+        diagnostics = [diagnostic(f, lines) for f in findings]
         published[uri] = [(d.range, d.code) for d in diagnostics]
-        fixes[uri] = [(d, f.fix) for d, f in zip(diagnostics, findings) if f.fix is not None]
+        fixes[uri] = [(d, types.CodeAction(
+            title=f"jitlint: {f.fix.message}" + (" (unsafe)" if f.fix.applicability == "unsafe" else ""),
+            kind=types.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=f.fix.applicability == "safe",
+            edit=types.WorkspaceEdit(changes={uri: [
+                types.TextEdit(range=client_range(lines, e.location, e.end_location), new_text=e.content)
+                for e in f.fix.edits]}),
+        )) for d, f in zip(diagnostics, findings) if f.fix is not None]
         server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=diagnostics)
         )
@@ -192,28 +226,18 @@ def build_server():
                 )
         return None
 
-    def _position(location) -> types.Position:
-        return types.Position(line=location.row - 1, character=location.column - 1)
-
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
     def code_action(params: types.CodeActionParams) -> list[types.CodeAction]:
-        """Each fix of a diagnostic in the requested range, as a quick fix (unsafe ones say so)."""
-        uri = params.text_document.uri
+        """Each fix of a diagnostic in the requested range, as a quick fix (unsafe ones say so). Ranges are in the
+        client's units on both sides, so they compare as they are."""
         wanted = params.range
         actions = []
-        for found, fix in fixes.get(uri, []):
+        for found, action in fixes.get(params.text_document.uri, []):
             if (found.range.end.line, found.range.end.character) < (wanted.start.line, wanted.start.character):
                 continue
             if (found.range.start.line, found.range.start.character) > (wanted.end.line, wanted.end.character):
                 continue
-            edits = [types.TextEdit(range=types.Range(start=_position(e.location), end=_position(e.end_location)),
-                                    new_text=e.content) for e in fix.edits]
-            title = f"jitlint: {fix.message}" + (" (unsafe)" if fix.applicability == "unsafe" else "")
-            actions.append(types.CodeAction(
-                title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[found],
-                is_preferred=fix.applicability == "safe",
-                edit=types.WorkspaceEdit(changes={uri: edits}),
-            ))
+            actions.append(action)
         return actions
 
     return server
