@@ -76,7 +76,7 @@ def test_warm_run_prints_the_same_and_writes_a_marked_cache(package):
     cold = check("pkg", cwd=package)
     assert cold[0] == 1 and "helpers.py:2:12: JIT401" in cold[1] and "child.py:6:16: JIT301" in cold[1]
     cache = package / ".jitlint_cache"
-    entries = sorted((cache / "static").glob("*.json"))
+    entries = sorted((cache / "static").rglob("*.json"))
     assert len(entries) == 5  # one per linted file
     assert (cache / ".gitignore").read_text().strip().endswith("*")
     assert "jitlint" in (cache / "CACHEDIR.TAG").read_text()
@@ -136,7 +136,7 @@ def test_configuration_is_part_of_the_key(package):
 
 def test_corrupt_entries_are_ignored(package):
     expected = check("pkg", cwd=package)[:2]
-    entries = sorted((package / ".jitlint_cache" / "static").glob("*.json"))
+    entries = sorted((package / ".jitlint_cache" / "static").rglob("*.json"))
     entries[0].write_text("{not json")
     entries[1].write_bytes(b"\xff\xfe\x00")
     entries[2].write_text(json.dumps({"key": "x"}))
@@ -150,7 +150,7 @@ def test_cache_dir_no_cache_and_clean(package, tmp_path_factory):
     check("pkg", "--no-cache", cwd=package)
     assert not (package / ".jitlint_cache").exists()
     check("pkg", "--cache-dir", str(elsewhere), cwd=package)
-    assert not (package / ".jitlint_cache").exists() and list((elsewhere / "static").glob("*.json"))
+    assert not (package / ".jitlint_cache").exists() and list((elsewhere / "static").rglob("*.json"))
     result = CliRunner().invoke(main, ["clean", "--cache-dir", str(elsewhere)])
     assert result.exit_code == 0 and not elsewhere.exists()
     check("pkg", cwd=package)
@@ -172,7 +172,7 @@ def test_two_runs_sharing_a_cache_at_once(package):
     outputs = [process.communicate(timeout=120)[0] for process in runs]
     assert outputs == [expected] * 3
     assert check("pkg", cwd=package)[1] == expected
-    assert not list((package / ".jitlint_cache" / "static").glob("*.tmp"))
+    assert not list((package / ".jitlint_cache" / "static").rglob("*.tmp"))
 
 
 # -- parallel workers ---------------------------------------------------------------------------------------------
@@ -297,3 +297,123 @@ def test_jobs_option_on_the_command_line(package):
     two = check("pkg", "--no-cache", "--jobs", "2", cwd=package)
     assert one[:2] == two[:2]
     assert CliRunner().invoke(main, ["check", "--jobs", "0", "pkg"]).exit_code == 2
+
+
+# -- the dependency-aware cache: edit, re-run, compare with a cold run ----------------------------------------------
+@pytest.fixture
+def across(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    for name, text in ACROSS.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def _watch(monkeypatch):
+    """What the next runs lint: ("full", None) for a whole run, ("share", [names]) for a partial one."""
+    calls = []
+    real_run, real_share = engine.lint_run, engine.lint_share
+    monkeypatch.setattr(engine, "lint_run", lambda *a, **k: calls.append(("full", None)) or real_run(*a, **k))
+    monkeypatch.setattr(engine, "lint_share", lambda files, share, *a, **k: calls.append(
+        ("share", sorted(path.name for path in share))) or real_share(files, share, *a, **k))
+    return calls
+
+
+def _same_as_cold(*args, cwd):
+    """The cached run's exit code and output, checked equal to a cold (no cache) run's; and the output."""
+    cached = check(*args, cwd=cwd)
+    cold = check(*args, "--no-cache", cwd=cwd)
+    assert cached[:2] == cold[:2]
+    return cached[1]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_comment_re_lints_only_that_file_and_gives_what_a_cold_run_gives(across, monkeypatch, jobs):
+    first = _same_as_cold("-j", jobs, "pkg", cwd=across)
+    # helpers.py's findings exist only because net.py calls it: re-linted alone, it must receive that record.
+    assert "helpers.py:1:15: JIT204" in first and "helpers.py:4:12: JIT401" in first
+    calls = _watch(monkeypatch)
+    helpers = across / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text() + "# a comment at the end\n")
+    assert check("-j", jobs, "pkg", cwd=across)[1] == first
+    assert calls == [("share", ["helpers.py"])]
+    assert _same_as_cold("-j", jobs, "pkg", cwd=across) == first
+    # A `# noqa` is a comment too: only that file again, and its finding goes.
+    calls.clear()
+    helpers.write_text(helpers.read_text().replace("return x.numpy()", "return x.numpy()  # noqa: JIT401"))
+    second = check("-j", jobs, "pkg", cwd=across)[1]
+    assert calls[0] == ("share", ["helpers.py"]) and "JIT401" not in second
+    assert _same_as_cold("-j", jobs, "pkg", cwd=across) == second
+    # Two files at once, one of them the caller.
+    calls.clear()
+    for name in ("net.py", "base.py"):
+        (across / "pkg" / name).write_text((across / "pkg" / name).read_text() + "\n\n# trailing\n")
+    assert check("-j", jobs, "pkg", cwd=across)[1] == second
+    assert calls[0] == ("share", ["base.py", "net.py"])
+
+
+@pytest.mark.parametrize("edit", [
+    ("pkg/net.py", "return helper(x)", "return x"),  # the caller stops calling: helpers.py's findings go
+    ("pkg/net.py", "nn.ModuleList([nn.Linear(2, 2)])", "[1, 2]"),  # base.py's JIT301 goes
+    ("pkg/helpers.py", "def second(xs):", "def second(xs: List[torch.Tensor]):"),  # a signature
+    ("pkg/net.py", "import torch.nn as nn\n", "import torch.nn as nn\n# moved a line down\n"),  # positions shift
+    ("pkg/helpers.py", "def helper", "# @generated\ndef helper"),  # a comment that makes the file skipped
+    ("pkg/base.py", "    def forward(self, x, i: int):", "    def forward(self, x, i):  # type: (Tensor, int) -> Tensor"),
+])
+def test_an_edit_other_files_can_see_re_lints_the_run(across, monkeypatch, edit):
+    name, old, new = edit
+    _same_as_cold("pkg", cwd=across)
+    calls = _watch(monkeypatch)
+    path = across / name
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new, 1))
+    _same_as_cold("pkg", cwd=across)
+    assert calls[0] == ("full", None)
+
+
+def test_every_fixture_edited_in_turn_gives_what_a_cold_run_gives(tmp_path, monkeypatch):
+    """Each fixture file gets a comment appended (and a `# noqa` on its first finding's line), one after the
+    other; after each, the cached run re-lints that file only and prints exactly what a cold run prints."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    for path in sorted((ROOT / "fixtures").rglob("*.py")):
+        target = tmp_path / path.relative_to(ROOT / "fixtures")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(path.read_text())
+    for name, text in ACROSS.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    files = sorted(tmp_path.rglob("*.py"))
+    assert len(files) >= 16
+    _same_as_cold(".", cwd=tmp_path)
+    calls = _watch(monkeypatch)
+    for path in files:
+        calls.clear()
+        lines = path.read_text().splitlines()
+        before = check(".", "--output-format", "json", cwd=tmp_path)[1]
+        mine = [f for f in json.loads(before) if Path(f["filename"]).resolve() == path.resolve()]
+        if mine:
+            row = mine[0]["location"]["row"]
+            lines[row - 1] += f"  # noqa: {mine[0]['code']}"
+        path.write_text("\n".join(lines) + "\n# edited\n")
+        _same_as_cold(".", cwd=tmp_path)
+        assert calls[0] == ("share", [path.name]), path
+
+
+def test_old_generations_are_evicted(package, monkeypatch):
+    from jitlint import cache
+
+    check("pkg", cwd=package)
+    static = package / ".jitlint_cache" / "static"
+    [build] = [child for child in static.iterdir() if child.is_dir()]
+    (static / "0123.json").write_text("{}")  # an entry of the format-2 layout
+    monkeypatch.setattr(cache, "_build_id", lambda: "another-build")  # as after an edit of jitlint
+    check("pkg", cwd=package)
+    assert sorted(child.name for child in static.iterdir()) == ["another-build"]
+    assert not build.exists()
+    # Settings of one build: the most recently used KEEP_SETTINGS stay.
+    monkeypatch.setattr(cache, "KEEP_SETTINGS", 2)
+    for ignored in ("JIT101", "JIT102", "JIT103"):
+        check("pkg", "--ignore", ignored, cwd=package)
+    assert len(list((static / "another-build").iterdir())) == 2

@@ -1,37 +1,59 @@
 """The static findings cache in `.jitlint_cache/` (ruff-style): a re-run over unchanged files reads its findings from
-disk and never imports LibCST.
+disk and never imports LibCST; after an edit, only the edited files are linted again when that is provably enough.
 
 What a file's findings depend on
     jitlint's analysis crosses files: a helper is compiled because a `forward` in another linted file calls it, a
-    container's kind comes from a base class in a third. So a file's entry is keyed by jitlint's build, the effective
-    configuration and enabled rules, the file's own content, the content of every file linted with it (the *run
-    fingerprint*), and the content of the modules the run read on demand outside the linted files (stored in the
-    entry and re-hashed when it is read). Change any of them and the entry no longer matches.
+    container's kind comes from a base class in a third. What the rest of a run contributes to one file's findings
+    is what the capture maps hold about that file's functions (captured or not, for which classes, the calls to
+    them); the engine records it per file (`engine.exchange_of`) and each entry stores it.
 
-    Because the run fingerprint covers every linted file, editing one file re-lints the whole run: one miss means a
-    full run (which also refreshes every entry), since re-linting only the changed file would see a different project
-    and could give different findings. Pre-commit passes only the changed files, so there the run is those files.
+    What other files can see of a file is its *interface*: its tokens with their positions, without comments (but
+    with `# type:` comments, which TorchScript reads), plus whether it is skipped (too large, generated). A comment,
+    a `# noqa` or trailing blank lines change the file's content but not its interface. An entry is valid while its
+    own content and the interface of every linted file and of every module read on demand (the *project
+    fingerprint*) are what they were when it was written.
+
+    So a run: (1) all entries valid: findings from disk; (2) some files' content changed but no interface did:
+    only those files are linted again, each as one worker's share that receives its stored record instead of
+    exploring the others (`engine.lint_share`); every other file's findings come from disk; (3) an interface
+    changed, a file was added or removed, or an entry is missing: the whole run is linted (which refreshes every
+    entry), since a changed interface can change what any file's analysis sees. `tests/test_cache.py` edits,
+    re-runs and compares with a cold run.
+
+Layout and eviction
+    `static/<build>/<settings>/<file>.json`: `<build>` is jitlint's version plus the size and mtime of its own files
+    (an edited editable install never reads entries written by different code), `<settings>` the effective
+    configuration and enabled rules. Writing a run removes the directories of other builds (each edit of jitlint
+    used to orphan a whole generation) and keeps the `KEEP_SETTINGS` most recently used settings of this build.
 
 Robustness
     Entries are written to a temporary file and renamed into place, so two runs sharing the cache never see half an
-    entry; an entry that does not parse or has the wrong shape counts as a miss. A cache that cannot be written
-    (read-only checkout) is skipped silently: caching is an optimisation, never a failure.
+    entry; an entry that does not parse or has the wrong shape counts as a miss, and entries of different project
+    fingerprints (two runs interleaved) mean a full run. A cache that cannot be written (read-only checkout) is
+    skipped silently: caching is an optimisation, never a failure.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import re
+import shutil
 import stat
+import tokenize
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from jitlint import __version__
 from jitlint.atomic import write_atomically
 from jitlint.config import Config
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
+from jitlint.limits import generated_marker
 
-FORMAT = 2  # 2: contexts carry `scope` and `statement_text` (what a baseline matches on)
+FORMAT = 3  # 3: per-file exchange records and interfaces, build/settings directories
+KEEP_SETTINGS = 8
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -50,101 +72,217 @@ def content_hash(data: bytes) -> str:
 def _build_id() -> str:
     """jitlint's version plus the size and mtime of its own files, so an edited (editable) install never reads
     entries written by different code."""
-    parts = [__version__]
+    parts = [__version__, str(FORMAT)]
     for directory, dirnames, filenames in os.walk(_PACKAGE):
         dirnames[:] = sorted(name for name in dirnames if name != "__pycache__")
         for name in sorted(filenames):
-            if name.endswith((".py", ".toml", ".md")):
+            if name.endswith((".py", ".toml", ".md", ".json")):
                 status = os.stat(os.path.join(directory, name))
                 parts.append(f"{name}:{status.st_size}:{status.st_mtime_ns}")
     return _digest(*parts)
 
 
 def settings_key(config: Config, enabled: set[str]) -> str:
+    limits = config.limits()
     settings = {
         "format": FORMAT,
-        "build": _build_id(),
         "enabled": sorted(enabled),
         "per_file_ignores": {pattern: sorted(codes) for pattern, codes in sorted(config.per_file_ignores.items())},
         "root": str(config.root),
         "ignore_noqa": config.ignore_noqa,
+        "max_file_size": limits.max_file_size,
+        "lint_generated": limits.lint_generated,
     }
     return _digest(json.dumps(settings, sort_keys=True))
 
 
+_TYPE_COMMENT = re.compile(r"#\s*type:")
+_LAYOUT_TOKENS = (tokenize.COMMENT, tokenize.NL, tokenize.ENDMARKER)
+
+
+def interface(data: bytes, limits) -> str:
+    """What other files' analysis can see of a file (see the module's docstring): its tokens and their positions,
+    without comments other than `# type:` ones, and whether it is skipped. A file that does not tokenize is all
+    interface (its content hash)."""
+    if len(data) > limits.max_file_size:
+        return "skipped:too-large"
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode("utf-8-sig" if encoding == "utf-8-sig" else encoding)
+        if not limits.lint_generated and generated_marker(text) is not None:
+            return "skipped:generated"
+        hasher = hashlib.blake2b(digest_size=20)
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            kind = token.type
+            if kind in _LAYOUT_TOKENS and not (kind == tokenize.COMMENT and _TYPE_COMMENT.match(token.string)):
+                continue
+            if kind in (tokenize.INDENT, tokenize.DEDENT, tokenize.NEWLINE):  # where a comment may move them
+                hasher.update(f"{kind}\0".encode())
+            else:
+                hasher.update(f"{kind}\0{token.string}\0{token.start}{token.end}\0".encode("utf-8", "surrogatepass"))
+        return "tokens:" + hasher.hexdigest()
+    except (SyntaxError, UnicodeDecodeError, LookupError, ValueError, tokenize.TokenError):
+        return "content:" + content_hash(data)
+
+
+@dataclass
+class Plan:
+    """What a run must lint, given the cache: `stale` files (linted again as a share, with `records`), the others'
+    findings from disk (`cached`); `full` when nothing can be reused."""
+
+    full: bool
+    cached: list[Finding] = field(default_factory=list)
+    stale: list[Path] = field(default_factory=list)
+    records: dict[str, dict] = field(default_factory=dict)
+    fingerprint: str = ""
+    dependencies: list = field(default_factory=list)
+
+
 class StaticCache:
-    """One JSON entry per linted file under `<directory>/static/`."""
+    """One JSON entry per linted file under `<directory>/static/<build>/<settings>/`."""
 
     def __init__(self, directory: Path, config: Config, enabled: set[str]) -> None:
         self.directory = directory
-        self.entries = directory / "static"
+        self.static = directory / "static"
+        self.build = _build_id()
         self.settings = settings_key(config, enabled)
+        self.entries = self.static / self.build / self.settings
+        self.limits = config.limits()
+        self._data: dict[str, bytes | None] = {}
         self._hashes: dict[str, str | None] = {}
+        self._interfaces: dict[str, str | None] = {}
 
     # -- hashing ------------------------------------------------------------------------------------------------
+    def _read(self, path: Path) -> bytes | None:
+        key = str(path)
+        if key not in self._data:
+            data = None
+            try:
+                # Only regular files: reading a named pipe would block, a device would never end.
+                if stat.S_ISREG(path.stat().st_mode):
+                    data = path.read_bytes()
+            except OSError:
+                pass
+            self._data[key] = data
+        return self._data[key]
+
     def file_hash(self, path: Path) -> str | None:
         """The content hash of a file (None if it cannot be read), computed once per run."""
         key = str(path)
         if key not in self._hashes:
-            digest = None
-            try:
-                # Only regular files: reading a named pipe would block, a device would never end.
-                if stat.S_ISREG(path.stat().st_mode):
-                    digest = content_hash(path.read_bytes())
-            except OSError:
-                pass
-            self._hashes[key] = digest
+            data = self._read(path)
+            self._hashes[key] = None if data is None else content_hash(data)
+            self._data.pop(key, None)  # hashes stay, contents go: a run's files may be large
         return self._hashes[key]
 
-    def fingerprint(self, files: list[Path]) -> str:
-        return _digest(*(f"{path}\0{self.file_hash(path)}" for path in files))
+    def interface(self, path: Path, known: tuple[str, str] | None = None) -> str | None:
+        """The file's interface; `known` = (content hash, interface) from an entry, reused if the content is."""
+        key = str(path)
+        if key not in self._interfaces:
+            digest = self.file_hash(path)
+            if digest is None:
+                self._interfaces[key] = None
+            elif known is not None and known[0] == digest:
+                self._interfaces[key] = known[1]
+            else:
+                data = self._read(path)
+                self._interfaces[key] = None if data is None else interface(data, self.limits)
+                self._data.pop(key, None)
+        return self._interfaces[key]
+
+    def _fingerprint(self, files: list[Path], dependencies: list[Path]) -> str | None:
+        parts = [f"file\0{path}\0{self._interfaces.get(str(path))}" for path in files]
+        parts += sorted(f"dependency\0{path}\0{self._interfaces.get(str(path))}" for path in dependencies)
+        return _digest(*parts)
 
     def _entry_path(self, path: Path) -> Path:
-        return self.entries / f"{_digest(self.settings, str(path))}.json"
-
-    def _entry_key(self, path: Path, fingerprint: str) -> str:
-        return _digest(self.settings, str(path), str(self.file_hash(path)), fingerprint)
+        return self.entries / f"{_digest(str(path))}.json"
 
     # -- reading ------------------------------------------------------------------------------------------------
-    def load(self, files: list[Path]) -> list[Finding] | None:
-        """Every file's cached findings, or None if any file misses (then the caller lints the whole run)."""
+    def plan(self, files: list[Path]) -> Plan:
+        """What this run can take from the cache (see the module's docstring)."""
         if not files:
-            return None
-        fingerprint = self.fingerprint(files)
-        findings: list[Finding] = []
+            return Plan(full=True)
+        entries = {}
         for path in files:
             if self.file_hash(path) is None:
-                return None
+                return Plan(full=True)
             try:
                 entry = json.loads(self._entry_path(path).read_text(encoding="utf-8"))
-                if entry["key"] != self._entry_key(path, fingerprint):
-                    return None
-                for dependency, digest in entry["dependencies"]:
-                    if self.file_hash(Path(dependency)) != digest:
-                        return None
-                findings.extend(_finding_from_json(item, path) for item in entry["findings"])
-            except (OSError, ValueError, KeyError, TypeError, AttributeError):
-                return None  # missing, unreadable, corrupt or from another format: a miss, never an error
-        return findings
+                if entry["file"] != str(path):
+                    return Plan(full=True)
+                entries[path] = entry
+            except (OSError, ValueError, KeyError, TypeError):
+                return Plan(full=True)  # missing, unreadable, corrupt or from another format: a miss, never an error
+        try:
+            fingerprints = {entry["fingerprint"] for entry in entries.values()}
+            if len(fingerprints) != 1:
+                return Plan(full=True)  # entries of different runs (two runs interleaved): start afresh
+            dependencies = entries[files[0]]["dependencies"]
+            stale = [path for path in files if entries[path]["content"] != self.file_hash(path)]
+            for path in files:
+                self.interface(path, (entries[path]["content"], entries[path]["interface"]))
+            for dependency, digest, seen in dependencies:
+                self.interface(Path(dependency), (digest, seen))
+            paths = [Path(dependency) for dependency, _digest_, _seen in dependencies]
+            if self._fingerprint(files, paths) != fingerprints.pop():
+                return Plan(full=True)
+            cached = [_finding_from_json(item, path) for path in files if path not in stale
+                      for item in entries[path]["findings"]]
+            records = {str(path): entries[path]["exchange"] for path in stale}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return Plan(full=True)
+        return Plan(full=False, cached=cached, stale=stale, records=records,
+                    fingerprint=self._fingerprint(files, paths), dependencies=dependencies)
+
+    def load(self, files: list[Path]) -> list[Finding] | None:
+        """Every file's cached findings if none needs linting again, else None."""
+        plan = self.plan(files)
+        return None if plan.full or plan.stale else plan.cached
 
     # -- writing ------------------------------------------------------------------------------------------------
     def store(self, files: list[Path], display_names: dict[Path, str], findings: list[Finding],
-              dependencies: list[Path]) -> None:
-        fingerprint = self.fingerprint(files)
-        by_file: dict[str, list[dict]] = {display_names[path]: [] for path in files}
+              dependencies: list[Path], exchange: dict[str, dict], only: list[Path] | None = None) -> None:
+        """Write the entries of a run of `files` (of the files of `only`, after a partial run)."""
+        for path in files:
+            self.interface(path)
+        for path in dependencies:
+            self.interface(path)
+        fingerprint = self._fingerprint(files, dependencies)
+        written = files if only is None else only
+        by_file: dict[str, list[dict]] = {display_names[path]: [] for path in written}
         for finding in findings:
             if finding.filename in by_file:
                 by_file[finding.filename].append(_finding_to_json(finding))
-        depends = [[str(path), self.file_hash(path)] for path in dependencies]
+        depends = [[str(path), self.file_hash(path), self._interfaces.get(str(path))] for path in dependencies]
         try:
             self.entries.mkdir(parents=True, exist_ok=True)
             _mark_cache_directory(self.directory)
-            for path in files:
-                entry = {"key": self._entry_key(path, fingerprint), "file": str(path), "dependencies": depends,
+            for path in written:
+                # A file the run could not parse has nothing in the capture maps: its record is empty.
+                entry = {"file": str(path), "content": self.file_hash(path), "interface": self._interfaces.get(str(path)),
+                         "fingerprint": fingerprint, "dependencies": depends, "exchange": exchange.get(str(path), {}),
                          "findings": by_file[display_names[path]]}
                 write_atomically(self._entry_path(path), json.dumps(entry, separators=(",", ":")))
+            self._evict()
         except OSError:
             pass  # a read-only or full disk: the run's results are still right, just not cached
+
+    def _evict(self) -> None:
+        """Remove the entries of other jitlint builds (and of the format-2 layout), and all but the most recently
+        used settings of this build."""
+        os.utime(self.entries)
+        for child in self.static.iterdir():
+            if child.name == self.build:
+                continue
+            if child.is_dir():
+                shutil.rmtree(child, ignore_errors=True)
+            elif child.suffix == ".json":
+                child.unlink(missing_ok=True)
+        generations = sorted((child for child in (self.static / self.build).iterdir() if child.is_dir()),
+                             key=lambda child: child.stat().st_mtime_ns, reverse=True)
+        for old in generations[KEEP_SETTINGS:]:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def _mark_cache_directory(directory: Path) -> None:

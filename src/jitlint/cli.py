@@ -138,22 +138,30 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
 
         files, errors = discover(paths, config, force_exclude)
         cache = StaticCache(cache_dir, config, enabled)
-        cached = cache.load(files)
-        if cached is not None:
-            findings = sorted([error.finding() for error in errors if error.code in enabled] + cached,
+        plan = cache.plan(files)
+        if not plan.full:
+            if plan.stale:  # only files whose edits other files cannot see: lint just them (see jitlint.cache)
+                from jitlint.engine import lint_share
+
+                part = lint_share(files, plan.stale, plan.records, config, enabled)
+                cache.store(files, {path: str(path) for path in files}, part.findings,
+                            [Path(dependency) for dependency, _hash, _seen in plan.dependencies], part.exchange,
+                            only=plan.stale)
+                plan.cached.extend(part.findings)
+            findings = sorted([error.finding() for error in errors if error.code in enabled] + plan.cached,
                               key=lambda finding: finding.sort_key())
     if findings is None:
         from jitlint.engine import lint_run
 
         progress = _Progress() if _wants_progress() else None
         run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress,
-                       jobs=jobs or os.cpu_count() or 1, keep_model=run_dynamic,
+                       jobs=jobs or os.cpu_count() or 1, keep_model=run_dynamic, record=cache is not None,
                        policies=tuple(policy for target in confirmers for policy in target.policies))
         if progress is not None:
             progress.finish()
         findings = run.findings
         if cache is not None:
-            cache.store(files, {path: str(path) for path in files}, findings, run.loaded)
+            cache.store(files, {path: str(path) for path in files}, findings, run.loaded, run.exchange)
         if run_dynamic:
             if dynamic is None:
                 click.echo(f"jitlint: running the dynamic checker, which executes your code (enabled by "

@@ -51,7 +51,7 @@ class Config:
 
     def limits(self):
         """What a run skips instead of linting (`jitlint.source.Limits`)."""
-        from jitlint.source import DEFAULT_MAX_FILE_BYTES, Limits
+        from jitlint.limits import DEFAULT_MAX_FILE_BYTES, Limits
 
         return Limits(self.max_file_size if self.max_file_size is not None else DEFAULT_MAX_FILE_BYTES,
                       self.lint_generated)

@@ -176,6 +176,9 @@ class LintRun:
     project: ProjectIndex | None
     captured: dict[str, CaptureMap]
     loaded: list[Path] = dataclasses.field(default_factory=list)  # files read on demand: what the results depend on
+    # With `record=True`: per linted file, per capture policy, what the capture maps hold about the file's
+    # functions (`exchange_of`): what a later run that re-lints only this file receives in place of the others.
+    exchange: dict[str, dict] = dataclasses.field(default_factory=dict)
 
 
 def lint(paths: list[Path], config: Config, enabled: set[str], **options) -> list[Finding]:
@@ -189,12 +192,16 @@ RECURSION_LIMIT = 100_000
 def lint_run(*args, **kwargs) -> LintRun:
     """Lint in a thread with a large stack and recursion limit: LibCST's native parser and the visitors recurse
     once per nesting level, and deeply nested (often generated) code would otherwise overflow the C stack."""
+    return _in_lint_thread(_lint_run, *args, **kwargs)
+
+
+def _in_lint_thread(function, *args, **kwargs):
     result: list = []
     failure: list[BaseException] = []
 
     def work() -> None:
         try:
-            result.append(_lint_run(*args, **kwargs))
+            result.append(function(*args, **kwargs))
         except BaseException as error:  # re-raised in the caller's thread
             failure.append(error)
 
@@ -231,6 +238,7 @@ def _lint_run(
     jobs: int = 1,
     keep_model: bool = False,
     policies: tuple[str, ...] = (),
+    record: bool = False,
 ) -> LintRun:
     """`progress(done, total)`, if given, is called as files are read and as they are linted. With `jobs` > 1 and
     enough files, the files are split across forked workers (see `_lint_sharded`), unless `keep_model` asks for
@@ -245,12 +253,12 @@ def _lint_run(
     shards = min(jobs, len(files) // MIN_FILES_PER_JOB)
     in_memory = [*buffers, *([stdin] if stdin is not None else [])]
     if shards > 1 and not in_memory and not keep_model and "fork" in multiprocessing.get_all_start_methods():
-        sharded = _lint_sharded(files, rules, policies, config, enabled, shards, progress)
+        sharded = _lint_sharded(files, rules, policies, config, enabled, shards, progress, record)
         if sharded is not None:
-            findings, loaded = sharded
+            findings, loaded, exchange = sharded
             findings.extend(_finding_for_error(error) for error in errors if error.code in enabled)
             findings.sort(key=Finding.sort_key)
-            return LintRun(findings, None, {}, sorted(loaded))
+            return LintRun(findings, None, {}, sorted(loaded), exchange)
 
     in_memory = [b for b in in_memory if not (force_exclude and config.is_excluded(Path(b.display_name)))]
     # The same file on disk is replaced by what the editor sent (or what a fix made of it): it is not even read.
@@ -282,7 +290,82 @@ def _lint_run(
             progress(len(files) + done, len(files) + len(modules))
         findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
     findings.sort(key=Finding.sort_key)
-    return LintRun(findings, project, maps, list(project.loaded))
+    exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
+    return LintRun(findings, project, maps, list(project.loaded), exchange)
+
+
+# -- re-linting part of a run -----------------------------------------------------------------------------------
+# What the capture maps hold about a file's functions (captured, for which classes, why; the calls to them) is all
+# that the rest of the run contributes to that file's findings; the rest comes from the file itself and from the
+# modules its names lead to. A run records it per file (`record=True`); a later run in which only some files
+# changed in ways invisible to other files (see `jitlint.cache`) re-lints just those, as a worker whose share they
+# are, receiving the recorded part instead of exploring the other files.
+def exchange_of(maps: dict[str, CaptureMap], paths: list[Path]) -> dict[str, dict]:
+    """Per file of `paths` (by str), per policy: (entries, sites) as plain lists, ready for JSON."""
+    index = {resolved(path): number for number, path in enumerate(paths)}
+    where = _Owner(index)
+    out: dict[str, dict] = {str(path): {} for path in paths}
+    for name, captured in maps.items():
+        exported = captured.export(where)
+        for number, path in enumerate(paths):
+            entries, sites = exported.get(number, ([], []))
+            out[str(path)][name] = [
+                sorted(([list(address), list(owner) if owner is not None else None, reason]
+                        for address, owner, reason in entries), key=repr),
+                sorted(([list(address), [*site.caller_key, site.ordinal, site.bound, site.positional,
+                                         sorted(site.keywords), site.star]] for address, site in sites), key=repr),
+            ]
+    return out
+
+
+def _received(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
+    from jitlint.capture import CallSite
+
+    entries, sites = [], []
+    for per_policy in recorded.values():
+        file_entries, file_sites = per_policy.get(policy, ([], []))
+        entries.extend((tuple(address), tuple(owner) if owner is not None else None, reason)
+                       for address, owner, reason in file_entries)
+        sites.extend((tuple(address), CallSite((file, display), ordinal, bound, positional, frozenset(keywords), star))
+                     for address, (file, display, ordinal, bound, positional, keywords, star) in file_sites)
+    return entries, sites
+
+
+def lint_share(*args, **kwargs) -> LintRun:
+    """`_lint_share` with a large stack (see `lint_run`)."""
+    return _in_lint_thread(_lint_share, *args, **kwargs)
+
+
+def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict], config: Config, enabled: set[str],
+                policies: tuple[str, ...] = ()) -> LintRun:
+    """The findings of the files of `share` in a run of `files`, given what a run recorded about them (`recorded`:
+    str(path) -> `exchange_of`'s value; a file without a record is explored from its own roots alone, which is
+    right only for a file no other code calls into: the cache records every file). Their exchange is recorded
+    again."""
+    global _LIMITS
+    _LIMITS = limits = config.limits()
+    rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
+    policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
+    sources: list[SourceFile] = []
+    errors: list[SourceError] = []
+    for path in share:
+        source = read_source(path, limits=limits)
+        (sources if isinstance(source, SourceFile) else errors).append(source)
+    project = ProjectIndex(loader=_load_quietly)
+    project.seed(files)
+    modules = _index(project, sources)
+    maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
+    mine = {resolved(source.path) for source in sources}
+    for name, captured in maps.items():
+        entries, sites = _received({str(path): recorded.get(str(path), {}) for path in share}, name)
+        captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
+        captured.finalize()
+    findings = [_finding_for_error(error) for error in errors if error.code in enabled]
+    for source, module in modules:
+        findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
+    findings.sort(key=Finding.sort_key)
+    exchange = exchange_of(maps, [source.path for source in sources])
+    return LintRun(findings, project, maps, list(project.loaded), exchange)
 
 
 def _index(project: ProjectIndex, sources: list[SourceFile]) -> list[tuple[SourceFile, ModuleInfo]]:
@@ -326,15 +409,15 @@ def _split(files: list[Path], shards: int) -> list[list[Path]]:
 
 
 def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...], config: Config, enabled: set[str],
-                  shards: int, progress):
-    """(findings, files read on demand) from `shards` forked workers, or None if they could not do it (the
-    caller then lints in this process)."""
+                  shards: int, progress, record: bool = False):
+    """(findings, files read on demand, the exchange of each file if `record`) from `shards` forked workers, or
+    None if they could not do it (the caller then lints in this process)."""
     global _SHARD_STATE
     shares = _split(files, shards)
     owner = {resolved(path): index for index, share in enumerate(shares) for path in share}
     context = multiprocessing.get_context("fork")
     pipes = [context.Pipe() for _ in shares]
-    _SHARD_STATE = (files, shares, owner, rules, policies, config, enabled)
+    _SHARD_STATE = (files, shares, owner, rules, policies, config, enabled, record)
     workers = []
     try:
         for index in range(len(shares)):
@@ -366,9 +449,11 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
             connection.send(received)
         findings: list[Finding] = []
         loaded: list[Path] = []
+        exchange: dict[str, dict] = {}
         for index, connection in enumerate(connections):
-            share_findings, share_loaded = _receive(connection, "done")
+            share_findings, share_loaded, share_exchange = _receive(connection, "done")
             findings.extend(share_findings)
+            exchange.update(share_exchange)
             loaded.extend(path for path in share_loaded if path not in loaded)
             if progress is not None:
                 progress(len(files) + sum(len(share) for share in shares[: index + 1]), 2 * len(files))
@@ -381,7 +466,7 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
             worker.join(timeout=5)
             if worker.is_alive():
                 worker.kill()
-    return findings, loaded
+    return findings, loaded, exchange
 
 
 class _WorkerFailed(Exception):
@@ -400,7 +485,7 @@ def _receive(connection, expected: str):
 
 def _shard_worker(index: int, connection) -> None:
     """One worker's share of a run (in the forked child; see `_lint_sharded`)."""
-    files, shares, owner, rules, policies, config, enabled = _SHARD_STATE
+    files, shares, owner, rules, policies, config, enabled, record = _SHARD_STATE
     try:
         sources: list[SourceFile] = []
         errors: list[SourceError] = []
@@ -423,7 +508,8 @@ def _shard_worker(index: int, connection) -> None:
         for source, module in modules:
             file_findings = lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled)
             findings.extend(_detached(finding) for finding in file_findings)
-        connection.send(("done", (findings, project.loaded)))
+        exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
+        connection.send(("done", (findings, project.loaded, exchange)))
     except BaseException as error:  # the parent lints in its own process instead
         try:
             connection.send(("failed", f"{type(error).__name__}: {error}"))
