@@ -94,3 +94,108 @@ def test_columns_follow_the_negotiated_position_encoding(tmp_path, offered, chos
         assert hover["contents"]["value"].startswith("# JIT201")
     finally:
         client.process.kill()
+
+
+# -- keeping the modules a document reads between edits -------------------------------------------------------------
+import textwrap  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+BASE = textwrap.dedent("""\
+    import torch.nn as nn
+
+
+    class Base(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(2, 2)])
+""")
+CHILD = textwrap.dedent("""\
+    from pkg.base import Base
+
+
+    class Child(Base):
+        def forward(self, x, i: int):
+            return self.layers[i](x)
+""")
+
+
+@pytest.fixture
+def workspace(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "base.py").write_text(BASE)
+    (tmp_path / "pkg" / "child.py").write_text(CHILD)
+    monkeypatch.setattr(server, "MODULES", server.ModuleCache())
+    return tmp_path
+
+
+def _fresh(path: Path, text: str):
+    """What a one-file run with nothing kept gives (the server's answer before it kept modules)."""
+    from jitlint.codes import TARGET_OF
+    from jitlint.config import load_config
+    from jitlint.engine import StdinSource, lint_run
+
+    config = load_config(None, path.parent)
+    run = lint_run([], config, config.enabled_codes(TARGET_OF), stdin=StdinSource(str(path), text.encode()))
+    return [f.to_json() for f in run.findings]
+
+
+def test_an_edit_re_parses_only_the_document_and_finds_what_a_fresh_run_finds(workspace):
+    child = workspace / "pkg" / "child.py"
+    first = server._findings(child, CHILD, False)
+    assert [f.code for f in first] == ["JIT301"]
+    reads = server.MODULES.reads
+    assert reads >= 1  # base.py, read on demand
+    for typed in (CHILD + "\n", CHILD.replace("i: int", "j: int").replace("[i]", "[j]"), CHILD):
+        found = server._findings(child, typed, False)
+        assert [f.to_json() for f in found] == _fresh(child, typed)
+    assert server.MODULES.reads == reads  # nothing read again: only the document was parsed
+    assert server.dependents(workspace / "pkg" / "base.py") == [child.resolve()]
+
+
+def test_a_module_changed_on_disk_is_read_again(workspace):
+    child = workspace / "pkg" / "child.py"
+    assert [f.code for f in server._findings(child, CHILD, False)] == ["JIT301"]
+    reads = server.MODULES.reads
+    (workspace / "pkg" / "base.py").write_text(BASE.replace("nn.ModuleList([nn.Linear(2, 2)])", "[1, 2]"))
+    assert server._findings(child, CHILD, False) == []
+    assert server.MODULES.reads == reads + 1
+    assert [f.to_json() for f in server._findings(child, CHILD, False)] == _fresh(child, CHILD)
+
+
+def test_the_module_cache_keeps_within_its_limit(workspace):
+    cache = server.ModuleCache(limit=len(BASE) + 10)
+    base, init = workspace / "pkg" / "base.py", workspace / "pkg" / "__init__.py"
+    (workspace / "pkg" / "other.py").write_text(BASE)
+    cache(base)
+    cache(init)
+    cache(workspace / "pkg" / "other.py")  # base.py (least recently used) goes
+    assert cache.reads == 3
+    cache(init)
+    assert cache.reads == 3
+    cache(base)
+    assert cache.reads == 4
+
+
+def test_saving_a_module_re_lints_the_open_documents_that_read_it(workspace):
+    child, base = workspace / "pkg" / "child.py", workspace / "pkg" / "base.py"
+    client = LspClient(workspace)
+    try:
+        client.request("initialize", {"processId": None, "rootUri": workspace.as_uri(), "capabilities": {}})
+        client.send("initialized", {})
+        client.send("textDocument/didOpen", {"textDocument": {"uri": child.as_uri(), "languageId": "python",
+                                                              "version": 1, "text": CHILD}})
+        assert [d["code"] for d in client.diagnostics(child.as_uri())] == ["JIT301"]
+        client.send("textDocument/didOpen", {"textDocument": {"uri": base.as_uri(), "languageId": "python",
+                                                              "version": 1, "text": BASE}})
+        client.diagnostics(base.as_uri())
+        edited = BASE.replace("nn.ModuleList([nn.Linear(2, 2)])", "[1, 2]")
+        client.send("textDocument/didChange", {"textDocument": {"uri": base.as_uri(), "version": 2},
+                                               "contentChanges": [{"text": edited}]})
+        client.diagnostics(base.as_uri())
+        base.write_text(edited)  # what the editor does on save, then it tells the server
+        client.send("textDocument/didSave", {"textDocument": {"uri": base.as_uri()}})
+        assert client.diagnostics(child.as_uri()) == []  # child.py, not touched, no longer indexes a ModuleList
+    finally:
+        client.process.kill()

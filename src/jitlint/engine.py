@@ -239,12 +239,14 @@ def _lint_run(
     keep_model: bool = False,
     policies: tuple[str, ...] = (),
     record: bool = False,
+    loader=None,
 ) -> LintRun:
     """`progress(done, total)`, if given, is called as files are read and as they are linted. With `jobs` > 1 and
     enough files, the files are split across forked workers (see `_lint_sharded`), unless `keep_model` asks for
     the project index and capture maps in this process (the dynamic checker needs them). The maps built are those
     of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs). `stdin` and `buffers`
-    (the text `--fix` has not written yet) are linted in place of the files of the same path on disk."""
+    (the text `--fix` has not written yet) are linted in place of the files of the same path on disk. `loader`
+    reads a module on demand (default `_load_quietly`); `record` fills `LintRun.exchange` (for the cache)."""
     global _LIMITS
     _LIMITS = limits = config.limits()
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
@@ -279,7 +281,7 @@ def _lint_run(
         (sources if isinstance(source, SourceFile) else errors).append(source)
         seeds.append(buffer_path)
 
-    project = ProjectIndex(loader=_load_quietly)
+    project = ProjectIndex(loader=loader or _load_quietly)  # the editor server's keeps modules between edits
     project.seed(seeds)
     modules = _index(project, sources)
     maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}

@@ -468,6 +468,15 @@ def _collection_kinds(collection: str, elements, imports: ImportTable, self_name
     return kinds or {"other"}
 
 
+def _loaded_module(path: Path, source) -> ModuleInfo:
+    """The index of a module read on demand. A loader may hand back a source that keeps its index (the editor
+    server keeps modules between edits: `server.ModuleCache`); a ModuleInfo is never changed once built."""
+    kept = getattr(source, "module_info", None)
+    if kept is not None:
+        return kept(path)
+    return ModuleInfo.build(path, str(path), source.tree, linted=False, text=source.text)
+
+
 class ProjectIndex:
     """All modules of a run, and the classes and functions they define, resolved by qualified name."""
 
@@ -522,7 +531,7 @@ class ProjectIndex:
                 source = self._loader(path) if self._loader is not None else None
                 if source is None:
                     return None
-                self._by_path[key] = ModuleInfo.build(path, str(path), source.tree, linted=False, text=source.text)
+                self._by_path[key] = _loaded_module(path, source)
         return self._by_path.get(key)
 
     # -- lookup -----------------------------------------------------------------------------------------------
@@ -546,7 +555,7 @@ class ProjectIndex:
                     self.loaded.append(candidate)
                 if source is None:
                     return None
-                info = ModuleInfo.build(candidate, str(candidate), source.tree, linted=False, text=source.text)
+                info = _loaded_module(candidate, source)
                 self.modules[info.name] = info
                 self._by_path[resolved(candidate)] = info
                 return info
