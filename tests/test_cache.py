@@ -417,3 +417,29 @@ def test_old_generations_are_evicted(package, monkeypatch):
     for ignored in ("JIT101", "JIT102", "JIT103"):
         check("pkg", "--ignore", ignored, cwd=package)
     assert len(list((static / "another-build").iterdir())) == 2
+
+
+def test_progress_reports_each_worker_and_ends_at_the_total(tmp_path, monkeypatch):
+    for name, text in ACROSS.items():
+        for copy in range(6):
+            target = tmp_path / f"copy{copy}" / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+    monkeypatch.setattr(engine._Teller, "__call__", lambda self, phase, done, total, force=False: self.connection.send(
+        ("progress", (phase, done, total))))  # every report, not a few a second
+    reports = []
+    run = engine.lint_run([tmp_path], Config(root=tmp_path), set(RULES_BY_CODE), jobs=2,
+                          progress=lambda done, total, phase="": reports.append((done, total, phase)))
+    files = len(list(tmp_path.rglob("*.py")))
+    assert run.project is None  # split across two workers
+    assert all(total == 2 * files for _done, total, _phase in reports)
+    counts = [done for done, _total, _phase in reports]
+    assert counts == sorted(counts) and counts[-1] == 2 * files, reports
+    phases = [phase.split(" | ") for _done, _total, phase in reports]
+    assert all(len(workers) == 2 for workers in phases)
+    seen = {worker.split(" ")[0] for workers in phases for worker in workers}
+    assert {"parse", "capture", "exchange", "lint", "done"} <= seen
+    one = []
+    engine.lint_run([tmp_path], Config(root=tmp_path), set(RULES_BY_CODE), jobs=1,
+                    progress=lambda done, total, phase="": one.append((done, total, phase)))
+    assert one[0][2] == f"parse 0/{files}" and one[-1][2].startswith("lint ") and one[-1][0] < one[-1][1]

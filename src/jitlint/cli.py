@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -391,21 +392,37 @@ def _wants_progress() -> bool:
 
 
 class _Progress:
-    def __init__(self) -> None:
-        self.shown = False
+    """One line on the terminal, redrawn a few times a second: files done out of the run's work (each file is
+    parsed, then linted) and what each worker is doing."""
 
-    def __call__(self, done: int, total: int) -> None:
-        if total < 2 * PROGRESS_MIN_FILES or done % 10:
+    def __init__(self) -> None:
+        import time
+
+        self.shown = False
+        self.clock = time.monotonic
+        self.last = 0.0
+        self.width = 0
+
+    def __call__(self, done: int, total: int, phase: str = "") -> None:
+        if total < 2 * PROGRESS_MIN_FILES:
             return
+        now = self.clock()
+        if now - self.last < 0.1 and done < total:
+            return
+        self.last = now
         width = 30
         filled = width * done // max(total, 1)
-        sys.stderr.write(f"\rjitlint [{'#' * filled}{'.' * (width - filled)}] {100 * done // max(total, 1):3d}%")
+        line = f"jitlint [{'#' * filled}{'.' * (width - filled)}] {100 * done // max(total, 1):3d}%  {phase}"
+        columns = shutil.get_terminal_size((100, 20)).columns - 1
+        line = line[:columns]
+        sys.stderr.write("\r" + line + " " * max(0, self.width - len(line)))
         sys.stderr.flush()
+        self.width = len(line)
         self.shown = True
 
     def finish(self) -> None:
         if self.shown:
-            sys.stderr.write("\r" + " " * 48 + "\r")
+            sys.stderr.write("\r" + " " * self.width + "\r")
             sys.stderr.flush()
 
 

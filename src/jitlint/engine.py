@@ -241,7 +241,8 @@ def _lint_run(
     record: bool = False,
     loader=None,
 ) -> LintRun:
-    """`progress(done, total)`, if given, is called as files are read and as they are linted. With `jobs` > 1 and
+    """`progress(done, total, phase)`, if given, is called as files are read and as they are linted (`phase` says
+    what each worker is doing). With `jobs` > 1 and
     enough files, the files are split across forked workers (see `_lint_sharded`), unless `keep_model` asks for
     the project index and capture maps in this process (the dynamic checker needs them). The maps built are those
     of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs). `stdin` and `buffers`
@@ -269,7 +270,7 @@ def _lint_run(
     seeds: list[Path] = []
     for index, path in enumerate(files):
         if progress is not None:
-            progress(index, 2 * len(files))
+            progress(index, 2 * len(files), f"parse {index}/{len(files)}")
         if replaced and resolved(path) in replaced:
             continue
         source = read_source(path, limits=limits)
@@ -284,12 +285,14 @@ def _lint_run(
     project = ProjectIndex(loader=loader or _load_quietly)  # the editor server's keeps modules between edits
     project.seed(seeds)
     modules = _index(project, sources)
+    if progress is not None:
+        progress(len(files), 2 * len(files), "capture maps")
     maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
     for done, (source, module) in enumerate(modules):
         if progress is not None:
-            progress(len(files) + done, len(files) + len(modules))
+            progress(len(files) + done, len(files) + len(modules), f"lint {done}/{len(modules)}")
         findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
     findings.sort(key=Finding.sort_key)
     exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
@@ -419,7 +422,7 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
     owner = {resolved(path): index for index, share in enumerate(shares) for path in share}
     context = multiprocessing.get_context("fork")
     pipes = [context.Pipe() for _ in shares]
-    _SHARD_STATE = (files, shares, owner, rules, policies, config, enabled, record)
+    _SHARD_STATE = (files, shares, owner, rules, policies, config, enabled, record, progress is not None)
     workers = []
     try:
         for index in range(len(shares)):
@@ -435,10 +438,9 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
     connections = [parent for parent, _child in pipes]
     for _parent, child in pipes:
         child.close()
+    shown = _ShardProgress(progress, shares) if progress is not None else None
     try:
-        found = [_receive(connection, "found") for connection in connections]
-        if progress is not None:
-            progress(len(files), 2 * len(files))
+        found = _gather(connections, "found", shown)
         for index, connection in enumerate(connections):
             received = {}
             for name in policies:
@@ -452,13 +454,10 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
         findings: list[Finding] = []
         loaded: list[Path] = []
         exchange: dict[str, dict] = {}
-        for index, connection in enumerate(connections):
-            share_findings, share_loaded, share_exchange = _receive(connection, "done")
+        for share_findings, share_loaded, share_exchange in _gather(connections, "done", shown):
             findings.extend(share_findings)
             exchange.update(share_exchange)
             loaded.extend(path for path in share_loaded if path not in loaded)
-            if progress is not None:
-                progress(len(files) + sum(len(share) for share in shares[: index + 1]), 2 * len(files))
     except _WorkerFailed:
         return None
     finally:
@@ -475,29 +474,83 @@ class _WorkerFailed(Exception):
     pass
 
 
-def _receive(connection, expected: str):
-    try:
-        message = connection.recv()
-    except (EOFError, OSError) as error:
-        raise _WorkerFailed(f"a worker stopped: {error}") from None
-    if message[0] != expected:
-        raise _WorkerFailed(message[1])
-    return message[1]
+def _gather(connections: list, expected: str, shown: "_ShardProgress | None") -> list:
+    """Each worker's `expected` message, in the workers' order, showing their progress reports as they come."""
+    from multiprocessing.connection import wait
+
+    results: dict[int, object] = {}
+    waiting = {connection: index for index, connection in enumerate(connections)}
+    while waiting:
+        for connection in wait(list(waiting)):
+            index = waiting[connection]
+            try:
+                message = connection.recv()
+            except (EOFError, OSError) as error:
+                raise _WorkerFailed(f"a worker stopped: {error}") from None
+            if message[0] == "progress":
+                if shown is not None:
+                    shown(index, *message[1])
+                continue
+            if message[0] != expected:
+                raise _WorkerFailed(message[1])
+            results[index] = message[1]
+            del waiting[connection]
+    return [results[index] for index in range(len(connections))]
+
+
+class _ShardProgress:
+    """The run's progress from the workers' reports: files parsed and linted out of all, and each worker's phase."""
+
+    def __init__(self, progress, shares: list[list[Path]]) -> None:
+        self.progress = progress
+        self.total = sum(len(share) for share in shares)
+        self.sizes = [len(share) for share in shares]
+        self.states = [("start", 0, size) for size in self.sizes]
+
+    def __call__(self, index: int, phase: str, done: int, _total: int) -> None:
+        self.states[index] = (phase, done, self.sizes[index])
+        count = sum({"start": 0, "parse": done, "lint": total + done, "done": 2 * total}.get(phase, total)
+                    for phase, done, total in self.states)
+        detail = " | ".join(f"{phase} {done}/{total}" if phase in ("parse", "lint") else phase
+                            for phase, done, total in self.states)
+        self.progress(min(count, 2 * self.total), 2 * self.total, detail)
+
+
+class _Teller:
+    """A worker's progress reports to the parent: a few a second at most, and at the end of each phase."""
+
+    def __init__(self, connection) -> None:
+        import time
+
+        self.connection = connection
+        self.clock = time.monotonic
+        self.last = 0.0
+
+    def __call__(self, phase: str, done: int, total: int, force: bool = False) -> None:
+        now = self.clock()
+        if force or now - self.last >= 0.2:
+            self.last = now
+            self.connection.send(("progress", (phase, done, total)))
 
 
 def _shard_worker(index: int, connection) -> None:
     """One worker's share of a run (in the forked child; see `_lint_sharded`)."""
-    files, shares, owner, rules, policies, config, enabled, record = _SHARD_STATE
+    files, shares, owner, rules, policies, config, enabled, record, tell = _SHARD_STATE
+    tell = _Teller(connection) if tell else (lambda *args, **kwargs: None)
     try:
         sources: list[SourceFile] = []
         errors: list[SourceError] = []
-        for path in shares[index]:
+        share = shares[index]
+        for done, path in enumerate(share):
+            tell("parse", done, len(share))
             source = read_source(path, limits=config.limits())
             (sources if isinstance(source, SourceFile) else errors).append(source)
+        tell("capture maps", 0, 0, force=True)
         project = ProjectIndex(loader=_load_quietly)
         project.seed(files)
         modules = _index(project, sources)
         maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
+        tell("exchange", 0, 0, force=True)
         where = _Owner(owner)
         elsewhere = lambda path: None if where(path) == index else where(path)  # noqa: E731
         connection.send(("found", {name: captured.export(elsewhere) for name, captured in maps.items()}))
@@ -507,9 +560,11 @@ def _shard_worker(index: int, connection) -> None:
             captured.receive(entries, sites, lambda function: where(function.module.path) == index)
             captured.finalize()
         findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-        for source, module in modules:
+        for done, (source, module) in enumerate(modules):
+            tell("lint", done + len(errors), len(share))
             file_findings = lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled)
             findings.extend(_detached(finding) for finding in file_findings)
+        tell("done", len(share), len(share), force=True)
         exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
         connection.send(("done", (findings, project.loaded, exchange)))
     except BaseException as error:  # the parent lints in its own process instead
