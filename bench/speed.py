@@ -2,6 +2,12 @@
 """How fast jitlint is, next to TorchFix and ruff, on timm 1.0.31 and torchvision 0.28.0 (a script, not a test).
 
     python bench/speed.py [--workdir bench/.work] [--json bench/speed.json] [--skip-torchfix]
+    python bench/speed.py --corpus transformers [--corpus-dir DIR] [--json bench/speed-transformers.json]
+
+`--corpus transformers` measures the scale and editor figures on transformers 5.23.0 (2,860 files, 1.2M lines;
+from `--corpus-dir`, a directory holding the `transformers` package, else installed `--no-deps` into the bench
+venv): the parse-only floor, jitlint cold, filling the cache, warm, after appending a comment to one modeling
+file, peak memory per process, and the editor server's change-to-diagnostics time on that file over JSON-RPC.
 
 It builds (or reuses) a virtual environment in the work directory holding the sources of timm and torchvision
 (`--no-deps`: only their .py files are linted, nothing is imported) plus TorchFix and ruff (TorchFix pins its own
@@ -85,9 +91,16 @@ def count_lines(files: list[Path]) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", type=Path, default=ROOT / "bench" / ".work")
-    parser.add_argument("--json", type=Path, default=ROOT / "bench" / "speed.json")
+    parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--skip-torchfix", action="store_true", help="TorchFix takes minutes; skip it for a quick look")
+    parser.add_argument("--corpus", choices=["timm+torchvision", "transformers"], default="timm+torchvision")
+    parser.add_argument("--corpus-dir", type=Path, default=None,
+                        help="with --corpus transformers: a directory holding the `transformers` package")
     args = parser.parse_args()
+    if args.corpus == "transformers":
+        scale(args)
+        return
+    args.json = args.json or ROOT / "bench" / "speed.json"
     workdir = args.workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     bench_python, site = environment(workdir)
@@ -162,6 +175,130 @@ def main() -> None:
     memory = report["jitlint_peak_mb_per_process"]
     print(f"| jitlint peak memory per process (MB) | {memory['value']:.0f} | ≤ 300 | {'yes' if memory['met'] else 'NO'} |")
     print(f"\nJSON: {args.json}")
+
+
+# -- transformers: scale and the editor loop -----------------------------------------------------------------------
+TRANSFORMERS = "transformers==5.23.0"
+EDITED = "transformers/models/llama/modeling_llama.py"
+
+
+def transformers_tree(args, workdir: Path) -> Path:
+    """A private copy of the transformers sources (the one-file edit must not touch the original): workdir/scale."""
+    source = args.corpus_dir
+    if source is None:
+        python, site = environment(workdir)
+        if not (site / "transformers").is_dir():
+            subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", TRANSFORMERS], check=True)
+        source = site
+    copy = workdir / "scale"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(Path(source) / "transformers", copy / "transformers",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    return copy
+
+
+def editor_latency(tree: Path, path: str, changes: int = 5) -> dict:
+    """`jitlint server` over JSON-RPC: open `path`, then `changes` times append a comment and time the change until
+    its diagnostics arrive (the 0.3 s debounce included). The first open is timed apart (modules read cold)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_integrations import LspClient  # the JSON-RPC client the tests use
+
+    file = tree / path
+    text = file.read_text(encoding="utf-8")
+    client = LspClient(tree)
+    try:
+        client.request("initialize", {"processId": None, "rootUri": tree.as_uri(), "capabilities": {}})
+        client.send("initialized", {})
+        start = time.perf_counter()
+        client.send("textDocument/didOpen", {"textDocument": {"uri": file.as_uri(), "languageId": "python",
+                                                              "version": 1, "text": text}})
+        client.diagnostics(file.as_uri(), timeout=600)
+        opened = time.perf_counter() - start
+        times = []
+        for version in range(2, 2 + changes):
+            text += f"# edit {version}\n"
+            start = time.perf_counter()
+            client.send("textDocument/didChange", {"textDocument": {"uri": file.as_uri(), "version": version},
+                                                   "contentChanges": [{"text": text}]})
+            client.diagnostics(file.as_uri(), timeout=600)
+            times.append(time.perf_counter() - start)
+        client.request("shutdown", None)
+        client.send("exit", None)
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()
+    times.sort()
+    return {"open_s": round(opened, 3), "change_median_s": round(times[len(times) // 2], 3),
+            "change_max_s": round(times[-1], 3), "changes": len(times)}
+
+
+def scale(args) -> None:
+    workdir = args.workdir.resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    json_path = args.json or ROOT / "bench" / "speed-transformers.json"
+    tree = transformers_tree(args, workdir)
+    files = sorted((tree / "transformers").rglob("*.py"))
+    lines = count_lines(files)
+    edited = tree / EDITED
+    cache = workdir / "scale-cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    jitlint = [sys.executable, "-m", "jitlint", "check", "--exit-zero", "--quiet", "--cache-dir", str(cache)]
+    cold_name, fill_name, edit_name = "jitlint cold (--no-cache)", "jitlint (filling the cache)", "jitlint after a one-file edit"
+    results = [
+        measure("parse-only floor (libcst.parse_module, 1 process)", [sys.executable, "-c", PARSE_FLOOR,
+                *map(str, files)], tree, lines),
+        measure(cold_name, [*jitlint, "--no-cache", "transformers"], tree, lines),
+        measure(fill_name, [*jitlint, "transformers"], tree, lines),
+        measure("jitlint warm (cache full)", [*jitlint, "transformers"], tree, lines),
+    ]
+    original = edited.read_bytes()
+    edited.write_bytes(original + b"# a comment appended by bench/speed.py\n")
+    try:
+        results.append(measure(edit_name, [*jitlint, "transformers"], tree, lines))
+        with_edit = subprocess.run([*jitlint[:-4], "--output-format", "concise", "--cache-dir", str(cache), "transformers"],
+                                   cwd=tree, capture_output=True, text=True).stdout
+        cold_edit = subprocess.run([*jitlint[:-4], "--output-format", "concise", "--no-cache", "transformers"],
+                                   cwd=tree, capture_output=True, text=True).stdout
+    finally:
+        edited.write_bytes(original)
+    editor = editor_latency(tree, EDITED)
+    by_name = {result["name"]: result for result in results}
+    floor = by_name["parse-only floor (libcst.parse_module, 1 process)"]["wall_s"]
+    cold = by_name[cold_name]["wall_s"]
+    peak = max(result["peak_mb"] for result in results if result["name"].startswith("jitlint"))
+    targets = [
+        ("jitlint cold / parse-only floor (wall)", round(cold / floor, 3), 0.7),
+        ("one-file edit / jitlint cold (wall)", round(by_name[edit_name]["wall_s"] / cold, 3), 0.1),
+        ("editor: change to diagnostics, median (s, debounce included)", editor["change_median_s"], 1.0),
+        ("jitlint peak memory per process (MB)", peak, 600),
+    ]
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+    load = os.getloadavg()
+    report = {
+        "machine": machine, "date": time.strftime("%Y-%m-%d"), "load_average": [round(x, 1) for x in load],
+        "files": len(files), "lines": lines, "results": results, "editor": editor,
+        "one_file_edit_output_same_as_cold": with_edit == cold_edit,
+        "targets": [{"figure": name, "value": value, "target": target, "met": value <= target}
+                    for name, value, target in targets],
+    }
+    json_path.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"{len(files)} files, {lines:,} lines (transformers 5.23.0); {machine}; load average at the end "
+          f"{load[0]:.1f}\n")
+    print("| run | wall s | CPU s | lines / CPU-s | peak MB |")
+    print("|---|---:|---:|---:|---:|")
+    for result in results:
+        rate = f"{result['lines_per_cpu_s']:,}" if result["lines"] and result["lines_per_cpu_s"] else "-"
+        print(f"| {result['name']} | {result['wall_s']:.2f} | {result['cpu_s']:.2f} | {rate} | {result['peak_mb']:.0f} |")
+    print(f"| editor: open `{Path(EDITED).name}` (modules read cold) | {editor['open_s']:.2f} | | | |")
+    print(f"| editor: change to diagnostics, median of {editor['changes']} (max) | {editor['change_median_s']:.2f} "
+          f"({editor['change_max_s']:.2f}) | | | |")
+    print("\n| figure | value | target | met |")
+    print("|---|---:|---:|---|")
+    for item in report["targets"]:
+        print(f"| {item['figure']} | {item['value']} | ≤ {item['target']} | {'yes' if item['met'] else 'NO'} |")
+    print(f"\nOutput after the edit identical to a cold run of the edited tree: "
+          f"{'yes' if report['one_file_edit_output_same_as_cold'] else 'NO'}")
+    print(f"JSON: {json_path}")
 
 
 if __name__ == "__main__":
