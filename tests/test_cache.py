@@ -443,3 +443,29 @@ def test_progress_reports_each_worker_and_ends_at_the_total(tmp_path, monkeypatc
     engine.lint_run([tmp_path], Config(root=tmp_path), set(RULES_BY_CODE), jobs=1,
                     progress=lambda done, total, phase="": one.append((done, total, phase)))
     assert one[0][2] == f"parse 0/{files}" and one[-1][2].startswith("lint ") and one[-1][0] < one[-1][1]
+
+
+def test_what_counts_as_an_interface_change():
+    from jitlint.cache import interface
+    from jitlint.limits import Limits
+
+    limits = Limits(max_file_size=10_000)
+    base = b"import torch\n\n\ndef f(x: int) -> int:\n    return x + 1\n"
+    same = [
+        base + b"# a comment at the end\n",
+        base.replace(b"return x + 1", b"return x + 1  # noqa: JIT401"),
+        base + b"\n\n\n",
+        base.replace(b"import torch\n", b"import torch  # why\n"),
+    ]
+    different = [
+        base.replace(b"x + 1", b"x + 2"),
+        b"# a line above shifts every position\n" + base,
+        base.replace(b"    return", b"    # type: (int) -> int\n    return"),  # TorchScript reads type comments
+        b"# @generated\n" + base,  # now skipped, so other files no longer see it linted
+        base + b"# " + b"x" * 10_000 + b"\n",  # now over max-file-size
+        base + b"# \x00\n",  # NUL bytes: not parsed at all
+    ]
+    reference = interface(base, limits)
+    assert [interface(data, limits) for data in same] == [reference] * len(same)
+    assert all(interface(data, limits) != reference for data in different)
+    assert interface(b"# @generated\n" + base, Limits(lint_generated=True)) != interface(b"# @generated\n" + base, limits)

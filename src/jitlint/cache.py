@@ -50,7 +50,7 @@ from jitlint import __version__
 from jitlint.atomic import write_atomically
 from jitlint.config import Config
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
-from jitlint.limits import generated_marker
+from jitlint.limits import generated_marker, structure_problem
 
 FORMAT = 3  # 3: per-file exchange records and interfaces, build/settings directories
 KEEP_SETTINGS = 8
@@ -111,6 +111,8 @@ def interface(data: bytes, limits) -> str:
         text = data.decode("utf-8-sig" if encoding == "utf-8-sig" else encoding)
         if not limits.lint_generated and generated_marker(text) is not None:
             return "skipped:generated"
+        if "\x00" in text or structure_problem(text) is not None:  # not parsed, so not seen: any change may matter
+            return "content:" + content_hash(data)
         hasher = hashlib.blake2b(digest_size=20)
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             kind = token.type

@@ -3,6 +3,9 @@ Without LibCST: the cache asks too (a header comment that makes a file generated
 
 from __future__ import annotations
 
+import io
+import re
+import tokenize
 from dataclasses import dataclass
 
 # LibCST takes about 10 s and 700 MB per MiB of source (measured: a valid 9 MiB file took 57-94 s and 4-6.4 GB),
@@ -43,4 +46,43 @@ def generated_marker(text: str) -> str | None:
         for marker in GENERATED_MARKERS:
             if marker in stripped:
                 return marker
+    return None
+
+
+MAX_NESTING = 200  # CPython's own limit: deeper brackets are a SyntaxError ("too many nested parentheses")
+MAX_STATEMENT_TOKENS = 20_000  # LibCST takes minutes on generated one-statement monsters; nobody writes them
+_SUSPICIOUS_LINE = 10_000
+_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
+
+
+def structure_problem(text: str) -> tuple[str, int] | None:
+    """What makes a file too deep or too large to parse safely, found with the tokenizer, which only runs when a
+    cheap scan looks suspicious (brackets nested over the limit, or a very long line)."""
+    depth = deepest = 0
+    for character in _NOT_BRACKETS.sub("", text):  # the brackets alone: a few percent of the characters
+        if character in "([{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        else:
+            depth -= 1
+    if deepest <= MAX_NESTING and max(map(len, text.splitlines() or [""])) <= _SUSPICIOUS_LINE:
+        return None
+    depth, tokens = 0, 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    return f"cannot parse: too many nested parentheses (Python allows {MAX_NESTING})", token.start[0]
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+            elif token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                tokens = 0
+            tokens += 1
+            if tokens > MAX_STATEMENT_TOKENS:
+                return (f"skipped: a statement too large to analyze (over {MAX_STATEMENT_TOKENS} tokens; LibCST "
+                        "would take minutes); is this file generated?"), token.start[0]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None  # LibCST reports it with a better message
     return None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 import stat
 import tokenize
 import warnings
@@ -14,14 +13,10 @@ import libcst as cst
 
 from jitlint import layout
 from jitlint.limits import (  # noqa: F401  (re-exported)
-    DEFAULT_LIMITS, DEFAULT_MAX_FILE_BYTES, GENERATED_MARKERS, MAX_FILE_BYTES, Limits, generated_marker,
+    DEFAULT_LIMITS, DEFAULT_MAX_FILE_BYTES, GENERATED_MARKERS, MAX_FILE_BYTES, MAX_NESTING, MAX_STATEMENT_TOKENS,
+    Limits, generated_marker, structure_problem as _structure_problem,
 )
 from jitlint.source_error import SourceError  # noqa: F401  (re-exported)
-
-MAX_NESTING = 200  # CPython's own limit: deeper brackets are a SyntaxError ("too many nested parentheses")
-MAX_STATEMENT_TOKENS = 20_000  # LibCST takes minutes on generated one-statement monsters; nobody writes them
-_SUSPICIOUS_LINE = 10_000
-_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
 
 
 @dataclass
@@ -37,39 +32,6 @@ def decode(data: bytes) -> str:
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     text = data.decode("utf-8-sig" if encoding == "utf-8-sig" else encoding)
     return text
-
-
-def _structure_problem(text: str) -> tuple[str, int] | None:
-    """What makes a file too deep or too large to parse safely, found with the tokenizer, which only runs when a
-    cheap scan looks suspicious (brackets nested over the limit, or a very long line)."""
-    depth = deepest = 0
-    for character in _NOT_BRACKETS.sub("", text):  # the brackets alone: a few percent of the characters
-        if character in "([{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-        else:
-            depth -= 1
-    if deepest <= MAX_NESTING and max(map(len, text.splitlines() or [""])) <= _SUSPICIOUS_LINE:
-        return None
-    depth, tokens = 0, 0
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.OP and token.string in "([{":
-                depth += 1
-                if depth > MAX_NESTING:
-                    return f"cannot parse: too many nested parentheses (Python allows {MAX_NESTING})", token.start[0]
-            elif token.type == tokenize.OP and token.string in ")]}":
-                depth -= 1
-            elif token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
-                tokens = 0
-            tokens += 1
-            if tokens > MAX_STATEMENT_TOKENS:
-                return (f"skipped: a statement too large to analyze (over {MAX_STATEMENT_TOKENS} tokens; LibCST "
-                        "would take minutes); is this file generated?"), token.start[0]
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return None  # LibCST reports it with a better message
-    return None
 
 
 def parse_text(path: Path, display_name: str, text: str, limits: Limits = DEFAULT_LIMITS) -> SourceFile | SourceError:
