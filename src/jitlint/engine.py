@@ -242,9 +242,9 @@ def _lint_run(
     loader=None,
 ) -> LintRun:
     """`progress(done, total, phase)`, if given, is called as files are read and as they are linted (`phase` says
-    what each worker is doing). With `jobs` > 1 and
-    enough files, the files are split across forked workers (see `_lint_sharded`), unless `keep_model` asks for
-    the project index and capture maps in this process (the dynamic checker needs them). The maps built are those
+    what each worker is doing). With `jobs` > 1 and enough files, the files are split across forked workers (see
+    `_lint_sharded`), unless `keep_model` asks for the project index and capture maps in this process (the
+    dynamic checker needs them). The maps built are those
     of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs). `stdin` and `buffers`
     (the text `--fix` has not written yet) are linted in place of the files of the same path on disk. `loader`
     reads a module on demand (default `_load_quietly`); `record` fills `LintRun.exchange` (for the cache)."""
