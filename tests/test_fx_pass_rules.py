@@ -1,0 +1,212 @@
+"""FX1xx rules on small snippets: what each flags, and the look-alikes that must stay silent (the catalogue's
+must-not-flag cases, correct FX code, and the same names on objects that are not FX-typed)."""
+
+import textwrap
+
+import pytest
+
+from conftest import codes_for
+
+FX = codes_for("fx")
+PRELUDE = textwrap.dedent(
+    """\
+    import torch
+    import torch.fx as fx
+    from torch.fx import GraphModule, Graph, Node
+
+    """
+)
+
+
+@pytest.fixture
+def fx_codes(lint_source):
+    """(code, row) of the FX1xx findings of a snippet, rows counted from the snippet's first line."""
+
+    def run(source: str, code_prefix: str = "FX1"):
+        offset = PRELUDE.count("\n")
+        findings = lint_source(PRELUDE + textwrap.dedent(source), codes=FX)
+        return sorted((f.code, f.location.row - offset) for f in findings if f.code.startswith(code_prefix))
+
+    return run
+
+
+# -- FX type knowledge ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "source",
+    [
+        # loop over <gm>.graph.nodes
+        "def p(gm: GraphModule):\n    for n in gm.graph.nodes:\n        n.args[0] = 1\n",
+        # symbolic_trace result, graph alias, reversed
+        "gm = fx.symbolic_trace(torch.nn.ReLU())\ng = gm.graph\nfor n in reversed(g.nodes):\n    n.args[0] = 1\n",
+        # list(...) of the node list, then an element
+        "def p(g: Graph):\n    nodes = list(g.nodes)\n    nodes[0].args[0] = 1\n",
+        # find_nodes
+        "def p(g: Graph):\n    for n in g.find_nodes(op='call_function'):\n        n.args[0] = 1\n",
+        # a created node
+        "def p(g: Graph, x):\n    n = g.call_function(torch.relu, (x,))\n    n.args[0] = 1\n",
+        # users of a node, annotated parameter
+        "def p(node: Node):\n    for u in node.users:\n        u.args[0] = 1\n",
+        # all_input_nodes of an Optional-annotated node
+        "from typing import Optional\ndef p(node: Optional[Node]):\n    for u in node.all_input_nodes:\n        u.args[0] = 1\n",
+        # a string annotation
+        "def p(node: 'fx.Node'):\n    node.args[0] = 1\n",
+        # a torch.compile backend
+        "def backend(gm, example_inputs):\n    for n in gm.graph.nodes:\n        n.args[0] = 1\n    return gm\n",
+        # a Tracer's trace result
+        "g = fx.Tracer().trace(torch.nn.ReLU())\nfor n in g.nodes:\n    n.args[0] = 1\n",
+        # torch.export's graph_module
+        "ep = torch.export.export(torch.nn.ReLU(), (torch.ones(1),))\nfor n in ep.graph_module.graph.nodes:\n    n.args[0] = 1\n",
+        # a typed helper's return annotation
+        "def first(g: Graph) -> Node:\n    return next(iter(g.nodes))\ndef p(g: Graph):\n    n = first(g)\n    n.args[0] = 1\n",
+        # enumerate over the nodes, and a closure reading an outer typed name
+        "def p(g: Graph):\n    for i, n in enumerate(g.nodes):\n        n.args[0] = 1\n",
+        # module-level GraphModule read in a function
+        "gm = fx.symbolic_trace(torch.nn.ReLU())\ndef p():\n    for n in gm.graph.nodes:\n        n.args[0] = 1\n",
+    ],
+)
+def test_fx_types_reach_the_node(source, fx_codes):
+    assert [code for code, _ in fx_codes(source)] == ["FX101"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # not FX: other libraries' args/kwargs
+        "def p(sample):\n    sample.kwargs['x'] = 1\n    sample.args[0] = 1\n",
+        "import ast\ndef p(tree):\n    for n in ast.walk(tree):\n        n.args[0] = 1\n",
+        # a name rebound to something else is not typed
+        "def p(g: Graph, other):\n    n = next(iter(g.nodes))\n    n = other\n    n.args[0] = 1\n",
+        # whole assignments and += go through the setter
+        "def p(g: Graph):\n    for n in g.nodes:\n        n.args = (1,)\n        n.kwargs = {**n.kwargs, 'a': 1}\n        n.args += (0,)\n",
+        # a copy is fine
+        "def p(g: Graph):\n    for n in g.nodes:\n        kw = dict(n.kwargs)\n        kw['a'] = 1\n        kw.update(b=2)\n        n.kwargs = kw\n",
+        # reading is fine
+        "def p(g: Graph):\n    for n in g.nodes:\n        x = n.args[0]\n        y = n.kwargs.get('a')\n",
+    ],
+)
+def test_node_args_lookalikes_are_silent(source, fx_codes):
+    assert fx_codes(source) == []
+
+
+def test_node_args_mutation_forms(fx_codes):
+    source = """\
+    def p(g: Graph):
+        for n in g.nodes:
+            n.kwargs['a'] = 1
+            n.args[0] = 1
+            del n.kwargs['a']
+            n.kwargs.pop('a')
+            n.kwargs.setdefault('a', 1)
+            n.args[0].append(1)
+            n.args[0][1] = 2
+            n.args[1] += 1
+    """
+    assert fx_codes(source) == [("FX101", row) for row in (3, 4, 5, 6, 7, 8, 9, 10)]
+
+
+def test_hand_built_node(fx_codes):
+    source = """\
+    from torch.fx.node import Node as N
+    def p(g: Graph, x):
+        a = fx.Node('aten::relu', args=(x,), kwargs={})
+        b = N(g, 'r', 'call_function', torch.relu, (x,), {})
+        c = N(g, 'r', 'call_function', torch.relu, (x,), {})
+        x.append(c)
+        d = Node(g, 'r', 'call_function', torch.relu, (x,), {})
+        g._insert(d)
+    class Node2:
+        pass
+    e = Node2()
+    """
+    assert fx_codes(source) == [("FX102", 3), ("FX102", 4)]
+
+
+def test_string_targets(fx_codes):
+    source = """\
+    def p(g: Graph, x, other):
+        g.call_function('aten::relu', (x,))
+        g.create_node('call_function', 'relu', (x,))
+        g.call_method('relu', (x,))
+        g.create_node('call_method', 'relu', (x,))
+        g.call_module('lin', (x,))
+        g.call_function(torch.relu, (x,))
+        other.call_function('aten::relu', (x,))
+        for n in g.nodes:
+            if n.target == 'aten::relu' or n.target in ('aten::add', 'relu'):
+                pass
+            if n.target == 'relu' or n.target is torch.relu:
+                pass
+        if other.target == 'aten::relu':
+            pass
+    """
+    assert fx_codes(source) == [("FX103", 2), ("FX103", 3), ("FX104", 10), ("FX104", 10)]
+
+
+def test_target_name(fx_codes):
+    source = """\
+    def p(g: Graph, other):
+        for n in g.nodes:
+            a = n.target.name
+            b = n.target.name()
+            c = n.name
+        d = other.target.name
+    """
+    assert fx_codes(source) == [("FX105", 3)]
+
+
+def test_invented_names(fx_codes):
+    source = """\
+    from torch.fx import Target, symbolic_trace
+    from torch.fx.node import Argument
+    def p(gm: GraphModule, g: Graph, n: Node, other):
+        g.insert_node(n)
+        g.eliminate_dead_code()
+        n.replace_with(n)
+        n.replace_all_uses_with(n)
+        x = g.nodes[0]
+        g.nodes.remove(n)
+        gm.lint()
+        gm.recompile()
+        gm.lin(1)
+        gm.my_submodule.weight
+        other.insert_node(n)
+        other.nodes[0]
+        n.my_flag = True
+        if n.my_flag:
+            pass
+        if hasattr(n, "checked") and n.checked:
+            pass
+        torch.jit.optimize_for_speed(gm)
+        torch.jit.optimize_for_inference(gm)
+        torch.fx.Target
+        torch.fx.node.Target
+        torch.fx.experimental
+        interp = fx.Interpreter(gm)
+        interp.boxed_run([1])
+        interp.run_graph()
+    """
+    assert fx_codes(source) == [
+        ("FX106", 1), ("FX106", 4), ("FX106", 6), ("FX106", 8), ("FX106", 9), ("FX106", 10),
+        ("FX106", 21), ("FX106", 23), ("FX106", 28),
+    ]
+
+
+def test_fx_wrap_scope(fx_codes):
+    source = """\
+    def helper(x):
+        return x
+    torch.fx.wrap('helper')
+    if True:
+        fx.wrap('helper')
+    @torch.fx.wrap
+    def top(x):
+        return x
+    def setup():
+        torch.fx.wrap('helper')
+        @fx.wrap
+        def inner(x):
+            return x
+    class C:
+        fx.wrap('helper')
+    """
+    assert fx_codes(source) == [("FX107", 10), ("FX107", 11), ("FX107", 15)]
