@@ -210,3 +210,179 @@ def test_fx_wrap_scope(fx_codes):
         fx.wrap('helper')
     """
     assert fx_codes(source) == [("FX107", 10), ("FX107", 11), ("FX107", 15)]
+
+
+def test_inserting_point(fx_codes):
+    source = """\
+    def p(g: Graph, n: Node, other):
+        with g.inserting_after():
+            pass
+        with g.inserting_before(None):
+            pass
+        g.inserting_after(n)
+        with g.inserting_after(n):
+            pass
+        with g.inserting_before(n):
+            pass
+        ctx = g.inserting_after(n)
+        with ctx:
+            pass
+        other.inserting_after()
+    """
+    assert fx_codes(source) == [("FX108", 2), ("FX108", 4), ("FX108", 6)]
+
+
+def test_dependent_nodes_in_one_block(fx_codes):
+    source = """\
+    def p(g: Graph, n: Node):
+        with g.inserting_after(n):
+            a = g.call_function(torch.neg, (n,))
+            b = g.call_function(torch.sigmoid, (a,))
+        with g.inserting_after(n):
+            c = g.call_function(torch.neg, (n,))
+            d = g.call_function(torch.sigmoid, (n,))
+        with g.inserting_after(n):
+            e = g.call_function(torch.neg, (n,))
+            with g.inserting_after(e):
+                f = g.call_function(torch.sigmoid, (e,))
+        with g.inserting_before(n):
+            h = g.call_function(torch.neg, (n,))
+            i = g.call_function(torch.sigmoid, (h,))
+        with g.inserting_after(n):
+            j = g.create_node('call_function', torch.neg, (n,))
+            k = g.create_node('call_function', torch.add, (n, j))
+    """
+    assert fx_codes(source) == [("FX109", 4), ("FX109", 17)]
+
+
+def test_self_referencing_replacement(fx_codes):
+    source = """\
+    def p(g: Graph, n: Node):
+        with g.inserting_after(n):
+            new = g.call_function(torch.neg, (n,))
+        n.replace_all_uses_with(new)
+
+    def ok_callback(g: Graph, n: Node):
+        with g.inserting_after(n):
+            new = g.call_function(torch.neg, (n,))
+        n.replace_all_uses_with(new, delete_user_cb=lambda u: u is not new)
+
+    def ok_fixup(g: Graph, n: Node):
+        with g.inserting_after(n):
+            new = g.call_function(torch.neg, (n,))
+        n.replace_all_uses_with(new)
+        new.update_arg(0, n)
+
+    def ok_from_args(g: Graph, n: Node):
+        with g.inserting_after(n):
+            new = g.call_function(torch.neg, n.args)
+        n.replace_all_uses_with(new)
+
+    def ok_constant(n: Node):
+        n.replace_all_uses_with(0.0)
+    """
+    assert fx_codes(source) == [("FX110", 4)]
+
+
+def test_users_iteration(fx_codes):
+    source = """\
+    def p(g: Graph, n: Node, x: Node):
+        for u in n.users:
+            u.replace_input_with(n, x)
+        for u in list(n.users):
+            u.replace_input_with(n, x)
+        for u in n.users:
+            if u.op == 'output':
+                u.replace_input_with(n, x)
+                break
+        for u in n.users:
+            x.replace_all_uses_with(u)
+        for u in n.users:
+            g.erase_node(u)
+    """
+    assert fx_codes(source, "FX111") == [("FX111", 2), ("FX111", 12)]
+
+
+def test_boxed_run(fx_codes):
+    source = """\
+    def p(gm: GraphModule, x):
+        interp = fx.Interpreter(gm)
+        interp.boxed_run((x,))
+        interp.boxed_run(tuple([x]))
+        interp.boxed_run([x])
+        args = [x]
+        interp.boxed_run(args)
+        n = len(args)
+        fresh = [x]
+        interp.boxed_run(list(fresh))
+        m = len(fresh)
+        again = [x]
+        interp.boxed_run(again)
+        again = [x]
+        y = again
+        other.boxed_run((x,))
+    """
+    assert fx_codes(source) == [("FX112", 3), ("FX112", 4), ("FX113", 8)]
+
+
+def test_erase_node(fx_codes):
+    source = """\
+    def p(g: Graph):
+        for n in g.nodes:
+            g.erase_node(n)
+
+    def guarded(g: Graph):
+        for n in reversed(g.nodes):
+            if len(n.users) == 0:
+                g.erase_node(n)
+
+    def replaced(g: Graph):
+        for n in g.nodes:
+            n.replace_all_uses_with(n.args[0])
+            g.erase_node(n)
+
+    def created(g: Graph, x: Node):
+        tmp = g.call_function(torch.neg, (x,))
+        g.erase_node(tmp)
+
+    def other_object(graph, n):
+        graph.erase_node(n)
+    """
+    assert fx_codes(source) == [("FX114", 3)]
+
+
+def test_graph_edit_without_recompile(fx_codes):
+    source = """\
+    def edits(gm: GraphModule, n: Node):
+        gm.graph.erase_node(n)
+
+    def recompiles(gm: GraphModule, n: Node):
+        gm.graph.erase_node(n)
+        gm.recompile()
+
+    def returns(gm: GraphModule, n: Node):
+        g = gm.graph
+        g.erase_node(n)
+        return gm
+
+    def hands_on(gm: GraphModule, n: Node):
+        gm.graph.erase_node(n)
+        finish(gm)
+
+    def local_graph(gm: GraphModule, n: Node):
+        g = gm.graph
+        with g.inserting_after(n):
+            g.call_function(torch.neg, (n,))
+
+    def setter(gm: GraphModule, g: Graph, n: Node):
+        gm.graph.erase_node(n)
+        gm.graph = g
+
+    def backend(gm, example_inputs):
+        gm.graph.eliminate_dead_code()
+        return gm.forward
+
+    def plain_graph(g: Graph, n: Node):
+        g.erase_node(n)
+    """
+    assert fx_codes(source, "FX115") == [("FX115", 2), ("FX115", 20)]
