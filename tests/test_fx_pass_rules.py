@@ -327,9 +327,29 @@ def test_boxed_run(fx_codes):
 
 def test_erase_node(fx_codes):
     source = """\
-    def p(g: Graph):
+    def erase_then_replace(g: Graph):
         for n in g.nodes:
-            g.erase_node(n)
+            if n.target is torch.relu:
+                with g.inserting_after(n):
+                    new = g.call_function(torch.sigmoid, n.args)
+                g.erase_node(n)
+                n.replace_all_uses_with(new)
+
+    def read_by_new(g: Graph, x: Node):
+        with g.inserting_after(x):
+            new = g.call_function(torch.neg, (x,))
+        g.erase_node(x)
+
+    def read_by_new_then_replaced(g: Graph, x: Node):
+        with g.inserting_after(x):
+            new = g.call_function(torch.neg, (x,))
+        x.replace_all_uses_with(new, delete_user_cb=lambda u: u is not new)
+        g.erase_node(x)
+
+    def unknown_users(g: Graph):
+        for n in g.nodes:
+            if n.target is torch.ops.aten._assert_scalar.default:
+                g.erase_node(n)
 
     def guarded(g: Graph):
         for n in reversed(g.nodes):
@@ -341,48 +361,76 @@ def test_erase_node(fx_codes):
             n.replace_all_uses_with(n.args[0])
             g.erase_node(n)
 
-    def created(g: Graph, x: Node):
-        tmp = g.call_function(torch.neg, (x,))
-        g.erase_node(tmp)
-
-    def other_object(graph, n):
+    def other_object(graph, n, new):
         graph.erase_node(n)
+        n.replace_all_uses_with(new)
     """
-    assert fx_codes(source) == [("FX114", 3)]
+    assert fx_codes(source, "FX114") == [("FX114", 6), ("FX114", 12)]
 
 
 def test_graph_edit_without_recompile(fx_codes):
     source = """\
-    def edits(gm: GraphModule, n: Node):
-        gm.graph.erase_node(n)
+    def stale(x):
+        gm = fx.symbolic_trace(torch.nn.ReLU())
+        for n in gm.graph.nodes:
+            if n.op == 'call_module':
+                n.target = 'other'
+        return gm(x)
 
-    def recompiles(gm: GraphModule, n: Node):
+    def recompiled(gm: GraphModule, n: Node, x):
         gm.graph.erase_node(n)
         gm.recompile()
+        return gm(x)
 
-    def returns(gm: GraphModule, n: Node):
+    def helper_only(gm: GraphModule, n: Node):
+        gm.graph.erase_node(n)
+
+    def handed_on(gm: GraphModule, n: Node, x):
         g = gm.graph
         g.erase_node(n)
-        return gm
+        finish(g)
+        return gm(x)
 
-    def hands_on(gm: GraphModule, n: Node):
+    def setter(gm: GraphModule, g: Graph, n: Node, x):
         gm.graph.erase_node(n)
-        finish(gm)
+        gm.graph = g
+        return gm(x)
 
-    def local_graph(gm: GraphModule, n: Node):
+    def code_read(gm: GraphModule, n: Node):
         g = gm.graph
         with g.inserting_after(n):
             g.call_function(torch.neg, (n,))
+        print(gm.code)
+        assert torch.equal(gm.forward(1), 1)
 
-    def setter(gm: GraphModule, g: Graph, n: Node):
+    def before_edit(gm: GraphModule, n: Node, x):
+        y = gm(x)
         gm.graph.erase_node(n)
-        gm.graph = g
-
-    def backend(gm, example_inputs):
-        gm.graph.eliminate_dead_code()
-        return gm.forward
-
-    def plain_graph(g: Graph, n: Node):
-        g.erase_node(n)
+        return y
     """
-    assert fx_codes(source, "FX115") == [("FX115", 2), ("FX115", 20)]
+    assert fx_codes(source, "FX115") == [("FX115", 6), ("FX115", 31)]
+
+
+gm_at_module_level = """\
+gm = fx.symbolic_trace(torch.nn.ReLU())
+for node in gm.graph.nodes:
+    node.update_kwarg('inplace', True)
+out = gm(torch.ones(1))
+"""
+
+
+def test_graph_edit_without_recompile_at_module_level(fx_codes):
+    assert fx_codes(gm_at_module_level, "FX115") == [("FX115", 4)]
+
+
+def test_a_contradicted_annotation_gives_no_type(fx_codes):
+    # torch's own group_batch_fusion annotates a Graph parameter `torch.fx.GraphModule`
+    source = """\
+    def fuse(graph: torch.fx.GraphModule, node: Node):
+        with graph.inserting_before(node):
+            new = graph.call_function(torch.neg, (node,))
+        graph.erase_node(node)
+    def guess(gm: GraphModule):
+        gm.lint()
+    """
+    assert fx_codes(source, "FX106") == [("FX106", 6)]

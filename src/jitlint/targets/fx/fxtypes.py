@@ -21,7 +21,10 @@ enclosing functions, then at module level. Nothing here imports torch.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 import libcst as cst
 
@@ -99,11 +102,34 @@ _METHODS = {
     EXPORTED_PROGRAM: {"module": GRAPH_MODULE, "run_decompositions": EXPORTED_PROGRAM},
 }
 _COLLECTIONS = frozenset({NODE_LIST, NODES})
+_TABLE = Path(__file__).resolve().parents[2] / "data" / "fx_api.json"
+
+
+@lru_cache(maxsize=1)
+def fx_api() -> dict:
+    """The real attribute names of torch.fx's classes and of `torch.fx` / `torch.jit`, generated from torch 2.13 by
+    scripts/extract_fx_api.py."""
+    with _TABLE.open(encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+# For an annotated parameter: the names that show the annotation is wrong (torch itself annotates Graph parameters
+# `torch.fx.GraphModule` in places): attributes of another FX class that the annotated class lacks.
+_ANNOTATION_CHECKED = {GRAPH_MODULE: "GraphModule", GRAPH: "Graph", NODE: "Node"}
+
+
+def _contradicting(kind: str) -> frozenset[str]:
+    classes = fx_api()["classes"]
+    own = set(classes[_ANNOTATION_CHECKED[kind]])
+    others = set().union(*(set(classes[name]) for key, name in _ANNOTATION_CHECKED.items() if key != kind))
+    return frozenset(others - own)
 
 
 @dataclass
 class _Binding:
-    kind: str  # "expr" (the value), "elem" (an element of the value), "type" (a fixed type), "unknown"
+    # "expr" (the value), "elem" (an element of the value), "type" (a fixed type), "annotation" (a parameter's
+    # annotated type), "unknown"
+    kind: str
     value: cst.BaseExpression | str | None = None
 
 
@@ -113,6 +139,8 @@ class Scope:
     parent: "Scope | None"
     bindings: dict[str, list[_Binding]] = field(default_factory=dict)
     types: dict[str, str] = field(default_factory=dict)
+    # `name.attr` read in this function, by name: checks that an annotation matches how the name is used
+    attributes: dict[str, set[str]] = field(default_factory=dict)
 
     def bind(self, name: str, binding: _Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
@@ -128,6 +156,7 @@ class FxTypes:
         self.interpreter_classes: set[str] = set()
         self.returns: dict[str, str] = {}  # module-level function name -> the FX type its annotation returns
         _Collector(self).collect(tree)
+        self._drop_contradicted_annotations()
         self._solve()
 
     # -- queries ---------------------------------------------------------------------------------------------
@@ -221,6 +250,19 @@ class FxTypes:
         qualified = self.imports.qualify(annotation)
         return _ANNOTATIONS.get(qualified) if qualified else None
 
+    def _drop_contradicted_annotations(self) -> None:
+        """An annotated name used with another FX class's attributes (`graph: GraphModule` then
+        `graph.erase_node(n)`, `graph.call_function(...)`) gets no type from its annotation: the code, not the annotation, says what it is."""
+        for scope in self.scopes.values():
+            for name, bindings in scope.bindings.items():
+                used = scope.attributes.get(name)
+                if not used:
+                    continue
+                for index, binding in enumerate(bindings):
+                    # two names at least: one could be the very guess FX106 reports (`gm.lint()`)
+                    if binding.kind == "annotation" and len(used & _contradicting(binding.value)) >= 2:
+                        bindings[index] = _Binding("unknown")
+
     # -- solving ---------------------------------------------------------------------------------------------
     def _solve(self) -> None:
         for _ in range(8):
@@ -239,7 +281,7 @@ class FxTypes:
                 return
 
     def _binding_type(self, binding: _Binding, scope: Scope) -> str | None:
-        if binding.kind == "type":
+        if binding.kind in ("type", "annotation"):
             return binding.value  # type: ignore[return-value]
         if binding.kind == "expr":
             return self.type_of(binding.value, scope)  # type: ignore[arg-type]
@@ -307,6 +349,9 @@ class _Collector(cst.CSTVisitor):
             kind = None
             if param.annotation is not None:
                 kind = self.types.annotation_type(param.annotation.annotation)
+                if kind in _ANNOTATION_CHECKED:
+                    scope.bind(param.name.value, _Binding("annotation", kind))
+                    continue
             if kind is None and index == 0 and method_of is not None and self._is_interpreter_class(method_of):
                 if not _is_static(node):
                     kind = INTERPRETER_SUBCLASS
@@ -338,6 +383,10 @@ class _Collector(cst.CSTVisitor):
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name):
+            self.scope.attributes.setdefault(node.value.value, set()).add(node.attr.value)
 
     def _bind_target(self, target: cst.BaseExpression, binding: _Binding) -> None:
         if isinstance(target, cst.Name):

@@ -5,9 +5,6 @@ function."""
 from __future__ import annotations
 
 import difflib
-import json
-from functools import lru_cache
-from pathlib import Path
 
 import libcst as cst
 
@@ -21,20 +18,11 @@ from jitlint.targets.fx.fxtypes import (
     SHAPE_PROP,
     TRACER,
     TRANSFORMER,
+    fx_api,
     type_of,
 )
 from jitlint.targets.fx.rules import FxPassRule
 from jitlint.targets.fx.rules.nodes import FX_HINTS
-
-_TABLE = Path(__file__).resolve().parents[3] / "data" / "fx_api.json"
-
-
-@lru_cache(maxsize=1)
-def fx_api() -> dict:
-    """The real attribute names of torch.fx's classes and of `torch.fx` / `torch.jit` (scripts/extract_fx_api.py)."""
-    with _TABLE.open(encoding="utf-8") as handle:
-        return json.load(handle)
-
 
 def _string_value(expr: cst.BaseExpression) -> str | None:
     if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):

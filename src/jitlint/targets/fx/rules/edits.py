@@ -11,7 +11,6 @@ import libcst as cst
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.fx.fxtypes import GRAPH, GRAPH_MODULE, INTERPRETERS, NODE, NODE_CREATORS, fx_types, type_of
 from jitlint.targets.fx.rules import FxPassRule
-from jitlint.targets.fx.rules.nodes import FX_HINTS
 from jitlint.walk import walk
 
 _INSERTING = ("inserting_after", "inserting_before")
@@ -421,15 +420,12 @@ def _is_assign_target(name: cst.Name, events: list[cst.CSTNode]) -> bool:
     return any(isinstance(e, cst.Assign) and any(t.target is name for t in e.targets) for e in events)
 
 
-_USER_CHECKS = ("users", "replace_all_uses_with")
-
-
 class EraseNodeWithUsers(FxPassRule):
     code = "FX114"
     name = "erase-node-with-users"
     severity = "error"
-    summary = "`graph.erase_node(n)` with no `replace_all_uses_with` or users check before it"
-    message = "erase a node only once nothing uses it: `n.replace_all_uses_with(...)` first, or check `n.users`"
+    summary = "`graph.erase_node(n)` while `n` provably has users: before `n.replace_all_uses_with`, or after a new node read `n`"
+    message = "erase a node only once nothing uses it: `n.replace_all_uses_with(...)` first"
     text_hints = ("erase_node",)
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -443,20 +439,66 @@ class EraseNodeWithUsers(FxPassRule):
         position = next((i for i, e in enumerate(events) if e is node), None)
         if position is None:
             return
+        read_by = None  # a node this function created with `name` as a direct input: `name` has that user
         for event in events[:position]:
             if _mentions_users_or_cleanup(event, name, ctx):
-                return
-        ctx.report(node, f"`{name}` may still have users: erase_node raises RuntimeError while any node reads it; "
-                         f"re-point them first (`{name}.replace_all_uses_with(new)`) or check `{name}.users`")
+                read_by = None
+                if not _is_assign_of(event, name):
+                    return
+            elif isinstance(event, cst.Assign) and _is_creator_call(event.value, ctx) and name in _direct_inputs(event.value):
+                read_by = next((ctx.code(t.target) for t in event.targets), None)
+            elif _is_creator_call(event, ctx) and name in _direct_inputs(event) and read_by is None:
+                read_by = "a new node"
+        replaced_later = any(
+            _method_call(call, name, "replace_all_uses_with") for call in _calls_after_in_block(ctx)
+        )
+        if replaced_later:
+            ctx.report(node, f"`{name}` is erased before its uses are replaced: erase_node raises RuntimeError while "
+                             f"any node reads it; call `{name}.replace_all_uses_with(...)` first, then erase it")
+        elif read_by is not None:
+            ctx.report(node, f"`{name}` still has users ({read_by} reads it): erase_node raises RuntimeError; "
+                             f"re-point them first (`{name}.replace_all_uses_with(new, delete_user_cb=...)`)")
+
+
+def _calls_after_in_block(ctx: RuleContext) -> list[cst.Call]:
+    """The calls of the statements that follow the current one in its block (a later branch of an `if`, or a later
+    iteration's code elsewhere in the loop, does not run after it)."""
+    ancestors = ctx.ancestors
+    for index in range(len(ancestors) - 2, -1, -1):
+        block = ancestors[index]
+        if isinstance(block, (cst.IndentedBlock, cst.Module)):
+            statement = ancestors[index + 1]
+            body = list(block.body)
+            if statement not in body:
+                return []
+            calls: list[cst.Call] = []
+
+            class Calls(cst.CSTVisitor):
+                def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                    return False
+
+                def visit_Call(self, node: cst.Call) -> None:
+                    calls.append(node)
+
+            for later in body[body.index(statement) + 1:]:
+                walk(later, Calls())
+            return calls
+    return []
+
+
+def _is_assign_of(event: cst.CSTNode, name: str) -> bool:
+    return isinstance(event, cst.Assign) and any(
+        isinstance(t.target, cst.Name) and t.target.value == name for t in event.targets
+    )
 
 
 def _mentions_users_or_cleanup(event: cst.CSTNode, name: str, ctx: RuleContext) -> bool:
+    """Something that makes sure `name` has no users before it is erased, or rebinds it."""
     if isinstance(event, cst.Attribute):  # `name.users`, `len(name.users)`, `for u in name.users`
         return event.attr.value == "users" and isinstance(event.value, cst.Name) and event.value.value == name
     if isinstance(event, cst.Call):
         func = event.func
         if isinstance(func, cst.Attribute):
-            # `name.replace_all_uses_with(...)`, `graph.eliminate_dead_code()`, `user.replace_input_with(name, new)`
             if func.attr.value == "replace_all_uses_with" and isinstance(func.value, cst.Name) and func.value.value == name:
                 return True
             if func.attr.value == "eliminate_dead_code":
@@ -466,26 +508,31 @@ def _mentions_users_or_cleanup(event: cst.CSTNode, name: str, ctx: RuleContext) 
             ):
                 return True
         return False
-    if isinstance(event, cst.Assign):
-        # `name = <graph>.call_function(...)`: a node the function created has only the users it gave it
-        return any(isinstance(t.target, cst.Name) and t.target.value == name for t in event.targets) and (
-            _is_creator_call(event.value, ctx)
-        )
-    return False
+    return _is_assign_of(event, name)
+
+
+_NODE_EDITS = frozenset({"replace_all_uses_with", "replace_input_with", "update_arg", "update_kwarg"})
+_NODE_FIELDS = frozenset({"target", "args", "kwargs", "op"})
 
 
 class GraphEditWithoutRecompile(FxPassRule):
     code = "FX115"
     name = "graph-edit-without-recompile"
     severity = "warning"
-    summary = "a GraphModule's graph edited in a function that neither recompiles it, returns it nor hands it on"
+    summary = "a GraphModule called after its graph was edited, with no `recompile()` in between (it runs its old code)"
     message = "the GraphModule still runs its old code: call `gm.recompile()` after editing `gm.graph`"
     text_hints = ("graph",)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        self._check(node, ctx)
+
+    def visit_Module(self, node: cst.Module, ctx: RuleContext) -> None:
+        self._check(node, ctx)
+
+    def _check(self, scope_node: cst.CSTNode, ctx: RuleContext) -> None:
         types = fx_types(ctx)
-        scope = types.scope_of(node)
-        modules = {name for name, kind in scope.types.items() if kind == GRAPH_MODULE}
+        scope = types.scope_of(scope_node if isinstance(scope_node, cst.FunctionDef) else None)
+        modules = {name for name in scope.bindings if types.name_type(name, scope) == GRAPH_MODULE}
         if not modules:
             return
         graphs: dict[str, str] = {}  # a local name bound to `<gm>.graph` -> that gm
@@ -495,48 +542,54 @@ class GraphEditWithoutRecompile(FxPassRule):
                 if (isinstance(value, cst.Attribute) and value.attr.value == "graph"
                         and isinstance(value.value, cst.Name) and value.value.value in modules):
                     graphs[name] = value.value.value
-        edited: dict[str, cst.Call] = {}
-        handed_on: set[str] = set()
-        events = _events(node, ctx)
-        for event in events:
+        only = next(iter(modules)) if len(modules) == 1 else None  # whose graph a node edit changes
+        pending: dict[str, cst.CSTNode] = {}  # gm -> its first edit since it was last compiled
+        for event in _events(scope_node, ctx):
             if isinstance(event, cst.Call):
                 func = event.func
-                if isinstance(func, cst.Attribute):
-                    owner = _graph_owner(func.value, graphs, modules)
-                    if owner is not None and func.attr.value in NODE_CREATORS | {"erase_node", "eliminate_dead_code"}:
-                        edited.setdefault(owner, event)
-                    if isinstance(func.value, cst.Name) and func.value.value in modules and func.attr.value in (
-                        "recompile", "delete_all_unused_submodules"
-                    ):
-                        if func.attr.value == "recompile":
-                            handed_on.add(func.value.value)
-                for arg in event.args:  # handed on: f(gm), f(gm.graph), f(g)
-                    for name in _names_in(arg.value):
-                        if name in modules:
-                            handed_on.add(name)
-                        elif name in graphs:
-                            handed_on.add(graphs[name])
+                for arg in event.args:  # handed on (`finish(gm)`, `Interpreter(gm)`): someone else may recompile
+                    value = arg.value
+                    if isinstance(value, cst.Attribute) and value.attr.value == "graph":
+                        value = value.value
+                    if isinstance(value, cst.Name):
+                        pending.pop(graphs.get(value.value, value.value), None)
+                if isinstance(func, cst.Name) and func.value in pending:
+                    self._report(event, func.value, pending.pop(func.value), ctx)
+                    continue
+                if not isinstance(func, cst.Attribute):
+                    continue
+                owner = _graph_owner(func.value, graphs, modules)
+                if owner is not None and func.attr.value in NODE_CREATORS | {"erase_node", "eliminate_dead_code"}:
+                    pending.setdefault(owner, event)
+                elif isinstance(func.value, cst.Name) and func.value.value in modules:
+                    if func.attr.value == "recompile":
+                        pending.pop(func.value.value, None)
+                    elif func.attr.value == "forward" and func.value.value in pending:
+                        self._report(event, func.value.value, pending.pop(func.value.value), ctx)
+                elif only is not None and func.attr.value in _NODE_EDITS and type_of_in(func.value, scope, types) == NODE:
+                    pending.setdefault(only, event)
             elif isinstance(event, cst.Assign):
                 for target in event.targets:
                     target = target.target
-                    if isinstance(target, cst.Attribute):
-                        if target.attr.value == "graph" and isinstance(target.value, cst.Name):
-                            handed_on.add(target.value.value)  # `gm.graph = g`: the setter recompiles
-                        for name in _names_in(event.value):  # `self.gm = gm`: kept for later
-                            if name in modules:
-                                handed_on.add(name)
-                            elif name in graphs:
-                                handed_on.add(graphs[name])
-        for returned in _returns(node):
-            for name in _names_in(returned):
-                if name in modules:
-                    handed_on.add(name)
-                elif name in graphs:
-                    handed_on.add(graphs[name])
-        for gm, call in edited.items():
-            if gm not in handed_on:
-                ctx.report(call, f"`{gm}.graph` is edited here, but this function never calls `{gm}.recompile()`, "
-                                 f"returns `{gm}` or hands it on: `{gm}` keeps running its old generated code")
+                    if not isinstance(target, cst.Attribute) or not isinstance(target.value, cst.Name):
+                        continue
+                    if target.attr.value == "graph" and target.value.value in modules:
+                        pending.pop(target.value.value, None)  # `gm.graph = g`: the setter recompiles
+                    elif (only is not None and target.attr.value in _NODE_FIELDS
+                          and type_of_in(target.value, scope, types) == NODE):
+                        pending.setdefault(only, event)
+            elif isinstance(event, cst.Attribute) and event.attr.value == "code":
+                if isinstance(event.value, cst.Name) and event.value.value in pending:
+                    self._report(event, event.value.value, pending.pop(event.value.value), ctx)
+
+    def _report(self, use: cst.CSTNode, gm: str, edit: cst.CSTNode, ctx: RuleContext) -> None:
+        line = ctx.module.tree.code_for_node(edit).strip().splitlines()[0]
+        ctx.report(use, f"`{gm}` runs (or shows) the code generated before its graph was edited (`{line[:60]}`): "
+                        f"call `{gm}.recompile()` after the edits")
+
+
+def type_of_in(expr: cst.BaseExpression, scope, types) -> str | None:
+    return types.type_of(expr, scope)
 
 
 def _graph_owner(expr: cst.BaseExpression, graphs: dict[str, str], modules: set[str]) -> str | None:
@@ -546,22 +599,3 @@ def _graph_owner(expr: cst.BaseExpression, graphs: dict[str, str], modules: set[
             and expr.value.value in modules):
         return expr.value.value
     return None
-
-
-def _returns(function: cst.FunctionDef) -> list[cst.BaseExpression]:
-    found: list[cst.BaseExpression] = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
-            return inner is function
-
-        def visit_Return(self, node: cst.Return) -> None:
-            if node.value is not None:
-                found.append(node.value)
-
-        def visit_Yield(self, node: cst.Yield) -> None:
-            if isinstance(node.value, cst.BaseExpression):
-                found.append(node.value)
-
-    walk(function, Returns())
-    return found

@@ -129,6 +129,13 @@ def _inserted_later(call: cst.Call, ctx: RuleContext) -> bool:
     )
 
 
+def _argument_value(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if index < len(positional):
+        return positional[index].value
+    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
+
+
 def _calls(root: cst.CSTNode) -> list[cst.Call]:
     found: list[cst.Call] = []
 
@@ -167,6 +174,9 @@ class HandBuiltNode(FxPassRule):
             return
         if _inserted_later(node, ctx):
             return  # what `Graph.create_node` itself does: build the node, then put it in the list
+        inputs = _argument_value(node, 4, "args")
+        if isinstance(inputs, cst.Tuple) and not inputs.elements:
+            return  # reads no node, so it joins no node's users (the graph's own root sentinel)
         ctx.report(node, "a node built with `fx.Node(...)` is not in its graph's node list (yet it is already "
                          "among its inputs' users): `graph.lint()` fails; build nodes with the graph's methods, "
                          "`with g.inserting_after(anchor): g.call_function(fn, args)`")
