@@ -183,7 +183,8 @@ def test_invented_names(fx_codes):
         torch.fx.experimental
         interp = fx.Interpreter(gm)
         interp.boxed_run([1])
-        interp.run_graph()
+        interp.boxed_runn([1])
+        n.sharding_spec
     """
     assert fx_codes(source) == [
         ("FX106", 1), ("FX106", 4), ("FX106", 6), ("FX106", 8), ("FX106", 9), ("FX106", 10),
@@ -434,3 +435,23 @@ def test_a_contradicted_annotation_gives_no_type(fx_codes):
         gm.lint()
     """
     assert fx_codes(source, "FX106") == [("FX106", 6)]
+
+
+def test_version_guarded_names_are_silent(fx_codes):
+    source = """\
+    try:
+        from torch.jit import _enabled
+    except ImportError:
+        from torch.jit._state import _enabled
+    try:
+        speed = torch.jit.optimize_for_speed
+    except (AttributeError, TypeError):
+        speed = None
+    if hasattr(torch.fx, "Target"):
+        kind = torch.fx.Target
+    try:
+        from torch.fx import Pass
+    except ValueError:
+        pass
+    """
+    assert fx_codes(source) == [("FX106", 12)]

@@ -208,7 +208,7 @@ _OWNER_WORDS = {GRAPH: "a torch.fx Graph", NODE: "a torch.fx Node", NODE_LIST: "
 def _advice(owner: str, name: str, known: list[str]) -> str:
     advice = _DID_YOU_MEAN.get(owner, {}).get(name)
     if advice is None:
-        close = difflib.get_close_matches(name, [k for k in known if not k.startswith("__")], n=1, cutoff=0.75)
+        close = difflib.get_close_matches(name, [k for k in known if not k.startswith("__")], n=1, cutoff=0.8)
         advice = f"`{close[0]}`" if close else ""
     return f"; did you mean {advice}?" if advice else ""
 
@@ -250,6 +250,27 @@ def _assigned_attributes(ctx: RuleContext) -> set[str]:
     return names
 
 
+_GUARD_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
+
+
+def _guarded(name: str, ctx: RuleContext) -> bool:
+    """Version-compatibility code: inside a `try` whose handler catches the ImportError/AttributeError, or a name the
+    file also spells as a string (`hasattr(torch.jit, "name")`)."""
+    if name in _assigned_attributes(ctx):
+        return True
+    for index, ancestor in enumerate(ctx.ancestors[:-1]):
+        if isinstance(ancestor, cst.Try) and ctx.ancestors[index + 1] is ancestor.body:
+            for handler in ancestor.handlers:
+                caught = handler.type
+                names = [e.value for e in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
+                if caught is None or any(
+                    (n.attr.value if isinstance(n, cst.Attribute) else getattr(n, "value", None)) in _GUARD_ERRORS
+                    for n in names
+                ):
+                    return True
+    return False
+
+
 def _is_store(node: cst.Attribute, ctx: RuleContext) -> bool:
     parent = ctx.parent
     if isinstance(parent, cst.AssignTarget) and parent.target is node:
@@ -275,7 +296,7 @@ class InventedFxApi(FxPassRule):
         module = ctx.qualify(node.value)
         if module in ("torch.fx", "torch.jit"):
             known = fx_api()["modules"][module]
-            if name not in known:
+            if name not in known and not _guarded(name, ctx):
                 fix = None
                 if module == "torch.fx" and name in ("Target", "Argument"):
                     fix = PendingFix(f"use `torch.fx.node.{name}`",
@@ -299,7 +320,11 @@ class InventedFxApi(FxPassRule):
         known = fx_api()["classes"][table]
         if name in known or name in _assigned_attributes(ctx):
             return
-        ctx.report(node.attr, f"{_OWNER_WORDS[owner]} has no attribute `{name}` in torch 2.13{_advice(owner, name, known)}")
+        # FX objects take attributes a project sets elsewhere (`node.sharding_spec = ...` in another file): only
+        # the commonly guessed names and near misses of real ones (typos) are reported.
+        advice = _advice(owner, name, known)
+        if advice:
+            ctx.report(node.attr, f"{_OWNER_WORDS[owner]} has no attribute `{name}` in torch 2.13{advice}")
 
     def visit_Subscript(self, node: cst.Subscript, ctx: RuleContext) -> None:
         if type_of(ctx, node.value) == NODE_LIST:
@@ -313,7 +338,8 @@ class InventedFxApi(FxPassRule):
         if module not in ("torch.fx", "torch.jit"):
             return
         known = fx_api()["modules"][module]
-        missing = [a for a in node.names if isinstance(a.name, cst.Name) and a.name.value not in known]
+        missing = [a for a in node.names if isinstance(a.name, cst.Name) and a.name.value not in known
+                   and not _guarded(a.name.value, ctx)]
         for alias in missing:
             name = alias.name.value
             fix = None
