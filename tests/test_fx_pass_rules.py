@@ -455,3 +455,32 @@ def test_version_guarded_names_are_silent(fx_codes):
         pass
     """
     assert fx_codes(source) == [("FX106", 12)]
+
+
+@pytest.mark.torch
+def test_the_api_table_is_generated_from_the_installed_torch():
+    """`src/jitlint/data/fx_api.json` is what scripts/extract_fx_api.py reads from torch 2.13, not a hand-typed list."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import torch
+
+    assert torch.__version__.startswith("2.13.")
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run([sys.executable, str(root / "scripts" / "extract_fx_api.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_api_table_knows_the_catalogue_names():
+    from jitlint.targets.fx.fxtypes import fx_api
+
+    table = fx_api()
+    assert table["torch"] == "2.13.0"
+    graph, node = set(table["classes"]["Graph"]), set(table["classes"]["Node"])
+    assert {"inserting_after", "erase_node", "find_nodes", "eliminate_dead_code"} <= graph
+    assert not {"insert_node", "recompile", "topological_sort"} & graph
+    assert {"replace_all_uses_with", "update_arg", "users"} <= node and "replace_with" not in node
+    assert "optimize_for_inference" in table["modules"]["torch.jit"]
+    assert "optimize_for_speed" not in table["modules"]["torch.jit"] and "Target" not in table["modules"]["torch.fx"]
