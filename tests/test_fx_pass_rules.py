@@ -60,6 +60,11 @@ def fx_codes(lint_source):
         "def first(g: Graph) -> Node:\n    return next(iter(g.nodes))\ndef p(g: Graph):\n    n = first(g)\n    n.args[0] = 1\n",
         # enumerate over the nodes, and a closure reading an outer typed name
         "def p(g: Graph):\n    for i, n in enumerate(g.nodes):\n        n.args[0] = 1\n",
+        # make_fx(f)(...) and Transformer(...).transform()
+        "from torch.fx.experimental.proxy_tensor import make_fx\ngm = make_fx(torch.relu)(torch.ones(1))\nfor n in gm.graph.nodes:\n    n.args[0] = 1\n",
+        "def p(gm: GraphModule):\n    new = fx.Transformer(gm).transform()\n    for n in new.graph.nodes:\n        n.args[0] = 1\n",
+        # self inside an Interpreter subclass: its module's graph
+        "class I(fx.Interpreter):\n    def run_node(self, n):\n        for m in self.module.graph.nodes:\n            m.args[0] = 1\n",
         # module-level GraphModule read in a function
         "gm = fx.symbolic_trace(torch.nn.ReLU())\ndef p():\n    for n in gm.graph.nodes:\n        n.args[0] = 1\n",
     ],

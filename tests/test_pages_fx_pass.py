@@ -90,3 +90,13 @@ def test_the_safe_fix_makes_the_fixed_lines_run(page, tmp_path):
     for row in changed:
         result = run_example(neutralise(fixed, row, rows), tmp_path / f"row{row}")
         assert result.ok, f"{page.code}: after the fix, line {row} ({fixed_lines[row - 1].strip()!r}) {result}"
+
+
+@pytest.mark.parametrize("page", FX_PASS_PAGES, ids=lambda p: p.code)
+def test_page_states_the_fix_safety_its_rule_offers(page):
+    section = page.text.split("## Fix safety\n", 1)[1]
+    fix = RULES_BY_CODE[page.code].fix
+    if fix is None:
+        assert not section.startswith(("**Safe**", "**Unsafe**")), page.code
+    else:
+        assert section.startswith(f"**{fix.capitalize()}**"), page.code

@@ -566,7 +566,7 @@ class GraphEditWithoutRecompile(FxPassRule):
                         pending.pop(func.value.value, None)
                     elif func.attr.value == "forward" and func.value.value in pending:
                         self._report(event, func.value.value, pending.pop(func.value.value), ctx)
-                elif only is not None and func.attr.value in _NODE_EDITS and type_of_in(func.value, scope, types) == NODE:
+                elif only is not None and func.attr.value in _NODE_EDITS and types.type_of(func.value, scope) == NODE:
                     pending.setdefault(only, event)
             elif isinstance(event, cst.Assign):
                 for target in event.targets:
@@ -576,7 +576,7 @@ class GraphEditWithoutRecompile(FxPassRule):
                     if target.attr.value == "graph" and target.value.value in modules:
                         pending.pop(target.value.value, None)  # `gm.graph = g`: the setter recompiles
                     elif (only is not None and target.attr.value in _NODE_FIELDS
-                          and type_of_in(target.value, scope, types) == NODE):
+                          and types.type_of(target.value, scope) == NODE):
                         pending.setdefault(only, event)
             elif isinstance(event, cst.Attribute) and event.attr.value == "code":
                 if isinstance(event.value, cst.Name) and event.value.value in pending:
@@ -586,10 +586,6 @@ class GraphEditWithoutRecompile(FxPassRule):
         line = ctx.module.tree.code_for_node(edit).strip().splitlines()[0]
         ctx.report(use, f"`{gm}` runs (or shows) the code generated before its graph was edited (`{line[:60]}`): "
                         f"call `{gm}.recompile()` after the edits")
-
-
-def type_of_in(expr: cst.BaseExpression, scope, types) -> str | None:
-    return types.type_of(expr, scope)
 
 
 def _graph_owner(expr: cst.BaseExpression, graphs: dict[str, str], modules: set[str]) -> str | None:
