@@ -409,6 +409,13 @@ def test_graph_edit_without_recompile(fx_codes):
         print(gm.code)
         assert torch.equal(gm.forward(1), 1)
 
+    def another_graph(x):
+        gm = fx.symbolic_trace(torch.nn.ReLU())
+        g = fx.Graph()
+        p = g.placeholder('p')
+        p.replace_all_uses_with(p)
+        return gm(x)
+
     def before_edit(gm: GraphModule, n: Node, x):
         y = gm(x)
         gm.graph.erase_node(n)

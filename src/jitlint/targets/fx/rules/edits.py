@@ -542,7 +542,9 @@ class GraphEditWithoutRecompile(FxPassRule):
                 if (isinstance(value, cst.Attribute) and value.attr.value == "graph"
                         and isinstance(value.value, cst.Name) and value.value.value in modules):
                     graphs[name] = value.value.value
-        only = next(iter(modules)) if len(modules) == 1 else None  # whose graph a node edit changes
+        # whose graph a node edit changes: the one GraphModule's, unless the function also holds another graph
+        other_graphs = [name for name in scope.bindings if types.name_type(name, scope) == GRAPH and name not in graphs]
+        only = next(iter(modules)) if len(modules) == 1 and not other_graphs else None
         pending: dict[str, cst.CSTNode] = {}  # gm -> its first edit since it was last compiled
         for event in _events(scope_node, ctx):
             if isinstance(event, cst.Call):
