@@ -17,6 +17,21 @@ class CodeInfo(NamedTuple):
 
 
 CODES: dict[str, CodeInfo] = {
+    "FX101": CodeInfo("node-args-mutated", "error", "fx", "safe"),
+    "FX102": CodeInfo("hand-built-node", "error", "fx", None),
+    "FX103": CodeInfo("string-function-target", "error", "fx", None),
+    "FX104": CodeInfo("target-compared-with-op-string", "warning", "fx", None),
+    "FX105": CodeInfo("target-name-attribute", "error", "fx", None),
+    "FX106": CodeInfo("invented-fx-api", "error", "fx", "safe"),
+    "FX107": CodeInfo("fx-wrap-not-at-module-scope", "error", "fx", None),
+    "FX108": CodeInfo("inserting-point-misuse", "warning", "fx", None),
+    "FX109": CodeInfo("dependent-nodes-in-one-insert", "warning", "fx", None),
+    "FX110": CodeInfo("self-referencing-replacement", "warning", "fx", None),
+    "FX111": CodeInfo("users-changed-while-iterating", "error", "fx", None),
+    "FX112": CodeInfo("boxed-run-tuple", "error", "fx", "safe"),
+    "FX113": CodeInfo("boxed-run-list-reused", "error", "fx", None),
+    "FX114": CodeInfo("erase-node-with-users", "error", "fx", None),
+    "FX115": CodeInfo("graph-edit-without-recompile", "warning", "fx", None),
     "JIT000": CodeInfo("compiler-error", "error", "script", None),
     "JIT001": CodeInfo("syntax-error", "error", None, None),
     "JIT002": CodeInfo("unreadable-file", "error", None, None),
