@@ -68,6 +68,7 @@ def settings_key(config: Config, enabled: set[str]) -> str:
         "per_file_ignores": {pattern: sorted(codes) for pattern, codes in sorted(config.per_file_ignores.items())},
         "root": str(config.root),
         "ignore_noqa": config.ignore_noqa,
+        "export_strict": getattr(config, "export_strict", False),
     }
     return _digest(json.dumps(settings, sort_keys=True))
 
