@@ -1,8 +1,8 @@
 """The ground truth for the export target: what `torch.export.export` of the pinned torch says about a source file,
 run with example inputs in a child process (torch is never imported by the test process).
 
-Each job is a source, the Python expression of its example inputs (a tuple of positional arguments, evaluated with
-`torch` and the module's names in scope) and the mode (`strict`). The child imports the source as a fresh module,
+Each job is a source, the Python expression of its example inputs (a tuple of positional arguments, or a dict with
+"args" and "dynamic_shapes", evaluated with `torch` and the module's names in scope) and the mode (`strict`). The child imports the source as a fresh module,
 builds the *last* nn.Module class it defines (no-argument constructor, `eval()`), and exports it. The result says
 which stage failed, so that only torch.export itself counts as a rejection:
 
@@ -112,8 +112,11 @@ def _run_job(spec: dict, counter: int) -> dict:
             args = eval(spec["inputs"], {"torch": torch, **vars(module)})
         except Exception as error:
             return failure("inputs", error, caught)
+        dynamic_shapes = None
+        if isinstance(args, dict):  # {"args": (...), "dynamic_shapes": {...}}
+            args, dynamic_shapes = args["args"], args.get("dynamic_shapes")
         try:
-            torch.export.export(model, tuple(args), strict=spec["strict"])
+            torch.export.export(model, tuple(args), dynamic_shapes=dynamic_shapes, strict=spec["strict"])
         except Exception as error:
             caught = [str(w.message).splitlines()[0] for w in recorded]
             return failure("export", error, caught)

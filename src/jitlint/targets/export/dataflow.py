@@ -93,6 +93,9 @@ class Event:
     kind: str  # "branch", "assert", "python-number", "numpy", "data-attribute"
     node: cst.CSTNode
     message: str
+    # The export modes that reject it (measured on torch 2.13): strict mode traces `int(tensor)` and `assert`
+    # (as `_assert_async`), but not `range(<data>)`, `len(<data-sized tensor>)` nor `torch._assert`.
+    modes: tuple[str, ...] = ("default", "strict")
 
 
 def _join(first, second):
@@ -177,11 +180,13 @@ class DataDependence(FlowDomain):
         return None
 
     def _self_attribute(self, name: str) -> str | None:
+        from jitlint.targets.export.rules import registered
+
+        if registered(self.ctx, name):
+            return "tensor"
         info = self.ctx.attribute_named(name)
         if info is None:
             return None
-        if info.registered and name not in ("training",):
-            return "tensor"
         if info.constructors & PARAMETER_CLASSES:
             return "tensor"
         if any(getattr(kind, "qualified", None) in PARAMETER_CLASSES for kind in info.kinds):
@@ -270,10 +275,10 @@ class DataDependence(FlowDomain):
         return None
 
     # -- events --------------------------------------------------------------------------------------------------
-    def _event(self, kind: str, node: cst.CSTNode, message: str) -> None:
+    def _event(self, kind: str, node: cst.CSTNode, message: str, modes=("default", "strict")) -> None:
         if id(node) not in self._reported:
             self._reported.add(id(node))
-            self.events.append(Event(kind, node, message))
+            self.events.append(Event(kind, node, message, modes))
 
     def _truth(self, test: cst.BaseExpression, frame: Frame, where: str) -> None:
         value = self.kind(test, frame)
@@ -290,7 +295,7 @@ class DataDependence(FlowDomain):
                     self._event("python-number", call, (
                         f"`{qualified[9:]}(tensor)` needs the tensor's value, which export does not have while tracing "
                         "(\"Could not extract specialized integer from data-dependent expression\"); keep it a tensor, "
-                        "or use `.item()` with `torch._check(...)` bounds where a size is needed"))
+                        "or use `.item()` with `torch._check(...)` bounds where a size is needed"), ("default",))
             elif qualified == "builtins.bool" and args:
                 if self.kind(args[0].value, frame) in TENSORISH:
                     self._event("branch", call, _branch_message("`bool(...)`", "tensor"))
@@ -298,7 +303,7 @@ class DataDependence(FlowDomain):
                 if self.kind(args[0].value, frame) == "ddtensor":
                     self._event("python-number", call, (
                         "`len()` of a tensor whose size depends on its data (a mask, `nonzero`, `unique`, `nms`) needs "
-                        "a Python int export does not have; use `t.shape[0]` (a symbolic size) instead"))
+                        "a Python int export does not have; use `t.shape[0]` (a symbolic size) instead"), ("default",))
             elif qualified == "builtins.range":
                 if any(self.kind(arg.value, frame) == "data" for arg in args):
                     self._event("python-number", call, (
@@ -421,7 +426,7 @@ class DataDependence(FlowDomain):
 
     def asserted(self, node: cst.Assert, frame: Frame) -> None:
         if self.kind(node.test, frame) in DEPENDENT:
-            self._event("assert", node.test, _assert_message("`assert`"))
+            self._event("assert", node.test, _assert_message("`assert`"), ("default",))
 
     def returned(self, node: cst.Return, frame: Frame) -> None:
         pass

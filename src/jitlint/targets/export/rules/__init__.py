@@ -29,3 +29,16 @@ def strict(ctx: RuleContext) -> bool:
 
 def in_mode(rule: ExportRule, ctx: RuleContext) -> bool:
     return ("strict" if strict(ctx) else "default") in rule.modes
+
+
+def registered(ctx: RuleContext, name: str) -> bool:
+    """`self.<name>` is a registered buffer or parameter (`register_buffer`, `register_parameter`) of a class the
+    current method is traced for."""
+    function = ctx.function
+    if function is None:
+        return False
+    for owner in function.owners:
+        info = ctx.project.attributes(owner).get(name)
+        if info is not None and info.registered:
+            return True
+    return False

@@ -9,7 +9,7 @@ from typing import ClassVar
 import libcst as cst
 
 from jitlint.rules.base import RuleContext
-from jitlint.targets.export.rules import ExportRule, in_mode
+from jitlint.targets.export.rules import ExportRule, in_mode, strict
 
 
 def events_for(ctx: RuleContext, node: cst.FunctionDef) -> list:
@@ -27,8 +27,9 @@ class _DataRule(ExportRule):
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         if ctx.function is None or ctx.function.info.node is not node or not in_mode(self, ctx):
             return
+        mode = "strict" if strict(ctx) else "default"
         for event in events_for(ctx, node):
-            if event.kind == self.event:
+            if event.kind == self.event and mode in event.modes:
                 ctx.report(event.node, event.message)
 
 
@@ -45,20 +46,18 @@ class DataDependentAssert(_DataRule):
     code = "EXP102"
     name = "data-dependent-assert"
     severity = "error"
-    summary = "`assert` / `torch._assert` on a tensor's value (default mode)"
+    summary = "`assert` (default mode) / `torch._assert` on a tensor's value"
     message = "assert on tensor data: export cannot evaluate it while tracing; use `torch._assert_async`"
     event = "assert"
-    modes = ("default",)
 
 
 class TensorToPythonNumber(_DataRule):
     code = "EXP103"
     name = "tensor-to-python-number"
     severity = "error"
-    summary = "`int(tensor)`, `float(tensor)`, `range(<data>)`, `len(<data-dependent-size tensor>)` (default mode)"
+    summary = "`int(tensor)`, `float(tensor)` (default mode), `range(<data>)`, `len(<data-dependent-size tensor>)`"
     message = "a tensor's value used as a Python number: export does not have it while tracing"
     event = "python-number"
-    modes = ("default",)
 
 
 class NumpyInExport(_DataRule):

@@ -8,7 +8,7 @@ import libcst as cst
 
 from jitlint.names import first_param_name
 from jitlint.rules.base import RuleContext
-from jitlint.targets.export.rules import ExportRule, strict
+from jitlint.targets.export.rules import ExportRule, registered, strict
 
 
 def _is_self(node: cst.BaseExpression, ctx: RuleContext) -> bool:
@@ -86,8 +86,7 @@ class AttributeMutationBaked(ExportRule):
         if not (isinstance(target, cst.Attribute) and _is_self(target.value, ctx)):
             return
         name = target.attr.value
-        info = ctx.attribute_named(name)
-        if info is not None and info.registered:
+        if registered(ctx, name):
             return  # a buffer: export keeps its mutation in the program
         ctx.report(target, (f"`self.{name}` is assigned while torch.export traces: plain attributes are not state of "
                             "the exported program, so the value is baked at trace time (a tensor gets \"must be "
