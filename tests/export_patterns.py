@@ -247,4 +247,18 @@ EXTRA = [
     Pattern("TolistLen", _m("    def forward(self, x):\n        y = x.tolist()\n        return x * len(y)\n"), strict="fail",
             note="strict only: Dynamo rejects `.tolist()` of a float tensor; not flagged"),
     Pattern("IntOfShape", _m("    def forward(self, x):\n        k = int(x.shape[0] / 2)\n        return x[:k]\n")),
+    Pattern("ConstantTensorScalar", _m("    def forward(self, x):\n        s = float(x.shape[-1]) / 4.0\n"
+                                       "        scale = 2 ** float(torch.tensor(s).log2().round())\n"
+                                       "        return x * scale\n")),
+    Pattern("ConstantTensorList", _m("    def forward(self, x):\n        t = torch.tensor([1.0, 2.0])\n"
+                                     "        if t.sum() > 2:  # expect: EXP101\n            x = x + 1\n        return x\n"),
+            default="fail", strict="fail"),
+    Pattern("ShapeTensorIf", _m("    def forward(self, x):\n        im_shape = torch.tensor(x.shape[-2:])\n"
+                                "        if im_shape.min() > 10:  # expect: EXP101\n            x = x * 2\n        return x\n"),
+            "(torch.randn(1, 3, 20, 30),)", default="fail", strict="fail"),
+    Pattern("ShapeTensorScale", _m("    def forward(self, x):\n        im_shape = torch.tensor(x.shape[-2:])\n"
+                                   "        scale = torch.min(torch.tensor(16.0) / torch.min(im_shape).float(),\n"
+                                   "                          torch.tensor(40.0) / torch.max(im_shape).float())\n"
+                                   "        return F.interpolate(x, scale_factor=scale.item(), recompute_scale_factor=True)\n"),
+            "(torch.randn(1, 3, 20, 30),)"),
 ]

@@ -200,6 +200,8 @@ class DataDependence(FlowDomain):
                 if isinstance(element.slice, cst.Index) and self.kind(element.slice.value, frame) == "mask":
                     return "ddtensor"
             return "ddtensor" if base == "ddtensor" else "tensor"
+        if base in ("shape", "ddshape") and any(isinstance(element.slice, cst.Slice) for element in node.slice):
+            return base
         if base in ("ddshape", "datalist"):
             return "data"
         if base == "tensors":
@@ -218,6 +220,13 @@ class DataDependence(FlowDomain):
             return self._builtin(qualified[len("builtins."):], node, frame)
         if qualified == "torch.jit.annotate" and len(node.args) == 2:
             return self.kind(node.args[1].value, frame)
+        if qualified in ("torch.tensor", "torch.as_tensor", "torch.scalar_tensor"):
+            # A tensor of one Python number is a constant to fake tensors (its value propagates through ops):
+            # `float(torch.tensor(s).log2())` exports (torchvision's `_infer_scale`). A list of them is not.
+            first = node.args[0].value if node.args else None
+            if isinstance(first, (cst.List, cst.Tuple)) or self.kind(first, frame) in TENSORISH | {"shape"}:
+                return "tensor"  # several numbers (`torch.tensor(x.shape[-2:])`): values unknown to fake tensors
+            return None
         if qualified in _TORCH_DATA:
             return "data"
         if qualified in _TORCH_DD:
