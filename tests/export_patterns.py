@@ -189,7 +189,7 @@ PATTERNS = [
             strict="ok", note="strict exports a broken program (it returns a FakeTensor): jitlint reports it in both modes"),
     Pattern("TensorIntOutput", _m("    def forward(self, x):\n        return x.shape[0], x.sum().item()\n")),
     Pattern("ThreeDataDependent", _m("    def forward(self, x):\n        if x.sum() > 0:  # expect: EXP101\n"
-                                     "            x = x * 2\n        n = int(x.max().item() * 10)\n"
+                                     "            x = x * 2\n        n = int(x.max().item() * 10)  # default: EXP103\n"
                                      "        if n % 2 == 0:  # expect: EXP101\n            x = x + 1\n"
                                      "        if (x > 1).any():  # expect: EXP101\n            x = x - 1\n"
                                      "        return x\n"), default="fail", strict="fail"),
@@ -261,4 +261,20 @@ EXTRA = [
                                    "                          torch.tensor(40.0) / torch.max(im_shape).float())\n"
                                    "        return F.interpolate(x, scale_factor=scale.item(), recompute_scale_factor=True)\n"),
             "(torch.randn(1, 3, 20, 30),)"),
+    Pattern("IntFloatItem", _m("    def forward(self, x):\n        return x * int(x.max().item() * 10)  # default: EXP103\n"),
+            default="fail", strict="ok"),
+    Pattern("IntIntItem", _m("    def forward(self, x, n):\n        return x[: int(n.item())]  # default: EXP103\n"),
+            "(torch.randn(8, 3), torch.tensor(3))", default="fail", strict="ok"),
+    Pattern("FloatItem", _m("    def forward(self, x):\n        return x * float(x.max().item())  # default: EXP103\n"),
+            default="fail", strict="ok"),
+    Pattern("RoundItem", _m("    def forward(self, x):\n        return x * round(x.max().item())\n")),
+    Pattern("TrainingOnlyBlocker", _m("    def forward(self, x):\n        if self.training:  # expect: EXP205\n"
+                                      "            if x.sum() > 0:\n                x = x * 2\n        return x\n")),
+    Pattern("NumpyConstantAny", _m("    def forward(self, x):\n        pad = -np.minimum([1, -2], 0)\n"
+                                   "        if pad.any():\n            x = x * 2\n        return x\n")),
+    Pattern("ModuleFunctionNotMethod", "import math\n\n\n" + _m("    def forward(self, x):\n        b, t = x.shape\n"
+                                       "        side = int(math.sqrt(t))\n        return x[:, :side]\n")),
+    Pattern("ConstantTensorOps", _m("    def forward(self, x):\n"
+                                    "        level = -torch.log2(torch.tensor(0.25, dtype=torch.float32)).item()\n"
+                                    "        return x * int(level)\n")),
 ]

@@ -19,7 +19,10 @@ The kinds of value (strings, None when nothing is known):
 - "datalist": `.tolist()` (its items are data);
 - "shape": `x.shape` / `x.size()` of a tensor (symbolic: fine); "ddshape": the same of a "ddtensor" (its items
   are data);
-- "device": `x.device`, `x.is_cuda` (specialised by export: the device rule reads it).
+- "device": `x.device`, `x.is_cuda` (specialised by export: the device rule reads it);
+- "ndarray": a NumPy array (`x.numpy()`, `np.*(...)`): its methods are not tensor methods;
+- "const": a tensor of one Python number (`torch.tensor(2.0)`) and torch ops on it: fake tensors keep its value,
+  so `.item()` and `float()` of it are fine (torchvision's `_infer_scale` and `MultiScaleRoIAlign` rely on it).
 
 Joins of different kinds give None (unknown): a finding needs the kind on every path, so that code export accepts
 is not flagged on a guess.
@@ -62,6 +65,18 @@ _SHAPE_KEEPING = frozenset({
     "clamp_max", "round", "floor", "ceil", "type_as", "mul", "add", "sub", "div", "pow",
 })
 
+# Tensor methods no Python builtin type has (lists, dicts, strings and numbers have `count`, `index`, `split`,
+# `sort`, `copy`, `real`...): called on a value of unknown kind (a submodule's output), the value is a tensor.
+_TENSOR_ONLY_METHODS = frozenset({
+    "sigmoid", "softmax", "log_softmax", "relu", "tanh", "exp", "log", "sqrt", "rsqrt", "abs", "sum", "mean",
+    "amax", "amin", "argmax", "argmin", "any", "all", "norm", "std", "var", "prod", "cumsum", "matmul", "mm", "bmm",
+    "view", "reshape", "flatten", "unsqueeze", "squeeze", "permute", "transpose", "contiguous", "float", "long",
+    "half", "double", "bool", "cpu", "cuda", "detach", "clone", "masked_fill", "clamp", "clamp_min", "clamp_max",
+    "topk", "gather", "scatter", "index_select", "nonzero", "unique", "numel", "dim", "tolist", "new_zeros",
+    "new_ones", "new_full", "new_empty", "new_tensor", "expand", "expand_as", "repeat", "chunk", "unbind", "eq",
+    "ne", "gt", "lt", "ge", "le", "type_as", "floor", "ceil", "flip", "roll", "narrow", "masked_select", "isnan",
+    "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "sigmoid_", "softmax", "max", "min", "argsort",
+})
 _TORCH_DATA = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
 _TORCH_DD = frozenset({
     "torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.masked_select", "torch.argwhere",
@@ -134,6 +149,10 @@ class DataDependence(FlowDomain):
                 return "tensor" if TENSORISH & {left, right} else None
             if "data" in (left, right):
                 return "data"
+            if "ndarray" in (left, right) and not TENSORISH & {left, right}:
+                return "ndarray"
+            if "const" in (left, right) and not TENSORISH & {left, right}:
+                return "const"
             if "ddtensor" in (left, right):
                 return "ddtensor"
             if TENSORISH & {left, right}:
@@ -152,7 +171,7 @@ class DataDependence(FlowDomain):
             inner = self.kind(node.expression, frame)
             if isinstance(node.operator, cst.Not):
                 return "data" if inner in DEPENDENT else None
-            return inner if inner in DEPENDENT else None
+            return inner if inner in DEPENDENT | {"ndarray", "const"} else None
         if isinstance(node, cst.BooleanOperation):
             kinds = {self.kind(node.left, frame), self.kind(node.right, frame)}
             return "data" if DEPENDENT & kinds else None
@@ -210,12 +229,13 @@ class DataDependence(FlowDomain):
 
     def _call(self, node: cst.Call, frame: Frame) -> str | None:
         func = node.func
-        if isinstance(func, cst.Attribute):
-            qualified = self.imports.qualify(func)
-            if qualified is None or not qualified.startswith(("torch.", "torchvision.")):
-                receiver = self.kind(func.value, frame)
-                return self._method(func.attr.value, receiver, node, frame)
-        qualified = self.imports.qualify(func) or ""
+        qualified = self.imports.qualify(func)
+        if isinstance(func, cst.Attribute) and qualified is None:  # a method of a value (not of an imported module)
+            receiver = self.kind(func.value, frame)
+            return self._method(func.attr.value, receiver, node, frame)
+        qualified = qualified or ""
+        if qualified.startswith("numpy."):
+            return "ndarray"
         if qualified.startswith("builtins."):
             return self._builtin(qualified[len("builtins."):], node, frame)
         if qualified == "torch.jit.annotate" and len(node.args) == 2:
@@ -226,7 +246,7 @@ class DataDependence(FlowDomain):
             first = node.args[0].value if node.args else None
             if isinstance(first, (cst.List, cst.Tuple)) or self.kind(first, frame) in TENSORISH | {"shape"}:
                 return "tensor"  # several numbers (`torch.tensor(x.shape[-2:])`): values unknown to fake tensors
-            return None
+            return "const"
         if qualified in _TORCH_DATA:
             return "data"
         if qualified in _TORCH_DD:
@@ -235,6 +255,9 @@ class DataDependence(FlowDomain):
             return "tensors"
         if qualified in _TORCH_MASK:
             return "mask"
+        arguments = {self.kind(arg.value, frame) for arg in node.args}
+        if "const" in arguments and not arguments & TENSORISH and qualified.startswith(("torch.", "torchvision.")):
+            return "const"  # torch ops on a constant one-number tensor stay constant (fake tensors propagate it)
         if qualified.startswith(_TENSOR_NAMESPACES):
             return "tensor"
         if qualified.startswith("torch.") and qualified.count(".") == 1:
@@ -247,8 +270,12 @@ class DataDependence(FlowDomain):
         return None
 
     def _method(self, name: str, receiver: str | None, node: cst.Call, frame: Frame) -> str | None:
+        if receiver in ("const", "ndarray"):
+            return None if name in ("item", "tolist") else receiver
         if name == "item":
             return "data"  # a Python scalar read from a tensor (or a NumPy value, which is one too under export)
+        if receiver is None and name in _TENSOR_ONLY_METHODS and not self._project_object(node):
+            receiver = "tensor"
         if receiver not in TENSORISH:
             return None
         if name == "tolist":
@@ -259,7 +286,9 @@ class DataDependence(FlowDomain):
             return None if node.args else "shape"
         if name in ("numel", "nelement"):
             return "data" if receiver == "ddtensor" else None
-        if name in _STATIC_METHODS or name == "numpy":
+        if name == "numpy":
+            return "ndarray"
+        if name in _STATIC_METHODS:
             return None
         if name in ("equal", "allclose", "is_nonzero"):
             return "data"
@@ -272,6 +301,16 @@ class DataDependence(FlowDomain):
         if name in _SHAPE_KEEPING and receiver == "ddtensor":
             return "ddtensor"
         return "tensor"
+
+    def _project_object(self, node: cst.Call) -> bool:
+        """`obj.method()` where the project defines a class with such a method: not assumed to be a tensor."""
+        name = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
+        methods = self.ctx.project.derived.setdefault("export.method_names", None)
+        if methods is None:
+            methods = {m for module in self.ctx.project.modules.values() for cls in module.classes.values()
+                       for m in cls.methods}
+            self.ctx.project.derived["export.method_names"] = methods
+        return name in methods
 
     def _builtin(self, name: str, node: cst.Call, frame: Frame) -> str | None:
         args = [self.kind(arg.value, frame) for arg in node.args if not arg.star]
@@ -300,9 +339,11 @@ class DataDependence(FlowDomain):
             qualified = self.imports.qualify(func) or ""
             args = [arg for arg in call.args if not arg.star]
             if qualified in ("builtins.int", "builtins.float") and args:
-                if self.kind(args[0].value, frame) in TENSORISH:
+                value = self.kind(args[0].value, frame)
+                if value in DEPENDENT:
+                    what = "tensor" if value in TENSORISH else "<value read from tensor data>"
                     self._event("python-number", call, (
-                        f"`{qualified[9:]}(tensor)` needs the tensor's value, which export does not have while tracing "
+                        f"`{qualified[9:]}({what})` needs a concrete value, which export does not have while tracing "
                         "(\"Could not extract specialized integer from data-dependent expression\"); keep it a tensor, "
                         "or use `.item()` with `torch._check(...)` bounds where a size is needed"), ("default",))
             elif qualified == "builtins.bool" and args:

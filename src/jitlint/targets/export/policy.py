@@ -9,6 +9,10 @@ Pruned while tracing (the branch export never sees): `torch.jit.is_scripting()` 
 False, `torch.compiler.is_exporting()` and `torch.compiler.is_compiling()` are True,
 `torch.onnx.is_in_onnx_export()` is False; folded with three-valued `and`/`or`/`not`, and code after an
 `if <folded True>: return` is pruned. So the "eager-only" side of a TorchScript guard is the live one here.
+
+`self.training` is False: export is judged for the model in eval mode (`model.eval()`, how models are exported for
+inference; export keeps only the branch of the mode it runs in, and `ep.module().train()` is not supported). The
+training side of `if self.training:` is pruned, and EXP205 warns about the branch itself.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.capture import Capture, CapturePolicy, PruningScanner
-from jitlint.names import ImportTable
+from jitlint.names import ImportTable, first_param_name
 from jitlint.project import FunctionInfo
 
 # The value each check returns while `torch.export.export` traces (verified on torch 2.13, non-strict: a branch
@@ -34,17 +38,21 @@ CAPTURE_CHECKS: dict[str, bool] = {
 }
 
 
-def export_value(test: cst.BaseExpression, imports: ImportTable) -> bool | None:
-    """The constant a test has while export traces it, or None when it is not one of `CAPTURE_CHECKS`."""
+def export_value(test: cst.BaseExpression, imports: ImportTable, self_name: str | None = None) -> bool | None:
+    """The constant a test has while export traces it, or None when it is not one of `CAPTURE_CHECKS` (or
+    `self.training`, False for the eval-mode model export is judged for)."""
+    if (self_name is not None and isinstance(test, cst.Attribute) and test.attr.value == "training"
+            and isinstance(test.value, cst.Name) and test.value.value == self_name):
+        return False
     if isinstance(test, cst.Call):
         if test.args:
             return None
         return CAPTURE_CHECKS.get(imports.qualify(test.func) or "")
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = export_value(test.expression, imports)
+        inner = export_value(test.expression, imports, self_name)
         return None if inner is None else not inner
     if isinstance(test, cst.BooleanOperation):
-        left, right = export_value(test.left, imports), export_value(test.right, imports)
+        left, right = export_value(test.left, imports, self_name), export_value(test.right, imports, self_name)
         if isinstance(test.operator, cst.And):
             if left is False or right is False:
                 return False
@@ -56,12 +64,13 @@ def export_value(test: cst.BaseExpression, imports: ImportTable) -> bool | None:
 
 
 class ExportScanner(PruningScanner):
-    def __init__(self, root: cst.FunctionDef, imports: ImportTable) -> None:
+    def __init__(self, root: cst.FunctionDef, imports: ImportTable, self_name: str | None) -> None:
         super().__init__(root)
         self.imports = imports
+        self.self_name = self_name
 
     def fold(self, test: cst.BaseExpression) -> bool | None:
-        return export_value(test, self.imports)
+        return export_value(test, self.imports, self.self_name)
 
 
 class ExportPolicy(CapturePolicy):
@@ -80,4 +89,5 @@ class ExportPolicy(CapturePolicy):
         return True  # export traces through everything, `@torch.jit.ignore` bodies included
 
     def scanner(self, function: FunctionInfo) -> ExportScanner:
-        return ExportScanner(function.node, function.module.imports)
+        self_name = first_param_name(function.node) if function.bound_first_param == "instance" else None
+        return ExportScanner(function.node, function.module.imports, self_name)
