@@ -278,3 +278,35 @@ EXTRA = [
                                     "        level = -torch.log2(torch.tensor(0.25, dtype=torch.float32)).item()\n"
                                     "        return x * int(level)\n")),
 ]
+
+
+def table() -> str:
+    """The README's pattern table: torch.export 2.13's verdicts (which test_export_patterns checks against torch) and
+    what jitlint reports, linted now, in each mode. `PYTHONPATH=src python tests/export_patterns.py`."""
+    import tempfile
+    from pathlib import Path
+
+    from jitlint.codes import TARGET_OF
+    from jitlint.config import Config
+    from jitlint.engine import lint
+
+    codes = {code for code, target in TARGET_OF.items() if target in ("export", None)}
+    rows = ["| pattern | export default | jitlint (default) | export strict | jitlint (strict) | note |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "pattern.py"
+        for pattern in PATTERNS + EXTRA:
+            path.write_text(pattern.source)
+            found = []
+            for strict in (False, True):
+                config = Config(root=Path(directory))
+                config.export_strict = strict
+                findings = lint([path], config, codes)
+                found.append(", ".join(sorted({f.code for f in findings})) or "-")
+            rows.append(f"| {pattern.name}{'' if pattern in PATTERNS else ' (extra)'} | {pattern.default} | {found[0]} "
+                        f"| {pattern.strict} | {found[1]} | {pattern.note} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(table())
