@@ -271,7 +271,8 @@ EXTRA = [
     Pattern("TrainingOnlyBlocker", _m("    def forward(self, x):\n        if self.training:  # expect: EXP205\n"
                                       "            if x.sum() > 0:\n                x = x * 2\n        return x\n")),
     Pattern("NumpyConstantAny", _m("    def forward(self, x):\n        pad = -np.minimum([1, -2], 0)\n"
-                                   "        if pad.any():\n            x = x * 2\n        return x\n")),
+                                   "        if pad.any():\n            x = x * 2\n        return x\n"), strict="fail",
+            note="strict only: TorchDynamo traces NumPy arrays as tensors, so the branch is data-dependent there; not flagged"),
     Pattern("ModuleFunctionNotMethod", "import math\n\n\n" + _m("    def forward(self, x):\n        b, t = x.shape\n"
                                        "        side = int(math.sqrt(t))\n        return x[:, :side]\n")),
     Pattern("ConstantTensorOps", _m("    def forward(self, x):\n"
