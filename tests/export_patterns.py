@@ -278,6 +278,13 @@ EXTRA = [
     Pattern("ConstantTensorOps", _m("    def forward(self, x):\n"
                                     "        level = -torch.log2(torch.tensor(0.25, dtype=torch.float32)).item()\n"
                                     "        return x * int(level)\n")),
+    Pattern("WhereIndicesBranch", _m("    def forward(self, x):\n        keep = torch.where(x.sum(1) > 0)[0]\n"
+                                     "        boxes, scores = x[keep], x.sum(1)[keep]\n"
+                                     "        if boxes.numel() > 12:  # expect: EXP101\n            return boxes * 2\n"
+                                     "        return boxes + scores[:, None]\n"), default="fail", strict="fail"),
+    Pattern("WhereIndicesNoBranch", _m("    def forward(self, x):\n        keep = torch.where(x.sum(1) > 0)[0]\n"
+                                       "        boxes, scores = x[keep], x.sum(1)[keep]\n"
+                                       "        return boxes + scores[:, None]\n")),
 ]
 
 

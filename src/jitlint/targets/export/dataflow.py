@@ -13,7 +13,7 @@ The kinds of value (strings, None when nothing is known):
 - "mask": a boolean tensor made by a comparison (`x > 0`): indexing with it gives a data-dependent shape;
 - "ddtensor": a tensor whose *shape* depends on data (`x[mask]`, `nonzero`, `unique`, `nms`): its sizes are data;
 - "tensors": a sequence of tensors (`split`, `chunk`, `unbind`, `List[Tensor]`): its items are tensors, its
-  truth value and length are not data;
+  truth value and length are not data; "ddtensors": the same of data-dependent size (`torch.where(cond)`);
 - "data": a Python number or bool computed from tensor data (`.item()`, a size of a "ddtensor", arithmetic on
   data);
 - "datalist": `.tolist()` (its items are data);
@@ -216,7 +216,8 @@ class DataDependence(FlowDomain):
         base = self.kind(node.value, frame)
         if base in TENSORISH:
             for element in node.slice:
-                if isinstance(element.slice, cst.Index) and self.kind(element.slice.value, frame) == "mask":
+                # A boolean mask, or indices of data-dependent length: the result's size depends on data.
+                if isinstance(element.slice, cst.Index) and self.kind(element.slice.value, frame) in ("mask", "ddtensor"):
                     return "ddtensor"
             return "ddtensor" if base == "ddtensor" else "tensor"
         if base in ("shape", "ddshape") and any(isinstance(element.slice, cst.Slice) for element in node.slice):
@@ -225,6 +226,8 @@ class DataDependence(FlowDomain):
             return "data"
         if base == "tensors":
             return "tensor"
+        if base == "ddtensors":
+            return "ddtensor"
         return None
 
     def _call(self, node: cst.Call, frame: Frame) -> str | None:
@@ -265,7 +268,7 @@ class DataDependence(FlowDomain):
             if name in _TORCH_NOT_TENSOR or name.startswith(("is_", "get_", "set_", "are_", "use_", "_")):
                 return None
             if name == "where" and len(node.args) == 1:
-                return None
+                return "ddtensors"  # `torch.where(cond)`: the indices where cond holds, one tensor per dimension
             return "tensor"
         return None
 
@@ -428,7 +431,7 @@ class DataDependence(FlowDomain):
         if isinstance(target, cst.Name):
             frame.bind(target.value, value)
         elif isinstance(target, (cst.Tuple, cst.List)):
-            item = {"tensors": "tensor", "ddshape": "data", "datalist": "data"}.get(value or "")
+            item = {"tensors": "tensor", "ddtensors": "ddtensor", "ddshape": "data", "datalist": "data"}.get(value or "")
             for element in target.elements:
                 inner = element.value
                 if isinstance(element, cst.StarredElement):
@@ -439,6 +442,16 @@ class DataDependence(FlowDomain):
             frame.read_names(target)
 
     def assign(self, node: cst.Assign, frame: Frame) -> None:
+        if (len(node.targets) == 1 and isinstance(node.targets[0].target, (cst.Tuple, cst.List))
+                and isinstance(node.value, (cst.Tuple, cst.List))
+                and len(node.targets[0].target.elements) == len(node.value.elements)
+                and not any(isinstance(e, cst.StarredElement) for e in (*node.targets[0].target.elements,
+                                                                        *node.value.elements))):
+            # `a, b = x[keep], y[keep]`: each name gets its own value (all read before any is bound).
+            values = [self.kind(element.value, frame) for element in node.value.elements]
+            for element, value in zip(node.targets[0].target.elements, values):
+                self._bind_target(element.value, value, frame)
+            return
         value = self.kind(node.value, frame)
         for target in node.targets:
             self._bind_target(target.target, value, frame)
@@ -461,7 +474,8 @@ class DataDependence(FlowDomain):
 
     def for_target(self, node: cst.For, outer: Frame, body: Frame) -> None:
         iterable = self.kind(node.iter, outer)
-        item = {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor"}.get(iterable or "")
+        item = {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor",
+                "ddtensors": "ddtensor"}.get(iterable or "")
         self._bind_target(node.target, item, body)
 
     def with_target(self, item: cst.WithItem, frame: Frame) -> None:
