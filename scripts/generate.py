@@ -85,8 +85,9 @@ def targets_table() -> str:
     for target in all_targets().values():
         count = sum(1 for rule in RULES if rule.target == target.name)
         rows.append(f"| `{target.name}` | `{target.prefix}` | {target.description} | {count} |")
-    shared = sum(1 for rule in RULES if rule.target is None)
-    rows.append(f"| (every target) | `JIT001`-`JIT003`, `JIT900` | files that cannot be linted, unused `noqa` | {shared} |")
+    shared = [rule.code for rule in RULES if rule.target is None]
+    rows.append(f"| (every target) | {', '.join(f'`{code}`' for code in shared)} | files that cannot be linted or are "
+                f"skipped, unused `noqa` | {len(shared)} |")
     return "\n".join(rows)
 
 

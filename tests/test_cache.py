@@ -198,7 +198,7 @@ def test_jobs_give_the_same_findings_in_the_same_order(tmp_path, monkeypatch):
     kept = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=2, keep_model=True)
     assert used == [2]
     assert [f.to_json() for f in kept.findings] == [f.to_json() for f in one.findings]
-    functions = {id(function) for function in kept.captured["script"].functions.values()}
+    functions = {id(function) for captured in kept.captured.values() for function in captured.functions.values()}
     with_function = [f for f in kept.findings if f.context is not None and f.context.function is not None]
     assert with_function and all(id(f.context.function) in functions for f in with_function)
 

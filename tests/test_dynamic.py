@@ -99,14 +99,14 @@ PROJECT = {
 }
 
 
-def _script_pages():
-    """The pages the script target's confirmer (torch.jit.script) verifies; other targets verify their own."""
-    return [page for page in pages.all_pages() if page.target in ("script", "shared")]
+# The script confirmer verifies the pages of the script target (and the shared ones); other targets' pages have
+# their own capture and confirmer.
+SCRIPT_PAGES = [page for page in pages.all_pages() if page.target in ("script", "shared")]
 
 
 def _pages_files() -> dict[str, str]:
     files = {}
-    for page in _script_pages():
+    for page in SCRIPT_PAGES:
         if page.torch_verdict in ("rejects", "accepts"):
             files[f"pages/{page.code.lower()}_bad.py"] = page.bad
             files[f"pages/{page.code.lower()}_good.py"] = page.good
@@ -139,7 +139,7 @@ def by_file(findings, name):
 
 def test_every_page_bad_example_is_confirmed_and_good_is_silent(dynamic_run):
     _root, _result, findings, _elapsed = dynamic_run
-    for page in _script_pages():
+    for page in SCRIPT_PAGES:
         if page.torch_verdict not in ("rejects", "accepts"):
             continue
         bad = [f for f in by_file(findings, f"pages/{page.code.lower()}_bad.py") if f["code"] == page.code]

@@ -92,6 +92,7 @@ def settings_key(config: Config, enabled: set[str]) -> str:
         "ignore_noqa": config.ignore_noqa,
         "max_file_size": limits.max_file_size,
         "lint_generated": limits.lint_generated,
+        "export_strict": getattr(config, "export_strict", False),
     }
     return _digest(json.dumps(settings, sort_keys=True))
 

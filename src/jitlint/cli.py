@@ -445,6 +445,8 @@ def _run_dynamic(target, run, config, strict: bool, no_cache: bool, jobs: int | 
         cache_dir=None if no_cache else cache_dir,
         log_path=cache_dir / "dynamic" / "user-output.log",
         strict=strict,
+        inputs=config.dynamic_inputs,
+        export_strict=config.export_strict,
     )
     try:
         return confirm(target, run, settings)

@@ -17,6 +17,21 @@ class CodeInfo(NamedTuple):
 
 
 CODES: dict[str, CodeInfo] = {
+    "EXP101": CodeInfo("data-dependent-branch", "error", "export", None),
+    "EXP102": CodeInfo("data-dependent-assert", "error", "export", None),
+    "EXP103": CodeInfo("tensor-to-python-number", "error", "export", None),
+    "EXP104": CodeInfo("numpy-in-export", "error", "export", None),
+    "EXP105": CodeInfo("scripted-submodule", "error", "export", None),
+    "EXP106": CodeInfo("tensor-data-attribute", "error", "export", None),
+    "EXP201": CodeInfo("print-or-logging-dropped", "warning", "export", None),
+    "EXP202": CodeInfo("global-mutation-baked", "warning", "export", None),
+    "EXP203": CodeInfo("attribute-mutation-baked", "warning", "export", None),
+    "EXP204": CodeInfo("random-or-time-frozen", "warning", "export", None),
+    "EXP205": CodeInfo("training-branch-specialized", "warning", "export", None),
+    "EXP206": CodeInfo("device-branch-specialized", "warning", "export", None),
+    "EXP207": CodeInfo("jit-export-method-lost", "warning", "export", None),
+    "EXP208": CodeInfo("jit-fork-inlined", "warning", "export", None),
+    "EXP301": CodeInfo("torchscript-only-construct", "info", "export", None),
     "FX101": CodeInfo("node-args-mutated", "error", "fx", "safe"),
     "FX102": CodeInfo("hand-built-node", "error", "fx", None),
     "FX103": CodeInfo("string-function-target", "error", "fx", None),

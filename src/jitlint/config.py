@@ -12,9 +12,10 @@ from jitlint.targets import DEFAULT_TARGETS
 
 KNOWN_KEYS = frozenset(
     {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic",
-     "baseline", "max-file-size", "lint-generated"}
+     "baseline", "max-file-size", "lint-generated", "export"}
 )
-DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python"})
+DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python", "inputs"})
+EXPORT_KEYS = frozenset({"strict"})
 
 # Directories never worth linting (ruff's defaults, plus our cache).
 DEFAULT_EXCLUDE = (
@@ -44,6 +45,9 @@ class Config:
     dynamic_timeout: float = 60.0
     dynamic_factories: dict[str, str] = field(default_factory=dict)
     dynamic_python: str | None = None
+    # `[tool.jitlint.dynamic] inputs`: "pkg.mod:Class" -> "pkg.examples:make_inputs" (export needs example inputs).
+    dynamic_inputs: dict[str, str] = field(default_factory=dict)
+    export_strict: bool = False  # `[tool.jitlint.export] strict = true`: judge strict-mode torch.export
     baseline: Path | None = None  # `baseline = "..."`, relative to the pyproject.toml
     ignore_noqa: bool = False  # `--ignore-noqa` (command line only): no `# noqa` suppresses anything
     max_file_size: int | None = None  # `max-file-size` in bytes (None: the default of jitlint.source); larger: JIT004
@@ -222,7 +226,20 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
             raise ConfigError(f"{path}: `lint-generated` in [tool.jitlint] must be true or false")
         config.lint_generated = table["lint-generated"]
     _load_dynamic(config, table.get("dynamic", {}), path)
+    _load_export(config, table.get("export", {}), path)
     return config
+
+
+def _load_export(config: Config, table, path) -> None:
+    """`[tool.jitlint.export]`: strict (judge `torch.export.export(..., strict=True)`)."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.jitlint.export] must be a table")
+    unknown = sorted(set(table) - EXPORT_KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key in [tool.jitlint.export]: `{unknown[0]}`")
+    if not isinstance(table.get("strict", False), bool):
+        raise ConfigError(f"{path}: `strict` in [tool.jitlint.export] must be true or false")
+    config.export_strict = table.get("strict", False)
 
 
 def _load_dynamic(config: Config, table, path) -> None:
@@ -242,6 +259,11 @@ def _load_dynamic(config: Config, table, path) -> None:
         isinstance(k, str) and ":" in k and isinstance(v, str) and ":" in v for k, v in factories.items()
     ):
         raise ConfigError(f'{path}: `factories` in [tool.jitlint.dynamic] maps "module:Class" to "module:function"')
+    inputs = table.get("inputs", {})
+    if not isinstance(inputs, dict) or not all(
+        isinstance(k, str) and ":" in k and isinstance(v, str) and ":" in v for k, v in inputs.items()
+    ):
+        raise ConfigError(f'{path}: `inputs` in [tool.jitlint.dynamic] maps "module:Class" to "module:function"')
     python = table.get("python")
     if python is not None and not isinstance(python, str):
         raise ConfigError(f"{path}: `python` in [tool.jitlint.dynamic] must be a path to an interpreter")
@@ -249,6 +271,7 @@ def _load_dynamic(config: Config, table, path) -> None:
     config.dynamic_timeout = float(timeout)
     config.dynamic_factories = factories
     config.dynamic_python = python
+    config.dynamic_inputs = inputs
 
 
 def is_default_excluded(name: str) -> bool:

@@ -625,9 +625,11 @@ def lint_module(source, module, project, maps, rules, config, unused_noqa: bool 
 def _lint_module(source, module, project, maps, rules, config, unused_noqa=False) -> tuple[list[Finding], dict[str, str]]:
     raws: list[RawFinding] = []
     failed: dict[str, str] = {}
+    targets = frozenset(rule.target for rule in rules if rule.target is not None)
     for policy in dict.fromkeys(rule.policy for rule in rules):  # one traversal per capture policy, in code order
         group = [rule for rule in rules if rule.policy == policy]
         ctx = RuleContext(module, project, maps[policy])
+        ctx.config, ctx.targets = config, targets
         dispatcher = _Dispatcher(ctx, group, source.text)
         for rule in group:
             ctx._set_rule(type(rule))

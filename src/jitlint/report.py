@@ -80,7 +80,21 @@ def summary(findings: list[Finding]) -> str:
     counts = Counter(f.severity for f in findings)
     parts = [f"{counts[s]} {s}{'' if counts[s] == 1 else 's'}" for s in ("error", "warning", "info") if counts[s]]
     files = len({f.filename for f in findings})
-    return f"Found {len(findings)} finding{'' if len(findings) == 1 else 's'} in {files} file{'' if files == 1 else 's'} ({', '.join(parts)})."
+    return (f"Found {len(findings)} finding{'' if len(findings) == 1 else 's'} in {files} file{'' if files == 1 else 's'} "
+            f"({', '.join(parts)}).{_export_migration(findings)}")
+
+
+def _export_migration(findings: list[Finding]) -> str:
+    """The migration view of the export target's findings: what export rejects (errors), what it silently changes
+    (warnings), and the TorchScript-only constructs it no longer needs (infos)."""
+    from jitlint.codes import TARGET_OF
+
+    counts = Counter(f.severity for f in findings if TARGET_OF.get(f.code) == "export")
+    if not counts:
+        return ""
+    changes, constructs = counts["warning"], counts["info"]
+    return (f" torch.export: {counts['error']} rejected, {changes} silent change{'' if changes == 1 else 's'}, "
+            f"{constructs} TorchScript-only construct{'' if constructs == 1 else 's'} no longer needed.")
 
 
 def _escape_property(value: str) -> str:

@@ -27,6 +27,10 @@ class DynamicSettings:
     cache_dir: Path | None = None
     log_path: Path = Path(".jitlint_cache") / "dynamic" / "user-output.log"
     strict: bool = False
+    # For the export target's confirmer: example inputs per class ("pkg.mod:Class" -> "pkg.mod:make_inputs") and
+    # the export mode (`[tool.jitlint.export] strict`).
+    inputs: dict[str, str] = field(default_factory=dict)
+    export_strict: bool = False
 
 
 def build_requests(project, compiled) -> tuple[list[FileRequest], list[str]]:

@@ -166,6 +166,10 @@ class RuleContext:
         self._rule: type[Rule] | None = None
         self.ancestors: list[cst.CSTNode] = []
         self.flow_events: dict[int, list] = {}  # rules.flow: each compiled function's analysis, shared by its rules
+        # The run's configuration (target options such as `[tool.jitlint.export] strict`) and its enabled targets
+        # (advice that must not steer a user of two targets into the other's error): set by the engine.
+        self.config = None
+        self.targets: frozenset[str] = frozenset()
 
     # The engine sets the reporting rule before each call.
     def _set_rule(self, rule: type[Rule]) -> None:

@@ -98,21 +98,27 @@ class NoNumpy(ScriptRule):
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         func = node.func
+        # With the export target enabled too, the TorchScript escape hatches are no advice: default-mode
+        # torch.export traces `@torch.jit.ignore` bodies and `is_scripting()`-False branches, and rejects NumPy there
+        # (export-catalog §4). Tensor-only code works for both.
+        both = "export" in ctx.targets
+        fix = None if both else eager_helper_fix(ctx)
         if isinstance(func, cst.Attribute) and func.attr.value == "numpy" and not node.args:
-            ctx.report(
-                node,
-                "`.numpy()` is not supported by TorchScript; keep the value a Tensor, or move the NumPy code into "
-                "a `@torch.jit.ignore` method or under `if not torch.jit.is_scripting():`",
-                fix=eager_helper_fix(ctx),
-            )
+            if both:
+                text = ("`.numpy()` is not supported by TorchScript (script), nor by default torch.export (export), "
+                        "even in a `@torch.jit.ignore` method or an `is_scripting()` branch; keep the value a Tensor")
+            else:
+                text = ("`.numpy()` is not supported by TorchScript; keep the value a Tensor, or move the NumPy code "
+                        "into a `@torch.jit.ignore` method or under `if not torch.jit.is_scripting():`")
+            ctx.report(node, text, fix=fix)
             return
         qualified = ctx.qualify(func)
         if qualified == "torch.from_numpy":
             ctx.report(node, "`torch.from_numpy()` is not supported by TorchScript; the input is already a Tensor there",
-                       fix=eager_helper_fix(ctx))
+                       fix=fix)
         elif qualified is not None and (qualified.startswith("numpy.") or qualified == "numpy"):
             ctx.report(node, f"NumPy call `{qualified}` is not supported by TorchScript; use the torch equivalent",
-                       fix=eager_helper_fix(ctx))
+                       fix=fix)
 
 
 def _python_object_global(name: cst.Name, ctx: RuleContext) -> str | None:

@@ -1,0 +1,93 @@
+"""The `export` capture policy: what `torch.export.export(model, args)` traces (export-catalog §4 and §7.1,
+verified on torch 2.13).
+
+Roots: `forward` of each nn.Module class, and (through the shared worklist) what it calls, across files. Nothing
+stops the walk: export runs the eager Python, so `@torch.jit.ignore` / `@torch.jit.unused` bodies are traced like
+any other code, and `@torch.jit.export` methods are not roots (only `forward` is exported).
+
+Pruned while tracing (the branch export never sees): `torch.jit.is_scripting()` and `torch.jit.is_tracing()` are
+False, `torch.compiler.is_exporting()` and `torch.compiler.is_compiling()` are True,
+`torch.onnx.is_in_onnx_export()` is False; folded with three-valued `and`/`or`/`not`, and code after an
+`if <folded True>: return` is pruned. So the "eager-only" side of a TorchScript guard is the live one here.
+
+`self.training` is False: export is judged for the model in eval mode (`model.eval()`, how models are exported for
+inference; export keeps only the branch of the mode it runs in, and `ep.module().train()` is not supported). The
+training side of `if self.training:` is pruned, and EXP205 warns about the branch itself.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from jitlint.capture import Capture, CapturePolicy, PruningScanner
+from jitlint.names import ImportTable, first_param_name
+from jitlint.project import FunctionInfo
+
+# The value each check returns while `torch.export.export` traces (verified on torch 2.13, non-strict: a branch
+# holding `x.numpy()` on the other side passes export only when the check has this value).
+CAPTURE_CHECKS: dict[str, bool] = {
+    "torch.jit.is_scripting": False,
+    "torch._C._is_scripting": False,
+    "torch.jit.is_tracing": False,
+    "torch.compiler.is_exporting": True,
+    "torch.compiler.is_compiling": True,
+    "torch._dynamo.is_compiling": True,
+    "torch.onnx.is_in_onnx_export": False,
+}
+
+
+def export_value(test: cst.BaseExpression, imports: ImportTable, self_name: str | None = None) -> bool | None:
+    """The constant a test has while export traces it, or None when it is not one of `CAPTURE_CHECKS` (or
+    `self.training`, False for the eval-mode model export is judged for)."""
+    if (self_name is not None and isinstance(test, cst.Attribute) and test.attr.value == "training"
+            and isinstance(test.value, cst.Name) and test.value.value == self_name):
+        return False
+    if isinstance(test, cst.Call):
+        if test.args:
+            return None
+        return CAPTURE_CHECKS.get(imports.qualify(test.func) or "")
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = export_value(test.expression, imports, self_name)
+        return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        left, right = export_value(test.left, imports, self_name), export_value(test.right, imports, self_name)
+        if isinstance(test.operator, cst.And):
+            if left is False or right is False:
+                return False
+            return True if (left is True and right is True) else None
+        if left is True or right is True:
+            return True
+        return False if (left is False and right is False) else None
+    return None
+
+
+class ExportScanner(PruningScanner):
+    def __init__(self, root: cst.FunctionDef, imports: ImportTable, self_name: str | None) -> None:
+        super().__init__(root)
+        self.imports = imports
+        self.self_name = self_name
+
+    def fold(self, test: cst.BaseExpression) -> bool | None:
+        return export_value(test, self.imports, self.self_name)
+
+
+class ExportPolicy(CapturePolicy):
+    name = "export"
+
+    def roots(self) -> Iterator[Capture]:
+        project = self.project
+        for module in list(project.linted):
+            for cls in module.classes.values():
+                if project.is_module_class(cls):
+                    forward = project.find_method(cls, "forward")
+                    if forward is not None:
+                        yield forward, cls, f"forward of {cls.name}"
+
+    def body_captured(self, function: FunctionInfo) -> bool:
+        return True  # export traces through everything, `@torch.jit.ignore` bodies included
+
+    def scanner(self, function: FunctionInfo) -> ExportScanner:
+        self_name = first_param_name(function.node) if function.bound_first_param == "instance" else None
+        return ExportScanner(function.node, function.module.imports, self_name)

@@ -1,0 +1,55 @@
+"""EXP301: the migration view. TorchScript-only constructs that torch.export does not honour, so that code moved to
+export no longer needs them (export-catalog §4). Reported only when the `script` target is not enabled too: a
+codebase checked for both still needs them for TorchScript."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jitlint.rules.base import RuleContext
+from jitlint.targets.export.rules import ExportRule
+
+_CHECKS = {
+    "torch.jit.is_scripting": "`torch.jit.is_scripting()` is always False under torch.export: the guarded eager side "
+                              "is what export traces, and the TorchScript side is dead code there",
+    "torch.jit.is_tracing": "`torch.jit.is_tracing()` is False under torch.export: only its eager side is traced",
+    "torch.jit.annotate": "`torch.jit.annotate(T, value)` is only a TorchScript type hint; under export it returns "
+                          "`value`: write the value (and a variable annotation if wanted)",
+}
+_DECORATORS = {
+    "torch.jit.ignore": "`@torch.jit.ignore` is not honoured by torch.export: the body is traced like any other code",
+    "torch.jit.unused": "`@torch.jit.unused` is not honoured by torch.export: the body is traced if forward reaches it",
+}
+
+
+class TorchScriptOnlyConstruct(ExportRule):
+    code = "EXP301"
+    name = "torchscript-only-construct"
+    severity = "info"
+    summary = "`is_scripting()`, `@torch.jit.ignore`/`unused`, `torch.jit.annotate`: not needed once on export"
+    message = "a TorchScript-only construct that torch.export ignores"
+    scope = "anywhere"
+    text_hints = ("jit",)
+    outside_handlers = frozenset({"ClassDef"})
+
+    def _wanted(self, ctx: RuleContext) -> bool:
+        return "script" not in ctx.targets
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.function is None or not ctx.function.body_captured or not self._wanted(ctx):
+            return
+        qualified = ctx.qualify(node.func) or ""
+        if qualified in _CHECKS:
+            ctx.report(node, f"{_CHECKS[qualified]}; remove it when TorchScript is no longer a target")
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        cls = ctx.module_class(node)
+        if cls is None or not self._wanted(ctx):
+            return
+        for method in cls.methods.values():
+            for decorator in method.node.decorators:
+                expression = decorator.decorator
+                qualified = ctx.qualify(expression.func if isinstance(expression, cst.Call) else expression) or ""
+                if qualified in _DECORATORS:
+                    ctx.report(expression, f"{_DECORATORS[qualified]}; remove it when TorchScript is no longer a "
+                                           "target (what it hid from TorchScript must now export)")
