@@ -17,6 +17,23 @@ class CodeInfo(NamedTuple):
 
 
 CODES: dict[str, CodeInfo] = {
+    "FX000": CodeInfo("trace-error", "error", "fx", None),
+    "FX201": CodeInfo("proxy-as-bool", "error", "fx", None),
+    "FX202": CodeInfo("builtin-on-proxy", "error", "fx", None),
+    "FX203": CodeInfo("proxy-iteration", "error", "fx", None),
+    "FX204": CodeInfo("concrete-indexed-by-proxy", "error", "fx", None),
+    "FX205": CodeInfo("proxy-item-assignment", "error", "fx", None),
+    "FX206": CodeInfo("varargs-factory-proxy-size", "error", "fx", None),
+    "FX207": CodeInfo("finfo-of-proxy", "error", "fx", None),
+    "FX208": CodeInfo("module-built-in-forward", "error", "fx", None),
+    "FX209": CodeInfo("script-function-on-proxy", "error", "fx", None),
+    "FX210": CodeInfo("numpy-on-proxy", "error", "fx", None),
+    "FX220": CodeInfo("isinstance-of-proxy", "warning", "fx", None),
+    "FX221": CodeInfo("parameter-none-check", "warning", "fx", None),
+    "FX222": CodeInfo("try-around-traced-code", "warning", "fx", None),
+    "FX223": CodeInfo("python-state-in-forward", "warning", "fx", None),
+    "FX224": CodeInfo("random-in-forward", "warning", "fx", None),
+    "FX225": CodeInfo("forward-hook-on-traced-module", "warning", "fx", None),
     "JIT000": CodeInfo("compiler-error", "error", "script", None),
     "JIT001": CodeInfo("syntax-error", "error", None, None),
     "JIT002": CodeInfo("unreadable-file", "error", None, None),
