@@ -68,6 +68,7 @@ def settings_key(config: Config, enabled: set[str]) -> str:
         "per_file_ignores": {pattern: sorted(codes) for pattern, codes in sorted(config.per_file_ignores.items())},
         "root": str(config.root),
         "ignore_noqa": config.ignore_noqa,
+        "fx": [sorted(config.fx_leaf_modules), sorted(config.fx_autowrap_functions), config.fx_library_leaves],
     }
     return _digest(json.dumps(settings, sort_keys=True))
 

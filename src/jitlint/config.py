@@ -12,9 +12,10 @@ from jitlint.targets import DEFAULT_TARGETS
 
 KNOWN_KEYS = frozenset(
     {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic",
-     "baseline"}
+     "baseline", "fx"}
 )
 DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python"})
+FX_KEYS = frozenset({"leaf-modules", "autowrap-functions", "library-leaves"})
 
 # Directories never worth linting (ruff's defaults, plus our cache).
 DEFAULT_EXCLUDE = (
@@ -46,6 +47,11 @@ class Config:
     dynamic_python: str | None = None
     baseline: Path | None = None  # `baseline = "..."`, relative to the pyproject.toml
     ignore_noqa: bool = False  # `--ignore-noqa` (command line only): no `# noqa` suppresses anything
+    # `[tool.jitlint.fx]`: what the fx-trace policy treats as leaves (qualified names), and whether libraries' own
+    # notrace registrations count (timm's, torchvision.ops), as `create_feature_extractor` and timm's tracer do.
+    fx_leaf_modules: list[str] = field(default_factory=list)
+    fx_autowrap_functions: list[str] = field(default_factory=list)
+    fx_library_leaves: bool = False
 
     # -- selection --------------------------------------------------------------------------------------------
     def enabled_codes(self, code_targets: Mapping[str, str | None], cli_select=None, cli_extend=(), cli_ignore=(),
@@ -204,7 +210,26 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
             raise ConfigError(f"{path}: `baseline` in [tool.jitlint] must be the path of a baseline file")
         config.baseline = config.root / table["baseline"]
     _load_dynamic(config, table.get("dynamic", {}), path)
+    _load_fx(config, table.get("fx", {}), path)
     return config
+
+
+def _load_fx(config: Config, table, path) -> None:
+    """`[tool.jitlint.fx]`: leaf-modules and autowrap-functions (qualified names), library-leaves (bool)."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.jitlint.fx] must be a table")
+    unknown = sorted(set(table) - FX_KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key in [tool.jitlint.fx]: `{unknown[0]}`")
+    for key in ("leaf-modules", "autowrap-functions"):
+        value = table.get(key, [])
+        if not (isinstance(value, list) and all(isinstance(item, str) and item for item in value)):
+            raise ConfigError(f"{path}: `{key}` in [tool.jitlint.fx] must be a list of qualified names")
+    if not isinstance(table.get("library-leaves", False), bool):
+        raise ConfigError(f"{path}: `library-leaves` in [tool.jitlint.fx] must be true or false")
+    config.fx_leaf_modules = list(table.get("leaf-modules", []))
+    config.fx_autowrap_functions = list(table.get("autowrap-functions", []))
+    config.fx_library_leaves = table.get("library-leaves", False)
 
 
 def _load_dynamic(config: Config, table, path) -> None:

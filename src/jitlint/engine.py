@@ -265,6 +265,7 @@ def _lint_run(
         seeds.append(buffer_path)
 
     project = ProjectIndex(loader=_load_quietly)
+    project.derived["config"] = config  # what capture policies configure themselves from ([tool.jitlint.fx])
     project.seed(seeds)
     modules = _index(project, sources)
     maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
@@ -401,6 +402,7 @@ def _shard_worker(index: int, connection) -> None:
             source = read_source(path)
             (sources if isinstance(source, SourceFile) else errors).append(source)
         project = ProjectIndex(loader=_load_quietly)
+        project.derived["config"] = config
         project.seed(files)
         modules = _index(project, sources)
         maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
