@@ -39,14 +39,16 @@ def _is_trace_rule(code: str) -> bool:
     return rule is not None and rule.policy == POLICY and not rule.engine_reported
 
 
-def traced_roots(project, captured) -> dict[Path, list[str]]:
-    """Per linted file, the module classes to trace: those whose forward the map treats as a root."""
+def traced_roots(project, captured, factories=()) -> dict[Path, list[str]]:
+    """Per linted file, the module classes to trace: those whose forward the map treats as a root (no other code
+    of the project uses the class), and those with a declared factory."""
     from jitlint.targets.fx.taint import is_root_forward
 
     roots: dict[Path, list[str]] = {}
     for module in project.modules.values():
         if not module.linted:
             continue
+        dotted = module_name_for(module.path)[0]
         for name, cls in module.classes.items():
             if not project.is_module_class(cls):
                 continue
@@ -54,14 +56,15 @@ def traced_roots(project, captured) -> dict[Path, list[str]]:
             entry = captured.get(forward.node) if forward is not None else None
             if entry is None or not entry.body_captured or cls not in (entry.owners or [cls]):
                 continue
-            if is_root_forward(captured.policy, dataclasses.replace(entry, owners=[cls])):
+            if f"{dotted}:{name}" in factories or is_root_forward(captured.policy,
+                                                                  dataclasses.replace(entry, owners=[cls])):
                 roots.setdefault(module.path, []).append(name)
     return roots
 
 
-def build_requests(project, captured) -> tuple[list[FileRequest], list[str]]:
+def build_requests(project, captured, factories=()) -> tuple[list[FileRequest], list[str]]:
     requests, user_roots = [], set()
-    for path, classes in sorted(traced_roots(project, captured).items()):
+    for path, classes in sorted(traced_roots(project, captured, factories).items()):
         module = next(m for m in project.modules.values() if m.path == path)
         dotted, root = module_name_for(module.path)
         user_roots.add(str(root.resolve()))
@@ -79,7 +82,7 @@ def run_dynamic(run, settings):
         raise DynamicError("--dynamic --target fx needs the fx-trace capture map")
     torch_version = probe_torch(settings.python)
     config = project.derived.get("config")
-    requests, user_roots = build_requests(project, captured)
+    requests, user_roots = build_requests(project, captured, settings.factories)
     extra = {
         "leaf_modules": sorted(getattr(config, "fx_leaf_modules", [])),
         "autowrap_functions": sorted(getattr(config, "fx_autowrap_functions", [])),

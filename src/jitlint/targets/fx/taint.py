@@ -71,6 +71,9 @@ _BUILTIN_MESSAGES = {
     "builtins.min": "builtin `min()` compares a Proxy as a Python bool (symbolic_trace raises on control flow); use "
                     "`torch.minimum`/`torch.clamp`, or wrap the function with `torch.fx.wrap`",
 }
+# Methods of lists, tuples and dicts: on a MAYBE value (a Proxy, or a container of them) they say nothing.
+_CONTAINER_METHODS = frozenset({"keys", "values", "items", "get", "append", "extend", "insert", "pop", "index", "count",
+                                "copy", "update", "setdefault", "popitem", "clear", "remove", "reverse", "sort"})
 VARARGS_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
 
 
@@ -171,10 +174,11 @@ def parameter_taint(policy: "TracePolicy", entry: "CapturedFunction") -> tuple[d
             continue
     if not analysed and info.name == "forward" and info.cls is not None and policy.project.is_module_class(info.cls):
         # A submodule whose parent calls it in a way not resolved here (`nn.Sequential`, a loop over a ModuleList):
-        # what it receives is what the parent has, Proxies; the parameters it is not passed keep their defaults.
+        # it receives what the parent has, usually a Proxy, sometimes a list or dict of them (MAYBE); the
+        # parameters it is not passed keep their defaults.
         for param in positional:
             if param.default is None:
-                values[param.name.value] = PROXY
+                values[param.name.value] = MAYBE
     return values, frozenset()
 
 
@@ -761,8 +765,10 @@ class _Evaluator:
             base = func.value
             if not (isinstance(base, cst.Name) and base.value == domain.self_name):
                 receiver = self.eval(base)
-                if receiver in _POSSIBLE:
+                if receiver == PROXY or (receiver == MAYBE and func.attr.value not in _CONTAINER_METHODS):
                     return PROXY
+                if receiver == MAYBE:
+                    return MAYBE
         if isinstance(func, cst.Name) and func.value not in self.scope and domain.name_value(func.value) == MODULE_LOCAL:
             self.sink(MODULE_IN_FORWARD, node, "calls a module built inside the traced function: symbolic_trace "
                                                "needs every module it calls to be a submodule; build it in `__init__`")

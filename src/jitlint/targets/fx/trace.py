@@ -207,43 +207,80 @@ def _class_decorators(cls: ClassInfo) -> set[str]:
 
 
 def submodule_classes(project: ProjectIndex) -> frozenset[int]:
-    """Module classes (ids) that another module class of the project refers to in its methods (builds or
-    receives as a default): they are traced as submodules, called with what their parent passes. The others
-    are the classes users trace themselves (roots), whose every forward parameter becomes a Proxy."""
+    """Module classes (ids) that code of the project other than their own body refers to: a parent module builds
+    them, a builder function or a registry passes them on. They are traced as parts of a model, called with what
+    their caller passes (an argument a call omits keeps its default). The others are the classes users trace
+    themselves (roots), whose every forward parameter becomes a Proxy placeholder, flags with defaults too."""
     cache = project.derived.get("fx.submodule_classes")
     if cache is not None and cache[0] == len(project.modules):
         return cache[1]
+    names = {cls.name for module in project.modules.values() for cls in module.classes.values()}
     found: set[int] = set()
     for module in list(project.modules.values()):
-        imports = module.imports
-        for cls in module.classes.values():
-            if not project.is_module_class(cls):
+        if module.text is not None and not any(name in module.text for name in names):
+            continue
+        collector = _References(names)
+        walk(module.tree, collector)
+        for node, inside in collector.found:
+            target = project.resolve_class(module.imports.qualify(node))
+            if target is None or not project.is_module_class(target):
                 continue
-            for method in cls.methods.values():
-                collector = _NameCollector()
-                walk(method.node, collector)
-                for node in collector.nodes:
-                    qualified = imports.qualify(node)
-                    if not qualified:
-                        continue
-                    target = project.resolve_class(qualified)
-                    if target is not None and target is not cls and project.is_module_class(target):
-                        found.add(id(target))
+            if target.module is module and target.name == inside:
+                continue  # its own body (`super(Cls, self)`, annotations)
+            found.add(id(target))
     result = frozenset(found)
     project.derived["fx.submodule_classes"] = (len(project.modules), result)
     return result
 
 
-class _NameCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.nodes: list[cst.BaseExpression] = []
+class _References(cst.CSTVisitor):
+    """Names and dotted names that may refer to a project class, with the top-level class they sit in."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+        self.found: list[tuple[cst.BaseExpression, str | None]] = []
+        self.classes: list[str] = []
+        self.bases: set[int] = set()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.classes.append(node.name.value)
+        for base in node.bases:  # deriving from a class is not using it as a submodule
+            collector = _AllNames()
+            walk(base.value, collector)
+            self.bases |= collector.ids
+        return True
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.pop()
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        return True
 
     def visit_Name(self, node: cst.Name) -> None:
-        self.nodes.append(node)
+        if node.value in self.names and id(node) not in self.bases:
+            self.found.append((node, self.classes[0] if self.classes else None))
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        self.nodes.append(node)
+        if node.attr.value in self.names and id(node) not in self.bases:
+            self.found.append((node, self.classes[0] if self.classes else None))
         return True
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False  # `from m import Cls` is not a use
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+
+class _AllNames(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.ids: set[int] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.ids.add(id(node))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.ids.add(id(node))
 
 
 class TracePolicy(CapturePolicy):
