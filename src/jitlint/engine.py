@@ -237,7 +237,11 @@ def _lint_run(
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
     shards = min(jobs, len(files) // MIN_FILES_PER_JOB)
     in_memory = [*buffers, *([stdin] if stdin is not None else [])]
-    if shards > 1 and not in_memory and not keep_model and "fork" in multiprocessing.get_all_start_methods():
+    # A policy whose analysis follows values through call sites across files (`needs_one_process`) sees all its
+    # callers only in one process: the run is not split then, so the findings do not depend on `--jobs`.
+    one_process = any(getattr(policy_class(name), "needs_one_process", False) for name in policies)
+    if (shards > 1 and not in_memory and not keep_model and not one_process
+            and "fork" in multiprocessing.get_all_start_methods()):
         sharded = _lint_sharded(files, rules, policies, config, enabled, shards, progress)
         if sharded is not None:
             findings, loaded = sharded

@@ -285,6 +285,9 @@ class _AllNames(cst.CSTVisitor):
 
 class TracePolicy(CapturePolicy):
     name = "fx-trace"
+    # The Proxy taint of a function's parameters comes from the analysis of its callers, anywhere in the project:
+    # a run split across workers would see only the callers in each worker's files (the engine keeps it whole).
+    needs_one_process = True
 
     def __init__(self, project, captured) -> None:
         super().__init__(project, captured)
