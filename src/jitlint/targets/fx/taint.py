@@ -126,7 +126,9 @@ def is_root_forward(policy: "TracePolicy", entry: "CapturedFunction") -> bool:
     return any(policy.project.is_module_class(owner) and id(owner) not in used for owner in owners)
 
 
-def parameter_taint(policy: "TracePolicy", entry: "CapturedFunction") -> tuple[dict[str, Any], frozenset[str]]:
+def parameter_taint(policy: "TracePolicy", entry: "CapturedFunction") -> tuple[dict[str, Any], frozenset[str], frozenset[str]]:
+    """The taint of each parameter; the parameters that are a root forward's placeholders; and those whose taint
+    is a guess (a forward whose callers are not resolved)."""
     info = entry.info
     skip_first = info.bound_first_param is not None
     positional, keyword_only, star, star_kwarg = _parameters(info.node, skip_first)
@@ -134,7 +136,7 @@ def parameter_taint(policy: "TracePolicy", entry: "CapturedFunction") -> tuple[d
     extra = [p.name.value for p in (star, star_kwarg) if p is not None]
     if is_root_forward(policy, entry):
         every = {name: PROXY for name in (*names, *extra)}
-        return every, frozenset(every)
+        return every, frozenset(every), frozenset()
     values: dict[str, Any] = {name: None for name in (*names, *extra)}
     sites = [site for site in policy.captured.calls_to(info.node) if site.caller is not None and site.call is not None]
     analysed = False
@@ -172,14 +174,16 @@ def parameter_taint(policy: "TracePolicy", entry: "CapturedFunction") -> tuple[d
                 values[star_kwarg.name.value] = DICT
         if starred:  # what `*args`/`**kwargs` pass is unknown: no taint is claimed for it
             continue
+    guessed = set()
     if not analysed and info.name == "forward" and info.cls is not None and policy.project.is_module_class(info.cls):
-        # A submodule whose parent calls it in a way not resolved here (`nn.Sequential`, a loop over a ModuleList):
-        # it receives what the parent has, usually a Proxy, sometimes a list or dict of them (MAYBE); the
-        # parameters it is not passed keep their defaults.
+        # A forward whose callers are not resolved here (a submodule in `nn.Sequential` or a ModuleList loop, a
+        # model built by a builder function): the parameters without a default receive what the parent has or
+        # the traced input, Proxies; those with a default keep it (as when a parent omits them).
         for param in positional:
             if param.default is None:
-                values[param.name.value] = MAYBE
-    return values, frozenset()
+                values[param.name.value] = PROXY
+                guessed.add(param.name.value)
+    return values, frozenset(), frozenset(guessed)
 
 
 # -- the analysis -----------------------------------------------------------------------------------------------
@@ -196,8 +200,8 @@ def analyse(policy: "TracePolicy", entry: "CapturedFunction") -> Analysis | None
         return cached  # type: ignore[return-value]
     policy.analyses[key] = _IN_PROGRESS
     try:
-        params, placeholders = parameter_taint(policy, entry)
-        domain = TaintDomain(policy, entry, params, placeholders)
+        params, placeholders, guessed = parameter_taint(policy, entry)
+        domain = TaintDomain(policy, entry, params, placeholders, guessed)
         FlowWalker(domain, entry.pruned).run(entry.info.node)
         result = Analysis(domain.sinks, domain.call_args, placeholders)
     except RecursionError:
@@ -210,9 +214,10 @@ class TaintDomain(FlowDomain[Any]):
     unknown = None
 
     def __init__(self, policy: "TracePolicy", entry: "CapturedFunction", params: dict[str, Any],
-                 placeholders: frozenset[str] = frozenset()) -> None:
+                 placeholders: frozenset[str] = frozenset(), guessed: frozenset[str] = frozenset()) -> None:
         self.policy = policy
         self.placeholders = placeholders
+        self.guessed = guessed  # parameters believed to be Proxies without a caller that shows it
         self.project = policy.project
         self.entry = entry
         self.imports = entry.info.module.imports
@@ -846,7 +851,11 @@ class _Evaluator:
                 self.sink(ITERATE, node, f"`{name}()` iterates a Proxy; use tensor ops, or index the shape")
             return SEQ_P if any_possible else None
         if qualified == "builtins.isinstance":
-            if first == PROXY and not _tests_proxy_class(node, self.imports):
+            argument = node.args[0].value if node.args else None
+            guessed = isinstance(argument, cst.Name) and argument.value in domain.guessed
+            # A guessed parameter may be a list a parent passes (densenet's layers take one or a list): an
+            # isinstance test on it is how such code chooses, not a mis-trace.
+            if first == PROXY and not guessed and not _tests_proxy_class(node, self.imports):
                 self.sink(ISINSTANCE, node, "`isinstance` of a Proxy: while tracing the value is a `torch.fx.Proxy`, "
                                             "not a Tensor (or list), so this test is fixed at trace time")
             return None
