@@ -873,6 +873,11 @@ class _Evaluator:
                 self.sink(FACTORY, node, f"`{qualified}` with sizes as separate arguments and a Proxy first: pass "
                                          "the sizes as one tuple (`torch.zeros((n, 3))`), or use `x.new_zeros(n, 3)`")
             return PROXY if any_possible else None
+        if qualified in ("torch.tensor", "torch.as_tensor") and node.args and self._holds_proxy(node.args[0].value):
+            self.sink(BUILTIN, node, f"`{qualified}` of a list holding a Proxy calls `len()` on it (\"'len' is not "
+                                     "supported in symbolic tracing by default\"); build it with `torch.stack` or "
+                                     "`torch.cat` of tensors")
+            return PROXY
         if qualified == "torch.finfo":
             if first == PROXY:
                 self.sink(FINFO, node, "`torch.finfo` of a Proxy dtype: pass a concrete dtype "

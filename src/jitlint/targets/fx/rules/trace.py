@@ -48,7 +48,7 @@ class BuiltinOnProxy(_SinkRule):
     name = "builtin-on-proxy"
     severity = "error"
     sink = taint.BUILTIN
-    summary = "builtin `len`/`int`/`float`/`range`/`max`/`min`/`round` applied to a Proxy"
+    summary = "builtin `len`/`int`/`float`/`range`/`max`/`min`/`round` (and `torch.tensor([p])`) applied to a Proxy"
     message = "a builtin that needs a concrete value applied to a Proxy"
 
 
