@@ -198,6 +198,66 @@ def test_taint_crosses_files(tmp_path):
     assert [(f.filename.rsplit("/", 1)[-1], f.code, f.location.row) for f in findings] == [("layers.py", "FX201", 5)]
 
 
+def test_fx_wrap_patches_only_the_registering_module(tmp_path):
+    """torch.fx.wrap replaces the name in the globals of the module that calls it: `from layers import helper`
+    elsewhere keeps the original function, whose body is then traced (verified on torch 2.13: the first class fails
+    at the `if`, the other two trace)."""
+    files = {
+        "pk/__init__.py": "",
+        "pk/layers.py": "import torch\n\n\n@torch.fx.wrap\ndef helper(x):\n    if x.sum() > 0:\n        return x\n"
+                        "    return -x\n\n\ndef same_module_caller(x):\n    return helper(x)\n",
+        "pk/model.py": "import torch.nn as nn\n\nimport pk.layers\nfrom pk.layers import helper, same_module_caller\n\n\n"
+                       "class ViaImport(nn.Module):\n    def forward(self, x):\n        return helper(x)\n\n\n"
+                       "class ViaModule(nn.Module):\n    def forward(self, x):\n        return pk.layers.helper(x)\n\n\n"
+                       "class ViaSameModule(nn.Module):\n    def forward(self, x):\n        return same_module_caller(x)\n",
+    }
+    findings = lint_files(files, tmp_path, codes=FX)
+    assert [(f.filename.rsplit("/", 1)[-1], f.code, f.location.row) for f in findings] == [("layers.py", "FX201", 6)]
+
+
+def test_submodule_parameters_follow_their_annotations(tmp_path):
+    """A forward whose callers are not resolved (here: in a ModuleList loop) gets a Proxy for a tensor parameter,
+    a sequence for `List[...]`, and nothing claimed for an alias it cannot read (timm's hrnet and twins)."""
+    source = H + textwrap.dedent("""
+        from typing import List, Tuple
+
+        Size_ = Tuple[int, int]
+
+
+        class Fuse(nn.Module):
+            def forward(self, x: List[torch.Tensor]):
+                for i in range(len(x)):
+                    x[i] = x[i] * 2
+                if x[0].shape[0] > 1:  # error: FX201
+                    pass
+                return x
+
+
+        class Reshape(nn.Module):
+            def forward(self, x, size: Size_):
+                return x.view(x.shape[0], -1, *size)
+
+
+        class Plain(nn.Module):
+            def forward(self, x):
+                for row in x:  # error: FX203
+                    pass
+                return x
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleList([Fuse(), Reshape(), Plain()])
+
+            def forward(self, x):
+                for block in self.blocks:
+                    x = block(x)
+                return x
+        """)
+    assert lint_one(source, tmp_path) == marks(source)
+
+
 def test_is_fx_tracing_guard_prunes(tmp_path):
     source = model("if not torch.fx._symbolic_trace.is_fx_tracing():\n    n = int(x.size(0))\n    x = x * n\nreturn x")
     assert lint_one(source, tmp_path) == []

@@ -141,6 +141,8 @@ def parameter_taint(policy: "TracePolicy", entry: "CapturedFunction") -> tuple[d
     sites = [site for site in policy.captured.calls_to(info.node) if site.caller is not None and site.call is not None]
     analysed = False
     for site in sites:
+        if policy.leaves.wrapped_call(info, site.call, site.caller.module):
+            continue  # recorded as one node there: the body does not run with these arguments
         caller = policy.captured.get(site.caller.node)
         if caller is None or not caller.body_captured:
             continue
@@ -179,11 +181,41 @@ def parameter_taint(policy: "TracePolicy", entry: "CapturedFunction") -> tuple[d
         # A forward whose callers are not resolved here (a submodule in `nn.Sequential` or a ModuleList loop, a
         # model built by a builder function): the parameters without a default receive what the parent has or
         # the traced input, Proxies; those with a default keep it (as when a parent omits them).
+        imports = info.module.imports
         for param in positional:
             if param.default is None:
-                values[param.name.value] = PROXY
-                guessed.add(param.name.value)
+                values[param.name.value] = _guess(param, imports)
+                if values[param.name.value] == PROXY:
+                    guessed.add(param.name.value)
     return values, frozenset(), frozenset(guessed)
+
+
+_SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "typing.Sequence", "builtins.list", "builtins.tuple",
+                                   "collections.abc.Sequence"})
+_SCALAR_ANNOTATIONS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.str"})
+
+
+def _guess(param: cst.Param, imports) -> Any:
+    """What a forward parameter whose callers are unknown holds, by its annotation: a Proxy for a tensor or no
+    annotation, a sequence of them for `List[...]`/`Tuple[...]`, a concrete value for a scalar type, and MAYBE for
+    any other annotation (an alias such as `Size_ = Tuple[int, int]`, a dict)."""
+    if param.annotation is None:
+        return PROXY
+    annotation = param.annotation.annotation
+    outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+    qualified = imports.qualify(outer) or ""
+    if qualified in ("typing.Optional",) and isinstance(annotation, cst.Subscript) and annotation.slice:
+        inner = annotation.slice[0].slice
+        if isinstance(inner, cst.Index):
+            outer = inner.value.value if isinstance(inner.value, cst.Subscript) else inner.value
+            qualified = imports.qualify(outer) or ""
+    if qualified == "torch.Tensor":
+        return PROXY
+    if qualified in _SEQUENCE_ANNOTATIONS:
+        return SEQ_P
+    if qualified in _SCALAR_ANNOTATIONS:
+        return None
+    return MAYBE
 
 
 # -- the analysis -----------------------------------------------------------------------------------------------
@@ -792,7 +824,7 @@ class _Evaluator:
             name = func.attr.value
             method = next((m for owner in domain.owners if (m := domain.project.find_method(owner, name))), None)
             if method is not None:
-                return self._project_call(method, any_proxy, any_possible)
+                return self._project_call(method, node, any_possible)
             leaf = domain.submodule_leafness(name)
             if leaf is True:
                 return PROXY
@@ -822,10 +854,10 @@ class _Evaluator:
         target = self.domain.project.resolve_class(qualified)
         return target is not None and self.domain.project.is_module_class(target)
 
-    def _project_call(self, function: FunctionInfo, any_proxy: bool, any_possible: bool):
+    def _project_call(self, function: FunctionInfo, call: cst.Call, any_possible: bool):
         if "torch.jit.script" in function.decorators:
             return None
-        if self.domain.policy.leaves.wrapped(function) is not None:
+        if self.domain.policy.leaves.wrapped_call(function, call, self.domain.entry.info.module):
             return PROXY if any_possible else None
         return MAYBE if any_possible else None
 
@@ -899,7 +931,7 @@ class _Evaluator:
                                                  "checks its argument types and rejects a Proxy; call a plain Python "
                                                  "function while tracing")
                 return None
-            return self._project_call(target, any_proxy, any_possible)
+            return self._project_call(target, node, any_possible)
         if isinstance(target, ClassInfo):
             return None
         return MAYBE if any_possible else None

@@ -8,8 +8,9 @@ Where tracing stops (the body is not traced, the call becomes one graph node):
   linted) except `nn.Sequential`; classes named in `[tool.jitlint.fx] leaf-modules` (and their subclasses); with
   `library-leaves = true`, classes decorated with timm's `@register_notrace_module` and the modules of
   `torchvision.ops` (what `create_feature_extractor` and timm's tracer make leaves);
-- wrapped functions: `@torch.fx.wrap` and module-level `torch.fx.wrap("f")` / `torch.fx.wrap(f)`; functions named
-  in `autowrap-functions`; with `library-leaves = true`, timm's `@register_notrace_function` /
+- wrapped functions: `@torch.fx.wrap` and module-level `torch.fx.wrap("f")` / `torch.fx.wrap(f)`, for calls made
+  from the registering module or through it (`layers.f(x)`): torch patches that module's globals only, so a call
+  by a name another module imported runs the body; functions named in `autowrap-functions`; with `library-leaves = true`, timm's `@register_notrace_function` /
   `register_notrace_function(f)` and the functions of `torchvision.ops`. `math.*` is autowrapped by torch itself.
 
 Pruning is the inverse of TorchScript's: while tracing, `torch.jit.is_scripting()` is False (FX takes the eager
@@ -148,14 +149,28 @@ class LeafKnowledge:
             module.name == package or module.name.startswith(package + ".") for package in LIBRARY_LEAF_PACKAGES
         )
 
-    def wrapped(self, function: FunctionInfo) -> str | None:
-        """Why the tracer records a call of this function as one node instead of tracing its body, or None."""
+    def fx_wrapped(self, function: FunctionInfo) -> bool:
+        """Registered with `torch.fx.wrap` (decorator or module-level call). symbolic_trace patches the name in the
+        globals of the module that registers it only: a call from that module, or through the module
+        (`layers.f(x)`), is one node; a call by a name another module imported (`from layers import f`) runs
+        the body (verified on torch 2.13)."""
         if FX_WRAP in function.decorators:
-            return "@torch.fx.wrap"
+            return True
+        return function.cls is None and f"fx:{function.name}" in self._module_wraps(function.module)
+
+    def wrapped_call(self, function: FunctionInfo, call: cst.Call, caller_module: ModuleInfo) -> bool:
+        """Whether this call of the function is recorded as one node (not traced into)."""
+        if self.wrapped(function) is not None:
+            return True
+        if not self.fx_wrapped(function):
+            return False
+        return caller_module is function.module or isinstance(call.func, cst.Attribute)
+
+    def wrapped(self, function: FunctionInfo) -> str | None:
+        """Why the tracer records every call of this function as one node instead of tracing its body (configured
+        autowrap functions and library registrations), or None. `torch.fx.wrap` is per call (`wrapped_call`)."""
         if function.cls is None:
             wraps = self._module_wraps(function.module)
-            if f"fx:{function.name}" in wraps:
-                return "torch.fx.wrap at module level"
             if function.qualname in self.settings.autowrap_functions:
                 return "autowrap-functions"
             if self.settings.library_leaves:
