@@ -117,6 +117,8 @@ FAILS = {
     "numpy-asarray": model("return x * np.asarray(x).sum()  # error: FX210", extra="import numpy as np"),
     "from-numpy-eager-branch": model("if not torch.jit.is_scripting():\n"
                                      "    x = torch.from_numpy(x.numpy() * 2)  # error: FX210\nreturn x"),
+    "list-filled-then-read": model("feats = []\nfeats.append(x)\nif feats[0].shape[0] > 1:  # error: FX201\n"
+                                   "    x = x + 1\nreturn x"),
     "helper-branches": model("return helper(x)", extra="""
         def helper(x):
             if x.shape[-1] % 2:  # error: FX201

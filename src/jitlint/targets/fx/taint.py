@@ -401,6 +401,9 @@ class TaintDomain(FlowDomain[Any]):
                 self.bind_target(inner, part, None, frame)
         elif isinstance(target, cst.Subscript):
             self.item_assignment(target)
+            base = target.value
+            if isinstance(base, cst.Name) and frame.values.get(base.value) == SEQ and value in (*_POSSIBLE, SEQ_P):
+                frame.values[base.value] = SEQ_P  # `out[i] = proxy`: the list now holds Proxies
             frame.read_names(target)
         else:
             frame.read_names(target)
@@ -802,6 +805,9 @@ class _Evaluator:
             base = func.value
             if not (isinstance(base, cst.Name) and base.value == domain.self_name):
                 receiver = self.eval(base)
+                if (receiver in (SEQ, SEQ_P) and func.attr.value in ("append", "extend", "insert") and any_possible
+                        and isinstance(base, cst.Name) and base.value not in self.scope and self.report):
+                    domain.frame.values[base.value] = SEQ_P  # a list that now holds Proxies
                 if receiver == PROXY or (receiver == MAYBE and func.attr.value not in _CONTAINER_METHODS):
                     return PROXY
                 if receiver == MAYBE:
