@@ -119,6 +119,9 @@ FAILS = {
                                      "    x = torch.from_numpy(x.numpy() * 2)  # error: FX210\nreturn x"),
     "list-filled-then-read": model("feats = []\nfeats.append(x)\nif feats[0].shape[0] > 1:  # error: FX201\n"
                                    "    x = x + 1\nreturn x"),
+    "list-input-of-a-built-model": model("for img in images:  # error: FX203\n    pass\nreturn images",
+                                         signature="self, images: List[torch.Tensor]",
+                                         extra="from typing import List\n\n\ndef build():\n    return M()"),
     "helper-branches": model("return helper(x)", extra="""
         def helper(x):
             if x.shape[-1] % 2:  # error: FX201

@@ -222,40 +222,50 @@ def _class_decorators(cls: ClassInfo) -> set[str]:
 
 
 def submodule_classes(project: ProjectIndex) -> frozenset[int]:
-    """Module classes (ids) that code of the project other than their own body refers to: a parent module builds
-    them, a builder function or a registry passes them on. They are traced as parts of a model, called with what
-    their caller passes (an argument a call omits keeps its default). The others are the classes users trace
-    themselves (roots), whose every forward parameter becomes a Proxy placeholder, flags with defaults too."""
+    """Module classes (ids) traced as parts of a model rather than as the model itself: another class of the
+    project refers to them (a parent builds them, or takes them as a default), or functions only pass them on
+    (`_create(Block, ...)`, `build_model_with_cfg(Model, ...)`). They are called with what their caller passes (an
+    argument a call omits keeps its default). The others are the classes users trace themselves (roots): never
+    referred to, or built by a function (`model = ResNet(...)` in a builder). Every forward parameter of a root
+    becomes a Proxy placeholder, flags with defaults too."""
     cache = project.derived.get("fx.submodule_classes")
     if cache is not None and cache[0] == len(project.modules):
         return cache[1]
     names = {cls.name for module in project.modules.values() for cls in module.classes.values()}
-    found: set[int] = set()
+    in_classes: set[int] = set()
+    passed: set[int] = set()
+    built_by_function: set[int] = set()
     for module in list(project.modules.values()):
         if module.text is not None and not any(name in module.text for name in names):
             continue
         collector = _References(names)
         walk(module.tree, collector)
-        for node, inside in collector.found:
+        for node, inside, called in collector.found:
             target = project.resolve_class(module.imports.qualify(node))
             if target is None or not project.is_module_class(target):
                 continue
-            if target.module is module and target.name == inside:
-                continue  # its own body (`super(Cls, self)`, annotations)
-            found.add(id(target))
-    result = frozenset(found)
+            if inside is not None:
+                if not (target.module is module and target.name == inside):  # not its own body
+                    in_classes.add(id(target))
+            elif called:
+                built_by_function.add(id(target))
+            else:
+                passed.add(id(target))
+    result = frozenset(in_classes | (passed - built_by_function))
     project.derived["fx.submodule_classes"] = (len(project.modules), result)
     return result
 
 
 class _References(cst.CSTVisitor):
-    """Names and dotted names that may refer to a project class, with the top-level class they sit in."""
+    """Names and dotted names that may refer to a project class: with the top-level class they sit in (None at
+    module level and in functions), and whether they are called."""
 
     def __init__(self, names: set[str]) -> None:
         self.names = names
-        self.found: list[tuple[cst.BaseExpression, str | None]] = []
+        self.found: list[tuple[cst.BaseExpression, str | None, bool]] = []
         self.classes: list[str] = []
         self.bases: set[int] = set()
+        self.called: set[int] = set()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self.classes.append(node.name.value)
@@ -268,16 +278,19 @@ class _References(cst.CSTVisitor):
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes.pop()
 
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        return True
+    def visit_Call(self, node: cst.Call) -> None:
+        self.called.add(id(node.func))
+
+    def _found(self, node: cst.BaseExpression) -> None:
+        self.found.append((node, self.classes[0] if self.classes else None, id(node) in self.called))
 
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in self.names and id(node) not in self.bases:
-            self.found.append((node, self.classes[0] if self.classes else None))
+            self._found(node)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         if node.attr.value in self.names and id(node) not in self.bases:
-            self.found.append((node, self.classes[0] if self.classes else None))
+            self._found(node)
         return True
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
