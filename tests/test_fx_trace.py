@@ -266,3 +266,20 @@ def test_submodule_parameters_follow_their_annotations(tmp_path):
 def test_is_fx_tracing_guard_prunes(tmp_path):
     source = model("if not torch.fx._symbolic_trace.is_fx_tracing():\n    n = int(x.size(0))\n    x = x * n\nreturn x")
     assert lint_one(source, tmp_path) == []
+
+
+def test_a_run_with_fx_trace_rules_stays_in_one_process(tmp_path, monkeypatch):
+    """Parameters take their taint from callers in any file, so the run is not split (same findings for any
+    --jobs)."""
+    from jitlint import engine
+    from jitlint.config import Config
+
+    for n in range(12):
+        (tmp_path / f"m{n}.py").write_text(FAILS["if-shape"])
+    used = []
+    real = engine._lint_sharded
+    monkeypatch.setattr(engine, "_lint_sharded", lambda *args: used.append(args[5]) or real(*args))
+    one = engine.lint_run([tmp_path], Config(root=tmp_path), FX, jobs=1)
+    two = engine.lint_run([tmp_path], Config(root=tmp_path), FX, jobs=2)
+    assert used == [] and len(one.findings) == 12
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
