@@ -166,3 +166,19 @@ def test_nothing_else_is_reported(dynamic_run):
         ("layers.py", 6, "FX202"), ("layers.py", 10, "FX201"), ("layers.py", 17, "FX201"),
         ("model.py", 22, "FX221"), ("model.py", 29, "FX000"), ("model.py", 38, "FX202"), ("model.py", 42, "FX202"),
     ])
+
+
+def test_with_both_targets_each_confirmer_marks_its_own_findings(tmp_path):
+    for name, text in PROJECT.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run([sys.executable, "-m", "jitlint", "check", "--dynamic", "--no-cache", "--target",
+                             "script,fx", "--output-format", "json", "pkg"], capture_output=True, text=True,
+                            cwd=tmp_path, env=env, timeout=600)
+    findings = {(Path(f["filename"]).name, f["location"]["row"], f["code"]): f for f in json.loads(result.stdout)}
+    padding = findings[("layers.py", 6, "FX202")]
+    assert (padding["severity"], status(padding)) == ("error", "confirmed")
+    assert status(findings[("model.py", 42, "FX202")]) == "not-reproduced"
+    assert any(code.startswith("JIT") for _file, _row, code in findings)

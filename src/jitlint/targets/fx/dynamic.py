@@ -171,7 +171,9 @@ def _confirm_one(finding, errors, statuses, failures, captured, traced, torch_ve
             error["used"] = True
             return _with(finding, "confirmed", f"torch {torch_version}: {_short(error['message'])} "
                                                f"(line {error['line']})", torch_version)
-    if finding.severity != "error":
+    from jitlint.rules import RULES_BY_CODE
+
+    if RULES_BY_CODE[finding.code].severity != "error":
         return _with(finding, "unverified", "a silent mis-trace: symbolic_trace succeeds either way", torch_version)
     function = getattr(finding.context, "function", None)
     reaching = reaching_roots(function, captured, traced) if function is not None else set()
