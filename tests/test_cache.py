@@ -15,6 +15,12 @@ from jitlint.cli import main
 from jitlint.codes import CODES
 from jitlint.config import Config
 from jitlint.rules import RULES, RULES_BY_CODE
+from jitlint.targets import policy_class
+
+# The codes whose capture policies let a run be split across workers (a policy that follows values through call
+# sites across files, `needs_one_process`, keeps the run in one process).
+SPLITTABLE = {code for code, rule in RULES_BY_CODE.items()
+              if rule.policy is None or not getattr(policy_class(rule.policy), "needs_one_process", False)}
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -188,14 +194,14 @@ def test_jobs_give_the_same_findings_in_the_same_order(tmp_path, monkeypatch):
     used = []
     real = engine._lint_sharded
     monkeypatch.setattr(engine, "_lint_sharded", lambda *args: used.append(args[5]) or real(*args))
-    one = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=1)
-    two = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=2)
+    one = engine.lint_run([tmp_path], config, SPLITTABLE, jobs=1)
+    two = engine.lint_run([tmp_path], config, SPLITTABLE, jobs=2)
     assert used == [2]  # the second run really was split across two workers
     assert two.project is None and one.project is not None
     assert len(one.findings) > 20
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
     # The dynamic checker needs the model: then the run stays in one process, findings pointing into it.
-    kept = engine.lint_run([tmp_path], config, set(RULES_BY_CODE), jobs=2, keep_model=True)
+    kept = engine.lint_run([tmp_path], config, SPLITTABLE, jobs=2, keep_model=True)
     assert used == [2]
     assert [f.to_json() for f in kept.findings] == [f.to_json() for f in one.findings]
     functions = {id(function) for captured in kept.captured.values() for function in captured.functions.values()}
@@ -257,7 +263,7 @@ def test_workers_see_what_other_files_make_compiled(tmp_path, monkeypatch, split
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     config = Config(root=tmp_path)
-    one = engine.lint_run([tmp_path / "pkg"], config, set(RULES_BY_CODE), jobs=1)
+    one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1)
     found = {(Path(f.filename).name, f.code) for f in one.findings}
     assert {("helpers.py", "JIT401"), ("helpers.py", "JIT204"), ("helpers.py", "JIT202"), ("base.py", "JIT301")} <= found, found
     assert any("`User.forward` calls this" in f.message for f in one.findings)
@@ -271,7 +277,7 @@ def test_workers_see_what_other_files_make_compiled(tmp_path, monkeypatch, split
     used = []
     monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
     monkeypatch.setattr(engine, "_split", lambda files, shards: used.append(shards) or forced(files, shards))
-    split_run = engine.lint_run([tmp_path / "pkg"], config, set(RULES_BY_CODE), jobs=len(split))
+    split_run = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=len(split))
     assert used == [len(split)]
     assert [f.to_json() for f in split_run.findings] == [f.to_json() for f in one.findings]
 
@@ -281,13 +287,13 @@ def test_a_failing_worker_leaves_the_run_to_the_parent(tmp_path, monkeypatch):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     config = Config(root=tmp_path)
-    one = engine.lint_run([tmp_path / "pkg"], config, set(RULES_BY_CODE), jobs=1)
+    one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1)
 
     def broken(self, *args):
         raise RuntimeError("a bug in a worker")
 
     monkeypatch.setattr(engine.CaptureMap, "receive", broken)  # only workers call it
-    two = engine.lint_run([tmp_path / "pkg"], config, set(RULES_BY_CODE), jobs=2)
+    two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2)
     assert two.project is not None  # linted again in the parent
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
 

@@ -93,6 +93,7 @@ def settings_key(config: Config, enabled: set[str]) -> str:
         "max_file_size": limits.max_file_size,
         "lint_generated": limits.lint_generated,
         "export_strict": getattr(config, "export_strict", False),
+        "fx": [sorted(config.fx_leaf_modules), sorted(config.fx_autowrap_functions), config.fx_library_leaves],
     }
     return _digest(json.dumps(settings, sort_keys=True))
 

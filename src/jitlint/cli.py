@@ -140,6 +140,11 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
         files, errors = discover(paths, config, force_exclude)
         cache = StaticCache(cache_dir, config, enabled)
         plan = cache.plan(files)
+        if not plan.full and plan.stale:
+            from jitlint.engine import enabled_policies, needs_one_process
+
+            if needs_one_process(enabled_policies(enabled)):  # fx-trace: a share alone cannot know its callers' taint
+                plan.full = True
         if not plan.full:
             if plan.stale:  # only files whose edits other files cannot see: lint just them (see jitlint.cache)
                 from jitlint.engine import lint_share

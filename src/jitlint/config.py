@@ -12,10 +12,11 @@ from jitlint.targets import DEFAULT_TARGETS
 
 KNOWN_KEYS = frozenset(
     {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic",
-     "baseline", "max-file-size", "lint-generated", "export"}
+     "baseline", "max-file-size", "lint-generated", "export", "fx"}
 )
 DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python", "inputs"})
 EXPORT_KEYS = frozenset({"strict"})
+FX_KEYS = frozenset({"leaf-modules", "autowrap-functions", "library-leaves"})
 
 # Directories never worth linting (ruff's defaults, plus our cache).
 DEFAULT_EXCLUDE = (
@@ -50,6 +51,11 @@ class Config:
     export_strict: bool = False  # `[tool.jitlint.export] strict = true`: judge strict-mode torch.export
     baseline: Path | None = None  # `baseline = "..."`, relative to the pyproject.toml
     ignore_noqa: bool = False  # `--ignore-noqa` (command line only): no `# noqa` suppresses anything
+    # `[tool.jitlint.fx]`: what the fx-trace policy treats as leaves (qualified names), and whether libraries' own
+    # notrace registrations count (timm's, torchvision.ops), as `create_feature_extractor` and timm's tracer do.
+    fx_leaf_modules: list[str] = field(default_factory=list)
+    fx_autowrap_functions: list[str] = field(default_factory=list)
+    fx_library_leaves: bool = False
     max_file_size: int | None = None  # `max-file-size` in bytes (None: the default of jitlint.source); larger: JIT004
     lint_generated: bool = False  # `lint-generated`: lint files that declare themselves generated (else JIT005)
 
@@ -227,6 +233,7 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
         config.lint_generated = table["lint-generated"]
     _load_dynamic(config, table.get("dynamic", {}), path)
     _load_export(config, table.get("export", {}), path)
+    _load_fx(config, table.get("fx", {}), path)
     return config
 
 
@@ -240,6 +247,24 @@ def _load_export(config: Config, table, path) -> None:
     if not isinstance(table.get("strict", False), bool):
         raise ConfigError(f"{path}: `strict` in [tool.jitlint.export] must be true or false")
     config.export_strict = table.get("strict", False)
+
+
+def _load_fx(config: Config, table, path) -> None:
+    """`[tool.jitlint.fx]`: leaf-modules and autowrap-functions (qualified names), library-leaves (bool)."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.jitlint.fx] must be a table")
+    unknown = sorted(set(table) - FX_KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key in [tool.jitlint.fx]: `{unknown[0]}`")
+    for key in ("leaf-modules", "autowrap-functions"):
+        value = table.get(key, [])
+        if not (isinstance(value, list) and all(isinstance(item, str) and item for item in value)):
+            raise ConfigError(f"{path}: `{key}` in [tool.jitlint.fx] must be a list of qualified names")
+    if not isinstance(table.get("library-leaves", False), bool):
+        raise ConfigError(f"{path}: `library-leaves` in [tool.jitlint.fx] must be true or false")
+    config.fx_leaf_modules = list(table.get("leaf-modules", []))
+    config.fx_autowrap_functions = list(table.get("autowrap-functions", []))
+    config.fx_library_leaves = table.get("library-leaves", False)
 
 
 def _load_dynamic(config: Config, table, path) -> None:

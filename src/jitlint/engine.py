@@ -255,7 +255,11 @@ def _lint_run(
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
     shards = min(jobs, len(files) // MIN_FILES_PER_JOB)
     in_memory = [*buffers, *([stdin] if stdin is not None else [])]
-    if shards > 1 and not in_memory and not keep_model and "fork" in multiprocessing.get_all_start_methods():
+    # A policy whose analysis follows values through call sites across files (`needs_one_process`) sees all its
+    # callers only in one process: the run is not split then, so the findings do not depend on `--jobs`.
+    one_process = needs_one_process(policies)
+    if (shards > 1 and not in_memory and not keep_model and not one_process
+            and "fork" in multiprocessing.get_all_start_methods()):
         sharded = _lint_sharded(files, rules, policies, config, enabled, shards, progress, record)
         if sharded is not None:
             findings, loaded, exchange = sharded
@@ -283,6 +287,7 @@ def _lint_run(
         seeds.append(buffer_path)
 
     project = ProjectIndex(loader=loader or _load_quietly)  # the editor server's keeps modules between edits
+    project.derived["config"] = config  # what capture policies configure themselves from ([tool.jitlint.fx])
     project.seed(seeds)
     modules = _index(project, sources)
     if progress is not None:
@@ -336,6 +341,16 @@ def _received(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
     return entries, sites
 
 
+def needs_one_process(policies) -> bool:
+    """Whether a capture policy among `policies` follows values through call sites across files: its findings in one
+    file depend on the bodies of its callers in others, so neither a worker's share nor a cached share is enough."""
+    return any(getattr(policy_class(name), "needs_one_process", False) for name in policies)
+
+
+def enabled_policies(enabled: set[str]) -> set[str]:
+    return {rule.policy for rule in RULES if rule.code in enabled and not rule.engine_reported}
+
+
 def lint_share(*args, **kwargs) -> LintRun:
     """`_lint_share` with a large stack (see `lint_run`)."""
     return _in_lint_thread(_lint_share, *args, **kwargs)
@@ -357,6 +372,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
         source = read_source(path, limits=limits)
         (sources if isinstance(source, SourceFile) else errors).append(source)
     project = ProjectIndex(loader=_load_quietly)
+    project.derived["config"] = config
     project.seed(files)
     modules = _index(project, sources)
     maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
@@ -547,6 +563,7 @@ def _shard_worker(index: int, connection) -> None:
             (sources if isinstance(source, SourceFile) else errors).append(source)
         tell("capture maps", 0, 0, force=True)
         project = ProjectIndex(loader=_load_quietly)
+        project.derived["config"] = config
         project.seed(files)
         modules = _index(project, sources)
         maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}

@@ -126,10 +126,16 @@ def _enclosing_name(finding: Finding) -> str | None:
 
 def confirm_findings(findings: list[Finding], results, compiled, project, torch_version: str, strict: bool) -> list[Finding]:
     errors, roots, failures = collect(results)
+    from jitlint.rules import RULES_BY_CODE
+
     confirmed: list[Finding] = []
     for finding in findings:
         if finding.context is None:  # a file that could not be read: nothing to confirm
             confirmed.append(finding)
+            continue
+        rule = RULES_BY_CODE.get(finding.code)
+        if rule is not None and rule.target not in (None, "script"):
+            confirmed.append(finding)  # another target's finding: its own confirmer marks it
             continue
         confirmed.append(_confirm_one(finding, errors, roots, failures, compiled, project, torch_version, strict))
     confirmed.extend(_compiler_only(errors, project, torch_version))

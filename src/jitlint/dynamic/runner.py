@@ -69,9 +69,9 @@ def probe_torch(python: str) -> str:
 
 
 class Worker:
-    def __init__(self, python: str, log_path: Path) -> None:
+    def __init__(self, python: str, log_path: Path, script: Path = WORKER) -> None:
         self.process = subprocess.Popen(
-            [python, str(WORKER), str(log_path)],
+            [python, str(script), str(log_path)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
@@ -153,11 +153,17 @@ def run_requests(
     jobs: int,
     cache_dir: Path | None,
     log_path: Path,
+    worker_script: Path = WORKER,
+    extra: dict | None = None,
 ) -> list[FileResult]:
+    """`worker_script` and `extra` (added to every request, and to the cache key) let another target's confirmer
+    run its own worker in this pool."""
     settings = {
         "jitlint": jitlint_version, "torch": torch_version, "python": os.path.realpath(python),
         "factories": factories, "timeout": timeout,
     }
+    if worker_script != WORKER or extra:
+        settings.update(worker=worker_script.name, extra=extra or {})
     results: list[FileResult] = []
     pending: "queue.Queue[FileRequest]" = queue.Queue()
     for request in requests:
@@ -178,12 +184,13 @@ def run_requests(
                 except queue.Empty:
                     return
                 if worker is None:
-                    worker = Worker(python, log_path)
+                    worker = Worker(python, log_path, worker_script)
                 message = {
                     "file": str(request.path), "module": request.module, "root": request.root,
                     "classes": request.classes, "functions": request.functions, "factories": factories,
                     "user_roots": user_roots, "max_attempts": 20,
                     "methods": request.methods, "free_functions": request.free_functions,
+                    **(extra or {}),
                 }
                 response, failure = worker.check(message, timeout)
                 if response is None:

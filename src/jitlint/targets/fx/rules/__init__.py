@@ -14,3 +14,11 @@ class FxPassRule(Rule):
     target: ClassVar[str | None] = "fx"
     policy: ClassVar[str | None] = "fx-pass"
     scope: ClassVar[Scope] = "anywhere"
+
+
+class FxTraceRule(Rule):
+    """A rule of the `fx` target about `torch.fx.symbolic_trace` readiness (FX2xx): it fires in the code the
+    `fx-trace` policy says symbolic_trace runs (forward of non-leaf modules and what it calls)."""
+
+    target: ClassVar[str | None] = "fx"
+    policy: ClassVar[str | None] = "fx-trace"

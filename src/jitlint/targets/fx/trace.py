@@ -1,0 +1,351 @@
+"""The `fx-trace` capture policy: what `torch.fx.symbolic_trace(module)` traces (fx-catalog Part 2, torch 2.13).
+
+Roots: `forward` of every nn.Module class of the linted files that is not a leaf. The tracer runs that Python and
+follows it into every project function it calls and every submodule that is not a leaf, across files.
+
+Where tracing stops (the body is not traced, the call becomes one graph node):
+- leaf modules: classes defined under `torch.nn` / `torch.ao.nn` (never project code unless torch itself is
+  linted) except `nn.Sequential`; classes named in `[tool.jitlint.fx] leaf-modules` (and their subclasses); with
+  `library-leaves = true`, classes decorated with timm's `@register_notrace_module` and the modules of
+  `torchvision.ops` (what `create_feature_extractor` and timm's tracer make leaves);
+- wrapped functions: `@torch.fx.wrap` and module-level `torch.fx.wrap("f")` / `torch.fx.wrap(f)`, for calls made
+  from the registering module or through it (`layers.f(x)`): torch patches that module's globals only, so a call
+  by a name another module imported runs the body; functions named in `autowrap-functions`; with `library-leaves = true`, timm's `@register_notrace_function` /
+  `register_notrace_function(f)` and the functions of `torchvision.ops`. `math.*` is autowrapped by torch itself.
+
+Pruning is the inverse of TorchScript's: while tracing, `torch.jit.is_scripting()` is False (FX takes the eager
+branch), `torch.jit.is_tracing()`, `torch.compiler.is_compiling()`/`is_exporting()` and `torch.onnx.is_in_onnx_export()`
+are False, and `torch.fx._symbolic_trace.is_fx_tracing()` / `is_fx_symbolic_tracing()` are True. `@torch.jit.ignore`
+means nothing to FX.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import libcst as cst
+
+from jitlint.capture import Capture, CapturePolicy, PruningScanner
+from jitlint.names import ImportTable
+from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
+from jitlint.walk import walk
+
+# The value a call has while symbolic_trace runs the code (qualified names).
+TRACE_TIME_VALUES = {
+    "torch.jit.is_scripting": False,
+    "torch._C._is_scripting": False,
+    "torch.jit.is_tracing": False,
+    "torch._C._get_tracing_state": None,  # returns None: falsy, but not a bool we fold
+    "torch.compiler.is_compiling": False,
+    "torch.compiler.is_dynamo_compiling": False,
+    "torch.compiler.is_exporting": False,
+    "torch._dynamo.is_compiling": False,
+    "torch.onnx.is_in_onnx_export": False,
+    "torch.fx._symbolic_trace.is_fx_tracing": True,
+    "torch.fx._symbolic_trace.is_fx_symbolic_tracing": True,
+}
+FX_WRAP = "torch.fx.wrap"
+LIBRARY_MODULE_LEAF_DECORATORS = ("register_notrace_module",)
+LIBRARY_FUNCTION_WRAPPERS = ("register_notrace_function",)
+LIBRARY_LEAF_PACKAGES = ("torchvision.ops",)
+
+
+@dataclass(frozen=True)
+class FxSettings:
+    """`[tool.jitlint.fx]`: what the tracer users run treats as leaves. The default is plain `symbolic_trace`."""
+
+    leaf_modules: frozenset[str] = frozenset()
+    autowrap_functions: frozenset[str] = frozenset()
+    library_leaves: bool = False
+
+
+def settings_of(project: ProjectIndex) -> FxSettings:
+    config = project.derived.get("config")
+    if config is None:
+        return FxSettings()
+    return FxSettings(frozenset(getattr(config, "fx_leaf_modules", ())),
+                      frozenset(getattr(config, "fx_autowrap_functions", ())),
+                      bool(getattr(config, "fx_library_leaves", False)))
+
+
+def trace_time_value(test: cst.BaseExpression, imports: ImportTable) -> bool | None:
+    """The constant a test has while symbolic_trace runs it, when it is one of the checks above (with `not`,
+    `and`, `or` folded three-valued); None otherwise."""
+    if isinstance(test, cst.Call) and not test.args:
+        value = TRACE_TIME_VALUES.get(imports.qualify(test.func) or "")
+        return value if isinstance(value, bool) else None
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = trace_time_value(test.expression, imports)
+        return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        left = trace_time_value(test.left, imports)
+        right = trace_time_value(test.right, imports)
+        if isinstance(test.operator, cst.And):
+            if left is False or right is False:
+                return False
+            return True if (left is True and right is True) else None
+        if left is True or right is True:
+            return True
+        return False if (left is False and right is False) else None
+    return None
+
+
+class TraceScanner(PruningScanner):
+    def __init__(self, root: cst.FunctionDef, imports: ImportTable) -> None:
+        super().__init__(root)
+        self.imports = imports
+
+    def fold(self, test: cst.BaseExpression) -> bool | None:
+        return trace_time_value(test, self.imports)
+
+
+def module_level_wraps(module: ModuleInfo) -> frozenset[str]:
+    """Names a module registers at its top level with `torch.fx.wrap("f")` / `torch.fx.wrap(f)` (and, for
+    library leaves, `register_notrace_function(f)`), tagged: "fx:<name>" or "library:<name>"."""
+    found: set[str] = set()
+    text = module.text
+    if text is not None and "wrap" not in text and "notrace" not in text:
+        return frozenset()
+    for statement in module.tree.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            value = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
+            if not isinstance(value, cst.Call) or not value.args:
+                continue
+            qualified = module.imports.qualify(value.func) or ""
+            argument = value.args[0].value
+            name = None
+            if isinstance(argument, cst.SimpleString):
+                name = argument.evaluated_value if isinstance(argument.evaluated_value, str) else None
+            elif isinstance(argument, cst.Name):
+                name = argument.value
+            if name is None:
+                continue
+            if qualified == FX_WRAP:
+                found.add(f"fx:{name}")
+            elif qualified.rpartition(".")[2] in LIBRARY_FUNCTION_WRAPPERS:
+                found.add(f"library:{name}")
+    return frozenset(found)
+
+
+@dataclass
+class LeafKnowledge:
+    """What stops the trace in one run: caches over the project index."""
+
+    project: ProjectIndex
+    settings: FxSettings
+    _wraps: dict[int, frozenset[str]] = field(default_factory=dict)
+    _leaf: dict[int, bool] = field(default_factory=dict)
+
+    def _module_wraps(self, module: ModuleInfo) -> frozenset[str]:
+        if id(module) not in self._wraps:
+            self._wraps[id(module)] = module_level_wraps(module)
+        return self._wraps[id(module)]
+
+    def _in_library_package(self, module: ModuleInfo) -> bool:
+        return self.settings.library_leaves and any(
+            module.name == package or module.name.startswith(package + ".") for package in LIBRARY_LEAF_PACKAGES
+        )
+
+    def fx_wrapped(self, function: FunctionInfo) -> bool:
+        """Registered with `torch.fx.wrap` (decorator or module-level call). symbolic_trace patches the name in the
+        globals of the module that registers it only: a call from that module, or through the module
+        (`layers.f(x)`), is one node; a call by a name another module imported (`from layers import f`) runs
+        the body (verified on torch 2.13)."""
+        if FX_WRAP in function.decorators:
+            return True
+        return function.cls is None and f"fx:{function.name}" in self._module_wraps(function.module)
+
+    def wrapped_call(self, function: FunctionInfo, call: cst.Call, caller_module: ModuleInfo) -> bool:
+        """Whether this call of the function is recorded as one node (not traced into)."""
+        if self.wrapped(function) is not None:
+            return True
+        if not self.fx_wrapped(function):
+            return False
+        return caller_module is function.module or isinstance(call.func, cst.Attribute)
+
+    def wrapped(self, function: FunctionInfo) -> str | None:
+        """Why the tracer records every call of this function as one node instead of tracing its body (configured
+        autowrap functions and library registrations), or None. `torch.fx.wrap` is per call (`wrapped_call`)."""
+        if function.cls is None:
+            wraps = self._module_wraps(function.module)
+            if function.qualname in self.settings.autowrap_functions:
+                return "autowrap-functions"
+            if self.settings.library_leaves:
+                if f"library:{function.name}" in wraps or any(
+                    name.rpartition(".")[2] in LIBRARY_FUNCTION_WRAPPERS for name in function.decorators
+                ):
+                    return "a library's notrace registration"
+                if self._in_library_package(function.module):
+                    return "autowrapped by torchvision's feature extraction"
+        return None
+
+    def leaf(self, cls: ClassInfo) -> bool:
+        """Whether the tracer keeps instances of this project class opaque (one call_module node)."""
+        key = id(cls)
+        if key not in self._leaf:
+            self._leaf[key] = False  # cycles in bases
+            self._leaf[key] = self._compute_leaf(cls)
+        return self._leaf[key]
+
+    def _compute_leaf(self, cls: ClassInfo) -> bool:
+        for current in self.project.mro(cls):
+            qualified = f"{current.module.name}.{current.name}"
+            if qualified in self.settings.leaf_modules:
+                return True
+            if self.settings.library_leaves:
+                decorators = _class_decorators(current)
+                if any(name.rpartition(".")[2] in LIBRARY_MODULE_LEAF_DECORATORS for name in decorators):
+                    return True
+                if f"library:{current.name}" in self._module_wraps(current.module):
+                    return True  # `register_notrace_module(Cls)` at module level
+                if self._in_library_package(current.module):
+                    return True
+            module_name = current.module.name
+            if module_name.startswith(("torch.nn.", "torch.ao.nn.")) and current.name != "Sequential":
+                return True
+        return False
+
+
+def _class_decorators(cls: ClassInfo) -> set[str]:
+    names = set()
+    for decorator in cls.node.decorators:
+        expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        qualified = cls.module.imports.qualify(expr)
+        if qualified:
+            names.add(qualified)
+        elif isinstance(expr, cst.Name):
+            names.add(expr.value)
+    return names
+
+
+def submodule_classes(project: ProjectIndex) -> frozenset[int]:
+    """Module classes (ids) traced as parts of a model rather than as the model itself: another class of the
+    project refers to them (a parent builds them, or takes them as a default), or functions only pass them on
+    (`_create(Block, ...)`, `build_model_with_cfg(Model, ...)`). They are called with what their caller passes (an
+    argument a call omits keeps its default). The others are the classes users trace themselves (roots): never
+    referred to, or built by a function (`model = ResNet(...)` in a builder). Every forward parameter of a root
+    becomes a Proxy placeholder, flags with defaults too."""
+    cache = project.derived.get("fx.submodule_classes")
+    if cache is not None and cache[0] == len(project.modules):
+        return cache[1]
+    names = {cls.name for module in project.modules.values() for cls in module.classes.values()}
+    in_classes: set[int] = set()
+    passed: set[int] = set()
+    built_by_function: set[int] = set()
+    for module in list(project.modules.values()):
+        if module.text is not None and not any(name in module.text for name in names):
+            continue
+        collector = _References(names)
+        walk(module.tree, collector)
+        for node, inside, called in collector.found:
+            target = project.resolve_class(module.imports.qualify(node))
+            if target is None or not project.is_module_class(target):
+                continue
+            if inside is not None:
+                if not (target.module is module and target.name == inside):  # not its own body
+                    in_classes.add(id(target))
+            elif called:
+                built_by_function.add(id(target))
+            else:
+                passed.add(id(target))
+    result = frozenset(in_classes | (passed - built_by_function))
+    project.derived["fx.submodule_classes"] = (len(project.modules), result)
+    return result
+
+
+class _References(cst.CSTVisitor):
+    """Names and dotted names that may refer to a project class: with the top-level class they sit in (None at
+    module level and in functions), and whether they are called."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+        self.found: list[tuple[cst.BaseExpression, str | None, bool]] = []
+        self.classes: list[str] = []
+        self.bases: set[int] = set()
+        self.called: set[int] = set()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.classes.append(node.name.value)
+        for base in node.bases:  # deriving from a class is not using it as a submodule
+            collector = _AllNames()
+            walk(base.value, collector)
+            self.bases |= collector.ids
+        return True
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.pop()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.called.add(id(node.func))
+
+    def _found(self, node: cst.BaseExpression) -> None:
+        self.found.append((node, self.classes[0] if self.classes else None, id(node) in self.called))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self.names and id(node) not in self.bases:
+            self._found(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if node.attr.value in self.names and id(node) not in self.bases:
+            self._found(node)
+        return True
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False  # `from m import Cls` is not a use
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+
+class _AllNames(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.ids: set[int] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.ids.add(id(node))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.ids.add(id(node))
+
+
+class TracePolicy(CapturePolicy):
+    name = "fx-trace"
+    # The Proxy taint of a function's parameters comes from the analysis of its callers, anywhere in the project:
+    # a run split across workers would see only the callers in each worker's files (the engine keeps it whole).
+    needs_one_process = True
+
+    def __init__(self, project, captured) -> None:
+        super().__init__(project, captured)
+        self.settings = settings_of(project)
+        self.leaves = LeafKnowledge(project, self.settings)
+        self.analyses: dict[int, object] = {}  # the taint analysis of each traced function (jitlint.targets.fx.taint)
+
+    def roots(self) -> Iterator[Capture]:
+        project = self.project
+        for module in list(project.linted):
+            for cls in module.classes.values():
+                if not project.is_module_class(cls) or self.leaves.leaf(cls):
+                    continue
+                forward = project.find_method(cls, "forward")
+                if forward is not None:
+                    yield forward, cls, f"forward of {cls.name}"
+
+    def body_captured(self, function: FunctionInfo) -> bool:
+        if "torch.jit.script" in function.decorators:
+            return False  # a ScriptFunction: called, not traced into
+        if self.leaves.wrapped(function) is not None:
+            return False
+        if function.cls is not None and self.project.is_module_class(function.cls) and self.leaves.leaf(function.cls):
+            return False
+        return True
+
+    def scanner(self, function: FunctionInfo) -> TraceScanner:
+        return TraceScanner(function.node, function.module.imports)
+
+    def class_used(self, cls: ClassInfo, caller: FunctionInfo) -> Iterator[Capture]:
+        # A plain Python object built in forward runs its `__init__` and the methods called on it as Python; the
+        # calls made on it are not resolved here (no object types), so nothing more is traced from it.
+        return ()

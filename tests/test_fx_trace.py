@@ -1,0 +1,285 @@
+"""FX2xx on small models: each case is linted (the marked lines, `# error: CODE`, and nothing else) and, with the
+torch marker, traced with `symbolic_trace` (tests/trace_oracle.py): a case with an error mark must fail at a
+marked line, a case without one must trace. The look-alikes that trace fine are here so that flagging them fails."""
+
+import re
+import textwrap
+
+import pytest
+
+from conftest import codes_for, lint_files
+from trace_oracle import trace_sources
+
+FX = codes_for("fx")
+H = "import math\nimport torch\nimport torch.nn as nn\n\n\n"
+
+
+def model(body: str, signature: str = "self, x", init: str = "", extra: str = "") -> str:
+    init_block = ""
+    if init:
+        init_block = "    def __init__(self):\n        super().__init__()\n" + textwrap.indent(textwrap.dedent(init).strip(), " " * 8) + "\n\n"
+    return (H + textwrap.dedent(extra).strip() + ("\n\n\n" if extra.strip() else "") + "class M(nn.Module):\n" + init_block
+            + f"    def forward({signature}):\n" + textwrap.indent(textwrap.dedent(body).strip(), " " * 8) + "\n")
+
+
+# Patterns that trace (fx-catalog 2.1 "must NOT flag") and their look-alikes.
+TRACES = {
+    "tuple-unpack-shape": model("B, C = x.shape\nreturn x.view(B, C)"),
+    "zeros-of-shape": model("return torch.zeros(x.shape)"),
+    "zeros-of-size-tuple": model("return torch.zeros((x.size(0), 3))"),
+    "zeros-concrete-first": model("return torch.zeros(3, x.size(0))"),
+    "ones-single-size": model("return torch.ones(x.size(0))"),
+    "full-tuple": model("return torch.full((x.size(0), 3), 1.0)"),
+    "arange": model("return torch.arange(x.size(0))"),
+    "new-zeros-varargs": model("return x.new_zeros(x.size(0), 3)"),
+    "math-sqrt": model("return x / math.sqrt(x.size(-1))"),
+    "star-args-signature": model("return torch.cat(xs)", signature="self, *xs"),
+    "kwargs-signature": model("return x + 1", signature="self, x, **kwargs"),
+    "torch-assert": model('torch._assert(x.shape[1] == 4, "four channels")\nreturn x'),
+    "shape-concat": model("return x.reshape(x.shape[:1] + (-1,))"),
+    "training-flag": model("if self.training and self.flag:\n    x = x * 2\nreturn x", init="self.flag = True"),
+    "buffer-test": model("if self.buf.sum() > 0:\n    x = x * 2\nreturn x",
+                         init='self.register_buffer("buf", torch.ones(3))'),
+    "buffer-indexed": model("return x * self.buf[x.size(0)]", init='self.register_buffer("buf", torch.ones(9))'),
+    "is-scripting-pruned": model("if torch.jit.is_scripting():\n    n = int(x.size(0))\n    return x * n\nreturn x"),
+    "not-is-scripting-live-ok": model("if not torch.jit.is_scripting():\n    x = x * 2\nreturn x"),
+    "tensor-of-constants": model("return x * torch.tensor([1.0, 2.0])"),
+    "iinfo": model("return x.clamp(min=torch.iinfo(x.dtype).min)"),
+    "abs-getattr": model('return x * abs(x.size(0)) * getattr(x, "ndim")'),
+    "modulelist-loop": model("for i, layer in enumerate(self.layers):\n    x = layer(x)\nreturn x * len(self.layers)",
+                             init="self.layers = nn.ModuleList([nn.Linear(4, 4), nn.Linear(4, 4)])"),
+    "ternary-on-attribute": model("return x * (2 if self.training else 3)"),
+    "fstring": model('key = f"{x.shape[0]}"\nreturn {key: x}'),
+    "is-none-in-submodule": (H + "class Block(nn.Module):\n    def forward(self, x, mask=None, flag=False):\n"
+                             "        if mask is not None:\n            x = x * mask\n        if flag:\n"
+                             "            x = x + 1\n        return x\n\n\nclass M(nn.Module):\n"
+                             "    def __init__(self):\n        super().__init__()\n        self.block = Block()\n\n"
+                             "    def forward(self, x):\n        return self.block(x)\n"),
+    "fx-wrap-decorator": model("return helper(x)", extra="""
+        @torch.fx.wrap
+        def helper(x):
+            if x.sum() > 0:
+                return x
+            return -x
+        """),
+    "fx-wrap-call": model("return helper(x)", extra="""
+        def helper(x):
+            return x * len(x)
+
+
+        torch.fx.wrap("helper")
+        """),
+    "helper-concrete-args": model("return x * helper(3, 4)", extra="""
+        def helper(a, b):
+            return max(a, b)
+        """),
+    "tuple-from-submodule": (H + "class Two(nn.Module):\n    def forward(self, x):\n        return x, x + 1\n\n\n"
+                             "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                             "        self.two = Two()\n\n    def forward(self, x):\n        a, b = self.two(x)\n"
+                             "        for t in self.two(x):\n            a = a + t\n        return a + b\n"),
+}
+
+# Patterns symbolic_trace rejects (the first marked line is where it stops) or silently mis-traces (warnings).
+FAILS = {
+    "if-shape": model("if x.shape[0] > 1:  # error: FX201\n    x = x + 1\nreturn x"),
+    "flag-parameter": model("if flip:  # error: FX201\n    x = x.flip(0)\nreturn x", signature="self, x, flip=False"),
+    "assert-shape": model('assert x.shape[1] == 4, "four"  # error: FX201\nreturn x'),
+    "torch-assert-or": model('torch._assert(x.ndim == 4 or x.ndim == 3, "rank")  # error: FX201\nreturn x'),
+    "while-norm": model("while x.norm() > 1:  # error: FX201\n    x = x / 2\nreturn x"),
+    "ternary-on-size": model("return x[:, :2] if x.size(1) > 2 else x  # error: FX201"),
+    "is-scripting-and-device": model("if not torch.jit.is_scripting() and x.device.type != 'meta':  # error: FX201\n"
+                                     "    x = x + 1\nreturn x"),
+    "parameter-tensor-test": model("if self.w.sum() > 0:  # error: FX201\n    x = x * 2\nreturn x",
+                                   init="self.w = nn.Parameter(torch.ones(3))"),
+    "dtype-compare": model("if x.dtype == torch.float16:  # error: FX201\n    x = x.float()\nreturn x"),
+    "max-of-size": model("n = max(x.size(0), 1)  # error: FX202\nreturn x * n"),
+    "len": model("return x * len(x)  # error: FX202"),
+    "float": model("return x * float(x.size(1))  # error: FX202"),
+    "range": model("ys = [x for i in range(x.size(0))]  # error: FX202\nreturn ys[0]"),
+    "tensor-of-list-with-size": model("return x * torch.tensor([x.size(0)], dtype=torch.float32)  # error: FX202"),
+    "int-math": model("return x * int(math.sqrt(x.size(-1)))  # error: FX202"),
+    "for-over-tensor": model("for row in x:  # error: FX203\n    pass\nreturn x"),
+    "star-rest": model("b, *rest = x.shape  # error: FX203\nreturn x * b"),
+    "shape-comprehension": model("return [s // 2 for s in x.shape[1:]]  # error: FX203"),
+    "star-in-list": model("return torch.stack([*x])  # error: FX203"),
+    "star-args-loop": model("for t in xs:  # error: FX203\n    pass\nreturn xs", signature="self, *xs"),
+    "tuple-of-shape": model("return x.reshape(tuple(x.shape))  # error: FX203"),
+    "list-sliced": model("return x * sum(self.scales[: x.size(0)])  # error: FX204", init="self.scales = [1.0, 2.0]"),
+    "buffer-sliced": model("return x * self.buf[: x.size(0)]  # error: FX204",
+                           init='self.register_buffer("buf", torch.ones(9))'),
+    "modulelist-indexed": model("return self.heads[x.size(0) - 2](x)  # error: FX204",
+                                init="self.heads = nn.ModuleList([nn.Linear(4, 4), nn.Linear(4, 4)])"),
+    "item-assignment": model("x[0] = 1  # error: FX205\nreturn x"),
+    "ones-varargs": model("return torch.ones(x.size(0), 3)  # error: FX206"),
+    "randn-varargs": model("return torch.randn(x.size(0), 3)  # error: FX206"),
+    "finfo": model("return x.clamp(min=torch.finfo(x.dtype).min)  # error: FX207"),
+    "module-in-forward-local": model("pool = nn.MaxPool1d(2)\nreturn pool(x)  # error: FX208"),
+    "numpy-asarray": model("return x * np.asarray(x).sum()  # error: FX210", extra="import numpy as np"),
+    "from-numpy-eager-branch": model("if not torch.jit.is_scripting():\n"
+                                     "    x = torch.from_numpy(x.numpy() * 2)  # error: FX210\nreturn x"),
+    "list-filled-then-read": model("feats = []\nfeats.append(x)\nif feats[0].shape[0] > 1:  # error: FX201\n"
+                                   "    x = x + 1\nreturn x"),
+    "list-input-of-a-built-model": model("for img in images:  # error: FX203\n    pass\nreturn images",
+                                         signature="self, images: List[torch.Tensor]",
+                                         extra="from typing import List\n\n\ndef build():\n    return M()"),
+    "helper-branches": model("return helper(x)", extra="""
+        def helper(x):
+            if x.shape[-1] % 2:  # error: FX201
+                return x[..., :-1]
+            return x
+        """),
+    "padding-taint-through-int-params": model("return x + pad_amount(x.size(-1), 3, 2)", extra="""
+        def pad_amount(size, k, s):
+            return max((math.ceil(size / s) - 1) * s + k - size, 0)  # error: FX202
+        """),
+    "sequential-of-project-module": (H + "class Branchy(nn.Module):\n    def forward(self, x):\n"
+                                     "        if x.sum() > 0:  # error: FX201\n            return x\n"
+                                     "        return -x\n\n\nclass M(nn.Module):\n    def __init__(self):\n"
+                                     "        super().__init__()\n        self.body = nn.Sequential(nn.ReLU(), Branchy())\n\n"
+                                     "    def forward(self, x):\n        return self.body(x)\n"),
+    # silent mis-traces: they trace
+    "isinstance-list": model("if isinstance(x, (list, tuple)):  # error: FX220\n    x = torch.cat(x, 1)\nreturn x"),
+    "mask-none": model("if mask is not None:  # error: FX221\n    x = x * mask\nreturn x", signature="self, x, mask=None"),
+    "random-draw": model("if self.training and random.random() < 0.5:  # error: FX224\n    x = x * 2\nreturn x",
+                         extra="import random"),
+}
+
+
+def marks(source: str) -> list[tuple[str, int]]:
+    return sorted((code, row) for row, line in enumerate(source.splitlines(), 1) if "# error:" in line
+                  for code in re.findall(r"\bFX\d{3}\b", line.split("# error:", 1)[1]))
+
+
+def lint_one(source: str, tmp_path):
+    findings = lint_files({"model.py": source}, tmp_path, codes=FX)
+    return sorted((f.code, f.location.row) for f in findings)
+
+
+@pytest.mark.parametrize("name", sorted(TRACES))
+def test_look_alikes_are_silent(name, tmp_path):
+    assert lint_one(TRACES[name], tmp_path) == []
+
+
+@pytest.mark.parametrize("name", sorted(FAILS))
+def test_failures_are_flagged_at_the_marked_lines(name, tmp_path):
+    assert lint_one(FAILS[name], tmp_path) == marks(FAILS[name])
+
+
+@pytest.fixture(scope="module")
+def traced(tmp_path_factory):
+    sources = {f"t_{name.replace('-', '_')}": source for name, source in TRACES.items()}
+    sources.update({f"f_{name.replace('-', '_')}": source for name, source in FAILS.items()})
+    return trace_sources(sources, tmp_path_factory.mktemp("fx_cases"))
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(TRACES))
+def test_torch_traces_the_look_alikes(name, traced):
+    result = traced[f"t_{name.replace('-', '_')}"]
+    assert result.ok, f"{name}: {result}"
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(FAILS))
+def test_torch_agrees_with_the_failures(name, traced):
+    result = traced[f"f_{name.replace('-', '_')}"]
+    errors = [row for code, row in marks(FAILS[name]) if code < "FX220"]
+    if not errors:
+        assert result.ok, f"{name}: a silent mis-trace must trace, but it {result}"
+        return
+    assert result.rejected, f"{name}: symbolic_trace must reject it, but it {result}"
+    assert result.line == errors[0], f"{name}: torch stops at line {result.line}: {result}"
+
+
+def test_taint_crosses_files(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/layers.py": "import torch\n\n\ndef pad(x, size):\n    if size % 2:  # error: FX201\n"
+                         "        return x\n    return x * 2\n",
+        "pkg/model.py": "import torch.nn as nn\n\nfrom pkg.layers import pad\n\n\nclass M(nn.Module):\n"
+                        "    def forward(self, x):\n        return pad(x, x.size(-1))\n",
+    }
+    findings = lint_files(files, tmp_path, codes=FX)
+    assert [(f.filename.rsplit("/", 1)[-1], f.code, f.location.row) for f in findings] == [("layers.py", "FX201", 5)]
+
+
+def test_fx_wrap_patches_only_the_registering_module(tmp_path):
+    """torch.fx.wrap replaces the name in the globals of the module that calls it: `from layers import helper`
+    elsewhere keeps the original function, whose body is then traced (verified on torch 2.13: the first class fails
+    at the `if`, the other two trace)."""
+    files = {
+        "pk/__init__.py": "",
+        "pk/layers.py": "import torch\n\n\n@torch.fx.wrap\ndef helper(x):\n    if x.sum() > 0:\n        return x\n"
+                        "    return -x\n\n\ndef same_module_caller(x):\n    return helper(x)\n",
+        "pk/model.py": "import torch.nn as nn\n\nimport pk.layers\nfrom pk.layers import helper, same_module_caller\n\n\n"
+                       "class ViaImport(nn.Module):\n    def forward(self, x):\n        return helper(x)\n\n\n"
+                       "class ViaModule(nn.Module):\n    def forward(self, x):\n        return pk.layers.helper(x)\n\n\n"
+                       "class ViaSameModule(nn.Module):\n    def forward(self, x):\n        return same_module_caller(x)\n",
+    }
+    findings = lint_files(files, tmp_path, codes=FX)
+    assert [(f.filename.rsplit("/", 1)[-1], f.code, f.location.row) for f in findings] == [("layers.py", "FX201", 6)]
+
+
+def test_submodule_parameters_follow_their_annotations(tmp_path):
+    """A forward whose callers are not resolved (here: in a ModuleList loop) gets a Proxy for a tensor parameter,
+    a sequence for `List[...]`, and nothing claimed for an alias it cannot read (timm's hrnet and twins)."""
+    source = H + textwrap.dedent("""
+        from typing import List, Tuple
+
+        Size_ = Tuple[int, int]
+
+
+        class Fuse(nn.Module):
+            def forward(self, x: List[torch.Tensor]):
+                for i in range(len(x)):
+                    x[i] = x[i] * 2
+                if x[0].shape[0] > 1:  # error: FX201
+                    pass
+                return x
+
+
+        class Reshape(nn.Module):
+            def forward(self, x, size: Size_):
+                return x.view(x.shape[0], -1, *size)
+
+
+        class Plain(nn.Module):
+            def forward(self, x):
+                for row in x:  # error: FX203
+                    pass
+                return x
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleList([Fuse(), Reshape(), Plain()])
+
+            def forward(self, x):
+                for block in self.blocks:
+                    x = block(x)
+                return x
+        """)
+    assert lint_one(source, tmp_path) == marks(source)
+
+
+def test_is_fx_tracing_guard_prunes(tmp_path):
+    source = model("if not torch.fx._symbolic_trace.is_fx_tracing():\n    n = int(x.size(0))\n    x = x * n\nreturn x")
+    assert lint_one(source, tmp_path) == []
+
+
+def test_a_run_with_fx_trace_rules_stays_in_one_process(tmp_path, monkeypatch):
+    """Parameters take their taint from callers in any file, so the run is not split (same findings for any
+    --jobs)."""
+    from jitlint import engine
+    from jitlint.config import Config
+
+    for n in range(12):
+        (tmp_path / f"m{n}.py").write_text(FAILS["if-shape"])
+    used = []
+    real = engine._lint_sharded
+    monkeypatch.setattr(engine, "_lint_sharded", lambda *args: used.append(args[5]) or real(*args))
+    one = engine.lint_run([tmp_path], Config(root=tmp_path), FX, jobs=1)
+    two = engine.lint_run([tmp_path], Config(root=tmp_path), FX, jobs=2)
+    assert used == [] and len(one.findings) == 12
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
