@@ -434,7 +434,7 @@ def test_progress_reports_each_worker_and_ends_at_the_total(tmp_path, monkeypatc
     monkeypatch.setattr(engine._Teller, "__call__", lambda self, phase, done, total, force=False: self.connection.send(
         ("progress", (phase, done, total))))  # every report, not a few a second
     reports = []
-    run = engine.lint_run([tmp_path], Config(root=tmp_path), set(RULES_BY_CODE), jobs=2,
+    run = engine.lint_run([tmp_path], Config(root=tmp_path), SPLITTABLE, jobs=2,
                           progress=lambda done, total, phase="": reports.append((done, total, phase)))
     files = len(list(tmp_path.rglob("*.py")))
     assert run.project is None  # split across two workers
@@ -446,7 +446,7 @@ def test_progress_reports_each_worker_and_ends_at_the_total(tmp_path, monkeypatc
     seen = {worker.split(" ")[0] for workers in phases for worker in workers}
     assert {"parse", "capture", "exchange", "lint", "done"} <= seen
     one = []
-    engine.lint_run([tmp_path], Config(root=tmp_path), set(RULES_BY_CODE), jobs=1,
+    engine.lint_run([tmp_path], Config(root=tmp_path), SPLITTABLE, jobs=1,
                     progress=lambda done, total, phase="": one.append((done, total, phase)))
     assert one[0][2] == f"parse 0/{files}" and one[-1][2].startswith("lint ") and one[-1][0] < one[-1][1]
 
