@@ -44,8 +44,12 @@ from jitlint.targets.script.infer import (
     assignment_fails,
     binary_type,
     join_fails,
+    list_of,
     optional_of,
     param_types,
+    SignatureComment,
+    is_overload_implementation,
+    signature_comment,
 )
 from jitlint.targets.script.rules.flow import (
     AttributeNoneNeedsOptional,
@@ -56,6 +60,7 @@ from jitlint.targets.script.rules.flow import (
     ItemIsNumber,
     LoopCarriedTypeChange,
     LoopVariableUsedAfterLoop,
+    NoMatchingOverload,
     NoneInitThenValue,
     OptionalAttributeNoLocalRefine,
     OptionalUsedWithoutRefine,
@@ -65,6 +70,7 @@ from jitlint.targets.script.rules.flow import (
     TupleReturnArityMismatch,
 )
 from jitlint.targets.script.rules.types import UnannotatedNonTensorParam
+from jitlint.targets.script import schemas
 from jitlint.walk import walk
 
 Type = TSType | None  # None: unknown
@@ -189,9 +195,14 @@ class TypeDomain(FlowDomain[Type]):
         self.returns = annotation_type(function.returns.annotation, self.imports) if function.returns else None
         self.annotated_return = function.returns is not None
         self.return_shapes: list[tuple[cst.Return, str]] = []
-        params = param_types(function, self.imports, is_method)
-        if uses_type_comments(function):  # `# type: (...) -> ...` signatures: TorchScript reads those comments
+        params = param_types(function, self.imports, is_method)  # from a `# type:` comment too
+        self.comment = signature_comment(function)
+        if is_overload_implementation(function, ctx.module.tree):  # compiled once per `_overload` signature
             params = {name: None for name in params}
+            self.comment = SignatureComment(None, None)
+        if self.comment is not None:
+            self.returns = annotation_type(self.comment.returns, self.imports) if self.comment.returns else None
+            self.annotated_return = True
         self.params = params
         # Parameters TorchScript types Tensor because they have no annotation and no default.
         self.unannotated = {name for name, kind in params.items() if kind == TENSOR and not self._annotated(name)}
@@ -210,6 +221,8 @@ class TypeDomain(FlowDomain[Type]):
         self.declared = dict(params)
 
     def _annotated(self, name: str) -> bool:
+        if self.comment is not None:
+            return True
         params = self.function.params
         for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
             if param.name.value == name:
@@ -404,6 +417,10 @@ class TypeDomain(FlowDomain[Type]):
         annotated = statement.value if isinstance(statement, cst.AnnAssign) else None
         returned = statement.value if isinstance(statement, cst.Return) else None
         expressions = self._expressions(frame)
+        hinted = {  # `torch.jit.annotate(List[float], x.tolist())` types its second argument
+            id(call.args[1].value) for call in reads.calls
+            if len(call.args) == 2 and self.imports.qualify(call.func) == "torch.jit.annotate"
+        }
         for if_expression in reads.if_expressions:
             first, second = expressions.of(if_expression.body), expressions.of(if_expression.orelse)
             if join_fails(first, second):
@@ -413,6 +430,7 @@ class TypeDomain(FlowDomain[Type]):
                     f"TorchScript needs one type. Make both the same type",
                 ))
         for call in reads.calls:
+            self._schema_call(call, expressions)
             qualified = self.imports.qualify(call.func)
             if qualified == "builtins.range":
                 for argument in call.args:
@@ -428,6 +446,7 @@ class TypeDomain(FlowDomain[Type]):
                 and not call.args
                 and expressions.of(call.func.value) == TENSOR
                 and call is not annotated
+                and id(call) not in hinted
                 and not (call is returned and self.annotated_return)
             ):
                 self.events.append(Event(
@@ -463,6 +482,38 @@ class TypeDomain(FlowDomain[Type]):
         for operation in reads.binary:
             for operand in (operation.left, operation.right):
                 self._optional_uses(operand, "is used in arithmetic", expressions)
+
+    def _schema_call(self, call: cst.Call, expressions: Expressions) -> None:
+        """JIT416: a call of a torch operator (a builtin, a Tensor method, a compiled `torch.nn.functional`
+        function) whose arguments no overload of its schema accepts."""
+        if any(argument.star for argument in call.args):
+            return
+        method = False
+        self_type: Type = None
+        operator = None
+        qualified = self.imports.qualify(call.func)
+        if qualified is not None:
+            operator = schemas.operator_for(qualified)
+        elif isinstance(call.func, cst.Attribute) and expressions.of(call.func.value) == TENSOR:
+            operator, method, self_type = f"aten::{call.func.attr.value}", True, TENSOR
+        if operator is None:
+            return
+        arguments = [
+            schemas.Argument(argument.keyword.value if argument.keyword is not None else None,
+                             _argument_type(argument.value, expressions))
+            for argument in call.args
+        ]
+        mismatch = schemas.check_call(operator, arguments, self_type, method)
+        if mismatch is None:
+            return
+        shown = "; ".join(f"`{overload.signature()}`: {why}" for overload, why in mismatch.reasons[:3])
+        more = len(mismatch.reasons) - 3
+        callee = qualified or f"Tensor.{call.func.attr.value}"
+        self.events.append(Event(
+            NoMatchingOverload, call,
+            f"no signature of `{callee}` accepts these arguments (torch: 'Arguments for call are not valid'); "
+            f"candidates: {shown}" + (f"; and {more} more" if more > 0 else ""),
+        ))
 
     def _dict_store(self, target: cst.Subscript, value: cst.BaseExpression, expressions: Expressions) -> None:
         if not (isinstance(target.value, cst.Name) and self.empty.get(target.value.value) == "dict"):
@@ -517,7 +568,7 @@ class TypeDomain(FlowDomain[Type]):
                 param = by_name.get(argument.keyword.value)
             if param is None or param.annotation is not None or param.default is not None:
                 continue
-            if uses_type_comments(callee.node):
+            if signature_comment(callee.node) is not None or is_overload_implementation(callee.node, callee.module.tree):
                 return
             kind = expressions.of(argument.value)
             if isinstance(argument.value, (cst.List, cst.ListComp)) and kind is None:
@@ -649,6 +700,24 @@ class TypeDomain(FlowDomain[Type]):
 
 
 _PASSED_SCALARS = frozenset({INT, FLOAT, STR, BOOL})
+_LIST_ELEMENTS = frozenset({TENSOR, INT, FLOAT, BOOL, STR})
+
+
+def _argument_type(value: cst.BaseExpression, expressions: Expressions) -> Type:
+    """An argument's type for schema matching: `Expressions`' type, and for a list literal its element type
+    (`schemas.MIXED` when elements of known types differ: TorchScript types `[0, n]` with a Tensor `n`
+    `List[Union[Tensor, int]]`, which no `List[int]` parameter takes)."""
+    if isinstance(value, cst.List) and value.elements:
+        kinds = set()
+        for element in value.elements:
+            if not isinstance(element, cst.Element):
+                return None
+            kind = expressions.of(element.value)
+            if kind not in _LIST_ELEMENTS:
+                return None
+            kinds.add(kind)
+        return list_of(kinds.pop()) if len(kinds) == 1 else list_of(schemas.MIXED)
+    return expressions.of(value)
 
 
 def _takes_tensor_arguments(method: str) -> bool:
@@ -669,23 +738,6 @@ def _empty_container(value: cst.BaseExpression, imports) -> str | None:
     if isinstance(value, cst.Call) and not value.args:
         return {"builtins.list": "list", "builtins.dict": "dict"}.get(imports.qualify(value.func) or "")
     return None
-
-
-def uses_type_comments(function: cst.FunctionDef) -> bool:
-    """Whether the signature is given in `# type:` comments (after the parameters or as the body's first line),
-    which TorchScript reads as annotations."""
-    body = function.body
-    comments = []
-    if isinstance(body, cst.IndentedBlock):
-        comments.append(body.header.comment)
-        if body.body:
-            comments.extend(line.comment for line in getattr(body.body[0], "leading_lines", ()))
-    params = function.params
-    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-        for whitespace in (param.whitespace_after_param, getattr(param.comma, "whitespace_after", None)):
-            if isinstance(whitespace, cst.ParenthesizedWhitespace):
-                comments.append(whitespace.first_line.comment)
-    return any(comment is not None and comment.value.lstrip("# ").startswith("type:") for comment in comments)
 
 
 def _isinstance_names(test: cst.BaseExpression) -> set[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.targets.script.infer import comment_count_mismatch, is_overload_implementation, signature_comment
 from jitlint.targets.script.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
@@ -40,6 +41,14 @@ _SUGGESTIONS = {
 }
 
 
+def _typed_by_comment(ctx: RuleContext) -> bool:
+    """The parameters of the function being checked are typed by a `# type:` signature comment."""
+    if ctx.function is None:
+        return False
+    function = ctx.function.info.node
+    return signature_comment(function) is not None or is_overload_implementation(function, ctx.module.tree)
+
+
 class UnannotatedNonTensorDefault(ScriptRule):
     code = "JIT201"
     name = "unannotated-nontensor-default"
@@ -50,7 +59,7 @@ class UnannotatedNonTensorDefault(ScriptRule):
     message = "unannotated parameter with a non-Tensor default"
 
     def visit_Param(self, node: cst.Param, ctx: RuleContext) -> None:
-        if node.annotation is not None or node.default is None:
+        if node.annotation is not None or node.default is None or _typed_by_comment(ctx):
             return
         kind = literal_type(node.default) or self._constant_type(node.default, ctx)
         if kind is None:
@@ -93,6 +102,8 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
     def visit_Param(self, node: cst.Param, ctx: RuleContext) -> None:
         default = node.default
         if node.annotation is not None or not (isinstance(default, cst.Name) and default.value == "None"):
+            return
+        if _typed_by_comment(ctx):
             return
         function = ctx.function.info
         params = function.node.params
@@ -176,7 +187,7 @@ class UnannotatedNonTensorParam(ScriptRule):
         info = ctx.function.info if ctx.function else None
         if info is None:
             return None
-        return unannotated_tensor_param(node, info.node, info.bound_first_param == "instance")
+        return unannotated_tensor_param(node, info.node, info.bound_first_param == "instance", ctx.module.tree)
 
 
 class UnsupportedAnnotation(ScriptRule):
@@ -316,3 +327,26 @@ class DictKeyTypeUnsupported(ScriptRule):
                     "type fails with 'Cannot create dict for key type' and no line number. Use a str or int key "
                     "(e.g. join the tuple into a string)",
                 )
+
+
+class SignatureCommentMismatch(ScriptRule):
+    code = "JIT211"
+    name = "signature-comment-mismatch"
+    severity = "error"
+    summary = (
+        "a `# type: (...) -> ...` signature comment TorchScript cannot use: another number of types than "
+        "parameters, or split over lines without the `# type: (...) -> T` line"
+    )
+    message = "`# type:` signature comment that does not match the function"
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        if ctx.function is None or ctx.function.info.node is not node:
+            return
+        problem = comment_count_mismatch(node, ctx.function.info.bound_first_param is not None)
+        if problem is not None:
+            ctx.report(
+                node.name,
+                f"TorchScript reads this function's signature from its `# type:` comment and rejects it: "
+                f"'{problem}'. Give one type per parameter (not `self`) and the return type, "
+                f"`# type: (int, Tensor) -> Tensor`, or use annotations",
+            )
