@@ -61,6 +61,7 @@ from jitlint.targets.script.rules.flow import (
     LoopCarriedTypeChange,
     LoopVariableUsedAfterLoop,
     NoMatchingOverload,
+    RangeEnumerateArguments,
     NoneInitThenValue,
     OptionalAttributeNoLocalRefine,
     OptionalUsedWithoutRefine,
@@ -432,6 +433,8 @@ class TypeDomain(FlowDomain[Type]):
         for call in reads.calls:
             self._schema_call(call, expressions)
             qualified = self.imports.qualify(call.func)
+            if qualified in ("builtins.range", "builtins.enumerate"):
+                self._range_enumerate(call, qualified[9:], expressions)
             if qualified == "builtins.range":
                 for argument in call.args:
                     if expressions.of(argument.value) == NUMBER:
@@ -482,6 +485,24 @@ class TypeDomain(FlowDomain[Type]):
         for operation in reads.binary:
             for operand in (operation.left, operation.right):
                 self._optional_uses(operand, "is used in arithmetic", expressions)
+
+    def _range_enumerate(self, call: cst.Call, name: str, expressions: Expressions) -> None:
+        """JIT418: TorchScript's own checks of `range()` and `enumerate()` arguments."""
+        if any(argument.star for argument in call.args):
+            return
+        count, most = len(call.args), 3 if name == "range" else 2
+        problem = None
+        if count == 0:
+            problem = f"{name} expected at least 1 arguments, got 0"
+        elif count > most:
+            problem = f"{name} expected at most {most} arguments, got {count}"
+        elif name == "range":
+            for index, argument in enumerate(call.args):
+                if expressions.of(argument.value) == FLOAT:
+                    problem = f"all inputs of range must be ints, found float in argument {index}"
+                    break
+        if problem is not None:
+            self.events.append(Event(RangeEnumerateArguments, call, f"TorchScript rejects this call: '{problem}'"))
 
     def _schema_call(self, call: cst.Call, expressions: Expressions) -> None:
         """JIT416: a call of a torch operator (a builtin, a Tensor method, a compiled `torch.nn.functional`

@@ -171,3 +171,11 @@ class NoMatchingOverload(_FlowRule):
         "its TorchScript signatures (wrong keyword, an int where a float is required, a mixed list)"
     )
     message = "no overload of the operator accepts these arguments"
+
+
+class RangeEnumerateArguments(_FlowRule):
+    code = "JIT418"
+    name = "range-enumerate-arguments"
+    severity = "error"
+    summary = "`range()` or `enumerate()` with a wrong number of arguments, or `range()` of a float"
+    message = "`range`/`enumerate` called with arguments TorchScript rejects"

@@ -350,3 +350,61 @@ class SignatureCommentMismatch(ScriptRule):
                 f"'{problem}'. Give one type per parameter (not `self`) and the return type, "
                 f"`# type: (int, Tensor) -> Tensor`, or use annotations",
             )
+
+
+_BARE_CONTAINERS = {"typing.List": "List", "typing.Dict": "Dict", "typing.Tuple": "Tuple",
+                    "typing.Optional": "Optional"}
+_TYPE_ARGUMENT_CALLS = {"builtins.isinstance": 1, "torch.jit.isinstance": 1, "torch.jit.annotate": 0}
+
+
+class ContainerAnnotationWithoutTypes(ScriptRule):
+    code = "JIT213"
+    name = "container-annotation-without-types"
+    severity = "error"
+    summary = "`List`, `Dict`, `Tuple` or `Optional` from `typing` without its contained types, as an annotation"
+    message = "`typing` container used without its contained types"
+
+    def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
+        self._check(node.annotation, ctx)
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        index = _TYPE_ARGUMENT_CALLS.get(ctx.qualify(node.func) or "")
+        if index is not None and len(node.args) > index and node.args[index].keyword is None:
+            types = node.args[index].value
+            for element in types.elements if isinstance(types, cst.Tuple) else [types]:
+                self._check(element.value if isinstance(element, cst.Element) else element, ctx)
+
+    def _check(self, node: cst.BaseExpression, ctx: RuleContext) -> None:
+        name = _BARE_CONTAINERS.get(ctx.qualify(node) or "") if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if name is None:
+            return
+        example = {"List": "List[int]", "Dict": "Dict[str, int]", "Tuple": "Tuple[int, int]",
+                   "Optional": "Optional[int]"}[name]
+        ctx.report(
+            node,
+            f"TorchScript needs the contained types of `{name}` ('Attempted to use {name} without a contained "
+            f"type'); spell them out, e.g. `{example}`",
+        )
+
+
+_INT64_MAX = 2**63 - 1
+
+
+class IntegerConstantOutOfRange(ScriptRule):
+    code = "JIT212"
+    name = "int-constant-out-of-range"
+    severity = "error"
+    summary = "an integer literal that does not fit in a signed 64-bit int (`2**63` spelled out, `0xFFFFFFFFFFFFFFFF`)"
+    message = "integer constant out of the signed 64-bit range"
+
+    def visit_Integer(self, node: cst.Integer, ctx: RuleContext) -> None:
+        try:
+            value = int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return
+        if value > _INT64_MAX:
+            ctx.report(
+                node,
+                f"TorchScript ints are signed 64-bit, and `{node.value}` does not fit ('Integral constant out of "
+                f"range'); use a float, or a smaller constant (the largest is {_INT64_MAX})",
+            )
