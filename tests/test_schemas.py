@@ -38,7 +38,7 @@ FLAGGED = {
     "div-ints-rounding": (fn("a: int, b: int", "return torch.div(a, b, rounding_mode='floor')  # JIT416"),
                           "Arguments for call are not valid"),
     "unannotated-dim": (fn("x, dim", "return x.sum(dim)  # JIT416"),
-                        "Expected a value of type 'Optional[List[int]]' for argument 'dim' but instead found type 'Tensor'"),
+                        "Inferred the value for argument 'dim' to be of type 'Tensor' because it was not annotated"),
     "mixed-list-for-pad": (fn("x: torch.Tensor, n: torch.Tensor", "return F.pad(x, [0, n])  # JIT416"),
                            "List[Union[Tensor, int]]"),
     "int-pad-value": (fn("x: torch.Tensor", "return F.pad(x, [1, 1], value=0)  # JIT416"),
