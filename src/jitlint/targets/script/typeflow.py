@@ -108,6 +108,57 @@ def _none_test(test: cst.BaseExpression) -> tuple[str, bool] | None:
     return None
 
 
+Refinements = dict[str, bool]  # name -> refined to its contained type (True) or to None (False)
+
+
+def _refinements(test: cst.BaseExpression) -> tuple[Refinements, Refinements]:
+    """What `test` refines when true and when false, as TorchScript's refinement sets combine: `a and b` refines
+    both sides' when true and what both refine when false; `or` the converse; `not` swaps them."""
+    refined = _none_test(test)
+    if refined is not None:
+        name, is_not = refined
+        return {name: is_not}, {name: not is_not}
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        when_true, when_false = _refinements(test.expression)
+        return when_false, when_true
+    if isinstance(test, cst.BooleanOperation):
+        left, right = _refinements(test.left), _refinements(test.right)
+        union = lambda a, b: {**a, **b} if not (a.keys() & b.keys() and any(a[k] != b[k] for k in a.keys() & b.keys())) else {}
+        both = lambda a, b: {k: v for k, v in a.items() if b.get(k) == v}
+        if isinstance(test.operator, cst.And):
+            return union(left[0], right[0]), both(left[1], right[1])
+        return both(left[0], right[0]), union(left[1], right[1])
+    return {}, {}
+
+
+def _apply_refinements(frame: Frame[Type], refined: Refinements, before: dict[str, Type]) -> None:
+    for name, not_none in refined.items():
+        kind = before.get(name)
+        if kind is not None and kind.is_optional:
+            frame.values[name] = kind.inner if not_none else NONE
+
+
+def _refines_only_none_tests(test: cst.BaseExpression) -> bool:
+    """A test built of `x is None` / `x is not None` with `and`, `or` and `not`: the flow walk follows it."""
+    if _none_test(test) is not None:
+        return True
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _refines_only_none_tests(test.expression)
+    if isinstance(test, cst.BooleanOperation):
+        return _refines_only_none_tests(test.left) and _refines_only_none_tests(test.right)
+    return False
+
+
+def _none_tests_in(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if _none_test(test) is not None:
+        return [test]
+    if isinstance(test, cst.UnaryOperation):
+        return _none_tests_in(test.expression)
+    if isinstance(test, cst.BooleanOperation):
+        return _none_tests_in(test.left) + _none_tests_in(test.right)
+    return []
+
+
 def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
     """Names whose refinement the flow walk does not follow: compared with None other than as the whole test of an
     `if` or `assert` (inside `and`/`or`, a ternary, a `while`), tested for truth, or re-assigned anywhere. JIT704
@@ -124,9 +175,15 @@ def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
                 checked.update(operand.value for operand in operands if isinstance(operand, cst.Name))
 
         def _truth(self, test: cst.BaseExpression) -> None:
-            if _none_test(test) is not None:
-                direct.add(id(test))
+            if _refines_only_none_tests(test):  # followed by `_refinements`
+                for comparison in _none_tests_in(test):
+                    direct.add(id(comparison))
                 return
+            self._names(test)
+
+        def _names(self, test: cst.BaseExpression) -> None:
+            """Names tested for truth (a `while` or an if-expression's None tests stay unfollowed: their
+            comparisons are visited as such)."""
             while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
                 test = test.expression
             if isinstance(test, cst.Name):
@@ -144,14 +201,18 @@ def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
 
         def visit_While(self, node: cst.While) -> None:
             if _none_test(node.test) is None:
-                self._truth(node.test)
+                self._names(node.test)
 
         def visit_IfExp(self, node: cst.IfExp) -> None:
             refined = _none_test(node.test)  # the flow walk does not refine inside if-expressions
             if refined is not None:
                 checked.add(refined[0])
             else:
-                self._truth(node.test)
+                self._names(node.test)
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if _none_test(node.value) is not None:  # `ok = x is not None`: TorchScript does not refine through `ok`
+                direct.add(id(node.value))
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
             checked.update(target_names(node.target))
@@ -290,22 +351,16 @@ class TypeDomain(FlowDomain[Type]):
             self._assign(name, None, node.target, frame)
 
     def refine(self, test: cst.BaseExpression, body: Frame[Type], orelse: Frame[Type]) -> None:
-        refined = _none_test(test)
-        before = body.values.get(refined[0]) if refined is not None else None  # the type before the `if`
+        when_true, when_false = _refinements(test)
+        before = dict(body.values)  # the types before the `if`
         tested = _isinstance_names(test)  # `isinstance(x, ...)` refines x: its type is unknown in both branches
         for frame in (body, orelse):
             frame.values.update((name, None) for name in tested if name in frame.values)
-        if refined is not None and before is not None and before.is_optional:
-            name, is_not = refined
-            body.values[name] = before.inner if is_not else NONE
-            orelse.values[name] = NONE if is_not else before.inner
+        for frame, refined in ((body, when_true), (orelse, when_false)):
+            _apply_refinements(frame, refined, before)
 
     def asserted(self, node: cst.Assert, frame: Frame[Type]) -> None:
-        refined = _none_test(node.test)
-        if refined is not None and refined[1]:
-            current = frame.values.get(refined[0])
-            if current is not None and current.is_optional:
-                frame.values[refined[0]] = current.inner
+        _apply_refinements(frame, _refinements(node.test)[0], dict(frame.values))
 
     def returned(self, node: cst.Return, frame: Frame[Type]) -> None:
         self._return(node, self._expressions(frame))
