@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.targets.script.infer import comment_count_mismatch, is_overload_implementation, signature_comment
+from jitlint.targets.script.infer import (
+    _has_annotations,
+    comment_count_mismatch,
+    is_overload_implementation,
+    overload_group,
+    signature_comment,
+)
 from jitlint.targets.script.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
@@ -408,3 +414,36 @@ class IntegerConstantOutOfRange(ScriptRule):
                 f"TorchScript ints are signed 64-bit, and `{node.value}` does not fit ('Integral constant out of "
                 f"range'); use a float, or a smaller constant (the largest is {_INT64_MAX})",
             )
+
+
+class OverloadMisuse(ScriptRule):
+    code = "JIT214"
+    name = "overload-misuse"
+    severity = "error"
+    summary = (
+        "`@torch.jit._overload` declarations with no implementation after them, or without the annotations "
+        "that say their signature"
+    )
+    message = "`torch.jit._overload` declarations TorchScript cannot use"
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        if ctx.function is None or ctx.function.info.node is not node:
+            return
+        group = overload_group(node, ctx.module.tree)
+        if group is None:
+            return
+        if group.implementation is None and node is group.declarations[-1]:
+            ctx.report(
+                node.decorators[0] if node.decorators else node.name,  # torch points at the decorator
+                f"`{node.name.value}` is declared with `@torch.jit._overload` but no function of that name follows "
+                f"the declarations ('Implementation ... is missing'); define the implementation after them",
+            )
+        elif node is group.implementation:
+            for declaration in group.declarations:
+                if not _has_annotations(declaration) and signature_comment(declaration) is None:
+                    ctx.report(
+                        declaration.name,
+                        f"this `@torch.jit._overload` declaration of `{node.name.value}` has no annotations, so it "
+                        f"declares no signature ('Must explicitly add type annotations to overloaded functions'); "
+                        f"annotate its parameters and return",
+                    )
