@@ -264,9 +264,22 @@ class Mismatch:
     reasons: tuple[tuple[Overload, str], ...]
 
 
-def check_call(operator: str, args: list[Argument], self_type: Type = None, method: bool = False) -> Mismatch | None:
-    """A Mismatch when no overload of `operator` accepts the arguments; None when one may, or nothing is known."""
-    candidates = overloads(operator)
+def declared_overload(name: str, params: list[tuple[str, Type, bool, bool]]) -> Overload:
+    """A signature declared in Python (an `@torch.jit._overload` declaration): (name, type, has a default,
+    keyword-only) per parameter, `self` left out."""
+    return Overload(f"py::{name}", "", tuple(
+        Param(param, kind, str(kind) if kind is not None else "Any", 0, kwarg_only, "..." if default else None)
+        for param, kind, default, kwarg_only in params
+    ), "Any", False)
+
+
+def check_call(
+    operator: str, args: list[Argument], self_type: Type = None, method: bool = False,
+    candidates: tuple[Overload, ...] | None = None,
+) -> Mismatch | None:
+    """A Mismatch when no overload of `operator` (or of `candidates`) accepts the arguments; None when one may, or
+    nothing is known."""
+    candidates = overloads(operator) if candidates is None else candidates
     if method:
         candidates = tuple(o for o in candidates if any(p.name == "self" for p in o.params))
     if not candidates:

@@ -49,6 +49,7 @@ from jitlint.targets.script.infer import (
     param_types,
     SignatureComment,
     is_overload_implementation,
+    overload_group,
     signature_comment,
 )
 from jitlint.targets.script.rules.flow import (
@@ -109,6 +110,12 @@ def _none_test(test: cst.BaseExpression) -> tuple[str, bool] | None:
 
 
 Refinements = dict[str, bool]  # name -> refined to its contained type (True) or to None (False)
+
+
+def _param_annotated(function: cst.FunctionDef, name: str) -> bool:
+    params = function.params
+    return any(param.name.value == name and param.annotation is not None
+               for param in [*params.posonly_params, *params.params, *params.kwonly_params])
 
 
 def _refinements(test: cst.BaseExpression) -> tuple[Refinements, Refinements]:
@@ -572,24 +579,72 @@ class TypeDomain(FlowDomain[Type]):
             operator = schemas.operator_for(qualified)
         elif isinstance(call.func, cst.Attribute) and expressions.of(call.func.value) == TENSOR:
             operator, method, self_type = f"aten::{call.func.attr.value}", True, TENSOR
+        candidates = None
         if operator is None:
-            return
+            candidates = self._declared_overloads(call)
+            if candidates is None:
+                return
+            operator = candidates[0].operator
         arguments = [
             schemas.Argument(argument.keyword.value if argument.keyword is not None else None,
                              _argument_type(argument.value, expressions))
             for argument in call.args
         ]
-        mismatch = schemas.check_call(operator, arguments, self_type, method)
+        mismatch = schemas.check_call(operator, arguments, self_type, method, candidates)
         if mismatch is None:
             return
         shown = "; ".join(f"`{overload.signature()}`: {why}" for overload, why in mismatch.reasons[:3])
         more = len(mismatch.reasons) - 3
-        callee = qualified or f"Tensor.{call.func.attr.value}"
+        callee = qualified or (f"Tensor.{call.func.attr.value}" if method else operator.removeprefix("py::"))
         self.events.append(Event(
             NoMatchingOverload, call,
             f"no signature of `{callee}` accepts these arguments (torch: 'Arguments for call are not valid'); "
             f"candidates: {shown}" + (f"; and {more} more" if more > 0 else ""),
         ))
+
+    def _declared_overloads(self, call: cst.Call) -> tuple[schemas.Overload, ...] | None:
+        """The `@torch.jit._overload` signatures of the project function a call resolves to, when every
+        declaration types all its parameters."""
+        found = self.ctx.captured.callee_of(call)
+        if found is None:
+            return None
+        callee, bound = found
+        group = overload_group(callee.node, callee.module.tree)
+        if group is None or group.implementation is not callee.node:
+            return None
+        declared = []
+        impl_params = callee.node.params
+        if impl_params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or impl_params.star_kwarg is not None:
+            return None
+        impl_keyword_only = {id(param) for param in impl_params.kwonly_params}
+        impl_types = param_types(callee.node, callee.module.imports, is_method=bool(bound))
+        if signature_comment(callee.node) is None:  # unannotated: unknown here, not Tensor
+            impl_types = {name: kind for name, kind in impl_types.items() if _param_annotated(callee.node, name)}
+        for declaration in group.declarations:
+            params = declaration.params
+            ordered = [*params.posonly_params, *params.params, *params.kwonly_params]
+            if bound and ordered:
+                ordered = ordered[1:]
+            if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg is not None:
+                return None
+            types = param_types(declaration, callee.module.imports, is_method=bool(bound))
+            if any(types.get(param.name.value) is None for param in ordered) or (
+                signature_comment(declaration) is None and any(param.annotation is None for param in ordered)
+            ):
+                return None
+            # The implementation gives the defaults, and the parameters a declaration leaves out (torch merges them).
+            implementation = [*impl_params.posonly_params, *impl_params.params, *impl_params.kwonly_params]
+            if bound and implementation:
+                implementation = implementation[1:]
+            if len(implementation) < len(ordered):
+                return None
+            merged = []
+            for index, param in enumerate(implementation):
+                name = ordered[index].name.value if index < len(ordered) else param.name.value
+                kind = types[name] if index < len(ordered) else impl_types.get(param.name.value)
+                merged.append((name, kind, param.default is not None, id(param) in impl_keyword_only))
+            declared.append(schemas.declared_overload(callee.display_name, merged))
+        return tuple(declared) or None
 
     def _dict_store(self, target: cst.Subscript, value: cst.BaseExpression, expressions: Expressions) -> None:
         if not (isinstance(target.value, cst.Name) and self.empty.get(target.value.value) == "dict"):
