@@ -348,7 +348,8 @@ def comment_count_mismatch(function: cst.FunctionDef, is_method: bool) -> str | 
         return None
     count = len([*params.posonly_params, *params.params, *params.kwonly_params]) - int(is_method)
     if len(comment.params) != count:
-        return (f"Number of type annotations ({len(comment.params)}) did not match the number of function "
+        kind = "method" if is_method else "function"
+        return (f"Number of type annotations ({len(comment.params)}) did not match the number of {kind} "
                 f"parameters ({count})")
     return None
 
@@ -373,7 +374,12 @@ def param_types(
         given = comment.params
         if given is None or len(given) != len(ordered):
             return {param.name.value: None for param in ordered}
-        return {param.name.value: annotation(kind, imports) for param, kind in zip(ordered, given)}
+        # A type comment is evaluated where `Tensor` always names torch.Tensor, imported or not.
+        return {
+            param.name.value: TENSOR if isinstance(kind, cst.Name) and kind.value == "Tensor"
+            and imports.qualify(kind) is None and annotation is annotation_type else annotation(kind, imports)
+            for param, kind in zip(ordered, given)
+        }
     for param in ordered:
         if param.annotation is not None:
             types[param.name.value] = annotation(param.annotation.annotation, imports)
