@@ -78,6 +78,32 @@ FLAGGED = {
         def f(y: float):
             return twice(y)  # flagged
         '''), "JIT416", "Arguments for call are not valid"),
+    "init-annotation-does-not-type-the-attribute": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.name: Optional[str] = None
+
+            def forward(self, name: Optional[str]) -> int:
+                self.name = name  # flagged
+                return 1
+
+
+        m = torch.jit.script(M())
+        '''), "JIT609", "Wrong type for attribute assignment. Expected NoneType but got Optional[str]"),
+    "jit-annotate-in-init-is-the-value": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.name = torch.jit.annotate(Optional[str], None)
+
+            def forward(self, name: Optional[str]) -> int:
+                self.name = name  # flagged
+                return 1
+
+
+        m = torch.jit.script(M())
+        '''), "JIT609", "Wrong type for attribute assignment. Expected NoneType but got Optional[str]"),
     "int-literal-too-big": (src('''
         @torch.jit.script
         def f() -> int:

@@ -244,9 +244,18 @@ def attribute_types(project: ProjectIndex, info: AttributeInfo) -> tuple[Type, s
     found = cache.get(id(info))
     if found is None or found[0] is not info:
         annotation = annotation_type(info.annotation, info.annotation_imports) if info.annotation is not None else None
-        values = {Expressions(value.imports, {}).of(value.node) for value in info.init_values}
+        # torch types a module attribute by the value `__init__` leaves (`torch.jit.annotate(Optional[str], None)`
+        # is a None there, and so is `self.x: Optional[str] = None`)
+        values = {Expressions(value.imports, {}).of(_annotated_value(value.node, value.imports))
+                  for value in info.init_values}
         found = cache[id(info)] = (info, annotation, values)  # holding `info` keeps its id unique
     return found[1], found[2]
+
+
+def _annotated_value(node: cst.BaseExpression, imports) -> cst.BaseExpression:
+    if isinstance(node, cst.Call) and len(node.args) == 2 and imports.qualify(node.func) == "torch.jit.annotate":
+        return node.args[1].value
+    return node
 
 
 class TypeDomain(FlowDomain[Type]):
@@ -747,17 +756,18 @@ class TypeDomain(FlowDomain[Type]):
     def _attribute_assignment(self, target: cst.Attribute, new: Type) -> None:
         name = target.attr.value
         infos = self._attribute_infos(name)
-        if not infos or any(info.annotation is not None for info in infos) or new not in SCALARS or new == NONE:
+        if not infos or any(info.annotation is not None for info in infos) or new is None or new == NONE:
             return
         current = self._attribute_type(name)
-        if current == NONE:
+        if current == NONE and (new in SCALARS or (new.is_optional and new.inner in SCALARS)):
+            # (an annotation on the assignment in `__init__`, `self.x: Optional[str] = None`, does not count)
             self.events.append(Event(
                 AttributeNoneNeedsOptional, target,
                 f"`self.{name}` is None in `__init__` and has no class-level annotation, so TorchScript types it "
                 f"NoneType; assigning a {new} here fails. Declare it in the class body: "
                 f"`{name}: Optional[{_spelled(new)}]`",
             ))
-        elif current in SCALARS and current != new:
+        elif current in SCALARS and new in SCALARS and current != new:
             self.events.append(Event(
                 AttributeTypeChange, target,
                 f"`self.{name}` is a {current} in `__init__`, and this assigns it a {new}; TorchScript fixes an "
