@@ -76,11 +76,23 @@ def _python_signature(fn, torch) -> list | None:
                 kind = str(ann_to_type(param.annotation, fake_range()))
             except Exception:
                 return None
+            if kind == "NoneType":
+                kind = "Any"  # `BroadcastingList2[int]` evaluates to None: the frontend resolves it, not ann_to_type
         entry = [param.name, kind, 0, int(param.kind == param.KEYWORD_ONLY)]
         if param.default is not inspect.Parameter.empty:
             entry.append(_default(param.default))
         args.append(entry)
     return ["", args, "Any", 0]
+
+
+def _scripted(fn, torch) -> list | None:
+    """The schema TorchScript gives a function it compiles on its own, or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _overload(torch.jit.script(fn).schema)
+    except Exception:
+        return None
 
 
 def extract() -> dict:
@@ -118,7 +130,8 @@ def extract() -> dict:
         overloads: list = []
         if value in boolean_dispatched:
             halves = boolean_dispatched[value]
-            overloads = [_python_signature(halves["if_true"], torch), _python_signature(halves["if_false"], torch)]
+            overloads = [_scripted(halves[half], torch) or _python_signature(halves[half], torch)
+                         for half in ("if_true", "if_false")]
         elif _get_fn_overloads(_qualified_name(value)):
             overloads = [_python_signature(decl, torch) for decl in _get_fn_overloads(_qualified_name(value))]
         else:

@@ -86,6 +86,8 @@ LOOKALIKES = {
     "div-rounding-tensors": fn("x: torch.Tensor", "return torch.div(x, 2, rounding_mode='floor')"),
     "math-of-int": fn("n: int", "return math.sqrt(n)", returns="float"),
     "pad-float-value": fn("x: torch.Tensor", "return F.pad(x, [1, 1], value=0.0)"),
+    "boolean-dispatched-max-pool": fn("x: torch.Tensor", "return F.max_pool2d(x, 3, stride=2, padding=1)"),
+    "boolean-dispatched-with-indices": fn("x: torch.Tensor", "return F.max_pool2d(x, (2, 2), return_indices=True)[0]"),
     "unknown-argument-type": fn("x: torch.Tensor, xs: List[int]", "return x.view(xs[0], len(xs))"),
     "optional-after-check": fn("x: torch.Tensor, s: Optional[float]",
                                "if s is None:\n    return x\nreturn F.interpolate(x, scale_factor=s)"),
