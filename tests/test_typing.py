@@ -229,6 +229,19 @@ LOOKALIKES = {
 
         m = torch.jit.script(M())
         '''),
+    "ignore-context-manager-body-not-compiled": src('''
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor) -> int:
+                n: int = 3
+                total: int = 0
+                with torch.jit._IgnoreContextManager(n="inp:int", total="out:int"):
+                    evens = [i for i in range(n) if i % 2 == 0]
+                    total = sum(evens)
+                return total
+
+
+        m = torch.jit.script(M())
+        '''),
     "enumerate-start-keyword": src('''
         @torch.jit.script
         def f(xs: List[int]) -> int:
