@@ -104,6 +104,15 @@ FLAGGED = {
 
         m = torch.jit.script(M())
         '''), "JIT609", "Wrong type for attribute assignment. Expected NoneType but got Optional[str]"),
+    "no-cascade-after-none-init": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, flag: bool) -> torch.Tensor:
+            y = None
+            if flag:
+                y = x.clone()  # flagged
+                return torch.where(x > 0, x, y)
+            return x
+        '''), "JIT703", "previously had type NoneType but is now being assigned to a value of type Tensor"),
     "int-literal-too-big": (src('''
         @torch.jit.script
         def f() -> int:

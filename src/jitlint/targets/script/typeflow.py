@@ -858,7 +858,10 @@ def _argument_type(value: cst.BaseExpression, expressions: Expressions) -> Type:
                 return None
             kinds.add(kind)
         return list_of(kinds.pop()) if len(kinds) == 1 else list_of(schemas.MIXED)
-    return expressions.of(value)
+    kind = expressions.of(value)
+    if kind == NONE and isinstance(value, cst.Name) and value.value != "None":
+        return None  # a variable left None after an assignment torch rejected (JIT703): do not cascade
+    return kind
 
 
 def _takes_tensor_arguments(method: str) -> bool:
