@@ -17,7 +17,9 @@ a type of its own: a rule that needs a type says nothing when it gets None. What
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, TypeVar
 
 import libcst as cst
@@ -197,6 +199,161 @@ T = TypeVar("T")
 OPTIONAL_TENSOR = optional_of(TENSOR)
 
 
+@dataclass(frozen=True)
+class SignatureComment:
+    """A `# type: (int, Tensor) -> Tensor` signature, read the way `torch.jit.annotations.get_type_line` and
+    `parse_type_line` read it: TorchScript uses it when the function has no annotation at all. `params` holds the
+    parameter types (None when the text does not parse), `error` torch's complaint when it rejects the comment."""
+
+    params: tuple[cst.BaseExpression, ...] | None
+    returns: cst.BaseExpression | None
+    error: str | None = None
+
+
+def _has_annotations(function: cst.FunctionDef) -> bool:
+    params = function.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            every.append(star)
+    return function.returns is not None or any(param.annotation is not None for param in every)
+
+
+def _type_comment_lines(function: cst.FunctionDef) -> tuple[list[str], bool]:
+    """The `# type:` comments of a signature, in source order (parameter comments, then the lines under the
+    `def`), less `# type: ignore`; and whether one sits on the `def` line itself (torch then slices the whole
+    line, code included, and cannot parse it)."""
+    comments: list[cst.Comment] = []
+    params = function.params
+    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        for whitespace in (param.whitespace_after_param, getattr(param.comma, "whitespace_after", None)):
+            if isinstance(whitespace, cst.ParenthesizedWhitespace) and whitespace.first_line.comment is not None:
+                comments.append(whitespace.first_line.comment)
+    on_def_line = False
+    body = function.body
+    if isinstance(body, cst.IndentedBlock):
+        if body.header.comment is not None and "# type:" in body.header.comment.value:
+            on_def_line = not _IGNORE.search(body.header.comment.value)
+        if body.body:
+            comments.extend(line.comment for line in getattr(body.body[0], "leading_lines", ()) if line.comment)
+    lines = [comment.value.strip() for comment in comments if "# type:" in comment.value]
+    return [line for line in lines if not _IGNORE.search(line)], on_def_line
+
+
+_IGNORE = re.compile(r"# type:\ ignore(\[[a-zA-Z-]+\])?$")
+
+
+@lru_cache(maxsize=4096)
+def signature_comment(function: cst.FunctionDef) -> SignatureComment | None:
+    """The function's `# type:` signature comment, when TorchScript reads one (no annotation anywhere), else None."""
+    if _has_annotations(function):
+        return None
+    lines, on_def_line = _type_comment_lines(function)
+    if on_def_line:
+        return SignatureComment(None, None)
+    if not lines:
+        return None
+    if len(lines) == 1:
+        line = lines[0]
+    else:
+        returns = next((i for i, text in enumerate(lines) if "# type: (...) -> " in text), None)
+        if returns is None:
+            return SignatureComment(None, None, "Return type line '# type: (...) -> ...' not found on multiline type "
+                                                "annotation")
+        parameters = ", ".join(text[text.find("# type:") + 7:].strip() for text in lines[:returns])
+        line = lines[returns].replace("...", parameters)
+    start = line.find("# type:") + 7
+    arrow = line.find("->")  # `# type: (int)` without a return type scripts too (the return type is inferred)
+    try:
+        arguments = cst.parse_expression(line[start:arrow if arrow >= 0 else len(line)].strip())
+        returned = cst.parse_expression(line[arrow + 2:].strip()) if arrow >= 0 else None
+    except cst.ParserSyntaxError:
+        return SignatureComment(None, None)
+    if isinstance(arguments, cst.Tuple):
+        if any(not isinstance(element, cst.Element) for element in arguments.elements):
+            return SignatureComment(None, returned)
+        types = tuple(element.value for element in arguments.elements)
+    else:
+        types = (arguments,)
+    return SignatureComment(types, returned)
+
+
+def is_overload_implementation(function: cst.FunctionDef, tree: cst.Module) -> bool:
+    """Whether `function` implements `@torch.jit._overload` declarations (an earlier function or method of the same
+    name in the same body): TorchScript compiles it once per declared signature, not with its own."""
+    return id(function) in _overload_implementations(tree)
+
+
+@dataclass(frozen=True)
+class OverloadGroup:
+    """`@torch.jit._overload` (or `_overload_method`) declarations of one name in one body, and the function
+    defined after them that implements them (None when there is none)."""
+
+    declarations: tuple[cst.FunctionDef, ...]
+    implementation: cst.FunctionDef | None
+
+
+def overload_group(function: cst.FunctionDef, tree: cst.Module) -> OverloadGroup | None:
+    """The overload group `function` declares or implements, if any."""
+    return _overload_groups(tree).get(id(function))
+
+
+def _overload_implementations(tree: cst.Module) -> frozenset[int]:
+    return frozenset(id(group.implementation) for group in _overload_groups(tree).values() if group.implementation)
+
+
+@lru_cache(maxsize=64)
+def _overload_groups(tree: cst.Module) -> dict[int, OverloadGroup]:
+    groups: dict[int, OverloadGroup] = {}
+    bodies = [tree.body]
+    bodies.extend(statement.body.body for statement in tree.body if isinstance(statement, cst.ClassDef)
+                  and isinstance(statement.body, cst.IndentedBlock))
+    for body in bodies:
+        declared: dict[str, list[cst.FunctionDef]] = {}
+        for statement in body:
+            if not isinstance(statement, cst.FunctionDef):
+                continue
+            names = {_dotted(decorator.decorator) for decorator in statement.decorators}
+            name = statement.name.value
+            if any(n is not None and n.rsplit(".", 1)[-1] in ("_overload", "_overload_method") for n in names):
+                declared.setdefault(name, []).append(statement)
+            elif name in declared:
+                group = OverloadGroup(tuple(declared.pop(name)), statement)
+                groups.update((id(member), group) for member in (*group.declarations, statement))
+        for declarations in declared.values():
+            group = OverloadGroup(tuple(declarations), None)
+            groups.update((id(member), group) for member in declarations)
+    return groups
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr.value}" if head else None
+    return None
+
+
+def comment_count_mismatch(function: cst.FunctionDef, is_method: bool) -> str | None:
+    """torch's error when a signature comment gives another number of types than the function has parameters
+    (less `self`, for a method)."""
+    comment = signature_comment(function)
+    if comment is None:
+        return None
+    if comment.error is not None:
+        return comment.error
+    params = function.params
+    if comment.params is None or params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg:
+        return None
+    count = len([*params.posonly_params, *params.params, *params.kwonly_params]) - int(is_method)
+    if len(comment.params) != count:
+        kind = "method" if is_method else "function"
+        return (f"Number of type annotations ({len(comment.params)}) did not match the number of {kind} "
+                f"parameters ({count})")
+    return None
+
+
 def param_types(
     function: cst.FunctionDef,
     imports: ImportTable,
@@ -212,6 +369,17 @@ def param_types(
     if is_method and ordered:
         ordered = ordered[1:]
     types: dict[str, T | TSType | None] = {}
+    comment = signature_comment(function)
+    if comment is not None:  # TorchScript reads the signature from the comment
+        given = comment.params
+        if given is None or len(given) != len(ordered):
+            return {param.name.value: None for param in ordered}
+        # A type comment is evaluated where `Tensor` always names torch.Tensor, imported or not.
+        return {
+            param.name.value: TENSOR if isinstance(kind, cst.Name) and kind.value == "Tensor"
+            and imports.qualify(kind) is None and annotation is annotation_type else annotation(kind, imports)
+            for param, kind in zip(ordered, given)
+        }
     for param in ordered:
         if param.annotation is not None:
             types[param.name.value] = annotation(param.annotation.annotation, imports)

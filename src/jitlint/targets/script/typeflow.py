@@ -44,8 +44,13 @@ from jitlint.targets.script.infer import (
     assignment_fails,
     binary_type,
     join_fails,
+    list_of,
     optional_of,
     param_types,
+    SignatureComment,
+    is_overload_implementation,
+    overload_group,
+    signature_comment,
 )
 from jitlint.targets.script.rules.flow import (
     AttributeNoneNeedsOptional,
@@ -56,6 +61,8 @@ from jitlint.targets.script.rules.flow import (
     ItemIsNumber,
     LoopCarriedTypeChange,
     LoopVariableUsedAfterLoop,
+    NoMatchingOverload,
+    RangeEnumerateArguments,
     NoneInitThenValue,
     OptionalAttributeNoLocalRefine,
     OptionalUsedWithoutRefine,
@@ -65,6 +72,7 @@ from jitlint.targets.script.rules.flow import (
     TupleReturnArityMismatch,
 )
 from jitlint.targets.script.rules.types import UnannotatedNonTensorParam
+from jitlint.targets.script import schemas
 from jitlint.walk import walk
 
 Type = TSType | None  # None: unknown
@@ -101,6 +109,63 @@ def _none_test(test: cst.BaseExpression) -> tuple[str, bool] | None:
     return None
 
 
+Refinements = dict[str, bool]  # name -> refined to its contained type (True) or to None (False)
+
+
+def _param_annotated(function: cst.FunctionDef, name: str) -> bool:
+    params = function.params
+    return any(param.name.value == name and param.annotation is not None
+               for param in [*params.posonly_params, *params.params, *params.kwonly_params])
+
+
+def _refinements(test: cst.BaseExpression) -> tuple[Refinements, Refinements]:
+    """What `test` refines when true and when false, as TorchScript's refinement sets combine: `a and b` refines
+    both sides' when true and what both refine when false; `or` the converse; `not` swaps them."""
+    refined = _none_test(test)
+    if refined is not None:
+        name, is_not = refined
+        return {name: is_not}, {name: not is_not}
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        when_true, when_false = _refinements(test.expression)
+        return when_false, when_true
+    if isinstance(test, cst.BooleanOperation):
+        left, right = _refinements(test.left), _refinements(test.right)
+        union = lambda a, b: {**a, **b} if not (a.keys() & b.keys() and any(a[k] != b[k] for k in a.keys() & b.keys())) else {}
+        both = lambda a, b: {k: v for k, v in a.items() if b.get(k) == v}
+        if isinstance(test.operator, cst.And):
+            return union(left[0], right[0]), both(left[1], right[1])
+        return both(left[0], right[0]), union(left[1], right[1])
+    return {}, {}
+
+
+def _apply_refinements(frame: Frame[Type], refined: Refinements, before: dict[str, Type]) -> None:
+    for name, not_none in refined.items():
+        kind = before.get(name)
+        if kind is not None and kind.is_optional:
+            frame.values[name] = kind.inner if not_none else NONE
+
+
+def _refines_only_none_tests(test: cst.BaseExpression) -> bool:
+    """A test built of `x is None` / `x is not None` with `and`, `or` and `not`: the flow walk follows it."""
+    if _none_test(test) is not None:
+        return True
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _refines_only_none_tests(test.expression)
+    if isinstance(test, cst.BooleanOperation):
+        return _refines_only_none_tests(test.left) and _refines_only_none_tests(test.right)
+    return False
+
+
+def _none_tests_in(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if _none_test(test) is not None:
+        return [test]
+    if isinstance(test, cst.UnaryOperation):
+        return _none_tests_in(test.expression)
+    if isinstance(test, cst.BooleanOperation):
+        return _none_tests_in(test.left) + _none_tests_in(test.right)
+    return []
+
+
 def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
     """Names whose refinement the flow walk does not follow: compared with None other than as the whole test of an
     `if` or `assert` (inside `and`/`or`, a ternary, a `while`), tested for truth, or re-assigned anywhere. JIT704
@@ -117,9 +182,15 @@ def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
                 checked.update(operand.value for operand in operands if isinstance(operand, cst.Name))
 
         def _truth(self, test: cst.BaseExpression) -> None:
-            if _none_test(test) is not None:
-                direct.add(id(test))
+            if _refines_only_none_tests(test):  # followed by `_refinements`
+                for comparison in _none_tests_in(test):
+                    direct.add(id(comparison))
                 return
+            self._names(test)
+
+        def _names(self, test: cst.BaseExpression) -> None:
+            """Names tested for truth (a `while` or an if-expression's None tests stay unfollowed: their
+            comparisons are visited as such)."""
             while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
                 test = test.expression
             if isinstance(test, cst.Name):
@@ -137,14 +208,18 @@ def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
 
         def visit_While(self, node: cst.While) -> None:
             if _none_test(node.test) is None:
-                self._truth(node.test)
+                self._names(node.test)
 
         def visit_IfExp(self, node: cst.IfExp) -> None:
             refined = _none_test(node.test)  # the flow walk does not refine inside if-expressions
             if refined is not None:
                 checked.add(refined[0])
             else:
-                self._truth(node.test)
+                self._names(node.test)
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if _none_test(node.value) is not None:  # `ok = x is not None`: TorchScript does not refine through `ok`
+                direct.add(id(node.value))
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
             checked.update(target_names(node.target))
@@ -169,9 +244,18 @@ def attribute_types(project: ProjectIndex, info: AttributeInfo) -> tuple[Type, s
     found = cache.get(id(info))
     if found is None or found[0] is not info:
         annotation = annotation_type(info.annotation, info.annotation_imports) if info.annotation is not None else None
-        values = {Expressions(value.imports, {}).of(value.node) for value in info.init_values}
+        # torch types a module attribute by the value `__init__` leaves (`torch.jit.annotate(Optional[str], None)`
+        # is a None there, and so is `self.x: Optional[str] = None`)
+        values = {Expressions(value.imports, {}).of(_annotated_value(value.node, value.imports))
+                  for value in info.init_values}
         found = cache[id(info)] = (info, annotation, values)  # holding `info` keeps its id unique
     return found[1], found[2]
+
+
+def _annotated_value(node: cst.BaseExpression, imports) -> cst.BaseExpression:
+    if isinstance(node, cst.Call) and len(node.args) == 2 and imports.qualify(node.func) == "torch.jit.annotate":
+        return node.args[1].value
+    return node
 
 
 class TypeDomain(FlowDomain[Type]):
@@ -189,9 +273,14 @@ class TypeDomain(FlowDomain[Type]):
         self.returns = annotation_type(function.returns.annotation, self.imports) if function.returns else None
         self.annotated_return = function.returns is not None
         self.return_shapes: list[tuple[cst.Return, str]] = []
-        params = param_types(function, self.imports, is_method)
-        if uses_type_comments(function):  # `# type: (...) -> ...` signatures: TorchScript reads those comments
+        params = param_types(function, self.imports, is_method)  # from a `# type:` comment too
+        self.comment = signature_comment(function)
+        if is_overload_implementation(function, ctx.module.tree):  # compiled once per `_overload` signature
             params = {name: None for name in params}
+            self.comment = SignatureComment(None, None)
+        if self.comment is not None:
+            self.returns = annotation_type(self.comment.returns, self.imports) if self.comment.returns else None
+            self.annotated_return = True
         self.params = params
         # Parameters TorchScript types Tensor because they have no annotation and no default.
         self.unannotated = {name for name, kind in params.items() if kind == TENSOR and not self._annotated(name)}
@@ -210,6 +299,8 @@ class TypeDomain(FlowDomain[Type]):
         self.declared = dict(params)
 
     def _annotated(self, name: str) -> bool:
+        if self.comment is not None:
+            return True
         params = self.function.params
         for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
             if param.name.value == name:
@@ -276,22 +367,16 @@ class TypeDomain(FlowDomain[Type]):
             self._assign(name, None, node.target, frame)
 
     def refine(self, test: cst.BaseExpression, body: Frame[Type], orelse: Frame[Type]) -> None:
-        refined = _none_test(test)
-        before = body.values.get(refined[0]) if refined is not None else None  # the type before the `if`
+        when_true, when_false = _refinements(test)
+        before = dict(body.values)  # the types before the `if`
         tested = _isinstance_names(test)  # `isinstance(x, ...)` refines x: its type is unknown in both branches
         for frame in (body, orelse):
             frame.values.update((name, None) for name in tested if name in frame.values)
-        if refined is not None and before is not None and before.is_optional:
-            name, is_not = refined
-            body.values[name] = before.inner if is_not else NONE
-            orelse.values[name] = NONE if is_not else before.inner
+        for frame, refined in ((body, when_true), (orelse, when_false)):
+            _apply_refinements(frame, refined, before)
 
     def asserted(self, node: cst.Assert, frame: Frame[Type]) -> None:
-        refined = _none_test(node.test)
-        if refined is not None and refined[1]:
-            current = frame.values.get(refined[0])
-            if current is not None and current.is_optional:
-                frame.values[refined[0]] = current.inner
+        _apply_refinements(frame, _refinements(node.test)[0], dict(frame.values))
 
     def returned(self, node: cst.Return, frame: Frame[Type]) -> None:
         self._return(node, self._expressions(frame))
@@ -404,6 +489,10 @@ class TypeDomain(FlowDomain[Type]):
         annotated = statement.value if isinstance(statement, cst.AnnAssign) else None
         returned = statement.value if isinstance(statement, cst.Return) else None
         expressions = self._expressions(frame)
+        hinted = {  # `torch.jit.annotate(List[float], x.tolist())` types its second argument
+            id(call.args[1].value) for call in reads.calls
+            if len(call.args) == 2 and self.imports.qualify(call.func) == "torch.jit.annotate"
+        }
         for if_expression in reads.if_expressions:
             first, second = expressions.of(if_expression.body), expressions.of(if_expression.orelse)
             if join_fails(first, second):
@@ -413,7 +502,10 @@ class TypeDomain(FlowDomain[Type]):
                     f"TorchScript needs one type. Make both the same type",
                 ))
         for call in reads.calls:
+            self._schema_call(call, expressions)
             qualified = self.imports.qualify(call.func)
+            if qualified in ("builtins.range", "builtins.enumerate"):
+                self._range_enumerate(call, qualified[9:], expressions)
             if qualified == "builtins.range":
                 for argument in call.args:
                     if expressions.of(argument.value) == NUMBER:
@@ -428,6 +520,7 @@ class TypeDomain(FlowDomain[Type]):
                 and not call.args
                 and expressions.of(call.func.value) == TENSOR
                 and call is not annotated
+                and id(call) not in hinted
                 and not (call is returned and self.annotated_return)
             ):
                 self.events.append(Event(
@@ -463,6 +556,104 @@ class TypeDomain(FlowDomain[Type]):
         for operation in reads.binary:
             for operand in (operation.left, operation.right):
                 self._optional_uses(operand, "is used in arithmetic", expressions)
+
+    def _range_enumerate(self, call: cst.Call, name: str, expressions: Expressions) -> None:
+        """JIT418: TorchScript's own checks of `range()` and `enumerate()` arguments."""
+        if any(argument.star for argument in call.args):
+            return
+        count, most = len(call.args), 3 if name == "range" else 2
+        problem = None
+        if count == 0:
+            problem = f"{name} expected at least 1 arguments, got 0"
+        elif count > most:
+            problem = f"{name} expected at most {most} arguments, got {count}"
+        elif name == "range":
+            for index, argument in enumerate(call.args):
+                if expressions.of(argument.value) == FLOAT:
+                    problem = f"all inputs of range must be ints, found float in argument {index}"
+                    break
+        if problem is not None:
+            self.events.append(Event(RangeEnumerateArguments, call, f"TorchScript rejects this call: '{problem}'"))
+
+    def _schema_call(self, call: cst.Call, expressions: Expressions) -> None:
+        """JIT416: a call of a torch operator (a builtin, a Tensor method, a compiled `torch.nn.functional`
+        function) whose arguments no overload of its schema accepts."""
+        if any(argument.star for argument in call.args):
+            return
+        method = False
+        self_type: Type = None
+        operator = None
+        qualified = self.imports.qualify(call.func)
+        if qualified is not None:
+            operator = schemas.operator_for(qualified)
+        elif isinstance(call.func, cst.Attribute) and expressions.of(call.func.value) == TENSOR:
+            operator, method, self_type = f"aten::{call.func.attr.value}", True, TENSOR
+        candidates = None
+        if operator is None:
+            candidates = self._declared_overloads(call)
+            if candidates is None:
+                return
+            operator = candidates[0].operator
+        arguments = [
+            schemas.Argument(argument.keyword.value if argument.keyword is not None else None,
+                             _argument_type(argument.value, expressions))
+            for argument in call.args
+        ]
+        mismatch = schemas.check_call(operator, arguments, self_type, method, candidates)
+        if mismatch is None:
+            return
+        shown = "; ".join(f"`{overload.signature()}`: {why}" for overload, why in mismatch.reasons[:3])
+        more = len(mismatch.reasons) - 3
+        callee = qualified or (f"Tensor.{call.func.attr.value}" if method else operator.removeprefix("py::"))
+        self.events.append(Event(
+            NoMatchingOverload, call,
+            f"no signature of `{callee}` accepts these arguments (torch: 'Arguments for call are not valid'); "
+            f"candidates: {shown}" + (f"; and {more} more" if more > 0 else ""),
+        ))
+
+    def _declared_overloads(self, call: cst.Call) -> tuple[schemas.Overload, ...] | None:
+        """The `@torch.jit._overload` signatures of the project function a call resolves to, when every
+        declaration types all its parameters."""
+        found = self.ctx.captured.callee_of(call)
+        if found is None:
+            return None
+        callee, bound = found
+        group = overload_group(callee.node, callee.module.tree)
+        if group is None or group.implementation is not callee.node:
+            return None
+        declared = []
+        impl_params = callee.node.params
+        if impl_params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or impl_params.star_kwarg is not None:
+            return None
+        impl_keyword_only = {id(param) for param in impl_params.kwonly_params}
+        impl_types = param_types(callee.node, callee.module.imports, is_method=bool(bound))
+        if signature_comment(callee.node) is None:  # unannotated: unknown here, not Tensor
+            impl_types = {name: kind for name, kind in impl_types.items() if _param_annotated(callee.node, name)}
+        for declaration in group.declarations:
+            params = declaration.params
+            ordered = [*params.posonly_params, *params.params, *params.kwonly_params]
+            if bound and ordered:
+                ordered = ordered[1:]
+            if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg is not None:
+                return None
+            types = param_types(declaration, callee.module.imports, is_method=bool(bound))
+            if any(types.get(param.name.value) is None for param in ordered) or (
+                signature_comment(declaration) is None and any(param.annotation is None for param in ordered)
+            ):
+                return None
+            # The implementation gives the defaults, and the parameters a declaration leaves out (torch merges them).
+            implementation = [*impl_params.posonly_params, *impl_params.params, *impl_params.kwonly_params]
+            if bound and implementation:
+                implementation = implementation[1:]
+            if len(implementation) < len(ordered):
+                return None
+            merged = []
+            for index, param in enumerate(implementation):
+                name = ordered[index].name.value if index < len(ordered) else param.name.value
+                kind = types[name] if index < len(ordered) else impl_types.get(param.name.value)
+                merged.append((name, kind, param.default is not None, id(param) in impl_keyword_only))
+            declared.append(schemas.declared_overload(callee.display_name, merged))
+        return tuple(declared) or None
 
     def _dict_store(self, target: cst.Subscript, value: cst.BaseExpression, expressions: Expressions) -> None:
         if not (isinstance(target.value, cst.Name) and self.empty.get(target.value.value) == "dict"):
@@ -517,7 +708,7 @@ class TypeDomain(FlowDomain[Type]):
                 param = by_name.get(argument.keyword.value)
             if param is None or param.annotation is not None or param.default is not None:
                 continue
-            if uses_type_comments(callee.node):
+            if signature_comment(callee.node) is not None or is_overload_implementation(callee.node, callee.module.tree):
                 return
             kind = expressions.of(argument.value)
             if isinstance(argument.value, (cst.List, cst.ListComp)) and kind is None:
@@ -565,17 +756,18 @@ class TypeDomain(FlowDomain[Type]):
     def _attribute_assignment(self, target: cst.Attribute, new: Type) -> None:
         name = target.attr.value
         infos = self._attribute_infos(name)
-        if not infos or any(info.annotation is not None for info in infos) or new not in SCALARS or new == NONE:
+        if not infos or any(info.annotation is not None for info in infos) or new is None or new == NONE:
             return
         current = self._attribute_type(name)
-        if current == NONE:
+        if current == NONE and (new in SCALARS or (new.is_optional and new.inner in SCALARS)):
+            # (an annotation on the assignment in `__init__`, `self.x: Optional[str] = None`, does not count)
             self.events.append(Event(
                 AttributeNoneNeedsOptional, target,
                 f"`self.{name}` is None in `__init__` and has no class-level annotation, so TorchScript types it "
                 f"NoneType; assigning a {new} here fails. Declare it in the class body: "
                 f"`{name}: Optional[{_spelled(new)}]`",
             ))
-        elif current in SCALARS and current != new:
+        elif current in SCALARS and new in SCALARS and current != new:
             self.events.append(Event(
                 AttributeTypeChange, target,
                 f"`self.{name}` is a {current} in `__init__`, and this assigns it a {new}; TorchScript fixes an "
@@ -649,6 +841,27 @@ class TypeDomain(FlowDomain[Type]):
 
 
 _PASSED_SCALARS = frozenset({INT, FLOAT, STR, BOOL})
+_LIST_ELEMENTS = frozenset({TENSOR, INT, FLOAT, BOOL, STR})
+
+
+def _argument_type(value: cst.BaseExpression, expressions: Expressions) -> Type:
+    """An argument's type for schema matching: `Expressions`' type, and for a list literal its element type
+    (`schemas.MIXED` when elements of known types differ: TorchScript types `[0, n]` with a Tensor `n`
+    `List[Union[Tensor, int]]`, which no `List[int]` parameter takes)."""
+    if isinstance(value, cst.List) and value.elements:
+        kinds = set()
+        for element in value.elements:
+            if not isinstance(element, cst.Element):
+                return None
+            kind = expressions.of(element.value)
+            if kind not in _LIST_ELEMENTS:
+                return None
+            kinds.add(kind)
+        return list_of(kinds.pop()) if len(kinds) == 1 else list_of(schemas.MIXED)
+    kind = expressions.of(value)
+    if kind == NONE and isinstance(value, cst.Name) and value.value != "None":
+        return None  # a variable left None after an assignment torch rejected (JIT703): do not cascade
+    return kind
 
 
 def _takes_tensor_arguments(method: str) -> bool:
@@ -669,23 +882,6 @@ def _empty_container(value: cst.BaseExpression, imports) -> str | None:
     if isinstance(value, cst.Call) and not value.args:
         return {"builtins.list": "list", "builtins.dict": "dict"}.get(imports.qualify(value.func) or "")
     return None
-
-
-def uses_type_comments(function: cst.FunctionDef) -> bool:
-    """Whether the signature is given in `# type:` comments (after the parameters or as the body's first line),
-    which TorchScript reads as annotations."""
-    body = function.body
-    comments = []
-    if isinstance(body, cst.IndentedBlock):
-        comments.append(body.header.comment)
-        if body.body:
-            comments.extend(line.comment for line in getattr(body.body[0], "leading_lines", ()))
-    params = function.params
-    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-        for whitespace in (param.whitespace_after_param, getattr(param.comma, "whitespace_after", None)):
-            if isinstance(whitespace, cst.ParenthesizedWhitespace):
-                comments.append(whitespace.first_line.comment)
-    return any(comment is not None and comment.value.lstrip("# ").startswith("type:") for comment in comments)
 
 
 def _isinstance_names(test: cst.BaseExpression) -> set[str]:

@@ -6,7 +6,7 @@ import libcst as cst
 
 from jitlint.literals import literal_type as python_literal_type
 from jitlint.names import assigned_names, first_param
-from jitlint.targets.script.infer import TENSOR, TENSOR_METHODS
+from jitlint.targets.script.infer import TENSOR, TENSOR_METHODS, is_overload_implementation, signature_comment
 
 # torch.* callables that do not return a Tensor.
 TORCH_NON_TENSOR = frozenset(
@@ -80,14 +80,18 @@ def _element_type_is_tensor(annotation: cst.BaseExpression, qualify) -> bool:
     return qualify(annotation.slice[0].slice.value) in TENSOR_ANNOTATIONS
 
 
-def unannotated_tensor_param(name: cst.BaseExpression, function: cst.FunctionDef, is_method: bool) -> cst.Param | None:
+def unannotated_tensor_param(
+    name: cst.BaseExpression, function: cst.FunctionDef, is_method: bool, ctx_tree: cst.Module | None = None
+) -> cst.Param | None:
     """The parameter a Name refers to when TorchScript types it Tensor by default (no annotation, default None
     or none) and the body never rebinds it."""
     if not isinstance(name, cst.Name):
         return None
     params = params_of(function)
     param = params.get(name.value)
-    if param is None or param.annotation is not None:
+    if param is None or param.annotation is not None or signature_comment(function) is not None:
+        return None
+    if ctx_tree is not None and is_overload_implementation(function, ctx_tree):
         return None
     if is_method and param is first_param(function):
         return None

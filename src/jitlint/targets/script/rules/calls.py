@@ -480,3 +480,24 @@ class GlobalPythonConstant(ScriptRule):
             return None
         kind = global_value_type(other.globals[attr], other.imports)
         return (f" imported from `{source_module}`", kind) if kind else None
+
+
+class HasattrNameNotLiteral(ScriptRule):
+    code = "JIT417"
+    name = "hasattr-name-not-literal"
+    severity = "error"
+    summary = "`hasattr(obj, name)` whose second argument is not a string literal"
+    message = "`hasattr` with a name that is not a string literal"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) != "builtins.hasattr" or len(node.args) != 2:
+            return
+        name = node.args[1].value
+        if isinstance(name, cst.SimpleString) and "f" not in name.prefix.lower():
+            return
+        ctx.report(
+            name,
+            "TorchScript decides `hasattr` while compiling, so its second argument must be a string literal "
+            "('hasattr's second argument must be a string literal'); test a literal name, or keep the "
+            "lookup out of compiled code",
+        )

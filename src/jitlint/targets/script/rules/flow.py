@@ -160,3 +160,22 @@ class EmptyContainerNeedsAnnotation(_FlowRule):
     severity = "error"
     summary = "`sizes = []` then `sizes.append(x.size(0))`; `d = {}` then a non-str key or non-Tensor value"
     message = "unannotated empty list or dict filled with non-Tensor values"
+
+
+class NoMatchingOverload(_FlowRule):
+    code = "JIT416"
+    name = "no-matching-overload"
+    severity = "error"
+    summary = (
+        "a call of a torch operator, Tensor method or `torch.nn.functional` function whose arguments match none of "
+        "its TorchScript signatures (wrong keyword, an int where a float is required, a mixed list)"
+    )
+    message = "no overload of the operator accepts these arguments"
+
+
+class RangeEnumerateArguments(_FlowRule):
+    code = "JIT418"
+    name = "range-enumerate-arguments"
+    severity = "error"
+    summary = "`range()` or `enumerate()` with a wrong number of arguments, or `range()` of a float"
+    message = "`range`/`enumerate` called with arguments TorchScript rejects"

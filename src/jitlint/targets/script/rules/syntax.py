@@ -59,6 +59,19 @@ class NoBuiltinSumOfTensors(ScriptRule):
         return list_of_tensors_param(argument, ctx)
 
 
+def in_ignore_context_manager(ctx: RuleContext) -> bool:
+    """Inside `with torch.jit._IgnoreContextManager(...):`, whose body torch's frontend turns into a call of an
+    ignored Python function before it parses anything: nothing there is compiled."""
+    for ancestor in ctx.ancestors:
+        if isinstance(ancestor, cst.With) and any(
+            isinstance(item.item, cst.Call)
+            and (ctx.qualify(item.item.func) or "").endswith("jit._IgnoreContextManager")
+            for item in ancestor.items
+        ):
+            return True
+    return False
+
+
 class NoComprehensionIf(ScriptRule):
     code = "JIT102"
     name = "no-comprehension-if"
@@ -69,6 +82,8 @@ class NoComprehensionIf(ScriptRule):
     message = "comprehensions with an `if` clause are not supported by TorchScript; use a loop with `append`"
 
     def _check(self, node, ctx: RuleContext) -> None:
+        if in_ignore_context_manager(ctx):
+            return
         comp = node.for_in
         fix = self._fix(node, ctx)
         while comp is not None:

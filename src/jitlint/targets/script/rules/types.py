@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.targets.script.infer import (
+    _has_annotations,
+    comment_count_mismatch,
+    is_overload_implementation,
+    overload_group,
+    signature_comment,
+)
 from jitlint.targets.script.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
@@ -40,6 +47,14 @@ _SUGGESTIONS = {
 }
 
 
+def _typed_by_comment(ctx: RuleContext) -> bool:
+    """The parameters of the function being checked are typed by a `# type:` signature comment."""
+    if ctx.function is None:
+        return False
+    function = ctx.function.info.node
+    return signature_comment(function) is not None or is_overload_implementation(function, ctx.module.tree)
+
+
 class UnannotatedNonTensorDefault(ScriptRule):
     code = "JIT201"
     name = "unannotated-nontensor-default"
@@ -50,7 +65,7 @@ class UnannotatedNonTensorDefault(ScriptRule):
     message = "unannotated parameter with a non-Tensor default"
 
     def visit_Param(self, node: cst.Param, ctx: RuleContext) -> None:
-        if node.annotation is not None or node.default is None:
+        if node.annotation is not None or node.default is None or _typed_by_comment(ctx):
             return
         kind = literal_type(node.default) or self._constant_type(node.default, ctx)
         if kind is None:
@@ -93,6 +108,8 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
     def visit_Param(self, node: cst.Param, ctx: RuleContext) -> None:
         default = node.default
         if node.annotation is not None or not (isinstance(default, cst.Name) and default.value == "None"):
+            return
+        if _typed_by_comment(ctx):
             return
         function = ctx.function.info
         params = function.node.params
@@ -176,7 +193,7 @@ class UnannotatedNonTensorParam(ScriptRule):
         info = ctx.function.info if ctx.function else None
         if info is None:
             return None
-        return unannotated_tensor_param(node, info.node, info.bound_first_param == "instance")
+        return unannotated_tensor_param(node, info.node, info.bound_first_param == "instance", ctx.module.tree)
 
 
 class UnsupportedAnnotation(ScriptRule):
@@ -316,3 +333,117 @@ class DictKeyTypeUnsupported(ScriptRule):
                     "type fails with 'Cannot create dict for key type' and no line number. Use a str or int key "
                     "(e.g. join the tuple into a string)",
                 )
+
+
+class SignatureCommentMismatch(ScriptRule):
+    code = "JIT211"
+    name = "signature-comment-mismatch"
+    severity = "error"
+    summary = (
+        "a `# type: (...) -> ...` signature comment TorchScript cannot use: another number of types than "
+        "parameters, or split over lines without the `# type: (...) -> T` line"
+    )
+    message = "`# type:` signature comment that does not match the function"
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        if ctx.function is None or ctx.function.info.node is not node:
+            return
+        problem = comment_count_mismatch(node, ctx.function.info.bound_first_param is not None)
+        if problem is not None:
+            ctx.report(
+                node.name,
+                f"TorchScript reads this function's signature from its `# type:` comment and rejects it: "
+                f"'{problem}'. Give one type per parameter (not `self`) and the return type, "
+                f"`# type: (int, Tensor) -> Tensor`, or use annotations",
+            )
+
+
+_BARE_CONTAINERS = {"typing.List": "List", "typing.Dict": "Dict", "typing.Tuple": "Tuple",
+                    "typing.Optional": "Optional"}
+_TYPE_ARGUMENT_CALLS = {"builtins.isinstance": 1, "torch.jit.isinstance": 1, "torch.jit.annotate": 0}
+
+
+class ContainerAnnotationWithoutTypes(ScriptRule):
+    code = "JIT213"
+    name = "container-annotation-without-types"
+    severity = "error"
+    summary = "`List`, `Dict`, `Tuple` or `Optional` from `typing` without its contained types, as an annotation"
+    message = "`typing` container used without its contained types"
+
+    def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
+        self._check(node.annotation, ctx)
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        index = _TYPE_ARGUMENT_CALLS.get(ctx.qualify(node.func) or "")
+        if index is not None and len(node.args) > index and node.args[index].keyword is None:
+            types = node.args[index].value
+            for element in types.elements if isinstance(types, cst.Tuple) else [types]:
+                self._check(element.value if isinstance(element, cst.Element) else element, ctx)
+
+    def _check(self, node: cst.BaseExpression, ctx: RuleContext) -> None:
+        name = _BARE_CONTAINERS.get(ctx.qualify(node) or "") if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if name is None:
+            return
+        example = {"List": "List[int]", "Dict": "Dict[str, int]", "Tuple": "Tuple[int, int]",
+                   "Optional": "Optional[int]"}[name]
+        ctx.report(
+            node,
+            f"TorchScript needs the contained types of `{name}` ('Attempted to use {name} without a contained "
+            f"type'); spell them out, e.g. `{example}`",
+        )
+
+
+_INT64_MAX = 2**63 - 1
+
+
+class IntegerConstantOutOfRange(ScriptRule):
+    code = "JIT212"
+    name = "int-constant-out-of-range"
+    severity = "error"
+    summary = "an integer literal that does not fit in a signed 64-bit int (`2**63` spelled out, `0xFFFFFFFFFFFFFFFF`)"
+    message = "integer constant out of the signed 64-bit range"
+
+    def visit_Integer(self, node: cst.Integer, ctx: RuleContext) -> None:
+        try:
+            value = int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return
+        if value > _INT64_MAX:
+            ctx.report(
+                node,
+                f"TorchScript ints are signed 64-bit, and `{node.value}` does not fit ('Integral constant out of "
+                f"range'); use a float, or a smaller constant (the largest is {_INT64_MAX})",
+            )
+
+
+class OverloadMisuse(ScriptRule):
+    code = "JIT214"
+    name = "overload-misuse"
+    severity = "error"
+    summary = (
+        "`@torch.jit._overload` declarations with no implementation after them, or without the annotations "
+        "that say their signature"
+    )
+    message = "`torch.jit._overload` declarations TorchScript cannot use"
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        if ctx.function is None or ctx.function.info.node is not node:
+            return
+        group = overload_group(node, ctx.module.tree)
+        if group is None:
+            return
+        if group.implementation is None and node is group.declarations[-1]:
+            ctx.report(
+                node.decorators[0] if node.decorators else node.name,  # torch points at the decorator
+                f"`{node.name.value}` is declared with `@torch.jit._overload` but no function of that name follows "
+                f"the declarations ('Implementation ... is missing'); define the implementation after them",
+            )
+        elif node is group.implementation:
+            for declaration in group.declarations:
+                if not _has_annotations(declaration) and signature_comment(declaration) is None:
+                    ctx.report(
+                        declaration.name,
+                        f"this `@torch.jit._overload` declaration of `{node.name.value}` has no annotations, so it "
+                        f"declares no signature ('Must explicitly add type annotations to overloaded functions'); "
+                        f"annotate its parameters and return",
+                    )

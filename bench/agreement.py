@@ -1,0 +1,140 @@
+"""How far jitlint's static findings agree with torch.jit.script, on any installed library (a benchmark, not a test).
+
+    python bench/agreement.py torch.nn.modules torchvision.models ...     # installed packages, by import name
+    python bench/agreement.py --path /some/checkout/pkg                   # a package directory
+    python bench/agreement.py --from-json run.json --name lib            # score a saved `--dynamic` JSON run
+
+For each library it runs `jitlint check --dynamic --output-format json` (the dynamic checker imports each file as
+part of its package, builds the module classes it can, scripts them, and marks every static finding) and reports,
+counting unique (file, line) pairs:
+
+- static recall: confirmed / (confirmed + JIT000): of the lines torch rejected, how many a static error found
+  (JIT000 is an error only torch reported);
+- false errors: static errors torch did not reproduce although it scripted every class that reaches them
+  (`not-reproduced`), i.e. errors on code a scripted model compiled; precision = confirmed / (confirmed + those);
+- unverified: static errors torch could not check (the class needs constructor arguments, the import failed, ...);
+- the misses (JIT000) grouped by torch's message, names and numbers masked.
+
+`--markdown` prints the README table. Nothing here is a pass/fail threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from jitlint.codes import CODES  # noqa: E402
+
+
+def package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"agreement: {name} is not an installed package")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def run_dynamic(directory: Path, jobs: int | None) -> tuple[list[dict], float]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    command = [sys.executable, "-m", "jitlint", "check", "--dynamic", "--no-cache", "--exit-zero",
+               "--output-format", "json", str(directory)]
+    if jobs:
+        command[4:4] = ["--jobs", str(jobs)]
+    started = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=directory.parent)
+    elapsed = time.perf_counter() - started
+    try:
+        return json.loads(result.stdout), elapsed
+    except json.JSONDecodeError:
+        raise SystemExit(f"agreement: jitlint failed on {directory}: {result.stderr.strip()[-500:]}")
+
+
+def _masked(message: str) -> str:
+    first = message.strip().splitlines()[0] if message.strip() else "(empty)"
+    first = re.sub(r"^.*?torch [0-9.+a-z]+: ", "", first)
+    first = re.sub(r"'[^']*'", "'…'", first)
+    first = re.sub(r"`[^`]*`", "`…`", first)
+    first = re.sub(r"\b\d+\b", "N", first)
+    return first[:110]
+
+
+def score(findings: list[dict]) -> dict:
+    lines = lambda items: {(f["filename"], f["location"]["row"]) for f in items}
+    errors = [f for f in findings if f["code"] != "JIT000" and CODES.get(f["code"]) is not None
+              and CODES[f["code"]].severity == "error"]
+    status = lambda f: (f.get("confirmation") or {}).get("status")
+    confirmed = lines(f for f in errors if status(f) == "confirmed")
+    false = lines(f for f in errors if status(f) == "not-reproduced")
+    unverified = lines(f for f in errors if status(f) not in ("confirmed", "not-reproduced"))
+    compiler = [f for f in findings if f["code"] == "JIT000"]
+    missed = lines(compiler) - confirmed
+    groups = Counter(_masked(f["message"]) for f in compiler)
+    recall = len(confirmed) / (len(confirmed) + len(missed)) if confirmed or missed else None
+    precision = len(confirmed) / (len(confirmed) + len(false)) if confirmed or false else None
+    return {
+        "confirmed": len(confirmed), "missed": len(missed), "false_errors": len(false),
+        "unverified": len(unverified), "recall": recall, "precision": precision,
+        "false_error_lines": sorted(f"{path}:{row}" for path, row in false),
+        "misses_by_message": groups.most_common(),
+    }
+
+
+def _ratio(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("packages", nargs="*", help="installed packages, by import name")
+    parser.add_argument("--path", action="append", default=[], type=Path, help="a package directory")
+    parser.add_argument("--from-json", type=Path, help="score a saved `jitlint check --dynamic` JSON output")
+    parser.add_argument("--name", default=None, help="the library's name in the table (with --from-json)")
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--markdown", action="store_true", help="print the README table")
+    parser.add_argument("--save", type=Path, help="write each run's raw JSON findings here (a directory)")
+    options = parser.parse_args()
+    runs: list[tuple[str, dict, float]] = []
+    if options.from_json:
+        runs.append((options.name or options.from_json.stem, score(json.loads(options.from_json.read_text())), 0.0))
+    targets = [(name, package_dir(name)) for name in options.packages] + [(p.name, p) for p in options.path]
+    for name, directory in targets:
+        findings, elapsed = run_dynamic(directory.resolve(), options.jobs)
+        if options.save:
+            options.save.mkdir(parents=True, exist_ok=True)
+            (options.save / f"{name}.json").write_text(json.dumps(findings))
+        runs.append((name, score(findings), elapsed))
+    if not runs:
+        parser.error("name a package, a --path or --from-json")
+    if options.markdown:
+        print("| library | torch-rejected lines | found statically | missed (JIT000) | static recall | "
+              "false errors | precision | unverified errors |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        for name, result, _ in runs:
+            print(f"| {name} | {result['confirmed'] + result['missed']} | {result['confirmed']} | {result['missed']} "
+                  f"| {_ratio(result['recall'])} | {result['false_errors']} | {_ratio(result['precision'])} "
+                  f"| {result['unverified']} |")
+        return 0
+    for name, result, elapsed in runs:
+        print(f"{name}: static recall {_ratio(result['recall'])} ({result['confirmed']} of "
+              f"{result['confirmed'] + result['missed']} torch-rejected lines), false errors {result['false_errors']}"
+              f" (precision {_ratio(result['precision'])}), unverified {result['unverified']}"
+              + (f", {elapsed:.0f}s" if elapsed else ""))
+        for line in result["false_error_lines"]:
+            print(f"    false error: {line}")
+        for message, count in result["misses_by_message"]:
+            print(f"  {count:4}  {message}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

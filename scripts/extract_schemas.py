@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Extract the operator schemas TorchScript resolves calls against from the installed torch into
+`src/jitlint/data/schemas.json`, the data the static call check (`jitlint.targets.script.schemas`) reads.
+
+    python scripts/extract_schemas.py            # writes the data file
+    python scripts/extract_schemas.py --check    # exits 1 when the file differs from what this torch gives
+
+What is extracted (torch 2.13.0 is the reference; the file records the version):
+- every `aten::` and `prim::` schema of `torch._C._jit_get_all_schemas()` (Tensor methods resolve to `aten::<name>`
+  with the receiver as `self`; `torch.<name>` and the builtin functions resolve through torch's builtin table);
+- `calls`: the Python callables TorchScript maps to a builtin operator (`torch.jit._builtins._find_builtin`) in
+  `torch`, `torch.nn.functional`, `torch.linalg`, `torch.special`, `torch.fft` and `math`, by qualified name;
+- the `torch.nn.functional` functions TorchScript compiles from Python source: their TorchScript signature, as
+  `torch.jit.script(fn).schema` gives it, or each `@_overload` declaration's (and both halves of a boolean
+  dispatch), stored under `py::torch.nn.functional.<name>`.
+
+An argument is `[name, type, N, kwarg_only]` plus the default's text when it has one; `type` is TorchScript's
+spelling (`Scalar` is `number`, `ScalarType` is `int`), `N` the fixed length of a list (`int[2]`), else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import math
+import sys
+import warnings
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "src" / "jitlint" / "data" / "schemas.json"
+NAMESPACES = ("aten::", "prim::")
+MODULES = ("torch", "torch.nn.functional", "torch.linalg", "torch.special", "torch.fft", "math")
+
+
+def _argument(arg) -> list:
+    entry = [arg.name, str(arg.type), arg.N or 0, int(arg.kwarg_only)]
+    if arg.has_default_value():
+        entry.append(_default(arg.default_value))
+    return entry
+
+
+def _default(value) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    text = str(value)
+    return text if len(text) <= 24 else "..."
+
+
+def _overload(schema) -> list:
+    returns = ", ".join(str(r.type) for r in schema.returns)
+    if len(schema.returns) > 1:
+        returns = f"Tuple[{returns}]"
+    return [schema.overload_name, [_argument(a) for a in schema.arguments], returns or "None",
+            int("..." in str(schema).split("->")[0])]
+
+
+def _python_signature(fn, torch) -> list | None:
+    """The TorchScript signature of a Python function (an overload declaration or a dispatch half), read the way
+    the frontend reads it: annotations through `ann_to_type`, unannotated parameters are Tensor."""
+    from torch._sources import fake_range
+    from torch.jit.annotations import ann_to_type
+
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    args = []
+    for param in signature.parameters.values():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            return None
+        if param.annotation is inspect.Parameter.empty:
+            kind = "Tensor"
+        else:
+            try:
+                kind = str(ann_to_type(param.annotation, fake_range()))
+            except Exception:
+                return None
+            if kind == "NoneType":
+                kind = "Any"  # `BroadcastingList2[int]` evaluates to None: the frontend resolves it, not ann_to_type
+        entry = [param.name, kind, 0, int(param.kind == param.KEYWORD_ONLY)]
+        if param.default is not inspect.Parameter.empty:
+            entry.append(_default(param.default))
+        args.append(entry)
+    return ["", args, "Any", 0]
+
+
+def _scripted(fn, torch) -> list | None:
+    """The schema TorchScript gives a function it compiles on its own, or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _overload(torch.jit.script(fn).schema)
+    except Exception:
+        return None
+
+
+def extract() -> dict:
+    import importlib
+
+    import torch
+    import torch.jit._builtins as builtins
+    from torch._jit_internal import _get_fn_overloads, _qualified_name, boolean_dispatched
+
+    ops: dict[str, list] = {}
+    for schema in torch._C._jit_get_all_schemas():
+        if schema.name.startswith(NAMESPACES):
+            ops.setdefault(schema.name, []).append(_overload(schema))
+    calls: dict[str, str] = {}
+    for module_name in MODULES:
+        module = importlib.import_module(module_name)
+        for name in sorted(dir(module)):
+            if name.startswith("__"):
+                continue
+            try:
+                value = getattr(module, name)
+                symbol = builtins._find_builtin(value)
+            except Exception:
+                continue
+            if symbol is not None and symbol in ops:
+                calls[f"{module_name}.{name}"] = symbol
+    functional = importlib.import_module("torch.nn.functional")
+    for name in sorted(dir(functional)):
+        qualified = f"torch.nn.functional.{name}"
+        value = getattr(functional, name)
+        if name.startswith("_") or qualified in calls or not inspect.isfunction(value):
+            continue
+        if getattr(value, "__module__", "") != "torch.nn.functional":
+            continue
+        overloads: list = []
+        if value in boolean_dispatched:
+            halves = boolean_dispatched[value]
+            overloads = [_scripted(halves[half], torch) or _python_signature(halves[half], torch)
+                         for half in ("if_true", "if_false")]
+        elif _get_fn_overloads(_qualified_name(value)):
+            overloads = [_python_signature(decl, torch) for decl in _get_fn_overloads(_qualified_name(value))]
+        else:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    overloads = [_overload(torch.jit.script(value).schema)]
+            except Exception:
+                continue  # TorchScript cannot compile it: calling it in compiled code fails elsewhere
+        if overloads and all(o is not None for o in overloads):
+            key = f"py::{qualified}"
+            ops[key] = overloads
+            calls[qualified] = key
+    return {"torch": torch.__version__, "calls": dict(sorted(calls.items())), "ops": dict(sorted(ops.items()))}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare with the committed file instead of writing")
+    parser.add_argument("--output", type=Path, default=OUT)
+    options = parser.parse_args()
+    data = extract()
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True) + "\n"
+    if options.check:
+        same = options.output.exists() and options.output.read_text(encoding="utf-8") == text
+        print("schemas.json is up to date" if same else f"{options.output} differs from torch {data['torch']}")
+        return 0 if same else 1
+    options.output.write_text(text, encoding="utf-8")
+    print(f"wrote {options.output}: {len(data['ops'])} operators, {len(data['calls'])} callables, "
+          f"{len(text) // 1024} KiB (torch {data['torch']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

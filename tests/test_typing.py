@@ -1,0 +1,302 @@
+"""TorchScript's typing where the frontend decides, not Python's: `# type:` signature comments, `@torch.jit._overload`,
+refinement of Optionals through `and`/`or`/`not`, `torch.jit.annotate`, and the checks of JIT211-214, JIT417,
+JIT418. Every case is a small module of our own, checked both ways: jitlint's findings, and torch 2.13.
+"""
+
+import textwrap
+
+import pytest
+
+from torch_oracle import points_at, script_source
+
+HEADER = "from typing import Dict, List, Optional, Tuple\n\nimport torch\n\n\n"
+
+
+def src(body: str) -> str:
+    return HEADER + textwrap.dedent(body).lstrip("\n")
+
+
+# (source, code, torch's text); the flagged line ends with `# flagged`.
+FLAGGED = {
+    "comment-too-many-types": (src('''
+        @torch.jit.script
+        def f(x):  # flagged
+            # type: (int, int) -> int
+            return x
+        '''), "JIT211", "Number of type annotations (2) did not match the number of function parameters (1)"),
+    "comment-method-counts-without-self": (src('''
+        class M(torch.nn.Module):
+            def forward(self, x):  # flagged
+                # type: (Tensor, Tensor) -> Tensor
+                return x
+
+
+        m = torch.jit.script(M())
+        '''), "JIT211", "Number of type annotations (2) did not match the number of method parameters (1)"),
+    "comment-typed-param-used-as-int": (src('''
+        @torch.jit.script
+        def f(x, n):
+            # type: (Tensor, int) -> Tensor
+            return x.mean(dim=n, keepdims=True)  # flagged
+        '''), "JIT416", "Keyword argument keepdims unknown"),
+    "or-does-not-refine-body": (src('''
+        @torch.jit.script
+        def f(a: Optional[int], b: Optional[int]) -> int:
+            if a is None or b is None:
+                return a + b  # flagged
+            return 0
+        '''), "JIT704", "Arguments for call are not valid"),
+    "and-false-refines-nothing": (src('''
+        @torch.jit.script
+        def f(a: Optional[int], b: Optional[int]) -> int:
+            if a is not None and b is not None:
+                return 0
+            return a + 1  # flagged
+        '''), "JIT704", "Arguments for call are not valid"),
+    "refinement-through-a-variable": (src('''
+        @torch.jit.script
+        def f(a: Optional[int]) -> int:
+            known = a is not None
+            if known:
+                return a + 1  # flagged
+            return 0
+        '''), "JIT704", "Arguments for call are not valid"),
+    "overload-call-matches-no-declaration": (src('''
+        @torch.jit._overload
+        def twice(x: int) -> int: ...
+
+
+        @torch.jit._overload
+        def twice(x: str) -> str: ...
+
+
+        def twice(x):
+            return x + x
+
+
+        @torch.jit.script
+        def f(y: float):
+            return twice(y)  # flagged
+        '''), "JIT416", "Arguments for call are not valid"),
+    "init-annotation-does-not-type-the-attribute": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.name: Optional[str] = None
+
+            def forward(self, name: Optional[str]) -> int:
+                self.name = name  # flagged
+                return 1
+
+
+        m = torch.jit.script(M())
+        '''), "JIT609", "Wrong type for attribute assignment. Expected NoneType but got Optional[str]"),
+    "jit-annotate-in-init-is-the-value": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.name = torch.jit.annotate(Optional[str], None)
+
+            def forward(self, name: Optional[str]) -> int:
+                self.name = name  # flagged
+                return 1
+
+
+        m = torch.jit.script(M())
+        '''), "JIT609", "Wrong type for attribute assignment. Expected NoneType but got Optional[str]"),
+    "no-cascade-after-none-init": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, flag: bool) -> torch.Tensor:
+            y = None
+            if flag:
+                y = x.clone()  # flagged
+                return torch.where(x > 0, x, y)
+            return x
+        '''), "JIT703", "previously had type NoneType but is now being assigned to a value of type Tensor"),
+    "int-literal-too-big": (src('''
+        @torch.jit.script
+        def f() -> int:
+            return 18446744073709551615  # flagged
+        '''), "JIT212", "Integral constant out of range"),
+    "bare-list-variable": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            y: List = []  # flagged
+            return x
+        '''), "JIT213", "Attempted to use List without a contained type"),
+    "bare-optional-isinstance": (src('''
+        @torch.jit.script
+        def f(x: Optional[int]) -> bool:
+            return isinstance(x, Optional)  # flagged
+        '''), "JIT213", "Attempted to use Optional without a contained type"),
+    "enumerate-too-many": (src('''
+        @torch.jit.script
+        def f(xs: List[int]) -> int:
+            n = 0
+            for i, v in enumerate(xs, 0, 1):  # flagged
+                n += v
+            return n
+        '''), "JIT418", "enumerate expected at most 2 arguments, got 3"),
+}
+
+LOOKALIKES = {
+    "comment-signature": src('''
+        @torch.jit.script
+        def f(x, n, scale=1.0):
+            # type: (Tensor, int, float) -> Tensor
+            return x.sum(n) * scale
+        '''),
+    "comment-without-return": src('''
+        @torch.jit.script
+        def f(x, n):
+            # type: (Tensor, int)
+            for _ in range(n):
+                x = x + 1
+            return x
+        '''),
+    "comment-per-parameter": src('''
+        def g(x,  # type: Tensor
+              n,  # type: int
+              ):
+            # type: (...) -> Tensor
+            return x.sum(n)
+
+
+        f = torch.jit.script(g)
+        '''),
+    "overloads-type-the-implementation": src('''
+        @torch.jit._overload
+        def scale(x: int, factor: int) -> int: ...
+
+
+        @torch.jit._overload
+        def scale(x: float, factor: int) -> float: ...
+
+
+        def scale(x, factor=2):
+            return x * factor
+
+
+        @torch.jit.script
+        def f(a: int, b: float) -> float:
+            return scale(a) + scale(b, 3)
+        '''),
+    "and-refines-both": src('''
+        @torch.jit.script
+        def f(a: Optional[int], b: Optional[int]) -> int:
+            if a is not None and b is not None:
+                return a + b
+            return 0
+        '''),
+    "or-early-exit-refines-both": src('''
+        @torch.jit.script
+        def f(a: Optional[int], b: Optional[int]) -> int:
+            if a is None or b is None:
+                return 0
+            return a + b
+        '''),
+    "not-of-or-refines": src('''
+        @torch.jit.script
+        def f(a: Optional[int], b: Optional[int]) -> int:
+            if not (a is None or b is None):
+                return a + b
+            return 0
+        '''),
+    "assert-and-refines": src('''
+        @torch.jit.script
+        def f(a: Optional[int], b: Optional[int]) -> int:
+            assert a is not None and b is not None
+            return a + b
+        '''),
+    "annotate-tolist": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor) -> List[float]:
+            values = torch.jit.annotate(List[float], x.tolist())
+            return values
+        '''),
+    "int64-max-literal": src('''
+        @torch.jit.script
+        def f() -> int:
+            return 9223372036854775807
+        '''),
+    "builtin-list-annotation": src('''
+        @torch.jit.script
+        def f(x: list) -> int:
+            return len(x)
+        '''),
+    "hasattr-literal": src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = torch.nn.Linear(2, 2)
+
+            def forward(self, x):
+                if hasattr(self, "proj"):
+                    return self.proj(x)
+                return x
+
+
+        m = torch.jit.script(M())
+        '''),
+    "ignore-context-manager-body-not-compiled": src('''
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor) -> int:
+                n: int = 3
+                total: int = 0
+                with torch.jit._IgnoreContextManager(n="inp:int", total="out:int"):
+                    evens = [i for i in range(n) if i % 2 == 0]
+                    total = sum(evens)
+                return total
+
+
+        m = torch.jit.script(M())
+        '''),
+    "enumerate-start-keyword": src('''
+        @torch.jit.script
+        def f(xs: List[int]) -> int:
+            n = 0
+            for i, v in enumerate(xs, start=1):
+                n += i * v
+            return n
+        '''),
+    "range-of-int-expression": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, steps: float) -> torch.Tensor:
+            for _ in range(int(steps), 10, 2):
+                x = x + 1
+            return x
+        '''),
+}
+
+
+def flagged_row(source: str) -> int:
+    return next(n for n, line in enumerate(source.splitlines(), 1) if line.endswith("# flagged"))
+
+
+@pytest.mark.parametrize("name", sorted(FLAGGED))
+def test_flagged(name, lint_source):
+    source, code, _ = FLAGGED[name]
+    found = {(f.code, f.location.row) for f in lint_source(source) if f.severity == "error"}
+    assert found == {(code, flagged_row(source))}
+
+
+@pytest.mark.parametrize("name", sorted(LOOKALIKES))
+def test_lookalike_is_silent(name, lint_source):
+    assert [(f.code, f.location.row) for f in lint_source(LOOKALIKES[name])] == []
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(FLAGGED))
+def test_torch_rejects_at_the_flagged_line(name, tmp_path):
+    source, _, text = FLAGGED[name]
+    result = script_source(source, tmp_path)
+    assert result.rejected, result
+    assert result.says(text), result.message_full
+    assert result.line is None or points_at(result, source, flagged_row(source)), result
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(LOOKALIKES))
+def test_torch_scripts_the_lookalike(name, tmp_path):
+    result = script_source(LOOKALIKES[name], tmp_path)
+    assert result.ok, result
