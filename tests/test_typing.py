@@ -137,6 +137,16 @@ FLAGGED = {
                 n += v
             return n
         '''), "JIT418", "enumerate expected at most 2 arguments, got 3"),
+    "id-of-a-tensor": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, y: torch.Tensor) -> bool:
+            return id(x) == id(y)  # flagged
+        '''), "JIT405", "Expected a value of type 'Optional[AnyClassType]' for argument 'x'"),
+    "id-of-an-int": (src('''
+        @torch.jit.script
+        def f(n: int) -> int:
+            return id(n)  # flagged
+        '''), "JIT405", "Expected a value of type 'Optional[AnyClassType]' for argument 'x'"),
 }
 
 LOOKALIKES = {
@@ -258,6 +268,18 @@ LOOKALIKES = {
             for i, v in enumerate(xs, start=1):
                 n += i * v
             return n
+        '''),
+    "id-of-class-instances-and-none": src('''
+        @torch.jit.script
+        class Box:
+            def __init__(self, n: int):
+                self.n = n
+
+
+        @torch.jit.script
+        def f(a: Box, b: Optional[Box]) -> bool:
+            c = Box(1)
+            return id(a) != id(b) and id(c) != id(None)
         '''),
     "range-of-int-expression": src('''
         @torch.jit.script

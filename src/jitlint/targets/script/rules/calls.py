@@ -9,6 +9,7 @@ from jitlint.names import assigned_names, first_param_name
 from jitlint.targets.script.rules._expr import literal_type, params_of
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules.flow import report_events
 from jitlint.walk import walk
 
 
@@ -198,7 +199,7 @@ class NoUnsupportedBuiltin(ScriptRule):
     code = "JIT405"
     name = "no-python-builtin-unsupported"
     severity = "error"
-    summary = "`setattr`, `next`, `iter`, `id`, `repr`, `format`, ... builtins"
+    summary = "`setattr`, `next`, `iter`, `repr`, `format`, ... builtins; `id()` of a Tensor, int, str, list, ..."
     message = "Python builtin not supported by TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -206,6 +207,11 @@ class NoUnsupportedBuiltin(ScriptRule):
         name = qualified.removeprefix("builtins.")
         if qualified.startswith("builtins.") and name in unsupported("builtin"):
             ctx.report(node, f"the builtin `{name}()` is not supported by TorchScript")
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # `id(x)` depends on the type of `x` (TorchScript's `prim::id` takes a class instance or None): the type
+        # flow finds the calls whose argument is known to be something else.
+        report_events(self, node, ctx)
 
 
 class NoModuleIntrospection(ScriptRule):
