@@ -218,7 +218,7 @@ class NoModuleIntrospection(ScriptRule):
     code = "JIT406"
     name = "no-module-introspection-in-forward"
     severity = "error"
-    summary = "`self.parameters()`, `self.modules()`, ... in compiled code (torch gives no line)"
+    summary = "`self.parameters()`, `self.named_parameters()`, `self.buffers()` in compiled code (torch gives no line)"
     message = "module introspection in compiled code"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -226,8 +226,8 @@ class NoModuleIntrospection(ScriptRule):
         if name in unsupported("module-introspection"):
             ctx.report(
                 node,
-                f"`self.{name}()` cannot be compiled (it is a generator inside torch's module.py, and torch reports "
-                f"the error there, with no line in your code); compute what you need in `__init__`",
+                f"`self.{name}()` cannot be compiled (TorchScript compiles it from torch's module.py and fails "
+                f"there, with no line in your code); compute what you need in `__init__`",
             )
 
 
