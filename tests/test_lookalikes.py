@@ -92,6 +92,12 @@ CASES = {
         return x * len(names)
 """,
     ),
+    "modulelist-index-typed-by-an-interface": module(
+        "a: Step = self.layers[i]\nb = torch.jit.annotate(Step, self.layers[i + 1])\nreturn a.forward(x) + b.forward(x)",
+        init=LAYERS, signature="self, x, i: int",
+        header="@torch.jit.interface\nclass Step(nn.Module):\n    def forward(self, input: torch.Tensor) -> torch.Tensor:\n"
+               "        pass\n\n\n",
+    ),
     "named-buffers-loop": module(
         "for name, b in self.named_buffers():\n    x = x + b\nreturn x",
         init="self.register_buffer('scale', torch.ones(4))\n",

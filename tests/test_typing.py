@@ -137,6 +137,19 @@ FLAGGED = {
                 n += v
             return n
         '''), "JIT418", "enumerate expected at most 2 arguments, got 3"),
+    "parameterlist-index-annotated": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ps = torch.nn.ParameterList([torch.nn.Parameter(torch.ones(2))])
+
+            def forward(self, x: torch.Tensor, i: int) -> torch.Tensor:
+                p: torch.Tensor = self.ps[i]  # flagged
+                return x + p
+
+
+        m = torch.jit.script(M())
+        '''), "JIT301", "Expected integer literal for index"),
     "id-of-a-tensor": (src('''
         @torch.jit.script
         def f(x: torch.Tensor, y: torch.Tensor) -> bool:

@@ -67,7 +67,7 @@ class _LiteralIndexRule(ScriptRule):
         index = _single_index(node)
         if container is None or index is None or self.is_literal(index) or _is_constant(index, ctx):
             return
-        if not _is_load(ctx):
+        if not _is_load(ctx) or self.typed_by_annotation(node, ctx):
             return
         name, kind = container
         ctx.report(
@@ -79,6 +79,30 @@ class _LiteralIndexRule(ScriptRule):
 
     def build_fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
         return None
+
+    def typed_by_annotation(self, node: cst.Subscript, ctx: RuleContext) -> bool:
+        return False
+
+
+def _annotation_of_value(node: cst.BaseExpression, ctx: RuleContext) -> cst.BaseExpression | None:
+    """The type `node` is annotated with where it is used: `v: T = node`, or `torch.jit.annotate(T, node)`."""
+    parent = ctx.parent
+    if isinstance(parent, cst.AnnAssign) and parent.value is node:
+        return parent.annotation.annotation
+    if isinstance(parent, cst.Arg) and len(ctx.ancestors) >= 3:
+        call = ctx.ancestors[-3]
+        if (
+            isinstance(call, cst.Call)
+            and len(call.args) == 2
+            and call.args[1] is parent
+            and parent.keyword is None
+            and ctx.qualify(call.func) == "torch.jit.annotate"
+        ):
+            return call.args[0].value
+    return None
+
+
+_MODULE_CONTAINERS = frozenset({"ModuleList", "Sequential"})
 
 
 class _IterateInstead(cst.CSTTransformer):
@@ -118,6 +142,15 @@ class ModuleListIndexVariable(_LiteralIndexRule):
     literal_kind = "an integer literal"
     hint = "Iterate instead: `for layer in self.{name}:` (or `enumerate(self.{name})`)"
     is_literal = staticmethod(is_int_literal)
+
+    def typed_by_annotation(self, node: cst.Subscript, ctx: RuleContext) -> bool:
+        """`v: SomeInterface = self.layers[i]`: TorchScript indexes a ModuleList or Sequential at run time when the
+        element's type is annotated with a class of the project (an `@torch.jit.interface` every element
+        implements, usually); whether the elements conform is another check, with another message."""
+        if _container(node.value, ctx, _MODULE_CONTAINERS) is None:
+            return False
+        annotation = _annotation_of_value(node, ctx)
+        return annotation is not None and ctx.project.resolve_class(ctx.qualify(annotation)) is not None
 
     def build_fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
         """`for i in range(len(self.layers)): ... self.layers[i] ...` -> `for layer in self.layers:`, when `i`
