@@ -150,6 +150,51 @@ FLAGGED = {
 
         m = torch.jit.script(M())
         '''), "JIT301", "Expected integer literal for index"),
+    "unused-method-of-a-class-keeps-its-return-annotation": (src('''
+        from typing import Iterator
+
+
+        @torch.jit.script
+        class Counter:
+            def __init__(self):
+                self.n = 0
+
+            @torch.jit.unused
+            def values(self, start: Iterator[int]) -> Iterator[int]:  # flagged
+                return iter(range(self.n))
+
+
+        @torch.jit.script
+        def f(c: Counter) -> int:
+            return c.n
+        '''), "JIT203", "Unknown type constructor Iterator"),
+    "named-modules-with-an-interface-submodule": (src('''
+        class Plus(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                return input + 1
+
+
+        @torch.jit.interface
+        class Step(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                pass
+
+
+        class M(torch.nn.Module):
+            step: Step
+
+            def __init__(self):
+                super().__init__()
+                self.step = Plus()
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                for name, m in self.named_modules():  # flagged
+                    x = x * 2
+                return self.step.forward(x)
+
+
+        m = torch.jit.script(M())
+        '''), "JIT406", "Could not compile named_modules() because module is an interface type"),
     "id-of-a-tensor": (src('''
         @torch.jit.script
         def f(x: torch.Tensor, y: torch.Tensor) -> bool:
@@ -281,6 +326,57 @@ LOOKALIKES = {
             for i, v in enumerate(xs, start=1):
                 n += i * v
             return n
+        '''),
+    "unused-method-of-a-class-has-its-parameters-replaced": src('''
+        from typing import Iterable
+
+
+        @torch.jit.script
+        class Counter:
+            def __init__(self):
+                self.n = 0
+
+            @torch.jit.unused
+            def add_all(self, xs: Iterable[int], scale, **options) -> int:
+                return sum(next(iter(xs)) for _ in options) * scale
+
+            def add(self) -> int:
+                return self.add_all(xs=[1], scale=2)
+
+
+        @torch.jit.script
+        def f(c: Counter) -> int:
+            return c.n
+        '''),
+    "drop-method-of-a-module-called-from-forward": src('''
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.eager(x, [1])
+
+            @torch.jit._drop
+            def eager(self, x: torch.Tensor, ys: List[int]) -> torch.Tensor:
+                return x * next(iter(ys))
+
+
+        m = torch.jit.script(M())
+        '''),
+    "drop-method-of-a-class-is-left-out": src('''
+        from typing import Iterator
+
+
+        @torch.jit.script
+        class Bag:
+            def __init__(self, items: List[torch.Tensor]):
+                self.items = items
+
+            @torch.jit._drop
+            def __iter__(self) -> Iterator[torch.Tensor]:
+                return iter(self.items)
+
+
+        @torch.jit.script
+        def f(b: Bag) -> int:
+            return len(b.items)
         '''),
     "id-of-class-instances-and-none": src('''
         @torch.jit.script

@@ -716,6 +716,9 @@ class TypeDomain(FlowDomain[Type]):
         if found is None or any(arg.star for arg in call.args):
             return
         callee, bound = found
+        compiled = self.ctx.captured.get(callee.node)
+        if compiled is not None and not compiled.params_captured:
+            return  # an @torch.jit.unused method of a TorchScript class: torch makes every parameter `Any`
         params = callee.node.params
         positional = [*params.posonly_params, *params.params][1 if bound else 0:]
         by_name = {param.name.value: param for param in [*params.params, *params.kwonly_params]}

@@ -229,6 +229,33 @@ class NoModuleIntrospection(ScriptRule):
                 f"`self.{name}()` cannot be compiled (TorchScript compiles it from torch's module.py and fails "
                 f"there, with no line in your code); compute what you need in `__init__`",
             )
+        elif name in ("modules", "named_modules") and ctx.function.owners:
+            held = [_interface_attribute(owner, ctx) for owner in ctx.function.owners]
+            if all(held):
+                ctx.report(
+                    node,
+                    f"`self.{name}()` cannot be compiled when a submodule is typed by an interface (`self.{held[0]}`): "
+                    f"torch says 'Could not compile {name}() because module is an interface type'; "
+                    "use `self.children()`, or name the submodules",
+                )
+
+
+def _interface_attribute(cls, ctx: RuleContext) -> str | None:
+    """The name of an attribute of module class `cls` annotated in the class body with a project class decorated
+    `@torch.jit.interface` (TorchScript then types that submodule as the interface)."""
+    project = ctx.project
+    for name, info in project.attributes(cls).items():
+        if info.annotation is None or info.annotation_imports is None:
+            continue
+        interface = project.resolve_class(info.annotation_imports.qualify(info.annotation))
+        if interface is None:
+            continue
+        imports = interface.module.imports
+        for decorator in interface.node.decorators:
+            expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            if imports.qualify(expr) == "torch.jit.interface":
+                return name
+    return None
 
 
 def _self_method_name(node: cst.Call, ctx: RuleContext) -> str | None:
