@@ -195,6 +195,60 @@ FLAGGED = {
 
         m = torch.jit.script(M())
         '''), "JIT406", "Could not compile named_modules() because module is an interface type"),
+    "modulelist-index-typed-by-an-interface-an-element-lacks": (src('''
+        from typing import Any
+
+
+        @torch.jit.interface
+        class Step(torch.nn.Module):
+            def forward(self, input: Any) -> Any:
+                pass
+
+
+        class Halve(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                return input / 2
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.steps = torch.nn.ModuleList([Halve(), Halve()])
+
+            def forward(self, x: torch.Tensor, i: int) -> Any:
+                step: Step = self.steps[i]  # flagged
+                return step.forward(x)
+
+
+        m = torch.jit.script(M())
+        '''), "JIT301", "is not compatible with interface"),
+    "modulelist-index-typed-by-an-interface-other-parameter-names": (src('''
+        from typing import Any
+
+
+        @torch.jit.interface
+        class Step(torch.nn.Module):
+            def forward(self, input: Any) -> Any:
+                pass
+
+
+        class Halve(torch.nn.Module):
+            def forward(self, x: Any) -> Any:
+                return x
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.steps = torch.nn.ModuleList([Halve(), Halve()])
+
+            def forward(self, x: torch.Tensor, i: int) -> Any:
+                step: Step = self.steps[i]  # flagged
+                return step.forward(x)
+
+
+        m = torch.jit.script(M())
+        '''), "JIT301", "is not compatible with interface"),
     "id-of-a-tensor": (src('''
         @torch.jit.script
         def f(x: torch.Tensor, y: torch.Tensor) -> bool:
@@ -377,6 +431,60 @@ LOOKALIKES = {
         @torch.jit.script
         def f(b: Bag) -> int:
             return len(b.items)
+        '''),
+    "modulelist-index-typed-by-an-interface-elements-implement": src('''
+        @torch.jit.interface
+        class Step(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                pass
+
+
+        class Halve(torch.nn.Module):
+            def forward(self, input: Optional[torch.Tensor]) -> torch.Tensor:
+                assert input is not None
+                return input / 2
+
+
+        class Double(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                return input * 2
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.steps = torch.nn.Sequential(Halve(), Double())
+
+            def forward(self, x: torch.Tensor, i: int) -> torch.Tensor:
+                step: Step = self.steps[i]
+                return step.forward(x)
+
+
+        m = torch.jit.script(M())
+        '''),
+    "modulelist-index-typed-by-an-interface-element-inherits-from-torch": src('''
+        @torch.jit.interface
+        class Step(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                pass
+
+
+        class Projection(torch.nn.Linear):
+            def __init__(self):
+                super().__init__(2, 2)
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.steps = torch.nn.ModuleList([Projection()])
+
+            def forward(self, x: torch.Tensor, i: int) -> torch.Tensor:
+                step: Step = self.steps[i]
+                return step.forward(x)
+
+
+        m = torch.jit.script(M())
         '''),
     "id-of-class-instances-and-none": src('''
         @torch.jit.script
