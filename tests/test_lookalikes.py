@@ -78,6 +78,30 @@ CASES = {
     ),
     "parameterdict-literal-key": module("return x * self.p['a']", init="self.p = nn.ParameterDict({'a': nn.Parameter(torch.ones(4))})\n"),
     "children-loop": module("for m in self.children():\n    x = m(x)\nreturn x", init="self.one = nn.Linear(4, 4)\n"),
+    "modules-and-named-modules-loops": module(
+        "return x", init="self.one = nn.Linear(4, 4)\n",
+        extra="""
+
+    @torch.jit.export
+    def walk(self, x: torch.Tensor) -> torch.Tensor:
+        names = ""
+        for name, m in self.named_modules():
+            names = names + name
+        for m in self.modules():
+            x = m(x)
+        return x * len(names)
+""",
+    ),
+    "modulelist-index-typed-by-an-interface": module(
+        "a: Step = self.layers[i]\nb = torch.jit.annotate(Step, self.layers[i + 1])\nreturn a.forward(x) + b.forward(x)",
+        init=LAYERS, signature="self, x, i: int",
+        header="@torch.jit.interface\nclass Step(nn.Module):\n    def forward(self, input: torch.Tensor) -> torch.Tensor:\n"
+               "        pass\n\n\n",
+    ),
+    "named-buffers-loop": module(
+        "for name, b in self.named_buffers():\n    x = x + b\nreturn x",
+        init="self.register_buffer('scale', torch.ones(4))\n",
+    ),
     "plain-list-index-by-variable": module("s = [1, 2, 3]\ni = 1\nreturn x * s[i]"),
     "isinstance-in-modulelist-loop": module(
         "for m in self.layers:\n    if isinstance(m, nn.Linear):\n        x = m(x)\nreturn x", init=LAYERS

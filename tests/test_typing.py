@@ -137,6 +137,128 @@ FLAGGED = {
                 n += v
             return n
         '''), "JIT418", "enumerate expected at most 2 arguments, got 3"),
+    "parameterlist-index-annotated": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ps = torch.nn.ParameterList([torch.nn.Parameter(torch.ones(2))])
+
+            def forward(self, x: torch.Tensor, i: int) -> torch.Tensor:
+                p: torch.Tensor = self.ps[i]  # flagged
+                return x + p
+
+
+        m = torch.jit.script(M())
+        '''), "JIT301", "Expected integer literal for index"),
+    "unused-method-of-a-class-keeps-its-return-annotation": (src('''
+        from typing import Iterator
+
+
+        @torch.jit.script
+        class Counter:
+            def __init__(self):
+                self.n = 0
+
+            @torch.jit.unused
+            def values(self, start: Iterator[int]) -> Iterator[int]:  # flagged
+                return iter(range(self.n))
+
+
+        @torch.jit.script
+        def f(c: Counter) -> int:
+            return c.n
+        '''), "JIT203", "Unknown type constructor Iterator"),
+    "named-modules-with-an-interface-submodule": (src('''
+        class Plus(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                return input + 1
+
+
+        @torch.jit.interface
+        class Step(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                pass
+
+
+        class M(torch.nn.Module):
+            step: Step
+
+            def __init__(self):
+                super().__init__()
+                self.step = Plus()
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                for name, m in self.named_modules():  # flagged
+                    x = x * 2
+                return self.step.forward(x)
+
+
+        m = torch.jit.script(M())
+        '''), "JIT406", "Could not compile named_modules() because module is an interface type"),
+    "modulelist-index-typed-by-an-interface-an-element-lacks": (src('''
+        from typing import Any
+
+
+        @torch.jit.interface
+        class Step(torch.nn.Module):
+            def forward(self, input: Any) -> Any:
+                pass
+
+
+        class Halve(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                return input / 2
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.steps = torch.nn.ModuleList([Halve(), Halve()])
+
+            def forward(self, x: torch.Tensor, i: int) -> Any:
+                step: Step = self.steps[i]  # flagged
+                return step.forward(x)
+
+
+        m = torch.jit.script(M())
+        '''), "JIT301", "is not compatible with interface"),
+    "modulelist-index-typed-by-an-interface-other-parameter-names": (src('''
+        from typing import Any
+
+
+        @torch.jit.interface
+        class Step(torch.nn.Module):
+            def forward(self, input: Any) -> Any:
+                pass
+
+
+        class Halve(torch.nn.Module):
+            def forward(self, x: Any) -> Any:
+                return x
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.steps = torch.nn.ModuleList([Halve(), Halve()])
+
+            def forward(self, x: torch.Tensor, i: int) -> Any:
+                step: Step = self.steps[i]  # flagged
+                return step.forward(x)
+
+
+        m = torch.jit.script(M())
+        '''), "JIT301", "is not compatible with interface"),
+    "id-of-a-tensor": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, y: torch.Tensor) -> bool:
+            return id(x) == id(y)  # flagged
+        '''), "JIT405", "Expected a value of type 'Optional[AnyClassType]' for argument 'x'"),
+    "id-of-an-int": (src('''
+        @torch.jit.script
+        def f(n: int) -> int:
+            return id(n)  # flagged
+        '''), "JIT405", "Expected a value of type 'Optional[AnyClassType]' for argument 'x'"),
 }
 
 LOOKALIKES = {
@@ -258,6 +380,123 @@ LOOKALIKES = {
             for i, v in enumerate(xs, start=1):
                 n += i * v
             return n
+        '''),
+    "unused-method-of-a-class-has-its-parameters-replaced": src('''
+        from typing import Iterable
+
+
+        @torch.jit.script
+        class Counter:
+            def __init__(self):
+                self.n = 0
+
+            @torch.jit.unused
+            def add_all(self, xs: Iterable[int], scale, **options) -> int:
+                return sum(next(iter(xs)) for _ in options) * scale
+
+            def add(self) -> int:
+                return self.add_all(xs=[1], scale=2)
+
+
+        @torch.jit.script
+        def f(c: Counter) -> int:
+            return c.n
+        '''),
+    "drop-method-of-a-module-called-from-forward": src('''
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.eager(x, [1])
+
+            @torch.jit._drop
+            def eager(self, x: torch.Tensor, ys: List[int]) -> torch.Tensor:
+                return x * next(iter(ys))
+
+
+        m = torch.jit.script(M())
+        '''),
+    "drop-method-of-a-class-is-left-out": src('''
+        from typing import Iterator
+
+
+        @torch.jit.script
+        class Bag:
+            def __init__(self, items: List[torch.Tensor]):
+                self.items = items
+
+            @torch.jit._drop
+            def __iter__(self) -> Iterator[torch.Tensor]:
+                return iter(self.items)
+
+
+        @torch.jit.script
+        def f(b: Bag) -> int:
+            return len(b.items)
+        '''),
+    "modulelist-index-typed-by-an-interface-elements-implement": src('''
+        @torch.jit.interface
+        class Step(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                pass
+
+
+        class Halve(torch.nn.Module):
+            def forward(self, input: Optional[torch.Tensor]) -> torch.Tensor:
+                assert input is not None
+                return input / 2
+
+
+        class Double(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                return input * 2
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.steps = torch.nn.Sequential(Halve(), Double())
+
+            def forward(self, x: torch.Tensor, i: int) -> torch.Tensor:
+                step: Step = self.steps[i]
+                return step.forward(x)
+
+
+        m = torch.jit.script(M())
+        '''),
+    "modulelist-index-typed-by-an-interface-element-inherits-from-torch": src('''
+        @torch.jit.interface
+        class Step(torch.nn.Module):
+            def forward(self, input: torch.Tensor) -> torch.Tensor:
+                pass
+
+
+        class Projection(torch.nn.Linear):
+            def __init__(self):
+                super().__init__(2, 2)
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.steps = torch.nn.ModuleList([Projection()])
+
+            def forward(self, x: torch.Tensor, i: int) -> torch.Tensor:
+                step: Step = self.steps[i]
+                return step.forward(x)
+
+
+        m = torch.jit.script(M())
+        '''),
+    "id-of-class-instances-and-none": src('''
+        @torch.jit.script
+        class Box:
+            def __init__(self, n: int):
+                self.n = n
+
+
+        @torch.jit.script
+        def f(a: Box, b: Optional[Box]) -> bool:
+            c = Box(1)
+            return id(a) != id(b) and id(c) != id(None)
         '''),
     "range-of-int-expression": src('''
         @torch.jit.script

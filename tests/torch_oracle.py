@@ -117,6 +117,7 @@ def script_file(path: Path, package_root: Path | None = None) -> ScriptResult:
             classes = [
                 value for value in vars(module).values()
                 if isinstance(value, type) and issubclass(value, nn.Module) and value.__module__ == name
+                and not hasattr(value, "__torch_script_interface__")  # a `@torch.jit.interface`: a type, not a module
             ]
             if not classes and not any(isinstance(v, torch.jit.ScriptFunction) for v in vars(module).values()):
                 return ScriptResult(False, "the example defines nothing to script", None,

@@ -128,6 +128,11 @@ class CapturePolicy:
         """False where the walk stops: the body is not captured (its signature, as called, still is)."""
         return True
 
+    def params_captured(self, function: FunctionInfo) -> bool:
+        """Of a function whose body is not captured: are its parameters (their annotations, defaults, `*args`)
+        still captured, or only its return annotation?"""
+        return True
+
     def scanner(self, function: FunctionInfo) -> PruningScanner:
         """The scanner that finds a captured function's pruned branches and live calls."""
         return PruningScanner(function.node)
@@ -142,6 +147,7 @@ class CapturedFunction:
     info: FunctionInfo
     reason: str
     body_captured: bool
+    params_captured: bool = True  # False: of the signature, only the return annotation is captured
     owners: list[ClassInfo] = field(default_factory=list)  # sorted by file, then name (see `finalize`)
     pruned: set[int] = field(default_factory=set)
 
@@ -322,7 +328,8 @@ class CaptureMap:
             function, owner, reason = self._queue.pop(0)
             entry = self.functions.get(id(function.node))
             if entry is None:
-                entry = CapturedFunction(function, reason, body_captured=self.policy.body_captured(function))
+                entry = CapturedFunction(function, reason, body_captured=self.policy.body_captured(function),
+                                         params_captured=self.policy.params_captured(function))
                 self.functions[id(function.node)] = entry
             if owner is not None and owner not in entry.owners:
                 entry.owners.append(owner)

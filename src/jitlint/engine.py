@@ -69,6 +69,7 @@ class _Dispatcher(cst.CSTVisitor):
         self.frames: list[tuple] = []
         self.pruned_depth = 0
         self.body_id: int | None = None
+        self.params_id: int | None = None  # the parameters of a function whose parameters are not captured
 
     def _allowed(self, rule: Rule) -> bool:
         if rule.scope == "anywhere":
@@ -126,6 +127,14 @@ class _Dispatcher(cst.CSTVisitor):
             ctx.in_signature = False
             if self.prune and not ctx.function.body_captured:
                 return False  # an @torch.jit.ignore/unused body: only its signature matters
+        elif (
+            isinstance(node, cst.Parameters)
+            and ctx.function is not None
+            and not ctx.function.params_captured
+            and ctx.function.info.node.params is node
+        ):
+            ctx.in_signature = False  # only the return annotation is captured
+            self.params_id = id(node)
         elif self.prune and ctx.function is None and isinstance(node, cst.SimpleStatementLine):
             self._dispatch(self.visit_handlers, node)
             return False
@@ -150,6 +159,9 @@ class _Dispatcher(cst.CSTVisitor):
                 self.pruned_depth -= 1
             if id(original_node) == self.body_id:
                 ctx.in_signature = True
+            if id(original_node) == self.params_id:
+                ctx.in_signature = True
+                self.params_id = None
         ctx.ancestors.pop()
 
 

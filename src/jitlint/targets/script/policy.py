@@ -4,8 +4,9 @@ Roots: `forward`, `@torch.jit.export` methods and every `@property` of each nn.M
 `__jit_unused_properties__`, and none for a class with `__prepare_scriptable__`), `@torch.jit.script` functions and
 classes, and `torch.jit.script(f)` targets. A project class that is not a module, used in compiled code, is a
 TorchScript class: all its methods are compiled. `__init__` is not compiled (it is no root);
-`@torch.jit.ignore`/`@torch.jit.unused` bodies are not either, but their signatures are when compiled code calls
-them.
+`@torch.jit.ignore`/`@torch.jit.unused`/`@torch.jit._drop` bodies are not either, but their signatures are when
+compiled code calls them; in a TorchScript class, only the return annotation of an `@torch.jit.unused` method is
+compiled, and an `@torch.jit._drop` method not at all.
 
 Pruned while torch emits: `torch.jit.is_scripting()` tests and `isinstance(param, X)` on parameters of known type,
 folded with three-valued `and`/`or`/`not`, `Final[bool]`/`__constants__` flags in their default configuration, and
@@ -26,7 +27,10 @@ from jitlint.targets.script.infer import BOOL, FLOAT, INT, STR, TENSOR, TSType
 from jitlint.walk import walk
 
 ReturnKind = Callable[[cst.Call], "TSType | None"]
-IGNORE_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused"})
+IGNORE_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused", "torch.jit._drop"})
+# What torch's frontend swaps for a stub in a TorchScript class (`get_jit_def` with `should_drop`): the parameters
+# become `Any` (and `*args`/`**kwargs` go); `@torch.jit._drop` methods are left out of the class altogether.
+DROPPED_IN_CLASSES = frozenset({"torch.jit.unused", "torch.jit._drop"})
 SCRIPTING_CHECKS = frozenset({"torch.jit.is_scripting", "torch._C._is_scripting"})
 # Runtime checks that torch.jit.script compiles as ordinary values: they do not prune anything.
 NON_PRUNING_GUARDS = frozenset(
@@ -154,7 +158,8 @@ def constant_names(project: ProjectIndex, cls: ClassInfo) -> frozenset[str]:
 
 
 def is_ignored(function: FunctionInfo) -> bool:
-    """Body not compiled (`@torch.jit.ignore` / `@torch.jit.unused`); the signature may still be."""
+    """Body not compiled (`@torch.jit.ignore` / `@torch.jit.unused` / `@torch.jit._drop`); the signature may
+    still be."""
     return bool(function.decorators & IGNORE_DECORATORS)
 
 
@@ -276,7 +281,8 @@ class ScriptPolicy(CapturePolicy):
 
     def _script_class(self, cls: ClassInfo, reason: str) -> Iterator[Capture]:
         for method in cls.methods.values():
-            yield method, cls, f"method of TorchScript class {cls.name} ({reason})"
+            if "torch.jit._drop" not in method.decorators:
+                yield method, cls, f"method of TorchScript class {cls.name} ({reason})"
 
     def _script_call_targets(self, module: ModuleInfo) -> list[cst.BaseExpression]:
         """Arguments of `torch.jit.script(f)` calls anywhere in the file."""
@@ -295,6 +301,12 @@ class ScriptPolicy(CapturePolicy):
 
     def body_captured(self, function: FunctionInfo) -> bool:
         return not is_ignored(function)
+
+    def params_captured(self, function: FunctionInfo) -> bool:
+        cls = function.cls
+        return not (
+            function.decorators & DROPPED_IN_CLASSES and cls is not None and not self.project.is_module_class(cls)
+        )
 
     def scanner(self, function: FunctionInfo) -> ScriptScanner:
         imports = function.module.imports

@@ -71,6 +71,7 @@ from jitlint.targets.script.rules.flow import (
     TolistNeedsAnnotation,
     TupleReturnArityMismatch,
 )
+from jitlint.targets.script.rules.calls import NoUnsupportedBuiltin
 from jitlint.targets.script.rules.types import UnannotatedNonTensorParam
 from jitlint.targets.script import schemas
 from jitlint.walk import walk
@@ -506,6 +507,8 @@ class TypeDomain(FlowDomain[Type]):
             qualified = self.imports.qualify(call.func)
             if qualified in ("builtins.range", "builtins.enumerate"):
                 self._range_enumerate(call, qualified[9:], expressions)
+            if qualified == "builtins.id":
+                self._id_call(call, expressions)
             if qualified == "builtins.range":
                 for argument in call.args:
                     if expressions.of(argument.value) == NUMBER:
@@ -574,6 +577,21 @@ class TypeDomain(FlowDomain[Type]):
                     break
         if problem is not None:
             self.events.append(Event(RangeEnumerateArguments, call, f"TorchScript rejects this call: '{problem}'"))
+
+    def _id_call(self, call: cst.Call, expressions: Expressions) -> None:
+        """JIT405: `id(x)` compiles to `prim::id(AnyClassType? x)`, so only an instance of a TorchScript class (or
+        None) has an id; a Tensor, a number, a str or a list does not. Reported only when the type is known."""
+        if len(call.args) != 1 or call.args[0].star or call.args[0].keyword is not None:
+            return
+        kind = expressions.of(call.args[0].value)
+        if kind is None or kind == NONE:
+            return
+        self.events.append(Event(
+            NoUnsupportedBuiltin, call,
+            f"TorchScript's `id()` takes only an instance of a TorchScript class (or None), and this is of type {kind} "
+            "(torch: \"Expected a value of type 'Optional[AnyClassType]' for argument 'x'\"); compare the values "
+            "themselves, or keep this out of compiled code",
+        ))
 
     def _schema_call(self, call: cst.Call, expressions: Expressions) -> None:
         """JIT416: a call of a torch operator (a builtin, a Tensor method, a compiled `torch.nn.functional`
@@ -698,6 +716,9 @@ class TypeDomain(FlowDomain[Type]):
         if found is None or any(arg.star for arg in call.args):
             return
         callee, bound = found
+        compiled = self.ctx.captured.get(callee.node)
+        if compiled is not None and not compiled.params_captured:
+            return  # an @torch.jit.unused method of a TorchScript class: torch makes every parameter `Any`
         params = callee.node.params
         positional = [*params.posonly_params, *params.params][1 if bound else 0:]
         by_name = {param.name.value: param for param in [*params.params, *params.kwonly_params]}

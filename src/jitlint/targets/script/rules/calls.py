@@ -9,6 +9,7 @@ from jitlint.names import assigned_names, first_param_name
 from jitlint.targets.script.rules._expr import literal_type, params_of
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules.flow import report_events
 from jitlint.walk import walk
 
 
@@ -204,7 +205,7 @@ class NoUnsupportedBuiltin(ScriptRule):
     code = "JIT405"
     name = "no-python-builtin-unsupported"
     severity = "error"
-    summary = "`setattr`, `next`, `iter`, `id`, `repr`, `format`, ... builtins"
+    summary = "`setattr`, `next`, `iter`, `repr`, `format`, ... builtins; `id()` of a Tensor, int, str, list, ..."
     message = "Python builtin not supported by TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -213,12 +214,17 @@ class NoUnsupportedBuiltin(ScriptRule):
         if qualified.startswith("builtins.") and name in unsupported("builtin"):
             ctx.report(node, f"the builtin `{name}()` is not supported by TorchScript")
 
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # `id(x)` depends on the type of `x` (TorchScript's `prim::id` takes a class instance or None): the type
+        # flow finds the calls whose argument is known to be something else.
+        report_events(self, node, ctx)
+
 
 class NoModuleIntrospection(ScriptRule):
     code = "JIT406"
     name = "no-module-introspection-in-forward"
     severity = "error"
-    summary = "`self.parameters()`, `self.modules()`, ... in compiled code (torch gives no line)"
+    summary = "`self.parameters()`, `self.named_parameters()`, `self.buffers()` in compiled code (torch gives no line)"
     message = "module introspection in compiled code"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -226,9 +232,36 @@ class NoModuleIntrospection(ScriptRule):
         if name in unsupported("module-introspection"):
             ctx.report(
                 node,
-                f"`self.{name}()` cannot be compiled (it is a generator inside torch's module.py, and torch reports "
-                f"the error there, with no line in your code); compute what you need in `__init__`",
+                f"`self.{name}()` cannot be compiled (TorchScript compiles it from torch's module.py and fails "
+                f"there, with no line in your code); compute what you need in `__init__`",
             )
+        elif name in ("modules", "named_modules") and ctx.function.owners:
+            held = [_interface_attribute(owner, ctx) for owner in ctx.function.owners]
+            if all(held):
+                ctx.report(
+                    node,
+                    f"`self.{name}()` cannot be compiled when a submodule is typed by an interface (`self.{held[0]}`): "
+                    f"torch says 'Could not compile {name}() because module is an interface type'; "
+                    "use `self.children()`, or name the submodules",
+                )
+
+
+def _interface_attribute(cls, ctx: RuleContext) -> str | None:
+    """The name of an attribute of module class `cls` annotated in the class body with a project class decorated
+    `@torch.jit.interface` (TorchScript then types that submodule as the interface)."""
+    project = ctx.project
+    for name, info in project.attributes(cls).items():
+        if info.annotation is None or info.annotation_imports is None:
+            continue
+        interface = project.resolve_class(info.annotation_imports.qualify(info.annotation))
+        if interface is None:
+            continue
+        imports = interface.module.imports
+        for decorator in interface.node.decorators:
+            expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            if imports.qualify(expr) == "torch.jit.interface":
+                return name
+    return None
 
 
 def _self_method_name(node: cst.Call, ctx: RuleContext) -> str | None:

@@ -69,7 +69,13 @@ class _LiteralIndexRule(ScriptRule):
             return
         if not _is_load(ctx):
             return
+        typed = self.typed_by_annotation(node, ctx)
+        if typed is True:
+            return
         name, kind = container
+        if isinstance(typed, str):  # typed by an interface that an element does not implement
+            ctx.report(node, typed)
+            return
         ctx.report(
             node,
             f"`self.{name}` is an nn.{kind}; TorchScript only indexes it with {self.literal_kind}. "
@@ -79,6 +85,114 @@ class _LiteralIndexRule(ScriptRule):
 
     def build_fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
         return None
+
+    def typed_by_annotation(self, node: cst.Subscript, ctx: RuleContext) -> bool | str:
+        """True when an annotation lets torch index at run time; a message when it cannot after all."""
+        return False
+
+
+def _annotation_of_value(node: cst.BaseExpression, ctx: RuleContext) -> cst.BaseExpression | None:
+    """The type `node` is annotated with where it is used: `v: T = node`, or `torch.jit.annotate(T, node)`."""
+    parent = ctx.parent
+    if isinstance(parent, cst.AnnAssign) and parent.value is node:
+        return parent.annotation.annotation
+    if isinstance(parent, cst.Arg) and len(ctx.ancestors) >= 3:
+        call = ctx.ancestors[-3]
+        if (
+            isinstance(call, cst.Call)
+            and len(call.args) == 2
+            and call.args[1] is parent
+            and parent.keyword is None
+            and ctx.qualify(call.func) == "torch.jit.annotate"
+        ):
+            return call.args[0].value
+    return None
+
+
+_MODULE_CONTAINERS = frozenset({"ModuleList", "Sequential"})
+
+
+def _is_interface(cls) -> bool:
+    imports = cls.module.imports
+    for decorator in cls.node.decorators:
+        expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        if imports.qualify(expr) == "torch.jit.interface":
+            return True
+    return False
+
+
+def _elements(info, ctx: RuleContext) -> list:
+    """The project classes of the elements `__init__` puts in a container, when its only value there is
+    `nn.ModuleList([A(), B()])` or `nn.Sequential(A(), B())` (else nothing is known)."""
+    if len(info.init_values) != 1:
+        return []
+    value, imports = info.init_values[0].node, info.init_values[0].imports
+    if not isinstance(value, cst.Call):
+        return []
+    kind = (imports.qualify(value.func) or "").rsplit(".", 1)[-1]
+    if kind == "ModuleList" and len(value.args) == 1 and isinstance(value.args[0].value, cst.List):
+        items = [element.value for element in value.args[0].value.elements if isinstance(element, cst.Element)]
+    elif kind == "Sequential" and not any(arg.keyword or arg.star for arg in value.args):
+        items = [arg.value for arg in value.args]
+    else:
+        return []
+    classes = []
+    for item in items:
+        cls = ctx.project.resolve_class(imports.qualify(item.func)) if isinstance(item, cst.Call) else None
+        if cls is not None:
+            classes.append(cls)
+    return classes
+
+
+def _not_implemented(element, interface, ctx: RuleContext) -> str | None:
+    """Why `element` certainly fails torch's interface check, or None. Only what is certain: a method of the
+    interface the element does not have, parameters of other names or number, or a parameter the interface types
+    `Any` that the element types otherwise (torch needs each interface parameter type to be a subtype of the
+    element's, and only `Any` is a subtype of `Any`)."""
+    for name, method in interface.methods.items():
+        mine = ctx.project.find_method(element, name)
+        if mine is None:
+            if _bases_all_known(element, ctx):
+                return f"it has no method `{name}`"
+            continue  # it may inherit the method from a class outside the project
+        theirs_params = _params(method.node)
+        mine_params = _params(mine.node)
+        if mine_params is None or theirs_params is None:
+            continue
+        if [p.name.value for p in theirs_params] != [p.name.value for p in mine_params]:
+            return f"`{name}` takes other parameters"
+        for theirs, ours in zip(theirs_params, mine_params):
+            # A plain type name (`torch.Tensor`, `int`) is never a supertype of `Any`; `Optional[Any]` could be.
+            narrow = element.module.imports.qualify(ours.annotation.annotation) if ours.annotation else None
+            if (
+                theirs.annotation is not None
+                and interface.module.imports.qualify(theirs.annotation.annotation) == "typing.Any"
+                and narrow is not None
+                and narrow not in ("typing.Any", "builtins.object")
+            ):
+                return f"`{name}` types `{ours.name.value}` more narrowly than `Any`"
+    return None
+
+
+def _bases_all_known(cls, ctx: RuleContext) -> bool:
+    """Every base of `cls` and of its project bases is a project class or `nn.Module` itself."""
+    for current in ctx.project.mro(cls):
+        for base in current.base_names:
+            if base not in ("torch.nn.Module", "torch.nn.modules.module.Module") and (
+                ctx.project.resolve_class(base) is None
+            ):
+                return False
+    return True
+
+
+def _params(function: cst.FunctionDef) -> list[cst.Param] | None:
+    """The parameters after `self`; None with `*args`/`**kwargs` or keyword-only parameters (not compared)."""
+    params = function.params
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT and params.star_arg is not None or params.star_kwarg:
+        return None
+    if params.kwonly_params:
+        return None
+    return [*params.posonly_params, *params.params][1:]
 
 
 class _IterateInstead(cst.CSTTransformer):
@@ -118,6 +232,31 @@ class ModuleListIndexVariable(_LiteralIndexRule):
     literal_kind = "an integer literal"
     hint = "Iterate instead: `for layer in self.{name}:` (or `enumerate(self.{name})`)"
     is_literal = staticmethod(is_int_literal)
+
+    def typed_by_annotation(self, node: cst.Subscript, ctx: RuleContext) -> bool | str:
+        """`v: SomeInterface = self.layers[i]`: TorchScript indexes a ModuleList or Sequential at run time when the
+        element's type is annotated with a class of the project (an `@torch.jit.interface` every element
+        implements, usually). An element of a project class that plainly does not implement the interface (see
+        `_not_implemented`) makes torch reject the line all the same: then the message says why."""
+        container = _container(node.value, ctx, _MODULE_CONTAINERS)
+        if container is None:
+            return False
+        annotation = _annotation_of_value(node, ctx)
+        interface = ctx.project.resolve_class(ctx.qualify(annotation)) if annotation is not None else None
+        if interface is None:
+            return False
+        if not _is_interface(interface):
+            return True
+        infos = [ctx.project.attributes(owner).get(container[0]) for owner in ctx.function.owners]
+        for element in [element for info in infos if info is not None for element in _elements(info, ctx)]:
+            why = _not_implemented(element, interface, ctx)
+            if why is not None:
+                quoted = "does not have method" if why.startswith("it has no method") else (
+                    "is not compatible with interface")
+                return (f"`self.{container[0]}` holds a `{element.name}`, which does not implement the interface "
+                        f"`{interface.name}` this index is annotated with ({why}), so TorchScript cannot index it "
+                        f"at run time ('{quoted}'); make `{element.name}` match the interface")
+        return True
 
     def build_fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
         """`for i in range(len(self.layers)): ... self.layers[i] ...` -> `for layer in self.layers:`, when `i`

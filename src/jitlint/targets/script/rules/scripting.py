@@ -201,6 +201,9 @@ class IgnoredMethodNeedsAnnotations(ScriptRule):
         if resolved is None or not is_ignored(resolved[0]) or any(arg.star for arg in node.args):
             return
         callee, bound = resolved
+        compiled = ctx.captured.get(callee.node)
+        if compiled is not None and not compiled.params_captured:
+            return  # an @torch.jit.unused method of a TorchScript class: torch makes every parameter `Any`
         params = [*callee.node.params.posonly_params, *callee.node.params.params][int(bound):]
         by_name = {p.name.value: p for p in (*params, *callee.node.params.kwonly_params)}
         for index, arg in enumerate(node.args):
