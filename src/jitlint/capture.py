@@ -57,6 +57,28 @@ class FunctionScan:
     calls: list[cst.Call] = field(default_factory=list)
 
 
+NOT_LOGIC = object()
+
+
+def fold_logic(test: cst.BaseExpression, value_of):
+    """`not a`, `a and b`, `a or b` folded three-valued (True, False, or None: unknown) from what `value_of` says of
+    the operands, as every capture prunes its guards (`cond and not is_scripting()` is False, `is_scripting() or
+    cond` True, `is_scripting() and cond` unknown); `NOT_LOGIC` for any other expression."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = value_of(test.expression)
+        return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        left, right = value_of(test.left), value_of(test.right)
+        if isinstance(test.operator, cst.And):
+            if left is False or right is False:
+                return False
+            return True if (left is True and right is True) else None
+        if left is True or right is True:
+            return True
+        return False if (left is False and right is False) else None
+    return NOT_LOGIC
+
+
 class PruningScanner(cst.CSTVisitor):
     """Walks a captured function's live code: records the calls and the branches `fold` decides. A policy
     subclasses it to fold the tests its capture folds (the base folds nothing)."""

@@ -21,7 +21,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.capture import Capture, CapturePolicy, PruningScanner
+from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import FunctionInfo
 
@@ -48,19 +48,8 @@ def export_value(test: cst.BaseExpression, imports: ImportTable, self_name: str 
         if test.args:
             return None
         return CAPTURE_CHECKS.get(imports.qualify(test.func) or "")
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = export_value(test.expression, imports, self_name)
-        return None if inner is None else not inner
-    if isinstance(test, cst.BooleanOperation):
-        left, right = export_value(test.left, imports, self_name), export_value(test.right, imports, self_name)
-        if isinstance(test.operator, cst.And):
-            if left is False or right is False:
-                return False
-            return True if (left is True and right is True) else None
-        if left is True or right is True:
-            return True
-        return False if (left is False and right is False) else None
-    return None
+    folded = fold_logic(test, lambda operand: export_value(operand, imports, self_name))
+    return None if folded is NOT_LOGIC else folded
 
 
 class ExportScanner(PruningScanner):

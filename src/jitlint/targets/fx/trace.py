@@ -26,7 +26,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.capture import Capture, CapturePolicy, PruningScanner
+from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
 from jitlint.names import ImportTable
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
 from jitlint.walk import walk
@@ -75,20 +75,8 @@ def trace_time_value(test: cst.BaseExpression, imports: ImportTable) -> bool | N
     if isinstance(test, cst.Call) and not test.args:
         value = TRACE_TIME_VALUES.get(imports.qualify(test.func) or "")
         return value if isinstance(value, bool) else None
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = trace_time_value(test.expression, imports)
-        return None if inner is None else not inner
-    if isinstance(test, cst.BooleanOperation):
-        left = trace_time_value(test.left, imports)
-        right = trace_time_value(test.right, imports)
-        if isinstance(test.operator, cst.And):
-            if left is False or right is False:
-                return False
-            return True if (left is True and right is True) else None
-        if left is True or right is True:
-            return True
-        return False if (left is False and right is False) else None
-    return None
+    folded = fold_logic(test, lambda operand: trace_time_value(operand, imports))
+    return None if folded is NOT_LOGIC else folded
 
 
 class TraceScanner(PruningScanner):

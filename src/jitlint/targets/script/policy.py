@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
-from jitlint.capture import Capture, CapturePolicy, PruningScanner
+from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
 from jitlint.names import ImportTable, first_param_name, target_names
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
 from jitlint.targets.script import infer
@@ -115,20 +115,8 @@ def scripting_value(
         if types and qualified == "builtins.isinstance":
             return _isinstance_value(test, imports, types)
         return None
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = scripting_value(test.expression, imports, names, types, attributes)
-        return None if inner is None else not inner
-    if isinstance(test, cst.BooleanOperation):
-        left = scripting_value(test.left, imports, names, types, attributes)
-        right = scripting_value(test.right, imports, names, types, attributes)
-        if isinstance(test.operator, cst.And):
-            if left is False or right is False:
-                return False
-            return True if (left is True and right is True) else None
-        if left is True or right is True:
-            return True
-        return False if (left is False and right is False) else None
-    return None
+    folded = fold_logic(test, lambda operand: scripting_value(operand, imports, names, types, attributes))
+    return None if folded is NOT_LOGIC else folded
 
 
 def guard_name(test: cst.BaseExpression, imports: ImportTable) -> str | None:
