@@ -274,6 +274,19 @@ class CaptureMap:
     def calls_to(self, node: cst.FunctionDef) -> list[CallSite]:
         return self.call_sites.get(id(node), [])
 
+    def upstream(self, function: FunctionInfo) -> Iterable[FunctionInfo]:
+        """`function` and every function of this process whose captured code calls it, directly or not (each once):
+        what a dynamic confirmer walks to find the roots whose capture reaches a finding."""
+        seen: set[int] = set()
+        todo = [function]
+        while todo:
+            current = todo.pop()
+            if id(current.node) in seen:
+                continue
+            seen.add(id(current.node))
+            yield current
+            todo.extend(site.caller for site in self.calls_to(current.node) if site.caller is not None)
+
     def callee_of(self, call: cst.Call) -> tuple[FunctionInfo, bool] | None:
         """The project function a call in captured code resolves to, and whether its first parameter is bound."""
         return self._callees.get(id(call))

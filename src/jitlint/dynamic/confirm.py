@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from jitlint import pages
 from jitlint.finding import Confirmation, Finding, Location
-from jitlint.project import FunctionInfo
 from jitlint.targets.script.policy import is_script
 
 COMPILER_ERROR = "JIT000"
@@ -100,22 +99,13 @@ def _roots_of(finding: Finding, compiled, project) -> set[tuple[str, str]]:
                     if project.is_module_class(cls):
                         roots.add((_real(module.path), cls.name))
         return roots
-    seen: set[int] = set()
-    todo: list[FunctionInfo] = [function.info]
-    while todo:
-        current = todo.pop()
-        if id(current.node) in seen:
-            continue
-        seen.add(id(current.node))
+    for current in compiled.upstream(function.info):
         entry = compiled.get(current.node)
         for owner in entry.owners if entry else []:
             if owner.module.linted:  # a module class, or a TorchScript class a root uses
                 roots.add((_real(owner.module.path), owner.name))
         if is_script(current) and current.module.linted:
             roots.add((_real(current.module.path), current.name))
-        for site in compiled.calls_to(current.node):
-            if site.caller is not None:
-                todo.append(site.caller)
     return roots
 
 

@@ -102,21 +102,12 @@ def _reaching(finding: Finding, captured, project, roots: dict) -> set[tuple[str
         name = (context.scope or "").split(".")[0]
         return {(path, name)} if (path, name) in roots else set()
     reached: set[tuple[str, str]] = set()
-    seen: set[int] = set()
-    todo = [function.info]
-    while todo:
-        current = todo.pop()
-        if id(current.node) in seen:
-            continue
-        seen.add(id(current.node))
+    for current in captured.upstream(function.info):
         entry = captured.get(current.node)
         for owner in entry.owners if entry else []:
             key = (_real(owner.module.path), owner.name)
             if key in roots:
                 reached.add(key)
-        for site in captured.calls_to(current.node):
-            if site.caller is not None:
-                todo.append(site.caller)
     return reached
 
 

@@ -127,21 +127,12 @@ def collect(results):
 def reaching_roots(function, captured, traced: set[tuple[str, str]]) -> set[tuple[str, str]]:
     """The traced roots whose trace runs a function: owners up the chain of call sites."""
     found: set[tuple[str, str]] = set()
-    seen: set[int] = set()
-    todo = [function.info]
-    while todo:
-        current = todo.pop()
-        if id(current.node) in seen:
-            continue
-        seen.add(id(current.node))
+    for current in captured.upstream(function.info):
         entry = captured.get(current.node)
         for owner in (entry.owners if entry else []):
             key = (_real(owner.module.path), owner.name)
             if key in traced:
                 found.add(key)
-        for site in captured.calls_to(current.node):
-            if site.caller is not None:
-                todo.append(site.caller)
     return found
 
 
