@@ -194,11 +194,7 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{path}: cannot read configuration: {error}") from None
     table = data.get("tool", {}).get("jitlint", {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.jitlint] must be a table")
-    unknown = sorted(set(table) - KNOWN_KEYS)
-    if unknown:
-        raise ConfigError(f"{path}: unknown key in [tool.jitlint]: `{unknown[0]}`")
+    _check_table(table, "tool.jitlint", KNOWN_KEYS, path)
     config = Config(root=Path(path).resolve().parent, source=Path(path))
     for key in ("target", "select", "ignore", "extend-select", "exclude", "extend-exclude"):
         if key in table:
@@ -237,13 +233,18 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
     return config
 
 
+def _check_table(table, name: str, keys: frozenset[str], path) -> None:
+    """`[name]` is a table whose keys are all among `keys`, or a one-line ConfigError says what is wrong."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [{name}] must be a table")
+    unknown = sorted(set(table) - keys)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key in [{name}]: `{unknown[0]}`")
+
+
 def _load_export(config: Config, table, path) -> None:
     """`[tool.jitlint.export]`: strict (judge `torch.export.export(..., strict=True)`)."""
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.jitlint.export] must be a table")
-    unknown = sorted(set(table) - EXPORT_KEYS)
-    if unknown:
-        raise ConfigError(f"{path}: unknown key in [tool.jitlint.export]: `{unknown[0]}`")
+    _check_table(table, "tool.jitlint.export", EXPORT_KEYS, path)
     if not isinstance(table.get("strict", False), bool):
         raise ConfigError(f"{path}: `strict` in [tool.jitlint.export] must be true or false")
     config.export_strict = table.get("strict", False)
@@ -251,11 +252,7 @@ def _load_export(config: Config, table, path) -> None:
 
 def _load_fx(config: Config, table, path) -> None:
     """`[tool.jitlint.fx]`: leaf-modules and autowrap-functions (qualified names), library-leaves (bool)."""
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.jitlint.fx] must be a table")
-    unknown = sorted(set(table) - FX_KEYS)
-    if unknown:
-        raise ConfigError(f"{path}: unknown key in [tool.jitlint.fx]: `{unknown[0]}`")
+    _check_table(table, "tool.jitlint.fx", FX_KEYS, path)
     for key in ("leaf-modules", "autowrap-functions"):
         value = table.get(key, [])
         if not (isinstance(value, list) and all(isinstance(item, str) and item for item in value)):
@@ -269,11 +266,7 @@ def _load_fx(config: Config, table, path) -> None:
 
 def _load_dynamic(config: Config, table, path) -> None:
     """`[tool.jitlint.dynamic]`: enabled, timeout, factories ("pkg.mod:Class" = "pkg.factories:make"), python."""
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.jitlint.dynamic] must be a table")
-    unknown = sorted(set(table) - DYNAMIC_KEYS)
-    if unknown:
-        raise ConfigError(f"{path}: unknown key in [tool.jitlint.dynamic]: `{unknown[0]}`")
+    _check_table(table, "tool.jitlint.dynamic", DYNAMIC_KEYS, path)
     if not isinstance(table.get("enabled", False), bool):
         raise ConfigError(f"{path}: `enabled` in [tool.jitlint.dynamic] must be true or false")
     timeout = table.get("timeout", 60.0)
