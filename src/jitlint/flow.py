@@ -24,7 +24,7 @@ models:
 - walrus targets (`(n := v)`, outside lambdas) bound before the statement that holds them is read (after the test,
   for an `if`, a `for`'s iterable or a `while`'s test);
 - reads: for each statement, the expressions it evaluates are collected (`Reads`: names read, calls, attribute
-  accesses, binary operations and if-expressions, in source order, outside lambdas and comprehensions). What a
+  accesses, binary operations, subscripts and if-expressions, in source order, outside lambdas and comprehensions). What a
   domain deferred on a name (`Frame.defer`) is handed back to it (`deferred`) when the name is next read, then the
   domain sees the reads (`read`). Binding a name (`Frame.bind`) drops what was deferred on it.
 
@@ -48,7 +48,7 @@ _TERMINATORS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
 
 
 class Reads(cst.CSTVisitor):
-    """Names read, if-expressions, calls, attribute accesses and binary operations in expressions, in source order
+    """Names read, if-expressions, calls, attribute accesses, binary operations and subscripts in expressions, in source order
     (not inside lambdas or comprehensions, which bind their own names)."""
 
     def __init__(self) -> None:
@@ -57,6 +57,7 @@ class Reads(cst.CSTVisitor):
         self.calls: list[cst.Call] = []
         self.attributes: list[cst.Attribute] = []
         self.binary: list[cst.BinaryOperation] = []
+        self.subscripts: list[cst.Subscript] = []
 
     @classmethod
     def of(cls, *nodes: cst.CSTNode | None) -> "Reads":
@@ -86,6 +87,9 @@ class Reads(cst.CSTVisitor):
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         self.binary.append(node)
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        self.subscripts.append(node)
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False

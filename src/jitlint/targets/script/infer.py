@@ -37,7 +37,9 @@ class TSType:
     args: tuple["TSType", ...] = ()
 
     def __str__(self) -> str:
-        return f"{self.name}[{', '.join(map(str, self.args))}]" if self.args else self.name
+        if self.name == "Tuple" and not self.args:
+            return "Tuple[()]"
+        return f"{self.name}[{', '.join('Any' if arg is None else str(arg) for arg in self.args)}]" if self.args else self.name
 
     def __repr__(self) -> str:
         return f"TSType({str(self)!r})"
@@ -58,6 +60,20 @@ class TSType:
         return self.name == "List" and len(self.args) == 1
 
     @property
+    def is_tuple(self) -> bool:
+        """A tuple; an element jitlint cannot type is None in `args`."""
+        return self.name == "Tuple"
+
+    @property
+    def is_dict(self) -> bool:
+        return self.name == "Dict" and len(self.args) == 2
+
+    @property
+    def fully_known(self) -> bool:
+        """No part of the type is unknown (a tuple's elements, recursively)."""
+        return all(arg is not None and arg.fully_known for arg in self.args)
+
+    @property
     def element(self) -> "TSType":
         """T, of a List[T]."""
         if not self.is_list:
@@ -71,6 +87,15 @@ def optional_of(inner: TSType) -> TSType:
 
 def list_of(element: TSType) -> TSType:
     return TSType("List", (element,))
+
+
+def tuple_of(elements) -> TSType:
+    """A tuple of these element types (None for an element of unknown type)."""
+    return TSType("Tuple", tuple(elements))
+
+
+def dict_of(key: TSType, value: TSType) -> TSType:
+    return TSType("Dict", (key, value))
 
 
 TENSOR = TSType("Tensor")
@@ -163,6 +188,8 @@ _OPTIONAL = frozenset({"typing.Optional"})
 _FINAL = frozenset({"typing.Final", "typing_extensions.Final", "torch.jit.Final"})
 _UNION = frozenset({"typing.Union"})
 _LISTS = frozenset({"typing.List", "builtins.list"})
+_TUPLES = frozenset({"typing.Tuple", "builtins.tuple"})
+_DICTS = frozenset({"typing.Dict", "builtins.dict"})
 
 
 def annotation_type(node: cst.BaseExpression | None, imports: ImportTable) -> TSType | None:
@@ -191,6 +218,14 @@ def annotation_type(node: cst.BaseExpression | None, imports: ImportTable) -> TS
             return optional_of(other) if other != NONE else None
         if outer in _LISTS and len(inner) == 1 and inner[0] is not None:
             return list_of(inner[0])
+        if outer in _TUPLES:
+            if len(elements) == 1 and isinstance(elements[0], cst.Tuple) and not elements[0].elements:
+                return tuple_of(())  # Tuple[()]
+            if any(isinstance(element, cst.Ellipsis) for element in elements) or len(elements) != len(node.slice):
+                return None
+            return tuple_of(inner)
+        if outer in _DICTS and len(inner) == 2 and None not in inner:
+            return dict_of(inner[0], inner[1])
         return None
     return _ANNOTATION_NAMES.get(imports.qualify(node) or "")
 
@@ -419,10 +454,19 @@ class Expressions:
             if node.attr.value in ("T", "mT", "data") and self.of(node.value) == TENSOR:
                 return TENSOR
             return None
+        if isinstance(node, cst.Tuple):
+            if not all(isinstance(element, cst.Element) for element in node.elements):
+                return None
+            return tuple_of(self.of(element.value) for element in node.elements)
         if isinstance(node, cst.Subscript):
             base = self.of(node.value)
             if base == TENSOR:
                 return TENSOR
+            if base is not None and base.is_tuple:
+                index = tuple_index(node)
+                if isinstance(index, int) and -len(base.args) <= index < len(base.args):
+                    return base.args[index]
+                return None
             if base is not None and base.is_list and len(node.slice) == 1 and isinstance(
                 node.slice[0].slice, cst.Index
             ):
@@ -454,6 +498,8 @@ class Expressions:
             return _BUILTIN_RESULTS[qualified]
         if qualified in TORCH_FUNCTIONS or qualified in _TENSOR_CLASSES:
             return TENSOR
+        if qualified == "torch.jit.annotate" and len(node.args) == 2 and not any(a.keyword or a.star for a in node.args):
+            return annotation_type(node.args[0].value, self.imports)
         if isinstance(func, cst.Attribute) and self.of(func.value) == TENSOR:
             method = TENSOR_METHODS.get(func.attr.value)
             if method is not None and method.typed:
@@ -462,6 +508,29 @@ class Expressions:
 
     def _binary(self, node: cst.BinaryOperation) -> TSType | None:
         return binary_type(self.of(node.left), self.of(node.right), node.operator)
+
+
+def int_literal(node: cst.BaseExpression) -> int | None:
+    """The value of an int literal, signed or not (`2`, `-1`); None for anything else (`True` is no int here)."""
+    sign = 1
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        sign = -1 if isinstance(node.operator, cst.Minus) else 1
+        node = node.expression
+    if isinstance(node, cst.Integer):
+        try:
+            return sign * int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return None
+    return None
+
+
+def tuple_index(node: cst.Subscript) -> int | cst.BaseExpression | None:
+    """A one-element index's int literal, or its expression (None for a slice or several elements)."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    value = node.slice[0].slice.value
+    literal = int_literal(value)
+    return literal if literal is not None else value
 
 
 def binary_type(left: TSType | None, right: TSType | None, operator: cst.BaseBinaryOp) -> TSType | None:

@@ -51,6 +51,7 @@ from jitlint.targets.script.infer import (
     is_overload_implementation,
     overload_group,
     signature_comment,
+    tuple_index,
 )
 from jitlint.targets.script.rules.flow import (
     AttributeNoneNeedsOptional,
@@ -69,6 +70,7 @@ from jitlint.targets.script.rules.flow import (
     ReturnTypeMismatch,
     TernaryTypeMismatch,
     TolistNeedsAnnotation,
+    TupleMisuse,
     TupleReturnArityMismatch,
 )
 from jitlint.targets.script.rules.calls import NoUnsupportedBuiltin
@@ -325,6 +327,7 @@ class TypeDomain(FlowDomain[Type]):
         for target in node.targets:
             if isinstance(target.target, cst.Subscript):
                 self._dict_store(target.target, node.value, expressions)
+                self._tuple_store(target.target, expressions, "subscripted assignment")
             if isinstance(target.target, cst.Name):
                 self._assign(target.target.value, value_type, target.target, frame)
                 if empty is not None and len(node.targets) == 1:
@@ -343,6 +346,8 @@ class TypeDomain(FlowDomain[Type]):
 
     def augmented_assign(self, node: cst.AugAssign, frame: Frame[Type]) -> None:
         expressions = self._expressions(frame)
+        if isinstance(node.target, cst.Subscript):
+            self._tuple_store(node.target, expressions, "augmented assignment.")
         if isinstance(node.target, cst.Name):
             name = node.target.value
             new = binary_type(frame.values.get(name), expressions.of(node.value), _binary_of(node.operator))
@@ -502,6 +507,7 @@ class TypeDomain(FlowDomain[Type]):
                     f"the true branch of this if-expression is a {first} and the false branch a {second}; "
                     f"TorchScript needs one type. Make both the same type",
                 ))
+        self._tuple_uses(reads, statement, expressions)
         for call in reads.calls:
             self._schema_call(call, expressions)
             qualified = self.imports.qualify(call.func)
@@ -559,6 +565,80 @@ class TypeDomain(FlowDomain[Type]):
         for operation in reads.binary:
             for operand in (operation.left, operation.right):
                 self._optional_uses(operand, "is used in arithmetic", expressions)
+
+    # -- tuples (JIT220) ----------------------------------------------------------------------------------------
+    def _tuple_store(self, target: cst.Subscript, expressions: Expressions, what: str) -> None:
+        kind = expressions.of(target.value)
+        if kind is not None and kind.is_tuple:
+            self.events.append(Event(
+                TupleMisuse, target,
+                f"a tuple is immutable in TorchScript (torch: '{_tuple_spelled(kind)} does not support {what}'); "
+                "build a new tuple, or use a list",
+            ))
+
+    def _tuple_uses(self, reads: Reads, statement: cst.CSTNode, expressions: Expressions) -> None:
+        """TorchScript's tuple rules: an index must be an int (a literal one unless the elements share one type)
+        within the tuple's length; a tuple has no attributes or methods, and no truth value."""
+        seen: set[int] = set()  # an augmented assignment's target is read too: reported once
+        for subscript in reads.subscripts:
+            kind = expressions.of(subscript.value)
+            if kind is None or not kind.is_tuple or id(subscript) in seen:
+                continue
+            if isinstance(statement, cst.AugAssign) and statement.target is subscript:
+                continue
+            seen.add(id(subscript))
+            index = tuple_index(subscript)
+            if index is None:
+                continue
+            spelled, length = _tuple_spelled(kind), len(kind.args)
+            if isinstance(index, int):
+                if not -length <= index < length:
+                    self.events.append(Event(
+                        TupleMisuse, subscript,
+                        f"this tuple has {length} element{'s' if length != 1 else ''} (torch: 'Tuple index out of "
+                        f"range. Tuple is length {length} and index is {index}')",
+                    ))
+                continue
+            index_type = expressions.of(index)
+            if index_type in (FLOAT, STR, BOOL, NONE, TENSOR) or (index_type is not None and not index_type.is_optional
+                                                                   and index_type not in SCALARS | {NUMBER}):
+                self.events.append(Event(
+                    TupleMisuse, subscript,
+                    f"a tuple's index is a {index_type} here (torch: 'tuple index must be an integer')",
+                ))
+            elif (
+                index_type == INT
+                and isinstance(index, cst.Name)
+                and kind.fully_known
+                and all(element in SCALARS for element in kind.args)
+                and len(set(kind.args)) > 1
+            ):
+                self.events.append(Event(
+                    TupleMisuse, subscript,
+                    f"`{index.value}` is not an int literal, and the elements of this {spelled} have different "
+                    f"types, so TorchScript cannot type the result (torch: 'Cannot index into a {spelled} with a "
+                    "non-integer literal'); index with a literal, or unpack the tuple",
+                ))
+        for attribute in reads.attributes:
+            kind = expressions.of(attribute.value)
+            if kind is not None and kind.is_tuple:
+                self.events.append(Event(
+                    TupleMisuse, attribute,
+                    f"a tuple has no attributes or methods in TorchScript (torch: ''{_tuple_spelled(kind)}' object "
+                    f"has no attribute or method '{attribute.attr.value}''); a NamedTuple has its fields",
+                ))
+        tests = [if_expression.test for if_expression in reads.if_expressions]
+        if isinstance(statement, (cst.If, cst.While, cst.Assert)):
+            tests.append(statement.test)
+        for test in tests:
+            for operand in _truth_operands(test):
+                kind = expressions.of(operand)
+                if kind is not None and kind.is_tuple:
+                    self.events.append(Event(
+                        TupleMisuse, operand,
+                        f"a tuple has no truth value in TorchScript (torch: 'Could not cast value of type "
+                        f"{_tuple_spelled(kind)} to bool'); test `len(...)` or its elements",
+                    ))
 
     def _range_enumerate(self, call: cst.Call, name: str, expressions: Expressions) -> None:
         """JIT418: TorchScript's own checks of `range()` and `enumerate()` arguments."""
@@ -941,6 +1021,19 @@ def _optional(first: Type, second: Type) -> Type:
     if second == NONE and first not in (None, NONE):
         return optional_of(first)
     return None
+
+
+def _tuple_spelled(kind: TSType) -> str:
+    return str(kind) if kind.fully_known else "Tuple"
+
+
+def _truth_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The values a condition tests for truth: through `not`, `and` and `or`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _truth_operands(test.expression)
+    if isinstance(test, cst.BooleanOperation):
+        return _truth_operands(test.left) + _truth_operands(test.right)
+    return [test]
 
 
 def _spelled(kind: TSType) -> str:

@@ -179,3 +179,11 @@ class RangeEnumerateArguments(_FlowRule):
     severity = "error"
     summary = "`range()` or `enumerate()` with a wrong number of arguments, or `range()` of a float"
     message = "`range`/`enumerate` called with arguments TorchScript rejects"
+
+
+class TupleMisuse(_FlowRule):
+    code = "JIT220"
+    name = "tuple-misuse"
+    severity = "error"
+    summary = "a tuple indexed out of range or by a non-literal, assigned into, given an attribute, or tested for truth"
+    message = "a tuple used in a way TorchScript's fixed-type tuples do not support"
