@@ -79,9 +79,187 @@ FLAGGED = {
                 return x
             return x + 1
         '''), "JIT220", "Could not cast value of type Tuple[int, int] to bool"),
+    "math-function-without-builtin": (src('''
+        @torch.jit.script
+        def f(a: float, b: float) -> float:
+            return math.hypot(a, b)  # flagged
+        '''), "JIT402", "Python builtin <built-in function hypot> is currently not supported in Torchscript"),
+    "math-log2": (src('''
+        @torch.jit.script
+        def f(a: float) -> float:
+            return math.log2(a) + 1.0  # flagged
+        '''), "JIT402", "Python builtin <built-in function log2> is currently not supported in Torchscript"),
+    "annotated-float-given-int": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            n: float = x.dim()  # flagged
+            return x * n
+        '''), "JIT221", "Variable 'n' is annotated with type float but is being assigned to a value of type int"),
+    "annotated-bool-given-tensor": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            positive: bool = x > 0  # flagged
+            return positive
+        '''), "JIT221", "Variable 'positive' is annotated with type bool but is being assigned to a value of type Tensor"),
+    "annotated-list-is-invariant": (src('''
+        @torch.jit.script
+        def f(sizes: List[int]):
+            maybe: List[Optional[int]] = sizes  # flagged
+            return maybe
+        '''), "JIT221", "annotated with type List[Optional[int]] but is being assigned to a value of type List[int]"),
+    "annotated-str-given-none": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            name: str = None  # flagged
+            return x
+        '''), "JIT221", "annotated with type str but is being assigned to a value of type NoneType"),
+    "reannotated-in-a-loop": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            total = 0
+            for i in range(3):
+                total: int = i  # flagged
+            return x * total
+        '''), "JIT221", "Attempting to declare and annotate the type of variable 'total' but it is already defined in an outer block"),
+    "return-int-as-float": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor) -> float:
+            return x.size(0)  # flagged
+        '''), "JIT208", "Return value was annotated as having type float but is actually of type int"),
+    "return-tuple-of-other-length": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+            y = x + 1
+            return x, y, x * y  # flagged
+        '''), "JIT208", "Tuple[Tensor, Tensor] but is actually of type Tuple[Tensor, Tensor, Tensor]"),
+    "return-list-for-tuple": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor) -> Tuple[int, int]:
+            return x.size()  # flagged
+        '''), "JIT208", "annotated as having type Tuple[int, int] but is actually of type List[int]"),
+    "return-annotated-by-jit-annotate": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor) -> List[int]:
+            n = torch.jit.annotate(int, x.size(0))
+            return n  # flagged
+        '''), "JIT208", "annotated as having type List[int] but is actually of type int"),
+    "no-return-after-if": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, k: int) -> torch.Tensor:  # flagged
+            if k > 0:
+                return x * k
+            elif k < 0:
+                raise ValueError("negative")
+        '''), "JIT222", "Function was not annotated as having type None, but does not return along all paths"),
+    "no-return-after-while-true": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor) -> Optional[torch.Tensor]:  # flagged
+            while True:
+                return x
+        '''), "JIT222", "Function was not annotated as having type None, but does not return along all paths"),
+    "no-return-with-comment-signature": (src('''
+        def f(x):  # flagged
+            # type: (Tensor) -> Tensor
+            x.add_(1)
+
+
+        g = torch.jit.script(f)
+        '''), "JIT222", "Function was not annotated as having type None, but does not return along all paths"),
+    "append-int-to-float-list": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            scales: List[float] = []
+            scales.append(x.size(0))  # flagged
+            return scales
+        '''), "JIT416", "aten::append.t(t[](a!) self, t(c -> *) el) -> t[](a!)"),
+    "dict-indexed-with-other-key-type": (src('''
+        @torch.jit.script
+        def f(counts: Dict[str, int], i: int) -> int:
+            return counts[i]  # flagged
+        '''), "JIT416", "Arguments for call are not valid"),
+    "dict-stored-with-other-key-type": (src('''
+        @torch.jit.script
+        def f(counts: Dict[int, int], name: str) -> Dict[int, int]:
+            counts[name] = 1  # flagged
+            return counts
+        '''), "JIT416", "Arguments for call are not valid"),
 }
 
 LOOKALIKES = {
+    "annotated-values-of-their-type": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, sizes: List[int], k: Optional[int]):
+            n: float = x.dim() / 2
+            p: float = 2 ** x.dim()
+            maybe: Optional[int] = 3
+            none: Optional[List[int]] = None
+            hinted: List[Optional[int]] = [1, 2]
+            table: Dict[str, Optional[int]] = {"a": 1}
+            pair: Tuple[int, Optional[int]] = (1, 2)
+            same: List[int] = sizes
+            copy: Optional[int] = k
+            return x * n * p
+        '''),
+    "annotated-once-per-branch": src('''
+        @torch.jit.script
+        def f(flag: bool, n: int) -> int:
+            if flag:
+                m: int = 1
+            else:
+                m: int = 2
+            n: int = 3
+            return m + n
+        '''),
+    "returns-with-conversions": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, flag: bool) -> Tuple[int, float, Optional[int]]:
+            if flag:
+                return x, flag, None
+            return x.sum(), x, 3
+        '''),
+    "returns-on-every-path": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, k: int) -> torch.Tensor:
+            if k > 0:
+                return x
+            elif k < 0:
+                raise ValueError("negative")
+            else:
+                with torch.no_grad():
+                    return x * 2
+
+
+        @torch.jit.script
+        def g(x: torch.Tensor) -> torch.Tensor:
+            for i in range(3):
+                x = x + i
+            if x.sum() > 0:
+                return x
+            assert False
+
+
+        @torch.jit.script
+        def h(x: torch.Tensor) -> None:
+            x.add_(1)
+        '''),
+    "return-in-a-folded-branch": src('''
+        @torch.jit.script
+        def f(x: int) -> float:
+            if isinstance(x, float):
+                return x
+            return 1.0
+        '''),
+    "appends-and-keys-of-the-element-type": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, counts: Dict[int, int], names: Dict[str, int]):
+            maybe: List[Optional[int]] = []
+            maybe.append(1)
+            maybe.append(None)
+            floats: List[float] = []
+            floats.append(float(x.size(0)))
+            counts[x.size(0)] = 1
+            return counts[True] + names["a"]
+        '''),
     "tuple-index-in-range-and-variable-homogeneous": src('''
         @torch.jit.script
         def f(pair: Tuple[int, int], mixed: Tuple[int, float], i: int) -> float:
@@ -101,6 +279,11 @@ LOOKALIKES = {
             items = [size[0], size[1]]
             items[0] += 1
             return size
+        '''),
+    "math-functions-with-builtins": src('''
+        @torch.jit.script
+        def f(a: float, b: float) -> float:
+            return math.sqrt(a * a + b * b) + math.log(a, 2.0) + math.pi + math.atan2(a, b) + math.log10(b)
         '''),
     "namedtuple-field-of-a-builtin": src('''
         @torch.jit.script

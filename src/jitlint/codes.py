@@ -109,6 +109,8 @@ CODES: dict[str, CodeInfo] = {
     "JIT213": CodeInfo("container-annotation-without-types", "error", "script", None),
     "JIT214": CodeInfo("overload-misuse", "error", "script", None),
     "JIT220": CodeInfo("tuple-misuse", "error", "script", None),
+    "JIT221": CodeInfo("annotated-assignment-mismatch", "error", "script", None),
+    "JIT222": CodeInfo("missing-return", "error", "script", None),
     "JIT301": CodeInfo("modulelist-index-variable", "error", "script", "safe"),
     "JIT302": CodeInfo("moduledict-index-variable", "error", "script", None),
     "JIT303": CodeInfo("modulelist-reversed", "error", "script", None),

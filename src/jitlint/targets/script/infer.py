@@ -37,8 +37,6 @@ class TSType:
     args: tuple["TSType", ...] = ()
 
     def __str__(self) -> str:
-        if self.name == "Tuple" and not self.args:
-            return "Tuple[()]"
         return f"{self.name}[{', '.join('Any' if arg is None else str(arg) for arg in self.args)}]" if self.args else self.name
 
     def __repr__(self) -> str:
@@ -61,8 +59,9 @@ class TSType:
 
     @property
     def is_tuple(self) -> bool:
-        """A tuple; an element jitlint cannot type is None in `args`."""
-        return self.name == "Tuple"
+        """A tuple of known length; an element jitlint cannot type is None in `args`. (`TSType("Tuple")`, without
+        elements, is the outer type `isinstance` folding reads, not an empty tuple.)"""
+        return self.name == "Tuple" and bool(self.args)
 
     @property
     def is_dict(self) -> bool:
@@ -219,9 +218,7 @@ def annotation_type(node: cst.BaseExpression | None, imports: ImportTable) -> TS
         if outer in _LISTS and len(inner) == 1 and inner[0] is not None:
             return list_of(inner[0])
         if outer in _TUPLES:
-            if len(elements) == 1 and isinstance(elements[0], cst.Tuple) and not elements[0].elements:
-                return tuple_of(())  # Tuple[()]
-            if any(isinstance(element, cst.Ellipsis) for element in elements) or len(elements) != len(node.slice):
+            if not inner or any(isinstance(element, cst.Ellipsis) for element in elements) or len(elements) != len(node.slice):
                 return None
             return tuple_of(inner)
         if outer in _DICTS and len(inner) == 2 and None not in inner:
@@ -455,8 +452,8 @@ class Expressions:
                 return TENSOR
             return None
         if isinstance(node, cst.Tuple):
-            if not all(isinstance(element, cst.Element) for element in node.elements):
-                return None
+            if not node.elements or not all(isinstance(element, cst.Element) for element in node.elements):
+                return None  # (`()`: TSType("Tuple") alone is the outer type `isinstance` folding reads)
             return tuple_of(self.of(element.value) for element in node.elements)
         if isinstance(node, cst.Subscript):
             base = self.of(node.value)
@@ -541,7 +538,7 @@ def binary_type(left: TSType | None, right: TSType | None, operator: cst.BaseBin
     if left == right == STR and isinstance(operator, cst.Add):
         return STR
     if left in NUMBERS and right in NUMBERS:
-        if isinstance(operator, cst.Divide):
+        if isinstance(operator, (cst.Divide, cst.Power)):  # `aten::pow.int(int a, int b) -> float`
             return FLOAT
         return FLOAT if FLOAT in (left, right) else INT
     return None
@@ -562,3 +559,55 @@ def join_fails(first: TSType | None, second: TSType | None) -> bool:
     if first not in SCALARS or second not in SCALARS or first == second or BOOL in (first, second):
         return False  # bool against int or float is not verified: unknown, so silent
     return NONE not in (first, second)
+
+
+# What a value of each type may be returned as, or passed as an argument, with the frontend's implicit conversions
+# (verified on torch 2.13: a Tensor returned as an int scripts, an int returned as a float does not).
+_CONVERTS_TO: dict[TSType, frozenset[TSType]] = {
+    TENSOR: frozenset({TENSOR, INT, FLOAT}),
+    INT: frozenset({INT}),
+    FLOAT: frozenset({FLOAT}),
+    BOOL: frozenset({BOOL, INT, FLOAT}),
+    STR: frozenset({STR}),
+}
+
+
+def mismatches(value: TSType | None, wanted: TSType | None, convert: bool) -> bool:
+    """Whether a value of type `value` certainly cannot be bound to `wanted`: assigned to a variable annotated so
+    (`convert` False: the types must agree, an Optional takes its element type or None, a tuple's elements each
+    agree) or returned from a function annotated so (`convert` True: also the implicit conversions of
+    `_CONVERTS_TO`). Lists and dicts are invariant. False whenever a part of either type is unknown."""
+    if value is None or wanted is None or value == wanted:
+        return False
+    if value in (NUMBER, TOLIST) or wanted in (NUMBER, TOLIST):
+        return False
+    if wanted.is_optional:
+        if value == NONE:
+            return False
+        if value.is_optional:
+            return mismatches(value.inner, wanted.inner, convert)
+        return mismatches(value, wanted.inner, convert)
+    if value.is_optional:
+        return False  # refinement is JIT704's business
+    if value.is_tuple and wanted.is_tuple:
+        if len(value.args) != len(wanted.args):
+            return True
+        return any(mismatches(one, other, convert) for one, other in zip(value.args, wanted.args))
+    if not (_known_shape(value) and _known_shape(wanted)):
+        return False
+    if value.is_tuple or wanted.is_tuple:
+        return True  # a tuple for a non-tuple, or the converse
+    if value in _CONVERTS_TO and wanted in _CONVERTS_TO:
+        return wanted not in (_CONVERTS_TO[value] if convert else {value})
+    if value == NONE:
+        return wanted in _CONVERTS_TO or wanted.is_list or wanted.is_dict
+    if (value.is_list or value.is_dict) and (wanted.is_list or wanted.is_dict or wanted in _CONVERTS_TO):
+        return value.fully_known and wanted.fully_known  # invariant: List[int] is no List[Optional[int]]
+    if (wanted.is_list or wanted.is_dict) and value in _CONVERTS_TO:
+        return True
+    return False
+
+
+def _known_shape(kind: TSType) -> bool:
+    """The outer constructor is one this model knows (not a class, a Union, a Device, ...)."""
+    return kind in _CONVERTS_TO or kind == NONE or kind.is_list or kind.is_dict or kind.is_tuple

@@ -50,10 +50,14 @@ from jitlint.targets.script.infer import (
     SignatureComment,
     is_overload_implementation,
     overload_group,
+    mismatches,
     signature_comment,
     tuple_index,
+    tuple_of,
 )
 from jitlint.targets.script.rules.flow import (
+    AnnotatedAssignmentMismatch,
+    MissingReturn,
     AttributeNoneNeedsOptional,
     AttributeTypeChange,
     BranchTypeMismatch,
@@ -95,6 +99,7 @@ def analyse(function: cst.FunctionDef, ctx: RuleContext) -> list[Event]:
     """The events of one compiled function (the one `ctx.function` holds)."""
     domain = TypeDomain(function, ctx)
     FlowWalker(domain, ctx.function.pruned if ctx.function is not None else set()).run(function)
+    domain.finish()
     return domain.events
 
 
@@ -300,6 +305,7 @@ class TypeDomain(FlowDomain[Type]):
         self.owners = [owner for owner in (ctx.function.owners or []) if ctx.project.is_module_class(owner)]
         self.annotated: set[str] = set()
         self.declared = dict(params)
+        self._folded: set[int] | None = None
 
     def _annotated(self, name: str) -> bool:
         if self.comment is not None:
@@ -328,6 +334,7 @@ class TypeDomain(FlowDomain[Type]):
             if isinstance(target.target, cst.Subscript):
                 self._dict_store(target.target, node.value, expressions)
                 self._tuple_store(target.target, expressions, "subscripted assignment")
+                self._dict_key(target.target, expressions)
             if isinstance(target.target, cst.Name):
                 self._assign(target.target.value, value_type, target.target, frame)
                 if empty is not None and len(node.targets) == 1:
@@ -340,9 +347,31 @@ class TypeDomain(FlowDomain[Type]):
                     self._assign(name, None, target.target, frame)
 
     def annotated_assign(self, node: cst.AnnAssign, frame: Frame[Type]) -> None:
+        annotation = annotation_type(node.annotation.annotation, self.imports)
+        if isinstance(node.target, cst.Name):
+            name = node.target.value
+            if name in frame.values and frame.depth.get(name, 0) < frame.level and not frame.uncertain:
+                self.events.append(Event(
+                    AnnotatedAssignmentMismatch, node,
+                    f"`{name}` is already defined in an enclosing block, and TorchScript does not let an inner block "
+                    f"re-annotate it (torch: 'Attempting to declare and annotate the type of variable '{name}' but "
+                    "it is already defined in an outer block'); annotate it where it is first set",
+                ))
+            elif node.value is not None:
+                value = _hinted_type(node.value, self._expressions(frame))
+                if value == NONE and not (isinstance(node.value, cst.Name) and node.value.value == "None"):
+                    value = None  # a variable left None by an assignment torch rejected: do not cascade
+                if mismatches(value, annotation, convert=False):
+                    self.events.append(Event(
+                        AnnotatedAssignmentMismatch, node,
+                        f"`{name}` is annotated {annotation} and this assigns {_a(value)} (torch: 'Variable '{name}' is "
+                        f"annotated with type {annotation} but is being assigned to a value of type {value}'); "
+                        "TorchScript converts nothing here. Make the value that type (`float(...)`, a new container), "
+                        "or fix the annotation",
+                    ))
         for name in target_names(node.target):
             self.annotated.add(name)
-            frame.bind(name, annotation_type(node.annotation.annotation, self.imports))
+            frame.bind(name, annotation)
 
     def augmented_assign(self, node: cst.AugAssign, frame: Frame[Type]) -> None:
         expressions = self._expressions(frame)
@@ -508,6 +537,7 @@ class TypeDomain(FlowDomain[Type]):
                     f"TorchScript needs one type. Make both the same type",
                 ))
         self._tuple_uses(reads, statement, expressions)
+        self._container_uses(reads, expressions)
         for call in reads.calls:
             self._schema_call(call, expressions)
             qualified = self.imports.qualify(call.func)
@@ -565,6 +595,95 @@ class TypeDomain(FlowDomain[Type]):
         for operation in reads.binary:
             for operand in (operation.left, operation.right):
                 self._optional_uses(operand, "is used in arithmetic", expressions)
+
+    def _folded_returns(self) -> set[int]:
+        """The returns under an `if` whose test torch may fold while compiling (`isinstance`, `hasattr`, a global,
+        an attribute of `self`: any name that is not a local), whose branch may never be compiled."""
+        if self._folded is None:
+            local = set(self.params) | _assigned_names(self.function) | {"None", "True", "False"}
+            local.discard(self.self_name or "")
+            folded: set[int] = set()
+
+            class Find(cst.CSTVisitor):
+                def visit_If(self, node: cst.If) -> None:
+                    if not _runtime_test(node.test, local):
+                        for suite in (node.body, node.orelse):
+                            if suite is not None:
+                                walk(suite, Returns())
+
+            class Returns(cst.CSTVisitor):
+                def visit_Return(self, node: cst.Return) -> None:
+                    folded.add(id(node))
+
+            walk(self.function.body, Find())
+            self._folded = folded
+        return self._folded
+
+    def finish(self) -> None:
+        """JIT222: a function annotated to return a value (not None) whose end is reachable. TorchScript's exit
+        analysis counts `return`, `raise` and `assert False`; a loop never counts (not even `while True:`), an
+        `if` only when both branches exit. Followed only where certain: nothing pruned by the capture, and the
+        tests that decide are made of local names alone (none of which torch could fold)."""
+        returns = self.comment.returns if self.comment is not None else (
+            self.function.returns.annotation if self.function.returns is not None else None)
+        if returns is None or (isinstance(returns, cst.Name) and returns.value == "None"):
+            return
+        if self.ctx.function is not None and self.ctx.function.pruned:
+            return
+        body = self.function.body
+        statements = list(body.body) if isinstance(body, cst.IndentedBlock) else [cst.SimpleStatementLine(body.body)]
+        if _is_stub(statements):
+            return
+        local = set(self.params) | _assigned_names(self.function)
+        if self.self_name is not None:
+            local.discard(self.self_name)
+        if _falls_off(statements, local):
+            self.events.append(Event(
+                MissingReturn, self.function.name,
+                "the end of this function can be reached without a `return`, and it is annotated to return "
+                f"{self.returns if self.returns is not None else 'a value'} (torch: 'Function was not annotated as "
+                "having type None, but does not return along all paths'); return a value on every path (TorchScript "
+                "does not count a loop as returning), or raise",
+            ))
+
+    # -- list and dict element types (JIT416) ---------------------------------------------------------------------
+    def _container_uses(self, reads: Reads, expressions: Expressions) -> None:
+        for subscript in reads.subscripts:
+            self._dict_key(subscript, expressions)
+        for call in reads.calls:
+            func = call.func
+            if not (isinstance(func, cst.Attribute) and func.attr.value == "append" and len(call.args) == 1
+                    and call.args[0].keyword is None and not call.args[0].star):
+                continue
+            kind = expressions.of(func.value)
+            if kind is None or not kind.is_list or not kind.fully_known:
+                continue
+            value = _hinted_type(call.args[0].value, expressions)
+            if value == NONE and not (isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "None"):
+                continue
+            if mismatches(value, kind.element, convert=False):
+                self.events.append(Event(
+                    NoMatchingOverload, call,
+                    f"this appends {_a(value)} to a {kind}; TorchScript's `list.append` takes only the list's element "
+                    f"type (torch: 'aten::append.t(t[](a!) self, t(c -> *) el) -> t[](a!)' ... 'Could not match type "
+                    f"{value} to {kind.element}'); convert the value, or change the list's annotation",
+                ))
+
+    def _dict_key(self, subscript: cst.Subscript, expressions: Expressions) -> None:
+        kind = expressions.of(subscript.value)
+        if kind is None or not kind.is_dict or len(subscript.slice) != 1 or not isinstance(
+                subscript.slice[0].slice, cst.Index):
+            return
+        key = subscript.slice[0].slice.value
+        key_type = expressions.of(key)
+        if key_type == NONE and not (isinstance(key, cst.Name) and key.value == "None"):
+            return
+        if mismatches(key_type, kind.args[0], convert=True):
+            self.events.append(Event(
+                NoMatchingOverload, subscript,
+                f"this indexes a {kind} with {_a(key_type)} key; the key must be {_a(kind.args[0])} "
+                "(torch: 'Arguments for call are not valid')",
+            ))
 
     # -- tuples (JIT220) ----------------------------------------------------------------------------------------
     def _tuple_store(self, target: cst.Subscript, expressions: Expressions, what: str) -> None:
@@ -921,6 +1040,17 @@ class TypeDomain(FlowDomain[Type]):
                 f"the function is annotated to return {self.returns}, but this returns None; TorchScript rejects "
                 f"it. Annotate the return as `Optional[{_spelled(self.returns)}]`",
             ))
+        elif not is_none and self.annotated_return and value is not None and id(node) not in self._folded_returns():
+            kind = _hinted_type(value, expressions)
+            if kind == NONE or self.returns is None or self.returns == NONE:
+                pass  # a variable left None by a rejected assignment; an annotation this model does not read
+            elif mismatches(kind, self.returns, convert=True):
+                self.events.append(Event(
+                    ReturnTypeMismatch, node,
+                    f"the function is annotated to return {self.returns}, but this returns {_a(kind)} (torch: 'Return "
+                    f"value was annotated as having type {self.returns} but is actually of type {kind}'); return "
+                    "that type, or fix the annotation",
+                ))
         if self.annotated_return:
             return
         if isinstance(value, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in value.elements):
@@ -1021,6 +1151,125 @@ def _optional(first: Type, second: Type) -> Type:
     if second == NONE and first not in (None, NONE):
         return optional_of(first)
     return None
+
+
+def _is_stub(statements: list) -> bool:
+    """A body of a docstring, `...` or `pass` alone (a declaration: torch reports something else, or nothing)."""
+    for statement in statements:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return False
+        for small in statement.body:
+            if isinstance(small, cst.Pass):
+                continue
+            if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Ellipsis, cst.SimpleString,
+                                                                         cst.ConcatenatedString)):
+                continue
+            return False
+    return True
+
+
+def _assigned_names(function: cst.FunctionDef) -> set[str]:
+    names: set[str] = set()
+
+    class Collect(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            names.update(target_names(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            names.update(target_names(node.target))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            names.update(target_names(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            names.update(target_names(node.target))
+
+    walk(function.body, Collect())
+    return names
+
+
+def _exits(small: cst.BaseSmallStatement) -> bool:
+    if isinstance(small, (cst.Return, cst.Raise)):
+        return True
+    return isinstance(small, cst.Assert) and isinstance(small.test, cst.Name) and small.test.value == "False"
+
+
+def _falls_off(statements, local: set[str]) -> bool | None:
+    """Whether the end of these statements is reachable, as TorchScript's exit analysis sees it (None: unknown)."""
+    for statement in statements:
+        if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            if any(_exits(small) for small in statement.body):
+                return False
+        elif isinstance(statement, cst.If):
+            falls = _if_falls_off(statement, local)
+            if falls is not True:
+                return falls
+        elif isinstance(statement, cst.With):
+            falls = _falls_off(_suite(statement.body), local)
+            if falls is not True:
+                return falls
+        elif isinstance(statement, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef)):
+            continue  # a loop may run no iteration, as torch sees it
+        else:
+            return None  # try, match, ...: not followed
+    return True
+
+
+def _if_falls_off(node: cst.If, local: set[str]) -> bool | None:
+    if not _runtime_test(node.test, local):
+        return None
+    body = _falls_off(_suite(node.body), local)
+    if node.orelse is None:
+        orelse: bool | None = True
+    elif isinstance(node.orelse, cst.If):
+        orelse = _if_falls_off(node.orelse, local)
+    else:
+        orelse = _falls_off(_suite(node.orelse.body), local)
+    if body is None or orelse is None:
+        return None
+    return body or orelse
+
+
+def _suite(suite) -> list:
+    return list(suite.body) if isinstance(suite, cst.IndentedBlock) else [suite]
+
+
+def _runtime_test(test: cst.BaseExpression, local: set[str]) -> bool:
+    """A test torch cannot fold while compiling: every name it reads is a local or a parameter (not `self`, a
+    global, a builtin like `isinstance`, or `None`)."""
+    names = Reads.of(test).names
+    return bool(names) and all(name.value in local for name in names) and not any(
+        isinstance(node, (cst.Lambda, cst.ListComp, cst.GeneratorExp)) for node in _nodes(test))
+
+
+def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, child: cst.CSTNode) -> bool:
+            found.append(child)
+            return True
+
+    walk(node, Collect())
+    return found
+
+
+def _hinted_type(node: cst.BaseExpression, expressions: Expressions) -> Type:
+    """A value's type where an annotation is a hint for it: a list, dict or set literal (or comprehension) takes
+    the annotation's type, so it is unknown here; a tuple literal's elements are typed one by one."""
+    if isinstance(node, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp, cst.GeneratorExp)):
+        return None
+    if isinstance(node, cst.Tuple):
+        if not node.elements or not all(isinstance(element, cst.Element) for element in node.elements):
+            return None
+        return tuple_of(_hinted_type(element.value, expressions) for element in node.elements)
+    if isinstance(node, cst.Call) and expressions.imports.qualify(node.func) in ("builtins.list", "builtins.dict"):
+        return None
+    return expressions.of(node)
+
+
+def _a(kind: TSType) -> str:
+    return f"an {kind}" if kind == INT else f"a {kind}"
 
 
 def _tuple_spelled(kind: TSType) -> str:

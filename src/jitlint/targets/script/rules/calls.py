@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import libcst as cst
 
 from jitlint.apis import unsupported
@@ -9,6 +11,7 @@ from jitlint.names import assigned_names, first_param_name
 from jitlint.targets.script.rules._expr import literal_type, params_of
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script import schemas
 from jitlint.targets.script.rules.flow import report_events
 from jitlint.walk import walk
 
@@ -152,11 +155,26 @@ class NoPythonStdlibCall(ScriptRule):
         qualified = ctx.qualify(node.func)
         if qualified is not None:
             module = qualified.split(".", 1)[0]
+            if _unsupported_math(qualified):
+                ctx.report(node, f"TorchScript has no builtin for `{qualified}` (it compiles only the `math` "
+                                 "functions it maps to operators); compute it with supported operations, or move it "
+                                 "into a `@torch.jit.ignore` method", fix=eager_helper_fix(ctx))
+                return
             if module in unsupported("python-module"):
                 ctx.report(node, f"`{qualified}` is Python's `{module}` module, which TorchScript cannot call; "
                                  "use a torch equivalent or move it into a `@torch.jit.ignore` method",
                            fix=eager_helper_fix(ctx))
             return
+
+
+def _unsupported_math(qualified: str) -> bool:
+    """A function of Python's `math` module TorchScript has no builtin for (`math.hypot`, `math.log2`, `math.prod`):
+    torch resolves `math.<name>` through its builtin table (the schema data's `calls`), and a function missing from
+    it is 'currently not supported'. The constants (`math.pi`) are not calls."""
+    if not qualified.startswith("math.") or qualified.count(".") != 1:
+        return False
+    function = getattr(math, qualified[5:], None)
+    return callable(function) and schemas.operator_for(qualified) is None
 
 
 class NoLegacyTensorConstructor(ScriptRule):

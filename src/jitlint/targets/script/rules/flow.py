@@ -187,3 +187,19 @@ class TupleMisuse(_FlowRule):
     severity = "error"
     summary = "a tuple indexed out of range or by a non-literal, assigned into, given an attribute, or tested for truth"
     message = "a tuple used in a way TorchScript's fixed-type tuples do not support"
+
+
+class AnnotatedAssignmentMismatch(_FlowRule):
+    code = "JIT221"
+    name = "annotated-assignment-mismatch"
+    severity = "error"
+    summary = "`x: T = value` with a value of another type, or an inner block re-annotating an outer variable"
+    message = "an annotated assignment TorchScript rejects"
+
+
+class MissingReturn(_FlowRule):
+    code = "JIT222"
+    name = "missing-return"
+    severity = "error"
+    summary = "a function annotated to return a value whose end can be reached without a `return`"
+    message = "does not return along all paths"
