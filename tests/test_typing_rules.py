@@ -183,9 +183,111 @@ FLAGGED = {
             counts[name] = 1  # flagged
             return counts
         '''), "JIT416", "Arguments for call are not valid"),
+    "loop-over-an-int": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            for i in x.dim():  # flagged
+                x = x + i
+            return x
+        '''), "JIT223", "'int' object is not iterable"),
+    "loop-over-a-float": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, scale: float):
+            for s in scale:  # flagged
+                x = x * s
+            return x
+        '''), "JIT223", "'float' object is not iterable"),
+    "index-into-an-int": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor) -> int:
+            n = x.size(0)
+            return n[0]  # flagged
+        '''), "JIT223", "'int' object is not subscriptable"),
+    "tensor-method-that-does-not-exist": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor) -> torch.Tensor:
+            return x.bfloat16()  # flagged
+        '''), "JIT224", "'Tensor' object has no attribute or method 'bfloat16'"),
+    "tensor-dunder-method": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor) -> int:
+            return x.__len__()  # flagged
+        '''), "JIT224", "object has no attribute or method '__len__'"),
+    "tensor-method-as-a-value": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            print(x.mean)  # flagged
+            return x
+        '''), "JIT224", "builtin cannot be used as a value"),
+    "lists-of-other-element-types-added": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, sizes: List[int]):
+            return sizes + [x.dim() / 2]  # flagged
+        '''), "JIT416", "Arguments for call are not valid"),
+    "unwrap-optional-of-none": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            y = torch.jit._unwrap_optional(None)  # flagged
+            return x
+        '''), "JIT416", "aten::_unwrap_optional(t(a)? optional) -> t(a)"),
 }
 
 LOOKALIKES = {
+    "loops-and-indexes-of-lists-and-strings": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, name: str, sizes: List[int]):
+            for c in name:
+                print(c)
+            for n in sizes:
+                x = x + n
+            for i in range(x.dim()):
+                x = x + sizes[i] + x.size()[0]
+            return x, name[0]
+        '''),
+    "tensor-methods-casts-and-properties": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            total = x.sum
+            y = x.float().long().half().double().int().to(torch.bool)
+            return total(), y, x.real, x.mT, x.data, x.shape, x.is_leaf, x.dtype, x.device
+        '''),
+    "lists-of-one-element-type-added": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, sizes: List[int]) -> List[int]:
+            nested = [[1]] + [[x.dim()]]
+            return sizes + [x.dim()] + nested[0] + [2]
+        '''),
+    "module-list-loop-changes-a-type": """from typing import List
+
+import torch
+import torch.nn as nn
+
+
+class Pair(nn.Module):
+    def forward(self, x):
+        return [x, x]
+
+
+class Chain(nn.Sequential):
+    def __init__(self):
+        super().__init__(nn.ReLU(), Pair())
+
+    def forward(self, x) -> List[torch.Tensor]:
+        for module in self:
+            x = module(x)
+        return x
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.chain = Chain()
+
+    def forward(self, x) -> List[torch.Tensor]:
+        y: List[List[torch.Tensor]] = []
+        y = [self.chain(x)]
+        return y[0]
+""",
     "annotated-values-of-their-type": src('''
         @torch.jit.script
         def f(x: torch.Tensor, sizes: List[int], k: Optional[int]):

@@ -111,6 +111,8 @@ CODES: dict[str, CodeInfo] = {
     "JIT220": CodeInfo("tuple-misuse", "error", "script", None),
     "JIT221": CodeInfo("annotated-assignment-mismatch", "error", "script", None),
     "JIT222": CodeInfo("missing-return", "error", "script", None),
+    "JIT223": CodeInfo("not-iterable-or-subscriptable", "error", "script", None),
+    "JIT224": CodeInfo("unknown-tensor-method", "error", "script", None),
     "JIT301": CodeInfo("modulelist-index-variable", "error", "script", "safe"),
     "JIT302": CodeInfo("moduledict-index-variable", "error", "script", None),
     "JIT303": CodeInfo("modulelist-reversed", "error", "script", None),

@@ -444,6 +444,8 @@ class Expressions:
         if isinstance(node, cst.List) and node.elements:
             kinds = {self.of(element.value) if isinstance(element, cst.Element) else None for element in node.elements}
             kind = kinds.pop() if len(kinds) == 1 else None
+            if kind is not None and kind.is_list and kind.fully_known:
+                return list_of(kind)  # `[[1, 2]]`: List[List[int]]
             return list_of(kind) if kind in SCALARS and kind != NONE else None
         if isinstance(node, cst.Attribute):
             if node.attr.value in ("shape",) and self.of(node.value) == TENSOR:

@@ -291,3 +291,38 @@ def check_call(
             return None
         reasons.append((overload, reason))
     return Mismatch(operator, tuple(reasons))
+
+
+# -- names ----------------------------------------------------------------------------------------------------------
+# Tensor methods TorchScript resolves without an operator of their name (verified on torch 2.13: `x.float()` scripts,
+# `x.bool()` and `x.bfloat16()` do not).
+_CAST_METHODS = frozenset("byte cdouble cfloat char double float half int long short".split())
+# Operators with a Tensor `self` that TorchScript reads as properties of a Tensor, not methods (`return x.real`
+# scripts; `return x.sum` is 'builtin cannot be used as a value'). Verified over every such operator on torch 2.13.
+_PROPERTY_OPERATORS = frozenset("data imag is_leaf mH mT real retains_grad".split())
+
+
+@lru_cache(maxsize=1)
+def _operator_names() -> frozenset[str]:
+    return frozenset(name.split("::", 1)[1] for name in _data()["ops"])
+
+
+@lru_cache(maxsize=1)
+def _tensor_method_operators() -> frozenset[str]:
+    return frozenset(
+        name.split("::", 1)[1] for name, entries in _data()["ops"].items()
+        if name.startswith("aten::") and any(
+            any(param[0] == "self" and param[1] == "Tensor" for param in args) for _, args, _, _ in entries
+        )
+    )
+
+
+def tensor_method_exists(name: str) -> bool:
+    """Whether `x.<name>(...)` on a Tensor can resolve: an operator of that name (in any namespace: a superset of
+    what TorchScript looks up), or a dtype cast. False means torch says the Tensor 'has no attribute or method'."""
+    return name in _CAST_METHODS or name in _operator_names()
+
+
+def is_tensor_method_value(name: str) -> bool:
+    """Whether `x.<name>`, not called, is a Tensor method used as a value ('builtin cannot be used as a value')."""
+    return name in _tensor_method_operators() and name not in _PROPERTY_OPERATORS

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from jitlint.apis import unsupported
 from jitlint.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import first_param_name, target_names
 from jitlint.project import AttributeInfo, ProjectIndex
@@ -56,6 +57,8 @@ from jitlint.targets.script.infer import (
     tuple_of,
 )
 from jitlint.targets.script.rules.flow import (
+    NotIterableOrSubscriptable,
+    UnknownTensorMethod,
     AnnotatedAssignmentMismatch,
     MissingReturn,
     AttributeNoneNeedsOptional,
@@ -387,6 +390,20 @@ class TypeDomain(FlowDomain[Type]):
             self._attribute_assignment(node.target, new)
 
     def for_target(self, node: cst.For, outer: Frame[Type], body: Frame[Type]) -> None:
+        iterated = self._expressions(outer).of(node.iter)
+        if iterated in (INT, FLOAT, BOOL):
+            self.events.append(Event(
+                NotIterableOrSubscriptable, node.iter,
+                f"this is {_a(iterated)}, which cannot be iterated over (torch: ''{iterated}' object is not "
+                f"iterable'); loop over `range(...)` or a list",
+            ))
+        if self._unrolled(node.iter, iterated):
+            # torch unrolls a loop over a module container or a tuple: each copy of the body may give a variable
+            # another type (`for m in self: x = m(x)`), so what the body assigns is unknown, in it and after it
+            for name in _assigned_names(node):
+                for frame in (outer, body):
+                    if name in frame.values:
+                        frame.values[name] = None
         element = self._element_type(node.iter, self._expressions(outer))
         single = isinstance(node.target, cst.Name)
         for name in target_names(node.target):
@@ -477,6 +494,13 @@ class TypeDomain(FlowDomain[Type]):
             at_read=True,
         ))
 
+    def _unrolled(self, iterable: cst.BaseExpression, kind: Type) -> bool:
+        """A `for` torch may unroll: over a tuple, or over something of unknown type read from `self` (a
+        ModuleList, a Sequential, `enumerate(self.blocks)`)."""
+        if kind is not None:
+            return kind.is_tuple
+        return self.self_name is not None and any(name.value == self.self_name for name in Reads.of(iterable).names)
+
     @staticmethod
     def _element_type(iterable: cst.BaseExpression, expressions: Expressions) -> Type:
         if isinstance(iterable, cst.Call) and expressions.imports.qualify(iterable.func) == "builtins.range":
@@ -490,6 +514,11 @@ class TypeDomain(FlowDomain[Type]):
     def _assign(self, name: str, new: Type, node: cst.CSTNode, frame: Frame[Type], augmented: bool = False) -> None:
         self.empty.pop(name, None)
         if name in self.annotated:
+            if frame.depth.get(name) == frame.level and not frame.uncertain:
+                # in the block that annotated it, an assignment re-types the variable (torch 2.13 scripts
+                # `x: List[List[int]] = []` then `x = [n]`); in an inner block it must keep its type
+                self.annotated.discard(name)
+                frame.bind(name, new)
             return
         declared = self.declared.get(name)
         if declared is not None and declared.is_optional:
@@ -538,6 +567,8 @@ class TypeDomain(FlowDomain[Type]):
                 ))
         self._tuple_uses(reads, statement, expressions)
         self._container_uses(reads, expressions)
+        self._scalar_subscripts(reads, expressions)
+        self._tensor_attributes(reads, statement, expressions)
         for call in reads.calls:
             self._schema_call(call, expressions)
             qualified = self.imports.qualify(call.func)
@@ -646,10 +677,60 @@ class TypeDomain(FlowDomain[Type]):
                 "does not count a loop as returning), or raise",
             ))
 
+    # -- ints that are indexed (JIT223), Tensor methods that do not exist (JIT224) -------------------------------
+    def _scalar_subscripts(self, reads: Reads, expressions: Expressions) -> None:
+        for subscript in reads.subscripts:
+            kind = expressions.of(subscript.value)
+            if kind in (INT, FLOAT, BOOL):
+                self.events.append(Event(
+                    NotIterableOrSubscriptable, subscript,
+                    f"this indexes {_a(kind)} (torch: ''{kind}' object is not subscriptable')",
+                ))
+
+    def _tensor_attributes(self, reads: Reads, statement: cst.CSTNode, expressions: Expressions) -> None:
+        called = {id(call.func) for call in reads.calls}
+        kept = statement.value if isinstance(statement, (cst.Assign, cst.AnnAssign)) else None  # `f = x.sum` scripts
+        for attribute in reads.attributes:
+            if expressions.of(attribute.value) != TENSOR:
+                continue
+            name = attribute.attr.value
+            if id(attribute) in called:
+                if not schemas.tensor_method_exists(name) and name not in _OTHER_RULES_METHODS:
+                    self.events.append(Event(
+                        UnknownTensorMethod, attribute,
+                        f"TorchScript's Tensor has no method `{name}` (torch: ''Tensor' object has no attribute or "
+                        f"method '{name}''); it resolves Tensor methods against its operators",
+                    ))
+            elif attribute is not kept and schemas.is_tensor_method_value(name):
+                self.events.append(Event(
+                    UnknownTensorMethod, attribute,
+                    f"`.{name}` is a Tensor method, used here as a value (torch: 'builtin cannot be used as a value'); "
+                    f"call it: `.{name}(...)`",
+                ))
+
     # -- list and dict element types (JIT416) ---------------------------------------------------------------------
     def _container_uses(self, reads: Reads, expressions: Expressions) -> None:
         for subscript in reads.subscripts:
             self._dict_key(subscript, expressions)
+        for operation in reads.binary:
+            if not isinstance(operation.operator, cst.Add):
+                continue
+            left, right = expressions.of(operation.left), expressions.of(operation.right)
+            if (left is not None and right is not None and left.is_list and right.is_list and left.fully_known
+                    and right.fully_known and left != right):
+                self.events.append(Event(
+                    NoMatchingOverload, operation,
+                    f"`+` of a {left} and a {right}: TorchScript concatenates only lists of one element type "
+                    "(torch: 'Arguments for call are not valid'); convert the elements first",
+                ))
+        for call in reads.calls:
+            if (self.imports.qualify(call.func) == "torch.jit._unwrap_optional" and len(call.args) == 1
+                    and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "None"):
+                self.events.append(Event(
+                    NoMatchingOverload, call,
+                    "`torch.jit._unwrap_optional(None)`: torch cannot infer the contained type from a None "
+                    "(torch: 'aten::_unwrap_optional(t(a)? optional) -> t(a)')",
+                ))
         for call in reads.calls:
             func = call.func
             if not (isinstance(func, cst.Attribute) and func.attr.value == "append" and len(call.args) == 1
@@ -1072,6 +1153,8 @@ class TypeDomain(FlowDomain[Type]):
 
 
 _PASSED_SCALARS = frozenset({INT, FLOAT, STR, BOOL})
+# Tensor methods other rules report with their own advice (JIT401 `.numpy()`, JIT403 `.new()`, JIT410 autograd).
+_OTHER_RULES_METHODS = frozenset({"numpy"}) | unsupported("tensor-method") | unsupported("autograd-method")
 _LIST_ELEMENTS = frozenset({TENSOR, INT, FLOAT, BOOL, STR})
 
 

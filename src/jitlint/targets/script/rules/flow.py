@@ -203,3 +203,19 @@ class MissingReturn(_FlowRule):
     severity = "error"
     summary = "a function annotated to return a value whose end can be reached without a `return`"
     message = "does not return along all paths"
+
+
+class NotIterableOrSubscriptable(_FlowRule):
+    code = "JIT223"
+    name = "not-iterable-or-subscriptable"
+    severity = "error"
+    summary = "a `for` loop over an int, float or bool, or an index into one"
+    message = "an int, float or bool iterated over or indexed"
+
+
+class UnknownTensorMethod(_FlowRule):
+    code = "JIT224"
+    name = "unknown-tensor-method"
+    severity = "error"
+    summary = "a method TorchScript's Tensor does not have, or a Tensor method used as a value"
+    message = "a Tensor method TorchScript does not have, or one used as a value"
