@@ -230,9 +230,57 @@ FLAGGED = {
             y = torch.jit._unwrap_optional(None)  # flagged
             return x
         '''), "JIT416", "aten::_unwrap_optional(t(a)? optional) -> t(a)"),
+    "list-comprehension-annotated-tuple": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            sizes: Tuple[int, int] = [x.size(i) for i in range(2)]  # flagged
+            return sizes
+        '''), "JIT221", "Expected an annotation of type List but got Tuple[int, int]"),
+    "empty-list-annotated-tensor": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            out: torch.Tensor = []  # flagged
+            return out
+        '''), "JIT221", "Expected an annotation of type List but got Tensor"),
+    "dict-literal-jit-annotated-list": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            table = torch.jit.annotate(List[int], {1: 2})  # flagged
+            return x
+        '''), "JIT221", "Expected an annotation of type Dict but got List[int]"),
+    "tolist-of-tensors": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            rows: List[torch.Tensor] = x.tolist()  # flagged
+            return rows
+        '''), "JIT206", "Tensor is not one of the supported element types for tolist"),
+    "arithmetic-in-an-annotation": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, pad: Tuple[int, 2 * 2]):  # flagged
+            return x
+        '''), "JIT203", "Expression of type * cannot be used in a type expression"),
+    "del-a-slice-of-a-tensor": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            del x[:2]  # flagged
+            return x
+        '''), "JIT225", "del statements only support deletion at a single index"),
 }
 
 LOOKALIKES = {
+    "hinted-containers-of-their-kind": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            maybe: Optional[List[int]] = [i for i in range(3)]
+            table: Dict[int, Optional[int]] = {i: i for i in range(3)}
+            other = torch.jit.annotate(Optional[List[int]], [1])
+            rows: List[List[float]] = x.tolist()
+            flags = torch.jit.annotate(List[bool], x.tolist())
+            sizes: List[int] = [1, 2, 3]
+            del sizes[0]
+            del table[1]
+            return maybe, table, other, rows, flags, sizes
+        '''),
     "loops-and-indexes-of-lists-and-strings": src('''
         @torch.jit.script
         def f(x: torch.Tensor, name: str, sizes: List[int]):

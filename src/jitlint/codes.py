@@ -113,6 +113,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT222": CodeInfo("missing-return", "error", "script", None),
     "JIT223": CodeInfo("not-iterable-or-subscriptable", "error", "script", None),
     "JIT224": CodeInfo("unknown-tensor-method", "error", "script", None),
+    "JIT225": CodeInfo("del-slice", "error", "script", None),
     "JIT301": CodeInfo("modulelist-index-variable", "error", "script", "safe"),
     "JIT302": CodeInfo("moduledict-index-variable", "error", "script", None),
     "JIT303": CodeInfo("modulelist-reversed", "error", "script", None),

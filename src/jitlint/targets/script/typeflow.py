@@ -57,6 +57,7 @@ from jitlint.targets.script.infer import (
     tuple_of,
 )
 from jitlint.targets.script.rules.flow import (
+    DeleteSlice,
     NotIterableOrSubscriptable,
     UnknownTensorMethod,
     AnnotatedAssignmentMismatch,
@@ -360,6 +361,8 @@ class TypeDomain(FlowDomain[Type]):
                     f"re-annotate it (torch: 'Attempting to declare and annotate the type of variable '{name}' but "
                     "it is already defined in an outer block'); annotate it where it is first set",
                 ))
+            elif node.value is not None and self._hint_fails(node.value, annotation, node):
+                pass
             elif node.value is not None:
                 value = _hinted_type(node.value, self._expressions(frame))
                 if value == NONE and not (isinstance(node.value, cst.Name) and node.value.value == "None"):
@@ -557,6 +560,16 @@ class TypeDomain(FlowDomain[Type]):
             id(call.args[1].value) for call in reads.calls
             if len(call.args) == 2 and self.imports.qualify(call.func) == "torch.jit.annotate"
         }
+        for call in reads.calls:
+            if len(call.args) == 2 and self.imports.qualify(call.func) == "torch.jit.annotate":
+                hint = annotation_type(call.args[0].value, self.imports)
+                self._hint_fails(call.args[1].value, hint, call)
+                self._tolist_hint(call.args[1].value, hint, call, expressions)
+        if isinstance(statement, cst.AnnAssign) and statement.value is not None:
+            self._tolist_hint(statement.value, annotation_type(statement.annotation.annotation, self.imports),
+                              statement, expressions)
+        if isinstance(statement, cst.Del):
+            self._del_slice(statement.target)
         for if_expression in reads.if_expressions:
             first, second = expressions.of(if_expression.body), expressions.of(if_expression.orelse)
             if join_fails(first, second):
@@ -626,6 +639,26 @@ class TypeDomain(FlowDomain[Type]):
         for operation in reads.binary:
             for operand in (operation.left, operation.right):
                 self._optional_uses(operand, "is used in arithmetic", expressions)
+
+    def _hint_fails(self, value: cst.BaseExpression, annotation: Type, where: cst.CSTNode) -> bool:
+        """A list or dict literal (or comprehension) typed by an annotation of another kind: torch takes the
+        annotation as the container's type and rejects one that is not a List (a Dict), or an Optional of one."""
+        if annotation is None:
+            return False
+        kind = "List" if isinstance(value, (cst.List, cst.ListComp)) else (
+            "Dict" if isinstance(value, (cst.Dict, cst.DictComp)) else None)
+        if kind is None:
+            return False
+        wanted = annotation.inner if annotation.is_optional else annotation
+        if wanted.name == kind:
+            return False
+        self.events.append(Event(
+            AnnotatedAssignmentMismatch, where,
+            f"a {kind.lower()} {'comprehension' if isinstance(value, (cst.ListComp, cst.DictComp)) else 'literal'} "
+            f"annotated {annotation} (torch: 'Expected an annotation of type {kind} but got {annotation}'); "
+            f"annotate it `{kind}[...]`",
+        ))
+        return True
 
     def _folded_returns(self) -> set[int]:
         """The returns under an `if` whose test torch may fold while compiling (`isinstance`, `hasattr`, a global,
@@ -839,6 +872,34 @@ class TypeDomain(FlowDomain[Type]):
                         f"a tuple has no truth value in TorchScript (torch: 'Could not cast value of type "
                         f"{_tuple_spelled(kind)} to bool'); test `len(...)` or its elements",
                     ))
+
+    def _tolist_hint(self, value: cst.BaseExpression, hint: Type, where: cst.CSTNode,
+                     expressions: Expressions) -> None:
+        """JIT206: `.tolist()` typed by an annotation whose innermost element is not an int, a float or a bool."""
+        if hint is None or not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                                and value.func.attr.value == "tolist" and not value.args
+                                and expressions.of(value.func.value) == TENSOR):
+            return
+        element = hint
+        while element.is_list:
+            element = element.element
+        if element in (STR, TENSOR, NONE) or element.is_tuple or element.is_dict or element.is_optional:
+            self.events.append(Event(
+                TolistNeedsAnnotation, where,
+                f"`.tolist()` annotated with {hint}: its elements can only be int, float, complex or bool (torch: "
+                f"'{element} is not one of the supported element types for tolist'); annotate it "
+                "`List[float]` (nested as deep as the tensor's rank)",
+            ))
+
+    def _del_slice(self, target: cst.BaseExpression) -> None:
+        targets = [element.value for element in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+        for item in targets:
+            if isinstance(item, cst.Subscript) and any(isinstance(element.slice, cst.Slice) for element in item.slice):
+                self.events.append(Event(
+                    DeleteSlice, item,
+                    "TorchScript's `del` takes a single index, not a slice (torch: 'del statements only support "
+                    "deletion at a single index, slicing is not supported'); rebuild it: `x = x[:a] + x[b:]`",
+                ))
 
     def _range_enumerate(self, call: cst.Call, name: str, expressions: Expressions) -> None:
         """JIT418: TorchScript's own checks of `range()` and `enumerate()` arguments."""

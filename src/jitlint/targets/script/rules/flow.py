@@ -219,3 +219,11 @@ class UnknownTensorMethod(_FlowRule):
     severity = "error"
     summary = "a method TorchScript's Tensor does not have, or a Tensor method used as a value"
     message = "a Tensor method TorchScript does not have, or one used as a value"
+
+
+class DeleteSlice(_FlowRule):
+    code = "JIT225"
+    name = "del-slice"
+    severity = "error"
+    summary = "`del x[a:b]`: TorchScript deletes one index at a time"
+    message = "`del` of a slice"

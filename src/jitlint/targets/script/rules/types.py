@@ -261,6 +261,8 @@ class UnsupportedAnnotation(ScriptRule):
             return None
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
             return self._problem(node.left, ctx) or self._problem(node.right, ctx)
+        if isinstance(node, cst.BinaryOperation):  # `Tuple[3 + 4, Tensor]`: arithmetic is no type
+            return "expression:" + cst.Module([]).code_for_node(node.operator).strip()
         if isinstance(node, (cst.Name, cst.Attribute)):
             qualified = ctx.qualify(node)
             if qualified in UNSUPPORTED_NAMES:
@@ -274,6 +276,10 @@ class UnsupportedAnnotation(ScriptRule):
                 "variable-length `Tuple[T, ...]` is not a TorchScript type; use `List[T]` "
                 "or a fixed-length `Tuple[T, T]`"
             )
+        if problem.startswith("expression:"):
+            symbol = problem.split(":", 1)[1]
+            return (f"an `{symbol}` expression is not a type (torch: 'Expression of type {symbol} cannot be used in a "
+                    "type expression'); write the type itself")
         short = problem.rsplit(".", 1)[-1]
         suggestion = _SUGGESTIONS.get(short)
         hint = f"; use `{suggestion}`" if suggestion else ""
