@@ -265,9 +265,105 @@ FLAGGED = {
             del x[:2]  # flagged
             return x
         '''), "JIT225", "del statements only support deletion at a single index"),
+    "module-list-zipped-with-a-range": ("""from typing import List, Tuple
+
+import torch
+import torch.nn as nn
+
+
+class Twice(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Twice() for _ in range(3)])
+        self.pair = nn.Sequential(Twice(), Twice())
+        self.others = nn.ModuleList([Twice(), Twice()])
+
+    def forward(self, x, n: int):
+        for block, i in zip(self.blocks, range(n)):  # flagged
+            x = block(x) * i
+        return x
+""", "JIT315", "Can not iterate over a module list or tuple with a value that does not have a statically determinable length"),
+    "sequential-zipped-with-a-list": ("""from typing import List, Tuple
+
+import torch
+import torch.nn as nn
+
+
+class Twice(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Twice() for _ in range(3)])
+        self.pair = nn.Sequential(Twice(), Twice())
+        self.others = nn.ModuleList([Twice(), Twice()])
+
+    def forward(self, x, xs: List[torch.Tensor]):
+        for block, y in zip(self.pair, xs):  # flagged
+            x = x + block(y)
+        return x
+""", "JIT315", "Can not iterate over a module list or tuple with a value that does not have a statically determinable length"),
+    "module-list-index-past-the-end": ("""from typing import List, Tuple
+
+import torch
+import torch.nn as nn
+
+
+class Twice(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Twice() for _ in range(3)])
+        self.pair = nn.Sequential(Twice(), Twice())
+        self.others = nn.ModuleList([Twice(), Twice()])
+
+    def forward(self, x):
+        return self.blocks[-4](x)  # flagged
+""", "JIT315", "Index -4 out of range of length 3"),
 }
 
 LOOKALIKES = {
+    "module-containers-zipped-and-indexed-within-length": """from typing import List, Tuple
+
+import torch
+import torch.nn as nn
+
+
+class Twice(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Twice() for _ in range(3)])
+        self.pair = nn.Sequential(Twice(), Twice())
+        self.others = nn.ModuleList([Twice(), Twice()])
+
+    def forward(self, x, xs: List[torch.Tensor], t: Tuple[int, int]):
+        for block, other in zip(self.blocks, self.others):
+            x = other(block(x))
+        for block, k in zip(self.others, t):
+            x = block(x) * k
+        for i, block in enumerate(self.blocks):
+            x = block(x) + xs[i]
+        for a, b in zip(xs, xs):
+            x = x + a * b
+        return self.blocks[2](x) + self.blocks[-3](x) + self.pair[1](x)
+""",
     "hinted-containers-of-their-kind": src('''
         @torch.jit.script
         def f(x: torch.Tensor):

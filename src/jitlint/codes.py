@@ -123,6 +123,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT307": CodeInfo("sequential-multi-arg", "error", "script", None),
     "JIT308": CodeInfo("modulelist-break-continue", "error", "script", None),
     "JIT309": CodeInfo("modulelist-mutation-in-forward", "error", "script", None),
+    "JIT315": CodeInfo("module-container-length", "error", "script", None),
     "JIT401": CodeInfo("no-numpy", "error", "script", "unsafe"),
     "JIT402": CodeInfo("no-python-stdlib-call", "error", "script", "unsafe"),
     "JIT403": CodeInfo("no-legacy-tensor-ctor", "error", "script", "unsafe"),

@@ -57,6 +57,7 @@ from jitlint.targets.script.infer import (
     tuple_of,
 )
 from jitlint.targets.script.rules.flow import (
+    ModuleContainerLength,
     DeleteSlice,
     NotIterableOrSubscriptable,
     UnknownTensorMethod,
@@ -400,6 +401,7 @@ class TypeDomain(FlowDomain[Type]):
                 f"this is {_a(iterated)}, which cannot be iterated over (torch: ''{iterated}' object is not "
                 f"iterable'); loop over `range(...)` or a list",
             ))
+        self._module_zip(node, self._expressions(outer))
         if self._unrolled(node.iter, iterated):
             # torch unrolls a loop over a module container or a tuple: each copy of the body may give a variable
             # another type (`for m in self: x = m(x)`), so what the body assigns is unknown, in it and after it
@@ -497,6 +499,65 @@ class TypeDomain(FlowDomain[Type]):
             at_read=True,
         ))
 
+    # -- module containers (JIT315) ------------------------------------------------------------------------------
+    def _module_container(self, node: cst.BaseExpression) -> str | None:
+        """The kind of module container `node` is (`self.blocks`, `self.heads.values()`), if it is one."""
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and not node.args and (
+                node.func.attr.value in ("values", "items", "keys")):
+            kind = self._module_container(node.func.value)
+            return kind if kind == "ModuleDict" else None
+        found = self.ctx.self_attribute(node)
+        if found is None:
+            return None
+        kinds = found[1].kinds
+        return next(iter(kinds)) if len(kinds) == 1 and kinds <= {"ModuleList", "Sequential", "ModuleDict"} else None
+
+    def _module_zip(self, node: cst.For, expressions: Expressions) -> None:
+        """`zip(self.blocks, xs)`: torch unrolls a loop over a module container, so everything zipped with it must
+        have a static length (another module container, a tuple); a list, a `range()`, a Tensor does not."""
+        iterable = node.iter
+        if not (isinstance(iterable, cst.Call) and self.imports.qualify(iterable.func) == "builtins.zip"):
+            return
+        if any(argument.star or argument.keyword for argument in iterable.args):
+            return
+        values = [argument.value for argument in iterable.args]
+        container = next((kind for kind in map(self._module_container, values) if kind is not None), None)
+        if container is None:
+            return
+        for value in values:
+            if self._module_container(value) is not None:
+                continue
+            kind = expressions.of(value)
+            is_range = isinstance(value, cst.Call) and self.imports.qualify(value.func) == "builtins.range"
+            if is_range or isinstance(value, (cst.List, cst.ListComp)) or (
+                    kind is not None and (kind.is_list or kind in (TENSOR, STR) or kind.is_dict)):
+                what = "a `range()`" if is_range else f"a {kind}" if kind is not None else "a list"
+                self.events.append(Event(
+                    ModuleContainerLength, node,
+                    f"this zips a {container} with {what}: torch unrolls a loop over a module container, and "
+                    "everything zipped with it needs a static length (torch: 'Can not iterate over a module list or "
+                    "tuple with a value that does not have a statically determinable length'); iterate "
+                    "`enumerate(...)` of the container and index the other value",
+                ))
+                return
+
+    def _module_index(self, subscript: cst.Subscript) -> None:
+        index = tuple_index(subscript)
+        if not isinstance(index, int):
+            return
+        name = self._self_attribute(subscript.value)
+        infos = self._attribute_infos(name) if name is not None else []
+        if not infos or any(not info.kinds or not info.kinds <= {"ModuleList", "Sequential"} for info in infos):
+            return
+        lengths = {_static_length(info) for info in infos}  # one per class the method is compiled for
+        length = lengths.pop() if len(lengths) == 1 else None
+        if length is not None and not -length <= index < length:
+            self.events.append(Event(
+                ModuleContainerLength, subscript,
+                f"`self.{name}` holds {length} module{'s' if length != 1 else ''} after `__init__` (torch: 'Index "
+                f"{index} out of range of length {length}')",
+            ))
+
     def _unrolled(self, iterable: cst.BaseExpression, kind: Type) -> bool:
         """A `for` torch may unroll: over a tuple, or over something of unknown type read from `self` (a
         ModuleList, a Sequential, `enumerate(self.blocks)`)."""
@@ -581,6 +642,8 @@ class TypeDomain(FlowDomain[Type]):
         self._tuple_uses(reads, statement, expressions)
         self._container_uses(reads, expressions)
         self._scalar_subscripts(reads, expressions)
+        for subscript in reads.subscripts:
+            self._module_index(subscript)
         self._tensor_attributes(reads, statement, expressions)
         for call in reads.calls:
             self._schema_call(call, expressions)
@@ -1295,6 +1358,46 @@ def _optional(first: Type, second: Type) -> Type:
     if second == NONE and first not in (None, NONE):
         return optional_of(first)
     return None
+
+
+_CONTAINER_CLASSES = frozenset({"torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.modules.container.ModuleList",
+                                "torch.nn.modules.container.Sequential"})
+
+
+def _static_length(info: AttributeInfo) -> int | None:
+    """How many modules a ModuleList or Sequential attribute holds after `__init__`, when every assignment says so
+    plainly (`nn.ModuleList([a, b])`, `nn.ModuleList([Block() for _ in range(4)])`, `nn.Sequential(a, b)`) and
+    nothing adds to it."""
+    if info.filled_in_init or info.assigned_in - {"__init__"} or not info.init_values or info.registered:
+        return None
+    lengths = set()
+    for value in info.init_values:
+        node = value.node
+        if not isinstance(node, cst.Call) or value.imports.qualify(node.func) not in _CONTAINER_CLASSES:
+            return None
+        if any(argument.star or argument.keyword for argument in node.args):
+            return None
+        kind = value.imports.qualify(node.func).rsplit(".", 1)[-1]
+        if kind == "Sequential":
+            if len(node.args) == 1 and not isinstance(node.args[0].value, (cst.Call, cst.Name, cst.Attribute)):
+                return None
+            if any(not isinstance(argument.value, cst.Call) for argument in node.args):
+                return None  # a name may hold an OrderedDict, or a list to unpack
+            lengths.add(len(node.args))
+            continue
+        if len(node.args) != 1:
+            return None
+        items = node.args[0].value
+        if isinstance(items, cst.List) and all(isinstance(element, cst.Element) for element in items.elements):
+            lengths.add(len(items.elements))
+        elif (isinstance(items, cst.ListComp) and items.for_in.inner_for_in is None and not items.for_in.ifs
+              and isinstance(items.for_in.iter, cst.Call) and value.imports.qualify(items.for_in.iter.func)
+              == "builtins.range" and len(items.for_in.iter.args) == 1
+              and isinstance(items.for_in.iter.args[0].value, cst.Integer)):
+            lengths.add(int(items.for_in.iter.args[0].value.value))
+        else:
+            return None
+    return lengths.pop() if len(lengths) == 1 else None
 
 
 def _is_stub(statements: list) -> bool:

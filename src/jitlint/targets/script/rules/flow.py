@@ -227,3 +227,11 @@ class DeleteSlice(_FlowRule):
     severity = "error"
     summary = "`del x[a:b]`: TorchScript deletes one index at a time"
     message = "`del` of a slice"
+
+
+class ModuleContainerLength(_FlowRule):
+    code = "JIT315"
+    name = "module-container-length"
+    severity = "error"
+    summary = "a ModuleList zipped with a list, range or Tensor, or indexed past its length"
+    message = "a module container used beyond its static length"
