@@ -332,9 +332,37 @@ class M(nn.Module):
     def forward(self, x):
         return self.blocks[-4](x)  # flagged
 """, "JIT315", "Index -4 out of range of length 3"),
+    "branches-make-lists-of-other-types": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, flag: bool):
+            if flag:  # flagged
+                sizes = [x.size(0)]
+            else:
+                sizes = [x.size(0) / 2]
+            return sizes
+        '''), "JIT701", "Type mismatch: sizes is set to type List[int] in the true branch and type List[float]"),
+    "if-expression-of-lists-of-other-types": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, flag: bool):
+            sizes = [x.size(0)] if flag else [None]  # flagged
+            return sizes
+        '''), "JIT707", "List[int]"),
 }
 
 LOOKALIKES = {
+    "branches-make-lists-of-one-type": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, flag: bool, given: List[int]):
+            if flag:
+                sizes = [x.size(0)]
+            else:
+                sizes = given
+            if flag:
+                unused = [1]
+            else:
+                unused = [1.0]
+            return sizes
+        '''),
     "module-containers-zipped-and-indexed-within-length": """from typing import List, Tuple
 
 import torch

@@ -446,7 +446,7 @@ class Expressions:
             kind = kinds.pop() if len(kinds) == 1 else None
             if kind is not None and kind.is_list and kind.fully_known:
                 return list_of(kind)  # `[[1, 2]]`: List[List[int]]
-            return list_of(kind) if kind in SCALARS and kind != NONE else None
+            return list_of(kind) if kind in SCALARS else None  # `[None]`: List[NoneType]
         if isinstance(node, cst.Attribute):
             if node.attr.value in ("shape",) and self.of(node.value) == TENSOR:
                 return list_of(INT)
@@ -558,6 +558,9 @@ def assignment_fails(previous: TSType | None, new: TSType | None) -> bool:
 def join_fails(first: TSType | None, second: TSType | None) -> bool:
     """Whether two branches (of an if statement or an if-expression) with these types fail to unify: None joins
     anything into an Optional; otherwise the types must be equal (verified: int/float and Tensor/int fail)."""
+    if (first is not None and second is not None and first.is_list and second.is_list and first.fully_known
+            and second.fully_known):
+        return first != second  # lists are invariant: List[int] and List[float] (or List[NoneType]) do not unify
     if first not in SCALARS or second not in SCALARS or first == second or BOOL in (first, second):
         return False  # bool against int or float is not verified: unknown, so silent
     return NONE not in (first, second)
