@@ -347,9 +347,45 @@ class M(nn.Module):
             sizes = [x.size(0)] if flag else [None]  # flagged
             return sizes
         '''), "JIT707", "List[int]"),
+    "list-literal-elements-of-another-type": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            scales: List[float] = [1.0, x.dim()]  # flagged
+            return scales
+        '''), "JIT221", "List type annotation `List[float]` did not match the types of the given list elements"),
+    "dict-literal-keys-of-another-type": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            table: Dict[int, torch.Tensor] = {"first": x}  # flagged
+            return table
+        '''), "JIT221", "the type of keys given by the dict literal is str"),
+    "dict-of-pairs-values-of-another-type": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            table: Dict[str, float] = dict([("a", 1.0), ("b", x.dim())])  # flagged
+            return table
+        '''), "JIT221", "did not match the type of an actual value type `Union[float, int]`"),
+    "dict-comprehension-keys-of-another-type": (src('''
+        @torch.jit.script
+        def f(x: torch.Tensor):
+            table = torch.jit.annotate(Dict[int, int], {str(i): i for i in range(3)})  # flagged
+            return table
+        '''), "JIT221", "did not match the type of an actual key type `str`"),
 }
 
 LOOKALIKES = {
+    "hinted-literals-of-the-element-types": src('''
+        @torch.jit.script
+        def f(x: torch.Tensor, scale: float):
+            maybe: List[Optional[int]] = [1, None]
+            scales: List[float] = [scale, float(x.dim())]
+            tensors: List[torch.Tensor] = [x, x + 1]
+            table: Dict[str, Optional[torch.Tensor]] = {"a": x, "b": None}
+            pairs: Dict[str, float] = dict([("a", 1.0), ("b", 2.0)])
+            counts = torch.jit.annotate(Dict[int, int], {i: i for i in range(3)})
+            sizes: List[int] = [i for i in range(3)]
+            return maybe, scales, tensors, table, pairs, counts, sizes
+        '''),
     "branches-make-lists-of-one-type": src('''
         @torch.jit.script
         def f(x: torch.Tensor, flag: bool, given: List[int]):

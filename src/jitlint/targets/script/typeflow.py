@@ -362,7 +362,7 @@ class TypeDomain(FlowDomain[Type]):
                     f"re-annotate it (torch: 'Attempting to declare and annotate the type of variable '{name}' but "
                     "it is already defined in an outer block'); annotate it where it is first set",
                 ))
-            elif node.value is not None and self._hint_fails(node.value, annotation, node):
+            elif node.value is not None and self._hint_fails(node.value, annotation, node, self._expressions(frame)):
                 pass
             elif node.value is not None:
                 value = _hinted_type(node.value, self._expressions(frame))
@@ -624,7 +624,7 @@ class TypeDomain(FlowDomain[Type]):
         for call in reads.calls:
             if len(call.args) == 2 and self.imports.qualify(call.func) == "torch.jit.annotate":
                 hint = annotation_type(call.args[0].value, self.imports)
-                self._hint_fails(call.args[1].value, hint, call)
+                self._hint_fails(call.args[1].value, hint, call, expressions)
                 self._tolist_hint(call.args[1].value, hint, call, expressions)
         if isinstance(statement, cst.AnnAssign) and statement.value is not None:
             self._tolist_hint(statement.value, annotation_type(statement.annotation.annotation, self.imports),
@@ -703,10 +703,26 @@ class TypeDomain(FlowDomain[Type]):
             for operand in (operation.left, operation.right):
                 self._optional_uses(operand, "is used in arithmetic", expressions)
 
-    def _hint_fails(self, value: cst.BaseExpression, annotation: Type, where: cst.CSTNode) -> bool:
-        """A list or dict literal (or comprehension) typed by an annotation of another kind: torch takes the
-        annotation as the container's type and rejects one that is not a List (a Dict), or an Optional of one."""
+    def _hint_fails(self, value: cst.BaseExpression, annotation: Type, where: cst.CSTNode,
+                    expressions: Expressions) -> bool:
+        """A list or dict literal (or comprehension, or `dict([(k, v), ...])`) typed by an annotation: torch takes
+        the annotation as the container's type, and rejects one that is not a List (a Dict), or an Optional of one,
+        and elements (keys, values) not of its element types (strictly: an int is no float; an Optional takes its
+        element or None)."""
         if annotation is None:
+            return False
+        if (isinstance(value, cst.Call) and expressions.imports.qualify(value.func) == "builtins.dict"
+                and len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star
+                and isinstance(value.args[0].value, cst.List)):
+            wanted = annotation.inner if annotation.is_optional else annotation
+            if wanted.is_dict:
+                pairs = []
+                for element in value.args[0].value.elements:
+                    item = element.value if isinstance(element, cst.Element) else None
+                    if isinstance(item, cst.Tuple) and len(item.elements) == 2 and all(
+                            isinstance(part, cst.Element) for part in item.elements):
+                        pairs.append((item.elements[0].value, item.elements[1].value))
+                return self._element_mismatch(pairs, wanted, where, expressions, "dict")
             return False
         kind = "List" if isinstance(value, (cst.List, cst.ListComp)) else (
             "Dict" if isinstance(value, (cst.Dict, cst.DictComp)) else None)
@@ -714,7 +730,22 @@ class TypeDomain(FlowDomain[Type]):
             return False
         wanted = annotation.inner if annotation.is_optional else annotation
         if wanted.name == kind:
-            return False
+            if isinstance(value, (cst.ListComp, cst.DictComp)):
+                bound = {name for clause in _for_clauses(value) for name in target_names(clause.target)}
+                expressions = Expressions(expressions.imports,
+                                          {k: v for k, v in expressions.env.items() if k not in bound})
+            if isinstance(value, cst.List) and wanted.is_list:
+                items = [(None, element.value) for element in value.elements if isinstance(element, cst.Element)]
+            elif isinstance(value, cst.ListComp) and wanted.is_list:
+                items = [(None, value.elt)]
+            elif isinstance(value, cst.Dict) and wanted.is_dict:
+                items = [(element.key, element.value) for element in value.elements
+                         if isinstance(element, cst.DictElement)]
+            elif isinstance(value, cst.DictComp) and wanted.is_dict:
+                items = [(value.key, value.value)]
+            else:
+                return False
+            return self._element_mismatch(items, wanted, where, expressions, kind.lower())
         self.events.append(Event(
             AnnotatedAssignmentMismatch, where,
             f"a {kind.lower()} {'comprehension' if isinstance(value, (cst.ListComp, cst.DictComp)) else 'literal'} "
@@ -722,6 +753,27 @@ class TypeDomain(FlowDomain[Type]):
             f"annotate it `{kind}[...]`",
         ))
         return True
+
+    def _element_mismatch(self, items, wanted: TSType, where: cst.CSTNode, expressions: Expressions,
+                          what: str) -> bool:
+        """(key, value) pairs of a hinted container literal (key None for a list) against its annotation."""
+        slots = ((0, "key"), (1, "value")) if wanted.is_dict else ((0, "element"),)
+        for key, item in items:
+            for (index, role), node in zip(slots, (key, item) if wanted.is_dict else (item,)):
+                if node is None:
+                    continue
+                kind = _hinted_type(node, expressions)
+                if kind == NONE and not (isinstance(node, cst.Name) and node.value == "None"):
+                    continue
+                if mismatches(kind, wanted.args[index], convert=False):
+                    self.events.append(Event(
+                        AnnotatedAssignmentMismatch, where,
+                        f"this {what}'s {role}s must be {_a(wanted.args[index])}, as its annotation {wanted} says, "
+                        f"and one is {_a(kind)}; torch types the {what} by the annotation and rejects it, since it converts "
+                        "nothing here. Make the elements that type, or fix the annotation",
+                    ))
+                    return True
+        return False
 
     def _folded_returns(self) -> set[int]:
         """The returns under an `if` whose test torch may fold while compiling (`isinstance`, `hasattr`, a global,
@@ -1398,6 +1450,14 @@ def _static_length(info: AttributeInfo) -> int | None:
         else:
             return None
     return lengths.pop() if len(lengths) == 1 else None
+
+
+def _for_clauses(node: cst.ListComp | cst.DictComp) -> list[cst.CompFor]:
+    clauses, clause = [], node.for_in
+    while clause is not None:
+        clauses.append(clause)
+        clause = clause.inner_for_in
+    return clauses
 
 
 def _is_stub(statements: list) -> bool:
