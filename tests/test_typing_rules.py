@@ -374,6 +374,19 @@ class M(nn.Module):
 }
 
 LOOKALIKES = {
+    "returns-of-calls-that-give-lists-or-tuples": src('''
+        import torch.nn.functional as F
+
+
+        @torch.jit.script
+        def f(x: torch.Tensor) -> List[torch.Tensor]:
+            return torch.where(x > 0)
+
+
+        @torch.jit.script
+        def g(x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+            return F.max_pool2d(x, 2, return_indices=True)
+        '''),
     "hinted-literals-of-the-element-types": src('''
         @torch.jit.script
         def f(x: torch.Tensor, scale: float):

@@ -496,6 +496,10 @@ class Expressions:
         if qualified in _BUILTIN_RESULTS:
             return _BUILTIN_RESULTS[qualified]
         if qualified in TORCH_FUNCTIONS or qualified in _TENSOR_CLASSES:
+            if qualified == "torch.where" and len(node.args) == 1:
+                return None  # `torch.where(condition)`: a list of Tensors
+            if any(arg.keyword is not None and arg.keyword.value == "return_indices" for arg in node.args):
+                return None  # `F.max_pool2d(..., return_indices=True)`: a tuple
             return TENSOR
         if qualified == "torch.jit.annotate" and len(node.args) == 2 and not any(a.keyword or a.star for a in node.args):
             return annotation_type(node.args[0].value, self.imports)
