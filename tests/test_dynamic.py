@@ -64,7 +64,7 @@ PROJECT = {
     "models/compiler_only.py": HEADER + textwrap.dedent("""
         class Select(nn.Module):
             def forward(self, x):
-                return [[x]] + [[1]]  # list + list of another element type: jitlint has no rule for it
+                return [x.max(dim=0)] + [x]  # a list of (values, indices) tuples + a list of Tensors: untyped here
     """),
     # Hostile code: each costs only its own file.
     "hostile/exits.py": HEADER + "import sys\nsys.exit(3)\n\nclass A(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
