@@ -374,6 +374,21 @@ class M(nn.Module):
 }
 
 LOOKALIKES = {
+    "none-then-tensor-in-a-module-list-loop": """import torch
+import torch.nn as nn
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.ReLU(), nn.ReLU()])
+
+    def forward(self, x):
+        mask = None
+        for layer in self.layers:
+            mask = layer(x)
+        return mask
+""",
     "returns-of-calls-that-give-lists-or-tuples": src('''
         import torch.nn.functional as F
 

@@ -311,6 +311,8 @@ class TypeDomain(FlowDomain[Type]):
         self.annotated: set[str] = set()
         self.declared = dict(params)
         self._folded: set[int] | None = None
+        # body frame of a loop torch unrolls -> (that frame, the frame around the loop)
+        self._unrolled_bodies: dict[int, tuple[Frame[Type], Frame[Type]]] = {}
 
     def _annotated(self, name: str) -> bool:
         if self.comment is not None:
@@ -403,12 +405,10 @@ class TypeDomain(FlowDomain[Type]):
             ))
         self._module_zip(node, self._expressions(outer))
         if self._unrolled(node.iter, iterated):
-            # torch unrolls a loop over a module container or a tuple: each copy of the body may give a variable
-            # another type (`for m in self: x = m(x)`), so what the body assigns is unknown, in it and after it
-            for name in _assigned_names(node):
-                for frame in (outer, body):
-                    if name in frame.values:
-                        frame.values[name] = None
+            # torch unrolls a loop over a module container or a tuple: each copy of the body is inlined, so an
+            # assignment directly in it may give a variable another type (`for m in self: x = m(x)`); an `if`
+            # inside is still a block of its own. `_assign` lets those re-type, and the type after the loop is unknown
+            self._unrolled_bodies[id(body)] = (body, outer)  # holding `body` keeps its id unique
         element = self._element_type(node.iter, self._expressions(outer))
         single = isinstance(node.target, cst.Name)
         for name in target_names(node.target):
@@ -589,6 +589,11 @@ class TypeDomain(FlowDomain[Type]):
             frame.values[name] = new  # an Optional parameter takes a T or None anywhere; refinement follows the value
             return
         env, depth, level = frame.values, frame.depth, frame.level
+        unrolled = self._unrolled_bodies.get(id(frame))
+        if unrolled is not None and unrolled[0] is frame and name in env and depth.get(name, 0) < level:
+            env[name] = new  # directly in the body of an unrolled loop: re-typed, and unknown after the loop
+            unrolled[1].values[name] = None
+            return
         if frame.uncertain and name in env and depth.get(name, 0) < level:
             env[name] = None
             return
