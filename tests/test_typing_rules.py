@@ -307,7 +307,7 @@ class M(nn.Module):
         self.others = nn.ModuleList([Twice(), Twice()])
 
     def forward(self, x, xs: List[torch.Tensor]):
-        for block, y in zip(self.pair, xs):  # flagged
+        for block, y in zip(self.pair, xs[::-1]):  # flagged
             x = x + block(y)
         return x
 """, "JIT315", "Can not iterate over a module list or tuple with a value that does not have a statically determinable length"),

@@ -470,6 +470,8 @@ class Expressions:
                 node.slice[0].slice, cst.Index
             ):
                 return base.element
+            if base is not None and base.is_list and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
+                return base  # `xs[1:]`, `xs[::-1]`: a list of the same type
             return None
         if isinstance(node, cst.BinaryOperation):
             return self._binary(node)
