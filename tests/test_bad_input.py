@@ -218,3 +218,16 @@ def test_an_editor_buffer_over_the_limit_is_skipped_too(tmp_path):
     result = run("--stdin-filename", "buffer.py", "--output-format", "json", "-", cwd=tmp_path, input="x = 1\n" * 20)
     [finding] = json.loads(result.stdout)
     assert finding["code"] == "JIT004" and "over the `max-file-size` of 50 bytes" in finding["message"]
+
+
+def test_a_method_without_self_is_linted_without_an_internal_error(tmp_path):
+    # transformers' modular files write `def forward(**super_kwargs):` in a class; JIT401's fix looked for `self`.
+    path = tmp_path / "m.py"
+    path.write_text(
+        "import numpy as np\nimport torch\n\n\nclass M(torch.nn.Module):\n"
+        "    def forward(**kwargs):\n        print(np.zeros(3))\n        return kwargs\n"
+    )
+    result = subprocess.run([sys.executable, "-m", "jitlint", "check", "--no-cache", "--output-format", "json",
+                             "--exit-zero", str(path)], capture_output=True, text=True)
+    codes = [f["code"] for f in json.loads(result.stdout)]
+    assert "JIT003" not in codes and "JIT401" in codes, result.stdout

@@ -45,6 +45,8 @@ def eager_helper_fix(ctx: RuleContext) -> PendingFix | None:
         return None
     node = function.info.node
     params = [*node.params.posonly_params, *node.params.params]
+    if not params:  # `def forward(**kwargs)` in a class: no `self` to call a helper on
+        return None
     self_name = params[0].name.value
     by_name = {p.name.value: p for p in params[1:]}
     collector = _Names()
