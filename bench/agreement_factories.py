@@ -9,11 +9,11 @@ interpreter): it builds models with the library's builders, on the meta device (
 (model, submodule path). The factory for that class then rebuilds the model and returns that submodule, so the
 class is scripted with real constructor arguments. Builders per library:
 
-- timm: `timm.create_model(name)` for up to three model names of each model module (`timm.list_modules()`);
+- timm: `timm.create_model(name)` for the first model name of each model module (`timm.list_modules()`);
 - torchvision: every builder of `torchvision.models.list_models()` (classification, detection, segmentation,
   video, optical flow, quantization), `weights=None`;
 - transformers: for each model family given (default: all), every `PreTrainedModel` subclass of its
-  `modeling_*.py` with its `config_class()` defaults.
+  `modeling_*.py`, built with its `config_class()` defaults.
 
 A class that no built model contains stays unverified, as before. In the worker, `agreement_factories:f<N>`
 resolves through the module's `__getattr__` and the JSON written by `discover` (environment variable
@@ -42,9 +42,8 @@ def _timm_models(families):
         if families and module not in families:
             continue
         names = timm.list_models(module=module)
-        picks = sorted({names[0], names[len(names) // 2], names[-1]}) if names else []
-        for name in picks:
-            yield f"timm:{name}"
+        if names:  # the first name: on a 2-core machine one model per module is what a run can afford
+            yield f"timm:{names[0]}"
 
 
 def _torchvision_models(families):
@@ -63,13 +62,28 @@ def _transformers_models(families):
     for family in sorted(os.listdir(root)):
         if families and family not in families:
             continue
-        path = os.path.join(root, family, f"modeling_{family}.py")
-        if os.path.exists(path):
-            yield f"transformers:{family}"
+        if not os.path.exists(os.path.join(root, family, f"modeling_{family}.py")):
+            continue
+        try:
+            module = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
+        except Exception:
+            continue
+        for name in _pretrained_classes(module):
+            yield f"transformers:{family}:{name}"
+
+
+def _pretrained_classes(module) -> list[str]:
+    from transformers import PreTrainedModel
+
+    return [
+        name for name, cls in sorted(vars(module).items())
+        if inspect.isclass(cls) and issubclass(cls, PreTrainedModel) and cls.__module__ == module.__name__
+        and getattr(cls, "config_class", None) is not None and not inspect.isabstract(cls)
+    ]
 
 
 def build(label: str):
-    """The model (or, for a transformers family, the list of models) a label names, built on the meta device."""
+    """[the model] a label names, built on the meta device (on the CPU if that fails)."""
     try:
         return _build(label, "meta")
     except Exception:  # a builder that reads its tensors' values (`.item()`, copies): build it for real
@@ -95,18 +109,9 @@ def _build(label: str, device: str):
                 except TypeError:
                     return [models.get_model(name, weights=None)]
             if library == "transformers":
-                from transformers import PreTrainedModel
-
-                module = importlib.import_module(f"transformers.models.{name}.modeling_{name}")
-                built = []
-                for _, cls in sorted(vars(module).items()):
-                    if (inspect.isclass(cls) and issubclass(cls, PreTrainedModel) and cls.__module__ == module.__name__
-                            and getattr(cls, "config_class", None) is not None and not inspect.isabstract(cls)):
-                        try:
-                            built.append(cls(cls.config_class()))
-                        except Exception:
-                            built.append(None)
-                return built
+                family, _, class_name = name.partition(":")
+                cls = getattr(importlib.import_module(f"transformers.models.{family}.modeling_{family}"), class_name)
+                return [cls(cls.config_class())]
     raise ValueError(f"unknown library in {label}")
 
 
