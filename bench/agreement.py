@@ -115,7 +115,11 @@ def score(findings: list[dict]) -> dict:
     unverified = lines(f for f in errors if status(f) not in ("confirmed", "not-reproduced"))
     compiler = [f for f in findings if f["code"] == "JIT000"]
     missed = lines(compiler) - confirmed
-    groups = Counter(_masked(f["message"]) for f in compiler)
+    # Each missed line once, under torch's first message there (a line can also hold a confirmed error).
+    first_message: dict = {}
+    for f in compiler:
+        first_message.setdefault((f["filename"], f["location"]["row"]), f["message"])
+    groups = Counter(_masked(message) for line, message in first_message.items() if line not in confirmed)
     recall = len(confirmed) / (len(confirmed) + len(missed)) if confirmed or missed else None
     precision = len(confirmed) / (len(confirmed) + len(false)) if confirmed or false else None
     return {
