@@ -13,7 +13,10 @@ counting unique (file, line) pairs:
 - false errors: static errors torch did not reproduce although it scripted every class that reaches them
   (`not-reproduced`), i.e. errors on code a scripted model compiled; precision = confirmed / (confirmed + those);
 - unverified: static errors torch could not check (the class needs constructor arguments, the import failed, ...);
-- the misses (JIT000) grouped by torch's message, names and numbers masked.
+- the misses (JIT000) grouped by torch's message, names and numbers masked;
+- the recall without the misses torch gave no line for in the linted code (whole-class rejections that the
+  dynamic checker places at the `class` line: a config object torch cannot compile, a library's deliberate
+  `__prepare_scriptable__` refusal).
 
 `--markdown` prints the README table. Nothing here is a pass/fail threshold.
 
@@ -120,11 +123,17 @@ def score(findings: list[dict]) -> dict:
     for f in compiler:
         first_message.setdefault((f["filename"], f["location"]["row"]), f["message"])
     groups = Counter(_masked(message) for line, message in first_message.items() if line not in confirmed)
+    # Misses torch gave a line for in the linted code; the others are whole-class rejections placed at the
+    # `class` line ("torch gave no line in your code": a config object it cannot compile, a library's own refusal).
+    unlocated = {(f["filename"], f["location"]["row"]) for f in compiler if "torch gave no line" in f["message"]}
+    located_missed = missed - unlocated
     recall = len(confirmed) / (len(confirmed) + len(missed)) if confirmed or missed else None
     precision = len(confirmed) / (len(confirmed) + len(false)) if confirmed or false else None
     return {
         "confirmed": len(confirmed), "missed": len(missed), "false_errors": len(false),
         "unverified": len(unverified), "recall": recall, "precision": precision,
+        "located_missed": len(located_missed),
+        "located_recall": len(confirmed) / (len(confirmed) + len(located_missed)) if confirmed or located_missed else None,
         "false_error_lines": sorted(f"{path}:{row}" for path, row in false),
         "misses_by_message": groups.most_common(),
     }
@@ -171,16 +180,18 @@ def main() -> int:
         parser.error("name a package, a --path or --from-json")
     if options.markdown:
         print("| library | torch-rejected lines | found statically | missed (JIT000) | static recall | "
-              "false errors | precision | unverified errors |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+              "missed, torch gave the line | recall on those | false errors | precision | unverified errors |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for name, result, _ in runs:
             print(f"| {name} | {result['confirmed'] + result['missed']} | {result['confirmed']} | {result['missed']} "
-                  f"| {_ratio(result['recall'])} | {result['false_errors']} | {_ratio(result['precision'])} "
-                  f"| {result['unverified']} |")
+                  f"| {_ratio(result['recall'])} | {result['located_missed']} | {_ratio(result['located_recall'])} "
+                  f"| {result['false_errors']} | {_ratio(result['precision'])} | {result['unverified']} |")
         return 0
     for name, result, elapsed in runs:
         print(f"{name}: static recall {_ratio(result['recall'])} ({result['confirmed']} of "
-              f"{result['confirmed'] + result['missed']} torch-rejected lines), false errors {result['false_errors']}"
+              f"{result['confirmed'] + result['missed']} torch-rejected lines; {_ratio(result['located_recall'])} "
+              f"without the {result['missed'] - result['located_missed']} torch gave no line for), "
+              f"false errors {result['false_errors']}"
               f" (precision {_ratio(result['precision'])}), unverified {result['unverified']}"
               + (f", {elapsed:.0f}s" if elapsed else ""))
         for line in result["false_error_lines"]:
