@@ -13,9 +13,24 @@ counting unique (file, line) pairs:
 - false errors: static errors torch did not reproduce although it scripted every class that reaches them
   (`not-reproduced`), i.e. errors on code a scripted model compiled; precision = confirmed / (confirmed + those);
 - unverified: static errors torch could not check (the class needs constructor arguments, the import failed, ...);
-- the misses (JIT000) grouped by torch's message, names and numbers masked.
+- the misses (JIT000) grouped by torch's message, names and numbers masked;
+- the recall without the misses torch gave no line for in the linted code (whole-class rejections that the
+  dynamic checker places at the `class` line: a config object torch cannot compile, a library's deliberate
+  `__prepare_scriptable__` refusal).
 
 `--markdown` prints the README table. Nothing here is a pass/fail threshold.
+
+Classes that need constructor arguments: `--factories timm|torchvision|transformers` builds them through the
+library's own builders (bench/agreement_factories.py: each class found in a model built on the meta device gets a
+factory that returns that submodule), passed to jitlint as `[tool.jitlint.dynamic] factories` in a generated
+`--config`. `--families a,b` restricts the builders (timm model modules, torchvision builder names, transformers
+model directories) and `--only sub/dir,...` the linted files (paths inside the package); `--timeout` is the
+per-file limit. Run it with the interpreter that has the library and torch, e.g. a virtualenv made with
+`--system-site-packages`; for torchvision's CUDA-only wheels on a CPU torch see bench/agreement_torchvision_ops.py.
+
+    python bench/agreement.py --path /tmp/corpus/timm/timm --factories timm --save runs/
+    python bench/agreement.py --path .../transformers --factories transformers --families bert,gpt2 \
+        --only models/bert,models/gpt2
 """
 
 from __future__ import annotations
@@ -44,12 +59,37 @@ def package_dir(name: str) -> Path:
     return Path(list(spec.submodule_search_locations)[0])
 
 
-def run_dynamic(directory: Path, jobs: int | None) -> tuple[list[dict], float]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+def factory_config(library: str, families: list[str], work: Path, timeout: float) -> tuple[Path, Path]:
+    """Discover the factories (in a child process: it imports the library) and write the pyproject.toml and the
+    table the worker-side `agreement_factories` reads."""
+    discovered = work / f"discovered-{library}.json"
+    subprocess.run([sys.executable, str(ROOT / "bench" / "agreement_factories.py"), library, str(discovered),
+                    *families], check=True, cwd=work)
+    found = json.loads(discovered.read_text())
+    for line in found["failed"]:
+        print(f"  factory not built: {line}", file=sys.stderr)
+    keys = sorted(found["factories"])
+    table = work / f"factories-{library}.json"
+    table.write_text(json.dumps({"table": [found["factories"][key] for key in keys]}))
+    pairs = ", ".join(f'"{key}" = "agreement_factories:f{number}"' for number, key in enumerate(keys))
+    config = work / "pyproject.toml"
+    config.write_text(f"[tool.jitlint.dynamic]\ntimeout = {timeout}\nfactories = {{ {pairs} }}\n")
+    print(f"  {len(keys)} classes get a factory ({found['seconds']:.0f}s to discover)", file=sys.stderr)
+    return config, table
+
+
+def run_dynamic(directory: Path, jobs: int | None, config: Path | None = None, table: Path | None = None,
+                only: list[str] = ()) -> tuple[list[dict], float]:
+    path = os.pathsep.join([str(ROOT / "src"), str(ROOT / "bench"), os.environ.get("PYTHONPATH", "")])
+    env = dict(os.environ, PYTHONPATH=path)
+    targets = [str(directory / part) for part in only] or [str(directory)]
     command = [sys.executable, "-m", "jitlint", "check", "--dynamic", "--no-cache", "--exit-zero",
-               "--output-format", "json", str(directory)]
+               "--output-format", "json", *targets]
     if jobs:
         command[4:4] = ["--jobs", str(jobs)]
+    if config is not None:
+        command[4:4] = ["--config", str(config)]
+        env["JITLINT_AGREEMENT_FACTORIES"] = str(table)
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=directory.parent)
     elapsed = time.perf_counter() - started
@@ -78,12 +118,22 @@ def score(findings: list[dict]) -> dict:
     unverified = lines(f for f in errors if status(f) not in ("confirmed", "not-reproduced"))
     compiler = [f for f in findings if f["code"] == "JIT000"]
     missed = lines(compiler) - confirmed
-    groups = Counter(_masked(f["message"]) for f in compiler)
+    # Each missed line once, under torch's first message there (a line can also hold a confirmed error).
+    first_message: dict = {}
+    for f in compiler:
+        first_message.setdefault((f["filename"], f["location"]["row"]), f["message"])
+    groups = Counter(_masked(message) for line, message in first_message.items() if line not in confirmed)
+    # Misses torch gave a line for in the linted code; the others are whole-class rejections placed at the
+    # `class` line ("torch gave no line in your code": a config object it cannot compile, a library's own refusal).
+    unlocated = {(f["filename"], f["location"]["row"]) for f in compiler if "torch gave no line" in f["message"]}
+    located_missed = missed - unlocated
     recall = len(confirmed) / (len(confirmed) + len(missed)) if confirmed or missed else None
     precision = len(confirmed) / (len(confirmed) + len(false)) if confirmed or false else None
     return {
         "confirmed": len(confirmed), "missed": len(missed), "false_errors": len(false),
         "unverified": len(unverified), "recall": recall, "precision": precision,
+        "located_missed": len(located_missed),
+        "located_recall": len(confirmed) / (len(confirmed) + len(located_missed)) if confirmed or located_missed else None,
         "false_error_lines": sorted(f"{path}:{row}" for path, row in false),
         "misses_by_message": groups.most_common(),
     }
@@ -102,13 +152,26 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--markdown", action="store_true", help="print the README table")
     parser.add_argument("--save", type=Path, help="write each run's raw JSON findings here (a directory)")
+    parser.add_argument("--factories", choices=["timm", "torchvision", "transformers"],
+                        help="build classes through this library's model builders (see the docstring)")
+    parser.add_argument("--families", default="", help="comma-separated: restrict the builders")
+    parser.add_argument("--only", default="", help="comma-separated paths inside the package: lint only these")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per file, with --factories")
     options = parser.parse_args()
     runs: list[tuple[str, dict, float]] = []
     if options.from_json:
         runs.append((options.name or options.from_json.stem, score(json.loads(options.from_json.read_text())), 0.0))
     targets = [(name, package_dir(name)) for name in options.packages] + [(p.name, p) for p in options.path]
+    only = [part for part in options.only.split(",") if part]
     for name, directory in targets:
-        findings, elapsed = run_dynamic(directory.resolve(), options.jobs)
+        config = table = None
+        if options.factories:
+            import tempfile
+
+            work = Path(tempfile.mkdtemp(prefix="agreement-"))
+            families = [part for part in options.families.split(",") if part]
+            config, table = factory_config(options.factories, families, work, options.timeout)
+        findings, elapsed = run_dynamic(directory.resolve(), options.jobs, config, table, only)
         if options.save:
             options.save.mkdir(parents=True, exist_ok=True)
             (options.save / f"{name}.json").write_text(json.dumps(findings))
@@ -117,16 +180,18 @@ def main() -> int:
         parser.error("name a package, a --path or --from-json")
     if options.markdown:
         print("| library | torch-rejected lines | found statically | missed (JIT000) | static recall | "
-              "false errors | precision | unverified errors |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+              "missed, torch gave the line | recall on those | false errors | precision | unverified errors |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for name, result, _ in runs:
             print(f"| {name} | {result['confirmed'] + result['missed']} | {result['confirmed']} | {result['missed']} "
-                  f"| {_ratio(result['recall'])} | {result['false_errors']} | {_ratio(result['precision'])} "
-                  f"| {result['unverified']} |")
+                  f"| {_ratio(result['recall'])} | {result['located_missed']} | {_ratio(result['located_recall'])} "
+                  f"| {result['false_errors']} | {_ratio(result['precision'])} | {result['unverified']} |")
         return 0
     for name, result, elapsed in runs:
         print(f"{name}: static recall {_ratio(result['recall'])} ({result['confirmed']} of "
-              f"{result['confirmed'] + result['missed']} torch-rejected lines), false errors {result['false_errors']}"
+              f"{result['confirmed'] + result['missed']} torch-rejected lines; {_ratio(result['located_recall'])} "
+              f"without the {result['missed'] - result['located_missed']} torch gave no line for), "
+              f"false errors {result['false_errors']}"
               f" (precision {_ratio(result['precision'])}), unverified {result['unverified']}"
               + (f", {elapsed:.0f}s" if elapsed else ""))
         for line in result["false_error_lines"]:

@@ -144,6 +144,12 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         )
         if at_statement or by_message:
             error.used = True
+            # Torch may report the same statement again (the class and its methods compiled on their own, another
+            # root): those reports are explained too, not JIT000s of their own.
+            for other in errors:
+                if other.file is not None and _real(other.file) == path and first <= (other.line or 0) <= last \
+                        and other.message == error.message:
+                    other.used = True
             where = f"line {error.line}" if error.line else "no line given"
             return _with(finding, "confirmed", f"torch {torch_version}: {_short(error.message)} ({where})", torch_version)
     if not reaching:

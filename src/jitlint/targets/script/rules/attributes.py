@@ -397,3 +397,23 @@ class UncompilableAttributeClass(ScriptRule):
                                      f"must convert it to a TorchScript class, and it cannot: {reason}. Copy the "
                                      f"fields compiled code needs to plain attributes in `__init__`")
                     return
+
+
+class NoModuleInternals(ScriptRule):
+    code = "JIT619"
+    name = "no-module-internals"
+    severity = "error"
+    summary = "`self._modules`, `self._parameters`, `self._buffers` in compiled code"
+    message = "nn.Module's internal dicts are not module attributes in TorchScript"
+    INTERNALS = frozenset({"_modules", "_parameters", "_buffers"})
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        name = _self_target(node, ctx)
+        owners = _owners(ctx)
+        if name not in self.INTERNALS or not owners or len(owners) != len(ctx.function.owners):
+            return
+        if any(ctx.project.attributes(owner).get(name) is not None for owner in owners):
+            return  # the class assigns or declares it itself
+        ctx.report(node, f"`self.{name}` is nn.Module's Python-side storage, which TorchScript does not expose "
+                         f"(torch: \"Module '...' has no attribute '{name}'\"); iterate an `nn.ModuleList` or "
+                         f"`nn.Sequential`, or name the submodules, parameters or buffers")

@@ -9,8 +9,10 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.apis import unsupported
+from jitlint.names import first_param_name
 from jitlint.targets.script.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
@@ -361,6 +363,8 @@ def _is_list_like(node: cst.BaseExpression, ctx: RuleContext) -> bool:
         return _is_list_like(node.left, ctx) or _is_list_like(node.right, ctx)
     if isinstance(node, cst.Subscript):
         return _is_list_like(node.value, ctx)
+    if isinstance(node, cst.Attribute) and (known := _self_attribute_is_list(node, ctx)) is not None:
+        return known
     if isinstance(node, cst.Attribute) and node.attr.value == "shape":
         return True
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "size" and not node.args:
@@ -368,6 +372,35 @@ def _is_list_like(node: cst.BaseExpression, ctx: RuleContext) -> bool:
     if isinstance(node, cst.Name) and ctx.function is not None:
         return node.value in _list_locals(ctx.function.info.node)
     return False
+
+
+def _self_attribute_is_list(node: cst.Attribute, ctx: RuleContext) -> bool | None:
+    """For `self.<name>` in a method of module classes that have that attribute: whether it is certainly a list,
+    i.e. `__init__` assigns it only non-empty list displays or comprehensions, and nothing else assigns, annotates
+    or makes it a constant (a `Final`/`__constants__` list becomes a tuple). None when it is not such an attribute
+    (`x.shape` of a tensor `x`, an attribute the project does not see)."""
+    function = ctx.function
+    if function is None or not isinstance(node.value, cst.Name) or function.info.bound_first_param != "instance":
+        return None
+    if node.value.value != first_param_name(function.info.node):
+        return None
+    owners = [owner for owner in function.owners if ctx.project.is_module_class(owner)]
+    if not owners or len(owners) != len(function.owners):
+        return None
+    name = node.attr.value
+    if any(ctx.project.attributes(owner).get(name) is None for owner in owners):
+        return None
+    for owner in owners:
+        info = ctx.project.attributes(owner).get(name)
+        if (info is None or not info.init_values or info.assigned_in != {"__init__"} or info.registered
+                or info.annotation is not None or info.class_value is not None or info.filled_in_init
+                or name in constant_names(ctx.project, owner)):
+            return False
+        # An empty list attribute fails earlier (torch cannot type it), with another error.
+        if not all(isinstance(value.node, cst.ListComp) or (isinstance(value.node, cst.List) and value.node.elements)
+                   for value in info.init_values):
+            return False
+    return True
 
 
 def _list_locals(function: cst.FunctionDef) -> set[str]:
