@@ -8,6 +8,7 @@ from jitlint.apis import unsupported
 from jitlint.names import assigned_names, first_param_name
 from jitlint.targets.script.rules._expr import literal_type, params_of
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules.flow import report_events
 from jitlint.walk import walk
@@ -467,6 +468,7 @@ class GlobalPythonConstant(ScriptRule):
     name = "global-python-constant"
     severity = "error"
     summary = "a module-level constant (also imported from another file) read in compiled code"
+    fix = "unsafe"
     message = "module-level Python value read in compiled code"
 
     def visit_Name(self, node: cst.Name, ctx: RuleContext) -> None:
@@ -482,6 +484,7 @@ class GlobalPythonConstant(ScriptRule):
             f"(\"python value of type '{kind}' cannot be used as a value\"), not even `Final` ones. Store it on the "
             f"module in `__init__` (`self.{node.value.lower()} = {node.value}`), or read it as a module attribute "
             f"(`config.{node.value}`), which torch inlines",
+            fix=fixers.inline_constant(node, ctx) if not where else None,
         )
 
     @staticmethod
