@@ -88,7 +88,7 @@ def _candidate_inputs(cls):
         candidates.append(lambda: tuple(_value_for(p.annotation, p.name) for p in required))
         candidates.append(lambda: tuple(_value_for(p.annotation, p.name) for p in positional))
     candidates += [lambda: (torch.randn(2, 4),), lambda: ([torch.randn(3), torch.randn(3)],), lambda: (torch.randn(2, 8),),
-                   lambda: (torch.randn(2, 3, 4, 4),)]
+                   lambda: (torch.randn(2, 3, 4, 4),), lambda: (torch.randn(2, 4, requires_grad=True),)]
     return candidates
 
 

@@ -694,3 +694,154 @@ def event_fix(code: str, function: cst.FunctionDef, node: cst.CSTNode, message: 
         return fixer(node, message, ctx)
     finally:
         ctx.ancestors = saved
+
+
+# -- eager-only calls: JIT113, JIT117, JIT405/409/410, JIT408, JIT411, JIT413, JIT501 -------------------------------
+
+def drop_unused_global(node: cst.Global, ctx: RuleContext) -> PendingFix | None:
+    """`global COUNTER` in a function that never assigns COUNTER does nothing: drop it. Safe."""
+    function = _function(ctx)
+    statement = _statement(ctx)
+    if function is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    names = {n.name.value for n in node.names}
+    if names & (_assigned_names(function.body) | _augmented_names(function.body)):
+        return None
+    found = _block_of(statement, ctx)
+    removal = _delete_statement(statement, *found) if found else None
+    return PendingFix("drop the `global` statement (nothing here assigns the name)", [removal]) if removal else None
+
+
+def _augmented_names(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Stores(cst.CSTVisitor):
+        def visit_AugAssign(self, assign: cst.AugAssign) -> None:
+            found.update(_names_in(assign.target))
+
+        def visit_AnnAssign(self, assign: cst.AnnAssign) -> None:
+            found.update(_names_in(assign.target))
+
+        def visit_For(self, loop: cst.For) -> None:
+            found.update(_names_in(loop.target))
+
+        def visit_Del(self, statement: cst.Del) -> None:
+            found.update(_names_in(statement.target))
+
+    walk(node, Stores())
+    return found
+
+
+def inline_keywords(arg: cst.Arg, ctx: RuleContext) -> PendingFix | None:
+    """`torch.add(x, x, **opts)` with `opts = {"alpha": 2.0}` (a dict display with string keys, assigned once and
+    read only here) -> `torch.add(x, x, alpha=2.0)`, and the assignment dropped. Safe."""
+    function = _function(ctx)
+    if function is None or not isinstance(arg.value, cst.Name):
+        return None
+    name = arg.value.value
+    if _count_name(function.body, name) != 2 or name in _names_in(function.params):
+        return None
+    assign = None
+    for statement in function.body.body:
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            small = statement.body[0]
+            target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else (
+                small.target if isinstance(small, cst.AnnAssign) else None)
+            if isinstance(target, cst.Name) and target.value == name:
+                assign = (statement, small)
+    if assign is None or not isinstance(assign[1].value, cst.Dict):
+        return None
+    statement, small = assign
+    keywords = []
+    for element in small.value.elements:
+        if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+            return None
+        key = element.key.evaluated_value
+        if not isinstance(key, str) or not key.isidentifier():
+            return None
+        keywords.append(f"{key}={ctx.code(element.value)}")
+    call = ctx.parent
+    if not isinstance(call, cst.Call) or any(a.keyword is not None and a.keyword.value in {k.split('=')[0] for k in keywords} for a in call.args):
+        return None
+    block = list(function.body.body)
+    removal = _delete_statement(statement, block, block.index(statement))
+    if removal is None or not keywords:
+        return None
+    return PendingFix("pass the keywords", [removal, PendingEdit(arg.value, ", ".join(keywords)),
+                                              PendingEdit(arg, "", until=arg.value)])
+
+
+def guard_statement(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`x.register_hook(f)` (a statement of its own) -> under `if not torch.jit.is_scripting():`, which torch
+    prunes. Unsafe: eager code runs as before, but the scripted module skips the statement (no hook, no buffer,
+    no attribute set)."""
+    torch = ctx.torch_name
+    statement = _statement(ctx)
+    if torch is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if not (isinstance(small, cst.Expr) and small.value is call):
+        return None
+    indent = ctx.indent_of(statement)
+    step = ctx.module.tree.default_indent
+    return PendingFix(f"run it only in eager mode (`if not {torch}.jit.is_scripting():`)", [
+        PendingEdit(statement, f"if not {torch}.jit.is_scripting():\n{indent}{step}{ctx.code(small)}")])
+
+
+def call_through_self(call: cst.Call, method: str, ctx: RuleContext) -> PendingFix | None:
+    """`Base.helper(self, x)` -> `self.helper(x)`. Unsafe: if the class (or a subclass) overrides `helper`, the
+    call now runs the override."""
+    rest = call.args[1:]
+    first = call.args[0].value
+    arguments = ", ".join(ctx.code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in rest)
+    return PendingFix(f"call `{ctx.code(first)}.{method}(...)`",
+                      [PendingEdit(call, f"{ctx.code(first)}.{method}({arguments})")])
+
+
+def print_without_keywords(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`print("x:", x, sep="")` -> `print("x:", x)`. Unsafe: the text printed (separators, line end, stream)
+    changes; only offered when the keywords are literals or `flush`."""
+    kept = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in kept):
+        return None
+    arguments = ", ".join(ctx.code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in kept)
+    return PendingFix("drop the keyword arguments", [PendingEdit(call, f"{ctx.code(call.func)}({arguments})")])
+
+
+_CHECKPOINT_OPTIONS = frozenset({"use_reentrant", "preserve_rng_state", "determinism_check", "debug"})
+
+
+def checkpoint_when_eager(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`cp.checkpoint(f, x, use_reentrant=False)` -> `(f(x) if torch.jit.is_scripting() else cp.checkpoint(...))`:
+    torch prunes the eager arm. Safe: in eager code `is_scripting()` is False and the call is unchanged (the
+    scripted module computes `f(x)` without checkpointing, the same values)."""
+    torch = ctx.torch_name
+    if torch is None or not call.args or call.args[0].keyword is not None:
+        return None
+    positional = [a for a in call.args[1:] if a.keyword is None]
+    if any(a.star for a in call.args) or any(
+        a.keyword is not None and a.keyword.value not in _CHECKPOINT_OPTIONS for a in call.args
+    ):
+        return None
+    function = ctx.code(call.args[0].value)
+    arguments = ", ".join(ctx.code(a.value) for a in positional)
+    return PendingFix("checkpoint only in eager mode", [
+        PendingEdit(call, f"({function}({arguments}) if {torch}.jit.is_scripting() else {ctx.code(call)})")])
+
+
+def script_like_tracing(test: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+    """`if torch.jit.is_tracing():` -> `if (torch.jit.is_scripting() or torch.jit.is_tracing()):`: under
+    torch.jit.script the tracing branch is taken and the other pruned. Safe: in eager code `is_scripting()` is
+    False, so the test has its old value."""
+    torch = ctx.torch_name
+    if torch is None:
+        return None
+    edits = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if ctx.qualify(call.func) == "torch.jit.is_tracing" and not call.args:
+                edits.append(PendingEdit(call, f"({torch}.jit.is_scripting() or {ctx.code(call)})"))
+
+    walk(test, Calls())
+    return PendingFix("take the tracing branch under torch.jit.script too", edits) if edits else None

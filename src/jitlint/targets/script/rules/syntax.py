@@ -289,11 +289,12 @@ class NoGlobalStatement(ScriptRule):
     name = "no-global-nonlocal-stmt"
     severity = "error"
     summary = "`global`/`nonlocal`"
+    fix = "safe"
     fires_in_pruned = True
     message = "`global`/`nonlocal` statements are not supported by TorchScript; keep state on the module (`self`)"
 
     def visit_Global(self, node: cst.Global, ctx: RuleContext) -> None:
-        ctx.report(node)
+        ctx.report(node, fix=fixers.drop_unused_global(node, ctx))
 
     def visit_Nonlocal(self, node: cst.Nonlocal, ctx: RuleContext) -> None:
         ctx.report(node)
@@ -408,12 +409,13 @@ class NoKwargExpansion(ScriptRule):
     name = "no-kwarg-expansion"
     severity = "error"
     summary = "`**kwargs` expansion in a call"
+    fix = "safe"
     fires_in_pruned = True
     message = "`**` keyword-argument expansion in a call is not supported by TorchScript; pass the keywords"
 
     def visit_Arg(self, node: cst.Arg, ctx: RuleContext) -> None:
         if node.star == "**":
-            ctx.report(node)
+            ctx.report(node, fix=fixers.inline_keywords(node, ctx))
 
 
 class NoDictUnpack(ScriptRule):
