@@ -366,3 +366,54 @@ def test_eager_helper_is_not_offered_when_the_statement_reads_a_local(tmp_path):
     path.write_text(textwrap.dedent(EXTRA_CASES["eager-helper"][0]).replace("print(x.detach()", "print(y.detach()"))
     listed = json.loads(CliRunner().invoke(main, ["check", "--output-format", "json", str(path)]).output)
     assert [(f["code"], f["fix"] is None) for f in listed] == [("JIT401", True), ("JIT402", False)]
+
+
+_PACKAGE_OUTPUTS = """
+import sys
+import torch
+sys.path.insert(0, sys.argv[1])
+from fixable.model import Model
+torch.manual_seed(0)
+model = Model().eval()
+torch.manual_seed(1)
+x = torch.randn(3, 4)
+with torch.no_grad():
+    out = model(x, steps=2)
+if sys.argv[3] == "script":
+    scripted = torch.jit.script(model)
+    with torch.no_grad():
+        assert torch.allclose(scripted(x, steps=2), out)
+torch.save(out, sys.argv[2])
+"""
+
+
+@pytest.mark.torch
+def test_fixes_compose_over_a_package_and_its_model_scripts(tmp_path):
+    """fixtures/fixable: problems in two files, two fixes on one loop (JIT110 then JIT301 on the next pass), a
+    helper fixed because another file's forward calls it. One `--fix --unsafe-fixes` run makes the model script,
+    and it computes what it computed."""
+    import shutil
+
+    import torch
+
+    source = ROOT / "fixtures" / "fixable"
+    copy = tmp_path / "src"
+    shutil.copytree(source, copy / "fixable")
+    run = CliRunner().invoke(main, ["check", "--no-cache", "--fix", "--unsafe-fixes", "-q", str(copy / "fixable")])
+    assert run.exit_code == 0, run.output
+    assert json.loads(CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "json", str(copy / "fixable")]).output) == []
+    for path in (copy / "fixable").iterdir():
+        if path.suffix == ".py":
+            compile(path.read_text(), str(path), "exec")
+    outputs = {}
+    for label, root, mode in (("before", ROOT / "fixtures", "eager"), ("after", copy, "script")):
+        target = tmp_path / f"{label}.pt"
+        result = subprocess.run([sys.executable, "-c", _PACKAGE_OUTPUTS, str(root), str(target), mode],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr[-2000:]
+        outputs[label] = torch.load(target)
+    assert torch.allclose(outputs["before"], outputs["after"])
+    # and the original does not script
+    failed = subprocess.run([sys.executable, "-c", _PACKAGE_OUTPUTS, str(ROOT / "fixtures"), str(tmp_path / "x.pt"), "script"],
+                            capture_output=True, text=True)
+    assert failed.returncode != 0
