@@ -845,3 +845,239 @@ def script_like_tracing(test: cst.BaseExpression, ctx: RuleContext) -> PendingFi
 
     walk(test, Calls())
     return PendingFix("take the tracing branch under torch.jit.script too", edits) if edits else None
+
+
+# -- JIT414: torch.is_tensor --------------------------------------------------------------------------------------
+
+def isinstance_tensor(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`torch.is_tensor(x)` -> `isinstance(x, torch.Tensor)`, which is what it computes. Safe."""
+    torch = ctx.torch_name
+    if torch is None or ctx.qualify(call.func) != "torch.is_tensor" or len(call.args) != 1 or call.args[0].keyword:
+        return None
+    return PendingFix(f"use `isinstance(..., {torch}.Tensor)`",
+                      [PendingEdit(call, f"isinstance({ctx.code(call.args[0].value)}, {torch}.Tensor)")])
+
+
+# -- JIT105/JIT107/JIT123: lambdas, nested functions and classes ---------------------------------------------------
+
+_BUILTINS = frozenset(dir(__import__("builtins")))
+
+
+def _module_names(tree: cst.Module) -> set[str]:
+    names: set[str] = set()
+    for statement in tree.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            names.add(statement.name.value)
+        elif isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+                    for alias in small.names:
+                        bound = alias.asname.name if alias.asname else alias.name
+                        names.add(ctx_code_name(bound).split(".")[0])
+                elif isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        names |= _names_in(target.target)
+                elif isinstance(small, cst.AnnAssign):
+                    names |= _names_in(small.target)
+        else:
+            names |= _assigned_names(statement)
+    return names
+
+
+def ctx_code_name(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{ctx_code_name(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _top_statement(ctx: RuleContext) -> cst.CSTNode | None:
+    """The module-level statement holding the node being visited."""
+    for index, ancestor in enumerate(ctx.ancestors):
+        if isinstance(ancestor, cst.Module) and index + 1 < len(ctx.ancestors):
+            return ctx.ancestors[index + 1]
+    return None
+
+
+def _local_names(function: cst.FunctionDef) -> set[str]:
+    return _assigned_names(function.body) | _augmented_names(function.body) | _names_in(function.params) | {
+        s.name.value for s in _all_defs(function.body)}
+
+
+def _all_defs(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found = []
+
+    class Defs(cst.CSTVisitor):
+        def visit_FunctionDef(self, definition: cst.FunctionDef) -> bool:
+            found.append(definition)
+            return False
+
+        def visit_ClassDef(self, definition: cst.ClassDef) -> bool:
+            found.append(definition)
+            return False
+
+    walk(node, Defs())
+    return found
+
+
+def hoist_definition(node: cst.FunctionDef | cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """A function (or class) defined in a compiled function, that reads none of that function's locals, moves to
+    module level before the statement that holds it (nothing else in the module has its name). Safe: it reads the
+    same globals, and the enclosing function finds it by the same name."""
+    function = _function(ctx)
+    top = _top_statement(ctx)
+    if function is None or top is None or node.decorators or getattr(top, "decorators", ()):
+        return None
+    name = node.name.value
+    module_names = _module_names(ctx.module.tree)
+    if name in module_names:
+        return None
+    enclosing = _local_names(function) - {name}
+    if isinstance(node, cst.FunctionDef):
+        own = _names_in(node.params) | _assigned_names(node.body) | _augmented_names(node.body)
+    else:
+        own = _assigned_names(node.body) | {d.name.value for d in _all_defs(node.body)}
+    free = _names_in(node) - own - {name}
+    if free & enclosing or free - module_names - _BUILTINS - {"self"} - _attribute_names(node):
+        return None
+    if _count_name(function.body, name) < 1 or "self" in free:
+        return None
+    statement = node
+    found = _block_of(statement, ctx)
+    if found is None:
+        return None
+    removal = _delete_statement(statement, *found)
+    if removal is None:
+        return None
+    text = ctx.code(node.with_changes(leading_lines=())).rstrip("\n")
+    return PendingFix(f"define `{name}` at module level",
+                      [removal, PendingEdit(top, text + "\n\n\n", insert_before=True)])
+
+
+def _attribute_names(node: cst.CSTNode) -> set[str]:
+    """Names that are attribute names (`x.shape`'s `shape`), not reads."""
+    found: set[str] = set()
+
+    class Attributes(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            found.add(attribute.attr.value)
+
+        def visit_Arg(self, arg: cst.Arg) -> None:
+            if arg.keyword is not None:
+                found.add(arg.keyword.value)
+
+    walk(node, Attributes())
+    return found
+
+
+def lambda_to_def(node: cst.Lambda, ctx: RuleContext) -> PendingFix | None:
+    """`f = lambda t: t * 2` (a statement of its own) -> `def f(t):` / `return t * 2`. Safe: the same function
+    (its `__name__` becomes `f`); jitlint then offers to move it to module level (JIT107)."""
+    statement = _statement(ctx)
+    assign = ctx.parent
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and statement.body[0] is assign):
+        return None
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+            and assign.value is node):
+        return None
+    indent = ctx.indent_of(statement)
+    step = ctx.module.tree.default_indent
+    params = ctx.code(node.params)
+    return PendingFix("define a function", [PendingEdit(
+        statement, f"def {assign.targets[0].target.value}({params}):\n{indent}{step}return {ctx.code(node.body)}")])
+
+
+# -- JIT104: set comprehensions -----------------------------------------------------------------------------------
+
+def set_comp_to_dict(node: cst.SetComp, ctx: RuleContext) -> PendingFix | None:
+    """`{a for a in xs}` -> `{a: True for a in xs}`: the same keys, so `len` and `in` agree. Unsafe: set
+    operations and iteration order differ."""
+    return PendingFix("use a dict with the elements as keys", [PendingEdit(
+        node, ctx.code(cst.DictComp(key=node.elt, value=cst.Name("True"), for_in=node.for_in)))])
+
+
+# -- JIT304: a slice of a module container iterated ---------------------------------------------------------------
+
+def enumerate_and_skip(node: cst.Subscript, ctx: RuleContext) -> PendingFix | None:
+    """`for layer in self.layers[1:]:` -> `for i, layer in enumerate(self.layers):` / `if i >= 1:` around the
+    body (`[:k]` gives `i < k`). Only for non-negative integer bounds, no step, and a body without `break` or
+    `continue` (which TorchScript rejects in such a loop). Safe."""
+    loop = ctx.parent
+    if not isinstance(loop, cst.For) or loop.iter is not node or loop.orelse is not None:
+        return None
+    piece = node.slice[0].slice
+    if piece.step is not None or not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    bounds = []
+    for bound, operator in ((piece.lower, ">="), (piece.upper, "<")):
+        if bound is None:
+            continue
+        if not isinstance(bound, cst.Integer):
+            return None
+        bounds.append((operator, bound.value))
+    if not bounds or _loop_jumps(loop):
+        return None
+    function = _function(ctx)
+    used = _names_in(function) if function is not None else set()
+    index = next(n for n in ("i", "index", "position", "layer_index") if n not in used)
+    indent = ctx.indent_of(loop)
+    step = loop.body.indent if loop.body.indent is not None else ctx.module.tree.default_indent
+    condition = " and ".join(f"{index} {operator} {value}" for operator, value in bounds)
+    body = [ctx.statement_code(s, s, indent + step + step) for s in loop.body.body]
+    lines = [f"for {index}, {ctx.code(loop.target)} in enumerate({ctx.code(node.value)}):",
+             f"{indent}{step}if {condition}:", *[f"{indent}{step}{step}{line}" for line in body]]
+    return PendingFix("iterate the whole container and skip by index", [PendingEdit(loop, "\n".join(lines))])
+
+
+def _loop_jumps(loop: cst.For) -> bool:
+    found = False
+
+    class Jumps(cst.CSTVisitor):
+        def visit_Break(self, node: cst.Break) -> None:
+            nonlocal found
+            found = True
+
+        def visit_Continue(self, node: cst.Continue) -> None:
+            nonlocal found
+            found = True
+
+        def visit_For(self, node: cst.For) -> bool:
+            return node is loop
+
+        def visit_While(self, node: cst.While) -> bool:
+            return False
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    walk(loop.body, Jumps())
+    return found
+
+
+# -- JIT305: a plain list of modules ------------------------------------------------------------------------------
+
+def wrap_module_list(name: str, ctx: RuleContext) -> PendingFix | None:
+    """`self.layers = [nn.Linear(4, 4), ...]` in `__init__` -> `nn.ModuleList([...])`. Unsafe: the modules'
+    parameters become the model's (`parameters()`, `state_dict()` keys, `.to()` and optimizers see them)."""
+    torch = ctx.torch_name
+    cls = _class_of(ctx)
+    if torch is None or cls is None or not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        return None
+    found = []
+
+    class Stores(cst.CSTVisitor):
+        def visit_Assign(self, assign: cst.Assign) -> None:
+            for target in assign.targets:
+                if (isinstance(target.target, cst.Attribute) and isinstance(target.target.value, cst.Name)
+                        and target.target.value.value == "self" and target.target.attr.value == name):
+                    found.append(assign.value)
+
+    walk(init, Stores())
+    if len(found) != 1 or not isinstance(found[0], (cst.List, cst.ListComp)):
+        return None
+    return PendingFix("wrap it in `nn.ModuleList`", [
+        PendingEdit(found[0], f"{torch}.nn.ModuleList({ctx.code(found[0])})")])

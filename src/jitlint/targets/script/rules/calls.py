@@ -430,12 +430,13 @@ class TorchApiNotScriptable(ScriptRule):
     name = "torch-api-not-scriptable"
     severity = "error"
     summary = "`torch.is_tensor`, `torch.get_default_dtype`, `x.data_ptr()`, ..."
+    fix = "safe"
     message = "torch API that TorchScript does not support"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func)
         if qualified in unsupported("torch-function"):
-            ctx.report(node, f"`{qualified}()` is not supported by TorchScript")
+            ctx.report(node, f"`{qualified}()` is not supported by TorchScript", fix=fixers.isinstance_tensor(node, ctx))
         elif (
             qualified is None
             and isinstance(node.func, cst.Attribute)

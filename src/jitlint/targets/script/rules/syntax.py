@@ -150,11 +150,12 @@ class NoSetComprehension(ScriptRule):
     name = "no-set-comprehension"
     severity = "error"
     summary = "set comprehensions"
+    fix = "unsafe"
     fires_in_pruned = True
     message = "set comprehensions are not supported by TorchScript (it has no set type); build a list or a dict"
 
     def visit_SetComp(self, node: cst.SetComp, ctx: RuleContext) -> None:
-        ctx.report(node)
+        ctx.report(node, fix=fixers.set_comp_to_dict(node, ctx))
 
 
 class NoLambda(ScriptRule):
@@ -162,11 +163,12 @@ class NoLambda(ScriptRule):
     name = "no-lambda"
     severity = "error"
     summary = "`lambda` in compiled code, also inside `is_scripting()` branches"
+    fix = "safe"
     fires_in_pruned = True
     message = "lambdas are not supported by TorchScript; use a named module-level function"
 
     def visit_Lambda(self, node: cst.Lambda, ctx: RuleContext) -> None:
-        ctx.report(node)
+        ctx.report(node, fix=fixers.lambda_to_def(node, ctx))
 
 
 class NoTryExcept(ScriptRule):
@@ -189,13 +191,14 @@ class NoNestedDef(ScriptRule):
     name = "no-nested-def"
     severity = "error"
     summary = "a function defined inside a compiled function"
+    fix = "safe"
     fires_in_pruned = True
     message = "function definitions inside compiled code are not supported by TorchScript; define it at module level"
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # Called in the enclosing frame for a nested (uncompiled) def; a compiled function is never nested.
         if ctx.function is not None and ctx.function.info.node is not node:
-            ctx.report(node.name)
+            ctx.report(node.name, fix=fixers.hoist_definition(node, ctx))
 
 
 class NoVarargs(ScriptRule):
@@ -509,11 +512,12 @@ class NoClassDefInCompiledCode(ScriptRule):
     name = "no-class-def-in-compiled"
     severity = "error"
     summary = "a class defined inside compiled code"
+    fix = "safe"
     fires_in_pruned = True
     message = "class definitions inside compiled code are not supported by TorchScript; define it at module level"
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
-        ctx.report(node.name)
+        ctx.report(node.name, fix=fixers.hoist_definition(node, ctx))
 
 
 class NoTupleOfIterable(ScriptRule):
