@@ -343,7 +343,9 @@ def annotate(param: cst.Param, annotation: str, ctx: RuleContext) -> PendingFix 
 
 def annotate_from_message(param_name: str, message: str, ctx: RuleContext) -> PendingFix | None:
     """A flow finding's `name: T` advice, applied to the compiled function's parameter `name`."""
-    match = suggested(message, rf"{re.escape(param_name)}: (int|float|bool|str|List\[(?:int|float|str|bool)\])")
+    match = suggested(message, rf"{re.escape(param_name)}: (int|float|bool|str|List\[(?:int|float|str|bool|torch\.Tensor)\])")
+    if match is not None and "torch." in match.group(1) and ctx.torch_name != "torch":
+        return None
     function = _function(ctx)
     if match is None or function is None:
         return None
