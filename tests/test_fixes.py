@@ -54,27 +54,76 @@ def _load(path: Path):
     return module
 
 
-def _outputs(path: Path):
-    """Eager outputs of each module class on fixed random inputs (the first input shape it accepts)."""
+def _value_for(annotation, name: str):
+    """A value of the type a parameter is annotated with (a Tensor when it has none or it is a Tensor)."""
     import torch
 
-    module = _load(path)
-    outputs = {}
-    for name, cls in sorted(vars(module).items()):
-        if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module) and cls.__module__ == module.__name__):
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", repr(annotation))
+    text = text.replace("typing.", "")
+    for kind, value in (("bool", True), ("int", 3), ("float", 1.5), ("str", "a")):
+        if text == kind:
+            return value
+    if text.startswith(("List[int]", "list[int]")):
+        return [2, 4]
+    if text.startswith(("List[", "list[")) and "Tensor" in text:
+        return [torch.randn(2, 4), torch.randn(2, 4)]
+    return torch.randn(2, 4)
+
+
+def _candidate_inputs(cls):
+    """Argument tuples to call `cls().forward` with: from its annotations (the required parameters, then all of
+    them), then a few fixed shapes."""
+    import inspect
+
+    import torch
+
+    candidates = []
+    try:
+        parameters = list(inspect.signature(cls.forward).parameters.values())[1:]
+    except (TypeError, ValueError):
+        parameters = []
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if positional:
+        required = [p for p in positional if p.default is p.empty]
+        candidates.append(lambda: tuple(_value_for(p.annotation, p.name) for p in required))
+        candidates.append(lambda: tuple(_value_for(p.annotation, p.name) for p in positional))
+    candidates += [lambda: (torch.randn(2, 4),), lambda: ([torch.randn(3), torch.randn(3)],), lambda: (torch.randn(2, 8),),
+                   lambda: (torch.randn(2, 3, 4, 4),), lambda: (torch.randn(2, 4, requires_grad=True),)]
+    return candidates
+
+
+def _run(cls, make):
+    import torch
+
+    torch.manual_seed(0)
+    instance = cls().eval()
+    torch.manual_seed(1)
+    args = make()
+    with torch.no_grad():
+        return instance(*args)
+
+
+def _outputs_pair(before: Path, after: Path):
+    """For each module class: its eager outputs before and after the fix, on the first inputs (made from the
+    fixed class's annotations, which the fix may have added) that both versions accept."""
+    import torch
+
+    old, new = _load(before), _load(after)
+    pairs = {}
+    for name, cls in sorted(vars(new).items()):
+        if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module) and cls.__module__ == new.__name__):
             continue
-        torch.manual_seed(0)
-        instance = cls().eval()
-        for make in (lambda: (torch.randn(2, 4),), lambda: ([torch.randn(3), torch.randn(3)],), lambda: (torch.randn(2, 8),)):
-            torch.manual_seed(1)
-            args = make()
+        old_cls = getattr(old, name, None)
+        if old_cls is None:
+            continue
+        for make in _candidate_inputs(cls):
             try:
-                with torch.no_grad():
-                    outputs[name] = instance(*args)
-                break
+                expected, actual = _run(old_cls, make), _run(cls, make)
             except Exception:
                 continue
-    return outputs
+            pairs[name] = (expected, actual)
+            break
+    return pairs
 
 
 def _same(a, b) -> bool:
@@ -106,10 +155,10 @@ def test_fixed_bad_example_scripts_and_computes_the_same(page, tmp_path):
     assert original_error.rejected, f"{page.code}: the bad example {original_error}"
     result = script_source(fixed, tmp_path, "fixed.py")
     assert result.ok or (result.rejected and _shape(result.message) != _shape(original_error.message)), (str(result), fixed)
-    expected, actual = _outputs(before), _outputs(after)
-    assert expected.keys() == actual.keys() and expected
-    for name in expected:
-        assert _same(expected[name], actual[name]), name
+    pairs = _outputs_pair(before, after)
+    assert pairs, "no inputs that the module accepts before and after the fix"
+    for name, (expected, actual) in pairs.items():
+        assert _same(expected, actual), name
 
 
 def _shape(message: str) -> str:
@@ -306,10 +355,10 @@ def test_more_fixes_script_and_compute_the_same(name, tmp_path):
     assert original.rejected, f"{name}: the original {original}"
     fixed_result = script_source(fixed, tmp_path, "fixed.py")
     assert fixed_result.ok, (str(fixed_result), fixed)
-    expected, actual = _outputs(before), _outputs(after)
-    assert expected.keys() == actual.keys() and expected
-    for key in expected:
-        assert _same(expected[key], actual[key])
+    pairs = _outputs_pair(before, after)
+    assert pairs, "no inputs that the module accepts before and after the fix"
+    for name, (expected, actual) in pairs.items():
+        assert _same(expected, actual), name
 
 
 def test_eager_helper_is_not_offered_when_the_statement_reads_a_local(tmp_path):
@@ -317,3 +366,54 @@ def test_eager_helper_is_not_offered_when_the_statement_reads_a_local(tmp_path):
     path.write_text(textwrap.dedent(EXTRA_CASES["eager-helper"][0]).replace("print(x.detach()", "print(y.detach()"))
     listed = json.loads(CliRunner().invoke(main, ["check", "--output-format", "json", str(path)]).output)
     assert [(f["code"], f["fix"] is None) for f in listed] == [("JIT401", True), ("JIT402", False)]
+
+
+_PACKAGE_OUTPUTS = """
+import sys
+import torch
+sys.path.insert(0, sys.argv[1])
+from fixable.model import Model
+torch.manual_seed(0)
+model = Model().eval()
+torch.manual_seed(1)
+x = torch.randn(3, 4)
+with torch.no_grad():
+    out = model(x, steps=2)
+if sys.argv[3] == "script":
+    scripted = torch.jit.script(model)
+    with torch.no_grad():
+        assert torch.allclose(scripted(x, steps=2), out)
+torch.save(out, sys.argv[2])
+"""
+
+
+@pytest.mark.torch
+def test_fixes_compose_over_a_package_and_its_model_scripts(tmp_path):
+    """fixtures/fixable: problems in two files, two fixes on one loop (JIT110 then JIT301 on the next pass), a
+    helper fixed because another file's forward calls it. One `--fix --unsafe-fixes` run makes the model script,
+    and it computes what it computed."""
+    import shutil
+
+    import torch
+
+    source = ROOT / "fixtures" / "fixable"
+    copy = tmp_path / "src"
+    shutil.copytree(source, copy / "fixable")
+    run = CliRunner().invoke(main, ["check", "--no-cache", "--fix", "--unsafe-fixes", "-q", str(copy / "fixable")])
+    assert run.exit_code == 0, run.output
+    assert json.loads(CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "json", str(copy / "fixable")]).output) == []
+    for path in (copy / "fixable").iterdir():
+        if path.suffix == ".py":
+            compile(path.read_text(), str(path), "exec")
+    outputs = {}
+    for label, root, mode in (("before", ROOT / "fixtures", "eager"), ("after", copy, "script")):
+        target = tmp_path / f"{label}.pt"
+        result = subprocess.run([sys.executable, "-c", _PACKAGE_OUTPUTS, str(root), str(target), mode],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr[-2000:]
+        outputs[label] = torch.load(target)
+    assert torch.allclose(outputs["before"], outputs["after"])
+    # and the original does not script
+    failed = subprocess.run([sys.executable, "-c", _PACKAGE_OUTPUTS, str(ROOT / "fixtures"), str(tmp_path / "x.pt"), "script"],
+                            capture_output=True, text=True)
+    assert failed.returncode != 0

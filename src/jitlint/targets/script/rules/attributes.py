@@ -10,6 +10,7 @@ from jitlint.targets.script.infer import INT, TENSOR_METHODS
 from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script.rules._expr import constant_attribute, is_evident_tensor_method, literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules.calls import global_value_type
 from jitlint.targets.script.rules.containers import self_attribute_load
@@ -225,6 +226,7 @@ class ClassLevelAttribute(ScriptRule):
     name = "class-level-attribute"
     severity = "error"
     summary = "a plain class attribute read through `self`"
+    fix = "safe"
     message = "class attribute read through self in compiled code"
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
@@ -242,9 +244,13 @@ class ClassLevelAttribute(ScriptRule):
             if kind is None:
                 return
             kinds.add(kind)
+        fix = None
+        if len(owners) == 1 and len(kinds) == 1:
+            owner = owners[0] if owners[0].module is ctx.module else None  # edits are positions in this file
+            fix = fixers.final_class_attribute(name, next(iter(kinds)), owner.node if owner else None, ctx)
         ctx.report(node, f"`{name}` is a class attribute ({sorted(kinds)[0]}); TorchScript only sees instance "
                          f"attributes and constants. Add it to `__constants__` (or annotate it `Final`), or set "
-                         f"`self.{name}` in `__init__`")
+                         f"`self.{name}` in `__init__`", fix=fix)
 
 
 _MODULE_LIKE = frozenset({"none", "module"}) | frozenset(CONTAINER_KINDS.values())

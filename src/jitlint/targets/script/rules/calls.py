@@ -10,6 +10,7 @@ from jitlint.apis import unsupported
 from jitlint.names import assigned_names, first_param_name
 from jitlint.targets.script.rules._expr import literal_type, params_of
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script import schemas
 from jitlint.targets.script.rules.flow import report_events
@@ -226,13 +227,15 @@ class NoUnsupportedBuiltin(ScriptRule):
     name = "no-python-builtin-unsupported"
     severity = "error"
     summary = "`setattr`, `next`, `iter`, `repr`, `format`, ... builtins; `id()` of a Tensor, int, str, list, ..."
+    fix = "unsafe"
     message = "Python builtin not supported by TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func) or ""
         name = qualified.removeprefix("builtins.")
         if qualified.startswith("builtins.") and name in unsupported("builtin"):
-            ctx.report(node, f"the builtin `{name}()` is not supported by TorchScript")
+            ctx.report(node, f"the builtin `{name}()` is not supported by TorchScript",
+                       fix=fixers.guard_statement(node, ctx) if name == "setattr" else None)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # `id(x)` depends on the type of `x` (TorchScript's `prim::id` takes a class instance or None): the type
@@ -319,6 +322,7 @@ class NoExplicitBaseMethodCall(ScriptRule):
     name = "no-explicit-base-method-call"
     severity = "error"
     summary = "`Base.method(self, ...)`"
+    fix = "unsafe"
     message = "a method called through its class (`Base.method(self, ...)`) is not supported by TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -337,7 +341,8 @@ class NoExplicitBaseMethodCall(ScriptRule):
             and first.value == first_param_name(ctx.function.info.node)
         ):
             ctx.report(node, f"`{cls.name}.{method.name}(self, ...)` is not supported by TorchScript; call "
-                             f"`self.{method.name}(...)` (rename the override if it shadows it)")
+                             f"`self.{method.name}(...)` (rename the override if it shadows it)",
+                       fix=fixers.call_through_self(node, method.name, ctx))
 
 
 class NoRegistrationInForward(ScriptRule):
@@ -345,12 +350,14 @@ class NoRegistrationInForward(ScriptRule):
     name = "no-register-in-forward"
     severity = "error"
     summary = "`register_buffer`/`add_module`/hook registration in compiled code"
+    fix = "unsafe"
     message = "module registration in compiled code"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         name = _self_method_name(node, ctx)
         if name in unsupported("module-registration"):
-            ctx.report(node, f"`self.{name}(...)` cannot run in compiled code; register it in `__init__`")
+            ctx.report(node, f"`self.{name}(...)` cannot run in compiled code; register it in `__init__`",
+                       fix=fixers.guard_statement(node, ctx))
 
 
 class NoAutogradTensorApi(ScriptRule):
@@ -358,6 +365,7 @@ class NoAutogradTensorApi(ScriptRule):
     name = "no-autograd-tensor-api"
     severity = "error"
     summary = "`.register_hook()`, `.retain_grad()`, `.backward()`, `x.requires_grad = ...`"
+    fix = "unsafe"
     message = "eager autograd API in compiled code"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -365,7 +373,7 @@ class NoAutogradTensorApi(ScriptRule):
         if isinstance(func, cst.Attribute) and func.attr.value in unsupported("autograd-method"):
             if ctx.qualify(func) is None and _self_method_name(node, ctx) is None:
                 ctx.report(node, f"`.{func.attr.value}()` is eager autograd API that TorchScript does not support; "
-                                 "move it into a `@torch.jit.ignore` method")
+                                 "move it into a `@torch.jit.ignore` method", fix=fixers.guard_statement(node, ctx))
 
     def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
         target = node.target
@@ -378,11 +386,12 @@ class PrintKeywordArguments(ScriptRule):
     name = "print-kwargs"
     severity = "error"
     summary = "`print(..., sep=...)`"
+    fix = "unsafe"
     message = "`print()` takes no keyword arguments (`sep`, `end`, `file`, `flush`) in TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if ctx.qualify(node.func) == "builtins.print" and any(arg.keyword is not None for arg in node.args):
-            ctx.report(node)
+            ctx.report(node, fix=fixers.print_without_keywords(node, ctx))
 
 
 class BuiltinKeywordArguments(ScriptRule):
@@ -424,6 +433,7 @@ class TorchUtilsCheckpoint(ScriptRule):
     name = "torch-utils-checkpoint"
     severity = "error"
     summary = "`torch.utils.checkpoint` without an `is_scripting()` guard"
+    fix = "safe"
     message = (
         "activation checkpointing cannot be compiled (torch reports it inside its own files, with no line in yours); "
         "guard it: `if not torch.jit.is_scripting() and self.training:`"
@@ -432,7 +442,7 @@ class TorchUtilsCheckpoint(ScriptRule):
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func) or ""
         if qualified.startswith("torch.utils.checkpoint.checkpoint"):
-            ctx.report(node)
+            ctx.report(node, fix=fixers.checkpoint_when_eager(node, ctx))
 
 
 class TorchApiNotScriptable(ScriptRule):
@@ -440,12 +450,13 @@ class TorchApiNotScriptable(ScriptRule):
     name = "torch-api-not-scriptable"
     severity = "error"
     summary = "`torch.is_tensor`, `torch.get_default_dtype`, `x.data_ptr()`, ..."
+    fix = "safe"
     message = "torch API that TorchScript does not support"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func)
         if qualified in unsupported("torch-function"):
-            ctx.report(node, f"`{qualified}()` is not supported by TorchScript")
+            ctx.report(node, f"`{qualified}()` is not supported by TorchScript", fix=fixers.isinstance_tensor(node, ctx))
         elif (
             qualified is None
             and isinstance(node.func, cst.Attribute)
@@ -487,6 +498,7 @@ class GlobalPythonConstant(ScriptRule):
     name = "global-python-constant"
     severity = "error"
     summary = "a module-level constant (also imported from another file) read in compiled code"
+    fix = "unsafe"
     message = "module-level Python value read in compiled code"
 
     def visit_Name(self, node: cst.Name, ctx: RuleContext) -> None:
@@ -502,6 +514,7 @@ class GlobalPythonConstant(ScriptRule):
             f"(\"python value of type '{kind}' cannot be used as a value\"), not even `Final` ones. Store it on the "
             f"module in `__init__` (`self.{node.value.lower()} = {node.value}`), or read it as a module attribute "
             f"(`config.{node.value}`), which torch inlines",
+            fix=fixers.inline_constant(node, ctx) if not where else None,
         )
 
     @staticmethod

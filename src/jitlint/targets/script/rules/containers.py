@@ -12,6 +12,7 @@ from jitlint.project import INDEXED_BY_INT, INDEXED_BY_STR
 from jitlint.targets.script.rules._expr import constant_attribute, is_int_literal, is_str_literal
 from jitlint.names import assigned_names
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 
 
@@ -332,6 +333,7 @@ class ModuleListSlice(ScriptRule):
     name = "modulelist-slice"
     severity = "error"
     summary = "a slice of a module container that is iterated or called"
+    fix = "safe"
     message = "slice of a module container called or iterated"
 
     def visit_Subscript(self, node: cst.Subscript, ctx: RuleContext) -> None:
@@ -354,6 +356,7 @@ class ModuleListSlice(ScriptRule):
             node,
             f"TorchScript cannot call the modules of a slice of an nn.{kind} (`self.{name}[...]`); iterate "
             f"`enumerate(self.{name})` and skip by index, or build the sub-container in `__init__`",
+            fix=fixers.enumerate_and_skip(node, ctx),
         )
 
 
@@ -370,6 +373,7 @@ class PlainListOfModules(ScriptRule):
     name = "plain-list-of-modules"
     severity = "error"
     summary = "a plain list or dict of modules read by compiled code"
+    fix = "unsafe"
     message = "a plain list or dict of modules used in compiled code"
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
@@ -380,7 +384,8 @@ class PlainListOfModules(ScriptRule):
         if info.kinds & {"list-of-modules", "dict-of-modules"} and not info.kinds & set(INDEXED_BY_INT | INDEXED_BY_STR):
             python_type, container = ("dict", "nn.ModuleDict") if "dict-of-modules" in info.kinds else ("list", "nn.ModuleList")
             ctx.report(node, f"`self.{name}` is a plain Python {python_type} of modules, which TorchScript cannot "
-                             f"type; wrap it in `{container}(...)` in `__init__` (that also registers the parameters)")
+                             f"type; wrap it in `{container}(...)` in `__init__` (that also registers the parameters)",
+                       fix=fixers.wrap_module_list(name, ctx) if python_type == "list" else None)
 
 
 class GetattrNonLiteral(ScriptRule):

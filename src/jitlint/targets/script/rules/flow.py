@@ -31,7 +31,12 @@ def report_events(rule: Rule, node: cst.FunctionDef, ctx: RuleContext) -> None:
         return
     for event in events_for(ctx, node):
         if event.rule is type(rule):
-            ctx.report(event.node, event.message)
+            fix = None
+            if rule.fix is not None:
+                from jitlint.targets.script.fixers import event_fix
+
+                fix = event_fix(rule.code, node, event.node, event.message, ctx)
+            ctx.report(event.node, event.message, fix=fix)
 
 
 class _FlowRule(ScriptRule):
@@ -51,6 +56,7 @@ class ReturnTypeMismatch(_FlowRule):
     code = "JIT208"
     name = "return-type-mismatch"
     severity = "error"
+    fix = "safe"
     summary = "`return None` in a function annotated to return a non-Optional type"
     message = "returns None from a function annotated with another type"
 
@@ -83,6 +89,7 @@ class NoneInitThenValue(_FlowRule):
     code = "JIT703"
     name = "none-init-then-tensor"
     severity = "error"
+    fix = "safe"
     summary = "`acc = None` (unannotated), then assigned a value in a branch or loop"
     message = "variable initialised to None without annotation, then assigned in a branch or loop"
 
@@ -91,6 +98,7 @@ class OptionalUsedWithoutRefine(_FlowRule):
     code = "JIT704"
     name = "optional-used-without-refine"
     severity = "error"
+    fix = "unsafe"
     summary = (
         "an `Optional[T]` parameter used as a value where it is not refined (`if m is not None`, `assert`, "
         "early exit)"
@@ -110,6 +118,7 @@ class LoopCarriedTypeChange(_FlowRule):
     code = "JIT706"
     name = "loop-carried-type-change"
     severity = "error"
+    fix = "unsafe"
     summary = "`s = 0` then `s += 0.5` in a loop or branch (int becomes float)"
     message = "variable changes type inside a branch or loop"
 
@@ -134,6 +143,7 @@ class AttributeNoneNeedsOptional(_FlowRule):
     code = "JIT609"
     name = "attr-none-needs-optional-annotation"
     severity = "error"
+    fix = "safe"
     summary = "`self.cache = None` in `__init__`, assigned a Tensor in compiled code, no class-level `Optional`"
     message = "attribute that is None in `__init__` assigned a value without a class-level Optional annotation"
 
@@ -150,6 +160,7 @@ class OptionalAttributeNoLocalRefine(_FlowRule):
     code = "JIT611"
     name = "optional-attr-no-local-refine"
     severity = "error"
+    fix = "safe"
     summary = "an attribute declared `Optional` used as a value (torch never refines attributes)"
     message = "Optional attribute used as a value (attributes are never refined)"
 
@@ -158,6 +169,7 @@ class EmptyContainerNeedsAnnotation(_FlowRule):
     code = "JIT210"
     name = "empty-container-needs-annotation"
     severity = "error"
+    fix = "safe"
     summary = "`sizes = []` then `sizes.append(x.size(0))`; `d = {}` then a non-str key or non-Tensor value"
     message = "unannotated empty list or dict filled with non-Tensor values"
 
@@ -166,6 +178,7 @@ class NoMatchingOverload(_FlowRule):
     code = "JIT416"
     name = "no-matching-overload"
     severity = "error"
+    fix = "safe"
     summary = (
         "a call of a torch operator, Tensor method or `torch.nn.functional` function whose arguments match none of "
         "its TorchScript signatures (wrong keyword, an int where a float is required, a mixed list)"

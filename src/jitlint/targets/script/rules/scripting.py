@@ -9,6 +9,7 @@ from jitlint.names import bindings
 from jitlint.targets.script.policy import SCRIPTING_CHECKS, guard_name, is_ignored, scripting_value
 from jitlint.targets.script.rules._expr import literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
@@ -41,6 +42,7 @@ class IsTracingGuardDoesNotPrune(ScriptRule):
     name = "is-tracing-guard-doesnt-prune"
     severity = "error"
     summary = "`is_tracing()`-style guards around code torch rejects (they do not prune)"
+    fix = "safe"
     message = "this check does not prune branches under torch.jit.script"
     explains_other_findings = True
 
@@ -67,6 +69,7 @@ class IsTracingGuardDoesNotPrune(ScriptRule):
                     f"`{short}()` is an ordinary runtime value under torch.jit.script, so torch compiles both "
                     f"branches, and code in them that TorchScript rejects fails the script; guard eager-only code "
                     f"with `if not torch.jit.is_scripting():`, which torch prunes",
+                    fix=fixers.script_like_tracing(node.test, ctx),
                 )
 
 

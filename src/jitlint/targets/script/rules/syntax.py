@@ -13,6 +13,7 @@ from jitlint.names import first_param_name
 from jitlint.targets.script.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.policy import constant_names
+from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
@@ -151,11 +152,12 @@ class NoSetComprehension(ScriptRule):
     name = "no-set-comprehension"
     severity = "error"
     summary = "set comprehensions"
+    fix = "unsafe"
     fires_in_pruned = True
     message = "set comprehensions are not supported by TorchScript (it has no set type); build a list or a dict"
 
     def visit_SetComp(self, node: cst.SetComp, ctx: RuleContext) -> None:
-        ctx.report(node)
+        ctx.report(node, fix=fixers.set_comp_to_dict(node, ctx))
 
 
 class NoLambda(ScriptRule):
@@ -163,11 +165,12 @@ class NoLambda(ScriptRule):
     name = "no-lambda"
     severity = "error"
     summary = "`lambda` in compiled code, also inside `is_scripting()` branches"
+    fix = "safe"
     fires_in_pruned = True
     message = "lambdas are not supported by TorchScript; use a named module-level function"
 
     def visit_Lambda(self, node: cst.Lambda, ctx: RuleContext) -> None:
-        ctx.report(node)
+        ctx.report(node, fix=fixers.lambda_to_def(node, ctx))
 
 
 class NoTryExcept(ScriptRule):
@@ -190,13 +193,14 @@ class NoNestedDef(ScriptRule):
     name = "no-nested-def"
     severity = "error"
     summary = "a function defined inside a compiled function"
+    fix = "safe"
     fires_in_pruned = True
     message = "function definitions inside compiled code are not supported by TorchScript; define it at module level"
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # Called in the enclosing frame for a nested (uncompiled) def; a compiled function is never nested.
         if ctx.function is not None and ctx.function.info.node is not node:
-            ctx.report(node.name)
+            ctx.report(node.name, fix=fixers.hoist_definition(node, ctx))
 
 
 class NoVarargs(ScriptRule):
@@ -218,13 +222,15 @@ class NoKeywordOnlyDefault(ScriptRule):
     name = "no-kwonly-default"
     severity = "error"
     summary = "keyword-only parameters with defaults"
+    fix = "safe"
     fires_in_pruned = True
     message = "compiled functions cannot have keyword-only parameters with defaults; drop the bare `*`"
 
     def visit_Parameters(self, node: cst.Parameters, ctx: RuleContext) -> None:
+        fix = fixers.drop_bare_star(node, ctx)
         for param in node.kwonly_params:
             if param.default is not None:
-                ctx.report(param.name)
+                ctx.report(param.name, fix=fix)
 
 
 class NoLoopElse(ScriptRule):
@@ -232,16 +238,17 @@ class NoLoopElse(ScriptRule):
     name = "no-loop-else"
     severity = "error"
     summary = "`else` on a `for`/`while` loop"
+    fix = "safe"
     fires_in_pruned = True
     message = "`else` on a loop is not supported by TorchScript (on `while` torch even fails without a line number)"
 
     def visit_For(self, node: cst.For, ctx: RuleContext) -> None:
         if node.orelse is not None:
-            ctx.report(node.orelse)
+            ctx.report(node.orelse, fix=fixers.loop_else_after(node, ctx))
 
     def visit_While(self, node: cst.While, ctx: RuleContext) -> None:
         if node.orelse is not None:
-            ctx.report(node.orelse)
+            ctx.report(node.orelse, fix=fixers.loop_else_after(node, ctx))
 
 
 class _ReportNode(ScriptRule):
@@ -252,7 +259,8 @@ class _ReportNode(ScriptRule):
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        setattr(cls, f"visit_{cls.node_type.__name__}", lambda self, node, ctx: ctx.report(node))
+        if f"visit_{cls.node_type.__name__}" not in cls.__dict__:  # a rule with a fix reports its own
+            setattr(cls, f"visit_{cls.node_type.__name__}", lambda self, node, ctx: ctx.report(node))
 
 
 class NoSetLiteral(_ReportNode):
@@ -262,6 +270,10 @@ class NoSetLiteral(_ReportNode):
     summary = "set displays `{1, 2}`"
     message = "set literals are not supported by TorchScript (it has no set type); use a list or a dict"
     node_type = cst.Set
+    fix = "unsafe"
+
+    def visit_Set(self, node: cst.Set, ctx: RuleContext) -> None:
+        ctx.report(node, fix=fixers.set_to_list(node, ctx))
 
 
 class NoWalrus(_ReportNode):
@@ -271,6 +283,10 @@ class NoWalrus(_ReportNode):
     summary = "`:=`"
     message = "assignment expressions (`:=`) are not supported by TorchScript; assign on the line before"
     node_type = cst.NamedExpr
+    fix = "safe"
+
+    def visit_NamedExpr(self, node: cst.NamedExpr, ctx: RuleContext) -> None:
+        ctx.report(node, fix=fixers.hoist_walrus(node, ctx))
 
 
 class NoGlobalStatement(ScriptRule):
@@ -278,11 +294,12 @@ class NoGlobalStatement(ScriptRule):
     name = "no-global-nonlocal-stmt"
     severity = "error"
     summary = "`global`/`nonlocal`"
+    fix = "safe"
     fires_in_pruned = True
     message = "`global`/`nonlocal` statements are not supported by TorchScript; keep state on the module (`self`)"
 
     def visit_Global(self, node: cst.Global, ctx: RuleContext) -> None:
-        ctx.report(node)
+        ctx.report(node, fix=fixers.drop_unused_global(node, ctx))
 
     def visit_Nonlocal(self, node: cst.Nonlocal, ctx: RuleContext) -> None:
         ctx.report(node)
@@ -338,6 +355,7 @@ class NoStarUnpackInCall(ScriptRule):
     name = "no-star-unpack-in-call"
     severity = "error"
     summary = "`*` unpacking of a list in a call (`x.view(*shape)`)"
+    fix = "safe"
     message = (
         "`*` unpacking of a list in a call is not supported by TorchScript (it cannot know the length); pass the "
         "list itself: `x.view(shape)`"
@@ -346,7 +364,7 @@ class NoStarUnpackInCall(ScriptRule):
     def visit_Arg(self, node: cst.Arg, ctx: RuleContext) -> None:
         # `*(1, -1)` and `*tuple_var` script fine (a tuple has a static length): flag what is certainly a list.
         if node.star == "*" and _is_list_like(node.value, ctx):
-            ctx.report(node)
+            ctx.report(node, fix=fixers.pass_the_list(node, ctx))
 
     def visit_List(self, node: cst.List, ctx: RuleContext) -> None:
         for element in node.elements:
@@ -427,12 +445,13 @@ class NoKwargExpansion(ScriptRule):
     name = "no-kwarg-expansion"
     severity = "error"
     summary = "`**kwargs` expansion in a call"
+    fix = "safe"
     fires_in_pruned = True
     message = "`**` keyword-argument expansion in a call is not supported by TorchScript; pass the keywords"
 
     def visit_Arg(self, node: cst.Arg, ctx: RuleContext) -> None:
         if node.star == "**":
-            ctx.report(node)
+            ctx.report(node, fix=fixers.inline_keywords(node, ctx))
 
 
 class NoDictUnpack(ScriptRule):
@@ -458,6 +477,7 @@ class NoStarredAssign(ScriptRule):
     name = "no-starred-assign"
     severity = "error"
     summary = "`a, *rest = ...`"
+    fix = "unsafe"
     message = "starred assignment (`a, *rest = ...`) is not supported by TorchScript; index instead"
 
     def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
@@ -465,7 +485,7 @@ class NoStarredAssign(ScriptRule):
         if isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
                 if isinstance(element, cst.StarredElement):
-                    ctx.report(element)
+                    ctx.report(element, fix=fixers.index_instead_of_star(element, ctx))
 
 
 class NoImportInCompiledCode(ScriptRule):
@@ -473,14 +493,15 @@ class NoImportInCompiledCode(ScriptRule):
     name = "no-import-in-compiled"
     severity = "error"
     summary = "`import` inside compiled code"
+    fix = "unsafe"
     fires_in_pruned = True
     message = "`import` inside compiled code is not supported by TorchScript; import at module level"
 
     def visit_Import(self, node: cst.Import, ctx: RuleContext) -> None:
-        ctx.report(node)
+        ctx.report(node, fix=fixers.hoist_import(node, ctx))
 
     def visit_ImportFrom(self, node: cst.ImportFrom, ctx: RuleContext) -> None:
-        ctx.report(node)
+        ctx.report(node, fix=fixers.hoist_import(node, ctx))
 
 
 class NoBareAnnotation(ScriptRule):
@@ -488,12 +509,13 @@ class NoBareAnnotation(ScriptRule):
     name = "no-bare-annotation"
     severity = "error"
     summary = "`y: Tensor` without a value"
+    fix = "safe"
     fires_in_pruned = True
     message = "a local annotation without a value (`y: Tensor`) is not supported by TorchScript; assign it a value"
 
     def visit_AnnAssign(self, node: cst.AnnAssign, ctx: RuleContext) -> None:
         if node.value is None:
-            ctx.report(node)
+            ctx.report(node, fix=fixers.merge_bare_annotation(node, ctx))
 
 
 class NoUnsupportedContextManager(ScriptRule):
@@ -501,6 +523,7 @@ class NoUnsupportedContextManager(ScriptRule):
     name = "no-unsupported-context-manager"
     severity = "error"
     summary = "`with torch.inference_mode()`, `open()`, `contextlib`, ..."
+    fix = "unsafe"
     message = "context manager not supported by TorchScript"
 
     def visit_WithItem(self, node: cst.WithItem, ctx: RuleContext) -> None:
@@ -512,7 +535,8 @@ class NoUnsupportedContextManager(ScriptRule):
             if qualified == name or (name.endswith(".") and qualified.startswith(name)):
                 hint = " (use `torch.no_grad()`)" if qualified in ("torch.inference_mode", "torch.set_grad_enabled") else ""
                 ctx.report(item, f"`{qualified.removeprefix('builtins.')}` cannot be used as a context manager in TorchScript{hint}; "
-                           "only `torch.no_grad()`, `torch.autocast(...)` and `record_function(...)` are supported")
+                           "only `torch.no_grad()`, `torch.autocast(...)` and `record_function(...)` are supported",
+                           fix=fixers.no_grad_instead(item, ctx))
                 return
 
 
@@ -521,11 +545,12 @@ class NoClassDefInCompiledCode(ScriptRule):
     name = "no-class-def-in-compiled"
     severity = "error"
     summary = "a class defined inside compiled code"
+    fix = "safe"
     fires_in_pruned = True
     message = "class definitions inside compiled code are not supported by TorchScript; define it at module level"
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
-        ctx.report(node.name)
+        ctx.report(node.name, fix=fixers.hoist_definition(node, ctx))
 
 
 class NoTupleOfIterable(ScriptRule):

@@ -13,6 +13,7 @@ from jitlint.targets.script.infer import (
 )
 from jitlint.targets.script.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
@@ -138,6 +139,7 @@ class UnannotatedNonTensorParam(ScriptRule):
     name = "unannotated-nontensor-param"
     severity = "error"
     summary = "an unannotated parameter used by `range()` or compared with a string"
+    fix = "safe"
     message = "unannotated parameter used as a non-Tensor"
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
@@ -158,6 +160,7 @@ class UnannotatedNonTensorParam(ScriptRule):
                     argument.value,
                     f"`{name}` is used as an int by `range()`, but it has no annotation, so TorchScript types it "
                     f"as a Tensor; annotate it: `{name}: int`",
+                    fix=fixers.annotate(param, "int", ctx),
                 )
 
     def visit_Comparison(self, node: cst.Comparison, ctx: RuleContext) -> None:
@@ -179,6 +182,7 @@ class UnannotatedNonTensorParam(ScriptRule):
                         candidate,
                         f"`{name}` is compared with a string, but it has no annotation, so TorchScript types it "
                         f"as a Tensor; annotate it: `{name}: str`",
+                        fix=fixers.annotate(param, "str", ctx),
                     )
             left = right
 

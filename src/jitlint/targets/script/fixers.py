@@ -1,0 +1,1085 @@
+"""Fixes of TorchScript rules (issue 20): each function takes the node a rule reports and its RuleContext, and
+returns a PendingFix or None when the rewrite is not certain to keep what the code does (or, for a rule whose fix
+is unsafe, what its page says it may change). The rule classes call these from their report; a fix's safety is the
+rule's `fix` attribute, and each rule page's "Fix safety" says when it applies and what it can change.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.walk import walk
+
+
+# -- helpers ------------------------------------------------------------------------------------------------------
+
+def _statement(ctx: RuleContext) -> cst.CSTNode | None:
+    """The smallest statement holding the node being visited."""
+    return next((a for a in reversed(ctx.ancestors)
+                 if isinstance(a, (cst.SimpleStatementLine, cst.BaseCompoundStatement))), None)
+
+
+def _block_of(statement: cst.CSTNode, ctx: RuleContext) -> tuple[list[cst.CSTNode], int] | None:
+    """The statements of the block holding `statement`, and its index there."""
+    for ancestor in reversed(ctx.ancestors):
+        body = getattr(ancestor, "body", None)
+        if isinstance(body, (list, tuple)) and statement in body:
+            return list(body), list(body).index(statement)
+    return None
+
+
+def _function(ctx: RuleContext) -> cst.FunctionDef | None:
+    return ctx.function.info.node if ctx.function is not None else None
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    walk(node, Names())
+    return found
+
+
+def _count_name(node: cst.CSTNode, name: str) -> int:
+    count = 0
+
+    class Count(cst.CSTVisitor):
+        def visit_Name(self, found: cst.Name) -> None:
+            nonlocal count
+            count += found.value == name
+
+    walk(node, Count())
+    return count
+
+
+def _delete_statement(statement: cst.CSTNode, block: list[cst.CSTNode], index: int) -> PendingEdit | None:
+    """Remove a statement and its line: from its start to the start of the next statement of its block (when the
+    next has no comment lines of its own, which the removal would take with it)."""
+    if index + 1 >= len(block):
+        return None
+    following = block[index + 1]
+    if getattr(following, "leading_lines", ()):
+        return None
+    return PendingEdit(statement, "", until=following)
+
+
+def _builtin_generics(annotation: str) -> str:
+    """`List[int]` -> `list[int]`, `Optional[T]` -> `T | None` (PEP 585/604: no typing import needed; torch 2.13
+    reads both)."""
+    for old, new in (("List[", "list["), ("Dict[", "dict["), ("Tuple[", "tuple[")):
+        annotation = annotation.replace(old, new)
+    match = re.fullmatch(r"Optional\[(.*)\]", annotation)
+    if match:
+        return f"{_builtin_generics(match.group(1))} | None"
+    return annotation
+
+
+def suggested(message: str, pattern: str) -> re.Match | None:
+    """The annotation a flow finding's message suggests, in its last backquoted span."""
+    spans = re.findall(r"`([^`]*)`", message)
+    return re.fullmatch(pattern, spans[-1]) if spans else None
+
+
+_PURE_CHAIN = (cst.Name, cst.Attribute)
+
+
+def _is_pure_chain(node: cst.BaseExpression) -> bool:
+    """`x`, `x.shape`, `self.a.b`: reading it twice gives the same value (no call, no subscript)."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)
+
+
+# -- JIT109: keyword-only parameters with defaults ------------------------------------------------------------------
+
+def drop_bare_star(parameters: cst.Parameters, ctx: RuleContext) -> PendingFix | None:
+    """`def f(self, x, *, k: float = 1.0)` -> `def f(self, x, k: float = 1.0)`. Safe: every call that worked still
+    binds the same values (the parameters only become passable by position too)."""
+    if not isinstance(parameters.star_arg, cst.ParamStar) or parameters.star_kwarg is not None:
+        return None
+    if any(p.default is None for p in parameters.kwonly_params) and any(p.default is not None for p in parameters.params):
+        return None  # a parameter without default after one with: not valid positional-or-keyword order
+    star = parameters.star_arg
+    first = parameters.kwonly_params[0] if parameters.kwonly_params else None
+    if first is None:
+        return None
+    return PendingFix("drop the bare `*`", [PendingEdit(star, "", until=first)])
+
+
+# -- JIT110: `else` on a loop ---------------------------------------------------------------------------------------
+
+def _breaks(loop: cst.CSTNode) -> bool:
+    found = False
+
+    class Breaks(cst.CSTVisitor):
+        def visit_Break(self, node: cst.Break) -> None:
+            nonlocal found
+            found = True
+
+        def visit_For(self, node: cst.For) -> bool:
+            return node is loop
+
+        def visit_While(self, node: cst.While) -> bool:
+            return node is loop
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    walk(loop.body, Breaks())
+    return found
+
+
+def loop_else_after(loop: cst.For | cst.While, ctx: RuleContext) -> PendingFix | None:
+    """A loop with no `break` always runs its `else`: move the `else` body after the loop. Safe."""
+    if _breaks(loop) or not isinstance(loop.orelse.body, cst.IndentedBlock):
+        return None
+    indent = ctx.indent_of(loop)
+    head = ctx.statement_code(loop, loop.with_changes(orelse=None), indent)
+    tail = [ctx.statement_code(s, s, indent) for s in loop.orelse.body.body]
+    return PendingFix("move the `else` body after the loop (the loop has no `break`)",
+                      [PendingEdit(loop, "\n".join([head, *[indent + t for t in tail]]).rstrip())])
+
+
+# -- JIT111: set displays -------------------------------------------------------------------------------------------
+
+def set_to_list(node: cst.Set, ctx: RuleContext) -> PendingFix | None:
+    """`{1, 2}` -> `[1, 2]`: unsafe (duplicates stay, and a set's operations are gone); only for displays of
+    distinct literals, where `len` and `in` give what they gave."""
+    values = []
+    for element in node.elements:
+        value = element.value
+        if isinstance(element, cst.StarredElement) or not isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)):
+            return None
+        values.append(ctx.code(value))
+    if len(set(values)) != len(values):
+        return None
+    return PendingFix("use a list", [PendingEdit(node, "[" + ", ".join(values) + "]")])
+
+
+# -- JIT112: `:=` ---------------------------------------------------------------------------------------------------
+
+def hoist_walrus(node: cst.NamedExpr, ctx: RuleContext) -> PendingFix | None:
+    """`if (n := E) > 1:` -> `n = E` on the line before and `if n > 1:`. Only where E is evaluated first in the
+    statement (the walrus is the test, or the left operand of its comparison), and the statement is an `if` (not
+    an `elif`, whose test is evaluated only when the earlier ones fail), a return or an assignment: safe."""
+    if not isinstance(node.target, cst.Name):
+        return None
+    statement = _statement(ctx)
+    chain = ctx.ancestors[ctx.ancestors.index(statement) + 1:-1] if statement in ctx.ancestors else None
+    if chain is None:
+        return None
+    if isinstance(statement, cst.If):
+        if statement.test is not node and not (
+            isinstance(statement.test, cst.Comparison) and statement.test.left is node
+        ):
+            return None
+        holder = ctx.ancestors[ctx.ancestors.index(statement) - 1]
+        if isinstance(holder, cst.If) and holder.orelse is statement:  # an `elif`
+            return None
+    elif isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        value = getattr(small, "value", None)
+        if not isinstance(small, (cst.Assign, cst.Return, cst.Expr)) or not (
+            value is node or (isinstance(value, cst.Comparison) and value.left is node)
+        ):
+            return None
+    else:
+        return None
+    indent = ctx.indent_of(statement)
+    name = node.target.value
+    return PendingFix(f"assign `{name}` on the line before", [
+        PendingEdit(statement, f"{name} = {ctx.code(node.value)}\n{indent}", insert_before=True),
+        PendingEdit(node, name),
+    ])
+
+
+# -- JIT116: `*` unpacking of a list in a call ----------------------------------------------------------------------
+
+_SIZE_METHODS = frozenset({"view", "reshape", "permute", "expand", "repeat", "tile", "new_zeros", "new_ones",
+                           "new_empty"})
+_SIZE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
+
+
+def pass_the_list(arg: cst.Arg, ctx: RuleContext) -> PendingFix | None:
+    """`x.view(*shape)` -> `x.view(shape)` for the Tensor methods and factories that take a size list as one
+    argument (view, reshape, permute, expand, repeat, tile, new_zeros/ones/empty; torch.zeros/ones/empty/rand/
+    randn): the same call. Safe."""
+    call = ctx.parent
+    if not isinstance(call, cst.Call) or call.args[0] is not arg:
+        return None
+    if any(a.keyword is None for a in call.args[1:]) or any(a.star for a in call.args[1:]):
+        return None
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value in _SIZE_METHODS and ctx.qualify(func) is None:
+        pass
+    elif ctx.qualify(func) in _SIZE_FACTORIES:
+        pass
+    else:
+        return None
+    comma = arg.comma if len(call.args) > 1 else cst.MaybeSentinel.DEFAULT
+    return PendingFix("pass the list itself", [PendingEdit(arg, ctx.code(arg.with_changes(star="", comma=comma)))])
+
+
+# -- JIT119: `a, *rest = ...` ---------------------------------------------------------------------------------------
+
+def index_instead_of_star(element: cst.StarredElement, ctx: RuleContext) -> PendingFix | None:
+    """`b, *rest = x.shape` -> `b = x.shape[0]` when `rest` is never read and the value is a plain name or
+    attribute chain. Unsafe: a sequence too short raises IndexError instead of ValueError, and one too long for a
+    target list without a star is no longer an error."""
+    assign_target = ctx.ancestors[-1]  # reported from the visit of the AssignTarget
+    assign = ctx.parent
+    target = assign_target.target if isinstance(assign_target, cst.AssignTarget) else None
+    statement = _statement(ctx)
+    function = _function(ctx)
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and assign.targets[0] is assign_target
+            and isinstance(target, (cst.Tuple, cst.List))):
+        return None
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1 or function is None:
+        return None
+    if not isinstance(element.value, cst.Name) or not _is_pure_chain(assign.value):
+        return None
+    rest = element.value.value
+    if rest != "_" and _count_name(function.body, rest) != 1:
+        return None
+    elements = list(target.elements)
+    star = elements.index(element)
+    lines = []
+    value = ctx.code(assign.value)
+    for position, item in enumerate(elements):
+        if item is element:
+            continue
+        if not isinstance(item, cst.Element) or not isinstance(item.value, cst.Name):
+            return None
+        index = position if position < star else position - len(elements)
+        lines.append(f"{item.value.value} = {value}[{index}]")
+    if not lines:
+        return None
+    indent = ctx.indent_of(statement)
+    return PendingFix("index instead", [PendingEdit(statement, ("\n" + indent).join(lines))])
+
+
+# -- JIT120: `import` in compiled code ------------------------------------------------------------------------------
+
+def hoist_import(node: cst.Import | cst.ImportFrom, ctx: RuleContext) -> PendingFix | None:
+    """Move `import math` from a compiled function to the module's imports. Unsafe: the import now runs when the
+    module is imported (an optional dependency that is missing fails there)."""
+    statement = _statement(ctx)
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    if isinstance(node, cst.ImportFrom) and (node.relative or isinstance(node.names, cst.ImportStar)):
+        return None
+    found = _block_of(statement, ctx)
+    if found is None:
+        return None
+    removal = _delete_statement(statement, *found)
+    if removal is None:
+        return None
+    text = ctx.code(node)
+    body = ctx.module.tree.body
+    if any(isinstance(s, cst.SimpleStatementLine) and ctx.code(s).strip() == text for s in body):
+        return PendingFix("drop it (the module imports it already)", [removal])
+    imports = [s for s in body if isinstance(s, cst.SimpleStatementLine)
+               and all(isinstance(small, (cst.Import, cst.ImportFrom)) for small in s.body)]
+    if not imports:
+        return None
+    return PendingFix("import at module level", [removal, PendingEdit(imports[-1], "\n" + text, insert_after=True)])
+
+
+# -- JIT121: `y: T` without a value ---------------------------------------------------------------------------------
+
+def merge_bare_annotation(node: cst.AnnAssign, ctx: RuleContext) -> PendingFix | None:
+    """`y: T` followed by `y = v` -> `y: T = v`. Safe."""
+    statement = _statement(ctx)
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    found = _block_of(statement, ctx)
+    if found is None or not isinstance(node.target, cst.Name):
+        return None
+    block, index = found
+    if index + 1 >= len(block):
+        return None
+    following = block[index + 1]
+    if not (isinstance(following, cst.SimpleStatementLine) and len(following.body) == 1):
+        return None
+    assign = following.body[0]
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name) and assign.targets[0].target.value == node.target.value):
+        return None
+    removal = _delete_statement(statement, block, index)
+    if removal is None:
+        return None
+    merged = f"{node.target.value}: {ctx.code(node.annotation.annotation)} = {ctx.code(assign.value)}"
+    return PendingFix("annotate the assignment", [removal, PendingEdit(assign, merged)])
+
+
+# -- JIT122: `torch.inference_mode()` -------------------------------------------------------------------------------
+
+def no_grad_instead(item: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+    """`with torch.inference_mode():` -> `with torch.no_grad():`. Unsafe: the tensors made inside are ordinary
+    ones (they can later be used in autograd), and inference mode's speed-up is gone."""
+    torch = ctx.torch_name
+    if torch is None or not isinstance(item, cst.Call) or item.args:
+        return None
+    if ctx.qualify(item.func) != "torch.inference_mode":
+        return None
+    return PendingFix(f"use `{torch}.no_grad()`", [PendingEdit(item, f"{torch}.no_grad()")])
+
+
+# -- JIT202: an unannotated parameter used as an int or a str -------------------------------------------------------
+
+def annotate(param: cst.Param, annotation: str, ctx: RuleContext) -> PendingFix | None:
+    from jitlint.targets.script.rules.types import annotate_param
+
+    if param.annotation is not None or param.star:
+        return None
+    return PendingFix(f"annotate `{param.name.value}: {annotation}`", annotate_param(param, annotation, ctx))
+
+
+def annotate_from_message(param_name: str, message: str, ctx: RuleContext) -> PendingFix | None:
+    """A flow finding's `name: T` advice, applied to the compiled function's parameter `name`."""
+    match = suggested(message, rf"{re.escape(param_name)}: (int|float|bool|str|List\[(?:int|float|str|bool|torch\.Tensor)\])")
+    if match is not None and "torch." in match.group(1) and ctx.torch_name != "torch":
+        return None
+    function = _function(ctx)
+    if match is None or function is None:
+        return None
+    params = function.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.name.value == param_name:
+            return annotate(param, _builtin_generics(match.group(1)), ctx)
+    return None
+
+
+# -- flow findings (JIT208, JIT210, JIT609, JIT611, JIT703, JIT704, JIT706) -----------------------------------------
+
+def _first_assignment(function: cst.FunctionDef, name: str, value_test) -> cst.Assign | None:
+    """The only assignment `name = <value>` of the function's top block whose value passes `value_test`."""
+    found = []
+    for statement in function.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                        and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name):
+                    found.append(small)
+    return found[0] if found and value_test(found[0].value) else None
+
+
+def annotate_empty_container(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT210: `sizes = []` -> `sizes: list[int] = []` (the type the first append or store shows). Safe."""
+    match = suggested(message, r"(\w+): ((?:List|Dict)\[.*\]) = (\[\]|\{\})")
+    function = _function(ctx)
+    if match is None or function is None:
+        return None
+    name, annotation, empty = match.groups()
+    assign = _first_assignment(function, name, lambda v: isinstance(v, (cst.List, cst.Dict)) and not v.elements)
+    if assign is None:
+        return None
+    return PendingFix(f"annotate `{name}`", [PendingEdit(assign, f"{name}: {_builtin_generics(annotation)} = {empty}")])
+
+
+def annotate_none_start(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT703: `acc = None` -> `acc: torch.Tensor | None = None` (the type the later assignment gives). Safe."""
+    match = suggested(message, r"(\w+): Optional\[(.*)\] = None")
+    function = _function(ctx)
+    if match is None or function is None:
+        return None
+    name, kind = match.groups()
+    assign = _first_assignment(function, name, lambda v: isinstance(v, cst.Name) and v.value == "None")
+    if assign is None or (kind.startswith("torch.") and ctx.torch_name != "torch"):
+        return None
+    return PendingFix(f"annotate `{name}`", [PendingEdit(assign, f"{name}: {_builtin_generics(kind)} | None = None")])
+
+
+def start_as_float(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT706: `s = 0` then `s += 0.5` in a loop -> `s = 0.0`. Unsafe: where the loop adds nothing, `s` stays a
+    float, and what it meets gives a float (`x * s` of an integer tensor is a float tensor)."""
+    if not ("is a int" in message and "a float" in message):
+        return None
+    target = node if isinstance(node, cst.Name) else node.target if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else None
+    if target is None and isinstance(node, cst.Assign) and len(node.targets) == 1:
+        target = node.targets[0].target
+    function = _function(ctx)
+    if not isinstance(target, cst.Name) or function is None:
+        return None
+    assign = _first_assignment(function, target.value, lambda v: isinstance(v, cst.Integer))
+    if assign is None:
+        return None
+    number = assign.value
+    return PendingFix("start it as a float", [PendingEdit(number, f"{int(number.evaluated_value)}.0")])
+
+
+def optional_return(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT208: `-> torch.Tensor` on a function that returns None -> `-> torch.Tensor | None`. Safe."""
+    function = _function(ctx)
+    if function is None or function.returns is None:
+        return None
+    annotation = function.returns.annotation
+    if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
+        return None
+    code = ctx.code(annotation)
+    return PendingFix("annotate the return Optional", [PendingEdit(annotation, f"{code} | None")])
+
+
+def _class_of(ctx: RuleContext) -> cst.ClassDef | None:
+    return next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.ClassDef)), None)
+
+
+def class_optional_annotation(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT609: `self.cache = None` in `__init__`, a Tensor in forward -> a class-level `cache: torch.Tensor | None`
+    (an annotation without a value changes nothing at run time). Safe."""
+    match = suggested(message, r"(\w+): Optional\[(.*)\]")
+    cls = _class_of(ctx)
+    if match is None or cls is None or not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    name, kind = match.groups()
+    if kind.startswith("torch.") and ctx.torch_name != "torch":
+        return None
+    first = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef)), None)
+    if first is None or first.decorators or first.leading_lines:
+        return None
+    indent = ctx.indent_of(cls) + (cls.body.indent if cls.body.indent is not None else ctx.module.tree.default_indent)
+    return PendingFix(f"declare `{name}` Optional in the class",
+                      [PendingEdit(first, f"{name}: {_builtin_generics(kind)} | None\n\n{indent}", insert_before=True)])
+
+
+def refine_through_local(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT611: `if self.bias is not None: x = x + self.bias` -> copy to a local before the `if` and use the local
+    in its test and body. Only when the `if` tests exactly that attribute against None, nothing in it assigns the
+    attribute, and the local's name is free in the function. Safe."""
+    function = _function(ctx)
+    if not isinstance(node, cst.Attribute) or not isinstance(node.value, cst.Name) or function is None:
+        return None
+    attribute = node.attr.value
+    owner = node.value.value
+    guard = None
+    for ancestor in reversed(ctx.ancestors):
+        if isinstance(ancestor, cst.If) and _tests_none(ancestor.test, owner, attribute):
+            guard = ancestor
+            break
+    if guard is None or attribute in _names_in(function.params) or _count_name(function.body, attribute) != _self_reads(function.body, owner, attribute):
+        return None
+    if _assigns_attribute(guard, owner, attribute):
+        return None
+    holder = ctx.ancestors[ctx.ancestors.index(guard) - 1]
+    if isinstance(holder, cst.If) and holder.orelse is guard:  # an `elif`
+        return None
+    indent = ctx.indent_of(guard)
+    edits = [PendingEdit(guard, f"{attribute} = {owner}.{attribute}\n{indent}", insert_before=True)]
+
+    class Reads(cst.CSTVisitor):
+        def visit_Attribute(self, found: cst.Attribute) -> None:
+            if isinstance(found.value, cst.Name) and found.value.value == owner and found.attr.value == attribute:
+                edits.append(PendingEdit(found, attribute))
+
+    walk(guard.test, Reads())
+    walk(guard.body, Reads())
+    return PendingFix(f"copy `{owner}.{attribute}` to a local and test that", edits)
+
+
+def _tests_none(test: cst.BaseExpression, owner: str, attribute: str) -> bool:
+    return (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.IsNot)
+            and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"
+            and isinstance(test.left, cst.Attribute) and isinstance(test.left.value, cst.Name)
+            and test.left.value.value == owner and test.left.attr.value == attribute)
+
+
+def _self_reads(node: cst.CSTNode, owner: str, attribute: str) -> int:
+    count = 0
+
+    class Reads(cst.CSTVisitor):
+        def visit_Attribute(self, found: cst.Attribute) -> None:
+            nonlocal count
+            count += (isinstance(found.value, cst.Name) and found.value.value == owner and found.attr.value == attribute)
+
+    walk(node, Reads())
+    return count
+
+
+def _assigns_attribute(node: cst.CSTNode, owner: str, attribute: str) -> bool:
+    found = False
+
+    class Stores(cst.CSTVisitor):
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            nonlocal found
+            found = found or _self_reads(target, owner, attribute) > 0
+
+        def visit_AugAssign(self, assign: cst.AugAssign) -> None:
+            nonlocal found
+            found = found or _self_reads(assign.target, owner, attribute) > 0
+
+        def visit_Call(self, call: cst.Call) -> None:  # a method of self may assign it
+            nonlocal found
+            func = call.func
+            found = found or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                              and func.value.value == owner)
+
+    walk(node, Stores())
+    return found
+
+
+def assert_not_none(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT704: `return x + mask.sum()` with `mask` Optional -> `assert mask is not None` on the line before (torch
+    refines on an assert). Unsafe: where the value is None, eager code now raises AssertionError instead of
+    the error the use raised, and `python -O` drops the assert."""
+    if not isinstance(node, cst.Name):
+        return None
+    statement = _statement(ctx)
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return None
+    indent = ctx.indent_of(statement)
+    return PendingFix(f"assert `{node.value}` is not None first", [
+        PendingEdit(statement, f"assert {node.value} is not None\n{indent}", insert_before=True)])
+
+
+# -- JIT416: an argument no overload accepts, with one obvious cast ------------------------------------------------
+
+_FLOAT_KEYWORDS = {"scale_factor"}
+
+
+def obvious_cast(call: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """`x.mean(dim, keepdims=True)` -> `keepdim=True` (eager torch reads both spellings), and an int literal given
+    for `scale_factor` -> the same number as a float literal (`2` -> `2.0`, what interpolation computes with).
+    Safe."""
+    if not isinstance(call, cst.Call):
+        return None
+    edits = []
+    for argument in call.args:
+        keyword = argument.keyword
+        if keyword is None:
+            continue
+        if keyword.value == "keepdims":
+            edits.append(PendingEdit(keyword, "keepdim"))
+        elif keyword.value in _FLOAT_KEYWORDS and isinstance(argument.value, cst.Integer):
+            edits.append(PendingEdit(argument.value, f"{argument.value.evaluated_value}.0"))
+    return PendingFix("use the spelling and type the operator's schema takes", edits) if edits else None
+
+
+# -- JIT415: a module-level constant read in compiled code ----------------------------------------------------------
+
+def inline_constant(node: cst.Name, ctx: RuleContext) -> PendingFix | None:
+    """`x / (x.norm() + EPS)` with `EPS = 1e-5` assigned once at module level -> `1e-5` in place. Unsafe: code that
+    changes the module's constant at run time (`mod.EPS = ...`) no longer changes this function."""
+    name = node.value
+    values = []
+    for statement in ctx.module.tree.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                targets = small.targets if isinstance(small, cst.Assign) else (
+                    [small] if isinstance(small, cst.AnnAssign) else [])
+                for target in targets:
+                    if isinstance(target.target, cst.Name) and target.target.value == name:
+                        values.append(small.value)
+    if len(values) != 1 or values[0] is None or _module_rebinds(ctx.module.tree, name):
+        return None
+    value = values[0]
+    literal = value
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        literal = value.expression
+    if not isinstance(literal, (cst.Integer, cst.Float, cst.SimpleString)) and not (
+        isinstance(literal, cst.Name) and literal.value in ("True", "False") and literal is value
+    ):
+        return None
+    code = ctx.code(value)
+    if value is not literal:
+        code = f"({code})"
+    return PendingFix(f"use the constant's value `{ctx.code(value)}`", [PendingEdit(node, code)])
+
+
+def _module_rebinds(tree: cst.Module, name: str) -> bool:
+    """`global NAME` anywhere, or an assignment of NAME in a loop, `if` or function at module level."""
+    found = False
+
+    class Rebinds(cst.CSTVisitor):
+        def visit_Global(self, node: cst.Global) -> None:
+            nonlocal found
+            found = found or any(n.name.value == name for n in node.names)
+
+    walk(tree, Rebinds())
+    for statement in tree.body:
+        if isinstance(statement, (cst.For, cst.While, cst.If, cst.With, cst.Try)) and name in _assigned_names(statement):
+            return True
+    return found
+
+
+def _assigned_names(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Stores(cst.CSTVisitor):
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            found.update(_names_in(target))
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    walk(node, Stores())
+    return found
+
+
+# -- JIT606: a plain class attribute read through self -------------------------------------------------------------
+
+_FINAL_KINDS = {"int": "int", "float": "float", "bool": "bool", "str": "str"}
+
+
+def final_class_attribute(name: str, kind: str, owner_node: cst.ClassDef | None, ctx: RuleContext) -> PendingFix | None:
+    """`scale = 2.0` in the class body -> `scale: torch.jit.Final[float] = 2.0`, which torch reads as a constant of
+    the module. Safe: at run time the annotation changes nothing."""
+    torch = ctx.torch_name
+    if owner_node is None or torch is None or kind not in _FINAL_KINDS or not isinstance(owner_node.body, cst.IndentedBlock):
+        return None
+    for statement in owner_node.body.body:
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            small = statement.body[0]
+            if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name):
+                content = f"{name}: {torch}.jit.Final[{_FINAL_KINDS[kind]}] = {ctx.code(small.value)}"
+                return PendingFix(f"annotate `{name}` Final (a constant of the module)", [PendingEdit(small, content)])
+    return None
+
+
+# -- flow findings are reported from the function's visit: their fixes see the path down to the event's node -------
+
+def _path(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
+    """The nodes from `root` down to `target`, both included."""
+    stack: list[cst.CSTNode] = []
+    found: list[cst.CSTNode] | None = None
+
+    class Path(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal found
+            if found is not None:
+                return False
+            stack.append(node)
+            if node is target:
+                found = list(stack)
+                return False
+            return True
+
+        def on_leave(self, node: cst.CSTNode) -> None:
+            if stack and stack[-1] is node:
+                stack.pop()
+
+    walk(root, Path())
+    return found
+
+
+EVENT_FIXES = {
+    "JIT202": lambda node, message, ctx: annotate_from_message(node.value, message, ctx) if isinstance(node, cst.Name) else None,
+    "JIT208": optional_return,
+    "JIT210": annotate_empty_container,
+    "JIT416": obvious_cast,
+    "JIT609": class_optional_annotation,
+    "JIT611": refine_through_local,
+    "JIT703": annotate_none_start,
+    "JIT704": assert_not_none,
+    "JIT706": start_as_float,
+}
+
+
+def event_fix(code: str, function: cst.FunctionDef, node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """The fix of a flow finding of rule `code` at `node` in `function` (the node whose visit reports it)."""
+    fixer = EVENT_FIXES.get(code)
+    if fixer is None or not ctx.ancestors or ctx.ancestors[-1] is not function:
+        return None
+    path = _path(function, node)
+    if path is None:
+        return None
+    saved = ctx.ancestors
+    ctx.ancestors = saved + path[1:]
+    try:
+        return fixer(node, message, ctx)
+    finally:
+        ctx.ancestors = saved
+
+
+# -- eager-only calls: JIT113, JIT117, JIT405/409/410, JIT408, JIT411, JIT413, JIT501 -------------------------------
+
+def drop_unused_global(node: cst.Global, ctx: RuleContext) -> PendingFix | None:
+    """`global COUNTER` in a function that never assigns COUNTER does nothing: drop it. Safe."""
+    function = _function(ctx)
+    statement = _statement(ctx)
+    if function is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    names = {n.name.value for n in node.names}
+    if names & (_assigned_names(function.body) | _augmented_names(function.body)):
+        return None
+    found = _block_of(statement, ctx)
+    removal = _delete_statement(statement, *found) if found else None
+    return PendingFix("drop the `global` statement (nothing here assigns the name)", [removal]) if removal else None
+
+
+def _augmented_names(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Stores(cst.CSTVisitor):
+        def visit_AugAssign(self, assign: cst.AugAssign) -> None:
+            found.update(_names_in(assign.target))
+
+        def visit_AnnAssign(self, assign: cst.AnnAssign) -> None:
+            found.update(_names_in(assign.target))
+
+        def visit_For(self, loop: cst.For) -> None:
+            found.update(_names_in(loop.target))
+
+        def visit_Del(self, statement: cst.Del) -> None:
+            found.update(_names_in(statement.target))
+
+    walk(node, Stores())
+    return found
+
+
+def inline_keywords(arg: cst.Arg, ctx: RuleContext) -> PendingFix | None:
+    """`torch.add(x, x, **opts)` with `opts = {"alpha": 2.0}` (a dict display with string keys, assigned once and
+    read only here) -> `torch.add(x, x, alpha=2.0)`, and the assignment dropped. Safe."""
+    function = _function(ctx)
+    if function is None or not isinstance(arg.value, cst.Name):
+        return None
+    name = arg.value.value
+    if _count_name(function.body, name) != 2 or name in _names_in(function.params):
+        return None
+    assign = None
+    for statement in function.body.body:
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            small = statement.body[0]
+            target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else (
+                small.target if isinstance(small, cst.AnnAssign) else None)
+            if isinstance(target, cst.Name) and target.value == name:
+                assign = (statement, small)
+    if assign is None or not isinstance(assign[1].value, cst.Dict):
+        return None
+    statement, small = assign
+    keywords = []
+    for element in small.value.elements:
+        if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+            return None
+        key = element.key.evaluated_value
+        if not isinstance(key, str) or not key.isidentifier():
+            return None
+        keywords.append(f"{key}={ctx.code(element.value)}")
+    call = ctx.parent
+    if not isinstance(call, cst.Call) or any(a.keyword is not None and a.keyword.value in {k.split('=')[0] for k in keywords} for a in call.args):
+        return None
+    block = list(function.body.body)
+    removal = _delete_statement(statement, block, block.index(statement))
+    if removal is None or not keywords:
+        return None
+    return PendingFix("pass the keywords", [removal, PendingEdit(arg.value, ", ".join(keywords)),
+                                              PendingEdit(arg, "", until=arg.value)])
+
+
+def guard_statement(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`x.register_hook(f)` (a statement of its own) -> under `if not torch.jit.is_scripting():`, which torch
+    prunes. Unsafe: eager code runs as before, but the scripted module skips the statement (no hook, no buffer,
+    no attribute set)."""
+    torch = ctx.torch_name
+    statement = _statement(ctx)
+    if torch is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if not (isinstance(small, cst.Expr) and small.value is call):
+        return None
+    indent = ctx.indent_of(statement)
+    step = ctx.module.tree.default_indent
+    return PendingFix(f"run it only in eager mode (`if not {torch}.jit.is_scripting():`)", [
+        PendingEdit(statement, f"if not {torch}.jit.is_scripting():\n{indent}{step}{ctx.code(small)}")])
+
+
+def call_through_self(call: cst.Call, method: str, ctx: RuleContext) -> PendingFix | None:
+    """`Base.helper(self, x)` -> `self.helper(x)`. Unsafe: if the class (or a subclass) overrides `helper`, the
+    call now runs the override."""
+    rest = call.args[1:]
+    first = call.args[0].value
+    arguments = ", ".join(ctx.code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in rest)
+    return PendingFix(f"call `{ctx.code(first)}.{method}(...)`",
+                      [PendingEdit(call, f"{ctx.code(first)}.{method}({arguments})")])
+
+
+def print_without_keywords(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`print("x:", x, sep="")` -> `print("x:", x)`. Unsafe: the text printed (separators, line end, stream)
+    changes; only offered when the keywords are literals or `flush`."""
+    kept = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in kept):
+        return None
+    arguments = ", ".join(ctx.code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in kept)
+    return PendingFix("drop the keyword arguments", [PendingEdit(call, f"{ctx.code(call.func)}({arguments})")])
+
+
+_CHECKPOINT_OPTIONS = frozenset({"use_reentrant", "preserve_rng_state", "determinism_check", "debug"})
+
+
+def checkpoint_when_eager(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`cp.checkpoint(f, x, use_reentrant=False)` -> `(f(x) if torch.jit.is_scripting() else cp.checkpoint(...))`:
+    torch prunes the eager arm. Safe: in eager code `is_scripting()` is False and the call is unchanged (the
+    scripted module computes `f(x)` without checkpointing, the same values)."""
+    torch = ctx.torch_name
+    if torch is None or not call.args or call.args[0].keyword is not None:
+        return None
+    positional = [a for a in call.args[1:] if a.keyword is None]
+    if any(a.star for a in call.args) or any(
+        a.keyword is not None and a.keyword.value not in _CHECKPOINT_OPTIONS for a in call.args
+    ):
+        return None
+    function = ctx.code(call.args[0].value)
+    arguments = ", ".join(ctx.code(a.value) for a in positional)
+    return PendingFix("checkpoint only in eager mode", [
+        PendingEdit(call, f"({function}({arguments}) if {torch}.jit.is_scripting() else {ctx.code(call)})")])
+
+
+def script_like_tracing(test: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+    """`if torch.jit.is_tracing():` -> `if (torch.jit.is_scripting() or torch.jit.is_tracing()):`: under
+    torch.jit.script the tracing branch is taken and the other pruned. Safe: in eager code `is_scripting()` is
+    False, so the test has its old value."""
+    torch = ctx.torch_name
+    if torch is None:
+        return None
+    edits = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if ctx.qualify(call.func) == "torch.jit.is_tracing" and not call.args:
+                edits.append(PendingEdit(call, f"({torch}.jit.is_scripting() or {ctx.code(call)})"))
+
+    walk(test, Calls())
+    return PendingFix("take the tracing branch under torch.jit.script too", edits) if edits else None
+
+
+# -- JIT414: torch.is_tensor --------------------------------------------------------------------------------------
+
+def isinstance_tensor(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`torch.is_tensor(x)` -> `isinstance(x, torch.Tensor)`, which is what it computes. Safe."""
+    torch = ctx.torch_name
+    if torch is None or ctx.qualify(call.func) != "torch.is_tensor" or len(call.args) != 1 or call.args[0].keyword:
+        return None
+    return PendingFix(f"use `isinstance(..., {torch}.Tensor)`",
+                      [PendingEdit(call, f"isinstance({ctx.code(call.args[0].value)}, {torch}.Tensor)")])
+
+
+# -- JIT105/JIT107/JIT123: lambdas, nested functions and classes ---------------------------------------------------
+
+_BUILTINS = frozenset(dir(__import__("builtins")))
+
+
+def _module_names(tree: cst.Module) -> set[str]:
+    names: set[str] = set()
+    for statement in tree.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            names.add(statement.name.value)
+        elif isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+                    for alias in small.names:
+                        bound = alias.asname.name if alias.asname else alias.name
+                        names.add(ctx_code_name(bound).split(".")[0])
+                elif isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        names |= _names_in(target.target)
+                elif isinstance(small, cst.AnnAssign):
+                    names |= _names_in(small.target)
+        else:
+            names |= _assigned_names(statement)
+    return names
+
+
+def ctx_code_name(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{ctx_code_name(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _top_statement(ctx: RuleContext) -> cst.CSTNode | None:
+    """The module-level statement holding the node being visited."""
+    for index, ancestor in enumerate(ctx.ancestors):
+        if isinstance(ancestor, cst.Module) and index + 1 < len(ctx.ancestors):
+            return ctx.ancestors[index + 1]
+    return None
+
+
+def _local_names(function: cst.FunctionDef) -> set[str]:
+    return _assigned_names(function.body) | _augmented_names(function.body) | _names_in(function.params) | {
+        s.name.value for s in _all_defs(function.body)}
+
+
+def _all_defs(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found = []
+
+    class Defs(cst.CSTVisitor):
+        def visit_FunctionDef(self, definition: cst.FunctionDef) -> bool:
+            found.append(definition)
+            return False
+
+        def visit_ClassDef(self, definition: cst.ClassDef) -> bool:
+            found.append(definition)
+            return False
+
+    walk(node, Defs())
+    return found
+
+
+def hoist_definition(node: cst.FunctionDef | cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """A function (or class) defined in a compiled function, that reads none of that function's locals, moves to
+    module level before the statement that holds it (nothing else in the module has its name). Safe: it reads the
+    same globals, and the enclosing function finds it by the same name."""
+    function = _function(ctx)
+    top = _top_statement(ctx)
+    if function is None or top is None or node.decorators or getattr(top, "decorators", ()):
+        return None
+    name = node.name.value
+    module_names = _module_names(ctx.module.tree)
+    if name in module_names:
+        return None
+    enclosing = _local_names(function) - {name}
+    if isinstance(node, cst.FunctionDef):
+        own = _names_in(node.params) | _assigned_names(node.body) | _augmented_names(node.body)
+    else:
+        own = _assigned_names(node.body) | {d.name.value for d in _all_defs(node.body)}
+    free = _names_in(node) - own - {name}
+    if free & enclosing or free - module_names - _BUILTINS - {"self"} - _attribute_names(node):
+        return None
+    if _count_name(function.body, name) < 1 or "self" in free:
+        return None
+    statement = node
+    found = _block_of(statement, ctx)
+    if found is None:
+        return None
+    removal = _delete_statement(statement, *found)
+    if removal is None:
+        return None
+    text = ctx.code(node.with_changes(leading_lines=())).rstrip("\n")
+    return PendingFix(f"define `{name}` at module level",
+                      [removal, PendingEdit(top, text + "\n\n\n", insert_before=True)])
+
+
+def _attribute_names(node: cst.CSTNode) -> set[str]:
+    """Names that are attribute names (`x.shape`'s `shape`), not reads."""
+    found: set[str] = set()
+
+    class Attributes(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            found.add(attribute.attr.value)
+
+        def visit_Arg(self, arg: cst.Arg) -> None:
+            if arg.keyword is not None:
+                found.add(arg.keyword.value)
+
+    walk(node, Attributes())
+    return found
+
+
+def lambda_to_def(node: cst.Lambda, ctx: RuleContext) -> PendingFix | None:
+    """`f = lambda t: t * 2` (a statement of its own) -> `def f(t):` / `return t * 2`. Safe: the same function
+    (its `__name__` becomes `f`); jitlint then offers to move it to module level (JIT107)."""
+    statement = _statement(ctx)
+    assign = ctx.parent
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and statement.body[0] is assign):
+        return None
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+            and assign.value is node):
+        return None
+    indent = ctx.indent_of(statement)
+    step = ctx.module.tree.default_indent
+    params = ctx.code(node.params)
+    return PendingFix("define a function", [PendingEdit(
+        statement, f"def {assign.targets[0].target.value}({params}):\n{indent}{step}return {ctx.code(node.body)}")])
+
+
+# -- JIT104: set comprehensions -----------------------------------------------------------------------------------
+
+def set_comp_to_dict(node: cst.SetComp, ctx: RuleContext) -> PendingFix | None:
+    """`{a for a in xs}` -> `{a: True for a in xs}`: the same keys, so `len` and `in` agree. Unsafe: set
+    operations and iteration order differ."""
+    return PendingFix("use a dict with the elements as keys", [PendingEdit(
+        node, ctx.code(cst.DictComp(key=node.elt, value=cst.Name("True"), for_in=node.for_in)))])
+
+
+# -- JIT304: a slice of a module container iterated ---------------------------------------------------------------
+
+def enumerate_and_skip(node: cst.Subscript, ctx: RuleContext) -> PendingFix | None:
+    """`for layer in self.layers[1:]:` -> `for i, layer in enumerate(self.layers):` / `if i >= 1:` around the
+    body (`[:k]` gives `i < k`). Only for non-negative integer bounds, no step, and a body without `break` or
+    `continue` (which TorchScript rejects in such a loop). Safe."""
+    loop = ctx.parent
+    if not isinstance(loop, cst.For) or loop.iter is not node or loop.orelse is not None:
+        return None
+    piece = node.slice[0].slice
+    if piece.step is not None or not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    bounds = []
+    for bound, operator in ((piece.lower, ">="), (piece.upper, "<")):
+        if bound is None:
+            continue
+        if not isinstance(bound, cst.Integer):
+            return None
+        bounds.append((operator, bound.value))
+    if not bounds or _loop_jumps(loop):
+        return None
+    function = _function(ctx)
+    used = _names_in(function) if function is not None else set()
+    index = next(n for n in ("i", "index", "position", "layer_index") if n not in used)
+    indent = ctx.indent_of(loop)
+    step = loop.body.indent if loop.body.indent is not None else ctx.module.tree.default_indent
+    condition = " and ".join(f"{index} {operator} {value}" for operator, value in bounds)
+    body = [ctx.statement_code(s, s, indent + step + step) for s in loop.body.body]
+    lines = [f"for {index}, {ctx.code(loop.target)} in enumerate({ctx.code(node.value)}):",
+             f"{indent}{step}if {condition}:", *[f"{indent}{step}{step}{line}" for line in body]]
+    return PendingFix("iterate the whole container and skip by index", [PendingEdit(loop, "\n".join(lines))])
+
+
+def _loop_jumps(loop: cst.For) -> bool:
+    found = False
+
+    class Jumps(cst.CSTVisitor):
+        def visit_Break(self, node: cst.Break) -> None:
+            nonlocal found
+            found = True
+
+        def visit_Continue(self, node: cst.Continue) -> None:
+            nonlocal found
+            found = True
+
+        def visit_For(self, node: cst.For) -> bool:
+            return node is loop
+
+        def visit_While(self, node: cst.While) -> bool:
+            return False
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    walk(loop.body, Jumps())
+    return found
+
+
+# -- JIT305: a plain list of modules ------------------------------------------------------------------------------
+
+def wrap_module_list(name: str, ctx: RuleContext) -> PendingFix | None:
+    """`self.layers = [nn.Linear(4, 4), ...]` in `__init__` -> `nn.ModuleList([...])`. Unsafe: the modules'
+    parameters become the model's (`parameters()`, `state_dict()` keys, `.to()` and optimizers see them)."""
+    torch = ctx.torch_name
+    cls = _class_of(ctx)
+    if torch is None or cls is None or not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        return None
+    found = []
+
+    class Stores(cst.CSTVisitor):
+        def visit_Assign(self, assign: cst.Assign) -> None:
+            for target in assign.targets:
+                if (isinstance(target.target, cst.Attribute) and isinstance(target.target.value, cst.Name)
+                        and target.target.value.value == "self" and target.target.attr.value == name):
+                    found.append(assign.value)
+
+    walk(init, Stores())
+    if len(found) != 1 or not isinstance(found[0], (cst.List, cst.ListComp)):
+        return None
+    return PendingFix("wrap it in `nn.ModuleList`", [
+        PendingEdit(found[0], f"{torch}.nn.ModuleList({ctx.code(found[0])})")])
