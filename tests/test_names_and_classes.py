@@ -1,5 +1,6 @@
 """Names, TorchScript classes, overloads, Enum/NamedTuple types and unrolled loops: minimal cases written for
-JIT425, JIT214's overload checks, JIT620-623, JIT220-221 and JIT308's tuple loops.
+JIT425, JIT214's overload checks, JIT620-623, JIT220-221, JIT308's tuple loops and JIT601's attributes that start
+as an empty list or dict.
 
 Each FLAGGED case marks the lines jitlint must report with `# error: CODE`, and names the text torch's error must
 contain; each SILENT case is a look-alike jitlint must not report. The torch tests check both against torch 2.13
@@ -18,7 +19,7 @@ H = """\
 import torch
 import torch.nn as nn
 from enum import Enum
-from typing import NamedTuple, Optional
+from typing import List, NamedTuple, Optional
 
 
 """
@@ -255,6 +256,19 @@ FLAGGED = {
         """,
         "Tensors are not supported as default NamedTuple fields",
     ),
+    "module-attribute-starts-empty-then-set": (
+        """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.sizes = torch.jit.annotate(List[int], [])
+
+            def forward(self, x, sizes: List[int]):
+                self.sizes = sizes  # error: JIT601
+                return x
+        """,
+        "Tried to set nonexistent attribute: sizes",
+    ),
     "break-in-tuple-loop": (
         """
         class M(nn.Module):
@@ -445,6 +459,18 @@ SILENT = {
             def forward(self, x, box: Box):
                 return x * box.size
         """,
+    "module-attribute-typed-at-class-level-then-set": """
+        class M(nn.Module):
+            sizes: List[int]
+
+            def __init__(self):
+                super().__init__()
+                self.sizes = []
+
+            def forward(self, x, sizes: List[int]):
+                self.sizes = sizes
+                return x
+        """,
     "break-in-list-loop": """
         class M(nn.Module):
             def forward(self, x):
@@ -469,7 +495,7 @@ def marked(text: str) -> list[tuple[str, int]]:
     )
 
 
-CODES = {"JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
+CODES = {"JIT601", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
 
 
 @pytest.mark.parametrize("name", FLAGGED)
