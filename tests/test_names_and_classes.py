@@ -1,6 +1,6 @@
 """Names, TorchScript classes, overloads, Enum/NamedTuple types and unrolled loops: minimal cases written for
 JIT425, JIT214's overload checks, JIT620-623, JIT220-221, JIT308's tuple loops and JIT601's attributes that start
-as an empty list or dict.
+as an empty list or dict, and JIT624's hook signatures.
 
 Each FLAGGED case marks the lines jitlint must report with `# error: CODE`, and names the text torch's error must
 contain; each SILENT case is a look-alike jitlint must not report. The torch tests check both against torch 2.13
@@ -19,7 +19,7 @@ H = """\
 import torch
 import torch.nn as nn
 from enum import Enum
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional, Tuple
 
 
 """
@@ -269,6 +269,73 @@ FLAGGED = {
         """,
         "Tried to set nonexistent attribute: sizes",
     ),
+    "hook-input-not-a-tuple": (
+        """
+        def log_input(module: nn.Module, input: str, output: str):
+            return output
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_forward_hook(log_input)  # error: JIT624
+
+            def forward(self, text: str):
+                return text + "!"
+        """,
+        "expected the input argument to be typed as a Tuple",
+    ),
+    "hook-input-tuple-of-wrong-length": (
+        """
+        def check(module: nn.Module, input: Tuple[str, str]) -> None:
+            pass
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_forward_pre_hook(check)  # error: JIT624
+
+            def forward(self, text: str):
+                return text + "!"
+        """,
+        "has the wrong number of contained types for the input argument's Tuple",
+    ),
+    "hook-input-tuple-of-wrong-type": (
+        """
+        def check(module: nn.Module, input: Tuple[int]) -> None:
+            pass
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_forward_pre_hook(check)  # error: JIT624
+
+            def forward(self, text: str):
+                return text + "!"
+        """,
+        "has the wrong inner types for the input tuple argument",
+    ),
+    "hook-named-like-a-method": (
+        """
+        def shout(module: nn.Module, input: Tuple[str]) -> None:
+            pass
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_forward_pre_hook(shout)  # error: JIT624
+
+            def shout(self, text: str) -> str:
+                return text + "!"
+
+            def forward(self, text: str):
+                return self.shout(text)
+        """,
+        "because a method or hook with that name already exists",
+    ),
     "break-in-tuple-loop": (
         """
         class M(nn.Module):
@@ -471,6 +538,39 @@ SILENT = {
                 self.sizes = sizes
                 return x
         """,
+    "hooks-that-fit": """
+        def check(module: nn.Module, input: Tuple[str, int]) -> None:
+            pass
+
+
+        def after(module: nn.Module, input: Tuple[str, int], output: str):
+            return output
+
+
+        def eager_only(module, input, output):
+            return output
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_forward_pre_hook(check)
+                self.register_forward_hook(after)
+
+            def forward(self, text: str, n: int):
+                return text + str(n)
+
+
+        class Probe(nn.Module):
+            def forward(self, x):
+                return x
+
+
+        def make_probed():
+            p = Probe()
+            p.register_forward_hook(eager_only)
+            return p
+        """,
     "break-in-list-loop": """
         class M(nn.Module):
             def forward(self, x):
@@ -495,7 +595,7 @@ def marked(text: str) -> list[tuple[str, int]]:
     )
 
 
-CODES = {"JIT601", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
+CODES = {"JIT601", "JIT624", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
 
 
 @pytest.mark.parametrize("name", FLAGGED)
