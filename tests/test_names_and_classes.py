@@ -336,6 +336,18 @@ FLAGGED = {
         """,
         "because a method or hook with that name already exists",
     ),
+    "module-attribute-holds-a-builtin-class": (
+        """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.cast = float
+
+            def forward(self, x):
+                return self.cast(x.sum())  # error: JIT603
+        """,
+        "failed to convert Python type: 'type'",
+    ),
     "break-in-tuple-loop": (
         """
         class M(nn.Module):
@@ -571,6 +583,15 @@ SILENT = {
             p.register_forward_hook(eager_only)
             return p
         """,
+    "module-attribute-holds-an-unread-builtin-class": """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.kind = float
+
+            def forward(self, x):
+                return x * 2
+        """,
     "break-in-list-loop": """
         class M(nn.Module):
             def forward(self, x):
@@ -595,7 +616,7 @@ def marked(text: str) -> list[tuple[str, int]]:
     )
 
 
-CODES = {"JIT601", "JIT624", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
+CODES = {"JIT601", "JIT603", "JIT624", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
 
 
 @pytest.mark.parametrize("name", FLAGGED)

@@ -225,6 +225,10 @@ class _Reads(cst.CSTVisitor):
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False
 
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> bool:
+        walk(node.value, self)  # `(n := v)` binds `n` (torch rejects the walrus itself: JIT112)
+        return False
+
     def visit_Annotation(self, node: cst.Annotation) -> bool:
         return False
 

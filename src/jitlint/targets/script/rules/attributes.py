@@ -186,12 +186,13 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
     code = "JIT603"
     name = "attr-unconvertible-value"
     severity = "error"
-    summary = "an attribute holding a lambda, a mixed-type list or `object()`"
+    summary = "an attribute holding a lambda, a mixed-type list, `object()` or a builtin class (`float`)"
     message = "attribute value TorchScript cannot convert"
-    bad_kinds = frozenset({"lambda", "mixed-list", "object"})
+    bad_kinds = frozenset({"lambda", "mixed-list", "object", "python-type"})
 
     def explain(self, name: str, kinds: set[str]) -> str:
-        what = {"lambda": "a lambda", "mixed-list": "a list mixing types", "object": "a plain `object()`"}[sorted(kinds)[0]]
+        what = {"lambda": "a lambda", "mixed-list": "a list mixing types", "object": "a plain `object()`",
+                "python-type": "a Python class (a `type`)"}[sorted(kinds)[0]]
         return (f"`self.{name}` holds {what}, which TorchScript cannot convert; use an nn.Module (or a module-level "
                 f"function) for callables, and one element type per list")
 
