@@ -348,6 +348,38 @@ FLAGGED = {
         """,
         "failed to convert Python type: 'type'",
     ),
+    "interface-lacks-the-method": (
+        """
+        @torch.jit.interface
+        class Scorer(nn.Module):
+            def score(self, x: torch.Tensor) -> torch.Tensor:
+                pass
+
+
+        class Impl(nn.Module):
+            @torch.jit.export
+            def score(self, x: torch.Tensor) -> torch.Tensor:
+                return x.sum()
+
+            def rescale(self, x: torch.Tensor) -> torch.Tensor:
+                return x * 2
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return x
+
+
+        class M(nn.Module):
+            scorer: Scorer
+
+            def __init__(self):
+                super().__init__()
+                self.scorer = Impl()
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.scorer.rescale(x)  # error: JIT625
+        """,
+        "object has no attribute or method 'rescale'",
+    ),
     "break-in-tuple-loop": (
         """
         class M(nn.Module):
@@ -592,6 +624,32 @@ SILENT = {
             def forward(self, x):
                 return x * 2
         """,
+    "interface-declares-the-method": """
+        @torch.jit.interface
+        class Scorer(nn.Module):
+            def score(self, x: torch.Tensor) -> torch.Tensor:
+                pass
+
+
+        class Impl(nn.Module):
+            @torch.jit.export
+            def score(self, x: torch.Tensor) -> torch.Tensor:
+                return x.sum()
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return x
+
+
+        class M(nn.Module):
+            scorer: Scorer
+
+            def __init__(self):
+                super().__init__()
+                self.scorer = Impl()
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.scorer.score(x)
+        """,
     "break-in-list-loop": """
         class M(nn.Module):
             def forward(self, x):
@@ -616,7 +674,7 @@ def marked(text: str) -> list[tuple[str, int]]:
     )
 
 
-CODES = {"JIT601", "JIT603", "JIT624", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
+CODES = {"JIT601", "JIT603", "JIT625", "JIT624", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
 
 
 @pytest.mark.parametrize("name", FLAGGED)

@@ -158,6 +158,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT622": CodeInfo("ignored-class-instantiated", "error", "script", None),
     "JIT623": CodeInfo("module-init-without-super", "error", "script", None),
     "JIT624": CodeInfo("hook-signature", "error", "script", None),
+    "JIT625": CodeInfo("interface-method-missing", "error", "script", None),
     "JIT701": CodeInfo("branch-type-mismatch", "error", "script", None),
     "JIT702": CodeInfo("defined-in-one-branch", "error", "script", None),
     "JIT703": CodeInfo("none-init-then-tensor", "error", "script", None),
