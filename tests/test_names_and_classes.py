@@ -380,6 +380,51 @@ FLAGGED = {
         """,
         "object has no attribute or method 'rescale'",
     ),
+    "namedtuple-string-annotation-names-nothing": (
+        """
+        class Pair(NamedTuple):
+            left: torch.Tensor
+            right: "Tensr"
+
+
+        class M(nn.Module):
+            def forward(self, pair: Pair):  # error: JIT222
+                return pair.left
+        """,
+        "Unknown type annotation: 'ForwardRef('Tensr')' in NamedTuple Pair",
+    ),
+    "inplace-add-on-class-without-add": (
+        """
+        @torch.jit.script
+        class Tally:
+            def __init__(self, n: int):
+                self.n = n
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                t = Tally(1)
+                t += Tally(2)  # error: JIT626
+                return x * t.n
+        """,
+        "since it does not define an __iadd__ or __add__ method",
+    ),
+    "global-scriptmodule-called": (
+        """
+        class Shift(nn.Module):
+            def forward(self, x):
+                return x + 1
+
+
+        shift = torch.jit.script(Shift())
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                return shift(x)  # error: JIT627
+        """,
+        "Cannot call a ScriptModule that is not a submodule of the caller",
+    ),
     "break-in-tuple-loop": (
         """
         class M(nn.Module):
@@ -650,6 +695,29 @@ SILENT = {
             def forward(self, x: torch.Tensor) -> torch.Tensor:
                 return self.scorer.score(x)
         """,
+    "namedtuple-string-annotation-of-a-defined-name": """
+        class Pair(NamedTuple):
+            left: torch.Tensor
+            right: "int"
+
+
+        class M(nn.Module):
+            def forward(self, pair: Pair):
+                return pair.left * pair.right
+        """,
+    "global-plain-module-called": """
+        class Shift(nn.Module):
+            def forward(self, x):
+                return x + 1
+
+
+        shift = Shift()
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                return shift(x)
+        """,
     "break-in-list-loop": """
         class M(nn.Module):
             def forward(self, x):
@@ -674,7 +742,7 @@ def marked(text: str) -> list[tuple[str, int]]:
     )
 
 
-CODES = {"JIT601", "JIT603", "JIT625", "JIT624", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
+CODES = {"JIT601", "JIT603", "JIT625", "JIT222", "JIT626", "JIT627", "JIT624", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
 
 
 @pytest.mark.parametrize("name", FLAGGED)

@@ -326,3 +326,127 @@ class InterfaceMethodMissing(ScriptRule):
             f"`{method}` ('object has no attribute or method '{method}''); compiled code sees only the interface's "
             f"methods: declare `{method}` in `{interface.name}`",
         )
+
+
+_INPLACE = {
+    "+=": "add", "-=": "sub", "*=": "mul", "/=": "truediv", "//=": "floordiv", "%=": "mod", "**=": "pow",
+    "<<=": "lshift", ">>=": "rshift", "&=": "and", "|=": "or", "^=": "xor", "@=": "matmul",
+}
+
+
+def _only_constructed_as(name: str, function: cst.FunctionDef, ctx: RuleContext) -> ClassInfo | None:
+    """The project class every binding of local `name` constructs (`a = Acc(...)`), if there is one such class and
+    `name` is bound no other way."""
+    classes: list[ClassInfo | None] = []
+    other = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            nonlocal other
+            if any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets):
+                if len(node.targets) != 1 or not isinstance(node.value, cst.Call):
+                    other = True
+                else:
+                    classes.append(ctx.project.resolve_class(ctx.qualify(node.value.func)))
+            elif any(name in target_names(t.target) for t in node.targets):
+                other = True
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            nonlocal other
+            if name in target_names(node.target):
+                other = True
+
+        def visit_For(self, node: cst.For) -> None:
+            nonlocal other
+            if name in target_names(node.target):
+                other = True
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            nonlocal other
+            if name in target_names(node.name):
+                other = True
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            nonlocal other
+            if name in target_names(node.target):
+                other = True
+
+    walk(function.body, Find())
+    params = function.params
+    if other or not classes or any(p.name.value == name for p in (*params.posonly_params, *params.params, *params.kwonly_params)):
+        return None
+    first = classes[0]
+    if first is None or any(cls is not first for cls in classes):
+        return None
+    return first
+
+
+class InplaceOperatorUndefined(ScriptRule):
+    code = "JIT626"
+    name = "inplace-op-undefined"
+    severity = "error"
+    summary = (
+        "`a += b` where `a` holds an instance of a TorchScript class that defines neither `__iadd__` nor `__add__` "
+        "(and likewise for the other augmented operators)"
+    )
+    message = "augmented assignment on a TorchScript class without the operator's method"
+
+    def visit_AugAssign(self, node: cst.AugAssign, ctx: RuleContext) -> None:
+        function = ctx.function
+        if function is None or not isinstance(node.target, cst.Name):
+            return
+        operator = "".join(ctx.module.tree.code_for_node(node.operator).split())
+        stem = _INPLACE.get(operator)
+        if stem is None:
+            return
+        cls = _only_constructed_as(node.target.value, function.info.node, ctx)
+        if cls is None or ctx.project.is_module_class(cls) or cls.base_names:
+            return
+        if decorator_names(cls.node, cls.module.imports) - {"torch.jit.script"}:
+            return  # a decorator (dataclass...) that may add methods
+        wanted = (f"__i{stem}__", f"__{stem}__")
+        if any(method in c.methods for c in ctx.project.mro(cls) for method in wanted):
+            return
+        ctx.report(
+            node,
+            f"`{node.target.value}` holds a `{cls.name}`, which defines neither `{wanted[0]}` nor `{wanted[1]}` "
+            f"('Cannot emit inplace op on ... since it does not define an {wanted[0]} or {wanted[1]} method'); define "
+            f"one of them on `{cls.name}`",
+        )
+
+
+class GlobalScriptModuleCall(ScriptRule):
+    code = "JIT627"
+    name = "global-scriptmodule-call"
+    severity = "error"
+    summary = (
+        "compiled code calls a module-level ScriptModule (`sm = torch.jit.script(M())`, an instance of a "
+        "`torch.jit.ScriptModule` subclass) that is not a submodule"
+    )
+    message = "call of a ScriptModule that is not a submodule"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        func = node.func
+        if ctx.function is None or not isinstance(func, cst.Name):
+            return
+        value = ctx.module.globals.get(func.value)
+        if not isinstance(value, cst.Call) or _locally_bound(func.value, ctx.function.info.node):
+            return
+        qualified = ctx.qualify(value.func)
+        scripted = qualified in ("torch.jit.script", "torch.jit.trace", "torch.jit.load")
+        if not scripted:
+            cls = ctx.project.resolve_class(qualified)
+            scripted = cls is not None and "torch.jit.ScriptModule" in ctx.project.torch_bases(cls)
+        if scripted:
+            ctx.report(
+                node,
+                f"`{func.value}` is a ScriptModule held in a module-level variable, and compiled code can call a "
+                f"ScriptModule only as a submodule ('Cannot call a ScriptModule that is not a submodule of the "
+                f"caller'); make it an attribute of the calling module (`self.{func.value} = ...` in `__init__`)",
+            )
+
+
+def _locally_bound(name: str, function: cst.FunctionDef) -> bool:
+    from jitlint.targets.script.scopes import bound_in, parameter_names
+
+    return name in parameter_names(function) or name in bound_in(function.body)

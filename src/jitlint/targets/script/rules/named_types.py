@@ -143,3 +143,43 @@ class NamedTupleTensorDefault(_NamedTypeRule):
 
     def problem(self, cls: ClassInfo, ctx: RuleContext) -> str | None:
         return namedtuple_problem(cls, ctx)
+
+
+def unresolved_field_annotation(cls: ClassInfo, ctx: RuleContext) -> str | None:
+    """A NamedTuple field annotated with a string naming nothing the class's module defines: torch resolves field
+    annotations itself and fails on a `ForwardRef` it cannot resolve."""
+    import re
+
+    from jitlint.targets.script.scopes import BUILTIN_NAMES, module_globals
+
+    known = module_globals(cls.module.tree, cls.module.text)
+    if known is None:
+        return None
+    for name, value in _members(cls):
+        if not isinstance(value, cst.AnnAssign):
+            continue
+        annotation = value.annotation.annotation
+        if not isinstance(annotation, cst.SimpleString) or not isinstance(annotation.evaluated_value, str):
+            continue
+        text = annotation.evaluated_value.strip()
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*", text):
+            continue
+        head = text.split(".", 1)[0]
+        if head not in known and head not in BUILTIN_NAMES:
+            return (f"the field `{cls.name}.{name}` is annotated `\"{text}\"`, which names nothing this module "
+                    f"defines or imports ('Unknown type annotation: 'ForwardRef('{text}')' in NamedTuple "
+                    f"{cls.name}'); import the type, or annotate with it directly")
+    return None
+
+
+class NamedTupleUnresolvedAnnotation(_NamedTypeRule):
+    code = "JIT222"
+    name = "namedtuple-unresolved-annotation"
+    severity = "error"
+    scope = "signature"
+    summary = "a NamedTuple compiled code uses with a field annotated by a string naming nothing the module defines"
+    message = "NamedTuple field whose string annotation names nothing defined"
+    bases = _NAMED_TUPLE
+
+    def problem(self, cls: ClassInfo, ctx: RuleContext) -> str | None:
+        return unresolved_field_annotation(cls, ctx)
