@@ -705,7 +705,7 @@ SILENT = {
             def forward(self, pair: Pair):
                 return pair.left * pair.right
         """,
-    "global-plain-module-called": """
+    "global-plain-module-or-scripted-function-called": """
         class Shift(nn.Module):
             def forward(self, x):
                 return x + 1
@@ -714,9 +714,16 @@ SILENT = {
         shift = Shift()
 
 
+        def double(x):
+            return x * 2
+
+
+        fast_double = torch.jit.script(double)
+
+
         class M(nn.Module):
             def forward(self, x):
-                return shift(x)
+                return fast_double(shift(x))
         """,
     "break-in-list-loop": """
         class M(nn.Module):

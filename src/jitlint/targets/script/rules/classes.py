@@ -421,7 +421,7 @@ class GlobalScriptModuleCall(ScriptRule):
     severity = "error"
     summary = (
         "compiled code calls a module-level ScriptModule (`sm = torch.jit.script(M())`, an instance of a "
-        "`torch.jit.ScriptModule` subclass) that is not a submodule"
+        "`torch.jit.ScriptModule` subclass) that is not a submodule; a scripted function is fine"
     )
     message = "call of a ScriptModule that is not a submodule"
 
@@ -433,8 +433,16 @@ class GlobalScriptModuleCall(ScriptRule):
         if not isinstance(value, cst.Call) or _locally_bound(func.value, ctx.function.info.node):
             return
         qualified = ctx.qualify(value.func)
-        scripted = qualified in ("torch.jit.script", "torch.jit.trace", "torch.jit.load")
-        if not scripted:
+        scripted = qualified == "torch.jit.load"
+        if qualified in ("torch.jit.script", "torch.jit.trace") and value.args:
+            # Of a module instance: `torch.jit.script(f)` of a function gives a ScriptFunction, which compiled code
+            # calls fine.
+            built = value.args[0].value
+            if isinstance(built, cst.Call):
+                built_qualified = ctx.qualify(built.func) or ""
+                cls = ctx.project.resolve_class(built_qualified)
+                scripted = (cls is not None and ctx.project.is_module_class(cls)) or built_qualified.startswith("torch.nn.")
+        elif not scripted:
             cls = ctx.project.resolve_class(qualified)
             scripted = cls is not None and "torch.jit.ScriptModule" in ctx.project.torch_bases(cls)
         if scripted:
