@@ -425,6 +425,23 @@ FLAGGED = {
         """,
         "Cannot call a ScriptModule that is not a submodule of the caller",
     ),
+    "parameter-called-like-a-function": (
+        """
+        class M(nn.Module):
+            def forward(self, x, activation):
+                return activation(x)  # error: JIT426
+        """,
+        "cannot call a value of type 'Tensor'",
+    ),
+    "tensor-forked": (
+        """
+        class M(nn.Module):
+            def forward(self, x):
+                future = torch.jit.fork(x)  # error: JIT426
+                return torch.jit.wait(future)
+        """,
+        "cannot call a value of type 'Tensor'",
+    ),
     "break-in-tuple-loop": (
         """
         class M(nn.Module):
@@ -725,6 +742,20 @@ SILENT = {
             def forward(self, x):
                 return fast_double(shift(x))
         """,
+    "function-forked-and-submodule-called": """
+        def double(x):
+            return x * 2
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.activation = nn.ReLU()
+
+            def forward(self, x):
+                future = torch.jit.fork(double, x)
+                return self.activation(torch.jit.wait(future))
+        """,
     "break-in-list-loop": """
         class M(nn.Module):
             def forward(self, x):
@@ -749,7 +780,7 @@ def marked(text: str) -> list[tuple[str, int]]:
     )
 
 
-CODES = {"JIT601", "JIT603", "JIT625", "JIT222", "JIT626", "JIT627", "JIT624", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
+CODES = {"JIT426", "JIT601", "JIT603", "JIT625", "JIT222", "JIT626", "JIT627", "JIT624", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
 
 
 @pytest.mark.parametrize("name", FLAGGED)

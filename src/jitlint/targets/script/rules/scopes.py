@@ -35,3 +35,62 @@ class UndefinedName(ScriptRule):
                     "it before this read"
                 )
             ctx.report(read.name, message)
+
+
+_NOT_CALLABLE = {
+    "torch.Tensor": "Tensor", "builtins.int": "int", "builtins.float": "float", "builtins.str": "str",
+    "builtins.bool": "bool", "typing.List": "List", "typing.Dict": "Dict", "typing.Tuple": "Tuple",
+    "builtins.list": "list", "builtins.dict": "dict", "builtins.tuple": "tuple",
+}
+_FORK = frozenset({"torch.jit.fork", "torch.jit._fork"})
+
+
+class CallOfNonCallable(ScriptRule):
+    code = "JIT426"
+    name = "call-of-non-callable"
+    severity = "error"
+    summary = (
+        "compiled code calls a parameter (or forks it with `torch.jit.fork`) whose TorchScript type is not callable: "
+        "unannotated (so a Tensor), or annotated Tensor, a number, a str or a container"
+    )
+    message = "call of a parameter TorchScript types as a value, not a function"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        from jitlint.targets.script.infer import is_overload_implementation, signature_comment
+        from jitlint.targets.script.scopes import bound_in
+
+        function = ctx.function
+        if function is None:
+            return
+        callee = node.func
+        if ctx.qualify(callee) in _FORK and node.args:
+            callee = node.args[0].value
+        if not isinstance(callee, cst.Name):
+            return
+        definition = function.info.node
+        params = definition.params
+        param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                      if p.name.value == callee.value), None)
+        if param is None or param.default is not None:
+            return  # a default says another type (JIT204 covers `fn=None`)
+        if function.info.bound_first_param is not None and param is (params.posonly_params or params.params or (None,))[0]:
+            return
+        if signature_comment(definition) is not None or is_overload_implementation(definition, ctx.module.tree):
+            return  # the types are in a comment, or per overload declaration
+        if callee.value in bound_in(definition.body):
+            return
+        if param.annotation is None:
+            kind = "Tensor"
+        else:
+            annotation = param.annotation.annotation
+            outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+            kind = _NOT_CALLABLE.get(ctx.qualify(outer) or "")
+            if kind is None:
+                return
+        ctx.report(
+            node,
+            f"`{callee.value}` is a parameter of type {kind}"
+            f"{' (unannotated parameters are Tensors)' if param.annotation is None else ''}, which TorchScript "
+            f"cannot call ('cannot call a value of type '{kind}''); pass a submodule or call a module-level function "
+            f"instead",
+        )
