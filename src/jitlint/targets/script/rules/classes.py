@@ -381,6 +381,31 @@ def _only_constructed_as(name: str, function: cst.FunctionDef, ctx: RuleContext)
     return first
 
 
+_ASSIGNMENTS: dict[int, tuple[cst.FunctionDef, list[cst.Assign]]] = {}
+
+
+def _assignments(function: cst.FunctionDef) -> list[cst.Assign]:
+    """The assignments `name = Call(...)` of a function, found once per function (a cheap filter)."""
+    cached = _ASSIGNMENTS.get(id(function))
+    if cached is not None and cached[0] is function:
+        return cached[1]
+
+    class Find(cst.CSTVisitor):
+        found: list[cst.Assign] = []
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if isinstance(node.value, cst.Call) and any(isinstance(t.target, cst.Name) for t in node.targets):
+                self.found.append(node)
+
+    finder = Find()
+    finder.found = []
+    walk(function.body, finder)
+    if len(_ASSIGNMENTS) > 256:
+        _ASSIGNMENTS.clear()
+    _ASSIGNMENTS[id(function)] = (function, finder.found)
+    return finder.found
+
+
 class InplaceOperatorUndefined(ScriptRule):
     code = "JIT626"
     name = "inplace-op-undefined"
@@ -399,7 +424,13 @@ class InplaceOperatorUndefined(ScriptRule):
         stem = _INPLACE.get(operator)
         if stem is None:
             return
-        cls = _only_constructed_as(node.target.value, function.info.node, ctx)
+        definition = function.info.node
+        name = node.target.value
+        if not any(
+            isinstance(t.target, cst.Name) and t.target.value == name for a in _assignments(definition) for t in a.targets
+        ):
+            return  # never assigned a call's result: not an instance built here
+        cls = _only_constructed_as(node.target.value, definition, ctx)
         if cls is None or ctx.project.is_module_class(cls) or cls.base_names:
             return
         if decorator_names(cls.node, cls.module.imports) - {"torch.jit.script"}:

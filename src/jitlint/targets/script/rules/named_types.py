@@ -92,6 +92,12 @@ class _NamedTypeRule(ScriptRule):
     def _check(self, node: cst.BaseExpression, ctx: RuleContext) -> None:
         if ctx.function is None:
             return
+        head = node
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        imports = ctx.module.imports
+        if not isinstance(head, cst.Name) or (head.value not in imports.aliases and head.value not in ctx.module.classes):
+            return  # cheap: only names of this module's classes, or imported names, can be a project class
         qualified = ctx.qualify(node)
         if qualified is None:
             return
