@@ -815,3 +815,38 @@ def test_torch_rejects_flagged(name, tmp_path):
 def test_torch_scripts_silent(name, tmp_path):
     result = script_source(source(SILENT[name]), tmp_path)
     assert result.ok, f"{name}: {result.describe()}"
+
+
+# What JIT425 cannot know, it does not report (torch may well reject some of these: that is not claimed here).
+UNKNOWABLE = {
+    "star-import": """
+        from math import *
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                return x * sqrt(2.0)
+        """,
+    "globals-written": """
+        globals()["OFFSET"] = 1
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                return x + OFFSET
+        """,
+    "name-only-in-a-try-body": """
+        class M(nn.Module):
+            def forward(self, x):
+                try:
+                    y = x
+                except Exception:
+                    pass
+                return y
+        """,
+}
+
+
+@pytest.mark.parametrize("name", UNKNOWABLE)
+def test_undefined_name_silent_when_unknowable(name, lint_source):
+    assert [f for f in lint_source(source(UNKNOWABLE[name])) if f.code == "JIT425"] == []

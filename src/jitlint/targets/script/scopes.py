@@ -38,7 +38,7 @@ BUILTIN_NAMES = (
     frozenset(dir(builtins)) | frozenset(dir(typing)) | _MODULE_NAMES | {"warnings", "rangelist", "_to_tensor"}
 )
 # Calls whose argument is a type expression torch resolves itself (`Future`, `Tensor` without an import): not read.
-_TYPE_ARGUMENT = {"annotate": 0, "cast": 0, "isinstance": 1}
+_TYPE_ARGUMENT = {"annotate": 0, "cast": 0, "isinstance": 1, "Attribute": 1}
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
@@ -159,14 +159,15 @@ _GLOBALS: dict[int, tuple[cst.Module, frozenset[str] | None]] = {}
 
 def module_globals(module: cst.Module, text: str | None = None) -> frozenset[str] | None:
     """The names a module binds at its top level (in any statement there, conditional or not), and the names its
-    functions declare `global`; None when that cannot be known (`from x import *`, `globals()`, `vars()`)."""
+    functions declare `global`; None when that cannot be known (`from x import *`, `globals()`, `vars()`,
+    `locals()`)."""
     cached = _GLOBALS.get(id(module))
     if cached is not None and cached[0] is module:
         return cached[1]
     if text is None:
         text = module.code
     result: frozenset[str] | None
-    if "globals()" in text or "vars()" in text or "__builtins__" in text:
+    if "globals()" in text or "vars()" in text or "locals()" in text or "__builtins__" in text:
         result = None
     else:
         collect = _Bindings()
