@@ -565,6 +565,20 @@ SILENT = {
             def forward(self, x):
                 return x * Link(1).value
         """,
+    "mixin-reads-what-the-module-has": """
+        class ScaleMixin:
+            def scaled(self, x):
+                return x * self.factor
+
+
+        class M(nn.Module, ScaleMixin):
+            def __init__(self):
+                super().__init__()
+                self.factor = 2
+
+            def forward(self, x):
+                return self.scaled(x)
+        """,
     "ignored-class-built-in-ignored-method": """
         @torch.jit.ignore
         class Recorder:

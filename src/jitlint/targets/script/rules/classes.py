@@ -23,6 +23,8 @@ def script_class_owner(ctx: RuleContext) -> ClassInfo | None:
     if function is None or function.info.cls is None or function.info.bound_first_param != "instance":
         return None
     cls = function.info.cls
+    if any(owner is not cls for owner in function.owners):
+        return None  # a mixin's method compiled for the class that inherits it (a module, say)
     if ctx.project.is_module_class(cls) or any(base not in (None, "builtins.object") for base in cls.base_names):
         return None
     if any(base is None for base in cls.base_names):
