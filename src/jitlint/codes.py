@@ -160,7 +160,6 @@ CODES: dict[str, CodeInfo] = {
     "JIT622": CodeInfo("ignored-class-instantiated", "error", "script", None),
     "JIT623": CodeInfo("module-init-without-super", "error", "script", None),
     "JIT624": CodeInfo("hook-signature", "error", "script", None),
-    "JIT625": CodeInfo("interface-method-missing", "error", "script", None),
     "JIT626": CodeInfo("inplace-op-undefined", "error", "script", None),
     "JIT627": CodeInfo("global-scriptmodule-call", "error", "script", None),
     "JIT701": CodeInfo("branch-type-mismatch", "error", "script", None),

@@ -287,49 +287,6 @@ class ModuleInitWithoutSuper(ScriptRule):
         )
 
 
-class InterfaceMethodMissing(ScriptRule):
-    code = "JIT625"
-    name = "interface-method-missing"
-    severity = "error"
-    summary = (
-        "compiled code calls, on an attribute annotated with a `@torch.jit.interface` class, a method the interface "
-        "does not declare"
-    )
-    message = "method the attribute's interface does not declare"
-
-    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        func = node.func
-        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Attribute):
-            return
-        holder = func.value
-        function = ctx.function
-        if function is None or function.info.cls is None or not isinstance(holder.value, cst.Name):
-            return
-        if holder.value.value != first_param_name(function.info.node) or function.info.bound_first_param != "instance":
-            return
-        owners = function.owners or [function.info.cls]
-        interfaces = []
-        for owner in owners:
-            info = ctx.project.attributes(owner).get(holder.attr.value)
-            if info is None or info.annotation is None or info.annotation_imports is None:
-                return
-            interface = ctx.project.resolve_class(info.annotation_imports.qualify(info.annotation))
-            if interface is None or "torch.jit.interface" not in decorator_names(interface.node, interface.module.imports):
-                return
-            interfaces.append(interface)
-        method = func.attr.value
-        for interface in interfaces:
-            if any(method in cls.methods for cls in ctx.project.mro(interface)):
-                return
-        interface = interfaces[0]
-        ctx.report(
-            node,
-            f"`self.{holder.attr.value}` is typed with the interface `{interface.name}`, which declares no method "
-            f"`{method}` ('object has no attribute or method '{method}''); compiled code sees only the interface's "
-            f"methods: declare `{method}` in `{interface.name}`",
-        )
-
-
 _INPLACE = {
     "+=": "add", "-=": "sub", "*=": "mul", "/=": "truediv", "//=": "floordiv", "%=": "mod", "**=": "pow",
     "<<=": "lshift", ">>=": "rshift", "&=": "and", "|=": "or", "^=": "xor", "@=": "matmul",

@@ -84,7 +84,8 @@ class _NamedTypeRule(ScriptRule):
     bases: frozenset[str]
 
     def begin_file(self, ctx: RuleContext) -> None:
-        self.reported: set[tuple[int, int]] = set()
+        # Keyed by ids, holding the nodes: an id is only trusted while its node is alive and the same.
+        self.reported: dict[tuple[int, int], tuple[cst.CSTNode, cst.CSTNode]] = {}
 
     def problem(self, cls: ClassInfo, ctx: RuleContext) -> str | None:
         raise NotImplementedError
@@ -104,12 +105,16 @@ class _NamedTypeRule(ScriptRule):
         cls = ctx.project.resolve_class(qualified)
         if cls is None or not set(cls.base_names) & self.bases:
             return
-        key = (id(ctx.function.info.node), id(cls.node))
-        if key in self.reported:
+        function_node = ctx.function.info.node
+        key = (id(function_node), id(cls.node))
+        seen = getattr(self, "reported", None)
+        if seen is None:
+            seen = self.reported = {}
+        if key in seen and seen[key][0] is function_node and seen[key][1] is cls.node:
             return
         problem = self.problem(cls, ctx)
         if problem is not None:
-            self.reported.add(key)
+            seen[key] = (function_node, cls.node)
             ctx.report(node, problem)
 
     def visit_Name(self, node: cst.Name, ctx: RuleContext) -> None:
