@@ -348,6 +348,68 @@ FLAGGED = {
         """,
         "failed to convert Python type: 'type'",
     ),
+    "namedtuple-string-annotation-names-nothing": (
+        """
+        class Pair(NamedTuple):
+            left: torch.Tensor
+            right: "Tensr"
+
+
+        class M(nn.Module):
+            def forward(self, pair: Pair):  # error: JIT222
+                return pair.left
+        """,
+        "Unknown type annotation: 'ForwardRef('Tensr')' in NamedTuple Pair",
+    ),
+    "inplace-add-on-class-without-add": (
+        """
+        @torch.jit.script
+        class Tally:
+            def __init__(self, n: int):
+                self.n = n
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                t = Tally(1)
+                t += Tally(2)  # error: JIT626
+                return x * t.n
+        """,
+        "since it does not define an __iadd__ or __add__ method",
+    ),
+    "global-scriptmodule-called": (
+        """
+        class Shift(nn.Module):
+            def forward(self, x):
+                return x + 1
+
+
+        shift = torch.jit.script(Shift())
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                return shift(x)  # error: JIT627
+        """,
+        "Cannot call a ScriptModule that is not a submodule of the caller",
+    ),
+    "parameter-called-like-a-function": (
+        """
+        class M(nn.Module):
+            def forward(self, x, activation):
+                return activation(x)  # error: JIT426
+        """,
+        "cannot call a value of type 'Tensor'",
+    ),
+    "tensor-forked": (
+        """
+        class M(nn.Module):
+            def forward(self, x):
+                future = torch.jit.fork(x)  # error: JIT426
+                return torch.jit.wait(future)
+        """,
+        "cannot call a value of type 'Tensor'",
+    ),
     "break-in-tuple-loop": (
         """
         class M(nn.Module):
@@ -605,6 +667,50 @@ SILENT = {
 
             def forward(self, x):
                 return x * 2
+        """,
+    "namedtuple-string-annotation-of-a-defined-name": """
+        class Pair(NamedTuple):
+            left: torch.Tensor
+            right: "int"
+
+
+        class M(nn.Module):
+            def forward(self, pair: Pair):
+                return pair.left * pair.right
+        """,
+    "global-plain-module-or-scripted-function-called": """
+        class Shift(nn.Module):
+            def forward(self, x):
+                return x + 1
+
+
+        shift = Shift()
+
+
+        def double(x):
+            return x * 2
+
+
+        fast_double = torch.jit.script(double)
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                return fast_double(shift(x))
+        """,
+    "function-forked-and-submodule-called": """
+        def double(x):
+            return x * 2
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.activation = nn.ReLU()
+
+            def forward(self, x):
+                future = torch.jit.fork(double, x)
+                return self.activation(torch.jit.wait(future))
         """,
     "break-in-list-loop": """
         class M(nn.Module):
