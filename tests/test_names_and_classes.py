@@ -1,5 +1,5 @@
 """Names, TorchScript classes, overloads, Enum/NamedTuple types and unrolled loops: minimal cases written for
-JIT425, JIT214's overload checks, JIT620-623, JIT220-221, JIT308's tuple loops and JIT601's attributes that start
+JIT425, JIT214's overload checks, JIT620-623, JIT226-221, JIT308's tuple loops and JIT601's attributes that start
 as an empty list or dict, and JIT624's hook signatures.
 
 Each FLAGGED case marks the lines jitlint must report with `# error: CODE`, and names the text torch's error must
@@ -212,7 +212,7 @@ FLAGGED = {
 
 
         class M(nn.Module):
-            def forward(self, x, level: Level):  # error: JIT220
+            def forward(self, x, level: Level):  # error: JIT226
                 return x
         """,
         "Cannot create Enum with value type 'Tensor'",
@@ -226,7 +226,7 @@ FLAGGED = {
 
         class M(nn.Module):
             def forward(self, x):
-                return x * len(Stage.EARLY.value)  # error: JIT220
+                return x * len(Stage.EARLY.value)  # error: JIT226
         """,
         "Cannot create Enum with value type 'Any'",
     ),
@@ -238,7 +238,7 @@ FLAGGED = {
 
 
         class M(nn.Module):
-            def forward(self, x, mode: Mode):  # error: JIT220
+            def forward(self, x, mode: Mode):  # error: JIT226
                 return x
         """,
         "Could not unify type list",
@@ -251,7 +251,7 @@ FLAGGED = {
 
 
         class M(nn.Module):
-            def forward(self, x, box: Box):  # error: JIT221
+            def forward(self, x, box: Box):  # error: JIT227
                 return x
         """,
         "Tensors are not supported as default NamedTuple fields",
@@ -356,7 +356,7 @@ FLAGGED = {
 
 
         class M(nn.Module):
-            def forward(self, pair: Pair):  # error: JIT222
+            def forward(self, pair: Pair):  # error: JIT228
                 return pair.left
         """,
         "Unknown type annotation: 'ForwardRef('Tensr')' in NamedTuple Pair",
@@ -736,7 +736,7 @@ def marked(text: str) -> list[tuple[str, int]]:
     )
 
 
-CODES = {"JIT426", "JIT601", "JIT603", "JIT222", "JIT626", "JIT627", "JIT624", "JIT214", "JIT220", "JIT221", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
+CODES = {"JIT426", "JIT601", "JIT603", "JIT228", "JIT626", "JIT627", "JIT624", "JIT214", "JIT226", "JIT227", "JIT308", "JIT425", "JIT620", "JIT621", "JIT622", "JIT623"}
 
 
 @pytest.mark.parametrize("name", FLAGGED)

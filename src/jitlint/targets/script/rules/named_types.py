@@ -1,4 +1,4 @@
-"""JIT220-221: Enum and NamedTuple classes compiled code uses, checked the way torch builds their TorchScript types
+"""JIT226-221: Enum and NamedTuple classes compiled code uses, checked the way torch builds their TorchScript types
 (`torch/jit/_recursive.py`, `torch/_jit_internal.py`, the C++ `python_sugared_value` for enums): an Enum's values
 must be all int, all float or all str; a NamedTuple field of type Tensor cannot have a default.
 
@@ -128,7 +128,7 @@ class _NamedTypeRule(ScriptRule):
 
 
 class EnumValueType(_NamedTypeRule):
-    code = "JIT220"
+    code = "JIT226"
     name = "enum-value-type"
     severity = "error"
     scope = "signature"
@@ -144,7 +144,7 @@ class EnumValueType(_NamedTypeRule):
 
 
 class NamedTupleTensorDefault(_NamedTypeRule):
-    code = "JIT221"
+    code = "JIT227"
     name = "namedtuple-tensor-default"
     severity = "error"
     scope = "signature"
@@ -184,7 +184,7 @@ def unresolved_field_annotation(cls: ClassInfo, ctx: RuleContext) -> str | None:
 
 
 class NamedTupleUnresolvedAnnotation(_NamedTypeRule):
-    code = "JIT222"
+    code = "JIT228"
     name = "namedtuple-unresolved-annotation"
     severity = "error"
     scope = "signature"
