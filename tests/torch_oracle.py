@@ -46,7 +46,7 @@ class ScriptResult:
         run as a script, `__torch__._jitlint_oracle_7.Add` here)?"""
         text = self.message_full
         if self.module:
-            text = text.replace(f"__torch__.{self.module}.", "__torch__.")
+            text = text.replace(f"__torch__.{self.module}.", "__torch__.").replace(f"'{self.module}.", "'")
         return bool(quoted.strip()) and normalise(quoted) in normalise(text)
 
     @property

@@ -407,7 +407,7 @@ def value_kinds(
 ) -> tuple[set[Kind], str | None]:
     """Kinds of value an expression assigned to `self.x` produces: a container kind, a `CallResult`, a
     `MethodResult` (built by `self.<name>(...)`), a `CollectionOf`, "mixed-list", "empty-container", "none",
-    "reference", "literal", "lambda" or "other"; and the qualified name of a function stored by reference."""
+    "reference", "python-type" (a builtin class), "literal", "lambda" or "other"; and the qualified name of a function stored by reference."""
     if isinstance(value, cst.IfExp):
         body_kinds, body_fn = value_kinds(value.body, imports, self_name)
         else_kinds, else_fn = value_kinds(value.orelse, imports, self_name)
@@ -433,6 +433,8 @@ def value_kinds(
         return {"other"}, None
     if isinstance(value, (cst.Name, cst.Attribute)):
         qualified = imports.qualify(value)
+        if qualified in _BUILTIN_TYPES:
+            return {"python-type"}, None
         if qualified and not qualified.startswith("builtins."):
             return {"reference"}, qualified
     if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)):
@@ -451,6 +453,12 @@ def value_kinds(
         return _collection_kinds("dict", elements, imports, self_name), None
     return {"other"}, None
 
+
+# Builtin classes stored as values (`self.cast = float`): torch cannot convert a Python `type` (verified on 2.13).
+_BUILTIN_TYPES = frozenset(
+    f"builtins.{name}" for name in ("object", "int", "float", "str", "bool", "list", "dict", "tuple", "set", "type",
+                                    "bytes", "complex", "frozenset")
+)
 
 # The literals whose types make a list "mixed": numbers and strings (a bytes literal counts as a string).
 _MIXABLE_LITERALS = {"int": "int", "float": "float", "str": "str", "bytes": "str"}

@@ -47,6 +47,12 @@ class AttributeSetOutsideInit(ScriptRule):
         owners = _owners(ctx)
         if name is None or not owners or name in _MODULE_ATTRIBUTES:
             return
+        if all(_starts_empty(ctx.project.attributes(owner).get(name)) for owner in owners):
+            ctx.report(node.target, f"`self.{name}` is set here, but `__init__` leaves it an empty list or dict, whose "
+                                    f"type TorchScript cannot infer, so the scripted module has no `{name}` ('Tried "
+                                    f"to set nonexistent attribute'); declare its type at class level "
+                                    f"(`{name}: List[int]`)")
+            return
         for owner in owners:
             if not self._only_set_in_compiled_code(owner, name, ctx):
                 return
@@ -73,6 +79,29 @@ class AttributeSetOutsideInit(ScriptRule):
             if compiled is None or not compiled.body_captured:
                 return False
         return True
+
+
+def _empty_display(node: cst.BaseExpression, info) -> bool:
+    if isinstance(node, (cst.List, cst.Dict)) and not node.elements:
+        return True
+    if isinstance(node, cst.Call) and len(node.args) == 2:
+        annotate = node.func
+        if isinstance(annotate, cst.Attribute) and annotate.attr.value == "annotate":
+            return _empty_display(node.args[1].value, info)
+    if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Name):
+        return node.func.value in ("list", "dict")
+    return False
+
+
+def _starts_empty(info) -> bool:
+    """`__init__` gives the attribute only empty lists or dicts (`[]`, `torch.jit.annotate(List[int], [])`) and
+    nothing types it: torch cannot infer the type, and the scripted module has no such attribute (verified on 2.13,
+    also with `self.x: List[int] = []` in `__init__`)."""
+    if info is None or info.registered or info.annotation is not None or info.class_value is not None:
+        return False
+    if info.filled_in_init or not info.init_values or "__init__" not in info.assigned_in:
+        return False
+    return all(_empty_display(value.node, info) for value in info.init_values)
 
 
 class _AttributeValueRule(ScriptRule):
@@ -158,12 +187,13 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
     code = "JIT603"
     name = "attr-unconvertible-value"
     severity = "error"
-    summary = "an attribute holding a lambda, a mixed-type list or `object()`"
+    summary = "an attribute holding a lambda, a mixed-type list, `object()` or a builtin class (`float`)"
     message = "attribute value TorchScript cannot convert"
-    bad_kinds = frozenset({"lambda", "mixed-list", "object"})
+    bad_kinds = frozenset({"lambda", "mixed-list", "object", "python-type"})
 
     def explain(self, name: str, kinds: set[str]) -> str:
-        what = {"lambda": "a lambda", "mixed-list": "a list mixing types", "object": "a plain `object()`"}[sorted(kinds)[0]]
+        what = {"lambda": "a lambda", "mixed-list": "a list mixing types", "object": "a plain `object()`",
+                "python-type": "a Python class (a `type`)"}[sorted(kinds)[0]]
         return (f"`self.{name}` holds {what}, which TorchScript cannot convert; use an nn.Module (or a module-level "
                 f"function) for callables, and one element type per list")
 

@@ -438,7 +438,7 @@ class ModuleListBreakContinue(ScriptRule):
     code = "JIT308"
     name = "modulelist-break-continue"
     severity = "error"
-    summary = "`break`/`continue` in a loop over a module container"
+    summary = "`break`/`continue` in a loop over a module container or a tuple display"
     message = (
         "`break`/`continue` in a loop over a module container is not supported: TorchScript unrolls that loop; "
         "guard the body with an `if` instead"
@@ -451,6 +451,9 @@ class ModuleListBreakContinue(ScriptRule):
             if isinstance(ancestor, cst.For):
                 if _iterates_module_container(ancestor.iter, ctx):
                     ctx.report(node)
+                elif isinstance(ancestor.iter, cst.Tuple):  # a tuple display is unrolled too (verified on 2.13)
+                    ctx.report(node, "`break`/`continue` in a loop over a tuple is not supported: TorchScript "
+                                     "unrolls loops over tuples; iterate a list, or guard the body with an `if`")
                 return
 
     visit_Break = visit_Continue = _check

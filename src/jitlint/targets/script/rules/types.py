@@ -431,8 +431,9 @@ class OverloadMisuse(ScriptRule):
     name = "overload-misuse"
     severity = "error"
     summary = (
-        "`@torch.jit._overload` declarations with no implementation after them, or without the annotations "
-        "that say their signature"
+        "`@torch.jit._overload` declarations with no implementation after them, without the annotations that say "
+        "their signature, with defaults the implementation does not share, or leaving out an unannotated parameter "
+        "of the implementation; an overloaded function passed to `torch.jit.script` itself"
     )
     message = "`torch.jit._overload` declarations TorchScript cannot use"
 
@@ -449,6 +450,15 @@ class OverloadMisuse(ScriptRule):
                 f"the declarations ('Implementation ... is missing'); define the implementation after them",
             )
         elif node is group.implementation:
+            from jitlint.targets.script import overloads
+
+            if ctx.function.reason in ("passed to torch.jit.script", "@torch.jit.script"):
+                ctx.report(node.name, overloads.DIRECTLY_SCRIPTED)
+            for declaration in group.declarations:
+                for problem in overloads.default_mismatches(declaration, node, ctx.module.tree):
+                    ctx.report(problem.node, problem.message)
+                for problem in overloads.undeclared_unannotated(declaration, node, signature_comment(node) is not None):
+                    ctx.report(problem.node, problem.message)
             for declaration in group.declarations:
                 if not _has_annotations(declaration) and signature_comment(declaration) is None:
                     ctx.report(

@@ -1,0 +1,87 @@
+"""What torch checks when it compiles an implementation of `@torch.jit._overload` declarations against one of
+them (`torch/jit/_script.py`: `_check_overload_defaults`, `_check_directly_compile_overloaded`; the C++
+`ScriptTypeParser` for the parameters a declaration leaves out), as problems JIT214 reports.
+
+Each check names the node torch points at, or the declaration when torch names no line. Defaults are compared
+only when both are literals (`1`, `-2.5`, `"a"`, `None`, `True`): any other value stays silent.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Iterator
+
+import libcst as cst
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class OverloadProblem:
+    node: cst.CSTNode
+    message: str
+
+
+def _params(function: cst.FunctionDef) -> list[cst.Param]:
+    params = function.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def _literal(node: cst.BaseExpression | None, module: cst.Module) -> object:
+    """The value of a literal default, `_MISSING` for no default, None when it is not a literal."""
+    if node is None:
+        return _MISSING
+    try:
+        return ("value", ast.literal_eval(module.code_for_node(node)))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def default_mismatches(
+    declaration: cst.FunctionDef, implementation: cst.FunctionDef, module: cst.Module
+) -> Iterator[OverloadProblem]:
+    """A default on a declaration that the implementation does not have, or has with another literal value."""
+    implementation_defaults = {param.name.value: param.default for param in _params(implementation)}
+    for param in _params(declaration):
+        if param.default is None:
+            continue
+        name = param.name.value
+        theirs = _literal(implementation_defaults.get(name), module)
+        ours = _literal(param.default, module)
+        if theirs is _MISSING or (ours is not None and theirs is not None and ours != theirs):
+            yield OverloadProblem(
+                declaration.name,
+                f"the default of `{name}` on this `@torch.jit._overload` declaration differs from the "
+                f"implementation's ('Default parameters on overloads do not affect the runtime so they must equal "
+                f"to the default parameter on the implementation function. Found on parameter {name}'); give both "
+                f"the same default, or none on the declaration",
+            )
+
+
+def undeclared_unannotated(
+    declaration: cst.FunctionDef, implementation: cst.FunctionDef, has_signature_comment: bool
+) -> Iterator[OverloadProblem]:
+    """Implementation parameters a declaration leaves out, without an annotation of their own."""
+    if has_signature_comment:
+        return
+    declared = {param.name.value for param in _params(declaration)}
+    for index, param in enumerate(_params(implementation)):
+        if param.name.value in declared or param.annotation is not None:
+            continue
+        if index == 0 and param.name.value in ("self", "cls"):
+            continue
+        yield OverloadProblem(
+            implementation.name,
+            f"`{param.name.value}` is not a parameter of an `@torch.jit._overload` declaration and has no annotation "
+            f"here ('Parameters not specified on the overloaded declaration must have a type annotation in the "
+            f"implementation function. Did not find type for param {param.name.value}'); annotate it, or declare "
+            f"it in every overload",
+        )
+        return  # torch stops at the first
+
+
+DIRECTLY_SCRIPTED = (
+    "an overloaded function is passed to `torch.jit.script` itself ('cannot be directly compiled because it is "
+    "overloaded'); script a function that calls it, so that its arguments choose the overload"
+)
