@@ -206,14 +206,12 @@ _SIZE_METHODS = frozenset({"view", "reshape", "permute", "expand", "repeat", "ti
 _SIZE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
 
 
-def pass_the_list(arg: cst.Arg, ctx: RuleContext) -> PendingFix | None:
+def pass_the_list(arg: cst.Arg, ctx: RuleContext, is_list) -> PendingFix | None:
     """`x.view(*shape)` -> `x.view(shape)` for the Tensor methods and factories that take a size list as one
     argument (view, reshape, permute, expand, repeat, tile, new_zeros/ones/empty; torch.zeros/ones/empty/rand/
     randn): the same call. Safe."""
     call = ctx.parent
-    if not isinstance(call, cst.Call) or call.args[0] is not arg:
-        return None
-    if any(a.keyword is None for a in call.args[1:]) or any(a.star for a in call.args[1:]):
+    if not isinstance(call, cst.Call):
         return None
     func = call.func
     if isinstance(func, cst.Attribute) and func.attr.value in _SIZE_METHODS and ctx.qualify(func) is None:
@@ -222,8 +220,37 @@ def pass_the_list(arg: cst.Arg, ctx: RuleContext) -> PendingFix | None:
         pass
     else:
         return None
-    comma = arg.comma if len(call.args) > 1 else cst.MaybeSentinel.DEFAULT
-    return PendingFix("pass the list itself", [PendingEdit(arg, ctx.code(arg.with_changes(star="", comma=comma)))])
+    if call.args[0] is arg and not any(a.keyword is None or a.star for a in call.args[1:]):
+        comma = arg.comma if len(call.args) > 1 else cst.MaybeSentinel.DEFAULT
+        return PendingFix("pass the list itself", [PendingEdit(arg, ctx.code(arg.with_changes(star="", comma=comma)))])
+    return _one_size_list(call, is_list, ctx)
+
+
+def _one_size_list(call: cst.Call, is_list, ctx: RuleContext) -> PendingFix | None:
+    """`x.view(b, *self.grid, c)` -> `x.view([b] + list(self.grid) + [c])`: the positional sizes as one list. Only
+    when every starred operand is certainly a list for TorchScript (`is_list`); `list(...)` makes a `torch.Size` or
+    a list the same list in eager Python too. Safe: the same sizes reach the same method."""
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star == "**" for a in call.args) or list(call.args[: len(positional)]) != positional:
+        return None
+    if any(a.star == "*" and not is_list(a.value, ctx) for a in positional):
+        return None
+    parts: list[str] = []
+    plain: list[str] = []
+    for a in positional:
+        if a.star == "*":
+            if plain:
+                parts.append("[" + ", ".join(plain) + "]")
+                plain = []
+            value = a.value
+            parts.append(ctx.code(value) if isinstance(value, (cst.List, cst.ListComp)) else f"list({ctx.code(value)})")
+        else:
+            plain.append(ctx.code(a.value))
+    if plain:
+        parts.append("[" + ", ".join(plain) + "]")
+    keywords = [ctx.code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[len(positional):]]
+    text = f"{ctx.code(call.func)}({', '.join([' + '.join(parts), *keywords])})"
+    return PendingFix("pass the sizes as one list", [PendingEdit(call, text)])
 
 
 # -- JIT119: `a, *rest = ...` ---------------------------------------------------------------------------------------

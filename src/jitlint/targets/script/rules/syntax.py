@@ -364,7 +364,7 @@ class NoStarUnpackInCall(ScriptRule):
     def visit_Arg(self, node: cst.Arg, ctx: RuleContext) -> None:
         # `*(1, -1)` and `*tuple_var` script fine (a tuple has a static length): flag what is certainly a list.
         if node.star == "*" and _is_list_like(node.value, ctx):
-            ctx.report(node, fix=fixers.pass_the_list(node, ctx))
+            ctx.report(node, fix=fixers.pass_the_list(node, ctx, _is_list_like))
 
     def visit_List(self, node: cst.List, ctx: RuleContext) -> None:
         for element in node.elements:
