@@ -72,6 +72,7 @@ from jitlint.targets.script.rules.flow import (
     TupleReturnArityMismatch,
 )
 from jitlint.targets.script.rules.calls import NoUnsupportedBuiltin
+from jitlint.targets.script.rules.literals import ListLiteralAnnotationMismatch
 from jitlint.targets.script.rules.types import UnannotatedNonTensorParam
 from jitlint.targets.script import schemas
 from jitlint.walk import walk
@@ -321,6 +322,8 @@ class TypeDomain(FlowDomain[Type]):
     def assign(self, node: cst.Assign, frame: Frame[Type]) -> None:
         expressions = self._expressions(frame)
         value_type = expressions.of(node.value)
+        if isinstance(node.value, cst.List):  # `pad = [0, n]`: the literal's type, mixed elements too
+            value_type = _argument_type(node.value, expressions)
         empty = _empty_container(node.value, self.imports)
         for target in node.targets:
             if isinstance(target.target, cst.Subscript):
@@ -494,6 +497,7 @@ class TypeDomain(FlowDomain[Type]):
             id(call.args[1].value) for call in reads.calls
             if len(call.args) == 2 and self.imports.qualify(call.func) == "torch.jit.annotate"
         }
+        self._annotated_list_literals(statement, reads, expressions)
         for if_expression in reads.if_expressions:
             first, second = expressions.of(if_expression.body), expressions.of(if_expression.orelse)
             if join_fails(first, second):
@@ -559,6 +563,43 @@ class TypeDomain(FlowDomain[Type]):
         for operation in reads.binary:
             for operand in (operation.left, operation.right):
                 self._optional_uses(operand, "is used in arithmetic", expressions)
+
+    def _annotated_list_literals(self, statement: cst.CSTNode, reads: Reads, expressions: Expressions) -> None:
+        """JIT225: a list display whose annotation (`y: List[float] = [...]`, `torch.jit.annotate(List[T], [...])`,
+        the return annotation of `return [...]`) is not a list of the type its elements unify to."""
+        pairs: list[tuple[cst.BaseExpression, Type, str]] = []
+        if isinstance(statement, cst.AnnAssign) and statement.value is not None:
+            spelled = self.ctx.module.tree.code_for_node(statement.annotation.annotation)
+            pairs.append((statement.value, annotation_type(statement.annotation.annotation, self.imports), spelled))
+        if isinstance(statement, cst.Return) and statement.value is not None and self.comment is None:
+            if self.function.returns is not None:
+                spelled = self.ctx.module.tree.code_for_node(self.function.returns.annotation)
+                pairs.append((statement.value, self.returns, spelled))
+        for call in reads.calls:
+            if len(call.args) == 2 and self.imports.qualify(call.func) == "torch.jit.annotate":
+                annotation = call.args[0].value
+                pairs.append((call.args[1].value, annotation_type(annotation, self.imports),
+                              self.ctx.module.tree.code_for_node(annotation)))
+        for value, annotation, spelled in pairs:
+            if not isinstance(value, cst.List) or annotation is None or not annotation.is_list:
+                continue
+            wanted = annotation.element
+            if wanted is None or not (wanted in _LIST_ELEMENTS or (wanted.is_optional and wanted.inner in _LIST_ELEMENTS)):
+                continue
+            found = _argument_type(value, expressions)
+            if found is None or not found.is_list:
+                continue
+            element = found.element
+            if element == wanted or (wanted.is_optional and element in (wanted.inner, NONE)):
+                continue
+            unified = "Union[...]" if element == schemas.MIXED else str(element)
+            self.events.append(Event(
+                ListLiteralAnnotationMismatch, value,
+                f"the elements of this list unify to {unified}, not to the annotation's element type "
+                f"({spelled}); TorchScript converts no element of a list literal (torch: 'List type annotation "
+                f"... did not match the types of the given list elements'). Make every element a {wanted}"
+                + (" (`1.0`, not `1`; `float(n)` for an int)" if wanted in (FLOAT, optional_of(FLOAT)) else ""),
+            ))
 
     def _range_enumerate(self, call: cst.Call, name: str, expressions: Expressions) -> None:
         """JIT418: TorchScript's own checks of `range()` and `enumerate()` arguments."""
@@ -734,6 +775,8 @@ class TypeDomain(FlowDomain[Type]):
             kind = expressions.of(argument.value)
             if isinstance(argument.value, (cst.List, cst.ListComp)) and kind is None:
                 spelled = "list"  # a list of unknown element type
+            elif kind is not None and kind.is_list and (kind.element == schemas.MIXED or _is_optional(kind.element)):
+                spelled = "list"  # of elements of several types: no annotation to advise
             elif kind is not None and (kind in _PASSED_SCALARS or kind.is_list):
                 spelled = str(kind)
             else:
@@ -875,10 +918,17 @@ def _argument_type(value: cst.BaseExpression, expressions: Expressions) -> Type:
             if not isinstance(element, cst.Element):
                 return None
             kind = expressions.of(element.value)
-            if kind not in _LIST_ELEMENTS:
+            if kind not in _LIST_ELEMENTS and kind != NONE:
                 return None
             kinds.add(kind)
-        return list_of(kinds.pop()) if len(kinds) == 1 else list_of(schemas.MIXED)
+        none = NONE in kinds
+        kinds.discard(NONE)
+        if not kinds:
+            return None  # `[None]`: not followed
+        if len(kinds) > 1:
+            return list_of(schemas.MIXED)
+        kind = kinds.pop()
+        return list_of(optional_of(kind) if none else kind)  # `[x, None]` is a List[Optional[Tensor]]
     kind = expressions.of(value)
     if kind == NONE and isinstance(value, cst.Name) and value.value != "None":
         return None  # a variable left None after an assignment torch rejected (JIT703): do not cascade
