@@ -137,6 +137,8 @@ CODES: dict[str, CodeInfo] = {
     "JIT417": CodeInfo("hasattr-name-not-literal", "error", "script", None),
     "JIT418": CodeInfo("range-enumerate-arguments", "error", "script", None),
     "JIT425": CodeInfo("parameter-called-as-function", "error", "script", None),
+    "JIT426": CodeInfo("typing-cast", "error", "script", None),
+    "JIT427": CodeInfo("zip-module-container-with-list", "error", "script", None),
     "JIT501": CodeInfo("is-tracing-guard-doesnt-prune", "error", "script", None),
     "JIT502": CodeInfo("is-scripting-stored-in-var", "error", "script", "safe"),
     "JIT503": CodeInfo("is-scripting-outside-compiled-code", "warning", "script", None),

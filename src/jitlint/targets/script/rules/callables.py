@@ -81,3 +81,67 @@ class ParameterCalledAsFunction(ScriptRule):
             f"there is none) called as `self.{name}(x)`, or an `Optional[nn.Module]` attribute tested with "
             f"`if self.{name} is not None:`",
         )
+
+
+class TypingCast(ScriptRule):
+    code = "JIT426"
+    name = "typing-cast"
+    severity = "error"
+    summary = "`typing.cast(T, x)` in compiled code: TorchScript cannot use a type as a value"
+    message = "`typing.cast` is not supported by TorchScript"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) != "typing.cast" or not node.args:
+            return
+        ctx.report(
+            node.args[0].value,
+            "TorchScript does not compile `typing.cast`: its type argument is read as a value (\"builtin cannot be "
+            "used as a value\", \"__int__ cannot be used as a value\"). Drop the cast; to narrow an Optional, "
+            "refine it (`assert x is not None`), and to type a value, annotate the variable or use "
+            "`torch.jit.annotate(T, value)`",
+        )
+
+
+_MODULE_CONTAINERS = frozenset({"ModuleList", "Sequential"})
+
+
+class ZipModuleContainer(ScriptRule):
+    code = "JIT427"
+    name = "zip-module-container-with-list"
+    severity = "error"
+    summary = "`zip(self.layers, xs)`: a module container zipped with a list, a parameter or a `range()`"
+    message = "a module container zipped with a value whose length TorchScript cannot know when compiling"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) != "builtins.zip" or len(node.args) < 2 or any(a.star or a.keyword for a in node.args):
+            return
+        parent = ctx.parent
+        if not ((isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is node)):
+            return
+        containers = [a.value for a in node.args if self._module_container(a.value, ctx)]
+        dynamic = [a.value for a in node.args if self._dynamic_length(a.value, ctx)]
+        if not containers or not dynamic:
+            return
+        ctx.report(
+            node,
+            f"TorchScript unrolls a loop over a module container, so everything zipped with it needs a length "
+            f"known when compiling; `{ctx.code(dynamic[0])}` has none (\"Can not iterate over a module list or "
+            f"tuple with a value that does not have a statically determinable length\"). Iterate "
+            f"`enumerate({ctx.code(containers[0])})` and index the other value: `for i, m in enumerate(...): "
+            f"... xs[i]`",
+        )
+
+    @staticmethod
+    def _module_container(value: cst.BaseExpression, ctx: RuleContext) -> bool:
+        found = ctx.self_attribute(value)
+        return found is not None and bool(found[1].kinds) and found[1].kinds <= _MODULE_CONTAINERS
+
+    @staticmethod
+    def _dynamic_length(value: cst.BaseExpression, ctx: RuleContext) -> bool:
+        """A `range(...)`, or a local name or parameter (a List: its length is a runtime value)."""
+        if isinstance(value, cst.Call):
+            return ctx.qualify(value.func) == "builtins.range"
+        if isinstance(value, cst.Name) and ctx.function is not None:
+            function = ctx.function.info.node
+            return value.value in params_of(function) or value.value in assigned_names(function)
+        return False
