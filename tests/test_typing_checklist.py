@@ -144,6 +144,34 @@ CASES = {
             def forward(self, x):
                 return x * x.max().item() + 1
     """),
+    "item-annotated-int": case("""
+        class M(nn.Module):
+            def forward(self, x):
+                n: int = x.sum().item()  # rejects
+                return x * n
+    """),
+    "item-through-variable-annotated-float": case("""
+        class M(nn.Module):
+            def forward(self, x):
+                n = x.sum().item()
+                k: float = n  # rejects
+                return x * k
+    """),
+    "item-as-size-index-and-int-parameter": case("""
+        def times(n: int) -> int:
+            return n * 2
+
+        class M(nn.Module):
+            def forward(self, x, xs: List[int]):
+                n = x.sum().item()
+                y = x.view(n, -1)[: x.sum().item()]
+                return y * xs[x.argmax().item()] * times(x.sum().item())
+    """),
+    "item-returned-as-int": case("""
+        class M(nn.Module):
+            def forward(self, x) -> int:
+                return x.sum().item()
+    """),
     # -- an attribute that is None after __init__: torch folds `if self.x is not None:` -----------------------------
     "none-attribute-pruned": case("""
         class M(nn.Module):
@@ -176,6 +204,50 @@ CASES = {
             def forward(self, x):
                 if self.gate is not None and self.training:
                     x = self.gate(x)
+                return x
+    """),
+    "none-attribute-conditional-in-init": case("""
+        class M(nn.Module):
+            def __init__(self, norm_layer=None):
+                super().__init__()
+                self.norm = norm_layer(4) if norm_layer else None
+
+            def forward(self, x):
+                if self.norm is None:
+                    return x
+                return self.norm(x, 1, 2)
+    """),
+    "none-attribute-if-expression": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = None
+                self.bias = None
+
+            def forward(self, x):
+                x = self.proj(x, 5) if self.proj is not None else x
+                return x if self.bias is None else x + self.bias.expand(3)
+    """),
+    "none-attribute-in-or-early-exit": case("""
+        class M(nn.Module):
+            def __init__(self, use: bool = False):
+                super().__init__()
+                self.drop = nn.Dropout(0.1) if use else None
+
+            def forward(self, x):
+                if not self.training or self.drop is None:
+                    return x
+                return self.drop(x, 3)
+    """),
+    "none-attribute-truth-test": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = None
+
+            def forward(self, x):
+                if self.act:  # rejects
+                    x = self.act(x)
                 return x
     """),
     # -- module-level constants read in compiled code -------------------------------------------------------------
@@ -308,6 +380,31 @@ CASES = {
             def forward(self, x):
                 self.count = self.count + 1
                 return x
+    """),
+    "attribute-read-never-set": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.factor = 2.0
+
+            def forward(self, x):
+                return x * self.scale  # rejects
+    """),
+    "attribute-read-under-hasattr": case("""
+        class M(nn.Module):
+            def forward(self, x):
+                if hasattr(self, "scale"):
+                    return x * self.scale
+                return x
+    """),
+    "attribute-read-is-property": case("""
+        class M(nn.Module):
+            @property
+            def scale(self) -> float:
+                return 2.0
+
+            def forward(self, x):
+                return x * self.scale
     """),
     # -- function-valued parameters --------------------------------------------------------------------------------
     "activation-parameter-called": case("""

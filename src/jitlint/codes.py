@@ -154,6 +154,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT609": CodeInfo("attr-none-needs-optional-annotation", "error", "script", None),
     "JIT610": CodeInfo("attr-type-change-in-forward", "error", "script", None),
     "JIT611": CodeInfo("optional-attr-no-local-refine", "error", "script", None),
+    "JIT628": CodeInfo("attribute-never-set", "error", "script", None),
     "JIT701": CodeInfo("branch-type-mismatch", "error", "script", None),
     "JIT702": CodeInfo("defined-in-one-branch", "error", "script", None),
     "JIT703": CodeInfo("none-init-then-tensor", "error", "script", None),

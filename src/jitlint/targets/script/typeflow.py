@@ -340,6 +340,15 @@ class TypeDomain(FlowDomain[Type]):
                     self._assign(name, None, target.target, frame)
 
     def annotated_assign(self, node: cst.AnnAssign, frame: Frame[Type]) -> None:
+        wanted = annotation_type(node.annotation.annotation, self.imports)
+        if node.value is not None and wanted in (INT, FLOAT) and self._expressions(frame).of(node.value) == NUMBER:
+            # `n: int = t.item()`: TorchScript converts a number only where a schema takes an int or a float
+            self.events.append(Event(
+                ItemIsNumber, node.target,
+                f"`.item()` returns a number (int or float) to TorchScript, and an annotated {wanted} variable does "
+                f"not take one ('Variable ... is annotated with type {wanted} but is being assigned to a value of "
+                f"type number'); wrap it: `{wanted}(....item())`",
+            ))
         for name in target_names(node.target):
             self.annotated.add(name)
             frame.bind(name, annotation_type(node.annotation.annotation, self.imports))
