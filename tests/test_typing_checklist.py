@@ -353,6 +353,47 @@ CASES = {
             def forward(self, x):
                 return self.helper(x) + 1
     """),
+    "ignore-result-used-as-int": case("""
+        class M(nn.Module):
+            @torch.jit.ignore
+            def count(self, x):
+                return int(x.numel())
+
+            def forward(self, x):
+                for i in range(self.count(x)):  # rejects
+                    x = x + i
+                return x
+    """),
+    "ignore-result-annotated-variable": case("""
+        class M(nn.Module):
+            @torch.jit.ignore
+            def count(self, x):
+                return int(x.numel())
+
+            def forward(self, x):
+                n: int = self.count(x)  # rejects
+                return x * n
+    """),
+    "unused-result-compared-with-str": case("""
+        class M(nn.Module):
+            @torch.jit.unused
+            def mode(self, x):
+                return "mean"
+
+            def forward(self, x):
+                if self.mode(x) == "mean":  # rejects
+                    return x.mean()
+                return x
+    """),
+    "ignore-result-as-size": case("""
+        class M(nn.Module):
+            @torch.jit.ignore
+            def count(self, x):
+                return int(x.numel())
+
+            def forward(self, x):
+                return x.view(self.count(x), -1) + self.count(x)
+    """),
     "ignore-annotated-int": case("""
         class M(nn.Module):
             @torch.jit.ignore

@@ -139,6 +139,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT425": CodeInfo("parameter-called-as-function", "error", "script", None),
     "JIT426": CodeInfo("typing-cast", "error", "script", None),
     "JIT427": CodeInfo("zip-module-container-with-list", "error", "script", None),
+    "JIT429": CodeInfo("ignored-return-unannotated", "error", "script", None),
     "JIT501": CodeInfo("is-tracing-guard-doesnt-prune", "error", "script", None),
     "JIT502": CodeInfo("is-scripting-stored-in-var", "error", "script", "safe"),
     "JIT503": CodeInfo("is-scripting-outside-compiled-code", "warning", "script", None),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.names import assigned_names, first_param
+from jitlint.literals import literal_type as python_literal_type
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.infer import (
     SCALARS,
@@ -15,6 +16,7 @@ from jitlint.targets.script.infer import (
     param_types,
     signature_comment,
 )
+from jitlint.targets.script.policy import IGNORE_DECORATORS
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules._expr import params_of
 
@@ -145,3 +147,49 @@ class ZipModuleContainer(ScriptRule):
             function = ctx.function.info.node
             return value.value in params_of(function) or value.value in assigned_names(function)
         return False
+
+
+_NON_TENSOR_ANNOTATIONS = frozenset({"builtins.int", "builtins.float", "builtins.str", "builtins.bool"})
+
+
+class IgnoredReturnUnannotated(ScriptRule):
+    code = "JIT429"
+    name = "ignored-return-unannotated"
+    severity = "error"
+    summary = "the result of an `@torch.jit.ignore` function without a return annotation used as an int or a str"
+    message = "an unannotated `@torch.jit.ignore` function returns a Tensor to TorchScript"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        qualified = ctx.qualify(node.func)
+        if qualified == "builtins.range":
+            for argument in node.args:
+                self._check(argument.value, "`range()` needs an int", "int", ctx)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign, ctx: RuleContext) -> None:
+        if node.value is not None and ctx.qualify(node.annotation.annotation) in _NON_TENSOR_ANNOTATIONS:
+            spelled = ctx.code(node.annotation.annotation)
+            self._check(node.value, f"the variable is annotated `{spelled}`", spelled, ctx)
+
+    def visit_Comparison(self, node: cst.Comparison, ctx: RuleContext) -> None:
+        operands = [node.left, *(target.comparator for target in node.comparisons)]
+        if any(python_literal_type(operand) == "str" for operand in operands):
+            for operand in operands:
+                self._check(operand, "it is compared with a str", "str", ctx)
+
+    def _check(self, value: cst.BaseExpression, why: str, returns: str, ctx: RuleContext) -> None:
+        if not isinstance(value, cst.Call):
+            return
+        found = ctx.captured.callee_of(value)
+        if found is None:
+            return
+        callee = found[0]
+        if not (callee.decorators & IGNORE_DECORATORS) or callee.node.returns is not None:
+            return
+        if signature_comment(callee.node) is not None:
+            return
+        ctx.report(
+            value,
+            f"`{callee.name}` is `@torch.jit.{sorted(callee.decorators & IGNORE_DECORATORS)[0].rsplit('.', 1)[1]}` "
+            f"without a return annotation, so TorchScript types its result a Tensor, and {why} (torch: \"... found "
+            f"Tensor\"). Annotate its return type: `def {callee.name}(...) -> {returns}:`",
+        )
