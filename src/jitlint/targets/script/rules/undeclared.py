@@ -133,8 +133,9 @@ class AttributeNeverSet(ScriptRule):
     def _never_set(owner: ClassInfo, name: str, ctx: RuleContext) -> bool:
         project = ctx.project
         mro = project.mro(owner)
-        if any(cls.dynamic_attributes or not _plain_body(cls) for cls in mro):
-            return False
+        if any(cls.dynamic_attributes or not _plain_body(cls) or "__getattr__" in cls.methods
+               or cls.node.decorators for cls in mro):
+            return False  # attributes made by code jitlint does not follow (a decorator such as @dataclass too)
         if project.torch_bases(owner) - {"torch.nn.Module"}:
             return False  # a torch base class such as nn.Linear has attributes jitlint does not see
         resolved = {id(cls) for cls in mro}
