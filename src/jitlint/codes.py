@@ -108,7 +108,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT212": CodeInfo("int-constant-out-of-range", "error", "script", None),
     "JIT213": CodeInfo("container-annotation-without-types", "error", "script", None),
     "JIT214": CodeInfo("overload-misuse", "error", "script", None),
-    "JIT225": CodeInfo("list-literal-annotation-mismatch", "error", "script", None),
+    "JIT239": CodeInfo("list-literal-annotation-mismatch", "error", "script", None),
     "JIT301": CodeInfo("modulelist-index-variable", "error", "script", "safe"),
     "JIT302": CodeInfo("moduledict-index-variable", "error", "script", None),
     "JIT303": CodeInfo("modulelist-reversed", "error", "script", None),

@@ -574,7 +574,7 @@ class TypeDomain(FlowDomain[Type]):
                 self._optional_uses(operand, "is used in arithmetic", expressions)
 
     def _annotated_list_literals(self, statement: cst.CSTNode, reads: Reads, expressions: Expressions) -> None:
-        """JIT225: a list display whose annotation (`y: List[float] = [...]`, `torch.jit.annotate(List[T], [...])`,
+        """JIT239: a list display whose annotation (`y: List[float] = [...]`, `torch.jit.annotate(List[T], [...])`,
         the return annotation of `return [...]`) is not a list of the type its elements unify to."""
         pairs: list[tuple[cst.BaseExpression, Type, str]] = []
         if isinstance(statement, cst.AnnAssign) and statement.value is not None:

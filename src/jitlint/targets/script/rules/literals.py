@@ -1,4 +1,4 @@
-"""JIT225: list displays TorchScript types by their elements (its list-literal typing), against their annotation."""
+"""JIT239: list displays TorchScript types by their elements (its list-literal typing), against their annotation."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from jitlint.targets.script.rules.flow import _FlowRule
 
 
 class ListLiteralAnnotationMismatch(_FlowRule):
-    code = "JIT225"
+    code = "JIT239"
     name = "list-literal-annotation-mismatch"
     severity = "error"
     summary = "`y: List[float] = [1, 2.0]`: a list display whose elements do not unify to the annotated element type"
