@@ -138,7 +138,6 @@ CODES: dict[str, CodeInfo] = {
     "JIT418": CodeInfo("range-enumerate-arguments", "error", "script", None),
     "JIT425": CodeInfo("parameter-called-as-function", "error", "script", None),
     "JIT426": CodeInfo("typing-cast", "error", "script", None),
-    "JIT427": CodeInfo("zip-module-container-with-list", "error", "script", None),
     "JIT429": CodeInfo("ignored-return-unannotated", "error", "script", None),
     "JIT501": CodeInfo("is-tracing-guard-doesnt-prune", "error", "script", None),
     "JIT502": CodeInfo("is-scripting-stored-in-var", "error", "script", "safe"),

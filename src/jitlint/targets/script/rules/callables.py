@@ -104,51 +104,6 @@ class TypingCast(ScriptRule):
         )
 
 
-_MODULE_CONTAINERS = frozenset({"ModuleList", "Sequential"})
-
-
-class ZipModuleContainer(ScriptRule):
-    code = "JIT427"
-    name = "zip-module-container-with-list"
-    severity = "error"
-    summary = "`zip(self.layers, xs)`: a module container zipped with a list, a parameter or a `range()`"
-    message = "a module container zipped with a value whose length TorchScript cannot know when compiling"
-
-    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        if ctx.qualify(node.func) != "builtins.zip" or len(node.args) < 2 or any(a.star or a.keyword for a in node.args):
-            return
-        parent = ctx.parent
-        if not ((isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is node)):
-            return
-        containers = [a.value for a in node.args if self._module_container(a.value, ctx)]
-        dynamic = [a.value for a in node.args if self._dynamic_length(a.value, ctx)]
-        if not containers or not dynamic:
-            return
-        ctx.report(
-            node,
-            f"TorchScript unrolls a loop over a module container, so everything zipped with it needs a length "
-            f"known when compiling; `{ctx.code(dynamic[0])}` has none (\"Can not iterate over a module list or "
-            f"tuple with a value that does not have a statically determinable length\"). Iterate "
-            f"`enumerate({ctx.code(containers[0])})` and index the other value: `for i, m in enumerate(...): "
-            f"... xs[i]`",
-        )
-
-    @staticmethod
-    def _module_container(value: cst.BaseExpression, ctx: RuleContext) -> bool:
-        found = ctx.self_attribute(value)
-        return found is not None and bool(found[1].kinds) and found[1].kinds <= _MODULE_CONTAINERS
-
-    @staticmethod
-    def _dynamic_length(value: cst.BaseExpression, ctx: RuleContext) -> bool:
-        """A `range(...)`, or a local name or parameter (a List: its length is a runtime value)."""
-        if isinstance(value, cst.Call):
-            return ctx.qualify(value.func) == "builtins.range"
-        if isinstance(value, cst.Name) and ctx.function is not None:
-            function = ctx.function.info.node
-            return value.value in params_of(function) or value.value in assigned_names(function)
-        return False
-
-
 _NON_TENSOR_ANNOTATIONS = frozenset({"builtins.int", "builtins.float", "builtins.str", "builtins.bool"})
 
 
