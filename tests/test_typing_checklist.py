@@ -8,7 +8,7 @@ that line. A case without a mark must script, and jitlint must report no error o
 Items the rule pages already cover (verified by tests/test_pages.py): `# type:` comments (JIT211), `_overload`
 (JIT214), `Dict`/`List` without contained types (JIT213), integer constants out of range (JIT212),
 `hasattr(self, ...)` (JIT417), range/enumerate arguments (JIT418), Optional refinement (JIT704), function-valued
-parameters (JIT425), list-literal typing (JIT239, JIT416). A module container zipped with a list or a `range()`
+parameters (JIT430), list-literal typing (JIT239, JIT416). A module container zipped with a list or a `range()`
 is main's JIT315 (its page).
 """
 

@@ -1,4 +1,4 @@
-"""JIT425: values compiled code calls that TorchScript cannot call (a parameter holding a function)."""
+"""JIT430: values compiled code calls that TorchScript cannot call (a parameter holding a function)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def called_params(function: cst.FunctionDef) -> frozenset[str]:
 
 
 class ParameterCalledAsFunction(ScriptRule):
-    code = "JIT425"
+    code = "JIT430"
     name = "parameter-called-as-function"
     severity = "error"
     summary = "a parameter called like a function (`activation(x)` with `activation=None`): TorchScript takes no functions as arguments"
@@ -86,7 +86,7 @@ class ParameterCalledAsFunction(ScriptRule):
 
 
 class TypingCast(ScriptRule):
-    code = "JIT426"
+    code = "JIT431"
     name = "typing-cast"
     severity = "error"
     summary = "`typing.cast(T, x)` in compiled code: TorchScript cannot use a type as a value"

@@ -114,7 +114,7 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
             return
         function = ctx.function.info
         if node.name.value in called_params(function.node):
-            return  # a function passed as a parameter: the call fails first, where JIT425 points
+            return  # a function passed as a parameter: the call fails first, where JIT430 points
         params = function.node.params
         positional = [*params.posonly_params, *params.params]
         index = positional.index(node) if node in positional else None
