@@ -662,3 +662,14 @@ def test_torch_rejects_at_the_flagged_line(name, tmp_path):
 def test_torch_scripts_the_lookalike(name, tmp_path):
     result = script_source(LOOKALIKES[name], tmp_path)
     assert result.ok, result
+
+
+def test_a_range_over_a_module_container_length_is_not_an_unrolled_loop(lint_source):
+    # torch unrolls `for m in self.blocks`, not `for i in range(len(self.blocks))`: the body keeps the types it had
+    source = (
+        "import torch\nimport torch.nn as nn\n\n\nclass M(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.blocks = nn.ModuleList([nn.Linear(4, 4)])\n\n"
+        "    def forward(self, x):\n        sizes = []\n        for i in range(len(self.blocks)):\n"
+        "            x = torch.relu(x)\n            sizes.append(x.size(0))\n        return x\n"
+    )
+    assert [(f.code, f.location.row) for f in lint_source(source) if f.code == "JIT210"] == [("JIT210", 14)]

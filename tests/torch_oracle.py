@@ -166,6 +166,33 @@ def statement_lines(source: str, row: int) -> range:
     return best[1]
 
 
+def covered_lines(source: str, row: int) -> range:
+    """The lines a finding on `row` covers: the smallest simple statement that contains it; for a row in the header
+    of a compound statement (`for x in xs:`, a multi-line `if (...):`), that header; otherwise (`else:`, a
+    decorator, a blank line) the row alone. A finding on the `else:` of a loop does not cover the `for`."""
+    wrapper = MetadataWrapper(cst.parse_module(source))
+    positions = wrapper.resolve(PositionProvider)
+    best = None
+    for node, span in positions.items():
+        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            if span.start.line <= row <= span.end.line:
+                size = span.end.line - span.start.line
+                if best is None or size < best[0]:
+                    best = (size, node, span)
+    if best is None:
+        return range(row, row + 1)
+    _, node, span = best
+    if isinstance(node, cst.SimpleStatementLine):
+        return range(span.start.line, span.end.line + 1)
+    body = getattr(node, "body", None)
+    if isinstance(body, cst.IndentedBlock) and body.body:
+        header_end = positions[body.body[0]].start.line - 1
+    else:
+        header_end = span.start.line  # `if x: y` on one line
+    header = range(span.start.line, max(header_end, span.start.line) + 1)
+    return header if row in header else range(row, row + 1)
+
+
 def points_at(result: ScriptResult, source: str, row: int) -> bool:
-    """torch's line is `row` or inside the smallest statement containing it."""
-    return result.line is not None and (result.line == row or result.line in statement_lines(source, row))
+    """torch's line is `row`, or inside the statement (or compound statement header) a finding on `row` covers."""
+    return result.line is not None and (result.line == row or result.line in covered_lines(source, row))

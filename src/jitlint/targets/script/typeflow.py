@@ -336,6 +336,8 @@ class TypeDomain(FlowDomain[Type]):
     def assign(self, node: cst.Assign, frame: Frame[Type]) -> None:
         expressions = self._expressions(frame)
         value_type = expressions.of(node.value)
+        if isinstance(node.value, cst.List):  # `pad = [0, n]`: the literal's type, mixed elements too
+            value_type = _argument_type(node.value, expressions)
         empty = _empty_container(node.value, self.imports)
         for target in node.targets:
             if isinstance(target.target, cst.Subscript):
@@ -370,7 +372,16 @@ class TypeDomain(FlowDomain[Type]):
                 value = _hinted_type(node.value, self._expressions(frame))
                 if value == NONE and not (isinstance(node.value, cst.Name) and node.value.value == "None"):
                     value = None  # a variable left None by an assignment torch rejected: do not cascade
-                if mismatches(value, annotation, convert=False):
+                if (node.value is not None and annotation in (INT, FLOAT)
+                        and self._expressions(frame).of(node.value) == NUMBER):
+                    # `n: int = t.item()`: TorchScript converts a number only where a schema takes an int or a float
+                    self.events.append(Event(
+                        ItemIsNumber, node.target,
+                        f"`.item()` returns a number (int or float) to TorchScript, and an annotated {annotation} "
+                        f"variable does not take one ('Variable ... is annotated with type {annotation} but is being "
+                        f"assigned to a value of type number'); wrap it: `{annotation}(....item())`",
+                    ))
+                elif mismatches(value, annotation, convert=False):
                     self.events.append(Event(
                         AnnotatedAssignmentMismatch, node,
                         f"`{name}` is annotated {annotation} and this assigns {_a(value)} (torch: 'Variable '{name}' is "
@@ -563,6 +574,8 @@ class TypeDomain(FlowDomain[Type]):
         ModuleList, a Sequential, `enumerate(self.blocks)`)."""
         if kind is not None:
             return kind.is_tuple
+        if isinstance(iterable, cst.Call) and self.imports.qualify(iterable.func) == "builtins.range":
+            return False  # `range(len(self.blocks))` is a loop over ints, which torch does not unroll
         return self.self_name is not None and any(name.value == self.self_name for name in Reads.of(iterable).names)
 
     @staticmethod
@@ -636,6 +649,9 @@ class TypeDomain(FlowDomain[Type]):
                               statement, expressions)
         if isinstance(statement, cst.Del):
             self._del_slice(statement.target)
+        if isinstance(statement, cst.Return) and isinstance(statement.value, cst.List) and self.returns is not None:
+            # the return annotation types a returned list display as an annotation does (`return [1, n]`)
+            self._hint_fails(statement.value, self.returns, statement, expressions)
         for if_expression in reads.if_expressions:
             first, second = expressions.of(if_expression.body), expressions.of(if_expression.orelse)
             if join_fails(first, second):
@@ -1195,6 +1211,8 @@ class TypeDomain(FlowDomain[Type]):
             kind = expressions.of(argument.value)
             if isinstance(argument.value, (cst.List, cst.ListComp)) and kind is None:
                 spelled = "list"  # a list of unknown element type
+            elif kind is not None and kind.is_list and (kind.element == schemas.MIXED or _is_optional(kind.element)):
+                spelled = "list"  # of elements of several types: no annotation to advise
             elif kind is not None and (kind in _PASSED_SCALARS or kind.is_list):
                 spelled = str(kind)
             else:
@@ -1349,10 +1367,17 @@ def _argument_type(value: cst.BaseExpression, expressions: Expressions) -> Type:
             if not isinstance(element, cst.Element):
                 return None
             kind = expressions.of(element.value)
-            if kind not in _LIST_ELEMENTS:
+            if kind not in _LIST_ELEMENTS and kind != NONE:
                 return None
             kinds.add(kind)
-        return list_of(kinds.pop()) if len(kinds) == 1 else list_of(schemas.MIXED)
+        none = NONE in kinds
+        kinds.discard(NONE)
+        if not kinds:
+            return None  # `[None]`: not followed
+        if len(kinds) > 1:
+            return list_of(schemas.MIXED)
+        kind = kinds.pop()
+        return list_of(optional_of(kind) if none else kind)  # `[x, None]` is a List[Optional[Tensor]]
     kind = expressions.of(value)
     if kind == NONE and isinstance(value, cst.Name) and value.value != "None":
         return None  # a variable left None after an assignment torch rejected (JIT703): do not cascade

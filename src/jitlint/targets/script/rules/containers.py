@@ -342,22 +342,45 @@ class ModuleListSlice(ScriptRule):
         container = _container(node.value, ctx, frozenset({"ModuleList", "Sequential"}))
         if container is None:
             return
-        # The slice itself compiles (`len(self.layers[1:])` scripts); calling its elements does not.
+        # The slice itself compiles (`len(self.layers[1:])` scripts, and so does a loop over it that only reads
+        # attributes of its modules); calling its elements does not. Torch points at the call.
         parent = ctx.parent
-        used = (
-            (isinstance(parent, cst.For) and parent.iter is node)
-            or (isinstance(parent, cst.CompFor) and parent.iter is node)
-            or (isinstance(parent, cst.Call) and parent.func is node)
-        )
-        if not used:
+        if isinstance(parent, cst.Call) and parent.func is node:
+            where = node
+        elif isinstance(parent, cst.For) and parent.iter is node:
+            where = _first_call_of(parent.target, parent.body)
+        elif isinstance(parent, cst.CompFor) and parent.iter is node:
+            comprehension = next((a for a in reversed(ctx.ancestors) if isinstance(
+                a, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp))), None)
+            element = getattr(comprehension, "elt", None) or getattr(comprehension, "value", None)
+            where = _first_call_of(parent.target, element) if element is not None else None
+        else:
+            where = None
+        if where is None:
             return
         name, kind = container
         ctx.report(
-            node,
+            where,
             f"TorchScript cannot call the modules of a slice of an nn.{kind} (`self.{name}[...]`); iterate "
             f"`enumerate(self.{name})` and skip by index, or build the sub-container in `__init__`",
             fix=fixers.enumerate_and_skip(node, ctx),
         )
+
+
+def _first_call_of(target: cst.BaseExpression, scope: cst.CSTNode) -> cst.Name | None:
+    """The callee of the first `name(...)` in `scope` that calls the loop variable `target` (a plain name)."""
+    if not isinstance(target, cst.Name):
+        return None
+    found: list[cst.Name] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> bool:
+            if not found and isinstance(node.func, cst.Name) and node.func.value == target.value:
+                found.append(node.func)
+            return not found
+
+    scope.visit(Calls())
+    return found[0] if found else None
 
 
 def self_attribute_load(node: cst.Attribute, ctx: RuleContext):

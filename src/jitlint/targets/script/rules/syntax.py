@@ -242,13 +242,15 @@ class NoLoopElse(ScriptRule):
     fires_in_pruned = True
     message = "`else` on a loop is not supported by TorchScript (on `while` torch even fails without a line number)"
 
+    # Reported on the loop's header, where torch points for a `for` ("else branches of for loops aren't
+    # supported", at the `for`); for a `while` torch names no line.
     def visit_For(self, node: cst.For, ctx: RuleContext) -> None:
         if node.orelse is not None:
-            ctx.report(node.orelse, fix=fixers.loop_else_after(node, ctx))
+            ctx.report(node.target, fix=fixers.loop_else_after(node, ctx))
 
     def visit_While(self, node: cst.While, ctx: RuleContext) -> None:
         if node.orelse is not None:
-            ctx.report(node.orelse, fix=fixers.loop_else_after(node, ctx))
+            ctx.report(node.test, fix=fixers.loop_else_after(node, ctx))
 
 
 class _ReportNode(ScriptRule):

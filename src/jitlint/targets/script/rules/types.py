@@ -11,6 +11,7 @@ from jitlint.targets.script.infer import (
     overload_group,
     signature_comment,
 )
+from jitlint.targets.script.rules.callables import called_params
 from jitlint.targets.script.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import fixers
@@ -113,6 +114,8 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
         if _typed_by_comment(ctx):
             return
         function = ctx.function.info
+        if node.name.value in called_params(function.node):
+            return  # a function passed as a parameter: the call fails first, where JIT430 points
         params = function.node.params
         positional = [*params.posonly_params, *params.params]
         index = positional.index(node) if node in positional else None

@@ -1,0 +1,150 @@
+"""JIT430: values compiled code calls that TorchScript cannot call (a parameter holding a function)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jitlint.names import assigned_names, first_param
+from jitlint.literals import literal_type as python_literal_type
+from jitlint.rules.base import RuleContext
+from jitlint.targets.script.infer import (
+    SCALARS,
+    TENSOR,
+    TSType,
+    annotation_type,
+    is_overload_implementation,
+    param_types,
+    signature_comment,
+)
+from jitlint.targets.script.policy import IGNORE_DECORATORS
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import params_of
+
+
+def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> TSType | None:
+    """The TorchScript type of the parameter of the compiled function that `name(...)` calls, when that type is
+    one no value of which can be called: an unannotated parameter (a Tensor, whatever its default: `fn=F.relu`
+    too), or one annotated Tensor, a number, a str or an Optional of those. None otherwise (a rebound name,
+    `self`, a parameter typed by a `# type:` comment or an `_overload`, an annotation this pass does not read)."""
+    if not isinstance(name, cst.Name) or ctx.function is None:
+        return None
+    info = ctx.function.info
+    function = info.node
+    param = params_of(function).get(name.value)
+    if param is None or name.value in assigned_names(function):
+        return None
+    if info.bound_first_param is not None and param is first_param(function):
+        return None
+    if signature_comment(function) is not None or is_overload_implementation(function, ctx.module.tree):
+        return None
+    if param.annotation is None:
+        return TENSOR  # TorchScript's type for every unannotated parameter, whatever its default
+    kind = annotation_type(param.annotation.annotation, ctx.module.imports)
+    if kind is not None and kind.is_optional:
+        return kind if kind.inner in SCALARS else None
+    return kind if kind in SCALARS else None
+
+
+def called_params(function: cst.FunctionDef) -> frozenset[str]:
+    """Names of `function`'s parameters its body calls as `name(...)` (rebound names included: callers filter)."""
+    names = set(params_of(function))
+    found: set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in names:
+                found.add(node.func.value)
+
+    function.body.visit(Calls())
+    return frozenset(found)
+
+
+class ParameterCalledAsFunction(ScriptRule):
+    code = "JIT430"
+    name = "parameter-called-as-function"
+    severity = "error"
+    summary = "a parameter called like a function (`activation(x)` with `activation=None`): TorchScript takes no functions as arguments"
+    message = "a parameter is called like a function, which TorchScript cannot pass"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        kind = called_param_type(node.func, ctx)
+        if kind is None:
+            return
+        name = node.func.value
+        if params_of(ctx.function.info.node)[name].annotation is None:
+            why = "it has no annotation, so TorchScript types it a Tensor and fails with \"cannot call a value of type 'Tensor'\""
+        else:
+            why = f"TorchScript types it {kind} and fails with \"cannot call a value of type ...\""
+        ctx.report(
+            node.func,
+            f"`{name}` is a parameter called like a function, but TorchScript cannot take a function as an "
+            f"argument: {why}. Make the function "
+            f"a module instead: an `nn.Module` attribute set in `__init__` (`nn.Identity()` rather than None when "
+            f"there is none) called as `self.{name}(x)`, or an `Optional[nn.Module]` attribute tested with "
+            f"`if self.{name} is not None:`",
+        )
+
+
+class TypingCast(ScriptRule):
+    code = "JIT431"
+    name = "typing-cast"
+    severity = "error"
+    summary = "`typing.cast(T, x)` in compiled code: TorchScript cannot use a type as a value"
+    message = "`typing.cast` is not supported by TorchScript"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) != "typing.cast" or not node.args:
+            return
+        ctx.report(
+            node.args[0].value,
+            "TorchScript does not compile `typing.cast`: its type argument is read as a value (\"builtin cannot be "
+            "used as a value\", \"__int__ cannot be used as a value\"). Drop the cast; to narrow an Optional, "
+            "refine it (`assert x is not None`), and to type a value, annotate the variable or use "
+            "`torch.jit.annotate(T, value)`",
+        )
+
+
+_NON_TENSOR_ANNOTATIONS = frozenset({"builtins.int", "builtins.float", "builtins.str", "builtins.bool"})
+
+
+class IgnoredReturnUnannotated(ScriptRule):
+    code = "JIT429"
+    name = "ignored-return-unannotated"
+    severity = "error"
+    summary = "the result of an `@torch.jit.ignore` function without a return annotation used as an int or a str"
+    message = "an unannotated `@torch.jit.ignore` function returns a Tensor to TorchScript"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        qualified = ctx.qualify(node.func)
+        if qualified == "builtins.range":
+            for argument in node.args:
+                self._check(argument.value, "`range()` needs an int", "int", ctx)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign, ctx: RuleContext) -> None:
+        if node.value is not None and ctx.qualify(node.annotation.annotation) in _NON_TENSOR_ANNOTATIONS:
+            spelled = ctx.code(node.annotation.annotation)
+            self._check(node.value, f"the variable is annotated `{spelled}`", spelled, ctx)
+
+    def visit_Comparison(self, node: cst.Comparison, ctx: RuleContext) -> None:
+        operands = [node.left, *(target.comparator for target in node.comparisons)]
+        if any(python_literal_type(operand) == "str" for operand in operands):
+            for operand in operands:
+                self._check(operand, "it is compared with a str", "str", ctx)
+
+    def _check(self, value: cst.BaseExpression, why: str, returns: str, ctx: RuleContext) -> None:
+        if not isinstance(value, cst.Call):
+            return
+        found = ctx.captured.callee_of(value)
+        if found is None:
+            return
+        callee = found[0]
+        if not (callee.decorators & IGNORE_DECORATORS) or callee.node.returns is not None:
+            return
+        if signature_comment(callee.node) is not None:
+            return
+        ctx.report(
+            value,
+            f"`{callee.name}` is `@torch.jit.{sorted(callee.decorators & IGNORE_DECORATORS)[0].rsplit('.', 1)[1]}` "
+            f"without a return annotation, so TorchScript types its result a Tensor, and {why} (torch: \"... found "
+            f"Tensor\"). Annotate its return type: `def {callee.name}(...) -> {returns}:`",
+        )
