@@ -8,6 +8,7 @@ file gives the same answer as linting its whole package.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
@@ -477,6 +478,9 @@ def _loaded_module(path: Path, source) -> ModuleInfo:
     return ModuleInfo.build(path, str(path), source.tree, linted=False, text=source.text)
 
 
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
 class ProjectIndex:
     """All modules of a run, and the classes and functions they define, resolved by qualified name."""
 
@@ -560,6 +564,39 @@ class ProjectIndex:
                 self._by_path[resolved(candidate)] = info
                 return info
         return None
+
+    def reads(self, module: ModuleInfo) -> list[str]:
+        """Every file `module(name)` could read for a name this module's imports lead to (each prefix of each
+        imported name, `import a` followed by `a.b.c` in the text, and the module itself), whether or not the
+        analysis asked for it: a superset of what resolving this module's names reads. The cache re-lints a file
+        when a file it reads this way, directly or through others, changes (see `jitlint.cache`)."""
+        aliases = module.imports.aliases
+        names = set(aliases.values())
+        names.add(module.name)
+        if module.text is not None:
+            for chain in set(_DOTTED.findall(module.text)):
+                head, _, rest = chain.partition(".")
+                if head in aliases:
+                    names.add(f"{aliases[head]}.{rest}")
+        found: set[str] = set()
+        cache = self.derived.setdefault("project.reads", {})
+        for name in names:
+            parts = name.split(".")
+            for end in range(1, len(parts) + 1):
+                prefix = ".".join(parts[:end])
+                if prefix not in cache:
+                    cache[prefix] = self._candidates(prefix)
+                found.update(cache[prefix])
+        found.discard(str(module.path))
+        return sorted(found)
+
+    def _candidates(self, name: str) -> list[str]:
+        linted = self._linted_paths.get(name)
+        if linted is not None:
+            return [str(linted)]
+        relative = Path(*name.split("."))
+        return [str(path) for root in self._roots
+                for path in (root / relative.with_suffix(".py"), root / relative / "__init__.py") if path.is_file()]
 
     def class_at(self, address: tuple) -> ClassInfo | None:
         """A class by `capture.class_address`: (module name, file, class name)."""
