@@ -3,34 +3,42 @@ disk and never imports LibCST; after an edit, only the edited files are linted a
 
 What a file's findings depend on
     jitlint's analysis crosses files: a helper is compiled because a `forward` in another linted file calls it, a
-    container's kind comes from a base class in a third. What the rest of a run contributes to one file's findings
-    is what the capture maps hold about that file's functions (captured or not, for which classes, the calls to
-    them); the engine records it per file (`engine.exchange_of`) and each entry stores it.
+    container's kind comes from a base class in a third. Two kinds of dependency are recorded:
+
+    - *What a file reads.* Its own text, and every file its names may lead to (`ProjectIndex.reads`: each prefix of
+      each imported name, `import a` then `a.b.c`), directly or through those files' names: bases, callees,
+      re-exports, modules read on demand. The run manifest keeps this graph for every module parsed.
+    - *What other files put in its record.* Capture is reachability from roots, so the part of the capture maps
+      that concerns a file (its captured functions, the classes each was captured for, the calls to them) is the
+      union of what each root file's roots reach in it (`CaptureMap.contributions`); each entry keeps its parts by
+      root file.
 
     What other files can see of a file is its *interface*: its tokens with their positions, without comments (but
     with `# type:` comments, which TorchScript reads), plus whether it is skipped (too large, generated). A comment,
-    a `# noqa` or trailing blank lines change the file's content but not its interface. An entry is valid while its
-    own content and the interface of every linted file and of every module read on demand (the *project
-    fingerprint*) are what they were when it was written.
+    a `# noqa` or trailing blank lines change the file's content but not its interface.
 
-    So a run: (1) all entries valid: findings from disk; (2) some files' content changed but no interface did:
-    only those files are linted again, each as one worker's share that receives its stored record instead of
-    exploring the others (`engine.lint_share`); every other file's findings come from disk; (3) an interface
-    changed, a file was added or removed, or an entry is missing: the whole run is linted (which refreshes every
-    entry), since a changed interface can change what any file's analysis sees. `tests/test_cache.py` edits,
-    re-runs and compares with a cold run.
+    So a run with the same files as the last one: (1) nothing changed: findings from disk; (2) some files changed:
+    the changed files and every file that reads a file whose interface changed (transitively) are *explored again*
+    from their roots (`engine.lint_share`); a file whose part from those root files comes out different (a new call
+    into it, a call that went), or whose record names a class of a file explored again (an inherited method is
+    checked against the subclass), is linted too; each linted file receives the recorded parts of the root files
+    not explored again, as a worker receives what the others found. Every other file's findings come from disk.
+    (3) A file added or removed (module names and import roots may change), a missing entry or another format: the
+    whole run. `tests/test_cache.py` edits comments and code, re-runs and compares with a cold run.
 
 Layout and eviction
-    `static/<build>/<settings>/<file>.json`: `<build>` is jitlint's version plus the size and mtime of its own files
+    `static/<build>/<settings>/<file>.json` and `.../run-manifest` (the run's files in order with their content
+    hashes, interfaces and the generation of their entries; the modules read on demand; the graph of reads):
+    `<build>` is jitlint's version plus the size and mtime of its own files
     (an edited editable install never reads entries written by different code), `<settings>` the effective
     configuration and enabled rules. Writing a run removes the directories of other builds (each edit of jitlint
     used to orphan a whole generation) and keeps the `KEEP_SETTINGS` most recently used settings of this build.
 
 Robustness
     Entries are written to a temporary file and renamed into place, so two runs sharing the cache never see half an
-    entry; an entry that does not parse or has the wrong shape counts as a miss, and entries of different project
-    fingerprints (two runs interleaved) mean a full run. A cache that cannot be written (read-only checkout) is
-    skipped silently: caching is an optimisation, never a failure.
+    entry; an entry that does not parse or has the wrong shape counts as a miss, and an entry of another run than
+    the manifest says (two runs interleaved) means a full run. A cache that cannot be written (read-only checkout)
+    is skipped silently: caching is an optimisation, never a failure.
 """
 
 from __future__ import annotations
