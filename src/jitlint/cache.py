@@ -241,15 +241,20 @@ class StaticCache:
             for path, (content, seen) in manifest["loaded"].items():
                 if self.file_hash(Path(path)) != content and self.interface(Path(path), (content, seen)) != seen:
                     moved.append(path)
-            # Who reads a file whose interface changed, directly or through other modules, explores again.
-            readers: dict[str, list[str]] = {}
+            # Who reads a file whose interface changed explores again: a file that re-exports a name from it (its
+            # `via`), and, transitively, a file whose names are defined in a file explored again (its `defs`).
+            via: dict[str, list[str]] = {}
+            defs: dict[str, list[str]] = {}
             for module, reads in manifest["graph"].items():
-                for read in reads:
-                    readers.setdefault(read, []).append(module)
-            reached = set(str(path) for path in moved)
+                for read in reads["via"]:
+                    via.setdefault(read, []).append(module)
+                for read in reads["defs"]:
+                    defs.setdefault(read, []).append(module)
+            reached = {str(path) for path in moved}
+            reached |= {reader for path in list(reached) for reader in via.get(path, ())}
             todo = list(reached)
             while todo:
-                for reader in readers.get(todo.pop(), ()):
+                for reader in defs.get(todo.pop(), ()):
                     if reader not in reached:
                         reached.add(reader)
                         todo.append(reader)
@@ -297,8 +302,11 @@ class StaticCache:
         for path in list(loaded):
             known = previous.get("loaded", {}).get(path)
             loaded[path] = [self.file_hash(Path(path)), self.interface(Path(path), tuple(known) if known else None)]
+        edited = {path for path, (content, _seen, _generation) in old_files.items() if content != manifest_files.get(
+            path, [None])[0]}
+        edited |= {path for path, known in previous.get("loaded", {}).items() if known and known[0] != loaded[path][0]}
         manifest = {"format": FORMAT, "order": [str(path) for path in files], "files": manifest_files,
-                    "loaded": loaded, "graph": {**previous.get("graph", {}), **graph}}
+                    "loaded": loaded, "graph": merge_graph(dict(previous.get("graph", {})), graph, edited)}
         try:
             self.entries.mkdir(parents=True, exist_ok=True)
             _mark_cache_directory(self.directory)
@@ -327,6 +335,18 @@ class StaticCache:
                              key=lambda child: child.stat().st_mtime_ns, reverse=True)
         for old in generations[KEEP_SETTINGS:]:
             shutil.rmtree(old, ignore_errors=True)
+
+
+def merge_graph(graph: dict, more: dict, replace: "set[str]" = frozenset()) -> dict:
+    """`more` into `graph`: a module's reads are the union of what each process saw its names lead to (a process
+    follows only the names its own analysis asked for), except for the modules of `replace` (edited since)."""
+    for path, reads in more.items():
+        known = graph.get(path)
+        if known is None or path in replace:
+            graph[path] = reads
+        else:
+            graph[path] = {kind: sorted(set(known.get(kind, ())) | set(reads.get(kind, ()))) for kind in ("via", "defs")}
+    return graph
 
 
 def _mark_cache_directory(directory: Path) -> None:

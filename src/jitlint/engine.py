@@ -17,6 +17,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jitlint.baseline import normalise_statement
+from jitlint.cache import merge_graph
 from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
@@ -196,7 +197,7 @@ class LintRun:
     # of that root file capture in it (`contributions_of`); and per module parsed, the files its names may lead to
     # (`ProjectIndex.reads`).
     contrib: dict[str, dict] = dataclasses.field(default_factory=dict)
-    graph: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    graph: dict[str, dict] = dataclasses.field(default_factory=dict)
     linted: list[Path] = dataclasses.field(default_factory=list)  # after `lint_share`: the files linted again
 
 
@@ -397,8 +398,9 @@ def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str
     return out
 
 
-def graph_of(project: ProjectIndex) -> dict[str, list[str]]:
-    """Per module parsed in this process (linted or read on demand), the files its names may lead to."""
+def graph_of(project: ProjectIndex) -> dict[str, dict[str, list[str]]]:
+    """Per module parsed in this process (linted or read on demand), what resolving its names read
+    (`ProjectIndex.reads`)."""
     modules = {str(module.path): module for module in [*project.modules.values(), *project._by_path.values()]}
     return {path: project.reads(module) for path, module in modules.items()}
 
@@ -576,12 +578,12 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
         loaded: list[Path] = []
         exchange: dict[str, dict] = {}
         contrib: dict[str, dict] = {}
-        graph: dict[str, list[str]] = {}
+        graph: dict[str, dict] = {}
         for share_findings, share_loaded, share_exchange, share_contrib, share_graph in _gather(
                 connections, "done", shown):
             findings.extend(share_findings)
             exchange.update(share_exchange)
-            graph.update(share_graph)
+            merge_graph(graph, share_graph)
             for target, by_root in share_contrib.items():  # each root file is in one share
                 contrib.setdefault(target, {}).update(by_root)
             loaded.extend(path for path in share_loaded if path not in loaded)

@@ -565,38 +565,54 @@ class ProjectIndex:
                 return info
         return None
 
-    def reads(self, module: ModuleInfo) -> list[str]:
-        """Every file `module(name)` could read for a name this module's imports lead to (each prefix of each
-        imported name, `import a` followed by `a.b.c` in the text, and the module itself), whether or not the
-        analysis asked for it: a superset of what resolving this module's names reads. The cache re-lints a file
-        when a file it reads this way, directly or through others, changes (see `jitlint.cache`)."""
+    def reads(self, module: ModuleInfo) -> dict[str, list[str]]:
+        """What resolving this module's names reads, for the cache (see `jitlint.cache`): {"via": files whose
+        interface alone matters (a package `__init__` that re-exports a name: only its import of that name is
+        followed), "defs": files where a name is defined or its trail ends (what is found there is read further,
+        through that file's own names)}. Every imported name is traced as `resolve` traces it (each dotted prefix
+        too, and `import a` followed by `a.b.c` in the text), through the modules present in this process: a module
+        the analysis never asked for was not read."""
         aliases = module.imports.aliases
         names = set(aliases.values())
-        names.add(module.name)
         if module.text is not None:
             for chain in set(_DOTTED.findall(module.text)):
                 head, _, rest = chain.partition(".")
                 if head in aliases:
                     names.add(f"{aliases[head]}.{rest}")
-        found: set[str] = set()
-        cache = self.derived.setdefault("project.reads", {})
+        qualified: set[str] = set()
         for name in names:
             parts = name.split(".")
-            for end in range(1, len(parts) + 1):
-                prefix = ".".join(parts[:end])
-                if prefix not in cache:
-                    cache[prefix] = self._candidates(prefix)
-                found.update(cache[prefix])
-        found.discard(str(module.path))
-        return sorted(found)
+            qualified.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+        via: set[str] = set()
+        defs: set[str] = set()
+        for name in qualified:
+            self._trace(name, via, defs)
+        own = str(module.path)
+        defs.discard(own)
+        via -= defs
+        via.discard(own)
+        return {"via": sorted(via), "defs": sorted(defs)}
 
-    def _candidates(self, name: str) -> list[str]:
-        linted = self._linted_paths.get(name)
-        if linted is not None:
-            return [str(linted)]
-        relative = Path(*name.split("."))
-        return [str(path) for root in self._roots
-                for path in (root / relative.with_suffix(".py"), root / relative / "__init__.py") if path.is_file()]
+    def _trace(self, qualified: str, via: set[str], defs: set[str]) -> None:
+        """The files `resolve(qualified)` (and `module(...)` of the same name) reads: re-exporting modules into
+        `via`, the module where the name is defined, or where its trail ends, into `defs`."""
+        for _depth in range(10):
+            if qualified.startswith(("builtins.", "torch.", "typing.")):
+                return
+            target = self.modules.get(qualified)
+            if target is not None:  # the name of a module (`import a.b`, `from a import b` of a module b)
+                defs.add(str(target.path))
+            module_name, _, attr = qualified.rpartition(".")
+            found = self.modules.get(module_name) if module_name else None
+            if found is None:
+                return
+            following = found.imports.aliases.get(attr)
+            if attr in found.classes or attr in found.functions or following is None or following == qualified:
+                defs.add(str(found.path))
+                return
+            via.add(str(found.path))
+            qualified = following
+        defs.add(str(found.path))  # a longer trail than `resolve` follows: read it all
 
     def class_at(self, address: tuple) -> ClassInfo | None:
         """A class by `capture.class_address`: (module name, file, class name)."""
