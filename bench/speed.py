@@ -7,7 +7,9 @@
 `--corpus transformers` measures the scale and editor figures on transformers 5.23.0 (2,860 files, 1.2M lines;
 from `--corpus-dir`, a directory holding the `transformers` package, else installed `--no-deps` into the bench
 venv): the parse-only floor, jitlint cold (filling the cache), warm, after appending a comment to one modeling
-file, peak memory per process, and the editor server's change-to-diagnostics time on that file over JSON-RPC.
+file, after a code edit inside a function body of that file and after undoing it (with how many files each of
+these runs linted again), peak memory per process, and the editor server's change-to-diagnostics time on that file
+over JSON-RPC.
 
 It builds (or reuses) a virtual environment in the work directory holding the sources of timm and torchvision
 (`--no-deps`: only their .py files are linted, nothing is imported) plus TorchFix and ruff (TorchFix pins its own
@@ -78,6 +80,7 @@ def measure(name: str, command: list[str], cwd: Path, lines: int, output: Path |
     if process.returncode not in (0, 1):
         raise SystemExit(f"{name} failed ({process.returncode}): {' '.join(command)}\n{stderr[-2000:]}")
     cpu = usage.ru_utime + usage.ru_stime
+    print(f"{name}: {wall:.2f} s wall, {cpu:.2f} s CPU, {usage.ru_maxrss / 1024:.0f} MB", file=sys.stderr, flush=True)
     return {
         "name": name,
         "wall_s": round(wall, 3),

@@ -552,6 +552,34 @@ def test_every_fixture_edited_in_turn_gives_what_a_cold_run_gives(tmp_path, monk
         assert calls[0] == ("share", [path.name]), path
 
 
+def test_a_package_that_re_exports_names_does_not_make_every_importer_a_reader(tmp_path, monkeypatch):
+    """`from hub import A`: the user reads `hub/__init__.py` for the name A only, and `hub/a.py` where A is defined;
+    an edit of `hub/b.py` explores again the files that use B, not the user of A (and prints what a cold run does)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    files = {
+        "hub/__init__.py": "from hub.a import A\nfrom hub.b import B\n",
+        "hub/a.py": "import torch.nn as nn\n\n\nclass A(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
+        "hub/b.py": "def B(x):\n    return x.numpy()\n",
+        "use_a.py": "import torch.nn as nn\nfrom hub import A\n\n\nclass UA(A):\n    pass\n",
+        "use_b.py": "import torch.nn as nn\nfrom hub import B\n\n\nclass UB(nn.Module):\n    def forward(self, x):\n"
+                    "        return B(x)\n",
+        **{f"pad{n}.py": f"Z{n} = {n}\n" for n in range(4)},
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    first = _same_as_cold("-j", "1", ".", cwd=tmp_path)
+    assert "b.py:2:12: JIT401" in first and "a.py:6:16: JIT401" in first
+    seen = []
+    calls = _watch(monkeypatch, seen)
+    (tmp_path / "hub" / "b.py").write_text("def B(x):\n    y = x\n    return y.numpy()\n")
+    second = _same_as_cold("-j", "1", ".", cwd=tmp_path)
+    assert "b.py:3:12: JIT401" in second
+    assert calls[0][0] == "share" and "b.py" in calls[0][1] and "use_b.py" in calls[0][1], calls
+    assert "use_a.py" not in calls[0][1] and "a.py" not in calls[0][1] and "use_a.py" not in seen[0], (calls, seen)
+
+
 def test_every_fixture_given_a_code_edit_in_turn_gives_what_a_cold_run_gives(tmp_path, monkeypatch):
     """Each fixture file in turn gets code (a function calling into the file's own first function, when it has one),
     which other files can see: the cached run explores that file and its readers again, and prints exactly what a

@@ -567,9 +567,9 @@ class ProjectIndex:
 
     def reads(self, module: ModuleInfo) -> dict[str, list[str]]:
         """What resolving this module's names reads, for the cache (see `jitlint.cache`): {"via": files whose
-        interface alone matters (a package `__init__` that re-exports a name: only its import of that name is
-        followed), "defs": files where a name is defined or its trail ends (what is found there is read further,
-        through that file's own names)}. Every imported name is traced as `resolve` traces it (each dotted prefix
+        interface alone matters (a package `__init__` that re-exports a name, a module where a name is not found),
+        "defs": files where a name is defined (what is found there is read further, through that file's own
+        names)}. Every imported name is traced as `resolve` traces it (each dotted prefix
         too, and `import a` followed by `a.b.c` in the text), through the modules present in this process: a module
         the analysis never asked for was not read."""
         aliases = module.imports.aliases
@@ -582,7 +582,7 @@ class ProjectIndex:
         qualified: set[str] = set()
         for name in names:
             parts = name.split(".")
-            qualified.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+            qualified.update(".".join(parts[:end]) for end in range(2, len(parts) + 1))
         via: set[str] = set()
         defs: set[str] = set()
         for name in qualified:
@@ -594,23 +594,23 @@ class ProjectIndex:
         return {"via": sorted(via), "defs": sorted(defs)}
 
     def _trace(self, qualified: str, via: set[str], defs: set[str]) -> None:
-        """The files `resolve(qualified)` (and `module(...)` of the same name) reads: re-exporting modules into
-        `via`, the module where the name is defined, or where its trail ends, into `defs`."""
+        """The files `resolve(qualified)` reads: the modules it passes through (re-exporting the name) or where it
+        finds nothing into `via` (only what they define under that name matters), the module where the name is
+        defined (a class, a function or a module-level value: what is found there is read further) into `defs`."""
         for _depth in range(10):
             if qualified.startswith(("builtins.", "torch.", "typing.")):
                 return
-            target = self.modules.get(qualified)
-            if target is not None:  # the name of a module (`import a.b`, `from a import b` of a module b)
-                defs.add(str(target.path))
             module_name, _, attr = qualified.rpartition(".")
             found = self.modules.get(module_name) if module_name else None
             if found is None:
                 return
-            following = found.imports.aliases.get(attr)
-            if attr in found.classes or attr in found.functions or following is None or following == qualified:
+            if attr in found.classes or attr in found.functions or attr in found.globals:
                 defs.add(str(found.path))
                 return
             via.add(str(found.path))
+            following = found.imports.aliases.get(attr)
+            if following is None or following == qualified:
+                return
             qualified = following
         defs.add(str(found.path))  # a longer trail than `resolve` follows: read it all
 
