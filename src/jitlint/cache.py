@@ -262,7 +262,7 @@ class StaticCache:
             # A function captured for a class of another file (an inherited `forward`) is checked against that
             # class (its attributes, its bases): a file whose record names such a class where something changed
             # is linted again too, though what it captures is not.
-            touched = reached | {str(path) for path in changed}
+            touched = reached  # the files whose interface changed, and what reads them (not a comment-only edit)
             relint = [path for path in files if path not in stale and any(
                 owner is not None and owner[1] in touched
                 for per_policy in records[str(path)].values() for entries, _sites in per_policy.values()
