@@ -7,7 +7,9 @@
 `--corpus transformers` measures the scale and editor figures on transformers 5.23.0 (2,860 files, 1.2M lines;
 from `--corpus-dir`, a directory holding the `transformers` package, else installed `--no-deps` into the bench
 venv): the parse-only floor, jitlint cold (filling the cache), warm, after appending a comment to one modeling
-file, peak memory per process, and the editor server's change-to-diagnostics time on that file over JSON-RPC.
+file, after a code edit inside a function body of that file and after undoing it (with how many files each of
+these runs linted again), peak memory per process, and the editor server's change-to-diagnostics time on that file
+over JSON-RPC.
 
 It builds (or reuses) a virtual environment in the work directory holding the sources of timm and torchvision
 (`--no-deps`: only their .py files are linted, nothing is imported) plus TorchFix and ruff (TorchFix pins its own
@@ -78,6 +80,7 @@ def measure(name: str, command: list[str], cwd: Path, lines: int, output: Path |
     if process.returncode not in (0, 1):
         raise SystemExit(f"{name} failed ({process.returncode}): {' '.join(command)}\n{stderr[-2000:]}")
     cpu = usage.ru_utime + usage.ru_stime
+    print(f"{name}: {wall:.2f} s wall, {cpu:.2f} s CPU, {usage.ru_maxrss / 1024:.0f} MB", file=sys.stderr, flush=True)
     return {
         "name": name,
         "wall_s": round(wall, 3),
@@ -236,6 +239,20 @@ def editor_latency(tree: Path, path: str, changes: int = 5) -> dict:
             "change_max_s": round(times[-1], 3), "changes": len(times)}
 
 
+CODE_EDIT = (b"torch.rsqrt(variance + self.variance_epsilon)", b"torch.rsqrt(variance + self.variance_epsilon + 0.0)")
+
+
+def linted_again(cache: Path) -> int:
+    """How many files the last run linted (wrote an entry for): the entries of the manifest's newest generation."""
+    [manifest] = cache.glob("static/*/*/run-manifest")
+    generations = [generation for _content, _interface, generation in json.loads(manifest.read_text())["files"].values()]
+    counts: dict[str, int] = {}
+    for generation in generations:
+        counts[generation] = counts.get(generation, 0) + 1
+    newest = max(manifest.parent.glob("*.json"), key=lambda entry: entry.stat().st_mtime_ns)
+    return counts[json.loads(newest.read_text())["generation"]]
+
+
 def scale(args) -> None:
     workdir = args.workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
@@ -250,7 +267,9 @@ def scale(args) -> None:
                str(cache)]
     # The cold run starts from an empty cache and fills it (writing the entries is part of its cost).
     cold_name, edit_name = "jitlint cold (empty cache, filling it)", "jitlint after a one-file edit"
-    outputs = {name: workdir / f"scale-{name}.txt" for name in ("cold", "warm", "edit")}
+    code_name = "jitlint after a code edit in a function body of modeling_llama.py"
+    undo_name = "jitlint after undoing that edit"
+    outputs = {name: workdir / f"scale-{name}.txt" for name in ("cold", "warm", "edit", "code", "undo")}
     results = [
         measure("parse-only floor (libcst.parse_module, 1 process)", [sys.executable, "-c", PARSE_FLOOR,
                 *map(str, files)], tree, lines),
@@ -264,7 +283,22 @@ def scale(args) -> None:
         results.append(measure(edit_name, [*jitlint, "transformers"], tree, lines, outputs["edit"]))
     finally:
         edited.write_bytes(original)
+    relinted = {"comment": linted_again(cache)}
+    # A code edit inside a function body (RMSNorm.forward, compiled code; it changes no finding), then the edit
+    # undone: each run lints the edited file, the files that read it and those whose records it changes; after the
+    # undo the output must again be the cold run's.
+    code = original.replace(CODE_EDIT[0], CODE_EDIT[1], 1)
+    assert code != original, "the code edit's line is not in the file"
+    edited.write_bytes(code)
+    try:
+        results.append(measure(code_name, [*jitlint, "transformers"], tree, lines, outputs["code"]))
+        relinted["code"] = linted_again(cache)
+    finally:
+        edited.write_bytes(original)
+    results.append(measure(undo_name, [*jitlint, "transformers"], tree, lines, outputs["undo"]))
+    relinted["undo"] = linted_again(cache)
     same_output = outputs["cold"].read_bytes() == outputs["warm"].read_bytes() == outputs["edit"].read_bytes()
+    code_same = outputs["cold"].read_bytes() == outputs["code"].read_bytes() == outputs["undo"].read_bytes()
     editor = editor_latency(tree, EDITED)
     by_name = {result["name"]: result for result in results}
     floor = by_name["parse-only floor (libcst.parse_module, 1 process)"]["wall_s"]
@@ -280,6 +314,8 @@ def scale(args) -> None:
         ("(on a shared machine) jitlint cold / parse-only floor (CPU)", round(cpu(cold_name) / cpu(floor_name), 3),
          None),
         ("(on a shared machine) one-file edit / jitlint cold (CPU)", round(cpu(edit_name) / cpu(cold_name), 3), 0.1),
+        ("code edit in a body / jitlint cold (wall)", round(by_name[code_name]["wall_s"] / cold, 3), None),
+        ("code edit in a body / jitlint cold (CPU)", round(cpu(code_name) / cpu(cold_name), 3), None),
         ("editor: change to diagnostics, median (s, debounce included)", editor["change_median_s"], 1.0),
         ("jitlint peak memory per process (MB)", peak, 600),
     ]
@@ -289,6 +325,7 @@ def scale(args) -> None:
         "machine": machine, "date": time.strftime("%Y-%m-%d"), "load_average": [round(x, 1) for x in load],
         "files": len(files), "lines": lines, "results": results, "editor": editor,
         "warm_and_edit_output_same_as_cold": same_output,
+        "code_edit_and_undo_output_same_as_cold": code_same, "files_linted_again": relinted,
         "targets": [{"figure": name, "value": value, "target": target,
                      "met": None if target is None else value <= target} for name, value, target in targets],
     }
@@ -311,6 +348,8 @@ def scale(args) -> None:
         print(f"| {item['figure']} | {item['value']} | {target} | {met} |")
     print(f"\nOutput of the warm run and of the run after the edit identical to the cold run's: "
           f"{'yes' if same_output else 'NO'}")
+    print(f"Output after the code edit and after undoing it identical to the cold run's: "
+          f"{'yes' if code_same else 'NO'}; files linted again (comment, code edit, undo): {relinted}")
     print(f"JSON: {json_path}")
 
 

@@ -316,13 +316,21 @@ def across(tmp_path, monkeypatch):
     return tmp_path
 
 
-def _watch(monkeypatch):
-    """What the next runs lint: ("full", None) for a whole run, ("share", [names]) for a partial one."""
+def _watch(monkeypatch, linted=None):
+    """What the next runs lint: ("full", None) for a whole run, ("share", [names]) for a partial one (the files
+    explored again; `linted`, if given, gets the names of the files a partial run linted)."""
     calls = []
     real_run, real_share = engine.lint_run, engine.lint_share
+
+    def share(files, stale, *a, **k):
+        calls.append(("share", sorted(path.name for path in stale)))
+        run = real_share(files, stale, *a, **k)
+        if linted is not None:
+            linted.append(sorted(path.name for path in run.linted))
+        return run
+
     monkeypatch.setattr(engine, "lint_run", lambda *a, **k: calls.append(("full", None)) or real_run(*a, **k))
-    monkeypatch.setattr(engine, "lint_share", lambda files, share, *a, **k: calls.append(
-        ("share", sorted(path.name for path in share))) or real_share(files, share, *a, **k))
+    monkeypatch.setattr(engine, "lint_share", share)
     return calls
 
 
@@ -360,22 +368,159 @@ def test_a_comment_re_lints_only_that_file_and_gives_what_a_cold_run_gives(acros
 
 
 @pytest.mark.parametrize("edit", [
-    ("pkg/net.py", "return helper(x)", "return x"),  # the caller stops calling: helpers.py's findings go
-    ("pkg/net.py", "nn.ModuleList([nn.Linear(2, 2)])", "[1, 2]"),  # base.py's JIT301 goes
-    ("pkg/helpers.py", "def second(xs):", "def second(xs: List[torch.Tensor]):"),  # a signature
-    ("pkg/net.py", "import torch.nn as nn\n", "import torch.nn as nn\n# moved a line down\n"),  # positions shift
-    ("pkg/helpers.py", "def helper", "# @generated\ndef helper"),  # a comment that makes the file skipped
-    ("pkg/base.py", "    def forward(self, x, i: int):", "    def forward(self, x, i):  # type: (Tensor, int) -> Tensor"),
+    # (file, old, new, the files explored again, the files linted again)
+    ("pkg/net.py", "return helper(x)", "return x",  # the caller stops calling: helpers.py's findings go
+     ["net.py"], ["base.py", "helpers.py", "net.py"]),  # base.py: Base.forward is captured for Net (below)
+    ("pkg/net.py", "nn.ModuleList([nn.Linear(2, 2)])", "[1, 2]",  # base.py's JIT301 goes (Base.forward is
+     ["net.py"], ["base.py", "net.py"]),                              # captured for Net, whose attribute changed)
+    ("pkg/helpers.py", "def second(xs):", "def second(xs: List[torch.Tensor]):",  # a signature
+     ["helpers.py", "net.py"], ["base.py", "helpers.py", "net.py"]),
+    ("pkg/net.py", "import torch.nn as nn\n", "import torch.nn as nn\n# moved a line down\n",  # positions shift
+     ["net.py"], ["base.py", "net.py"]),
+    ("pkg/helpers.py", "def helper", "# @generated\ndef helper",  # a comment that makes the file skipped
+     ["helpers.py", "net.py"], ["base.py", "helpers.py", "net.py"]),
+    ("pkg/base.py", "    def forward(self, x, i: int):", "    def forward(self, x, i):  # type: (Tensor, int) -> Tensor",
+     ["base.py", "net.py"], ["base.py", "net.py"]),
 ])
-def test_an_edit_other_files_can_see_re_lints_the_run(across, monkeypatch, edit):
-    name, old, new = edit
+def test_an_edit_other_files_can_see_re_lints_what_depends_on_it(across, monkeypatch, edit):
+    """A code edit explores again the edited file and the files whose names lead to it, and lints those plus the
+    files whose part of the capture maps the edit changed; the fillers, which nothing reaches, never."""
+    name, old, new, explored, linted = edit
     _same_as_cold("pkg", cwd=across)
-    calls = _watch(monkeypatch)
+    seen = []
+    calls = _watch(monkeypatch, seen)
     path = across / name
     assert old in path.read_text()
     path.write_text(path.read_text().replace(old, new, 1))
     _same_as_cold("pkg", cwd=across)
-    assert calls[0] == ("full", None)
+    assert calls[0] == ("share", explored) and seen[0] == linted
+
+
+# A small package with every kind of dependency between files: an imported helper made compiled by a caller, a base
+# class in another file, a module used as a submodule, a generated (skipped) file, a file nothing reaches.
+PACKAGE = {
+    "app/__init__.py": "",
+    "app/ops.py": textwrap.dedent("""\
+        import torch
+
+
+        def scale(x, factor=2):
+            return x * factor
+
+
+        def to_numpy(x):
+            return x.numpy()
+    """),
+    "app/layers.py": textwrap.dedent("""\
+        import torch.nn as nn
+        from app.ops import scale
+
+
+        class Block(nn.Module):
+            def forward(self, x):
+                return scale(x)
+    """),
+    "app/base.py": textwrap.dedent("""\
+        import torch.nn as nn
+
+
+        class Base(nn.Module):
+            def forward(self, x, i: int):
+                return self.blocks[i](x)
+    """),
+    "app/model.py": textwrap.dedent("""\
+        import torch.nn as nn
+        from app.base import Base
+        from app.layers import Block
+
+
+        class Model(Base):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleList([Block()])
+
+
+        class Head(nn.Module):
+            def forward(self, x):
+                return x
+    """),
+    "app/other.py": textwrap.dedent("""\
+        import torch.nn as nn
+
+
+        class Other(nn.Module):
+            def forward(self, x):
+                return x.numpy()
+    """),
+    "app/gen.py": textwrap.dedent("""\
+        # @generated by a tool
+        import torch.nn as nn
+
+
+        class Generated(nn.Module):
+            def forward(self, x):
+                return x.numpy()
+    """),
+    **{f"app/pad{n}.py": f"Y{n} = {n}\n" for n in range(3)},
+}
+
+EDITS = [  # (what, file, old, new, checks on (explored, linted, output))
+    ("a body change no other file sees", "app/layers.py", "return scale(x)", "return scale(x) + 1",
+     # model.py imports Block from it (explored again where the run that filled the cache resolved that name)
+     lambda explored, linted, out: explored in (["layers.py"], ["layers.py", "model.py"])
+     and not {"ops.py", "other.py", "pad0.py"} & set(linted)),
+    ("a signature change", "app/ops.py", "def scale(x, factor=2):", "def scale(x, factor: float = 2.0):",
+     lambda explored, linted, out: {"layers.py", "ops.py"} <= set(explored) and "other.py" not in linted),
+    ("a new call from forward into a helper in another file", "app/model.py", "        return x\n",
+     "        return to_numpy(x)\n",
+     lambda explored, linted, out: explored == ["model.py"] and "ops.py:9:12" not in out),  # not resolved yet
+    ("the import that call needs", "app/model.py", "from app.layers import Block\n",
+     "from app.layers import Block\nfrom app.ops import to_numpy\n",
+     lambda explored, linted, out: "ops.py" in linted and "pad0.py" not in linted and "ops.py:9:12: JIT401" in out),
+    ("a call that goes away", "app/layers.py", "return scale(x) + 1", "return x + 1",
+     lambda explored, linted, out: "ops.py" in linted and "other.py" not in linted),
+    ("a base class change", "app/base.py", "class Base(nn.Module):", "class Base(object):",
+     lambda explored, linted, out: explored == ["base.py", "model.py"] and "base.py:6:16: JIT301" not in out),
+    ("the base class back", "app/base.py", "class Base(object):", "class Base(nn.Module):",
+     lambda explored, linted, out: "base.py:6:16: JIT301" in out),
+    ("a skipped file becoming linted", "app/gen.py", "# @generated by a tool\n", "# made by hand\n",
+     lambda explored, linted, out: explored == ["gen.py"] and "gen.py:7:16: JIT401" in out),
+    ("a new file", "app/extra.py", None, "from app.ops import scale\n\n\ndef f(x):\n    return scale(x)\n",
+     lambda explored, linted, out: explored is None),
+    ("a deleted file", "app/other.py", None, None,
+     lambda explored, linted, out: explored is None and "other.py" not in out),
+]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_code_edits_re_lint_what_depends_on_them_and_give_what_a_cold_run_gives(tmp_path, monkeypatch, jobs):
+    """Each edit in turn, on a package written for it: the cached run prints what a cold run prints, explores
+    again only the edited file and the files that read it, and lints those plus the files the edit's calls
+    reach (a new file or a deleted one: the whole run)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    for name, text in PACKAGE.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    first = _same_as_cold("-j", jobs, "app", cwd=tmp_path)
+    assert "base.py:6:16: JIT301" in first and "other.py:6:16: JIT401" in first and "gen.py" in first
+    assert "ops.py:9:" not in first  # nothing calls to_numpy yet
+    for what, name, old, new, ok in EDITS:
+        seen = []
+        calls = _watch(monkeypatch, seen)
+        path = tmp_path / name
+        if new is None:
+            path.unlink()
+        elif old is None:
+            path.write_text(new)
+        else:
+            assert old in path.read_text(), what
+            path.write_text(path.read_text().replace(old, new, 1))
+        out = _same_as_cold("-j", jobs, "app", cwd=tmp_path)
+        explored = calls[0][1] if calls[0][0] == "share" else None
+        assert ok(explored, seen[0] if seen else None, out), (what, calls, seen, out)
+        monkeypatch.undo()
+        monkeypatch.chdir(tmp_path)
 
 
 def test_every_fixture_edited_in_turn_gives_what_a_cold_run_gives(tmp_path, monkeypatch):
@@ -405,6 +550,61 @@ def test_every_fixture_edited_in_turn_gives_what_a_cold_run_gives(tmp_path, monk
         path.write_text("\n".join(lines) + "\n# edited\n")
         _same_as_cold(".", cwd=tmp_path)
         assert calls[0] == ("share", [path.name]), path
+
+
+def test_a_package_that_re_exports_names_does_not_make_every_importer_a_reader(tmp_path, monkeypatch):
+    """`from hub import A`: the user reads `hub/__init__.py` for the name A only, and `hub/a.py` where A is defined;
+    an edit of `hub/b.py` explores again the files that use B, not the user of A (and prints what a cold run does)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    files = {
+        "hub/__init__.py": "from hub.a import A\nfrom hub.b import B\n",
+        "hub/a.py": "import torch.nn as nn\n\n\nclass A(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
+        "hub/b.py": "def B(x):\n    return x.numpy()\n",
+        "use_a.py": "import torch.nn as nn\nfrom hub import A\n\n\nclass UA(A):\n    pass\n",
+        "use_b.py": "import torch.nn as nn\nfrom hub import B\n\n\nclass UB(nn.Module):\n    def forward(self, x):\n"
+                    "        return B(x)\n",
+        **{f"pad{n}.py": f"Z{n} = {n}\n" for n in range(4)},
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    first = _same_as_cold("-j", "1", ".", cwd=tmp_path)
+    assert "b.py:2:12: JIT401" in first and "a.py:6:16: JIT401" in first
+    seen = []
+    calls = _watch(monkeypatch, seen)
+    (tmp_path / "hub" / "b.py").write_text("def B(x):\n    y = x\n    return y.numpy()\n")
+    second = _same_as_cold("-j", "1", ".", cwd=tmp_path)
+    assert "b.py:3:12: JIT401" in second
+    assert calls[0][0] == "share" and "b.py" in calls[0][1] and "use_b.py" in calls[0][1], calls
+    assert "use_a.py" not in calls[0][1] and "a.py" not in calls[0][1] and "use_a.py" not in seen[0], (calls, seen)
+
+
+def test_every_fixture_given_a_code_edit_in_turn_gives_what_a_cold_run_gives(tmp_path, monkeypatch):
+    """Each fixture file in turn gets code (a function calling into the file's own first function, when it has one),
+    which other files can see: the cached run explores that file and its readers again, and prints exactly what a
+    cold run prints."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    for path in sorted((ROOT / "fixtures").rglob("*.py")):
+        target = tmp_path / path.relative_to(ROOT / "fixtures")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(path.read_text())
+    for name, text in ACROSS.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    files = sorted(tmp_path.rglob("*.py"))
+    _same_as_cold(".", cwd=tmp_path)
+    calls = _watch(monkeypatch)
+    partial = 0
+    for number, path in enumerate(files):
+        calls.clear()
+        text = path.read_text()
+        path.write_text(text + f"\n\ndef _edited_{number}(x: int) -> int:\n    return x + {number}\n")
+        _same_as_cold(".", cwd=tmp_path)
+        assert calls[0][0] == "share" and path.name in calls[0][1], (path, calls)
+        partial += len(calls[0][1]) < len(files)
+    assert partial == len(files)  # no code edit needed the whole run
 
 
 def test_old_generations_are_evicted(package, monkeypatch):

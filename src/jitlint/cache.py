@@ -3,34 +3,42 @@ disk and never imports LibCST; after an edit, only the edited files are linted a
 
 What a file's findings depend on
     jitlint's analysis crosses files: a helper is compiled because a `forward` in another linted file calls it, a
-    container's kind comes from a base class in a third. What the rest of a run contributes to one file's findings
-    is what the capture maps hold about that file's functions (captured or not, for which classes, the calls to
-    them); the engine records it per file (`engine.exchange_of`) and each entry stores it.
+    container's kind comes from a base class in a third. Two kinds of dependency are recorded:
+
+    - *What a file reads.* Its own text, and every file its names may lead to (`ProjectIndex.reads`: each prefix of
+      each imported name, `import a` then `a.b.c`), directly or through those files' names: bases, callees,
+      re-exports, modules read on demand. The run manifest keeps this graph for every module parsed.
+    - *What other files put in its record.* Capture is reachability from roots, so the part of the capture maps
+      that concerns a file (its captured functions, the classes each was captured for, the calls to them) is the
+      union of what each root file's roots reach in it (`CaptureMap.contributions`); each entry keeps its parts by
+      root file.
 
     What other files can see of a file is its *interface*: its tokens with their positions, without comments (but
     with `# type:` comments, which TorchScript reads), plus whether it is skipped (too large, generated). A comment,
-    a `# noqa` or trailing blank lines change the file's content but not its interface. An entry is valid while its
-    own content and the interface of every linted file and of every module read on demand (the *project
-    fingerprint*) are what they were when it was written.
+    a `# noqa` or trailing blank lines change the file's content but not its interface.
 
-    So a run: (1) all entries valid: findings from disk; (2) some files' content changed but no interface did:
-    only those files are linted again, each as one worker's share that receives its stored record instead of
-    exploring the others (`engine.lint_share`); every other file's findings come from disk; (3) an interface
-    changed, a file was added or removed, or an entry is missing: the whole run is linted (which refreshes every
-    entry), since a changed interface can change what any file's analysis sees. `tests/test_cache.py` edits,
-    re-runs and compares with a cold run.
+    So a run with the same files as the last one: (1) nothing changed: findings from disk; (2) some files changed:
+    the changed files and every file that reads a file whose interface changed (transitively) are *explored again*
+    from their roots (`engine.lint_share`); a file whose part from those root files comes out different (a new call
+    into it, a call that went), or whose record names a class of a file explored again (an inherited method is
+    checked against the subclass), is linted too; each linted file receives the recorded parts of the root files
+    not explored again, as a worker receives what the others found. Every other file's findings come from disk.
+    (3) A file added or removed (module names and import roots may change), a missing entry or another format: the
+    whole run. `tests/test_cache.py` edits comments and code, re-runs and compares with a cold run.
 
 Layout and eviction
-    `static/<build>/<settings>/<file>.json`: `<build>` is jitlint's version plus the size and mtime of its own files
+    `static/<build>/<settings>/<file>.json` and `.../run-manifest` (the run's files in order with their content
+    hashes, interfaces and the generation of their entries; the modules read on demand; the graph of reads):
+    `<build>` is jitlint's version plus the size and mtime of its own files
     (an edited editable install never reads entries written by different code), `<settings>` the effective
     configuration and enabled rules. Writing a run removes the directories of other builds (each edit of jitlint
     used to orphan a whole generation) and keeps the `KEEP_SETTINGS` most recently used settings of this build.
 
 Robustness
     Entries are written to a temporary file and renamed into place, so two runs sharing the cache never see half an
-    entry; an entry that does not parse or has the wrong shape counts as a miss, and entries of different project
-    fingerprints (two runs interleaved) mean a full run. A cache that cannot be written (read-only checkout) is
-    skipped silently: caching is an optimisation, never a failure.
+    entry; an entry that does not parse or has the wrong shape counts as a miss, and an entry of another run than
+    the manifest says (two runs interleaved) means a full run. A cache that cannot be written (read-only checkout)
+    is skipped silently: caching is an optimisation, never a failure.
 """
 
 from __future__ import annotations
@@ -52,8 +60,9 @@ from jitlint.config import Config
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.limits import generated_marker, structure_problem
 
-FORMAT = 3  # 3: per-file exchange records and interfaces, build/settings directories
+FORMAT = 4  # 4: per-file records by root file, the run manifest and its dependency graph
 KEEP_SETTINGS = 8
+MANIFEST = "run-manifest"  # not .json: the entries are the .json files
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -131,19 +140,27 @@ def interface(data: bytes, limits) -> str:
 
 @dataclass
 class Plan:
-    """What a run must lint, given the cache: `stale` files (linted again as a share, with `records`), the others'
-    findings from disk (`cached`); `full` when nothing can be reused."""
+    """What a run must lint, given the cache: `full` when nothing can be reused; otherwise the files to explore
+    again (`stale`: the edited files and those whose names lead to a file whose interface changed), every file's
+    recorded findings (`findings`, used for the files the partial run does not lint) and records (`records`, by
+    str(path): root file -> policy -> the part of the capture maps that root file's roots put in that file)."""
 
     full: bool
-    cached: list[Finding] = field(default_factory=list)
     stale: list[Path] = field(default_factory=list)
+    findings: dict[Path, list[Finding]] = field(default_factory=dict)
     records: dict[str, dict] = field(default_factory=dict)
-    fingerprint: str = ""
-    dependencies: list = field(default_factory=list)
+    manifest: dict = field(default_factory=dict)
+    relint: list[Path] = field(default_factory=list)  # linted again, not explored (see `plan`)
+
+    @property
+    def cached(self) -> list[Finding]:
+        return [finding for findings in self.findings.values() for finding in findings]
 
 
 class StaticCache:
-    """One JSON entry per linted file under `<directory>/static/<build>/<settings>/`."""
+    """One JSON entry per linted file under `<directory>/static/<build>/<settings>/`, and `MANIFEST` there: the
+    run's files (content hash, interface, the generation of the entry), the modules read on demand, and what each
+    module's names may lead to (the dependency graph)."""
 
     def __init__(self, directory: Path, config: Config, enabled: set[str]) -> None:
         self.directory = directory
@@ -194,11 +211,6 @@ class StaticCache:
                 self._data.pop(key, None)
         return self._interfaces[key]
 
-    def _fingerprint(self, files: list[Path], dependencies: list[Path]) -> str | None:
-        parts = [f"file\0{path}\0{self._interfaces.get(str(path))}" for path in files]
-        parts += sorted(f"dependency\0{path}\0{self._interfaces.get(str(path))}" for path in dependencies)
-        return _digest(*parts)
-
     def _entry_path(self, path: Path) -> Path:
         return self.entries / f"{_digest(str(path))}.json"
 
@@ -207,37 +219,57 @@ class StaticCache:
         """What this run can take from the cache (see the module's docstring)."""
         if not files:
             return Plan(full=True)
-        entries = {}
-        for path in files:
-            if self.file_hash(path) is None:
-                return Plan(full=True)
-            try:
-                entry = json.loads(self._entry_path(path).read_text(encoding="utf-8"))
-                if entry["file"] != str(path):
-                    return Plan(full=True)
-                entries[path] = entry
-            except (OSError, ValueError, KeyError, TypeError):
-                return Plan(full=True)  # missing, unreadable, corrupt or from another format: a miss, never an error
         try:
-            fingerprints = {entry["fingerprint"] for entry in entries.values()}
-            if len(fingerprints) != 1:
-                return Plan(full=True)  # entries of different runs (two runs interleaved): start afresh
-            dependencies = entries[files[0]]["dependencies"]
-            stale = [path for path in files if entries[path]["content"] != self.file_hash(path)]
+            manifest = json.loads((self.entries / MANIFEST).read_text(encoding="utf-8"))
+            if manifest["format"] != FORMAT or manifest["order"] != [str(path) for path in files]:
+                return Plan(full=True)  # another set of files (one added or removed): start afresh
+            recorded = manifest["files"]
+            findings: dict[Path, list[Finding]] = {}
+            records: dict[str, dict] = {}
             for path in files:
-                self.interface(path, (entries[path]["content"], entries[path]["interface"]))
-            for dependency, digest, seen in dependencies:
-                self.interface(Path(dependency), (digest, seen))
-            paths = [Path(dependency) for dependency, _digest_, _seen in dependencies]
-            if self._fingerprint(files, paths) != fingerprints.pop():
-                return Plan(full=True)
-            cached = [_finding_from_json(item, path) for path in files if path not in stale
-                      for item in entries[path]["findings"]]
-            records = {str(path): entries[path]["exchange"] for path in stale}
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return Plan(full=True)
-        return Plan(full=False, cached=cached, stale=stale, records=records,
-                    fingerprint=self._fingerprint(files, paths), dependencies=dependencies)
+                if self.file_hash(path) is None:
+                    return Plan(full=True)
+                content, seen, generation = recorded[str(path)]
+                entry = json.loads(self._entry_path(path).read_text(encoding="utf-8"))
+                if entry["file"] != str(path) or entry["content"] != content or entry["generation"] != generation:
+                    return Plan(full=True)  # entries of another run (two runs interleaved): start afresh
+                findings[path] = [_finding_from_json(item, path) for item in entry["findings"]]
+                records[str(path)] = entry["contrib"]
+            changed = [path for path in files if self.file_hash(path) != recorded[str(path)][0]]
+            moved = [path for path, (content, seen, _generation) in recorded.items()
+                     if Path(path) in changed and self.interface(Path(path), (content, seen)) != seen]
+            for path, (content, seen) in manifest["loaded"].items():
+                if self.file_hash(Path(path)) != content and self.interface(Path(path), (content, seen)) != seen:
+                    moved.append(path)
+            # Who reads a file whose interface changed explores again: a file that re-exports a name from it (its
+            # `via`), and, transitively, a file whose names are defined in a file explored again (its `defs`).
+            via: dict[str, list[str]] = {}
+            defs: dict[str, list[str]] = {}
+            for module, reads in manifest["graph"].items():
+                for read in reads["via"]:
+                    via.setdefault(read, []).append(module)
+                for read in reads["defs"]:
+                    defs.setdefault(read, []).append(module)
+            reached = {str(path) for path in moved}
+            reached |= {reader for path in list(reached) for reader in via.get(path, ())}
+            todo = list(reached)
+            while todo:
+                for reader in defs.get(todo.pop(), ()):
+                    if reader not in reached:
+                        reached.add(reader)
+                        todo.append(reader)
+            stale = [path for path in files if path in changed or str(path) in reached]
+            # A function captured for a class of another file (an inherited `forward`) is checked against that
+            # class (its attributes, its bases): a file whose record names such a class where something changed
+            # is linted again too, though what it captures is not.
+            touched = reached  # the files whose interface changed, and what reads them (not a comment-only edit)
+            relint = [path for path in files if path not in stale and any(
+                owner is not None and owner[1] in touched
+                for per_policy in records[str(path)].values() for entries, _sites in per_policy.values()
+                for _address, owner, _reason in entries)]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return Plan(full=True)  # missing, unreadable, corrupt or from another format: a miss, never an error
+        return Plan(full=False, stale=stale, findings=findings, records=records, manifest=manifest, relint=relint)
 
     def load(self, files: list[Path]) -> list[Finding] | None:
         """Every file's cached findings if none needs linting again, else None."""
@@ -246,28 +278,44 @@ class StaticCache:
 
     # -- writing ------------------------------------------------------------------------------------------------
     def store(self, files: list[Path], display_names: dict[Path, str], findings: list[Finding],
-              dependencies: list[Path], exchange: dict[str, dict], only: list[Path] | None = None) -> None:
-        """Write the entries of a run of `files` (of the files of `only`, after a partial run)."""
-        for path in files:
-            self.interface(path)
-        for path in dependencies:
-            self.interface(path)
-        fingerprint = self._fingerprint(files, dependencies)
+              dependencies: list[Path], contrib: dict[str, dict], graph: dict[str, list[str]],
+              only: list[Path] | None = None, plan: Plan | None = None) -> None:
+        """Write the entries of a run of `files` (of the files of `only` after a partial run planned by `plan`),
+        and the run's manifest."""
+        generation = os.urandom(10).hex()
         written = files if only is None else only
+        previous = plan.manifest if plan is not None and only is not None else {}
         by_file: dict[str, list[dict]] = {display_names[path]: [] for path in written}
         for finding in findings:
             if finding.filename in by_file:
                 by_file[finding.filename].append(_finding_to_json(finding))
-        depends = [[str(path), self.file_hash(path), self._interfaces.get(str(path))] for path in dependencies]
+        old_files = previous.get("files", {})
+        manifest_files = {}
+        for path in files:
+            self.interface(path, tuple(old_files[str(path)][:2]) if str(path) in old_files else None)
+            kept = old_files.get(str(path))
+            manifest_files[str(path)] = [self.file_hash(path), self._interfaces.get(str(path)),
+                                         generation if only is None or path in only or kept is None else kept[2]]
+        loaded = {path: value for path, value in previous.get("loaded", {}).items()}
+        for path in dependencies:
+            loaded[str(path)] = None
+        for path in list(loaded):
+            known = previous.get("loaded", {}).get(path)
+            loaded[path] = [self.file_hash(Path(path)), self.interface(Path(path), tuple(known) if known else None)]
+        edited = {path for path, (content, _seen, _generation) in old_files.items() if content != manifest_files.get(
+            path, [None])[0]}
+        edited |= {path for path, known in previous.get("loaded", {}).items() if known and known[0] != loaded[path][0]}
+        manifest = {"format": FORMAT, "order": [str(path) for path in files], "files": manifest_files,
+                    "loaded": loaded, "graph": merge_graph(dict(previous.get("graph", {})), graph, edited)}
         try:
             self.entries.mkdir(parents=True, exist_ok=True)
             _mark_cache_directory(self.directory)
             for path in written:
                 # A file the run could not parse has nothing in the capture maps: its record is empty.
-                entry = {"file": str(path), "content": self.file_hash(path), "interface": self._interfaces.get(str(path)),
-                         "fingerprint": fingerprint, "dependencies": depends, "exchange": exchange.get(str(path), {}),
-                         "findings": by_file[display_names[path]]}
+                entry = {"file": str(path), "content": self.file_hash(path), "generation": generation,
+                         "contrib": contrib.get(str(path), {}), "findings": by_file[display_names[path]]}
                 write_atomically(self._entry_path(path), json.dumps(entry, separators=(",", ":")))
+            write_atomically(self.entries / MANIFEST, json.dumps(manifest, separators=(",", ":")))
             self._evict()
         except OSError:
             pass  # a read-only or full disk: the run's results are still right, just not cached
@@ -287,6 +335,18 @@ class StaticCache:
                              key=lambda child: child.stat().st_mtime_ns, reverse=True)
         for old in generations[KEEP_SETTINGS:]:
             shutil.rmtree(old, ignore_errors=True)
+
+
+def merge_graph(graph: dict, more: dict, replace: "set[str]" = frozenset()) -> dict:
+    """`more` into `graph`: a module's reads are the union of what each process saw its names lead to (a process
+    follows only the names its own analysis asked for), except for the modules of `replace` (edited since)."""
+    for path, reads in more.items():
+        known = graph.get(path)
+        if known is None or path in replace:
+            graph[path] = reads
+        else:
+            graph[path] = {kind: sorted(set(known.get(kind, ())) | set(reads.get(kind, ()))) for kind in ("via", "defs")}
+    return graph
 
 
 def _mark_cache_directory(directory: Path) -> None:

@@ -257,12 +257,28 @@ class CaptureMap:
         self._callee_candidates: dict[int, dict[tuple[str, str], tuple[FunctionInfo, bool]]] = {}
         self._callees: dict[int, tuple[FunctionInfo, bool]] = {}
         self._follow: Callable[[FunctionInfo], bool] | None = None  # while receiving: explore only these
+        # Who led where (for the cache's per-file records, `contributions`): the file whose roots enqueued each
+        # root, and for each (function, owner) explored, what it enqueued and the call sites it recorded.
+        self._current: tuple[int, int] | None = None
+        self._root_keys: dict[Path, list[tuple[int, int]]] = {}
+        self._edges: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        self._key_of: dict[tuple[int, int], tuple[FunctionInfo, ClassInfo | None]] = {}
+        self._sites_of: dict[tuple[int, int], list[tuple[FunctionInfo, CallSite]]] = {}
 
     @classmethod
     def build(cls, project: ProjectIndex, policy: type[CapturePolicy], finalize: bool = True) -> "CaptureMap":
         captured = cls(project, policy)
-        for function, owner, reason in captured.policy.roots():
-            captured._enqueue(function, owner, reason)
+        linted = project.linted
+        try:
+            for module in list(linted):  # one module at a time, to know which file each root comes from
+                project.linted = [module]
+                roots = list(captured.policy.roots())
+                project.linted = linted
+                for function, owner, reason in roots:
+                    captured._root_keys.setdefault(module.path, []).append((id(function.node), id(owner)))
+                    captured._enqueue(function, owner, reason)
+        finally:
+            project.linted = linted
         captured._drain()
         if finalize:
             captured.finalize()
@@ -294,7 +310,10 @@ class CaptureMap:
     def _record_call(self, callee: FunctionInfo, call: cst.Call, caller: FunctionInfo, bound: bool,
                      owner: ClassInfo | None, ordinal: int) -> None:
         self._nodes[id(callee.node)] = callee
-        self.call_sites.setdefault(id(callee.node), []).append(_call_site(call, caller, bound, ordinal))
+        site = _call_site(call, caller, bound, ordinal)
+        self.call_sites.setdefault(id(callee.node), []).append(site)
+        if self._current is not None:
+            self._sites_of.setdefault(self._current, []).append((callee, site))
         self._callee_candidates.setdefault(id(call), {}).setdefault(_class_key(owner), (callee, bound))
 
     def finalize(self) -> None:
@@ -348,11 +367,45 @@ class CaptureMap:
                 self._nodes[id(callee.node)] = callee
                 self.call_sites.setdefault(id(callee.node), []).append(site)
 
+    def contributions(self, target: Callable[[Path], "str | None"]) -> dict[str, dict[str, tuple[list, list]]]:
+        """What the roots of each linted file of this process capture in each file `target` names (a key, or None
+        for a file that is not wanted): {target key: {root file: (entries, sites)}}, entries and sites as `export`
+        gives them. Capture is reachability from the roots, so a file's part of the map is the union of what each
+        root file reaches in it: the cache keeps these parts, and after an edit explores again only the root files
+        whose reach may have changed (see `jitlint.cache`)."""
+        out: dict[str, dict[str, tuple[list, list]]] = {}
+        for root_file, keys in self._root_keys.items():
+            seen: set[tuple[int, int]] = set()
+            todo = list(keys)
+            while todo:
+                key = todo.pop()
+                if key in seen:
+                    continue
+                seen.add(key)
+                todo.extend(self._edges.get(key, ()))
+            source = str(root_file)
+            for key in seen:
+                function, owner = self._key_of[key]
+                where = target(function.module.path)
+                if where is not None:  # (why it was first captured depends on the order explored: not kept)
+                    part = out.setdefault(where, {}).setdefault(source, ([], []))
+                    part[0].append((function_address(function), class_address(owner) if owner is not None else None,
+                                    "captured from " + source))
+                for callee, site in self._sites_of.get(key, ()):
+                    where = target(callee.module.path)
+                    if where is not None:
+                        part = out.setdefault(where, {}).setdefault(source, ([], []))
+                        part[1].append((function_address(callee), site.detached()))
+        return out
+
     # -- reachability -----------------------------------------------------------------------------------------
     def _enqueue(self, function: FunctionInfo, owner: ClassInfo | None, reason: str) -> None:
         if self._follow is not None and not self._follow(function):
             return
         key = (id(function.node), id(owner))
+        self._key_of[key] = (function, owner)
+        if self._current is not None:
+            self._edges.setdefault(self._current, []).append(key)
         if key in self._seen:
             return
         self._seen.add(key)
@@ -370,6 +423,7 @@ class CaptureMap:
                 entry.owners.append(owner)
             if not entry.body_captured:
                 continue
+            self._current = (id(function.node), id(owner))
             scan = self._scans.get(id(function.node))
             if scan is None:
                 scanner = self.policy.scanner(function)
@@ -378,6 +432,7 @@ class CaptureMap:
                 entry.pruned = scan.pruned
             for ordinal, call in enumerate(scan.calls):
                 self._follow_call(call, function, owner, ordinal)
+            self._current = None
 
     def _follow_call(self, call: cst.Call, caller: FunctionInfo, owner: ClassInfo | None, ordinal: int) -> None:
         project = self.project

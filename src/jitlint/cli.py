@@ -146,15 +146,17 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
             if needs_one_process(enabled_policies(enabled)):  # fx-trace: a share alone cannot know its callers' taint
                 plan.full = True
         if not plan.full:
-            if plan.stale:  # only files whose edits other files cannot see: lint just them (see jitlint.cache)
+            findings = [finding for path, cached in plan.findings.items() for finding in cached]
+            if plan.stale:  # the edited files and what they may change (see jitlint.cache): lint just those
                 from jitlint.engine import lint_share
 
-                part = lint_share(files, plan.stale, plan.records, config, enabled)
-                cache.store(files, {path: str(path) for path in files}, part.findings,
-                            [Path(dependency) for dependency, _hash, _seen in plan.dependencies], part.exchange,
-                            only=plan.stale)
-                plan.cached.extend(part.findings)
-            findings = sorted([error.finding() for error in errors if error.code in enabled] + plan.cached,
+                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint)
+                cache.store(files, {path: str(path) for path in files}, part.findings, part.loaded, part.contrib,
+                            part.graph, only=part.linted, plan=plan)
+                again = set(part.linted)
+                findings = [finding for path, cached in plan.findings.items() if path not in again
+                            for finding in cached] + part.findings
+            findings = sorted([error.finding() for error in errors if error.code in enabled] + findings,
                               key=lambda finding: finding.sort_key())
     if findings is None:
         from jitlint.engine import lint_run
@@ -167,7 +169,7 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
             progress.finish()
         findings = run.findings
         if cache is not None:
-            cache.store(files, {path: str(path) for path in files}, findings, run.loaded, run.exchange)
+            cache.store(files, {path: str(path) for path in files}, findings, run.loaded, run.contrib, run.graph)
         if run_dynamic:
             if dynamic is None:
                 click.echo(f"jitlint: running the dynamic checker, which executes your code (enabled by "

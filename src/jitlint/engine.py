@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import json
 import multiprocessing
 import os
 import sys
@@ -16,6 +17,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jitlint.baseline import normalise_statement
+from jitlint.cache import merge_graph
 from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
@@ -191,6 +193,12 @@ class LintRun:
     # With `record=True`: per linted file, per capture policy, what the capture maps hold about the file's
     # functions (`exchange_of`): what a later run that re-lints only this file receives in place of the others.
     exchange: dict[str, dict] = dataclasses.field(default_factory=dict)
+    # With `record=True`, for the dependency-aware cache: per linted file, per root file, per policy, what the roots
+    # of that root file capture in it (`contributions_of`); and per module parsed, the files its names may lead to
+    # (`ProjectIndex.reads`).
+    contrib: dict[str, dict] = dataclasses.field(default_factory=dict)
+    graph: dict[str, dict] = dataclasses.field(default_factory=dict)
+    linted: list[Path] = dataclasses.field(default_factory=list)  # after `lint_share`: the files linted again
 
 
 def lint(paths: list[Path], config: Config, enabled: set[str], **options) -> list[Finding]:
@@ -274,10 +282,10 @@ def _lint_run(
             and "fork" in multiprocessing.get_all_start_methods()):
         sharded = _lint_sharded(files, rules, policies, config, enabled, shards, progress, record)
         if sharded is not None:
-            findings, loaded, exchange = sharded
+            findings, loaded, exchange, contrib, graph = sharded
             findings.extend(_finding_for_error(error) for error in errors if error.code in enabled)
             findings.sort(key=Finding.sort_key)
-            return LintRun(findings, None, {}, sorted(loaded), exchange)
+            return LintRun(findings, None, {}, sorted(loaded), exchange, contrib, graph)
 
     in_memory = [b for b in in_memory if not (force_exclude and config.is_excluded(Path(b.display_name)))]
     # The same file on disk is replaced by what the editor sent (or what a fix made of it): it is not even read.
@@ -313,7 +321,9 @@ def _lint_run(
         findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
     findings.sort(key=Finding.sort_key)
     exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
-    return LintRun(findings, project, maps, list(project.loaded), exchange)
+    contrib = contributions_of(maps, files) if record else {}
+    graph = graph_of(project) if record else {}
+    return LintRun(findings, project, maps, list(project.loaded), exchange, contrib, graph)
 
 
 # -- re-linting part of a run -----------------------------------------------------------------------------------
@@ -363,42 +373,127 @@ def enabled_policies(enabled: set[str]) -> set[str]:
     return {rule.policy for rule in RULES if rule.code in enabled and not rule.engine_reported}
 
 
+def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str, dict]:
+    """Per file of the run (by str), per root file explored in this process, per policy: what that root file's
+    roots capture in the file, as (entries, sites) in `exchange_of`'s plain lists, sorted, each once."""
+    keys = {resolved(path): str(path) for path in files}
+    known: dict[Path, str | None] = {}
+
+    def target(path: Path) -> str | None:
+        if path not in known:
+            known[path] = keys.get(resolved(path))
+        return known[path]
+
+    out: dict[str, dict] = {}
+    for name, captured in maps.items():
+        for where, by_root in captured.contributions(target).items():
+            for root, (entries, sites) in by_root.items():
+                entry_rows = {json.dumps([list(address), list(owner) if owner is not None else None, reason])
+                              for address, owner, reason in entries}
+                site_rows = {json.dumps([list(address), [*site.caller_key, site.ordinal, site.bound, site.positional,
+                                                         sorted(site.keywords), site.star]])
+                             for address, site in sites}
+                out.setdefault(where, {}).setdefault(root, {})[name] = [
+                    [json.loads(row) for row in sorted(entry_rows)], [json.loads(row) for row in sorted(site_rows)]]
+    return out
+
+
+def graph_of(project: ProjectIndex) -> dict[str, dict[str, list[str]]]:
+    """Per module parsed in this process (linted or read on demand), what resolving its names read
+    (`ProjectIndex.reads`)."""
+    modules = {str(module.path): module for module in [*project.modules.values(), *project._by_path.values()]}
+    return {path: project.reads(module) for path, module in modules.items()}
+
+
+def _union(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
+    """The parts of a file's record (root file -> policy -> (entries, sites)) as one (entries, sites), as a worker
+    receives them: a function captured for some classes is not also received without one (see `export`)."""
+    entries, sites = [], []
+    for per_policy in recorded.values():
+        file_entries, file_sites = per_policy.get(policy, ([], []))
+        entries.extend(file_entries)
+        sites.extend(file_sites)
+    owned = {repr(address) for address, owner, _reason in entries if owner is not None}
+    entries = [entry for entry in entries if entry[1] is not None or repr(entry[0]) not in owned]
+    return _received({"": {policy: [entries, sites]}}, policy)
+
+
 def lint_share(*args, **kwargs) -> LintRun:
     """`_lint_share` with a large stack (see `lint_run`)."""
     return _in_lint_thread(_lint_share, *args, **kwargs)
 
 
 def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict], config: Config, enabled: set[str],
-                policies: tuple[str, ...] = ()) -> LintRun:
-    """The findings of the files of `share` in a run of `files`, given what a run recorded about them (`recorded`:
-    str(path) -> `exchange_of`'s value; a file without a record is explored from its own roots alone, which is
-    right only for a file no other code calls into: the cache records every file). Their exchange is recorded
-    again."""
+                policies: tuple[str, ...] = (), also: list[Path] = ()) -> LintRun:
+    """The findings of the files of a run of `files` that an edit may have changed, given what the last run
+    recorded (`recorded`: per file of the run, `contributions_of`'s value; see `jitlint.cache`).
+
+    `share` is what must be explored again: the edited files and the files whose names lead to a file whose
+    interface changed. Their roots are explored afresh; every other root file's part of each file's record is
+    what was recorded. A file outside `share` whose parts from the files of `share` come out different (a new call
+    into it, a call that went) is linted too. Each linted file receives its record in place of the others being
+    explored, as a worker receives what the other workers found; so is each file of `also`. `LintRun.linted`
+    lists the files linted and
+    `LintRun.contrib` holds their new records."""
     global _LIMITS
     _LIMITS = limits = config.limits()
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
-    sources: list[SourceFile] = []
-    errors: list[SourceError] = []
+    loaded: dict[Path, SourceFile | None] = {}
+
+    def loader(path: Path) -> SourceFile | None:  # a module read on demand is parsed once for both passes
+        key = resolved(path)
+        if key not in loaded:
+            loaded[key] = _load_quietly(path)
+        return loaded[key]
+
+    linted: dict[Path, SourceFile | SourceError] = {}
+
+    def explore(paths: list[Path]):
+        sources: list[SourceFile] = []
+        errors: list[SourceError] = []
+        for path in paths:
+            if path not in linted:
+                linted[path] = read_source(path, limits=limits)
+            source = linted[path]
+            (sources if isinstance(source, SourceFile) else errors).append(source)
+        project = ProjectIndex(loader=loader)
+        project.derived["config"] = config
+        project.seed(files)
+        modules = _index(project, sources)
+        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
+        return project, modules, errors, maps, contributions_of(maps, files)
+
+    order = {path: number for number, path in enumerate(files)}
+    share = sorted(set(share), key=lambda path: order.get(path, len(order)))
+    project, modules, errors, maps, fresh = explore(share)
+    again = {str(path) for path in share}
+    also = {str(path) for path in also}
+    moved = [path for path in files if str(path) not in again and (str(path) in also or any(
+        fresh.get(str(path), {}).get(root) != recorded.get(str(path), {}).get(root) for root in again))]
+    if moved:  # what the edited files capture elsewhere changed: those files are linted too, with both passes' parts
+        share = sorted([*share, *moved], key=order.__getitem__)
+        again = {str(path) for path in share}
+        project, modules, errors, maps, fresh = explore(share)
+    mine = {resolved(source.path) for source, _module in modules}
+    contrib: dict[str, dict] = {}
     for path in share:
-        source = read_source(path, limits=limits)
-        (sources if isinstance(source, SourceFile) else errors).append(source)
-    project = ProjectIndex(loader=_load_quietly)
-    project.derived["config"] = config
-    project.seed(files)
-    modules = _index(project, sources)
-    maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
-    mine = {resolved(source.path) for source in sources}
+        kept = {root: part for root, part in recorded.get(str(path), {}).items() if root not in again}
+        contrib[str(path)] = {**kept, **fresh.get(str(path), {})}
     for name, captured in maps.items():
-        entries, sites = _received({str(path): recorded.get(str(path), {}) for path in share}, name)
+        entries, sites = [], []
+        for path in share:
+            kept = {root: part for root, part in recorded.get(str(path), {}).items() if root not in again}
+            part_entries, part_sites = _union(kept, name)
+            entries.extend(part_entries)
+            sites.extend(part_sites)
         captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
         captured.finalize()
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
     for source, module in modules:
         findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
     findings.sort(key=Finding.sort_key)
-    exchange = exchange_of(maps, [source.path for source in sources])
-    return LintRun(findings, project, maps, list(project.loaded), exchange)
+    return LintRun(findings, project, maps, list(project.loaded), {}, contrib, graph_of(project), share)
 
 
 def _index(project: ProjectIndex, sources: list[SourceFile]) -> list[tuple[SourceFile, ModuleInfo]]:
@@ -482,9 +577,15 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
         findings: list[Finding] = []
         loaded: list[Path] = []
         exchange: dict[str, dict] = {}
-        for share_findings, share_loaded, share_exchange in _gather(connections, "done", shown):
+        contrib: dict[str, dict] = {}
+        graph: dict[str, dict] = {}
+        for share_findings, share_loaded, share_exchange, share_contrib, share_graph in _gather(
+                connections, "done", shown):
             findings.extend(share_findings)
             exchange.update(share_exchange)
+            merge_graph(graph, share_graph)
+            for target, by_root in share_contrib.items():  # each root file is in one share
+                contrib.setdefault(target, {}).update(by_root)
             loaded.extend(path for path in share_loaded if path not in loaded)
     except _WorkerFailed:
         return None
@@ -495,7 +596,7 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
             worker.join(timeout=5)
             if worker.is_alive():
                 worker.kill()
-    return findings, loaded, exchange
+    return findings, loaded, exchange, contrib, graph
 
 
 class _WorkerFailed(Exception):
@@ -595,7 +696,9 @@ def _shard_worker(index: int, connection) -> None:
             findings.extend(_detached(finding) for finding in file_findings)
         tell("done", len(share), len(share), force=True)
         exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
-        connection.send(("done", (findings, project.loaded, exchange)))
+        contrib = contributions_of(maps, files) if record else {}
+        graph = graph_of(project) if record else {}
+        connection.send(("done", (findings, project.loaded, exchange, contrib, graph)))
     except BaseException as error:  # the parent lints in its own process instead
         try:
             connection.send(("failed", f"{type(error).__name__}: {error}"))

@@ -8,6 +8,7 @@ file gives the same answer as linting its whole package.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
@@ -485,6 +486,9 @@ def _loaded_module(path: Path, source) -> ModuleInfo:
     return ModuleInfo.build(path, str(path), source.tree, linted=False, text=source.text)
 
 
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
 class ProjectIndex:
     """All modules of a run, and the classes and functions they define, resolved by qualified name."""
 
@@ -568,6 +572,55 @@ class ProjectIndex:
                 self._by_path[resolved(candidate)] = info
                 return info
         return None
+
+    def reads(self, module: ModuleInfo) -> dict[str, list[str]]:
+        """What resolving this module's names reads, for the cache (see `jitlint.cache`): {"via": files whose
+        interface alone matters (a package `__init__` that re-exports a name, a module where a name is not found),
+        "defs": files where a name is defined (what is found there is read further, through that file's own
+        names)}. Every imported name is traced as `resolve` traces it (each dotted prefix
+        too, and `import a` followed by `a.b.c` in the text), through the modules present in this process: a module
+        the analysis never asked for was not read."""
+        aliases = module.imports.aliases
+        names = set(aliases.values())
+        if module.text is not None:
+            for chain in set(_DOTTED.findall(module.text)):
+                head, _, rest = chain.partition(".")
+                if head in aliases:
+                    names.add(f"{aliases[head]}.{rest}")
+        qualified: set[str] = set()
+        for name in names:
+            parts = name.split(".")
+            qualified.update(".".join(parts[:end]) for end in range(2, len(parts) + 1))
+        via: set[str] = set()
+        defs: set[str] = set()
+        for name in qualified:
+            self._trace(name, via, defs)
+        own = str(module.path)
+        defs.discard(own)
+        via -= defs
+        via.discard(own)
+        return {"via": sorted(via), "defs": sorted(defs)}
+
+    def _trace(self, qualified: str, via: set[str], defs: set[str]) -> None:
+        """The files `resolve(qualified)` reads: the modules it passes through (re-exporting the name) or where it
+        finds nothing into `via` (only what they define under that name matters), the module where the name is
+        defined (a class, a function or a module-level value: what is found there is read further) into `defs`."""
+        for _depth in range(10):
+            if qualified.startswith(("builtins.", "torch.", "typing.")):
+                return
+            module_name, _, attr = qualified.rpartition(".")
+            found = self.modules.get(module_name) if module_name else None
+            if found is None:
+                return
+            if attr in found.classes or attr in found.functions or attr in found.globals:
+                defs.add(str(found.path))
+                return
+            via.add(str(found.path))
+            following = found.imports.aliases.get(attr)
+            if following is None or following == qualified:
+                return
+            qualified = following
+        defs.add(str(found.path))  # a longer trail than `resolve` follows: read it all
 
     def class_at(self, address: tuple) -> ClassInfo | None:
         """A class by `capture.class_address`: (module name, file, class name)."""
