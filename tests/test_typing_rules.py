@@ -673,3 +673,12 @@ def test_a_range_over_a_module_container_length_is_not_an_unrolled_loop(lint_sou
         "            x = torch.relu(x)\n            sizes.append(x.size(0))\n        return x\n"
     )
     assert [(f.code, f.location.row) for f in lint_source(source) if f.code == "JIT210"] == [("JIT210", 14)]
+
+
+def test_a_list_of_none_in_one_branch_does_not_unify_with_a_list_of_int(lint_source):
+    # typing list displays by their elements (for mixed lists) must keep `[None]` a List[NoneType]
+    source = (
+        "import torch\n\n\n@torch.jit.script\ndef f(x: bool) -> int:\n    if x:\n        y = [1]\n"
+        "    else:\n        y = [None]\n    return len(y)\n"
+    )
+    assert [(f.code, f.location.row) for f in lint_source(source) if f.severity == "error"] == [("JIT701", 6)]

@@ -337,7 +337,7 @@ class TypeDomain(FlowDomain[Type]):
         expressions = self._expressions(frame)
         value_type = expressions.of(node.value)
         if isinstance(node.value, cst.List):  # `pad = [0, n]`: the literal's type, mixed elements too
-            value_type = _argument_type(node.value, expressions)
+            value_type = _argument_type(node.value, expressions) or value_type  # `[None]` stays List[NoneType]
         empty = _empty_container(node.value, self.imports)
         for target in node.targets:
             if isinstance(target.target, cst.Subscript):
