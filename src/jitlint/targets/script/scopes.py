@@ -19,6 +19,8 @@ branch binds), nor a global of the module, nor a builtin. What it cannot see sta
 
 from __future__ import annotations
 
+import re
+
 import builtins
 import typing
 from dataclasses import dataclass
@@ -175,6 +177,8 @@ def module_globals(module: cst.Module, text: str | None = None) -> frozenset[str
             walk(statement, collect)
         if collect.star_import:
             result = None
+        elif re.search(r"\bglobal\b", text) is None:  # no `global` statement: skip walking every function
+            result = frozenset(collect.names)
         else:
             declared = _GlobalDeclarations()
             walk(module, declared)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.walk import walk
 from jitlint.names import assigned_names, first_param
 from jitlint.literals import literal_type as python_literal_type
 from jitlint.rules.base import RuleContext
@@ -55,7 +56,7 @@ def called_params(function: cst.FunctionDef) -> frozenset[str]:
             if isinstance(node.func, cst.Name) and node.func.value in names:
                 found.add(node.func.value)
 
-    function.body.visit(Calls())
+    walk(function.body, Calls())
     return frozenset(found)
 
 

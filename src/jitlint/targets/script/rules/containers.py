@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.walk import walk
 from jitlint.project import INDEXED_BY_INT, INDEXED_BY_STR
 from jitlint.targets.script.rules._expr import constant_attribute, is_int_literal, is_str_literal
 from jitlint.names import assigned_names
@@ -379,7 +380,7 @@ def _first_call_of(target: cst.BaseExpression, scope: cst.CSTNode) -> cst.Name |
                 found.append(node.func)
             return not found
 
-    scope.visit(Calls())
+    walk(scope, Calls())
     return found[0] if found else None
 
 

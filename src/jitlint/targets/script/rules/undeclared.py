@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.walk import walk
 from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
@@ -51,7 +52,7 @@ def _guarded_by_hasattr(name: str, ctx: RuleContext) -> bool:
         if isinstance(ancestor, cst.BooleanOperation):
             test = ancestor.left
         if test is not None:
-            test.visit(Find())
+            walk(test, Find())
             if found:
                 return True
     return False
@@ -72,7 +73,7 @@ def _named_in(cls: ClassInfo, project) -> frozenset[str]:
                     def visit_Attribute(self, node: cst.Attribute) -> None:
                         names.add(node.attr.value)
 
-                target.visit(Attributes())
+                walk(target, Attributes())
 
             def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
                 self._collect(node.target)
@@ -97,7 +98,7 @@ def _named_in(cls: ClassInfo, project) -> frozenset[str]:
                 if isinstance(value, str):
                     names.add(value)
 
-        cls.node.visit(Targets())
+        walk(cls.node, Targets())
         found = cache[id(cls)] = (cls, frozenset(names))
     return found[1]
 
@@ -132,6 +133,8 @@ class AttributeNeverSet(ScriptRule):
     @staticmethod
     def _never_set(owner: ClassInfo, name: str, ctx: RuleContext) -> bool:
         project = ctx.project
+        if project.attributes(owner).get(name) is not None:
+            return False  # the index saw it set (the common case: checked first, it is the cheapest)
         mro = project.mro(owner)
         if any(cls.dynamic_attributes or not _plain_body(cls) or "__getattr__" in cls.methods
                or cls.node.decorators for cls in mro):
