@@ -240,6 +240,9 @@ def _calls_an_init(function: cst.FunctionDef, self_name: str) -> bool:
     class Find(cst.CSTVisitor):
         found = False
 
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            return not Find.found and super().on_visit(node)  # found (`super().__init__()` comes first): stop
+
         def visit_Call(self, node: cst.Call) -> None:
             func = node.func
             if isinstance(func, cst.Name) and func.value in ("super", "setattr", "getattr", "exec", "eval"):
