@@ -114,30 +114,9 @@ def drop_bare_star(parameters: cst.Parameters, ctx: RuleContext) -> PendingFix |
 
 # -- JIT110: `else` on a loop ---------------------------------------------------------------------------------------
 
-def _breaks(loop: cst.CSTNode) -> bool:
-    found = False
-
-    class Breaks(cst.CSTVisitor):
-        def visit_Break(self, node: cst.Break) -> None:
-            nonlocal found
-            found = True
-
-        def visit_For(self, node: cst.For) -> bool:
-            return node is loop
-
-        def visit_While(self, node: cst.While) -> bool:
-            return node is loop
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-    walk(loop.body, Breaks())
-    return found
-
-
 def loop_else_after(loop: cst.For | cst.While, ctx: RuleContext) -> PendingFix | None:
     """A loop with no `break` always runs its `else`: move the `else` body after the loop. Safe."""
-    if _breaks(loop) or not isinstance(loop.orelse.body, cst.IndentedBlock):
+    if _loop_jumps(loop, continues=False) or not isinstance(loop.orelse.body, cst.IndentedBlock):
         return None
     indent = ctx.indent_of(loop)
     head = ctx.statement_code(loop, loop.with_changes(orelse=None), indent)
@@ -1059,7 +1038,9 @@ def enumerate_and_skip(node: cst.Subscript, ctx: RuleContext) -> PendingFix | No
     return PendingFix("iterate the whole container and skip by index", [PendingEdit(loop, "\n".join(lines))])
 
 
-def _loop_jumps(loop: cst.For) -> bool:
+def _loop_jumps(loop: cst.For | cst.While, continues: bool = True) -> bool:
+    """Whether the loop's own body has a `break` (or, with `continues`, a `continue`): those of nested loops and
+    functions do not count."""
     found = False
 
     class Jumps(cst.CSTVisitor):
@@ -1069,10 +1050,10 @@ def _loop_jumps(loop: cst.For) -> bool:
 
         def visit_Continue(self, node: cst.Continue) -> None:
             nonlocal found
-            found = True
+            found = found or continues
 
         def visit_For(self, node: cst.For) -> bool:
-            return node is loop
+            return False
 
         def visit_While(self, node: cst.While) -> bool:
             return False
