@@ -60,7 +60,7 @@ from jitlint.config import Config
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.limits import generated_marker, structure_problem
 
-FORMAT = 4  # 4: per-file records by root file, the run manifest and its dependency graph
+FORMAT = 5  # 4: per-file records by root file, the run manifest and its dependency graph; 5: module names, lookups
 KEEP_SETTINGS = 8
 MANIFEST = "run-manifest"  # not .json: the entries are the .json files
 _PACKAGE = Path(__file__).resolve().parent
@@ -138,12 +138,92 @@ def interface(data: bytes, limits) -> str:
         return "content:" + content_hash(data)
 
 
+class Layout:
+    """How the run's files resolve module names, computed as `ProjectIndex` computes it (`seed`, `module`) but
+    without parsing anything: each file's module name and import root (`names.module_name_for`: up through the
+    directories that hold an `__init__.py`), the roots in the run's order, the top-level packages, and which linted
+    file holds each module name (the last one). `where(name)` is the file a lookup of a module name finds, or None.
+    Two runs whose layouts give the same module names and the same answers to the same lookups resolve every name
+    the same way; the cache records both (see `StaticCache.plan`)."""
+
+    def __init__(self, files: list[Path]) -> None:
+        self._real_dirs: dict[str, str] = {}
+        self._package_dirs: dict[str, bool] = {}
+        self._found: dict[str, str | None] = {}
+        self.names: dict[str, str] = {}
+        self.roots: list[str] = []
+        self.packages: set[str] = set()
+        self.linted: dict[str, Path] = {}
+        known_roots: set[str] = set()
+        for path in files:
+            name, root = self.module_name(path)
+            self.names[str(path)] = name
+            if root not in known_roots:
+                known_roots.add(root)
+                self.roots.append(root)
+            self.packages.add(name.split(".", 1)[0])
+            self.linted[name] = path
+
+    def real(self, path: Path) -> str:
+        """`paths.resolved(path)` as a string, resolving each directory once (a run has few)."""
+        text = str(path)
+        try:
+            if os.path.islink(text):
+                return str(Path(text).resolve())
+            directory, base = os.path.split(os.path.abspath(text))
+            real = self._real_dirs.get(directory)
+            if real is None:
+                real = self._real_dirs[directory] = str(Path(directory).resolve())
+            return os.path.join(real, base)
+        except (OSError, RuntimeError):
+            return os.path.abspath(text)
+
+    def _is_package(self, directory: str) -> bool:
+        known = self._package_dirs.get(directory)
+        if known is None:
+            known = self._package_dirs[directory] = os.path.isfile(os.path.join(directory, "__init__.py"))
+        return known
+
+    def module_name(self, path: Path) -> tuple[str, str]:
+        """`names.module_name_for(path)`: the dotted module name and the import root (as a string)."""
+        real = self.real(path)
+        directory, base = os.path.split(real)
+        stem = os.path.splitext(base)[0]
+        parts = [stem] if stem != "__init__" else []
+        while self._is_package(directory) and os.path.dirname(directory) != directory:
+            parts.append(os.path.basename(directory))
+            directory = os.path.dirname(directory)
+        return ".".join(reversed(parts)) or os.path.basename(os.path.dirname(real)), directory
+
+    def where(self, name: str) -> str | None:
+        """The file `ProjectIndex.module(name)` reads (resolved), or None."""
+        if name not in self._found:
+            found = None
+            linted = self.linted.get(name)
+            if linted is not None:
+                found = self.real(linted) if os.path.isfile(linted) else None
+            elif name.split(".", 1)[0] in self.packages:
+                relative = os.path.join(*name.split("."))
+                for root in self.roots:
+                    for candidate in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
+                        if os.path.isfile(candidate):
+                            found = candidate
+                            break
+                    if found is not None:
+                        break
+            self._found[name] = found
+        return self._found[name]
+
+
 @dataclass
 class Plan:
     """What a run must lint, given the cache: `full` when nothing can be reused; otherwise the files to explore
-    again (`stale`: the edited files and those whose names lead to a file whose interface changed), every file's
-    recorded findings (`findings`, used for the files the partial run does not lint) and records (`records`, by
-    str(path): root file -> policy -> the part of the capture maps that root file's roots put in that file)."""
+    again (`stale`: the edited and new files, those whose module name changed, and those whose names lead to a file
+    whose interface changed or now resolve to another file), every file's recorded findings (`findings`, used for
+    the files the partial run does not lint) and records (`records`, by str(path): root file -> policy -> the part
+    of the capture maps that root file's roots put in that file; the parts of root files no longer in the run are
+    left out). `changed` says whether the manifest must be written even if nothing is linted (files added or
+    removed, module names or lookups that changed)."""
 
     full: bool
     stale: list[Path] = field(default_factory=list)
@@ -151,16 +231,24 @@ class Plan:
     records: dict[str, dict] = field(default_factory=dict)
     manifest: dict = field(default_factory=dict)
     relint: list[Path] = field(default_factory=list)  # linted again, not explored (see `plan`)
+    layout: "Layout | None" = None
+    changed: bool = False
 
     @property
     def cached(self) -> list[Finding]:
         return [finding for findings in self.findings.values() for finding in findings]
 
+    @property
+    def work(self) -> bool:
+        """Whether some file must be linted again."""
+        return bool(self.stale or self.relint)
+
 
 class StaticCache:
     """One JSON entry per linted file under `<directory>/static/<build>/<settings>/`, and `MANIFEST` there: the
-    run's files (content hash, interface, the generation of the entry), the modules read on demand, and what each
-    module's names may lead to (the dependency graph)."""
+    run's files (content hash, interface, the generation of the entry), the modules read on demand, what each
+    module's names may lead to (the dependency graph), each module's name and what each module name looked up
+    resolved to."""
 
     def __init__(self, directory: Path, config: Config, enabled: set[str]) -> None:
         self.directory = directory
@@ -221,37 +309,77 @@ class StaticCache:
             return Plan(full=True)
         try:
             manifest = json.loads((self.entries / MANIFEST).read_text(encoding="utf-8"))
-            if manifest["format"] != FORMAT or manifest["order"] != [str(path) for path in files]:
-                return Plan(full=True)  # another set of files (one added or removed): start afresh
+            if manifest["format"] != FORMAT:
+                return Plan(full=True)
             recorded = manifest["files"]
+            present = {str(path) for path in files}
             findings: dict[Path, list[Finding]] = {}
             records: dict[str, dict] = {}
             for path in files:
                 if self.file_hash(path) is None:
                     return Plan(full=True)
+                if str(path) not in recorded:
+                    continue  # a new file: explored (below)
                 content, seen, generation = recorded[str(path)]
                 entry = json.loads(self._entry_path(path).read_text(encoding="utf-8"))
                 if entry["file"] != str(path) or entry["content"] != content or entry["generation"] != generation:
                     return Plan(full=True)  # entries of another run (two runs interleaved): start afresh
                 findings[path] = [_finding_from_json(item, path) for item in entry["findings"]]
                 records[str(path)] = entry["contrib"]
-            changed = [path for path in files if self.file_hash(path) != recorded[str(path)][0]]
+            removed = [path for path in manifest["order"] if path not in present]
+            added = [path for path in files if str(path) not in recorded]
+            if 2 * len(added) > len(files):
+                return Plan(full=True)  # mostly other files (another directory, or paths spelled otherwise)
+            changed = [path for path in files if self.file_hash(path) != recorded.get(str(path), (None,))[0]]
             moved = [path for path, (content, seen, _generation) in recorded.items()
-                     if Path(path) in changed and self.interface(Path(path), (content, seen)) != seen]
-            for path, (content, seen) in manifest["loaded"].items():
+                     if path in present and self.file_hash(Path(path)) != content
+                     and self.interface(Path(path), (content, seen)) != seen]
+            loaded = manifest["loaded"]
+            for path, (content, seen) in loaded.items():
                 if self.file_hash(Path(path)) != content and self.interface(Path(path), (content, seen)) != seen:
                     moved.append(path)
-            # Who reads a file whose interface changed explores again: a file that re-exports a name from it (its
-            # `via`), and, transitively, a file whose names are defined in a file explored again (its `defs`).
+            # Files that leave the run, and files read on demand that join it, are seen differently by their readers
+            # (a linted file's roots are explored; a file read on demand has none): like an interface change.
+            layout = Layout(files)
+            moved.extend(removed)
+            if added and loaded:  # (a file read on demand is known by its absolute path, a linted one as given)
+                joined = {layout.real(path) for path in added}
+                moved.extend(path for path in loaded if layout.real(Path(path)) in joined)
+            # Module names: a file whose name changed (an `__init__.py` added or removed above it) means something
+            # else to itself (relative imports) and to its readers; it is explored again, like an edited file, and
+            # what reads it too.
+            names = manifest["modules"]
+            renamed = {path for path, name in names.items()
+                       if (layout.names[path] if path in present else layout.module_name(Path(path))[0]) != name}
+            moved.extend(renamed)
+            # Lookups: a module name that now resolves to another file, or to one where it found nothing (a new file,
+            # a new `__init__.py`, another import root or top-level package, another file holding the name): its
+            # readers (who looked it up and found nothing, or found the file it resolved to) explore again.
             via: dict[str, list[str]] = {}
             defs: dict[str, list[str]] = {}
+            lookers: dict[str, list[str]] = {}
             for module, reads in manifest["graph"].items():
                 for read in reads["via"]:
                     via.setdefault(read, []).append(module)
                 for read in reads["defs"]:
                     defs.setdefault(read, []).append(module)
+                for name in reads["missing"]:
+                    lookers.setdefault(name, []).append(module)
+            keys: dict[str, list[str]] = {}  # resolved path -> how the graph names that file
+            for path in manifest["graph"]:
+                keys.setdefault(layout.real(Path(path)), []).append(path)
+            relooked: set[str] = set()
+            for name, before in manifest["lookups"].items():
+                if layout.where(name) != before:
+                    relooked.update(lookers.get(name, ()))
+                    for module in keys.get(before, ()) if before is not None else ():
+                        relooked.update(via.get(module, ()))
+                        relooked.update(defs.get(module, ()))
+            # Who reads a file whose interface changed explores again: a file that re-exports a name from it (its
+            # `via`), and, transitively, a file whose names are defined in a file explored again (its `defs`).
             reached = {str(path) for path in moved}
             reached |= {reader for path in list(reached) for reader in via.get(path, ())}
+            reached |= relooked
             todo = list(reached)
             while todo:
                 for reader in defs.get(todo.pop(), ()):
@@ -259,17 +387,33 @@ class StaticCache:
                         reached.add(reader)
                         todo.append(reader)
             stale = [path for path in files if path in changed or str(path) in reached]
+            # What the roots of a file that left the run put in other files' records goes: those files are linted
+            # again without it.
+            relint = set()
+            if removed:
+                for path in files:
+                    record = records.get(str(path))
+                    if record is None:
+                        continue
+                    gone = [root for root in record if root not in present]
+                    for root in gone:
+                        if any(entries or sites for entries, sites in record.pop(root).values()):
+                            relint.add(path)
             # A function captured for a class of another file (an inherited `forward`) is checked against that
             # class (its attributes, its bases): a file whose record names such a class where something changed
             # is linted again too, though what it captures is not.
             touched = reached  # the files whose interface changed, and what reads them (not a comment-only edit)
-            relint = [path for path in files if path not in stale and any(
+            relint.update(path for path in files if str(path) in records and any(
                 owner is not None and owner[1] in touched
                 for per_policy in records[str(path)].values() for entries, _sites in per_policy.values()
-                for _address, owner, _reason in entries)]
+                for _address, owner, _reason in entries))
+            stale_set = set(stale)
+            relint_list = [path for path in files if path in relint and path not in stale_set]
+            dirty = bool(removed or added or renamed or relooked)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return Plan(full=True)  # missing, unreadable, corrupt or from another format: a miss, never an error
-        return Plan(full=False, stale=stale, findings=findings, records=records, manifest=manifest, relint=relint)
+        return Plan(full=False, stale=stale, findings=findings, records=records, manifest=manifest, relint=relint_list,
+                    layout=layout, changed=dirty)
 
     def load(self, files: list[Path]) -> list[Finding] | None:
         """Every file's cached findings if none needs linting again, else None."""
@@ -296,7 +440,11 @@ class StaticCache:
             kept = old_files.get(str(path))
             manifest_files[str(path)] = [self.file_hash(path), self._interfaces.get(str(path)),
                                          generation if only is None or path in only or kept is None else kept[2]]
-        loaded = {path: value for path, value in previous.get("loaded", {}).items()}
+        present = {str(path) for path in files}
+        layout = plan.layout if plan is not None and plan.layout is not None else Layout(files)
+        linted = {layout.real(path) for path in files}
+        loaded = {path: value for path, value in previous.get("loaded", {}).items()
+                  if layout.real(Path(path)) not in linted}  # a file read on demand that joined the run
         for path in dependencies:
             loaded[str(path)] = None
         for path in list(loaded):
@@ -304,9 +452,21 @@ class StaticCache:
             loaded[path] = [self.file_hash(Path(path)), self.interface(Path(path), tuple(known) if known else None)]
         edited = {path for path, (content, _seen, _generation) in old_files.items() if content != manifest_files.get(
             path, [None])[0]}
-        edited |= {path for path, known in previous.get("loaded", {}).items() if known and known[0] != loaded[path][0]}
+        edited |= {path for path, known in previous.get("loaded", {}).items()
+                   if known and path in loaded and known[0] != loaded[path][0]}
+        merged = merge_graph(dict(previous.get("graph", {})), graph, edited)
+        for path in [*previous.get("order", ()), *previous.get("loaded", ())]:
+            if path not in present and path not in loaded:
+                merged.pop(path, None)  # a file that left the run, or one read on demand that joined it
+        # Module names and what each name looked up resolves to, to notice files added, removed or renamed.
+        modules = {str(path): layout.names[str(path)] for path in files}
+        modules.update((path, layout.module_name(Path(path))[0]) for path in loaded)
+        wanted = set(modules.values())
+        for reads in merged.values():
+            wanted.update(reads.get("missing", ()))
+        lookups = {name: layout.where(name) for name in sorted(wanted)}
         manifest = {"format": FORMAT, "order": [str(path) for path in files], "files": manifest_files,
-                    "loaded": loaded, "graph": merge_graph(dict(previous.get("graph", {})), graph, edited)}
+                    "loaded": loaded, "graph": merged, "modules": modules, "lookups": lookups}
         try:
             self.entries.mkdir(parents=True, exist_ok=True)
             _mark_cache_directory(self.directory)
@@ -345,7 +505,8 @@ def merge_graph(graph: dict, more: dict, replace: "set[str]" = frozenset()) -> d
         if known is None or path in replace:
             graph[path] = reads
         else:
-            graph[path] = {kind: sorted(set(known.get(kind, ())) | set(reads.get(kind, ()))) for kind in ("via", "defs")}
+            graph[path] = {kind: sorted(set(known.get(kind, ())) | set(reads.get(kind, ())))
+                           for kind in ("via", "defs", "missing")}
     return graph
 
 

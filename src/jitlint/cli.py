@@ -140,14 +140,14 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
         files, errors = discover(paths, config, force_exclude)
         cache = StaticCache(cache_dir, config, enabled)
         plan = cache.plan(files)
-        if not plan.full and plan.stale:
+        if not plan.full and plan.work:
             from jitlint.engine import enabled_policies, needs_one_process
 
             if needs_one_process(enabled_policies(enabled)):  # fx-trace: a share alone cannot know its callers' taint
                 plan.full = True
         if not plan.full:
             findings = [finding for path, cached in plan.findings.items() for finding in cached]
-            if plan.stale:  # the edited files and what they may change (see jitlint.cache): lint just those
+            if plan.work:  # the edited files and what they may change (see jitlint.cache): lint just those
                 from jitlint.engine import lint_share
 
                 part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint)
@@ -156,6 +156,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                 again = set(part.linted)
                 findings = [finding for path, cached in plan.findings.items() if path not in again
                             for finding in cached] + part.findings
+            elif plan.changed:  # files left the run (or names moved) and nothing needs linting: just the manifest
+                cache.store(files, {path: str(path) for path in files}, [], [], {}, {}, only=[], plan=plan)
             findings = sorted([error.finding() for error in errors if error.code in enabled] + findings,
                               key=lambda finding: finding.sort_key())
     if findings is None:

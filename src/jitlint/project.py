@@ -593,24 +593,28 @@ class ProjectIndex:
             qualified.update(".".join(parts[:end]) for end in range(2, len(parts) + 1))
         via: set[str] = set()
         defs: set[str] = set()
+        missing: set[str] = set()
         for name in qualified:
-            self._trace(name, via, defs)
+            self._trace(name, via, defs, missing)
         own = str(module.path)
         defs.discard(own)
         via -= defs
         via.discard(own)
-        return {"via": sorted(via), "defs": sorted(defs)}
+        return {"via": sorted(via), "defs": sorted(defs), "missing": sorted(missing)}
 
-    def _trace(self, qualified: str, via: set[str], defs: set[str]) -> None:
+    def _trace(self, qualified: str, via: set[str], defs: set[str], missing: set[str]) -> None:
         """The files `resolve(qualified)` reads: the modules it passes through (re-exporting the name) or where it
         finds nothing into `via` (only what they define under that name matters), the module where the name is
-        defined (a class, a function or a module-level value: what is found there is read further) into `defs`."""
+        defined (a class, a function or a module-level value: what is found there is read further) into `defs`;
+        the module names it looked up and did not find into `missing` (a file added later may be found there)."""
         for _depth in range(10):
             if qualified.startswith(("builtins.", "torch.", "typing.")):
                 return
             module_name, _, attr = qualified.rpartition(".")
             found = self.modules.get(module_name) if module_name else None
             if found is None:
+                if module_name and (module_name in self._missing or module_name.split(".", 1)[0] not in self._packages):
+                    missing.add(module_name)  # looked up (or never looked for, outside the run's packages)
                 return
             if attr in found.classes or attr in found.functions or attr in found.globals:
                 defs.add(str(found.path))
