@@ -842,3 +842,30 @@ def test_an_init_file_outside_the_run_that_renames_its_modules(tmp_path, monkeyp
         assert ("a.py:6:16: JIT401" in cached[1]) == (change == "create"), cached[1]
         assert calls == [("share", explored)], (change, calls)
     assert cached[1] == first
+
+
+def test_a_module_outside_the_run_appearing_where_an_import_found_nothing(tmp_path, monkeypatch):
+    """`jitlint check proj/model.py ...`: `proj/later.py` is not in the run; once it exists, `from proj.later import
+    LaterBase` finds it, M becomes an nn.Module and its `forward` is checked: the importer is explored again."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    files = {
+        "proj/__init__.py": "",
+        "proj/model.py": "from proj.later import LaterBase\n\n\nclass M(LaterBase):\n    def forward(self, x):\n"
+                         "        return x.numpy()\n",
+        **{f"proj/pad{n}.py": f"V{n} = {n}\n" for n in range(3)},
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    names = sorted(files)
+    first = _same_as_cold(*names, cwd=tmp_path)
+    assert "model.py" not in first
+    calls = _watch(monkeypatch)
+    (tmp_path / "proj" / "later.py").write_text("import torch.nn as nn\n\n\nclass LaterBase(nn.Module):\n    pass\n")
+    cached = check(*names, cwd=tmp_path)
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    assert cached[:2] == check(*names, "--no-cache", cwd=tmp_path)[:2]
+    assert "model.py:6:16: JIT401" in cached[1]
+    assert calls == [("share", ["model.py"])], calls

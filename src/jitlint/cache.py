@@ -23,8 +23,18 @@ What a file's findings depend on
     into it, a call that went), or whose record names a class of a file explored again (an inherited method is
     checked against the subclass), is linted too; each linted file receives the recorded parts of the root files
     not explored again, as a worker receives what the others found. Every other file's findings come from disk.
-    (3) A file added or removed (module names and import roots may change), a missing entry or another format: the
-    whole run. `tests/test_cache.py` edits comments and code, re-runs and compares with a cold run.
+    (3) Files added to or removed from the run, and `__init__.py` files created or deleted anywhere (in the run or
+    not): names may resolve differently. The manifest keeps each module's name and, for every module name the run
+    looked up (the names of the modules it found, and those it found nothing for: `ProjectIndex.reads`'s
+    `missing`), the file it resolved to; each run recomputes both from the directories (`Layout`, as
+    `ProjectIndex` resolves them, without parsing). A new file is explored; a file whose module name changed is
+    explored, and treated as an interface change (its readers too); a lookup that now finds another file (or one
+    where it found nothing: an import of a module that did not exist, a prefix that is now a package) makes the
+    files that looked it up, or that read the file it found before, explore again; a file that left the run is
+    an interface change for its readers, and the files that received something from its roots are linted again
+    without it. So a new file nothing imports is the only file linted. (4) A missing entry, another format, or a
+    run of mostly other files: the whole run. `tests/test_cache.py` edits comments and code, adds and deletes
+    files, re-runs and compares with a cold run.
 
 Layout and eviction
     `static/<build>/<settings>/<file>.json` and `.../run-manifest` (the run's files in order with their content
