@@ -869,3 +869,75 @@ def test_a_module_outside_the_run_appearing_where_an_import_found_nothing(tmp_pa
     assert cached[:2] == check(*names, "--no-cache", cwd=tmp_path)[:2]
     assert "model.py:6:16: JIT401" in cached[1]
     assert calls == [("share", ["model.py"])], calls
+
+
+# -- robustness: entries and manifests of the wrong shape, a cache that cannot be written, orphaned entries ----------
+def _manifest(root: Path) -> Path:
+    [manifest] = (root / ".jitlint_cache" / "static").glob("*/*/run-manifest")
+    return manifest
+
+
+GOOD_SITE = [["pkg.helpers", "pkg/helpers.py", None, "second"], ["pkg/net.py", "User.forward", 0, False, 1, [], False]]
+WRONG_SHAPES = [  # (what, a change to the entries (by file) or to the manifest)
+    # The records of helpers.py, which the edit below lints again, under a root file that is not explored again
+    # (so the partial run would use them as they are).
+    ("a record that is a list", lambda entries, _m: entries["pkg/helpers.py"].update(contrib=[])),
+    ("a record with a part that is a number", lambda entries, _m: entries["pkg/helpers.py"].update(
+        contrib={"pkg/filler0.py": {"script": 3}})),
+    ("a record with a site of the wrong shape", lambda entries, _m: entries["pkg/helpers.py"].update(
+        contrib={"pkg/filler0.py": {"script": [[], [[GOOD_SITE[0], [1, 2]]]]}})),
+    ("a record with keywords that are numbers", lambda entries, _m: entries["pkg/helpers.py"].update(
+        contrib={"pkg/filler0.py": {"script": [[], [[GOOD_SITE[0], [*GOOD_SITE[1][:5], [[1]], False]]]]}})),
+    ("a record with an entry that is not an address", lambda entries, _m: entries["pkg/helpers.py"].update(
+        contrib={"pkg/filler0.py": {"script": [[[5, None, "r"]], []]}})),
+    # A finding of a file read from the cache as it is.
+    ("a finding with another severity", lambda entries, _m: entries["pkg/filler1.py"]["findings"].append(
+        {**entries["pkg/helpers.py"]["findings"][0], "severity": "fatal", "filename": "pkg/filler1.py"})),
+    ("a graph that is a list", lambda _e, manifest: manifest.update(graph=[])),
+    ("reads of the wrong shape", lambda _e, manifest: manifest["graph"].update(
+        {key: {"via": 3} for key in manifest["graph"]})),
+    ("lookups that are not names", lambda _e, manifest: manifest.update(lookups={"7": 8, "x": [1]})),
+    ("module names missing", lambda _e, manifest: manifest.pop("modules")),
+    ("files of the wrong shape", lambda _e, manifest: manifest.update(
+        files={key: [value[0]] for key, value in manifest["files"].items()})),
+    ("an order that is a number", lambda _e, manifest: manifest.update(order=5)),
+]
+
+
+@pytest.mark.parametrize("what, change", WRONG_SHAPES, ids=[what for what, _c in WRONG_SHAPES])
+def test_entries_and_manifests_of_the_wrong_shape_are_a_miss(across, what, change):
+    """Valid JSON that this jitlint did not write (another version's, a hand edit) is a miss, never a traceback: after
+    an edit that needs the records (a partial run), the output is still the cold run's."""
+    _same_as_cold("pkg", cwd=across)
+    manifest_path = _manifest(across)
+    manifest = json.loads(manifest_path.read_text())
+    entries = {}
+    for path in manifest_path.parent.glob("*.json"):
+        entry = json.loads(path.read_text())
+        entries[entry["file"]] = entry
+        entry["at"] = path
+    change(entries, manifest)
+    for entry in entries.values():
+        entry.pop("at").write_text(json.dumps(entry))
+    manifest_path.write_text(json.dumps(manifest))
+    helpers = across / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text().replace("return xs[0]", "return xs[1]"))  # a code edit: net.py reads it
+    _same_as_cold("pkg", cwd=across)
+    _same_as_cold("pkg", cwd=across)  # and the cache it rewrote serves the next run
+
+
+def test_a_cache_that_cannot_be_written_is_skipped(package):
+    expected = check("pkg", "--no-cache", cwd=package)[:2]
+    (package / ".jitlint_cache").write_text("a file where the cache directory would go")
+    assert check("pkg", cwd=package)[:2] == expected
+    assert check("pkg", cwd=package)[:2] == expected
+
+
+def test_the_entry_of_a_deleted_file_is_removed(across, monkeypatch):
+    _same_as_cold("pkg", cwd=across)
+    entries = {json.loads(path.read_text())["file"]: path for path in _manifest(across).parent.glob("*.json")}
+    assert "pkg/filler0.py" in entries
+    (across / "pkg" / "filler0.py").unlink()
+    _same_as_cold("pkg", cwd=across)
+    assert not entries["pkg/filler0.py"].exists() and entries["pkg/filler1.py"].exists()
+    assert "pkg/filler0.py" not in json.loads(_manifest(across).read_text())["modules"]

@@ -420,6 +420,8 @@ class StaticCache:
             stale_set = set(stale)
             relint_list = [path for path in files if path in relint and path not in stale_set]
             dirty = bool(removed or added or renamed or relooked)
+            if (stale or relint_list) and not all(_well_formed(record) for record in records.values()):
+                return Plan(full=True)  # a record of the wrong shape (valid JSON, but not written by this jitlint)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return Plan(full=True)  # missing, unreadable, corrupt or from another format: a miss, never an error
         return Plan(full=False, stale=stale, findings=findings, records=records, manifest=manifest, relint=relint_list,
@@ -480,6 +482,9 @@ class StaticCache:
         try:
             self.entries.mkdir(parents=True, exist_ok=True)
             _mark_cache_directory(self.directory)
+            for path in previous.get("order", ()):
+                if path not in present:  # a file that left the run: its entry goes too
+                    self._entry_path(Path(path)).unlink(missing_ok=True)
             for path in written:
                 # A file the run could not parse has nothing in the capture maps: its record is empty.
                 entry = {"file": str(path), "content": self.file_hash(path), "generation": generation,
@@ -505,6 +510,36 @@ class StaticCache:
                              key=lambda child: child.stat().st_mtime_ns, reverse=True)
         for old in generations[KEEP_SETTINGS:]:
             shutil.rmtree(old, ignore_errors=True)
+
+
+def _is_address(value, size: int) -> bool:
+    return isinstance(value, list) and len(value) == size and all(
+        part is None or isinstance(part, str) for part in value)
+
+
+def _well_formed(record) -> bool:
+    """Whether a file's record (root file -> policy -> [entries, sites], `engine.contributions_of`'s lists) has the
+    shape a partial run reads: entries [function address, class address or None, reason], sites [function address,
+    [file, display name, ordinal, bound, positional, keywords, star]]."""
+    if not isinstance(record, dict):
+        return False
+    for per_policy in record.values():
+        if not isinstance(per_policy, dict):
+            return False
+        for part in per_policy.values():
+            if not (isinstance(part, list) and len(part) == 2 and isinstance(part[0], list)
+                    and isinstance(part[1], list)):
+                return False
+            for entry in part[0]:
+                if not (isinstance(entry, list) and len(entry) == 3 and _is_address(entry[0], 4)
+                        and (entry[1] is None or _is_address(entry[1], 3)) and isinstance(entry[2], str)):
+                    return False
+            for site in part[1]:
+                if not (isinstance(site, list) and len(site) == 2 and _is_address(site[0], 4)
+                        and isinstance(site[1], list) and len(site[1]) == 7 and isinstance(site[1][5], list)
+                        and all(isinstance(keyword, str) for keyword in site[1][5])):
+                    return False
+    return True
 
 
 def merge_graph(graph: dict, more: dict, replace: "set[str]" = frozenset()) -> dict:
@@ -556,6 +591,8 @@ def _finding_from_json(data: dict, path: Path) -> Finding:
         first, last = raw["statement_lines"]
         context = FindingContext(path, (int(first), int(last)), None, str(raw["line_text"]), str(raw["scope"]),
                                  str(raw["statement_text"]))
+    if data["severity"] not in ("error", "warning", "info"):
+        raise ValueError(f"not a severity: {data['severity']!r}")
     return Finding(
         str(data["code"]), str(data["name"]), str(data["message"]), data["severity"], str(data["filename"]),
         _location(data["location"]), _location(data["end_location"]), fix=fix, url=data.get("url"), context=context,
