@@ -941,3 +941,26 @@ def test_the_entry_of_a_deleted_file_is_removed(across, monkeypatch):
     _same_as_cold("pkg", cwd=across)
     assert not entries["pkg/filler0.py"].exists() and entries["pkg/filler1.py"].exists()
     assert "pkg/filler0.py" not in json.loads(_manifest(across).read_text())["modules"]
+
+
+def test_a_partial_run_reports_its_progress(across, monkeypatch):
+    """The files of a partial run (not the whole run's) are what its progress counts: each parsed, then linted."""
+    _same_as_cold("pkg", cwd=across)
+    reports = []
+    real_share = engine.lint_share
+
+    def share(*args, progress=None, **kwargs):
+        return real_share(*args, progress=lambda done, total, phase: reports.append((done, total, phase)), **kwargs)
+
+    monkeypatch.setattr(engine, "lint_share", share)
+    helpers = across / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text().replace("return xs[0]", "return xs[1]"))
+    _same_as_cold("pkg", cwd=across)
+    files = len(list((across / "pkg").glob("*.py")))
+    linted = reports[-1][1] // 2
+    assert 1 < linted < files
+    assert reports[0] == (0, reports[0][1], f"parse 0/{reports[0][1] // 2} (partial run: {reports[0][1] // 2} of "
+                                            f"{files} files)")
+    assert any(phase.startswith("capture maps") for _done, _total, phase in reports)
+    last = reports[-1]
+    assert last[0] == last[1] - 1 and last[2] == f"lint {linted - 1}/{linted} (partial run: {linted} of {files} files)"

@@ -150,7 +150,10 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
             if plan.work:  # the edited files and what they may change (see jitlint.cache): lint just those
                 from jitlint.engine import lint_share
 
-                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint)
+                progress = _Progress() if _wants_progress() else None
+                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint, progress=progress)
+                if progress is not None:
+                    progress.finish()
                 cache.store(files, {path: str(path) for path in files}, part.findings, part.loaded, part.contrib,
                             part.graph, only=part.linted, plan=plan)
                 again = set(part.linted)

@@ -424,7 +424,7 @@ def lint_share(*args, **kwargs) -> LintRun:
 
 
 def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict], config: Config, enabled: set[str],
-                policies: tuple[str, ...] = (), also: list[Path] = ()) -> LintRun:
+                policies: tuple[str, ...] = (), also: list[Path] = (), progress=None) -> LintRun:
     """The findings of the files of a run of `files` that an edit may have changed, given what the last run
     recorded (`recorded`: per file of the run, `contributions_of`'s value; see `jitlint.cache`).
 
@@ -434,7 +434,8 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     into it, a call that went) is linted too. Each linted file receives its record in place of the others being
     explored, as a worker receives what the other workers found; so is each file of `also`. `LintRun.linted`
     lists the files linted and
-    `LintRun.contrib` holds their new records."""
+    `LintRun.contrib` holds their new records. `progress(done, total, phase)` as for `lint_run` (each file of the
+    share is parsed, then linted; the total grows if the share does)."""
     global _LIMITS
     _LIMITS = limits = config.limits()
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
@@ -449,10 +450,15 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
 
     linted: dict[Path, SourceFile | SourceError] = {}
 
+    def report(done: int, total: int, phase: str) -> None:
+        if progress is not None:
+            progress(done, total, f"{phase} (partial run: {total // 2} of {len(files)} files)")
+
     def explore(paths: list[Path]):
         sources: list[SourceFile] = []
         errors: list[SourceError] = []
-        for path in paths:
+        for number, path in enumerate(paths):
+            report(number, 2 * len(paths), f"parse {number}/{len(paths)}")
             if path not in linted:
                 linted[path] = read_source(path, limits=limits)
             source = linted[path]
@@ -461,6 +467,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
         project.derived["config"] = config
         project.seed(files)
         modules = _index(project, sources)
+        report(len(paths), 2 * len(paths), "capture maps")
         maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
         return project, modules, errors, maps, contributions_of(maps, files)
 
@@ -490,7 +497,8 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
         captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
         captured.finalize()
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-    for source, module in modules:
+    for done, (source, module) in enumerate(modules):
+        report(len(share) + done, 2 * len(share), f"lint {done}/{len(modules)}")
         findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
     findings.sort(key=Finding.sort_key)
     return LintRun(findings, project, maps, list(project.loaded), {}, contrib, graph_of(project), share)
