@@ -154,6 +154,16 @@ def test_an_edit_re_parses_only_the_document_and_finds_what_a_fresh_run_finds(wo
     assert server.dependents(workspace / "pkg" / "base.py") == [child.resolve()]
 
 
+def test_the_collector_runs_after_a_lint_that_read_modules_not_after_each_keystroke(workspace, monkeypatch):
+    collected = []
+    monkeypatch.setattr(server.gc, "collect", lambda *args: collected.append(args) or 0)
+    child = workspace / "pkg" / "child.py"
+    server._findings(child, CHILD, False)  # base.py read: its tree joins the heap
+    assert len(collected) == 1
+    server._findings(child, CHILD + "# typed\n", False)  # only the document parsed
+    assert len(collected) == 1
+
+
 def test_a_module_changed_on_disk_is_read_again(workspace):
     child = workspace / "pkg" / "child.py"
     assert [f.code for f in server._findings(child, CHILD, False)] == ["JIT301"]
