@@ -964,3 +964,30 @@ def test_a_partial_run_reports_its_progress(across, monkeypatch):
     assert any(phase.startswith("capture maps") for _done, _total, phase in reports)
     last = reports[-1]
     assert last[0] == last[1] - 1 and last[2] == f"lint {linted - 1}/{linted} (partial run: {linted} of {files} files)"
+
+
+def test_a_new_import_root_and_top_level_module(tmp_path, monkeypatch):
+    """`jitlint check .` over scripts outside any package: a file in a new directory brings a new import root and a
+    new top-level module, which an existing `from helper_mod import f` now finds (before, nothing of that name was in
+    the run); only the new file and the importer are explored again."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    files = {
+        "main.py": "import torch.nn as nn\nfrom helper_mod import f\n\n\nclass M(nn.Module):\n"
+                   "    def forward(self, x):\n        return f(x)\n",
+        **{f"pad{n}.py": f"V{n} = {n}\n" for n in range(3)},
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    first = _same_as_cold(".", cwd=tmp_path)
+    assert "helper_mod" not in first
+    seen = []
+    calls = _watch(monkeypatch, seen)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "helper_mod.py").write_text("def f(x):\n    return x.numpy()\n")
+    cached = check(".", cwd=tmp_path)
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    assert cached[:2] == check(".", "--no-cache", cwd=tmp_path)[:2]
+    assert "helper_mod.py:2:12: JIT401" in cached[1]
+    assert calls == [("share", ["helper_mod.py", "main.py"])] and seen == [["helper_mod.py", "main.py"]], (calls, seen)
