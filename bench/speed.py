@@ -7,9 +7,9 @@
 `--corpus transformers` measures the scale and editor figures on transformers 5.23.0 (2,860 files, 1.2M lines;
 from `--corpus-dir`, a directory holding the `transformers` package, else installed `--no-deps` into the bench
 venv): the parse-only floor, jitlint cold (filling the cache), warm, after appending a comment to one modeling
-file, after a code edit inside a function body of that file and after undoing it (with how many files each of
-these runs linted again), peak memory per process, and the editor server's change-to-diagnostics time on that file
-over JSON-RPC.
+file, after a code edit inside a function body of that file and after undoing it, after adding a file nothing
+imports and after deleting it (with how many files each of these runs linted again), peak memory per process,
+and the editor server's change-to-diagnostics time on that file over JSON-RPC.
 
 It builds (or reuses) a virtual environment in the work directory holding the sources of timm and torchvision
 (`--no-deps`: only their .py files are linted, nothing is imported) plus TorchFix and ruff (TorchFix pins its own
@@ -242,15 +242,16 @@ def editor_latency(tree: Path, path: str, changes: int = 5) -> dict:
 CODE_EDIT = (b"torch.rsqrt(variance + self.variance_epsilon)", b"torch.rsqrt(variance + self.variance_epsilon + 0.0)")
 
 
+NEW_FILE = "transformers/models/llama/_bench_new.py"
+NEW_FILE_TEXT = "import torch.nn as nn\n\n\nclass BenchNew(nn.Module):\n    def forward(self, x):\n        return x\n"
+
+
 def linted_again(cache: Path) -> int:
-    """How many files the last run linted (wrote an entry for): the entries of the manifest's newest generation."""
+    """How many files the last run linted (wrote an entry for): those of the manifest's files whose entry is of the
+    run's generation (0 after a run that only wrote the manifest, e.g. a deleted file nothing imported)."""
     [manifest] = cache.glob("static/*/*/run-manifest")
-    generations = [generation for _content, _interface, generation in json.loads(manifest.read_text())["files"].values()]
-    counts: dict[str, int] = {}
-    for generation in generations:
-        counts[generation] = counts.get(generation, 0) + 1
-    newest = max(manifest.parent.glob("*.json"), key=lambda entry: entry.stat().st_mtime_ns)
-    return counts[json.loads(newest.read_text())["generation"]]
+    data = json.loads(manifest.read_text())
+    return sum(generation == data["generation"] for _content, _interface, generation in data["files"].values())
 
 
 def scale(args) -> None:
@@ -269,7 +270,10 @@ def scale(args) -> None:
     cold_name, edit_name = "jitlint cold (empty cache, filling it)", "jitlint after a one-file edit"
     code_name = "jitlint after a code edit in a function body of modeling_llama.py"
     undo_name = "jitlint after undoing that edit"
-    outputs = {name: workdir / f"scale-{name}.txt" for name in ("cold", "warm", "edit", "code", "undo")}
+    added_name = "jitlint after adding a file nothing imports"
+    deleted_name = "jitlint after deleting that file"
+    outputs = {name: workdir / f"scale-{name}.txt" for name in ("cold", "warm", "edit", "code", "undo", "added",
+                                                                 "deleted")}
     results = [
         measure("parse-only floor (libcst.parse_module, 1 process)", [sys.executable, "-c", PARSE_FLOOR,
                 *map(str, files)], tree, lines),
@@ -297,8 +301,20 @@ def scale(args) -> None:
         edited.write_bytes(original)
     results.append(measure(undo_name, [*jitlint, "transformers"], tree, lines, outputs["undo"]))
     relinted["undo"] = linted_again(cache)
+    # A new file nothing imports, then that file deleted (the tree is the original again: the output must be the
+    # cold run's): each lints what can see the file, here only the new file, then nothing.
+    new_file = tree / NEW_FILE
+    new_file.write_text(NEW_FILE_TEXT)
+    try:
+        results.append(measure(added_name, [*jitlint, "transformers"], tree, lines, outputs["added"]))
+        relinted["new file"] = linted_again(cache)
+    finally:
+        new_file.unlink()
+    results.append(measure(deleted_name, [*jitlint, "transformers"], tree, lines, outputs["deleted"]))
+    relinted["deleted"] = linted_again(cache)
     same_output = outputs["cold"].read_bytes() == outputs["warm"].read_bytes() == outputs["edit"].read_bytes()
-    code_same = outputs["cold"].read_bytes() == outputs["code"].read_bytes() == outputs["undo"].read_bytes()
+    code_same = (outputs["cold"].read_bytes() == outputs["code"].read_bytes() == outputs["undo"].read_bytes()
+                 == outputs["deleted"].read_bytes())
     editor = editor_latency(tree, EDITED)
     by_name = {result["name"]: result for result in results}
     floor = by_name["parse-only floor (libcst.parse_module, 1 process)"]["wall_s"]
@@ -348,8 +364,9 @@ def scale(args) -> None:
         print(f"| {item['figure']} | {item['value']} | {target} | {met} |")
     print(f"\nOutput of the warm run and of the run after the edit identical to the cold run's: "
           f"{'yes' if same_output else 'NO'}")
-    print(f"Output after the code edit and after undoing it identical to the cold run's: "
-          f"{'yes' if code_same else 'NO'}; files linted again (comment, code edit, undo): {relinted}")
+    print(f"Output after the code edit, after undoing it and after the new file was deleted identical to the cold "
+          f"run's: "
+          f"{'yes' if code_same else 'NO'}; files linted again: {relinted}")
     print(f"JSON: {json_path}")
 
 

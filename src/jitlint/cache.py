@@ -477,7 +477,8 @@ class StaticCache:
         for reads in merged.values():
             wanted.update(reads.get("missing", ()))
         lookups = {name: layout.where(name) for name in sorted(wanted)}
-        manifest = {"format": FORMAT, "order": [str(path) for path in files], "files": manifest_files,
+        manifest = {"format": FORMAT, "generation": generation, "order": [str(path) for path in files],
+                    "files": manifest_files,
                     "loaded": loaded, "graph": merged, "modules": modules, "lookups": lookups}
         try:
             self.entries.mkdir(parents=True, exist_ok=True)
