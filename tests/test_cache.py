@@ -991,3 +991,16 @@ def test_a_new_import_root_and_top_level_module(tmp_path, monkeypatch):
     assert cached[:2] == check(".", "--no-cache", cwd=tmp_path)[:2]
     assert "helper_mod.py:2:12: JIT401" in cached[1]
     assert calls == [("share", ["helper_mod.py", "main.py"])] and seen == [["helper_mod.py", "main.py"]], (calls, seen)
+
+
+def test_with_a_policy_that_needs_one_process_a_file_leaving_the_run_lints_the_whole_run(across, monkeypatch):
+    """`--target fx`'s tracing follows values through callers in other files, which the records do not hold: a
+    deleted file (a caller, perhaps) means the whole run, even when the records say nothing read it."""
+    _same_as_cold("--target", "fx", "pkg", cwd=across)
+    calls = _watch(monkeypatch)
+    (across / "pkg" / "filler0.py").unlink()
+    cached = check("--target", "fx", "pkg", cwd=across)
+    monkeypatch.undo()
+    monkeypatch.chdir(across)
+    assert cached[:2] == check("--target", "fx", "pkg", "--no-cache", cwd=across)[:2]
+    assert calls == [("full", None)], calls

@@ -140,10 +140,11 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
         files, errors = discover(paths, config, force_exclude)
         cache = StaticCache(cache_dir, config, enabled)
         plan = cache.plan(files)
-        if not plan.full and plan.work:
+        if not plan.full and (plan.work or plan.changed):
             from jitlint.engine import enabled_policies, needs_one_process
 
-            if needs_one_process(enabled_policies(enabled)):  # fx-trace: a share alone cannot know its callers' taint
+            # fx-trace: a share alone cannot know its callers' taint, and a file that left the run may have been one
+            if needs_one_process(enabled_policies(enabled)):
                 plan.full = True
         if not plan.full:
             findings = [finding for path, cached in plan.findings.items() for finding in cached]
