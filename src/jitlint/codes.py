@@ -117,6 +117,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT226": CodeInfo("enum-value-type", "error", "script", None),
     "JIT227": CodeInfo("namedtuple-tensor-default", "error", "script", None),
     "JIT228": CodeInfo("namedtuple-unresolved-annotation", "error", "script", None),
+    "JIT232": CodeInfo("attribute-set-conditionally", "warning", "script", None),
     "JIT301": CodeInfo("modulelist-index-variable", "error", "script", "safe"),
     "JIT302": CodeInfo("moduledict-index-variable", "error", "script", None),
     "JIT303": CodeInfo("modulelist-reversed", "error", "script", None),

@@ -1,0 +1,313 @@
+"""Issue 19's located misses: lines torch names in user code that jitlint used to miss. Each case is linted with
+jitlint and scripted with torch 2.13 (`@pytest.mark.torch`); they must agree.
+
+A line marked `# rejects` is where torch 2.13 reports its error (the module built with its default arguments):
+jitlint must report there with the code named after the mark (`# rejects JIT232`), at the severity its rule
+has, and torch must reject the program at that line. A case without a mark must script, and jitlint must report
+neither an error nor the codes these cases are about.
+"""
+
+import re
+import textwrap
+
+import pytest
+
+from torch_oracle import points_at, script_source
+
+HEADER = """\
+from typing import Dict, Final, List, Optional, Tuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+"""
+
+CODES = ("JIT232",)
+
+
+def case(source: str) -> str:
+    return HEADER + textwrap.dedent(source)
+
+
+CASES = {
+    # -- JIT232: an attribute `__init__` sets only under an `if` ------------------------------------------------------
+    "flag-unset-by-default": case("""
+        class M(nn.Module):
+            def __init__(self, c: int = 4, normalize: bool = False):
+                super().__init__()
+                self.normalize = normalize
+                if self.normalize:
+                    self.bn = nn.BatchNorm2d(c)
+
+            def forward(self, x):
+                if self.normalize:
+                    x = self.bn(x)  # rejects JIT232
+                return x
+    """),
+    "flag-from-computed-value": case("""
+        class M(nn.Module):
+            def __init__(self, padding=1):
+                super().__init__()
+                self.use_pad = isinstance(padding, (list, tuple)) and len(padding) == 4
+                if self.use_pad:
+                    self.pad = nn.ZeroPad2d(padding=padding)
+
+            def forward(self, x):
+                if self.use_pad:
+                    x = self.pad(x)  # rejects JIT232
+                return x
+    """),
+    "parameter-under-flag": case("""
+        class M(nn.Module):
+            def __init__(self, dim: int = 4, use_rel_pos: bool = False):
+                super().__init__()
+                self.use_rel_pos = use_rel_pos
+                if self.use_rel_pos:
+                    self.rel_pos_h = nn.Parameter(torch.zeros(3, dim))
+
+            def forward(self, x):
+                if self.use_rel_pos:
+                    x = x + self.rel_pos_h.sum()  # rejects JIT232
+                return x
+    """),
+    "elif-chain-without-else": case("""
+        class M(nn.Module):
+            def __init__(self, kind: str = "none"):
+                super().__init__()
+                self.kind = kind
+                if kind == "relu":
+                    self.act = nn.ReLU()
+                elif kind == "gelu":
+                    self.act = nn.GELU()
+
+            def forward(self, x):
+                if self.kind != "none":
+                    x = self.act(x)  # rejects JIT232
+                return x
+    """),
+    "else-sets-none": case("""
+        class M(nn.Module):
+            def __init__(self, c: int = 4, normalize: bool = False):
+                super().__init__()
+                if normalize:
+                    self.bn = nn.BatchNorm2d(c)
+                else:
+                    self.bn = None
+
+            def forward(self, x):
+                if self.bn is not None:
+                    x = self.bn(x)
+                return x
+    """),
+    "else-sets-identity": case("""
+        class M(nn.Module):
+            def __init__(self, c: int = 4, normalize: bool = False):
+                super().__init__()
+                self.normalize = normalize
+                if normalize:
+                    self.bn = nn.BatchNorm2d(c)
+                else:
+                    self.bn = nn.Identity()
+
+            def forward(self, x):
+                if self.normalize:
+                    x = self.bn(x)
+                return x
+    """),
+    "set-before-the-if": case("""
+        class M(nn.Module):
+            def __init__(self, c: int = 4, normalize: bool = False):
+                super().__init__()
+                self.normalize = normalize
+                self.bn = nn.Identity()
+                if normalize:
+                    self.bn = nn.BatchNorm2d(c)
+
+            def forward(self, x):
+                if self.normalize:
+                    x = self.bn(x)
+                return x
+    """),
+    "flag-true-by-default": case("""
+        class M(nn.Module):
+            def __init__(self, c: int = 4, normalize: bool = True):
+                super().__init__()
+                self.normalize = normalize
+                if normalize:
+                    self.bn = nn.BatchNorm2d(c)
+
+            def forward(self, x):
+                if self.normalize:
+                    x = self.bn(x)  # warns JIT232
+                return x
+    """),
+    "final-flag-pruned": case("""
+        class M(nn.Module):
+            use_bn: Final[bool]
+
+            def __init__(self, use_bn: bool = False):
+                super().__init__()
+                self.use_bn = use_bn
+                if use_bn:
+                    self.bn = nn.BatchNorm2d(4)
+
+            def forward(self, x):
+                if self.use_bn:
+                    x = self.bn(x)
+                return x
+    """),
+    "constants-flag-pruned": case("""
+        class M(nn.Module):
+            __constants__ = ["use_bn"]
+
+            def __init__(self, use_bn: bool = False):
+                super().__init__()
+                self.use_bn = use_bn
+                if use_bn:
+                    self.bn = nn.BatchNorm2d(4)
+
+            def forward(self, x):
+                if self.use_bn:
+                    x = self.bn(x)
+                return x
+    """),
+    "hasattr-guard": case("""
+        class M(nn.Module):
+            def __init__(self, use_bn: bool = False):
+                super().__init__()
+                if use_bn:
+                    self.bn = nn.BatchNorm2d(4)
+
+            def forward(self, x):
+                if hasattr(self, "bn"):
+                    x = self.bn(x)
+                return x
+    """),
+    "other-attribute-none-test": case("""
+        class M(nn.Module):
+            def __init__(self, separate: bool = False):
+                super().__init__()
+                if separate:
+                    self.q = nn.Linear(4, 4)
+                    self.qkv = None
+                else:
+                    self.qkv = nn.Linear(4, 4)
+
+            def forward(self, x):
+                if self.qkv is None:
+                    return self.q(x)
+                return self.qkv(x)
+    """),
+    "else-raises": case("""
+        class M(nn.Module):
+            def __init__(self, kind: str = "relu"):
+                super().__init__()
+                self.kind = kind
+                if kind == "relu":
+                    self.act = nn.ReLU()
+                else:
+                    raise ValueError(kind)
+
+            def forward(self, x):
+                if self.kind == "relu":
+                    x = self.act(x)
+                return x
+    """),
+    "else-asserts-false": case("""
+        class M(nn.Module):
+            def __init__(self, kind: str = "relu"):
+                super().__init__()
+                self.kind = kind
+                if kind == "relu":
+                    self.act = nn.ReLU()
+                else:
+                    assert False, kind
+
+            def forward(self, x):
+                if self.kind == "relu":
+                    x = self.act(x)
+                return x
+    """),
+    "two-complementary-ifs": case("""
+        class M(nn.Module):
+            def __init__(self, normalize: bool = False):
+                super().__init__()
+                self.normalize = normalize
+                if normalize:
+                    self.bn = nn.BatchNorm2d(4)
+                if not normalize:
+                    self.bn = nn.Identity()
+
+            def forward(self, x):
+                if self.normalize:
+                    x = self.bn(x)
+                return x
+    """),
+    "set-by-a-helper-method": case("""
+        class M(nn.Module):
+            def __init__(self, normalize: bool = False):
+                super().__init__()
+                self.normalize = normalize
+                if normalize:
+                    self.bn = nn.BatchNorm2d(4)
+                self._finish()
+
+            def _finish(self):
+                if not self.normalize:
+                    self.bn = nn.Identity()
+
+            def forward(self, x):
+                if self.normalize:
+                    x = self.bn(x)
+                return x
+    """),
+    "registered-buffer": case("""
+        class M(nn.Module):
+            def __init__(self, use_scale: bool = False):
+                super().__init__()
+                self.use_scale = use_scale
+                if use_scale:
+                    self.scale = nn.Parameter(torch.ones(1))
+                else:
+                    self.register_buffer("scale", torch.ones(1))
+
+            def forward(self, x):
+                if self.use_scale:
+                    x = x * self.scale
+                return x
+    """),
+}
+
+
+def marked(source: str) -> tuple[int, str, str] | None:
+    rows = [(n, m.group(1), m.group(2)) for n, line in enumerate(source.splitlines(), 1)
+            if (m := re.search(r"#\s*(rejects|warns)\s+(JIT\d+)", line))]
+    assert len(rows) <= 1
+    return rows[0] if rows else None
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_jitlint_agrees(name, lint_source):
+    source = CASES[name]
+    mark = marked(source)
+    findings = lint_source(source)
+    unexpected = [(f.code, f.location.row) for f in findings
+                  if (f.severity == "error" or f.code in CODES) and (mark is None or f.location.row != mark[0])]
+    assert unexpected == []
+    if mark is not None:
+        row, _, code = mark
+        assert any(f.code == code and f.location.row == row for f in findings), [(f.code, f.location.row) for f in findings]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_torch_agrees(name, tmp_path):
+    source = CASES[name]
+    mark = marked(source)
+    result = script_source(source, tmp_path)
+    if mark is None or mark[1] == "warns":
+        assert result.ok, f"{name}: {result}\n{result.message_full}"
+    else:
+        assert result.rejected, f"{name}: torch.jit.script must reject it, but it {result}"
+        assert points_at(result, source, mark[0]), f"{name}: marked line {mark[0]}, but torch {result}"
