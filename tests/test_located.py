@@ -23,7 +23,7 @@ import torch.nn.functional as F
 
 """
 
-CODES = ("JIT232",)
+CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707")
 
 
 def case(source: str) -> str:
@@ -276,6 +276,100 @@ CASES = {
                 if self.use_scale:
                     x = x * self.scale
                 return x
+    """),
+    # -- torch.finfo / torch.iinfo (JIT414) ---------------------------------------------------------------------------
+    "finfo-in-forward": case("""
+        class M(nn.Module):
+            def forward(self, x):
+                return x.clamp(min=torch.finfo(x.dtype).min)  # rejects JIT414
+    """),
+    "iinfo-in-forward": case("""
+        class M(nn.Module):
+            def forward(self, x):
+                return x.clamp(max=torch.iinfo(torch.int32).max)  # rejects JIT414
+    """),
+    "finfo-in-init": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.low = float(torch.finfo(torch.float32).min)
+
+            def forward(self, x):
+                return x.clamp(min=self.low)
+    """),
+    # -- methods of lists (JIT233) ----------------------------------------------------------------------------------
+    "list-numel": case("""
+        class M(nn.Module):
+            def forward(self, x, feat_shape: List[int]):
+                return x.reshape(feat_shape.numel(), -1)  # rejects JIT233
+    """),
+    "shape-size": case("""
+        class M(nn.Module):
+            def forward(self, x):
+                s = x.shape
+                return x.view(s.size(0), -1)  # rejects JIT233
+    """),
+    "list-count-and-index": case("""
+        class M(nn.Module):
+            def forward(self, x, feat_shape: List[int]):
+                return x.reshape(feat_shape.count(2) + feat_shape.index(feat_shape[0]), -1)
+    """),
+    "int-list-sum": case("""
+        class M(nn.Module):
+            def forward(self, x, feat_shape: List[int]):
+                return x.reshape(feat_shape.sum(), -1)
+    """),
+    "tensor-list-pop": case("""
+        class M(nn.Module):
+            def forward(self, xs: List[torch.Tensor]):
+                last = xs.pop()
+                xs.append(last)
+                xs.reverse()
+                return xs[0]
+    """),
+    # -- tuple() of a value typed as a list (JIT124) ------------------------------------------------------------------
+    "tuple-of-shape-slice": case("""
+        class M(nn.Module):
+            def forward(self, x):
+                hw = tuple(x.shape[2:4])  # rejects JIT124
+                return x
+    """),
+    "tuple-of-list-parameter": case("""
+        class M(nn.Module):
+            def forward(self, x, size: List[int]):
+                s = tuple(size)  # rejects JIT124
+                return x
+    """),
+    "tuple-of-tuple": case("""
+        class M(nn.Module):
+            def forward(self, x, t: Tuple[int, int]):
+                s = tuple(t)
+                return x.view(s[0], s[1], -1)
+    """),
+    # -- a tuple in one branch, a list in the other (JIT701, JIT705) -------------------------------------------------
+    "tuple-and-list-branches": case("""
+        class M(nn.Module):
+            def forward(self, x, grid: List[int], keep: bool):
+                if keep:  # rejects JIT701
+                    size = grid[0], grid[0]
+                else:
+                    size = grid
+                return F.interpolate(x, size=size)
+    """),
+    "tuple-and-list-if-expression": case("""
+        class M(nn.Module):
+            def forward(self, x, grid: List[int], keep: bool):
+                size = (grid[0], grid[0]) if keep else grid  # rejects JIT707
+                return F.interpolate(x, size=size)
+    """),
+    "two-tuple-branches": case("""
+        class M(nn.Module):
+            def forward(self, x, grid: List[int], keep: bool):
+                if keep:
+                    size = grid[0], grid[0]
+                else:
+                    size = grid[0], grid[1]
+                return F.interpolate(x, size=size)
     """),
 }
 

@@ -118,6 +118,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT227": CodeInfo("namedtuple-tensor-default", "error", "script", None),
     "JIT228": CodeInfo("namedtuple-unresolved-annotation", "error", "script", None),
     "JIT232": CodeInfo("attribute-set-conditionally", "warning", "script", None),
+    "JIT233": CodeInfo("unknown-list-method", "error", "script", None),
     "JIT301": CodeInfo("modulelist-index-variable", "error", "script", "safe"),
     "JIT302": CodeInfo("moduledict-index-variable", "error", "script", None),
     "JIT303": CodeInfo("modulelist-reversed", "error", "script", None),

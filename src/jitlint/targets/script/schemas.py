@@ -317,6 +317,26 @@ def _tensor_method_operators() -> frozenset[str]:
     )
 
 
+def list_method_exists(name: str, element: Type) -> bool:
+    """Whether `xs.<name>(...)` on a list of `element` (None: unknown) can resolve. TorchScript looks a method of a
+    value that is not a Tensor or a class up as the `aten::<name>` operators with a `self` argument the value's type
+    matches (`BuiltinFunction::tryCreate`): for a list, a `self` of `List[t]` or of `List[<element>]`. False means
+    torch says the list 'has no attribute or method'."""
+    for _, args, _, _ in _data()["ops"].get(f"aten::{name}", ()):
+        for param in args:
+            if param[0] != "self":
+                continue
+            spelled = param[1]
+            if spelled.startswith("Optional[") and spelled.endswith("]"):
+                spelled = spelled[9:-1]
+            if not (spelled.startswith("List[") and spelled.endswith("]")):
+                continue
+            inner = spelled[5:-1]
+            if element is None or inner == str(element) or parse_type(inner) is None:
+                return True  # a type variable, or an element type this check does not model: it may match
+    return False
+
+
 def tensor_method_exists(name: str) -> bool:
     """Whether `x.<name>(...)` on a Tensor can resolve: an operator of that name (in any namespace: a superset of
     what TorchScript looks up), or a dtype cast. False means torch says the Tensor 'has no attribute or method'."""

@@ -61,6 +61,7 @@ from jitlint.targets.script.rules.flow import (
     DeleteSlice,
     NotIterableOrSubscriptable,
     UnknownTensorMethod,
+    UnknownListMethod,
     AnnotatedAssignmentMismatch,
     MissingReturn,
     AttributeNoneNeedsOptional,
@@ -83,6 +84,7 @@ from jitlint.targets.script.rules.flow import (
     TupleReturnArityMismatch,
 )
 from jitlint.targets.script.rules.calls import NoUnsupportedBuiltin
+from jitlint.targets.script.rules.syntax import NoTupleOfIterable
 from jitlint.targets.script.rules.types import UnannotatedNonTensorParam
 from jitlint.targets.script import schemas
 from jitlint.walk import walk
@@ -673,6 +675,17 @@ class TypeDomain(FlowDomain[Type]):
                 self._range_enumerate(call, qualified[9:], expressions)
             if qualified == "builtins.id":
                 self._id_call(call, expressions)
+            if qualified == "builtins.tuple" and len(call.args) == 1 and not call.args[0].keyword:
+                argument = call.args[0].value
+                kind = expressions.of(argument)
+                if kind is not None and kind.is_list and not isinstance(
+                        argument, (cst.List, cst.ListComp, cst.GeneratorExp)):  # displays: JIT124's own visit
+                    self.events.append(Event(
+                        NoTupleOfIterable, call,
+                        f"`tuple()` of a {kind}: TorchScript cannot tell the tuple's length from a list (torch: "
+                        f"'cannot statically infer the expected size of a list in this context'); keep the list, "
+                        f"or index it: `(xs[0], xs[1])`",
+                    ))
             if qualified == "builtins.range":
                 for argument in call.args:
                     if expressions.of(argument.value) == NUMBER:
@@ -860,7 +873,18 @@ class TypeDomain(FlowDomain[Type]):
         called = {id(call.func) for call in reads.calls}
         kept = statement.value if isinstance(statement, (cst.Assign, cst.AnnAssign)) else None  # `f = x.sum` scripts
         for attribute in reads.attributes:
-            if expressions.of(attribute.value) != TENSOR:
+            kind = expressions.of(attribute.value)
+            if kind is not None and kind.is_list and id(attribute) in called:
+                name = attribute.attr.value
+                if not schemas.list_method_exists(name, kind.element):
+                    self.events.append(Event(
+                        UnknownListMethod, attribute,
+                        f"a {kind} has no method `{name}` in TorchScript (torch: \"'{kind}' object has no attribute "
+                        f"or method '{name}'\"); lists have `append`, `extend`, `insert`, `pop`, `index`, `count`, "
+                        f"... (use `len(...)`, or make it a Tensor first)",
+                    ))
+                continue
+            if kind != TENSOR:
                 continue
             name = attribute.attr.value
             if id(attribute) in called:
