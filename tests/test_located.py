@@ -23,7 +23,7 @@ import torch.nn.functional as F
 
 """
 
-CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707")
+CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707", "JIT221")
 
 
 def case(source: str) -> str:
@@ -370,6 +370,39 @@ CASES = {
                 else:
                     size = grid[0], grid[1]
                 return F.interpolate(x, size=size)
+    """),
+    # -- an unrefined Optional in a display typed by an annotation (JIT221) --------------------------------------------
+    "optional-value-in-returned-dict": case("""
+        class M(nn.Module):
+            def forward(self, x, m: Optional[torch.Tensor] = None) -> Dict[str, torch.Tensor]:
+                return {  # rejects JIT221
+                    "x": x,
+                    "m": m,
+                }
+    """),
+    "optional-value-in-annotated-dict": case("""
+        class M(nn.Module):
+            def forward(self, x, m: Optional[torch.Tensor] = None):
+                d: Dict[str, torch.Tensor] = {"x": x, "m": m}  # rejects JIT221
+                return d["x"]
+    """),
+    "refined-value-in-returned-dict": case("""
+        class M(nn.Module):
+            def forward(self, x, m: Optional[torch.Tensor] = None) -> Dict[str, torch.Tensor]:
+                if m is None:
+                    m = x
+                return {"x": x, "m": m}
+    """),
+    "optional-value-in-optional-dict": case("""
+        class M(nn.Module):
+            def forward(self, x, m: Optional[torch.Tensor] = None) -> Dict[str, Optional[torch.Tensor]]:
+                return {"x": x, "m": m}
+    """),
+    "asserted-value-in-returned-dict": case("""
+        class M(nn.Module):
+            def forward(self, x, m: Optional[torch.Tensor] = None) -> Dict[str, torch.Tensor]:
+                assert m is not None
+                return {"x": x, "m": m}
     """),
 }
 

@@ -651,8 +651,10 @@ class TypeDomain(FlowDomain[Type]):
                               statement, expressions)
         if isinstance(statement, cst.Del):
             self._del_slice(statement.target)
-        if isinstance(statement, cst.Return) and isinstance(statement.value, cst.List) and self.returns is not None:
-            # the return annotation types a returned list display as an annotation does (`return [1, n]`)
+        if (isinstance(statement, cst.Return) and isinstance(statement.value, (cst.List, cst.Dict))
+                and self.returns is not None):
+            # the return annotation types a returned list or dict display as an annotation does (`return [1, n]`,
+            # `return {"a": x, "b": maybe}` under `-> Dict[str, Tensor]`: 'Type annotation was inferred to be ...')
             self._hint_fails(statement.value, self.returns, statement, expressions)
         for if_expression in reads.if_expressions:
             first, second = expressions.of(if_expression.body), expressions.of(if_expression.orelse)
@@ -799,6 +801,18 @@ class TypeDomain(FlowDomain[Type]):
                 kind = _hinted_type(node, expressions)
                 if kind == NONE and not (isinstance(node, cst.Name) and node.value == "None"):
                     continue
+                element = wanted.args[index]
+                if (isinstance(node, cst.Name) and node.value in self.optional_unchecked and _is_optional(kind)
+                        and element is not None and not element.is_optional and element.fully_known):
+                    # an Optional the flow has not refined here: torch types the element as the Optional
+                    self.events.append(Event(
+                        AnnotatedAssignmentMismatch, where,
+                        f"this {what}'s {role}s must be {_a(element)}, as its annotation {wanted} says, and "
+                        f"`{node.value}` is {kind} here (torch: 'Type annotation was inferred to be `{wanted}`, "
+                        f"but the type of {role}s given by the {what} literal is {kind}'). Refine it first (`if "
+                        f"{node.value} is not None:`), or annotate the {what} with {_a(optional_of(element))}",
+                    ))
+                    return True
                 if mismatches(kind, wanted.args[index], convert=False):
                     self.events.append(Event(
                         AnnotatedAssignmentMismatch, where,
