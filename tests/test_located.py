@@ -23,7 +23,7 @@ import torch.nn.functional as F
 
 """
 
-CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707", "JIT221")
+CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707", "JIT221", "JIT416")
 
 
 def case(source: str) -> str:
@@ -182,6 +182,20 @@ CASES = {
             def forward(self, x):
                 if hasattr(self, "bn"):
                     x = self.bn(x)
+                return x
+    """),
+    "hasattr-raise-first": case("""
+        class M(nn.Module):
+            def __init__(self, cross: bool = False):
+                super().__init__()
+                if cross:
+                    self.cross = nn.Linear(4, 4)
+
+            def forward(self, x, y: Optional[torch.Tensor] = None):
+                if y is not None:
+                    if not hasattr(self, "cross"):
+                        raise ValueError("built without cross-attention")
+                    x = self.cross(y)
                 return x
     """),
     "other-attribute-none-test": case("""
@@ -403,6 +417,69 @@ CASES = {
             def forward(self, x, m: Optional[torch.Tensor] = None) -> Dict[str, torch.Tensor]:
                 assert m is not None
                 return {"x": x, "m": m}
+    """),
+    # -- calls of the project's own functions against their annotations (JIT416) -------------------------------------
+    "int-for-float-parameter": case("""
+        def scale(x, factor: float):
+            return x * factor
+
+        class M(nn.Module):
+            def forward(self, x):
+                return scale(x, 2)  # rejects JIT416
+    """),
+    "list-for-int-parameter-of-a-method": case("""
+        class M(nn.Module):
+            def pad(self, x, amount: int):
+                return F.pad(x, [amount, amount])
+
+            def forward(self, x):
+                return self.pad(x, [1, 2])  # rejects JIT416
+    """),
+    "unknown-keyword-of-a-function": case("""
+        def scale(x, factor: float = 1.0):
+            return x * factor
+
+        class M(nn.Module):
+            def forward(self, x):
+                return scale(x, fator=2.0)  # rejects JIT416
+    """),
+    "float-for-float-parameter": case("""
+        def scale(x, factor: float):
+            return x * factor
+
+        class M(nn.Module):
+            def forward(self, x):
+                return scale(x, 2.0) + scale(x, factor=0.5)
+    """),
+    "tensor-size-for-int-parameter": case("""
+        class M(nn.Module):
+            def helper(self, x, k: int):
+                return x * k
+
+            def forward(self, x):
+                return self.helper(x, x.size(0)) + self.helper(x, x.sum())
+    """),
+    "static-method-called-on-self": case("""
+        class M(nn.Module):
+            @staticmethod
+            def shift(ids, pad: int, past: int = 0):
+                return ids + pad + past
+
+            def forward(self, x):
+                return self.shift(x, 1) + self.shift(x, 1, past=2)
+    """),
+    "submodule-called-by-attribute": case("""
+        class Inner(nn.Module):
+            def forward(self, x, k: int):
+                return x * k
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = Inner()
+
+            def forward(self, x):
+                return self.inner(x, 3)
     """),
 }
 

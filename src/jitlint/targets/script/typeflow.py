@@ -1125,6 +1125,8 @@ class TypeDomain(FlowDomain[Type]):
         if operator is None:
             candidates = self._declared_overloads(call)
             if candidates is None:
+                candidates = self._plain_signature(call)
+            if candidates is None:
                 return
             operator = candidates[0].operator
         arguments = [
@@ -1187,6 +1189,49 @@ class TypeDomain(FlowDomain[Type]):
                 merged.append((name, kind, param.default is not None, id(param) in impl_keyword_only))
             declared.append(schemas.declared_overload(callee.display_name, merged))
         return tuple(declared) or None
+
+    _PLAIN_DECORATORS = frozenset({"builtins.staticmethod", "staticmethod", "torch.jit.export"})
+
+    def _plain_signature(self, call: cst.Call) -> tuple[schemas.Overload, ...] | None:
+        """The signature TorchScript compiles a project function with (a module-level function, or a method called on
+        `self` by its name), when it is neither overloaded nor decorated: the annotated parameters' types (an int for
+        `factor: float` is 'Expected a value of type 'float' for argument 'factor''). The unannotated ones, Tensors
+        to torch, are left unknown here: JIT202 reports a non-Tensor passed to them, at the argument."""
+        found = self.ctx.captured.callee_of(call)
+        if found is None:
+            return None
+        callee, bound = found
+        node = callee.node
+        if callee.decorators - self._PLAIN_DECORATORS or node.asynchronous is not None:
+            return None
+        if overload_group(node, callee.module.tree) is not None:
+            return None
+        if bound or callee.cls is not None:
+            # only `self.<method>(...)` naming the method itself (not a submodule's forward), reached one way
+            func = call.func
+            if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                    and func.value.value == self.self_name and func.attr.value == node.name.value):
+                return None
+            reached = getattr(self.ctx.captured, "_callee_candidates", {}).get(id(call), {})
+            if len({id(entry[0].node) for entry in reached.values()}) != 1:
+                return None  # overrides in subclasses: the signature depends on the class
+        params = node.params
+        if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg is not None:
+            return None
+        is_method = callee.cls is not None and "builtins.staticmethod" not in callee.decorators and (
+            "staticmethod" not in callee.decorators)
+        if is_method and not bound:
+            return None
+        ordered = [*params.posonly_params, *params.params, *params.kwonly_params]
+        if is_method:
+            ordered = ordered[1:]
+        types = param_types(node, callee.module.imports, is_method=is_method)
+        if signature_comment(node) is None:  # an unannotated (Tensor) parameter given a non-Tensor is JIT202's
+            types = {name: kind for name, kind in types.items() if _param_annotated(node, name)}
+        keyword_only = {id(param) for param in params.kwonly_params}
+        merged = [(param.name.value, types.get(param.name.value), param.default is not None,
+                   id(param) in keyword_only) for param in ordered]
+        return (schemas.declared_overload(callee.display_name, merged),)
 
     def _dict_store(self, target: cst.Subscript, value: cst.BaseExpression, expressions: Expressions) -> None:
         if not (isinstance(target.value, cst.Name) and self.empty.get(target.value.value) == "dict"):

@@ -170,7 +170,7 @@ class AttributeSetConditionally(ScriptRule):
             if not found:
                 return
             sites.extend(site for site in found if site not in sites)
-        if _guarded_by_hasattr(name, ctx) or _under_attribute_none_test(ctx):
+        if _guarded_by_hasattr(name, ctx) or _under_attribute_none_test(ctx) or _asks_hasattr(name, ctx):
             return  # torch folds `hasattr(self, "name")` and `self.other is None` and drops the branch
         test = sites[0].test
         condition = cst.Module([]).code_for_node(test)
@@ -275,3 +275,23 @@ def _under_attribute_none_test(ctx: RuleContext) -> bool:
             if found:
                 return True
     return False
+
+
+def _asks_hasattr(name: str, ctx: RuleContext) -> bool:
+    """The compiled function asks `hasattr(..., "name")` somewhere (`if not hasattr(self, "x"): raise ...` before the
+    read): torch folds it, and the code knows the attribute may be missing."""
+    function = ctx.function.info.node if ctx.function is not None else None
+    if function is None:
+        return False
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            if (isinstance(node.func, cst.Name) and node.func.value == "hasattr" and len(node.args) == 2
+                    and isinstance(node.args[1].value, cst.SimpleString)
+                    and node.args[1].value.evaluated_value == name):
+                found = True
+
+    walk(function, Find())
+    return found
