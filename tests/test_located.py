@@ -23,7 +23,7 @@ import torch.nn.functional as F
 
 """
 
-CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707", "JIT221", "JIT416")
+CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707", "JIT221", "JIT416", "JIT202")
 
 
 def case(source: str) -> str:
@@ -480,6 +480,33 @@ CASES = {
 
             def forward(self, x):
                 return self.inner(x, 3)
+    """),
+    # -- a module attribute passed to an unannotated (Tensor) parameter (JIT202) --------------------------------------
+    "float-attribute-to-unannotated-parameter": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = 2.0
+
+            @staticmethod
+            def apply(img, scale):
+                return img * scale
+
+            def forward(self, x):
+                return self.apply(x, self.scale)  # rejects JIT202
+    """),
+    "tensor-attributes-to-unannotated-parameters": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = nn.Parameter(torch.ones(1))
+                self.register_buffer("t", torch.ones(1))
+
+            def apply(self, img, w, t):
+                return img * w * t
+
+            def forward(self, x):
+                return self.apply(x, self.w, self.t)
     """),
 }
 

@@ -1292,6 +1292,11 @@ class TypeDomain(FlowDomain[Type]):
             if signature_comment(callee.node) is not None or is_overload_implementation(callee.node, callee.module.tree):
                 return
             kind = expressions.of(argument.value)
+            attribute = self._self_attribute(argument.value)
+            if kind is None and attribute is not None:
+                kind = self._attribute_type(attribute)  # `self.patch_size`: the type `__init__` gives it
+                if kind is not None and not (kind in _PASSED_SCALARS or kind.is_list):
+                    kind = None
             if isinstance(argument.value, (cst.List, cst.ListComp)) and kind is None:
                 spelled = "list"  # a list of unknown element type
             elif kind is not None and kind.is_list and (kind.element == schemas.MIXED or _is_optional(kind.element)):
