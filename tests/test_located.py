@@ -508,6 +508,48 @@ CASES = {
             def forward(self, x):
                 return self.apply(x, self.w, self.t)
     """),
+    # -- a Union-annotated parameter passed on unrefined (JIT416) ------------------------------------------------------
+    "union-alias-to-int-list": case("""
+        from typing import Union
+
+        _int_tuple_2_t = Union[int, Tuple[int, int]]
+
+        def pool(x, output_size: _int_tuple_2_t = 1):
+            return F.adaptive_avg_pool2d(x, output_size)  # rejects JIT416
+
+        class M(nn.Module):
+            def forward(self, x):
+                return pool(x, 1)
+    """),
+    "union-to-int-list": case("""
+        from typing import Union
+
+        class M(nn.Module):
+            def forward(self, x, output_size: Union[int, Tuple[int, int]] = 1):
+                return F.adaptive_max_pool2d(x, output_size)  # rejects JIT416
+    """),
+    "union-refined-by-isinstance": case("""
+        from typing import Union
+
+        def pool(x, output_size: Union[int, Tuple[int, int]] = 1):
+            if isinstance(output_size, int):
+                return F.adaptive_avg_pool2d(x, output_size)
+            return F.adaptive_avg_pool2d(x, output_size)
+
+        class M(nn.Module):
+            def forward(self, x):
+                return pool(x, 1)
+    """),
+    "union-of-numbers-to-scalar": case("""
+        from typing import Union
+
+        def add(x, k: Union[int, float]):
+            return torch.add(x, k)
+
+        class M(nn.Module):
+            def forward(self, x):
+                return add(x, 1)
+    """),
 }
 
 

@@ -297,6 +297,8 @@ class TypeDomain(FlowDomain[Type]):
             self.returns = annotation_type(self.comment.returns, self.imports) if self.comment.returns else None
             self.annotated_return = True
         self.params = params
+        # Parameters annotated with a Union (not an Optional) that the function never refines or re-binds
+        self.union_params = _union_params(function, ctx) if self.comment is None else {}
         # Parameters TorchScript types Tensor because they have no annotation and no default.
         self.unannotated = {name for name, kind in params.items() if kind == TENSOR and not self._annotated(name)}
         self.optional_unchecked = {
@@ -1131,7 +1133,9 @@ class TypeDomain(FlowDomain[Type]):
             operator = candidates[0].operator
         arguments = [
             schemas.Argument(argument.keyword.value if argument.keyword is not None else None,
-                             _argument_type(argument.value, expressions))
+                             self.union_params.get(argument.value.value) if isinstance(argument.value, cst.Name)
+                             and argument.value.value in self.union_params
+                             else _argument_type(argument.value, expressions))
             for argument in call.args
         ]
         mismatch = schemas.check_call(operator, arguments, self_type, method, candidates)
@@ -1443,6 +1447,74 @@ _PASSED_SCALARS = frozenset({INT, FLOAT, STR, BOOL})
 # Tensor methods other rules report with their own advice (JIT401 `.numpy()`, JIT403 `.new()`, JIT410 autograd).
 _OTHER_RULES_METHODS = frozenset({"numpy"}) | unsupported("tensor-method") | unsupported("autograd-method")
 _LIST_ELEMENTS = frozenset({TENSOR, INT, FLOAT, BOOL, STR})
+
+
+def _union_params(function: cst.FunctionDef, ctx: RuleContext) -> dict[str, TSType]:
+    """The parameters annotated `Union[A, B, ...]` (no None among them), directly or through a module-level alias
+    (`_int_tuple_2_t = Union[int, Tuple[int, int]]`, in this file or imported from another of the project), that
+    the function neither re-binds nor tests with `isinstance`: torch passes them on as the Union."""
+    params = function.params
+    candidates = {param.name.value: param.annotation.annotation
+                  for param in [*params.posonly_params, *params.params, *params.kwonly_params]
+                  if param.annotation is not None}
+    if not candidates:
+        return {}
+    imports = ctx.module.imports
+    found: dict[str, TSType] = {}
+    for name, annotation in candidates.items():
+        node, where = _alias_target(annotation, ctx)
+        members = None
+        if isinstance(node, cst.Subscript) and where.qualify(node.value) == "typing.Union":
+            members = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            members, stack = [], [node]
+            while stack:
+                part = stack.pop()
+                if isinstance(part, cst.BinaryOperation) and isinstance(part.operator, cst.BitOr):
+                    stack += [part.right, part.left]
+                else:
+                    members.append(part)
+        if not members:
+            continue
+        kinds = [annotation_type(member, where) for member in members]
+        if any(kind is None or kind == NONE for kind in kinds) or len(set(kinds)) < 2:
+            continue
+        found[name] = TSType("Union", tuple(kinds))
+    if not found:
+        return {}
+    for name in _assigned_names(function) | _isinstance_tested(function, imports):
+        found.pop(name, None)
+    return found
+
+
+def _alias_target(annotation: cst.BaseExpression, ctx: RuleContext):
+    """An annotation, or the value of the module-level alias it names, with the imports to read it with."""
+    module = ctx.module
+    if isinstance(annotation, cst.Name):
+        value = module.globals.get(annotation.value)
+        if isinstance(value, (cst.Subscript, cst.BinaryOperation)):
+            return value, module.imports
+        target = module.imports.aliases.get(annotation.value)
+        if target is not None:
+            source, _, attr = target.rpartition(".")
+            other = ctx.project.module(source)
+            value = other.globals.get(attr) if other is not None else None
+            if isinstance(value, (cst.Subscript, cst.BinaryOperation)):
+                return value, other.imports
+    return annotation, module.imports
+
+
+def _isinstance_tested(function: cst.FunctionDef, imports) -> set[str]:
+    names: set[str] = set()
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if (imports.qualify(node.func) in ("builtins.isinstance", "torch.jit.isinstance") and node.args
+                    and isinstance(node.args[0].value, cst.Name)):
+                names.add(node.args[0].value.value)
+
+    walk(function, Find())
+    return names
 
 
 def _argument_type(value: cst.BaseExpression, expressions: Expressions) -> Type:
