@@ -23,7 +23,7 @@ import torch.nn.functional as F
 
 """
 
-CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707", "JIT221", "JIT416", "JIT202")
+CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707", "JIT221", "JIT416", "JIT202", "JIT234")
 
 
 def case(source: str) -> str:
@@ -549,6 +549,57 @@ CASES = {
         class M(nn.Module):
             def forward(self, x):
                 return add(x, 1)
+    """),
+    # -- unpacking what is not a tuple (JIT234) -----------------------------------------------------------------------
+    "unpack-modulelist-pairs": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList([])
+                for _ in range(2):
+                    self.layers.append(nn.ModuleList([nn.Linear(4, 4), nn.ReLU()]))
+
+            def forward(self, x):
+                for lin, act in self.layers:  # rejects JIT234
+                    x = act(lin(x))
+                return x
+    """),
+    "unpack-enumerated-modulelist-pairs": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList([nn.Sequential(nn.Linear(4, 4), nn.ReLU()) for _ in range(2)])
+
+            def forward(self, x):
+                for i, (lin, act) in enumerate(self.layers):  # rejects JIT234
+                    x = act(lin(x))
+                return x
+    """),
+    "unpack-unannotated-parameter": case("""
+        class M(nn.Module):
+            def forward(self, pred, target):
+                mean, var = pred  # rejects JIT234
+                return (mean - target) / var
+    """),
+    "unpack-zip-items-tuple-and-lists": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+                self.b = nn.ModuleList([nn.ReLU() for _ in range(2)])
+                self.d = nn.ModuleDict({"x": nn.ReLU()})
+
+            def forward(self, x, pred: Tuple[torch.Tensor, torch.Tensor]):
+                for lin, act in zip(self.a, self.b):
+                    x = act(lin(x))
+                for k, m in self.d.items():
+                    x = m(x)
+                for i, layer in enumerate(self.a):
+                    x = layer(x)
+                mean, var = pred
+                h, w = x.shape[-2:]
+                u, v = x.unbind(0)
+                return x + mean + var + u + v
     """),
 }
 

@@ -119,6 +119,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT228": CodeInfo("namedtuple-unresolved-annotation", "error", "script", None),
     "JIT232": CodeInfo("attribute-set-conditionally", "warning", "script", None),
     "JIT233": CodeInfo("unknown-list-method", "error", "script", None),
+    "JIT234": CodeInfo("cannot-unpack", "error", "script", None),
     "JIT301": CodeInfo("modulelist-index-variable", "error", "script", "safe"),
     "JIT302": CodeInfo("moduledict-index-variable", "error", "script", None),
     "JIT303": CodeInfo("modulelist-reversed", "error", "script", None),

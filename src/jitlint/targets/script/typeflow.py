@@ -62,6 +62,7 @@ from jitlint.targets.script.rules.flow import (
     NotIterableOrSubscriptable,
     UnknownTensorMethod,
     UnknownListMethod,
+    CannotUnpack,
     AnnotatedAssignmentMismatch,
     MissingReturn,
     AttributeNoneNeedsOptional,
@@ -355,6 +356,15 @@ class TypeDomain(FlowDomain[Type]):
             elif self._self_attribute(target.target) is not None:
                 self._attribute_assignment(target.target, value_type)
             else:
+                if (isinstance(target.target, (cst.Tuple, cst.List)) and isinstance(node.value, cst.Name)
+                        and self.params.get(node.value.value) == TENSOR and value_type == TENSOR):
+                    name = node.value.value
+                    self.events.append(Event(
+                        CannotUnpack, node,
+                        f"`{name}` is a Tensor here{' (it has no annotation)' if name in self.unannotated else ''}, "
+                        f"and torch cannot unpack a Tensor (torch: 'Tensor cannot be used as a tuple'); annotate "
+                        f"it as a tuple (`{name}: Tuple[Tensor, Tensor]`), or index it",
+                    ))
                 frame.read_names(*_target_reads(target.target))
                 for name in target_names(target.target):
                     self._assign(name, None, target.target, frame)
@@ -419,6 +429,7 @@ class TypeDomain(FlowDomain[Type]):
                 f"iterable'); loop over `range(...)` or a list",
             ))
         self._module_zip(node, self._expressions(outer))
+        self._module_unpacked(node)
         if self._unrolled(node.iter, iterated):
             # torch unrolls a loop over a module container or a tuple: each copy of the body is inlined, so an
             # assignment directly in it may give a variable another type (`for m in self: x = m(x)`); an `if`
@@ -526,6 +537,26 @@ class TypeDomain(FlowDomain[Type]):
             return None
         kinds = found[1].kinds
         return next(iter(kinds)) if len(kinds) == 1 and kinds <= {"ModuleList", "Sequential", "ModuleDict"} else None
+
+    def _module_unpacked(self, node: cst.For) -> None:
+        """`for attn, ff in self.layers:` (or `for i, (attn, ff) in enumerate(self.layers):`) over a ModuleList or
+        Sequential: each element is a module, which torch cannot unpack ('module cannot be used as a tuple')."""
+        iterable, target = node.iter, node.target
+        if (isinstance(iterable, cst.Call) and self.imports.qualify(iterable.func) == "builtins.enumerate"
+                and len(iterable.args) == 1 and not iterable.args[0].keyword
+                and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2):
+            iterable, target = iterable.args[0].value, target.elements[1].value
+        if not isinstance(target, (cst.Tuple, cst.List)):
+            return
+        kind = self._module_container(iterable)
+        if kind not in ("ModuleList", "Sequential"):
+            return
+        self.events.append(Event(
+            CannotUnpack, node,
+            f"the elements of this {kind} are modules, and torch cannot unpack a module (torch: 'module cannot be "
+            f"used as a tuple'), even one that is a ModuleList itself; keep one ModuleList per role and loop over "
+            f"`zip(self.attns, self.ffs)`",
+        ))
 
     def _module_zip(self, node: cst.For, expressions: Expressions) -> None:
         """`zip(self.blocks, xs)`: torch unrolls a loop over a module container, so everything zipped with it must

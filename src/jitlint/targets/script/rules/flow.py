@@ -256,3 +256,12 @@ class UnknownListMethod(_FlowRule):
     severity = "error"
     summary = "a method TorchScript's lists do not have (`shape.numel()` on a `List[int]`)"
     message = "a list method TorchScript does not have"
+
+
+class CannotUnpack(_FlowRule):
+    code = "JIT234"
+    name = "cannot-unpack"
+    severity = "error"
+    summary = ("tuple-unpacking a value that is not a tuple: the modules of a ModuleList (`for attn, ff in "
+               "self.layers:`) or an unannotated (Tensor) parameter (`mean, var = pred`)")
+    message = "a module or a Tensor unpacked as a tuple"
