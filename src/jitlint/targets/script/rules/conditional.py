@@ -170,7 +170,8 @@ class AttributeSetConditionally(ScriptRule):
             if not found:
                 return
             sites.extend(site for site in found if site not in sites)
-        if _guarded_by_hasattr(name, ctx) or _under_attribute_none_test(ctx) or _asks_hasattr(name, ctx):
+        if _guarded_by_hasattr(name, ctx) or _under_attribute_none_test(ctx) or _asks_hasattr(
+                _stores(sites[0], "self") | {name}, ctx):
             return  # torch folds `hasattr(self, "name")` and `self.other is None` and drops the branch
         test = sites[0].test
         condition = cst.Module([]).code_for_node(test)
@@ -277,9 +278,10 @@ def _under_attribute_none_test(ctx: RuleContext) -> bool:
     return False
 
 
-def _asks_hasattr(name: str, ctx: RuleContext) -> bool:
-    """The compiled function asks `hasattr(..., "name")` somewhere (`if not hasattr(self, "x"): raise ...` before the
-    read): torch folds it, and the code knows the attribute may be missing."""
+def _asks_hasattr(names: set[str], ctx: RuleContext) -> bool:
+    """The compiled function asks `hasattr(..., "name")` somewhere for the attribute or one set under the same `if`
+    (`if not hasattr(self, "cross"): raise ...` before reading `self.ln_cross`): torch folds it, and compiles
+    nothing after a raise it takes statically."""
     function = ctx.function.info.node if ctx.function is not None else None
     if function is None:
         return False
@@ -290,7 +292,7 @@ def _asks_hasattr(name: str, ctx: RuleContext) -> bool:
             nonlocal found
             if (isinstance(node.func, cst.Name) and node.func.value == "hasattr" and len(node.args) == 2
                     and isinstance(node.args[1].value, cst.SimpleString)
-                    and node.args[1].value.evaluated_value == name):
+                    and node.args[1].value.evaluated_value in names):
                 found = True
 
     walk(function, Find())
