@@ -563,7 +563,11 @@ def assignment_fails(previous: TSType | None, new: TSType | None) -> bool:
 
 def join_fails(first: TSType | None, second: TSType | None) -> bool:
     """Whether two branches (of an if statement or an if-expression) with these types fail to unify: None joins
-    anything into an Optional; otherwise the types must be equal (verified: int/float and Tensor/int fail)."""
+    anything into an Optional; otherwise the types must be equal (verified: int/float and Tensor/int fail; a tuple
+    and a list never unify, whatever their elements: "Tuple[int, int] in the true branch and type List[int]")."""
+    if first is not None and second is not None and (
+            (first.is_tuple and second.is_list) or (first.is_list and second.is_tuple)):
+        return True
     if (first is not None and second is not None and first.is_list and second.is_list and first.fully_known
             and second.fully_known):
         return first != second  # lists are invariant: List[int] and List[float] (or List[NoneType]) do not unify

@@ -133,6 +133,8 @@ def accepts(value: Type, param: TSType | None, n: int = 0) -> bool:
     """Whether a value of type `value` can be passed for a parameter of type `param` (False only when certain)."""
     if value is None or param is None:
         return True
+    if value.name == "Union" and value.args:
+        return _union_accepts(value, param)
     if param.is_optional:
         if value == NONE:
             return True
@@ -172,6 +174,30 @@ _CONVERSIONS: dict[TSType, frozenset[str]] = {
     STR: frozenset({"str", "Device"}),
     NUMBER: frozenset({"number", "int", "float", "complex"}),
 }
+
+
+def _union_accepts(value: TSType, param: TSType) -> bool:
+    """A `Union[...]` value (a parameter annotated so, not refined) is passed as is: torch converts nothing, and
+    takes it only where every member is a subtype of the parameter's type (`Union[int, float]` for a `number`).
+    `Union[int, Tuple[int, int]]` for an `int[2]` fails: 'Expected a value of type 'List[int]' ... but instead
+    found type 'Union[int, Tuple[int, int]]''. False only when a member certainly is not a subtype."""
+    wanted = param.inner if param.is_optional else param
+    if wanted is None:
+        return True
+    for member in value.args:
+        if member is None or member == wanted or (param.is_optional and member == NONE):
+            continue
+        if wanted == NUMBER and member in (INT, FLOAT, NUMBER, TSType("complex")):
+            continue
+        if member.is_list and wanted.is_list:
+            if member.element is None or wanted.element is None or member.element == wanted.element:
+                continue
+            return False
+        if wanted.is_list or wanted.name in _KNOWN_PARAMS:
+            if member.is_list or member.is_tuple or member in _CONVERSIONS or member == NONE:
+                return False  # a member of another kind: not a subtype (an int is no `int[2]`, no float)
+        # a type this check does not model: this member may be a subtype
+    return True
 
 
 def _modelled(kind: TSType) -> bool:
@@ -315,6 +341,26 @@ def _tensor_method_operators() -> frozenset[str]:
             any(param[0] == "self" and param[1] == "Tensor" for param in args) for _, args, _, _ in entries
         )
     )
+
+
+def list_method_exists(name: str, element: Type) -> bool:
+    """Whether `xs.<name>(...)` on a list of `element` (None: unknown) can resolve. TorchScript looks a method of a
+    value that is not a Tensor or a class up as the `aten::<name>` operators with a `self` argument the value's type
+    matches (`BuiltinFunction::tryCreate`): for a list, a `self` of `List[t]` or of `List[<element>]`. False means
+    torch says the list 'has no attribute or method'."""
+    for _, args, _, _ in _data()["ops"].get(f"aten::{name}", ()):
+        for param in args:
+            if param[0] != "self":
+                continue
+            spelled = param[1]
+            if spelled.startswith("Optional[") and spelled.endswith("]"):
+                spelled = spelled[9:-1]
+            if not (spelled.startswith("List[") and spelled.endswith("]")):
+                continue
+            inner = spelled[5:-1]
+            if element is None or inner == str(element) or parse_type(inner) is None:
+                return True  # a type variable, or an element type this check does not model: it may match
+    return False
 
 
 def tensor_method_exists(name: str) -> bool:

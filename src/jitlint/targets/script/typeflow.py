@@ -61,6 +61,8 @@ from jitlint.targets.script.rules.flow import (
     DeleteSlice,
     NotIterableOrSubscriptable,
     UnknownTensorMethod,
+    UnknownListMethod,
+    CannotUnpack,
     AnnotatedAssignmentMismatch,
     MissingReturn,
     AttributeNoneNeedsOptional,
@@ -83,6 +85,7 @@ from jitlint.targets.script.rules.flow import (
     TupleReturnArityMismatch,
 )
 from jitlint.targets.script.rules.calls import NoUnsupportedBuiltin
+from jitlint.targets.script.rules.syntax import NoTupleOfIterable
 from jitlint.targets.script.rules.types import UnannotatedNonTensorParam
 from jitlint.targets.script import schemas
 from jitlint.walk import walk
@@ -295,6 +298,8 @@ class TypeDomain(FlowDomain[Type]):
             self.returns = annotation_type(self.comment.returns, self.imports) if self.comment.returns else None
             self.annotated_return = True
         self.params = params
+        # Parameters annotated with a Union (not an Optional) that the function never refines or re-binds
+        self.union_params = _union_params(function, ctx) if self.comment is None else {}
         # Parameters TorchScript types Tensor because they have no annotation and no default.
         self.unannotated = {name for name, kind in params.items() if kind == TENSOR and not self._annotated(name)}
         self.optional_unchecked = {
@@ -351,6 +356,15 @@ class TypeDomain(FlowDomain[Type]):
             elif self._self_attribute(target.target) is not None:
                 self._attribute_assignment(target.target, value_type)
             else:
+                if (isinstance(target.target, (cst.Tuple, cst.List)) and isinstance(node.value, cst.Name)
+                        and self.params.get(node.value.value) == TENSOR and value_type == TENSOR):
+                    name = node.value.value
+                    self.events.append(Event(
+                        CannotUnpack, node,
+                        f"`{name}` is a Tensor here{' (it has no annotation)' if name in self.unannotated else ''}, "
+                        f"and torch cannot unpack a Tensor (torch: 'Tensor cannot be used as a tuple'); annotate "
+                        f"it as a tuple (`{name}: Tuple[Tensor, Tensor]`), or index it",
+                    ))
                 frame.read_names(*_target_reads(target.target))
                 for name in target_names(target.target):
                     self._assign(name, None, target.target, frame)
@@ -415,6 +429,7 @@ class TypeDomain(FlowDomain[Type]):
                 f"iterable'); loop over `range(...)` or a list",
             ))
         self._module_zip(node, self._expressions(outer))
+        self._module_unpacked(node)
         if self._unrolled(node.iter, iterated):
             # torch unrolls a loop over a module container or a tuple: each copy of the body is inlined, so an
             # assignment directly in it may give a variable another type (`for m in self: x = m(x)`); an `if`
@@ -522,6 +537,26 @@ class TypeDomain(FlowDomain[Type]):
             return None
         kinds = found[1].kinds
         return next(iter(kinds)) if len(kinds) == 1 and kinds <= {"ModuleList", "Sequential", "ModuleDict"} else None
+
+    def _module_unpacked(self, node: cst.For) -> None:
+        """`for attn, ff in self.layers:` (or `for i, (attn, ff) in enumerate(self.layers):`) over a ModuleList or
+        Sequential: each element is a module, which torch cannot unpack ('module cannot be used as a tuple')."""
+        iterable, target = node.iter, node.target
+        if (isinstance(iterable, cst.Call) and self.imports.qualify(iterable.func) == "builtins.enumerate"
+                and len(iterable.args) == 1 and not iterable.args[0].keyword
+                and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2):
+            iterable, target = iterable.args[0].value, target.elements[1].value
+        if not isinstance(target, (cst.Tuple, cst.List)):
+            return
+        kind = self._module_container(iterable)
+        if kind not in ("ModuleList", "Sequential"):
+            return
+        self.events.append(Event(
+            CannotUnpack, node,
+            f"the elements of this {kind} are modules, and torch cannot unpack a module (torch: 'module cannot be "
+            f"used as a tuple'), even one that is a ModuleList itself; keep one ModuleList per role and loop over "
+            f"`zip(self.attns, self.ffs)`",
+        ))
 
     def _module_zip(self, node: cst.For, expressions: Expressions) -> None:
         """`zip(self.blocks, xs)`: torch unrolls a loop over a module container, so everything zipped with it must
@@ -649,8 +684,10 @@ class TypeDomain(FlowDomain[Type]):
                               statement, expressions)
         if isinstance(statement, cst.Del):
             self._del_slice(statement.target)
-        if isinstance(statement, cst.Return) and isinstance(statement.value, cst.List) and self.returns is not None:
-            # the return annotation types a returned list display as an annotation does (`return [1, n]`)
+        if (isinstance(statement, cst.Return) and isinstance(statement.value, (cst.List, cst.Dict))
+                and self.returns is not None):
+            # the return annotation types a returned list or dict display as an annotation does (`return [1, n]`,
+            # `return {"a": x, "b": maybe}` under `-> Dict[str, Tensor]`: 'Type annotation was inferred to be ...')
             self._hint_fails(statement.value, self.returns, statement, expressions)
         for if_expression in reads.if_expressions:
             first, second = expressions.of(if_expression.body), expressions.of(if_expression.orelse)
@@ -673,6 +710,17 @@ class TypeDomain(FlowDomain[Type]):
                 self._range_enumerate(call, qualified[9:], expressions)
             if qualified == "builtins.id":
                 self._id_call(call, expressions)
+            if qualified == "builtins.tuple" and len(call.args) == 1 and not call.args[0].keyword:
+                argument = call.args[0].value
+                kind = expressions.of(argument)
+                if kind is not None and kind.is_list and not isinstance(
+                        argument, (cst.List, cst.ListComp, cst.GeneratorExp)):  # displays: JIT124's own visit
+                    self.events.append(Event(
+                        NoTupleOfIterable, call,
+                        f"`tuple()` of a {kind}: TorchScript cannot tell the tuple's length from a list (torch: "
+                        f"'cannot statically infer the expected size of a list in this context'); keep the list, "
+                        f"or index it: `(xs[0], xs[1])`",
+                    ))
             if qualified == "builtins.range":
                 for argument in call.args:
                     if expressions.of(argument.value) == NUMBER:
@@ -786,6 +834,18 @@ class TypeDomain(FlowDomain[Type]):
                 kind = _hinted_type(node, expressions)
                 if kind == NONE and not (isinstance(node, cst.Name) and node.value == "None"):
                     continue
+                element = wanted.args[index]
+                if (isinstance(node, cst.Name) and node.value in self.optional_unchecked and _is_optional(kind)
+                        and element is not None and not element.is_optional and element.fully_known):
+                    # an Optional the flow has not refined here: torch types the element as the Optional
+                    self.events.append(Event(
+                        AnnotatedAssignmentMismatch, where,
+                        f"this {what}'s {role}s must be {_a(element)}, as its annotation {wanted} says, and "
+                        f"`{node.value}` is {kind} here (torch: 'Type annotation was inferred to be `{wanted}`, "
+                        f"but the type of {role}s given by the {what} literal is {kind}'). Refine it first (`if "
+                        f"{node.value} is not None:`), or annotate the {what} with {_a(optional_of(element))}",
+                    ))
+                    return True
                 if mismatches(kind, wanted.args[index], convert=False):
                     self.events.append(Event(
                         AnnotatedAssignmentMismatch, where,
@@ -860,7 +920,18 @@ class TypeDomain(FlowDomain[Type]):
         called = {id(call.func) for call in reads.calls}
         kept = statement.value if isinstance(statement, (cst.Assign, cst.AnnAssign)) else None  # `f = x.sum` scripts
         for attribute in reads.attributes:
-            if expressions.of(attribute.value) != TENSOR:
+            kind = expressions.of(attribute.value)
+            if kind is not None and kind.is_list and id(attribute) in called:
+                name = attribute.attr.value
+                if not schemas.list_method_exists(name, kind.element):
+                    self.events.append(Event(
+                        UnknownListMethod, attribute,
+                        f"a {kind} has no method `{name}` in TorchScript (torch: \"'{kind}' object has no attribute "
+                        f"or method '{name}'\"); lists have `append`, `extend`, `insert`, `pop`, `index`, `count`, "
+                        f"... (use `len(...)`, or make it a Tensor first)",
+                    ))
+                continue
+            if kind != TENSOR:
                 continue
             name = attribute.attr.value
             if id(attribute) in called:
@@ -1087,11 +1158,15 @@ class TypeDomain(FlowDomain[Type]):
         if operator is None:
             candidates = self._declared_overloads(call)
             if candidates is None:
+                candidates = self._plain_signature(call)
+            if candidates is None:
                 return
             operator = candidates[0].operator
         arguments = [
             schemas.Argument(argument.keyword.value if argument.keyword is not None else None,
-                             _argument_type(argument.value, expressions))
+                             self.union_params.get(argument.value.value) if isinstance(argument.value, cst.Name)
+                             and argument.value.value in self.union_params
+                             else _argument_type(argument.value, expressions))
             for argument in call.args
         ]
         mismatch = schemas.check_call(operator, arguments, self_type, method, candidates)
@@ -1149,6 +1224,49 @@ class TypeDomain(FlowDomain[Type]):
                 merged.append((name, kind, param.default is not None, id(param) in impl_keyword_only))
             declared.append(schemas.declared_overload(callee.display_name, merged))
         return tuple(declared) or None
+
+    _PLAIN_DECORATORS = frozenset({"builtins.staticmethod", "staticmethod", "torch.jit.export"})
+
+    def _plain_signature(self, call: cst.Call) -> tuple[schemas.Overload, ...] | None:
+        """The signature TorchScript compiles a project function with (a module-level function, or a method called on
+        `self` by its name), when it is neither overloaded nor decorated: the annotated parameters' types (an int for
+        `factor: float` is 'Expected a value of type 'float' for argument 'factor''). The unannotated ones, Tensors
+        to torch, are left unknown here: JIT202 reports a non-Tensor passed to them, at the argument."""
+        found = self.ctx.captured.callee_of(call)
+        if found is None:
+            return None
+        callee, bound = found
+        node = callee.node
+        if callee.decorators - self._PLAIN_DECORATORS or node.asynchronous is not None:
+            return None
+        if overload_group(node, callee.module.tree) is not None:
+            return None
+        if bound or callee.cls is not None:
+            # only `self.<method>(...)` naming the method itself (not a submodule's forward), reached one way
+            func = call.func
+            if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                    and func.value.value == self.self_name and func.attr.value == node.name.value):
+                return None
+            reached = getattr(self.ctx.captured, "_callee_candidates", {}).get(id(call), {})
+            if len({id(entry[0].node) for entry in reached.values()}) != 1:
+                return None  # overrides in subclasses: the signature depends on the class
+        params = node.params
+        if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg is not None:
+            return None
+        is_method = callee.cls is not None and "builtins.staticmethod" not in callee.decorators and (
+            "staticmethod" not in callee.decorators)
+        if is_method and not bound:
+            return None
+        ordered = [*params.posonly_params, *params.params, *params.kwonly_params]
+        if is_method:
+            ordered = ordered[1:]
+        types = param_types(node, callee.module.imports, is_method=is_method)
+        if signature_comment(node) is None:  # an unannotated (Tensor) parameter given a non-Tensor is JIT202's
+            types = {name: kind for name, kind in types.items() if _param_annotated(node, name)}
+        keyword_only = {id(param) for param in params.kwonly_params}
+        merged = [(param.name.value, types.get(param.name.value), param.default is not None,
+                   id(param) in keyword_only) for param in ordered]
+        return (schemas.declared_overload(callee.display_name, merged),)
 
     def _dict_store(self, target: cst.Subscript, value: cst.BaseExpression, expressions: Expressions) -> None:
         if not (isinstance(target.value, cst.Name) and self.empty.get(target.value.value) == "dict"):
@@ -1209,6 +1327,11 @@ class TypeDomain(FlowDomain[Type]):
             if signature_comment(callee.node) is not None or is_overload_implementation(callee.node, callee.module.tree):
                 return
             kind = expressions.of(argument.value)
+            attribute = self._self_attribute(argument.value)
+            if kind is None and attribute is not None:
+                kind = self._attribute_type(attribute)  # `self.patch_size`: the type `__init__` gives it
+                if kind is not None and not (kind in _PASSED_SCALARS or kind.is_list):
+                    kind = None
             if isinstance(argument.value, (cst.List, cst.ListComp)) and kind is None:
                 spelled = "list"  # a list of unknown element type
             elif kind is not None and kind.is_list and (kind.element == schemas.MIXED or _is_optional(kind.element)):
@@ -1355,6 +1478,74 @@ _PASSED_SCALARS = frozenset({INT, FLOAT, STR, BOOL})
 # Tensor methods other rules report with their own advice (JIT401 `.numpy()`, JIT403 `.new()`, JIT410 autograd).
 _OTHER_RULES_METHODS = frozenset({"numpy"}) | unsupported("tensor-method") | unsupported("autograd-method")
 _LIST_ELEMENTS = frozenset({TENSOR, INT, FLOAT, BOOL, STR})
+
+
+def _union_params(function: cst.FunctionDef, ctx: RuleContext) -> dict[str, TSType]:
+    """The parameters annotated `Union[A, B, ...]` (no None among them), directly or through a module-level alias
+    (`_int_tuple_2_t = Union[int, Tuple[int, int]]`, in this file or imported from another of the project), that
+    the function neither re-binds nor tests with `isinstance`: torch passes them on as the Union."""
+    params = function.params
+    candidates = {param.name.value: param.annotation.annotation
+                  for param in [*params.posonly_params, *params.params, *params.kwonly_params]
+                  if param.annotation is not None}
+    if not candidates:
+        return {}
+    imports = ctx.module.imports
+    found: dict[str, TSType] = {}
+    for name, annotation in candidates.items():
+        node, where = _alias_target(annotation, ctx)
+        members = None
+        if isinstance(node, cst.Subscript) and where.qualify(node.value) == "typing.Union":
+            members = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            members, stack = [], [node]
+            while stack:
+                part = stack.pop()
+                if isinstance(part, cst.BinaryOperation) and isinstance(part.operator, cst.BitOr):
+                    stack += [part.right, part.left]
+                else:
+                    members.append(part)
+        if not members:
+            continue
+        kinds = [annotation_type(member, where) for member in members]
+        if any(kind is None or kind == NONE for kind in kinds) or len(set(kinds)) < 2:
+            continue
+        found[name] = TSType("Union", tuple(kinds))
+    if not found:
+        return {}
+    for name in _assigned_names(function) | _isinstance_tested(function, imports):
+        found.pop(name, None)
+    return found
+
+
+def _alias_target(annotation: cst.BaseExpression, ctx: RuleContext):
+    """An annotation, or the value of the module-level alias it names, with the imports to read it with."""
+    module = ctx.module
+    if isinstance(annotation, cst.Name):
+        value = module.globals.get(annotation.value)
+        if isinstance(value, (cst.Subscript, cst.BinaryOperation)):
+            return value, module.imports
+        target = module.imports.aliases.get(annotation.value)
+        if target is not None:
+            source, _, attr = target.rpartition(".")
+            other = ctx.project.module(source)
+            value = other.globals.get(attr) if other is not None else None
+            if isinstance(value, (cst.Subscript, cst.BinaryOperation)):
+                return value, other.imports
+    return annotation, module.imports
+
+
+def _isinstance_tested(function: cst.FunctionDef, imports) -> set[str]:
+    names: set[str] = set()
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if (imports.qualify(node.func) in ("builtins.isinstance", "torch.jit.isinstance") and node.args
+                    and isinstance(node.args[0].value, cst.Name)):
+                names.add(node.args[0].value.value)
+
+    walk(function, Find())
+    return names
 
 
 def _argument_type(value: cst.BaseExpression, expressions: Expressions) -> Type:

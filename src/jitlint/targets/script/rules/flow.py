@@ -248,3 +248,20 @@ class ModuleContainerLength(_FlowRule):
     severity = "error"
     summary = "a ModuleList zipped with a list, range or Tensor, or indexed past its length"
     message = "a module container used beyond its static length"
+
+
+class UnknownListMethod(_FlowRule):
+    code = "JIT233"
+    name = "unknown-list-method"
+    severity = "error"
+    summary = "a method TorchScript's lists do not have (`shape.numel()` on a `List[int]`)"
+    message = "a list method TorchScript does not have"
+
+
+class CannotUnpack(_FlowRule):
+    code = "JIT234"
+    name = "cannot-unpack"
+    severity = "error"
+    summary = ("tuple-unpacking a value that is not a tuple: the modules of a ModuleList (`for attn, ff in "
+               "self.layers:`) or an unannotated (Tensor) parameter (`mean, var = pred`)")
+    message = "a module or a Tensor unpacked as a tuple"

@@ -559,7 +559,7 @@ class NoTupleOfIterable(ScriptRule):
     code = "JIT124"
     name = "no-tuple-of-iterable"
     severity = "error"
-    summary = "`tuple()` of a generator or list"
+    summary = "`tuple()` of a generator or list (a display, or a value typed as a list: `tuple(x.shape[2:])`)"
     fix = "unsafe"
     message = (
         "`tuple()` of a list or generator is not supported by TorchScript (a tuple needs a static length); "
@@ -575,3 +575,9 @@ class NoTupleOfIterable(ScriptRule):
                 # Unsafe: code that needs a tuple (hashing, `==` with a tuple) sees a list instead.
                 fix = PendingFix("pass the list itself", [PendingEdit(node, ctx.code(items))])
                 ctx.report(node, fix=fix)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        """`tuple(xs)` of a value the type flow knows is a list (`tuple(x.shape[2:])`)."""
+        from jitlint.targets.script.rules.flow import report_events
+
+        report_events(self, node, ctx)

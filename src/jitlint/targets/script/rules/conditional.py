@@ -1,0 +1,299 @@
+"""Module attributes that only some configurations of a module have: `__init__` sets them under an `if` only."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jitlint.names import first_param_name
+from jitlint.project import ClassInfo
+from jitlint.rules.base import RuleContext
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules.attributes import _owners, _self_target
+from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES, _guarded_by_hasattr, _plain_body
+from jitlint.walk import walk
+
+
+class _Stores(cst.CSTVisitor):
+    """The attribute names `self.<name>` a statement stores (assignment, loop, `with` and walrus targets, tuple
+    unpacking), not looking into nested functions or classes."""
+
+    def __init__(self, receiver: str) -> None:
+        self.receiver = receiver
+        self.names: set[str] = set()
+
+    def _collect(self, target: cst.CSTNode) -> None:
+        receiver, names = self.receiver, self.names
+
+        class Attributes(cst.CSTVisitor):
+            def visit_Attribute(self, node: cst.Attribute) -> None:
+                if isinstance(node.value, cst.Name) and node.value.value == receiver:
+                    names.add(node.attr.value)
+
+        walk(target, Attributes())
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._collect(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._collect(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._collect(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._collect(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._collect(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._collect(node.target)
+
+
+def _stores(node: cst.CSTNode, receiver: str) -> set[str]:
+    finder = _Stores(receiver)
+    walk(node, finder)
+    return finder.names
+
+
+def _suite(block: cst.BaseSuite | None) -> list[cst.BaseStatement]:
+    if block is None:
+        return []
+    return list(block.body) if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(block.body)]
+
+
+class _InitSets:
+    """For one `__init__`: the attributes it sets on every path (`definite`) and, for the others, the `if`
+    statements (outermost) that set them on some path only (`sites`)."""
+
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.receiver = first_param_name(function) or "self"
+        self.sites: dict[str, list[cst.If]] = {}
+        self.definite = self._block(_suite(function.body), None)
+
+    def _block(self, statements: list[cst.BaseStatement], site: cst.If | None) -> set[str]:
+        """What the statements set on every path through them; records the names set on some paths only."""
+        definite: set[str] = set()
+        for statement in statements:
+            if isinstance(statement, cst.SimpleStatementLine):
+                if any(isinstance(small, (cst.Return, cst.Raise)) or _always_fails(small) for small in statement.body):
+                    return {"*"}  # the path ends here: it sets everything that matters (silent)
+                definite |= _stores(statement, self.receiver)
+            elif isinstance(statement, cst.If):
+                outer = site or statement
+                body = self._block(_suite(statement.body), outer)
+                orelse = statement.orelse
+                if orelse is None:
+                    other: set[str] = set()
+                elif isinstance(orelse, cst.If):
+                    other = self._block([orelse], outer)
+                else:
+                    other = self._block(_suite(orelse.body), outer)
+                if "*" in body and "*" in other:
+                    return {"*"}  # both paths end
+                if "*" in body or "*" in other:
+                    definite |= (other if "*" in body else body) - {"*"}  # only the other path goes on
+                    continue
+                for name in (body | other) - (body & other):
+                    sites = self.sites.setdefault(name, [])
+                    if outer not in sites:
+                        sites.append(outer)
+                definite |= body & other
+            elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            else:
+                # Loops, `with`, `try`, `match`: whatever they may set counts as set (silent).
+                definite |= _stores(statement, self.receiver)
+        return definite
+
+
+def _init_sets(cls: ClassInfo, project) -> _InitSets | None:
+    cache = project.derived.setdefault("script.init_sets", {})
+    found = cache.get(id(cls))
+    if found is None or found[0] is not cls:
+        init = cls.methods.get("__init__")
+        found = cache[id(cls)] = (cls, _InitSets(init.node) if init is not None else None)
+    return found[1]
+
+
+def _literal_strings(cls: ClassInfo, project) -> frozenset[str]:
+    cache = project.derived.setdefault("script.class_strings", {})
+    found = cache.get(id(cls))
+    if found is None or found[0] is not cls:
+        strings: set[str] = set()
+
+        class Strings(cst.CSTVisitor):
+            def visit_SimpleString(self, node: cst.SimpleString) -> None:
+                value = node.evaluated_value
+                if isinstance(value, str):
+                    strings.add(value)
+
+        walk(cls.node, Strings())
+        found = cache[id(cls)] = (cls, frozenset(strings))
+    return found[1]
+
+
+class AttributeSetConditionally(ScriptRule):
+    code = "JIT232"
+    name = "attribute-set-conditionally"
+    severity = "warning"
+    summary = ("`self.bn` read in compiled code when `__init__` sets it only under an `if` (`if normalize: self.bn = "
+               "...`): a module built without it does not script")
+    message = "a module attribute that `__init__` sets on some paths only, read by compiled code"
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        name = _self_target(node, ctx)
+        if name is None or name.startswith("__") or name in _NN_MODULE_NAMES:
+            return
+        parent = ctx.parent
+        if isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
+            return
+        if not any(isinstance(ancestor, (cst.If, cst.While, cst.IfExp, cst.BooleanOperation))
+                   for ancestor in ctx.ancestors):
+            return  # read on every path: a module built without it fails in Python too, not only when scripted
+        owners = _owners(ctx)
+        if not owners:
+            return
+        sites: list[cst.If] = []
+        for owner in owners:
+            found = self._conditional_sites(owner, name, ctx)
+            if not found:
+                return
+            sites.extend(site for site in found if site not in sites)
+        if _guarded_by_hasattr(name, ctx) or _under_attribute_none_test(ctx) or _asks_hasattr(
+                _stores(sites[0], "self") | {name}, ctx):
+            return  # torch folds `hasattr(self, "name")` and `self.other is None` and drops the branch
+        test = sites[0].test
+        condition = cst.Module([]).code_for_node(test)
+        when = f" (`if {condition}:`)" if condition and len(condition) <= 60 and "\n" not in condition else ""
+        ctx.report(
+            node,
+            f"`__init__` sets `self.{name}` only under an `if`{when}: a module built without taking that branch has "
+            f"no attribute `{name}`, and torch.jit.script rejects such a module here (\"Module '...' has no "
+            f"attribute '{name}'\"); set it on every path (`self.{name} = nn.Identity()` or `None`, tested with "
+            f"`is not None`)",
+        )
+
+    @staticmethod
+    def _conditional_sites(owner: ClassInfo, name: str, ctx: RuleContext) -> list[cst.If]:
+        """The `if` statements of `__init__` that set the attribute on some paths only, when nothing else in the
+        class or its bases may set it; empty when it is set on every path or jitlint cannot tell."""
+        project = ctx.project
+        mro = project.mro(owner)
+        if any(cls.dynamic_attributes or not _plain_body(cls) or "__getattr__" in cls.methods
+               or cls.node.decorators for cls in mro):
+            return []
+        if project.torch_bases(owner) - {"torch.nn.Module"}:
+            return []
+        resolved = {id(cls) for cls in mro}
+        for cls in mro:
+            for base in cls.base_names:
+                if base is None:
+                    return []
+                if base.startswith("torch.") or base == "builtins.object":
+                    continue
+                found = project.resolve_class(base)
+                if found is None or id(found) not in resolved:
+                    return []
+        info = project.attributes(owner).get(name)
+        if info is not None and (info.class_value is not None or info.annotation is not None or info.registered):
+            return []
+        sites: list[cst.If] = []
+        for cls in mro:
+            if name in cls.methods or name in _literal_strings(cls, project):
+                return []  # a method, or a name spelled as a string (`setattr`, `register_buffer`, ...)
+            for method_name, method in cls.methods.items():
+                if method_name == "__init__":
+                    continue
+                if name in _stores(method.node.body, first_param_name(method.node) or "self"):
+                    return []  # another method sets it (it may be called from `__init__`)
+            sets = _init_sets(cls, project)
+            if sets is None:
+                continue
+            if name in sets.definite:
+                return []
+            sites.extend((cls, site) for site in sets.sites.get(name, ()))
+        if len(sites) != 1:
+            return []  # never set (JIT628's), or set by several `if`s that may together cover every path
+        cls, site = sites[0]
+        if _mentions_hasattr(site.test):
+            return []
+        return [site]
+
+
+def _mentions_hasattr(test: cst.BaseExpression) -> bool:
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal found
+            if node.value in ("hasattr", "getattr"):
+                found = True
+
+    walk(test, Find())
+    return found
+
+
+
+def _always_fails(small: cst.BaseSmallStatement) -> bool:
+    """`assert False, ...` (or `assert 0`): the path ends there."""
+    if not isinstance(small, cst.Assert):
+        return False
+    test = small.test
+    return (isinstance(test, cst.Name) and test.value == "False") or (isinstance(test, cst.Integer) and test.value == "0")
+
+
+def _under_attribute_none_test(ctx: RuleContext) -> bool:
+    """Inside an `if`/`while`/if-expression/boolean operation whose test compares an attribute with None
+    (`if self.qkv is None:`): torch folds it from the module's state, so the branch may be dropped."""
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            nonlocal found
+            parts = [node.left, *(c.comparator for c in node.comparisons)]
+            if (any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons)
+                    and any(isinstance(p, cst.Name) and p.value == "None" for p in parts)
+                    and any(isinstance(p, cst.Attribute) for p in parts)):
+                found = True
+
+    for ancestor in ctx.ancestors:
+        test = getattr(ancestor, "test", None) if isinstance(ancestor, (cst.If, cst.While, cst.IfExp)) else None
+        if isinstance(ancestor, cst.BooleanOperation):
+            test = ancestor.left
+        if test is not None:
+            walk(test, Find())
+            if found:
+                return True
+    return False
+
+
+def _asks_hasattr(names: set[str], ctx: RuleContext) -> bool:
+    """The compiled function asks `hasattr(..., "name")` somewhere for the attribute or one set under the same `if`
+    (`if not hasattr(self, "cross"): raise ...` before reading `self.ln_cross`): torch folds it, and compiles
+    nothing after a raise it takes statically."""
+    function = ctx.function.info.node if ctx.function is not None else None
+    if function is None:
+        return False
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            if (isinstance(node.func, cst.Name) and node.func.value == "hasattr" and len(node.args) == 2
+                    and isinstance(node.args[1].value, cst.SimpleString)
+                    and node.args[1].value.evaluated_value in names):
+                found = True
+
+    walk(function, Find())
+    return found
