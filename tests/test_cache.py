@@ -1004,3 +1004,22 @@ def test_with_a_policy_that_needs_one_process_a_file_leaving_the_run_lints_the_w
     monkeypatch.chdir(across)
     assert cached[:2] == check("--target", "fx", "pkg", "--no-cache", cwd=across)[:2]
     assert calls == [("full", None)], calls
+
+def test_shares_keep_each_directory_together_and_hold_every_file_once(tmp_path):
+    from jitlint.engine import _split
+
+    files = []
+    for directory, count in (("a", 5), ("b", 3), ("c", 2), ("d", 1), ("e", 4)):
+        for number in range(count):
+            path = tmp_path / directory / f"m{number}.py"
+            path.parent.mkdir(exist_ok=True)
+            path.write_text("x = 1\n" * (10 + number))
+            files.append(path)
+    files.sort()
+    shares = _split(files, 2)
+    assert sorted(path for share in shares for path in share) == files
+    assert all(share == sorted(share) for share in shares)  # in the run's order
+    for directory in "abcde":
+        holders = {index for index, share in enumerate(shares) for path in share if path.parent.name == directory}
+        assert len(holders) == 1, directory
+    assert all(shares)

@@ -526,20 +526,34 @@ _SHARD_STATE: tuple | None = None
 
 
 def _split(files: list[Path], shards: int) -> list[list[Path]]:
-    """Files into `shards` shares of about the same size (largest first to the smallest share), each share in the
-    run's order."""
+    """Files into `shards` shares of about the same size, each share in the run's order. The files of one directory
+    go to the same share (directories largest first to the smallest share): files import their neighbours
+    (`modeling_x.py` from `configuration_x.py`, `modular_x.py` from `modeling_x.py`), and a worker parses the files
+    of another share that its names lead to, so keeping a package together saves parsing it twice."""
     sizes = {}
     for path in files:
         try:
             sizes[path] = path.stat().st_size
         except OSError:
             sizes[path] = 0
+    groups: dict[Path, list[Path]] = {}
+    for path in files:
+        groups.setdefault(path.parent, []).append(path)
+    weight = {directory: sum(sizes[path] + 4096 for path in group)  # a file costs something however small
+              for directory, group in groups.items()}
+    total = sum(weight.values())
+    units: list[tuple[int, list[Path]]] = []
+    for directory, group in groups.items():
+        if weight[directory] * shards > total:  # a directory too large to keep together: its files are spread
+            units.extend((sizes[path] + 4096, [path]) for path in group)
+        else:
+            units.append((weight[directory], group))
     shares: list[list[Path]] = [[] for _ in range(shards)]
     totals = [0] * shards
-    for path in sorted(files, key=lambda p: -sizes[p]):
+    for size, group in sorted(units, key=lambda unit: (-unit[0], str(unit[1][0]))):
         smallest = totals.index(min(totals))
-        shares[smallest].append(path)
-        totals[smallest] += sizes[path] + 4096  # a file costs something however small
+        shares[smallest].extend(group)
+        totals[smallest] += size
     order = {path: index for index, path in enumerate(files)}
     return [sorted(share, key=order.__getitem__) for share in shares]
 
