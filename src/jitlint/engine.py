@@ -41,6 +41,23 @@ class StdinSource:
 
 
 # -- rule dispatch ----------------------------------------------------------------------------------------------
+# What the dispatcher's traversal tells apart, per node class (asked once per class: `isinstance` on LibCST's
+# classes, whose metaclass is ABCMeta, is a Python call, and the traversal asks at every node).
+_FUNCTION, _LAMBDA, _CLASS, _PARAMETERS, _LINE, _OTHER = "function", "lambda", "class", "parameters", "line", "other"
+_KINDS: dict[type, str] = {}
+
+
+def _kind(node_class: type) -> str:
+    for base, kind in ((cst.FunctionDef, _FUNCTION), (cst.Lambda, _LAMBDA), (cst.ClassDef, _CLASS),
+                       (cst.Parameters, _PARAMETERS), (cst.SimpleStatementLine, _LINE)):
+        if issubclass(node_class, base):
+            break
+    else:
+        kind = _OTHER
+    _KINDS[node_class] = kind
+    return kind
+
+
 class _Dispatcher(cst.CSTVisitor):
     """Runs the enabled rules of one capture policy in one traversal, calling a rule only where its scope says
     the policy captures.
@@ -88,16 +105,29 @@ class _Dispatcher(cst.CSTVisitor):
         if not handlers:
             return
         ctx = self.ctx
-        ctx.in_pruned_branch = self.pruned_depth > 0
+        pruned = ctx.in_pruned_branch = self.pruned_depth > 0
+        failed = self.failed
+        function = ctx.function
         for rule, method in handlers:
-            if rule.code not in self.failed and self._allowed(rule):
-                ctx._set_rule(type(rule))
-                try:
-                    method(node, ctx)
-                except RecursionError:
-                    raise
-                except Exception as error:  # a bug in one rule must not cost the other rules' findings
-                    self.failed[rule.code] = f"{type(error).__name__}: {error}"
+            if failed and rule.code in failed:
+                continue
+            # `_allowed`, inlined: this runs for every handler at every node.
+            scope = rule.scope
+            if scope != "anywhere":
+                if function is None:
+                    continue
+                if not function.body_captured:
+                    if scope != "signature" or not ctx.in_signature:
+                        continue
+                elif pruned and not rule.fires_in_pruned:
+                    continue
+            ctx._rule = type(rule)
+            try:
+                method(node, ctx)
+            except RecursionError:
+                raise
+            except Exception as error:  # a bug in one rule must not cost the other rules' findings
+                failed[rule.code] = f"{type(error).__name__}: {error}"
 
     def _push(self, function) -> None:
         ctx = self.ctx
@@ -110,7 +140,8 @@ class _Dispatcher(cst.CSTVisitor):
     def on_visit(self, node: cst.CSTNode) -> bool:
         ctx = self.ctx
         ctx.ancestors.append(node)
-        if isinstance(node, cst.FunctionDef):
+        kind = _KINDS.get(type(node)) or _kind(type(node))
+        if kind is _FUNCTION:
             captured = ctx.captured.get(node)
             if captured is None:
                 self._dispatch(self.visit_handlers, node)
@@ -120,24 +151,24 @@ class _Dispatcher(cst.CSTVisitor):
             self.body_id = id(node.body)
             self._dispatch(self.visit_handlers, node)
             return True
-        if isinstance(node, (cst.Lambda, cst.ClassDef)):
+        if kind is _LAMBDA or kind is _CLASS:
             outside = ctx.function is None
             self._dispatch(self.visit_handlers, node)
             self._push(None)
-            return not (self.prune and outside and isinstance(node, cst.Lambda))
+            return not (self.prune and outside and kind is _LAMBDA)
         if id(node) == self.body_id:
             ctx.in_signature = False
             if self.prune and not ctx.function.body_captured:
                 return False  # an @torch.jit.ignore/unused body: only its signature matters
         elif (
-            isinstance(node, cst.Parameters)
+            kind is _PARAMETERS
             and ctx.function is not None
             and not ctx.function.params_captured
             and ctx.function.info.node.params is node
         ):
             ctx.in_signature = False  # only the return annotation is captured
             self.params_id = id(node)
-        elif self.prune and ctx.function is None and isinstance(node, cst.SimpleStatementLine):
+        elif self.prune and ctx.function is None and kind is _LINE:
             self._dispatch(self.visit_handlers, node)
             return False
         if ctx.function is not None and id(node) in ctx.function.pruned:
@@ -147,7 +178,8 @@ class _Dispatcher(cst.CSTVisitor):
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         ctx = self.ctx
-        if isinstance(original_node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        kind = _KINDS.get(type(original_node)) or _kind(type(original_node))
+        if kind is _FUNCTION or kind is _LAMBDA or kind is _CLASS:
             previous = self.frames.pop()
             inner_captured = ctx.function is not None
             if inner_captured:

@@ -236,8 +236,11 @@ class FlowDomain(ABC, Generic[V]):
 class FlowWalker(Generic[V]):
     """Walks one function body for a domain (see the module's docstring for what it models)."""
 
-    def __init__(self, domain: FlowDomain[V], pruned: Iterable[int] = ()) -> None:
+    def __init__(self, domain: FlowDomain[V], pruned: Iterable[int] = (), walrus: bool = True) -> None:
+        """`walrus=False` when the function's source cannot hold a `:=` (its text has none): no statement is then
+        searched for one."""
         self.domain = domain
+        self.walrus = walrus
         self.dead = pruned if isinstance(pruned, (set, frozenset)) else set(pruned)
         self.pending: dict[str, Any] = {}  # name -> what the domain deferred on it, until it is read or bound
         self.uncertain = 0  # > 0 inside an `if` the domain called uncertain
@@ -261,19 +264,11 @@ class FlowWalker(Generic[V]):
         self.domain.read(reads, statement, frame)
 
     def _walrus(self, expression: cst.CSTNode | None, frame: Frame[V]) -> None:
-        if expression is None:
+        if expression is None or not self.walrus:
             return
-        targets: list[cst.NamedExpr] = []
-
-        class Find(cst.CSTVisitor):
-            def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-                targets.append(node)
-
-            def visit_Lambda(self, node) -> bool:
-                return False
-
-        walk(expression, Find())
-        for named in targets:
+        find = _NamedExprs()
+        walk(expression, find)
+        for named in find.found:
             self.domain.walrus(named, frame)
 
     # -- statements -------------------------------------------------------------------------------------------
@@ -431,6 +426,19 @@ class FlowWalker(Generic[V]):
                     values[name] = self.domain.loop_join(values[name], value)
                 continue
             self.domain.first_set_in_loop(name, node, frame)
+
+
+class _NamedExprs(cst.CSTVisitor):
+    """The walrus expressions of an expression, outside lambdas."""
+
+    def __init__(self) -> None:
+        self.found: list[cst.NamedExpr] = []
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.found.append(node)
+
+    def visit_Lambda(self, node) -> bool:
+        return False
 
 
 def _asserts_false(small: cst.BaseSmallStatement) -> bool:

@@ -147,8 +147,27 @@ class _Bindings(cst.CSTVisitor):
         return False
 
 
-def bound_in(*nodes: cst.CSTNode | None) -> set[str]:
-    collect = _Bindings()
+def _skip(self, node: cst.CSTNode) -> bool:
+    return False
+
+
+# `visit_<Expression>` hooks that stop a walk at every expression except a walrus. Statements, and the parts of
+# statements that bind (targets, `as` names, imports, patterns), are not expressions; inside an expression only a
+# walrus binds (a lambda's and a comprehension's variables are their own), and nothing is a statement.
+_EXPRESSION_HOOKS = {
+    f"visit_{value.__name__}": _skip
+    for value in vars(cst).values()
+    if isinstance(value, type) and issubclass(value, cst.BaseExpression) and value is not cst.NamedExpr
+}
+
+
+# What `_Bindings` finds in source that holds no `:=` (so no walrus): the same names, without entering expressions.
+_StatementBindings = type("_StatementBindings", (_Bindings,), dict(_EXPRESSION_HOOKS))
+
+
+def bound_in(*nodes: cst.CSTNode | None, walrus: bool = True) -> set[str]:
+    """The names bound in these nodes (see `_Bindings`); `walrus=False` when their source has no `:=`."""
+    collect = _Bindings() if walrus else _StatementBindings()
     for node in nodes:
         if node is not None:
             walk(node, collect)
@@ -172,7 +191,7 @@ def module_globals(module: cst.Module, text: str | None = None) -> frozenset[str
     if "globals()" in text or "vars()" in text or "locals()" in text or "__builtins__" in text:
         result = None
     else:
-        collect = _Bindings()
+        collect = _Bindings() if ":=" in text else _StatementBindings()
         for statement in module.body:
             walk(statement, collect)
         if collect.star_import:
@@ -195,6 +214,10 @@ class _GlobalDeclarations(cst.CSTVisitor):
 
     def visit_Global(self, node: cst.Global) -> None:
         self.names.update(item.name.value for item in node.names)
+
+
+for _name, _hook in _EXPRESSION_HOOKS.items():  # a `global` statement is never inside an expression
+    setattr(_GlobalDeclarations, _name, _hook)
 
 
 class _Reads(cst.CSTVisitor):
@@ -305,10 +328,14 @@ _EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
 
 
 class _Walk:
-    def __init__(self, known: frozenset[str], pruned: set[int]) -> None:
+    def __init__(self, known: frozenset[str], pruned: set[int], walrus: bool = True) -> None:
         self.known = known
         self.pruned = pruned
+        self.walrus = walrus  # whether the source may hold a `:=`
         self.found: list[UnresolvedRead] = []
+
+    def _bound_in(self, *nodes: cst.CSTNode | None) -> set[str]:
+        return bound_in(*nodes, walrus=self.walrus)
 
     def check(self, names: list[cst.Name], state: _State) -> None:
         for name in names:
@@ -355,7 +382,7 @@ class _Walk:
             state.bind([statement.name.value])
             return False
         # try, match and the rest: what they bind counts as bound, what they read is not checked.
-        state.bind(bound_in(statement))
+        state.bind(self._bound_in(statement))
         return False
 
     def small(self, small: cst.BaseSmallStatement, state: _State) -> None:
@@ -363,29 +390,29 @@ class _Walk:
             self.check(_reads(small.value), state)
             for target in small.targets:
                 self.check(_target_reads(target.target), state)
-            state.bind(bound_in(small))
+            state.bind(self._bound_in(small))
         elif isinstance(small, cst.AnnAssign):
             self.check(_reads(small.value), state)
             self.check(_target_reads(small.target), state)
             if small.value is not None:
-                state.bind(bound_in(small))
+                state.bind(self._bound_in(small))
         elif isinstance(small, cst.AugAssign):
             self.check(_reads(small.value, small.target), state)
-            state.bind(bound_in(small))
+            state.bind(self._bound_in(small))
         elif isinstance(small, cst.Del):
             self.check(_reads(small.target), state)
             for name in target_names(small.target):
                 state.bound.discard(name)
                 state.deleted.add(name)
         elif isinstance(small, (cst.Global, cst.Nonlocal, cst.Import, cst.ImportFrom)):
-            state.bind(bound_in(small))
+            state.bind(self._bound_in(small))
         else:
             self.check(_reads(small), state)
-            state.bind(bound_in(small))  # walrus targets
+            state.bind(self._bound_in(small))  # walrus targets
 
     def if_(self, node: cst.If, state: _State) -> bool:
         self.check(_reads(node.test), state)
-        state.bind(bound_in(node.test))
+        state.bind(self._bound_in(node.test))
         body_dead = id(node.body) in self.pruned
         orelse_dead = node.orelse is not None and id(node.orelse) in self.pruned
         if body_dead:
@@ -418,9 +445,9 @@ class _Walk:
             self.check(_reads(node.test), state)
         body = state.copy()
         # A later iteration sees what the body binds anywhere: conservatively, so does the first.
-        body.bind(bound_in(node.body) | (set(target_names(node.target)) if isinstance(node, cst.For) else set()))
+        body.bind(self._bound_in(node.body) | (set(target_names(node.target)) if isinstance(node, cst.For) else set()))
         if isinstance(node, cst.While):
-            body.bind(bound_in(node.test))
+            body.bind(self._bound_in(node.test))
         self.suite(node.body, body)
         if node.orelse is not None:
             self.suite(node.orelse.body, body)
@@ -456,6 +483,6 @@ def unresolved_reads(
     known = module_globals(module, text)
     if known is None or not isinstance(function.body, cst.IndentedBlock):
         return []
-    walker = _Walk(known | BUILTIN_NAMES, pruned)
+    walker = _Walk(known | BUILTIN_NAMES, pruned, walrus=text is None or ":=" in text)
     walker.block(function.body.body, _State(parameter_names(function), set()))
     return walker.found

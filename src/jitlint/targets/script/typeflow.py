@@ -106,7 +106,10 @@ class Event:
 def analyse(function: cst.FunctionDef, ctx: RuleContext) -> list[Event]:
     """The events of one compiled function (the one `ctx.function` holds)."""
     domain = TypeDomain(function, ctx)
-    FlowWalker(domain, ctx.function.pruned if ctx.function is not None else set()).run(function)
+    text = ctx.module.text
+    FlowWalker(
+        domain, ctx.function.pruned if ctx.function is not None else set(), walrus=text is None or ":=" in text
+    ).run(function)
     domain.finish()
     return domain.events
 
@@ -316,6 +319,7 @@ class TypeDomain(FlowDomain[Type]):
         self.annotated: set[str] = set()
         self.declared = dict(params)
         self._folded: set[int] | None = None
+        self._assigned: set[str] | None = None  # `_assigned_names` of the function, once asked
         # body frame of a loop torch unrolls -> (that frame, the frame around the loop)
         self._unrolled_bodies: dict[int, tuple[Frame[Type], Frame[Type]]] = {}
 
@@ -860,24 +864,17 @@ class TypeDomain(FlowDomain[Type]):
         """The returns under an `if` whose test torch may fold while compiling (`isinstance`, `hasattr`, a global,
         an attribute of `self`: any name that is not a local), whose branch may never be compiled."""
         if self._folded is None:
-            local = set(self.params) | _assigned_names(self.function) | {"None", "True", "False"}
+            local = set(self.params) | self._assigned_names() | {"None", "True", "False"}
             local.discard(self.self_name or "")
-            folded: set[int] = set()
-
-            class Find(cst.CSTVisitor):
-                def visit_If(self, node: cst.If) -> None:
-                    if not _runtime_test(node.test, local):
-                        for suite in (node.body, node.orelse):
-                            if suite is not None:
-                                walk(suite, Returns())
-
-            class Returns(cst.CSTVisitor):
-                def visit_Return(self, node: cst.Return) -> None:
-                    folded.add(id(node))
-
-            walk(self.function.body, Find())
-            self._folded = folded
+            find = _FoldedReturns(local)
+            walk(self.function.body, find)
+            self._folded = find.folded
         return self._folded
+
+    def _assigned_names(self) -> set[str]:
+        if self._assigned is None:
+            self._assigned = _assigned_names(self.function)
+        return self._assigned
 
     def finish(self) -> None:
         """JIT222: a function annotated to return a value (not None) whose end is reachable. TorchScript's exit
@@ -894,7 +891,7 @@ class TypeDomain(FlowDomain[Type]):
         statements = list(body.body) if isinstance(body, cst.IndentedBlock) else [cst.SimpleStatementLine(body.body)]
         if _is_stub(statements):
             return
-        local = set(self.params) | _assigned_names(self.function)
+        local = set(self.params) | self._assigned_names()
         if self.self_name is not None:
             local.discard(self.self_name)
         if _falls_off(statements, local):
@@ -1696,24 +1693,49 @@ def _is_stub(statements: list) -> bool:
     return True
 
 
+class _FoldedReturns(cst.CSTVisitor):
+    """The returns in the branches of an `if` whose test is not a runtime test of the `local` names."""
+
+    def __init__(self, local: set[str]) -> None:
+        self.local = local
+        self.folded: set[int] = set()
+
+    def visit_If(self, node: cst.If) -> None:
+        if not _runtime_test(node.test, self.local):
+            for suite in (node.body, node.orelse):
+                if suite is not None:
+                    walk(suite, _Returns(self.folded))
+
+
+class _Returns(cst.CSTVisitor):
+    def __init__(self, found: set[int]) -> None:
+        self.found = found
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.found.add(id(node))
+
+
+class _AssignedNames(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.names.update(target_names(node.target))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.names.update(target_names(node.target))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.names.update(target_names(node.target))
+
+    def visit_For(self, node: cst.For) -> None:
+        self.names.update(target_names(node.target))
+
+
 def _assigned_names(function: cst.FunctionDef) -> set[str]:
-    names: set[str] = set()
-
-    class Collect(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            names.update(target_names(node.target))
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            names.update(target_names(node.target))
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            names.update(target_names(node.target))
-
-        def visit_For(self, node: cst.For) -> None:
-            names.update(target_names(node.target))
-
-    walk(function.body, Collect())
-    return names
+    collect = _AssignedNames()
+    walk(function.body, collect)
+    return collect.names
 
 
 def _exits(small: cst.BaseSmallStatement) -> bool:
@@ -1766,20 +1788,31 @@ def _runtime_test(test: cst.BaseExpression, local: set[str]) -> bool:
     """A test torch cannot fold while compiling: every name it reads is a local or a parameter (not `self`, a
     global, a builtin like `isinstance`, or `None`)."""
     names = Reads.of(test).names
-    return bool(names) and all(name.value in local for name in names) and not any(
-        isinstance(node, (cst.Lambda, cst.ListComp, cst.GeneratorExp)) for node in _nodes(test))
+    return bool(names) and all(name.value in local for name in names) and not _has_scope(test)
 
 
-def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
-    found: list[cst.CSTNode] = []
+class _Scopes(cst.CSTVisitor):
+    """Whether an expression holds a lambda, a list comprehension or a generator expression."""
 
-    class Collect(cst.CSTVisitor):
-        def on_visit(self, child: cst.CSTNode) -> bool:
-            found.append(child)
-            return True
+    found = False
 
-    walk(node, Collect())
-    return found
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        self.found = True
+        return False
+
+    def visit_ListComp(self, node: cst.ListComp) -> bool:
+        self.found = True
+        return False
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
+        self.found = True
+        return False
+
+
+def _has_scope(node: cst.CSTNode) -> bool:
+    scopes = _Scopes()
+    walk(node, scopes)
+    return scopes.found
 
 
 def _hinted_type(node: cst.BaseExpression, expressions: Expressions) -> Type:

@@ -502,6 +502,9 @@ class GlobalPythonConstant(ScriptRule):
     message = "module-level Python value read in compiled code"
 
     def visit_Name(self, node: cst.Name, ctx: RuleContext) -> None:
+        module = ctx.module
+        if node.value not in module.globals and node.value not in module.imports.aliases:
+            return  # neither a global nor an import of this module (what `_global` looks in): the cheap test first
         if ctx.in_signature or _is_local(node, ctx) or not self._is_load(ctx):
             return
         found = self._global(node.value, ctx)

@@ -35,25 +35,31 @@ def _plain_body(cls: ClassInfo) -> bool:
     return all(isinstance(statement, (cst.FunctionDef, cst.SimpleStatementLine)) for statement in body)
 
 
+class _HasattrTest(cst.CSTVisitor):
+    """Whether an expression calls `hasattr(..., "name")`."""
+
+    def __init__(self, name: str, ctx: RuleContext) -> None:
+        self.name = name
+        self.ctx = ctx
+        self.found = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if (self.ctx.qualify(node.func) == "builtins.hasattr" and len(node.args) == 2
+                and isinstance(node.args[1].value, cst.SimpleString)
+                and node.args[1].value.evaluated_value == self.name):
+            self.found = True
+
+
 def _guarded_by_hasattr(name: str, ctx: RuleContext) -> bool:
     """Inside an `if`, `while`, if-expression or boolean operation whose test asks `hasattr(..., "name")`."""
-    found = False
-
-    class Find(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            if (ctx.qualify(node.func) == "builtins.hasattr" and len(node.args) == 2
-                    and isinstance(node.args[1].value, cst.SimpleString)
-                    and node.args[1].value.evaluated_value == name):
-                found = True
-
+    find = _HasattrTest(name, ctx)
     for ancestor in ctx.ancestors:
         test = getattr(ancestor, "test", None) if isinstance(ancestor, (cst.If, cst.While, cst.IfExp)) else None
         if isinstance(ancestor, cst.BooleanOperation):
             test = ancestor.left
         if test is not None:
-            walk(test, Find())
-            if found:
+            walk(test, find)
+            if find.found:
                 return True
     return False
 
@@ -65,42 +71,52 @@ def _named_in(cls: ClassInfo, project) -> frozenset[str]:
     cache = project.derived.setdefault("script.names_set_in_class", {})
     found = cache.get(id(cls))
     if found is None or found[0] is not cls:
-        names: set[str] = set()
-
-        class Targets(cst.CSTVisitor):
-            def _collect(self, target: cst.CSTNode) -> None:
-                class Attributes(cst.CSTVisitor):
-                    def visit_Attribute(self, node: cst.Attribute) -> None:
-                        names.add(node.attr.value)
-
-                walk(target, Attributes())
-
-            def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-                self._collect(node.target)
-
-            def visit_AugAssign(self, node: cst.AugAssign) -> None:
-                self._collect(node.target)
-
-            def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-                self._collect(node.target)
-
-            def visit_For(self, node: cst.For) -> None:
-                self._collect(node.target)
-
-            def visit_AsName(self, node: cst.AsName) -> None:
-                self._collect(node.name)
-
-            def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-                self._collect(node.target)
-
-            def visit_SimpleString(self, node: cst.SimpleString) -> None:
-                value = node.evaluated_value
-                if isinstance(value, str):
-                    names.add(value)
-
-        walk(cls.node, Targets())
-        found = cache[id(cls)] = (cls, frozenset(names))
+        targets = _SetTargets()
+        walk(cls.node, targets)
+        found = cache[id(cls)] = (cls, frozenset(targets.names))
     return found[1]
+
+
+class _SetTargets(cst.CSTVisitor):
+    """For `_named_in`: the attribute names in targets, and every string literal."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.attributes = _AttributeNames(self.names)
+
+    def _collect(self, target: cst.CSTNode) -> None:
+        walk(target, self.attributes)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._collect(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._collect(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._collect(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._collect(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._collect(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._collect(node.target)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        value = node.evaluated_value
+        if isinstance(value, str):
+            self.names.add(value)
+
+
+class _AttributeNames(cst.CSTVisitor):
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.names.add(node.attr.value)
 
 
 class AttributeNeverSet(ScriptRule):
@@ -119,10 +135,12 @@ class AttributeNeverSet(ScriptRule):
             return  # a method call: another message, and methods nn.Module provides
         if isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
             return  # a store (JIT601's business)
+        owners = _owners(ctx)
+        if not owners or any(ctx.project.attributes(owner).get(name) is not None for owner in owners):
+            return  # the index saw it set (the common case: checked first, it is the cheapest)
         if _guarded_by_hasattr(name, ctx):
             return  # torch folds `hasattr(self, "name")` to False and drops the branch
-        owners = _owners(ctx)
-        if not owners or not all(self._never_set(owner, name, ctx) for owner in owners):
+        if not all(self._never_set(owner, name, ctx) for owner in owners):
             return
         ctx.report(
             node,
