@@ -143,7 +143,154 @@ class M(nn.Module):
     def forward(self, x):
         return x
 """,
+    # JIT631: a dataclass that synthesizes nothing torch must read
+    "dataclass-synthesizing-nothing": """
+from dataclasses import dataclass
+
+
+@dataclass(init=False, repr=False, eq=False)
+class Config:
+    hidden: int = 4
+
+
+class M(nn.Module):
+    config: Config
+
+    def __init__(self):
+        super().__init__()
+        self.config = Config()
+
+    def forward(self, x):
+        return x
+""",
+    # a subclass with annotations of its own hides the base's (torch reads one class's annotations)
+    "own-annotations-hide-the-base": """
+from dataclasses import dataclass
+
+
+@dataclass
+class Config:
+    hidden: int = 4
+
+
+class Base(nn.Module):
+    config: Config
+
+
+class M(Base):
+    scale: float
+
+    def __init__(self):
+        super().__init__()
+        self.config = Config()
+        self.scale = 2.0
+
+    def forward(self, x):
+        return x * self.scale
+""",
+    # annotated, but no instance attribute: nothing for torch to type
+    "annotated-but-never-set": """
+from dataclasses import dataclass
+
+
+@dataclass
+class Config:
+    hidden: int = 4
+
+
+class M(nn.Module):
+    config: Config
+
+    def forward(self, x):
+        return x
+""",
+    # a plain class compiles as a TorchScript class
+    "plain-class-annotation": """
+class Config:
+    def __init__(self):
+        self.hidden = 4
+
+
+class M(nn.Module):
+    config: Config
+
+    def __init__(self):
+        super().__init__()
+        self.config = Config()
+
+    def forward(self, x):
+        return x
+""",
+    # torch skips the attributes the module lists as ignored
+    "ignored-attribute": """
+from dataclasses import dataclass
+
+
+@dataclass
+class Config:
+    hidden: int = 4
+
+
+class M(nn.Module):
+    __jit_ignored_attributes__ = ["config"]
+    config: Config
+
+    def __init__(self):
+        super().__init__()
+        self.config = Config()
+
+    def forward(self, x):
+        return x
+""",
 }
+
+SUBCLASS_HOOK = """
+from dataclasses import dataclass
+
+
+class BaseConfig:
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls = dataclass(cls, repr=False, kw_only=True)
+
+
+class MyConfig(BaseConfig):
+    hidden: int = 4
+
+
+class PreTrained(nn.Module):
+    config: MyConfig
+
+    def __init__(self, config):
+        super().__init__()
+        self.config = config
+
+
+class Model(PreTrained):
+    def __init__(self):
+        super().__init__(MyConfig())
+        self.scale = 2.0
+
+    def forward(self, x):
+        return x * self.scale
+"""
+
+
+def test_dataclass_by_a_base_hook_is_flagged_at_the_module(tmp_path):
+    source = HEADER + SUBCLASS_HOOK
+    findings = lint_files({"model.py": source}, tmp_path)
+    row = source.splitlines().index("class Model(PreTrained):") + 1
+    assert [(f.code, f.location.row) for f in findings if f.code.startswith("JIT63")] == [("JIT631", row)]
+
+
+@pytest.mark.torch
+def test_torch_rejects_the_dataclass_made_by_a_base_hook(tmp_path):
+    source = HEADER + SUBCLASS_HOOK.replace("class PreTrained(nn.Module):", "class PreTrained:  # not scripted alone")
+    source = source.replace("class Model(PreTrained):", "class Model(PreTrained, nn.Module):")
+    source = source.replace("        super().__init__(config)\n", "        nn.Module.__init__(self)\n")
+    result = script_source(source, tmp_path)
+    assert result.rejected and "Failed to get source for <function MyConfig.__init__" in result.message, result
+    assert result.line is None
 
 
 @pytest.mark.parametrize("name", LOOKALIKES)

@@ -12,7 +12,7 @@ import re
 import libcst as cst
 
 from jitlint.names import first_param_name
-from jitlint.project import ClassInfo
+from jitlint.project import CONTAINER_KINDS, ClassInfo
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
 
@@ -182,3 +182,162 @@ class PrepareScriptableAlwaysRaises(ScriptRule):
             f"{where} always raises for this class (torch names no line); script a module whose "
             f"`__prepare_scriptable__` returns a scriptable module, or do not script this class",
         )
+
+
+# -- JIT631: a module attribute annotated with a class torch cannot compile ---------------------------------------
+
+_DATACLASS = "dataclasses.dataclass"
+# What `dataclass(...)` synthesizes, by the keyword that turns it off (and its default).
+_SYNTHESIZED = (("init", True, "__init__"), ("repr", True, "__repr__"), ("eq", True, "__eq__"))
+
+
+def _has_own_annotations(cls: ClassInfo) -> bool:
+    return any(info.annotation is not None for info in cls.own_attributes.values())
+
+
+def _annotations_class(ctx: RuleContext, cls: ClassInfo) -> ClassInfo | None:
+    """The class whose class-body annotations torch reads for a module of class `cls` (`get_annotations`: the
+    nearest class of the MRO with annotations of its own, not merged), when it is a project class; None when it is
+    torch's own (`nn.Module`'s) or not known. Followed along first bases only while the MRO is certain there."""
+    current = cls
+    for depth in range(16):
+        if _has_own_annotations(current):
+            return current
+        if not current.base_names:
+            return None
+        if depth > 0 and len(current.base_names) != 1:
+            return None  # C3 may put another base's class first
+        if depth == 0 and len(current.base_names) != 1:
+            # the first base always comes next; past it, the other bases may interleave
+            first = ctx.project.resolve_class(current.base_names[0])
+            return first if first is not None and _has_own_annotations(first) else None
+        base = current.base_names[0]
+        if base is None:
+            return None
+        resolved = ctx.project.resolve_class(base)
+        if resolved is None or resolved is current:
+            return None  # torch's nn.Module (its own annotations), or an unknown class
+        current = resolved
+    return None
+
+
+def _keyword_values(call: cst.Call | None) -> dict[str, object] | None:
+    """The literal keyword arguments of a `dataclass(...)` call (None if one is not a literal)."""
+    values: dict[str, object] = {}
+    if call is None:
+        return values
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        value = _literal(arg.value)
+        if value is _UNKNOWN:
+            return None
+        values[arg.keyword.value] = value
+    return values
+
+
+def _synthesizes(cls: ClassInfo, keywords: dict[str, object] | None) -> str | None:
+    """The method `dataclass(**keywords)` synthesizes (without source) on `cls`, if any."""
+    if keywords is None:
+        return None
+    if keywords.get("order") is True:
+        return "__lt__"
+    for keyword, default, method in _SYNTHESIZED:
+        if keywords.get(keyword, default) is not False and method not in cls.methods:
+            return method
+    return None
+
+
+def _dataclass_method(ctx: RuleContext, cls: ClassInfo) -> str | None:
+    """A method the standard library's `dataclass` gives `cls` from generated source (so `inspect.getsource`
+    fails on it): `cls` is decorated `@dataclass`, or a project base's `__init_subclass__` applies
+    `dataclass(cls, ...)` to every subclass."""
+    imports = cls.module.imports
+    for decorator in cls.node.decorators:
+        expression = decorator.decorator
+        call = expression if isinstance(expression, cst.Call) else None
+        if imports.qualify(call.func if call is not None else expression) == _DATACLASS:
+            return _synthesizes(cls, _keyword_values(call))
+    for base in ctx.project.mro(cls)[1:]:
+        hook = base.methods.get("__init_subclass__")
+        if hook is None:
+            continue
+        param = first_param_name(hook.node)
+        for call in _calls(hook.node):
+            if base.module.imports.qualify(call.func) != _DATACLASS or not call.args:
+                continue
+            first = call.args[0]
+            if first.keyword is None and isinstance(first.value, cst.Name) and first.value.value == param:
+                return _synthesizes(cls, _keyword_values(call))
+    return None
+
+
+def _calls(function: cst.FunctionDef) -> list[cst.Call]:
+    class Find(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.found: list[cst.Call] = []
+
+        def visit_Call(self, node: cst.Call) -> None:
+            self.found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function  # not into nested functions
+
+    finder = Find()
+    function.visit(finder)
+    return finder.found
+
+
+class AnnotatedAttributeClassNotCompilable(ScriptRule):
+    code = "JIT631"
+    name = "annotated-attribute-class-not-compilable"
+    severity = "error"
+    summary = ("a module whose class annotation types an attribute `__init__` sets with a dataclass: torch compiles "
+               "that class and cannot read its generated methods")
+    message = "torch compiles the class this attribute is annotated with, and cannot"
+    scope = "anywhere"
+    outside_handlers = frozenset({"ClassDef"})
+    whole_class = True
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        cls = ctx.module_class(node)
+        if cls is None:
+            return
+        forward = ctx.project.find_method(cls, "forward")
+        if forward is None or ctx.captured.get(forward.node) is None:
+            return
+        if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
+            return  # JIT630's business, or torch scripts another module
+        owner = _annotations_class(ctx, cls)
+        if owner is None:
+            return
+        mro = ctx.project.mro(cls)
+        if any("__jit_ignored_attributes__" in current.string_lists or
+               "__jit_ignored_attributes__" in current.own_attributes for current in mro):
+            return
+        attributes = ctx.project.attributes(cls)
+        for name, info in owner.own_attributes.items():
+            if info.annotation is None or info.final:
+                continue
+            seen = attributes.get(name)
+            if seen is None or "__init__" not in seen.assigned_in or seen.registered:
+                continue
+            if any(kind == "module" or kind in CONTAINER_KINDS.values() or str(kind).endswith("-of-modules")
+                   for kind in seen.kinds):
+                continue  # a submodule is in `_modules`, not in `__dict__`
+            target = ctx.project.resolve_class(owner.module.imports.qualify(info.annotation))
+            if target is None or ctx.project.is_module_class(target):
+                continue
+            method = _dataclass_method(ctx, target)
+            if method is None:
+                continue
+            where = "" if owner is cls else f" (the annotation is `{owner.name}`'s)"
+            ctx.report(
+                node.name,
+                f"`{cls.name}` cannot be scripted: its attribute `{name}` is annotated `{target.name}`{where}, so "
+                f"torch compiles `{target.name}` as a TorchScript class, and the dataclass method `{method}` has no "
+                f"source it can read ('Failed to get source for ... using inspect.getsource'); keep `{name}` out of "
+                f"the scripted module (list it in `__jit_ignored_attributes__`, or store only the values `forward` "
+                f"needs as plain attributes)",
+            )
+            return
