@@ -195,29 +195,63 @@ def _has_own_annotations(cls: ClassInfo) -> bool:
     return any(info.annotation is not None for info in cls.own_attributes.values())
 
 
+def _linearization(ctx: RuleContext, cls: ClassInfo, depth: int = 0) -> list | None:
+    """Python's C3 MRO of a project class, with each torch base as one opaque entry (its name) and `object`,
+    `typing`/`abc` bases left out; None when a base is unknown or the order cannot be built."""
+    if depth > 24:
+        return None
+    sequences: list[list] = []
+    direct: list = []
+    for base in cls.base_names:
+        if base is None:
+            return None
+        if base in _INERT_BASES or base.startswith(("typing.", "typing_extensions.", "abc.")):
+            continue
+        if base.startswith("torch."):
+            sequences.append([base])
+            direct.append(base)
+            continue
+        resolved = ctx.project.resolve_class(base)
+        if resolved is None or resolved is cls:
+            return None
+        line = _linearization(ctx, resolved, depth + 1)
+        if line is None:
+            return None
+        sequences.append(line)
+        direct.append(resolved)
+    sequences.append(direct)
+    order: list = [cls]
+    sequences = [list(sequence) for sequence in sequences if sequence]
+    while sequences:
+        for sequence in sequences:
+            head = sequence[0]
+            if not any(head in other[1:] for other in sequences):
+                break
+        else:
+            return None  # no consistent order: Python would refuse the class
+        order.append(head)
+        sequences = [[item for item in sequence if item is not head] for sequence in sequences]
+        sequences = [sequence for sequence in sequences if sequence]
+    return order
+
+
 def _annotations_class(ctx: RuleContext, cls: ClassInfo) -> ClassInfo | None:
     """The class whose class-body annotations torch reads for a module of class `cls` (`get_annotations`: the
     nearest class of the MRO with annotations of its own, not merged), when it is a project class; None when it is
-    torch's own (`nn.Module`'s) or not known. Followed along first bases only while the MRO is certain there."""
-    current = cls
-    for depth in range(16):
+    torch's own (`nn.Module`'s) or not known."""
+    order = _linearization(ctx, cls)
+    if order is None:
+        # A base is unknown, but the first base always comes right after the class in the MRO.
+        order = [cls]
+        first = cls.base_names[0] if cls.base_names else None
+        resolved = ctx.project.resolve_class(first) if first is not None else None
+        if resolved is not None and resolved is not cls:
+            order.append(resolved)
+    for current in order:
+        if isinstance(current, str):
+            return None  # a torch class comes first: torch reads its annotations
         if _has_own_annotations(current):
             return current
-        if not current.base_names:
-            return None
-        if depth > 0 and len(current.base_names) != 1:
-            return None  # C3 may put another base's class first
-        if depth == 0 and len(current.base_names) != 1:
-            # the first base always comes next; past it, the other bases may interleave
-            first = ctx.project.resolve_class(current.base_names[0])
-            return first if first is not None and _has_own_annotations(first) else None
-        base = current.base_names[0]
-        if base is None:
-            return None
-        resolved = ctx.project.resolve_class(base)
-        if resolved is None or resolved is current:
-            return None  # torch's nn.Module (its own annotations), or an unknown class
-        current = resolved
     return None
 
 
