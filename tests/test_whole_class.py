@@ -242,6 +242,67 @@ class M(nn.Module):
     def forward(self, x):
         return x
 """,
+    # JIT632: torch unwraps what `functools.update_wrapper` or `__wrapped__` lead back to
+    "update-wrapper": """
+import functools
+
+
+def logged(func):
+    def wrapper(self, *args, **kwargs):
+        return func(self, *args, **kwargs)
+
+    functools.update_wrapper(wrapper, func)
+    return wrapper
+
+
+class M(nn.Module):
+    @logged
+    def forward(self, x):
+        return x + 1
+""",
+    "wrapped-attribute": """
+def logged(func):
+    def wrapper(self, *args, **kwargs):
+        return func(self, *args, **kwargs)
+
+    wrapper.__wrapped__ = func
+    return wrapper
+
+
+class M(nn.Module):
+    @logged
+    def forward(self, x):
+        return x + 1
+""",
+    # a decorator that returns the method itself
+    "decorator-returns-the-method": """
+def tagged(func):
+    func.tagged = True
+    return func
+
+
+class M(nn.Module):
+    @tagged
+    def forward(self, x):
+        return x + 1
+""",
+    # the wrapper decorates a method torch does not compile
+    "wrapper-on-an-uncompiled-method": """
+def logged(func):
+    def wrapper(self, *args, **kwargs):
+        return func(self, *args, **kwargs)
+
+    return wrapper
+
+
+class M(nn.Module):
+    @logged
+    def describe(self):
+        return "m"
+
+    def forward(self, x):
+        return x + 1
+""",
 }
 
 SUBCLASS_HOOK = """
@@ -359,3 +420,33 @@ def test_torch_rejects_the_inherited_refusal(tmp_path):
                 return x * 2
     """), tmp_path)
     assert result.rejected and "cannot be scripted" in result.message and result.line is None, result
+
+
+def test_wrapper_in_another_file_is_flagged_at_its_def(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/deco.py": textwrap.dedent("""
+            def logged(func):
+                def wrapper(self, x, *, scale: float = 1.0):
+                    return func(self, x) * scale
+
+                return wrapper
+        """),
+        "pkg/model.py": HEADER + textwrap.dedent("""
+            from pkg.deco import logged
+
+
+            class Model(nn.Module):
+                @torch.jit.export
+                @logged
+                def other(self, x):
+                    return x
+
+                def forward(self, x):
+                    return x
+        """),
+    }
+    findings = lint_files(files, tmp_path)
+    assert [(f.filename.split("/")[-1], f.code, f.location.row) for f in findings if f.code.startswith("JIT63")] == [
+        ("deco.py", "JIT632", 3)
+    ]

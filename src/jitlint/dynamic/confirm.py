@@ -153,17 +153,19 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
     path = _real(finding.context.path)
     first, last = finding.context.statement_lines
     reaching = _roots_of(finding, compiled, project)
-    whole_class = getattr(RULES_BY_CODE.get(finding.code), "whole_class", False)
+    whole_class = getattr(RULES_BY_CODE.get(finding.code), "whole_class", None)
     for error in errors:
         at_statement = error.file is not None and _real(error.file) == path and first <= (error.line or 0) <= last
         by_message = (error.file is None or _real(error.file) == path) and error.root in reaching and _same_error(
             error.message, finding.code
         )
-        # A rule that predicts a rejection of the whole class (torch refuses it before compiling any line of it:
-        # `__prepare_scriptable__` raising) is confirmed by an error torch gave no line for while scripting the
-        # class whose body holds the finding; its message is the class's own, not one a page can quote.
-        by_class = whole_class and error.file is None and error.root[0] == path and \
-            finding.location.row in _class_lines(project, path, error.root[1])
+        # A rule that predicts a rejection of the whole class (torch refuses it before compiling any line of it)
+        # is confirmed by an error torch gave no line for while scripting the class whose body holds the finding:
+        # with the page's error text, or any text when the message is the class's own (`__prepare_scriptable__`
+        # raising), which no page can quote.
+        by_class = whole_class is not None and error.file is None and error.root[0] == path and \
+            finding.location.row in _class_lines(project, path, error.root[1]) and \
+            (whole_class == "any-error" or _same_error(error.message, finding.code))
         if at_statement or by_message or by_class:
             error.used = True
             # Torch may report the same statement again (the class and its methods compiled on their own, another

@@ -375,18 +375,24 @@ def _element_type(value: cst.BaseExpression, function: cst.FunctionDef, ctx: Rul
 
 
 def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
-    """Why torch cannot compile a project class as a TorchScript class, when that is certain (verified on 2.13)."""
-    project = ctx.project
-    for current in project.mro(cls):
-        if decorator_names(current.node, current.module.imports) & _DATACLASS:
-            return f"`{current.name}` is a dataclass (torch cannot get the source of its generated `__init__`)"
-    init = project.find_method(cls, "__init__")
-    if init is not None:
-        params = init.node.params
+    """Why torch cannot compile a project class as a TorchScript class, when that is certain (verified on 2.13).
+    Torch compiles the methods of the class's own body (not its bases'), after reading the source of each: a
+    standard-library dataclass's generated methods have none, and a method taking `*args`/`**kwargs` fails."""
+    from jitlint.targets.script.rules.wholeclass import _dataclass_method
+
+    generated = _dataclass_method(ctx, cls)
+    if generated is not None:
+        return f"`{cls.name}` is a dataclass (torch cannot get the source of its generated `{generated}`)"
+    if decorator_names(cls.node, cls.module.imports) & (_DATACLASS - {"dataclasses.dataclass"}):
+        return f"`{cls.name}` is a dataclass (torch cannot get the source of its generated `__init__`)"
+    for name, method in cls.methods.items():
+        if method.decorators & {"builtins.staticmethod", "torch.jit._drop", "torch.jit.unused", "torch.jit.ignore"}:
+            continue
+        params = method.node.params
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
-                where = f"{init.cls.name}.__init__" if init.cls else "__init__"
-                return f"`{where}` takes `*{star.name.value}`" if star is params.star_arg else f"`{where}` takes `**{star.name.value}`"
+                prefix = "*" if star is params.star_arg else "**"
+                return f"`{cls.name}.{name}` takes `{prefix}{star.name.value}`"
     return None
 
 
@@ -403,8 +409,16 @@ class UncompilableAttributeClass(ScriptRule):
         cls = ctx.module_class(node)
         if cls is None:
             return
+        if any("__jit_ignored_attributes__" in current.string_lists for current in ctx.project.mro(cls)):
+            return
+        attributes = ctx.project.attributes(cls)
         for name, info in cls.own_attributes.items():
             if info.annotation is None:
+                continue
+            # torch types the annotation only for an attribute the instance has (`__init__` sets it); a base
+            # class annotating what only subclasses set is JIT631's, at each subclass torch rejects
+            seen = attributes.get(name)
+            if seen is None or "__init__" not in seen.assigned_in:
                 continue
             target = ctx.project.resolve_class(ctx.qualify(info.annotation))
             reason = uncompilable_reason(target, ctx) if target is not None else None

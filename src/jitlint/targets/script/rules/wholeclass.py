@@ -156,7 +156,7 @@ class PrepareScriptableAlwaysRaises(ScriptRule):
     message = "`__prepare_scriptable__` always raises for this class, so torch.jit.script cannot script it"
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})
-    whole_class = True
+    whole_class = "any-error"  # the error is what the method raises
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -326,12 +326,12 @@ class AnnotatedAttributeClassNotCompilable(ScriptRule):
     code = "JIT631"
     name = "annotated-attribute-class-not-compilable"
     severity = "error"
-    summary = ("a module whose class annotation types an attribute `__init__` sets with a dataclass: torch compiles "
-               "that class and cannot read its generated methods")
+    summary = ("a module class that inherits a class annotation typing an attribute `__init__` sets with a "
+               "dataclass (JIT608 flags the annotation): torch compiles that class for every subclass and fails")
     message = "torch compiles the class this attribute is annotated with, and cannot"
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})
-    whole_class = True
+    whole_class = "same-error"
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -343,8 +343,8 @@ class AnnotatedAttributeClassNotCompilable(ScriptRule):
         if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
             return  # JIT630's business, or torch scripts another module
         owner = _annotations_class(ctx, cls)
-        if owner is None:
-            return
+        if owner is None or owner is cls:
+            return  # JIT608 reports an annotation in the class torch scripts; this rule, each class inheriting one
         mro = ctx.project.mro(cls)
         if any("__jit_ignored_attributes__" in current.string_lists or
                "__jit_ignored_attributes__" in current.own_attributes for current in mro):
@@ -362,16 +362,144 @@ class AnnotatedAttributeClassNotCompilable(ScriptRule):
             target = ctx.project.resolve_class(owner.module.imports.qualify(info.annotation))
             if target is None or ctx.project.is_module_class(target):
                 continue
-            method = _dataclass_method(ctx, target)
-            if method is None:
+            from jitlint.targets.script.rules.attributes import uncompilable_reason
+
+            reason = uncompilable_reason(target, ctx)
+            if reason is None:
                 continue
-            where = "" if owner is cls else f" (the annotation is `{owner.name}`'s)"
             ctx.report(
                 node.name,
-                f"`{cls.name}` cannot be scripted: its attribute `{name}` is annotated `{target.name}`{where}, so "
-                f"torch compiles `{target.name}` as a TorchScript class, and the dataclass method `{method}` has no "
-                f"source it can read ('Failed to get source for ... using inspect.getsource'); keep `{name}` out of "
-                f"the scripted module (list it in `__jit_ignored_attributes__`, or store only the values `forward` "
-                f"needs as plain attributes)",
+                f"`{cls.name}` cannot be scripted: it inherits `{name}: {target.name}` from `{owner.name}` and "
+                f"`__init__` sets `self.{name}`, so torch compiles `{target.name}` as a TorchScript class, and it "
+                f"cannot: {reason} (JIT608 flags the annotation); keep `{name}` out of the scripted module (list it "
+                f"in `__jit_ignored_attributes__`, or store only the values `forward` needs as plain attributes)",
             )
             return
+
+
+# -- JIT632: a compiled method behind a wrapper torch compiles -----------------------------------------------------
+
+_WRAPS = frozenset({"functools.wraps", "functools.update_wrapper"})
+_TORCH_JIT_DECORATORS = frozenset({"torch.jit.export", "torch.jit.ignore", "torch.jit.unused", "torch.jit._drop"})
+
+
+def _returned_wrapper(function: cst.FunctionDef) -> cst.FunctionDef | None:
+    """The function a decorator defines and returns (`def wrapper(...): ...` then `return wrapper`), with no
+    `functools.wraps`/`update_wrapper` and no `__wrapped__` anywhere in the decorator, so `inspect.unwrap` (which
+    torch applies to a method) stops at the wrapper."""
+    body = function.body
+    if not isinstance(body, cst.IndentedBlock):
+        return None
+    defined = {s.name.value: s for s in body.body if isinstance(s, cst.FunctionDef)}
+    returned = [
+        small.value.value
+        for statement in body.body if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if isinstance(small, cst.Return) and isinstance(small.value, cst.Name)
+    ]
+    if len(returned) != 1 or returned[0] not in defined:
+        return None
+    if len(_all_returns(function)) != 1:
+        return None  # another return (of the function itself, say) on some path
+    return defined[returned[0]]
+
+
+def _all_returns(function: cst.FunctionDef) -> list[cst.Return]:
+    class Find(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.found: list[cst.Return] = []
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Return(self, node: cst.Return) -> None:
+            self.found.append(node)
+
+    finder = Find()
+    function.visit(finder)
+    return finder.found
+
+
+def _variable_signature(function: cst.FunctionDef) -> str | None:
+    params = function.params
+    if isinstance(params.star_arg, cst.Param):
+        return f"*{params.star_arg.name.value}"
+    if params.star_kwarg is not None:
+        return f"**{params.star_kwarg.name.value}"
+    for param in params.kwonly_params:
+        if param.default is not None:
+            return f"keyword-only `{param.name.value}` with a default"
+    return None
+
+
+class CompiledMethodWrapperTakesVarargs(ScriptRule):
+    code = "JIT632"
+    name = "compiled-method-wrapper-takes-varargs"
+    severity = "error"
+    summary = ("a decorator on `forward` (or an exported method) whose returned wrapper takes `*args`/`**kwargs` "
+               "and carries no `functools.wraps`: torch compiles the wrapper")
+    message = "torch compiles this wrapper in place of the method it decorates, and it takes a variable signature"
+    scope = "anywhere"
+    outside_handlers = frozenset({"FunctionDef"})
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        info = ctx.module.functions.get(node.name.value)
+        if info is None or info.node is not node:
+            return  # only module-level decorator functions
+        wrapper = _returned_wrapper(node)
+        if wrapper is None or "__wrapped__" in ctx.module.tree.code_for_node(node):
+            return
+        imports = ctx.module.imports
+        for decorator in wrapper.decorators:
+            expression = decorator.decorator
+            if imports.qualify(expression.func if isinstance(expression, cst.Call) else expression) in _WRAPS:
+                return
+        if any(isinstance(call.func, (cst.Name, cst.Attribute)) and imports.qualify(call.func) in _WRAPS
+               for call in _calls(node)):
+            return
+        variable = _variable_signature(wrapper)
+        if variable is None:
+            return
+        use = self._compiled_use(info, ctx)
+        if use is None:
+            return
+        ctx.report(
+            wrapper.name,
+            f"`@{node.name.value}` decorates `{use}`, which torch compiles: the wrapper it returns has no "
+            f"`__wrapped__` (no `functools.wraps`), so torch compiles the wrapper itself, and it takes {variable} "
+            f"('Compiled functions can't take variable number of arguments'); decorate the wrapper with "
+            f"`@functools.wraps(...)` (torch then compiles the original method) or give it the method's signature",
+        )
+
+    @staticmethod
+    def _compiled_use(decorator, ctx: RuleContext) -> str | None:
+        """`Class.method` of a compiled method (`forward` of a module class, or `@torch.jit.export`) whose
+        outermost decorator (past torch's own) is this one."""
+        project = ctx.project
+        for module in project.linted:
+            if not module.text or decorator.name not in module.text:
+                continue
+            for cls in module.classes.values():
+                if not project.is_module_class(cls):
+                    continue
+                for name, method in cls.methods.items():
+                    if name != "forward" and "torch.jit.export" not in method.decorators:
+                        continue
+                    if method.decorators & {"torch.jit.ignore", "torch.jit.unused", "torch.jit._drop"}:
+                        continue
+                    if name == "forward" and project.find_method(cls, "__prepare_scriptable__") is not None:
+                        continue
+                    outer = [d.decorator for d in method.node.decorators
+                             if module.imports.qualify(d.decorator.func if isinstance(d.decorator, cst.Call)
+                                                       else d.decorator) not in _TORCH_JIT_DECORATORS]
+                    if not outer:
+                        continue
+                    first = outer[0]
+                    if isinstance(first, cst.Call):
+                        continue  # a decorator factory: what it returns is not this function
+                    if project.resolve_function(module.imports.qualify(first)) is decorator:
+                        return f"{cls.name}.{name}"
+        return None
