@@ -374,9 +374,9 @@ def _element_type(value: cst.BaseExpression, function: cst.FunctionDef, ctx: Rul
     return None
 
 
-def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
-    """Why torch cannot compile a project class as a TorchScript class, when that is certain (verified on 2.13).
-    Torch compiles the methods of the class's own body (not its bases'), after reading the source of each: a
+def annotation_uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
+    """Why torch cannot compile a project class a module annotation names, when that is certain (verified on
+    2.13). Torch compiles the methods of the class's own body (not its bases'), after reading the source of each: a
     standard-library dataclass's generated methods have none, and a method taking `*args`/`**kwargs` fails."""
     from jitlint.targets.script.rules.wholeclass import _dataclass_method
 
@@ -393,6 +393,23 @@ def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
             if isinstance(star, cst.Param):
                 prefix = "*" if star is params.star_arg else "**"
                 return f"`{cls.name}.{name}` takes `{prefix}{star.name.value}`"
+    return None
+
+
+def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
+    """Why torch cannot convert an unannotated attribute holding an instance of a project class that compiled code
+    reads (a dataclass, or an `__init__`, its own or a base's, taking `*args`/`**kwargs`)."""
+    project = ctx.project
+    for current in project.mro(cls):
+        if decorator_names(current.node, current.module.imports) & _DATACLASS:
+            return f"`{current.name}` is a dataclass (torch cannot get the source of its generated `__init__`)"
+    init = project.find_method(cls, "__init__")
+    if init is not None:
+        params = init.node.params
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                where = f"{init.cls.name}.__init__" if init.cls else "__init__"
+                return f"`{where}` takes `*{star.name.value}`" if star is params.star_arg else f"`{where}` takes `**{star.name.value}`"
     return None
 
 
@@ -421,7 +438,7 @@ class UncompilableAttributeClass(ScriptRule):
             if seen is None or "__init__" not in seen.assigned_in:
                 continue
             target = ctx.project.resolve_class(ctx.qualify(info.annotation))
-            reason = uncompilable_reason(target, ctx) if target is not None else None
+            reason = annotation_uncompilable_reason(target, ctx) if target is not None else None
             if reason is not None and not ctx.project.is_module_class(target):
                 ctx.report(info.annotation, f"`{name}: {target.name}` makes torch compile `{target.name}` "
                            f"({target.module.display_name}) as a TorchScript class, and it cannot: {reason}. Store "

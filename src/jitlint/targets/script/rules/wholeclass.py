@@ -362,9 +362,9 @@ class AnnotatedAttributeClassNotCompilable(ScriptRule):
             target = ctx.project.resolve_class(owner.module.imports.qualify(info.annotation))
             if target is None or ctx.project.is_module_class(target):
                 continue
-            from jitlint.targets.script.rules.attributes import uncompilable_reason
+            from jitlint.targets.script.rules.attributes import annotation_uncompilable_reason
 
-            reason = uncompilable_reason(target, ctx)
+            reason = annotation_uncompilable_reason(target, ctx)
             if reason is None:
                 continue
             ctx.report(
