@@ -134,7 +134,22 @@ def confirm_findings(findings: list[Finding], results, compiled, project, torch_
 
 
 def _class_lines(project, path: str, name: str) -> range:
-    """The lines of `class name` (from the `class` keyword to the end of its body) in the linted file `path`."""
+    """The lines of `class name` (from the `class` keyword to the end of its body) in the linted file `path`
+    (remembered on the project index for this run)."""
+    cache = getattr(project, "_jitlint_class_lines", None)
+    if cache is None:
+        cache = {}
+        try:
+            project._jitlint_class_lines = cache
+        except AttributeError:  # an index that takes no new attributes: no memo
+            pass
+    key = (path, name)
+    if key not in cache:
+        cache[key] = _find_class_lines(project, path, name)
+    return cache[key]
+
+
+def _find_class_lines(project, path: str, name: str) -> range:
     for module in project.modules.values():
         if not module.linted or _real(module.path) != path or name not in module.classes:
             continue
@@ -154,6 +169,11 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
     first, last = finding.context.statement_lines
     reaching = _roots_of(finding, compiled, project)
     whole_class = getattr(RULES_BY_CODE.get(finding.code), "whole_class", None)
+    if whole_class is not None:
+        # the class's own no-line error first, so that another class's error with the same text (matched by
+        # message below) is left to explain that class
+        errors = sorted(errors, key=lambda error: not (error.file is None and error.root[0] == path and
+                                                       finding.location.row in _class_lines(project, path, error.root[1])))
     for error in errors:
         at_statement = error.file is not None and _real(error.file) == path and first <= (error.line or 0) <= last
         by_message = (error.file is None or _real(error.file) == path) and error.root in reaching and _same_error(

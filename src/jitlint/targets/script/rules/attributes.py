@@ -421,6 +421,7 @@ class UncompilableAttributeClass(ScriptRule):
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})  # its `self.x` reads are in compiled code
     message = "module attribute of a class TorchScript cannot compile"
+    whole_class = "same-error"  # the annotation's class fails to compile before any line of the module
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
