@@ -133,16 +133,60 @@ def confirm_findings(findings: list[Finding], results, compiled, project, torch_
     return confirmed
 
 
+def _class_lines(project, path: str, name: str) -> range:
+    """The lines of `class name` (from the `class` keyword to the end of its body) in the linted file `path`
+    (remembered on the project index for this run)."""
+    cache = getattr(project, "_jitlint_class_lines", None)
+    if cache is None:
+        cache = {}
+        try:
+            project._jitlint_class_lines = cache
+        except AttributeError:  # an index that takes no new attributes: no memo
+            pass
+    key = (path, name)
+    if key not in cache:
+        cache[key] = _find_class_lines(project, path, name)
+    return cache[key]
+
+
+def _find_class_lines(project, path: str, name: str) -> range:
+    for module in project.modules.values():
+        if not module.linted or _real(module.path) != path or name not in module.classes:
+            continue
+        text = module.tree.code_for_node(module.classes[name].node)
+        match = re.search(rf"^(?:async\s+)?class\s+{re.escape(name)}\b", text, re.MULTILINE)
+        if match is None:
+            return range(0)
+        start = _definition_line(module, name)
+        return range(start, start + text[match.start():].rstrip().count("\n") + 1)
+    return range(0)
+
+
 def _confirm_one(finding, errors, roots, failures, compiled, project, torch_version, strict) -> Finding:
+    from jitlint.rules import RULES_BY_CODE
+
     path = _real(finding.context.path)
     first, last = finding.context.statement_lines
     reaching = _roots_of(finding, compiled, project)
+    whole_class = getattr(RULES_BY_CODE.get(finding.code), "whole_class", None)
+    if whole_class is not None:
+        # the class's own no-line error first, so that another class's error with the same text (matched by
+        # message below) is left to explain that class
+        errors = sorted(errors, key=lambda error: not (error.file is None and error.root[0] == path and
+                                                       finding.location.row in _class_lines(project, path, error.root[1])))
     for error in errors:
         at_statement = error.file is not None and _real(error.file) == path and first <= (error.line or 0) <= last
         by_message = (error.file is None or _real(error.file) == path) and error.root in reaching and _same_error(
             error.message, finding.code
         )
-        if at_statement or by_message:
+        # A rule that predicts a rejection of the whole class (torch refuses it before compiling any line of it)
+        # is confirmed by an error torch gave no line for while scripting the class whose body holds the finding:
+        # with the page's error text, or any text when the message is the class's own (`__prepare_scriptable__`
+        # raising), which no page can quote.
+        by_class = whole_class is not None and error.file is None and error.root[0] == path and \
+            finding.location.row in _class_lines(project, path, error.root[1]) and \
+            (whole_class == "any-error" or _same_error(error.message, finding.code))
+        if at_statement or by_message or by_class:
             error.used = True
             # Torch may report the same statement again (the class and its methods compiled on their own, another
             # root): those reports are explained too, not JIT000s of their own.

@@ -61,6 +61,11 @@ class Rule:
     scope: ClassVar[Scope] = "compiled"
     # Rules that explain why other findings exist (a guard that does not prune) rather than find code torch rejects.
     explains_other_findings: ClassVar[bool] = False
+    # The rule predicts that torch refuses a whole class before naming any line of it (JIT630-639): the dynamic
+    # checker confirms its finding by an error torch gave no line for while scripting the class that holds it,
+    # with the page's error text ("same-error"), or with any text when the error is the user's own ("any-error":
+    # what a `__prepare_scriptable__` raises).
+    whole_class: ClassVar[Literal["same-error", "any-error"] | None] = None
     # Reported by the engine or the dynamic checker, not by visiting code (unreadable files, compiler errors).
     engine_reported: ClassVar[bool] = False
     # False: off unless a selector names it (`--select JIT900`, `--extend-select JIT9`, `select = ["ALL"]`); the

@@ -374,8 +374,31 @@ def _element_type(value: cst.BaseExpression, function: cst.FunctionDef, ctx: Rul
     return None
 
 
+def annotation_uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
+    """Why torch cannot compile a project class a module annotation names, when that is certain (verified on
+    2.13). Torch compiles the methods of the class's own body (not its bases'), after reading the source of each: a
+    standard-library dataclass's generated methods have none, and a method taking `*args`/`**kwargs` fails."""
+    from jitlint.targets.script.rules.wholeclass import _dataclass_method
+
+    generated = _dataclass_method(ctx, cls)
+    if generated is not None:
+        return f"`{cls.name}` is a dataclass (torch cannot get the source of its generated `{generated}`)"
+    if decorator_names(cls.node, cls.module.imports) & (_DATACLASS - {"dataclasses.dataclass"}):
+        return f"`{cls.name}` is a dataclass (torch cannot get the source of its generated `__init__`)"
+    for name, method in cls.methods.items():
+        if method.decorators & {"builtins.staticmethod", "torch.jit._drop", "torch.jit.unused", "torch.jit.ignore"}:
+            continue
+        params = method.node.params
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                prefix = "*" if star is params.star_arg else "**"
+                return f"`{cls.name}.{name}` takes `{prefix}{star.name.value}`"
+    return None
+
+
 def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
-    """Why torch cannot compile a project class as a TorchScript class, when that is certain (verified on 2.13)."""
+    """Why torch cannot convert an unannotated attribute holding an instance of a project class that compiled code
+    reads (a dataclass, or an `__init__`, its own or a base's, taking `*args`/`**kwargs`)."""
     project = ctx.project
     for current in project.mro(cls):
         if decorator_names(current.node, current.module.imports) & _DATACLASS:
@@ -398,16 +421,25 @@ class UncompilableAttributeClass(ScriptRule):
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})  # its `self.x` reads are in compiled code
     message = "module attribute of a class TorchScript cannot compile"
+    whole_class = "same-error"  # the annotation's class fails to compile before any line of the module
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
         if cls is None:
             return
+        if any("__jit_ignored_attributes__" in current.string_lists for current in ctx.project.mro(cls)):
+            return
+        attributes = ctx.project.attributes(cls)
         for name, info in cls.own_attributes.items():
             if info.annotation is None:
                 continue
+            # torch types the annotation only for an attribute the instance has (`__init__` sets it); a base
+            # class annotating what only subclasses set is JIT631's, at each subclass torch rejects
+            seen = attributes.get(name)
+            if seen is None or "__init__" not in seen.assigned_in:
+                continue
             target = ctx.project.resolve_class(ctx.qualify(info.annotation))
-            reason = uncompilable_reason(target, ctx) if target is not None else None
+            reason = annotation_uncompilable_reason(target, ctx) if target is not None else None
             if reason is not None and not ctx.project.is_module_class(target):
                 ctx.report(info.annotation, f"`{name}: {target.name}` makes torch compile `{target.name}` "
                            f"({target.module.display_name}) as a TorchScript class, and it cannot: {reason}. Store "

@@ -1,0 +1,505 @@
+"""JIT630-639: modules torch.jit.script rejects as a whole, before it compiles (or names) any line of them.
+
+`torch.jit.script(module)` first calls `module.__prepare_scriptable__()` (on the module and, recursively, on its
+submodules) and scripts what it returns; a class whose `__prepare_scriptable__` always raises cannot be scripted at
+all, and torch names no line of the user's code (the error is the one the method raises).
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from jitlint.names import first_param_name
+from jitlint.project import CONTAINER_KINDS, ClassInfo
+from jitlint.rules.base import RuleContext
+from jitlint.targets.script.rules import ScriptRule
+
+# Bases a module class may have that cannot define `__prepare_scriptable__` or the attributes it reads.
+_INERT_BASE_PREFIXES = ("torch.", "typing.", "typing_extensions.", "abc.")
+_INERT_BASES = frozenset({"builtins.object", "object"})
+_UNKNOWN = object()  # a value that cannot be folded
+
+
+def _closed_mro(ctx: RuleContext, cls: ClassInfo) -> list[ClassInfo] | None:
+    """The project classes in `cls`'s MRO, when every base of every one of them is a project class or an inert
+    library base (torch's, typing's); None when a base is unknown (it could define the method or the attribute)."""
+    order = ctx.project.mro(cls)
+    for current in order:
+        for base in current.base_names:
+            if base is None:
+                return None
+            if base in _INERT_BASES or base.startswith(_INERT_BASE_PREFIXES):
+                continue
+            if ctx.project.resolve_class(base) is None:
+                return None
+    return order
+
+
+def _literal(node: cst.BaseExpression | None):
+    """The Python value of a literal the class body assigns, or _UNKNOWN."""
+    if node is None:
+        return _UNKNOWN
+    if isinstance(node, cst.Name) and node.value in ("None", "True", "False"):
+        return {"None": None, "True": True, "False": False}[node.value]
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0) if not node.value.startswith("0") or node.value == "0" else _UNKNOWN
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value
+    return _UNKNOWN
+
+
+class _Folder:
+    """Folds the conditions of a `__prepare_scriptable__` on one concrete class: `self.NAME` reads a class
+    attribute that no code of the class hierarchy's files assigns again (`self.NAME = ...`, `Cls.NAME = ...`,
+    `setattr`), so torch's call sees the class body's literal."""
+
+    def __init__(self, ctx: RuleContext, cls: ClassInfo, mro: list[ClassInfo], self_name: str) -> None:
+        self.ctx = ctx
+        self.cls = cls
+        self.mro = mro
+        self.self_name = self_name
+        self.attributes = ctx.project.attributes(cls)
+
+    def _attribute(self, name: str):
+        info = self.attributes.get(name)
+        if info is None or info.assigned_in or info.class_value is None:
+            return _UNKNOWN
+        if any(current.dynamic_attributes for current in self.mro):
+            return _UNKNOWN
+        rebinding = re.compile(rf"\.{re.escape(name)}\s*(?:=(?!=)|[-+*/|&]=)|setattr\(")
+        for current in self.mro:
+            text = current.module.text if current.module.text is not None else current.module.tree.code
+            if rebinding.search(text):
+                return _UNKNOWN
+        return _literal(info.class_value)
+
+    def value(self, node: cst.BaseExpression):
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
+                and node.value.value == self.self_name:
+            return self._attribute(node.attr.value)
+        return _literal(node)
+
+    def truth(self, node: cst.BaseExpression) -> bool | None:
+        """True/False when the condition's value is known, None otherwise."""
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            inner = self.truth(node.expression)
+            return None if inner is None else not inner
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            target = node.comparisons[0]
+            if isinstance(target.operator, (cst.Is, cst.IsNot)) and isinstance(target.comparator, cst.Name) \
+                    and target.comparator.value == "None":
+                left = self.value(node.left)
+                if left is _UNKNOWN:
+                    return None
+                return (left is None) == isinstance(target.operator, cst.Is)
+            return None
+        value = self.value(node)
+        return None if value is _UNKNOWN else bool(value)
+
+
+def _always_raises(statements, folder: _Folder) -> bool:
+    """Does running these statements in order always end in a `raise` (no return before it)?"""
+    for statement in statements:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Raise):
+                    return True
+                if isinstance(small, (cst.Return, cst.Global, cst.Nonlocal)):
+                    return False
+            continue
+        if isinstance(statement, cst.If):
+            verdict = folder.truth(statement.test)
+            if verdict is None:
+                return False
+            if verdict:
+                branch = statement.body.body
+            elif isinstance(statement.orelse, cst.Else):
+                branch = statement.orelse.body.body
+            elif isinstance(statement.orelse, cst.If):
+                branch = [statement.orelse]
+            else:
+                continue
+            if _always_raises(branch, folder):
+                return True
+            if _may_leave(branch):
+                return False
+            continue
+        return False  # a loop, a try, a with: not followed
+    return False
+
+
+def _may_leave(statements) -> bool:
+    """Does a block contain a return (or anything that could end the method without raising)?"""
+
+    class Find(cst.CSTVisitor):
+        found = False
+
+        def visit_Return(self, node: cst.Return) -> None:
+            self.found = True
+
+        def visit_Yield(self, node: cst.Yield) -> None:
+            self.found = True
+
+    finder = Find()
+    for statement in statements:
+        statement.visit(finder)
+    return finder.found
+
+
+class PrepareScriptableAlwaysRaises(ScriptRule):
+    code = "JIT630"
+    name = "prepare-scriptable-always-raises"
+    severity = "error"
+    summary = "a module class whose `__prepare_scriptable__` (own or inherited) always raises: it cannot be scripted"
+    message = "`__prepare_scriptable__` always raises for this class, so torch.jit.script cannot script it"
+    scope = "anywhere"
+    outside_handlers = frozenset({"ClassDef"})
+    whole_class = "any-error"  # the error is what the method raises
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        cls = ctx.module_class(node)
+        if cls is None:
+            return
+        method = ctx.project.find_method(cls, "__prepare_scriptable__")
+        if method is None or method.decorators or method.is_property:
+            return
+        mro = _closed_mro(ctx, cls)
+        self_name = first_param_name(method.node)
+        if mro is None or self_name is None:
+            return
+        body = method.node.body
+        if not isinstance(body, cst.IndentedBlock):
+            return
+        if not _always_raises(body.body, _Folder(ctx, cls, mro, self_name)):
+            return
+        owner = method.cls.name if method.cls is not None else "a base class"
+        where = "its own" if method.cls is cls else f"the one it inherits from `{owner}`"
+        ctx.report(
+            node.name,
+            f"`{cls.name}` cannot be scripted: `torch.jit.script` first calls `__prepare_scriptable__()`, and "
+            f"{where} always raises for this class (torch names no line); script a module whose "
+            f"`__prepare_scriptable__` returns a scriptable module, or do not script this class",
+        )
+
+
+# -- JIT631: a module attribute annotated with a class torch cannot compile ---------------------------------------
+
+_DATACLASS = "dataclasses.dataclass"
+# What `dataclass(...)` synthesizes, by the keyword that turns it off (and its default).
+_SYNTHESIZED = (("init", True, "__init__"), ("repr", True, "__repr__"), ("eq", True, "__eq__"))
+
+
+def _has_own_annotations(cls: ClassInfo) -> bool:
+    return any(info.annotation is not None for info in cls.own_attributes.values())
+
+
+def _linearization(ctx: RuleContext, cls: ClassInfo, depth: int = 0) -> list | None:
+    """Python's C3 MRO of a project class, with each torch base as one opaque entry (its name) and `object`,
+    `typing`/`abc` bases left out; None when a base is unknown or the order cannot be built."""
+    if depth > 24:
+        return None
+    sequences: list[list] = []
+    direct: list = []
+    for base in cls.base_names:
+        if base is None:
+            return None
+        if base in _INERT_BASES or base.startswith(("typing.", "typing_extensions.", "abc.")):
+            continue
+        if base.startswith("torch."):
+            sequences.append([base])
+            direct.append(base)
+            continue
+        resolved = ctx.project.resolve_class(base)
+        if resolved is None or resolved is cls:
+            return None
+        line = _linearization(ctx, resolved, depth + 1)
+        if line is None:
+            return None
+        sequences.append(line)
+        direct.append(resolved)
+    sequences.append(direct)
+    order: list = [cls]
+    sequences = [list(sequence) for sequence in sequences if sequence]
+    while sequences:
+        for sequence in sequences:
+            head = sequence[0]
+            if not any(head in other[1:] for other in sequences):
+                break
+        else:
+            return None  # no consistent order: Python would refuse the class
+        order.append(head)
+        sequences = [[item for item in sequence if item is not head] for sequence in sequences]
+        sequences = [sequence for sequence in sequences if sequence]
+    return order
+
+
+def _annotations_class(ctx: RuleContext, cls: ClassInfo) -> ClassInfo | None:
+    """The class whose class-body annotations torch reads for a module of class `cls` (`get_annotations`: the
+    nearest class of the MRO with annotations of its own, not merged), when it is a project class; None when it is
+    torch's own (`nn.Module`'s) or not known."""
+    order = _linearization(ctx, cls)
+    if order is None:
+        # A base is unknown, but the first base always comes right after the class in the MRO.
+        order = [cls]
+        first = cls.base_names[0] if cls.base_names else None
+        resolved = ctx.project.resolve_class(first) if first is not None else None
+        if resolved is not None and resolved is not cls:
+            order.append(resolved)
+    for current in order:
+        if isinstance(current, str):
+            return None  # a torch class comes first: torch reads its annotations
+        if _has_own_annotations(current):
+            return current
+    return None
+
+
+def _keyword_values(call: cst.Call | None) -> dict[str, object] | None:
+    """The literal keyword arguments of a `dataclass(...)` call (None if one is not a literal)."""
+    values: dict[str, object] = {}
+    if call is None:
+        return values
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        value = _literal(arg.value)
+        if value is _UNKNOWN:
+            return None
+        values[arg.keyword.value] = value
+    return values
+
+
+def _synthesizes(cls: ClassInfo, keywords: dict[str, object] | None) -> str | None:
+    """The method `dataclass(**keywords)` synthesizes (without source) on `cls`, if any."""
+    if keywords is None:
+        return None
+    if keywords.get("order") is True:
+        return "__lt__"
+    for keyword, default, method in _SYNTHESIZED:
+        if keywords.get(keyword, default) is not False and method not in cls.methods:
+            return method
+    return None
+
+
+def _dataclass_method(ctx: RuleContext, cls: ClassInfo) -> str | None:
+    """A method the standard library's `dataclass` gives `cls` from generated source (so `inspect.getsource`
+    fails on it): `cls` is decorated `@dataclass`, or a project base's `__init_subclass__` applies
+    `dataclass(cls, ...)` to every subclass."""
+    imports = cls.module.imports
+    for decorator in cls.node.decorators:
+        expression = decorator.decorator
+        call = expression if isinstance(expression, cst.Call) else None
+        if imports.qualify(call.func if call is not None else expression) == _DATACLASS:
+            return _synthesizes(cls, _keyword_values(call))
+    for base in ctx.project.mro(cls)[1:]:
+        hook = base.methods.get("__init_subclass__")
+        if hook is None:
+            continue
+        param = first_param_name(hook.node)
+        for call in _calls(hook.node):
+            if base.module.imports.qualify(call.func) != _DATACLASS or not call.args:
+                continue
+            first = call.args[0]
+            if first.keyword is None and isinstance(first.value, cst.Name) and first.value.value == param:
+                return _synthesizes(cls, _keyword_values(call))
+    return None
+
+
+def _calls(function: cst.FunctionDef) -> list[cst.Call]:
+    class Find(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.found: list[cst.Call] = []
+
+        def visit_Call(self, node: cst.Call) -> None:
+            self.found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function  # not into nested functions
+
+    finder = Find()
+    function.visit(finder)
+    return finder.found
+
+
+class AnnotatedAttributeClassNotCompilable(ScriptRule):
+    code = "JIT631"
+    name = "annotated-attribute-class-not-compilable"
+    severity = "error"
+    summary = ("a module class that inherits a class annotation typing an attribute `__init__` sets with a "
+               "dataclass (JIT608 flags the annotation): torch compiles that class for every subclass and fails")
+    message = "torch compiles the class this attribute is annotated with, and cannot"
+    scope = "anywhere"
+    outside_handlers = frozenset({"ClassDef"})
+    whole_class = "same-error"
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        cls = ctx.module_class(node)
+        if cls is None:
+            return
+        forward = ctx.project.find_method(cls, "forward")
+        if forward is None or ctx.captured.get(forward.node) is None:
+            return
+        if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
+            return  # JIT630's business, or torch scripts another module
+        owner = _annotations_class(ctx, cls)
+        if owner is None or owner is cls:
+            return  # JIT608 reports an annotation in the class torch scripts; this rule, each class inheriting one
+        mro = ctx.project.mro(cls)
+        if any("__jit_ignored_attributes__" in current.string_lists or
+               "__jit_ignored_attributes__" in current.own_attributes for current in mro):
+            return
+        attributes = ctx.project.attributes(cls)
+        for name, info in owner.own_attributes.items():
+            if info.annotation is None or info.final:
+                continue
+            seen = attributes.get(name)
+            if seen is None or "__init__" not in seen.assigned_in or seen.registered:
+                continue
+            if any(kind == "module" or kind in CONTAINER_KINDS.values() or str(kind).endswith("-of-modules")
+                   for kind in seen.kinds):
+                continue  # a submodule is in `_modules`, not in `__dict__`
+            target = ctx.project.resolve_class(owner.module.imports.qualify(info.annotation))
+            if target is None or ctx.project.is_module_class(target):
+                continue
+            from jitlint.targets.script.rules.attributes import annotation_uncompilable_reason
+
+            reason = annotation_uncompilable_reason(target, ctx)
+            if reason is None:
+                continue
+            ctx.report(
+                node.name,
+                f"`{cls.name}` cannot be scripted: it inherits `{name}: {target.name}` from `{owner.name}` and "
+                f"`__init__` sets `self.{name}`, so torch compiles `{target.name}` as a TorchScript class, and it "
+                f"cannot: {reason} (JIT608 flags the annotation); keep `{name}` out of the scripted module (list it "
+                f"in `__jit_ignored_attributes__`, or store only the values `forward` needs as plain attributes)",
+            )
+            return
+
+
+# -- JIT632: a compiled method behind a wrapper torch compiles -----------------------------------------------------
+
+_WRAPS = frozenset({"functools.wraps", "functools.update_wrapper"})
+_TORCH_JIT_DECORATORS = frozenset({"torch.jit.export", "torch.jit.ignore", "torch.jit.unused", "torch.jit._drop"})
+
+
+def _returned_wrapper(function: cst.FunctionDef) -> cst.FunctionDef | None:
+    """The function a decorator defines and returns (`def wrapper(...): ...` then `return wrapper`), with no
+    `functools.wraps`/`update_wrapper` and no `__wrapped__` anywhere in the decorator, so `inspect.unwrap` (which
+    torch applies to a method) stops at the wrapper."""
+    body = function.body
+    if not isinstance(body, cst.IndentedBlock):
+        return None
+    defined = {s.name.value: s for s in body.body if isinstance(s, cst.FunctionDef)}
+    returned = [
+        small.value.value
+        for statement in body.body if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if isinstance(small, cst.Return) and isinstance(small.value, cst.Name)
+    ]
+    if len(returned) != 1 or returned[0] not in defined:
+        return None
+    if len(_all_returns(function)) != 1:
+        return None  # another return (of the function itself, say) on some path
+    return defined[returned[0]]
+
+
+def _all_returns(function: cst.FunctionDef) -> list[cst.Return]:
+    class Find(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.found: list[cst.Return] = []
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Return(self, node: cst.Return) -> None:
+            self.found.append(node)
+
+    finder = Find()
+    function.visit(finder)
+    return finder.found
+
+
+def _variable_signature(function: cst.FunctionDef) -> str | None:
+    params = function.params
+    if isinstance(params.star_arg, cst.Param):
+        return f"*{params.star_arg.name.value}"
+    if params.star_kwarg is not None:
+        return f"**{params.star_kwarg.name.value}"
+    for param in params.kwonly_params:
+        if param.default is not None:
+            return f"keyword-only `{param.name.value}` with a default"
+    return None
+
+
+class CompiledMethodWrapperTakesVarargs(ScriptRule):
+    code = "JIT632"
+    name = "compiled-method-wrapper-takes-varargs"
+    severity = "error"
+    summary = ("a decorator on `forward` (or an exported method) whose returned wrapper takes `*args`/`**kwargs` "
+               "and carries no `functools.wraps`: torch compiles the wrapper")
+    message = "torch compiles this wrapper in place of the method it decorates, and it takes a variable signature"
+    scope = "anywhere"
+    outside_handlers = frozenset({"FunctionDef"})
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        info = ctx.module.functions.get(node.name.value)
+        if info is None or info.node is not node:
+            return  # only module-level decorator functions
+        wrapper = _returned_wrapper(node)
+        if wrapper is None or "__wrapped__" in ctx.module.tree.code_for_node(node):
+            return
+        imports = ctx.module.imports
+        for decorator in wrapper.decorators:
+            expression = decorator.decorator
+            if imports.qualify(expression.func if isinstance(expression, cst.Call) else expression) in _WRAPS:
+                return
+        if any(isinstance(call.func, (cst.Name, cst.Attribute)) and imports.qualify(call.func) in _WRAPS
+               for call in _calls(node)):
+            return
+        variable = _variable_signature(wrapper)
+        if variable is None:
+            return
+        use = self._compiled_use(info, ctx)
+        if use is None:
+            return
+        ctx.report(
+            wrapper.name,
+            f"`@{node.name.value}` decorates `{use}`, which torch compiles: the wrapper it returns has no "
+            f"`__wrapped__` (no `functools.wraps`), so torch compiles the wrapper itself, and it takes {variable} "
+            f"('Compiled functions can't take variable number of arguments'); decorate the wrapper with "
+            f"`@functools.wraps(...)` (torch then compiles the original method) or give it the method's signature",
+        )
+
+    @staticmethod
+    def _compiled_use(decorator, ctx: RuleContext) -> str | None:
+        """`Class.method` of a compiled method (`forward` of a module class, or `@torch.jit.export`) whose
+        outermost decorator (past torch's own) is this one."""
+        project = ctx.project
+        for module in project.linted:
+            if not module.text or decorator.name not in module.text:
+                continue
+            for cls in module.classes.values():
+                if not project.is_module_class(cls):
+                    continue
+                for name, method in cls.methods.items():
+                    if name != "forward" and "torch.jit.export" not in method.decorators:
+                        continue
+                    if method.decorators & {"torch.jit.ignore", "torch.jit.unused", "torch.jit._drop"}:
+                        continue
+                    if name == "forward" and project.find_method(cls, "__prepare_scriptable__") is not None:
+                        continue
+                    outer = [d.decorator for d in method.node.decorators
+                             if module.imports.qualify(d.decorator.func if isinstance(d.decorator, cst.Call)
+                                                       else d.decorator) not in _TORCH_JIT_DECORATORS]
+                    if not outer:
+                        continue
+                    first = outer[0]
+                    if isinstance(first, cst.Call):
+                        continue  # a decorator factory: what it returns is not this function
+                    if project.resolve_function(module.imports.qualify(first)) is decorator:
+                        return f"{cls.name}.{name}"
+        return None
