@@ -77,7 +77,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT105": CodeInfo("no-lambda", "error", "script", "safe"),
     "JIT106": CodeInfo("no-try-except", "error", "script", None),
     "JIT107": CodeInfo("no-nested-def", "error", "script", "safe"),
-    "JIT108": CodeInfo("no-varargs-kwargs", "error", "script", None),
+    "JIT108": CodeInfo("no-varargs-kwargs", "error", "script", "unsafe"),
     "JIT109": CodeInfo("no-kwonly-default", "error", "script", "safe"),
     "JIT110": CodeInfo("no-loop-else", "error", "script", "safe"),
     "JIT111": CodeInfo("no-set-literal", "error", "script", "unsafe"),

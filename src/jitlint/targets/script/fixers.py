@@ -1091,3 +1091,114 @@ def wrap_module_list(name: str, ctx: RuleContext) -> PendingFix | None:
         return None
     return PendingFix("wrap it in `nn.ModuleList`", [
         PendingEdit(found[0], f"{torch}.nn.ModuleList({ctx.code(found[0])})")])
+
+
+# -- JIT108: `*args` / `**kwargs` in a compiled signature -----------------------------------------------------------
+
+def _function_of(parameters: cst.Parameters, ctx: RuleContext) -> cst.FunctionDef | None:
+    return next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.FunctionDef) and a.params is parameters),
+                None)
+
+
+def _star_uses(function: cst.FunctionDef, name: str) -> tuple[list[cst.Subscript], list[cst.Arg], bool]:
+    """The uses of `name` in the function: `name[<int>]` subscripts, `**name` call arguments, and whether it has
+    any other use (or is rebound, or is read by a nested function, lambda or comprehension scope we would not
+    rename)."""
+    subscripts: list[cst.Subscript] = []
+    forwarded: list[cst.Arg] = []
+    other = False
+
+    class Uses(cst.CSTVisitor):
+        def visit_Subscript(self, node: cst.Subscript) -> bool:
+            if isinstance(node.value, cst.Name) and node.value.value == name:
+                index = node.slice[0].slice if len(node.slice) == 1 else None
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.evaluated_value < 64:
+                    subscripts.append(node)
+                    return False
+            return True
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            if node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
+                forwarded.append(node)
+                return False
+            return True
+
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal other
+            other = other or node.value == name
+
+        def visit_Param(self, node: cst.Param) -> bool:
+            return False  # a nested function's own parameter of the same name is its own
+
+    walk(function.body, Uses())
+    return subscripts, forwarded, other
+
+
+def _without_trailing_comma(elements: list, last_field: str = "comma") -> list:
+    if elements and not isinstance(getattr(elements[-1], last_field), cst.MaybeSentinel):
+        elements[-1] = elements[-1].with_changes(**{last_field: cst.MaybeSentinel.DEFAULT})
+    return elements
+
+
+def explicit_signature(parameters: cst.Parameters, ctx: RuleContext) -> PendingFix | None:
+    """`def forward(self, *inputs): return inputs[0]` -> `def forward(self, inputs_0): return inputs_0`: a `*args`
+    read only as `args[<int>]` becomes one parameter per index up to the largest; an unread `*args` goes; a
+    `**kwargs` never read, or only passed on as `**kwargs` to calls, goes with those `**kwargs` arguments. Unsafe:
+    a caller that passed more positional arguments, or keyword arguments the signature absorbed, now gets a
+    `TypeError`, and a call that forwarded keyword arguments no longer gets them."""
+    function = _function_of(parameters, ctx)
+    if function is None or function.asynchronous is not None:
+        return None
+    star, star_kwarg = parameters.star_arg, parameters.star_kwarg
+    new_params = list(parameters.params)
+    edits: list[PendingEdit] = []
+    renamed: list[str] = []
+    if isinstance(star, cst.Param):
+        subscripts, forwarded, other = _star_uses(function, star.name.value)
+        if other or forwarded or parameters.kwonly_params:
+            return None
+        if any(p.default is not None for p in new_params) and subscripts:
+            return None  # a parameter without default after one with
+        count = max((s.slice[0].slice.value.evaluated_value for s in subscripts), default=-1) + 1
+        taken = _names_in(function)
+        for index in range(count):
+            new_name = f"{star.name.value}_{index}"
+            if new_name in taken:
+                return None
+            renamed.append(new_name)
+            new_params.append(cst.Param(cst.Name(new_name), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
+        for subscript in subscripts:
+            edits.append(PendingEdit(subscript, f"{star.name.value}_{subscript.slice[0].slice.value.evaluated_value}"))
+    elif star is not None and not isinstance(star, cst.MaybeSentinel):
+        return None  # a bare `*`: JIT109's
+    if isinstance(star_kwarg, cst.Param):
+        subscripts, forwarded, other = _star_uses(function, star_kwarg.name.value)
+        if other or subscripts:
+            return None
+        calls = _calls_holding(function, forwarded)
+        if any(other is not call and other in _calls_holding(call, forwarded) for call in calls for other in calls):
+            return None  # nested: one edit inside another
+        for call in calls:
+            args = _without_trailing_comma([a for a in call.args if a not in forwarded])
+            edits.append(PendingEdit(call, ctx.code(call.with_changes(args=args))))
+    if edits and any(isinstance(e.node, cst.Call) for e in edits) and any(isinstance(e.node, cst.Subscript) for e in edits):
+        return None  # a subscript inside a rewritten call would be edited twice
+    new = parameters.with_changes(params=_without_trailing_comma(new_params), star_arg=cst.MaybeSentinel.DEFAULT,
+                                  star_kwarg=None, kwonly_params=parameters.kwonly_params)
+    if parameters.kwonly_params:
+        new = new.with_changes(star_arg=cst.ParamStar())
+    text = ctx.code(new)
+    message = "list the parameters" + (f" (`{'`, `'.join(renamed)}`)" if renamed else "")
+    return PendingFix(message, [PendingEdit(parameters, text), *edits])
+
+
+def _calls_holding(function: cst.CSTNode, args: list[cst.Arg]) -> list[cst.Call]:
+    calls: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if any(a in args for a in node.args):
+                calls.append(node)
+
+    walk(function.body if isinstance(function, cst.FunctionDef) else function, Calls())
+    return calls
