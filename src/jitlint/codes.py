@@ -133,7 +133,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT404": CodeInfo("no-builtin-map-filter", "error", "script", "safe"),
     "JIT405": CodeInfo("no-python-builtin-unsupported", "error", "script", "unsafe"),
     "JIT406": CodeInfo("no-module-introspection-in-forward", "error", "script", None),
-    "JIT407": CodeInfo("no-super-call", "error", "script", None),
+    "JIT407": CodeInfo("no-super-call", "error", "script", "unsafe"),
     "JIT408": CodeInfo("no-explicit-base-method-call", "error", "script", "unsafe"),
     "JIT409": CodeInfo("no-register-in-forward", "error", "script", "unsafe"),
     "JIT410": CodeInfo("no-autograd-tensor-api", "error", "script", "unsafe"),

@@ -1202,3 +1202,96 @@ def _calls_holding(function: cst.CSTNode, args: list[cst.Arg]) -> list[cst.Call]
 
     walk(function.body if isinstance(function, cst.FunctionDef) else function, Calls())
     return calls
+
+
+# -- JIT407: `super().method(...)` --------------------------------------------------------------------------------
+
+# What torch 2.13's own `forward` of these classes computes (torch/nn/modules), for `super().forward(x)`.
+_TORCH_FORWARDS = {
+    "Conv1d": "self._conv_forward({x}, self.weight, self.bias)",
+    "Conv2d": "self._conv_forward({x}, self.weight, self.bias)",
+    "Conv3d": "self._conv_forward({x}, self.weight, self.bias)",
+    "Linear": "{F}.linear({x}, self.weight, self.bias)",
+    "Embedding": "{F}.embedding({x}, self.weight, self.padding_idx, self.max_norm, self.norm_type, "
+                 "self.scale_grad_by_freq, self.sparse)",
+    "LayerNorm": "{F}.layer_norm({x}, self.normalized_shape, self.weight, self.bias, self.eps)",
+    "GroupNorm": "{F}.group_norm({x}, self.num_groups, self.weight, self.bias, self.eps)",
+}
+_TORCH_MODULES = ("torch.nn.", "torch.nn.modules.conv.", "torch.nn.modules.linear.", "torch.nn.modules.sparse.",
+                  "torch.nn.modules.normalization.")
+
+
+def _torch_base(qualified: str | None) -> str | None:
+    for prefix in _TORCH_MODULES:
+        if qualified and qualified.startswith(prefix) and qualified[len(prefix):] in _TORCH_FORWARDS:
+            return qualified[len(prefix):]
+    return None
+
+
+def _mangles(node: cst.CSTNode) -> bool:
+    """Whether a method reads a name that Python mangles per class (`self.__x`), or `__class__`/`super`."""
+    found = False
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            nonlocal found
+            value = name.value
+            found = found or value in ("super", "__class__") or (value.startswith("__") and not value.endswith("__"))
+
+    walk(node, Names())
+    return found
+
+
+def super_call(attribute: cst.Attribute, ctx: RuleContext) -> PendingFix | None:
+    """`super().forward(x)` in a class with one base: for a torch module whose `forward` is one call (Conv1d/2d/3d,
+    Linear, Embedding, LayerNorm, GroupNorm) -> that call (`self._conv_forward(x, self.weight, self.bias)`); for a
+    base class of the same file that defines the method itself -> a copy of it in the class (`_Base_forward`),
+    called through `self`. Unsafe: with multiple inheritance below this class `super()` may reach another class,
+    and the copy no longer follows later changes (or patches) of the base's method."""
+    call = ctx.ancestors[-2] if len(ctx.ancestors) >= 2 else None
+    cls = _class_of(ctx)
+    function = _function(ctx)
+    if not (isinstance(call, cst.Call) and call.func is attribute and cls is not None and function is not None
+            and len(cls.bases) == 1 and not cls.keywords and not attribute.value.args):
+        return None
+    method = attribute.attr.value
+    base = cls.bases[0].value
+    torch_class = _torch_base(ctx.qualify(base))
+    if torch_class is not None:
+        torch = ctx.torch_name
+        if (method != "forward" or torch is None or len(call.args) != 1 or call.args[0].star
+                or call.args[0].keyword is not None):
+            return None
+        text = _TORCH_FORWARDS[torch_class].format(x=ctx.code(call.args[0].value), F=f"{torch}.nn.functional")
+        return PendingFix(f"call what `{torch_class}.forward` computes", [PendingEdit(call, text)])
+    if not isinstance(base, cst.Name):
+        return None
+    tree = ctx.module.tree
+    classes = [s for s in tree.body if isinstance(s, cst.ClassDef)]
+    base_def = next((s for s in classes if s.name.value == base.value), None)
+    if base_def is None or cls not in classes or not isinstance(base_def.body, cst.IndentedBlock):
+        return None
+    found = [s for s in base_def.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method]
+    if len(found) != 1 or found[0].decorators or _mangles(found[0]) or found[0].asynchronous is not None:
+        return None
+    new_name = f"_{base.value}_{method}"
+    copy = found[0].with_changes(name=cst.Name(new_name), leading_lines=())
+    if any(isinstance(s, cst.FunctionDef) and s.name.value == new_name for s in base_def.body.body):
+        return None
+    existing = [s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == new_name]
+    if existing:  # an earlier pass copied it: only the call is left to rewrite
+        if len(existing) != 1 or ctx.code(existing[0].with_changes(leading_lines=())) != ctx.code(copy):
+            return None
+        return PendingFix(f"call the copy of `{base.value}.{method}` through `self`", [
+            PendingEdit(attribute, f"self.{new_name}")])
+    # the copy goes before the class's first method (one place, so two calls' fixes share the same edit)
+    first = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef)), None)
+    if first is None:
+        return None
+    indent = ctx.indent_of(first)
+    text = ctx.statement_code(first, copy, indent)
+    anchor = first.decorators[0] if first.decorators else first
+    return PendingFix(f"call a copy of `{base.value}.{method}` through `self`", [
+        PendingEdit(anchor, f"{text}\n\n{indent}", insert_before=True),
+        PendingEdit(attribute, f"self.{new_name}"),
+    ])

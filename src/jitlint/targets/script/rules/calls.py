@@ -311,10 +311,11 @@ class NoSuperCall(ScriptRule):
         "`super()` is not supported in compiled code (torch reports a misleading \"'Tensor' object has no "
         "attribute 'forward'\"); call a base-class helper method through `self` instead"
     )
+    fix = "unsafe"
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         if isinstance(node.value, cst.Call) and ctx.qualify(node.value.func) == "builtins.super":
-            ctx.report(node)
+            ctx.report(node, fix=fixers.super_call(node, ctx))
 
 
 class NoExplicitBaseMethodCall(ScriptRule):
