@@ -1295,3 +1295,77 @@ def super_call(attribute: cst.Attribute, ctx: RuleContext) -> PendingFix | None:
         PendingEdit(anchor, f"{text}\n\n{indent}", insert_before=True),
         PendingEdit(attribute, f"self.{new_name}"),
     ])
+
+
+# -- JIT401: NumPy round-trips ------------------------------------------------------------------------------------
+
+# Reductions that NumPy arrays and torch Tensors both offer with no argument, computing the same value.
+_NUMPY_REDUCTIONS = frozenset({"mean", "sum", "max", "min", "prod", "argmax", "argmin", "any", "all"})
+# Elementwise NumPy functions of one array and their torch names.
+_NUMPY_ELEMENTWISE = {"abs": "abs", "absolute": "abs", "exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin",
+                      "cos": "cos", "tanh": "tanh", "floor": "floor", "ceil": "ceil", "sign": "sign",
+                      "negative": "neg"}
+
+
+def _numpy_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`x` when `node` is `x.numpy()`."""
+    if (isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "numpy"):
+        return node.func.value
+    return None
+
+
+def _one_arg(call: cst.Call) -> cst.BaseExpression | None:
+    if len(call.args) == 1 and not call.args[0].star and call.args[0].keyword is None:
+        return call.args[0].value
+    return None
+
+
+def _round_trip(node: cst.BaseExpression, ctx: RuleContext) -> str | None:
+    """The torch spelling of a NumPy round-trip expression, or None."""
+    torch = ctx.torch_name
+    if torch is None or not isinstance(node, cst.Call):
+        return None
+    func = node.func
+    # x.numpy().mean() -> x.mean()
+    if isinstance(func, cst.Attribute) and func.attr.value in _NUMPY_REDUCTIONS and not node.args:
+        inner = _numpy_of(func.value)
+        return f"{ctx.code(inner)}.{func.attr.value}()" if inner is not None else None
+    qualified = ctx.qualify(func) or ""
+    argument = _one_arg(node)
+    if argument is None:
+        return None
+    if qualified == "torch.from_numpy":
+        inner = _numpy_of(argument)
+        if inner is not None:  # torch.from_numpy(x.numpy()) -> x
+            return ctx.code(inner)
+        if isinstance(argument, cst.Call):
+            name = (ctx.qualify(argument.func) or "").removeprefix("numpy.")
+            array = _one_arg(argument)
+            inner = _numpy_of(array) if array is not None else None
+            if inner is not None and name in _NUMPY_ELEMENTWISE:  # torch.from_numpy(np.exp(x.numpy()))
+                return f"{torch}.{_NUMPY_ELEMENTWISE[name]}({ctx.code(inner)})"
+        return None
+    if qualified.startswith("numpy.") and qualified[6:] in _NUMPY_REDUCTIONS:  # np.mean(x.numpy()) -> x.mean()
+        inner = _numpy_of(argument)
+        return f"{ctx.code(inner)}.{qualified[6:]}()" if inner is not None else None
+    return None
+
+
+def numpy_round_trip(node: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """A NumPy detour that torch computes directly: `x.numpy().mean()` / `np.mean(x.numpy())` -> `x.mean()` (for
+    mean, sum, max, min, prod, argmax, argmin, any, all), `torch.from_numpy(x.numpy())` -> `x`,
+    `torch.from_numpy(np.exp(x.numpy()))` -> `torch.exp(x)` (abs, exp, log, sqrt, sin, cos, tanh, floor, ceil,
+    sign, negative). The outermost such expression around the reported call is rewritten, so the findings of one
+    expression share one edit. Unsafe: the value is a 0-dim Tensor where it was a NumPy scalar, and torch may sum
+    in another order (the last bits of a float result can differ)."""
+    chain = [node] + [a for a in reversed(ctx.ancestors[:-1])]
+    best: tuple[cst.CSTNode, str] | None = None
+    for candidate in chain[:6]:
+        if isinstance(candidate, cst.Call):
+            text = _round_trip(candidate, ctx)
+            if text is not None:
+                best = (candidate, text)
+    if best is None:
+        return None
+    return PendingFix("compute it with torch", [PendingEdit(best[0], best[1])])
