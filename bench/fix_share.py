@@ -3,6 +3,7 @@
     python bench/fix_share.py                                   # the rule pages' bad examples
     python bench/fix_share.py --peer-suite ../shared/peer-suite # and the peer suite's cases
     python bench/fix_share.py --python /tmp/venv/bin/python --library /tmp/corpus/timm/timm/layers ...
+    python bench/fix_share.py --no-pages --builders transformers --families bert gpt2 --library .../transformers/models
 
 Needs torch. For each mode it prints:
 
@@ -10,11 +11,14 @@ Needs torch. For each mode it prints:
 - peer suite: of the defect cases (torch rejects them), how many script after the fix (the fixed file is run, and
   its `torch.jit.script(...)` under `__main__` must pass), and how many clean cases the fix changed (it should
   change none, and a changed clean case must still script);
-- libraries: every nn.Module class of the given package directories that `bench/script_classes.py` can build is
-  scripted one by one, before and after fixing a copy of the library (`--python` names the interpreter that has
-  the library's dependencies); of the classes torch rejected, how many script after, and of those it scripted,
-  how many no longer do. Only the modules whose file the fix changed, or that hold a rejected class, are
-  scripted again.
+- libraries: the library's nn.Module classes, built the way the agreement builds them (its own builders:
+  `timm.create_model`, torchvision's `get_model`, pytorchcv's model provider, transformers' `config_class()`, the
+  README calls of vit-pytorch and x-transformers; and classes whose constructor needs no argument) by
+  `bench/script_built.py`, each scripted in a fresh child process (one failure cannot poison the next), before and
+  after fixing a copy of the library (`--python` names the interpreter that has the library's dependencies). Of the
+  classes torch rejected, how many script after; of those it scripted, how many no longer do; how many files
+  without any finding the fix changed (it must change none); and what still blocks, grouped by torch's first
+  error. Only the classes of changed files, or rejected ones, are built and scripted again.
 
 Nothing here is a pass/fail threshold.
 """

@@ -195,6 +195,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, args.root)
     warnings.simplefilter("ignore")
+    out, sys.stdout = sys.stdout, sys.stderr  # what the library prints while it imports is not the result
     import torch
 
     torch.set_num_threads(1)
@@ -262,7 +263,7 @@ def main() -> None:
                 except BaseException:  # noqa: BLE001
                     continue
                 consider(instance, "noargs")
-    json.dump(results, sys.stdout, indent=1, sort_keys=True)
+    json.dump(results, out, indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":

@@ -145,7 +145,7 @@ def test_super_forward_of_torch_modules(tmp_path):
 
         class Groups(nn.GroupNorm):
             def forward(self, x):
-                return super().forward(x) - 1
+                return super(Groups, self).forward(x) - 1
 
 
         class Lookup(nn.Embedding):

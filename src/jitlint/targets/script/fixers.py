@@ -1252,7 +1252,13 @@ def super_call(attribute: cst.Attribute, ctx: RuleContext) -> PendingFix | None:
     cls = _class_of(ctx)
     function = _function(ctx)
     if not (isinstance(call, cst.Call) and call.func is attribute and cls is not None and function is not None
-            and len(cls.bases) == 1 and not cls.keywords and not attribute.value.args):
+            and len(cls.bases) == 1 and not cls.keywords):
+        return None
+    super_args = [a.value for a in attribute.value.args]
+    if super_args and not (  # `super(ThisClass, self)` is `super()`
+            len(super_args) == 2 and isinstance(super_args[0], cst.Name) and super_args[0].value == cls.name.value
+            and isinstance(super_args[1], cst.Name) and function.params.params
+            and super_args[1].value == function.params.params[0].name.value):
         return None
     method = attribute.attr.value
     base = cls.bases[0].value
