@@ -231,3 +231,141 @@ def test_numpy_round_trips(tmp_path):
                 return torch.from_numpy(np.exp(x.numpy())) + torch.from_numpy(np.abs(x.numpy()))
     """, {"Centre": ((), lambda: (torch.randn(3, 4),)), "Exp": ((), lambda: (torch.randn(3, 4),))},
         ["float(x.mean())", "float(x.max())", "torch.exp(x) + torch.abs(x)"], ["numpy()"])
+
+
+@pytest.mark.torch
+def test_flags_become_final_and_every_instance_scripts(tmp_path):
+    import torch
+
+    source = textwrap.dedent('''
+        import torch.nn as nn
+        from typing import Callable
+
+
+        class ConvBlock(nn.Module):
+            """Optional layers, as pytorchcv makes them."""
+
+            def __init__(self, padding=0, activation=None, extra: bool = False):
+                super().__init__()
+                self.use_pad = isinstance(padding, (list, tuple)) and (len(padding) == 4)
+                self.activate = (activation is not None)
+                self.extra = extra
+                if self.use_pad:
+                    self.pad = nn.ZeroPad2d(padding=padding)
+                self.conv = nn.Conv2d(3, 3, 3)
+                if self.activate:
+                    self.activ = nn.ReLU()
+                if self.extra:
+                    self.more = nn.Tanh()
+
+            def forward(self, x):
+                if self.use_pad:
+                    x = self.pad(x)
+                x = self.conv(x)
+                if self.activate:
+                    x = self.activ(x)
+                if self.extra:
+                    x = self.more(x)
+                return x
+    ''')
+    before, after = tmp_path / "before.py", tmp_path / "after.py"
+    before.write_text(source)
+    after.write_text(source)
+    fixed = _fix(after, unsafe=False)  # safe
+    assert "from typing import Final\n" in fixed
+    for flag in ("use_pad", "activate", "extra"):
+        assert f"    {flag}: Final[bool]\n" in fixed
+    old, new = _load(before), _load(after)
+    for kwargs in ({}, {"padding": (1, 1, 1, 1), "activation": "relu", "extra": True}):
+        torch.manual_seed(0)
+        a = old.ConvBlock(**kwargs)
+        torch.manual_seed(0)
+        b = new.ConvBlock(**kwargs)
+        x = torch.randn(1, 3, 8, 8)
+        assert torch.equal(a(x), b(x))
+        assert torch.equal(torch.jit.script(b)(x), a(x))
+    with pytest.raises(Exception, match="has no attribute 'pad'"):
+        torch.jit.script(old.ConvBlock())
+
+
+def test_flag_rule_stays_silent_where_torch_scripts_or_cannot_tell(tmp_path):
+    source = textwrap.dedent('''
+        import torch
+        import torch.nn as nn
+        from typing import Final
+
+
+        class Constant(nn.Module):
+            use_pad: Final[bool]
+
+            def __init__(self, padding: int = 0):
+                super().__init__()
+                self.use_pad = padding > 0
+                if self.use_pad:
+                    self.pad = nn.ZeroPad2d(padding)
+
+            def forward(self, x):
+                if self.use_pad:
+                    x = self.pad(x)
+                return x
+
+
+        class BothPaths(nn.Module):
+            def __init__(self, padding: int = 0):
+                super().__init__()
+                self.use_pad = padding > 0
+                if self.use_pad:
+                    self.pad = nn.ZeroPad2d(padding)
+                else:
+                    self.pad = nn.Identity()
+
+            def forward(self, x):
+                if self.use_pad:
+                    x = self.pad(x)
+                return x
+
+
+        class FlagChangesLater(nn.Module):
+            def __init__(self, padding: int = 0):
+                super().__init__()
+                self.use_pad = padding > 0
+                if self.use_pad:
+                    self.pad = nn.ZeroPad2d(padding)
+
+            def disable(self):
+                self.use_pad = False
+
+            def forward(self, x):
+                if self.use_pad:
+                    x = self.pad(x)
+                return x
+    ''')
+    path = tmp_path / "m.py"
+    path.write_text(source)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--select", "JIT629", str(path)])
+    assert result.exit_code == 0, result.output
+
+
+def test_flag_of_unknown_type_gets_the_finding_but_no_fix(tmp_path):
+    source = textwrap.dedent('''
+        import torch
+        import torch.nn as nn
+
+
+        class Block(nn.Module):
+            def __init__(self, padding=0):
+                super().__init__()
+                self.use_pad = padding
+                if self.use_pad:
+                    self.pad = nn.ZeroPad2d(padding)
+
+            def forward(self, x):
+                if self.use_pad:
+                    x = self.pad(x)
+                return x
+    ''')
+    path = tmp_path / "m.py"
+    path.write_text(source)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--select", "JIT629", str(path)])
+    assert "JIT629 [error]" in result.output
+    assert _fix(path) == source

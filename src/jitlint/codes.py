@@ -174,6 +174,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT626": CodeInfo("inplace-op-undefined", "error", "script", None),
     "JIT627": CodeInfo("global-scriptmodule-call", "error", "script", None),
     "JIT628": CodeInfo("attribute-never-set", "error", "script", None),
+    "JIT629": CodeInfo("submodule-set-under-flag", "error", "script", "safe"),
     "JIT701": CodeInfo("branch-type-mismatch", "error", "script", None),
     "JIT702": CodeInfo("defined-in-one-branch", "error", "script", None),
     "JIT703": CodeInfo("none-init-then-tensor", "error", "script", "safe"),

@@ -1204,6 +1204,18 @@ def _calls_holding(function: cst.CSTNode, args: list[cst.Arg]) -> list[cst.Call]
     return calls
 
 
+def _class_body_indent(cls: cst.ClassDef, ctx: RuleContext) -> str | None:
+    """The indentation of the statements of `cls`'s body (`cls` an ancestor of the visited node)."""
+    if cls not in ctx.ancestors or not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    depth = ""
+    for ancestor in ctx.ancestors[: ctx.ancestors.index(cls)]:
+        if isinstance(ancestor, cst.IndentedBlock):
+            depth += ancestor.indent if ancestor.indent is not None else ctx.module.tree.default_indent
+    indent = cls.body.indent
+    return depth + (indent if indent is not None else ctx.module.tree.default_indent)
+
+
 # -- JIT407: `super().method(...)` --------------------------------------------------------------------------------
 
 # What torch 2.13's own `forward` of these classes computes (torch/nn/modules), for `super().forward(x)`.
@@ -1294,7 +1306,9 @@ def super_call(attribute: cst.Attribute, ctx: RuleContext) -> PendingFix | None:
     first = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef)), None)
     if first is None:
         return None
-    indent = ctx.indent_of(first)
+    indent = _class_body_indent(cls, ctx)
+    if indent is None:
+        return None
     text = ctx.statement_code(first, copy, indent)
     anchor = first.decorators[0] if first.decorators else first
     return PendingFix(f"call a copy of `{base.value}.{method}` through `self`", [
@@ -1375,3 +1389,101 @@ def numpy_round_trip(node: cst.Call, ctx: RuleContext) -> PendingFix | None:
     if best is None:
         return None
     return PendingFix("compute it with torch", [PendingEdit(best[0], best[1])])
+
+
+# -- JIT629: a flag that decides which submodules exist -----------------------------------------------------------
+
+def _evidently_bool(value: cst.BaseExpression, init: cst.FunctionDef) -> bool:
+    if isinstance(value, cst.Comparison):
+        return True
+    if isinstance(value, cst.UnaryOperation):
+        return isinstance(value.operator, cst.Not)
+    if isinstance(value, cst.BooleanOperation):
+        return _evidently_bool(value.left, init) and _evidently_bool(value.right, init)
+    if isinstance(value, cst.Name):
+        if value.value in ("True", "False"):
+            return True
+        for param in init.params.params + init.params.kwonly_params:
+            if param.name.value == value.value:
+                annotation = param.annotation.annotation if param.annotation is not None else None
+                if isinstance(annotation, cst.Name) and annotation.value == "bool":
+                    return True
+                return (annotation is None and isinstance(param.default, cst.Name)
+                        and param.default.value in ("True", "False"))
+        return False
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+        return value.func.value in ("isinstance", "hasattr", "callable", "bool")
+    return False
+
+
+def _final_spelling(ctx: RuleContext) -> tuple[str, PendingEdit | None] | None:
+    """How this file can spell `Final`, and the import edit it needs, if any."""
+    aliases = ctx.module.imports.aliases
+    if aliases.get("Final") in ("typing.Final", "torch.jit.Final", "typing_extensions.Final"):
+        return "Final", None
+    if ctx.torch_name is not None:
+        return f"{ctx.torch_name}.jit.Final", None
+    if aliases.get("typing") == "typing":
+        return "typing.Final", None
+    tree = ctx.module.tree
+    if "Final" in _module_names(tree) or "Final" in aliases:
+        return None
+    first = next((s for s in tree.body if isinstance(s, cst.SimpleStatementLine)
+                  and isinstance(s.body[0], (cst.Import, cst.ImportFrom))
+                  and not (isinstance(s.body[0], cst.ImportFrom) and isinstance(s.body[0].module, cst.Name)
+                           and s.body[0].module.value == "__future__")), None)
+    if first is None:
+        return None
+    return "Final", PendingEdit(first, "from typing import Final\n", insert_before=True)
+
+
+def final_flag(flag: str, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """`flag: torch.jit.Final[bool]` first in the class body (after its docstring), so that torch reads the flag
+    as a constant of each instance and drops the branches it guards when it is false. Only when every value
+    `__init__` gives the flag is evidently a bool. Safe: at run time the annotation changes nothing (`Final` is
+    not enforced; `from typing import Final` is added when the file has no spelling of it)."""
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None or not init.params.params:
+        return None
+    self_name = init.params.params[0].name.value
+    values: list[cst.BaseExpression] = []
+
+    class Values(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                t = target.target
+                if (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == self_name
+                        and t.attr.value == flag):
+                    values.append(node.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            t = node.target
+            if (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == self_name
+                    and t.attr.value == flag):
+                values.append(node.value)  # type: ignore[arg-type]
+
+    walk(init, Values())
+    if not values or not all(v is not None and _evidently_bool(v, init) for v in values):
+        return None
+    spelling = _final_spelling(ctx)
+    if spelling is None:
+        return None
+    final, import_edit = spelling
+    body = list(cls.body.body)
+    first = body[0]
+    if (isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.Expr)
+            and isinstance(first.body[0].value, (cst.SimpleString, cst.ConcatenatedString))):
+        if len(body) < 2:
+            return None
+        first = body[1]
+    anchor = first.decorators[0] if isinstance(first, (cst.FunctionDef, cst.ClassDef)) and first.decorators else first
+    indent = _class_body_indent(cls, ctx)
+    if indent is None:
+        return None
+    annotation = (isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.AnnAssign))
+    edits = [PendingEdit(anchor, f"{flag}: {final}[bool]\n{'' if annotation else chr(10)}{indent}", insert_before=True)]
+    if import_edit is not None:
+        edits.insert(0, import_edit)
+    return PendingFix(f"declare `{flag}` a constant (`{final}[bool]`)", edits)
