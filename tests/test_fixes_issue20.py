@@ -369,3 +369,48 @@ def test_flag_of_unknown_type_gets_the_finding_but_no_fix(tmp_path):
     result = CliRunner().invoke(main, ["check", "--no-cache", "--select", "JIT629", str(path)])
     assert "JIT629 [error]" in result.output
     assert _fix(path) == source
+
+
+@pytest.mark.torch
+def test_a_variable_of_a_flag_branch_scripts_once_the_flag_is_final(tmp_path):
+    import torch
+
+    source = textwrap.dedent('''
+        import torch
+        import torch.nn as nn
+
+
+        class PreConv(nn.Module):
+            def __init__(self, return_preact: bool = False):
+                super().__init__()
+                self.return_preact = return_preact
+                self.conv = nn.Conv2d(3, 3, 1)
+
+            def forward(self, x):
+                x = x.relu()
+                if self.return_preact:
+                    x_pre_activ = x
+                x = self.conv(x)
+                if self.return_preact:
+                    return x, x_pre_activ
+                else:
+                    return x
+    ''')
+    before, after = tmp_path / "before.py", tmp_path / "after.py"
+    before.write_text(source)
+    after.write_text(source)
+    fixed = _fix(after, unsafe=False)
+    assert "    return_preact: torch.jit.Final[bool]\n" in fixed
+    result = CliRunner().invoke(main, ["check", "--no-cache", str(after)])
+    assert result.exit_code == 0, result.output
+    old, new = _load(before), _load(after)
+    x = torch.randn(1, 3, 8, 8)
+    for flag in (False, True):
+        torch.manual_seed(0)
+        a = old.PreConv(flag)
+        torch.manual_seed(0)
+        b = new.PreConv(flag)
+        expected, actual, scripted = a(x), b(x), torch.jit.script(b)(x)
+        for value in (actual, scripted):
+            assert type(value) is type(expected)
+            assert all(torch.equal(p, q) for p, q in zip(value if flag else [value], expected if flag else [expected]))

@@ -176,7 +176,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT628": CodeInfo("attribute-never-set", "error", "script", None),
     "JIT629": CodeInfo("submodule-set-under-flag", "error", "script", "safe"),
     "JIT701": CodeInfo("branch-type-mismatch", "error", "script", None),
-    "JIT702": CodeInfo("defined-in-one-branch", "error", "script", None),
+    "JIT702": CodeInfo("defined-in-one-branch", "error", "script", "safe"),
     "JIT703": CodeInfo("none-init-then-tensor", "error", "script", "safe"),
     "JIT704": CodeInfo("optional-used-without-refine", "error", "script", "unsafe"),
     "JIT705": CodeInfo("loop-var-used-after-loop", "error", "script", None),

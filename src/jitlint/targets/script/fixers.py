@@ -681,6 +681,7 @@ EVENT_FIXES = {
     "JIT210": annotate_empty_container,
     "JIT416": obvious_cast,
     "JIT609": class_optional_annotation,
+    "JIT702": lambda node, message, ctx: flag_for_one_branch(node, message, ctx),
     "JIT611": refine_through_local,
     "JIT703": annotate_none_start,
     "JIT704": assert_not_none,
@@ -1437,6 +1438,12 @@ def _final_spelling(ctx: RuleContext) -> tuple[str, PendingEdit | None] | None:
     return "Final", PendingEdit(first, "from typing import Final\n", insert_before=True)
 
 
+def _class_level_names(cls: cst.ClassDef) -> set[str]:
+    from jitlint.targets.script.rules.flagged import _class_level_names as names
+
+    return names(cls)
+
+
 def final_flag(flag: str, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
     """`flag: torch.jit.Final[bool]` first in the class body (after its docstring), so that torch reads the flag
     as a constant of each instance and drops the branches it guards when it is false. Only when every value
@@ -1445,7 +1452,7 @@ def final_flag(flag: str, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | N
     if not isinstance(cls.body, cst.IndentedBlock):
         return None
     init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
-    if init is None or not init.params.params:
+    if init is None or not init.params.params or flag in _class_level_names(cls):
         return None
     self_name = init.params.params[0].name.value
     values: list[cst.BaseExpression] = []
@@ -1487,3 +1494,76 @@ def final_flag(flag: str, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | N
     if import_edit is not None:
         edits.insert(0, import_edit)
     return PendingFix(f"declare `{flag}` a constant (`{final}[bool]`)", edits)
+
+
+# -- JIT702: a variable set under `if self.flag:` and read under `if self.flag:` ----------------------------------
+
+def _self_flag_test(test: cst.BaseExpression, self_name: str) -> str | None:
+    if (isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == self_name
+            and not test.lpar):
+        return test.attr.value
+    return None
+
+
+def same_flag_branches(function: cst.FunctionDef, path: list[cst.CSTNode], message: str) -> str | None:
+    """For a JIT702 event (`path` from `function` down to its node, the `if` or its test): `flag` when that `if`
+    tests `self.flag` and the variable the message names is set and read only inside `if self.flag:` bodies of
+    the function: with the flag a constant, torch keeps all of them or none."""
+    match = re.match(r"`([A-Za-z_][A-Za-z_0-9]*)`", message)
+    if match is None or not function.params.params:
+        return None
+    name = match.group(1)
+    self_name = function.params.params[0].name.value
+    branch = next((n for n in reversed(path) if isinstance(n, cst.If)), None)
+    flag = _self_flag_test(branch.test, self_name) if branch is not None else None
+    if flag is None:
+        return None
+    outside = 0
+    inside = 0
+    bodies: set[int] = set()
+
+    class Bodies(cst.CSTVisitor):
+        def visit_If(self, node: cst.If) -> None:
+            if _self_flag_test(node.test, self_name) == flag:
+                bodies.add(id(node.body))
+
+    walk(function.body, Bodies())
+
+    class Uses(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.depth = 0
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if id(node) in bodies:
+                self.depth += 1
+            return super().on_visit(node)
+
+        def on_leave(self, node: cst.CSTNode) -> None:
+            if id(node) in bodies:
+                self.depth -= 1
+            super().on_leave(node)
+
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal outside, inside
+            if node.value == name:
+                if self.depth:
+                    inside += 1
+                else:
+                    outside += 1
+
+    walk(function.body, Uses())
+    return flag if inside and not outside else None
+
+
+def flag_for_one_branch(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT702 where the variable is set and read only under `if self.flag:` (pytorchcv's `if self.return_preact:
+    x_pre_activ = x` ... `if self.return_preact: return x, x_pre_activ`): the flag becomes `torch.jit.Final[bool]`
+    (JIT629's fix), so torch keeps all those branches or none. Safe."""
+    function = _function(ctx)
+    cls = _class_of(ctx)
+    if function is None or cls is None or function not in ctx.ancestors:
+        return None
+    flag = same_flag_branches(function, ctx.ancestors[ctx.ancestors.index(function):], message)
+    return final_flag(flag, cls, ctx) if flag is not None else None
+
+
