@@ -414,3 +414,22 @@ def test_a_variable_of_a_flag_branch_scripts_once_the_flag_is_final(tmp_path):
         for value in (actual, scripted):
             assert type(value) is type(expected)
             assert all(torch.equal(p, q) for p, q in zip(value if flag else [value], expected if flag else [expected]))
+
+
+def test_a_return_of_another_type_gets_no_optional(tmp_path):
+    """JIT208's fix makes `-> T` Optional for a `return None`; a return of a tuple is not fixed by that (and
+    wrapping it again on every pass was a bug: `Optional[Optional[...]]` ten times over, found on timm's hiera)."""
+    source = textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+
+
+        class M(nn.Module):
+            def forward(self, x, flag: bool = False) -> torch.Tensor:
+                if flag:
+                    return x, [x]
+                return x
+    """)
+    path = tmp_path / "m.py"
+    path.write_text(source)
+    assert _fix(path) == source

@@ -421,9 +421,14 @@ def start_as_float(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pending
 
 
 def optional_return(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
-    """JIT208: `-> torch.Tensor` on a function that returns None -> `-> torch.Tensor | None`. Safe."""
+    """JIT208: `-> torch.Tensor` on a function that returns None -> `-> torch.Tensor | None`. Safe. Only for a
+    `return` / `return None` (JIT208 also reports a return of another type, which Optional does not fix: wrapping it
+    would repeat on every pass)."""
     function = _function(ctx)
     if function is None or function.returns is None:
+        return None
+    if isinstance(node, cst.Return) and node.value is not None and not (
+            isinstance(node.value, cst.Name) and node.value.value == "None"):
         return None
     annotation = function.returns.annotation
     if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
