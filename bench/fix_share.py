@@ -3,6 +3,7 @@
     python bench/fix_share.py                                   # the rule pages' bad examples
     python bench/fix_share.py --peer-suite ../shared/peer-suite # and the peer suite's cases
     python bench/fix_share.py --python /tmp/venv/bin/python --library /tmp/corpus/timm/timm/layers ...
+    python bench/fix_share.py --no-pages --builders transformers --families bert gpt2 --library .../transformers/models
 
 Needs torch. For each mode it prints:
 
@@ -10,11 +11,14 @@ Needs torch. For each mode it prints:
 - peer suite: of the defect cases (torch rejects them), how many script after the fix (the fixed file is run, and
   its `torch.jit.script(...)` under `__main__` must pass), and how many clean cases the fix changed (it should
   change none, and a changed clean case must still script);
-- libraries: every nn.Module class of the given package directories that `bench/script_classes.py` can build is
-  scripted one by one, before and after fixing a copy of the library (`--python` names the interpreter that has
-  the library's dependencies); of the classes torch rejected, how many script after, and of those it scripted,
-  how many no longer do. Only the modules whose file the fix changed, or that hold a rejected class, are
-  scripted again.
+- libraries: the library's nn.Module classes, built the way the agreement builds them (its own builders:
+  `timm.create_model`, torchvision's `get_model`, pytorchcv's model provider, transformers' `config_class()`, the
+  README calls of vit-pytorch and x-transformers; and classes whose constructor needs no argument) by
+  `bench/script_built.py`, each scripted in a fresh child process (one failure cannot poison the next), before and
+  after fixing a copy of the library (`--python` names the interpreter that has the library's dependencies). Of the
+  classes torch rejected, how many script after; of those it scripted, how many no longer do; how many files
+  without any finding the fix changed (it must change none); and what still blocks, grouped by torch's first
+  error. Only the classes of changed files, or rejected ones, are built and scripted again.
 
 Nothing here is a pass/fail threshold.
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -117,18 +122,41 @@ def _modules(directory: Path, root: Path) -> dict[str, Path]:
     return found
 
 
-def _script_classes(python: str, root: Path, modules: list[str]) -> dict[str, str]:
-    if not modules:
-        return {}
-    result = subprocess.run([python, str(ROOT / "bench" / "script_classes.py"), str(root), *modules],
-                            capture_output=True, text=True, cwd=tempfile.gettempdir())
+def _script_built(python: str, root: Path, library: str, families: list[str], labels: list[str] | None = None,
+                  modules: list[str] | None = None) -> dict[str, dict]:
+    """Run bench/script_built.py: the library's classes, built by its own builders, scripted one by one."""
+    command = [python, str(ROOT / "bench" / "script_built.py"), str(root), library]
+    with tempfile.TemporaryDirectory() as directory:
+        if labels is not None:
+            command += ["--labels", str(Path(directory) / "labels.json")]
+            (Path(directory) / "labels.json").write_text(json.dumps(labels))
+        if modules is not None:
+            command += ["--modules", *modules]
+        if families:
+            command += ["--families", *families]
+        result = subprocess.run(command, capture_output=True, text=True, cwd=tempfile.gettempdir())
     try:
         return json.loads(result.stdout)
     except json.JSONDecodeError:
-        raise SystemExit(f"fix_share: script_classes failed: {result.stderr[-800:]}")
+        raise SystemExit(f"fix_share: script_built failed: {result.stderr[-800:]}")
 
 
-def library_share(python: str, directories: list[Path], baseline_file: Path | None) -> None:
+def _error_group(status: str) -> str:
+    """torch's first error line with the names, numbers and types in it blanked, to group the rejections."""
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'_'", status)
+    text = re.sub(r"\b\d+\b", "N", text)
+    text = re.sub(r"\s*\(.*$", "", text) if text.startswith("rejected: RuntimeError: Module") else text
+    return text[:140]
+
+
+def _files_with_findings(paths: list[Path], cwd: Path) -> set[Path]:
+    result = subprocess.run([sys.executable, "-m", "jitlint", "check", "--no-cache", "--output-format", "json",
+                             *map(str, paths)], capture_output=True, text=True, env=ENV, cwd=cwd)
+    return {(cwd / f["filename"]).resolve() for f in json.loads(result.stdout or "[]")}
+
+
+def library_share(python: str, library: str, directories: list[Path], families: list[str],
+                  baseline_file: Path | None) -> None:
     roots = {_package_root(d) for d in directories}
     if len(roots) != 1:
         raise SystemExit("fix_share: give directories of one library per run")
@@ -139,32 +167,54 @@ def library_share(python: str, directories: list[Path], baseline_file: Path | No
     if baseline_file is not None and baseline_file.is_file():
         before = json.loads(baseline_file.read_text())
     else:
-        before = _script_classes(python, root, list(modules))
+        before = _script_built(python, root, library, families)
         if baseline_file is not None:
             baseline_file.write_text(json.dumps(before, indent=1, sort_keys=True))
-    rejected = {name for name, status in before.items() if status != "ok"}
-    clean = {name for name, status in before.items() if status == "ok"}
+    # only the classes of the files jitlint looks at (the directories given)
+    before = {name: value for name, value in before.items() if name.rsplit(".", 1)[0] in modules}
+    rejected = {name for name, value in before.items() if value["status"] != "ok"}
+    clean = {name for name, value in before.items() if value["status"] == "ok"}
+    with_findings = _files_with_findings(directories, root)
+    print(f"library {library} ({', '.join(str(d.relative_to(root)) for d in directories)}): {len(before)} classes "
+          f"built by its builders, torch rejects {len(rejected)}; {len(with_findings)} of {len(modules)} files "
+          "have findings")
+    remaining: dict[str, str] = {}
     for label, flags in MODES:
         with tempfile.TemporaryDirectory() as directory:
             copy = Path(directory) / "src"
             copy.mkdir()
-            top = {Path(name.split(".")[0]) for name in modules}
-            for package in top:
+            for package in {Path(name.split(".")[0]) for name in modules}:
                 shutil.copytree(root / package, copy / package)
             jitlint_fix(flags, *[copy / d.relative_to(root) for d in directories], cwd=copy)
             changed = {name for name, path in modules.items()
                        if (copy / path.relative_to(root)).read_bytes() != path.read_bytes()}
-            again = sorted(changed | {name.rsplit(".", 1)[0] for name in rejected})
+            clean_files_changed = sorted(name for name in changed if modules[name].resolve() not in with_findings)
+            again = {name for name, value in before.items()
+                     if value["status"] != "ok" or name.rsplit(".", 1)[0] in changed}
             after = dict(before)
-            after.update(_script_classes(python, copy, again))
-        now_ok = sorted(name for name in rejected if after.get(name) == "ok")
-        lost = sorted(name for name in clean if after.get(name) != "ok")
-        print(f"library {root.name}/{','.join(str(d.relative_to(root)) for d in directories)} {label}: "
-              f"{share(len(now_ok), len(rejected))} rejected classes now script "
-              f"({len(before)} classes built, {len(changed)} of {len(modules)} files changed); "
-              f"{len(lost)} that scripted no longer do" + (f": {' '.join(lost)}" if lost else ""))
+            if again:
+                labels = sorted({before[name]["built"] for name in again} - {"noargs"})
+                found = _script_built(python, copy, library, families, labels,
+                                      sorted({name.rsplit(".", 1)[0] for name in again}))
+                for name in again:
+                    after[name] = found.get(name, {"status": "not built after the fix", "built": ""})
+        now_ok = sorted(name for name in rejected if after[name]["status"] == "ok")
+        lost = sorted(name for name in clean if after[name]["status"] != "ok")
+        print(f"  {label}: {share(len(now_ok), len(rejected))} rejected classes now script; {len(changed)} of "
+              f"{len(modules)} files changed ({len(clean_files_changed)} without findings); {len(lost)} of "
+              f"{len(clean)} classes that scripted no longer do" + (f": {' '.join(lost)}" if lost else ""))
         if now_ok:
-            print("  now script: " + " ".join(now_ok))
+            print("    now script: " + " ".join(now_ok))
+        if lost:
+            for name in lost:
+                print(f"    lost {name}: {after[name]['status'][:200]}")
+        remaining = {name: after[name]["status"] for name in rejected if after[name]["status"] != "ok"}
+    groups: dict[str, list[str]] = {}
+    for name, status in remaining.items():
+        groups.setdefault(_error_group(status), []).append(name)
+    print(f"  still rejected after --fix --unsafe-fixes, by torch's first error ({len(remaining)} classes):")
+    for text, names in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])):
+        print(f"    {len(names):4d}  {text}   e.g. {names[0]}")
 
 
 def main() -> None:
@@ -173,6 +223,10 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable, help="the interpreter that imports the libraries")
     parser.add_argument("--library", type=Path, action="append", default=[],
                         help="a package directory of a library (repeatable, one library per run)")
+    parser.add_argument("--builders", help="whose builders build the classes (timm, torchvision, pytorchcv, "
+                        "transformers, vit_pytorch, x_transformers, or any other package name: no-argument classes "
+                        "only); default: the library's top package")
+    parser.add_argument("--families", nargs="*", default=[], help="transformers model families to build")
     parser.add_argument("--baseline", type=Path, help="a JSON file keeping the libraries' unfixed results")
     parser.add_argument("--no-pages", action="store_true", help="skip the rule pages")
     args = parser.parse_args()
@@ -181,7 +235,9 @@ def main() -> None:
     if args.peer_suite:
         peer_share(args.peer_suite)
     if args.library:
-        library_share(args.python, [d.resolve() for d in args.library], args.baseline)
+        directories = [d.resolve() for d in args.library]
+        library = args.builders or directories[0].relative_to(_package_root(directories[0])).parts[0]
+        library_share(args.python, library, directories, args.families, args.baseline)
 
 
 if __name__ == "__main__":

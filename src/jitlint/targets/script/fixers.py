@@ -421,9 +421,14 @@ def start_as_float(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pending
 
 
 def optional_return(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
-    """JIT208: `-> torch.Tensor` on a function that returns None -> `-> torch.Tensor | None`. Safe."""
+    """JIT208: `-> torch.Tensor` on a function that returns None -> `-> torch.Tensor | None`. Safe. Only for a
+    `return` / `return None` (JIT208 also reports a return of another type, which Optional does not fix: wrapping it
+    would repeat on every pass)."""
     function = _function(ctx)
     if function is None or function.returns is None:
+        return None
+    if isinstance(node, cst.Return) and node.value is not None and not (
+            isinstance(node.value, cst.Name) and node.value.value == "None"):
         return None
     annotation = function.returns.annotation
     if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
@@ -681,6 +686,7 @@ EVENT_FIXES = {
     "JIT210": annotate_empty_container,
     "JIT416": obvious_cast,
     "JIT609": class_optional_annotation,
+    "JIT702": lambda node, message, ctx: flag_for_one_branch(node, message, ctx),
     "JIT611": refine_through_local,
     "JIT703": annotate_none_start,
     "JIT704": assert_not_none,
@@ -1091,3 +1097,490 @@ def wrap_module_list(name: str, ctx: RuleContext) -> PendingFix | None:
         return None
     return PendingFix("wrap it in `nn.ModuleList`", [
         PendingEdit(found[0], f"{torch}.nn.ModuleList({ctx.code(found[0])})")])
+
+
+# -- JIT108: `*args` / `**kwargs` in a compiled signature -----------------------------------------------------------
+
+def _function_of(parameters: cst.Parameters, ctx: RuleContext) -> cst.FunctionDef | None:
+    return next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.FunctionDef) and a.params is parameters),
+                None)
+
+
+def _star_uses(function: cst.FunctionDef, name: str) -> tuple[list[cst.Subscript], list[cst.Arg], bool]:
+    """The uses of `name` in the function: `name[<int>]` subscripts, `**name` call arguments, and whether it has
+    any other use (or is rebound, or is read by a nested function, lambda or comprehension scope we would not
+    rename)."""
+    subscripts: list[cst.Subscript] = []
+    forwarded: list[cst.Arg] = []
+    other = False
+
+    class Uses(cst.CSTVisitor):
+        def visit_Subscript(self, node: cst.Subscript) -> bool:
+            if isinstance(node.value, cst.Name) and node.value.value == name:
+                index = node.slice[0].slice if len(node.slice) == 1 else None
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.evaluated_value < 64:
+                    subscripts.append(node)
+                    return False
+            return True
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            if node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
+                forwarded.append(node)
+                return False
+            return True
+
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal other
+            other = other or node.value == name
+
+        def visit_Param(self, node: cst.Param) -> bool:
+            return False  # a nested function's own parameter of the same name is its own
+
+    walk(function.body, Uses())
+    return subscripts, forwarded, other
+
+
+def _without_trailing_comma(elements: list, last_field: str = "comma") -> list:
+    if elements and not isinstance(getattr(elements[-1], last_field), cst.MaybeSentinel):
+        elements[-1] = elements[-1].with_changes(**{last_field: cst.MaybeSentinel.DEFAULT})
+    return elements
+
+
+def explicit_signature(parameters: cst.Parameters, ctx: RuleContext) -> PendingFix | None:
+    """`def forward(self, *inputs): return inputs[0]` -> `def forward(self, inputs_0): return inputs_0`: a `*args`
+    read only as `args[<int>]` becomes one parameter per index up to the largest; an unread `*args` goes; a
+    `**kwargs` never read, or only passed on as `**kwargs` to calls, goes with those `**kwargs` arguments. Unsafe:
+    a caller that passed more positional arguments, or keyword arguments the signature absorbed, now gets a
+    `TypeError`, and a call that forwarded keyword arguments no longer gets them."""
+    function = _function_of(parameters, ctx)
+    if function is None or function.asynchronous is not None:
+        return None
+    star, star_kwarg = parameters.star_arg, parameters.star_kwarg
+    new_params = list(parameters.params)
+    edits: list[PendingEdit] = []
+    renamed: list[str] = []
+    if isinstance(star, cst.Param):
+        subscripts, forwarded, other = _star_uses(function, star.name.value)
+        if other or forwarded or parameters.kwonly_params:
+            return None
+        if any(p.default is not None for p in new_params) and subscripts:
+            return None  # a parameter without default after one with
+        count = max((s.slice[0].slice.value.evaluated_value for s in subscripts), default=-1) + 1
+        taken = _names_in(function)
+        for index in range(count):
+            new_name = f"{star.name.value}_{index}"
+            if new_name in taken:
+                return None
+            renamed.append(new_name)
+            new_params.append(cst.Param(cst.Name(new_name), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
+        for subscript in subscripts:
+            edits.append(PendingEdit(subscript, f"{star.name.value}_{subscript.slice[0].slice.value.evaluated_value}"))
+    elif star is not None and not isinstance(star, cst.MaybeSentinel):
+        return None  # a bare `*`: JIT109's
+    if isinstance(star_kwarg, cst.Param):
+        subscripts, forwarded, other = _star_uses(function, star_kwarg.name.value)
+        if other or subscripts:
+            return None
+        calls = _calls_holding(function, forwarded)
+        if any(other is not call and other in _calls_holding(call, forwarded) for call in calls for other in calls):
+            return None  # nested: one edit inside another
+        for call in calls:
+            args = _without_trailing_comma([a for a in call.args if a not in forwarded])
+            edits.append(PendingEdit(call, ctx.code(call.with_changes(args=args))))
+    if edits and any(isinstance(e.node, cst.Call) for e in edits) and any(isinstance(e.node, cst.Subscript) for e in edits):
+        return None  # a subscript inside a rewritten call would be edited twice
+    new = parameters.with_changes(params=_without_trailing_comma(new_params), star_arg=cst.MaybeSentinel.DEFAULT,
+                                  star_kwarg=None, kwonly_params=parameters.kwonly_params)
+    if parameters.kwonly_params:
+        new = new.with_changes(star_arg=cst.ParamStar())
+    text = ctx.code(new)
+    message = "list the parameters" + (f" (`{'`, `'.join(renamed)}`)" if renamed else "")
+    return PendingFix(message, [PendingEdit(parameters, text), *edits])
+
+
+def _calls_holding(function: cst.CSTNode, args: list[cst.Arg]) -> list[cst.Call]:
+    calls: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if any(a in args for a in node.args):
+                calls.append(node)
+
+    walk(function.body if isinstance(function, cst.FunctionDef) else function, Calls())
+    return calls
+
+
+def _class_body_indent(cls: cst.ClassDef, ctx: RuleContext) -> str | None:
+    """The indentation of the statements of `cls`'s body (`cls` an ancestor of the visited node)."""
+    if cls not in ctx.ancestors or not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    depth = ""
+    for ancestor in ctx.ancestors[: ctx.ancestors.index(cls)]:
+        if isinstance(ancestor, cst.IndentedBlock):
+            depth += ancestor.indent if ancestor.indent is not None else ctx.module.tree.default_indent
+    indent = cls.body.indent
+    return depth + (indent if indent is not None else ctx.module.tree.default_indent)
+
+
+# -- JIT407: `super().method(...)` --------------------------------------------------------------------------------
+
+# What torch 2.13's own `forward` of these classes computes (torch/nn/modules), for `super().forward(x)`.
+_TORCH_FORWARDS = {
+    "Conv1d": "self._conv_forward({x}, self.weight, self.bias)",
+    "Conv2d": "self._conv_forward({x}, self.weight, self.bias)",
+    "Conv3d": "self._conv_forward({x}, self.weight, self.bias)",
+    "Linear": "{F}.linear({x}, self.weight, self.bias)",
+    "Embedding": "{F}.embedding({x}, self.weight, self.padding_idx, self.max_norm, self.norm_type, "
+                 "self.scale_grad_by_freq, self.sparse)",
+    "LayerNorm": "{F}.layer_norm({x}, self.normalized_shape, self.weight, self.bias, self.eps)",
+    "GroupNorm": "{F}.group_norm({x}, self.num_groups, self.weight, self.bias, self.eps)",
+}
+_TORCH_MODULES = ("torch.nn.", "torch.nn.modules.conv.", "torch.nn.modules.linear.", "torch.nn.modules.sparse.",
+                  "torch.nn.modules.normalization.")
+
+
+def _torch_base(qualified: str | None) -> str | None:
+    for prefix in _TORCH_MODULES:
+        if qualified and qualified.startswith(prefix) and qualified[len(prefix):] in _TORCH_FORWARDS:
+            return qualified[len(prefix):]
+    return None
+
+
+def _mangles(node: cst.CSTNode) -> bool:
+    """Whether a method reads a name that Python mangles per class (`self.__x`), or `__class__`/`super`."""
+    found = False
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            nonlocal found
+            value = name.value
+            found = found or value in ("super", "__class__") or (value.startswith("__") and not value.endswith("__"))
+
+    walk(node, Names())
+    return found
+
+
+def super_call(attribute: cst.Attribute, ctx: RuleContext) -> PendingFix | None:
+    """`super().forward(x)` in a class with one base: for a torch module whose `forward` is one call (Conv1d/2d/3d,
+    Linear, Embedding, LayerNorm, GroupNorm) -> that call (`self._conv_forward(x, self.weight, self.bias)`); for a
+    base class of the same file that defines the method itself -> a copy of it in the class (`_Base_forward`),
+    called through `self`. Unsafe: with multiple inheritance below this class `super()` may reach another class,
+    and the copy no longer follows later changes (or patches) of the base's method."""
+    call = ctx.ancestors[-2] if len(ctx.ancestors) >= 2 else None
+    cls = _class_of(ctx)
+    function = _function(ctx)
+    if not (isinstance(call, cst.Call) and call.func is attribute and cls is not None and function is not None
+            and len(cls.bases) == 1 and not cls.keywords):
+        return None
+    super_args = [a.value for a in attribute.value.args]
+    if super_args and not (  # `super(ThisClass, self)` is `super()`
+            len(super_args) == 2 and isinstance(super_args[0], cst.Name) and super_args[0].value == cls.name.value
+            and isinstance(super_args[1], cst.Name) and function.params.params
+            and super_args[1].value == function.params.params[0].name.value):
+        return None
+    method = attribute.attr.value
+    base = cls.bases[0].value
+    torch_class = _torch_base(ctx.qualify(base))
+    if torch_class is not None:
+        torch = ctx.torch_name
+        if (method != "forward" or torch is None or len(call.args) != 1 or call.args[0].star
+                or call.args[0].keyword is not None):
+            return None
+        text = _TORCH_FORWARDS[torch_class].format(x=ctx.code(call.args[0].value), F=f"{torch}.nn.functional")
+        return PendingFix(f"call what `{torch_class}.forward` computes", [PendingEdit(call, text)])
+    if not isinstance(base, cst.Name):
+        return None
+    tree = ctx.module.tree
+    classes = [s for s in tree.body if isinstance(s, cst.ClassDef)]
+    base_def = next((s for s in classes if s.name.value == base.value), None)
+    if base_def is None or cls not in classes or not isinstance(base_def.body, cst.IndentedBlock):
+        return None
+    found = [s for s in base_def.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method]
+    if len(found) != 1 or found[0].decorators or _mangles(found[0]) or found[0].asynchronous is not None:
+        return None
+    new_name = f"_{base.value}_{method}"
+    copy = found[0].with_changes(name=cst.Name(new_name), leading_lines=())
+    if any(isinstance(s, cst.FunctionDef) and s.name.value == new_name for s in base_def.body.body):
+        return None
+    existing = [s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == new_name]
+    if existing:  # an earlier pass copied it: only the call is left to rewrite
+        if len(existing) != 1 or ctx.code(existing[0].with_changes(leading_lines=())) != ctx.code(copy):
+            return None
+        return PendingFix(f"call the copy of `{base.value}.{method}` through `self`", [
+            PendingEdit(attribute, f"self.{new_name}")])
+    # the copy goes before the class's first method (one place, so two calls' fixes share the same edit)
+    first = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef)), None)
+    if first is None:
+        return None
+    indent = _class_body_indent(cls, ctx)
+    if indent is None:
+        return None
+    text = ctx.statement_code(first, copy, indent)
+    anchor = first.decorators[0] if first.decorators else first
+    return PendingFix(f"call a copy of `{base.value}.{method}` through `self`", [
+        PendingEdit(anchor, f"{text}\n\n{indent}", insert_before=True),
+        PendingEdit(attribute, f"self.{new_name}"),
+    ])
+
+
+# -- JIT401: NumPy round-trips ------------------------------------------------------------------------------------
+
+# Reductions that NumPy arrays and torch Tensors both offer with no argument, computing the same value.
+_NUMPY_REDUCTIONS = frozenset({"mean", "sum", "max", "min", "prod", "argmax", "argmin", "any", "all"})
+# Elementwise NumPy functions of one array and their torch names.
+_NUMPY_ELEMENTWISE = {"abs": "abs", "absolute": "abs", "exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin",
+                      "cos": "cos", "tanh": "tanh", "floor": "floor", "ceil": "ceil", "sign": "sign",
+                      "negative": "neg"}
+
+
+def _numpy_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`x` when `node` is `x.numpy()`."""
+    if (isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "numpy"):
+        return node.func.value
+    return None
+
+
+def _one_arg(call: cst.Call) -> cst.BaseExpression | None:
+    if len(call.args) == 1 and not call.args[0].star and call.args[0].keyword is None:
+        return call.args[0].value
+    return None
+
+
+def _round_trip(node: cst.BaseExpression, ctx: RuleContext) -> str | None:
+    """The torch spelling of a NumPy round-trip expression, or None."""
+    torch = ctx.torch_name
+    if torch is None or not isinstance(node, cst.Call):
+        return None
+    func = node.func
+    # x.numpy().mean() -> x.mean()
+    if isinstance(func, cst.Attribute) and func.attr.value in _NUMPY_REDUCTIONS and not node.args:
+        inner = _numpy_of(func.value)
+        return f"{ctx.code(inner)}.{func.attr.value}()" if inner is not None else None
+    qualified = ctx.qualify(func) or ""
+    argument = _one_arg(node)
+    if argument is None:
+        return None
+    if qualified == "torch.from_numpy":
+        inner = _numpy_of(argument)
+        if inner is not None:  # torch.from_numpy(x.numpy()) -> x
+            return ctx.code(inner)
+        if isinstance(argument, cst.Call):
+            name = (ctx.qualify(argument.func) or "").removeprefix("numpy.")
+            array = _one_arg(argument)
+            inner = _numpy_of(array) if array is not None else None
+            if inner is not None and name in _NUMPY_ELEMENTWISE:  # torch.from_numpy(np.exp(x.numpy()))
+                return f"{torch}.{_NUMPY_ELEMENTWISE[name]}({ctx.code(inner)})"
+        return None
+    if qualified.startswith("numpy.") and qualified[6:] in _NUMPY_REDUCTIONS:  # np.mean(x.numpy()) -> x.mean()
+        inner = _numpy_of(argument)
+        return f"{ctx.code(inner)}.{qualified[6:]}()" if inner is not None else None
+    return None
+
+
+def numpy_round_trip(node: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """A NumPy detour that torch computes directly: `x.numpy().mean()` / `np.mean(x.numpy())` -> `x.mean()` (for
+    mean, sum, max, min, prod, argmax, argmin, any, all), `torch.from_numpy(x.numpy())` -> `x`,
+    `torch.from_numpy(np.exp(x.numpy()))` -> `torch.exp(x)` (abs, exp, log, sqrt, sin, cos, tanh, floor, ceil,
+    sign, negative). The outermost such expression around the reported call is rewritten, so the findings of one
+    expression share one edit. Unsafe: the value is a 0-dim Tensor where it was a NumPy scalar, and torch may sum
+    in another order (the last bits of a float result can differ)."""
+    chain = [node] + [a for a in reversed(ctx.ancestors[:-1])]
+    best: tuple[cst.CSTNode, str] | None = None
+    for candidate in chain[:6]:
+        if isinstance(candidate, cst.Call):
+            text = _round_trip(candidate, ctx)
+            if text is not None:
+                best = (candidate, text)
+    if best is None:
+        return None
+    return PendingFix("compute it with torch", [PendingEdit(best[0], best[1])])
+
+
+# -- JIT232: a flag that decides which submodules exist -----------------------------------------------------------
+
+def _evidently_bool(value: cst.BaseExpression, init: cst.FunctionDef) -> bool:
+    if isinstance(value, cst.Comparison):
+        return True
+    if isinstance(value, cst.UnaryOperation):
+        return isinstance(value.operator, cst.Not)
+    if isinstance(value, cst.BooleanOperation):
+        return _evidently_bool(value.left, init) and _evidently_bool(value.right, init)
+    if isinstance(value, cst.Name):
+        if value.value in ("True", "False"):
+            return True
+        for param in init.params.params + init.params.kwonly_params:
+            if param.name.value == value.value:
+                annotation = param.annotation.annotation if param.annotation is not None else None
+                if isinstance(annotation, cst.Name) and annotation.value == "bool":
+                    return True
+                return (annotation is None and isinstance(param.default, cst.Name)
+                        and param.default.value in ("True", "False"))
+        return False
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+        return value.func.value in ("isinstance", "hasattr", "callable", "bool")
+    return False
+
+
+def _final_spelling(ctx: RuleContext) -> tuple[str, PendingEdit | None] | None:
+    """How this file can spell `Final`, and the import edit it needs, if any."""
+    aliases = ctx.module.imports.aliases
+    if aliases.get("Final") in ("typing.Final", "torch.jit.Final", "typing_extensions.Final"):
+        return "Final", None
+    if ctx.torch_name is not None:
+        return f"{ctx.torch_name}.jit.Final", None
+    if aliases.get("typing") == "typing":
+        return "typing.Final", None
+    tree = ctx.module.tree
+    if "Final" in _module_names(tree) or "Final" in aliases:
+        return None
+    first = next((s for s in tree.body if isinstance(s, cst.SimpleStatementLine)
+                  and isinstance(s.body[0], (cst.Import, cst.ImportFrom))
+                  and not (isinstance(s.body[0], cst.ImportFrom) and isinstance(s.body[0].module, cst.Name)
+                           and s.body[0].module.value == "__future__")), None)
+    if first is None:
+        return None
+    return "Final", PendingEdit(first, "from typing import Final\n", insert_before=True)
+
+
+def _class_level_names(cls: cst.ClassDef) -> set[str]:
+    names: set[str] = set()
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return names
+    for statement in cls.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    names.add(small.target.value)
+                elif isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        if isinstance(target.target, cst.Name):
+                            names.add(target.target.value)
+        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            names.add(statement.name.value)
+    return names
+
+
+def final_flag(flag: str, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """`flag: torch.jit.Final[bool]` first in the class body (after its docstring), so that torch reads the flag
+    as a constant of each instance and drops the branches it guards when it is false. Only when every value
+    `__init__` gives the flag is evidently a bool. Safe: at run time the annotation changes nothing (`Final` is
+    not enforced; `from typing import Final` is added when the file has no spelling of it)."""
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None or not init.params.params or flag in _class_level_names(cls):
+        return None
+    self_name = init.params.params[0].name.value
+    values: list[cst.BaseExpression] = []
+
+    class Values(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                t = target.target
+                if (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == self_name
+                        and t.attr.value == flag):
+                    values.append(node.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            t = node.target
+            if (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == self_name
+                    and t.attr.value == flag):
+                values.append(node.value)  # type: ignore[arg-type]
+
+    walk(init, Values())
+    if not values or not all(v is not None and _evidently_bool(v, init) for v in values):
+        return None
+    spelling = _final_spelling(ctx)
+    if spelling is None:
+        return None
+    final, import_edit = spelling
+    body = list(cls.body.body)
+    first = body[0]
+    if (isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.Expr)
+            and isinstance(first.body[0].value, (cst.SimpleString, cst.ConcatenatedString))):
+        if len(body) < 2:
+            return None
+        first = body[1]
+    anchor = first.decorators[0] if isinstance(first, (cst.FunctionDef, cst.ClassDef)) and first.decorators else first
+    indent = _class_body_indent(cls, ctx)
+    if indent is None:
+        return None
+    annotation = (isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.AnnAssign))
+    edits = [PendingEdit(anchor, f"{flag}: {final}[bool]\n{'' if annotation else chr(10)}{indent}", insert_before=True)]
+    if import_edit is not None:
+        edits.insert(0, import_edit)
+    return PendingFix(f"declare `{flag}` a constant (`{final}[bool]`)", edits)
+
+
+# -- JIT702: a variable set under `if self.flag:` and read under `if self.flag:` ----------------------------------
+
+def _self_flag_test(test: cst.BaseExpression, self_name: str) -> str | None:
+    if (isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == self_name
+            and not test.lpar):
+        return test.attr.value
+    return None
+
+
+def same_flag_branches(function: cst.FunctionDef, path: list[cst.CSTNode], message: str) -> str | None:
+    """For a JIT702 event (`path` from `function` down to its node, the `if` or its test): `flag` when that `if`
+    tests `self.flag` and the variable the message names is set and read only inside `if self.flag:` bodies of
+    the function: with the flag a constant, torch keeps all of them or none."""
+    match = re.match(r"`([A-Za-z_][A-Za-z_0-9]*)`", message)
+    if match is None or not function.params.params:
+        return None
+    name = match.group(1)
+    self_name = function.params.params[0].name.value
+    branch = next((n for n in reversed(path) if isinstance(n, cst.If)), None)
+    flag = _self_flag_test(branch.test, self_name) if branch is not None else None
+    if flag is None:
+        return None
+    outside = 0
+    inside = 0
+    bodies: set[int] = set()
+
+    class Bodies(cst.CSTVisitor):
+        def visit_If(self, node: cst.If) -> None:
+            if _self_flag_test(node.test, self_name) == flag:
+                bodies.add(id(node.body))
+
+    walk(function.body, Bodies())
+
+    class Uses(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.depth = 0
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if id(node) in bodies:
+                self.depth += 1
+            return super().on_visit(node)
+
+        def on_leave(self, node: cst.CSTNode) -> None:
+            if id(node) in bodies:
+                self.depth -= 1
+            super().on_leave(node)
+
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal outside, inside
+            if node.value == name:
+                if self.depth:
+                    inside += 1
+                else:
+                    outside += 1
+
+    walk(function.body, Uses())
+    return flag if inside and not outside else None
+
+
+def flag_for_one_branch(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT702 where the variable is set and read only under `if self.flag:` (pytorchcv's `if self.return_preact:
+    x_pre_activ = x` ... `if self.return_preact: return x, x_pre_activ`): the flag becomes `torch.jit.Final[bool]`
+    (JIT232's fix), so torch keeps all those branches or none. Safe."""
+    function = _function(ctx)
+    cls = _class_of(ctx)
+    if function is None or cls is None or function not in ctx.ancestors:
+        return None
+    flag = same_flag_branches(function, ctx.ancestors[ctx.ancestors.index(function):], message)
+    return final_flag(flag, cls, ctx) if flag is not None else None
+
+

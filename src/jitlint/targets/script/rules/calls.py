@@ -109,7 +109,7 @@ class NoNumpy(ScriptRule):
         # torch.export traces `@torch.jit.ignore` bodies and `is_scripting()`-False branches, and rejects NumPy there
         # (export-catalog §4). Tensor-only code works for both.
         both = "export" in ctx.targets
-        fix = None if both else eager_helper_fix(ctx)
+        fix = fixers.numpy_round_trip(node, ctx) or (None if both else eager_helper_fix(ctx))
         if isinstance(func, cst.Attribute) and func.attr.value == "numpy" and not node.args:
             if both:
                 text = ("`.numpy()` is not supported by TorchScript (script), nor by default torch.export (export), "
@@ -311,10 +311,11 @@ class NoSuperCall(ScriptRule):
         "`super()` is not supported in compiled code (torch reports a misleading \"'Tensor' object has no "
         "attribute 'forward'\"); call a base-class helper method through `self` instead"
     )
+    fix = "unsafe"
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         if isinstance(node.value, cst.Call) and ctx.qualify(node.value.func) == "builtins.super":
-            ctx.report(node)
+            ctx.report(node, fix=fixers.super_call(node, ctx))
 
 
 class NoExplicitBaseMethodCall(ScriptRule):

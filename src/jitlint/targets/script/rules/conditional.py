@@ -7,6 +7,8 @@ import libcst as cst
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script import fixers
+from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules.attributes import _owners, _self_target
 from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES, _guarded_by_hasattr, _plain_body
@@ -150,6 +152,7 @@ class AttributeSetConditionally(ScriptRule):
     summary = ("`self.bn` read in compiled code when `__init__` sets it only under an `if` (`if normalize: self.bn = "
                "...`): a module built without it does not script")
     message = "a module attribute that `__init__` sets on some paths only, read by compiled code"
+    fix = "safe"
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         name = _self_target(node, ctx)
@@ -170,6 +173,8 @@ class AttributeSetConditionally(ScriptRule):
             if not found:
                 return
             sites.extend(site for site in found if site not in sites)
+        if _under_constant_flag(owners, ctx):
+            return  # `if self.flag:` with `flag` Final or in `__constants__`: torch drops the branch per instance
         if _guarded_by_hasattr(name, ctx) or _under_attribute_none_test(ctx) or _asks_hasattr(
                 _stores(sites[0], "self") | {name}, ctx):
             return  # torch folds `hasattr(self, "name")` and `self.other is None` and drops the branch
@@ -182,6 +187,7 @@ class AttributeSetConditionally(ScriptRule):
             f"no attribute `{name}`, and torch.jit.script rejects such a module here (\"Module '...' has no "
             f"attribute '{name}'\"); set it on every path (`self.{name} = nn.Identity()` or `None`, tested with "
             f"`is not None`)",
+            fix=_final_flag_fix(node, sites[0], ctx),
         )
 
     @staticmethod
@@ -297,3 +303,94 @@ def _asks_hasattr(names: set[str], ctx: RuleContext) -> bool:
 
     walk(function, Find())
     return found
+
+
+def _self_flag(test: cst.BaseExpression, receiver: str) -> str | None:
+    """`flag` when `test` is `self.flag`."""
+    if (isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == receiver
+            and not test.lpar):
+        return test.attr.value
+    return None
+
+
+def _final_flag_fix(node: cst.Attribute, site: cst.If, ctx: RuleContext):
+    """The fix: declare the flag `torch.jit.Final[bool]` (fixers.final_flag), so that torch drops the branch that
+    reads the attribute when the flag is false. Offered only when that is exact: the read sits in the body of an
+    `if self.flag:`, `__init__` sets the attribute under `if self.flag:` or under `if p:` after `self.flag = p`
+    (a parameter it never rebinds), the class is this file's own, and no method but `__init__` sets the flag."""
+    receiver = node.value.value if isinstance(node.value, cst.Name) else "self"
+    flag = None
+    for index, ancestor in enumerate(ctx.ancestors[:-1]):
+        if isinstance(ancestor, cst.If) and ctx.ancestors[index + 1] is ancestor.body:
+            flag = _self_flag(ancestor.test, receiver) or flag
+    if flag is None:
+        return None
+    cls = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.ClassDef)), None)
+    if cls is None or not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    methods = [s for s in cls.body.body if isinstance(s, cst.FunctionDef)]
+    init = next((m for m in methods if m.name.value == "__init__"), None)
+    if init is None or not isinstance(init.body, cst.IndentedBlock) or not any(s is site for s in init.body.body):
+        return None  # the `if` that sets the attribute is in a base class's `__init__`, or nested
+    init_self = first_param_name(init) or "self"
+    if _self_flag(site.test, init_self) != flag:
+        parameter = site.test.value if isinstance(site.test, cst.Name) else None
+        if parameter is None or parameter not in {p.name.value for p in (*init.params.params, *init.params.kwonly_params)}:
+            return None
+        if parameter in _names_bound(init.body):
+            return None  # the parameter is rebound: its value at the `if` may not be the flag's
+        copies = [s for s in init.body.body[:next(i for i, s in enumerate(init.body.body) if s is site)] if isinstance(s, cst.SimpleStatementLine)
+                  and any(isinstance(small, cst.Assign) and len(small.targets) == 1
+                          and _self_flag(small.targets[0].target, init_self) == flag
+                          and isinstance(small.value, cst.Name) and small.value.value == parameter
+                          for small in s.body)]
+        if not copies:
+            return None
+    for method in methods:
+        if method is not init and flag in _stores(method.body, first_param_name(method) or "self"):
+            return None  # the flag changes after `__init__`: not a constant
+    return fixers.final_flag(flag, cls, ctx)
+
+
+def _names_bound(body: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            if isinstance(node.target, cst.Name):
+                found.add(node.target.value)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.target, cst.Name):
+                found.add(node.target.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if isinstance(node.target, cst.Name):
+                found.add(node.target.value)
+
+    walk(body, Names())
+    return found
+
+
+def _under_constant_flag(owners: list[ClassInfo], ctx: RuleContext) -> bool:
+    """Whether an enclosing test reads `self.flag` where `flag` is a constant of the module (`Final`, or in
+    `__constants__`, in the class or a base): torch folds such a test for each instance it scripts."""
+    constants: set[str] = set()
+    for owner in owners:
+        constants |= constant_names(ctx.project, owner)
+    if not constants:
+        return False
+    found = False
+
+    class Flags(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            nonlocal found
+            if isinstance(node.value, cst.Name) and node.value.value == "self" and node.attr.value in constants:
+                found = True
+
+    for ancestor in ctx.ancestors:
+        if isinstance(ancestor, (cst.If, cst.While, cst.IfExp)):
+            walk(ancestor.test, Flags())
+            if found:
+                return True
+    return False

@@ -81,8 +81,50 @@ class DefinedInOneBranch(_FlowRule):
     code = "JIT702"
     name = "defined-in-one-branch"
     severity = "error"
+    fix = "safe"
     summary = "a variable set in one branch only and read after the `if`"
     message = "variable set in one branch only and read after the if"
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # Silent where the variable is set and read only under `if self.flag:` and the flag is a `Final` of the
+        # class: torch keeps both branches or drops both (JIT702's fix makes the flag so).
+        from jitlint.targets.script.fixers import _path, same_flag_branches
+
+        cls = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.ClassDef)), None)
+        finals = _final_names(cls) if cls is not None else set()
+        if not finals or ctx.function is None or ctx.function.info.node is not node:
+            report_events(self, node, ctx)
+            return
+        events = events_for(ctx, node)
+        kept = []
+        for event in events:
+            if event.rule is DefinedInOneBranch:
+                path = _path(node, event.node)
+                if path is not None and same_flag_branches(node, path, event.message) in finals:
+                    continue
+            kept.append(event)
+        ctx.flow_events[id(node)] = kept
+        try:
+            report_events(self, node, ctx)
+        finally:
+            ctx.flow_events[id(node)] = events
+
+
+def _final_names(cls: cst.ClassDef) -> set[str]:
+    """The names the class body annotates `Final[...]` (any spelling)."""
+    names: set[str] = set()
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return names
+    for statement in cls.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    annotation = small.annotation.annotation
+                    base = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+                    if (isinstance(base, cst.Name) and base.value == "Final") or (
+                            isinstance(base, cst.Attribute) and base.attr.value == "Final"):
+                        names.add(small.target.value)
+    return names
 
 
 class NoneInitThenValue(_FlowRule):

@@ -210,11 +210,15 @@ class NoVarargs(ScriptRule):
     summary = "`*args`/`**kwargs` (typed too) in a compiled signature"
     fires_in_pruned = True
     message = "compiled functions cannot take `*args` or `**kwargs` (typed ones included); list the parameters"
+    fix = "unsafe"
 
     def visit_Parameters(self, node: cst.Parameters, ctx: RuleContext) -> None:
+        if not any(isinstance(star, cst.Param) for star in (node.star_arg, node.star_kwarg)):
+            return
+        fix = fixers.explicit_signature(node, ctx)
         for star in (node.star_arg, node.star_kwarg):
             if isinstance(star, cst.Param):
-                ctx.report(star.name)
+                ctx.report(star.name, fix=fix)
 
 
 class NoKeywordOnlyDefault(ScriptRule):
