@@ -283,11 +283,11 @@ def test_fixing_keeps_permissions_bom_and_line_endings(tmp_path):
 def test_page_states_the_fix_safety_its_rule_offers(page):
     """Pages of the default target (the check lints with it); other targets' tests check their own pages."""
     section = page.text.split("## Fix safety\n", 1)[1]
-    offered = {p.code for p in FIXABLE_PAGES}
-    if page.code in offered:
-        runner = CliRunner()
-        result = runner.invoke(main, ["check", "--output-format", "json", "--stdin-filename", "bad.py", "-"], input=page.bad)
-        [applicability] = {f["fix"]["applicability"] for f in json.loads(result.output) if f["fix"] and f["code"] == page.code}
+    # Every page whose example gets a fix, warnings torch accepts included (JIT232: torch rejects only some builds).
+    result = CliRunner().invoke(main, ["check", "--output-format", "json", "--stdin-filename", "bad.py", "-"], input=page.bad)
+    applicabilities = {f["fix"]["applicability"] for f in json.loads(result.output) if f["fix"] and f["code"] == page.code}
+    if applicabilities:
+        [applicability] = applicabilities
         assert section.startswith(f"**{applicability.capitalize()}**"), page.code
     else:
         # rules whose fix does not apply to their page's example say so in their section
