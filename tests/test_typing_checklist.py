@@ -503,6 +503,44 @@ CASES = {
             def forward(self, x, n) -> List[int]:
                 return [1, n]  # rejects
     """),
+    # -- `is None` of a parameter whose type cannot be None: torch folds it and compiles one branch only ----------
+    "is-none-of-unannotated-none-default": case("""
+        class M(nn.Module):
+            def forward(self, x, size=None):
+                if size is None:
+                    return tuple(s * 2 for s in x.shape[2:])[0] * x
+                return x
+    """),
+    "is-not-none-of-int": case("""
+        class M(nn.Module):
+            def forward(self, x, n: int):
+                if n is not None:
+                    return x
+                return tuple(s * 2 for s in x.shape[2:])[0] * x
+    """),
+    "none-is-list": case("""
+        class M(nn.Module):
+            def forward(self, x, ks: List[int]):
+                if None is ks:
+                    return tuple(s * 2 for s in x.shape[2:])[0] * x
+                return x
+    """),
+    "is-none-through-a-helper": case("""
+        class M(nn.Module):
+            def forward(self, x, size=None):
+                out = self.calc(x) if size is None else size
+                return out
+
+            def calc(self, x):
+                return tuple(s * 2 for s in x.shape[2:])
+    """),
+    "is-none-of-optional-stays-compiled": case("""
+        class M(nn.Module):
+            def forward(self, x, size: Optional[torch.Tensor] = None):
+                if size is None:
+                    return tuple(s * 2 for s in x.shape[2:])[0] * x  # rejects
+                return x
+    """),
 }
 
 

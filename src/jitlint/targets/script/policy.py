@@ -23,7 +23,7 @@ from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, f
 from jitlint.names import ImportTable, first_param_name, target_names
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
 from jitlint.targets.script import infer
-from jitlint.targets.script.infer import BOOL, FLOAT, INT, STR, TENSOR, TSType
+from jitlint.targets.script.infer import BOOL, FLOAT, INT, STR, TENSOR, TSType, signature_comment
 from jitlint.walk import walk
 
 ReturnKind = Callable[[cst.Call], "TSType | None"]
@@ -69,6 +69,13 @@ def param_types(function: cst.FunctionDef, imports: ImportTable) -> dict[str, TS
     the outer type of an annotation): Tensor (annotated, or unannotated with no default), and builtin scalars and
     containers. Optional parameters are refined, not folded: left out."""
     typed = infer.param_types(function, imports, is_method=False, annotation=isinstance_type)
+    params = function.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if (param.annotation is None and isinstance(param.default, cst.Name) and param.default.value == "None"
+                and signature_comment(function) is None):
+            # Unannotated with a `None` default: torch 2.13 still types it Tensor (verified: `def forward(self,
+            # x, size=None)` compiles with `size : Tensor`, and `size is None` folds to False).
+            typed[param.name.value] = TENSOR
     return {name: kind for name, kind in typed.items() if kind is not None and not kind.is_optional}
 
 
@@ -108,6 +115,20 @@ def scripting_value(
         return names[test.value]
     if attributes is not None and isinstance(test, cst.Attribute):
         return attributes(test)
+    if types and isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        # `p is None` / `p is not None` of a parameter whose type cannot be None (a Tensor, an int, ...): torch
+        # folds the test to a constant and compiles one branch only (verified on torch 2.13).
+        target = test.comparisons[0]
+        left, right = test.left, target.comparator
+        if isinstance(left, cst.Name) and left.value == "None":
+            left, right = right, left
+        if (isinstance(left, cst.Name) and left.value in types and isinstance(right, cst.Name)
+                and right.value == "None" and not left.lpar):
+            if isinstance(target.operator, cst.Is):
+                return False
+            if isinstance(target.operator, cst.IsNot):
+                return True
+        return None
     if isinstance(test, cst.Call):
         qualified = imports.qualify(test.func)
         if not test.args and qualified in SCRIPTING_CHECKS:
