@@ -9,6 +9,7 @@ from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script import fixers
 from jitlint.targets.script.policy import constant_names
+from jitlint.targets.script.typeflow import _AssignedNames
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules.attributes import _owners, _self_target
 from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES, _guarded_by_hasattr, _plain_body
@@ -337,7 +338,9 @@ def _final_flag_fix(node: cst.Attribute, site: cst.If, ctx: RuleContext):
         parameter = site.test.value if isinstance(site.test, cst.Name) else None
         if parameter is None or parameter not in {p.name.value for p in (*init.params.params, *init.params.kwonly_params)}:
             return None
-        if parameter in _names_bound(init.body):
+        assigned = _AssignedNames()
+        walk(init.body, assigned)
+        if parameter in assigned.names:
             return None  # the parameter is rebound: its value at the `if` may not be the flag's
         copies = [s for s in init.body.body[:next(i for i, s in enumerate(init.body.body) if s is site)] if isinstance(s, cst.SimpleStatementLine)
                   and any(isinstance(small, cst.Assign) and len(small.targets) == 1
@@ -351,25 +354,6 @@ def _final_flag_fix(node: cst.Attribute, site: cst.If, ctx: RuleContext):
             return None  # the flag changes after `__init__`: not a constant
     return fixers.final_flag(flag, cls, ctx)
 
-
-def _names_bound(body: cst.CSTNode) -> set[str]:
-    found: set[str] = set()
-
-    class Names(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            if isinstance(node.target, cst.Name):
-                found.add(node.target.value)
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if isinstance(node.target, cst.Name):
-                found.add(node.target.value)
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            if isinstance(node.target, cst.Name):
-                found.add(node.target.value)
-
-    walk(body, Names())
-    return found
 
 
 def _under_constant_flag(owners: list[ClassInfo], ctx: RuleContext) -> bool:
