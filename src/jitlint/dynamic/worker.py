@@ -106,18 +106,76 @@ class Checker:
                     return path, number
         return None
 
+    @staticmethod
+    def _shown_before_marker(text: str, start: int) -> list[str]:
+        """The source lines torch shows after the frame at `start`, up to the one its `~~~` marker underlines
+        (the frame's line number is that last line's)."""
+        shown = []
+        for line in text[start:].splitlines()[1:]:
+            if line.strip().startswith("~"):
+                return shown
+            shown.append(line.strip())
+        return []
+
+    def _file_holding(self, text: str, start: int, number: int) -> str | None:
+        """A function wrapped with `functools.wraps` is compiled from its own source (torch unwraps it), but torch
+        names the wrapper's file with the wrapped function's line number (transformers' `__init_subclass__`
+        wrapping every layer's `forward`, a decorator module): the one user file whose lines up to `number` are the
+        shown ones, if exactly one."""
+        shown = self._shown_before_marker(text, start)
+        if not shown or not shown[-1]:
+            return None
+        found = []
+        for module in list(sys.modules.values()):
+            path = getattr(module, "__file__", None)
+            if not path or not self.is_user_file(path):
+                continue
+            real = os.path.realpath(path)
+            if any(real == other for other in found):
+                continue
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    lines = handle.read().splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            first = number - len(shown)
+            if first < 0 or number > len(lines):
+                continue
+            if [line.strip() for line in lines[first:number]] == shown:
+                found.append(real)
+        return found[0] if len(found) == 1 else None
+
+    def _holds(self, path: str, text: str, start: int, number: int) -> bool:
+        """Whether line `number` of `path` is the line torch's marker underlines (True when nothing is shown)."""
+        shown = self._shown_before_marker(text, start)
+        if not shown:
+            return True
+        try:
+            with open(path, encoding="utf-8") as handle:
+                lines = handle.read().splitlines()
+        except (OSError, UnicodeDecodeError):
+            return True
+        return 0 < number <= len(lines) and lines[number - 1].strip() == shown[-1]
+
     def parse_error(self, error: BaseException) -> dict:
         text = str(error)
         message = text.strip().splitlines()[0] if text.strip() else type(error).__name__
         location = None
         for match in _FRAME.finditer(text):
             if self.is_user_file(match.group(1)):
-                location = (os.path.realpath(match.group(1)), int(match.group(2)))
+                number = int(match.group(2))
+                location = (os.path.realpath(match.group(1)), number)
+                if not self._holds(match.group(1), text, match.start(), number):
+                    # torch named a wrapper's file: the wrapped function's file has the shown lines at that number
+                    holder = self._file_holding(text, match.start(), number)
+                    if holder is not None:
+                        location = (holder, number)
                 break
         if location is None:
             first = _FRAME.search(text)
             if first is not None:
-                location = self._source_match(text, first.start())
+                holder = self._file_holding(text, first.start(), int(first.group(2)))
+                location = (holder, int(first.group(2))) if holder else self._source_match(text, first.start())
         compiled = _COMPILED_FROM.findall(text)
         return {
             "message": message,
@@ -158,6 +216,8 @@ class Checker:
         torch = self.torch
         if isinstance(member, property):
             return None  # a property cannot be ignored; torch compiles every one
+        if isinstance(member, classmethod):
+            return None  # torch.jit.ignore takes no classmethod (and compiled code does not call one)
         if inspect.isclass(owner):
             if isinstance(member, staticmethod):
                 replacement = staticmethod(torch.jit.ignore(member.__func__))
