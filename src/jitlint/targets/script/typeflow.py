@@ -185,11 +185,66 @@ def _none_tests_in(test: cst.BaseExpression) -> list[cst.BaseExpression]:
     return []
 
 
-def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
+def _uses_before_binding(function: cst.FunctionDef, names: set[str]) -> set[int]:
+    """The reads of `names` (ids of their `Name` nodes) that come, in source order, before any statement of the
+    function binds the name, outside loops and nested functions: the parameter's own value, whatever the
+    re-binding later does (`else: shape = embeds.size()` before `if embeds is None: embeds = ...`)."""
+    bound: set[str] = set()
+    early: set[int] = set()
+
+    class Order(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.loops = 0
+
+        def _bind(self, target: cst.BaseExpression) -> None:
+            bound.update(target_names(target))
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_For(self, node: cst.For) -> None:
+            self._bind(node.target)
+            self.loops += 1
+
+        def leave_For(self, node: cst.For) -> None:
+            self.loops -= 1
+
+        def visit_While(self, node: cst.While) -> None:
+            self.loops += 1
+
+        def leave_While(self, node: cst.While) -> None:
+            self.loops -= 1
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            self._bind(node.target)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            self._bind(node.target)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            self._bind(node.target)
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            self._bind(node.target)
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value in names and node.value not in bound and not self.loops:
+                early.add(id(node))
+
+    walk(function.body, Order())
+    return early
+
+
+def _unfollowed_names(function: cst.FunctionDef, rebound: set[str] | None = None) -> set[str]:
     """Names whose refinement the flow walk does not follow: compared with None other than as the whole test of an
     `if` or `assert` (inside `and`/`or`, a ternary, a `while`), tested for truth, or re-assigned anywhere. JIT704
-    leaves those alone."""
+    leaves those alone (`rebound`, when given, receives the names left out only because they are re-assigned)."""
     checked: set[str] = set()
+    assigned: set[str] = set()
     direct: set[int] = set()
 
     class Collect(cst.CSTVisitor):
@@ -241,19 +296,21 @@ def _unfollowed_names(function: cst.FunctionDef) -> set[str]:
                 direct.add(id(node.value))
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            checked.update(target_names(node.target))
+            assigned.update(target_names(node.target))
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            checked.update(target_names(node.target))
+            assigned.update(target_names(node.target))
 
         def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            checked.update(target_names(node.target))
+            assigned.update(target_names(node.target))
 
         def visit_For(self, node: cst.For) -> None:
-            checked.update(target_names(node.target))
+            assigned.update(target_names(node.target))
 
     walk(function.body, Collect())
-    return checked
+    if rebound is not None:
+        rebound.update(assigned - checked)
+    return checked | assigned
 
 
 def attribute_types(project: ProjectIndex, info: AttributeInfo) -> tuple[Type, set[Type]]:
@@ -309,8 +366,15 @@ class TypeDomain(FlowDomain[Type]):
             name for name, kind in params.items()
             if kind is not None and kind.is_optional and self._annotated(name)
         }
+        # reads of an Optional parameter that is re-bound only later (JIT704 follows those reads too)
+        self.optional_early: set[int] = set()
         if self.optional_unchecked:
-            self.optional_unchecked -= _unfollowed_names(function)
+            rebound: set[str] = set()
+            self.optional_unchecked -= _unfollowed_names(function, rebound)
+            rebound &= {name for name, kind in params.items()
+                        if kind is not None and kind.is_optional and self._annotated(name)}
+            if rebound:
+                self.optional_early = _uses_before_binding(function, rebound)
         self.reported_optional: set[str] = set()
         self.empty: dict[str, str] = {}  # names bound to an unannotated `[]`/`{}`: "list" (List[Tensor]) or "dict"
         self.self_name = first_param_name(function) if is_method else None
@@ -1417,7 +1481,7 @@ class TypeDomain(FlowDomain[Type]):
         self._optional_attribute_use(node, how)
 
     def _optional_use(self, node: cst.BaseExpression, how: str, expressions: Expressions) -> None:
-        if not (isinstance(node, cst.Name) and node.value in self.optional_unchecked):
+        if not (isinstance(node, cst.Name) and (node.value in self.optional_unchecked or id(node) in self.optional_early)):
             return
         kind = expressions.of(node)
         if not (_is_optional(kind) or kind == NONE):
