@@ -103,7 +103,14 @@ def main() -> None:
     parser.add_argument("--corpus", choices=["timm+torchvision", "transformers"], default="timm+torchvision")
     parser.add_argument("--corpus-dir", type=Path, default=None,
                         help="with --corpus transformers: a directory holding the `transformers` package")
+    parser.add_argument("--editor-only", action="store_true",
+                        help="with --corpus transformers: only the editor server's latency, on the sources of "
+                             "--corpus-dir as they are (nothing is edited on disk); prints JSON")
     args = parser.parse_args()
+    if args.corpus == "transformers" and args.editor_only:
+        source = args.corpus_dir or environment(args.workdir.resolve())[1]
+        print(json.dumps(editor_latency(Path(source), EDITED), indent=2))
+        return
     if args.corpus == "transformers":
         scale(args)
         return
@@ -206,7 +213,9 @@ def transformers_tree(args, workdir: Path) -> Path:
 
 def editor_latency(tree: Path, path: str, changes: int = 5) -> dict:
     """`jitlint server` over JSON-RPC: open `path`, then `changes` times append a comment and time the change until
-    its diagnostics arrive (the 0.3 s debounce included). The first open is timed apart (modules read cold)."""
+    its diagnostics arrive (the debounce included). The first open is timed apart (modules read cold). Also the
+    server process's CPU seconds per change (from /proc, where there is one) and the load average before and after:
+    on a shared machine the wall time is mostly waiting for a core."""
     sys.path.insert(0, str(ROOT / "tests"))
     from test_integrations import LspClient  # the JSON-RPC client the tests use
 
@@ -221,22 +230,38 @@ def editor_latency(tree: Path, path: str, changes: int = 5) -> dict:
                                                               "version": 1, "text": text}})
         client.diagnostics(file.as_uri(), timeout=600)
         opened = time.perf_counter() - start
-        times = []
+        times, cpus = [], []
+        load_before = os.getloadavg()[0]
         for version in range(2, 2 + changes):
             text += f"# edit {version}\n"
+            cpu = _process_cpu(client.process.pid)
             start = time.perf_counter()
             client.send("textDocument/didChange", {"textDocument": {"uri": file.as_uri(), "version": version},
                                                    "contentChanges": [{"text": text}]})
             client.diagnostics(file.as_uri(), timeout=600)
             times.append(time.perf_counter() - start)
+            if cpu is not None:
+                cpus.append(round(_process_cpu(client.process.pid) - cpu, 3))
         client.request("shutdown", None)
         client.send("exit", None)
     finally:
         if client.process.poll() is None:
             client.process.kill()
     times.sort()
+    from jitlint.server import DEBOUNCE_SECONDS
+
     return {"open_s": round(opened, 3), "change_median_s": round(times[len(times) // 2], 3),
-            "change_max_s": round(times[-1], 3), "changes": len(times)}
+            "change_max_s": round(times[-1], 3), "changes": len(times), "debounce_s": DEBOUNCE_SECONDS,
+            "server_cpu_s_per_change": cpus, "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}
+
+
+def _process_cpu(pid: int) -> float | None:
+    """User + system CPU seconds of a running process (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 CODE_EDIT = (b"torch.rsqrt(variance + self.variance_epsilon)", b"torch.rsqrt(variance + self.variance_epsilon + 0.0)")

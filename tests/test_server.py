@@ -209,3 +209,103 @@ def test_saving_a_module_re_lints_the_open_documents_that_read_it(workspace):
         assert client.diagnostics(child.as_uri()) == []  # child.py, not touched, no longer indexes a ModuleList
     finally:
         client.process.kill()
+
+
+# -- the server's diagnostics after each kind of edit, against a cold lint of the same buffer ------------------------
+HELPERS = textwrap.dedent("""\
+    import torch
+
+
+    def scale(x: torch.Tensor, factor: float = 2.0) -> torch.Tensor:
+        return x * factor
+
+
+    def pair(x: torch.Tensor):
+        return [x, x]
+""")
+MODEL_USING_HELPERS = textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+
+    from pkg.helpers import pair, scale
+
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(2, 2)])
+
+        def forward(self, x, i: int):
+            y = scale(x)
+            a, b = pair(y)
+            return scale(a, factor=3) + b
+""")
+
+
+def _cold(path: Path, text: str) -> list[tuple]:
+    """A cold lint of `text` as `path` (nothing kept: every module parsed afresh, as `jitlint check --stdin-filename`
+    does), as the (code, message, range) the server should publish (ASCII text: columns in any encoding agree)."""
+    return sorted((f["code"], f["message"], f["location"]["row"] - 1, f["location"]["column"] - 1,
+                   f["end_location"]["row"] - 1, f["end_location"]["column"] - 1) for f in _fresh(path, text))
+
+
+def _published(diagnostics: list[dict]) -> list[tuple]:
+    return sorted((d["code"], d["message"], d["range"]["start"]["line"], d["range"]["start"]["character"],
+                   d["range"]["end"]["line"], d["range"]["end"]["character"]) for d in diagnostics)
+
+
+def test_every_edit_publishes_what_a_cold_lint_of_the_buffer_finds(workspace):
+    """The server keeps the modules a document reads between edits and re-lints only the document (plus the open
+    documents that read a saved file): after each kind of edit, its diagnostics must be a cold lint's, including
+    after a callee in another open file changes (unsaved: the lint reads it from disk, as `jitlint check` does;
+    saved: the caller is linted again and sees the new signature)."""
+    model, helpers = workspace / "pkg" / "model.py", workspace / "pkg" / "helpers.py"
+    model.write_text(MODEL_USING_HELPERS)
+    helpers.write_text(HELPERS)
+    client = LspClient(workspace)
+    versions = {model: 1, helpers: 1}
+
+    def change(path: Path, text: str) -> list[tuple]:
+        versions[path] += 1
+        client.send("textDocument/didChange", {"textDocument": {"uri": path.as_uri(), "version": versions[path]},
+                                               "contentChanges": [{"text": text}]})
+        return _published(client.diagnostics(path.as_uri()))
+
+    try:
+        client.request("initialize", {"processId": None, "rootUri": workspace.as_uri(), "capabilities": {}})
+        client.send("initialized", {})
+        client.send("textDocument/didOpen", {"textDocument": {"uri": model.as_uri(), "languageId": "python",
+                                                              "version": 1, "text": MODEL_USING_HELPERS}})
+        opened = _published(client.diagnostics(model.as_uri()))
+        assert opened == _cold(model, MODEL_USING_HELPERS) and [d[0] for d in opened] == ["JIT416"]
+        edits = [
+            MODEL_USING_HELPERS + "# a comment\n",  # nothing changes
+            "# two lines\n# above\n" + MODEL_USING_HELPERS,  # every position moves
+            MODEL_USING_HELPERS.replace("factor=3)", "factor=3.0)"),  # the finding goes
+            MODEL_USING_HELPERS.replace("return scale(a, factor=3) + b", "return self.layers[i](a) + b"),  # JIT301
+            MODEL_USING_HELPERS.replace("import pair, scale", "import scale"),  # `pair` no longer resolves
+            MODEL_USING_HELPERS.replace("    def forward", "    def forward(self, x):\n        return x\n\n"
+                                        "    def other"),  # `forward` changes: what it calls is not compiled
+            MODEL_USING_HELPERS.replace("a, b = pair(y)", "a, b = pair(y"),  # a syntax error
+            MODEL_USING_HELPERS,
+        ]
+        for text in edits:
+            assert change(model, text) == _cold(model, text), text
+        current = edits[-1]
+        # A callee in another open file changes: its new signature accepts `factor=3`.
+        client.send("textDocument/didOpen", {"textDocument": {"uri": helpers.as_uri(), "languageId": "python",
+                                                              "version": 1, "text": HELPERS}})
+        assert _published(client.diagnostics(helpers.as_uri())) == _cold(helpers, HELPERS)
+        edited = HELPERS.replace("factor: float = 2.0", "factor: int = 2")
+        assert change(helpers, edited) == _cold(helpers, edited)
+        assert change(model, current + "# typed\n") == _cold(model, current + "# typed\n")  # helpers.py unsaved
+        current += "# typed\n"
+        helpers.write_text(edited)  # what the editor does on save, then it tells the server
+        client.send("textDocument/didSave", {"textDocument": {"uri": helpers.as_uri()}})
+        assert _published(client.diagnostics(helpers.as_uri())) == _cold(helpers, edited)
+        after_save = _published(client.diagnostics(model.as_uri()))  # model.py, open, read helpers.py: linted again
+        assert after_save == _cold(model, current) and after_save != opened
+        for text in (current.replace("factor=3)", "factor=3.5)"), current + "# again\n"):
+            assert change(model, text) == _cold(model, text), text
+    finally:
+        client.process.kill()

@@ -20,6 +20,9 @@ from urllib.parse import unquote, urlparse
 
 from jitlint import __version__, pages
 
+# Each change restarts this timer: a burst of typing is linted once, after it. Not shortened after a fast lint: a
+# lint of a large model file costs about 0.2 CPU-s, and linting at every pause inside a word would keep a core busy
+# on a 2-core machine while the user types (README, "The editor, profiled and re-measured").
 DEBOUNCE_SECONDS = 0.3
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # Python's line ends only: str.splitlines also splits at \f, \x1c, U+2028
 

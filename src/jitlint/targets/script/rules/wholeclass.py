@@ -15,6 +15,7 @@ from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, ClassInfo
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.walk import walk
 
 # Bases a module class may have that cannot define `__prepare_scriptable__` or the attributes it reads.
 _INERT_BASE_PREFIXES = ("torch.", "typing.", "typing_extensions.", "abc.")
@@ -306,19 +307,23 @@ def _dataclass_method(ctx: RuleContext, cls: ClassInfo) -> str | None:
     return None
 
 
+class _FindCalls(cst.CSTVisitor):
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.function = function
+        self.found: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.found.append(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return node is self.function  # not into nested functions
+
+
 def _calls(function: cst.FunctionDef) -> list[cst.Call]:
-    class Find(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.found: list[cst.Call] = []
-
-        def visit_Call(self, node: cst.Call) -> None:
-            self.found.append(node)
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is function  # not into nested functions
-
-    finder = Find()
-    function.visit(finder)
+    # The read-only walk: `function.visit` rebuilds every node it passes, and this runs for every subclass of a
+    # base with an `__init_subclass__` (in an editor, on every change: 0.03 s of modeling_llama.py's 0.2).
+    finder = _FindCalls(function)
+    walk(function, finder)
     return finder.found
 
 
