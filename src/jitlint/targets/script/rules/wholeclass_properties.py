@@ -759,9 +759,8 @@ class _Occurrences:
                         and found[2].bound_first_param == "instance":
                     self.prover.walk_method(found[2], found[0], self.depth + 1)
                     return
-            if isinstance(func.value, cst.Name) and func.value.value == "nn" or scope.imports.qualify(func.value) == _MODULE:
-                if func.attr.value == "__init__":
-                    return
+            if scope.imports.qualify(func.value) == _MODULE and func.attr.value == "__init__":
+                return  # `nn.Module.__init__(self)`
         function = self.prover.project.resolve_function(qualified) if qualified else None
         if function is not None and function.cls is None:
             self._into_function(function, position, arg)
