@@ -167,6 +167,7 @@ class _Prover:
         self.project = ctx.project
         self.walked: set[tuple[int, str]] = set()
         self._stateless: bool | None = None
+        self._getters: dict[tuple[int, str], object] = {}
         # Class attributes an `__init_subclass__` of the MRO stores (None: a hook the proof cannot follow).
         self.hooked: set[str] | None = set()
         for entry in order:
@@ -188,7 +189,10 @@ class _Prover:
                 if name in _MODULE_CLASS_NAMES:
                     return index, entry, "torch"
                 continue
-            getter = _own_getter(entry, name)
+            key = (id(entry), name)
+            if key not in self._getters:
+                self._getters[key] = _own_getter(entry, name)
+            getter = self._getters[key]
             if isinstance(getter, cst.FunctionDef):
                 return index, entry, getter
             if name in entry.methods:
@@ -990,6 +994,9 @@ class PropertyRaisesWhileScripting(ScriptRule):
                 if not isinstance(statement, cst.FunctionDef) or statement.name.value in seen:
                     continue
                 name = statement.name.value
+                imports = entry.module.imports
+                if not any(imports.qualify(d.decorator) in _PROPERTY_DECORATORS for d in statement.decorators):
+                    continue  # not a property getter: nothing for torch's read to run
                 try:
                     found = prover.lookup(name)
                 except _Unknown:
