@@ -296,3 +296,91 @@ def test_torch_rejects_the_package_model(tmp_path):
         sys.path.remove(str(tmp_path))
         for key in [k for k in sys.modules if k == "pkg" or k.startswith("pkg.")]:
             sys.modules.pop(key)
+
+
+# -- JIT634: torch parses `__init__`'s source after `textwrap.dedent` ------------------------------------------
+
+DEDENT_LOOKALIKES = {
+    # comment lines are dropped by torch before it dedents, whatever their indentation
+    "comment-at-column-0": '''
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+# a comment at column 0
+        self.scale = 2.0
+
+    def forward(self, x):
+        return x * self.scale
+''',
+    # a closing parenthesis at column 0 in `forward`: torch dedents `__init__` only (forward's own parsing copes)
+    "forward-signature-at-column-0": '''
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = 2.0
+
+    def forward(
+            self, x
+):
+        return x * self.scale
+''',
+}
+
+DEDENT_REJECTED = {
+    "string-line-at-column-0": '''
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.note = """first line
+second line at column 0"""
+
+    def forward(self, x):
+        return x
+''',
+    "inherited": '''
+class Base(nn.Module):
+    def __init__(
+        self, scale: float = 2.0
+):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x):
+        return x * self.scale
+
+
+class M(Base):
+    pass
+''',
+}
+
+
+@pytest.mark.parametrize("name", DEDENT_LOOKALIKES)
+def test_dedent_lookalike_is_silent(name, tmp_path):
+    findings = lint_files({"model.py": HEADER + DEDENT_LOOKALIKES[name]}, tmp_path)
+    assert [f.code for f in findings if f.code == "JIT634"] == []
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", DEDENT_LOOKALIKES)
+def test_torch_scripts_the_dedent_lookalike(name, tmp_path):
+    result = script_source(HEADER + DEDENT_LOOKALIKES[name], tmp_path)
+    assert result.ok, f"{name}: {result}"
+
+
+@pytest.mark.parametrize("name", DEDENT_REJECTED)
+def test_dedent_rejection_is_flagged(name, tmp_path):
+    source = HEADER + DEDENT_REJECTED[name]
+    findings = lint_files({"model.py": source}, tmp_path)
+    rows = sorted(f.location.row for f in findings if f.code == "JIT634")
+    lines = source.splitlines()
+    expected = [lines.index(line) + 1 for line in ("class Base(nn.Module):", "class M(Base):", "class M(nn.Module):")
+                if line in lines]
+    assert rows == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", DEDENT_REJECTED)
+def test_torch_rejects_the_undentable_init(name, tmp_path):
+    result = script_source(HEADER + DEDENT_REJECTED[name], tmp_path)
+    assert result.rejected and result.says("unexpected indent (<unknown>, line 1)") and result.line is None, result

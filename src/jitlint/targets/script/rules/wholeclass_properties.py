@@ -20,6 +20,7 @@ module anywhere jitlint cannot follow, and never register anything. Anything unk
 from __future__ import annotations
 
 import builtins
+import re
 
 import libcst as cst
 
@@ -1027,3 +1028,84 @@ class PropertyRaisesWhileScripting(ScriptRule):
                     f"script this class",
                 )
                 return
+
+
+
+# -- JIT634: an `__init__` whose source torch cannot dedent -----------------------------------------------------
+
+def _init_lines(cls_owner: ClassInfo, method: FunctionInfo) -> list[str] | None:
+    """The lines of `method` (a method of a top-level class, from its `def` line to its last line) as written in
+    the file, when the file's text is at hand."""
+    module = method.module
+    text = module.text
+    if text is None or method.cls is None or method.node.decorators:
+        return None
+    class_code = module.tree.code_for_node(method.cls.node.with_changes(leading_lines=()))
+    start = text.find(class_code)
+    if start < 0 or text.find(class_code, start + 1) >= 0:
+        return None
+    lines = class_code.split("\n")
+    body = method.cls.node.body
+    if not isinstance(body, cst.IndentedBlock):
+        return None
+    indent = body.indent if body.indent is not None else module.tree.default_indent
+    pattern = re.compile(rf"^{re.escape(indent)}(?:async\s+)?def\s+{re.escape(method.name)}\b")
+    found = [index for index, line in enumerate(lines) if pattern.match(line)]
+    if len(found) != 1:
+        return None
+    rendered = module.tree.code_for_node(method.node.with_changes(leading_lines=()))
+    count = rendered.rstrip("\n").count("\n") + 1
+    return lines[found[0]:found[0] + count]
+
+
+def _dedent_fails(lines: list[str]) -> bool:
+    """Would torch's `ast.parse(textwrap.dedent(source))` of these lines (comment lines dropped, as torch drops
+    them) fail with "unexpected indent": a line indented less than the `def`?"""
+    kept = [line for line in lines
+            if line.strip() and not (line.strip().startswith("#") and not line.strip().startswith("# type:"))]
+    if not kept or any("\t" in line[:len(line) - len(line.lstrip())] for line in kept):
+        return False
+    first = len(kept[0]) - len(kept[0].lstrip())
+    return first > 0 and min(len(line) - len(line.lstrip()) for line in kept) < first
+
+
+class InitSourceCannotBeDedented(ScriptRule):
+    code = "JIT634"
+    name = "init-source-cannot-be-dedented"
+    severity = "error"
+    summary = ("a module class whose `__init__` (own or inherited) has a line indented less than its `def` (a "
+               "closing `):` at column 0): torch parses `__init__`'s source and fails")
+    message = "torch parses this class's `__init__` source, and a line of it is indented less than the `def`"
+    scope = "anywhere"
+    outside_handlers = frozenset({"ClassDef"})
+    whole_class = "same-error"
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        cls = ctx.module_class(node)
+        if cls is None:
+            return
+        if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
+            return
+        order = _linearization(ctx, cls)
+        if order is None:
+            return
+        prover = _Prover(ctx, cls, order)
+        try:
+            found = prover.lookup("__init__")
+        except _Unknown:
+            return
+        if found is None or not isinstance(found[2], FunctionInfo):
+            return
+        method = found[2]
+        lines = _init_lines(found[1], method)
+        if lines is None or not _dedent_fails(lines):
+            return
+        where = "its `__init__`" if method.cls is cls else f"the `__init__` it inherits from `{method.cls.name}`"
+        ctx.report(
+            node.name,
+            f"`{cls.name}` cannot be scripted: torch parses the source of {where} "
+            f"(`textwrap.dedent` then `ast.parse`, to check its attributes), and a line of it is indented less "
+            f"than its `def` (a closing `):` or a string's line at column 0), so the `def` stays indented and "
+            f"parsing fails ('unexpected indent', torch names no line); indent that line at least as far as the "
+            f"`def`",
+        )
