@@ -44,7 +44,7 @@ class ScriptResult:
         """Does torch's whole message contain `quoted` (a page's error text), up to whitespace, memory addresses
         (a page writes `0x...`) and the oracle's module name (torch says `__torch__.Add` for a class of a file
         run as a script, `__torch__._jitlint_oracle_7.Add` here)?"""
-        text = self.message_full
+        text = self.message_full if self.message_full.strip() else self.error_type  # `StopIteration` has no text
         if self.module:
             text = text.replace(f"__torch__.{self.module}.", "__torch__.").replace(f"'{self.module}.", "'")
         return bool(quoted.strip()) and normalise(quoted) in normalise(text)

@@ -180,6 +180,8 @@ CODES: dict[str, CodeInfo] = {
     "JIT630": CodeInfo("prepare-scriptable-always-raises", "error", "script", None),
     "JIT631": CodeInfo("annotated-attribute-class-not-compilable", "error", "script", None),
     "JIT632": CodeInfo("compiled-method-wrapper-takes-varargs", "error", "script", None),
+    "JIT633": CodeInfo("property-raises-while-scripting", "error", "script", None),
+    "JIT634": CodeInfo("init-source-cannot-be-dedented", "error", "script", None),
     "JIT701": CodeInfo("branch-type-mismatch", "error", "script", None),
     "JIT702": CodeInfo("defined-in-one-branch", "error", "script", "safe"),
     "JIT703": CodeInfo("none-init-then-tensor", "error", "script", "safe"),
