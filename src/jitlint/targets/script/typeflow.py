@@ -889,7 +889,7 @@ class TypeDomain(FlowDomain[Type]):
             return
         body = self.function.body
         statements = list(body.body) if isinstance(body, cst.IndentedBlock) else [cst.SimpleStatementLine(body.body)]
-        if _is_stub(statements):
+        if _is_stub(statements) and not self._compiled_stub(statements):
             return
         local = set(self.params) | self._assigned_names()
         if self.self_name is not None:
@@ -902,6 +902,27 @@ class TypeDomain(FlowDomain[Type]):
                 "having type None, but does not return along all paths'); return a value on every path (TorchScript "
                 "does not count a loop as returning), or raise",
             ))
+
+    def _compiled_stub(self, statements: list) -> bool:
+        """A `pass` or docstring body (no `...`: torch fails on that first, with 'Cannot emit expr for: (dots)') of
+        an undecorated method of a module class that is no `@torch.jit.interface`: an abstract `forward` torch
+        compiles when that class is scripted, and rejects ('does not return along all paths', at the `def`).
+        Declarations (`_overload`, interfaces, `abstractmethod`, protocols) stay silent."""
+        info = self.ctx.function.info if self.ctx.function is not None else None
+        if info is None or info.cls is None or self.function.decorators or not self.owners:
+            return False
+        if not self.ctx.project.is_module_class(info.cls):
+            return False
+        imports = info.cls.module.imports
+        for decorator in info.cls.node.decorators:
+            expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            if imports.qualify(expr) in ("torch.jit.interface", "typing.runtime_checkable"):
+                return False
+        for statement in statements:
+            for small in statement.body:
+                if isinstance(small, cst.Expr) and isinstance(small.value, cst.Ellipsis):
+                    return False
+        return True
 
     # -- ints that are indexed (JIT223), Tensor methods that do not exist (JIT224) -------------------------------
     def _scalar_subscripts(self, reads: Reads, expressions: Expressions) -> None:
