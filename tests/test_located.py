@@ -31,6 +31,57 @@ def case(source: str) -> str:
 
 
 CASES = {
+    # -- JIT221: a local declared Optional, assigned only under a run-time test, as a value of a typed dict display --
+    "optional-local-in-returned-dict": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.drop = nn.Dropout(0.1)
+
+            def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
+                keep: Optional[torch.Tensor] = None
+                if self.training and x.size(0) > 1:
+                    x, keep = self.drop(x), x.argsort(dim=1)
+                return {  # rejects JIT221
+                    'x': x,
+                    'keep': keep,
+                }
+    """),
+    "optional-local-assigned-on-every-path": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
+                keep: Optional[torch.Tensor] = None
+                if x.size(0) > 1:
+                    keep = x + 1
+                else:
+                    keep = x
+                return {'x': x, 'keep': keep}
+    """),
+    "optional-local-refined": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
+                keep: Optional[torch.Tensor] = None
+                if self.training:
+                    keep = x + 1
+                if keep is None:
+                    keep = x
+                return {'x': x, 'keep': keep}
+    """),
+    "optional-local-rebound-in-its-block": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
+                keep: Optional[torch.Tensor] = None
+                keep = x * 2
+                return {'x': x, 'keep': keep}
+    """),
+    "optional-local-in-optional-dict": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> Dict[str, Optional[torch.Tensor]]:
+                keep: Optional[torch.Tensor] = None
+                if self.training:
+                    keep = x + 1
+                return {'x': x, 'keep': keep}
+    """),
     # -- JIT222: an abstract `forward` with a `pass` or docstring body under a non-None return annotation --------------
     "stub-forward-pass": case("""
         class ExtraBlock(nn.Module):
