@@ -23,7 +23,7 @@ import torch.nn.functional as F
 
 """
 
-CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707", "JIT221", "JIT416", "JIT202", "JIT234")
+CODES = ("JIT232", "JIT233", "JIT124", "JIT414", "JIT701", "JIT707", "JIT221", "JIT416", "JIT202", "JIT234", "JIT222")
 
 
 def case(source: str) -> str:
@@ -31,6 +31,92 @@ def case(source: str) -> str:
 
 
 CASES = {
+    # -- JIT221: a local declared Optional, assigned only under a run-time test, as a value of a typed dict display --
+    "optional-local-in-returned-dict": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.drop = nn.Dropout(0.1)
+
+            def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
+                keep: Optional[torch.Tensor] = None
+                if self.training and x.size(0) > 1:
+                    x, keep = self.drop(x), x.argsort(dim=1)
+                return {  # rejects JIT221
+                    'x': x,
+                    'keep': keep,
+                }
+    """),
+    "optional-local-assigned-on-every-path": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
+                keep: Optional[torch.Tensor] = None
+                if x.size(0) > 1:
+                    keep = x + 1
+                else:
+                    keep = x
+                return {'x': x, 'keep': keep}
+    """),
+    "optional-local-refined": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
+                keep: Optional[torch.Tensor] = None
+                if self.training:
+                    keep = x + 1
+                if keep is None:
+                    keep = x
+                return {'x': x, 'keep': keep}
+    """),
+    "optional-local-rebound-in-its-block": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
+                keep: Optional[torch.Tensor] = None
+                keep = x * 2
+                return {'x': x, 'keep': keep}
+    """),
+    "optional-local-in-optional-dict": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> Dict[str, Optional[torch.Tensor]]:
+                keep: Optional[torch.Tensor] = None
+                if self.training:
+                    keep = x + 1
+                return {'x': x, 'keep': keep}
+    """),
+    # -- JIT222: an abstract `forward` with a `pass` or docstring body under a non-None return annotation --------------
+    "stub-forward-pass": case("""
+        class ExtraBlock(nn.Module):
+            def forward(  # rejects JIT222
+                self,
+                results: List[torch.Tensor],
+                names: List[str],
+            ) -> Tuple[List[torch.Tensor], List[str]]:
+                \"\"\"Subclasses add results.\"\"\"
+                pass
+    """),
+    "stub-forward-docstring": case("""
+        class Base(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:  # rejects JIT222
+                \"\"\"Implemented by subclasses.\"\"\"
+    """),
+    "stub-forward-returns-none": case("""
+        class Base(nn.Module):
+            def forward(self, x: torch.Tensor) -> None:
+                pass
+    """),
+    "stub-forward-unannotated": case("""
+        class Base(nn.Module):
+            def forward(self, x: torch.Tensor):
+                pass
+    """),
+    "stub-unused-helper": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.helper(x)
+
+            @torch.jit.unused
+            def helper(self, x: torch.Tensor) -> torch.Tensor:
+                pass
+    """),
     # -- JIT232: an attribute `__init__` sets only under an `if` ------------------------------------------------------
     "flag-unset-by-default": case("""
         class M(nn.Module):
@@ -637,3 +723,14 @@ def test_torch_agrees(name, tmp_path):
     else:
         assert result.rejected, f"{name}: torch.jit.script must reject it, but it {result}"
         assert points_at(result, source, mark[0]), f"{name}: marked line {mark[0]}, but torch {result}"
+
+
+def test_interface_stub_is_a_declaration(lint_source):
+    """An `@torch.jit.interface` module's `pass` methods declare; torch compiles no body there (JIT222 silent)."""
+    source = case("""
+        @torch.jit.interface
+        class Step(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                pass
+    """)
+    assert [f.code for f in lint_source(source) if f.code == "JIT222"] == []

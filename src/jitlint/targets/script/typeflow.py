@@ -903,7 +903,8 @@ class TypeDomain(FlowDomain[Type]):
                 if kind == NONE and not (isinstance(node, cst.Name) and node.value == "None"):
                     continue
                 element = wanted.args[index]
-                if (isinstance(node, cst.Name) and node.value in self.optional_unchecked and _is_optional(kind)
+                if (isinstance(node, cst.Name) and _is_optional(kind)
+                        and (node.value in self.optional_unchecked or self._optional_local(node.value, where))
                         and element is not None and not element.is_optional and element.fully_known):
                     # an Optional the flow has not refined here: torch types the element as the Optional
                     self.events.append(Event(
@@ -953,7 +954,7 @@ class TypeDomain(FlowDomain[Type]):
             return
         body = self.function.body
         statements = list(body.body) if isinstance(body, cst.IndentedBlock) else [cst.SimpleStatementLine(body.body)]
-        if _is_stub(statements):
+        if _is_stub(statements) and not self._compiled_stub(statements):
             return
         local = set(self.params) | self._assigned_names()
         if self.self_name is not None:
@@ -966,6 +967,62 @@ class TypeDomain(FlowDomain[Type]):
                 "having type None, but does not return along all paths'); return a value on every path (TorchScript "
                 "does not count a loop as returning), or raise",
             ))
+
+    def _optional_local(self, name: str, where: cst.CSTNode) -> bool:
+        """A local declared `name: Optional[T] = None` in the function's own block, read by `where` (a statement of
+        that block after the declaration), where torch's type is certainly still the Optional: the name is never
+        tested (no `is None`, truth or `isinstance` test: no refinement), and every other assignment is inside an
+        `if` of that block without an `else` whose test can be False at run time (`self.training`, an ordering
+        comparison, an `and` with one of them), so one path reaches `where` with the declared type, and the join
+        of the Optional with any of its subtypes is the Optional (torch 2.13: 'Type annotation was inferred to be
+        `Dict[str, Tensor]`, but the type of values given by the dict literal is Optional[Tensor]')."""
+        body = self.function.body
+        if not isinstance(body, cst.IndentedBlock):
+            return False
+        statements = list(body.body)
+        index = next((i for i, statement in enumerate(statements) if isinstance(statement, cst.SimpleStatementLine)
+                      and any(small is where for small in statement.body)), None)
+        if index is None:
+            return False
+        declared = False
+        for statement in statements[:index]:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if (isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)
+                            and small.target.value == name):
+                        kind = annotation_type(small.annotation.annotation, self.imports)
+                        if declared or not (kind is not None and kind.is_optional and isinstance(small.value, cst.Name)
+                                            and small.value.value == "None"):
+                            return False
+                        declared = True
+                    elif name in _assigned_in(small):
+                        return False
+            elif name in _assigned_in(statement):
+                if not (declared and isinstance(statement, cst.If) and statement.orelse is None
+                        and _can_be_false(statement.test, self.self_name)):
+                    return False
+        return declared and name not in _tested_names(self.function)
+
+    def _compiled_stub(self, statements: list) -> bool:
+        """A `pass` or docstring body (no `...`: torch fails on that first, with 'Cannot emit expr for: (dots)') of
+        an undecorated method of a module class that is no `@torch.jit.interface`: an abstract `forward` torch
+        compiles when that class is scripted, and rejects ('does not return along all paths', at the `def`).
+        Declarations (`_overload`, interfaces, `abstractmethod`, protocols) stay silent."""
+        info = self.ctx.function.info if self.ctx.function is not None else None
+        if info is None or info.cls is None or self.function.decorators or not self.owners:
+            return False
+        if not self.ctx.project.is_module_class(info.cls):
+            return False
+        imports = info.cls.module.imports
+        for decorator in info.cls.node.decorators:
+            expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            if imports.qualify(expr) in ("torch.jit.interface", "typing.runtime_checkable"):
+                return False
+        for statement in statements:
+            for small in statement.body:
+                if isinstance(small, cst.Expr) and isinstance(small.value, cst.Ellipsis):
+                    return False
+        return True
 
     # -- ints that are indexed (JIT223), Tensor methods that do not exist (JIT224) -------------------------------
     def _scalar_subscripts(self, reads: Reads, expressions: Expressions) -> None:
@@ -1740,6 +1797,97 @@ def _for_clauses(node: cst.ListComp | cst.DictComp) -> list[cst.CompFor]:
         clauses.append(clause)
         clause = clause.inner_for_in
     return clauses
+
+
+def _assigned_in(node: cst.CSTNode) -> set[str]:
+    """The names a statement binds anywhere inside it (assignments, loop and `with` targets, walrus, `del`)."""
+    found: set[str] = set()
+
+    class Collect(cst.CSTVisitor):
+        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
+            found.update(target_names(n.target))
+
+        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
+            found.update(target_names(n.target))
+
+        def visit_AugAssign(self, n: cst.AugAssign) -> None:
+            found.update(target_names(n.target))
+
+        def visit_For(self, n: cst.For) -> None:
+            found.update(target_names(n.target))
+
+        def visit_WithItem(self, n: cst.WithItem) -> None:
+            if n.asname is not None:
+                found.update(target_names(n.asname.name))
+
+        def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
+            found.update(target_names(n.target))
+
+        def visit_Del(self, n: cst.Del) -> None:
+            found.update(target_names(n.target))
+
+        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
+            found.add(n.name.value)
+            return False
+
+    walk(node, Collect())
+    return found
+
+
+def _tested_names(function: cst.FunctionDef) -> set[str]:
+    """Names that appear in a test of an `if`, `while`, `assert` or if-expression, in any comparison, or as the
+    first argument of `isinstance`: anything torch might refine."""
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.add(n.value)
+
+    class Collect(cst.CSTVisitor):
+        def _add(self, test: cst.CSTNode) -> None:
+            walk(test, Names())
+
+        def visit_If(self, n: cst.If) -> None:
+            self._add(n.test)
+
+        def visit_While(self, n: cst.While) -> None:
+            self._add(n.test)
+
+        def visit_Assert(self, n: cst.Assert) -> None:
+            self._add(n.test)
+
+        def visit_IfExp(self, n: cst.IfExp) -> None:
+            self._add(n.test)
+
+        def visit_Comparison(self, n: cst.Comparison) -> None:
+            self._add(n)
+
+        def visit_Call(self, n: cst.Call) -> None:
+            if isinstance(n.func, cst.Name) and n.func.value == "isinstance" and n.args:
+                self._add(n.args[0].value)
+
+    walk(function.body, Collect())
+    return found
+
+
+def _can_be_false(test: cst.BaseExpression, self_name: str | None) -> bool:
+    """A test torch never folds to True: `self.training` (a run-time flag), an ordering comparison, `not` of
+    `self.training`, or an `and` with one of them."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _can_be_false(test.left, self_name) or _can_be_false(test.right, self_name)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+        return _is_training(test, self_name)
+    if _is_training(test, self_name):
+        return True
+    return isinstance(test, cst.Comparison) and all(
+        isinstance(target.operator, (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual))
+        for target in test.comparisons)
+
+
+def _is_training(node: cst.BaseExpression, self_name: str | None) -> bool:
+    return (self_name is not None and isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)
+            and node.value.value == self_name and node.attr.value == "training")
 
 
 def _is_stub(statements: list) -> bool:
