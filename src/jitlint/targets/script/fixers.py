@@ -691,6 +691,13 @@ EVENT_FIXES = {
     "JIT703": annotate_none_start,
     "JIT704": assert_not_none,
     "JIT706": start_as_float,
+    "JIT224": lambda node, message, ctx: equivalent_tensor_method(node, message, ctx),
+    "JIT221": lambda node, message, ctx: convert_annotated_value(node, message, ctx),
+    "JIT708": lambda node, message, ctx: item_to_int(node, message, ctx),
+    "JIT222": lambda node, message, ctx: return_none_at_end(node, message, ctx),
+    "JIT225": lambda node, message, ctx: rebuild_without_slice(node, message, ctx),
+    "JIT315": lambda node, message, ctx: enumerate_the_container(node, message, ctx),
+    "JIT206": lambda node, message, ctx: annotate_tolist(node, message, ctx),
 }
 
 
@@ -1584,3 +1591,175 @@ def flag_for_one_branch(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pe
     return final_flag(flag, cls, ctx) if flag is not None else None
 
 
+
+
+# -- issue 20, third round: flow findings with one obvious rewrite -------------------------------------------------
+
+# Tensor methods TorchScript lacks, and the call it has that computes the same (verified on torch 2.13: `x.bool()`
+# fails with "'Tensor' object has no attribute or method 'bool'").
+_TENSOR_METHOD_EQUIVALENTS = {
+    "bool": "to({torch}.bool)",
+    "bfloat16": "to({torch}.bfloat16)",
+    "nelement": "numel()",
+    "ndimension": "dim()",
+}
+
+
+def equivalent_tensor_method(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT224: `x.bool()` -> `x.to(torch.bool)`, `x.nelement()` -> `x.numel()`, `x.ndimension()` -> `x.dim()`:
+    the same operator under the name TorchScript knows. Only without arguments (`.bool(memory_format=...)` has no
+    one-line equivalent). Safe."""
+    call = ctx.ancestors[-2] if len(ctx.ancestors) >= 2 else None
+    if not isinstance(node, cst.Attribute) or not isinstance(call, cst.Call) or call.func is not node or call.args:
+        return None
+    replacement = _TENSOR_METHOD_EQUIVALENTS.get(node.attr.value)
+    if replacement is None or ("{torch}" in replacement and ctx.torch_name is None):
+        return None
+    text = replacement.format(torch=ctx.torch_name)
+    return PendingFix(f"call `.{text}`", [PendingEdit(call, f"{ctx.code(node.value)}.{text}")])
+
+
+def convert_annotated_value(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT221: `scale: float = x.size(0)` -> `scale: float = float(x.size(0))` (an int assigned to a variable
+    annotated float). Unsafe: in eager Python the variable held an int, now a float (`x * scale` of an integer
+    tensor becomes a float tensor, `str(scale)` reads `3.0`)."""
+    if not isinstance(node, cst.AnnAssign) or node.value is None or "annotated float and this assigns an int" not in message:
+        return None
+    return PendingFix("convert the value with `float(...)`",
+                      [PendingEdit(node.value, f"float({ctx.code(node.value)})")])
+
+
+def item_to_int(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT708: `range(t.item())` -> `range(int(t.item()))`; `n: int = t.item()` -> `n: int = int(t.item())` (and
+    `float` for a float annotation). Unsafe: in eager Python the `.item()` of a floating tensor was a float (which
+    `range` refused, and which the annotated variable kept), and `int(...)` truncates it."""
+    parent = ctx.ancestors[-2] if len(ctx.ancestors) >= 2 else None
+    if isinstance(parent, cst.AnnAssign) and parent.target is node and parent.value is not None:
+        match = re.search(r"wrap it: `(int|float)\(", message)
+        if match is None:
+            return None
+        return PendingFix(f"convert it with `{match.group(1)}(...)`",
+                          [PendingEdit(parent.value, f"{match.group(1)}({ctx.code(parent.value)})")])
+    if isinstance(parent, cst.Arg) and parent.value is node:
+        return PendingFix("convert it with `int(...)`", [PendingEdit(node, f"int({ctx.code(node)})")])
+    return None
+
+
+def return_none_at_end(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT222: a function annotated `-> T` whose end can be reached -> an explicit `return None` at its end (what
+    Python returns there anyway); JIT208's fix then makes the annotation `T | None`. Safe: the eager function
+    returns exactly what it returned (None where it fell off its end)."""
+    function = _function(ctx)
+    if function is None or node is not function.name or not isinstance(function.body, cst.IndentedBlock):
+        return None
+    if function.returns is None or isinstance(function.returns.annotation, (cst.SimpleString, cst.ConcatenatedString)):
+        return None
+    last = function.body.body[-1]
+    indent = _inner_indent(function, ctx)
+    return PendingFix("return None at the end (and declare it)",
+                      [PendingEdit(last, f"\n{indent}return None", insert_after=True)])
+
+
+def rebuild_without_slice(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT225: `del xs[a:b]` -> `xs = xs[:a] + xs[b:]` (`del xs[a:]` -> `xs = xs[:a]`, `del xs[:b]` -> `xs =
+    xs[b:]`). Only for a local list name, one slice without a step, `del` of that one target. Unsafe: the list is
+    rebuilt, so another reference to it (a caller's list, an attribute) no longer sees the deletion."""
+    statement = _statement(ctx)
+    if not (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
+            and isinstance(node.slice[0].slice, cst.Slice) and node.slice[0].slice.step is None):
+        return None
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Del) and statement.body[0].target is node):
+        return None
+    name = node.value.value
+    piece = node.slice[0].slice
+    lower = ctx.code(piece.lower) if piece.lower is not None else None
+    upper = ctx.code(piece.upper) if piece.upper is not None else None
+    if lower is None and upper is None:
+        value = f"{name}[:0]"
+    elif upper is None:
+        value = f"{name}[:{lower}]"
+    elif lower is None:
+        value = f"{name}[{upper}:]"
+    else:
+        value = f"{name}[:{lower}] + {name}[{upper}:]"
+    return PendingFix("rebuild the list without the slice", [PendingEdit(statement.body[0], f"{name} = {value}")])
+
+
+def _inner_indent(owner: cst.CSTNode, ctx: RuleContext) -> str:
+    """The indentation of the statements of `owner`'s indented body (`owner` is on the path being visited)."""
+    body = owner.body
+    return ctx.indent_of(owner) + (body.indent if body.indent is not None else ctx.module.tree.default_indent)
+
+
+def _fresh_name(function: cst.FunctionDef, *candidates: str) -> str:
+    """The first of `candidates` (then `candidate_2`, ...) that the function does not use."""
+    used = _names_in(function)
+    for suffix in ("", "_2", "_3", "_4"):
+        for candidate in candidates:
+            if candidate + suffix not in used:
+                return candidate + suffix
+    return candidates[0] + "_jitlint"
+
+
+def enumerate_the_container(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT315: `for head, feature in zip(self.heads, features):` -> `for i, head in enumerate(self.heads):` and
+    `feature = features[i]` first in the body. Only when each other zipped value is a name or attribute chain (read
+    once per step, as zip read it once) and the targets are plain names. Unsafe: `zip` stopped at the shorter
+    value; indexing a list shorter than the container raises IndexError."""
+    function = _function(ctx)
+    if not isinstance(node, cst.For) or function is None or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    call = node.iter
+    if not (isinstance(call, cst.Call) and ctx.qualify(call.func) == "builtins.zip" and len(call.args) >= 2
+            and not any(a.star or a.keyword for a in call.args)):
+        return None
+    if not isinstance(node.target, (cst.Tuple, cst.List)) or len(node.target.elements) != len(call.args):
+        return None
+    names = [element.value for element in node.target.elements]
+    if any(not isinstance(n, cst.Name) or isinstance(e, cst.StarredElement) for n, e in zip(names, node.target.elements)):
+        return None
+    containers = [i for i, a in enumerate(call.args) if ctx.self_attribute(a.value) is not None
+                  and ctx.self_attribute(a.value)[1].kinds & {"ModuleList", "Sequential", "ModuleDict"}]
+    if len(containers) != 1:  # another container indexed by the loop variable would not script either
+        return None
+    first = containers[0]
+    others = [i for i in range(len(call.args)) if i != first]
+    if any(not _is_pure_chain(call.args[i].value) for i in others):
+        return None
+    index = _fresh_name(function, "i", "index")
+    body_indent = _inner_indent(node, ctx)
+    lines = [f"{names[i].value} = {ctx.code(call.args[i].value)}[{index}]" for i in others]
+    head = f"{index}, {names[first].value}"
+    return PendingFix("enumerate the container and index the rest", [
+        PendingEdit(node.target, head),
+        PendingEdit(call, f"enumerate({ctx.code(call.args[first].value)})"),
+        PendingEdit(node.body.body[0], "".join(f"{line}\n{body_indent}" for line in lines), insert_before=True),
+    ])
+
+
+def annotate_tolist(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT206: `v = x.tolist()` -> `v: list[float] = x.tolist()`, and `for a in x.tolist():` -> the annotated list
+    on the line before and `for a in values:`. Unsafe: `list[float]` is a guess (a 1-D floating tensor); TorchScript
+    raises at run time for another rank or an integer dtype. Eager Python ignores the annotation."""
+    statement = _statement(ctx)
+    function = _function(ctx)
+    if not isinstance(node, cst.Call) or function is None:
+        return None
+    annotation = "list[float]"
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        if (isinstance(small, cst.Assign) and small.value is node and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)):
+            name = small.targets[0].target.value
+            return PendingFix(f"annotate `{name}: {annotation}`",
+                              [PendingEdit(small, f"{name}: {annotation} = {ctx.code(node)}")])
+        return None
+    if isinstance(statement, cst.For) and statement.iter is node:
+        name = _fresh_name(function, "values", "items")
+        indent = ctx.indent_of(statement)
+        return PendingFix(f"assign it to an annotated `{name}` first", [
+            PendingEdit(statement, f"{name}: {annotation} = {ctx.code(node)}\n{indent}", insert_before=True),
+            PendingEdit(node, name),
+        ])
+    return None
