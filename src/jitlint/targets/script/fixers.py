@@ -1763,3 +1763,54 @@ def annotate_tolist(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pendin
             PendingEdit(node, name),
         ])
     return None
+
+
+# -- issue 20, third round: annotations and declarations eager Python ignores -------------------------------------
+
+def drop_cast(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """JIT431: `cast(T, value)` -> `value` (`typing.cast` returns its value unchanged). Safe. Only for a plain
+    two-argument call."""
+    if len(call.args) != 2 or any(a.star or a.keyword for a in call.args):
+        return None
+    value = call.args[1].value
+    text = ctx.code(value)
+    if isinstance(value, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.NamedExpr)) or "\n" in text:
+        text = f"({text})"
+    return PendingFix("drop the cast", [PendingEdit(call, text)])
+
+
+def annotate_ignored_parameter(function, param: cst.Param, annotation: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT504: the ignored function's parameter gets the annotation the call's literal shows (`step: int`). Safe:
+    eager Python ignores it, and the ignored body still runs in Python. Only for a function of the same file."""
+    if function.module is not ctx.module or param.annotation is not None or param.star:
+        return None
+    from jitlint.targets.script.rules.types import annotate_param
+
+    annotation = _builtin_generics(annotation)
+    return PendingFix(f"annotate `{param.name.value}: {annotation}`", annotate_param(param, annotation, ctx))
+
+
+def _method_indent(function, ctx: RuleContext) -> str | None:
+    """The indentation of a method of a top-level class (or of a top-level function): "" / the class body's."""
+    tree = ctx.module.tree
+    if function.cls is None:
+        return "" if function.node in tree.body else None
+    cls = function.cls.node
+    if cls not in tree.body or not isinstance(cls.body, cst.IndentedBlock) or function.node not in cls.body.body:
+        return None
+    return cls.body.indent if cls.body.indent is not None else tree.default_indent
+
+
+def annotate_ignored_return(function, returns: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT429: `def count(self, x):` under `@torch.jit.ignore` -> `def count(self, x) -> int:` (the type its use
+    needs). Safe: eager Python ignores the annotation (TorchScript checks the value the Python body returns against
+    it). Only for a function of the same file, a method of a top-level class or a top-level function."""
+    node = function.node
+    if function.module is not ctx.module or node.returns is not None:
+        return None
+    indent = _method_indent(function, ctx)
+    if indent is None:
+        return None
+    new = node.with_changes(returns=cst.Annotation(cst.parse_expression(returns)), decorators=(),
+                            lines_after_decorators=())
+    return PendingFix(f"annotate `-> {returns}`", [PendingEdit(node, ctx.statement_code(node, new, indent))])
