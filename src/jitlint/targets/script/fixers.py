@@ -1814,3 +1814,53 @@ def annotate_ignored_return(function, returns: str, ctx: RuleContext) -> Pending
     new = node.with_changes(returns=cst.Annotation(cst.parse_expression(returns)), decorators=(),
                             lines_after_decorators=())
     return PendingFix(f"annotate `-> {returns}`", [PendingEdit(node, ctx.statement_code(node, new, indent))])
+
+
+def drop_class_annotation(annotation: cst.BaseExpression, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """JIT608: drop the class-level `config: ModelConfig` that makes torch compile the class (a bare annotation
+    does nothing when eager Python runs the class). Safe. Only for a bare annotation on its own line, not the last
+    statement of the class body, when the blank lines after it hold no comment (they go with it)."""
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    body = list(cls.body.body)
+    for index, statement in enumerate(body):
+        if (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.AnnAssign) and statement.body[0].annotation.annotation is annotation
+                and statement.body[0].value is None):
+            if index + 1 >= len(body):
+                return None
+            following = body[index + 1]
+            if any(line.comment is not None for line in getattr(following, "leading_lines", ())):
+                return None
+            if isinstance(following, (cst.FunctionDef, cst.ClassDef)) and following.decorators:
+                return None  # its position starts at `def`: the removal would take the decorators
+            return PendingFix("drop the class-level annotation", [PendingEdit(statement, "", until=following)])
+    return None
+
+
+def drop_from_constants(name: str, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """JIT605: `__constants__ = ["cfg"]` -> `__constants__ = []` for an attribute holding a dict or set (it stays a
+    plain attribute, which TorchScript types from its value). Safe: `__constants__` means nothing to eager Python.
+    Only for a list or tuple of string literals in the class's own body."""
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    for statement in cls.body.body:
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+            continue
+        small = statement.body[0]
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == "__constants__"
+                and isinstance(small.value, (cst.List, cst.Tuple))):
+            continue
+        elements = small.value.elements
+        if not all(isinstance(e, cst.Element) and isinstance(e.value, cst.SimpleString) for e in elements):
+            return None
+        kept = [ctx.code(e.value) for e in elements if e.value.evaluated_value != name]
+        if len(kept) == len(elements):
+            return None
+        if isinstance(small.value, cst.List):
+            text = "[" + ", ".join(kept) + "]"
+        else:
+            text = "(" + ", ".join(kept) + ("," if len(kept) == 1 else "") + ")"
+        return PendingFix(f"drop `{name}` from `__constants__`", [PendingEdit(small.value, text)])
+    return None
