@@ -179,7 +179,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT628": CodeInfo("attribute-never-set", "error", "script", None),
     "JIT630": CodeInfo("prepare-scriptable-always-raises", "error", "script", None),
     "JIT631": CodeInfo("annotated-attribute-class-not-compilable", "error", "script", None),
-    "JIT632": CodeInfo("compiled-method-wrapper-takes-varargs", "error", "script", None),
+    "JIT632": CodeInfo("compiled-method-wrapper-takes-varargs", "error", "script", "unsafe"),
     "JIT701": CodeInfo("branch-type-mismatch", "error", "script", None),
     "JIT702": CodeInfo("defined-in-one-branch", "error", "script", "safe"),
     "JIT703": CodeInfo("none-init-then-tensor", "error", "script", "safe"),

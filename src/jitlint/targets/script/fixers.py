@@ -1864,3 +1864,36 @@ def drop_from_constants(name: str, cls: cst.ClassDef, ctx: RuleContext) -> Pendi
             text = "(" + ", ".join(kept) + ("," if len(kept) == 1 else "") + ")"
         return PendingFix(f"drop `{name}` from `__constants__`", [PendingEdit(small.value, text)])
     return None
+
+
+# -- JIT632: a decorator's wrapper without functools.wraps ---------------------------------------------------------
+
+def wraps_the_method(decorator: cst.FunctionDef, wrapper: cst.FunctionDef, ctx: RuleContext) -> PendingFix | None:
+    """`def wrapper(self, *args, **kwargs):` returned by a top-level decorator `def logged(func):` -> decorated
+    `@functools.wraps(func)`, so that torch compiles the method itself. Unsafe: the scripted module skips whatever
+    the wrapper adds around the call (eager Python still runs it), and the wrapper now carries the method's
+    `__name__`, `__doc__` and signature. Only when the decorator takes the function as its one parameter, the
+    wrapper is defined directly in its body, and `functools` can be imported next to the module's imports."""
+    params = decorator.params
+    if (len(params.params) != 1 or isinstance(params.star_arg, (cst.Param, cst.ParamStar)) or params.kwonly_params
+            or params.star_kwarg is not None or params.posonly_params):
+        return None
+    if not isinstance(decorator.body, cst.IndentedBlock) or wrapper not in decorator.body.body:
+        return None
+    if decorator not in ctx.module.tree.body:
+        return None
+    name = next((local for local, target in ctx.module.imports.aliases.items() if target == "functools"), None)
+    edits = []
+    if name is None:
+        body = ctx.module.tree.body
+        imports = [s for s in body if isinstance(s, cst.SimpleStatementLine)
+                   and all(isinstance(small, (cst.Import, cst.ImportFrom)) for small in s.body)]
+        name = "functools"
+        first = next((s for s in imports if not any(isinstance(small, cst.ImportFrom) and small.module is not None
+                                                     and ctx.code(small.module) == "__future__" for small in s.body)), None)
+        if first is None:
+            return None
+        edits.append(PendingEdit(first, "import functools\n", insert_before=True))
+    indent = decorator.body.indent if decorator.body.indent is not None else ctx.module.tree.default_indent
+    edits.append(PendingEdit(wrapper, f"@{name}.wraps({params.params[0].name.value})\n{indent}", insert_before=True))
+    return PendingFix(f"decorate the wrapper with `@{name}.wraps(...)`", edits)
