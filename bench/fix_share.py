@@ -55,10 +55,10 @@ def share(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "0/0"
 
 
-def page_share() -> None:
+def page_share(list_failing: bool = False) -> None:
     rejected = [page for page in pages.all_pages() if page.torch_verdict == "rejects" and page.target in ("script", "shared")]
     for label, flags in MODES:
-        scripts = []
+        scripts, failing = [], []
         with tempfile.TemporaryDirectory() as directory:
             paths = []
             for page in rejected:
@@ -67,9 +67,18 @@ def page_share() -> None:
                 paths.append((page, path))
             for page, path in paths:  # one file at a time: the pages are not one project
                 jitlint_fix(flags, path)
-                if path.read_text() != page.bad and script_file(path).ok:
+                if path.read_text() == page.bad:
+                    failing.append((page.code, "unchanged"))
+                    continue
+                result = script_file(path)
+                if result.ok:
                     scripts.append(page.code)
+                else:
+                    failing.append((page.code, f"changed, still {result.describe()}"))
         print(f"pages {label}: {share(len(scripts), len(rejected))} rejected bad examples now script: {' '.join(scripts)}")
+        if list_failing:
+            for code, why in failing:
+                print(f"    {code}: {why[:200]}")
 
 
 def _runs(path: Path, timeout: float = 120) -> bool:
@@ -229,9 +238,11 @@ def main() -> None:
     parser.add_argument("--families", nargs="*", default=[], help="transformers model families to build")
     parser.add_argument("--baseline", type=Path, help="a JSON file keeping the libraries' unfixed results")
     parser.add_argument("--no-pages", action="store_true", help="skip the rule pages")
+    parser.add_argument("--list-failing", action="store_true",
+                        help="list the rejected pages that do not script after each mode, and why")
     args = parser.parse_args()
     if not args.no_pages:
-        page_share()
+        page_share(args.list_failing)
     if args.peer_suite:
         peer_share(args.peer_suite)
     if args.library:

@@ -58,7 +58,8 @@ def _value_for(annotation, name: str):
     """A value of the type a parameter is annotated with (a Tensor when it has none or it is a Tensor)."""
     import torch
 
-    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", repr(annotation))
+    # (`typing.List[int].__name__` is just "List": a class by its name, a generic alias by its repr)
+    text = annotation if isinstance(annotation, str) else annotation.__name__ if isinstance(annotation, type) else repr(annotation)
     text = text.replace("typing.", "")
     for kind, value in (("bool", True), ("int", 3), ("float", 1.5), ("str", "a")):
         if text == kind:
@@ -88,7 +89,8 @@ def _candidate_inputs(cls):
         candidates.append(lambda: tuple(_value_for(p.annotation, p.name) for p in required))
         candidates.append(lambda: tuple(_value_for(p.annotation, p.name) for p in positional))
     candidates += [lambda: (torch.randn(2, 4),), lambda: ([torch.randn(3), torch.randn(3)],), lambda: (torch.randn(2, 8),),
-                   lambda: (torch.randn(2, 3, 4, 4),), lambda: (torch.randn(2, 4, requires_grad=True),)]
+                   lambda: (torch.randn(2, 3, 4, 4),), lambda: (torch.randn(2, 4, requires_grad=True),),
+                   lambda: (torch.randint(0, 3, (2, 4)),)]  # (an integer tensor last: `range(x.sum().item())`)
     return candidates
 
 

@@ -438,3 +438,48 @@ def test_a_return_of_another_type_gets_no_optional(tmp_path):
     path = tmp_path / "m.py"
     path.write_text(source)
     assert _fix(path) == source
+
+
+@pytest.mark.torch
+def test_third_round_fixes_beyond_their_pages(tmp_path):
+    """JIT315 with the container second, JIT225 with both bounds, JIT224's `.nelement()`, JIT222 after a loop,
+    JIT431 of an expression: each fixed, scripted, and computing the same."""
+    import torch
+
+    _check(tmp_path, """
+        from typing import List, cast
+
+        import torch
+        import torch.nn as nn
+
+
+        class Heads(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.heads = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+
+            def forward(self, features: List[torch.Tensor], i: int):
+                out = features[0] * i
+                for feature, head in zip(features, self.heads):
+                    out = out + head(feature)
+                return out
+
+
+        class Trim(nn.Module):
+            def forward(self, x):
+                sizes = [x.size(0), 1, x.size(1)]
+                del sizes[1:2]
+                return x.reshape(sizes + [-1]) * x.nelement()
+
+
+        class Positive(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                for _ in range(2):
+                    x = x + 1
+                if x.sum() > -100:
+                    return cast(torch.Tensor, x * 2)
+    """, {"Heads": ((), lambda: ([torch.randn(2, 4), torch.randn(2, 4)], 3)),
+          "Trim": ((), lambda: (torch.randn(2, 4),)),
+          "Positive": ((), lambda: (torch.randn(2, 4),))},
+        ["for index, head in enumerate(self.heads):", "feature = features[index]", "sizes = sizes[:1] + sizes[2:]",
+         "x.numel()", "return None", "-> torch.Tensor | None", "return x * 2"])

@@ -691,6 +691,13 @@ EVENT_FIXES = {
     "JIT703": annotate_none_start,
     "JIT704": assert_not_none,
     "JIT706": start_as_float,
+    "JIT224": lambda node, message, ctx: equivalent_tensor_method(node, message, ctx),
+    "JIT221": lambda node, message, ctx: convert_annotated_value(node, message, ctx),
+    "JIT708": lambda node, message, ctx: item_to_int(node, message, ctx),
+    "JIT222": lambda node, message, ctx: return_none_at_end(node, message, ctx),
+    "JIT225": lambda node, message, ctx: rebuild_without_slice(node, message, ctx),
+    "JIT315": lambda node, message, ctx: enumerate_the_container(node, message, ctx),
+    "JIT206": lambda node, message, ctx: annotate_tolist(node, message, ctx),
 }
 
 
@@ -1584,3 +1591,309 @@ def flag_for_one_branch(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pe
     return final_flag(flag, cls, ctx) if flag is not None else None
 
 
+
+
+# -- issue 20, third round: flow findings with one obvious rewrite -------------------------------------------------
+
+# Tensor methods TorchScript lacks, and the call it has that computes the same (verified on torch 2.13: `x.bool()`
+# fails with "'Tensor' object has no attribute or method 'bool'").
+_TENSOR_METHOD_EQUIVALENTS = {
+    "bool": "to({torch}.bool)",
+    "bfloat16": "to({torch}.bfloat16)",
+    "nelement": "numel()",
+    "ndimension": "dim()",
+}
+
+
+def equivalent_tensor_method(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT224: `x.bool()` -> `x.to(torch.bool)`, `x.nelement()` -> `x.numel()`, `x.ndimension()` -> `x.dim()`:
+    the same operator under the name TorchScript knows. Only without arguments (`.bool(memory_format=...)` has no
+    one-line equivalent). Safe."""
+    call = ctx.ancestors[-2] if len(ctx.ancestors) >= 2 else None
+    if not isinstance(node, cst.Attribute) or not isinstance(call, cst.Call) or call.func is not node or call.args:
+        return None
+    replacement = _TENSOR_METHOD_EQUIVALENTS.get(node.attr.value)
+    if replacement is None or ("{torch}" in replacement and ctx.torch_name is None):
+        return None
+    text = replacement.format(torch=ctx.torch_name)
+    return PendingFix(f"call `.{text}`", [PendingEdit(call, f"{ctx.code(node.value)}.{text}")])
+
+
+def convert_annotated_value(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT221: `scale: float = x.size(0)` -> `scale: float = float(x.size(0))` (an int assigned to a variable
+    annotated float). Unsafe: in eager Python the variable held an int, now a float (`x * scale` of an integer
+    tensor becomes a float tensor, `str(scale)` reads `3.0`)."""
+    if not isinstance(node, cst.AnnAssign) or node.value is None or "annotated float and this assigns an int" not in message:
+        return None
+    return PendingFix("convert the value with `float(...)`",
+                      [PendingEdit(node.value, f"float({ctx.code(node.value)})")])
+
+
+def item_to_int(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT708: `range(t.item())` -> `range(int(t.item()))`; `n: int = t.item()` -> `n: int = int(t.item())` (and
+    `float` for a float annotation). Unsafe: in eager Python the `.item()` of a floating tensor was a float (which
+    `range` refused, and which the annotated variable kept), and `int(...)` truncates it."""
+    parent = ctx.ancestors[-2] if len(ctx.ancestors) >= 2 else None
+    if isinstance(parent, cst.AnnAssign) and parent.target is node and parent.value is not None:
+        match = re.search(r"wrap it: `(int|float)\(", message)
+        if match is None:
+            return None
+        return PendingFix(f"convert it with `{match.group(1)}(...)`",
+                          [PendingEdit(parent.value, f"{match.group(1)}({ctx.code(parent.value)})")])
+    if isinstance(parent, cst.Arg) and parent.value is node:
+        return PendingFix("convert it with `int(...)`", [PendingEdit(node, f"int({ctx.code(node)})")])
+    return None
+
+
+def return_none_at_end(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT222: a function annotated `-> T` whose end can be reached -> an explicit `return None` at its end (what
+    Python returns there anyway); JIT208's fix then makes the annotation `T | None`. Safe: the eager function
+    returns exactly what it returned (None where it fell off its end)."""
+    function = _function(ctx)
+    if function is None or node is not function.name or not isinstance(function.body, cst.IndentedBlock):
+        return None
+    if function.returns is None or isinstance(function.returns.annotation, (cst.SimpleString, cst.ConcatenatedString)):
+        return None
+    last = function.body.body[-1]
+    indent = _inner_indent(function, ctx)
+    return PendingFix("return None at the end (and declare it)",
+                      [PendingEdit(last, f"\n{indent}return None", insert_after=True)])
+
+
+def rebuild_without_slice(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT225: `del xs[a:b]` -> `xs = xs[:a] + xs[b:]` (`del xs[a:]` -> `xs = xs[:a]`, `del xs[:b]` -> `xs =
+    xs[b:]`). Only for a local list name, one slice without a step, `del` of that one target. Unsafe: the list is
+    rebuilt, so another reference to it (a caller's list, an attribute) no longer sees the deletion."""
+    statement = _statement(ctx)
+    if not (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
+            and isinstance(node.slice[0].slice, cst.Slice) and node.slice[0].slice.step is None):
+        return None
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Del) and statement.body[0].target is node):
+        return None
+    name = node.value.value
+    piece = node.slice[0].slice
+    lower = ctx.code(piece.lower) if piece.lower is not None else None
+    upper = ctx.code(piece.upper) if piece.upper is not None else None
+    if lower is None and upper is None:
+        value = f"{name}[:0]"
+    elif upper is None:
+        value = f"{name}[:{lower}]"
+    elif lower is None:
+        value = f"{name}[{upper}:]"
+    else:
+        value = f"{name}[:{lower}] + {name}[{upper}:]"
+    return PendingFix("rebuild the list without the slice", [PendingEdit(statement.body[0], f"{name} = {value}")])
+
+
+def _inner_indent(owner: cst.CSTNode, ctx: RuleContext) -> str:
+    """The indentation of the statements of `owner`'s indented body (`owner` is on the path being visited)."""
+    body = owner.body
+    return ctx.indent_of(owner) + (body.indent if body.indent is not None else ctx.module.tree.default_indent)
+
+
+def _fresh_name(function: cst.FunctionDef, *candidates: str) -> str:
+    """The first of `candidates` (then `candidate_2`, ...) that the function does not use."""
+    used = _names_in(function)
+    for suffix in ("", "_2", "_3", "_4"):
+        for candidate in candidates:
+            if candidate + suffix not in used:
+                return candidate + suffix
+    return candidates[0] + "_jitlint"
+
+
+def enumerate_the_container(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT315: `for head, feature in zip(self.heads, features):` -> `for i, head in enumerate(self.heads):` and
+    `feature = features[i]` first in the body. Only when each other zipped value is a name or attribute chain (read
+    once per step, as zip read it once) and the targets are plain names. Unsafe: `zip` stopped at the shorter
+    value; indexing a list shorter than the container raises IndexError."""
+    function = _function(ctx)
+    if not isinstance(node, cst.For) or function is None or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    call = node.iter
+    if not (isinstance(call, cst.Call) and ctx.qualify(call.func) == "builtins.zip" and len(call.args) >= 2
+            and not any(a.star or a.keyword for a in call.args)):
+        return None
+    if not isinstance(node.target, (cst.Tuple, cst.List)) or len(node.target.elements) != len(call.args):
+        return None
+    names = [element.value for element in node.target.elements]
+    if any(not isinstance(n, cst.Name) or isinstance(e, cst.StarredElement) for n, e in zip(names, node.target.elements)):
+        return None
+    containers = [i for i, a in enumerate(call.args) if ctx.self_attribute(a.value) is not None
+                  and ctx.self_attribute(a.value)[1].kinds & {"ModuleList", "Sequential", "ModuleDict"}]
+    if len(containers) != 1:  # another container indexed by the loop variable would not script either
+        return None
+    first = containers[0]
+    others = [i for i in range(len(call.args)) if i != first]
+    if any(not _is_pure_chain(call.args[i].value) for i in others):
+        return None
+    index = _fresh_name(function, "i", "index")
+    body_indent = _inner_indent(node, ctx)
+    lines = [f"{names[i].value} = {ctx.code(call.args[i].value)}[{index}]" for i in others]
+    head = f"{index}, {names[first].value}"
+    return PendingFix("enumerate the container and index the rest", [
+        PendingEdit(node.target, head),
+        PendingEdit(call, f"enumerate({ctx.code(call.args[first].value)})"),
+        PendingEdit(node.body.body[0], "".join(f"{line}\n{body_indent}" for line in lines), insert_before=True),
+    ])
+
+
+def annotate_tolist(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT206: `v = x.tolist()` -> `v: list[float] = x.tolist()`, and `for a in x.tolist():` -> the annotated list
+    on the line before and `for a in values:`. Unsafe: `list[float]` is a guess (a 1-D floating tensor); TorchScript
+    raises at run time for another rank or an integer dtype. Eager Python ignores the annotation."""
+    statement = _statement(ctx)
+    function = _function(ctx)
+    if not isinstance(node, cst.Call) or function is None:
+        return None
+    annotation = "list[float]"
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        if (isinstance(small, cst.Assign) and small.value is node and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)):
+            name = small.targets[0].target.value
+            return PendingFix(f"annotate `{name}: {annotation}`",
+                              [PendingEdit(small, f"{name}: {annotation} = {ctx.code(node)}")])
+        return None
+    if isinstance(statement, cst.For) and statement.iter is node:
+        name = _fresh_name(function, "values", "items")
+        indent = ctx.indent_of(statement)
+        return PendingFix(f"assign it to an annotated `{name}` first", [
+            PendingEdit(statement, f"{name}: {annotation} = {ctx.code(node)}\n{indent}", insert_before=True),
+            PendingEdit(node, name),
+        ])
+    return None
+
+
+# -- issue 20, third round: annotations and declarations eager Python ignores -------------------------------------
+
+def drop_cast(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """JIT431: `cast(T, value)` -> `value` (`typing.cast` returns its value unchanged). Safe. Only for a plain
+    two-argument call."""
+    if len(call.args) != 2 or any(a.star or a.keyword for a in call.args):
+        return None
+    value = call.args[1].value
+    text = ctx.code(value)
+    if isinstance(value, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.NamedExpr)) or "\n" in text:
+        text = f"({text})"
+    return PendingFix("drop the cast", [PendingEdit(call, text)])
+
+
+def annotate_ignored_parameter(function, param: cst.Param, annotation: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT504: the ignored function's parameter gets the annotation the call's literal shows (`step: int`). Safe:
+    eager Python ignores it, and the ignored body still runs in Python. Only for a function of the same file."""
+    if function.module is not ctx.module or param.annotation is not None or param.star:
+        return None
+    from jitlint.targets.script.rules.types import annotate_param
+
+    annotation = _builtin_generics(annotation)
+    return PendingFix(f"annotate `{param.name.value}: {annotation}`", annotate_param(param, annotation, ctx))
+
+
+def _method_indent(function, ctx: RuleContext) -> str | None:
+    """The indentation of a method of a top-level class (or of a top-level function): "" / the class body's."""
+    tree = ctx.module.tree
+    if function.cls is None:
+        return "" if function.node in tree.body else None
+    cls = function.cls.node
+    if cls not in tree.body or not isinstance(cls.body, cst.IndentedBlock) or function.node not in cls.body.body:
+        return None
+    return cls.body.indent if cls.body.indent is not None else tree.default_indent
+
+
+def annotate_ignored_return(function, returns: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT429: `def count(self, x):` under `@torch.jit.ignore` -> `def count(self, x) -> int:` (the type its use
+    needs). Safe: eager Python ignores the annotation (TorchScript checks the value the Python body returns against
+    it). Only for a function of the same file, a method of a top-level class or a top-level function."""
+    node = function.node
+    if function.module is not ctx.module or node.returns is not None:
+        return None
+    indent = _method_indent(function, ctx)
+    if indent is None:
+        return None
+    new = node.with_changes(returns=cst.Annotation(cst.parse_expression(returns)), decorators=(),
+                            lines_after_decorators=())
+    return PendingFix(f"annotate `-> {returns}`", [PendingEdit(node, ctx.statement_code(node, new, indent))])
+
+
+def drop_class_annotation(annotation: cst.BaseExpression, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """JIT608: drop the class-level `config: ModelConfig` that makes torch compile the class (a bare annotation
+    does nothing when eager Python runs the class). Safe. Only for a bare annotation on its own line, not the last
+    statement of the class body, when the blank lines after it hold no comment (they go with it)."""
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    body = list(cls.body.body)
+    for index, statement in enumerate(body):
+        if (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.AnnAssign) and statement.body[0].annotation.annotation is annotation
+                and statement.body[0].value is None):
+            if index + 1 >= len(body):
+                return None
+            following = body[index + 1]
+            if any(line.comment is not None for line in getattr(following, "leading_lines", ())):
+                return None
+            if isinstance(following, (cst.FunctionDef, cst.ClassDef)) and following.decorators:
+                return None  # its position starts at `def`: the removal would take the decorators
+            return PendingFix("drop the class-level annotation", [PendingEdit(statement, "", until=following)])
+    return None
+
+
+def drop_from_constants(name: str, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """JIT605: `__constants__ = ["cfg"]` -> `__constants__ = []` for an attribute holding a dict or set (it stays a
+    plain attribute, which TorchScript types from its value). Safe: `__constants__` means nothing to eager Python.
+    Only for a list or tuple of string literals in the class's own body."""
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    for statement in cls.body.body:
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+            continue
+        small = statement.body[0]
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == "__constants__"
+                and isinstance(small.value, (cst.List, cst.Tuple))):
+            continue
+        elements = small.value.elements
+        if not all(isinstance(e, cst.Element) and isinstance(e.value, cst.SimpleString) for e in elements):
+            return None
+        kept = [ctx.code(e.value) for e in elements if e.value.evaluated_value != name]
+        if len(kept) == len(elements):
+            return None
+        if isinstance(small.value, cst.List):
+            text = "[" + ", ".join(kept) + "]"
+        else:
+            text = "(" + ", ".join(kept) + ("," if len(kept) == 1 else "") + ")"
+        return PendingFix(f"drop `{name}` from `__constants__`", [PendingEdit(small.value, text)])
+    return None
+
+
+# -- JIT632: a decorator's wrapper without functools.wraps ---------------------------------------------------------
+
+def wraps_the_method(decorator: cst.FunctionDef, wrapper: cst.FunctionDef, ctx: RuleContext) -> PendingFix | None:
+    """`def wrapper(self, *args, **kwargs):` returned by a top-level decorator `def logged(func):` -> decorated
+    `@functools.wraps(func)`, so that torch compiles the method itself. Unsafe: the scripted module skips whatever
+    the wrapper adds around the call (eager Python still runs it), and the wrapper now carries the method's
+    `__name__`, `__doc__` and signature. Only when the decorator takes the function as its one parameter, the
+    wrapper is defined directly in its body, and `functools` can be imported next to the module's imports."""
+    params = decorator.params
+    if (len(params.params) != 1 or isinstance(params.star_arg, (cst.Param, cst.ParamStar)) or params.kwonly_params
+            or params.star_kwarg is not None or params.posonly_params):
+        return None
+    if not isinstance(decorator.body, cst.IndentedBlock) or wrapper not in decorator.body.body:
+        return None
+    if decorator not in ctx.module.tree.body:
+        return None
+    name = next((local for local, target in ctx.module.imports.aliases.items() if target == "functools"), None)
+    edits = []
+    if name is None:
+        body = ctx.module.tree.body
+        imports = [s for s in body if isinstance(s, cst.SimpleStatementLine)
+                   and all(isinstance(small, (cst.Import, cst.ImportFrom)) for small in s.body)]
+        name = "functools"
+        first = next((s for s in imports if not any(isinstance(small, cst.ImportFrom) and small.module is not None
+                                                     and ctx.code(small.module) == "__future__" for small in s.body)), None)
+        if first is None:
+            return None
+        edits.append(PendingEdit(first, "import functools\n", insert_before=True))
+    indent = decorator.body.indent if decorator.body.indent is not None else ctx.module.tree.default_indent
+    edits.append(PendingEdit(wrapper, f"@{name}.wraps({params.params[0].name.value})\n{indent}", insert_before=True))
+    return PendingFix(f"decorate the wrapper with `@{name}.wraps(...)`", edits)

@@ -220,6 +220,7 @@ class ConstantsInvalidType(ScriptRule):
     name = "constants-invalid-type"
     severity = "error"
     summary = "a dict or set in a `Final`/`__constants__` attribute"
+    fix = "safe"
     scope = "anywhere"
     message = "constant attribute of a type TorchScript constants cannot hold"
 
@@ -244,7 +245,8 @@ class ConstantsInvalidType(ScriptRule):
                                 ctx.report(small.value, f"`{cls.name}.{target.target.attr.value}` is a constant "
                                            f"(`Final`/`__constants__`) but holds a {kind}, which is not a valid "
                                            "TorchScript constant (torch names no line); use a tuple, or a plain "
-                                           "attribute with a class-level `Dict[...]` annotation")
+                                           "attribute with a class-level `Dict[...]` annotation",
+                                           fix=fixers.drop_from_constants(target.target.attr.value, node, ctx))
 
 
 def _literal_class_value(value: cst.BaseExpression | None, ctx: RuleContext) -> str | None:
@@ -418,6 +420,7 @@ class UncompilableAttributeClass(ScriptRule):
     name = "uncompilable-attribute-class"
     severity = "error"
     summary = "an attribute whose project class is a dataclass or takes `**kwargs` (found across files)"
+    fix = "safe"
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})  # its `self.x` reads are in compiled code
     message = "module attribute of a class TorchScript cannot compile"
@@ -444,7 +447,8 @@ class UncompilableAttributeClass(ScriptRule):
                 ctx.report(info.annotation, f"`{name}: {target.name}` makes torch compile `{target.name}` "
                            f"({target.module.display_name}) as a TorchScript class, and it cannot: {reason}. Store "
                            f"the fields compiled code needs as plain attributes in `__init__` (`self.hidden = "
-                           f"config.hidden`), and drop the class-level annotation")
+                           f"config.hidden`), and drop the class-level annotation",
+                           fix=fixers.drop_class_annotation(info.annotation, node, ctx))
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         if ctx.function is None or not ctx.function.body_captured or ctx.in_pruned_branch:

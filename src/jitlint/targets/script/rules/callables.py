@@ -17,6 +17,7 @@ from jitlint.targets.script.infer import (
     param_types,
     signature_comment,
 )
+from jitlint.targets.script import fixers
 from jitlint.targets.script.policy import IGNORE_DECORATORS
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules._expr import params_of
@@ -91,6 +92,7 @@ class TypingCast(ScriptRule):
     name = "typing-cast"
     severity = "error"
     summary = "`typing.cast(T, x)` in compiled code: TorchScript cannot use a type as a value"
+    fix = "safe"
     message = "`typing.cast` is not supported by TorchScript"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -102,6 +104,7 @@ class TypingCast(ScriptRule):
             "used as a value\", \"__int__ cannot be used as a value\"). Drop the cast; to narrow an Optional, "
             "refine it (`assert x is not None`), and to type a value, annotate the variable or use "
             "`torch.jit.annotate(T, value)`",
+            fix=fixers.drop_cast(node, ctx),
         )
 
 
@@ -114,6 +117,7 @@ class IgnoredReturnUnannotated(ScriptRule):
     severity = "error"
     summary = "the result of an `@torch.jit.ignore` function without a return annotation used as an int or a str"
     message = "an unannotated `@torch.jit.ignore` function returns a Tensor to TorchScript"
+    fix = "safe"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func)
@@ -148,4 +152,5 @@ class IgnoredReturnUnannotated(ScriptRule):
             f"`{callee.name}` is `@torch.jit.{sorted(callee.decorators & IGNORE_DECORATORS)[0].rsplit('.', 1)[1]}` "
             f"without a return annotation, so TorchScript types its result a Tensor, and {why} (torch: \"... found "
             f"Tensor\"). Annotate its return type: `def {callee.name}(...) -> {returns}:`",
+            fix=fixers.annotate_ignored_return(callee, returns, ctx),
         )

@@ -48,6 +48,7 @@ class TolistNeedsAnnotation(_FlowRule):
     code = "JIT206"
     name = "tolist-needs-annotation"
     severity = "error"
+    fix = "unsafe"
     summary = "`.tolist()` on a Tensor whose result is not assigned to an annotated variable"
     message = "`.tolist()` without a type annotation"
 
@@ -177,6 +178,7 @@ class ItemIsNumber(_FlowRule):
     code = "JIT708"
     name = "item-is-number"
     severity = "error"
+    fix = "unsafe"
     summary = "`range(t.item())`: `.item()` is a number, `range` needs an int"
     message = "`.item()` used where TorchScript needs an int"
 
@@ -248,6 +250,7 @@ class AnnotatedAssignmentMismatch(_FlowRule):
     code = "JIT221"
     name = "annotated-assignment-mismatch"
     severity = "error"
+    fix = "unsafe"
     summary = "`x: T = value` with a value of another type, or an inner block re-annotating an outer variable"
     message = "an annotated assignment TorchScript rejects"
 
@@ -256,6 +259,7 @@ class MissingReturn(_FlowRule):
     code = "JIT222"
     name = "missing-return"
     severity = "error"
+    fix = "safe"
     summary = "a function annotated to return a value whose end can be reached without a `return`"
     message = "does not return along all paths"
 
@@ -272,6 +276,7 @@ class UnknownTensorMethod(_FlowRule):
     code = "JIT224"
     name = "unknown-tensor-method"
     severity = "error"
+    fix = "safe"
     summary = "a method TorchScript's Tensor does not have, or a Tensor method used as a value"
     message = "a Tensor method TorchScript does not have, or one used as a value"
 
@@ -280,6 +285,7 @@ class DeleteSlice(_FlowRule):
     code = "JIT225"
     name = "del-slice"
     severity = "error"
+    fix = "unsafe"
     summary = "`del x[a:b]`: TorchScript deletes one index at a time"
     message = "`del` of a slice"
 
@@ -288,6 +294,7 @@ class ModuleContainerLength(_FlowRule):
     code = "JIT315"
     name = "module-container-length"
     severity = "error"
+    fix = "unsafe"
     summary = "a ModuleList zipped with a list, range or Tensor, or indexed past its length"
     message = "a module container used beyond its static length"
 

@@ -198,6 +198,7 @@ class IgnoredMethodNeedsAnnotations(ScriptRule):
     severity = "error"
     summary = "a literal passed to an unannotated parameter of an ignored method"
     message = "non-Tensor argument to an unannotated parameter of an ignored function"
+    fix = "safe"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         resolved = ctx.captured.callee_of(node)
@@ -219,4 +220,5 @@ class IgnoredMethodNeedsAnnotations(ScriptRule):
                 f"`{callee.display_name}` is ignored by TorchScript, which still types its unannotated parameter "
                 f"`{param.name.value}` as a Tensor, so this {kind.split('[')[0]} cannot be passed; annotate it: "
                 f"`{param.name.value}: {kind}`",
+                fix=fixers.annotate_ignored_parameter(callee, param, kind, ctx),
             )

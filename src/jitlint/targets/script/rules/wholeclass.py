@@ -14,6 +14,7 @@ import libcst as cst
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, ClassInfo
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
@@ -447,6 +448,7 @@ class CompiledMethodWrapperTakesVarargs(ScriptRule):
     summary = ("a decorator on `forward` (or an exported method) whose returned wrapper takes `*args`/`**kwargs` "
                "and carries no `functools.wraps`: torch compiles the wrapper")
     message = "torch compiles this wrapper in place of the method it decorates, and it takes a variable signature"
+    fix = "unsafe"
     scope = "anywhere"
     outside_handlers = frozenset({"FunctionDef"})
 
@@ -477,6 +479,7 @@ class CompiledMethodWrapperTakesVarargs(ScriptRule):
             f"`__wrapped__` (no `functools.wraps`), so torch compiles the wrapper itself, and it takes {variable} "
             f"('Compiled functions can't take variable number of arguments'); decorate the wrapper with "
             f"`@functools.wraps(...)` (torch then compiles the original method) or give it the method's signature",
+            fix=fixers.wraps_the_method(node, wrapper, ctx),
         )
 
     @staticmethod
