@@ -10,6 +10,9 @@ counting unique (file, line) pairs:
 
 - static recall: confirmed / (confirmed + JIT000): of the lines torch rejected, how many a static error found
   (JIT000 is an error only torch reported);
+- strict recall: the same, counting a confirmed finding only when torch's error names the finding's own line (or
+  no line: a whole-class rejection); a finding confirmed by an error elsewhere in its statement (the flow rules'
+  statement is the whole function) counts torch's line instead, found only if another finding sits on it;
 - false errors: static errors torch did not reproduce although it scripted every class that reaches them
   (`not-reproduced`), i.e. errors on code a scripted model compiled; precision = confirmed / (confirmed + those);
 - unverified: static errors torch could not check (the class needs constructor arguments, the import failed, ...);
@@ -128,11 +131,27 @@ def score(findings: list[dict]) -> dict:
     unlocated = {(f["filename"], f["location"]["row"]) for f in compiler if "torch gave no line" in f["message"]}
     located_missed = missed - unlocated
     recall = len(confirmed) / (len(confirmed) + len(missed)) if confirmed or missed else None
+    # Strict: a confirmed finding counts only where torch's own line is the finding's line (or torch gave no line:
+    # a whole-class rejection). A finding whose statement is a whole function (the flow rules report there) is
+    # confirmed by any error torch gives inside that function; then torch showed its line, not the finding's.
+    strict_found, shown = set(), set()
+    for f in errors:
+        if status(f) != "confirmed":
+            continue
+        where = re.search(r"\((?:line (\d+)|no line given)\)\s*$", f["confirmation"].get("detail", ""))
+        row = f["location"]["row"]
+        if where is None or where.group(1) is None or int(where.group(1)) == row:
+            strict_found.add((f["filename"], row))
+        else:
+            shown.add((f["filename"], int(where.group(1))))
+    strict_lines = missed | strict_found | shown
     precision = len(confirmed) / (len(confirmed) + len(false)) if confirmed or false else None
     return {
         "confirmed": len(confirmed), "missed": len(missed), "false_errors": len(false),
         "unverified": len(unverified), "recall": recall, "precision": precision,
         "located_missed": len(located_missed),
+        "strict_found": len(strict_found), "strict_lines": len(strict_lines),
+        "strict_recall": len(strict_found) / len(strict_lines) if strict_lines else None,
         "located_recall": len(confirmed) / (len(confirmed) + len(located_missed)) if confirmed or located_missed else None,
         "false_error_lines": sorted(f"{path}:{row}" for path, row in false),
         "misses_by_message": groups.most_common(),
@@ -194,6 +213,8 @@ def main() -> int:
               f"false errors {result['false_errors']}"
               f" (precision {_ratio(result['precision'])}), unverified {result['unverified']}"
               + (f", {elapsed:.0f}s" if elapsed else ""))
+        print(f"{name}: strict recall {_ratio(result['strict_recall'])} ({result['strict_found']} of "
+              f"{result['strict_lines']} lines, counting a confirmation only at torch's own line)")
         for line in result["false_error_lines"]:
             print(f"    false error: {line}")
         for message, count in result["misses_by_message"]:
