@@ -287,10 +287,11 @@ class _Sweeper:
     then found 1.1M objects in cycles): kept, they doubled a worker's memory on transformers during the lint
     phase. Everything that exists before the lint phase (the trees, the index, the maps) is frozen, so each
     collection after a file scans only what that file's rules allocated (0.5 of 40 CPU-s on that subset), and the
-    oldest young generation every 50 files. Does nothing where the collector is on (a caller's own thread)."""
+    oldest young generation every 50 files. Does nothing for one file (nothing accumulates: the editor server's
+    keystroke) or where the collector is on (a caller's own thread)."""
 
-    def __init__(self) -> None:
-        self.active = not gc.isenabled()
+    def __init__(self, files: int) -> None:
+        self.active = files > 1 and not gc.isenabled()
         self.count = 0
         if self.active:
             gc.freeze()
@@ -370,7 +371,7 @@ def _lint_run(
     maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-    sweep = _Sweeper()
+    sweep = _Sweeper(len(modules))
     for done, (source, module) in enumerate(modules):
         if progress is not None:
             progress(len(files) + done, len(files) + len(modules), f"lint {done}/{len(modules)}")
@@ -554,7 +555,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
         captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
         captured.finalize()
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-    sweep = _Sweeper()
+    sweep = _Sweeper(len(modules))
     for done, (source, module) in enumerate(modules):
         report(len(share) + done, 2 * len(share), f"lint {done}/{len(modules)}")
         findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
@@ -855,7 +856,7 @@ def _shard_worker(index: int, connection) -> None:
             captured.receive(entries, sites, lambda function: where(function.module.path) == index)
             captured.finalize()
         findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-        sweep = _Sweeper()
+        sweep = _Sweeper(len(modules))
         for done, (source, module) in enumerate(modules):
             tell("lint", done + len(errors), len(share))
             file_findings = lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled)
