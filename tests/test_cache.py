@@ -1023,29 +1023,3 @@ def test_shares_keep_each_directory_together_and_hold_every_file_once(tmp_path):
         holders = {index for index, share in enumerate(shares) for path in share if path.parent.name == directory}
         assert len(holders) == 1, directory
     assert all(shares)
-
-
-def test_shares_keep_a_directory_with_the_directory_it_imports(tmp_path):
-    """`_split` places a directory in the share that holds the files it imports (a worker parses on demand every
-    imported file its share lacks), while the shares stay about the same size."""
-    from jitlint.engine import _imports_of, _split
-
-    filler = "x = 1\n" * 400
-    texts = {
-        "pkg/__init__.py": "",
-        "pkg/a1/__init__.py": "", "pkg/a1/m.py": filler,
-        "pkg/a2/__init__.py": "", "pkg/a2/m.py": "from ..a1.m import x\n" + filler,
-        "pkg/b1/__init__.py": "", "pkg/b1/m.py": filler,
-        "pkg/b2/__init__.py": "", "pkg/b2/m.py": "import pkg.b1.m\n" + filler,
-    }
-    for name, text in texts.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    files = sorted(tmp_path / name for name in texts)
-    imports = _imports_of(files)
-    assert imports[tmp_path / "pkg/a2/m.py"] == {tmp_path / "pkg/a1/m.py"}
-    assert imports[tmp_path / "pkg/b2/m.py"] == {tmp_path / "pkg/b1/m.py"}
-    shares = _split(files, 2)
-    assert sorted(path for share in shares for path in share) == files
-    holder = {path.parent.name: index for index, share in enumerate(shares) for path in share}
-    assert holder["a1"] == holder["a2"] != holder["b1"] == holder["b2"]

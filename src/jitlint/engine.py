@@ -8,7 +8,6 @@ import gc
 import json
 import multiprocessing
 import os
-import re
 import sys
 import threading
 from dataclasses import dataclass
@@ -587,12 +586,9 @@ _SHARD_STATE: tuple | None = None
 
 def _split(files: list[Path], shards: int) -> list[list[Path]]:
     """Files into `shards` shares of about the same size, each share in the run's order. The files of one directory
-    go to the same share: files import their neighbours (`modeling_x.py` from `configuration_x.py`, `modular_x.py`
-    from `modeling_x.py`), and a worker parses the files of another share that its names lead to. Directories go
-    largest first, each to the share (among those with room: `_SLACK` over an equal part) where the files it
-    imports, and the files of the shares already placed that import it, already are (`_imports_of`): on
-    transformers, `modular_x.py` files import other models' files, and each such file a worker's share does not hold,
-    it parses again on demand. Which share a file is in changes no finding (tests force files into other shares)."""
+    go to the same share (directories largest first to the smallest share): files import their neighbours
+    (`modeling_x.py` from `configuration_x.py`, `modular_x.py` from `modeling_x.py`), and a worker parses the files
+    of another share that its names lead to, so keeping a package together saves parsing it twice."""
     sizes = {}
     for path in files:
         try:
@@ -611,95 +607,14 @@ def _split(files: list[Path], shards: int) -> list[list[Path]]:
             units.extend((sizes[path] + 4096, [path]) for path in group)
         else:
             units.append((weight[directory], group))
-    units.sort(key=lambda unit: (-unit[0], str(unit[1][0])))
-    imports = _imports_of(files)
-    unit_of = {path: number for number, (_size, group) in enumerate(units) for path in group}
-    needs: list[set[Path]] = [set() for _ in units]  # the run's files each unit imports, outside the unit
-    needed_by: dict[Path, list[int]] = {}
-    for number, (_size, group) in enumerate(units):
-        for path in group:
-            for target in imports.get(path, ()):
-                if unit_of.get(target, number) != number:
-                    needs[number].add(target)
-        for target in needs[number]:
-            needed_by.setdefault(target, []).append(number)
-    room = total / shards * (1 + _SLACK)
     shares: list[list[Path]] = [[] for _ in range(shards)]
     totals = [0] * shards
-    placed: dict[int, int] = {}  # unit -> share
-    for number, (size, group) in enumerate(units):
-        # What each share would parse on demand for this unit: the files it imports held elsewhere, and its own
-        # files that units placed elsewhere import.
-        cost = [0] * shards
-        for target in needs[number]:
-            where = placed.get(unit_of[target])
-            if where is not None:
-                for index in range(shards):
-                    if index != where:
-                        cost[index] += sizes[target] + 4096
-        for path in group:
-            for other in needed_by.get(path, ()):
-                where = placed.get(other)
-                if where is not None:
-                    for index in range(shards):
-                        if index != where:
-                            cost[index] += sizes[path] + 4096
-        fitting = [index for index in range(shards) if totals[index] + size <= room] or [totals.index(min(totals))]
-        chosen = min(fitting, key=lambda index: (cost[index], totals[index], index))
-        placed[number] = chosen
-        shares[chosen].extend(group)
-        totals[chosen] += size
+    for size, group in sorted(units, key=lambda unit: (-unit[0], str(unit[1][0]))):
+        smallest = totals.index(min(totals))
+        shares[smallest].extend(group)
+        totals[smallest] += size
     order = {path: index for index, path in enumerate(files)}
     return [sorted(share, key=order.__getitem__) for share in shares]
-
-
-_SLACK = 0.02
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import\b|import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*))",
-                     re.MULTILINE)
-
-
-def _imports_of(files: list[Path]) -> dict[Path, set[Path]]:
-    """Per file, the files of the run its import statements name (read as text, not parsed; the longest dotted
-    prefix that is a file of the run): only a guide for `_split`."""
-    from jitlint.names import module_name_for
-
-    names: dict[Path, str] = {}
-    by_name: dict[str, Path] = {}
-    for path in files:
-        try:
-            name, _root = module_name_for(path)
-        except OSError:
-            continue
-        names[path] = name
-        by_name[name] = path
-    out: dict[Path, set[Path]] = {}
-    for path, name in names.items():
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        found: set[Path] = set()
-        for dots, relative, absolute in _IMPORT.findall(text):
-            if absolute:
-                targets = [part.strip() for part in absolute.split(",")]
-            elif dots:
-                base = package.split(".") if package else []
-                if len(dots) > 1:
-                    base = base[:len(base) - (len(dots) - 1)]
-                targets = [".".join([*base, *([relative] if relative else [])])]
-            else:
-                targets = [relative]
-            for target in targets:
-                parts = target.split(".")
-                for end in range(len(parts), 0, -1):
-                    hit = by_name.get(".".join(parts[:end]))
-                    if hit is not None:
-                        if hit != path:
-                            found.add(hit)
-                        break
-        out[path] = found
-    return out
 
 
 def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...], config: Config, enabled: set[str],
