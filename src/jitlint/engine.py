@@ -271,11 +271,34 @@ def _in_lint_thread(function, *args, **kwargs):
     finally:
         threading.stack_size(previous_stack)
         sys.setrecursionlimit(previous_limit)
+        gc.unfreeze()  # what `_Sweeper` froze goes back to the collector's oldest generation
         if gc_was_enabled:
             gc.enable()
     if failure:
         raise failure[0]
     return result[0]
+
+
+class _Sweeper:
+    """Frees the cyclic garbage the rules leave per file, without the collector scanning the trees. The run keeps
+    Python's collector off (see `_in_lint_thread`), but a file's rules leave reference cycles behind (on a
+    60-directory transformers subset, linting the files a second time grew the process by 118 MB, and a collection
+    then found 1.1M objects in cycles): kept, they doubled a worker's memory on transformers during the lint
+    phase. Everything that exists before the lint phase (the trees, the index, the maps) is frozen, so each
+    collection after a file scans only what that file's rules allocated (0.5 of 40 CPU-s on that subset), and the
+    oldest young generation every 50 files. Does nothing for one file (nothing accumulates: the editor server's
+    keystroke) or where the collector is on (a caller's own thread)."""
+
+    def __init__(self, files: int) -> None:
+        self.active = files > 1 and not gc.isenabled()
+        self.count = 0
+        if self.active:
+            gc.freeze()
+
+    def __call__(self) -> None:
+        if self.active:
+            self.count += 1
+            gc.collect(1 if self.count % 50 == 0 else 0)
 
 
 def _lint_run(
@@ -347,10 +370,12 @@ def _lint_run(
     maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
+    sweep = _Sweeper(len(modules))
     for done, (source, module) in enumerate(modules):
         if progress is not None:
             progress(len(files) + done, len(files) + len(modules), f"lint {done}/{len(modules)}")
         findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
+        sweep()
     findings.sort(key=Finding.sort_key)
     exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
     contrib = contributions_of(maps, files) if record else {}
@@ -529,9 +554,11 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
         captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
         captured.finalize()
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
+    sweep = _Sweeper(len(modules))
     for done, (source, module) in enumerate(modules):
         report(len(share) + done, 2 * len(share), f"lint {done}/{len(modules)}")
         findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
+        sweep()
     findings.sort(key=Finding.sort_key)
     return LintRun(findings, project, maps, list(project.loaded), {}, contrib, graph_of(project), share)
 
@@ -744,10 +771,12 @@ def _shard_worker(index: int, connection) -> None:
             captured.receive(entries, sites, lambda function: where(function.module.path) == index)
             captured.finalize()
         findings = [_finding_for_error(error) for error in errors if error.code in enabled]
+        sweep = _Sweeper(len(modules))
         for done, (source, module) in enumerate(modules):
             tell("lint", done + len(errors), len(share))
             file_findings = lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled)
             findings.extend(_detached(finding) for finding in file_findings)
+            sweep()
         tell("done", len(share), len(share), force=True)
         exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
         contrib = contributions_of(maps, files) if record else {}
