@@ -10,9 +10,10 @@ counting unique (file, line) pairs:
 
 - static recall: confirmed / (confirmed + JIT000): of the lines torch rejected, how many a static error found
   (JIT000 is an error only torch reported);
-- strict recall: the same, counting a confirmed finding only when torch's error names the finding's own line (or
-  no line: a whole-class rejection); a finding confirmed by an error elsewhere in its statement (the flow rules'
-  statement is the whole function) counts torch's line instead, found only if another finding sits on it;
+- strict recall: the same, counting a confirmed finding only when torch's error names the finding's own line, no
+  line (a whole-class rejection), or is the rule's own error; a finding confirmed by another error elsewhere in its
+  statement (the flow rules' statement is the whole function) counts torch's line instead, found only if another
+  finding sits on it;
 - false errors: static errors torch did not reproduce although it scripted every class that reaches them
   (`not-reproduced`), i.e. errors on code a scripted model compiled; precision = confirmed / (confirmed + those);
 - unverified: static errors torch could not check (the class needs constructor arguments, the import failed, ...);
@@ -53,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from jitlint.codes import CODES  # noqa: E402
+from jitlint.dynamic.confirm import _same_error  # noqa: E402
 
 
 def package_dir(name: str) -> Path:
@@ -131,16 +133,19 @@ def score(findings: list[dict]) -> dict:
     unlocated = {(f["filename"], f["location"]["row"]) for f in compiler if "torch gave no line" in f["message"]}
     located_missed = missed - unlocated
     recall = len(confirmed) / (len(confirmed) + len(missed)) if confirmed or missed else None
-    # Strict: a confirmed finding counts only where torch's own line is the finding's line (or torch gave no line:
-    # a whole-class rejection). A finding whose statement is a whole function (the flow rules report there) is
-    # confirmed by any error torch gives inside that function; then torch showed its line, not the finding's.
+    # Strict: a confirmed finding counts only where torch's own line is the finding's line, where torch gave no
+    # line (a whole-class rejection), or where torch's error is the rule's own (the same kind of error torch gave
+    # at the first such line of the class). A finding whose statement is a whole function (the flow rules report
+    # there) is confirmed by any error torch gives inside that function; then torch showed its line, not the
+    # finding's, which counts as a line of its own, found only if another finding sits on it.
     strict_found, shown = set(), set()
     for f in errors:
         if status(f) != "confirmed":
             continue
         where = re.search(r"\((?:line (\d+)|no line given)\)\s*$", f["confirmation"].get("detail", ""))
         row = f["location"]["row"]
-        if where is None or where.group(1) is None or int(where.group(1)) == row:
+        said = re.sub(r"^torch [0-9.+a-z]+: ", "", f["confirmation"].get("detail", ""))
+        if where is None or where.group(1) is None or int(where.group(1)) == row or _same_error(said, f["code"]):
             strict_found.add((f["filename"], row))
         else:
             shown.add((f["filename"], int(where.group(1))))
@@ -214,7 +219,7 @@ def main() -> int:
               f" (precision {_ratio(result['precision'])}), unverified {result['unverified']}"
               + (f", {elapsed:.0f}s" if elapsed else ""))
         print(f"{name}: strict recall {_ratio(result['strict_recall'])} ({result['strict_found']} of "
-              f"{result['strict_lines']} lines, counting a confirmation only at torch's own line)")
+              f"{result['strict_lines']} lines, counting a confirmation only at torch's own line or by the rule's own error)")
         for line in result["false_error_lines"]:
             print(f"    false error: {line}")
         for message, count in result["misses_by_message"]:
