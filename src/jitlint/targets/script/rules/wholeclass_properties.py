@@ -95,15 +95,6 @@ class _Unknown(Exception):
     """The proof gives up: the rule stays silent."""
 
 
-def _decorator_qualnames(function: FunctionInfo) -> list[str | None]:
-    imports = function.module.imports
-    names = []
-    for decorator in function.node.decorators:
-        expression = decorator.decorator
-        names.append(imports.qualify(expression.func if isinstance(expression, cst.Call) else expression))
-    return names
-
-
 def _own_getter(cls: ClassInfo, name: str) -> cst.FunctionDef | None | bool:
     """What `cls`'s own body binds `name` to: the getter FunctionDef of a property (or cached_property), False for
     anything else (a method, a class attribute), None when the body does not bind it."""
