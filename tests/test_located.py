@@ -699,23 +699,20 @@ def marked(source: str) -> tuple[int, str, str] | None:
     return rows[0] if rows else None
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_jitlint_agrees(name, lint_source):
-    source = CASES[name]
+def lint_agrees(name: str, source: str, lint_source, codes: tuple[str, ...]) -> None:
+    """jitlint flags the marked line with the marked code, and no other line with an error or one of `codes`."""
     mark = marked(source)
     findings = lint_source(source)
     unexpected = [(f.code, f.location.row) for f in findings
-                  if (f.severity == "error" or f.code in CODES) and (mark is None or f.location.row != mark[0])]
+                  if (f.severity == "error" or f.code in codes) and (mark is None or f.location.row != mark[0])]
     assert unexpected == []
     if mark is not None:
         row, _, code = mark
         assert any(f.code == code and f.location.row == row for f in findings), [(f.code, f.location.row) for f in findings]
 
 
-@pytest.mark.torch
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_torch_agrees(name, tmp_path):
-    source = CASES[name]
+def torch_agrees(name: str, source: str, tmp_path) -> None:
+    """torch scripts an unmarked (or `warns`) case and rejects a `rejects` case at the marked line."""
     mark = marked(source)
     result = script_source(source, tmp_path)
     if mark is None or mark[1] == "warns":
@@ -723,6 +720,17 @@ def test_torch_agrees(name, tmp_path):
     else:
         assert result.rejected, f"{name}: torch.jit.script must reject it, but it {result}"
         assert points_at(result, source, mark[0]), f"{name}: marked line {mark[0]}, but torch {result}"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_jitlint_agrees(name, lint_source):
+    lint_agrees(name, CASES[name], lint_source, CODES)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_torch_agrees(name, tmp_path):
+    torch_agrees(name, CASES[name], tmp_path)
 
 
 def test_interface_stub_is_a_declaration(lint_source):

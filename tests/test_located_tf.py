@@ -10,8 +10,7 @@ import textwrap
 
 import pytest
 
-from test_located import marked
-from torch_oracle import points_at, script_source
+from test_located import lint_agrees, torch_agrees
 
 HEADER = """\
 from typing import Dict, List, Optional, Tuple
@@ -111,25 +110,10 @@ CASES = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_jitlint_agrees(name, lint_source):
-    source = CASES[name]
-    mark = marked(source)
-    findings = lint_source(source)
-    unexpected = [(f.code, f.location.row) for f in findings
-                  if (f.severity == "error" or f.code in CODES) and (mark is None or f.location.row != mark[0])]
-    assert unexpected == []
-    if mark is not None:
-        row, _, code = mark
-        assert any(f.code == code and f.location.row == row for f in findings), [(f.code, f.location.row) for f in findings]
+    lint_agrees(name, CASES[name], lint_source, CODES)
 
 
 @pytest.mark.torch
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_torch_agrees(name, tmp_path):
-    source = CASES[name]
-    mark = marked(source)
-    result = script_source(source, tmp_path)
-    if mark is None:
-        assert result.ok, f"{name}: {result}\n{result.message_full}"
-    else:
-        assert result.rejected, f"{name}: torch.jit.script must reject it, but it {result}"
-        assert points_at(result, source, mark[0]), f"{name}: marked line {mark[0]}, but torch {result}"
+    torch_agrees(name, CASES[name], tmp_path)
