@@ -125,3 +125,47 @@ def test_torch_names_the_parameters_own_line(tmp_path):
     # and with `**kwargs` gone, torch names the annotation's own line
     result = script_source(HEADER_OVER_LINES.replace("        **kwargs,\n", ""), tmp_path, "example2.py")
     assert not result.ok and result.line == 11 and "Unknown type constructor Callable" in result.message, result
+
+
+PASSED_OVER_LINES = """\
+import torch
+import torch.nn as nn
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.prob = 0.5
+
+    @staticmethod
+    def get_params(img, prob):
+        return img
+
+    def forward(self, img, n):
+        for _ in range(
+            n,
+        ):
+            img = img + 1
+        return self.get_params(
+            img,
+            self.prob,
+        )
+"""
+
+
+def test_jit202_reports_the_call_torch_names_not_the_argument(tmp_path):
+    rows = sorted(f.location.row for f in lint_files({"model.py": PASSED_OVER_LINES}, tmp_path, codes=SCRIPT)
+                  if f.code == "JIT202")
+    assert rows == [15, 19]
+
+
+@pytest.mark.torch
+def test_torch_names_the_calls_first_line(tmp_path):
+    from torch_oracle import script_source
+
+    result = script_source(PASSED_OVER_LINES, tmp_path)
+    assert not result.ok and result.line == 15 and "all inputs of range must be ints" in result.message, result
+    fixed = PASSED_OVER_LINES.replace("def forward(self, img, n)", "def forward(self, img, n: int)")
+    result = script_source(fixed, tmp_path, "example2.py")
+    assert not result.ok and result.line == 19, result
+    assert "Expected a value of type 'Tensor (inferred)' for argument 'prob'" in result.message_full, result
