@@ -113,6 +113,17 @@ def _masked(message: str) -> str:
     return first[:110]
 
 
+def _own_error(confirmation: dict, code: str) -> bool:
+    """Is the error that confirmed a finding its rule's own (the page's text)? The detail is torch's message
+    shortened by the dynamic checker (`confirm._short`: its trailing colon dropped, cut at 80 characters) with
+    "(line N)" after it; compared without that suffix, and with and without the colon torch ends its first line
+    with (a page quoting "function definitions aren't supported:" is the same error as the detail's "function
+    definitions aren't supported (line 65)")."""
+    said = re.sub(r"^torch [0-9.+a-z]+: ", "", confirmation.get("detail", ""))
+    said = re.sub(r"\s*\((?:line \d+|no line given)\)\s*$", "", said)
+    return _same_error(said, code) or _same_error(said + ":", code)
+
+
 def score(findings: list[dict]) -> dict:
     lines = lambda items: {(f["filename"], f["location"]["row"]) for f in items}
     errors = [f for f in findings if f["code"] != "JIT000" and CODES.get(f["code"]) is not None
@@ -144,8 +155,7 @@ def score(findings: list[dict]) -> dict:
             continue
         where = re.search(r"\((?:line (\d+)|no line given)\)\s*$", f["confirmation"].get("detail", ""))
         row = f["location"]["row"]
-        said = re.sub(r"^torch [0-9.+a-z]+: ", "", f["confirmation"].get("detail", ""))
-        if where is None or where.group(1) is None or int(where.group(1)) == row or _same_error(said, f["code"]):
+        if where is None or where.group(1) is None or int(where.group(1)) == row or _own_error(f["confirmation"], f["code"]):
             strict_found.add((f["filename"], row))
         else:
             shown.add((f["filename"], int(where.group(1))))

@@ -66,6 +66,16 @@ PROJECT = {
             def forward(self, x):
                 return [x.max(dim=0)] + [x]  # a list of (values, indices) tuples + a list of Tensors: untyped here
     """),
+    # A flow rule's finding (JIT208, line 11) is confirmed only by an error at its own statement: torch's first
+    # error is at line 8 of the same function, which no static rule explains (a JIT000 of its own).
+    "models/flow_elsewhere.py": HEADER + textwrap.dedent("""
+        class Two(nn.Module):
+            def forward(self, x) -> torch.Tensor:
+                y = [x.max(dim=0)] + [x]
+                if x.sum() > 0:
+                    return x
+                return None
+    """),
     # Hostile code: each costs only its own file.
     "hostile/exits.py": HEADER + "import sys\nsys.exit(3)\n\nclass A(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
     "hostile/crashes.py": HEADER + "import os\nos._exit(7)\n\nclass B(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
@@ -178,6 +188,15 @@ def test_what_only_torch_sees_is_reported_as_its_own_finding(dynamic_run):
     assert (finding["code"], finding["location"]["row"]) == ("JIT000", 8)
     assert finding["confirmation"]["status"] == "confirmed"
     assert "Arguments for call are not valid" in finding["message"]
+
+
+def test_a_flow_finding_is_not_confirmed_by_an_error_elsewhere_in_its_function(dynamic_run):
+    _root, _result, findings, _elapsed = dynamic_run
+    found = {(f["code"], f["location"]["row"]): f for f in by_file(findings, "models/flow_elsewhere.py")}
+    assert set(found) == {("JIT000", 8), ("JIT208", 11)}
+    assert found["JIT000", 8]["confirmation"]["status"] == "confirmed"
+    assert found["JIT208", 11]["confirmation"]["status"] == "unverified"
+    assert "masked: torch stopped at another error" in found["JIT208", 11]["confirmation"]["detail"]
 
 
 @pytest.mark.parametrize(

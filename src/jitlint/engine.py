@@ -8,6 +8,7 @@ import gc
 import json
 import multiprocessing
 import os
+import re
 import sys
 import threading
 from dataclasses import dataclass
@@ -1017,6 +1018,89 @@ class _Where:
         return self.statements[id(node)]
 
 
+    def statement_lines(self, node: cst.CSTNode, fallback: tuple[int, int]) -> tuple[int, int]:
+        """The lines of the smallest statement around `node`, for the dynamic checker (a confirmation is torch
+        rejecting these lines): a simple statement line whole (a call over several lines is one statement), a
+        decorator whole, and for a compound statement (or an `else:`/`except`/`finally:`/`case` clause) only its
+        header: a node in a `for`'s target gets the `for` line, not its body or its `else`. `fallback` (the
+        node's own lines) when no statement holds it."""
+        target = self.positions.get(node)
+        if target is None:
+            return fallback
+        start, end = (target.start.line, target.start.column), (target.end.line, target.end.column)
+        current, best = self.tree, None
+        while True:
+            inner = None
+            for child in current.children:
+                span = self.positions.get(child)
+                if span is None:
+                    continue
+                first = (span.start.line, span.start.column)
+                decorators = getattr(child, "decorators", None)
+                if isinstance(child, (cst.FunctionDef, cst.ClassDef)) and decorators:
+                    first = min(first, self._start_of(decorators[0], first))
+                if first <= start and end <= (span.end.line, span.end.column):
+                    inner = child
+                    break
+            if isinstance(inner, (cst.SimpleStatementLine, cst.Decorator)):
+                span = self.positions[inner]
+                return span.start.line, span.end.line
+            if isinstance(current, cst.FunctionDef) and isinstance(inner, (cst.Parameters, cst.Annotation)):
+                # a parameter or the return annotation of a `def` over several lines: torch names its own line
+                for param in _parameters(inner):
+                    first, last = self._extent(param)
+                    if first <= start and end <= last:
+                        return first[0], last[0]
+                span = self.positions[inner]
+                return span.start.line, span.end.line
+            if isinstance(inner, (cst.BaseCompoundStatement, *_CLAUSES)):
+                best = current = inner
+            elif isinstance(inner, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+                current = inner
+            else:
+                break
+        return self._header(best) if best is not None else fallback
+
+    def _extent(self, param: cst.Param) -> tuple[tuple[int, int], tuple[int, int]]:
+        """A parameter's first and last positions: its name's, its annotation's and its default's (a `Param`'s own
+        position covers only its name)."""
+        spans = [self.positions.get(part) for part in (param, param.annotation, param.default) if part is not None]
+        spans = [span for span in spans if span is not None]
+        if not spans:
+            return (0, 0), (0, 0)
+        return (min((span.start.line, span.start.column) for span in spans),
+                max((span.end.line, span.end.column) for span in spans))
+
+    def _start_of(self, node: cst.CSTNode, default: tuple[int, int]) -> tuple[int, int]:
+        span = self.positions.get(node)
+        return (span.start.line, span.start.column) if span is not None else default
+
+    def _header(self, statement: cst.CSTNode) -> tuple[int, int]:
+        """The header lines of a compound statement or clause: from its keyword to the line of its colon and a
+        `# type:` signature comment under it (other comments and blank lines before the body are not the header's)."""
+        span = self.positions[statement]
+        body = statement.cases[0] if isinstance(statement, cst.Match) and statement.cases else getattr(statement, "body", None)
+        body_span = self.positions.get(body) if isinstance(body, cst.CSTNode) else None
+        if body_span is None:
+            return span.start.line, span.start.line
+        text = self.text[self._offset(span.start):self._offset(body_span.start)].split("\n")
+        while len(text) > 1 and (not text[-1].strip() or (text[-1].strip().startswith("#") and
+                                                            not re.match(r"#\s*type:", text[-1].strip()))):
+            text.pop()
+        return span.start.line, span.start.line + len(text) - 1
+
+
+def _parameters(node: cst.CSTNode) -> list:
+    if not isinstance(node, cst.Parameters):
+        return []
+    star = [node.star_arg] if isinstance(node.star_arg, cst.Param) else []
+    kwargs = [node.star_kwarg] if node.star_kwarg is not None else []
+    return [*node.posonly_params, *node.params, *star, *node.kwonly_params, *kwargs]
+
+
+_CLAUSES = (cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)
+
+
 def _body_of(statement) -> list:
     body = statement.body
     return list(body.body) if isinstance(body, cst.IndentedBlock) else []
@@ -1040,8 +1124,10 @@ def _blocks_of(statement) -> list[list]:
 def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: list[str], where: _Where) -> Finding:
     code_range = positions[raw.node]
     rule = raw.rule
-    span = positions.get(raw.statement) if raw.statement is not None else None
-    statement = (span.start.line, span.end.line) if span else (code_range.start.line, code_range.end.line)
+    # The dynamic checker confirms a finding by an error torch gives on these lines: the smallest statement around
+    # the finding's own node, not around where the rule was when it reported (a flow rule reports from its
+    # function's `def`, and any error in the function would confirm it).
+    statement = where.statement_lines(raw.node, (code_range.start.line, code_range.end.line))
     return Finding(
         rule.code,
         rule.name,

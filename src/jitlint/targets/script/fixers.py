@@ -681,7 +681,7 @@ def _path(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
 
 
 EVENT_FIXES = {
-    "JIT202": lambda node, message, ctx: annotate_from_message(node.value, message, ctx) if isinstance(node, cst.Name) else None,
+    "JIT202": lambda node, message, ctx: annotate_from_message(_first_name(node), message, ctx),
     "JIT208": optional_return,
     "JIT210": annotate_empty_container,
     "JIT416": obvious_cast,
@@ -699,6 +699,14 @@ EVENT_FIXES = {
     "JIT315": lambda node, message, ctx: enumerate_the_container(node, message, ctx),
     "JIT206": lambda node, message, ctx: annotate_tolist(node, message, ctx),
 }
+
+
+def _first_name(node: cst.CSTNode) -> str:
+    """The parameter a JIT202 event advises annotating: the event's name, or a call's first argument's
+    (`torch.cat(xs)`, reported at the call); "" otherwise (the advice is then for another function's parameter)."""
+    if isinstance(node, cst.Call) and node.args and node.args[0].keyword is None:
+        node = node.args[0].value
+    return node.value if isinstance(node, cst.Name) else ""
 
 
 def event_fix(code: str, function: cst.FunctionDef, node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:

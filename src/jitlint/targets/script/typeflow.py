@@ -1349,7 +1349,7 @@ class TypeDomain(FlowDomain[Type]):
         """The signature TorchScript compiles a project function with (a module-level function, or a method called on
         `self` by its name), when it is neither overloaded nor decorated: the annotated parameters' types (an int for
         `factor: float` is 'Expected a value of type 'float' for argument 'factor''). The unannotated ones, Tensors
-        to torch, are left unknown here: JIT202 reports a non-Tensor passed to them, at the argument."""
+        to torch, are left unknown here: JIT202 reports a non-Tensor passed to them, at the call."""
         found = self.ctx.captured.callee_of(call)
         if found is None:
             return None
@@ -1416,8 +1416,8 @@ class TypeDomain(FlowDomain[Type]):
             if qualified in ("torch.cat", "torch.stack", "torch.concat", "torch.concatenate") and call.args:
                 name = self._unannotated_tensor(call.args[0].value, expressions)
                 if name is not None and call.args[0].keyword is None:
-                    self.events.append(Event(
-                        UnannotatedNonTensorParam, call.args[0].value,
+                    self.events.append(Event(  # at the call: torch names the call's line
+                        UnannotatedNonTensorParam, call,
                         f"`{qualified}()` takes a list of Tensors, but `{name}` has no annotation, so TorchScript "
                         f"types it as one Tensor; annotate it: `{name}: List[torch.Tensor]`",
                     ))
@@ -1459,8 +1459,8 @@ class TypeDomain(FlowDomain[Type]):
             else:
                 continue
             name = param.name.value
-            self.events.append(Event(
-                UnannotatedNonTensorParam, argument.value,
+            self.events.append(Event(  # at the call: torch names the call's line, not the argument's
+                UnannotatedNonTensorParam, call,
                 f"`{callee.display_name}` has no annotation on `{name}`, so TorchScript types it as a Tensor, and "
                 f"this passes a {spelled}; annotate it: "
                 f"`{name}: {_spelled(kind) if spelled != 'list' else 'List[...]'}`",

@@ -160,7 +160,7 @@ class UnannotatedNonTensorParam(ScriptRule):
             if param is not None:
                 name = param.name.value
                 ctx.report(
-                    argument.value,
+                    node,  # the call: torch names its first line
                     f"`{name}` is used as an int by `range()`, but it has no annotation, so TorchScript types it "
                     f"as a Tensor; annotate it: `{name}: int`",
                     fix=fixers.annotate(param, "int", ctx),
