@@ -196,6 +196,19 @@ CASES = {
             def forward(self, x):
                 return helper(self.g, x)  # rejects JIT435 | {METHOD}
     """),
+    "decorated-class": case(f"""
+        def register(cls):
+            return cls
+
+
+        @register
+        class M(nn.Module):
+            def forward(self, x):
+                return helper(self.g, x)  # rejects JIT435 | {METHOD}
+
+            def g(self, x):
+                return x
+    """),
     # -- JIT435 look-alikes torch compiles --------------------------------------------------------------------------
     "called": case("""
         class M(nn.Module):
@@ -289,6 +302,122 @@ CASES = {
 
             def g(self, x):
                 return x
+    """),
+    # -- JIT603: a functools.partial or a bound method stored on the module --------------------------------------
+    "partial-attribute": case(f"""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = functools.partial(F.gelu, approximate="tanh")
+
+            def forward(self, x):
+                return self.act(x)  # rejects JIT603 | {CONVERT}: 'functools.partial'
+    """),
+    "partial-or-bound-method": case(f"""
+        class M(nn.Module):
+            def __init__(self, use_python: bool = False):
+                super().__init__()
+                if use_python:
+                    self.act = self._gelu
+                else:
+                    self.act = functools.partial(F.gelu, approximate="tanh")
+
+            def _gelu(self, x: torch.Tensor) -> torch.Tensor:
+                return x * torch.sigmoid(1.702 * x)
+
+            def forward(self, x):
+                return self.act(x)  # rejects JIT603 | {CONVERT}: 'functools.partial'
+    """),
+    "bound-method-attribute": case(f"""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = self._gelu
+
+            def _gelu(self, x: torch.Tensor) -> torch.Tensor:
+                return x * torch.sigmoid(1.702 * x)
+
+            def forward(self, x):
+                return self.act(x)  # rejects JIT603 | {CONVERT}: 'method'
+    """),
+    "ignored-method-attribute": case(f"""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = self._gelu
+
+            @torch.jit.ignore
+            def _gelu(self, x: torch.Tensor) -> torch.Tensor:
+                return x * torch.sigmoid(1.702 * x)
+
+            def forward(self, x):
+                return self.act(x)  # rejects JIT603 | {CONVERT}: 'method'
+    """),
+    # -- JIT603 look-alikes torch compiles --------------------------------------------------------------------------
+    "staticmethod-attribute": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = self._gelu
+
+            @staticmethod
+            def _gelu(x: torch.Tensor) -> torch.Tensor:
+                return x * torch.sigmoid(1.702 * x)
+
+            def forward(self, x):
+                return self.act(x)
+    """),
+    "function-attribute": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = F.gelu
+
+            def forward(self, x):
+                return self.act(x)
+    """),
+    "partial-never-read": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = functools.partial(F.gelu, approximate="tanh")
+
+            def forward(self, x):
+                return x
+    """),
+    "partial-under-hasattr": case("""
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = functools.partial(torch.add, alpha=2)
+
+            def forward(self, x):
+                if hasattr(self, "act"):
+                    return self.act(x, x)
+                return x
+    """),
+    "partial-or-none": case("""
+        class M(nn.Module):
+            def __init__(self, use: bool = False):
+                super().__init__()
+                self.act = functools.partial(torch.add, alpha=2) if use else None
+
+            def forward(self, x):
+                if self.act is not None:
+                    return self.act(x, x)
+                return x
+    """),
+    "partial-replaced-by-a-module": case("""
+        class M(nn.Module):
+            def __init__(self, use: bool = False):
+                super().__init__()
+                if use:
+                    self.act = functools.partial(F.gelu, approximate="tanh")
+                else:
+                    self.act = nn.GELU()
+
+            def forward(self, x):
+                return self.act(x)
     """),
 }
 

@@ -198,8 +198,10 @@ def _used_as_value(node: cst.Attribute, ancestors: list[cst.CSTNode]) -> bool:
 def _resolved_method(name: str, owner, ctx: RuleContext):
     """The method `self.<name>` is on instances of the module class `owner`: its definition in the class body of
     the first class of the C3 MRO that defines the name, when nothing can make it something else (an attribute
-    of that name set anywhere in the classes, a class-level value, `__getattr__`, a decorated class, a class body
-    with conditional definitions, a torch base other than `nn.Module` before it, an unknown base). None otherwise."""
+    of that name set anywhere in the classes, a class-level value or annotation (a dataclass field), `__getattr__`,
+    a class body with conditional definitions, a torch base other than `nn.Module` before it, an unknown base). None
+    otherwise. A decorated class is taken as written (a registry's decorator returns the class), as the capture map
+    takes its `forward`."""
     from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES, _named_in, _plain_body
     from jitlint.targets.script.rules.wholeclass import _linearization
 
@@ -207,7 +209,7 @@ def _resolved_method(name: str, owner, ctx: RuleContext):
     if order is None:
         return None
     classes = [entry for entry in order if not isinstance(entry, str)]
-    if any(cls.node.decorators or cls.dynamic_attributes or not _plain_body(cls)
+    if any(cls.dynamic_attributes or not _plain_body(cls)
            or {"__getattr__", "__getattribute__", "__setattr__"} & set(cls.methods)
            or name in _named_in(cls, ctx.project) for cls in classes):
         return None
