@@ -238,7 +238,8 @@ class MethodUsedAsValue(ScriptRule):
         function = ctx.function
         if function is None or function.info.bound_first_param != "instance":
             return
-        if not isinstance(node.value, cst.Name) or node.value.value != first_param(function.info.node).name.value:
+        first = first_param(function.info.node)
+        if first is None or not isinstance(node.value, cst.Name) or node.value.value != first.name.value:
             return
         if not _used_as_value(node, ctx.ancestors):
             return
