@@ -280,6 +280,12 @@ class Checker:
         for name in methods[:max_attempts]:
             if not hasattr(instance, name) or isinstance(inspect.getattr_static(type(instance), name, None), property):
                 continue
+            static = inspect.getattr_static(type(instance), name, None)
+            if isinstance(static, staticmethod):
+                # Compiled code calling `self.create(x)` compiles a staticmethod as a free function; a method stub
+                # would bind the module to its first parameter ("Module 'M' has no attribute 'size'").
+                errors.extend(self._attempt(lambda function=static.__func__: torch.jit.script(function)))
+                continue
 
             def stubs(module, name=name):
                 if module is instance:

@@ -187,7 +187,7 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
     code = "JIT603"
     name = "attr-unconvertible-value"
     severity = "error"
-    summary = "an attribute holding a lambda, a mixed-type list, `object()` or a builtin class (`float`)"
+    summary = "an attribute holding a lambda, a mixed-type list, `object()`, a builtin class (`float`), a `functools.partial` or a bound method"
     message = "attribute value TorchScript cannot convert"
     bad_kinds = frozenset({"lambda", "mixed-list", "object", "python-type"})
 
@@ -196,6 +196,71 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
                 "python-type": "a Python class (a `type`)"}[sorted(kinds)[0]]
         return (f"`self.{name}` holds {what}, which TorchScript cannot convert; use an nn.Module (or a module-level "
                 f"function) for callables, and one element type per list")
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        before = len(ctx.findings)
+        super().visit_Attribute(node, ctx)
+        if len(ctx.findings) == before:
+            self._check_callable_object(node, ctx)
+
+    def _check_callable_object(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        """`self.act` that `__init__` sets, on every path, to a `functools.partial` or to a bound method of the
+        module (`self.act = self._gelu`): torch converts neither ("failed to convert Python type:
+        'functools.partial'", "... 'method'"), and fails where compiled code reads the attribute. A staticmethod
+        stored so is a plain function, which torch compiles; `hasattr(self, "act")` is folded to False."""
+        from jitlint.targets.script.rules.undeclared import _guarded_by_hasattr
+
+        found = self_attribute_load(node, ctx)
+        owners = _owners(ctx)
+        if found is None or not owners or len(owners) != len(ctx.function.owners):
+            return
+        name = found[0]
+        whats: set[str] = set()
+        for owner in owners:
+            info = ctx.project.attributes(owner).get(name)
+            if info is None or info.annotation is not None or info.class_value is not None or info.registered:
+                return
+            if info.assigned_in != {"__init__"} or not info.init_values:
+                return  # another method (or a setattr) may store something else before scripting
+            for value in info.init_values:
+                what = _callable_object(value.node, value.imports, owner, ctx)
+                if what is None:
+                    return
+                whats |= what
+        if _guarded_by_hasattr(name, ctx):
+            return
+        spelled = " or ".join(sorted(whats))
+        ctx.report(
+            node,
+            f"`self.{name}` holds {spelled}, which TorchScript cannot convert (torch: \"Module '...' has no "
+            f"attribute '{name}' (This attribute exists on the Python module, but we failed to convert Python "
+            f"type ...\"); store an nn.Module (or a module-level function) instead, or call the method directly",
+        )
+
+
+def _callable_object(value: cst.BaseExpression, imports, owner: ClassInfo, ctx: RuleContext) -> set[str] | None:
+    """What `__init__` stores when torch cannot convert it: a `functools.partial(...)`, or `self.<method>` naming
+    a method of the class that binds (not a staticmethod, not a property); for an if-expression, both branches.
+    None when it may be anything else."""
+    from jitlint.targets.script.rules.callables import _METHOD_VALUE_ERRORS, _resolved_method
+
+    if isinstance(value, cst.IfExp):
+        body = _callable_object(value.body, imports, owner, ctx)
+        orelse = _callable_object(value.orelse, imports, owner, ctx)
+        return body | orelse if body is not None and orelse is not None else None
+    if isinstance(value, cst.Call) and imports.qualify(value.func) == "functools.partial":
+        return {"a `functools.partial`"}
+    if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
+        init = ctx.project.find_method(owner, "__init__")
+        if init is None or first_param_name(init.node) != "self":
+            return None
+        method = _resolved_method(value.attr.value, owner, ctx)
+        if method is None or method.is_property or "builtins.staticmethod" in method.decorators:
+            return None
+        if frozenset(method.decorators) not in _METHOD_VALUE_ERRORS:
+            return None
+        return {f"a bound method (`self.{value.attr.value}`)"}
+    return None
 
 
 class FinalReassigned(ScriptRule):

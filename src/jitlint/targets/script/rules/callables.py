@@ -154,3 +154,114 @@ class IgnoredReturnUnannotated(ScriptRule):
             f"Tensor\"). Annotate its return type: `def {callee.name}(...) -> {returns}:`",
             fix=fixers.annotate_ignored_return(callee, returns, ctx),
         )
+
+
+# What torch 2.13 says when compiled code uses `self.<method>` as a value, by how the method is defined (each
+# checked with torch 2.13: tests/test_method_value.py). Methods with any other decorator are left alone.
+_METHOD_VALUE_ERRORS = {
+    frozenset(): "method cannot be used as a value",
+    frozenset({"torch.jit.export"}): "method cannot be used as a value",
+    frozenset({"builtins.classmethod"}): "method cannot be used as a value",
+    frozenset({"builtins.staticmethod"}): "function cannot be used as a value",
+    frozenset({"torch.jit.ignore"}): "python value of type 'function' cannot be used as a value",
+    frozenset({"torch.jit.unused"}): "python value of type 'function' cannot be used as a value",
+}
+
+# Calls that take their argument as something other than a value (an attribute lookup: another error) or that
+# torch does not compile at all.
+_NOT_VALUE_CALLS = frozenset({"builtins.getattr", "builtins.hasattr", "builtins.callable", "builtins.setattr"})
+
+
+def _used_as_value(node: cst.Attribute, ancestors: list[cst.CSTNode]) -> bool:
+    """Whether `node` (the last of `ancestors`) stands where TorchScript must turn it into a value. Torch keeps a
+    method as a callable while it is called (`self.m(x)`), bound to a local name (`f = self.m`, then `f(x)`) or
+    left alone as a statement; every other place below makes a value of it (verified with torch 2.13)."""
+    parent = ancestors[-2] if len(ancestors) >= 2 else None
+    if isinstance(parent, cst.Arg):
+        call = ancestors[-3] if len(ancestors) >= 3 else None
+        return parent.value is node and parent.star == "" and isinstance(call, cst.Call) and call.func is not node
+    if isinstance(parent, (cst.Element, cst.DictElement, cst.Return, cst.ComparisonTarget, cst.UnaryOperation,
+                           cst.BooleanOperation, cst.BinaryOperation, cst.AugAssign, cst.FormattedStringExpression)):
+        return not isinstance(parent, cst.Element) or isinstance(
+            ancestors[-3] if len(ancestors) >= 3 else None, (cst.List, cst.Tuple, cst.Set))
+    if isinstance(parent, cst.Comparison):
+        return parent.left is node
+    if isinstance(parent, (cst.If, cst.While, cst.Assert)):
+        return parent.test is node
+    if isinstance(parent, cst.IfExp):
+        return True  # the test, or a branch: both become values
+    if isinstance(parent, cst.Subscript):
+        return parent.value is node
+    return False
+
+
+def _resolved_method(name: str, owner, ctx: RuleContext):
+    """The method `self.<name>` is on instances of the module class `owner`: its definition in the class body of
+    the first class of the C3 MRO that defines the name, when nothing can make it something else (an attribute
+    of that name set anywhere in the classes, a class-level value or annotation (a dataclass field), `__getattr__`,
+    a class body with conditional definitions, a torch base other than `nn.Module` before it, an unknown base). None
+    otherwise. A decorated class is taken as written (a registry's decorator returns the class), as the capture map
+    takes its `forward`."""
+    from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES, _named_in, _plain_body
+    from jitlint.targets.script.rules.wholeclass import _linearization
+
+    order = _linearization(ctx, owner)
+    if order is None:
+        return None
+    classes = [entry for entry in order if not isinstance(entry, str)]
+    if any(cls.dynamic_attributes or not _plain_body(cls)
+           or {"__getattr__", "__getattribute__", "__setattr__"} & set(cls.methods)
+           or name in _named_in(cls, ctx.project) for cls in classes):
+        return None
+    if ctx.project.attributes(owner).get(name) is not None:
+        return None
+    for entry in order:
+        if isinstance(entry, str):
+            if entry in ("torch.nn.Module", "torch.nn.modules.module.Module") and name not in _NN_MODULE_NAMES:
+                continue
+            return None  # a torch class may define it (nn.Linear's attributes, nn.Module's own methods)
+        if name in entry.own_attributes:
+            return None
+        if name in entry.methods:
+            return entry.methods[name]
+    return None
+
+
+class MethodUsedAsValue(ScriptRule):
+    code = "JIT435"
+    name = "method-used-as-value"
+    severity = "error"
+    summary = "`self.method` used as a value (passed, returned, put in a tuple, tested) in compiled code"
+    message = "method cannot be used as a value"
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        function = ctx.function
+        if function is None or function.info.bound_first_param != "instance":
+            return
+        first = first_param(function.info.node)
+        if first is None or not isinstance(node.value, cst.Name) or node.value.value != first.name.value:
+            return
+        if not _used_as_value(node, ctx.ancestors):
+            return
+        owners = [owner for owner in function.owners if ctx.project.is_module_class(owner)]
+        if not owners or len(owners) != len(function.owners):
+            return
+        name = node.attr.value
+        errors = set()
+        for owner in owners:
+            method = _resolved_method(name, owner, ctx)
+            if method is None or method.is_property:
+                return
+            error = _METHOD_VALUE_ERRORS.get(frozenset(method.decorators))
+            if error is None:
+                return
+            errors.add(error)
+        if len(errors) != 1:
+            return
+        error = errors.pop()
+        ctx.report(
+            node,
+            f"`self.{name}` is a method used as a value here; TorchScript can only call a method, or bind it to a "
+            f"local name it then calls, so it fails with \"{error}\". Call it where the value is needed, or make "
+            f"the function a submodule (an `nn.Module` attribute) and pass that",
+        )
