@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 """
 
-CODES = ("JIT437",)
+CODES = ("JIT437", "JIT202", "JIT301")
 
 
 def case(source: str) -> str:
@@ -84,7 +84,132 @@ WHOLE_CLASS = {
     """),
 }
 
+_STAGES = """
+    class SequentialList(nn.Sequential):
+        def forward(self, x) -> torch.Tensor:
+            for module in self:
+                x = module(x)
+            return x
+
+
+    class Net(nn.Module):
+        def __init__(self, incre_only: bool = False):
+            super().__init__()
+            self.transition = nn.ModuleList([nn.Identity(), nn.Identity()])
+            self.stage, channels = self._make_stage(4)
+            self.heads, self.downs = self._make_head(channels, incre_only)
+
+        def _make_stage(self, channels: int):
+            modules = [nn.Identity()]
+            return SequentialList(*modules), channels
+
+        def _make_head(self, channels: int, incre_only: bool):
+            heads = nn.ModuleList([nn.Linear(channels, channels) for _ in range(3)])
+            if incre_only:
+                return heads, None
+            downs = []
+            for i in range(2):
+                downs.append(nn.Linear(channels, channels))
+            downs = nn.ModuleList(downs)
+            return heads, downs
+"""
+
+# -- the attributes a helper's tuple sets (`self.stage2, channels = self._make_stage(...)`, timm's hrnet) -----------
 CASES = {
+    "tuple-unpacked-sequential-called-with-a-list": case(_STAGES + """
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            xl = [t(x) for t in self.transition]
+            y = self.stage(xl)  # rejects JIT202
+            return x
+    """),
+    "tuple-unpacked-sequential-called-with-a-tensor": case(_STAGES + """
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.stage(x)
+    """),
+    "tuple-unpacked-modulelist-iterated": case(_STAGES + """
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            for head in self.heads:
+                x = head(x)
+            return x
+    """),
+    "tuple-unpacked-modulelist-indexed": case("""
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.heads, self.downs = self._make_head(4)
+
+            def _make_head(self, channels: int):
+                heads = nn.ModuleList([nn.Linear(channels, channels) for _ in range(3)])
+                downs = []
+                for i in range(2):
+                    downs.append(nn.Linear(channels, channels))
+                downs = nn.ModuleList(downs)
+                return heads, downs
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                for i, head in enumerate(self.heads):
+                    if i > 0:
+                        x = self.downs[i - 1](x)  # rejects JIT301
+                return x
+    """),
+    # the helper returns None for `downs` on one path: built that way, torch prunes the guarded index (the module
+    # scripts), built the other way it rejects it: which one is built is not known here (silent)
+    "tuple-unpacked-modulelist-or-none-indexed-under-a-guard": case("""
+        class Net(nn.Module):
+            def __init__(self, incre_only: bool = True):
+                super().__init__()
+                self.heads, self.downs = self._make_head(4, incre_only)
+
+            def _make_head(self, channels: int, incre_only: bool):
+                heads = nn.ModuleList([nn.Linear(channels, channels) for _ in range(3)])
+                if incre_only:
+                    return heads, None
+                return heads, nn.ModuleList([nn.Linear(channels, channels) for _ in range(2)])
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                if self.downs is None:
+                    return x
+                for i, head in enumerate(self.heads):
+                    if i > 0:
+                        x = self.downs[i - 1](x)
+                return x
+    """),
+    # a helper's local re-bound in a loop after its last plain assignment: what it holds is not followed (silent)
+    "tuple-unpacked-local-rebound-in-a-loop": case("""
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.heads, self.width = self._make_head(4)
+
+            def _make_head(self, channels: int):
+                heads = nn.ModuleList([nn.Linear(channels, channels) for _ in range(3)])
+                width = 4
+                for i in range(2):
+                    width = width * 2
+                return heads, width
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                for head in self.heads:
+                    x = head(x)
+                return x * self.width
+    """),
+    "list-local-passed-to-an-annotated-parameter": case("""
+        class Stage(nn.Module):
+            def forward(self, xs: List[torch.Tensor]) -> torch.Tensor:
+                return xs[0]
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.stage, self.transition = self._make()
+
+            def _make(self):
+                return Stage(), nn.ModuleList([nn.Identity()])
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                xl = [t(x) for t in self.transition]
+                return self.stage(xl)
+    """),
     "union-any-with-none": case("""
         class M(nn.Module):
             def forward(self, x: torch.Tensor, s: Union[Any, None, int]) -> torch.Tensor:
