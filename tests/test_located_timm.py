@@ -25,7 +25,7 @@ import torch.nn.functional as F
 
 """
 
-CODES = ("JIT437", "JIT202", "JIT301")
+CODES = ("JIT437", "JIT438", "JIT202", "JIT301")
 
 
 def case(source: str) -> str:
@@ -192,6 +192,72 @@ CASES = {
                 for head in self.heads:
                     x = head(x)
                 return x * self.width
+    """),
+    # -- JIT438: torch's stub of an ignored function has no defaults ------------------------------------------------
+    "ignored-method-default-left-out": case("""
+        class M(nn.Module):
+            @torch.jit.ignore
+            def stats(self, x: torch.Tensor, every: int = 10, scale: Optional[float] = None) -> torch.Tensor:
+                return x
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.stats(x, every=3)  # rejects JIT438
+    """),
+    "unused-method-default-left-out": case("""
+        class M(nn.Module):
+            @torch.jit.unused
+            def stats(self, x: torch.Tensor, every: int = 10) -> torch.Tensor:
+                return x
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                if self.training:
+                    return self.stats(x)  # rejects JIT438
+                return x
+    """),
+    "ignored-staticmethod-default-left-out": case("""
+        class M(nn.Module):
+            @staticmethod
+            @torch.jit.ignore
+            def params(x: torch.Tensor, attempts: int = 10) -> int:
+                return attempts
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return x * self.params(x)  # rejects JIT438
+    """),
+    "ignored-free-function-default-left-out": case("""
+        @torch.jit.ignore
+        def stats(x: torch.Tensor, every: int = 10) -> torch.Tensor:
+            return x
+
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return stats(x)  # rejects JIT438
+    """),
+    "ignored-method-every-default-passed": case("""
+        class M(nn.Module):
+            @torch.jit.ignore
+            def stats(self, x: torch.Tensor, every: int = 10, scale: Optional[float] = None) -> torch.Tensor:
+                return x
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.stats(x, 3, scale=None)
+    """),
+    "compiled-method-default-left-out": case("""
+        class M(nn.Module):
+            def stats(self, x: torch.Tensor, every: int = 10) -> torch.Tensor:
+                return x * every
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.stats(x)
+    """),
+    "ignored-method-not-called": case("""
+        class M(nn.Module):
+            @torch.jit.ignore
+            def stats(self, x: torch.Tensor, every: int = 10) -> torch.Tensor:
+                return x
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return x
     """),
     "list-local-passed-to-an-annotated-parameter": case("""
         class Stage(nn.Module):
