@@ -110,7 +110,7 @@ REACHED = {
                 return x
 
             def forward(self, x):
-                return self.log(x)  # torch points here: the stub for an ignored method is built at the call
+                return self.log(x)  # error: JIT438 (torch points here: the ignored method's stub has no defaults)
     """),
     "is-scripting-and-cond-does-not-prune": case("""
         class M(nn.Module):

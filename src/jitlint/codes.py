@@ -154,6 +154,8 @@ CODES: dict[str, CodeInfo] = {
     "JIT430": CodeInfo("parameter-called-as-function", "error", "script", None),
     "JIT431": CodeInfo("typing-cast", "error", "script", "safe"),
     "JIT435": CodeInfo("method-used-as-value", "error", "script", None),
+    "JIT437": CodeInfo("union-with-any", "error", "script", None),
+    "JIT438": CodeInfo("ignored-function-default-omitted", "error", "script", None),
     "JIT501": CodeInfo("is-tracing-guard-doesnt-prune", "error", "script", "safe"),
     "JIT502": CodeInfo("is-scripting-stored-in-var", "error", "script", "safe"),
     "JIT503": CodeInfo("is-scripting-outside-compiled-code", "warning", "script", None),

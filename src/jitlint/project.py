@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Literal
 import libcst as cst
 
 from jitlint.literals import literal_type
-from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved
+from jitlint.names import ImportTable, bindings, dotted_name, first_param_name, module_name_for, resolved, target_names
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
@@ -119,10 +119,20 @@ class CollectionOf:
     element: "Kind"
 
 
+@dataclass(frozen=True)
+class ElementOf:
+    """Element `index` of what a call returns, unpacked into a tuple target (`self.stage2, channels =
+    self._make_stage(...)`, hrnet's idiom): `source` is the call's `MethodResult` or `CallResult` (of a project
+    function). Resolved through the function's `return a, b` statements to the kinds of that element."""
+
+    source: "MethodResult | CallResult"
+    index: int
+
+
 # What `self.x = <value>` holds (see `value_kinds`): a plain string, or one of the values above that
 # `ProjectIndex.attributes` resolves. The rules read resolved kinds: the plain strings, and the `CallResult`s
 # that resolve to no kind.
-Kind = str | CallResult | MethodResult | CollectionOf
+Kind = str | CallResult | MethodResult | CollectionOf | ElementOf
 
 
 @dataclass
@@ -296,6 +306,68 @@ def _returned_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
     return collector.values
 
 
+class _ReturnStatements(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: list[cst.Return] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.found.append(node)
+
+
+def _return_statements(function: cst.FunctionDef) -> list[cst.Return]:
+    collector = _ReturnStatements()
+    walk(function.body, collector)
+    return collector.found
+
+
+class _Contains(cst.CSTVisitor):
+    def __init__(self, target: cst.CSTNode) -> None:
+        self.target = target
+        self.found = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if node is self.target:
+            self.found = True
+        return not self.found
+
+
+def _contains(node: cst.CSTNode, target: cst.CSTNode) -> bool:
+    finder = _Contains(target)
+    walk(node, finder)
+    return finder.found
+
+
+def _binds(node: cst.CSTNode, name: str) -> bool:
+    return any(name in target_names(target) for _binding, target in bindings(node))
+
+
+def _reaching_value(function: cst.FunctionDef, statement: cst.Return, name: str) -> cst.BaseExpression | None:
+    """The value of `name = value`, a statement of the function's own top-level body, when it is the one
+    assignment to `name` that reaches `statement`: the top-level statement holding the return, and every statement
+    between the two, bind `name` nowhere (a loop or branch that may re-bind it makes the value unknown: None)."""
+    body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
+    holder = next((index for index, top in enumerate(body) if _contains(top, statement)), None)
+    if holder is None:
+        return None
+    if _binds(body[holder], name):
+        return None
+    for top in reversed(body[:holder]):
+        if (isinstance(top, cst.SimpleStatementLine) and len(top.body) == 1 and isinstance(top.body[0], cst.Assign)
+                and len(top.body[0].targets) == 1 and isinstance(top.body[0].targets[0].target, cst.Name)
+                and top.body[0].targets[0].target.value == name):
+            return top.body[0].value
+        if _binds(top, name):
+            return None
+    return None
+
+
 _REGISTRATIONS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
 
 
@@ -358,7 +430,12 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False
 
-    def _record(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+    def _record(self, target: cst.BaseExpression, value: cst.BaseExpression | None,
+                kinds: "set[Kind] | None" = None) -> None:
+        """`self.<name> = value`; `kinds` instead of `value` for an element of an unpacked call's result."""
+        if isinstance(target, (cst.Tuple, cst.List)):
+            self._record_unpacked(target, value)
+            return
         if (
             isinstance(target, cst.Attribute)
             and isinstance(target.value, cst.Name)
@@ -366,6 +443,11 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
         ):
             attribute = self.info.own_attributes.setdefault(target.attr.value, AttributeInfo())
             attribute.assigned_in.add(self.method)
+            if kinds is not None:
+                attribute.kinds |= kinds
+                if self.method == "__init__":
+                    attribute.init_kinds |= kinds
+                return
             if value is None:
                 return
             kinds, function = value_kinds(value, self.imports, self.self_name)
@@ -377,6 +459,26 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             attribute.constructors |= {kind.qualified for kind in kinds if isinstance(kind, CallResult)}
             if function:
                 attribute.function = function
+
+    def _record_unpacked(self, target: cst.Tuple | cst.List, value: cst.BaseExpression | None) -> None:
+        """`self.a, self.b = x, y` (element by element) and `self.a, rest = self._make(...)` (`ElementOf` the
+        call's result); any other value: the attributes are assigned, with nothing known of what they hold."""
+        elements = [element.value for element in target.elements]
+        starred = any(isinstance(element, cst.StarredElement) for element in target.elements)
+        if (isinstance(value, (cst.Tuple, cst.List)) and not starred and len(value.elements) == len(elements)
+                and not any(isinstance(item, cst.StarredElement) for item in value.elements)):
+            for element, item in zip(elements, value.elements):
+                self._record(element, item.value)
+            return
+        sources = set()
+        if value is not None and not starred:
+            sources = {kind for kind in value_kinds(value, self.imports, self.self_name)[0]
+                       if isinstance(kind, (MethodResult, CallResult))}
+        for index, element in enumerate(elements):
+            if isinstance(element, (cst.Tuple, cst.List)):
+                self._record_unpacked(element, None)
+                continue
+            self._record(element, None, {ElementOf(source, index) for source in sources} or {"other"})
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -740,12 +842,22 @@ class ProjectIndex:
                 target.init_values += info.init_values
                 for kind in info.kinds:
                     target.kinds |= self._resolve_kind(kind, cls)
+                    if isinstance(kind, ElementOf):  # the classes an unpacked call's element is built from
+                        target.constructors |= {raw.qualified for raw in self.element_kinds(kind, cls)
+                                                if isinstance(raw, CallResult)}
                 for kind in info.init_kinds:
                     target.init_kinds |= self._resolve_kind(kind, cls)
         self._attributes_cache[key] = merged
         return merged
 
     def _resolve_kind(self, kind: Kind, owner: ClassInfo, depth: int = 0) -> set[Kind]:
+        if isinstance(kind, ElementOf):
+            if depth > 3:
+                return {"other"}
+            kinds: set[Kind] = set()
+            for raw_kind in self.element_kinds(kind, owner):
+                kinds |= self._resolve_kind(raw_kind, owner, depth + 1)
+            return kinds or {"other"}
         if isinstance(kind, MethodResult):
             # `self.layer1 = self._make_layer(...)`: what the method returns (torchvision's and timm's idiom)
             method = self.find_method(owner, kind.name)
@@ -777,6 +889,37 @@ class ProjectIndex:
             if self.is_module_class(cls):
                 return {"module"}
         return {kind}
+
+    def element_kinds(self, kind: ElementOf, owner: ClassInfo) -> set[Kind]:
+        """The unresolved kinds of element `kind.index` of what the called function returns, over its `return`
+        statements: each must return a tuple display of enough elements (else "other"); an element that is a local
+        name is followed to the one assignment that reaches the return (see `_reaching_value`)."""
+        source = kind.source
+        if isinstance(source, MethodResult):
+            function = self.find_method(owner, source.name)
+            if function is not None and function.bound_first_param != "instance":
+                function = None
+        else:
+            function = self.resolve_function(source.qualified)
+        if function is None:
+            return {"other"}
+        self_name = first_param_name(function.node) if function.bound_first_param == "instance" else None
+        kinds: set[Kind] = set()
+        for statement in _return_statements(function.node):
+            value = statement.value
+            items = value.elements if isinstance(value, (cst.Tuple, cst.List)) else None
+            if items is None or kind.index >= len(items) or any(isinstance(item, cst.StarredElement) for item in items):
+                kinds.add("other")
+                continue
+            element = items[kind.index].value
+            if isinstance(element, cst.Name) and element.value not in ("None", "True", "False"):
+                element = _reaching_value(function.node, statement, element.value)
+                if element is None:
+                    kinds.add("other")
+                    continue
+            raw, _function = value_kinds(element, function.module.imports, self_name)
+            kinds |= raw
+        return kinds or {"other"}
 
     def module_classes(self) -> Iterator[ClassInfo]:
         for module in list(self.modules.values()):

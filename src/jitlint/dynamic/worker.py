@@ -260,7 +260,7 @@ class Checker:
                 parsed = self.parse_error(error)
                 # An ignored function's stub is built from its Python signature, without defaults: once jitlint
                 # has ignored something, a stub error at a call is an artifact of that, not the user's error.
-                parsed["artifact"] = bool(ignored) and parsed["message"].startswith("lazy_bind")
+                parsed["artifact"] = _stub_artifact(parsed, ignored)
                 errors.append(parsed)
                 target = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
                 name = self.ignore(*target) if target else None
@@ -270,9 +270,10 @@ class Checker:
                 parsed["ignored"] = name
         return {"scripted": scripted, "errors": errors, "ignored": ignored}
 
-    def compile_separately(self, instance, methods: list[str], functions: list, max_attempts: int) -> list[dict]:
+    def compile_separately(self, instance, methods: list[str], functions: list, max_attempts: int,
+                           ignored: list[str] = ()) -> list[dict]:
         """Compile each method on its own (rules-catalog §0.3) and each free function with torch.jit.script, with
-        the failing functions still ignored, so errors behind a caller that failed earlier still show."""
+        the failing functions still ignored (named `ignored`), so errors behind a caller that failed earlier show."""
         torch = self.torch
         from torch.jit import _recursive
 
@@ -292,12 +293,12 @@ class Checker:
                     return [_recursive.make_stub_from_method(module, name)]
                 return _recursive.infer_methods_to_compile(module)
 
-            errors.extend(self._attempt(lambda stubs=stubs: _recursive.create_script_module(instance, stubs)))
+            errors.extend(self._attempt(lambda stubs=stubs: _recursive.create_script_module(instance, stubs), ignored))
         for function in functions[:max_attempts]:
-            errors.extend(self._attempt(lambda function=function: torch.jit.script(function)))
+            errors.extend(self._attempt(lambda function=function: torch.jit.script(function), ignored))
         return errors
 
-    def _attempt(self, compile_it) -> list[dict]:
+    def _attempt(self, compile_it, ignored: list[str] = ()) -> list[dict]:
         _reset_torch_state(self.torch)
         try:
             with warnings.catch_warnings():
@@ -305,9 +306,28 @@ class Checker:
                 compile_it()
         except Exception as error:
             parsed = self.parse_error(error)
-            parsed["artifact"] = parsed["message"].startswith("lazy_bind")
+            parsed["artifact"] = _stub_artifact(parsed, ["lazy_bind", *ignored])
             return [parsed]
         return []
+
+
+_NOT_PROVIDED = re.compile(r"^Argument \w+ not provided\.$", re.MULTILINE)
+
+
+def _stub_artifact(parsed: dict, ignored) -> bool:
+    """An error caused by jitlint's own ignoring: torch builds the stub of an ignored function from its Python
+    signature without the defaults (torch 2.13: calling an `@torch.jit.ignore` function without a defaulted
+    argument fails with "Argument a not provided."). A method's stub is named `lazy_bind...` (any error at a call of
+    it counts, as before); a staticmethod's or free function's is named as jitlint reported it ignored
+    (`Cls.name(...)`, `name(...)`): there only the missing-default error counts, which the compiled function would
+    not give."""
+    if not ignored:
+        return False
+    message = parsed["message"]
+    if message.startswith("lazy_bind"):
+        return True
+    return any(message.startswith(f"{name}(") for name in ignored) and bool(
+        _NOT_PROVIDED.search(parsed.get("text") or ""))
 
 
 def _factory(spec: str):
@@ -377,7 +397,7 @@ def check_file(checker: Checker, request: dict) -> dict:
                     if f not in ignored and callable(getattr(module, f, None))
                 ]
                 seen = {(e["file"], e["line"]) for e in result["errors"]}
-                for error in checker.compile_separately(instance, methods, functions, attempts):
+                for error in checker.compile_separately(instance, methods, functions, attempts, result["ignored"]):
                     if (error["file"], error["line"]) not in seen:
                         seen.add((error["file"], error["line"]))
                         result["errors"].append(error)

@@ -25,7 +25,7 @@ import libcst as cst
 
 from jitlint.apis import unsupported
 from jitlint.flow import FlowDomain, FlowWalker, Frame, Reads
-from jitlint.names import first_param_name, target_names
+from jitlint.names import bindings, first_param_name, target_names
 from jitlint.project import AttributeInfo, ProjectIndex
 from jitlint.rules.base import Rule, RuleContext
 from jitlint.targets.script.infer import (
@@ -1450,10 +1450,12 @@ class TypeDomain(FlowDomain[Type]):
                 kind = self._attribute_type(attribute)  # `self.patch_size`: the type `__init__` gives it
                 if kind is not None and not (kind in _PASSED_SCALARS or kind.is_list):
                     kind = None
-            if isinstance(argument.value, (cst.List, cst.ListComp)) and kind is None:
+            if kind is None and (isinstance(argument.value, (cst.List, cst.ListComp)) or (
+                    isinstance(argument.value, cst.Name) and argument.value.value in self._list_locals())):
                 spelled = "list"  # a list of unknown element type
-            elif kind is not None and kind.is_list and (kind.element == schemas.MIXED or _is_optional(kind.element)):
-                spelled = "list"  # of elements of several types: no annotation to advise
+            elif kind is not None and kind.is_list and (kind.element is None or kind.element == schemas.MIXED
+                                                        or _is_optional(kind.element)):
+                spelled = "list"  # of elements of several types or unknown ones: no annotation to advise
             elif kind is not None and (kind in _PASSED_SCALARS or kind.is_list):
                 spelled = str(kind)
             else:
@@ -1465,6 +1467,30 @@ class TypeDomain(FlowDomain[Type]):
                 f"this passes a {spelled}; annotate it: "
                 f"`{name}: {_spelled(kind) if spelled != 'list' else 'List[...]'}`",
             ))
+
+    def _list_locals(self) -> frozenset[str]:
+        """Local names every binding of which is `name = [...]` or `name = [... for ...]`: a list wherever the name
+        is defined (TorchScript gives a variable one type), whatever its elements (`xl = [t(x) for t in
+        self.transition1]`, whose element type the flow does not know)."""
+        found = getattr(self, "_list_locals_found", None)
+        if found is None:
+            values: dict[str, list] = {}
+            for binding, target in bindings(self.function.body):
+                for name in target_names(target):
+                    values.setdefault(name, []).append(binding if isinstance(target, cst.Name) else None)
+            lists = set()
+            assigned = _AssignedValues()
+            walk(self.function.body, assigned)
+            params = {param.name.value for param in (*self.function.params.posonly_params, *self.function.params.params,
+                                                      *self.function.params.kwonly_params)}
+            for name, where in values.items():
+                if name in params or any(binding is None or not isinstance(binding, cst.AssignTarget)
+                                         for binding in where):
+                    continue
+                if all(isinstance(assigned.values.get(id(binding)), (cst.List, cst.ListComp)) for binding in where):
+                    lists.add(name)
+            found = self._list_locals_found = frozenset(lists)
+        return found
 
     # -- module attributes --------------------------------------------------------------------------------------
     def _self_attribute(self, node: cst.BaseExpression) -> str | None:
@@ -2060,3 +2086,14 @@ def _truth_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 def _spelled(kind: TSType) -> str:
     return "torch.Tensor" if kind == TENSOR else str(kind)
+
+
+class _AssignedValues(cst.CSTVisitor):
+    """The value each `AssignTarget` of an assignment receives, by the target's id."""
+
+    def __init__(self) -> None:
+        self.values: dict[int, cst.BaseExpression] = {}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self.values[id(target)] = node.value

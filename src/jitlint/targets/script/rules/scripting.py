@@ -222,3 +222,46 @@ class IgnoredMethodNeedsAnnotations(ScriptRule):
                 f"`{param.name.value}: {kind}`",
                 fix=fixers.annotate_ignored_parameter(callee, param, kind, ctx),
             )
+
+
+_STUB_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused"})
+_PLAIN_METHOD_DECORATORS = _STUB_DECORATORS | {"builtins.staticmethod", "staticmethod"}
+
+
+class IgnoredFunctionDefaultOmitted(ScriptRule):
+    code = "JIT438"
+    name = "ignored-function-default-omitted"
+    severity = "error"
+    summary = ("a call in compiled code of an `@torch.jit.ignore`/`unused` function that leaves out a parameter with a "
+               "default: torch's stub of it has no defaults")
+    message = "a defaulted parameter of an ignored function left out of a call in compiled code"
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        resolved = ctx.captured.callee_of(node)
+        if resolved is None or any(arg.star for arg in node.args):
+            return
+        callee, bound = resolved
+        # only `@torch.jit.ignore` / `@torch.jit.unused` (with `staticmethod`): another decorator may wrap it
+        if not callee.decorators & _STUB_DECORATORS or callee.decorators - _PLAIN_METHOD_DECORATORS:
+            return
+        if callee.cls is not None and not ctx.project.is_module_class(callee.cls):
+            return  # a TorchScript class's unused method: torch types it otherwise
+        params = callee.node.params
+        if params.kwonly_params or params.star_kwarg is not None or params.star_arg not in (None, cst.MaybeSentinel.DEFAULT):
+            return  # keyword-only or variadic parameters: torch fails otherwise (an internal assert)
+        ordered = [*params.posonly_params, *params.params][int(bound):]
+        positional = [arg for arg in node.args if arg.keyword is None]
+        if len(positional) > len(ordered):
+            return
+        given = {param.name.value for param in ordered[:len(positional)]} | {
+            arg.keyword.value for arg in node.args if arg.keyword is not None}
+        missing = [param.name.value for param in ordered if param.default is not None and param.name.value not in given]
+        if not missing:
+            return
+        which = ", ".join(f"`{name}`" for name in missing)
+        ctx.report(
+            node,
+            f"`{callee.display_name}` is ignored by TorchScript, whose stub of it keeps the parameters but not their "
+            f"defaults, so this call must pass {which} (torch: 'Argument {missing[0]} not provided.'); pass "
+            f"{'it' if len(missing) == 1 else 'them'} explicitly",
+        )

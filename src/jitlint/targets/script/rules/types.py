@@ -470,3 +470,99 @@ class OverloadMisuse(ScriptRule):
                         f"declares no signature ('Must explicitly add type annotations to overloaded functions'); "
                         f"annotate its parameters and return",
                     )
+
+
+_UNION = frozenset({"typing.Union", "typing_extensions.Union"})
+_OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional"})
+_ANY = frozenset({"typing.Any", "typing_extensions.Any"})
+
+
+class UnionWithAny(ScriptRule):
+    code = "JIT437"
+    name = "union-with-any"
+    severity = "error"
+    summary = "`Union[int, Any]` (a Union with `Any` among its members and no `None`): torch's own assert fails"
+    message = "a `Union` with `Any` among its members, which torch's type unification cannot build"
+    scope = "signature"  # also the signatures of @torch.jit.ignore methods called from compiled code
+    whole_class = "same-error"  # torch names no line: the assert fires while it types the signature
+
+    def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
+        expression = node.annotation
+        if isinstance(expression, cst.SimpleString):  # a forward reference: "Union[int, Any]"
+            value = expression.evaluated_value
+            try:
+                expression = cst.parse_expression(value) if isinstance(value, str) else None
+            except cst.ParserSyntaxError:
+                expression = None
+        if expression is None:
+            return
+        found = self._first(expression, ctx)
+        if found is not None:
+            where = found if expression is node.annotation else node.annotation
+            ctx.report(
+                where,
+                f"`{ctx.code(found)}` has `Any` among its members and no `None`: torch's type unification turns "
+                "such a Union into `Any` and then fails its own check (torch: 'INTERNAL ASSERT FAILED ... the Union "
+                "... has the single type Any'), which rejects the whole class; annotate `Any` alone, or the Union "
+                "without `Any`",
+            )
+
+    def _first(self, node: cst.BaseExpression, ctx: RuleContext) -> cst.BaseExpression | None:
+        """The first Union (outermost first) whose members, flattened as Python flattens them, include `Any` and
+        some other type but not `None`: torch 2.13 fails on exactly those (`Optional[Union[int, Any]]` and
+        `Union[Any]` script)."""
+        members = self._members(node, ctx)
+        if members is not None and "any" in members and "none" not in members and len(members - {"any"}) >= 1:
+            return node
+        # A Union's members are flattened into it (`Optional[Union[int, Any]]` is one Union with `None`): look
+        # inside the members that are no Union themselves (`Union[List[Union[int, Any]], str]`).
+        children = self._leaves(node, ctx) if members is not None else self._children(node)
+        for child in children:
+            found = self._first(child, ctx)
+            if found is not None:
+                return found
+        return None
+
+    def _leaves(self, node: cst.BaseExpression, ctx: RuleContext) -> list[cst.BaseExpression]:
+        """The members of a Union that are no Union themselves, flattened."""
+        if not self._is_union(node, ctx):
+            return [node]
+        return [leaf for child in self._children(node) for leaf in self._leaves(child, ctx)]
+
+    @staticmethod
+    def _is_union(node: cst.BaseExpression, ctx: RuleContext) -> bool:
+        return (isinstance(node, cst.Subscript) and ctx.qualify(node.value) in _UNION | _OPTIONAL) or (
+            isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr))
+
+    @staticmethod
+    def _children(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+        if isinstance(node, cst.Subscript):
+            return [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            return [node.left, node.right]
+        return []
+
+    def _members(self, node: cst.BaseExpression, ctx: RuleContext) -> set[str] | None:
+        """The flattened members of a Union (`Union[...]`, `Optional[...]`, `a | b`), each "any", "none" or its
+        source text; None when `node` is no Union."""
+        if isinstance(node, cst.Subscript) and ctx.qualify(node.value) in _UNION | _OPTIONAL:
+            items = self._children(node)
+            if len(items) != len(node.slice) or not items:
+                return None
+            members = {"none"} if ctx.qualify(node.value) in _OPTIONAL else set()
+            for item in items:
+                members |= self._member(item, ctx)
+            return members
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            return self._member(node.left, ctx) | self._member(node.right, ctx)
+        return None
+
+    def _member(self, node: cst.BaseExpression, ctx: RuleContext) -> set[str]:
+        inner = self._members(node, ctx)
+        if inner is not None:
+            return inner
+        if isinstance(node, cst.Name) and node.value == "None":
+            return {"none"}
+        if ctx.qualify(node) in _ANY:
+            return {"any"}
+        return {ctx.code(node)}
