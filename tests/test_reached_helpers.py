@@ -2,14 +2,20 @@
 
 - a base class imported through a package `__init__` that re-exports it in a `try: ... else:` block (the lazy
   `__init__` of large libraries), so JIT631 can order the MRO;
+- a helper of a file the run does not lint, with an `import` in its body, called from compiled code: torch
+  compiles it and rejects the import at a line outside the linted files, so JIT120 reports the call (when the
+  helper's file is linted too, JIT120 reports the import itself, once); `--dynamic` confirms it by torch's text;
 
 Every flagged case is rejected by torch 2.13 with the rule's text, every look-alike scripts and stays silent.
 """
 
 import importlib
 import itertools
+import json
+import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +115,166 @@ def test_torch_rejects_the_class_with_the_reexported_base(tmp_path):
     _write(_package(name, REEXPORT), tmp_path)
     error = _script_class(tmp_path, f"{name}.model", "Model")
     assert error is not None and "Failed to get source for <function Config.__init__" in error, error
+
+
+# -- an `import` in a helper of a file not linted ----------------------------------------------------------------
+
+HELPERS = """
+    import math
+
+
+    def to_int(x):
+        import torch
+
+        return int(x)
+
+
+    def lookup(x):
+        return x + 1
+
+
+    def cast(x):
+        from math import floor
+
+        return floor(x)
+"""
+
+CALLERS = {
+    "flagged": """
+        import torch
+        import torch.nn as nn
+
+        from PKG.helpers import to_int
+
+
+        class Model(nn.Module):
+            def forward(self, x):
+                n = to_int(x.size(0))  # error
+                return x * n
+    """,
+    "flagged_in_a_method": """
+        import torch
+        import torch.nn as nn
+
+        from PKG import helpers
+
+
+        class Model(nn.Module):
+            def scale(self, x):
+                return helpers.cast(x.size(0))  # error
+
+            def forward(self, x):
+                return x * self.scale(x)
+    """,
+    # look-alikes torch scripts
+    "pruned": """
+        import torch
+        import torch.nn as nn
+
+        from PKG.helpers import to_int
+
+
+        class Model(nn.Module):
+            def forward(self, x):
+                if not torch.jit.is_scripting():
+                    return x * to_int(x.size(0))
+                return x
+    """,
+    "ignored_caller": """
+        import torch
+        import torch.nn as nn
+
+        from PKG.helpers import to_int
+
+
+        class Model(nn.Module):
+            @torch.jit.ignore
+            def count(self, x) -> int:
+                return to_int(x.size(0))
+
+            def forward(self, x):
+                return x * self.count(x)
+    """,
+    "no_import": """
+        import torch
+        import torch.nn as nn
+
+        from PKG.helpers import lookup
+
+
+        class Model(nn.Module):
+            def forward(self, x):
+                return lookup(x)
+    """,
+    "not_compiled": """
+        import torch
+        import torch.nn as nn
+
+        from PKG.helpers import to_int
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.n = to_int(3.0)
+
+            def forward(self, x):
+                return x * self.n
+    """,
+}
+
+
+def _helper_package(case: str) -> tuple[str, dict[str, str]]:
+    name = f"tfmiss_helpers_{next(_unique)}"
+    return name, _package(name, {"__init__.py": "", "helpers.py": HELPERS, "model.py": CALLERS[case]})
+
+
+def _marked(source: str) -> list[int]:
+    return [number for number, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# error")]
+
+
+@pytest.mark.parametrize("case", list(CALLERS))
+def test_call_of_a_helper_that_imports_is_flagged_when_its_file_is_not_linted(case, tmp_path):
+    name, files = _helper_package(case)
+    findings = lint_files(files, tmp_path, lint_only=[f"{name}/model.py"])
+    expected = [("JIT120", row) for row in _marked(files[f"{name}/model.py"])]
+    assert [(f.code, f.location.row) for f in findings if f.code == "JIT120"] == expected
+    for finding in findings:
+        if finding.code == "JIT120":
+            assert "helpers.py, line " in finding.message and "import statements aren't supported" in finding.message
+
+
+def test_the_import_itself_is_reported_when_the_helper_is_linted(tmp_path):
+    name, files = _helper_package("flagged")
+    findings = lint_files(files, tmp_path)
+    helpers = files[f"{name}/helpers.py"].splitlines()
+    assert [(Path(f.filename).name, f.location.row) for f in findings if f.code == "JIT120"] == [
+        ("helpers.py", helpers.index("    import torch") + 1)]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", list(CALLERS))
+def test_torch_agrees_with_the_helper_cases(case, tmp_path):
+    name, files = _helper_package(case)
+    _write(files, tmp_path)
+    error = _script_class(tmp_path, f"{name}.model", "Model")
+    if _marked(files[f"{name}/model.py"]):
+        assert error is not None and error.startswith("import statements aren't supported"), error
+        assert f"{name}/helpers.py" in error, error  # torch's line is in the helper's file
+    else:
+        assert error is None, error
+
+
+@pytest.mark.torch
+def test_dynamic_confirms_the_call_and_leaves_no_miss(tmp_path):
+    name, files = _helper_package("flagged")
+    _write(files, tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint.dynamic]\ntimeout = 60\n")
+    result = subprocess.run([sys.executable, "-m", "jitlint", "check", "--dynamic", "--no-cache", "--output-format",
+                             "json", "--exit-zero", f"{name}/model.py"], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=600)
+    findings = json.loads(result.stdout)
+    row = _marked(files[f"{name}/model.py"])[0]
+    assert [(f["location"]["row"], f["confirmation"]["status"]) for f in findings if f["code"] == "JIT120"] == [
+        (row, "confirmed")], findings
+    assert not [f for f in findings if f["code"] == "JIT000"], findings  # (JIT202 also reports the int to `x`)

@@ -509,6 +509,58 @@ class NoImportInCompiledCode(ScriptRule):
     def visit_ImportFrom(self, node: cst.ImportFrom, ctx: RuleContext) -> None:
         ctx.report(node, fix=fixers.hoist_import(node, ctx))
 
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        """A call of a function of a file the run does not lint, whose body imports: torch compiles the function
+        because of this call, rejects its import, and names a line of that file, outside the user's code; the call
+        is where the linted code reaches it. (In a linted file the import itself is reported.)"""
+        if ctx.in_pruned_branch or ctx.in_signature:
+            return  # torch compiles the callee only when it emits the call
+        found = ctx.captured.callee_of(node)
+        if found is None:
+            return
+        callee, _bound = found
+        if callee.cls is not None or callee.decorators or ctx.project.in_run(callee.module):
+            return  # a method's compilation depends on its class; a decorator may replace the function
+        statement = _first_import(callee.node)
+        if statement is None:
+            return
+        where = f"{callee.module.display_name}, line {_line_in(callee.module, callee.node, statement)}"
+        ctx.report(
+            node,
+            f"this call makes TorchScript compile `{callee.name}` ({where}), whose `import` statement it does not "
+            f"support ('import statements aren't supported', at that line, outside the linted files); import at "
+            f"module level there, or call something TorchScript can compile",
+        )
+
+
+def _first_import(function: cst.FunctionDef) -> cst.Import | cst.ImportFrom | None:
+    """The first `import` statement of a function's body, outside nested functions and classes."""
+    pending = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else [function.body]
+    while pending:
+        node = pending.pop(0)
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            return node
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) or not isinstance(node, cst.CSTNode):
+            continue
+        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            pending[0:0] = list(node.body)
+        elif isinstance(node, cst.BaseCompoundStatement):
+            pending[0:0] = [child for child in node.children if isinstance(child, (cst.BaseSuite, cst.BaseCompoundStatement, cst.BaseStatement, cst.ExceptHandler, cst.Else, cst.Finally))]
+        elif isinstance(node, cst.BaseSuite):
+            pending[0:0] = list(node.body)
+        elif isinstance(node, (cst.ExceptHandler, cst.Else, cst.Finally)):
+            pending[0:0] = [node.body]
+    return None
+
+
+def _line_in(module, function: cst.FunctionDef, node: cst.CSTNode) -> int | str:
+    """The 1-based line of a statement of a function of a module read on demand (which has no position metadata):
+    found by the code of the function, then of the statement in it."""
+    code, tree = module.tree.code, module.tree
+    start = code.find(tree.code_for_node(function))
+    inner = tree.code_for_node(function).find(tree.code_for_node(node)) if start >= 0 else -1
+    return code.count("\n", 0, start + inner) + 1 if inner >= 0 else "?"
+
 
 class NoBareAnnotation(ScriptRule):
     code = "JIT121"
