@@ -278,3 +278,184 @@ def test_dynamic_confirms_the_call_and_leaves_no_miss(tmp_path):
     assert [(f["location"]["row"], f["confirmation"]["status"]) for f in findings if f["code"] == "JIT120"] == [
         (row, "confirmed")], findings
     assert not [f for f in findings if f["code"] == "JIT000"], findings  # (JIT202 also reports the int to `x`)
+
+
+# -- JIT235: a grad-mode decorator hands torch a wrapper whose globals are torch's ---------------------------------
+
+GRAD = {
+    "no_grad_method": """
+        class M(nn.Module):
+            @torch.no_grad()
+            def forward(self, x):
+                y = x * 2
+                return torch.relu(y)  # error
+    """,
+    "bare_no_grad_math": """
+        class M(nn.Module):
+            @torch.no_grad
+            def forward(self, x):
+                return x * math.pi  # error
+    """,
+    "inference_mode": """
+        class M(nn.Module):
+            @torch.inference_mode()
+            def forward(self, x):
+                return torch.relu(x)  # error
+    """,
+    "set_grad_enabled": """
+        class M(nn.Module):
+            @torch.set_grad_enabled(False)
+            def forward(self, x):
+                return helper(x)  # error
+    """,
+    "imported_name": """
+        from torch import no_grad
+
+
+        class M(nn.Module):
+            @no_grad()
+            def forward(self, x):
+                if x.dim() > 2:
+                    return x
+                return torch.flatten(x)  # error
+    """,
+    "free_function": """
+        @torch.enable_grad()
+        def scaled(x):
+            return x * SCALE  # error
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                return scaled(x)
+    """,
+    "over_a_wraps_wrapper": """
+        def passthrough(function):
+            @functools.wraps(function)
+            def wrapper(self, x):
+                return function(self, x)
+
+            return wrapper
+
+
+        class M(nn.Module):
+            @torch.no_grad()
+            @passthrough
+            def forward(self, x):
+                return torch.relu(x)  # error
+    """,
+    # look-alikes torch scripts
+    "builtins_and_locals": """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = 2.0
+
+            @torch.no_grad()
+            def forward(self, x):
+                n = len([1, 2])
+                y: List[int] = [n]
+                return x.relu() * float(n) * self.scale + int(y[0])
+    """,
+    "shadowed": """
+        class M(nn.Module):
+            @torch.no_grad()
+            def forward(self, x):
+                torch = x
+                return torch * 2
+    """,
+    "annotations_only": """
+        class M(nn.Module):
+            @torch.no_grad()
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                y: torch.Tensor = x
+                return y.relu()
+    """,
+    "autocast": """
+        class M(nn.Module):
+            @torch.autocast("cpu")
+            def forward(self, x):
+                return torch.relu(x)
+    """,
+    "wraps_wrapper_outermost": """
+        def passthrough(function):
+            @functools.wraps(function)
+            def wrapper(self, x):
+                return function(self, x)
+
+            return wrapper
+
+
+        class M(nn.Module):
+            @passthrough
+            @torch.no_grad()
+            def forward(self, x):
+                return torch.relu(x)
+    """,
+    "with_block": """
+        class M(nn.Module):
+            def forward(self, x):
+                with torch.no_grad():
+                    y = torch.relu(x)
+                return y
+    """,
+    "ignored": """
+        class M(nn.Module):
+            @torch.no_grad()
+            @torch.jit.ignore
+            def count(self, x) -> int:
+                return int(torch.numel(x))
+
+            def forward(self, x):
+                return x * self.count(x)
+    """,
+}
+
+GRAD_HEADER = """import functools
+import math
+from typing import List
+
+import torch
+import torch.nn as nn
+
+SCALE = 2.0
+
+
+def helper(x):
+    return x
+
+
+"""
+
+
+def _grad_source(case: str) -> str:
+    return GRAD_HEADER + textwrap.dedent(GRAD[case]).lstrip("\n")
+
+
+@pytest.mark.parametrize("case", list(GRAD))
+def test_grad_decorator_globals_are_flagged_at_the_first_read(case, tmp_path):
+    source = _grad_source(case)
+    findings = lint_files({"model.py": source}, tmp_path)
+    assert [(f.code, f.location.row) for f in findings if f.code in ("JIT235", "JIT425")] == [
+        ("JIT235", row) for row in _marked(source)]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", list(GRAD))
+def test_torch_agrees_with_the_grad_decorator_cases(case, tmp_path):
+    import re
+
+    from torch_oracle import script_source
+
+    source = _grad_source(case)
+    result = script_source(source, tmp_path)
+    marked = _marked(source)
+    if not marked:
+        assert result.ok, f"{case}: {result}\n{result.message_full}"
+        return
+    name = re.search(r"undefined value (\w+)", result.message_full)
+    assert result.rejected and name is not None, f"{case}: {result}\n{result.message_full}"
+    # torch names its own `_contextlib.py`, at the line number of the read in this file
+    frame = re.search(r'File "([^"]+)", line (\d+)', result.message_full)
+    assert frame.group(1).endswith("torch/utils/_contextlib.py") and int(frame.group(2)) == marked[0], result.message_full
+    assert name.group(1) in source.splitlines()[marked[0] - 1]
