@@ -459,3 +459,143 @@ def test_torch_agrees_with_the_grad_decorator_cases(case, tmp_path):
     frame = re.search(r'File "([^"]+)", line (\d+)', result.message_full)
     assert frame.group(1).endswith("torch/utils/_contextlib.py") and int(frame.group(2)) == marked[0], result.message_full
     assert name.group(1) in source.splitlines()[marked[0] - 1]
+
+
+# -- JIT202: an Optional or a tuple passed to a submodule's unannotated (so Tensor) `forward` parameter -------------
+
+SUBMODULE_HEADER = """from typing import Optional, Tuple
+
+import torch
+import torch.nn as nn
+
+
+class Conv1D(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(2, 2))
+
+    def forward(self, x):
+        return x @ self.weight
+
+
+class Typed(nn.Module):
+    def forward(self, x: Optional[torch.Tensor]):
+        return x
+
+
+"""
+
+SUBMODULE = {
+    "optional_tuple_rebound": """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.c_fc = Conv1D()
+
+            def forward(self, hidden_states: tuple[torch.Tensor] | None) -> torch.Tensor:
+                hidden_states = self.c_fc(hidden_states)  # error
+                return hidden_states
+    """,
+    "optional": """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = Conv1D()
+
+            def forward(self, x: torch.Tensor, h: Optional[torch.Tensor] = None) -> torch.Tensor:
+                return x + self.proj(h)  # error
+    """,
+    "tuple": """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = Conv1D()
+
+            def forward(self, h: Tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+                return self.proj(h)  # error
+    """,
+    # look-alikes torch scripts
+    "refined": """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = Conv1D()
+
+            def forward(self, x: torch.Tensor, h: Optional[torch.Tensor] = None) -> torch.Tensor:
+                if h is not None:
+                    x = x + self.proj(h)
+                return x
+    """,
+    "early_exit": """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = Conv1D()
+
+            def forward(self, x: torch.Tensor, h: Optional[torch.Tensor] = None) -> torch.Tensor:
+                if h is None:
+                    return x
+                return self.proj(h)
+    """,
+    "rebound_first": """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = Conv1D()
+
+            def forward(self, x: torch.Tensor, h: Optional[torch.Tensor] = None) -> torch.Tensor:
+                h = x if h is None else h
+                return self.proj(h)
+    """,
+    "annotated_callee": """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.typed = Typed()
+
+            def forward(self, x: torch.Tensor, h: Optional[torch.Tensor] = None):
+                return self.typed(h)
+    """,
+    "unannotated_none_default": """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = Conv1D()
+                self.tok = nn.Embedding(3, 2)
+
+            def forward(self, input_ids=None, inputs_embeds=None):
+                if inputs_embeds is None:
+                    inputs_embeds = self.tok(input_ids)
+                if input_ids is not None:
+                    return self.proj(input_ids.float())
+                return self.proj(inputs_embeds)
+    """,
+}
+
+
+def _submodule_source(case: str) -> str:
+    return SUBMODULE_HEADER + textwrap.dedent(SUBMODULE[case]).lstrip("\n")
+
+
+@pytest.mark.parametrize("case", list(SUBMODULE))
+def test_non_tensor_to_a_submodule_forward_is_flagged(case, tmp_path):
+    source = _submodule_source(case)
+    findings = lint_files({"model.py": source}, tmp_path)
+    assert [(f.code, f.location.row) for f in findings if f.code in ("JIT202", "JIT704")] == [
+        ("JIT202", row) for row in _marked(source)]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", list(SUBMODULE))
+def test_torch_agrees_with_the_submodule_cases(case, tmp_path):
+    from torch_oracle import points_at, script_source
+
+    source = _submodule_source(case)
+    result = script_source(source, tmp_path)
+    marked = _marked(source)
+    if not marked:
+        assert result.ok, f"{case}: {result}\n{result.message_full}"
+        return
+    assert result.rejected and "Expected a value of type 'Tensor (inferred)' for argument 'x'" in result.message_full, \
+        f"{case}: {result}\n{result.message_full}"
+    assert points_at(result, source, marked[0]), f"{case}: {result}"
