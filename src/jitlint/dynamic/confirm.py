@@ -46,7 +46,8 @@ def _shape(text: str) -> str:
 
 
 def _same_error(message: str, code: str) -> bool:
-    expected = _shape(pages.torch_error(code))
+    # (a page quotes torch's first line with its colon; a confirmation's detail is shortened without it)
+    expected = _shape(pages.torch_error(code)).rstrip(":").rstrip()
     return bool(expected) and _shape(message).startswith(expected[:40])
 
 
@@ -209,6 +210,8 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
                         and other.message == error.message:
                     other.used = True
             where = f"line {error.line}" if error.line else "no line given"
+            if error.file is not None and _real(error.file) != path and _real(error.file) not in linted:
+                where = f"line {error.line} of {os.path.basename(error.file)}, a file not linted"
             return _with(finding, "confirmed", f"torch {torch_version}: {_short(error.message)} ({where})", torch_version)
     if not reaching:
         return _with(finding, "unverified", "no module class or scripted function in the linted files reaches this code", torch_version)
