@@ -599,3 +599,37 @@ def test_torch_agrees_with_the_submodule_cases(case, tmp_path):
     assert result.rejected and "Expected a value of type 'Tensor (inferred)' for argument 'x'" in result.message_full, \
         f"{case}: {result}\n{result.message_full}"
     assert points_at(result, source, marked[0]), f"{case}: {result}"
+
+
+def test_call_under_an_attribute_none_test_is_left_alone(tmp_path):
+    # `self.ext` is None unless an optional package imports: torch folds the test and compiles no call there
+    name = f"tfmiss_helpers_{next(_unique)}"
+    model = textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+
+        from PKG.helpers import to_int
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ext = None
+                try:
+                    import not_installed_anywhere  # noqa: F401
+
+                    self.ext = torch.classes.ext.Op()
+                except Exception:
+                    pass
+
+            def forward(self, x):
+                if self.ext is not None and x.is_cuda:
+                    return x * to_int(x.size(0))
+                return x
+    """).replace("PKG", name)
+    files = _package(name, {"__init__.py": "", "helpers.py": HELPERS})
+    files[f"{name}/model.py"] = model
+    findings = lint_files(files, tmp_path, lint_only=[f"{name}/model.py"])
+    assert [f.location.row for f in findings if f.code == "JIT120"] == []
+    _write(files, tmp_path)
+    assert _script_class(tmp_path, f"{name}.model", "Model") is None  # torch scripts it

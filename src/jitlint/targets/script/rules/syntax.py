@@ -515,6 +515,8 @@ class NoImportInCompiledCode(ScriptRule):
         is where the linted code reaches it. (In a linted file the import itself is reported.)"""
         if ctx.in_pruned_branch or ctx.in_signature:
             return  # torch compiles the callee only when it emits the call
+        if _under_attribute_none_test(ctx):
+            return  # torch folds `self.x is None` when `__init__` left `x` None, and then compiles no call there
         found = ctx.captured.callee_of(node)
         if found is None:
             return
@@ -531,6 +533,35 @@ class NoImportInCompiledCode(ScriptRule):
             f"support ('import statements aren't supported', at that line, outside the linted files); import at "
             f"module level there, or call something TorchScript can compile",
         )
+
+
+def _under_attribute_none_test(ctx: RuleContext) -> bool:
+    """Whether an enclosing `if`, `while` or conditional expression tests an attribute (`self.x`) with `is None` /
+    `is not None`: an attribute that may be None after `__init__` (a value set only when an optional package
+    imports) makes torch prune one side, which the capture map cannot know."""
+    for ancestor in ctx.ancestors:
+        if isinstance(ancestor, (cst.If, cst.While, cst.IfExp)):
+            for comparison in walk_comparisons(ancestor.test):
+                if isinstance(comparison.left, cst.Attribute) and any(
+                    isinstance(target.operator, (cst.Is, cst.IsNot)) and isinstance(target.comparator, cst.Name)
+                    and target.comparator.value == "None" for target in comparison.comparisons
+                ):
+                    return True
+    return False
+
+
+def walk_comparisons(node: cst.BaseExpression) -> list[cst.Comparison]:
+    found: list[cst.Comparison] = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_Comparison(self, comparison: cst.Comparison) -> None:
+            found.append(comparison)
+
+        def visit_Lambda(self, lambda_: cst.Lambda) -> bool:
+            return False
+
+    walk(node, Collect())
+    return found
 
 
 def _first_import(function: cst.FunctionDef) -> cst.Import | cst.ImportFrom | None:
