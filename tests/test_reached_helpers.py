@@ -137,6 +137,15 @@ HELPERS = """
         from math import floor
 
         return floor(x)
+
+
+    def compiling() -> bool:
+        try:
+            import torch
+
+            return torch.compiler.is_compiling()
+        except Exception:
+            return False
 """
 
 CALLERS = {
@@ -206,6 +215,19 @@ CALLERS = {
             def forward(self, x):
                 return lookup(x)
     """,
+    "import_in_try": """
+        import torch
+        import torch.nn as nn
+
+        from PKG.helpers import compiling
+
+
+        class Model(nn.Module):
+            def forward(self, x):
+                if compiling():
+                    return x
+                return x * 2
+    """,
     "not_compiled": """
         import torch
         import torch.nn as nn
@@ -261,6 +283,9 @@ def test_torch_agrees_with_the_helper_cases(case, tmp_path):
     if _marked(files[f"{name}/model.py"]):
         assert error is not None and error.startswith("import statements aren't supported"), error
         assert f"{name}/helpers.py" in error, error  # torch's line is in the helper's file
+    elif case == "import_in_try":
+        # rejected, but for the `try` (JIT120 would say the wrong thing; other rules name a `try`)
+        assert error is not None and "try blocks aren't supported" in error, error
     else:
         assert error is None, error
 

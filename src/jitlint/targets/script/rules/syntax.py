@@ -565,13 +565,16 @@ def walk_comparisons(node: cst.BaseExpression) -> list[cst.Comparison]:
 
 
 def _first_import(function: cst.FunctionDef) -> cst.Import | cst.ImportFrom | None:
-    """The first `import` statement of a function's body, outside nested functions and classes."""
+    """The first `import` statement of a function's body, when it is the first statement torch's parser rejects:
+    None when a `try`, a nested function or a class comes first (torch names those)."""
     pending = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else [function.body]
     while pending:
         node = pending.pop(0)
         if isinstance(node, (cst.Import, cst.ImportFrom)):
             return node
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) or not isinstance(node, cst.CSTNode):
+        if isinstance(node, (cst.Try, cst.TryStar, cst.FunctionDef, cst.ClassDef)):
+            return None
+        if not isinstance(node, cst.CSTNode):
             continue
         if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             pending[0:0] = list(node.body)
