@@ -658,3 +658,27 @@ def test_call_under_an_attribute_none_test_is_left_alone(tmp_path):
     assert [f.location.row for f in findings if f.code == "JIT120"] == []
     _write(files, tmp_path)
     assert _script_class(tmp_path, f"{name}.model", "Model") is None  # torch scripts it
+
+
+def test_optional_keyword_arguments_of_a_multiline_call_are_flagged_at_the_call(tmp_path):
+    from torch_oracle import script_source
+
+    source = SUBMODULE_HEADER + textwrap.dedent("""
+        class M(nn.Module):
+            def _embeds(self, x, coord, valid) -> torch.Tensor:
+                return x
+
+            def forward(self, patches: torch.Tensor, coord: Optional[torch.Tensor] = None,
+                        valid: Optional[torch.Tensor] = None) -> torch.Tensor:
+                naflex_mode = coord is not None  # a test kept in a variable refines nothing
+                return self._embeds(  # error
+                    patches,
+                    coord=coord,
+                    valid=valid,
+                )
+    """).lstrip("\n")
+    findings = lint_files({"model.py": source}, tmp_path)
+    row = _marked(source)[0]
+    assert [(f.code, f.location.row) for f in findings if f.code == "JIT202"] == [("JIT202", row), ("JIT202", row)]
+    result = script_source(source, tmp_path)
+    assert result.rejected and result.line == row and "for argument 'coord'" in result.message_full, result

@@ -1473,8 +1473,8 @@ class TypeDomain(FlowDomain[Type]):
                 advice = (f"refine it first (`if ... is not None:`) or annotate `{name}`" if kind.is_optional
                           else f"annotate it: `{name}: {_spelled(kind)}`" if kind.is_tuple
                           else f"pass a Tensor, or annotate `{name}: Optional[torch.Tensor]`")
-                self.events.append(Event(
-                    UnannotatedNonTensorParam, argument.value,
+                self.events.append(Event(  # at the callee, where torch's error points (the call's first line)
+                    UnannotatedNonTensorParam, call.func,
                     f"`{callee.display_name}` has no annotation on `{name}`, so TorchScript types it as a Tensor, "
                     f"and this passes a value of type {kind} ('Expected a value of type 'Tensor (inferred)' for argument "
                     f"'{name}''); {advice}",
