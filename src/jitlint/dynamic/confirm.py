@@ -46,8 +46,7 @@ def _shape(text: str) -> str:
 
 
 def _same_error(message: str, code: str) -> bool:
-    # (a page quotes torch's first line with its colon; a confirmation's detail is shortened without it)
-    expected = _shape(pages.torch_error(code)).rstrip(":").rstrip()
+    expected = _shape(pages.torch_error(code))
     return bool(expected) and _shape(message).startswith(expected[:40])
 
 
