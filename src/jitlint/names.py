@@ -178,6 +178,9 @@ def _top_level_statements(body):
             yield from _top_level_statements(statement.body.body)
             for handler in statement.handlers:
                 yield from _top_level_statements(handler.body.body)
+            for block in (statement.orelse, statement.finalbody):
+                if block is not None:
+                    yield from _top_level_statements(block.body.body)
         else:
             yield statement
 

@@ -628,6 +628,14 @@ class ProjectIndex:
         if winner is None or winner == module.path or resolved(winner) == resolved(module.path):
             self.modules[module.name] = module
 
+    def in_run(self, module: ModuleInfo) -> bool:
+        """Whether the run lints this module's file (parsed in this process or by another worker), as opposed to a
+        module read on demand to resolve names."""
+        if module.linted:
+            return True
+        path = self._linted_paths.get(module.name)
+        return path is not None and resolved(path) == resolved(module.path)
+
     def _add_root(self, path: Path) -> str:
         """Register the import root and top-level package of a linted file; its module name."""
         name, root = module_name_for(path)

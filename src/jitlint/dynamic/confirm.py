@@ -162,10 +162,23 @@ def _find_class_lines(project, path: str, name: str) -> range:
     return range(0)
 
 
+def _linted_paths(project) -> set[str]:
+    """The real paths of the linted files (remembered on the project index for this run)."""
+    found = getattr(project, "_jitlint_linted_paths", None)
+    if found is None:
+        found = {_real(m.path) for m in project.modules.values() if m.linted}
+        try:
+            project._jitlint_linted_paths = found
+        except AttributeError:
+            pass
+    return found
+
+
 def _confirm_one(finding, errors, roots, failures, compiled, project, torch_version, strict) -> Finding:
     from jitlint.rules import RULES_BY_CODE
 
     path = _real(finding.context.path)
+    linted = _linted_paths(project)
     first, last = finding.context.statement_lines
     reaching = _roots_of(finding, compiled, project)
     whole_class = getattr(RULES_BY_CODE.get(finding.code), "whole_class", None)
@@ -176,9 +189,10 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
                                                        finding.location.row in _class_lines(project, path, error.root[1])))
     for error in errors:
         at_statement = error.file is not None and _real(error.file) == path and first <= (error.line or 0) <= last
-        by_message = (error.file is None or _real(error.file) == path) and error.root in reaching and _same_error(
-            error.message, finding.code
-        )
+        # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:
+        # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding.
+        by_message = (error.file is None or _real(error.file) == path or _real(error.file) not in linted) and \
+            error.root in reaching and _same_error(error.message, finding.code)
         # A rule that predicts a rejection of the whole class (torch refuses it before compiling any line of it)
         # is confirmed by an error torch gave no line for while scripting the class whose body holds the finding:
         # with the page's error text, or any text when the message is the class's own (`__prepare_scriptable__`
@@ -195,6 +209,8 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
                         and other.message == error.message:
                     other.used = True
             where = f"line {error.line}" if error.line else "no line given"
+            if error.file is not None and _real(error.file) != path and _real(error.file) not in linted:
+                where = f"line {error.line} of {os.path.basename(error.file)}, a file not linted"
             return _with(finding, "confirmed", f"torch {torch_version}: {_short(error.message)} ({where})", torch_version)
     if not reaching:
         return _with(finding, "unverified", "no module class or scripted function in the linted files reaches this code", torch_version)

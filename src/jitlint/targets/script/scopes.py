@@ -486,3 +486,16 @@ def unresolved_reads(
     walker = _Walk(known | BUILTIN_NAMES, pruned, walrus=text is None or ":=" in text)
     walker.block(function.body.body, _State(parameter_names(function), set()))
     return walker.found
+
+
+def unresolved_reads_with(
+    function: cst.FunctionDef, known: frozenset[str], pruned: set[int], text: str | None = None
+) -> list[UnresolvedRead]:
+    """The reads of names neither bound before them in the function nor in `known` (the names the function's
+    resolution callback holds: for a function torch gets through a wrapper, the wrapper's globals and closure), in
+    the order `unresolved_reads` walks them."""
+    if not isinstance(function.body, cst.IndentedBlock):
+        return []
+    walker = _Walk(known, pruned, walrus=text is None or ":=" in text)
+    walker.block(function.body.body, _State(parameter_names(function), set()))
+    return walker.found

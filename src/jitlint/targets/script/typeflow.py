@@ -219,14 +219,23 @@ def _uses_before_binding(function: cst.FunctionDef, names: set[str]) -> set[int]
         def leave_While(self, node: cst.While) -> None:
             self.loops -= 1
 
+        def visit_Assign(self, node: cst.Assign) -> bool:
+            walk(node.value, self)  # `x = f(x)` reads the old `x` before it binds the new one
+            for target in node.targets:
+                walk(target, self)
+            return False
+
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
             self._bind(node.target)
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             self._bind(node.target)
 
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
+            if node.value is not None:
+                walk(node.value, self)
             self._bind(node.target)
+            return False
 
         def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
             self._bind(node.target)
@@ -1458,6 +1467,21 @@ class TypeDomain(FlowDomain[Type]):
                 spelled = "list"  # of elements of several types or unknown ones: no annotation to advise
             elif kind is not None and (kind in _PASSED_SCALARS or kind.is_list):
                 spelled = str(kind)
+            elif kind is not None and (kind.is_tuple or (kind.is_optional or kind == NONE) and self._unrefined(
+                    argument.value)) and self._one_callee(call):
+                # a value that is no Tensor on some path: a tuple, or an Optional parameter the function has not
+                # refined (on the terms JIT704 trusts: never tested or re-bound, or read before it is re-bound)
+                name = param.name.value
+                advice = (f"refine it first (`if ... is not None:`) or annotate `{name}`" if kind.is_optional
+                          else f"annotate it: `{name}: {_spelled(kind)}`" if kind.is_tuple
+                          else f"pass a Tensor, or annotate `{name}: Optional[torch.Tensor]`")
+                self.events.append(Event(  # at the callee, where torch's error points (the call's first line)
+                    UnannotatedNonTensorParam, call.func,
+                    f"`{callee.display_name}` has no annotation on `{name}`, so TorchScript types it as a Tensor, "
+                    f"and this passes a value of type {kind} ('Expected a value of type 'Tensor (inferred)' for argument "
+                    f"'{name}''); {advice}",
+                ))
+                continue
             else:
                 continue
             name = param.name.value
@@ -1491,6 +1515,15 @@ class TypeDomain(FlowDomain[Type]):
                     lists.add(name)
             found = self._list_locals_found = frozenset(lists)
         return found
+
+    def _unrefined(self, node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Name) and (node.value in self.optional_unchecked or id(node) in self.optional_early)
+
+    def _one_callee(self, call: cst.Call) -> bool:
+        """Whether the call reaches one function whatever class the compiled code is captured for (a submodule
+        attribute of one class, a method no subclass overrides)."""
+        reached = getattr(self.ctx.captured, "_callee_candidates", {}).get(id(call), {})
+        return len({id(entry[0].node) for entry in reached.values()}) == 1
 
     # -- module attributes --------------------------------------------------------------------------------------
     def _self_attribute(self, node: cst.BaseExpression) -> str | None:

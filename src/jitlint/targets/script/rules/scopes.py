@@ -7,7 +7,7 @@ import libcst as cst
 
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.scopes import unresolved_reads
+from jitlint.targets.script.scopes import BUILTIN_NAMES, module_globals, unresolved_reads, unresolved_reads_with
 
 
 class UndefinedName(ScriptRule):
@@ -93,4 +93,64 @@ class CallOfNonCallable(ScriptRule):
             f"{' (unannotated parameters are Tensors)' if param.annotation is None else ''}, which TorchScript "
             f"cannot call ('cannot call a value of type '{kind}''); pass a submodule or call a module-level function "
             f"instead",
+        )
+
+
+# torch's grad-mode decorators (`torch.utils._contextlib`): the function they return is what torch compiles (from
+# the wrapped function's source, through `__wrapped__`), but it resolves the names with the *wrapper's* globals and
+# closure: torch 2.13's `torch/utils/_contextlib.py`, and the wrapper's free variables `ctx_factory` and `func`.
+_GRAD_DECORATORS = frozenset({
+    f"{prefix}.{name}" for prefix in ("torch", "torch.autograd", "torch.autograd.grad_mode")
+    for name in ("no_grad", "enable_grad", "inference_mode", "set_grad_enabled")
+})
+_CONTEXTLIB_NAMES = frozenset({
+    "Any", "Callable", "F", "FuncType", "Self", "TypeVar", "_DecoratorContextManager",
+    "_NoParamDecoratorContextManager", "_wrap_generator", "cast", "context_decorator", "functools", "inspect",
+    "overload", "sys", "warnings", "ctx_factory", "func",
+})
+
+
+class GradDecoratorHidesGlobals(ScriptRule):
+    code = "JIT235"
+    name = "grad-decorator-hides-globals"
+    severity = "error"
+    summary = (
+        "a compiled function under `@torch.no_grad()` (or `enable_grad`, `inference_mode`, `set_grad_enabled`) that "
+        "reads a global of its module: torch resolves its names in torch's own module, where `torch` is undefined"
+    )
+    message = (
+        "TorchScript resolves the names of a function under `@torch.no_grad()` in torch's own module, where this "
+        "global is undefined; use `with torch.no_grad():` in the body instead"
+    )
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        function = ctx.function
+        if function is None or function.info.node is not node or not function.body_captured or not node.decorators:
+            return
+        if any(isinstance(ancestor, (cst.FunctionDef, cst.Lambda)) for ancestor in ctx.ancestors[:-1]):
+            return
+        outer = node.decorators[0].decorator  # the outermost: the object torch is given
+        called = isinstance(outer, cst.Call)
+        decorator = ctx.qualify(outer.func if called else outer)
+        if decorator not in _GRAD_DECORATORS or (decorator.endswith("set_grad_enabled") and not called):
+            return
+        own = module_globals(ctx.module.tree, ctx.module.text)
+        if own is None:
+            return
+        reads = unresolved_reads_with(node, BUILTIN_NAMES, function.pruned, ctx.module.text)
+        if not reads or reads[0].deleted or reads[0].name.value not in own or reads[0].name.value in _CONTEXTLIB_NAMES:
+            # torch stops at the first name it cannot resolve; one the module does not bind is JIT425's, and one
+            # torch's module does bind (`F`, `sys`, `functools`) resolves to torch's object, failing otherwise or not
+            return
+        name = reads[0].name.value
+        spelled = ctx.module.tree.code_for_node(outer)
+        ctx.report(
+            reads[0].name,
+            f"`@{spelled}` hands TorchScript a wrapper from torch's own `torch/utils/_contextlib.py`, and TorchScript "
+            f"resolves this function's global names in that module, where `{name}` is undefined ('undefined value "
+            f"{name}'); drop the decorator and put the body under `with torch.no_grad():` (a context manager "
+            f"TorchScript supports)" if decorator.endswith("no_grad") else
+            f"`@{spelled}` hands TorchScript a wrapper from torch's own `torch/utils/_contextlib.py`, and TorchScript "
+            f"resolves this function's global names in that module, where `{name}` is undefined ('undefined value "
+            f"{name}'); drop the decorator, or call this function from code that sets the mode",
         )

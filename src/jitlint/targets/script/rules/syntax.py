@@ -509,6 +509,92 @@ class NoImportInCompiledCode(ScriptRule):
     def visit_ImportFrom(self, node: cst.ImportFrom, ctx: RuleContext) -> None:
         ctx.report(node, fix=fixers.hoist_import(node, ctx))
 
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        """A call of a function of a file the run does not lint, whose body imports: torch compiles the function
+        because of this call, rejects its import, and names a line of that file, outside the user's code; the call
+        is where the linted code reaches it. (In a linted file the import itself is reported.)"""
+        if ctx.in_pruned_branch or ctx.in_signature:
+            return  # torch compiles the callee only when it emits the call
+        if _under_attribute_none_test(ctx):
+            return  # torch folds `self.x is None` when `__init__` left `x` None, and then compiles no call there
+        found = ctx.captured.callee_of(node)
+        if found is None:
+            return
+        callee, _bound = found
+        if callee.cls is not None or callee.decorators or ctx.project.in_run(callee.module):
+            return  # a method's compilation depends on its class; a decorator may replace the function
+        statement = _first_import(callee.node)
+        if statement is None:
+            return
+        where = f"{callee.module.display_name}, line {_line_in(callee.module, callee.node, statement)}"
+        ctx.report(
+            node,
+            f"this call makes TorchScript compile `{callee.name}` ({where}), whose `import` statement it does not "
+            f"support ('import statements aren't supported', at that line, outside the linted files); import at "
+            f"module level there, or call something TorchScript can compile",
+        )
+
+
+def _under_attribute_none_test(ctx: RuleContext) -> bool:
+    """Whether an enclosing `if`, `while` or conditional expression tests an attribute (`self.x`) with `is None` /
+    `is not None`: an attribute that may be None after `__init__` (a value set only when an optional package
+    imports) makes torch prune one side, which the capture map cannot know."""
+    for ancestor in ctx.ancestors:
+        if isinstance(ancestor, (cst.If, cst.While, cst.IfExp)):
+            for comparison in walk_comparisons(ancestor.test):
+                if isinstance(comparison.left, cst.Attribute) and any(
+                    isinstance(target.operator, (cst.Is, cst.IsNot)) and isinstance(target.comparator, cst.Name)
+                    and target.comparator.value == "None" for target in comparison.comparisons
+                ):
+                    return True
+    return False
+
+
+def walk_comparisons(node: cst.BaseExpression) -> list[cst.Comparison]:
+    found: list[cst.Comparison] = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_Comparison(self, comparison: cst.Comparison) -> None:
+            found.append(comparison)
+
+        def visit_Lambda(self, lambda_: cst.Lambda) -> bool:
+            return False
+
+    walk(node, Collect())
+    return found
+
+
+def _first_import(function: cst.FunctionDef) -> cst.Import | cst.ImportFrom | None:
+    """The first `import` statement of a function's body, when it is the first statement torch's parser rejects:
+    None when a `try`, a nested function or a class comes first (torch names those)."""
+    pending = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else [function.body]
+    while pending:
+        node = pending.pop(0)
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            return node
+        if isinstance(node, (cst.Try, cst.TryStar, cst.FunctionDef, cst.ClassDef)):
+            return None
+        if not isinstance(node, cst.CSTNode):
+            continue
+        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            pending[0:0] = list(node.body)
+        elif isinstance(node, cst.BaseCompoundStatement):
+            pending[0:0] = [child for child in node.children if isinstance(child, (cst.BaseSuite, cst.BaseCompoundStatement, cst.BaseStatement, cst.ExceptHandler, cst.Else, cst.Finally))]
+        elif isinstance(node, cst.BaseSuite):
+            pending[0:0] = list(node.body)
+        elif isinstance(node, (cst.ExceptHandler, cst.Else, cst.Finally)):
+            pending[0:0] = [node.body]
+    return None
+
+
+def _line_in(module, function: cst.FunctionDef, node: cst.CSTNode) -> int | str:
+    """The 1-based line of a statement of a function of a module read on demand (which has no position metadata):
+    found by the code of the function, then of the statement in it."""
+    code, tree = module.tree.code, module.tree
+    start = code.find(tree.code_for_node(function))
+    inner = tree.code_for_node(function).find(tree.code_for_node(node)) if start >= 0 else -1
+    return code.count("\n", 0, start + inner) + 1 if inner >= 0 else "?"
+
 
 class NoBareAnnotation(ScriptRule):
     code = "JIT121"
