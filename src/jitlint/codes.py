@@ -120,6 +120,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT232": CodeInfo("attribute-set-conditionally", "warning", "script", "safe"),
     "JIT233": CodeInfo("unknown-list-method", "error", "script", None),
     "JIT234": CodeInfo("cannot-unpack", "error", "script", None),
+    "JIT240": CodeInfo("no-floordiv-matmul-augassign", "error", "script", "unsafe"),
     "JIT301": CodeInfo("modulelist-index-variable", "error", "script", "safe"),
     "JIT302": CodeInfo("moduledict-index-variable", "error", "script", None),
     "JIT303": CodeInfo("modulelist-reversed", "error", "script", None),
