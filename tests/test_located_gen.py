@@ -22,7 +22,7 @@ import torch.nn.functional as F
 
 """
 
-CODES = ("JIT202", "JIT240")
+CODES = ("JIT202", "JIT240", "JIT241")
 
 
 def case(source: str) -> str:
@@ -223,6 +223,43 @@ CASES = {
 
             def forward(self, x):
                 return x[..., :self.size]
+    """),
+    # -- JIT241: `torch.tensor` (the function) as a type ----------------------------------------------------------
+    "tensor-function-as-a-parameter-type": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.tensor):  # rejects JIT241
+                return x
+    """),
+    "tensor-function-in-an-optional": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor, m: Optional[torch.tensor] = None):  # rejects JIT241
+                return x
+    """),
+    "tensor-function-in-a-local-annotation": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor):
+                y: torch.tensor = x * 2  # rejects JIT241
+                return y
+    """),
+    "tensor-function-as-a-string-annotation": case("""
+        class M(nn.Module):
+            def forward(self, x: "torch.tensor"):  # rejects JIT241
+                return x
+    """),
+    # look-alikes that script
+    "tensor-type-annotations": case("""
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
+                y: torch.Tensor = torch.tensor([1.0]) + x
+                return y, None
+    """),
+    "tensor-function-in-a-method-torch-does-not-compile": case("""
+        class M(nn.Module):
+            def describe(self, x: torch.tensor) -> str:
+                return str(x.shape)
+
+            def forward(self, x: torch.Tensor):
+                return x
     """),
 }
 
