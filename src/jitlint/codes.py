@@ -121,6 +121,8 @@ CODES: dict[str, CodeInfo] = {
     "JIT233": CodeInfo("unknown-list-method", "error", "script", None),
     "JIT234": CodeInfo("cannot-unpack", "error", "script", None),
     "JIT235": CodeInfo("grad-decorator-hides-globals", "error", "script", None),
+    "JIT240": CodeInfo("no-floordiv-matmul-augassign", "error", "script", "unsafe"),
+    "JIT241": CodeInfo("tensor-function-as-annotation", "error", "script", "safe"),
     "JIT301": CodeInfo("modulelist-index-variable", "error", "script", "safe"),
     "JIT302": CodeInfo("moduledict-index-variable", "error", "script", None),
     "JIT303": CodeInfo("modulelist-reversed", "error", "script", None),

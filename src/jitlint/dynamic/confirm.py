@@ -208,6 +208,11 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
                 if other.file is not None and _real(other.file) == path and first <= (other.line or 0) <= last \
                         and other.message == error.message:
                     other.used = True
+                # The same error with no line from another root that compiles this code (a class holding the
+                # faulty submodule, refused while torch builds that submodule's signatures) is this one again.
+                if error.file is None and other.file is None and other.root in reaching \
+                        and other.message == error.message:
+                    other.used = True
             where = f"line {error.line}" if error.line else "no line given"
             if error.file is not None and _real(error.file) != path and _real(error.file) not in linted:
                 where = f"line {error.line} of {os.path.basename(error.file)}, a file not linted"

@@ -84,6 +84,7 @@ from jitlint.targets.script.rules.flow import (
     TupleMisuse,
     TupleReturnArityMismatch,
 )
+from jitlint.targets.script.policy import is_ignored
 from jitlint.targets.script.rules.calls import NoUnsupportedBuiltin
 from jitlint.targets.script.rules.syntax import NoTupleOfIterable
 from jitlint.targets.script.rules.types import UnannotatedNonTensorParam
@@ -1449,13 +1450,20 @@ class TypeDomain(FlowDomain[Type]):
                 param = positional[index] if index < len(positional) else None
             else:
                 param = by_name.get(argument.keyword.value)
-            if param is None or param.annotation is not None or param.default is not None:
+            # An unannotated parameter is a Tensor to TorchScript; with a `None` default too (`Tensor size=None`),
+            # which takes only a Tensor: a list, a number, even `None` passed to it fails at the call.
+            none_default = param is not None and param.default is not None and _is_none(param.default)
+            if param is None or param.annotation is not None or (param.default is not None and not none_default):
                 continue
             if signature_comment(callee.node) is not None or is_overload_implementation(callee.node, callee.module.tree):
                 return
+            if none_default and not self._none_default_everywhere(call, param.name.value):
+                continue
             kind = expressions.of(argument.value)
             attribute = self._self_attribute(argument.value)
-            if kind is None and attribute is not None:
+            if kind is None and attribute == "training" and self._module_training():
+                kind = BOOL  # nn.Module's own flag
+            elif kind is None and attribute is not None:
                 kind = self._attribute_type(attribute)  # `self.patch_size`: the type `__init__` gives it
                 if kind is not None and not (kind in _PASSED_SCALARS or kind.is_list):
                     kind = None
@@ -1467,8 +1475,8 @@ class TypeDomain(FlowDomain[Type]):
                 spelled = "list"  # of elements of several types or unknown ones: no annotation to advise
             elif kind is not None and (kind in _PASSED_SCALARS or kind.is_list):
                 spelled = str(kind)
-            elif kind is not None and (kind.is_tuple or (kind.is_optional or kind == NONE) and self._unrefined(
-                    argument.value)) and self._one_callee(call):
+            elif not none_default and kind is not None and (kind.is_tuple or (kind.is_optional or kind == NONE)
+                                                             and self._unrefined(argument.value)) and self._one_callee(call):
                 # a value that is no Tensor on some path: a tuple, or an Optional parameter the function has not
                 # refined (on the terms JIT704 trusts: never tested or re-bound, or read before it is re-bound)
                 name = param.name.value
@@ -1482,14 +1490,24 @@ class TypeDomain(FlowDomain[Type]):
                     f"'{name}''); {advice}",
                 ))
                 continue
+            elif _is_none(argument.value):
+                spelled = "None"
             else:
                 continue
+            if (none_default or spelled == "None" or attribute == "training") and is_ignored(callee):
+                continue  # what an ignored function is passed is JIT504's
             name = param.name.value
+            if spelled == "None":
+                advice = f"`{name}: Optional[torch.Tensor]{' = None' if none_default else ''}`"
+            elif none_default:
+                advice = f"`{name}: Optional[{_spelled(kind) if spelled != 'list' else 'List[...]'}] = None`"
+            else:
+                advice = f"`{name}: {_spelled(kind) if spelled != 'list' else 'List[...]'}`"
             self.events.append(Event(  # at the call: torch names the call's line, not the argument's
                 UnannotatedNonTensorParam, call,
-                f"`{callee.display_name}` has no annotation on `{name}`, so TorchScript types it as a Tensor, and "
-                f"this passes a {spelled}; annotate it: "
-                f"`{name}: {_spelled(kind) if spelled != 'list' else 'List[...]'}`",
+                f"`{callee.display_name}` has no annotation on `{name}`, so TorchScript types it as a Tensor"
+                f"{' (its `None` default included)' if none_default else ''}, and this passes "
+                f"{'None' if spelled == 'None' else 'a ' + spelled}; annotate it: {advice}",
             ))
 
     def _list_locals(self) -> frozenset[str]:
@@ -1524,6 +1542,27 @@ class TypeDomain(FlowDomain[Type]):
         attribute of one class, a method no subclass overrides)."""
         reached = getattr(self.ctx.captured, "_callee_candidates", {}).get(id(call), {})
         return len({id(entry[0].node) for entry in reached.values()}) == 1
+
+    def _none_default_everywhere(self, call: cst.Call, name: str) -> bool:
+        """Every function the call can reach (a submodule attribute may hold one of several classes) has `name`
+        unannotated with a `None` default and no signature comment: which one torch compiles depends on the build."""
+        reached = getattr(self.ctx.captured, "_callee_candidates", {}).get(id(call), {})
+        for callee, _bound in reached.values():
+            if signature_comment(callee.node) is not None:
+                return False
+            params = callee.node.params
+            found = [param for param in [*params.posonly_params, *params.params, *params.kwonly_params]
+                     if param.name.value == name]
+            if len(found) != 1 or found[0].annotation is not None or found[0].default is None or \
+                    not _is_none(found[0].default):
+                return False
+        return bool(reached)
+
+    def _module_training(self) -> bool:
+        """`self.training` is nn.Module's bool flag: in a method of module classes that never assign it."""
+        owners = self.ctx.function.owners or []
+        return bool(owners) and len(self.owners) == len(owners) and not any(
+            self.ctx.project.attributes(owner).get("training") is not None for owner in self.owners)
 
     # -- module attributes --------------------------------------------------------------------------------------
     def _self_attribute(self, node: cst.BaseExpression) -> str | None:
@@ -1756,6 +1795,10 @@ def _takes_tensor_arguments(method: str) -> bool:
     """Tensor methods whose Tensor arguments cannot be None (the Optional must be refined first)."""
     facts = TENSOR_METHODS.get(method)
     return facts is not None and facts.tensor_arguments
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
 
 
 def _is_optional(kind: Type) -> bool:

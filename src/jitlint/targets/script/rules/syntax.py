@@ -671,3 +671,40 @@ class NoTupleOfIterable(ScriptRule):
         from jitlint.targets.script.rules.flow import report_events
 
         report_events(self, node, ctx)
+
+
+class NoFloordivMatmulAugassign(ScriptRule):
+    code = "JIT240"
+    name = "no-floordiv-matmul-augassign"
+    severity = "error"
+    summary = "`//=` and `@=` augmented assignments"
+    fix = "unsafe"
+    fires_in_pruned = True
+    message = (
+        "TorchScript's frontend has no `//=` or `@=` augmented assignment (it has `+=`, `-=`, `*=`, `/=`, `%=`, "
+        "`**=` and the bitwise ones); write `x = x // y` (`x = x @ y`)"
+    )
+
+    _OPERATORS = {cst.FloorDivideAssign: "//", cst.MatrixMultiplyAssign: "@"}
+
+    def visit_AugAssign(self, node: cst.AugAssign, ctx: RuleContext) -> None:
+        operator = self._OPERATORS.get(type(node.operator))
+        if operator is None:
+            return
+        ctx.report(node, f"`{operator}=` is not supported by TorchScript (\"unsupported kind of augmented assignment\"); "
+                         f"write `x = x {operator} y`", fix=self._fix(node, operator, ctx))
+
+    @staticmethod
+    def _fix(node: cst.AugAssign, operator: str, ctx: RuleContext) -> PendingFix | None:
+        """`h //= 2` -> `h = h // 2`. Unsafe: on a Tensor, `//=` updates it in place (other references see the
+        change), the assignment makes a new one."""
+        if not isinstance(node.target, cst.Name):
+            return None
+        code = ctx.module.tree.code_for_node
+        value = node.value
+        shown = code(value)
+        if not isinstance(value, (cst.Name, cst.Integer, cst.Float, cst.Attribute, cst.Call, cst.Subscript)) or \
+                value.lpar:
+            shown = shown if value.lpar else f"({shown})"
+        name = node.target.value
+        return PendingFix(f"write `{name} = {name} {operator} ...`", [PendingEdit(node, f"{name} = {name} {operator} {shown}")])

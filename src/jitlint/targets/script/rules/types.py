@@ -566,3 +566,52 @@ class UnionWithAny(ScriptRule):
         if ctx.qualify(node) in _ANY:
             return {"any"}
         return {ctx.code(node)}
+
+
+class TensorFunctionAsAnnotation(ScriptRule):
+    code = "JIT241"
+    name = "tensor-function-as-annotation"
+    severity = "error"
+    summary = "`torch.tensor` (the function) where an annotation means the type `torch.Tensor`"
+    fix = "safe"
+    scope = "signature"
+    # `Tuple[torch.tensor, ...]` fails with no line while torch builds the class's method signatures
+    whole_class = "same-error"
+    message = (
+        "`torch.tensor` is the function that builds a Tensor, not a type: TorchScript cannot resolve it in an "
+        "annotation; write `torch.Tensor`"
+    )
+
+    def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
+        annotation = node.annotation
+        if isinstance(annotation, cst.SimpleString):  # a forward reference: "torch.tensor"
+            value = annotation.evaluated_value
+            try:
+                parsed = cst.parse_expression(value) if isinstance(value, str) else None
+            except cst.ParserSyntaxError:
+                parsed = None
+            if parsed is not None and self._found(parsed, ctx):
+                ctx.report(annotation)
+            return
+        for found in self._found(annotation, ctx):
+            fix = None
+            if isinstance(found, cst.Attribute):
+                replacement = f"{ctx.code(found.value)}.Tensor"
+                fix = PendingFix(f"use `{replacement}`", [PendingEdit(found, replacement)])
+            ctx.report(found, fix=fix)
+
+    def _found(self, node: cst.BaseExpression, ctx: RuleContext) -> list[cst.BaseExpression]:
+        """The parts of an annotation that name `torch.tensor`."""
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            return [node] if ctx.qualify(node) == "torch.tensor" else []
+        if isinstance(node, cst.Subscript):
+            found = []
+            for element in node.slice:
+                if isinstance(element.slice, cst.Index):
+                    found += self._found(element.slice.value, ctx)
+            return found
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            return self._found(node.left, ctx) + self._found(node.right, ctx)
+        if isinstance(node, (cst.List, cst.Tuple)):  # Callable's argument list
+            return [part for element in node.elements for part in self._found(element.value, ctx)]
+        return []
