@@ -283,27 +283,8 @@ def _string_elements(node: cst.BaseExpression) -> list[str]:
     return []
 
 
-
-
-class _ReturnCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.values: list[cst.BaseExpression] = []
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_Return(self, node: cst.Return) -> None:
-        if node.value is not None:
-            self.values.append(node.value)
-
-
 def _returned_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
-    collector = _ReturnCollector()
-    walk(function.body, collector)
-    return collector.values
+    return [statement.value for statement in _return_statements(function)]
 
 
 class _ReturnStatements(cst.CSTVisitor):

@@ -57,6 +57,16 @@ def _typed_by_comment(ctx: RuleContext) -> bool:
     return signature_comment(function) is not None or is_overload_implementation(function, ctx.module.tree)
 
 
+def _written_type(annotation: cst.BaseExpression) -> cst.BaseExpression | None:
+    """An annotation as the type it names: a string (a forward reference) parsed, None when it does not parse."""
+    if not isinstance(annotation, cst.SimpleString):
+        return annotation
+    value = annotation.evaluated_value
+    try:
+        return cst.parse_expression(value) if isinstance(value, str) else None
+    except cst.ParserSyntaxError:
+        return None
+
 class UnannotatedNonTensorDefault(ScriptRule):
     code = "JIT201"
     name = "unannotated-nontensor-default"
@@ -214,13 +224,7 @@ class UnsupportedAnnotation(ScriptRule):
 
     def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
         annotation = node.annotation
-        expression = annotation
-        if isinstance(annotation, cst.SimpleString):  # a forward reference: "np.ndarray"
-            value = annotation.evaluated_value
-            try:
-                expression = cst.parse_expression(value) if isinstance(value, str) else None
-            except cst.ParserSyntaxError:
-                expression = None
+        expression = _written_type(annotation)  # a forward reference "np.ndarray" parsed
         problem = self._problem(expression, ctx) if expression is not None else None
         if problem:
             ctx.report(annotation, self._message(problem), fix=self._fix(annotation, ctx))
@@ -487,13 +491,7 @@ class UnionWithAny(ScriptRule):
     whole_class = "same-error"  # torch names no line: the assert fires while it types the signature
 
     def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
-        expression = node.annotation
-        if isinstance(expression, cst.SimpleString):  # a forward reference: "Union[int, Any]"
-            value = expression.evaluated_value
-            try:
-                expression = cst.parse_expression(value) if isinstance(value, str) else None
-            except cst.ParserSyntaxError:
-                expression = None
+        expression = _written_type(node.annotation)  # a forward reference "Union[int, Any]" parsed
         if expression is None:
             return
         found = self._first(expression, ctx)
@@ -585,11 +583,7 @@ class TensorFunctionAsAnnotation(ScriptRule):
     def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
         annotation = node.annotation
         if isinstance(annotation, cst.SimpleString):  # a forward reference: "torch.tensor"
-            value = annotation.evaluated_value
-            try:
-                parsed = cst.parse_expression(value) if isinstance(value, str) else None
-            except cst.ParserSyntaxError:
-                parsed = None
+            parsed = _written_type(annotation)
             if parsed is not None and self._found(parsed, ctx):
                 ctx.report(annotation)
             return
