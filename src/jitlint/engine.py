@@ -607,12 +607,15 @@ class _Deferred:
         self.paths[key] = path
         return True
 
-    def loader(self, path: Path) -> SourceFile | None:
+    def loader(self, path: Path):
+        """`_load_quietly`; a deferred file's module keeps its text, as it would have parsed up front (rules that
+        read a module's source use it, and otherwise generate the module's code again, once per use)."""
         source = _load_quietly(path)
         if source is not None and self.summaries:
             key = resolved(path)
             if key in self.summaries:
                 self.sources[key] = source
+                return _WithText(source)
         return source
 
     def decide(self, project: ProjectIndex, modules: list, errors: list) -> list:
@@ -679,6 +682,19 @@ class _Deferred:
         for key, summary in self.summaries.items():
             graph[str(self.paths[key])] = project.reads(summary)
         return graph
+
+
+class _WithText:
+    """A source read on demand whose module keeps its text (see `ProjectIndex`'s `_loaded_module`)."""
+
+    def __init__(self, source: SourceFile) -> None:
+        self.source = source
+        self.text, self.tree = source.text, source.tree
+
+    def module_info(self, path: Path) -> ModuleInfo:
+        module = ModuleInfo.build(path, str(path), self.tree, linted=False)
+        module.text = self.text
+        return module
 
 
 # -- parallel workers -------------------------------------------------------------------------------------------
