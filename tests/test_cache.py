@@ -298,6 +298,51 @@ def test_a_failing_worker_leaves_the_run_to_the_parent(tmp_path, monkeypatch):
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
 
 
+DECORATED = {
+    "pkg/__init__.py": "",
+    "pkg/d1/__init__.py": "",
+    "pkg/d1/deco.py": "def logged(fn):\n    def wrapper(*args):\n        return fn(*args)\n    return wrapper\n",
+    "pkg/d2/__init__.py": "",
+    "pkg/d2/model.py": textwrap.dedent("""\
+        import torch
+        from pkg.d1.deco import logged
+
+
+        class M(torch.nn.Module):
+            @logged
+            def forward(self, x):
+                return x
+    """),
+    **{f"pkg/d{d}/filler{n}.py": f"X{n} = {n}\n" for d in (1, 2) for n in range(5)},
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_decorator_used_in_another_share_and_its_use_removed(tmp_path, monkeypatch, jobs):
+    """JIT632 reports in the decorator's file what another file does with it (decorates a compiled `forward`):
+    with two workers that file is in the other share, and the cache must re-lint the decorator's file when the
+    use goes away (the capture map carries the use as a call site of the decorator)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    for name, text in DECORATED.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
+    shares = []
+    real_split = engine._split
+    monkeypatch.setattr(engine, "_split", lambda files, n: shares.append(real_split(files, n)) or shares[-1])
+    first = _same_as_cold("-j", jobs, "--select", "JIT632", "pkg", cwd=tmp_path)
+    assert "pkg/d1/deco.py:2:9: JIT632" in first and "`M.forward`" in first, first
+    if jobs == "2":  # the decorator and its use were linted by different workers
+        split = [{path.name for path in share} for share in shares[0]]
+        assert any("deco.py" in share and "model.py" not in share for share in split), split
+    model = tmp_path / "pkg" / "d2" / "model.py"
+    model.write_text(model.read_text().replace("    @logged\n", "    # no decorator\n"))
+    assert "JIT632" not in _same_as_cold("-j", jobs, "--select", "JIT632", "pkg", cwd=tmp_path)
+    model.write_text(model.read_text().replace("    # no decorator\n", "    @logged\n"))
+    assert _same_as_cold("-j", jobs, "--select", "JIT632", "pkg", cwd=tmp_path) == first
+
+
 def test_jobs_option_on_the_command_line(package):
     one = check("pkg", "--no-cache", "-j", "1", cwd=package)
     two = check("pkg", "--no-cache", "--jobs", "2", cwd=package)

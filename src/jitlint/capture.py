@@ -163,6 +163,12 @@ class CapturePolicy:
         """What calling a project class that is not a module in captured code captures."""
         return ()
 
+    def decorated_by(self, function: FunctionInfo, owner: ClassInfo | None) -> FunctionInfo | None:
+        """The project function whose result stands in for a captured function (the decorator the capture sees
+        first), if the capture compiles what that decorator returns; recorded as a call site of the decorator
+        (`CaptureMap.decorations`), so that a rule in the decorator's file learns of uses in other files."""
+        return None
+
 
 @dataclass(eq=False)
 class CapturedFunction:
@@ -182,7 +188,7 @@ class CallSite:
     order does not depend on the order the map was explored in, nor on which worker explored it."""
 
     caller_key: tuple[str, str]  # (file, display name) of the caller
-    ordinal: int  # the call's place among its caller's calls
+    ordinal: int  # the call's place among its caller's calls; -1: the caller is decorated by the callee
     bound: bool  # the callee's first parameter is bound (`self.method(...)`, `self.submodule(...)`)
     positional: int  # positional arguments passed
     keywords: frozenset[str]  # keyword arguments passed
@@ -288,7 +294,13 @@ class CaptureMap:
         return self.functions.get(id(node))
 
     def calls_to(self, node: cst.FunctionDef) -> list[CallSite]:
-        return self.call_sites.get(id(node), [])
+        sites = self.call_sites.get(id(node), [])
+        return [site for site in sites if site.ordinal >= 0] if any(site.ordinal < 0 for site in sites) else sites
+
+    def decorations(self, node: cst.FunctionDef) -> list[CallSite]:
+        """The captured functions this function decorates (`CapturePolicy.decorated_by`), as call sites with
+        ordinal -1 and the decorated function as the caller, in the order of `finalize`."""
+        return [site for site in self.call_sites.get(id(node), []) if site.ordinal < 0]
 
     def upstream(self, function: FunctionInfo) -> Iterable[FunctionInfo]:
         """`function` and every function of this process whose captured code calls it, directly or not (each once):
@@ -315,6 +327,14 @@ class CaptureMap:
         if self._current is not None:
             self._sites_of.setdefault(self._current, []).append((callee, site))
         self._callee_candidates.setdefault(id(call), {}).setdefault(_class_key(owner), (callee, bound))
+
+    def _record_decoration(self, decorator: FunctionInfo, function: FunctionInfo) -> None:
+        self._nodes[id(decorator.node)] = decorator
+        site = CallSite((str(function.module.path), function.display_name), -1, False, 1, frozenset(), False,
+                        function, None)
+        self.call_sites.setdefault(id(decorator.node), []).append(site)
+        if self._current is not None:
+            self._sites_of.setdefault(self._current, []).append((decorator, site))
 
     def finalize(self) -> None:
         """Put what exploration order decided into a canonical order: owners by file and name, call sites by
@@ -424,6 +444,9 @@ class CaptureMap:
             if not entry.body_captured:
                 continue
             self._current = (id(function.node), id(owner))
+            decorator = self.policy.decorated_by(function, owner)
+            if decorator is not None:
+                self._record_decoration(decorator, function)
             scan = self._scans.get(id(function.node))
             if scan is None:
                 scanner = self.policy.scanner(function)

@@ -172,6 +172,9 @@ def is_ignored(function: FunctionInfo) -> bool:
     return bool(function.decorators & IGNORE_DECORATORS)
 
 
+_TORCH_JIT_DECORATORS = frozenset({"torch.jit.export", "torch.jit.ignore", "torch.jit.unused", "torch.jit._drop"})
+
+
 def is_export(function: FunctionInfo) -> bool:
     return "torch.jit.export" in function.decorators
 
@@ -265,6 +268,27 @@ class ScriptPolicy(CapturePolicy):
                     yield resolved, None, "passed to torch.jit.script"
                 elif isinstance(resolved, ClassInfo) and not project.is_module_class(resolved):
                     yield from self._script_class(resolved, "passed to torch.jit.script")
+
+    def decorated_by(self, function: FunctionInfo, owner: ClassInfo | None) -> FunctionInfo | None:
+        """A module's `forward` or `@torch.jit.export` method whose outermost decorator past torch's own is a
+        project function (by name, not a decorator factory's call): torch compiles what that decorator returned
+        (JIT632 checks the wrapper)."""
+        cls = function.cls
+        if owner is None or cls is None or not function.node.decorators:
+            return None
+        if function.name != "forward" and not is_export(function):
+            return None
+        project = self.project
+        if not project.is_module_class(cls):
+            return None
+        imports = function.module.imports
+        outer = [d.decorator for d in function.node.decorators
+                 if imports.qualify(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                 not in _TORCH_JIT_DECORATORS]
+        if not outer or isinstance(outer[0], cst.Call):
+            return None
+        qualified = imports.qualify(outer[0])
+        return project.resolve_function(qualified) if qualified is not None else None
 
     def _module_roots(self, cls: ClassInfo) -> Iterator[Capture]:
         if self.project.find_method(cls, "__prepare_scriptable__") is not None:

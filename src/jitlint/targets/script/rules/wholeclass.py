@@ -386,9 +386,6 @@ class AnnotatedAttributeClassNotCompilable(ScriptRule):
 # -- JIT632: a compiled method behind a wrapper torch compiles -----------------------------------------------------
 
 _WRAPS = frozenset({"functools.wraps", "functools.update_wrapper"})
-_TORCH_JIT_DECORATORS = frozenset({"torch.jit.export", "torch.jit.ignore", "torch.jit.unused", "torch.jit._drop"})
-
-
 def _returned_wrapper(function: cst.FunctionDef) -> cst.FunctionDef | None:
     """The function a decorator defines and returns (`def wrapper(...): ...` then `return wrapper`), with no
     `functools.wraps`/`update_wrapper` and no `__wrapped__` anywhere in the decorator, so `inspect.unwrap` (which
@@ -485,29 +482,7 @@ class CompiledMethodWrapperTakesVarargs(ScriptRule):
     @staticmethod
     def _compiled_use(decorator, ctx: RuleContext) -> str | None:
         """`Class.method` of a compiled method (`forward` of a module class, or `@torch.jit.export`) whose
-        outermost decorator (past torch's own) is this one."""
-        project = ctx.project
-        for module in project.linted:
-            if not module.text or decorator.name not in module.text:
-                continue
-            for cls in module.classes.values():
-                if not project.is_module_class(cls):
-                    continue
-                for name, method in cls.methods.items():
-                    if name != "forward" and "torch.jit.export" not in method.decorators:
-                        continue
-                    if method.decorators & {"torch.jit.ignore", "torch.jit.unused", "torch.jit._drop"}:
-                        continue
-                    if name == "forward" and project.find_method(cls, "__prepare_scriptable__") is not None:
-                        continue
-                    outer = [d.decorator for d in method.node.decorators
-                             if module.imports.qualify(d.decorator.func if isinstance(d.decorator, cst.Call)
-                                                       else d.decorator) not in _TORCH_JIT_DECORATORS]
-                    if not outer:
-                        continue
-                    first = outer[0]
-                    if isinstance(first, cst.Call):
-                        continue  # a decorator factory: what it returns is not this function
-                    if project.resolve_function(module.imports.qualify(first)) is decorator:
-                        return f"{cls.name}.{name}"
-        return None
+        outermost decorator (past torch's own) is this one, in any file of the run: the capture map records it
+        (`ScriptPolicy.decorated_by`), and workers and the cache pass it on like a call."""
+        uses = ctx.captured.decorations(decorator.node)
+        return uses[0].caller_name if uses else None
