@@ -116,8 +116,14 @@ PACKAGE = {
                 return helper(x)
     """,
     "pkg/hooks.py": """\
-        def attach(model):
-            def hook(module, inputs, output, extra):
+        import torch
+        from pkg.user import User
+
+
+        def attach():
+            model = User()
+
+            def hook(module, inputs: torch.Tensor, output):
                 return output
             model.register_forward_hook(hook)
     """,
@@ -166,7 +172,10 @@ def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_pat
     without = _findings(tmp_path, enabled, jobs, split, monkeypatch)
     assert with_prefilter == without
     where = {(Path(f["filename"]).name, f["code"], f["location"]["row"]) for f in with_prefilter}
-    assert {("leaf.py", "JIT401", 6), ("ops.py", "JIT401", 5), ("more.py", "JIT401", 2)} <= where, where
+    # The compiled code of three files (one reached only through another file's base, two only through another
+    # file's `forward`), and the hook of a file where only a rule with `text_hints` reports (JIT624).
+    assert {("leaf.py", "JIT401", 6), ("ops.py", "JIT401", 5), ("more.py", "JIT401", 2),
+            ("hooks.py", "JIT624", 10)} <= where, where
     if split is None:  # (workers count in their own processes)
         # Parsed before the capture maps: the module classes (found through two files' bases; `middle.py` on
         # demand, as leaf.py's base, then linted as it is), the file with a hint word; not the helpers (parsed
@@ -174,3 +183,84 @@ def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_pat
         assert {"base.py", "leaf.py", "user.py", "hooks.py"} <= up_front and "middle.py" in on_demand, up_front
         assert not {"ops.py", "more.py", "config.py", "consts.py", "__init__.py"} & up_front, up_front
         assert {"ops.py", "more.py"} <= set(on_demand) and not {"config.py", "consts.py"} & read_at_all
+
+
+# -- every rule is accounted for, or the prefilter is off -----------------------------------------------------------
+def _rules(codes):
+    return [RULES_BY_CODE[code]() for code in sorted(codes)]
+
+
+def _default_script_codes() -> set[str]:
+    return {code for code in Config().enabled_codes(TARGET_OF) if code in RULES_BY_CODE
+            and not RULES_BY_CODE[code].engine_reported}
+
+
+def test_the_default_rules_are_all_accounted_for():
+    """Each default rule reports only in compiled code, declares `text_hints`, or is known to the prefilter. If this
+    fails after adding or changing a rule, the prefilter is off (runs stay correct, but parse every file): give the
+    rule correct `text_hints`, or check that it reports only in a module class (and add it to `KNOWN_OUTSIDE` and
+    `MODULE_CLASS_ONLY`, which the test above then checks), or make it report from its visits, not from
+    `begin_file`/`end_file`."""
+    rules = _rules(_default_script_codes())
+    assert prefilter.why_off(rules, ("script",)) is None
+    assert prefilter.Prefilter.for_run(rules, ("script",), set()) is not None
+
+
+class _Gains(RULES_BY_CODE["JIT630"]):  # a known rule that gains a handler (no `code` of its own: not registered)
+    def visit_Call(self, node, ctx):
+        pass
+
+
+class _EndFile(RULES_BY_CODE["JIT401"]):  # a compiled-code rule that reports from `end_file`
+    def end_file(self, ctx):
+        pass
+
+
+class _Everywhere(RULES_BY_CODE["JIT605"]):
+    """JIT605 as a rule added on another branch might be: it reports every module-level assignment, in any file,
+    and declares no `text_hints`."""
+
+    outside_handlers = None
+
+    def visit_Assign(self, node, ctx):
+        if ctx.function is None and len(ctx.ancestors) == 3:  # Module > SimpleStatementLine > Assign
+            ctx.report(node, "a module-level assignment")
+
+
+@pytest.mark.parametrize("rule, reason", [
+    (_Gains, "JIT630: runs outside compiled code with no text_hints and is not known to the prefilter"),
+    (_EndFile, "JIT401: its own begin_file/end_file, not known to the prefilter"),
+    (_Everywhere, "JIT605: runs outside compiled code with no text_hints and is not known to the prefilter"),
+])
+def test_a_rule_the_prefilter_does_not_know_turns_it_off(rule, reason):
+    codes = _default_script_codes()
+    rules = [rule() if instance.code == rule.code else instance for instance in _rules(codes)]
+    assert prefilter.why_off(rules, ("script",)) == reason
+    assert prefilter.Prefilter.for_run(rules, ("script",), codes) is None
+
+
+def test_the_environment_switch_and_other_policies_turn_it_off(monkeypatch):
+    rules = _rules(_default_script_codes())
+    monkeypatch.setenv(prefilter.ENVIRONMENT, "0")
+    assert prefilter.why_off(rules, ("script",)) == "JITLINT_PREFILTER=0"
+    monkeypatch.setenv(prefilter.ENVIRONMENT, "1")
+    assert prefilter.why_off(rules, ("script",)) is None
+    assert prefilter.why_off(rules, ("fx-trace", "script")).startswith("capture policies")
+
+
+def test_an_unknown_rule_outside_compiled_code_keeps_its_findings_in_files_nothing_leads_to(tmp_path, monkeypatch):
+    """The safety default, end to end: with a rule the prefilter does not know, the run parses every file and the
+    rule reports in the constants and configuration files; forcing the prefilter on would lose those findings."""
+    _write(tmp_path, PACKAGE)
+    enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
+    monkeypatch.setattr(engine, "RULES", [_Everywhere if rule.code == "JIT605" else rule for rule in engine.RULES])
+    findings = _findings(tmp_path, enabled, 1)
+    where = {(Path(f["filename"]).name, f["code"], f["location"]["row"]) for f in findings}
+    assert {("consts.py", "JIT605", 1), ("leaf.py", "JIT401", 6)} <= where, where
+    monkeypatch.setenv(prefilter.ENVIRONMENT, "0")
+    assert _findings(tmp_path, enabled, 1) == findings
+    monkeypatch.delenv(prefilter.ENVIRONMENT)
+    # What the safety default prevents: the same rule, trusted as if it were known.
+    monkeypatch.setattr(prefilter, "why_off", lambda rules, policies: None)
+    forced = {(Path(f["filename"]).name, f["code"]) for f in _findings(tmp_path, enabled, 1)}
+    assert ("consts.py", "JIT605") not in forced and ("leaf.py", "JIT401") in forced

@@ -20,11 +20,22 @@ parses it on demand (as a one-file run reads the modules it imports), and the en
   from LibCST (`tests/test_prefilter.py` compares the two on every file of the repository), and resolved through
   the project index (which parses the files those names lead to, as the capture maps would).
 
-Rules that run outside compiled code and declare no `text_hints` are known here by code (`MODULE_CLASS_ONLY`: their
-handlers return at once unless the class is a module class, which the test checks in their source; JIT632: the
-decorator shape above). An enabled rule of that kind that is not known here turns the prefilter off, as does any
-capture policy other than TorchScript's (`script`), a rule with its own `end_file` that is not known here, and
-runs that keep the model for the dynamic checker.
+Every enabled rule must be accounted for, or the prefilter is off for the run (`Prefilter.for_run`, `why_off`), so
+that a rule added later (on another branch) can cost speed but never findings:
+
+- a rule whose scope is `compiled` or `signature` reports only in functions the capture map holds, and a file
+  holding one is parsed (up front or on demand) and linted (`engine._Deferred.reached`);
+- a rule that runs outside compiled code (`anywhere`) and declares `text_hints`: the engine runs it only in files
+  holding one of those words (`engine._Dispatcher`), with or without the prefilter, and such files are parsed;
+- a rule that runs outside compiled code and declares no `text_hints` must be known here by code, with the exact
+  handlers it had when it was checked (`KNOWN_OUTSIDE`): the `MODULE_CLASS_ONLY` rules (their handlers return at
+  once unless the class is a module class, which `tests/test_prefilter.py` checks in their source) and JIT632
+  (the decorator shape above). A rule that gains a handler, or a new rule of that kind, turns the prefilter off;
+- a rule with its own `begin_file` or `end_file` (which could report anything) must be known here
+  (`KNOWN_FILE_HOOKS`: they report only what their visits collected);
+- any capture policy other than TorchScript's (`script`), any other scope, and runs that keep the model for the
+  dynamic checker turn it off, as does the environment variable `JITLINT_PREFILTER=0` (for tests and benchmarks
+  that compare a run with and without it).
 
 Not exact in one case: a file `ast` accepts but LibCST's parser rejects would, parsed, get a JIT001 finding; left
 unparsed (when nothing leads to it), it gets none.
@@ -33,6 +44,7 @@ unparsed (when nothing leads to it), it gets none.
 from __future__ import annotations
 
 import ast
+import os
 import stat
 import warnings
 from dataclasses import dataclass, field
@@ -47,9 +59,25 @@ from jitlint.source import decode
 # that is a module class (each handler starts with `cls = ctx.module_class(node)` / `if cls is None: return`, or
 # runs only inside compiled functions).
 MODULE_CLASS_ONLY = frozenset({"JIT605", "JIT608", "JIT623", "JIT630", "JIT631", "JIT633", "JIT634"})
-# Rules that report from `end_file` what their visits collected in compiled code (or with text hints).
-KNOWN_END_FILE = frozenset({"JIT501", "JIT502"})
 WRAPPER_RULE = "JIT632"
+# The rules of those two kinds, with the handlers ("visit"/"leave", node type) they had when they were checked: a
+# rule whose handlers differ is not known (the prefilter is then off until someone checks it again and updates
+# this table and `tests/test_prefilter.py`).
+_CLASS = frozenset({("visit", "ClassDef")})
+KNOWN_OUTSIDE: dict[str, frozenset[tuple[str, str]]] = {
+    "JIT605": _CLASS,
+    "JIT608": frozenset({("visit", "Attribute"), ("visit", "ClassDef")}),
+    "JIT623": _CLASS,
+    "JIT630": _CLASS,
+    "JIT631": _CLASS,
+    "JIT633": _CLASS,
+    "JIT634": _CLASS,
+    WRAPPER_RULE: frozenset({("visit", "FunctionDef")}),
+}
+# Rules with their own `begin_file`/`end_file`: they reset per-file state, and JIT501/502 report from `end_file`
+# what their visits collected in compiled code.
+KNOWN_FILE_HOOKS = frozenset({"JIT226", "JIT227", "JIT228", "JIT501", "JIT502"})
+ENVIRONMENT = "JITLINT_PREFILTER"  # "0": no prefilter (tests and benchmarks compare runs with and without it)
 
 
 @dataclass
@@ -74,26 +102,19 @@ class Prefilter:
     @classmethod
     def for_run(cls, rules, policies, enabled: set[str]) -> "Prefilter | None":
         """The prefilter for a run of these rule instances and capture policies, or None where it does not
-        apply (see the module's docstring)."""
-        if set(policies) != {"script"}:
+        apply (see the module's docstring and `why_off`)."""
+        if why_off(rules, policies) is not None:
             return None
         words = {"script"}
         wrappers = False
         for rule in rules:
-            if rule.policy != "script":
-                return None
-            if type(rule).end_file is not _base_end_file() and rule.code not in KNOWN_END_FILE:
-                return None
             if rule.scope != "anywhere":
                 continue
-            if rule.code in MODULE_CLASS_ONLY:
-                continue
-            if rule.code == WRAPPER_RULE:
+            if not _known(rule):
+                words.update(rule.text_hints)  # (`why_off`: it has some)
+            elif rule.code == WRAPPER_RULE:
                 wrappers = True
-                continue
-            if not rule.text_hints:
-                return None
-            words.update(rule.text_hints)
+            # else: a module-class-only rule (JIT623's `__init__` hint would add nothing to that)
         return cls(tuple(sorted(words)), wrappers, noqa="JIT900" in enabled)
 
     def screen(self, path: Path, limits: Limits) -> "Summary | None":
@@ -133,10 +154,36 @@ class Prefilter:
         return summarize(path, text, tree)
 
 
-def _base_end_file():
+def _known(rule) -> bool:
+    """A rule outside compiled code that the prefilter knows, with the handlers it had when it was checked."""
+    handlers = frozenset((kind, node_type) for kind, node_type, _method in rule.handlers())
+    return KNOWN_OUTSIDE.get(rule.code) == handlers
+
+
+def why_off(rules, policies) -> str | None:
+    """Why the prefilter cannot apply to a run of these rule instances and capture policies (None: it can)."""
     from jitlint.rules.base import Rule
 
-    return Rule.end_file
+    if os.environ.get(ENVIRONMENT, "1") == "0":
+        return f"{ENVIRONMENT}=0"
+    if set(policies) != {"script"}:
+        return f"capture policies {sorted(policies)} (the prefilter knows only `script`'s roots)"
+    for rule in rules:
+        code = rule.code
+        if rule.policy != "script":
+            return f"{code}: capture policy {rule.policy!r}"
+        hooks = type(rule).begin_file is not Rule.begin_file or type(rule).end_file is not Rule.end_file
+        if hooks and code not in KNOWN_FILE_HOOKS:
+            return f"{code}: its own begin_file/end_file, not known to the prefilter"
+        if rule.scope in ("compiled", "signature"):
+            continue
+        if rule.scope != "anywhere":
+            return f"{code}: scope {rule.scope!r}"
+        if rule.text_hints:
+            continue
+        if not _known(rule):
+            return f"{code}: runs outside compiled code with no text_hints and is not known to the prefilter"
+    return None
 
 
 def _returns_wrapper(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
