@@ -248,19 +248,23 @@ def test_the_environment_switch_and_other_policies_turn_it_off(monkeypatch):
     assert prefilter.why_off(rules, ("fx-trace", "script")).startswith("capture policies")
 
 
-def test_an_unknown_rule_outside_compiled_code_keeps_its_findings_in_files_nothing_leads_to(tmp_path, monkeypatch):
-    """The safety default, end to end: with a rule the prefilter does not know, the run parses every file and the
-    rule reports in the constants and configuration files; forcing the prefilter on would lose those findings."""
+@pytest.mark.parametrize("split", [None, [["pkg/base.py", "pkg/consts.py"], ["pkg/leaf.py", "pkg/config.py"]]])
+def test_an_unknown_rule_outside_compiled_code_keeps_its_findings_in_files_nothing_leads_to(tmp_path, monkeypatch,
+                                                                                          split):
+    """The safety default, end to end (in one process, and in workers): with a rule the prefilter does not know,
+    the run parses every file and the rule reports in the constants and configuration files; forcing the prefilter
+    on would lose those findings."""
     _write(tmp_path, PACKAGE)
     enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
+    jobs = 1 if split is None else len(split)
     monkeypatch.setattr(engine, "RULES", [_Everywhere if rule.code == "JIT605" else rule for rule in engine.RULES])
-    findings = _findings(tmp_path, enabled, 1)
+    findings = _findings(tmp_path, enabled, jobs, split, monkeypatch)
     where = {(Path(f["filename"]).name, f["code"], f["location"]["row"]) for f in findings}
     assert {("consts.py", "JIT605", 1), ("leaf.py", "JIT401", 6)} <= where, where
     monkeypatch.setenv(prefilter.ENVIRONMENT, "0")
-    assert _findings(tmp_path, enabled, 1) == findings
+    assert _findings(tmp_path, enabled, jobs, split, monkeypatch) == findings
     monkeypatch.delenv(prefilter.ENVIRONMENT)
     # What the safety default prevents: the same rule, trusted as if it were known.
     monkeypatch.setattr(prefilter, "why_off", lambda rules, policies: None)
-    forced = {(Path(f["filename"]).name, f["code"]) for f in _findings(tmp_path, enabled, 1)}
+    forced = {(Path(f["filename"]).name, f["code"]) for f in _findings(tmp_path, enabled, jobs, split, monkeypatch)}
     assert ("consts.py", "JIT605") not in forced and ("leaf.py", "JIT401") in forced
