@@ -252,8 +252,8 @@ def test_the_environment_switch_and_other_policies_turn_it_off(monkeypatch):
 def test_an_unknown_rule_outside_compiled_code_keeps_its_findings_in_files_nothing_leads_to(tmp_path, monkeypatch,
                                                                                           split):
     """The safety default, end to end (in one process, and in workers): with a rule the prefilter does not know,
-    the run parses every file and the rule reports in the constants and configuration files; forcing the prefilter
-    on would lose those findings."""
+    the run parses every file and the rule reports in the constants file; forcing the prefilter on would lose
+    that finding."""
     _write(tmp_path, PACKAGE)
     enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
     jobs = 1 if split is None else len(split)
