@@ -294,7 +294,7 @@ def scale(args) -> None:
     workdir.mkdir(parents=True, exist_ok=True)
     json_path = args.json or ROOT / "bench" / "speed-transformers.json"
     tree = transformers_tree(args, workdir)
-    load_at_start = os.getloadavg()
+    load_at_start, measured = os.getloadavg(), commit()  # (the checkout may change while the bench runs)
     files = sorted((tree / "transformers").rglob("*.py"))
     lines = count_lines(files)
     edited = tree / EDITED
@@ -374,7 +374,7 @@ def scale(args) -> None:
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
     load = os.getloadavg()
     report = {
-        "machine": machine, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit(),
+        "machine": machine, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": measured,
         "load_average_at_start": [round(x, 1) for x in load_at_start], "load_average": [round(x, 1) for x in load],
         "files": len(files), "lines": lines, "results": results, "editor": editor,
         "warm_and_edit_output_same_as_cold": same_output,
