@@ -271,6 +271,16 @@ NEW_FILE = "transformers/models/llama/_bench_new.py"
 NEW_FILE_TEXT = "import torch.nn as nn\n\n\nclass BenchNew(nn.Module):\n    def forward(self, x):\n        return x\n"
 
 
+def commit() -> str:
+    """The commit of the jitlint that runs (the checkout it is imported from), `+dirty` with local changes."""
+    import jitlint
+
+    where = Path(jitlint.__file__).resolve().parent
+    run = lambda *args: subprocess.run(["git", *args], cwd=where, capture_output=True, text=True)  # noqa: E731
+    head = run("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
+    return head + ("+dirty" if run("status", "--porcelain", "--untracked-files=no").stdout.strip() else "")
+
+
 def linted_again(cache: Path) -> int:
     """How many files the last run linted (wrote an entry for): those of the manifest's files whose entry is of the
     run's generation (0 after a run that only wrote the manifest, e.g. a deleted file nothing imported)."""
@@ -284,6 +294,7 @@ def scale(args) -> None:
     workdir.mkdir(parents=True, exist_ok=True)
     json_path = args.json or ROOT / "bench" / "speed-transformers.json"
     tree = transformers_tree(args, workdir)
+    load_at_start, measured = os.getloadavg(), commit()  # (the checkout may change while the bench runs)
     files = sorted((tree / "transformers").rglob("*.py"))
     lines = count_lines(files)
     edited = tree / EDITED
@@ -363,7 +374,8 @@ def scale(args) -> None:
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
     load = os.getloadavg()
     report = {
-        "machine": machine, "date": time.strftime("%Y-%m-%d"), "load_average": [round(x, 1) for x in load],
+        "machine": machine, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": measured,
+        "load_average_at_start": [round(x, 1) for x in load_at_start], "load_average": [round(x, 1) for x in load],
         "files": len(files), "lines": lines, "results": results, "editor": editor,
         "warm_and_edit_output_same_as_cold": same_output,
         "code_edit_and_undo_output_same_as_cold": code_same, "files_linted_again": relinted,
@@ -371,8 +383,8 @@ def scale(args) -> None:
                      "met": None if target is None else value <= target} for name, value, target in targets],
     }
     json_path.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"{len(files)} files, {lines:,} lines (transformers 5.23.0); {machine}; load average at the end "
-          f"{load[0]:.1f}\n")
+    print(f"{len(files)} files, {lines:,} lines (transformers 5.23.0); {machine}; {report['date']}, jitlint "
+          f"{report['commit']}; load average {load_at_start[0]:.1f} at the start, {load[0]:.1f} at the end\n")
     print("| run | wall s | CPU s | lines / CPU-s | peak MB |")
     print("|---|---:|---:|---:|---:|")
     for result in results:

@@ -25,6 +25,7 @@ from jitlint.discovery import discover  # noqa: F401  (re-exported: callers impo
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.names import resolved
 from jitlint.noqa import Suppressions, directives, removal  # noqa: F401  (Suppressions: re-exported)
+from jitlint.prefilter import Prefilter, has_module_class
 from jitlint.project import ModuleInfo, ProjectIndex
 from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
@@ -348,27 +349,34 @@ def _lint_run(
     replaced = {resolved(Path(b.display_name)) for b in in_memory}
     sources: list[SourceFile] = []
     seeds: list[Path] = []
+    prefilter = (None if in_memory or keep_model or loader is not None
+                 else Prefilter.for_run(rules, policies, enabled))
+    later = _Deferred(files, prefilter, limits)
     for index, path in enumerate(files):
         if progress is not None:
             progress(index, 2 * len(files), f"parse {index}/{len(files)}")
         if replaced and resolved(path) in replaced:
             continue
+        seeds.append(path)
+        if later.defer(path):
+            continue
         source = read_source(path, limits=limits)
         (sources if isinstance(source, SourceFile) else errors).append(source)
-        seeds.append(path)
     for buffer in in_memory:
         buffer_path = Path(buffer.display_name)
         source = parse_bytes(buffer_path, buffer.display_name, buffer.data, limits)
         (sources if isinstance(source, SourceFile) else errors).append(source)
         seeds.append(buffer_path)
 
-    project = ProjectIndex(loader=loader or _load_quietly)  # the editor server's keeps modules between edits
+    project = ProjectIndex(loader=loader or later.loader)  # the editor server's keeps modules between edits
     project.derived["config"] = config  # what capture policies configure themselves from ([tool.jitlint.fx])
     project.seed(seeds)
     modules = _index(project, sources)
+    modules = later.decide(project, modules, errors)
     if progress is not None:
         progress(len(files), 2 * len(files), "capture maps")
     maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
+    modules = later.reached(project, modules, maps)
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
     sweep = _Sweeper(len(modules))
@@ -380,7 +388,7 @@ def _lint_run(
     findings.sort(key=Finding.sort_key)
     exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
     contrib = contributions_of(maps, files) if record else {}
-    graph = graph_of(project) if record else {}
+    graph = later.graph(project) if record else {}
     return LintRun(findings, project, maps, list(project.loaded), exchange, contrib, graph)
 
 
@@ -574,6 +582,122 @@ def _index(project: ProjectIndex, sources: list[SourceFile]) -> list[tuple[Sourc
     return modules
 
 
+class _Deferred:
+    """The files of a share that are not parsed up front (`jitlint.prefilter`), and when they are after all: a
+    file whose top-level class turns out to be a module class once the parsed files are indexed (`decide`), and a
+    file in which compiled code reached a function once the capture maps are built (`reached`). A file that a
+    name led to meanwhile was parsed on demand: it becomes a linted module as it is (`_promote`), the same tree
+    the maps point into. Without a prefilter, nothing is deferred."""
+
+    def __init__(self, share: list[Path], prefilter: "Prefilter | None", limits) -> None:
+        self.order = {resolved(path): number for number, path in enumerate(share)}
+        self.prefilter = prefilter
+        self.limits = limits
+        self.summaries: dict[Path, object] = {}  # resolved path -> prefilter.Summary, while deferred
+        self.paths: dict[Path, Path] = {}  # resolved path -> the path as the run names it
+        self.sources: dict[Path, SourceFile] = {}  # deferred files parsed on demand
+
+    def defer(self, path: Path) -> bool:
+        if self.prefilter is None:
+            return False
+        summary = self.prefilter.screen(path, self.limits)
+        if summary is None:
+            return False
+        key = resolved(path)
+        self.summaries[key] = summary
+        self.paths[key] = path
+        return True
+
+    def loader(self, path: Path):
+        """`_load_quietly`; a deferred file's module keeps its text, as it would have parsed up front (rules that
+        read a module's source use it, and otherwise generate the module's code again, once per use)."""
+        source = _load_quietly(path)
+        if source is not None and self.summaries:
+            key = resolved(path)
+            if key in self.summaries:
+                self.sources[key] = source
+                return _WithText(source)
+        return source
+
+    def decide(self, project: ProjectIndex, modules: list, errors: list) -> list:
+        if not self.summaries:
+            return modules
+        added = False
+        for key in sorted(self.summaries, key=self.order.__getitem__):
+            summary = self.summaries[key]
+            module = project._by_path.get(key)
+            if module is not None:  # parsed on demand meanwhile: decided as the capture maps will decide it
+                needed = any(project.is_module_class(cls) for cls in module.classes.values())
+            else:
+                needed = has_module_class(summary, project)
+                module = project._by_path.get(key)
+            if not needed:
+                continue
+            added = True
+            del self.summaries[key]
+            if module is not None:
+                modules.append(self._promote(project, key, module))
+                continue
+            source = read_source(self.paths[key], limits=self.limits)
+            if not isinstance(source, SourceFile):
+                errors.append(source)
+                continue
+            module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True, text=source.text)
+            project.add(module)
+            modules.append((source, module))
+        if added:
+            modules = self._in_order(project, modules)
+        return modules
+
+    def reached(self, project: ProjectIndex, modules: list, maps: dict) -> list:
+        """`modules` and the deferred files in which compiled code reached a function, in the share's order."""
+        if not self.summaries:
+            return modules
+        captured = {id(entry.info.module) for captured in maps.values() for entry in captured.functions.values()}
+        added = False
+        for key in sorted(self.summaries, key=self.order.__getitem__):
+            module = project._by_path.get(key)
+            if module is not None and id(module) in captured:
+                del self.summaries[key]
+                modules.append(self._promote(project, key, module))
+                added = True
+        return self._in_order(project, modules) if added else modules
+
+    def _promote(self, project: ProjectIndex, key: Path, module: ModuleInfo) -> tuple:
+        loaded = self.sources.pop(key)
+        source = SourceFile(self.paths[key], str(self.paths[key]), loaded.text, loaded.tree)
+        module.linted = True
+        module.text = source.text
+        project.linted.append(module)
+        return source, module
+
+    def _in_order(self, project: ProjectIndex, modules: list) -> list:
+        position = lambda module: self.order.get(resolved(module.path), len(self.order))  # noqa: E731
+        project.linted.sort(key=position)
+        return sorted(modules, key=lambda pair: position(pair[1]))
+
+    def graph(self, project: ProjectIndex) -> dict:
+        """`graph_of(project)`, with what the names of each deferred file read (its summary's import table and
+        text: a file parsed on demand keeps no text)."""
+        graph = graph_of(project)
+        for key, summary in self.summaries.items():
+            graph[str(self.paths[key])] = project.reads(summary)
+        return graph
+
+
+class _WithText:
+    """A source read on demand whose module keeps its text (see `ProjectIndex`'s `_loaded_module`)."""
+
+    def __init__(self, source: SourceFile) -> None:
+        self.source = source
+        self.text, self.tree = source.text, source.tree
+
+    def module_info(self, path: Path) -> ModuleInfo:
+        module = ModuleInfo.build(path, str(path), self.tree, linted=False)
+        module.text = self.text
+        return module
+
+
 # -- parallel workers -------------------------------------------------------------------------------------------
 # A run split across workers: each forked worker reads and parses its share of the files (never all of them),
 # indexes them, and explores the captured code from the roots in its share (for each capture policy), reading
@@ -752,15 +876,19 @@ def _shard_worker(index: int, connection) -> None:
         sources: list[SourceFile] = []
         errors: list[SourceError] = []
         share = shares[index]
+        later = _Deferred(share, Prefilter.for_run(rules, policies, enabled), config.limits())
         for done, path in enumerate(share):
             tell("parse", done, len(share))
+            if later.defer(path):
+                continue
             source = read_source(path, limits=config.limits())
             (sources if isinstance(source, SourceFile) else errors).append(source)
         tell("capture maps", 0, 0, force=True)
-        project = ProjectIndex(loader=_load_quietly)
+        project = ProjectIndex(loader=later.loader)
         project.derived["config"] = config
         project.seed(files)
         modules = _index(project, sources)
+        modules = later.decide(project, modules, errors)
         maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
         tell("exchange", 0, 0, force=True)
         where = _Owner(owner)
@@ -771,6 +899,7 @@ def _shard_worker(index: int, connection) -> None:
             entries, sites = received[name]
             captured.receive(entries, sites, lambda function: where(function.module.path) == index)
             captured.finalize()
+        modules = later.reached(project, modules, maps)
         findings = [_finding_for_error(error) for error in errors if error.code in enabled]
         sweep = _Sweeper(len(modules))
         for done, (source, module) in enumerate(modules):
@@ -781,7 +910,7 @@ def _shard_worker(index: int, connection) -> None:
         tell("done", len(share), len(share), force=True)
         exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
         contrib = contributions_of(maps, files) if record else {}
-        graph = graph_of(project) if record else {}
+        graph = later.graph(project) if record else {}
         connection.send(("done", (findings, project.loaded, exchange, contrib, graph)))
     except BaseException as error:  # the parent lints in its own process instead
         try:

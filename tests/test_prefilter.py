@@ -1,0 +1,270 @@
+"""The files a run does not parse up front (`jitlint.prefilter`): the run's findings are the same as when every file
+is parsed, with one job or several, including in files that matter only through another file."""
+
+import ast
+import inspect
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jitlint import engine, prefilter
+from jitlint.cli import TARGET_OF
+from jitlint.config import Config
+from jitlint.layout import parse_module
+from jitlint.project import ModuleInfo
+from jitlint.rules import RULES_BY_CODE
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _python_files():  # (not bench/.work: the sources a benchmark unpacked there, which it edits as it runs)
+    return sorted([*(ROOT / "src").rglob("*.py"), *(ROOT / "tests").rglob("*.py"), *(ROOT / "bench").glob("*.py"),
+                   *(ROOT / "scripts").rglob("*.py")])
+
+
+def test_the_ast_import_table_and_bases_are_libcsts():
+    """What decides a module class without LibCST qualifies names as `ImportTable` does: the same aliases, local
+    definitions, top-level classes with the same qualified bases, and top-level functions, on every file here."""
+    compared = 0
+    for path in _python_files():
+        text = path.read_text(encoding="utf-8")
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        summary = prefilter.summarize(path, text, tree)
+        module = ModuleInfo.build(path, str(path), parse_module(text), linted=True, text=text)
+        where = str(path.relative_to(ROOT))
+        assert summary.name == module.name, where
+        assert summary.imports.aliases == module.imports.aliases, where
+        assert summary.imports.local_definitions == module.imports.local_definitions, where
+        assert summary.classes == {name: cls.base_names for name, cls in module.classes.items()}, where
+        assert summary.functions == set(module.functions), where
+        compared += 1
+    assert compared > 100
+
+
+@pytest.mark.parametrize("code", sorted(prefilter.MODULE_CLASS_ONLY))
+def test_the_rules_known_to_fire_only_in_module_classes_do(code):
+    """A rule the prefilter trusts to report only in a module class of the file: its `visit_ClassDef` returns at
+    once unless `ctx.module_class` finds one, and any other handler returns outside compiled code."""
+    rule = RULES_BY_CODE[code]
+    assert rule.scope == "anywhere" and not rule.text_hints or code == "JIT623"
+    for kind, node_type, method in rule().handlers():
+        source = textwrap.dedent(inspect.getsource(method))
+        body = [line.strip() for line in source.splitlines()[1:] if line.strip() and not line.strip().startswith("#")]
+        if node_type == "ClassDef":
+            assert body[:3] == ["cls = ctx.module_class(node)", "if cls is None:", "return"], (code, body[:3])
+        else:
+            assert body[0].startswith("if ctx.function is None") and "return" in body[1], (code, node_type)
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text))
+
+
+# Files that matter only through another file: a subclass with no `forward` of its own (three files up to
+# nn.Module, the middle one with no torch import), a helper that only another file's `forward` calls, a helper
+# that helper calls in a third file, a file whose only finding comes from a rule that runs outside compiled code
+# (a hint word), and files that can matter to nothing (a configuration class, constants).
+PACKAGE = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": """\
+        import torch.nn as nn
+
+
+        class Base(nn.Module):
+            def forward(self, x):
+                return self.extra(x)
+    """,
+    "pkg/middle.py": """\
+        from pkg.base import Base
+
+
+        class Middle(Base):
+            pass
+    """,
+    "pkg/leaf.py": """\
+        from pkg import middle
+
+
+        class Leaf(middle.Middle):
+            def extra(self, x):
+                return x.numpy()
+    """,
+    "pkg/ops.py": """\
+        from pkg.more import deeper
+
+
+        def helper(x):
+            return deeper(x).numpy()
+    """,
+    "pkg/more.py": """\
+        def deeper(x):
+            return x.numpy()
+    """,
+    "pkg/user.py": """\
+        import torch.nn as nn
+        from pkg.ops import helper
+
+
+        class User(nn.Module):
+            def forward(self, x):
+                return helper(x)
+    """,
+    "pkg/hooks.py": """\
+        import torch
+        from pkg.user import User
+
+
+        def attach():
+            model = User()
+
+            def hook(module, inputs: torch.Tensor, output):
+                return output
+            model.register_forward_hook(hook)
+    """,
+    "pkg/config.py": """\
+        class Config(object):
+            def __init__(self, size=2):
+                self.size = size
+
+
+        class Sub(Config):
+            pass
+    """,
+    "pkg/consts.py": "X = 1\n",
+}
+
+
+def _findings(root: Path, enabled: set[str], jobs: int, split=None, monkeypatch=None):
+    if split is not None:
+        def forced(files, shards):
+            shares = [[root / name for name in share] for share in split]
+            shares[-1].extend(path for path in files if all(path not in share for share in shares))
+            return shares
+
+        monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
+        monkeypatch.setattr(engine, "_split", forced)
+    run = engine.lint_run([root / "pkg"], Config(root=root), enabled, jobs=jobs)
+    return [finding.to_json() for finding in run.findings]
+
+
+@pytest.mark.parametrize("split", [None, [["pkg/base.py", "pkg/ops.py"], ["pkg/leaf.py", "pkg/more.py"]],
+                                   [["pkg/user.py", "pkg/middle.py"], ["pkg/ops.py", "pkg/leaf.py"]]])
+def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_path, monkeypatch, split):
+    _write(tmp_path, PACKAGE)
+    enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
+    parsed: list[str] = []  # read_source: up front, and on demand (`_load_quietly` reads with it)
+    on_demand: list[str] = []
+    read_source, load = engine.read_source, engine._load_quietly
+    monkeypatch.setattr(engine, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
+        path, *a, **k))
+    monkeypatch.setattr(engine, "_load_quietly", lambda path: on_demand.append(Path(path).name) or load(path))
+    jobs = 1 if split is None else len(split)
+    with_prefilter = _findings(tmp_path, enabled, jobs, split, monkeypatch)
+    up_front, read_at_all = set(parsed) - set(on_demand), set(parsed)
+    monkeypatch.setattr(prefilter.Prefilter, "for_run", classmethod(lambda cls, *args: None))
+    parsed.clear()
+    without = _findings(tmp_path, enabled, jobs, split, monkeypatch)
+    assert with_prefilter == without
+    where = {(Path(f["filename"]).name, f["code"], f["location"]["row"]) for f in with_prefilter}
+    # The compiled code of three files (one reached only through another file's base, two only through another
+    # file's `forward`), and the hook of a file where only a rule with `text_hints` reports (JIT624).
+    assert {("leaf.py", "JIT401", 6), ("ops.py", "JIT401", 5), ("more.py", "JIT401", 2),
+            ("hooks.py", "JIT624", 10)} <= where, where
+    if split is None:  # (workers count in their own processes)
+        # Parsed before the capture maps: the module classes (found through two files' bases; `middle.py` on
+        # demand, as leaf.py's base, then linted as it is), the file with a hint word; not the helpers (parsed
+        # where `forward` leads), nor the configuration and the constants (never parsed).
+        assert {"base.py", "leaf.py", "user.py", "hooks.py"} <= up_front and "middle.py" in on_demand, up_front
+        assert not {"ops.py", "more.py", "config.py", "consts.py", "__init__.py"} & up_front, up_front
+        assert {"ops.py", "more.py"} <= set(on_demand) and not {"config.py", "consts.py"} & read_at_all
+
+
+# -- every rule is accounted for, or the prefilter is off -----------------------------------------------------------
+def _rules(codes):
+    return [RULES_BY_CODE[code]() for code in sorted(codes)]
+
+
+def _default_script_codes() -> set[str]:
+    return {code for code in Config().enabled_codes(TARGET_OF) if code in RULES_BY_CODE
+            and not RULES_BY_CODE[code].engine_reported}
+
+
+def test_the_default_rules_are_all_accounted_for():
+    """Each default rule reports only in compiled code, declares `text_hints`, or is known to the prefilter. If this
+    fails after adding or changing a rule, the prefilter is off (runs stay correct, but parse every file): give the
+    rule correct `text_hints`, or check that it reports only in a module class (and add it to `KNOWN_OUTSIDE` and
+    `MODULE_CLASS_ONLY`, which the test above then checks), or make it report from its visits, not from
+    `begin_file`/`end_file`."""
+    rules = _rules(_default_script_codes())
+    assert prefilter.why_off(rules, ("script",)) is None
+    assert prefilter.Prefilter.for_run(rules, ("script",), set()) is not None
+
+
+class _Gains(RULES_BY_CODE["JIT630"]):  # a known rule that gains a handler (no `code` of its own: not registered)
+    def visit_Call(self, node, ctx):
+        pass
+
+
+class _EndFile(RULES_BY_CODE["JIT401"]):  # a compiled-code rule that reports from `end_file`
+    def end_file(self, ctx):
+        pass
+
+
+class _Everywhere(RULES_BY_CODE["JIT605"]):
+    """JIT605 as a rule added on another branch might be: it reports every module-level assignment, in any file,
+    and declares no `text_hints`."""
+
+    outside_handlers = None
+
+    def visit_Assign(self, node, ctx):
+        if ctx.function is None and len(ctx.ancestors) == 3:  # Module > SimpleStatementLine > Assign
+            ctx.report(node, "a module-level assignment")
+
+
+@pytest.mark.parametrize("rule, reason", [
+    (_Gains, "JIT630: runs outside compiled code with no text_hints and is not known to the prefilter"),
+    (_EndFile, "JIT401: its own begin_file/end_file, not known to the prefilter"),
+    (_Everywhere, "JIT605: runs outside compiled code with no text_hints and is not known to the prefilter"),
+])
+def test_a_rule_the_prefilter_does_not_know_turns_it_off(rule, reason):
+    codes = _default_script_codes()
+    rules = [rule() if instance.code == rule.code else instance for instance in _rules(codes)]
+    assert prefilter.why_off(rules, ("script",)) == reason
+    assert prefilter.Prefilter.for_run(rules, ("script",), codes) is None
+
+
+def test_the_environment_switch_and_other_policies_turn_it_off(monkeypatch):
+    rules = _rules(_default_script_codes())
+    monkeypatch.setenv(prefilter.ENVIRONMENT, "0")
+    assert prefilter.why_off(rules, ("script",)) == "JITLINT_PREFILTER=0"
+    monkeypatch.setenv(prefilter.ENVIRONMENT, "1")
+    assert prefilter.why_off(rules, ("script",)) is None
+    assert prefilter.why_off(rules, ("fx-trace", "script")).startswith("capture policies")
+
+
+@pytest.mark.parametrize("split", [None, [["pkg/base.py", "pkg/consts.py"], ["pkg/leaf.py", "pkg/config.py"]]])
+def test_an_unknown_rule_outside_compiled_code_keeps_its_findings_in_files_nothing_leads_to(tmp_path, monkeypatch,
+                                                                                          split):
+    """The safety default, end to end (in one process, and in workers): with a rule the prefilter does not know,
+    the run parses every file and the rule reports in the constants file; forcing the prefilter on would lose
+    that finding."""
+    _write(tmp_path, PACKAGE)
+    enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
+    jobs = 1 if split is None else len(split)
+    monkeypatch.setattr(engine, "RULES", [_Everywhere if rule.code == "JIT605" else rule for rule in engine.RULES])
+    findings = _findings(tmp_path, enabled, jobs, split, monkeypatch)
+    where = {(Path(f["filename"]).name, f["code"], f["location"]["row"]) for f in findings}
+    assert {("consts.py", "JIT605", 1), ("leaf.py", "JIT401", 6)} <= where, where
+    monkeypatch.setenv(prefilter.ENVIRONMENT, "0")
+    assert _findings(tmp_path, enabled, jobs, split, monkeypatch) == findings
+    monkeypatch.delenv(prefilter.ENVIRONMENT)
+    # What the safety default prevents: the same rule, trusted as if it were known.
+    monkeypatch.setattr(prefilter, "why_off", lambda rules, policies: None)
+    forced = {(Path(f["filename"]).name, f["code"]) for f in _findings(tmp_path, enabled, jobs, split, monkeypatch)}
+    assert ("consts.py", "JIT605") not in forced and ("leaf.py", "JIT401") in forced
