@@ -1049,6 +1049,33 @@ def _init_lines(cls_owner: ClassInfo, method: FunctionInfo) -> list[str] | None:
     return lines[found[0]:found[0] + count]
 
 
+def _init_dedent_fails(cls_owner: ClassInfo, method: FunctionInfo, project) -> bool:
+    """`_dedent_fails` of `_init_lines`, once per method (an inherited `__init__` is asked once per subclass).
+
+    `_init_lines` renders the whole class to find the method in the file's text, which costs about as much as
+    the rule walk of the file. A line of the method in the file is either the line LibCST renders for the method on
+    its own, prefixed with the class body's indentation (a line that starts a statement, a comment or blank line of
+    a block), or that line verbatim (inside brackets, a string, after a backslash). So a line of the file indented
+    less than the `def` (which is indented by exactly the class body's indentation) is a line of the method on its
+    own, other than the first, indented less than that: without one, the dedent cannot fail and the class is not
+    rendered."""
+    cache = project.derived.setdefault("script.init_dedent_fails", {})
+    found = cache.get(id(method.node))
+    if found is not None and found[0] is method.node:
+        return found[1]
+    verdict = False
+    body = method.cls.node.body if method.cls is not None else None
+    if method.module.text is not None and not method.node.decorators and isinstance(body, cst.IndentedBlock):
+        indent = body.indent if body.indent is not None else method.module.tree.default_indent
+        rendered = method.module.tree.code_for_node(method.node.with_changes(leading_lines=()))
+        if any(line.strip() and len(line) - len(line.lstrip()) < len(indent)
+               for line in rendered.rstrip("\n").split("\n")[1:]):
+            lines = _init_lines(cls_owner, method)
+            verdict = lines is not None and _dedent_fails(lines)
+    cache[id(method.node)] = (method.node, verdict)
+    return verdict
+
+
 def _dedent_fails(lines: list[str]) -> bool:
     """Would torch's `ast.parse(textwrap.dedent(source))` of these lines (comment lines dropped, as torch drops
     them) fail with "unexpected indent": a line indented less than the `def`?"""
@@ -1088,8 +1115,7 @@ class InitSourceCannotBeDedented(ScriptRule):
         if found is None or not isinstance(found[2], FunctionInfo):
             return
         method = found[2]
-        lines = _init_lines(found[1], method)
-        if lines is None or not _dedent_fails(lines):
+        if not _init_dedent_fails(found[1], method, ctx.project):
             return
         where = "its `__init__`" if method.cls is cls else f"the `__init__` it inherits from `{method.cls.name}`"
         ctx.report(
