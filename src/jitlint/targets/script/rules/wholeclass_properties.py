@@ -1052,24 +1052,22 @@ def _init_lines(cls_owner: ClassInfo, method: FunctionInfo) -> list[str] | None:
 def _init_dedent_fails(cls_owner: ClassInfo, method: FunctionInfo, project) -> bool:
     """`_dedent_fails` of `_init_lines`, once per method (an inherited `__init__` is asked once per subclass).
 
-    `_init_lines` renders the whole class to find the method in the file's text, which costs about as much as
-    the rule walk of the file. A line of the method in the file is either the line LibCST renders for the method on
-    its own, prefixed with the class body's indentation (a line that starts a statement, a comment or blank line of
-    a block), or that line verbatim (inside brackets, a string, after a backslash). So a line of the file indented
-    less than the `def` (which is indented by exactly the class body's indentation) is a line of the method on its
-    own, other than the first, indented less than that: without one, the dedent cannot fail and the class is not
-    rendered."""
+    `_init_lines` renders the whole class to find the method in the file's text, which cost as much as the rest
+    of the rule walk. The method's lines there are what LibCST renders for the method alone with the class body's
+    indentation as the enclosing indentation (the same tokens), so the class is rendered only when those lines
+    would fail (then `_init_lines` decides, with its checks that the class is found once in the text)."""
     cache = project.derived.setdefault("script.init_dedent_fails", {})
     found = cache.get(id(method.node))
     if found is not None and found[0] is method.node:
         return found[1]
     verdict = False
+    module = method.module
     body = method.cls.node.body if method.cls is not None else None
-    if method.module.text is not None and not method.node.decorators and isinstance(body, cst.IndentedBlock):
-        indent = body.indent if body.indent is not None else method.module.tree.default_indent
-        rendered = method.module.tree.code_for_node(method.node.with_changes(leading_lines=()))
-        if any(line.strip() and len(line) - len(line.lstrip()) < len(indent)
-               for line in rendered.rstrip("\n").split("\n")[1:]):
+    if module.text is not None and not method.node.decorators and isinstance(body, cst.IndentedBlock):
+        indent = body.indent if body.indent is not None else module.tree.default_indent
+        # A block holding only the method: its header's newline, then the method's lines under `indent`.
+        block = cst.IndentedBlock(body=[method.node.with_changes(leading_lines=())], indent=indent)
+        if _dedent_fails(module.tree.code_for_node(block).rstrip("\n").split("\n")[1:]):
             lines = _init_lines(cls_owner, method)
             verdict = lines is not None and _dedent_fails(lines)
     cache[id(method.node)] = (method.node, verdict)
