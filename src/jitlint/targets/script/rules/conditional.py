@@ -16,6 +16,19 @@ from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES, _guarded_b
 from jitlint.walk import walk
 
 
+class _ReceiverAttributes(cst.CSTVisitor):
+    """Adds to `names` the `<name>` of every `<receiver>.<name>` (a class at module level: a class defined per
+    call costs its creation and the walk's hook table each time)."""
+
+    def __init__(self, receiver: str, names: set[str]) -> None:
+        self.receiver = receiver
+        self.names = names
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value == self.receiver:
+            self.names.add(node.attr.value)
+
+
 class _Stores(cst.CSTVisitor):
     """The attribute names `self.<name>` a statement stores (assignment, loop, `with` and walrus targets, tuple
     unpacking), not looking into nested functions or classes."""
@@ -25,14 +38,7 @@ class _Stores(cst.CSTVisitor):
         self.names: set[str] = set()
 
     def _collect(self, target: cst.CSTNode) -> None:
-        receiver, names = self.receiver, self.names
-
-        class Attributes(cst.CSTVisitor):
-            def visit_Attribute(self, node: cst.Attribute) -> None:
-                if isinstance(node.value, cst.Name) and node.value.value == receiver:
-                    names.add(node.attr.value)
-
-        walk(target, Attributes())
+        walk(target, _ReceiverAttributes(self.receiver, self.names))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False
@@ -67,6 +73,16 @@ def _stores(node: cst.CSTNode, receiver: str) -> set[str]:
     finder = _Stores(receiver)
     walk(node, finder)
     return finder.names
+
+
+def _method_stores(method, project) -> set[str]:
+    """`_stores` of a method's body on its first parameter, once per method (JIT232 asks it for every method of
+    every class in the MRO of each conditional attribute read)."""
+    cache = project.derived.setdefault("script.method_stores", {})
+    found = cache.get(id(method.node))
+    if found is None or found[0] is not method.node:
+        found = cache[id(method.node)] = (method.node, _stores(method.node.body, first_param_name(method.node) or "self"))
+    return found[1]
 
 
 def _suite(block: cst.BaseSuite | None) -> list[cst.BaseStatement]:
@@ -222,7 +238,7 @@ class AttributeSetConditionally(ScriptRule):
             for method_name, method in cls.methods.items():
                 if method_name == "__init__":
                     continue
-                if name in _stores(method.node.body, first_param_name(method.node) or "self"):
+                if name in _method_stores(method, project):
                     return []  # another method sets it (it may be called from `__init__`)
             sets = _init_sets(cls, project)
             if sets is None:

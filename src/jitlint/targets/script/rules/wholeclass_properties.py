@@ -1049,6 +1049,31 @@ def _init_lines(cls_owner: ClassInfo, method: FunctionInfo) -> list[str] | None:
     return lines[found[0]:found[0] + count]
 
 
+def _init_dedent_fails(cls_owner: ClassInfo, method: FunctionInfo, project) -> bool:
+    """`_dedent_fails` of `_init_lines`, once per method (an inherited `__init__` is asked once per subclass).
+
+    `_init_lines` renders the whole class to find the method in the file's text, which cost as much as the rest
+    of the rule walk. The method's lines there are what LibCST renders for the method alone with the class body's
+    indentation as the enclosing indentation (the same tokens), so the class is rendered only when those lines
+    would fail (then `_init_lines` decides, with its checks that the class is found once in the text)."""
+    cache = project.derived.setdefault("script.init_dedent_fails", {})
+    found = cache.get(id(method.node))
+    if found is not None and found[0] is method.node:
+        return found[1]
+    verdict = False
+    module = method.module
+    body = method.cls.node.body if method.cls is not None else None
+    if module.text is not None and not method.node.decorators and isinstance(body, cst.IndentedBlock):
+        indent = body.indent if body.indent is not None else module.tree.default_indent
+        # A block holding only the method: its header's newline, then the method's lines under `indent`.
+        block = cst.IndentedBlock(body=[method.node.with_changes(leading_lines=())], indent=indent)
+        if _dedent_fails(module.tree.code_for_node(block).rstrip("\n").split("\n")[1:]):
+            lines = _init_lines(cls_owner, method)
+            verdict = lines is not None and _dedent_fails(lines)
+    cache[id(method.node)] = (method.node, verdict)
+    return verdict
+
+
 def _dedent_fails(lines: list[str]) -> bool:
     """Would torch's `ast.parse(textwrap.dedent(source))` of these lines (comment lines dropped, as torch drops
     them) fail with "unexpected indent": a line indented less than the `def`?"""
@@ -1088,8 +1113,7 @@ class InitSourceCannotBeDedented(ScriptRule):
         if found is None or not isinstance(found[2], FunctionInfo):
             return
         method = found[2]
-        lines = _init_lines(found[1], method)
-        if lines is None or not _dedent_fails(lines):
+        if not _init_dedent_fails(found[1], method, ctx.project):
             return
         where = "its `__init__`" if method.cls is cls else f"the `__init__` it inherits from `{method.cls.name}`"
         ctx.report(
