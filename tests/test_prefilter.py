@@ -45,6 +45,50 @@ def test_the_ast_import_table_and_bases_are_libcsts():
     assert compared > 100
 
 
+
+_GUARDED_IMPORTS = {
+    "try_else": """
+        try:
+            import numpy
+        except ImportError:
+            numpy = None
+        else:
+            from torch import nn
+        """,
+    "try_finally": """
+        try:
+            pass
+        finally:
+            from torch.nn import Module as Base
+        class M(Base):
+            pass
+        """,
+    "if_elif_else": """
+        import sys
+        if sys.version_info >= (3, 12):
+            from torch import nn
+        elif sys.platform == "linux":
+            import torch.nn as nn
+        else:
+            from torch.nn import Module
+        """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(_GUARDED_IMPORTS))
+def test_guarded_imports_are_bound_as_libcst_binds_them(name, tmp_path):
+    """Imports inside `if`/`elif`/`else` and a `try`'s body, handlers, `else` and `finally` (a lazy `__init__`'s
+    re-exports) are in the ast table exactly when `ImportTable` has them."""
+    text = textwrap.dedent(_GUARDED_IMPORTS[name])
+    path = tmp_path / "guarded.py"
+    path.write_text(text, encoding="utf-8")
+    summary = prefilter.summarize(path, text, ast.parse(text))
+    module = ModuleInfo.build(path, str(path), parse_module(text), linted=True, text=text)
+    assert summary.imports.aliases == module.imports.aliases
+    assert summary.imports.local_definitions == module.imports.local_definitions
+    assert summary.classes == {cls: info.base_names for cls, info in module.classes.items()}
+
+
 @pytest.mark.parametrize("code", sorted(prefilter.MODULE_CLASS_ONLY))
 def test_the_rules_known_to_fire_only_in_module_classes_do(code):
     """A rule the prefilter trusts to report only in a module class of the file: its `visit_ClassDef` returns at

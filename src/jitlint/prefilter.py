@@ -226,8 +226,8 @@ def qualify(table: ImportTable, node: ast.AST) -> str | None:
 
 
 def _top_level(body):
-    """`names._top_level_statements`: module-level statements, inside `if` (all branches) and `try` (the body and
-    the handlers, not `else`/`finally`)."""
+    """`names._top_level_statements`: module-level statements, inside `if` (all branches) and `try` (the body, the
+    handlers, `else` and `finally`)."""
     for statement in body:
         if isinstance(statement, ast.If):
             yield from _top_level(statement.body)
@@ -236,6 +236,8 @@ def _top_level(body):
             yield from _top_level(statement.body)
             for handler in statement.handlers:
                 yield from _top_level(handler.body)
+            yield from _top_level(statement.orelse)
+            yield from _top_level(statement.finalbody)
         else:
             yield statement
 
