@@ -132,10 +132,16 @@ def _none_test(test: cst.BaseExpression) -> tuple[str, bool] | None:
 Refinements = dict[str, bool]  # name -> refined to its contained type (True) or to None (False)
 
 
+def _named_params(params: cst.Parameters) -> list[cst.Param]:
+    """A `def`'s parameters that have a name of their own: positional-only, ordinary and keyword-only (not `*args`
+    or `**kwargs`), in order."""
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
 def _param_annotated(function: cst.FunctionDef, name: str) -> bool:
     params = function.params
     return any(param.name.value == name and param.annotation is not None
-               for param in [*params.posonly_params, *params.params, *params.kwonly_params])
+               for param in _named_params(params))
 
 
 def _refinements(test: cst.BaseExpression) -> tuple[Refinements, Refinements]:
@@ -401,7 +407,7 @@ class TypeDomain(FlowDomain[Type]):
         if self.comment is not None:
             return True
         params = self.function.params
-        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        for param in _named_params(params):
             if param.name.value == name:
                 return param.annotation is not None
         return False
@@ -1329,7 +1335,7 @@ class TypeDomain(FlowDomain[Type]):
             impl_types = {name: kind for name, kind in impl_types.items() if _param_annotated(callee.node, name)}
         for declaration in group.declarations:
             params = declaration.params
-            ordered = [*params.posonly_params, *params.params, *params.kwonly_params]
+            ordered = _named_params(params)
             if bound and ordered:
                 ordered = ordered[1:]
             if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg is not None:
@@ -1340,7 +1346,7 @@ class TypeDomain(FlowDomain[Type]):
             ):
                 return None
             # The implementation gives the defaults, and the parameters a declaration leaves out (torch merges them).
-            implementation = [*impl_params.posonly_params, *impl_params.params, *impl_params.kwonly_params]
+            implementation = _named_params(impl_params)
             if bound and implementation:
                 implementation = implementation[1:]
             if len(implementation) < len(ordered):
@@ -1385,7 +1391,7 @@ class TypeDomain(FlowDomain[Type]):
             "staticmethod" not in callee.decorators)
         if is_method and not bound:
             return None
-        ordered = [*params.posonly_params, *params.params, *params.kwonly_params]
+        ordered = _named_params(params)
         if is_method:
             ordered = ordered[1:]
         types = param_types(node, callee.module.imports, is_method=is_method)
@@ -1523,8 +1529,7 @@ class TypeDomain(FlowDomain[Type]):
             lists = set()
             assigned = _AssignedValues()
             walk(self.function.body, assigned)
-            params = {param.name.value for param in (*self.function.params.posonly_params, *self.function.params.params,
-                                                      *self.function.params.kwonly_params)}
+            params = {param.name.value for param in _named_params(self.function.params)}
             for name, where in values.items():
                 if name in params or any(binding is None or not isinstance(binding, cst.AssignTarget)
                                          for binding in where):
@@ -1551,7 +1556,7 @@ class TypeDomain(FlowDomain[Type]):
             if signature_comment(callee.node) is not None:
                 return False
             params = callee.node.params
-            found = [param for param in [*params.posonly_params, *params.params, *params.kwonly_params]
+            found = [param for param in _named_params(params)
                      if param.name.value == name]
             if len(found) != 1 or found[0].annotation is not None or found[0].default is None or \
                     not _is_none(found[0].default):
@@ -1702,7 +1707,7 @@ def _union_params(function: cst.FunctionDef, ctx: RuleContext) -> dict[str, TSTy
     the function neither re-binds nor tests with `isinstance`: torch passes them on as the Union."""
     params = function.params
     candidates = {param.name.value: param.annotation.annotation
-                  for param in [*params.posonly_params, *params.params, *params.kwonly_params]
+                  for param in _named_params(params)
                   if param.annotation is not None}
     if not candidates:
         return {}
