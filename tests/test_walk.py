@@ -6,7 +6,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from jitlint.walk import TRIVIA_TYPES, walk
+from jitlint.walk import TRIVIA_TYPES, children, walk
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,6 +104,20 @@ def test_walk_matches_libcst_visit_minus_trivia(source):
     expected = _events(tree, use_walk=False)
     assert len(expected) >= 4
     assert _events(tree, use_walk=True) == expected
+
+
+@pytest.mark.parametrize("source", [EVERY_SYNTAX, (ROOT / "src/jitlint/engine.py").read_text()], ids=["syntax", "engine"])
+def test_children_are_libcst_children_minus_trivia(source):
+    tree = cst.parse_module(source)
+    pending, checked = [tree], 0
+    while pending:
+        node = pending.pop()
+        expected = [child for child in node.children if not isinstance(child, TRIVIA_TYPES)]
+        found = [child for child in children(node) if not isinstance(child, TRIVIA_TYPES)]  # (a match's `|`)
+        assert [id(child) for child in found] == [id(child) for child in expected], type(node).__name__
+        pending.extend(expected)
+        checked += 1
+    assert checked > 200
 
 
 def test_walk_skips_children_when_on_visit_returns_false():

@@ -84,6 +84,28 @@ def _hooks(visitor_class: type) -> dict[type, tuple]:
     return table
 
 
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node`'s non-trivia children in source order: `node.children` without the whitespace, commas and
+    parentheses, read from the fields instead of rebuilding the node (LibCST's `children` runs a visitor)."""
+    found: list[cst.CSTNode] = []
+    fields = _FIELDS.get(type(node))
+    if fields is None:
+        fields = child_fields(type(node))
+    for name in fields:
+        value = getattr(node, name)
+        kind = type(value)
+        if kind is tuple or kind is list:
+            for child in value:
+                is_node = _IS_NODE.get(type(child))
+                if is_node or (is_node is None and _is_node_type(type(child))):
+                    found.append(child)
+        else:
+            is_node = _IS_NODE.get(kind)
+            if is_node or (is_node is None and _is_node_type(kind)):
+                found.append(value)
+    return found
+
+
 def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """Call `visitor.on_visit`/`on_leave` for `node` and its non-trivia descendants, in source order; children are
     skipped when `on_visit` returns False, as under `node.visit(visitor)`. The tree is not copied.

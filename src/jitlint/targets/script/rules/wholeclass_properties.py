@@ -30,6 +30,7 @@ from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES
 from jitlint.targets.script.rules.wholeclass import _linearization
+from jitlint.walk import children, walk
 
 _MODULE = "torch.nn.Module"
 _PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
@@ -446,16 +447,8 @@ class _Scope:
         self.tracked = tracked
         self.index = index  # the function's class in the module's MRO (for `super()`), None for another function
         self.imports = function.module.imports
-        self.locals: dict[str, list[cst.BaseExpression | None]] = {}
-        self.params: dict[str, cst.Param] = {}
-        params = function.node.params
-        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-            self.params[param.name.value] = param
-        for special in (params.star_arg, params.star_kwarg):
-            if isinstance(special, cst.Param):
-                self.locals.setdefault(special.name.value, []).append(None)
+        self.params, self.locals = _function_names(prover.project, function.node)
         self.typing: set[str] = set()
-        function.node.body.visit(_LocalCollector(self.locals))
 
     def name_type(self, name: str, depth: int):
         if name == self.tracked:
@@ -489,6 +482,72 @@ class _Scope:
     def param_type(self, param: cst.Param):
         annotation = param.annotation.annotation if param.annotation else None
         return self.prover.annotation_type(annotation, self.imports)
+
+
+def _function_names(project, node: cst.FunctionDef) -> tuple[dict[str, cst.Param], dict[str, list]]:
+    """A function's named parameters, and every value its body binds to each local name; the same for every class
+    whose proof walks the function (kept per run: a base's `__init__` is walked once per subclass). Read only."""
+    cache = project.derived.setdefault("script.function_names", {})
+    found = cache.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1], found[2]
+    params: dict[str, cst.Param] = {}
+    locals_: dict[str, list[cst.BaseExpression | None]] = {}
+    signature = node.params
+    for param in (*signature.posonly_params, *signature.params, *signature.kwonly_params):
+        params[param.name.value] = param
+    for special in (signature.star_arg, signature.star_kwarg):
+        if isinstance(special, cst.Param):
+            locals_.setdefault(special.name.value, []).append(None)
+    walk(node.body, _LocalCollector(locals_))
+    cache[id(node)] = (node, params, locals_)
+    return params, locals_
+
+
+def _tracked_uses(project, node: cst.FunctionDef, tracked: str) -> list[tuple[str, cst.CSTNode, tuple]]:
+    """In source order, what `_Occurrences` checks in a function's body: each use of `tracked` (not as an
+    attribute's name), each `super` call, and each nested def, lambda or class that mentions `tracked` or `super`
+    (a closure), with the node's parents from the function down. Independent of the class being proven, so kept
+    per run."""
+    cache = project.derived.setdefault("script.tracked_uses", {})
+    key = (id(node), tracked)
+    found = cache.get(key)
+    if found is not None and found[0] is node:
+        return found[1]
+    uses: list[tuple[str, cst.CSTNode, tuple]] = []
+
+    def visit(current: cst.CSTNode, parents: tuple) -> None:
+        if isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and current is not parents[0]:
+            if _mentions(current, tracked):
+                uses.append(("closure", current, parents))
+            return
+        if isinstance(current, cst.Name) and current.value == tracked:
+            parent = parents[-1]
+            if not (isinstance(parent, cst.Attribute) and parent.attr is current):
+                uses.append(("use", current, parents))
+            return
+        if isinstance(current, cst.Call) and isinstance(current.func, cst.Name) and current.func.value == "super":
+            uses.append(("super", current, parents))
+        inner = (*parents, current)
+        for child in children(current):
+            visit(child, inner)
+
+    visit(node.body, (node,))
+    cache[key] = (node, uses)
+    return uses
+
+
+def _mentions(node: cst.CSTNode, tracked: str) -> bool:
+    class Find(cst.CSTVisitor):
+        found = False
+
+        def visit_Name(self, name: cst.Name) -> None:
+            if name.value in (tracked, "super"):
+                self.found = True
+
+    finder = Find()
+    walk(node, finder)
+    return finder.found
 
 
 class _LocalCollector(cst.CSTVisitor):
@@ -579,37 +638,14 @@ class _Occurrences:
         tracked = self.scope.tracked
         if tracked in self.scope.locals:
             raise _Unknown  # the name is rebound: it may not be the module any more
-        self._visit(node.body, [node])
-
-    def _visit(self, node: cst.CSTNode, parents: list) -> None:
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and parents and node is not parents[0]:
-            if self._mentions(node):
+        super_is_builtin = "super" not in self.scope.locals and self.scope.index is not None
+        for kind, found, parents in _tracked_uses(self.prover.project, node, tracked):
+            if kind == "closure":
                 raise _Unknown  # a closure over the module
-            return
-        if isinstance(node, cst.Name) and node.value == self.scope.tracked:
-            parent = parents[-1] if parents else None
-            if not (isinstance(parent, cst.Attribute) and parent.attr is node):
-                self._occurrence(node, parents)
-            return
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "super" \
-                and "super" not in self.scope.locals and self.scope.index is not None:
-            self._super(node, parents)
-        for child in node.children:
-            self._visit(child, parents + [node])
-
-    def _mentions(self, node: cst.CSTNode) -> bool:
-        tracked = self.scope.tracked
-
-        class Find(cst.CSTVisitor):
-            found = False
-
-            def visit_Name(self, name: cst.Name) -> None:
-                if name.value in (tracked, "super"):
-                    self.found = True
-
-        finder = Find()
-        node.visit(finder)
-        return finder.found
+            if kind == "use":
+                self._occurrence(found, parents)
+            elif super_is_builtin:
+                self._super(found, parents)
 
     # -- uses of the module --------------------------------------------------------------------------------
     def _occurrence(self, node: cst.Name, parents: list) -> None:
