@@ -526,7 +526,7 @@ class NoImportInCompiledCode(ScriptRule):
         statement = _first_import(callee.node)
         if statement is None:
             return
-        where = f"{callee.module.display_name}, line {_line_in(callee.module, callee.node, statement)}"
+        where = f"{callee.module.display_name}, line {_line_in(ctx.project, callee.module, callee.node, statement)}"
         ctx.report(
             node,
             f"this call makes TorchScript compile `{callee.name}` ({where}), whose `import` statement it does not "
@@ -587,12 +587,18 @@ def _first_import(function: cst.FunctionDef) -> cst.Import | cst.ImportFrom | No
     return None
 
 
-def _line_in(module, function: cst.FunctionDef, node: cst.CSTNode) -> int | str:
+def _line_in(project, module, function: cst.FunctionDef, node: cst.CSTNode) -> int | str:
     """The 1-based line of a statement of a function of a module read on demand (which has no position metadata):
-    found by the code of the function, then of the statement in it."""
-    code, tree = module.tree.code, module.tree
-    start = code.find(tree.code_for_node(function))
-    inner = tree.code_for_node(function).find(tree.code_for_node(node)) if start >= 0 else -1
+    found by the code of the function, then of the statement in it. The module's code is printed once per run."""
+    tree = module.tree
+    codes = project.derived.setdefault("script.module_code", {})
+    found = codes.get(id(tree))
+    if found is None or found[0] is not tree:
+        found = codes[id(tree)] = (tree, tree.code)
+    code = found[1]
+    function_code = tree.code_for_node(function)
+    start = code.find(function_code)
+    inner = function_code.find(tree.code_for_node(node)) if start >= 0 else -1
     return code.count("\n", 0, start + inner) + 1 if inner >= 0 else "?"
 
 

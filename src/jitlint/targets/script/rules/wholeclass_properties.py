@@ -160,13 +160,14 @@ class _Prover:
         self.project = ctx.project
         self.walked: set[tuple[int, str]] = set()
         self._stateless: bool | None = None
-        self._getters: dict[tuple[int, str], object] = {}
+        # What each class body binds a name to (`_own_getter`), kept per run: every subclass asks again.
+        self._getters: dict[tuple[int, str], tuple] = self.project.derived.setdefault("script.own_getters", {})
         # Class attributes an `__init_subclass__` of the MRO stores (None: a hook the proof cannot follow).
         self.hooked: set[str] | None = set()
         for entry in order:
             hook = entry.methods.get("__init_subclass__") if not isinstance(entry, str) else None
             if hook is not None:
-                stored = _class_hook_stores(hook)
+                stored = _class_hook_stores(self.project, hook)
                 self.hooked = None if stored is None or self.hooked is None else self.hooked | stored
 
     # -- the MRO -------------------------------------------------------------------------------------------
@@ -183,9 +184,10 @@ class _Prover:
                     return index, entry, "torch"
                 continue
             key = (id(entry), name)
-            if key not in self._getters:
-                self._getters[key] = _own_getter(entry, name)
-            getter = self._getters[key]
+            cached = self._getters.get(key)
+            if cached is None or cached[0] is not entry:
+                cached = self._getters[key] = (entry, _own_getter(entry, name))
+            getter = cached[1]
             if isinstance(getter, cst.FunctionDef):
                 return index, entry, getter
             if name in entry.methods:
@@ -892,9 +894,18 @@ def _is_store(attribute: cst.Attribute, parents: list) -> bool:
     return False
 
 
-def _class_hook_stores(hook: FunctionInfo) -> set[str] | None:
+def _class_hook_stores(project, hook: FunctionInfo) -> frozenset[str] | None:
     """The class attributes an `__init_subclass__` stores (`cls.NAME = ...`), when all it does with the class is
-    read it, store such attributes and pass it to `_CLASS_READERS` or to `super().__init_subclass__`; else None."""
+    read it, store such attributes and pass it to `_CLASS_READERS` or to `super().__init_subclass__`; else None.
+    Kept per run (every subclass's proof asks)."""
+    cache = project.derived.setdefault("script.class_hook_stores", {})
+    found = cache.get(id(hook.node))
+    if found is None or found[0] is not hook.node:
+        found = cache[id(hook.node)] = (hook.node, _hook_stores(hook))
+    return found[1]
+
+
+def _hook_stores(hook: FunctionInfo) -> frozenset[str] | None:
     cls_name = first_param_name(hook.node)
     if cls_name is None:
         return None
@@ -936,8 +947,8 @@ def _class_hook_stores(hook: FunctionInfo) -> set[str] | None:
         def on_leave(self, original_node: cst.CSTNode) -> None:
             self.parents.pop()
 
-    hook.node.body.visit(Check())
-    return stored if ok else None
+    walk(hook.node.body, Check())
+    return frozenset(stored) if ok else None
 
 
 # -- what a property raises ---------------------------------------------------------------------------------
