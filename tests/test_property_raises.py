@@ -384,3 +384,65 @@ def test_dedent_rejection_is_flagged(name, tmp_path):
 def test_torch_rejects_the_undentable_init(name, tmp_path):
     result = script_source(HEADER + DEDENT_REJECTED[name], tmp_path)
     assert result.rejected and result.says("unexpected indent (<unknown>, line 1)") and result.line is None, result
+
+
+# One base `__init__` proven for each subclass: its walk is kept per run, but what its calls reach depends on the
+# subclass (`self.build()` is the subclass's own), so each verdict is the subclass's.
+OVERRIDES = HEADER + """
+class Base(nn.Module):
+    __jit_unused_properties__ = ["device"]
+
+    def __init__(self):
+        super().__init__()
+        self.build()
+
+    def build(self):
+        self.eps = 1e-5
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.parameters()).device
+
+    def forward(self, x):
+        return x
+
+
+class Registers(Base):
+    def build(self):
+        self.weight = nn.Parameter(torch.zeros(2))
+
+
+class Plain(Base):
+    def build(self):
+        self.scale = 2.0
+
+
+class RegistersToo(Base):
+    def build(self):
+        self.bias = nn.Parameter(torch.zeros(2))
+"""
+
+
+def test_a_shared_base_init_is_proven_for_each_subclass(tmp_path):
+    findings = lint_files({"model.py": OVERRIDES}, tmp_path)
+    lines = OVERRIDES.splitlines()
+    assert sorted(f.location.row for f in findings if f.code == "JIT633") == [
+        lines.index("class Base(nn.Module):") + 1, lines.index("class Plain(Base):") + 1]
+
+
+@pytest.mark.torch
+def test_torch_scripts_only_the_subclasses_that_register_a_parameter(tmp_path):
+    import importlib.util
+
+    import torch
+
+    path = tmp_path / "overrides.py"
+    path.write_text(OVERRIDES)
+    spec = importlib.util.spec_from_file_location("overrides_jit633", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name in ("Base", "Plain"):
+        with pytest.raises(StopIteration):
+            torch.jit.script(getattr(module, name)())
+    for name in ("Registers", "RegistersToo"):
+        torch.jit.script(getattr(module, name)())
