@@ -31,7 +31,7 @@ from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
 from jitlint.targets import policy_class
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
-from jitlint.walk import walk
+from jitlint.walk import children, walk
 from jitlint import pages
 
 
@@ -1160,7 +1160,7 @@ class _Where:
         current, best = self.tree, None
         while True:
             inner = None
-            for child in current.children:
+            for child in children(current):  # no layout node holds a finding (and shared ones have no position)
                 span = self.positions.get(child)
                 if span is None:
                     continue
