@@ -441,6 +441,33 @@ def test_an_edit_other_files_can_see_re_lints_what_depends_on_it(across, monkeyp
     assert calls[0] == ("share", explored) and seen[0] == linted
 
 
+def test_a_partial_run_explored_twice_frees_its_first_pass(across, monkeypatch):
+    """When an edit changes what other files capture, a partial run explores again with those files; the first
+    pass's index (cycles, and the lint thread has Python's collector off) is freed before the second is built."""
+    import weakref
+
+    from jitlint.project import ProjectIndex
+
+    _same_as_cold("pkg", cwd=across)
+    made: list = []
+    alive_at_second: list[bool] = []
+    real_init = ProjectIndex.__init__
+
+    def init(self, *args, **kwargs):
+        if made:
+            alive_at_second.append(made[-1]() is not None)
+        made.append(weakref.ref(self))
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProjectIndex, "__init__", init)
+    calls = _watch(monkeypatch)
+    net = across / "pkg" / "net.py"
+    net.write_text(net.read_text().replace("return helper(x)", "return x", 1))  # helpers.py's findings go
+    check("pkg", cwd=across)
+    assert calls == [("share", ["net.py"])]
+    assert alive_at_second == [False], "the first pass's index was still alive when the second was built"
+
+
 # A small package with every kind of dependency between files: an imported helper made compiled by a caller, a base
 # class in another file, a module used as a submodule, a generated (skipped) file, a file nothing reaches.
 PACKAGE = {

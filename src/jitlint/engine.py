@@ -547,6 +547,10 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     if moved:  # what the edited files capture elsewhere changed: those files are linted too, with both passes' parts
         share = sorted([*share, *moved], key=order.__getitem__)
         again = {str(path) for path in share}
+        # The first pass's index and maps are cycles, and the lint thread runs with the collector off: freed here,
+        # before the second pass, or the run holds both (the trees are kept: `linted` and `loader` hold them).
+        project = modules = errors = maps = fresh = None
+        gc.collect()
         project, modules, errors, maps, fresh = explore(share)
     mine = {resolved(source.path) for source, _module in modules}
     contrib: dict[str, dict] = {}
