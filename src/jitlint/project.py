@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Literal
+from typing import TYPE_CHECKING, Callable, Iterator, Literal, TypeVar
 
 import libcst as cst
 
@@ -572,6 +572,9 @@ def _loaded_module(path: Path, source) -> ModuleInfo:
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
+_T = TypeVar("_T")
+
+
 class ProjectIndex:
     """All modules of a run, and the classes and functions they define, resolved by qualified name."""
 
@@ -591,6 +594,17 @@ class ProjectIndex:
         # What targets derive from the index (their types for attributes, ...), cached for the run by a key each
         # target owns.
         self.derived: dict[str, dict] = {}
+
+    def kept(self, space: str, owner: object, compute: "Callable[[], _T]", *key: object) -> _T:
+        """`compute()` once per run for `owner` (a node or an index object, by identity) and `key`, kept in
+        `derived[space]`: what a rule derives from a base's method or class and asks again for every subclass.
+        The entry holds `owner`, so its id stays unique for as long as the entry is kept."""
+        cache = self.derived.setdefault(space, {})
+        slot = (id(owner), *key)
+        found = cache.get(slot)
+        if found is None or found[0] is not owner:
+            found = cache[slot] = (owner, compute())
+        return found[1]
 
     def seed(self, paths: "list[Path]") -> None:
         """Declare every linted file of the run, parsed in this process or not, in the run's order: the import

@@ -156,14 +156,14 @@ def guard_name(test: cst.BaseExpression, imports: ImportTable) -> str | None:
 def constant_names(project: ProjectIndex, cls: ClassInfo) -> frozenset[str]:
     """The attributes torch inlines as constants in a module class: annotated `Final` or listed in `__constants__`,
     in the class or a project base."""
-    cache = project.derived.setdefault("script.constant_names", {})
-    if id(cls) not in cache:
+    def collect() -> frozenset[str]:
         names: set[str] = set()
         for current in project.mro(cls):
             names.update(current.string_lists.get("__constants__", ()))
             names.update(name for name, info in current.own_attributes.items() if info.final)
-        cache[id(cls)] = frozenset(names)
-    return cache[id(cls)]
+        return frozenset(names)
+
+    return project.kept("script.constant_names", cls, collect)
 
 
 def is_ignored(function: FunctionInfo) -> bool:

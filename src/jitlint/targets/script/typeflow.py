@@ -332,16 +332,15 @@ def _unfollowed_names(function: cst.FunctionDef, rebound: set[str] | None = None
 def attribute_types(project: ProjectIndex, info: AttributeInfo) -> tuple[Type, set[Type]]:
     """The TorchScript types of an attribute's facts: its class-level annotation, and the values `__init__`
     assigns (None for one it cannot type). Cached for the run, per merged attribute."""
-    cache = project.derived.setdefault("script.attribute_types", {})
-    found = cache.get(id(info))
-    if found is None or found[0] is not info:
+    def derive() -> tuple[Type, set[Type]]:
         annotation = annotation_type(info.annotation, info.annotation_imports) if info.annotation is not None else None
         # torch types a module attribute by the value `__init__` leaves (`torch.jit.annotate(Optional[str], None)`
         # is a None there, and so is `self.x: Optional[str] = None`)
         values = {Expressions(value.imports, {}).of(_annotated_value(value.node, value.imports))
                   for value in info.init_values}
-        found = cache[id(info)] = (info, annotation, values)  # holding `info` keeps its id unique
-    return found[1], found[2]
+        return annotation, values
+
+    return project.kept("script.attribute_types", info, derive)
 
 
 def _annotated_value(node: cst.BaseExpression, imports) -> cst.BaseExpression:

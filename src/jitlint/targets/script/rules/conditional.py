@@ -78,11 +78,8 @@ def _stores(node: cst.CSTNode, receiver: str) -> set[str]:
 def _method_stores(method, project) -> set[str]:
     """`_stores` of a method's body on its first parameter, once per method (JIT232 asks it for every method of
     every class in the MRO of each conditional attribute read)."""
-    cache = project.derived.setdefault("script.method_stores", {})
-    found = cache.get(id(method.node))
-    if found is None or found[0] is not method.node:
-        found = cache[id(method.node)] = (method.node, _stores(method.node.body, first_param_name(method.node) or "self"))
-    return found[1]
+    return project.kept("script.method_stores", method.node,
+                        lambda: _stores(method.node.body, first_param_name(method.node) or "self"))
 
 
 def _suite(block: cst.BaseSuite | None) -> list[cst.BaseStatement]:
@@ -137,18 +134,12 @@ class _InitSets:
 
 
 def _init_sets(cls: ClassInfo, project) -> _InitSets | None:
-    cache = project.derived.setdefault("script.init_sets", {})
-    found = cache.get(id(cls))
-    if found is None or found[0] is not cls:
-        init = cls.methods.get("__init__")
-        found = cache[id(cls)] = (cls, _InitSets(init.node) if init is not None else None)
-    return found[1]
+    init = cls.methods.get("__init__")
+    return project.kept("script.init_sets", cls, lambda: _InitSets(init.node) if init is not None else None)
 
 
 def _literal_strings(cls: ClassInfo, project) -> frozenset[str]:
-    cache = project.derived.setdefault("script.class_strings", {})
-    found = cache.get(id(cls))
-    if found is None or found[0] is not cls:
+    def collect() -> frozenset[str]:
         strings: set[str] = set()
 
         class Strings(cst.CSTVisitor):
@@ -158,8 +149,9 @@ def _literal_strings(cls: ClassInfo, project) -> frozenset[str]:
                     strings.add(value)
 
         walk(cls.node, Strings())
-        found = cache[id(cls)] = (cls, frozenset(strings))
-    return found[1]
+        return frozenset(strings)
+
+    return project.kept("script.class_strings", cls, collect)
 
 
 class AttributeSetConditionally(ScriptRule):

@@ -591,11 +591,7 @@ def _line_in(project, module, function: cst.FunctionDef, node: cst.CSTNode) -> i
     """The 1-based line of a statement of a function of a module read on demand (which has no position metadata):
     found by the code of the function, then of the statement in it. The module's code is printed once per run."""
     tree = module.tree
-    codes = project.derived.setdefault("script.module_code", {})
-    found = codes.get(id(tree))
-    if found is None or found[0] is not tree:
-        found = codes[id(tree)] = (tree, tree.code)
-    code = found[1]
+    code = project.kept("script.module_code", tree, lambda: tree.code)
     function_code = tree.code_for_node(function)
     start = code.find(function_code)
     inner = function_code.find(tree.code_for_node(node)) if start >= 0 else -1

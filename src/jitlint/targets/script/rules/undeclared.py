@@ -68,13 +68,12 @@ def _named_in(cls: ClassInfo, project) -> frozenset[str]:
     """Every name the class's code may set as an attribute, found wider than the project index does: `self.<name>`
     anywhere inside an assignment, loop, `with` or walrus target (tuple unpacking `self.a, self.b = ...` too), and
     every string literal of the class (`setattr(self, "name", ...)`, `register_buffer("name", ...)`)."""
-    cache = project.derived.setdefault("script.names_set_in_class", {})
-    found = cache.get(id(cls))
-    if found is None or found[0] is not cls:
+    def collect() -> frozenset[str]:
         targets = _SetTargets()
         walk(cls.node, targets)
-        found = cache[id(cls)] = (cls, frozenset(targets.names))
-    return found[1]
+        return frozenset(targets.names)
+
+    return project.kept("script.names_set_in_class", cls, collect)
 
 
 class _SetTargets(cst.CSTVisitor):

@@ -160,8 +160,6 @@ class _Prover:
         self.project = ctx.project
         self.walked: set[tuple[int, str]] = set()
         self._stateless: bool | None = None
-        # What each class body binds a name to (`_own_getter`), kept per run: every subclass asks again.
-        self._getters: dict[tuple[int, str], tuple] = self.project.derived.setdefault("script.own_getters", {})
         # Class attributes an `__init_subclass__` of the MRO stores (None: a hook the proof cannot follow).
         self.hooked: set[str] | None = set()
         for entry in order:
@@ -183,11 +181,8 @@ class _Prover:
                 if name in _MODULE_CLASS_NAMES:
                     return index, entry, "torch"
                 continue
-            key = (id(entry), name)
-            cached = self._getters.get(key)
-            if cached is None or cached[0] is not entry:
-                cached = self._getters[key] = (entry, _own_getter(entry, name))
-            getter = cached[1]
+            # What the class body binds the name to, kept per run: every subclass asks again.
+            getter = self.project.kept("script.own_getters", entry, lambda: _own_getter(entry, name), name)
             if isinstance(getter, cst.FunctionDef):
                 return index, entry, getter
             if name in entry.methods:
@@ -489,10 +484,10 @@ class _Scope:
 def _function_names(project, node: cst.FunctionDef) -> tuple[dict[str, cst.Param], dict[str, list]]:
     """A function's named parameters, and every value its body binds to each local name; the same for every class
     whose proof walks the function (kept per run: a base's `__init__` is walked once per subclass). Read only."""
-    cache = project.derived.setdefault("script.function_names", {})
-    found = cache.get(id(node))
-    if found is not None and found[0] is node:
-        return found[1], found[2]
+    return project.kept("script.function_names", node, lambda: _names_of(node))
+
+
+def _names_of(node: cst.FunctionDef) -> tuple[dict[str, cst.Param], dict[str, list]]:
     params: dict[str, cst.Param] = {}
     locals_: dict[str, list[cst.BaseExpression | None]] = {}
     signature = node.params
@@ -502,7 +497,6 @@ def _function_names(project, node: cst.FunctionDef) -> tuple[dict[str, cst.Param
         if isinstance(special, cst.Param):
             locals_.setdefault(special.name.value, []).append(None)
     walk(node.body, _LocalCollector(locals_))
-    cache[id(node)] = (node, params, locals_)
     return params, locals_
 
 
@@ -511,11 +505,10 @@ def _tracked_uses(project, node: cst.FunctionDef, tracked: str) -> list[tuple[st
     attribute's name), each `super` call, and each nested def, lambda or class that mentions `tracked` or `super`
     (a closure), with the node's parents from the function down. Independent of the class being proven, so kept
     per run."""
-    cache = project.derived.setdefault("script.tracked_uses", {})
-    key = (id(node), tracked)
-    found = cache.get(key)
-    if found is not None and found[0] is node:
-        return found[1]
+    return project.kept("script.tracked_uses", node, lambda: _uses_of(node, tracked), tracked)
+
+
+def _uses_of(node: cst.FunctionDef, tracked: str) -> list[tuple[str, cst.CSTNode, tuple]]:
     uses: list[tuple[str, cst.CSTNode, tuple]] = []
 
     def visit(current: cst.CSTNode, parents: tuple) -> None:
@@ -535,7 +528,6 @@ def _tracked_uses(project, node: cst.FunctionDef, tracked: str) -> list[tuple[st
             visit(child, inner)
 
     visit(node.body, (node,))
-    cache[key] = (node, uses)
     return uses
 
 
@@ -898,11 +890,7 @@ def _class_hook_stores(project, hook: FunctionInfo) -> frozenset[str] | None:
     """The class attributes an `__init_subclass__` stores (`cls.NAME = ...`), when all it does with the class is
     read it, store such attributes and pass it to `_CLASS_READERS` or to `super().__init_subclass__`; else None.
     Kept per run (every subclass's proof asks)."""
-    cache = project.derived.setdefault("script.class_hook_stores", {})
-    found = cache.get(id(hook.node))
-    if found is None or found[0] is not hook.node:
-        found = cache[id(hook.node)] = (hook.node, _hook_stores(hook))
-    return found[1]
+    return project.kept("script.class_hook_stores", hook.node, lambda: _hook_stores(hook))
 
 
 def _hook_stores(hook: FunctionInfo) -> frozenset[str] | None:
@@ -1103,10 +1091,10 @@ def _init_dedent_fails(cls_owner: ClassInfo, method: FunctionInfo, project) -> b
     of the rule walk. The method's lines there are what LibCST renders for the method alone with the class body's
     indentation as the enclosing indentation (the same tokens), so the class is rendered only when those lines
     would fail (then `_init_lines` decides, with its checks that the class is found once in the text)."""
-    cache = project.derived.setdefault("script.init_dedent_fails", {})
-    found = cache.get(id(method.node))
-    if found is not None and found[0] is method.node:
-        return found[1]
+    return project.kept("script.init_dedent_fails", method.node, lambda: _dedent_verdict(cls_owner, method))
+
+
+def _dedent_verdict(cls_owner: ClassInfo, method: FunctionInfo) -> bool:
     verdict = False
     module = method.module
     body = method.cls.node.body if method.cls is not None else None
@@ -1117,7 +1105,6 @@ def _init_dedent_fails(cls_owner: ClassInfo, method: FunctionInfo, project) -> b
         if _dedent_fails(module.tree.code_for_node(block).rstrip("\n").split("\n")[1:]):
             lines = _init_lines(cls_owner, method)
             verdict = lines is not None and _dedent_fails(lines)
-    cache[id(method.node)] = (method.node, verdict)
     return verdict
 
 
