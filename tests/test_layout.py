@@ -45,6 +45,18 @@ def test_nodes_are_shared_within_and_across_files():
     assert len({id(n) for n in whitespace}) < len(whitespace) / 10
 
 
+def test_names_hold_one_string_per_distinct_text_but_are_not_shared():
+    # The parser makes a new string per occurrence; the factory interns it (about a tenth of a tree's memory).
+    first = layout.parse_module("self.x = self.y\n")
+    second = layout.parse_module("def f(self, x):\n    return self\n")
+    names = [n for tree in (first, second) for n in _nodes(tree) if isinstance(n, cst.Name)]
+    selves = [n for n in names if n.value == "self"]
+    assert len(selves) == 4 and len({id(n) for n in selves}) == 4
+    assert len({id(n.value) for n in selves}) == 1
+    plain = [n for n in _nodes(cst.parse_module("self.x = self.y\n")) if isinstance(n, cst.Name) and n.value == "self"]
+    assert plain[0].value is not plain[1].value  # what LibCST alone does (so the assertion above can fail)
+
+
 def test_a_layout_node_holding_a_comment_is_not_shared():
     tree = layout.parse_module("f(a,  # one\n  b)\nf(a,  # two\n  b)\n")
     assert tree.code == "f(a,  # one\n  b)\nf(a,  # two\n  b)\n"
@@ -53,7 +65,7 @@ def test_a_layout_node_holding_a_comment_is_not_shared():
 
 
 def test_libcst_classes_are_restored_after_a_parse_and_after_a_parse_error():
-    before = {name: getattr(cst, name) for name in layout.layout_classes()}
+    before = {name: getattr(cst, name) for name in [*layout.layout_classes(), "Name"]}
     assert "Comma" in before and "Add" in before and "SimpleWhitespace" in before
     layout.parse_module("x = a + b\n")
     with pytest.raises(cst.ParserSyntaxError):

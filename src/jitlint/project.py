@@ -135,16 +135,21 @@ class ElementOf:
 Kind = str | CallResult | MethodResult | CollectionOf | ElementOf
 
 
-@dataclass
+@dataclass(slots=True)
 class AttributeInfo:
-    """What `self.<name>` holds in a module, seen from `__init__` (and other methods) and the class body."""
+    """What `self.<name>` holds in a module, seen from `__init__` (and other methods) and the class body.
 
-    kinds: set[Kind] = field(default_factory=set)
+    There is one per attribute of every class, and one more per attribute of each class that `ProjectIndex.attributes`
+    merges over its bases (transformers: tens of thousands): the collections are immutable and start as the shared
+    empty ones, so an attribute costs its slots and what it holds, not five empty containers (about 1 KB). Update
+    them by rebinding (`info.kinds |= {kind}`, `info.init_values += (value,)`)."""
+
+    kinds: frozenset[Kind] = frozenset()
     final: bool = False  # annotated `Final[...]` in the class body
     function: str | None = None  # qualified name of a function stored in the attribute
-    constructors: set[str] = field(default_factory=set)  # qualified names of the classes assigned to it
-    assigned_in: set[str] = field(default_factory=set)  # names of the methods that assign `self.<name> = ...`
-    init_kinds: set[Kind] = field(default_factory=set)  # kinds assigned in `__init__`: the state torch scripts
+    constructors: frozenset[str] = frozenset()  # qualified names of the classes assigned to it
+    assigned_in: frozenset[str] = frozenset()  # names of the methods that assign `self.<name> = ...`
+    init_kinds: frozenset[Kind] = frozenset()  # kinds assigned in `__init__`: the state torch scripts
     filled_in_init: bool = False  # `__init__` adds items (`self.x[k] = v`, `self.x.append(v)`): not empty then
     # The bool `__init__` assigns: a literal, or the default of the `__init__` parameter assigned (the default
     # configuration). With `constant`, torch folds `if self.flag:` to this value and prunes the other branch.
@@ -155,8 +160,18 @@ class AttributeInfo:
     # The values `__init__` assigns, in source order (base classes first, once merged), for a target to type in its
     # own terms, and the imports the class-level `annotation` is written with (it may come from a base class in
     # another file).
-    init_values: list["SourceExpression"] = field(default_factory=list)
+    init_values: tuple["SourceExpression", ...] = ()
     annotation_imports: ImportTable | None = None
+
+
+def joined(held: frozenset, more) -> frozenset:
+    """`held | more` as a frozenset, sharing `held` or `more` when the other adds nothing (an `AttributeInfo`'s
+    collections are immutable, so a merged attribute may share its base's)."""
+    if not more:
+        return held
+    if not held:
+        return more if type(more) is frozenset else frozenset(more)
+    return held | more
 
 
 @dataclass(frozen=True, eq=False)
@@ -261,7 +276,7 @@ class ModuleInfo:
                 attribute.final = True
             kind = CONTAINER_KINDS.get(self.imports.qualify(annotation) or "")
             if kind:
-                attribute.kinds.add(kind)
+                attribute.kinds |= {kind}
         elif isinstance(small, cst.Assign):
             for target in small.targets:
                 if not isinstance(target.target, cst.Name):
@@ -403,7 +418,8 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
         ):
             name = self._literal_name(node.args[1].value)
             if name is not None:
-                self.info.own_attributes.setdefault(name, AttributeInfo()).assigned_in.add(self.method)
+                attribute = self.info.own_attributes.setdefault(name, AttributeInfo())
+                attribute.assigned_in |= {self.method}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False  # nested functions have their own `self`
@@ -423,21 +439,22 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             and target.value.value == self.self_name
         ):
             attribute = self.info.own_attributes.setdefault(target.attr.value, AttributeInfo())
-            attribute.assigned_in.add(self.method)
+            attribute.assigned_in |= {self.method}
             if kinds is not None:
-                attribute.kinds |= kinds
+                attribute.kinds = joined(attribute.kinds, kinds)
                 if self.method == "__init__":
-                    attribute.init_kinds |= kinds
+                    attribute.init_kinds = joined(attribute.init_kinds, kinds)
                 return
             if value is None:
                 return
             kinds, function = value_kinds(value, self.imports, self.self_name)
-            attribute.kinds |= kinds
+            attribute.kinds = joined(attribute.kinds, kinds)
             if self.method == "__init__":
-                attribute.init_kinds |= kinds
-                attribute.init_values.append(SourceExpression(value, self.imports))
+                attribute.init_kinds = joined(attribute.init_kinds, kinds)
+                attribute.init_values += (SourceExpression(value, self.imports),)
                 attribute.init_bool = _bool_literal(self.defaults.get(value.value) if isinstance(value, cst.Name) and value.value in self.defaults else value)
-            attribute.constructors |= {kind.qualified for kind in kinds if isinstance(kind, CallResult)}
+            attribute.constructors = joined(attribute.constructors,
+                                            {kind.qualified for kind in kinds if isinstance(kind, CallResult)})
             if function:
                 attribute.function = function
 
@@ -833,8 +850,8 @@ class ProjectIndex:
                 target = merged.setdefault(name, AttributeInfo())
                 target.final = target.final or info.final
                 target.function = info.function or target.function
-                target.constructors |= info.constructors
-                target.assigned_in |= info.assigned_in
+                target.constructors = joined(target.constructors, info.constructors)
+                target.assigned_in = joined(target.assigned_in, info.assigned_in)
                 target.registered = target.registered or info.registered
                 target.filled_in_init = target.filled_in_init or info.filled_in_init
                 target.init_bool = info.init_bool if info.init_bool is not None else target.init_bool
@@ -844,12 +861,12 @@ class ProjectIndex:
                     target.annotation_imports = info.annotation_imports
                 target.init_values += info.init_values
                 for kind in info.kinds:
-                    target.kinds |= self._resolve_kind(kind, cls)
+                    target.kinds = joined(target.kinds, self._resolve_kind(kind, cls))
                     if isinstance(kind, ElementOf):  # the classes an unpacked call's element is built from
-                        target.constructors |= {raw.qualified for raw in self.element_kinds(kind, cls)
-                                                if isinstance(raw, CallResult)}
+                        built = {raw.qualified for raw in self.element_kinds(kind, cls) if isinstance(raw, CallResult)}
+                        target.constructors = joined(target.constructors, built)
                 for kind in info.init_kinds:
-                    target.init_kinds |= self._resolve_kind(kind, cls)
+                    target.init_kinds = joined(target.init_kinds, self._resolve_kind(kind, cls))
         self._attributes_cache[key] = merged
         return merged
 
