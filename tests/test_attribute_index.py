@@ -62,4 +62,15 @@ def test_joined_shares_an_operand_when_the_other_is_empty():
     held = frozenset({"a"})
     assert joined(held, set()) is held and joined(frozenset(), held) is held
     assert joined(frozenset(), {"b"}) == {"b"} and isinstance(joined(frozenset(), {"b"}), frozenset)
-    assert joined(held, {"b"}) == {"a", "b"}
+    assert joined(held, {"b"}) == {"a", "b"} and joined(held, {"a"}) is held
+
+
+def test_small_sets_are_one_instance_across_attributes_and_classes():
+    project = _index()
+    module = next(iter(project.modules.values()))
+    base, child = module.classes["Base"], module.classes["Child"]
+    proj, extra = base.own_attributes["proj"], child.own_attributes["extra"]
+    assert proj.assigned_in == {"__init__"} and proj.assigned_in is extra.assigned_in
+    merged = project.attributes(child)
+    assert merged["proj"].kinds == merged["extra"].kinds == {"module"}
+    assert merged["proj"].kinds is merged["extra"].kinds

@@ -142,7 +142,7 @@ class AttributeInfo:
     There is one per attribute of every class, and one more per attribute of each class that `ProjectIndex.attributes`
     merges over its bases (transformers: tens of thousands): the collections are immutable and start as the shared
     empty ones, so an attribute costs its slots and what it holds, not five empty containers (about 1 KB). Update
-    them by rebinding (`info.kinds |= {kind}`, `info.init_values += (value,)`)."""
+    them by rebinding (`info.kinds = joined(info.kinds, {kind})`, `info.init_values += (value,)`)."""
 
     kinds: frozenset[Kind] = frozenset()
     final: bool = False  # annotated `Final[...]` in the class body
@@ -164,14 +164,23 @@ class AttributeInfo:
     annotation_imports: ImportTable | None = None
 
 
+_SMALL_SETS: dict[frozenset, frozenset] = {}  # one instance of each small set of kinds or names, as `sys.intern`
+_MAX_SMALL_SETS = 1 << 16
+
+
 def joined(held: frozenset, more) -> frozenset:
     """`held | more` as a frozenset, sharing `held` or `more` when the other adds nothing (an `AttributeInfo`'s
-    collections are immutable, so a merged attribute may share its base's)."""
-    if not more:
+    collections are immutable, so a merged attribute may share its base's), and one instance of each small result:
+    the same few sets (`{"module"}`, `{"__init__"}`) are held by most attributes. What they hold is strings and
+    frozen kinds, never a node, so the shared instances keep no tree alive."""
+    if not more or more <= held:
         return held
-    if not held:
-        return more if type(more) is frozenset else frozenset(more)
-    return held | more
+    if not held and type(more) is frozenset:
+        return more
+    result = held | more if held else frozenset(more)
+    if len(result) <= 4 and len(_SMALL_SETS) < _MAX_SMALL_SETS:
+        return _SMALL_SETS.setdefault(result, result)
+    return result
 
 
 @dataclass(frozen=True, eq=False)
@@ -276,7 +285,7 @@ class ModuleInfo:
                 attribute.final = True
             kind = CONTAINER_KINDS.get(self.imports.qualify(annotation) or "")
             if kind:
-                attribute.kinds |= {kind}
+                attribute.kinds = joined(attribute.kinds, {kind})
         elif isinstance(small, cst.Assign):
             for target in small.targets:
                 if not isinstance(target.target, cst.Name):
@@ -419,7 +428,7 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             name = self._literal_name(node.args[1].value)
             if name is not None:
                 attribute = self.info.own_attributes.setdefault(name, AttributeInfo())
-                attribute.assigned_in |= {self.method}
+                attribute.assigned_in = joined(attribute.assigned_in, {self.method})
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False  # nested functions have their own `self`
@@ -439,7 +448,7 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             and target.value.value == self.self_name
         ):
             attribute = self.info.own_attributes.setdefault(target.attr.value, AttributeInfo())
-            attribute.assigned_in |= {self.method}
+            attribute.assigned_in = joined(attribute.assigned_in, {self.method})
             if kinds is not None:
                 attribute.kinds = joined(attribute.kinds, kinds)
                 if self.method == "__init__":
