@@ -39,6 +39,10 @@ def test_nodes_are_shared_within_and_across_files():
     assert all(layout.is_shared(c) for c in commas)
     names = [n for n in _nodes(first) if isinstance(n, cst.Name)]
     assert names and not any(layout.is_shared(n) for n in names)  # only layout is shared
+    # A call split over lines: the whitespace after `(` and each `,` (parenthesized, no blank line) is shared too.
+    split = [n for tree in (layout.parse_module("f(\n    a,\n    b,\n)\n"), layout.parse_module("g(\n    c,\n)\n"))
+             for n in _nodes(tree) if isinstance(n, cst.ParenthesizedWhitespace)]
+    assert len(split) >= 4 and all(layout.is_shared(n) for n in split) and len({id(n) for n in split}) < len(split)
     text = (ROOT / "src" / "jitlint" / "engine.py").read_text(encoding="utf-8")
     nodes = _nodes(layout.parse_module(text))
     whitespace = [n for n in nodes if isinstance(n, cst.SimpleWhitespace)]

@@ -36,7 +36,7 @@ _SIMPLE = (str, bool, type(None))
 MAX_SHARED = 4096  # distinct instances kept per class; beyond that (pathological files) nodes are built as usual
 
 _LAYOUT_NAMES = (
-    "SimpleWhitespace", "Newline", "TrailingWhitespace", "EmptyLine", "Comma", "Dot", "AssignEqual", "Colon",
+    "SimpleWhitespace", "ParenthesizedWhitespace", "Newline", "TrailingWhitespace", "EmptyLine", "Comma", "Dot", "AssignEqual", "Colon",
     "Semicolon", "LeftParen", "RightParen", "LeftSquareBracket", "RightSquareBracket", "LeftCurlyBrace",
     "RightCurlyBrace", "ImportStar",
 )
@@ -69,8 +69,10 @@ def _factory(cls: type, cache: dict[tuple, cst.CSTNode]) -> Callable[..., cst.CS
                 key.append((name, value))
             elif id(value) in _SHARED_IDS:
                 key.append((name, id(value)))
+            elif type(value) is tuple and all(id(item) in _SHARED_IDS for item in value):
+                key.append((name, tuple(map(id, value))))  # `empty_lines`: none, or blank lines without comments
             else:
-                return cls(**fields)  # holds a node that is not shared (a comment, parenthesized whitespace)
+                return cls(**fields)  # holds a node that is not shared (a comment, or whitespace around one)
         key = tuple(key)
         node = cache.get(key)
         if node is None:

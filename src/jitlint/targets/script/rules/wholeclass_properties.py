@@ -692,7 +692,7 @@ class _Occurrences:
 
     def _walk_getter(self, getter: cst.FunctionDef, index: int) -> None:
         entry = self.prover.order[index]
-        method = FunctionInfo(getter.name.value, getter, entry.module, entry, set())
+        method = FunctionInfo(getter.name.value, getter, entry.module, entry, frozenset())
         tracked = first_param_name(getter)
         if tracked is None:
             raise _Unknown
