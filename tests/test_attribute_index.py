@@ -74,3 +74,11 @@ def test_small_sets_are_one_instance_across_attributes_and_classes():
     merged = project.attributes(child)
     assert merged["proj"].kinds == merged["extra"].kinds == {"module"}
     assert merged["proj"].kinds is merged["extra"].kinds
+
+
+def test_undecorated_functions_share_one_empty_set_of_decorator_names():
+    project = _index()
+    module = next(iter(project.modules.values()))
+    child = module.classes["Child"]
+    init, reset = child.methods["__init__"], child.methods["reset"]
+    assert init.decorators == frozenset() and init.decorators is reset.decorators
