@@ -468,6 +468,29 @@ def test_a_partial_run_explored_twice_frees_its_first_pass(across, monkeypatch):
     assert alive_at_second == [False], "the first pass's index was still alive when the second was built"
 
 
+def test_a_partial_run_keeps_no_text_of_the_modules_it_reads_on_demand(across, monkeypatch):
+    """A partial run keeps each module read on demand for both passes; it keeps the tree, not the text (the index of
+    such a module has none), and the output is still the cold run's."""
+    import jitlint.project as project_module
+
+    _same_as_cold("pkg", cwd=across)
+    handed: list = []
+    real = project_module._loaded_module
+
+    def loaded_module(path, source):
+        handed.append((path.name, source.text))
+        return real(path, source)
+
+    monkeypatch.setattr(project_module, "_loaded_module", loaded_module)
+    calls = _watch(monkeypatch)
+    net = across / "pkg" / "net.py"
+    net.write_text(net.read_text().replace("return helper(x)", "return x", 1))
+    partial = check("pkg", cwd=across)
+    assert calls == [("share", ["net.py"])]
+    assert handed and all(text == "" for _name, text in handed), handed
+    assert partial[:2] == check("pkg", "--no-cache", cwd=across)[:2]
+
+
 # A small package with every kind of dependency between files: an imported helper made compiled by a caller, a base
 # class in another file, a module used as a submodule, a generated (skipped) file, a file nothing reaches.
 PACKAGE = {

@@ -511,7 +511,10 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     def loader(path: Path) -> SourceFile | None:  # a module read on demand is parsed once for both passes
         key = resolved(path)
         if key not in loaded:
-            loaded[key] = _load_quietly(path)
+            source = _load_quietly(path)
+            # Kept for its tree: its index keeps no text (`_loaded_module`), and a file that joins the share is
+            # read again. Its text would be held to the end (4 bytes a character in a file with one emoji).
+            loaded[key] = dataclasses.replace(source, text="") if source is not None else None
         return loaded[key]
 
     linted: dict[Path, SourceFile | SourceError] = {}
