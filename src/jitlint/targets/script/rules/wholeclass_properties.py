@@ -1059,7 +1059,7 @@ class PropertyRaisesWhileScripting(ScriptRule):
 
 # -- JIT634: an `__init__` whose source torch cannot dedent -----------------------------------------------------
 
-def _init_lines(cls_owner: ClassInfo, method: FunctionInfo) -> list[str] | None:
+def _init_lines(method: FunctionInfo) -> list[str] | None:
     """The lines of `method` (a method of a top-level class, from its `def` line to its last line) as written in
     the file, when the file's text is at hand."""
     module = method.module
@@ -1084,17 +1084,17 @@ def _init_lines(cls_owner: ClassInfo, method: FunctionInfo) -> list[str] | None:
     return lines[found[0]:found[0] + count]
 
 
-def _init_dedent_fails(cls_owner: ClassInfo, method: FunctionInfo, project) -> bool:
+def _init_dedent_fails(method: FunctionInfo, project) -> bool:
     """`_dedent_fails` of `_init_lines`, once per method (an inherited `__init__` is asked once per subclass).
 
     `_init_lines` renders the whole class to find the method in the file's text, which cost as much as the rest
     of the rule walk. The method's lines there are what LibCST renders for the method alone with the class body's
     indentation as the enclosing indentation (the same tokens), so the class is rendered only when those lines
     would fail (then `_init_lines` decides, with its checks that the class is found once in the text)."""
-    return project.kept("script.init_dedent_fails", method.node, lambda: _dedent_verdict(cls_owner, method))
+    return project.kept("script.init_dedent_fails", method.node, lambda: _dedent_verdict(method))
 
 
-def _dedent_verdict(cls_owner: ClassInfo, method: FunctionInfo) -> bool:
+def _dedent_verdict(method: FunctionInfo) -> bool:
     verdict = False
     module = method.module
     body = method.cls.node.body if method.cls is not None else None
@@ -1103,7 +1103,7 @@ def _dedent_verdict(cls_owner: ClassInfo, method: FunctionInfo) -> bool:
         # A block holding only the method: its header's newline, then the method's lines under `indent`.
         block = cst.IndentedBlock(body=[method.node.with_changes(leading_lines=())], indent=indent)
         if _dedent_fails(module.tree.code_for_node(block).rstrip("\n").split("\n")[1:]):
-            lines = _init_lines(cls_owner, method)
+            lines = _init_lines(method)
             verdict = lines is not None and _dedent_fails(lines)
     return verdict
 
@@ -1147,7 +1147,7 @@ class InitSourceCannotBeDedented(ScriptRule):
         if found is None or not isinstance(found[2], FunctionInfo):
             return
         method = found[2]
-        if not _init_dedent_fails(found[1], method, ctx.project):
+        if not _init_dedent_fails(method, ctx.project):
             return
         where = "its `__init__`" if method.cls is cls else f"the `__init__` it inherits from `{method.cls.name}`"
         ctx.report(
