@@ -229,6 +229,44 @@ def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_pat
         assert {"ops.py", "more.py"} <= set(on_demand) and not {"config.py", "consts.py"} & read_at_all
 
 
+def test_a_deferred_file_keeps_what_its_names_read_but_not_its_text(tmp_path):
+    """A file that is never parsed is held to the end of the run as its summary: what the cache needs of its names
+    (`import pkg` then `pkg.sub.helper()` reads pkg/sub.py) is kept, its text is not."""
+    _write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/sub.py": """\
+            import torch.nn as nn
+
+
+            def helper(x):
+                return x
+
+
+            class M(nn.Module):
+                def forward(self, x):
+                    return helper(x)
+        """,
+        "pkg/cfg.py": """\
+            import pkg
+
+            SETTINGS = {"helper": pkg.sub.helper}
+        """,
+    })
+    config = Config(root=tmp_path)
+    enabled = config.enabled_codes(TARGET_OF)
+    kept: list = []
+    screen = prefilter.Prefilter.screen
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(prefilter.Prefilter, "screen", lambda self, *a: kept.append(screen(self, *a)) or kept[-1])
+        run = engine.lint_run([tmp_path / "pkg"], config, enabled, record=True)
+    summaries = {Path(summary.path).name: summary for summary in kept if summary is not None}
+    assert "cfg.py" in summaries, summaries
+    assert "pkg.sub.helper" in summaries["cfg.py"].chains
+    assert not any(isinstance(value, str) and "SETTINGS" in value for value in vars(summaries["cfg.py"]).values())
+    graph = {Path(path).name: reads for path, reads in run.graph.items()}
+    assert [Path(path).name for path in graph["cfg.py"]["defs"]] == ["sub.py"], graph["cfg.py"]
+
+
 # -- every rule is accounted for, or the prefilter is off -----------------------------------------------------------
 def _rules(codes):
     return [RULES_BY_CODE[code]() for code in sorted(codes)]

@@ -52,7 +52,7 @@ from pathlib import Path
 
 from jitlint.limits import Limits, generated_marker, structure_problem
 from jitlint.names import _BUILTIN_NAMES, ImportTable, module_name_for, normalize, resolved
-from jitlint.project import ClassInfo, ProjectIndex, is_torch_module_base
+from jitlint.project import ClassInfo, ProjectIndex, dotted_chains, is_torch_module_base
 from jitlint.source import decode
 
 # Rules that run outside compiled code, declare no `text_hints`, and report only in a top-level class of the file
@@ -87,7 +87,10 @@ class Summary:
 
     path: Path
     name: str
-    text: str
+    # The dotted names its text spells (`dotted_chains`), all `ProjectIndex.reads` takes from the text: a file
+    # that stays deferred is held to the end of the run, and its text would be (4 bytes a character in a file
+    # with one emoji: most of a worker's text on transformers).
+    chains: frozenset[str]
     imports: ImportTable
     classes: dict[str, list[str | None]] = field(default_factory=dict)  # top-level class -> qualified bases
     functions: set[str] = field(default_factory=set)  # top-level function names
@@ -289,7 +292,7 @@ def _resolve_from(table: ImportTable, node: ast.ImportFrom) -> str | None:
 def summarize(path: Path, text: str, tree: ast.Module) -> Summary:
     name, _root = module_name_for(path)
     table = import_table(tree, name, path.name == "__init__.py")
-    summary = Summary(path, name, text, table)
+    summary = Summary(path, name, dotted_chains(text), table)
     for statement in tree.body:
         if isinstance(statement, ast.ClassDef):
             summary.classes[statement.name] = [qualify(table, base) for base in statement.bases]

@@ -608,6 +608,11 @@ def _loaded_module(path: Path, source) -> ModuleInfo:
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
+def dotted_chains(text: str) -> frozenset[str]:
+    """The dotted names a source spells (`a.b.c`, not after a dot), for `ProjectIndex.reads`."""
+    return frozenset(_DOTTED.findall(text))
+
+
 _T = TypeVar("_T")
 
 
@@ -723,11 +728,13 @@ class ProjectIndex:
         the analysis never asked for was not read."""
         aliases = module.imports.aliases
         names = set(aliases.values())
-        if module.text is not None:
-            for chain in set(_DOTTED.findall(module.text)):
-                head, _, rest = chain.partition(".")
-                if head in aliases:
-                    names.add(f"{aliases[head]}.{rest}")
+        chains = getattr(module, "chains", None)  # a prefilter summary keeps these instead of its text
+        if chains is None and module.text is not None:
+            chains = dotted_chains(module.text)
+        for chain in chains or ():
+            head, _, rest = chain.partition(".")
+            if head in aliases:
+                names.add(f"{aliases[head]}.{rest}")
         qualified: set[str] = set()
         for name in names:
             parts = name.split(".")
