@@ -3,6 +3,7 @@ is parsed, with one job or several, including in files that matter only through 
 
 import ast
 import inspect
+import json
 import textwrap
 from pathlib import Path
 
@@ -227,6 +228,32 @@ def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_pat
         assert {"base.py", "leaf.py", "user.py", "hooks.py"} <= up_front and "middle.py" in on_demand, up_front
         assert not {"ops.py", "more.py", "config.py", "consts.py", "__init__.py"} & up_front, up_front
         assert {"ops.py", "more.py"} <= set(on_demand) and not {"config.py", "consts.py"} & read_at_all
+
+
+def test_workers_send_their_findings_as_they_lint(tmp_path, monkeypatch):
+    """A worker holds no finding to its end: each file's go to the parent once it is linted (on transformers they
+    were tens of MB of a worker's peak), and the run prints what one process prints."""
+    _write(tmp_path, PACKAGE)
+    enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
+    one = _findings(tmp_path, enabled, 1)
+    gathered = []
+    real = engine._gather
+
+    def gather(connections, expected, shown, streamed=None):
+        results = real(connections, expected, shown, streamed)
+        gathered.append((expected, results, [list(part) for part in streamed] if streamed is not None else None))
+        return results
+
+    monkeypatch.setattr(engine, "_gather", gather)
+    two = _findings(tmp_path, enabled, 2, [["pkg/base.py", "pkg/ops.py", "pkg/hooks.py"],
+                                           ["pkg/leaf.py", "pkg/more.py", "pkg/user.py"]], monkeypatch)
+    assert two == one and len(one) >= 4
+    (expected, done, streamed), = [entry for entry in gathered if entry[0] == "done"]
+    assert all(part for part in streamed), "each worker lints files with findings"
+    rows = lambda findings: sorted(json.dumps(row, sort_keys=True) for row in findings)  # noqa: E731
+    assert rows(finding.to_json() for part in streamed for finding in part) == rows(one)
+    assert not any(isinstance(item, list) and item and hasattr(item[0], "code") for payload in done
+                   for item in payload), "the workers' last message carries no findings"
 
 
 def test_a_deferred_file_keeps_what_its_names_read_but_not_its_text(tmp_path):

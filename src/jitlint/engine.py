@@ -792,9 +792,10 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
         exchange: dict[str, dict] = {}
         contrib: dict[str, dict] = {}
         graph: dict[str, dict] = {}
-        for share_findings, share_loaded, share_exchange, share_contrib, share_graph in _gather(
-                connections, "done", shown):
-            findings.extend(share_findings)
+        streamed: list[list[Finding]] = [[] for _ in connections]  # as each worker lints, in its order
+        for streamed_findings, (share_loaded, share_exchange, share_contrib, share_graph) in zip(
+                streamed, _gather(connections, "done", shown, streamed)):
+            findings.extend(streamed_findings)
             exchange.update(share_exchange)
             merge_graph(graph, share_graph)
             for target, by_root in share_contrib.items():  # each root file is in one share
@@ -816,8 +817,9 @@ class _WorkerFailed(Exception):
     pass
 
 
-def _gather(connections: list, expected: str, shown: "_ShardProgress | None") -> list:
-    """Each worker's `expected` message, in the workers' order, showing their progress reports as they come."""
+def _gather(connections: list, expected: str, shown: "_ShardProgress | None", streamed: list | None = None) -> list:
+    """Each worker's `expected` message, in the workers' order, showing their progress reports as they come, and
+    adding the findings each sends as it lints to its list of `streamed`."""
     from multiprocessing.connection import wait
 
     results: dict[int, object] = {}
@@ -832,6 +834,9 @@ def _gather(connections: list, expected: str, shown: "_ShardProgress | None") ->
             if message[0] == "progress":
                 if shown is not None:
                     shown(index, *message[1])
+                continue
+            if message[0] == "findings" and streamed is not None:
+                streamed[index].extend(message[1])
                 continue
             if message[0] != expected:
                 raise _WorkerFailed(message[1])
@@ -907,18 +912,21 @@ def _shard_worker(index: int, connection) -> None:
             captured.receive(entries, sites, lambda function: where(function.module.path) == index)
             captured.finalize()
         modules = later.reached(project, modules, maps)
-        findings = [_finding_for_error(error) for error in errors if error.code in enabled]
+        # The findings go to the parent as the files are linted: held here to the end, they were tens of MB of a
+        # worker's peak on transformers (the parent holds no tree).
+        connection.send(("findings", [_finding_for_error(error) for error in errors if error.code in enabled]))
         sweep = _Sweeper(len(modules))
         for done, (source, module) in enumerate(modules):
             tell("lint", done + len(errors), len(share))
             file_findings = lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled)
-            findings.extend(_detached(finding) for finding in file_findings)
+            if file_findings:
+                connection.send(("findings", [_detached(finding) for finding in file_findings]))
             sweep()
         tell("done", len(share), len(share), force=True)
         exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
         contrib = contributions_of(maps, files) if record else {}
         graph = later.graph(project) if record else {}
-        connection.send(("done", (findings, project.loaded, exchange, contrib, graph)))
+        connection.send(("done", (project.loaded, exchange, contrib, graph)))
     except BaseException as error:  # the parent lints in its own process instead
         try:
             connection.send(("failed", f"{type(error).__name__}: {error}"))
