@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Literal, TypeVar
 
 import libcst as cst
 
+from jitlint.compact import CompactText
 from jitlint.literals import literal_type
 from jitlint.names import ImportTable, bindings, dotted_name, first_param_name, module_name_for, resolved, target_names
 from jitlint.walk import walk
@@ -230,8 +231,8 @@ class ModuleInfo:
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     # The file's source, when the run has it (linted files): lets a capture policy skip a walk over a file that
-    # cannot contain what it seeks.
-    text: str | None = None
+    # cannot contain what it seeks. Kept compactly (`jitlint.compact`).
+    text: str | None = CompactText(default=None)
     # Module-level `NAME = value` assignments (the last one seen), for rules about global Python values.
     globals: dict[str, cst.BaseExpression] = field(default_factory=dict)
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import libcst as cst
 
 from jitlint import layout
+from jitlint.compact import CompactText
 from jitlint.limits import (  # noqa: F401  (re-exported)
     DEFAULT_LIMITS, DEFAULT_MAX_FILE_BYTES, GENERATED_MARKERS, MAX_FILE_BYTES, MAX_NESTING, MAX_STATEMENT_TOKENS,
     Limits, generated_marker, structure_problem as _structure_problem,
@@ -23,7 +24,7 @@ from jitlint.source_error import SourceError  # noqa: F401  (re-exported)
 class SourceFile:
     path: Path
     display_name: str
-    text: str
+    text: str = CompactText()  # (held for the run: 4 bytes a character in a file with one emoji, else)
     tree: cst.Module
 
 
