@@ -17,9 +17,13 @@ _RECENT_SIZE = 4
 
 
 def compact(text: str | None) -> str | bytes | None:
-    """`text`, or its UTF-8 bytes when those are at most half its size in memory."""
+    """`text`, or its UTF-8 bytes when those are at most half its size in memory. A text just read from a compact
+    one gives the same bytes back (a file's source and its module's index hold one copy, as they held one str)."""
     if text is None or text.isascii():
         return text
+    for data, decoded in _RECENT:
+        if decoded is text:
+            return data
     data = text.encode("utf-8", "surrogatepass")
     return data if 2 * sys.getsizeof(data) <= sys.getsizeof(text) else text
 
