@@ -685,7 +685,7 @@ class _Deferred:
 
     def graph(self, project: ProjectIndex) -> dict:
         """`graph_of(project)`, with what the names of each deferred file read (its summary's import table and
-        text: a file parsed on demand keeps no text)."""
+        the dotted names of its text, which the summary keeps in place of the text)."""
         graph = graph_of(project)
         for key, summary in self.summaries.items():
             graph[str(self.paths[key])] = project.reads(summary)
