@@ -241,7 +241,7 @@ def test_workers_send_their_findings_as_they_lint(tmp_path, monkeypatch):
 
     def gather(connections, expected, shown, streamed=None):
         results = real(connections, expected, shown, streamed)
-        gathered.append((expected, results, [list(part) for part in streamed] if streamed is not None else None))
+        gathered.append((expected, results, [list(part.findings) for part in streamed] if streamed is not None else None))
         return results
 
     monkeypatch.setattr(engine, "_gather", gather)

@@ -394,6 +394,15 @@ class CaptureMap:
         root file reaches in it: the cache keeps these parts, and after an edit explores again only the root files
         whose reach may have changed (see `jitlint.cache`)."""
         out: dict[str, dict[str, tuple[list, list]]] = {}
+        addresses: dict[int, tuple] = {}  # one address per function and class (each root file repeats them)
+
+        def address_of(item: FunctionInfo | ClassInfo) -> tuple:
+            found = addresses.get(id(item))
+            if found is None:
+                found = addresses[id(item)] = (function_address(item) if isinstance(item, FunctionInfo)
+                                               else class_address(item))
+            return found
+
         for root_file, keys in self._root_keys.items():
             seen: set[tuple[int, int]] = set()
             todo = list(keys)
@@ -404,18 +413,18 @@ class CaptureMap:
                 seen.add(key)
                 todo.extend(self._edges.get(key, ()))
             source = str(root_file)
+            reason = "captured from " + source  # (why it was first captured depends on the order explored)
             for key in seen:
                 function, owner = self._key_of[key]
                 where = target(function.module.path)
-                if where is not None:  # (why it was first captured depends on the order explored: not kept)
+                if where is not None:
                     part = out.setdefault(where, {}).setdefault(source, ([], []))
-                    part[0].append((function_address(function), class_address(owner) if owner is not None else None,
-                                    "captured from " + source))
+                    part[0].append((address_of(function), address_of(owner) if owner is not None else None, reason))
                 for callee, site in self._sites_of.get(key, ()):
                     where = target(callee.module.path)
                     if where is not None:
                         part = out.setdefault(where, {}).setdefault(source, ([], []))
-                        part[1].append((function_address(callee), site.detached()))
+                        part[1].append((address_of(callee), site.detached()))
         return out
 
     # -- reachability -----------------------------------------------------------------------------------------

@@ -377,6 +377,9 @@ def _lint_run(
         progress(len(files), 2 * len(files), "capture maps")
     maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
     modules = later.reached(project, modules, maps)
+    # The maps are final: their records are made before linting, not on top of what it holds at its end.
+    exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
+    contrib = contributions_of(maps, files) if record else {}
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
     sweep = _Sweeper(len(modules))
@@ -386,8 +389,6 @@ def _lint_run(
         findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
         sweep()
     findings.sort(key=Finding.sort_key)
-    exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
-    contrib = contributions_of(maps, files) if record else {}
     graph = later.graph(project) if record else {}
     return LintRun(findings, project, maps, list(project.loaded), exchange, contrib, graph)
 
@@ -441,7 +442,12 @@ def enabled_policies(enabled: set[str]) -> set[str]:
 
 def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str, dict]:
     """Per file of the run (by str), per root file explored in this process, per policy: what that root file's
-    roots capture in the file, as (entries, sites) in `exchange_of`'s plain lists, sorted, each once."""
+    roots capture in the file, as (entries, sites) in `exchange_of`'s plain lists, sorted (as their JSON texts
+    sort), each once.
+
+    The records repeat themselves (on transformers, one property captured for each of 1,877 classes, in the part
+    of each root file): each distinct address, reason and caller's file is one object, which pickle then sends
+    once, and the parent holds once."""
     keys = {resolved(path): str(path) for path in files}
     known: dict[Path, str | None] = {}
 
@@ -450,17 +456,33 @@ def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str
             known[path] = keys.get(resolved(path))
         return known[path]
 
+    lists: dict[tuple, list] = {}  # an address (strings and None only) -> its one list
+    strings: dict[str, str] = {}
+
+    def listed(address: tuple) -> list:
+        found = lists.get(address)
+        if found is None:
+            found = lists[address] = [strings.setdefault(part, part) if part is not None else None
+                                      for part in address]
+        return found
+
     out: dict[str, dict] = {}
     for name, captured in maps.items():
         for where, by_root in captured.contributions(target).items():
             for root, (entries, sites) in by_root.items():
-                entry_rows = {json.dumps([list(address), list(owner) if owner is not None else None, reason])
+                entry_rows = {json.dumps([address, owner, reason]): (address, owner, reason)
                               for address, owner, reason in entries}
-                site_rows = {json.dumps([list(address), [*site.caller_key, site.ordinal, site.bound, site.positional,
-                                                         sorted(site.keywords), site.star]])
-                             for address, site in sites}
+                site_rows = {}
+                for address, site in sites:
+                    row = [*site.caller_key, site.ordinal, site.bound, site.positional, sorted(site.keywords),
+                           site.star]
+                    site_rows[json.dumps([address, row])] = (address, row)
                 out.setdefault(where, {}).setdefault(root, {})[name] = [
-                    [json.loads(row) for row in sorted(entry_rows)], [json.loads(row) for row in sorted(site_rows)]]
+                    [[listed(address), listed(owner) if owner is not None else None, strings.setdefault(reason, reason)]
+                     for address, owner, reason in map(entry_rows.__getitem__, sorted(entry_rows))],
+                    [[listed(address), [strings.setdefault(row[0], row[0]), strings.setdefault(row[1], row[1]),
+                                        *row[2:]]]
+                     for address, row in map(site_rows.__getitem__, sorted(site_rows))]]
     return out
 
 
@@ -792,10 +814,10 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
         exchange: dict[str, dict] = {}
         contrib: dict[str, dict] = {}
         graph: dict[str, dict] = {}
-        streamed: list[list[Finding]] = [[] for _ in connections]  # as each worker lints, in its order
-        for streamed_findings, (share_loaded, share_exchange, share_contrib, share_graph) in zip(
-                streamed, _gather(connections, "done", shown, streamed)):
-            findings.extend(streamed_findings)
+        streamed = [_Streamed() for _ in connections]
+        for early, (share_loaded, share_graph) in zip(streamed, _gather(connections, "done", shown, streamed)):
+            findings.extend(early.findings)
+            share_exchange, share_contrib = early.recorded
             exchange.update(share_exchange)
             merge_graph(graph, share_graph)
             for target, by_root in share_contrib.items():  # each root file is in one share
@@ -817,9 +839,19 @@ class _WorkerFailed(Exception):
     pass
 
 
-def _gather(connections: list, expected: str, shown: "_ShardProgress | None", streamed: list | None = None) -> list:
+class _Streamed:
+    """What a worker sends before its last message: each file's findings once it is linted (in the worker's
+    order), and the records of its capture maps (exchange, contributions) once they are final."""
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self.recorded: tuple[dict, dict] = ({}, {})
+
+
+def _gather(connections: list, expected: str, shown: "_ShardProgress | None",
+            streamed: "list[_Streamed] | None" = None) -> list:
     """Each worker's `expected` message, in the workers' order, showing their progress reports as they come, and
-    adding the findings each sends as it lints to its list of `streamed`."""
+    keeping what each sends before it in its `_Streamed` of `streamed`."""
     from multiprocessing.connection import wait
 
     results: dict[int, object] = {}
@@ -836,7 +868,10 @@ def _gather(connections: list, expected: str, shown: "_ShardProgress | None", st
                     shown(index, *message[1])
                 continue
             if message[0] == "findings" and streamed is not None:
-                streamed[index].extend(message[1])
+                streamed[index].findings.extend(message[1])
+                continue
+            if message[0] == "recorded" and streamed is not None:
+                streamed[index].recorded = message[1]
                 continue
             if message[0] != expected:
                 raise _WorkerFailed(message[1])
@@ -912,6 +947,9 @@ def _shard_worker(index: int, connection) -> None:
             captured.receive(entries, sites, lambda function: where(function.module.path) == index)
             captured.finalize()
         modules = later.reached(project, modules, maps)
+        if record:  # the maps are final: their records go now, not on top of what linting holds at its end
+            connection.send(("recorded", (exchange_of(maps, [source.path for source, _module in modules]),
+                                          contributions_of(maps, files))))
         # The findings go to the parent as the files are linted: held here to the end, they were tens of MB of a
         # worker's peak on transformers (the parent holds no tree).
         connection.send(("findings", [_finding_for_error(error) for error in errors if error.code in enabled]))
@@ -923,10 +961,8 @@ def _shard_worker(index: int, connection) -> None:
                 connection.send(("findings", [_detached(finding) for finding in file_findings]))
             sweep()
         tell("done", len(share), len(share), force=True)
-        exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
-        contrib = contributions_of(maps, files) if record else {}
-        graph = later.graph(project) if record else {}
-        connection.send(("done", (project.loaded, exchange, contrib, graph)))
+        # (what names read includes the modules linting read on demand: known only now)
+        connection.send(("done", (project.loaded, later.graph(project) if record else {})))
     except BaseException as error:  # the parent lints in its own process instead
         try:
             connection.send(("failed", f"{type(error).__name__}: {error}"))
