@@ -456,6 +456,36 @@ def _same_as_cold(*args, cwd):
     return cached[1]
 
 
+def test_a_warm_run_reads_no_record_and_an_edit_reads_them_sharing_each_address(tmp_path, monkeypatch):
+    """The plan of a run in which nothing changed reads each file's findings but not the records (nothing is
+    linted again); after an edit it reads them, each distinct address one list (on transformers the records were
+    109 MB of the parent of every cached run, then 33 MB; a warm run peaked at 217 MB, then 102)."""
+    from jitlint.cache import StaticCache
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    for name, text in INHERITED.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    plans = []
+    real = StaticCache.plan
+    monkeypatch.setattr(StaticCache, "plan", lambda self, files: plans.append(real(self, files)) or plans[-1])
+    cold = _same_as_cold("pkg", cwd=tmp_path)
+    assert "JIT401" in cold
+    assert check("pkg", cwd=tmp_path)[1] == cold
+    warm = plans[-1]
+    assert not warm.full and not warm.stale and warm.records == {} and sum(map(len, warm.findings.values())) >= 2
+    net0 = tmp_path / "pkg" / "net0.py"
+    net0.write_text(net0.read_text().replace("x.numpy() * self.width", "x.numpy() * self.width * 1"))
+    count = len(plans)
+    assert _same_as_cold("pkg", cwd=tmp_path) == cold
+    edited = plans[count]
+    assert not edited.full and edited.stale and len(edited.records) == len(INHERITED)
+    base, = [record for path, record in edited.records.items() if path.endswith("base.py")]
+    width = [entry[0] for part in base.values() for rows in part.values() for entry in rows[0] if entry[0][-1] == "width"]
+    assert len(width) == 3 and all(address is width[0] for address in width)
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_comment_re_lints_only_that_file_and_gives_what_a_cold_run_gives(across, monkeypatch, jobs):
     first = _same_as_cold("-j", jobs, "pkg", cwd=across)
