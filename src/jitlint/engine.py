@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jitlint.baseline import normalise_statement
 from jitlint.cache import merge_graph
@@ -24,6 +23,7 @@ from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.names import resolved
+from jitlint.positions import positions
 from jitlint.noqa import Suppressions, directives, removal  # noqa: F401  (Suppressions: re-exported)
 from jitlint.prefilter import Prefilter, has_module_class
 from jitlint.project import ModuleInfo, ProjectIndex
@@ -1070,15 +1070,8 @@ def _lint_module(source, module, project, maps, rules, config, unused_noqa=False
 
 
 def _positions(tree):
-    """Every node's position. `MetadataWrapper.resolve(PositionProvider)` also runs an empty batch of batchable
-    providers, which is a full LibCST visit (it rebuilds every node): a third of the time, and of an editor's
-    keystroke on a large file. The provider alone does what is needed (one codegen pass); the public path stays
-    for a LibCST without the method."""
-    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
-    generate = getattr(PositionProvider(), "_gen", None)
-    if generate is None:
-        return wrapper.resolve(PositionProvider)
-    return generate(wrapper)
+    """Every node's position (`jitlint.positions`: LibCST's, computed faster)."""
+    return positions(tree)
 
 
 def _unused_noqa(source, suppressions: Suppressions, config) -> list[Finding]:
