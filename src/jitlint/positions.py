@@ -80,16 +80,8 @@ if PositionProvidingCodegenState is not None:
             for token in self.indent_tokens:
                 self.add_token(token)
 
-        def add_token(self, value: str) -> None:
+        def add_token(self, value: str) -> None:  # (LibCST's state moves through `_update_position`, only from here)
             self.tokens.append(value)
-            if "\n" in value or "\r" in value:
-                segments = NEWLINE_RE.split(value)
-                self.line += len(segments) - 1
-                self.column = len(segments[-1])
-            else:
-                self.column += len(value)
-
-        def _update_position(self, value: str) -> None:
             if "\n" in value or "\r" in value:
                 segments = NEWLINE_RE.split(value)
                 self.line += len(segments) - 1
