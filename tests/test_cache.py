@@ -365,6 +365,20 @@ def test_a_failing_worker_leaves_the_run_to_the_parent(tmp_path, monkeypatch):
     two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2)
     assert two.project is not None  # linted again in the parent
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
+    assert two.notes == ["a worker failed (RuntimeError: a bug in a worker); linting the run in one process instead"]
+    assert one.notes == []
+    # The command line says so on stderr (a bug to report, which doubled the run's time silently), and the output
+    # and exit code are the run's.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "-j", "2", "--output-format", "concise", "pkg"])
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    clean = CliRunner().invoke(main, ["check", "--no-cache", "-j", "2", "--output-format", "concise", "pkg"])
+    assert "jitlint: a worker failed (RuntimeError: a bug in a worker); linting the run in one process instead" in (
+        result.stderr), result.stderr
+    assert result.stdout == clean.stdout and result.exit_code == clean.exit_code == 1 and "a worker" not in clean.stderr
 
 
 DECORATED = {

@@ -173,6 +173,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                        policies=tuple(policy for target in confirmers for policy in target.policies))
         if progress is not None:
             progress.finish()
+        for note in run.notes:
+            click.echo(f"jitlint: {note}", err=True)
         findings = run.findings
         if cache is not None:
             cache.store(files, {path: str(path) for path in files}, findings, run.loaded, run.contrib, run.graph)

@@ -233,6 +233,7 @@ class LintRun:
     contrib: dict[str, dict] = dataclasses.field(default_factory=dict)
     graph: dict[str, dict] = dataclasses.field(default_factory=dict)
     linted: list[Path] = dataclasses.field(default_factory=list)  # after `lint_share`: the files linted again
+    notes: list[str] = dataclasses.field(default_factory=list)  # what the user should know (a worker failed)
 
 
 def lint(paths: list[Path], config: Config, enabled: set[str], **options) -> list[Finding]:
@@ -335,11 +336,15 @@ def _lint_run(
     # A policy whose analysis follows values through call sites across files (`needs_one_process`) sees all its
     # callers only in one process: the run is not split then, so the findings do not depend on `--jobs`.
     one_process = needs_one_process(policies)
+    notes: list[str] = []
     if (shards > 1 and not in_memory and not keep_model and not one_process
             and "fork" in multiprocessing.get_all_start_methods()):
-        sharded = _lint_sharded(files, rules, policies, config, enabled, shards, progress, record)
-        if sharded is not None:
-            findings, loaded, exchange, contrib, graph = sharded
+        try:
+            findings, loaded, exchange, contrib, graph = _lint_sharded(files, rules, policies, config, enabled,
+                                                                       shards, progress, record)
+        except _WorkerFailed as failure:  # a bug: the run is still right, linted in this process (and says so)
+            notes = [f"{failure}; linting the run in one process instead"]
+        else:
             findings.extend(_finding_for_error(error) for error in errors if error.code in enabled)
             findings.sort(key=Finding.sort_key)
             return LintRun(findings, None, {}, sorted(loaded), exchange, contrib, graph)
@@ -390,7 +395,7 @@ def _lint_run(
         sweep()
     findings.sort(key=Finding.sort_key)
     graph = later.graph(project) if record else {}
-    return LintRun(findings, project, maps, list(project.loaded), exchange, contrib, graph)
+    return LintRun(findings, project, maps, list(project.loaded), exchange, contrib, graph, notes=notes)
 
 
 # -- re-linting part of a run -----------------------------------------------------------------------------------
@@ -773,8 +778,8 @@ def _split(files: list[Path], shards: int) -> list[list[Path]]:
 
 def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...], config: Config, enabled: set[str],
                   shards: int, progress, record: bool = False):
-    """(findings, files read on demand, the exchange of each file if `record`) from `shards` forked workers, or
-    None if they could not do it (the caller then lints in this process)."""
+    """(findings, files read on demand, exchange, contributions, graph; the last three if `record`) from `shards`
+    forked workers; `_WorkerFailed` if they could not do it (the caller then lints in this process)."""
     global _SHARD_STATE
     shares = _split(files, shards)
     owner = {resolved(path): index for index, share in enumerate(shares) for path in share}
@@ -787,10 +792,10 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
             worker = context.Process(target=_shard_worker, args=(index, pipes[index][1]), daemon=True)
             worker.start()
             workers.append(worker)
-    except OSError:
+    except OSError as error:
         for worker in workers:
             worker.kill()
-        return None
+        raise _WorkerFailed(f"could not start the workers ({error})") from None
     finally:
         _SHARD_STATE = None
     connections = [parent for parent, _child in pipes]
@@ -823,8 +828,6 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
             for target, by_root in share_contrib.items():  # each root file is in one share
                 contrib.setdefault(target, {}).update(by_root)
             loaded.extend(path for path in share_loaded if path not in loaded)
-    except _WorkerFailed:
-        return None
     finally:
         for connection in connections:
             connection.close()
@@ -874,7 +877,7 @@ def _gather(connections: list, expected: str, shown: "_ShardProgress | None",
                 streamed[index].recorded = message[1]
                 continue
             if message[0] != expected:
-                raise _WorkerFailed(message[1])
+                raise _WorkerFailed(f"a worker failed ({message[1]})")
             results[index] = message[1]
             del waiting[connection]
     return [results[index] for index in range(len(connections))]
