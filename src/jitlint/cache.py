@@ -390,7 +390,8 @@ class StaticCache:
             # something changed (on transformers they are most of what a warm run would hold).
             findings: dict[Path, list[Finding]] = {}
             records: dict[str, dict] = {}
-            shared = _Shared() if changed or moved or relooked else None
+            shared = SharedRows() if changed or moved or relooked else None
+            strings = shared.strings if shared is not None else None
             for path in files:
                 if str(path) not in recorded:
                     continue  # a new file: explored
@@ -398,7 +399,6 @@ class StaticCache:
                 entry = json.loads(self._entry_path(path).read_text(encoding="utf-8"))
                 if entry["file"] != str(path) or entry["content"] != content or entry["generation"] != generation:
                     return Plan(full=True)  # entries of another run (two runs interleaved): start afresh
-                strings = shared.strings if shared is not None else None
                 findings[path] = [_finding_from_json(item, path, strings) for item in entry["findings"]]
                 if shared is not None:
                     records[str(path)] = shared.record(entry["contrib"])
@@ -518,20 +518,39 @@ class StaticCache:
             shutil.rmtree(old, ignore_errors=True)
 
 
-class _Shared:
-    """One object per distinct address and string in the records a plan reads. The records repeat them (on
-    transformers, one property is captured for each of 1,877 classes, in the part of each of their root files), and
-    JSON makes a new one for each occurrence: the records of the whole run took 109 MB in the parent of every cached
-    run. A row of another shape is left as it is (`_well_formed` judges it when the record is used)."""
+class SharedRows:
+    """One object per distinct address and string in the records (`engine.contributions_of`'s rows). The records
+    repeat them (on transformers, one property is captured for each of 1,877 classes, in the part of each of their
+    root files): a worker builds its records with one (pickle then sends each once), and a plan reads them with
+    one, where JSON makes a new one for each occurrence (the records of the whole run took 109 MB in the parent of
+    every cached run). A row of another shape is left as it is (`_well_formed` judges it when the record is
+    used)."""
 
     def __init__(self) -> None:
         self.lists: dict[tuple, list] = {}
         self.strings: dict[str, str] = {}
 
+    def string(self, value):
+        return self.strings.setdefault(value, value) if type(value) is str else value
+
+    def address(self, value):
+        """The one list of an address (a tuple or a list of strings and None)."""
+        if type(value) is not list and type(value) is not tuple:
+            return value
+        try:
+            key = tuple(value)
+            found = self.lists.get(key)
+        except TypeError:  # (a list inside: not an address)
+            return value
+        if found is None:
+            found = self.lists[key] = [self.string(part) for part in value]
+        return found
+
     def record(self, record):
+        """A record as JSON gave it, sharing what it repeats (in place)."""
         if not isinstance(record, dict):
             return record
-        one, string = self._list, self.strings.setdefault
+        address, string = self.address, self.string
         for per_policy in record.values():
             for part in per_policy.values() if isinstance(per_policy, dict) else ():
                 if not (isinstance(part, list) and len(part) == 2 and all(isinstance(rows, list) for rows in part)):
@@ -539,24 +558,14 @@ class _Shared:
                 entries, sites = part
                 for row in entries:
                     if type(row) is list and len(row) == 3:
-                        row[0], row[1] = one(row[0]), one(row[1])
-                        if type(row[2]) is str:
-                            row[2] = string(row[2], row[2])
+                        row[0], row[1], row[2] = address(row[0]), address(row[1]), string(row[2])
                 for row in sites:
                     if type(row) is list and len(row) == 2:
-                        row[0] = one(row[0])
+                        row[0] = address(row[0])
                         site = row[1]
-                        if type(site) is list and len(site) >= 2 and type(site[0]) is str and type(site[1]) is str:
-                            site[0], site[1] = string(site[0], site[0]), string(site[1], site[1])
+                        if type(site) is list and len(site) >= 2:
+                            site[0], site[1] = string(site[0]), string(site[1])
         return record
-
-    def _list(self, value):
-        if type(value) is list:
-            try:
-                return self.lists.setdefault(tuple(value), value)
-            except TypeError:  # (a list inside: not an address)
-                pass
-        return value
 
 
 def _is_address(value, size: int) -> bool:

@@ -17,13 +17,13 @@ from pathlib import Path
 import libcst as cst
 
 from jitlint.baseline import normalise_statement
-from jitlint.cache import merge_graph
+from jitlint.cache import SharedRows, merge_graph
 from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.names import resolved
-from jitlint.positions import positions
+from jitlint.positions import positions as positions_of
 from jitlint.noqa import Suppressions, directives, removal  # noqa: F401  (Suppressions: re-exported)
 from jitlint.prefilter import Prefilter, has_module_class
 from jitlint.project import ModuleInfo, ProjectIndex
@@ -383,8 +383,7 @@ def _lint_run(
     maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
     modules = later.reached(project, modules, maps)
     # The maps are final: their records are made before linting, not on top of what it holds at its end.
-    exchange = exchange_of(maps, [source.path for source, _module in modules]) if record else {}
-    contrib = contributions_of(maps, files) if record else {}
+    exchange, contrib = _records(maps, modules, files) if record else ({}, {})
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
     sweep = _Sweeper(len(modules))
@@ -435,6 +434,12 @@ def _received(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
     return entries, sites
 
 
+def _records(maps: dict[str, CaptureMap], modules: list, files: list[Path]) -> tuple[dict, dict]:
+    """What the cache keeps of a process's final capture maps: the exchange of its linted `modules`, and the
+    contributions of its root files to each of the run's `files`."""
+    return exchange_of(maps, [source.path for source, _module in modules]), contributions_of(maps, files)
+
+
 def needs_one_process(policies) -> bool:
     """Whether a capture policy among `policies` follows values through call sites across files: its findings in one
     file depend on the bodies of its callers in others, so neither a worker's share nor a cached share is enough."""
@@ -451,8 +456,8 @@ def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str
     sort), each once.
 
     The records repeat themselves (on transformers, one property captured for each of 1,877 classes, in the part
-    of each root file): each distinct address, reason and caller's file is one object, which pickle then sends
-    once, and the parent holds once."""
+    of each root file): each distinct address, reason and caller's file is one object (`SharedRows`), which
+    pickle then sends once, and the parent holds once."""
     keys = {resolved(path): str(path) for path in files}
     known: dict[Path, str | None] = {}
 
@@ -461,33 +466,24 @@ def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str
             known[path] = keys.get(resolved(path))
         return known[path]
 
-    lists: dict[tuple, list] = {}  # an address (strings and None only) -> its one list
-    strings: dict[str, str] = {}
-
-    def listed(address: tuple) -> list:
-        found = lists.get(address)
-        if found is None:
-            found = lists[address] = [strings.setdefault(part, part) if part is not None else None
-                                      for part in address]
-        return found
-
+    shared = SharedRows()
+    address, string = shared.address, shared.string
     out: dict[str, dict] = {}
     for name, captured in maps.items():
         for where, by_root in captured.contributions(target).items():
             for root, (entries, sites) in by_root.items():
-                entry_rows = {json.dumps([address, owner, reason]): (address, owner, reason)
-                              for address, owner, reason in entries}
+                entry_rows = {json.dumps([function, owner, reason]): (function, owner, reason)
+                              for function, owner, reason in entries}
                 site_rows = {}
-                for address, site in sites:
+                for callee, site in sites:
                     row = [*site.caller_key, site.ordinal, site.bound, site.positional, sorted(site.keywords),
                            site.star]
-                    site_rows[json.dumps([address, row])] = (address, row)
+                    site_rows[json.dumps([callee, row])] = (callee, row)
                 out.setdefault(where, {}).setdefault(root, {})[name] = [
-                    [[listed(address), listed(owner) if owner is not None else None, strings.setdefault(reason, reason)]
-                     for address, owner, reason in map(entry_rows.__getitem__, sorted(entry_rows))],
-                    [[listed(address), [strings.setdefault(row[0], row[0]), strings.setdefault(row[1], row[1]),
-                                        *row[2:]]]
-                     for address, row in map(site_rows.__getitem__, sorted(site_rows))]]
+                    [[address(function), address(owner), string(reason)]
+                     for function, owner, reason in map(entry_rows.__getitem__, sorted(entry_rows))],
+                    [[address(callee), [string(row[0]), string(row[1]), *row[2:]]]
+                     for callee, row in map(site_rows.__getitem__, sorted(site_rows))]]
     return out
 
 
@@ -951,8 +947,7 @@ def _shard_worker(index: int, connection) -> None:
             captured.finalize()
         modules = later.reached(project, modules, maps)
         if record:  # the maps are final: their records go now, not on top of what linting holds at its end
-            connection.send(("recorded", (exchange_of(maps, [source.path for source, _module in modules]),
-                                          contributions_of(maps, files))))
+            connection.send(("recorded", _records(maps, modules, files)))
         # The findings go to the parent as the files are linted: held here to the end, they were tens of MB of a
         # worker's peak on transformers (the parent holds no tree).
         connection.send(("findings", [_finding_for_error(error) for error in errors if error.code in enabled]))
@@ -1051,7 +1046,7 @@ def _lint_module(source, module, project, maps, rules, config, unused_noqa=False
     suppressions = Suppressions(source.text, ignore=ignore_noqa)
     if not raws:
         return _unused_noqa(source, suppressions, config), failed
-    positions = _positions(source.tree)
+    positions = positions_of(source.tree)
     per_file_ignored = config.ignored_for(source.path)
     results = []
     seen = set()
@@ -1070,11 +1065,6 @@ def _lint_module(source, module, project, maps, rules, config, unused_noqa=False
     if check_noqa:
         results.extend(_unused_noqa(source, suppressions, config))
     return results, failed
-
-
-def _positions(tree):
-    """Every node's position (`jitlint.positions`: LibCST's, computed faster)."""
-    return positions(tree)
 
 
 def _unused_noqa(source, suppressions: Suppressions, config) -> list[Finding]:
