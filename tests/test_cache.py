@@ -500,6 +500,119 @@ def test_a_warm_run_reads_no_record_and_an_edit_reads_them_sharing_each_address(
     assert len(width) == 3 and all(address is width[0] for address in width)
 
 
+def _heavy(setter: int) -> dict[str, str]:
+    """A base class whose method is checked against each subclass, in four files (two of them read `llama.py`);
+    the subclass of net<setter>.py sets `self.cache` in `__init__`."""
+    return {
+    "pkg/__init__.py": "",
+    "pkg/base.py": textwrap.dedent("""\
+        import torch.nn as nn
+
+
+        class Base(nn.Module):
+            def scaled(self, x):
+                self.cache = x
+                return x + self.bias.numpy()
+    """),
+    "pkg/llama.py": "import torch\n\n\ndef helper(x):\n    return torch.relu(x)\n",
+    **{f"pkg/net{n}.py": textwrap.dedent(f"""\
+        import torch
+        from pkg.base import Base
+        {"from pkg.llama import helper" if n < 2 else ""}
+
+
+        class Net{n}(Base):
+            def __init__(self):
+                super().__init__()
+                self.bias = torch.zeros(1)
+                {"self.cache = torch.zeros(1)" if n == setter else ""}
+
+            def forward(self, x):
+                return {"helper(self.scaled(x))" if n < 2 else "self.scaled(x)"}
+    """) for n in range(4)},
+    }
+
+
+@pytest.mark.parametrize("setter", [3, 0])
+def test_a_file_checked_against_classes_of_many_files_is_linted_in_a_process_of_its_own(tmp_path, monkeypatch, setter):
+    """A code edit in `llama.py` explores it and its readers (net0, net1) again, and lints `base.py` again, whose
+    method is checked against the classes of those files. Its record also names the classes of net2 and net3,
+    which the partial run did not parse: with more such files than `HEAVY_OWNER_FILES`, `base.py` is linted in
+    the process forked at the start (on transformers, `modeling_utils.py` named 598 files; parsed in the partial
+    run's process they took it from 527 to 848 MiB). It receives what the partial run explored (net0's part) and
+    what it kept (net3's): one subclass sets `self.cache` in `__init__`, so `Base.scaled` setting it gets no JIT601,
+    as in a cold run."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    for name, text in _heavy(setter).items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.setattr(engine, "HEAVY_OWNER_FILES", 1)
+    first = _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
+    assert "base.py:7:20: JIT401" in first and "JIT601" not in first, first
+
+    events = tmp_path.parent / f"{tmp_path.name}-events"
+    lint_module = engine.lint_module
+
+    def logged(source, *args, **kwargs):
+        with open(events, "a") as stream:  # (from the forked process too)
+            stream.write(f"{os.getpid()} {source.path.name}\n")
+        return lint_module(source, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "lint_module", logged)
+    seen = []
+    calls = _watch(monkeypatch, seen)
+    llama = tmp_path / "pkg" / "llama.py"
+    llama.write_text(llama.read_text().replace("torch.relu(x)", "torch.relu(x + 0.0)"))
+    cached = check("-j", "1", "pkg", cwd=tmp_path)
+    assert cached[1] == first
+    assert calls == [("share", ["llama.py", "net0.py", "net1.py"])] and seen == [
+        ["base.py", "llama.py", "net0.py", "net1.py"]], (calls, seen)
+    by_pid: dict[str, list[str]] = {}
+    for line in events.read_text().splitlines():
+        pid, name = line.split()
+        by_pid.setdefault(pid, []).append(name)
+    assert by_pid.pop(str(os.getpid())) == ["llama.py", "net0.py", "net1.py"], by_pid
+    assert list(by_pid.values()) == [["base.py"]], by_pid  # one other process, for base.py only
+
+    # The subclass no longer sets it: base.py now gets JIT601 (that file is explored again).
+    setting = tmp_path / "pkg" / f"net{setter}.py"
+    setting.write_text(setting.read_text().replace("self.cache = torch.zeros(1)", "pass"))
+    assert "base.py:6:9: JIT601" in _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
+
+    # With a threshold it never reaches, the same edits give the same output in one process (what the cached runs
+    # printed above is what cold runs print: `_same_as_cold`).
+    llama.write_text(llama.read_text().replace("x + 0.0", "x + 1.0"))
+    monkeypatch.setattr(engine, "HEAVY_OWNER_FILES", 1000)
+    events.unlink()
+    assert "base.py:6:9: JIT601" in _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
+    assert {line.split()[0] for line in events.read_text().splitlines()} == {str(os.getpid())}
+
+
+def test_a_failing_process_for_a_heavy_file_leaves_it_to_the_partial_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    for name, text in _heavy(3).items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.setattr(engine, "HEAVY_OWNER_FILES", 1)
+    first = _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
+
+    def broken(self, *args):
+        raise RuntimeError("a bug in the process")
+
+    real = engine.CaptureMap.receive
+    pid = os.getpid()
+    monkeypatch.setattr(engine.CaptureMap, "receive",
+                        lambda self, *args: real(self, *args) if os.getpid() == pid else broken(self, *args))
+    llama = tmp_path / "pkg" / "llama.py"
+    llama.write_text(llama.read_text().replace("torch.relu(x)", "torch.relu(x + 0.0)"))
+    result = CliRunner().invoke(main, ["check", "-j", "1", "--output-format", "concise", "pkg"])
+    assert result.stdout == first and result.exit_code == 1
+    assert ("jitlint: the process for the heaviest files failed (RuntimeError: a bug in the process); linting 1 "
+            "file(s) of the partial run in this process instead") in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_comment_re_lints_only_that_file_and_gives_what_a_cold_run_gives(across, monkeypatch, jobs):
     first = _same_as_cold("-j", jobs, "pkg", cwd=across)

@@ -155,6 +155,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                 part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint, progress=progress)
                 if progress is not None:
                     progress.finish()
+                for note in part.notes:
+                    click.echo(f"jitlint: {note}", err=True)
                 cache.store(files, {path: str(path) for path in files}, part.findings, part.loaded, part.contrib,
                             part.graph, only=part.linted, plan=plan)
                 again = set(part.linted)

@@ -513,7 +513,7 @@ def lint_share(*args, **kwargs) -> LintRun:
 
 
 def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict], config: Config, enabled: set[str],
-                policies: tuple[str, ...] = (), also: list[Path] = (), progress=None) -> LintRun:
+                policies: tuple[str, ...] = (), also: list[Path] = (), progress=None, isolate: bool = True) -> LintRun:
     """The findings of the files of a run of `files` that an edit may have changed, given what the last run
     recorded (`recorded`: per file of the run, `contributions_of`'s value; see `jitlint.cache`).
 
@@ -529,6 +529,18 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     _LIMITS = limits = config.limits()
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
+    # Forked now, while this process holds no tree: what it lints later holds only its own (see `_Apart`).
+    apart = _Apart.start(files, rules, policies, config, enabled) if isolate else None
+    try:
+        return _lint_share_with(apart, files, share, recorded, config, enabled, rules, policies, also, progress)
+    finally:
+        if apart is not None:
+            apart.close()
+
+
+def _lint_share_with(apart: "_Apart | None", files, share, recorded, config, enabled, rules, policies, also,
+                     progress) -> LintRun:
+    limits = config.limits()
     loaded: dict[Path, SourceFile | None] = {}
 
     def loader(path: Path) -> SourceFile | None:  # a module read on demand is parsed once for both passes
@@ -580,26 +592,191 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
         project, modules, errors, maps, fresh = explore(share)
     mine = {resolved(source.path) for source, _module in modules}
     contrib: dict[str, dict] = {}
+    kept_of: dict[str, dict] = {}
     for path in share:
-        kept = {root: part for root, part in recorded.get(str(path), {}).items() if root not in again}
-        contrib[str(path)] = {**kept, **fresh.get(str(path), {})}
+        kept_of[str(path)] = {root: part for root, part in recorded.get(str(path), {}).items() if root not in again}
+        contrib[str(path)] = {**kept_of[str(path)], **fresh.get(str(path), {})}
+    # A file whose record names classes of many files outside the share (a base class's methods, checked against
+    # each subclass) is linted in the process forked at the start: this one would parse all those files on top of
+    # the share's trees.
+    heavy = [source.path for source, _module in modules if apart is not None and _names_classes_of(
+        kept_of[str(source.path)], again) > HEAVY_OWNER_FILES]
+    if apart is not None:
+        apart.send(heavy, {str(path): ({root: part for root, part in fresh.get(str(path), {}).items()
+                                        if root != str(path)}, kept_of[str(path)]) for path in heavy})
+    elsewhere = {str(path) for path in heavy}
     for name, captured in maps.items():
         entries, sites = [], []
         for path in share:
-            kept = {root: part for root, part in recorded.get(str(path), {}).items() if root not in again}
-            part_entries, part_sites = _union(kept, name)
-            entries.extend(part_entries)
-            sites.extend(part_sites)
+            if str(path) not in elsewhere:
+                part_entries, part_sites = _union(kept_of[str(path)], name)
+                entries.extend(part_entries)
+                sites.extend(part_sites)
         captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
         captured.finalize()
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-    sweep = _Sweeper(len(modules))
-    for done, (source, module) in enumerate(modules):
-        report(len(share) + done, 2 * len(share), f"lint {done}/{len(modules)}")
+    here = [(source, module) for source, module in modules if str(source.path) not in elsewhere]
+    sweep = _Sweeper(len(here))
+    for done, (source, module) in enumerate(here):
+        report(len(share) + done, 2 * len(share), f"lint {done}/{len(here)}")
         findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
         sweep()
+    paths_loaded, graph, notes = list(project.loaded), graph_of(project), []
+    if heavy:
+        report(len(share) + len(here), 2 * len(share), f"lint {len(heavy)} more in another process")
+        try:
+            more, more_loaded, more_graph = apart.result()
+        except _WorkerFailed as failure:  # a bug: linted here after all (and said so)
+            notes.append(f"{failure}; linting {len(heavy)} file(s) of the partial run in this process instead")
+            for name, captured in maps.items():
+                entries, sites = [], []
+                for path in heavy:
+                    part_entries, part_sites = _union(kept_of[str(path)], name)
+                    entries.extend(part_entries)
+                    sites.extend(part_sites)
+                captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
+                captured.finalize()
+            for source, module in modules:
+                if str(source.path) in elsewhere:
+                    findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
+            paths_loaded, graph = list(project.loaded), graph_of(project)
+        else:
+            findings.extend(more)
+            paths_loaded.extend(path for path in more_loaded if path not in set(paths_loaded))
+            merge_graph(graph, more_graph)
     findings.sort(key=Finding.sort_key)
-    return LintRun(findings, project, maps, list(project.loaded), {}, contrib, graph_of(project), share)
+    return LintRun(findings, project, maps, paths_loaded, {}, contrib, graph, share, notes=notes)
+
+
+HEAVY_OWNER_FILES = 32  # see `_lint_share`: more files than this named by a record's classes, and it is linted apart
+
+
+def _names_classes_of(parts: dict[str, dict], share: set[str]) -> int:
+    """How many files outside `share` hold the classes a file's recorded parts capture its functions for."""
+    files: set[str] = set()
+    for per_policy in parts.values():
+        for entries, _sites in per_policy.values():
+            for _address, owner, _reason in entries:
+                if owner is not None and owner[1] not in share:
+                    files.add(owner[1])
+    return len(files)
+
+
+_APART_STATE: tuple | None = None
+
+
+class _Apart:
+    """A process forked at the start of a partial run, before it parses anything, to lint the files that would
+    make the run parse many more (`HEAVY_OWNER_FILES`): on transformers, a code edit in a modeling file re-lints
+    `modeling_utils.py`, whose properties are checked against 1,877 classes in 598 other files; parsed in the
+    partial run's own process, on top of the 228 files it explored, they took it from 527 to 848 MiB.
+
+    It does what the partial run does for its files, as a worker whose share they are: parses them, explores their
+    own roots, and receives the rest of their records, both the parts that the partial run explored afresh and
+    the parts it kept (`send`); then lints them and sends back (findings, files read on demand, graph)."""
+
+    def __init__(self, process, connection) -> None:
+        self.process = process
+        self.connection = connection
+        self.sent = False
+
+    @classmethod
+    def start(cls, files, rules, policies, config, enabled) -> "_Apart | None":
+        global _APART_STATE
+        if len(files) <= HEAVY_OWNER_FILES or "fork" not in multiprocessing.get_all_start_methods():
+            return None
+        context = multiprocessing.get_context("fork")
+        parent, child = context.Pipe()
+        _APART_STATE = (files, rules, policies, config, enabled)
+        try:
+            process = context.Process(target=_apart_worker, args=(child,), daemon=True)
+            process.start()
+        except OSError:
+            return None  # no process to spare: the partial run lints everything itself
+        finally:
+            _APART_STATE = None
+            child.close()
+        return cls(process, parent)
+
+    def send(self, paths: list[Path], parts: dict[str, tuple[dict, dict]]) -> None:
+        """The files to lint, or none; per file (parts explored afresh elsewhere, parts kept from the record)."""
+        try:
+            self.connection.send((paths, parts) if paths else None)
+            self.sent = bool(paths)
+        except OSError:
+            self.sent = False
+
+    def result(self) -> tuple[list[Finding], list[Path], dict]:
+        if not self.sent:
+            raise _WorkerFailed("the process for the heaviest files did not start")
+        try:
+            message = self.connection.recv()
+        except (EOFError, OSError) as error:
+            raise _WorkerFailed(f"the process for the heaviest files stopped: {error}") from None
+        if message[0] != "done":
+            raise _WorkerFailed(f"the process for the heaviest files failed ({message[1]})")
+        return message[1]
+
+    def close(self) -> None:
+        if not self.sent:
+            try:
+                self.connection.send(None)
+            except OSError:
+                pass
+        self.connection.close()
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+
+
+def _apart_worker(connection) -> None:
+    """`_Apart`'s process (forked)."""
+    files, rules, policies, config, enabled = _APART_STATE
+    try:
+        job = connection.recv()
+        if job is None:
+            return
+        paths, parts = job
+        limits = config.limits()
+        sources: list[SourceFile] = []
+        errors: list[SourceError] = []
+        for path in paths:
+            source = read_source(path, limits=limits)
+            (sources if isinstance(source, SourceFile) else errors).append(source)
+        project = ProjectIndex(loader=_load_quietly)
+        project.derived["config"] = config
+        project.seed(files)
+        modules = _index(project, sources)
+        mine = {resolved(source.path) for source, _module in modules}
+        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
+        for name, captured in maps.items():
+            entries, sites = [], []
+            for path in paths:
+                explored, kept = parts[str(path)]
+                for part in explored.values():  # as the partial run explored them: each entry as it was reached
+                    part_entries, part_sites = _received({"": {name: part.get(name, ([], []))}}, name)
+                    entries.extend(part_entries)
+                    sites.extend(part_sites)
+                part_entries, part_sites = _union(kept, name)  # as the partial run receives them
+                entries.extend(part_entries)
+                sites.extend(part_sites)
+            captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
+            captured.finalize()
+        findings = [_finding_for_error(error) for error in errors if error.code in enabled]
+        sweep = _Sweeper(len(modules))
+        for source, module in modules:
+            findings.extend(_detached(finding) for finding in lint_module(
+                source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
+            sweep()
+        connection.send(("done", (findings, list(project.loaded), graph_of(project))))
+    except BaseException as error:  # the partial run lints these files itself instead
+        try:
+            connection.send(("failed", f"{type(error).__name__}: {error}"))
+        except Exception:
+            pass
+    finally:
+        connection.close()
+        os._exit(0)  # the trees die with the process
 
 
 def _index(project: ProjectIndex, sources: list[SourceFile]) -> list[tuple[SourceFile, ModuleInfo]]:
