@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from jitlint import engine
+from jitlint import apart, engine
 from jitlint.cli import main
 from jitlint.codes import CODES
 from jitlint.config import Config
@@ -547,7 +547,7 @@ def test_a_file_checked_against_classes_of_many_files_is_linted_in_a_process_of_
     for name, text in _heavy(setter).items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    monkeypatch.setattr(engine, "HEAVY_OWNER_FILES", 1)
+    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1)
     first = _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
     assert "base.py:7:20: JIT401" in first and "JIT601" not in first, first
 
@@ -583,7 +583,7 @@ def test_a_file_checked_against_classes_of_many_files_is_linted_in_a_process_of_
     # With a threshold it never reaches, the same edits give the same output in one process (what the cached runs
     # printed above is what cold runs print: `_same_as_cold`).
     llama.write_text(llama.read_text().replace("x + 0.0", "x + 1.0"))
-    monkeypatch.setattr(engine, "HEAVY_OWNER_FILES", 1000)
+    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1000)
     events.unlink()
     assert "base.py:6:9: JIT601" in _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
     assert {line.split()[0] for line in events.read_text().splitlines()} == {str(os.getpid())}
@@ -595,7 +595,7 @@ def test_a_failing_process_for_a_heavy_file_leaves_it_to_the_partial_run(tmp_pat
     for name, text in _heavy(3).items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    monkeypatch.setattr(engine, "HEAVY_OWNER_FILES", 1)
+    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1)
     first = _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
 
     def broken(self, *args):

@@ -134,11 +134,14 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
     cache = None
     findings = None
     if not (no_cache or run_dynamic or stdin is not None or fix):
+        from jitlint.apart import Apart
         from jitlint.cache import StaticCache
         from jitlint.discovery import discover
 
         files, errors = discover(paths, config, force_exclude)
         cache = StaticCache(cache_dir, config, enabled)
+        # Forked before the plan reads the cache: it holds no more than it lints (see `jitlint.apart`).
+        apart = Apart.start(files, config, enabled)
         plan = cache.plan(files)
         if not plan.full and (plan.work or plan.changed):
             from jitlint.engine import enabled_policies, needs_one_process
@@ -152,7 +155,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                 from jitlint.engine import lint_share
 
                 progress = _Progress() if _wants_progress() else None
-                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint, progress=progress)
+                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint, progress=progress,
+                                  apart=apart)
                 if progress is not None:
                     progress.finish()
                 for note in part.notes:
@@ -166,6 +170,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                 cache.store(files, {path: str(path) for path in files}, [], [], {}, {}, only=[], plan=plan)
             findings = sorted([error.finding() for error in errors if error.code in enabled] + findings,
                               key=lambda finding: finding.sort_key())
+        if apart is not None:
+            apart.close()
     if findings is None:
         from jitlint.engine import lint_run
 

@@ -17,6 +17,8 @@ from pathlib import Path
 import libcst as cst
 
 from jitlint.baseline import normalise_statement
+from jitlint import apart as apart_module
+from jitlint.apart import Apart, ApartFailed
 from jitlint.cache import SharedRows, merge_graph
 from jitlint.capture import CaptureMap
 from jitlint.config import Config
@@ -513,7 +515,8 @@ def lint_share(*args, **kwargs) -> LintRun:
 
 
 def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict], config: Config, enabled: set[str],
-                policies: tuple[str, ...] = (), also: list[Path] = (), progress=None, isolate: bool = True) -> LintRun:
+                policies: tuple[str, ...] = (), also: list[Path] = (), progress=None, apart: "Apart | None" = None,
+                isolate: bool = True) -> LintRun:
     """The findings of the files of a run of `files` that an edit may have changed, given what the last run
     recorded (`recorded`: per file of the run, `contributions_of`'s value; see `jitlint.cache`).
 
@@ -529,16 +532,18 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     _LIMITS = limits = config.limits()
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
-    # Forked now, while this process holds no tree: what it lints later holds only its own (see `_Apart`).
-    apart = _Apart.start(files, rules, policies, config, enabled) if isolate else None
+    # The process for the files that would make this one parse many more (`jitlint.apart`): the caller's, forked
+    # before it read the cache, or one forked now, while this process holds no tree.
+    own = Apart.start(files, config, enabled) if apart is None and isolate else None
     try:
-        return _lint_share_with(apart, files, share, recorded, config, enabled, rules, policies, also, progress)
+        return _lint_share_with(apart or own if isolate else None, files, share, recorded, config, enabled, rules,
+                                policies, also, progress)
     finally:
-        if apart is not None:
-            apart.close()
+        if own is not None:
+            own.close()
 
 
-def _lint_share_with(apart: "_Apart | None", files, share, recorded, config, enabled, rules, policies, also,
+def _lint_share_with(apart: "Apart | None", files, share, recorded, config, enabled, rules, policies, also,
                      progress) -> LintRun:
     limits = config.limits()
     loaded: dict[Path, SourceFile | None] = {}
@@ -600,10 +605,14 @@ def _lint_share_with(apart: "_Apart | None", files, share, recorded, config, ena
     # each subclass) is linted in the process forked at the start: this one would parse all those files on top of
     # the share's trees.
     heavy = [source.path for source, _module in modules if apart is not None and _names_classes_of(
-        kept_of[str(source.path)], again) > HEAVY_OWNER_FILES]
-    if apart is not None:
-        apart.send(heavy, {str(path): ({root: part for root, part in fresh.get(str(path), {}).items()
-                                        if root != str(path)}, kept_of[str(path)]) for path in heavy})
+        kept_of[str(source.path)], again) > apart_module.HEAVY_OWNER_FILES]
+    if heavy:
+        # It explores their roots itself, and receives the other root files' parts as this process would have.
+        batches = [("explored", part) for path in heavy for root, part in fresh.get(str(path), {}).items()
+                   if root != str(path)]
+        batches.extend(("kept", kept_of[str(path)]) for path in heavy)
+        if not apart.send((files, heavy, policies, True, batches)):
+            heavy = []
     elsewhere = {str(path) for path in heavy}
     for name, captured in maps.items():
         entries, sites = [], []
@@ -625,8 +634,8 @@ def _lint_share_with(apart: "_Apart | None", files, share, recorded, config, ena
     if heavy:
         report(len(share) + len(here), 2 * len(share), f"lint {len(heavy)} more in another process")
         try:
-            more, more_loaded, more_graph = apart.result()
-        except _WorkerFailed as failure:  # a bug: linted here after all (and said so)
+            more, more_loaded, more_graph, _exchange = apart.result()
+        except ApartFailed as failure:  # a bug: linted here after all (and said so)
             notes.append(f"{failure}; linting {len(heavy)} file(s) of the partial run in this process instead")
             for name, captured in maps.items():
                 entries, sites = [], []
@@ -648,9 +657,6 @@ def _lint_share_with(apart: "_Apart | None", files, share, recorded, config, ena
     return LintRun(findings, project, maps, paths_loaded, {}, contrib, graph, share, notes=notes)
 
 
-HEAVY_OWNER_FILES = 32  # see `_lint_share`: more files than this named by a record's classes, and it is linted apart
-
-
 def _names_classes_of(parts: dict[str, dict], share: set[str]) -> int:
     """How many files outside `share` hold the classes a file's recorded parts capture its functions for."""
     files: set[str] = set()
@@ -662,121 +668,50 @@ def _names_classes_of(parts: dict[str, dict], share: set[str]) -> int:
     return len(files)
 
 
-_APART_STATE: tuple | None = None
-
-
-class _Apart:
-    """A process forked at the start of a partial run, before it parses anything, to lint the files that would
-    make the run parse many more (`HEAVY_OWNER_FILES`): on transformers, a code edit in a modeling file re-lints
-    `modeling_utils.py`, whose properties are checked against 1,877 classes in 598 other files; parsed in the
-    partial run's own process, on top of the 228 files it explored, they took it from 527 to 848 MiB.
-
-    It does what the partial run does for its files, as a worker whose share they are: parses them, explores their
-    own roots, and receives the rest of their records, both the parts that the partial run explored afresh and
-    the parts it kept (`send`); then lints them and sends back (findings, files read on demand, graph)."""
-
-    def __init__(self, process, connection) -> None:
-        self.process = process
-        self.connection = connection
-        self.sent = False
-
-    @classmethod
-    def start(cls, files, rules, policies, config, enabled) -> "_Apart | None":
-        global _APART_STATE
-        if len(files) <= HEAVY_OWNER_FILES or "fork" not in multiprocessing.get_all_start_methods():
-            return None
-        context = multiprocessing.get_context("fork")
-        parent, child = context.Pipe()
-        _APART_STATE = (files, rules, policies, config, enabled)
-        try:
-            process = context.Process(target=_apart_worker, args=(child,), daemon=True)
-            process.start()
-        except OSError:
-            return None  # no process to spare: the partial run lints everything itself
-        finally:
-            _APART_STATE = None
-            child.close()
-        return cls(process, parent)
-
-    def send(self, paths: list[Path], parts: dict[str, tuple[dict, dict]]) -> None:
-        """The files to lint, or none; per file (parts explored afresh elsewhere, parts kept from the record)."""
-        try:
-            self.connection.send((paths, parts) if paths else None)
-            self.sent = bool(paths)
-        except OSError:
-            self.sent = False
-
-    def result(self) -> tuple[list[Finding], list[Path], dict]:
-        if not self.sent:
-            raise _WorkerFailed("the process for the heaviest files did not start")
-        try:
-            message = self.connection.recv()
-        except (EOFError, OSError) as error:
-            raise _WorkerFailed(f"the process for the heaviest files stopped: {error}") from None
-        if message[0] != "done":
-            raise _WorkerFailed(f"the process for the heaviest files failed ({message[1]})")
-        return message[1]
-
-    def close(self) -> None:
-        if not self.sent:
-            try:
-                self.connection.send(None)
-            except OSError:
-                pass
-        self.connection.close()
-        self.process.join(timeout=5)
-        if self.process.is_alive():
-            self.process.kill()
-
-
-def _apart_worker(connection) -> None:
-    """`_Apart`'s process (forked)."""
-    files, rules, policies, config, enabled = _APART_STATE
-    try:
-        job = connection.recv()
-        if job is None:
-            return
-        paths, parts = job
-        limits = config.limits()
-        sources: list[SourceFile] = []
-        errors: list[SourceError] = []
-        for path in paths:
-            source = read_source(path, limits=limits)
-            (sources if isinstance(source, SourceFile) else errors).append(source)
-        project = ProjectIndex(loader=_load_quietly)
-        project.derived["config"] = config
-        project.seed(files)
-        modules = _index(project, sources)
-        mine = {resolved(source.path) for source, _module in modules}
-        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
-        for name, captured in maps.items():
-            entries, sites = [], []
-            for path in paths:
-                explored, kept = parts[str(path)]
-                for part in explored.values():  # as the partial run explored them: each entry as it was reached
-                    part_entries, part_sites = _received({"": {name: part.get(name, ([], []))}}, name)
-                    entries.extend(part_entries)
-                    sites.extend(part_sites)
-                part_entries, part_sites = _union(kept, name)  # as the partial run receives them
-                entries.extend(part_entries)
-                sites.extend(part_sites)
-            captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
-            captured.finalize()
-        findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-        sweep = _Sweeper(len(modules))
-        for source, module in modules:
-            findings.extend(_detached(finding) for finding in lint_module(
-                source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
-            sweep()
-        connection.send(("done", (findings, list(project.loaded), graph_of(project))))
-    except BaseException as error:  # the partial run lints these files itself instead
-        try:
-            connection.send(("failed", f"{type(error).__name__}: {error}"))
-        except Exception:
-            pass
-    finally:
-        connection.close()
-        os._exit(0)  # the trees die with the process
+def lint_apart(job: tuple, config: Config, enabled: set[str]) -> tuple:
+    """Lint the files of `job` in a process of their own (`jitlint.apart`): (findings, files read on demand, graph,
+    exchange). `job` is (the run's files, the files to lint, the capture policies, whether to explore their own
+    roots, what the run found in them). What it found comes in batches, each received as the run would have:
+    ("explored", {policy: rows}) a part of a record that the run explored afresh (each entry as it was reached),
+    ("kept", {root file: {policy: rows}}) the parts of a record the run kept (`_union`), ("export", {policy:
+    (entries, sites)}) what a worker exported."""
+    global _LIMITS
+    _LIMITS = limits = config.limits()
+    files, paths, policies, explore, batches = job
+    rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
+    sources: list[SourceFile] = []
+    errors: list[SourceError] = []
+    for path in paths:
+        source = read_source(path, limits=limits)
+        (sources if isinstance(source, SourceFile) else errors).append(source)
+    project = ProjectIndex(loader=_load_quietly)
+    project.derived["config"] = config
+    project.seed(files)
+    modules = _index(project, sources)
+    mine = {resolved(source.path) for source, _module in modules}
+    maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) if explore
+            else CaptureMap(project, policy_class(name)) for name in policies}
+    for name, captured in maps.items():
+        entries, sites = [], []
+        for kind, batch in batches:
+            if kind == "explored":
+                batch_entries, batch_sites = _received({"": batch}, name)
+            elif kind == "kept":
+                batch_entries, batch_sites = _union(batch, name)
+            else:
+                batch_entries, batch_sites = batch.get(name, ([], []))
+            entries.extend(batch_entries)
+            sites.extend(batch_sites)
+        captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
+        captured.finalize()
+    findings = [_finding_for_error(error) for error in errors if error.code in enabled]
+    sweep = _Sweeper(len(modules))
+    for source, module in modules:
+        findings.extend(_detached(finding) for finding in lint_module(
+            source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
+        sweep()
+    exchange = exchange_of(maps, [source.path for source, _module in modules])
+    return findings, list(project.loaded), graph_of(project), exchange
 
 
 def _index(project: ProjectIndex, sources: list[SourceFile]) -> list[tuple[SourceFile, ModuleInfo]]:
