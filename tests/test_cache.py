@@ -589,6 +589,80 @@ def test_a_file_checked_against_classes_of_many_files_is_linted_in_a_process_of_
     assert {line.split()[0] for line in events.read_text().splitlines()} == {str(os.getpid())}
 
 
+@pytest.mark.parametrize("setter", [3, 0])
+def test_a_worker_hands_a_file_checked_against_the_others_classes_to_a_process_of_its_own(tmp_path, monkeypatch,
+                                                                                         setter):
+    """In a run split across workers, the worker that lints `base.py` would parse the files of the other share to
+    check `Base.scaled` against their classes (on transformers, `modeling_utils.py`'s worker parsed 340 files for
+    that, +174 MiB). With more such files than `HEAVY_OWNER_FILES`, it hands what it found in `base.py` to the
+    process forked before the workers, which receives that and what the other worker found, and lints it: the
+    findings, the cache's records and the per-file exchange are those of one process (net<setter> sets
+    `self.cache`, in the worker of base.py or in the other)."""
+    for name, text in _heavy(setter).items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    config = Config(root=tmp_path)
+    one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1, record=True)
+    assert any(f.code == "JIT401" for f in one.findings) and not any(f.code == "JIT601" for f in one.findings)
+
+    events = tmp_path.parent / f"{tmp_path.name}-events"
+    lint_module = engine.lint_module
+
+    def logged(source, *args, **kwargs):
+        with open(events, "a") as stream:
+            stream.write(f"{os.getpid()} {source.path.name}\n")
+        return lint_module(source, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "lint_module", logged)
+    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1)
+    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(engine, "_split", lambda files, shards: [
+        [path for path in files if path.name in ("base.py", "net0.py")],
+        [path for path in files if path.name not in ("base.py", "net0.py")]])
+    two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2, record=True)
+    assert two.project is None and two.notes == []
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
+    assert two.contrib == one.contrib and sorted(two.loaded) == sorted(one.loaded)
+    # (The exchange of llama.py says which caller captured `helper` first, which depends on the order explored.)
+    base = str(tmp_path / "pkg" / "base.py")
+    assert two.exchange[base] == one.exchange[base] and two.exchange.keys() == one.exchange.keys()
+    by_pid: dict[str, set[str]] = {}
+    for line in events.read_text().splitlines():
+        pid, name = line.split()
+        by_pid.setdefault(pid, set()).add(name)
+    assert str(os.getpid()) not in by_pid and len(by_pid) == 3, by_pid
+    assert {"base.py"} in by_pid.values() and {"net0.py"} in by_pid.values(), by_pid
+
+    # Below the threshold, base.py stays with its worker.
+    events.unlink()
+    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1000)
+    again = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2, record=True)
+    assert [f.to_json() for f in again.findings] == [f.to_json() for f in one.findings]
+    assert len({line.split()[0] for line in events.read_text().splitlines()}) == 2
+
+
+def test_a_failing_process_for_a_heavy_file_leaves_the_run_to_one_process(tmp_path, monkeypatch):
+    for name, text in _heavy(3).items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    config = Config(root=tmp_path)
+    one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1)
+
+    def broken(*args):
+        raise RuntimeError("a bug in the process")
+
+    monkeypatch.setattr(engine, "lint_apart", broken)  # only the forked process calls it
+    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1)
+    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(engine, "_split", lambda files, shards: [
+        [path for path in files if path.name in ("base.py", "net0.py")],
+        [path for path in files if path.name not in ("base.py", "net0.py")]])
+    two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2)
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
+    assert two.notes == ["the process for the heaviest files failed (RuntimeError: a bug in the process); linting "
+                         "the run in one process instead"], two.notes
+
+
 def test_a_failing_process_for_a_heavy_file_leaves_it_to_the_partial_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")

@@ -133,6 +133,7 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
     # neither is served from the static cache.
     cache = None
     findings = None
+    apart = None
     if not (no_cache or run_dynamic or stdin is not None or fix):
         from jitlint.apart import Apart
         from jitlint.cache import StaticCache
@@ -170,15 +171,18 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                 cache.store(files, {path: str(path) for path in files}, [], [], {}, {}, only=[], plan=plan)
             findings = sorted([error.finding() for error in errors if error.code in enabled] + findings,
                               key=lambda finding: finding.sort_key())
-        if apart is not None:
+        if apart is not None and findings is not None:
             apart.close()
+            apart = None
     if findings is None:
         from jitlint.engine import lint_run
 
         progress = _Progress() if _wants_progress() else None
         run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress,
                        jobs=jobs or os.cpu_count() or 1, keep_model=run_dynamic, record=cache is not None,
-                       policies=tuple(policy for target in confirmers for policy in target.policies))
+                       policies=tuple(policy for target in confirmers for policy in target.policies), apart=apart)
+        if apart is not None:
+            apart.close()
         if progress is not None:
             progress.finish()
         for note in run.notes:

@@ -320,6 +320,7 @@ def _lint_run(
     policies: tuple[str, ...] = (),
     record: bool = False,
     loader=None,
+    apart: "Apart | None" = None,
 ) -> LintRun:
     """`progress(done, total, phase)`, if given, is called as files are read and as they are linted (`phase` says
     what each worker is doing). With `jobs` > 1 and enough files, the files are split across forked workers (see
@@ -343,7 +344,7 @@ def _lint_run(
             and "fork" in multiprocessing.get_all_start_methods()):
         try:
             findings, loaded, exchange, contrib, graph = _lint_sharded(files, rules, policies, config, enabled,
-                                                                       shards, progress, record)
+                                                                       shards, progress, record, apart)
         except _WorkerFailed as failure:  # a bug: the run is still right, linted in this process (and says so)
             notes = [f"{failure}; linting the run in one process instead"]
         else:
@@ -845,8 +846,10 @@ class _WithText:
 # indexes them, and explores the captured code from the roots in its share (for each capture policy), reading
 # other files on demand where names lead (as a one-file run reads the modules it imports). The workers then swap
 # what each found in the others' files (captured functions, the classes they were captured for, the calls to
-# them), so that each ends with the capture maps one process would have built for its files, and runs the rules. The parent holds
-# no tree and sorts the findings: the output is the same, in the same order, as with one job.
+# them), so that each ends with the capture maps one process would have built for its files, and runs the rules.
+# A file whose captured functions name the classes of many files of other shares (a base class's methods, checked
+# against each subclass) is handed to one more process (`jitlint.apart`) with what its worker and the others found
+# in it. The parent holds no tree and sorts the findings: the output is the same, in the same order, as with one job.
 MIN_FILES_PER_JOB = 4
 _SHARD_STATE: tuple | None = None
 
@@ -885,9 +888,31 @@ def _split(files: list[Path], shards: int) -> list[list[Path]]:
 
 
 def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...], config: Config, enabled: set[str],
-                  shards: int, progress, record: bool = False):
+                  shards: int, progress, record: bool = False, apart: "Apart | None" = None):
     """(findings, files read on demand, exchange, contributions, graph; the last three if `record`) from `shards`
-    forked workers; `_WorkerFailed` if they could not do it (the caller then lints in this process)."""
+    forked workers; `_WorkerFailed` if they could not do it (the caller then lints in this process). A file that
+    would make its worker parse many more (`jitlint.apart`) is linted by `apart` (the caller's, or one forked here
+    before the workers)."""
+    own = Apart.start(files, config, enabled) if apart is None else None
+    try:
+        return _lint_sharded_with(apart or own, files, rules, policies, config, enabled, shards, progress, record)
+    finally:
+        if own is not None:
+            own.close()
+
+
+def _heavy_files(received: dict[str, tuple[list, list]], index: int, where) -> list[str]:
+    """The files of worker `index` whose captured functions, in what it receives, name classes of more than
+    `HEAVY_OWNER_FILES` files that other workers lint."""
+    owners: dict[str, set[str]] = {}
+    for entries, _sites in received.values():
+        for address, owner, _reason in entries:
+            if owner is not None and where(Path(owner[1])) != index:
+                owners.setdefault(address[1], set()).add(owner[1])
+    return sorted(path for path, found in owners.items() if len(found) > apart_module.HEAVY_OWNER_FILES)
+
+
+def _lint_sharded_with(apart: "Apart | None", files, rules, policies, config, enabled, shards, progress, record):
     global _SHARD_STATE
     shares = _split(files, shards)
     owner = {resolved(path): index for index, share in enumerate(shares) for path in share}
@@ -912,6 +937,9 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
     shown = _ShardProgress(progress, shares) if progress is not None else None
     try:
         found = _gather(connections, "found", shown)
+        where = _Owner(owner)
+        handed: dict[int, dict] = {}  # worker -> what the others found in its heavy files, by policy
+        heavy: dict[int, list[str]] = {}
         for index, connection in enumerate(connections):
             received = {}
             for name in policies:
@@ -921,7 +949,25 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
                     entries.extend(share_entries)
                     sites.extend(share_sites)
                 received[name] = (entries, sites)
-            connection.send(received)
+            heavy[index] = _heavy_files(received, index, where) if apart is not None else []
+            if heavy[index]:  # what the others found there goes to `apart`, with what this worker found (below)
+                files_of = set(heavy[index])
+                handed[index] = {name: ([entry for entry in entries if entry[0][1] in files_of],
+                                        [site for site in sites if site[0][1] in files_of])
+                                 for name, (entries, sites) in received.items()}
+                received = {name: ([entry for entry in entries if entry[0][1] not in files_of],
+                                   [site for site in sites if site[0][1] not in files_of])
+                            for name, (entries, sites) in received.items()}
+            connection.send((received, [Path(path) for path in heavy[index]]))
+        apart_paths = [Path(path) for index in sorted(heavy) for path in heavy[index]]
+        if apart_paths:
+            batches = []
+            for index, own_part in zip(sorted(handed), _gather([connections[i] for i in sorted(handed)], "handoff",
+                                                                None)):
+                batches.append(("export", own_part))  # as its worker explored it, then what the others found
+                batches.append(("export", handed[index]))
+            if not apart.send((files, apart_paths, policies, False, batches)):
+                raise _WorkerFailed("the process for the heaviest files did not take them")
         findings: list[Finding] = []
         loaded: list[Path] = []
         exchange: dict[str, dict] = {}
@@ -936,6 +982,15 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
             for target, by_root in share_contrib.items():  # each root file is in one share
                 contrib.setdefault(target, {}).update(by_root)
             loaded.extend(path for path in share_loaded if path not in loaded)
+        if apart_paths:
+            try:
+                more, more_loaded, more_graph, more_exchange = apart.result()
+            except ApartFailed as failure:
+                raise _WorkerFailed(str(failure)) from None
+            findings.extend(more)
+            exchange.update(more_exchange)
+            merge_graph(graph, more_graph)
+            loaded.extend(path for path in more_loaded if path not in loaded)
     finally:
         for connection in connections:
             connection.close()
@@ -1052,12 +1107,19 @@ def _shard_worker(index: int, connection) -> None:
         where = _Owner(owner)
         elsewhere = lambda path: None if where(path) == index else where(path)  # noqa: E731
         connection.send(("found", {name: captured.export(elsewhere) for name, captured in maps.items()}))
-        received = connection.recv()
+        received, heavy = connection.recv()
+        if heavy:  # linted by another process (`jitlint.apart`): what this worker found in them goes there
+            apart_files = {resolved(path) for path in heavy}
+            handoff = lambda path: 0 if resolved(path) in apart_files else None  # noqa: E731
+            connection.send(("handoff", {name: captured.export(handoff).get(0, ([], []))
+                                         for name, captured in maps.items()}))
         for name, captured in maps.items():
             entries, sites = received[name]
             captured.receive(entries, sites, lambda function: where(function.module.path) == index)
             captured.finalize()
         modules = later.reached(project, modules, maps)
+        if heavy:
+            modules = [(source, module) for source, module in modules if resolved(source.path) not in apart_files]
         if record:  # the maps are final: their records go now, not on top of what linting holds at its end
             connection.send(("recorded", _records(maps, modules, files)))
         # The findings go to the parent as the files are linted: held here to the end, they were tens of MB of a
