@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from contextlib import contextmanager
 
 # A file whose captured functions name classes of more files than this (outside what its process lints) is linted
 # apart. A base class of a few models is not worth a process; one of every model is.
@@ -85,18 +86,27 @@ class Apart:
 
 
 def _main(connection, config, enabled) -> None:
-    try:
+    with forked_child(connection):
         job = connection.recv()
         if job is None:
             return
         from jitlint.engine import _in_lint_thread, lint_apart
 
         connection.send(("done", _in_lint_thread(lint_apart, job, config, enabled)))
-    except BaseException as error:  # the caller lints these files itself
+
+
+@contextmanager
+def forked_child(connection):
+    """The body of a forked process that reports to `connection`: an exception goes to the parent as ("failed",
+    what), and the process then ends with `os._exit` (its trees die with it: freeing them one by one would take
+    seconds)."""
+    try:
+        yield
+    except BaseException as error:  # the parent lints these files itself
         try:
             connection.send(("failed", f"{type(error).__name__}: {error}"))
         except Exception:
             pass
     finally:
         connection.close()
-        os._exit(0)  # the trees die with the process
+        os._exit(0)

@@ -18,7 +18,7 @@ import libcst as cst
 
 from jitlint.baseline import normalise_statement
 from jitlint import apart as apart_module
-from jitlint.apart import Apart, ApartFailed
+from jitlint.apart import Apart, ApartFailed, forked_child
 from jitlint.cache import SharedRows, merge_graph
 from jitlint.capture import CaptureMap
 from jitlint.config import Config
@@ -1085,7 +1085,7 @@ def _shard_worker(index: int, connection) -> None:
     """One worker's share of a run (in the forked child; see `_lint_sharded`)."""
     files, shares, owner, rules, policies, config, enabled, record, tell = _SHARD_STATE
     tell = _Teller(connection) if tell else (lambda *args, **kwargs: None)
-    try:
+    with forked_child(connection):  # (a failure goes to the parent, which lints in its own process instead)
         sources: list[SourceFile] = []
         errors: list[SourceError] = []
         share = shares[index]
@@ -1135,14 +1135,6 @@ def _shard_worker(index: int, connection) -> None:
         tell("done", len(share), len(share), force=True)
         # (what names read includes the modules linting read on demand: known only now)
         connection.send(("done", (project.loaded, later.graph(project) if record else {})))
-    except BaseException as error:  # the parent lints in its own process instead
-        try:
-            connection.send(("failed", f"{type(error).__name__}: {error}"))
-        except Exception:
-            pass
-    finally:
-        connection.close()
-        os._exit(0)  # the trees die with the process: freeing them one by one would take seconds
 
 
 class _Owner:
