@@ -7,7 +7,6 @@ import dataclasses
 import gc
 import json
 import multiprocessing
-import os
 import re
 import sys
 import threading
@@ -530,7 +529,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     `LintRun.contrib` holds their new records. `progress(done, total, phase)` as for `lint_run` (each file of the
     share is parsed, then linted; the total grows if the share does)."""
     global _LIMITS
-    _LIMITS = limits = config.limits()
+    _LIMITS = config.limits()
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
     # The process for the files that would make this one parse many more (`jitlint.apart`): the caller's, forked
