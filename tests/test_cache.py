@@ -687,6 +687,26 @@ def test_a_failing_process_for_a_heavy_file_leaves_it_to_the_partial_run(tmp_pat
             "file(s) of the partial run in this process instead") in result.stderr, result.stderr
 
 
+def test_a_function_scripted_from_another_file_keeps_why_after_a_comment(tmp_path, monkeypatch):
+    """`torch.jit.script(g)` in other.py makes g a root there, for that reason, which JIT214 reads (an overloaded
+    function scripted directly). After a comment in f.py, only f.py is linted again and receives other.py's record
+    of g: the record keeps the root's reason (it used to say "captured from other.py", and JIT214 went)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    overloads = "".join(f"@torch.jit._overload\ndef g(x: {t}) -> {t}:\n    pass\n\n\n" for t in ("int", "float"))
+    (tmp_path / "pkg" / "f.py").write_text(f"import torch\n\n\n{overloads}def g(x):\n    return x\n")
+    (tmp_path / "pkg" / "other.py").write_text("import torch\nfrom pkg.f import g\n\nscripted = torch.jit.script(g)\n")
+    first = _same_as_cold("pkg", cwd=tmp_path)
+    assert "f.py:14:5: JIT214" in first, first
+    calls = _watch(monkeypatch)
+    f = tmp_path / "pkg" / "f.py"
+    f.write_text(f.read_text() + "# a comment\n")
+    assert check("pkg", cwd=tmp_path)[1] == first
+    assert calls == [("share", ["f.py"])], calls
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_comment_re_lints_only_that_file_and_gives_what_a_cold_run_gives(across, monkeypatch, jobs):
     first = _same_as_cold("-j", jobs, "pkg", cwd=across)

@@ -267,6 +267,9 @@ class CaptureMap:
         # root, and for each (function, owner) explored, what it enqueued and the call sites it recorded.
         self._current: tuple[int, int] | None = None
         self._root_keys: dict[Path, list[tuple[int, int]]] = {}
+        # Why each root file made each of its roots a root (`torch.jit.script(f)`, `@torch.jit.script`, ...): the
+        # records keep it, where the rest of what a root file reaches is just "captured from" it.
+        self._root_reasons: dict[tuple[Path, tuple[int, int]], str] = {}
         self._edges: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self._key_of: dict[tuple[int, int], tuple[FunctionInfo, ClassInfo | None]] = {}
         self._sites_of: dict[tuple[int, int], list[tuple[FunctionInfo, CallSite]]] = {}
@@ -281,7 +284,9 @@ class CaptureMap:
                 roots = list(captured.policy.roots())
                 project.linted = linted
                 for function, owner, reason in roots:
-                    captured._root_keys.setdefault(module.path, []).append((id(function.node), id(owner)))
+                    key = (id(function.node), id(owner))
+                    captured._root_keys.setdefault(module.path, []).append(key)
+                    captured._root_reasons.setdefault((module.path, key), reason)
                     captured._enqueue(function, owner, reason)
         finally:
             project.linted = linted
@@ -419,7 +424,8 @@ class CaptureMap:
                 where = target(function.module.path)
                 if where is not None:
                     part = out.setdefault(where, {}).setdefault(source, ([], []))
-                    part[0].append((address_of(function), address_of(owner) if owner is not None else None, reason))
+                    part[0].append((address_of(function), address_of(owner) if owner is not None else None,
+                                    self._root_reasons.get((root_file, key), reason)))
                 for callee, site in self._sites_of.get(key, ()):
                     where = target(callee.module.path)
                     if where is not None:

@@ -498,12 +498,17 @@ def graph_of(project: ProjectIndex) -> dict[str, dict[str, list[str]]]:
 
 def _union(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
     """The parts of a file's record (root file -> policy -> (entries, sites)) as one (entries, sites), as a worker
-    receives them: a function captured for some classes is not also received without one (see `export`)."""
-    entries, sites = [], []
-    for per_policy in recorded.values():
+    receives them: a function captured for some classes is not also received without one (see `export`). A root
+    file's own roots (their reason is theirs, not "captured from" it) come first: one process enqueues every root
+    before it follows any call, so a function that is a root somewhere is captured for that reason."""
+    roots, entries, sites = [], [], []
+    for root, per_policy in recorded.items():
         file_entries, file_sites = per_policy.get(policy, ([], []))
-        entries.extend(file_entries)
+        hoisted = "captured from " + root
+        for entry in file_entries:
+            (entries if entry[2] == hoisted else roots).append(entry)
         sites.extend(file_sites)
+    entries = roots + entries
     owned = {repr(address) for address, owner, _reason in entries if owner is not None}
     entries = [entry for entry in entries if entry[1] is not None or repr(entry[0]) not in owned]
     return _received({"": {policy: [entries, sites]}}, policy)
