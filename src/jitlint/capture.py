@@ -241,6 +241,12 @@ def class_address(cls: ClassInfo) -> Address:
     return (cls.module.name, str(cls.module.path), cls.name)
 
 
+def captured_from(root_file: str) -> str:
+    """The reason the cache's records give what a root file's roots reach, other than those roots themselves
+    (`CaptureMap.contributions`)."""
+    return "captured from " + root_file
+
+
 class CaptureMap:
     """Which functions of the project one capture policy captures, why, and their pruned branches.
 
@@ -418,7 +424,7 @@ class CaptureMap:
                 seen.add(key)
                 todo.extend(self._edges.get(key, ()))
             source = str(root_file)
-            reason = "captured from " + source  # (why it was first captured depends on the order explored)
+            reason = captured_from(source)  # (why it was first captured depends on the order explored)
             for key in seen:
                 function, owner = self._key_of[key]
                 where = target(function.module.path)

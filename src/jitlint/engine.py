@@ -19,7 +19,7 @@ from jitlint.baseline import normalise_statement
 from jitlint import apart as apart_module
 from jitlint.apart import Apart, ApartFailed, forked_child
 from jitlint.cache import SharedRows, merge_graph
-from jitlint.capture import CaptureMap
+from jitlint.capture import CaptureMap, captured_from
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
@@ -504,7 +504,7 @@ def _union(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
     roots, entries, sites = [], [], []
     for root, per_policy in recorded.items():
         file_entries, file_sites = per_policy.get(policy, ([], []))
-        hoisted = "captured from " + root
+        hoisted = captured_from(root)
         for entry in file_entries:
             (entries if entry[2] == hoisted else roots).append(entry)
         sites.extend(file_sites)
@@ -609,8 +609,8 @@ def _lint_share_with(apart: "Apart | None", files, share, recorded, config, enab
     # A file whose record names classes of many files outside the share (a base class's methods, checked against
     # each subclass) is linted in the process forked at the start: this one would parse all those files on top of
     # the share's trees.
-    heavy = [source.path for source, _module in modules if apart is not None and _names_classes_of(
-        kept_of[str(source.path)], again) > apart_module.HEAVY_OWNER_FILES]
+    heavy = [source.path for source, _module in modules if apart is not None and _is_heavy(
+        kept_of[str(source.path)], again)]
     if heavy:
         # It explores their roots itself, and receives the other root files' parts as this process would have.
         batches = [("explored", part) for path in heavy for root, part in fresh.get(str(path), {}).items()
@@ -619,15 +619,18 @@ def _lint_share_with(apart: "Apart | None", files, share, recorded, config, enab
         if not apart.send((files, heavy, policies, True, batches)):
             heavy = []
     elsewhere = {str(path) for path in heavy}
-    for name, captured in maps.items():
-        entries, sites = [], []
-        for path in share:
-            if str(path) not in elsewhere:
+
+    def receive_kept(paths: list[Path]) -> None:
+        for name, captured in maps.items():
+            entries, sites = [], []
+            for path in paths:
                 part_entries, part_sites = _union(kept_of[str(path)], name)
                 entries.extend(part_entries)
                 sites.extend(part_sites)
-        captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
-        captured.finalize()
+            captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
+            captured.finalize()
+
+    receive_kept([path for path in share if str(path) not in elsewhere])
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
     here = [(source, module) for source, module in modules if str(source.path) not in elsewhere]
     sweep = _Sweeper(len(here))
@@ -642,35 +645,36 @@ def _lint_share_with(apart: "Apart | None", files, share, recorded, config, enab
             more, more_loaded, more_graph, _exchange = apart.result()
         except ApartFailed as failure:  # a bug: linted here after all (and said so)
             notes.append(f"{failure}; linting {len(heavy)} file(s) of the partial run in this process instead")
-            for name, captured in maps.items():
-                entries, sites = [], []
-                for path in heavy:
-                    part_entries, part_sites = _union(kept_of[str(path)], name)
-                    entries.extend(part_entries)
-                    sites.extend(part_sites)
-                captured.receive(entries, sites, lambda function: resolved(function.module.path) in mine)
-                captured.finalize()
+            receive_kept(heavy)
             for source, module in modules:
                 if str(source.path) in elsewhere:
                     findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
             paths_loaded, graph = list(project.loaded), graph_of(project)
         else:
             findings.extend(more)
-            paths_loaded.extend(path for path in more_loaded if path not in set(paths_loaded))
+            known = set(paths_loaded)
+            paths_loaded.extend(path for path in more_loaded if path not in known)
             merge_graph(graph, more_graph)
     findings.sort(key=Finding.sort_key)
     return LintRun(findings, project, maps, paths_loaded, {}, contrib, graph, share, notes=notes)
 
 
-def _names_classes_of(parts: dict[str, dict], share: set[str]) -> int:
-    """How many files outside `share` hold the classes a file's recorded parts capture its functions for."""
-    files: set[str] = set()
-    for per_policy in parts.values():
-        for entries, _sites in per_policy.values():
-            for _address, owner, _reason in entries:
-                if owner is not None and owner[1] not in share:
-                    files.add(owner[1])
-    return len(files)
+def _owner_files(entries, local) -> dict[str, set[str]]:
+    """Per file of the captured functions among `entries` ((function address, class address, reason) rows), the
+    files of the classes they were captured for that `local(file)` says this process does not lint. A file with more
+    than `HEAVY_OWNER_FILES` is linted apart (`jitlint.apart`)."""
+    owners: dict[str, set[str]] = {}
+    for address, owner, _reason in entries:
+        if owner is not None and not local(owner[1]):
+            owners.setdefault(address[1], set()).add(owner[1])
+    return owners
+
+
+def _is_heavy(parts: dict[str, dict], share: set[str]) -> bool:
+    """Whether a file's recorded parts name classes of more than `HEAVY_OWNER_FILES` files outside `share`."""
+    entries = [entry for per_policy in parts.values() for rows, _sites in per_policy.values() for entry in rows]
+    owners = set().union(*_owner_files(entries, share.__contains__).values())
+    return len(owners) > apart_module.HEAVY_OWNER_FILES
 
 
 def lint_apart(job: tuple, config: Config, enabled: set[str]) -> tuple:
@@ -908,12 +912,17 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
 def _heavy_files(received: dict[str, tuple[list, list]], index: int, where) -> list[str]:
     """The files of worker `index` whose captured functions, in what it receives, name classes of more than
     `HEAVY_OWNER_FILES` files that other workers lint."""
-    owners: dict[str, set[str]] = {}
-    for entries, _sites in received.values():
-        for address, owner, _reason in entries:
-            if owner is not None and where(Path(owner[1])) != index:
-                owners.setdefault(address[1], set()).add(owner[1])
+    entries = [entry for rows, _sites in received.values() for entry in rows]
+    owners = _owner_files(entries, lambda path: where(Path(path)) == index)
     return sorted(path for path, found in owners.items() if len(found) > apart_module.HEAVY_OWNER_FILES)
+
+
+def _part_in(received: dict[str, tuple[list, list]], files: set[str], inside: bool) -> dict[str, tuple[list, list]]:
+    """What `received` (by policy, (entries, sites)) holds about the functions of `files` (`inside`), or of the
+    other files."""
+    return {name: ([entry for entry in entries if (entry[0][1] in files) == inside],
+                   [site for site in sites if (site[0][1] in files) == inside])
+            for name, (entries, sites) in received.items()}
 
 
 def _lint_sharded_with(apart: "Apart | None", files, rules, policies, config, enabled, shards, progress, record):
@@ -956,12 +965,8 @@ def _lint_sharded_with(apart: "Apart | None", files, rules, policies, config, en
             heavy[index] = _heavy_files(received, index, where) if apart is not None else []
             if heavy[index]:  # what the others found there goes to `apart`, with what this worker found (below)
                 files_of = set(heavy[index])
-                handed[index] = {name: ([entry for entry in entries if entry[0][1] in files_of],
-                                        [site for site in sites if site[0][1] in files_of])
-                                 for name, (entries, sites) in received.items()}
-                received = {name: ([entry for entry in entries if entry[0][1] not in files_of],
-                                   [site for site in sites if site[0][1] not in files_of])
-                            for name, (entries, sites) in received.items()}
+                handed[index] = _part_in(received, files_of, True)
+                received = _part_in(received, files_of, False)
             connection.send((received, [Path(path) for path in heavy[index]]))
         apart_paths = [Path(path) for index in sorted(heavy) for path in heavy[index]]
         if apart_paths:
