@@ -123,6 +123,23 @@ def test_json_contract(project):
     assert run("check", "--output-format", "json", "clean.py").output == "[]\n"
 
 
+def test_json_is_written_a_finding_at_a_time_as_one_document(project, monkeypatch):
+    """The report is written in pieces (a run with many findings does not hold all its text at once); the JSON is
+    still exactly one `json.dumps(..., indent=2)` of the findings, whatever the batch size."""
+    from jitlint import cli
+
+    (project / "other.py").write_text(BROKEN)
+    whole = run("check", "--output-format", "json", ".").output
+    findings = json.loads(whole)
+    assert len(findings) == 6
+    assert whole == json.dumps(findings, indent=2) + "\n"
+    original = cli._echo_pieces
+    monkeypatch.setattr(cli, "_echo_pieces", lambda texts: original(texts, batch_chars=100))
+    assert run("check", "--output-format", "json", ".").output == whole
+    assert run("check", "--output-format", "json", "clean.py").output == "[]\n"
+    assert run("check", "model.py").output.splitlines()[-1] == "Found 3 findings in 1 file (3 errors)."
+
+
 def test_json_lines_and_github(project):
     lines = run("check", "--output-format", "json-lines", "model.py").output.splitlines()
     assert [json.loads(line)["code"] for line in lines] == ["JIT201", "JIT401", "JIT301"]

@@ -13,7 +13,7 @@ import click
 from jitlint import __version__, pages
 from jitlint.codes import TARGET_OF
 from jitlint.config import ConfigError, load_config
-from jitlint.report import OUTPUT_FORMATS, render, statistics
+from jitlint.report import OUTPUT_FORMATS, pieces, statistics
 
 # Nothing imported at the top of this module may import LibCST (or the rules, which do): a run served from the
 # cache must start faster than `import libcst` alone. The engine is imported when a file has to be linted.
@@ -205,7 +205,7 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
     if show_statistics:
         click.echo(statistics(findings, output_format), nl=False)
     else:
-        click.echo(render(findings, output_format, quiet=quiet, baselined=baseline is not None), nl=False)
+        _echo_pieces(pieces(findings, output_format, quiet=quiet, baselined=baseline is not None))
     if notes and not quiet:
         text_output = output_format in ("text", "concise", "full") and not show_statistics
         for note in notes:
@@ -353,6 +353,20 @@ def _reader(stdin):
         return read_file_bytes(filename)
 
     return read
+
+
+def _echo_pieces(texts, batch_chars: int = 1 << 20) -> None:
+    """Write the report in batches of about a MiB: not one string of it all, nor a flush per finding."""
+    batch: list[str] = []
+    size = 0
+    for text in texts:
+        batch.append(text)
+        size += len(text)
+        if size >= batch_chars:
+            click.echo("".join(batch), nl=False)
+            batch, size = [], 0
+    if batch:
+        click.echo("".join(batch), nl=False)
 
 
 def _write_baseline(path: Path, findings, config, stdin) -> None:

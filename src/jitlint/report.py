@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 
 from jitlint.finding import Finding
 
@@ -12,20 +13,40 @@ OUTPUT_FORMATS = ("text", "concise", "full", "json", "json-lines", "github", "sa
 
 def render(findings: list[Finding], output_format: str, *, quiet: bool = False, baselined: bool = False) -> str:
     """`baselined`: the findings are what a baseline did not cover (SARIF marks them `baselineState: new`)."""
+    return "".join(pieces(findings, output_format, quiet=quiet, baselined=baselined))
+
+
+def pieces(findings: list[Finding], output_format: str, *, quiet: bool = False,
+           baselined: bool = False) -> Iterator[str]:
+    """`render`'s text, a piece at a time: a run with many findings writes them out without holding the whole
+    text and every finding's JSON object at once (transformers' 19 MB of JSON took the process up 100 MB)."""
     if output_format == "sarif":
         from jitlint.rules import RULES
         from jitlint.sarif import render as render_sarif
 
-        return render_sarif(findings, RULES, baselined=baselined)
-    if output_format == "full":
-        return _full(findings, quiet)
-    if output_format == "json":
-        return json.dumps([f.to_json() for f in findings], indent=2) + "\n"
-    if output_format == "json-lines":
-        return "".join(json.dumps(f.to_json()) + "\n" for f in findings)
-    if output_format == "github":
-        return "".join(_github(f) + "\n" for f in findings)
-    return _text(findings, quiet)
+        yield render_sarif(findings, RULES, baselined=baselined)
+    elif output_format == "full":
+        yield _full(findings, quiet)
+    elif output_format == "json":
+        yield from _json(findings)
+    elif output_format == "json-lines":
+        yield from (json.dumps(f.to_json()) + "\n" for f in findings)
+    elif output_format == "github":
+        yield from (_github(f) + "\n" for f in findings)
+    else:
+        yield from _text(findings, quiet)
+
+
+def _json(findings: list[Finding]) -> Iterator[str]:
+    """`json.dumps([f.to_json() for f in findings], indent=2)`, one finding at a time: an element's lines are
+    its own dump's, indented one level (a string's newlines are escaped, so every newline is the layout's)."""
+    if not findings:
+        yield "[]\n"
+        return
+    for index, finding in enumerate(findings):
+        element = json.dumps(finding.to_json(), indent=2).replace("\n", "\n  ")
+        yield ("[\n  " if index == 0 else ",\n  ") + element
+    yield "\n]\n"
 
 
 def _full(findings: list[Finding], quiet: bool) -> str:
@@ -48,14 +69,11 @@ def _full(findings: list[Finding], quiet: bool) -> str:
     return text
 
 
-def _text(findings: list[Finding], quiet: bool) -> str:
-    lines = [
-        f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {_fixable(f)}[{f.severity}] {f.message}{_status(f)}"
-        for f in findings
-    ]
+def _text(findings: list[Finding], quiet: bool) -> Iterator[str]:
+    for f in findings:
+        yield f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {_fixable(f)}[{f.severity}] {f.message}{_status(f)}\n"
     if not quiet:
-        lines.append(summary(findings))
-    return "".join(line + "\n" for line in lines)
+        yield summary(findings) + "\n"
 
 
 def _fixable(finding: Finding) -> str:
