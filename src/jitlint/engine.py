@@ -16,7 +16,7 @@ from pathlib import Path
 import libcst as cst
 
 from jitlint.baseline import normalise_statement
-from jitlint import apart as apart_module
+from jitlint import apart as apart_module, heap
 from jitlint.apart import Apart, ApartFailed, forked_child
 from jitlint.cache import SharedRows, merge_graph
 from jitlint.capture import CaptureMap, captured_from
@@ -290,19 +290,22 @@ class _Sweeper:
     then found 1.1M objects in cycles): kept, they doubled a worker's memory on transformers during the lint
     phase. Everything that exists before the lint phase (the trees, the index, the maps) is frozen, so each
     collection after a file scans only what that file's rules allocated (0.5 of 40 CPU-s on that subset), and the
-    oldest young generation every 50 files. Does nothing for one file (nothing accumulates: the editor server's
-    keystroke) or where the collector is on (a caller's own thread)."""
+    oldest young generation every 50 files. After each file it also lets `jitlint.heap` hand the C heap's free
+    pages back. Does nothing for one file (nothing accumulates: the editor server's keystroke) or where the
+    collector is on (a caller's own thread)."""
 
     def __init__(self, files: int) -> None:
         self.active = files > 1 and not gc.isenabled()
         self.count = 0
         if self.active:
             gc.freeze()
+            heap.release()  # the parse's and the index's garbage, before the lint phase adds its own
 
     def __call__(self) -> None:
         if self.active:
             self.count += 1
             gc.collect(1 if self.count % 50 == 0 else 0)
+            heap.settle()
 
 
 def _lint_run(

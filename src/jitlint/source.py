@@ -11,7 +11,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from jitlint import layout
+from jitlint import heap, layout
 from jitlint.compact import CompactText
 from jitlint.limits import (  # noqa: F401  (re-exported)
     DEFAULT_LIMITS, DEFAULT_MAX_FILE_BYTES, GENERATED_MARKERS, MAX_FILE_BYTES, MAX_NESTING, MAX_STATEMENT_TOKENS,
@@ -56,6 +56,8 @@ def parse_text(path: Path, display_name: str, text: str, limits: Limits = DEFAUL
         return SourceError(path, display_name, "JIT001", "cannot parse: expression nested too deeply")
     except Exception as error:  # LibCST's native parser raises a few other types on odd input
         return SourceError(path, display_name, "JIT001", f"cannot parse: {type(error).__name__}: {error}")
+    finally:
+        heap.settle()
     return SourceFile(path, display_name, text, tree)
 
 
