@@ -707,6 +707,47 @@ def test_a_function_scripted_from_another_file_keeps_why_after_a_comment(tmp_pat
     assert calls == [("share", ["f.py"])], calls
 
 
+def _scripted_and_called(tmp_path):
+    """f.py: an overloaded g, called by M.forward; other.py: torch.jit.script(g). One process enqueues every root
+    before it follows a call, so g is captured as "passed to torch.jit.script" (JIT214) whatever calls it."""
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    overloads = "".join(f"@torch.jit._overload\ndef g(x: {t}) -> {t}:\n    pass\n\n\n" for t in ("int", "float"))
+    (tmp_path / "pkg" / "f.py").write_text(
+        f"import torch\nimport torch.nn as nn\n\n\n{overloads}def g(x):\n    return x\n\n\n"
+        "class M(nn.Module):\n    def forward(self, x: int) -> int:\n        return g(x)\n")
+    (tmp_path / "pkg" / "other.py").write_text("import torch\nfrom pkg.f import g\n\nscripted = torch.jit.script(g)\n")
+
+
+def test_a_function_scripted_elsewhere_and_called_here_keeps_why_after_a_comment(tmp_path, monkeypatch):
+    """The partial run explores f.py's roots (M.forward calls g) before it receives other.py's record (g passed to
+    torch.jit.script): the root's reason must still win, as in one process."""
+    monkeypatch.chdir(tmp_path)
+    _scripted_and_called(tmp_path)
+    first = _same_as_cold("pkg", cwd=tmp_path)
+    assert "f.py:15:5: JIT214" in first, first
+    calls = _watch(monkeypatch)
+    f = tmp_path / "pkg" / "f.py"
+    f.write_text(f.read_text() + "# a comment\n")
+    assert check("pkg", cwd=tmp_path)[1] == first
+    assert calls == [("share", ["f.py"])], calls
+
+
+def test_a_worker_learning_that_a_function_it_reached_is_scripted_elsewhere_keeps_why(tmp_path, monkeypatch):
+    """The same across workers: f.py's worker reaches g from M.forward, and receives from other.py's worker that
+    g is passed to torch.jit.script."""
+    _scripted_and_called(tmp_path)
+    config = Config(root=tmp_path)
+    one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1)
+    assert "JIT214" in {f.code for f in one.findings}
+    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(engine, "_split", lambda files, shards: [[tmp_path / "pkg" / "f.py"],
+                                                                  [path for path in files if path.name != "f.py"]])
+    two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2)
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_comment_re_lints_only_that_file_and_gives_what_a_cold_run_gives(across, monkeypatch, jobs):
     first = _same_as_cold("-j", jobs, "pkg", cwd=across)

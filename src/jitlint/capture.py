@@ -137,6 +137,11 @@ class CapturePolicy:
     project class used in captured code brings in; `CaptureMap` does the walking."""
 
     name: ClassVar[str]
+    # Reasons a function keeps over any other it is captured for: a root the capture compiles by itself, whatever
+    # else reaches it (a rule may read it). One process explores every root before it follows any call, so such a
+    # root's reason comes first there; a process that learns of the root later, from another worker or from the
+    # cache's records, after a call reached the function, takes it over the call's.
+    primary_reasons: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, project: ProjectIndex, captured: "CaptureMap") -> None:
         self.project = project
@@ -269,6 +274,7 @@ class CaptureMap:
         self._callee_candidates: dict[int, dict[tuple[str, str], tuple[FunctionInfo, bool]]] = {}
         self._callees: dict[int, tuple[FunctionInfo, bool]] = {}
         self._follow: Callable[[FunctionInfo], bool] | None = None  # while receiving: explore only these
+        self._primary: dict[int, str] = {}  # function node id -> the first of the policy's `primary_reasons` it had
         # Who led where (for the cache's per-file records, `contributions`): the file whose roots enqueued each
         # root, and for each (function, owner) explored, what it enqueued and the call sites it recorded.
         self._current: tuple[int, int] | None = None
@@ -447,6 +453,11 @@ class CaptureMap:
         self._key_of[key] = (function, owner)
         if self._current is not None:
             self._edges.setdefault(self._current, []).append(key)
+        if reason in self.policy.primary_reasons and id(function.node) not in self._primary:
+            self._primary[id(function.node)] = reason
+            entry = self.functions.get(id(function.node))
+            if entry is not None:
+                entry.reason = reason
         if key in self._seen:
             return
         self._seen.add(key)
@@ -457,6 +468,7 @@ class CaptureMap:
             function, owner, reason = self._queue.pop(0)
             entry = self.functions.get(id(function.node))
             if entry is None:
+                reason = self._primary.get(id(function.node), reason)
                 entry = CapturedFunction(function, reason, body_captured=self.policy.body_captured(function),
                                          params_captured=self.policy.params_captured(function))
                 self.functions[id(function.node)] = entry

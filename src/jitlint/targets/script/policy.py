@@ -250,6 +250,7 @@ class ScriptScanner(PruningScanner):
 
 class ScriptPolicy(CapturePolicy):
     name = "script"
+    primary_reasons = frozenset({"@torch.jit.script", "passed to torch.jit.script"})  # JIT214 reads them
 
     def roots(self) -> Iterator[Capture]:
         project = self.project

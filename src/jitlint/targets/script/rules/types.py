@@ -458,8 +458,9 @@ class OverloadMisuse(ScriptRule):
             )
         elif node is group.implementation:
             from jitlint.targets.script import overloads
+            from jitlint.targets.script.policy import ScriptPolicy
 
-            if ctx.function.reason in ("passed to torch.jit.script", "@torch.jit.script"):
+            if ctx.function.reason in ScriptPolicy.primary_reasons:  # torch.jit.script(g) or @torch.jit.script
                 ctx.report(node.name, overloads.DIRECTLY_SCRIPTED)
             for declaration in group.declarations:
                 for problem in overloads.default_mismatches(declaration, node, ctx.module.tree):
