@@ -687,6 +687,18 @@ def test_a_failing_process_for_a_heavy_file_leaves_it_to_the_partial_run(tmp_pat
             "file(s) of the partial run in this process instead") in result.stderr, result.stderr
 
 
+def _jit214_survives_a_comment_in_f(tmp_path, monkeypatch, expected):
+    """The cold run reports `expected`; after a comment appended to pkg/f.py, the cached run lints f.py alone and
+    prints the same."""
+    first = _same_as_cold("pkg", cwd=tmp_path)
+    assert expected in first, first
+    calls = _watch(monkeypatch)
+    f = tmp_path / "pkg" / "f.py"
+    f.write_text(f.read_text() + "# a comment\n")
+    assert check("pkg", cwd=tmp_path)[1] == first
+    assert calls == [("share", ["f.py"])], calls
+
+
 def test_a_function_scripted_from_another_file_keeps_why_after_a_comment(tmp_path, monkeypatch):
     """`torch.jit.script(g)` in other.py makes g a root there, for that reason, which JIT214 reads (an overloaded
     function scripted directly). After a comment in f.py, only f.py is linted again and receives other.py's record
@@ -698,13 +710,7 @@ def test_a_function_scripted_from_another_file_keeps_why_after_a_comment(tmp_pat
     overloads = "".join(f"@torch.jit._overload\ndef g(x: {t}) -> {t}:\n    pass\n\n\n" for t in ("int", "float"))
     (tmp_path / "pkg" / "f.py").write_text(f"import torch\n\n\n{overloads}def g(x):\n    return x\n")
     (tmp_path / "pkg" / "other.py").write_text("import torch\nfrom pkg.f import g\n\nscripted = torch.jit.script(g)\n")
-    first = _same_as_cold("pkg", cwd=tmp_path)
-    assert "f.py:14:5: JIT214" in first, first
-    calls = _watch(monkeypatch)
-    f = tmp_path / "pkg" / "f.py"
-    f.write_text(f.read_text() + "# a comment\n")
-    assert check("pkg", cwd=tmp_path)[1] == first
-    assert calls == [("share", ["f.py"])], calls
+    _jit214_survives_a_comment_in_f(tmp_path, monkeypatch, "f.py:14:5: JIT214")
 
 
 def _scripted_and_called(tmp_path):
@@ -725,13 +731,7 @@ def test_a_function_scripted_elsewhere_and_called_here_keeps_why_after_a_comment
     torch.jit.script): the root's reason must still win, as in one process."""
     monkeypatch.chdir(tmp_path)
     _scripted_and_called(tmp_path)
-    first = _same_as_cold("pkg", cwd=tmp_path)
-    assert "f.py:15:5: JIT214" in first, first
-    calls = _watch(monkeypatch)
-    f = tmp_path / "pkg" / "f.py"
-    f.write_text(f.read_text() + "# a comment\n")
-    assert check("pkg", cwd=tmp_path)[1] == first
-    assert calls == [("share", ["f.py"])], calls
+    _jit214_survives_a_comment_in_f(tmp_path, monkeypatch, "f.py:15:5: JIT214")
 
 
 def test_a_worker_learning_that_a_function_it_reached_is_scripted_elsewhere_keeps_why(tmp_path, monkeypatch):
