@@ -19,7 +19,7 @@ from jitlint.baseline import normalise_statement
 from jitlint import apart as apart_module, heap
 from jitlint.apart import Apart, ApartFailed, forked_child
 from jitlint.cache import SharedRows, merge_graph
-from jitlint.capture import CaptureMap, captured_from
+from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
@@ -501,17 +501,14 @@ def graph_of(project: ProjectIndex) -> dict[str, dict[str, list[str]]]:
 
 def _union(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
     """The parts of a file's record (root file -> policy -> (entries, sites)) as one (entries, sites), as a worker
-    receives them: a function captured for some classes is not also received without one (see `export`). A root
-    file's own roots (their reason is theirs, not "captured from" it) come first: one process enqueues every root
-    before it follows any call, so a function that is a root somewhere is captured for that reason."""
-    roots, entries, sites = [], [], []
-    for root, per_policy in recorded.items():
+    receives them: a function captured for some classes is not also received without one (see `export`). (A root
+    file's own roots keep their reason in the record, and `CaptureMap` gives the reasons a rule reads precedence in
+    whatever order they arrive: `CapturePolicy.primary_reasons`.)"""
+    entries, sites = [], []
+    for per_policy in recorded.values():
         file_entries, file_sites = per_policy.get(policy, ([], []))
-        hoisted = captured_from(root)
-        for entry in file_entries:
-            (entries if entry[2] == hoisted else roots).append(entry)
+        entries.extend(file_entries)
         sites.extend(file_sites)
-    entries = roots + entries
     owned = {repr(address) for address, owner, _reason in entries if owner is not None}
     entries = [entry for entry in entries if entry[1] is not None or repr(entry[0]) not in owned]
     return _received({"": {policy: [entries, sites]}}, policy)
