@@ -6,10 +6,11 @@
 
 `--corpus transformers` measures the scale and editor figures on transformers 5.23.0 (2,860 files, 1.2M lines;
 from `--corpus-dir`, a directory holding the `transformers` package, else installed `--no-deps` into the bench
-venv): the parse-only floor, jitlint cold (filling the cache), warm, after appending a comment to one modeling
-file, after a code edit inside a function body of that file and after undoing it, after adding a file nothing
-imports and after deleting it (with how many files each of these runs linted again), peak memory per process,
-and the editor server's change-to-diagnostics time on that file over JSON-RPC.
+venv): the parse-only floor, jitlint cold (filling the cache), jitlint cold in one process (its CPU time over the
+cores is the best any split of the run across them can reach), warm, after appending a comment to one modeling file,
+after a code edit inside a function body of that file and after undoing it, after adding a file nothing imports and
+after deleting it (with how many files each of these runs linted again), peak memory per process (with the default
+jobs), and the editor server's change-to-diagnostics time on that file over JSON-RPC.
 
 It builds (or reuses) a virtual environment in the work directory holding the sources of timm and torchvision
 (`--no-deps`: only their .py files are linted, nothing is imported) plus TorchFix and ruff (TorchFix pins its own
@@ -308,12 +309,16 @@ def scale(args) -> None:
     undo_name = "jitlint after undoing that edit"
     added_name = "jitlint after adding a file nothing imports"
     deleted_name = "jitlint after deleting that file"
-    outputs = {name: workdir / f"scale-{name}.txt" for name in ("cold", "warm", "edit", "code", "undo", "added",
-                                                                 "deleted")}
+    single_name = "jitlint cold in one process (-j1, no cache)"
+    outputs = {name: workdir / f"scale-{name}.txt" for name in ("cold", "single", "warm", "edit", "code", "undo",
+                                                                 "added", "deleted")}
     results = [
         measure("parse-only floor (libcst.parse_module, 1 process)", [sys.executable, "-c", PARSE_FLOOR,
                 *map(str, files)], tree, lines),
         measure(cold_name, [*jitlint, "transformers"], tree, lines, outputs["cold"]),
+        # The work of a cold run with each file parsed once and nothing repeated across processes: its CPU time
+        # over the cores bounds from below what any split of the run across them can reach.
+        measure(single_name, [*jitlint, "--no-cache", "-j1", "transformers"], tree, lines, outputs["single"]),
         measure("jitlint warm (cache full)", [*jitlint, "transformers"], tree, lines, outputs["warm"]),
     ]
     original = edited.read_bytes()
@@ -349,22 +354,29 @@ def scale(args) -> None:
     results.append(measure(deleted_name, [*jitlint, "transformers"], tree, lines, outputs["deleted"]))
     relinted["deleted"] = linted_again(cache)
     same_output = outputs["cold"].read_bytes() == outputs["warm"].read_bytes() == outputs["edit"].read_bytes()
+    single_same = outputs["cold"].read_bytes() == outputs["single"].read_bytes()
     code_same = (outputs["cold"].read_bytes() == outputs["code"].read_bytes() == outputs["undo"].read_bytes()
                  == outputs["deleted"].read_bytes())
     editor = editor_latency(tree, EDITED)
     by_name = {result["name"]: result for result in results}
     floor = by_name["parse-only floor (libcst.parse_module, 1 process)"]["wall_s"]
     cold = by_name[cold_name]["wall_s"]
-    peak = max(result["peak_mb"] for result in results if result["name"].startswith("jitlint"))
+    peak = max(result["peak_mb"] for result in results  # (the target is stated with the default jobs)
+               if result["name"].startswith("jitlint") and result["name"] != single_name)
     def cpu(name: str) -> float:
         return by_name[name]["cpu_s"]
 
     floor_name = "parse-only floor (libcst.parse_module, 1 process)"
+    cores = os.cpu_count() or 1
     targets = [
         ("jitlint cold / parse-only floor (wall)", round(cold / floor, 3), 0.7),
         ("one-file edit / jitlint cold (wall)", round(by_name[edit_name]["wall_s"] / cold, 3), 0.1),
         ("(on a shared machine) jitlint cold / parse-only floor (CPU)", round(cpu(cold_name) / cpu(floor_name), 3),
          None),
+        ("one-process cold / parse-only floor (CPU): the work itself", round(cpu(single_name) / cpu(floor_name), 3),
+         None),
+        (f"best cold / parse-only floor (wall) any split on {cores} cores can reach: one-process CPU / {cores} / "
+         "floor", round(cpu(single_name) / cores / floor, 3), None),
         ("(on a shared machine) one-file edit / jitlint cold (CPU)", round(cpu(edit_name) / cpu(cold_name), 3), 0.1),
         ("code edit in a body / jitlint cold (wall)", round(by_name[code_name]["wall_s"] / cold, 3), None),
         ("code edit in a body / jitlint cold (CPU)", round(cpu(code_name) / cpu(cold_name), 3), None),
@@ -377,7 +389,7 @@ def scale(args) -> None:
         "machine": machine, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": measured,
         "load_average_at_start": [round(x, 1) for x in load_at_start], "load_average": [round(x, 1) for x in load],
         "files": len(files), "lines": lines, "results": results, "editor": editor,
-        "warm_and_edit_output_same_as_cold": same_output,
+        "warm_and_edit_output_same_as_cold": same_output, "one_process_output_same_as_cold": single_same,
         "code_edit_and_undo_output_same_as_cold": code_same, "files_linted_again": relinted,
         "targets": [{"figure": name, "value": value, "target": target,
                      "met": None if target is None else value <= target} for name, value, target in targets],
@@ -400,7 +412,7 @@ def scale(args) -> None:
         target = "-" if item["target"] is None else f"≤ {item['target']}"
         print(f"| {item['figure']} | {item['value']} | {target} | {met} |")
     print(f"\nOutput of the warm run and of the run after the edit identical to the cold run's: "
-          f"{'yes' if same_output else 'NO'}")
+          f"{'yes' if same_output else 'NO'}; of the one-process run: {'yes' if single_same else 'NO'}")
     print(f"Output after the code edit, after undoing it and after the new file was deleted identical to the cold "
           f"run's: "
           f"{'yes' if code_same else 'NO'}; files linted again: {relinted}")
