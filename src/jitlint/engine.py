@@ -225,9 +225,6 @@ class LintRun:
     project: ProjectIndex | None
     captured: dict[str, CaptureMap]
     loaded: list[Path] = dataclasses.field(default_factory=list)  # files read on demand: what the results depend on
-    # With `record=True`: per linted file, per capture policy, what the capture maps hold about the file's
-    # functions (`exchange_of`): what a later run that re-lints only this file receives in place of the others.
-    exchange: dict[str, dict] = dataclasses.field(default_factory=dict)
     # With `record=True`, for the dependency-aware cache: per linted file, per root file, per policy, what the roots
     # of that root file capture in it (`contributions_of`); and per module parsed, the files its names may lead to
     # (`ProjectIndex.reads`).
@@ -330,7 +327,7 @@ def _lint_run(
     dynamic checker needs them). The maps built are those
     of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs). `stdin` and `buffers`
     (the text `--fix` has not written yet) are linted in place of the files of the same path on disk. `loader`
-    reads a module on demand (default `_load_quietly`); `record` fills `LintRun.exchange` (for the cache)."""
+    reads a module on demand (default `_load_quietly`); `record` fills `LintRun.contrib` and `graph` (for the cache)."""
     global _LIMITS
     _LIMITS = limits = config.limits()
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
@@ -345,14 +342,14 @@ def _lint_run(
     if (shards > 1 and not in_memory and not keep_model and not one_process
             and "fork" in multiprocessing.get_all_start_methods()):
         try:
-            findings, loaded, exchange, contrib, graph = _lint_sharded(files, rules, policies, config, enabled,
-                                                                       shards, progress, record, apart)
+            findings, loaded, contrib, graph = _lint_sharded(files, rules, policies, config, enabled, shards,
+                                                             progress, record, apart)
         except _WorkerFailed as failure:  # a bug: the run is still right, linted in this process (and says so)
             notes = [f"{failure}; linting the run in one process instead"]
         else:
             findings.extend(_finding_for_error(error) for error in errors if error.code in enabled)
             findings.sort(key=Finding.sort_key)
-            return LintRun(findings, None, {}, sorted(loaded), exchange, contrib, graph)
+            return LintRun(findings, None, {}, sorted(loaded), contrib, graph)
 
     in_memory = [b for b in in_memory if not (force_exclude and config.is_excluded(Path(b.display_name)))]
     # The same file on disk is replaced by what the editor sent (or what a fix made of it): it is not even read.
@@ -388,7 +385,7 @@ def _lint_run(
     maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
     modules = later.reached(project, modules, maps)
     # The maps are final: their records are made before linting, not on top of what it holds at its end.
-    exchange, contrib = _records(maps, modules, files) if record else ({}, {})
+    contrib = contributions_of(maps, files) if record else {}
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
     sweep = _Sweeper(len(modules))
@@ -399,33 +396,15 @@ def _lint_run(
         sweep()
     findings.sort(key=Finding.sort_key)
     graph = later.graph(project) if record else {}
-    return LintRun(findings, project, maps, list(project.loaded), exchange, contrib, graph, notes=notes)
+    return LintRun(findings, project, maps, list(project.loaded), contrib, graph, notes=notes)
 
 
 # -- re-linting part of a run -----------------------------------------------------------------------------------
 # What the capture maps hold about a file's functions (captured, for which classes, why; the calls to them) is all
 # that the rest of the run contributes to that file's findings; the rest comes from the file itself and from the
-# modules its names lead to. A run records it per file (`record=True`); a later run in which only some files
-# changed in ways invisible to other files (see `jitlint.cache`) re-lints just those, as a worker whose share they
-# are, receiving the recorded part instead of exploring the other files.
-def exchange_of(maps: dict[str, CaptureMap], paths: list[Path]) -> dict[str, dict]:
-    """Per file of `paths` (by str), per policy: (entries, sites) as plain lists, ready for JSON."""
-    index = {resolved(path): number for number, path in enumerate(paths)}
-    where = _Owner(index)
-    out: dict[str, dict] = {str(path): {} for path in paths}
-    for name, captured in maps.items():
-        exported = captured.export(where)
-        for number, path in enumerate(paths):
-            entries, sites = exported.get(number, ([], []))
-            out[str(path)][name] = [
-                sorted(([list(address), list(owner) if owner is not None else None, reason]
-                        for address, owner, reason in entries), key=repr),
-                sorted(([list(address), [*site.caller_key, site.ordinal, site.bound, site.positional,
-                                         sorted(site.keywords), site.star]] for address, site in sites), key=repr),
-            ]
-    return out
-
-
+# modules its names lead to. A run records it per file and per root file (`record=True`, `contributions_of`); a
+# later run in which only some files changed in ways invisible to other files (see `jitlint.cache`) re-lints just
+# those, as a worker whose share they are, receiving the recorded part instead of exploring the other files.
 def _received(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
     from jitlint.capture import CallSite
 
@@ -437,12 +416,6 @@ def _received(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
         sites.extend((tuple(address), CallSite((file, display), ordinal, bound, positional, frozenset(keywords), star))
                      for address, (file, display, ordinal, bound, positional, keywords, star) in file_sites)
     return entries, sites
-
-
-def _records(maps: dict[str, CaptureMap], modules: list, files: list[Path]) -> tuple[dict, dict]:
-    """What the cache keeps of a process's final capture maps: the exchange of its linted `modules`, and the
-    contributions of its root files to each of the run's `files`."""
-    return exchange_of(maps, [source.path for source, _module in modules]), contributions_of(maps, files)
 
 
 def needs_one_process(policies) -> bool:
@@ -457,8 +430,9 @@ def enabled_policies(enabled: set[str]) -> set[str]:
 
 def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str, dict]:
     """Per file of the run (by str), per root file explored in this process, per policy: what that root file's
-    roots capture in the file, as (entries, sites) in `exchange_of`'s plain lists, sorted (as their JSON texts
-    sort), each once.
+    roots capture in the file, as (entries, sites): entries [function address, owner class address or None,
+    reason], sites [callee address, [caller's file, its display name, ordinal, bound, positional, keywords, star]],
+    plain lists sorted as their JSON texts sort, each once.
 
     The records repeat themselves (on transformers, one property captured for each of 1,877 classes, in the part
     of each root file): each distinct address, reason and caller's file is one object (`SharedRows`), which
@@ -642,7 +616,7 @@ def _lint_share_with(apart: "Apart | None", files, share, recorded, config, enab
     if heavy:
         report(len(share) + len(here), 2 * len(share), f"lint {len(heavy)} more in another process")
         try:
-            more, more_loaded, more_graph, _exchange = apart.result()
+            more, more_loaded, more_graph = apart.result()
         except ApartFailed as failure:  # a bug: linted here after all (and said so)
             notes.append(f"{failure}; linting {len(heavy)} file(s) of the partial run in this process instead")
             receive_kept(heavy)
@@ -656,7 +630,7 @@ def _lint_share_with(apart: "Apart | None", files, share, recorded, config, enab
             paths_loaded.extend(path for path in more_loaded if path not in known)
             merge_graph(graph, more_graph)
     findings.sort(key=Finding.sort_key)
-    return LintRun(findings, project, maps, paths_loaded, {}, contrib, graph, share, notes=notes)
+    return LintRun(findings, project, maps, paths_loaded, contrib, graph, share, notes=notes)
 
 
 def _owner_files(entries, local) -> dict[str, set[str]]:
@@ -678,8 +652,8 @@ def _is_heavy(parts: dict[str, dict], share: set[str]) -> bool:
 
 
 def lint_apart(job: tuple, config: Config, enabled: set[str]) -> tuple:
-    """Lint the files of `job` in a process of their own (`jitlint.apart`): (findings, files read on demand, graph,
-    exchange). `job` is (the run's files, the files to lint, the capture policies, whether to explore their own
+    """Lint the files of `job` in a process of their own (`jitlint.apart`): (findings, files read on demand,
+    graph). `job` is (the run's files, the files to lint, the capture policies, whether to explore their own
     roots, what the run found in them). What it found comes in batches, each received as the run would have:
     ("explored", {policy: rows}) a part of a record that the run explored afresh (each entry as it was reached),
     ("kept", {root file: {policy: rows}}) the parts of a record the run kept (`_union`), ("export", {policy:
@@ -719,8 +693,7 @@ def lint_apart(job: tuple, config: Config, enabled: set[str]) -> tuple:
         findings.extend(_detached(finding) for finding in lint_module(
             source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
         sweep()
-    exchange = exchange_of(maps, [source.path for source, _module in modules])
-    return findings, list(project.loaded), graph_of(project), exchange
+    return findings, list(project.loaded), graph_of(project)
 
 
 def _index(project: ProjectIndex, sources: list[SourceFile]) -> list[tuple[SourceFile, ModuleInfo]]:
@@ -897,7 +870,7 @@ def _split(files: list[Path], shards: int) -> list[list[Path]]:
 
 def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...], config: Config, enabled: set[str],
                   shards: int, progress, record: bool = False, apart: "Apart | None" = None):
-    """(findings, files read on demand, exchange, contributions, graph; the last three if `record`) from `shards`
+    """(findings, files read on demand, contributions, graph; the last two if `record`) from `shards`
     forked workers; `_WorkerFailed` if they could not do it (the caller then lints in this process). A file that
     would make its worker parse many more (`jitlint.apart`) is linted by `apart` (the caller's, or one forked here
     before the workers)."""
@@ -979,25 +952,21 @@ def _lint_sharded_with(apart: "Apart | None", files, rules, policies, config, en
                 raise _WorkerFailed("the process for the heaviest files did not take them")
         findings: list[Finding] = []
         loaded: list[Path] = []
-        exchange: dict[str, dict] = {}
         contrib: dict[str, dict] = {}
         graph: dict[str, dict] = {}
         streamed = [_Streamed() for _ in connections]
         for early, (share_loaded, share_graph) in zip(streamed, _gather(connections, "done", shown, streamed)):
             findings.extend(early.findings)
-            share_exchange, share_contrib = early.recorded
-            exchange.update(share_exchange)
             merge_graph(graph, share_graph)
-            for target, by_root in share_contrib.items():  # each root file is in one share
+            for target, by_root in early.recorded.items():  # each root file is in one share
                 contrib.setdefault(target, {}).update(by_root)
             loaded.extend(path for path in share_loaded if path not in loaded)
         if apart_paths:
             try:
-                more, more_loaded, more_graph, more_exchange = apart.result()
+                more, more_loaded, more_graph = apart.result()
             except ApartFailed as failure:
                 raise _WorkerFailed(str(failure)) from None
             findings.extend(more)
-            exchange.update(more_exchange)
             merge_graph(graph, more_graph)
             loaded.extend(path for path in more_loaded if path not in loaded)
     finally:
@@ -1007,7 +976,7 @@ def _lint_sharded_with(apart: "Apart | None", files, rules, policies, config, en
             worker.join(timeout=5)
             if worker.is_alive():
                 worker.kill()
-    return findings, loaded, exchange, contrib, graph
+    return findings, loaded, contrib, graph
 
 
 class _WorkerFailed(Exception):
@@ -1016,11 +985,11 @@ class _WorkerFailed(Exception):
 
 class _Streamed:
     """What a worker sends before its last message: each file's findings once it is linted (in the worker's
-    order), and the records of its capture maps (exchange, contributions) once they are final."""
+    order), and the records of its capture maps (`contributions_of`) once they are final."""
 
     def __init__(self) -> None:
         self.findings: list[Finding] = []
-        self.recorded: tuple[dict, dict] = ({}, {})
+        self.recorded: dict[str, dict] = {}
 
 
 def _gather(connections: list, expected: str, shown: "_ShardProgress | None",
@@ -1130,7 +1099,7 @@ def _shard_worker(index: int, connection) -> None:
         if heavy:
             modules = [(source, module) for source, module in modules if resolved(source.path) not in apart_files]
         if record:  # the maps are final: their records go now, not on top of what linting holds at its end
-            connection.send(("recorded", _records(maps, modules, files)))
+            connection.send(("recorded", contributions_of(maps, files)))
         # The findings go to the parent as the files are linted: held here to the end, they were tens of MB of a
         # worker's peak on transformers (the parent holds no tree).
         connection.send(("findings", [_finding_for_error(error) for error in errors if error.code in enabled]))
