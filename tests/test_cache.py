@@ -684,6 +684,17 @@ def test_a_failing_process_for_a_heavy_file_leaves_it_to_the_partial_run(tmp_pat
             "file(s) of the partial run in this process instead") in result.stderr, result.stderr
 
 
+def _overloaded_g_scripted_in_other(tmp_path, imports: str = "import torch\n", after: str = "") -> None:
+    """A project `pkg`: f.py, `imports`, an overloaded `g` (int and float declarations, then the implementation)
+    and `after`; other.py, `torch.jit.script(g)`."""
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    overloads = "".join(f"@torch.jit._overload\ndef g(x: {t}) -> {t}:\n    pass\n\n\n" for t in ("int", "float"))
+    (tmp_path / "pkg" / "f.py").write_text(f"{imports}\n\n{overloads}def g(x):\n    return x\n{after}")
+    (tmp_path / "pkg" / "other.py").write_text("import torch\nfrom pkg.f import g\n\nscripted = torch.jit.script(g)\n")
+
+
 def _jit214_survives_a_comment_in_f(tmp_path, monkeypatch, expected):
     """The cold run reports `expected`; after a comment appended to pkg/f.py, the cached run lints f.py alone and
     prints the same."""
@@ -701,26 +712,15 @@ def test_a_function_scripted_from_another_file_keeps_why_after_a_comment(tmp_pat
     function scripted directly). After a comment in f.py, only f.py is linted again and receives other.py's record
     of g: the record keeps the root's reason (it used to say "captured from other.py", and JIT214 went)."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("")
-    overloads = "".join(f"@torch.jit._overload\ndef g(x: {t}) -> {t}:\n    pass\n\n\n" for t in ("int", "float"))
-    (tmp_path / "pkg" / "f.py").write_text(f"import torch\n\n\n{overloads}def g(x):\n    return x\n")
-    (tmp_path / "pkg" / "other.py").write_text("import torch\nfrom pkg.f import g\n\nscripted = torch.jit.script(g)\n")
+    _overloaded_g_scripted_in_other(tmp_path)
     _jit214_survives_a_comment_in_f(tmp_path, monkeypatch, "f.py:14:5: JIT214")
 
 
 def _scripted_and_called(tmp_path):
     """f.py: an overloaded g, called by M.forward; other.py: torch.jit.script(g). One process enqueues every root
     before it follows a call, so g is captured as "passed to torch.jit.script" (JIT214) whatever calls it."""
-    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("")
-    overloads = "".join(f"@torch.jit._overload\ndef g(x: {t}) -> {t}:\n    pass\n\n\n" for t in ("int", "float"))
-    (tmp_path / "pkg" / "f.py").write_text(
-        f"import torch\nimport torch.nn as nn\n\n\n{overloads}def g(x):\n    return x\n\n\n"
-        "class M(nn.Module):\n    def forward(self, x: int) -> int:\n        return g(x)\n")
-    (tmp_path / "pkg" / "other.py").write_text("import torch\nfrom pkg.f import g\n\nscripted = torch.jit.script(g)\n")
+    _overloaded_g_scripted_in_other(tmp_path, imports="import torch\nimport torch.nn as nn\n", after=(
+        "\n\nclass M(nn.Module):\n    def forward(self, x: int) -> int:\n        return g(x)\n"))
 
 
 def test_a_function_scripted_elsewhere_and_called_here_keeps_why_after_a_comment(tmp_path, monkeypatch):
