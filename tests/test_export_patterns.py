@@ -1,4 +1,4 @@
-"""The export catalogue's 57 patterns (and the extra cases of the data-dependence analysis), as minimal cases of this
+"""The 57 export patterns (and the extra cases of the data-dependence analysis), as minimal cases of this
 project (tests/export_patterns.py): jitlint's findings with `--target export` are the marked lines, in default and
 strict mode, and torch.export 2.13 agrees: a pattern has an EXP1xx error exactly when torch.export rejects it (but for
 the noted exceptions)."""

@@ -259,7 +259,7 @@ def _in_lint_thread(function, *args, **kwargs):
             failure.append(error)
 
     # The trees are large and acyclic: Python's cyclic collector would rescan them again and again as they grow
-    # (it doubled the cost of parsing timm), and would free nothing.
+    # (which made parsing a large library much slower), and would free nothing.
     gc_was_enabled = gc.isenabled()
     gc.disable()
     previous_stack = threading.stack_size(STACK_BYTES)
@@ -282,12 +282,10 @@ def _in_lint_thread(function, *args, **kwargs):
 
 class _Sweeper:
     """Frees the cyclic garbage the rules leave per file, without the collector scanning the trees. The run keeps
-    Python's collector off (see `_in_lint_thread`), but a file's rules leave reference cycles behind (on a
-    60-directory transformers subset, linting the files a second time grew the process by 118 MB, and a collection
-    then found 1.1M objects in cycles): kept, they doubled a worker's memory on transformers during the lint
-    phase. Everything that exists before the lint phase (the trees, the index, the maps) is frozen, so each
-    collection after a file scans only what that file's rules allocated (0.5 of 40 CPU-s on that subset), and the
-    oldest young generation every 50 files. After each file it also lets `jitlint.heap` hand the C heap's free
+    Python's collector off (see `_in_lint_thread`), but a file's rules leave reference cycles behind: kept, they
+    made up much of a worker's memory on a large library during the lint phase. Everything that exists before the
+    lint phase (the trees, the index, the maps) is frozen, so each collection after a file scans only what that
+    file's rules allocated, a small share of the lint's time, and the oldest young generation every 50 files. After each file it also lets `jitlint.heap` hand the C heap's free
     pages back. Does nothing for one file (nothing accumulates: the editor server's keystroke) or where the
     collector is on (a caller's own thread)."""
 
@@ -434,7 +432,7 @@ def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str
     reason], sites [callee address, [caller's file, its display name, ordinal, bound, positional, keywords, star]],
     plain lists sorted as their JSON texts sort, each once.
 
-    The records repeat themselves (on transformers, one property captured for each of 1,877 classes, in the part
+    The records repeat themselves (a base class's property is captured for each of its subclasses, in the part
     of each root file): each distinct address, reason and caller's file is one object (`SharedRows`), which
     pickle then sends once, and the parent holds once."""
     keys = {resolved(path): str(path) for path in files}
@@ -1100,8 +1098,8 @@ def _shard_worker(index: int, connection) -> None:
             modules = [(source, module) for source, module in modules if resolved(source.path) not in apart_files]
         if record:  # the maps are final: their records go now, not on top of what linting holds at its end
             connection.send(("recorded", contributions_of(maps, files)))
-        # The findings go to the parent as the files are linted: held here to the end, they were tens of MB of a
-        # worker's peak on transformers (the parent holds no tree).
+        # The findings go to the parent as the files are linted: held here to the end, they were a sizeable part of
+        # a worker's peak on a large library (the parent holds no tree).
         connection.send(("findings", [_finding_for_error(error) for error in errors if error.code in enabled]))
         sweep = _Sweeper(len(modules))
         for done, (source, module) in enumerate(modules):

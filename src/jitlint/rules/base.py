@@ -87,7 +87,7 @@ class Rule:
 
     def handlers(self) -> list:
         """("visit" or "leave", node type name, bound method) for each hook, found once per instance: a run lints
-        every file with the same instances (`dir()` per rule per file cost 0.45 s on timm)."""
+        every file with the same instances (`dir()` per rule per file was a measurable share of a run)."""
         if self._handlers is None:
             self._handlers = [
                 (attribute[:5], attribute[6:], getattr(self, attribute))

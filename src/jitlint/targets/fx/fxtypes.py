@@ -1,8 +1,8 @@
 """FX type knowledge: which names of a file hold a torch.fx `GraphModule`, `Graph`, `Node`, `Interpreter`, ...
 
-The FX1xx rules fire only on receivers whose FX type is known: without types, the same checks fired 42 times on
-other libraries' `.kwargs`, `add_node` and AST nodes in torch alone (fx-catalog §1.5). The sources of each type are
-those of fx-catalog §1.3:
+The FX1xx rules fire only on receivers whose FX type is known: without types, the same checks fired on other
+libraries' `.kwargs`, `add_node` and AST nodes, in torch's own sources alone dozens of times. The sources of each
+type:
 
 - `GraphModule`: `torch.fx.symbolic_trace(...)`, `fx.GraphModule(...)`, `<Transformer>.transform()`,
   `torch.export.export(...).graph_module` / `.module()`, `make_fx(f)(...)`, the first parameter of a torch.compile

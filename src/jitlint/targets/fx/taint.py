@@ -11,7 +11,7 @@ Values (strings, None for "concrete or unknown"):
 - `SEQ`, `SEQ_P`, `DICT`: a concrete list or tuple (without / with Proxy elements), a concrete dict;
 - `MODULE_LOCAL`: a module instance built in traced code.
 
-Seeds and reach (fx-catalog 3.3): a root forward's parameters are all placeholders (flags with defaults too); the
+Seeds and reach: a root forward's parameters are all placeholders (flags with defaults too); the
 parameters of other traced functions take the taint of what their call sites pass (a parameter a call omits keeps
 its concrete default), so taint crosses function boundaries and files. Buffers, Python attributes and literals
 stay concrete.

@@ -1,4 +1,4 @@
-"""The `fx-trace` capture policy: what `torch.fx.symbolic_trace(module)` traces (fx-catalog Part 2, torch 2.13).
+"""The `fx-trace` capture policy: what `torch.fx.symbolic_trace(module)` traces (torch 2.13).
 
 Roots: `forward` of every nn.Module class of the linted files that is not a leaf. The tracer runs that Python and
 follows it into every project function it calls and every submodule that is not a leaf, across files.

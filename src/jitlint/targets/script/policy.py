@@ -1,4 +1,4 @@
-"""The `script` capture policy: what `torch.jit.script(module)` compiles (rules-catalog §0.1, torch 2.13).
+"""The `script` capture policy: what `torch.jit.script(module)` compiles (torch 2.13).
 
 Roots: `forward`, `@torch.jit.export` methods and every `@property` of each nn.Module class (less
 `__jit_unused_properties__`, and none for a class with `__prepare_scriptable__`), `@torch.jit.script` functions and

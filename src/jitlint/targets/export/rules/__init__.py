@@ -18,7 +18,7 @@ class ExportRule(Rule):
     policy: ClassVar[str | None] = "export"
     # The export modes in which the rule's finding holds: `[tool.jitlint.export] strict = true` selects "strict".
     # Strict export (TorchDynamo) traces NumPy, `int(tensor)` and tensor asserts that default export rejects
-    # (export-catalog §2, "default and strict disagree").
+    # (the patterns where the modes disagree are in tests/export_patterns.py).
     modes: ClassVar[tuple[str, ...]] = ("default", "strict")
 
 

@@ -128,7 +128,7 @@ class TargetNameAttribute(FxPassRule):
                          "or compare `node.target` with the function itself")
 
 
-# Advice for the names articles and generated code guess (fx-catalog §1.4); any other unknown name gets the
+# Advice for the names articles and generated code guess (names that FX never had); any other unknown name gets the
 # closest real one.
 _DID_YOU_MEAN = {
     GRAPH: {

@@ -107,7 +107,7 @@ class NoNumpy(ScriptRule):
         func = node.func
         # With the export target enabled too, the TorchScript escape hatches are no advice: default-mode
         # torch.export traces `@torch.jit.ignore` bodies and `is_scripting()`-False branches, and rejects NumPy there
-        # (export-catalog §4). Tensor-only code works for both.
+        # (verified on torch 2.13). Tensor-only code works for both.
         both = "export" in ctx.targets
         fix = fixers.numpy_round_trip(node, ctx) or (None if both else eager_helper_fix(ctx))
         if isinstance(func, cst.Attribute) and func.attr.value == "numpy" and not node.args:

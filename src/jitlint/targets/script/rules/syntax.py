@@ -1,7 +1,7 @@
 """JIT1xx: constructs torch's frontend rejects, and generator expressions where TorchScript cannot type them.
 
 Frontend rules (`fires_in_pruned = True`) fire even inside `is_scripting()` dead branches: torch converts the whole function
-before it prunes anything (rules-catalog §0.1, verified on 2.13).
+before it prunes anything (verified on 2.13).
 """
 
 from __future__ import annotations
