@@ -297,6 +297,7 @@ def table() -> str:
     from jitlint.codes import TARGET_OF
     from jitlint.config import Config
     from jitlint.engine import lint
+    from jitlint.targets.export.settings import ExportSettings
 
     codes = {code for code, target in TARGET_OF.items() if target in ("export", None)}
     rows = ["| pattern | export default | jitlint (default) | export strict | jitlint (strict) | note |",
@@ -307,8 +308,7 @@ def table() -> str:
             path.write_text(pattern.source)
             found = []
             for strict in (False, True):
-                config = Config(root=Path(directory))
-                config.export_strict = strict
+                config = Config(root=Path(directory), target_settings={"export": ExportSettings(strict=strict)})
                 findings = lint([path], config, codes)
                 found.append(", ".join(sorted({f.code for f in findings})) or "-")
             rows.append(f"| {pattern.name}{'' if pattern in PATTERNS else ' (extra)'} | {pattern.default} | {found[0]} "

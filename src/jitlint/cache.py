@@ -66,6 +66,7 @@ from pathlib import Path
 
 from jitlint import __version__
 from jitlint.atomic import write_atomically
+from jitlint.codes import TARGET_OF
 from jitlint.config import Config
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.limits import generated_marker, structure_problem
@@ -111,8 +112,9 @@ def settings_key(config: Config, enabled: set[str]) -> str:
         "ignore_noqa": config.ignore_noqa,
         "max_file_size": limits.max_file_size,
         "lint_generated": limits.lint_generated,
-        "export_strict": getattr(config, "export_strict", False),
-        "fx": [sorted(config.fx_leaf_modules), sorted(config.fx_autowrap_functions), config.fx_library_leaves],
+        # Every enabled target's settings, whatever they are (`TargetSettings.key`).
+        "targets": {target: config.settings(target).key()
+                    for target in sorted({TARGET_OF.get(code) for code in enabled} - {None})},
     }
     return _digest(json.dumps(settings, sort_keys=True))
 

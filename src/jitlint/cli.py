@@ -487,7 +487,7 @@ def _run_dynamic(target, run, config, strict: bool, no_cache: bool, jobs: int | 
         log_path=cache_dir / "dynamic" / "user-output.log",
         strict=strict,
         inputs=config.dynamic_inputs,
-        export_strict=config.export_strict,
+        export_strict=config.settings("export").strict,
     )
     try:
         return confirm(target, run, settings)

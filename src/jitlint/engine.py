@@ -22,6 +22,7 @@ from jitlint.cache import SharedRows, merge_graph
 from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
+from jitlint.facts import FactStore
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.names import resolved
 from jitlint.positions import positions as positions_of
@@ -30,7 +31,7 @@ from jitlint.prefilter import Prefilter, has_module_class
 from jitlint.project import ModuleInfo, ProjectIndex
 from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
-from jitlint.targets import policy_class
+from jitlint.targets import policy_class, target_of_policy
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
 from jitlint.walk import children, walk
 from jitlint import pages
@@ -374,13 +375,13 @@ def _lint_run(
         seeds.append(buffer_path)
 
     project = ProjectIndex(loader=loader or later.loader)  # the editor server's keeps modules between edits
-    project.derived["config"] = config  # what capture policies configure themselves from ([tool.jitlint.fx])
     project.seed(seeds)
     modules = _index(project, sources)
     modules = later.decide(project, modules, errors)
     if progress is not None:
         progress(len(files), 2 * len(files), "capture maps")
-    maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
+    maps = {name: CaptureMap.build(project, policy_class(name), settings=policy_settings(name, config))
+            for name in policies}
     modules = later.reached(project, modules, maps)
     # The maps are final: their records are made before linting, not on top of what it holds at its end.
     contrib = contributions_of(maps, files) if record else {}
@@ -414,6 +415,11 @@ def _received(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
         sites.extend((tuple(address), CallSite((file, display), ordinal, bound, positional, frozenset(keywords), star))
                      for address, (file, display, ordinal, bound, positional, keywords, star) in file_sites)
     return entries, sites
+
+
+def policy_settings(name: str, config: Config):
+    """The settings of the target that declares capture policy `name`, as the run configured them."""
+    return config.settings(target_of_policy(name).name)
 
 
 def needs_one_process(policies) -> bool:
@@ -550,11 +556,11 @@ def _lint_share_with(apart: "Apart | None", files, share, recorded, config, enab
             source = linted[path]
             (sources if isinstance(source, SourceFile) else errors).append(source)
         project = ProjectIndex(loader=loader)
-        project.derived["config"] = config
         project.seed(files)
         modules = _index(project, sources)
         report(len(paths), 2 * len(paths), "capture maps")
-        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
+        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False,
+                                       settings=policy_settings(name, config)) for name in policies}
         return project, modules, errors, maps, contributions_of(maps, files)
 
     order = {path: number for number, path in enumerate(files)}
@@ -666,12 +672,11 @@ def lint_apart(job: tuple, config: Config, enabled: set[str]) -> tuple:
         source = read_source(path, limits=limits)
         (sources if isinstance(source, SourceFile) else errors).append(source)
     project = ProjectIndex(loader=_load_quietly)
-    project.derived["config"] = config
     project.seed(files)
     modules = _index(project, sources)
     mine = {resolved(source.path) for source, _module in modules}
-    maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) if explore
-            else CaptureMap(project, policy_class(name)) for name in policies}
+    maps = {name: CaptureMap.build(project, policy_class(name), finalize=False, settings=policy_settings(name, config))
+            if explore else CaptureMap(project, policy_class(name), policy_settings(name, config)) for name in policies}
     for name, captured in maps.items():
         entries, sites = [], []
         for kind, batch in batches:
@@ -1074,11 +1079,11 @@ def _shard_worker(index: int, connection) -> None:
             (sources if isinstance(source, SourceFile) else errors).append(source)
         tell("capture maps", 0, 0, force=True)
         project = ProjectIndex(loader=later.loader)
-        project.derived["config"] = config
         project.seed(files)
         modules = _index(project, sources)
         modules = later.decide(project, modules, errors)
-        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
+        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False,
+                                       settings=policy_settings(name, config)) for name in policies}
         tell("exchange", 0, 0, force=True)
         where = _Owner(owner)
         elsewhere = lambda path: None if where(path) == index else where(path)  # noqa: E731
@@ -1162,10 +1167,12 @@ def _lint_module(source, module, project, maps, rules, config, unused_noqa=False
     raws: list[RawFinding] = []
     failed: dict[str, str] = {}
     targets = frozenset(rule.target for rule in rules if rule.target is not None)
+    facts = FactStore()  # the file's facts, shared by the traversals of every policy and dropped after the file
     for policy in dict.fromkeys(rule.policy for rule in rules):  # one traversal per capture policy, in code order
         group = [rule for rule in rules if rule.policy == policy]
-        ctx = RuleContext(module, project, maps[policy])
-        ctx.config, ctx.targets = config, targets
+        ctx = RuleContext(module, project, maps[policy], policy=policy, facts=facts,
+                          settings=maps[policy].policy.settings)
+        ctx.targets = targets
         dispatcher = _Dispatcher(ctx, group, source.text)
         for rule in group:
             ctx._set_rule(type(rule))

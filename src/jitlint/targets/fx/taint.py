@@ -1,5 +1,5 @@
 """Proxy taint: which values are `torch.fx.Proxy` objects while `symbolic_trace` runs a traced function, and where
-code uses one as a plain Python value (the FX2xx sinks). A domain of the shared flow walker (`jitlint.flow`).
+code uses one as a plain Python value (the FX2xx sinks). A domain of the shared flow walker (`jitlint.facts.flow`).
 
 Values (strings, None for "concrete or unknown"):
 - `PROXY`: certainly a Proxy: a traced forward's placeholder parameters, `self.<nn.Parameter>`, anything derived
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from jitlint.flow import FlowDomain, FlowWalker, Frame, Reads
+from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import first_param_name
 from jitlint.project import CallResult, ClassInfo, FunctionInfo, is_torch_module_base
 from jitlint.walk import walk

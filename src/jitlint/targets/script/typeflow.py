@@ -1,4 +1,4 @@
-"""The TorchScript type domain of the control-flow walk (`jitlint.flow`), and its checks.
+"""The TorchScript type domain of the control-flow walk (`jitlint.facts.flow`), and its checks.
 
 `TypeDomain` gives each local name its TorchScript type (`infer.TSType`, None for unknown) as `FlowWalker` walks a
 compiled function, the way TorchScript's frontend types it, and records an `Event` for each problem; the rules of
@@ -23,8 +23,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from jitlint.facts import RunFact, run_fact
 from jitlint.apis import unsupported
-from jitlint.flow import FlowDomain, FlowWalker, Frame, Reads
+from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import bindings, first_param_name, target_names
 from jitlint.project import AttributeInfo, ProjectIndex
 from jitlint.rules.base import Rule, RuleContext
@@ -329,10 +330,12 @@ def _unfollowed_names(function: cst.FunctionDef, rebound: set[str] | None = None
     return checked | assigned
 
 
-def attribute_types(project: ProjectIndex, info: AttributeInfo) -> tuple[Type, set[Type]]:
+class AttributeTypes(RunFact):
     """The TorchScript types of an attribute's facts: its class-level annotation, and the values `__init__`
-    assigns (None for one it cannot type). Cached for the run, per merged attribute."""
-    def derive() -> tuple[Type, set[Type]]:
+    assigns (None for one it cannot type). Kept for the run, per merged attribute."""
+
+    @classmethod
+    def compute(cls, project: ProjectIndex, info: AttributeInfo) -> tuple[Type, set[Type]]:
         annotation = annotation_type(info.annotation, info.annotation_imports) if info.annotation is not None else None
         # torch types a module attribute by the value `__init__` leaves (`torch.jit.annotate(Optional[str], None)`
         # is a None there, and so is `self.x: Optional[str] = None`)
@@ -340,7 +343,10 @@ def attribute_types(project: ProjectIndex, info: AttributeInfo) -> tuple[Type, s
                   for value in info.init_values}
         return annotation, values
 
-    return project.kept("script.attribute_types", info, derive)
+
+def attribute_types(project: ProjectIndex, info: AttributeInfo) -> tuple[Type, set[Type]]:
+    """`AttributeTypes` of an attribute."""
+    return run_fact(project, AttributeTypes, info)
 
 
 def _annotated_value(node: cst.BaseExpression, imports) -> cst.BaseExpression:

@@ -24,7 +24,7 @@ class ExportRule(Rule):
 
 def strict(ctx: RuleContext) -> bool:
     """Whether the run judges strict-mode export (`[tool.jitlint.export] strict = true`)."""
-    return bool(getattr(ctx.config, "export_strict", False))
+    return ctx.settings.strict
 
 
 def in_mode(rule: ExportRule, ctx: RuleContext) -> bool:

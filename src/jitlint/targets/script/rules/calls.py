@@ -15,6 +15,7 @@ from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script import schemas
 from jitlint.targets.script.rules.flow import report_events
 from jitlint.walk import walk
+from jitlint.targets.script.facts import FlowEvents
 
 
 class _Names(cst.CSTVisitor):
@@ -224,6 +225,7 @@ class NoBuiltinMapFilter(ScriptRule):
 
 class NoUnsupportedBuiltin(ScriptRule):
     code = "JIT405"
+    facts = (FlowEvents,)
     name = "no-python-builtin-unsupported"
     severity = "error"
     summary = "`setattr`, `next`, `iter`, `repr`, `format`, ... builtins; `id()` of a Tensor, int, str, list, ..."

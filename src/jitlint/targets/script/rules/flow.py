@@ -1,5 +1,5 @@
 """JIT7xx, JIT206-210, JIT609-611: control-flow typing. One walk over each compiled function (the TorchScript type
-domain of `jitlint.targets.script.typeflow`, driven by the target-neutral walker of `jitlint.flow`) records events;
+domain of `jitlint.targets.script.typeflow`, driven by the target-neutral walker of `jitlint.facts.flow`) records events;
 each rule below reports the events that name its class (JIT202's rule, in `types.py`, reports its own too).
 """
 
@@ -10,26 +10,18 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.rules.base import Rule, RuleContext
+from jitlint.targets.script.facts import FlowEvents
 from jitlint.targets.script.rules import ScriptRule
 
 if TYPE_CHECKING:
     from jitlint.targets.script.typeflow import Event
 
 
-def events_for(ctx: RuleContext, node: cst.FunctionDef) -> list["Event"]:
-    """The flow events of a compiled function, computed once for all the rules that report them."""
-    key = id(node)
-    if key not in ctx.flow_events:
-        from jitlint.targets.script.typeflow import analyse  # it imports the rule classes below
-
-        ctx.flow_events[key] = analyse(node, ctx)
-    return ctx.flow_events[key]
-
-
-def report_events(rule: Rule, node: cst.FunctionDef, ctx: RuleContext) -> None:
+def report_events(rule: Rule, node: cst.FunctionDef, ctx: RuleContext, events: list["Event"] | None = None) -> None:
+    """Report the events of `node` that name the rule's class (of `events`, default all its flow events)."""
     if ctx.function is None or ctx.function.info.node is not node or not ctx.function.body_captured:
         return
-    for event in events_for(ctx, node):
+    for event in events if events is not None else ctx.fact(FlowEvents, node):
         if event.rule is type(rule):
             fix = None
             if rule.fix is not None:
@@ -40,6 +32,8 @@ def report_events(rule: Rule, node: cst.FunctionDef, ctx: RuleContext) -> None:
 
 
 class _FlowRule(ScriptRule):
+    facts = (FlowEvents,)
+
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         report_events(self, node, ctx)
 
@@ -96,19 +90,14 @@ class DefinedInOneBranch(_FlowRule):
         if not finals or ctx.function is None or ctx.function.info.node is not node:
             report_events(self, node, ctx)
             return
-        events = events_for(ctx, node)
         kept = []
-        for event in events:
+        for event in ctx.fact(FlowEvents, node):
             if event.rule is DefinedInOneBranch:
                 path = _path(node, event.node)
                 if path is not None and same_flag_branches(node, path, event.message) in finals:
                     continue
             kept.append(event)
-        ctx.flow_events[id(node)] = kept
-        try:
-            report_events(self, node, ctx)
-        finally:
-            ctx.flow_events[id(node)] = events
+        report_events(self, node, ctx, kept)
 
 
 def _final_names(cls: cst.ClassDef) -> set[str]:

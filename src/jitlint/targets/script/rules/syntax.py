@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts import RunFact, run_fact
 from jitlint.apis import unsupported
 from jitlint.names import first_param_name
 from jitlint.targets.script.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
@@ -16,6 +17,7 @@ from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
+from jitlint.targets.script.facts import FlowEvents
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
@@ -587,11 +589,19 @@ def _first_import(function: cst.FunctionDef) -> cst.Import | cst.ImportFrom | No
     return None
 
 
+class ModuleCode(RunFact):
+    """The code of a module's tree, printed once per run."""
+
+    @classmethod
+    def compute(cls, project, tree: cst.Module) -> str:
+        return tree.code
+
+
 def _line_in(project, module, function: cst.FunctionDef, node: cst.CSTNode) -> int | str:
     """The 1-based line of a statement of a function of a module read on demand (which has no position metadata):
     found by the code of the function, then of the statement in it. The module's code is printed once per run."""
     tree = module.tree
-    code = project.kept("script.module_code", tree, lambda: tree.code)
+    code = run_fact(project, ModuleCode, tree)
     function_code = tree.code_for_node(function)
     start = code.find(function_code)
     inner = function_code.find(tree.code_for_node(node)) if start >= 0 else -1
@@ -649,6 +659,7 @@ class NoClassDefInCompiledCode(ScriptRule):
 
 class NoTupleOfIterable(ScriptRule):
     code = "JIT124"
+    facts = (FlowEvents,)
     name = "no-tuple-of-iterable"
     severity = "error"
     summary = "`tuple()` of a generator or list (a display, or a value typed as a list: `tuple(x.shape[2:])`)"

@@ -17,6 +17,7 @@ from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
+from jitlint.targets.script.facts import FlowEvents
 
 
 def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[PendingEdit]:
@@ -149,6 +150,7 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
 
 class UnannotatedNonTensorParam(ScriptRule):
     code = "JIT202"
+    facts = (FlowEvents,)
     name = "unannotated-nontensor-param"
     severity = "error"
     summary = "an unannotated parameter used by `range()` or compared with a string"
