@@ -31,7 +31,7 @@ def _fail(message: str) -> "click.exceptions.Exit":
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="jitlint")
 def main() -> None:
-    """Find what torch.jit.script will reject, all at once, without importing torch."""
+    """Find what torch.jit.script, torch.fx and torch.export will reject, all at once, without importing torch."""
 
 
 @main.command()
