@@ -26,7 +26,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
+from jitlint.capture import NOT_LOGIC, Capture, CapturedFunction, CapturePolicy, PruningScanner, fold_logic
 from jitlint.names import ImportTable
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
 from jitlint.targets.fx.settings import FxSettings
@@ -128,6 +128,11 @@ class LeafKnowledge:
         if FX_WRAP in function.decorators:
             return True
         return function.cls is None and f"fx:{function.name}" in self._module_wraps(function.module)
+
+    def wraps_builtin(self, module: ModuleInfo, name: str) -> bool:
+        """Whether the module registers a builtin with `torch.fx.wrap("len")` at its top level: a call of it there
+        with a Proxy is recorded as one node."""
+        return f"fx:{name}" in self._module_wraps(module)
 
     def wrapped_call(self, function: FunctionInfo, call: cst.Call, caller_module: ModuleInfo) -> bool:
         """Whether this call of the function is recorded as one node (not traced into)."""
@@ -284,7 +289,7 @@ class _AllNames(cst.CSTVisitor):
 
 class TracePolicy(CapturePolicy):
     name = "fx-trace"
-    # The Proxy taint of a function's parameters comes from the analysis of its callers, anywhere in the project:
+    # What a function's parameters hold comes from the analysis of its callers, anywhere in the project:
     # a run split across workers would see only the callers in each worker's files (the engine keeps it whole).
     needs_one_process = True
 
@@ -293,7 +298,7 @@ class TracePolicy(CapturePolicy):
     def __init__(self, project, captured, settings: FxSettings | None = None) -> None:
         super().__init__(project, captured, settings if settings is not None else FxSettings())
         self.leaves = LeafKnowledge(project, self.settings)
-        self.analyses: dict[int, object] = {}  # the taint analysis of each traced function (jitlint.targets.fx.taint)
+        self.model = None  # the run's tracing model (jitlint.targets.fx.tracing), built on first use
 
     def roots(self) -> Iterator[Capture]:
         project = self.project
@@ -321,3 +326,13 @@ class TracePolicy(CapturePolicy):
         # A plain Python object built in forward runs its `__init__` and the methods called on it as Python; the
         # calls made on it are not resolved here (no object types), so nothing more is traced from it.
         return ()
+
+
+def is_root_forward(policy: TracePolicy, entry: CapturedFunction) -> bool:
+    """A forward of a module class that no other module class of the project uses: users trace it themselves."""
+    info = entry.info
+    if info.name != "forward" or info.cls is None:
+        return False
+    owners = entry.owners or [info.cls]
+    used = submodule_classes(policy.project)
+    return any(policy.project.is_module_class(owner) and id(owner) not in used for owner in owners)
