@@ -100,6 +100,10 @@ def torch_error(code: str) -> str:
     return _torch_error(page) if page else ""
 
 
+_RULE_PAGE = re.compile(r"[A-Z]+\d{3}")  # a rule's page (other pages, such as `error-sites.md`, sit beside them)
+
+
 def all_pages() -> list[Page]:
-    paths = sorted(pages_dir().glob("*/*.md"), key=lambda path: path.name)
+    paths = sorted((path for path in pages_dir().glob("*/*.md") if _RULE_PAGE.fullmatch(path.stem)),
+                   key=lambda path: path.name)
     return [parse(path.read_text(encoding="utf-8"), path.parent.name) for path in paths]

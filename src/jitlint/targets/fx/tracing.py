@@ -287,6 +287,7 @@ class TracingModel:
         self._computed = False
         self._static_cache: dict[tuple[int, str], Value] = {}
         self._registrations: dict[int, dict[str, str]] = {}
+        self._autowrapped: dict[int, bool] = {}
 
     # -- queries ----------------------------------------------------------------------------------------------
     def results_of(self, node: cst.FunctionDef) -> list[TraceResult]:
@@ -447,6 +448,14 @@ class TracingModel:
                         found.setdefault(attribute, kind)
             self._registrations[id(cls)] = found
         return found
+
+    def autowrapped_globals(self, module: ModuleInfo) -> bool:
+        """Whether the tracer patches the `math` functions a module imported by name: it patches the globals of
+        the root forward's module and of each module whose nn.Module forward it calls (`_autowrap_check`)."""
+        if id(module) not in self._autowrapped:
+            self._autowrapped[id(module)] = any(
+                self.project.is_module_class(cls) and "forward" in cls.methods for cls in module.classes.values())
+        return self._autowrapped[id(module)]
 
     # -- static values ----------------------------------------------------------------------------------------
     def static_value(self, node: cst.BaseExpression, module: ModuleInfo, depth: int = 0) -> Value:
@@ -1665,6 +1674,10 @@ class FunctionTrace(FlowDomain[Value]):
         if qualified.startswith(("torch.", "torchvision.ops.")):
             return self.torch_call(node, qualified, args)
         if qualified.startswith("math."):
+            if isinstance(func, cst.Name) and args.holds_proxy() and not self.model.autowrapped_globals(self.module):
+                # `from math import ceil`: the name in this module's globals is the real function
+                self.report(BuiltinOnProxy(node, "math"))
+                return OPAQUE
             return self.math_call(node, qualified, args)
         if qualified.startswith("numpy."):
             if args.holds_proxy():

@@ -75,6 +75,9 @@ _BUILTIN_MESSAGES = {
              f"as an integer\"); {_WRAP}",
     "round": "`round()` of a Proxy: Proxy defines no `__round__` (TypeError); use `torch.round`",
     "divmod": "`divmod()` of a Proxy is not supported (TypeError); use `//` and `%`",
+    "math": "a `math` function imported by name (`from math import ceil`) into a module the tracer does not patch, "
+            "given a Proxy (TypeError: must be real number, not Proxy); call it as `math.ceil(...)`, which "
+            "symbolic_trace records",
     "max": "builtin `max()` compares a Proxy as a Python bool (symbolic_trace raises on control flow); use "
            f"`torch.maximum`/`torch.clamp`, {_WRAP}",
     "min": "builtin `min()` compares a Proxy as a Python bool (symbolic_trace raises on control flow); use "
