@@ -32,6 +32,7 @@ parameters guessed from their annotations, and in those no type-check outcome is
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -51,6 +52,7 @@ from jitlint.project import (
 from jitlint.targets.fx.trace import TRACE_TIME_VALUES, is_root_forward
 from jitlint.targets.fx.values import (
     CONCRETE,
+    EMPTY,
     NONE,
     OPAQUE,
     PROXY,
@@ -380,7 +382,7 @@ class TracingModel:
             if name in named:
                 values[name] = keywords.pop(name)
         if params.star_kwarg is not None:
-            values[params.star_kwarg.name.value] = Mapping(join_all(keywords.values()) if keywords else OPAQUE)
+            values[params.star_kwarg.name.value] = Mapping(join_all(keywords.values()))
         for param in (*positional, *params.kwonly_params):
             name = param.name.value
             if name in values:
@@ -448,6 +450,48 @@ class TracingModel:
                         found.setdefault(attribute, kind)
             self._registrations[id(cls)] = found
         return found
+
+    def container_elements(self, info, cls: ClassInfo) -> tuple[frozenset, tuple | None]:
+        """The classes of the modules a container attribute holds, from the expression `__init__` assigns
+        (`nn.Sequential(Block(), nn.ReLU())`, `nn.ModuleList([Block() for _ in range(n)])`), and their order when
+        it is known: (classes, order). A class is a project ClassInfo or a torch.nn qualified name."""
+        if len(info.init_values) != 1:
+            return frozenset(), None
+        value = info.init_values[0]
+        node, imports = value.node, value.imports
+        if not isinstance(node, cst.Call):
+            return frozenset(), None
+        kind = CONTAINER_KINDS.get(imports.qualify(node.func) or "")
+        if kind is None:
+            return frozenset(), None
+        items: list[cst.BaseExpression | None] = []
+        if kind == "Sequential":
+            items = [arg.value if not arg.star and arg.keyword is None else None for arg in node.args]
+        elif node.args and not node.args[0].star:
+            argument = node.args[0].value
+            if isinstance(argument, (cst.List, cst.Tuple)):
+                items = [e.value if isinstance(e, cst.Element) else None for e in argument.elements]
+            elif isinstance(argument, cst.ListComp):
+                items = [argument.elt]
+            elif isinstance(argument, cst.Dict):
+                items = [e.value if isinstance(e, cst.DictElement) else None for e in argument.elements]
+            else:
+                items = [None]
+        order = []
+        for item in items:
+            found = None
+            if isinstance(item, cst.Call):
+                qualified = imports.qualify(item.func) or ""
+                if qualified.startswith("torch.nn.") and is_torch_module_base(qualified):
+                    found = None if qualified in CONTAINER_KINDS else qualified
+                else:
+                    target = self.project.resolve_class(qualified)
+                    if target is not None and self.project.is_module_class(target):
+                        found = target
+            order.append(found)
+        classes = frozenset(c for c in order if c is not None)
+        complete = bool(order) and all(c is not None for c in order)
+        return (classes if complete else frozenset()), (tuple(order) if complete else None)
 
     def autowrapped_globals(self, module: ModuleInfo) -> bool:
         """Whether the tracer patches the `math` functions a module imported by name: it patches the globals of
@@ -546,6 +590,7 @@ class FunctionTrace(FlowDomain[Value]):
         self.type_checks = 0  # decisions a Proxy's type made so far in this walk
         self.last_check: cst.CSTNode | None = None
         self._stash: dict[int, Value] = {}
+        self._iterated: dict[int, Value] = {}
         self._decisions: dict[int, bool | None] = {}
         self._try_bodies: list[tuple[set[int], list[cst.ExceptHandler]]] | None = None
 
@@ -580,8 +625,11 @@ class FunctionTrace(FlowDomain[Value]):
 
     @property
     def definite(self) -> bool:
-        """Whether the statement being read runs on every run of the root (no undecided test or loop around)."""
-        return self.context.definite and self.frame is not None and self.frame.level == 0
+        """Whether the statement being read runs on every run of the root: no undecided test around it, and no
+        loop but over a container known to be non-empty."""
+        frame = self.frame
+        return self.context.definite and frame is not None and (
+            frame.level == 0 or frame.values.get(_DEFINITE) == Const(frame.level))
 
     @property
     def trusts_type_checks(self) -> bool:
@@ -598,7 +646,9 @@ class FunctionTrace(FlowDomain[Value]):
         elif isinstance(statement, cst.While):
             self._decisions[id(statement.test)] = self.truth(statement.test, "while")
         elif isinstance(statement, cst.For):
-            self._stash[id(statement)] = self.iterate(self.ev(statement.iter), statement.iter, "for")
+            iterated = self.ev(statement.iter)
+            self._iterated[id(statement)] = iterated
+            self._stash[id(statement)] = self.iterate(iterated, statement.iter, "for")
         elif isinstance(statement, cst.With):
             for item in statement.items:
                 self._stash[id(item)] = self.ev(item.item)
@@ -644,7 +694,11 @@ class FunctionTrace(FlowDomain[Value]):
 
     def for_target(self, node: cst.For, outer: Frame, body: Frame) -> None:
         element = self._stash.pop(id(node), UNKNOWN)
+        iterated = self._iterated.pop(id(node), None)
         self.bind(node.target, element, body, source=None)
+        if iterated is not None and _non_empty(iterated) and (
+                outer.level == 0 or outer.values.get(_DEFINITE) == Const(outer.level)):
+            body.values[_DEFINITE] = Const(body.level)  # the body runs at least once on every run
 
     def with_target(self, item: cst.WithItem, frame: Frame) -> None:
         value = self._stash.pop(id(item), UNKNOWN)
@@ -873,7 +927,9 @@ class FunctionTrace(FlowDomain[Value]):
     def e_FormattedString(self, node: cst.FormattedString) -> Value:
         for part in node.parts:
             if isinstance(part, cst.FormattedStringExpression):
-                self.ev(part.expression)
+                value = self.ev(part.expression)
+                if isinstance(value, Proxy) and part.format_spec:
+                    self.report(BuiltinOnProxy(part, "format"))  # `object.__format__` takes no spec
         return Concrete("str")
 
     def e_Ellipsis(self, node) -> Value:
@@ -931,9 +987,16 @@ class FunctionTrace(FlowDomain[Value]):
         return Concrete(kind_of(value))
 
     def e_BinaryOperation(self, node: cst.BinaryOperation) -> Value:
-        return self.binary(self.ev(node.left), self.ev(node.right), node.operator)
+        return self.binary(self.ev(node.left), self.ev(node.right), node.operator, node)
 
-    def binary(self, left: Value, right: Value, operator: cst.CSTNode) -> Value:
+    def binary(self, left: Value, right: Value, operator: cst.CSTNode, node: cst.CSTNode | None = None) -> Value:
+        if isinstance(left, Const) and isinstance(left.value, str) and type(operator).__name__ == "Modulo":
+            values = right.items if isinstance(right, Seq) and right.items is not None else (right,)
+            if any(isinstance(v, Proxy) for v in values) and re.search(r"%[-+ #0-9.]*[diouxXeEfFgGc]", left.value):
+                if node is not None:
+                    self.report(BuiltinOnProxy(node, "format"))  # `%d` needs a number
+                return OPAQUE
+            return Concrete("str")
         if isinstance(left, Proxy) or isinstance(right, Proxy):
             return PROXY  # the magic methods (and their reflections) record the operation
         if isinstance(left, Const) and isinstance(right, Const):
@@ -996,12 +1059,9 @@ class FunctionTrace(FlowDomain[Value]):
             return Const(contained if isinstance(operator, cst.In) else not contained)
         if isinstance(left, Proxy) or isinstance(right, Proxy):
             return PROXY
-        if isinstance(left, TypeValue) and isinstance(right, TypeValue):
-            equal = left.name == right.name
-            if isinstance(operator, cst.Equal):
-                return Const(equal)
-            if isinstance(operator, cst.NotEqual):
-                return Const(not equal)
+        same_class = self.same_class(left, right, node)
+        if same_class is not None and isinstance(operator, (cst.Equal, cst.NotEqual)):
+            return Const(same_class if isinstance(operator, cst.Equal) else not same_class)
         if isinstance(left, Const) and isinstance(right, Const):
             folded = _compare(left.value, right.value, operator)
             if folded is not _NOT_CONSTANT:
@@ -1027,13 +1087,25 @@ class FunctionTrace(FlowDomain[Value]):
                 if isinstance(value, Concrete) and value.kind is not None:
                     return False
                 return None
-        if isinstance(left, TypeValue) and isinstance(right, TypeValue):
-            if PROXY_TYPE in (left.name, right.name):
-                self.type_checks += 1
-                self.last_check = node
-            return left.name == right.name
+        same_class = self.same_class(left, right, node)
+        if same_class is not None:
+            return same_class
         if isinstance(left, Const) and isinstance(right, Const) and isinstance(left.value, bool) and isinstance(right.value, bool):
             return left.value is right.value
+        return None
+
+    def same_class(self, left: Value, right: Value, node: cst.CSTNode) -> bool | None:
+        """Whether two class objects are the same: `type(p)` is `Proxy`, which no other class is (a global that is
+        not a known class is some other object)."""
+        for value, other in ((left, right), (right, left)):
+            if value == TypeValue(PROXY_TYPE):
+                if isinstance(other, (TypeValue, Const, Concrete)):
+                    self.type_checks += 1
+                    self.last_check = node
+                    return isinstance(other, TypeValue) and other.name in (PROXY_TYPE, "torch.fx.Proxy")
+                return None
+        if isinstance(left, TypeValue) and isinstance(right, TypeValue):
+            return left.name == right.name
         return None
 
     def _none_check(self, expression: cst.BaseExpression, node: cst.Comparison) -> None:
@@ -1152,8 +1224,11 @@ class FunctionTrace(FlowDomain[Value]):
         if info.assigned_in - {"__init__"} and not info.assigned_in <= {"__init__", "reset_parameters", "_init_weights", "init_weights"}:
             return UNKNOWN  # set while running (maybe in traced code)
         containers = {kind for kind in kinds if kind in ("ModuleList", "Sequential", "ModuleDict")}
+        if len(containers) == 1:
+            classes, order = self.model.container_elements(info, cls)
+            return Module(classes, containers.pop(), order=order)
         if containers:
-            return Module(self._module_classes(info), containers.pop() if len(containers) == 1 else None)
+            return Module()
         if "module" in kinds or info.constructors and any(
                 self._is_module_constructor(c) for c in info.constructors):
             return Module(self._module_classes(info))
@@ -1250,8 +1325,8 @@ class FunctionTrace(FlowDomain[Value]):
             return base.item
         if isinstance(base, Module):
             if isinstance(index, Concrete) and index.kind == "slice":
-                return Module(frozenset(), base.container)
-            return Module()
+                return Module(base.classes, base.container)
+            return base.element()
         if isinstance(base, Concrete) and base.kind == "tensor":
             return Concrete("tensor")
         if isinstance(base, Unknown):
@@ -1306,7 +1381,7 @@ class FunctionTrace(FlowDomain[Value]):
         if isinstance(value, Const) and isinstance(value.value, (tuple, str)):
             return Concrete(None) if not value.value else join_all(Const(v) for v in value.value)
         if isinstance(value, Module):
-            return Module()
+            return value.element()
         if isinstance(value, Mapping):
             return CONCRETE
         if isinstance(value, Concrete) and value.kind == "tensor":
@@ -1344,7 +1419,7 @@ class FunctionTrace(FlowDomain[Value]):
                     proxy_key = proxy_key or value.proxy_key
                 else:
                     values.append(self.element_of(value))
-        return Mapping(join_all(values) if values else OPAQUE, proxy_key)
+        return Mapping(join_all(values), proxy_key)
 
     def _comprehension(self, clause: cst.CompFor) -> dict[str, Value]:
         scope: dict[str, Value] = {}
@@ -1511,9 +1586,9 @@ class FunctionTrace(FlowDomain[Value]):
             if results:
                 return join_all(results)
             if receiver.container and name in ("values", "children", "modules"):
-                return Seq("list", None, Module())
+                return Seq("list", None, receiver.element())
             if receiver.container and name == "items":
-                return Seq("list", None, Seq("tuple", (Concrete("str"), Module()), UNKNOWN))
+                return Seq("list", None, Seq("tuple", (Concrete("str"), receiver.element()), UNKNOWN))
             if name in ("parameters", "buffers"):
                 return Seq("generator", None, PROXY if name == "parameters" else Concrete("tensor"))
             return Unknown(args.may_hold_proxy())
@@ -1601,8 +1676,12 @@ class FunctionTrace(FlowDomain[Value]):
         if module.local:
             self.report(ModuleBuiltInTrace(node))
             return OPAQUE
+        if module.container == "Sequential":
+            return self.sequential_call(node, module, args)
+        if module.container:
+            return Unknown(args.may_hold_proxy())
         if not module.classes:
-            return Unknown(args.may_hold_proxy() or module.container == "Sequential")
+            return Unknown(args.may_hold_proxy())
         results = []
         for cls in module.classes:
             if isinstance(cls, str) or self.model.leaves.leaf(cls):
@@ -1614,6 +1693,18 @@ class FunctionTrace(FlowDomain[Value]):
                 continue
             results.append(self.project_call(node, forward, cls, args, Module(frozenset([cls]))))
         return join_all(results)
+
+    def sequential_call(self, node: cst.Call, module: Module, args: Arguments) -> Value:
+        """`nn.Sequential` is traced into: each step is called with what the one before returned."""
+        if module.order is None:
+            for cls in module.classes:  # the steps' bodies run, on values not known here
+                self.module_call(node, Module(frozenset([cls])), Arguments([UNKNOWN]))
+            return Unknown(True)
+        value: Value | None = None
+        for step in module.order:
+            step_args = args if value is None else Arguments([value])
+            value = self.module_call(node, Module(frozenset([step])), step_args)
+        return value if value is not None else (args.positional[0] if args.positional else UNKNOWN)
 
     def construct(self, node: cst.Call, qualified: str, args: Arguments) -> Value:
         """A class called: a module built in traced code, or another object."""
@@ -1879,8 +1970,8 @@ class FunctionTrace(FlowDomain[Value]):
                 self.report(ProxyIterated(node, name))
                 return OPAQUE
             if first is None:
-                return Seq(name if name in ("list", "tuple") else "list", (), OPAQUE) if name in ("list", "tuple") else (
-                    Mapping(OPAQUE) if name == "dict" else CONCRETE)
+                return Seq(name, (), EMPTY) if name in ("list", "tuple") else (
+                    Mapping(EMPTY) if name == "dict" else CONCRETE)
             if name in ("list", "tuple"):
                 if isinstance(first, Seq):
                     return Seq(name, first.items, first.item)
@@ -2007,6 +2098,18 @@ class FunctionTrace(FlowDomain[Value]):
 
 # -- helpers --------------------------------------------------------------------------------------------------
 _NOT_CONSTANT = object()
+_DEFINITE = "<definite>"  # in a frame's values: the block depth down to which the path is certain (loop bodies)
+
+
+def _non_empty(value: Value) -> bool:
+    """Whether iterating the value certainly yields an item."""
+    if isinstance(value, Seq):
+        return bool(value.items)
+    if isinstance(value, Const) and isinstance(value.value, (tuple, str)):
+        return bool(value.value)
+    if isinstance(value, Module):
+        return bool(value.order)
+    return False
 
 
 def _constant(node: cst.BaseExpression):

@@ -57,12 +57,18 @@ class Mapping:
 @dataclass(frozen=True)
 class Module:
     """An nn.Module instance. `classes`: the project classes it may be an instance of (ClassInfo, compared by
-    identity) or the qualified names of torch.nn classes; `container` for "ModuleList", "Sequential",
-    "ModuleDict"; `local` when it was built in the traced code (symbolic_trace knows only installed submodules)."""
+    identity) or the qualified names of torch.nn classes; for a container ("ModuleList", "Sequential",
+    "ModuleDict" in `container`), the classes of its elements; `local` when it was built in the traced code
+    (symbolic_trace knows only installed submodules)."""
 
     classes: frozenset = frozenset()
     container: str | None = None
     local: bool = False
+    order: tuple | None = None  # a container's elements in order (a class each), when all are known
+
+    def element(self) -> "Module":
+        """What an element of this container is (an item of a ModuleList, a step of a Sequential)."""
+        return Module(self.classes) if self.container else Module()
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,7 @@ UNKNOWN = Unknown(True)
 OPAQUE = Unknown(False)  # anything, but no Proxy: what a failed operation leaves (no cascade of findings)
 CONCRETE = Concrete(None)
 NONE = Const(None)
+EMPTY = Concrete("empty")  # what an item of an empty container holds: nothing (the unit of `join`)
 PROXY_TYPE = "torch.fx.proxy.Proxy"
 
 
@@ -124,11 +131,14 @@ def may_hold_proxy(value: Value) -> bool:
 
 
 def holds_proxy(value: Value) -> bool:
-    """Whether the value certainly is, or contains, a Proxy (what `torch.fx` finds when it searches arguments)."""
+    """Whether the value certainly is, or contains, a Proxy (what `torch.fx` finds when it searches arguments). A
+    list of unknown length whose every item is a Proxy counts as holding one (lists are filled to be used)."""
     if isinstance(value, Proxy):
         return True
-    if isinstance(value, Seq) and value.items is not None:
-        return any(holds_proxy(item) for item in value.items)
+    if isinstance(value, Seq):
+        if value.items is not None:
+            return any(holds_proxy(item) for item in value.items)
+        return value.kind != "generator" and holds_proxy(value.item)
     if isinstance(value, Mapping):
         return value.proxy_key
     return False
@@ -140,16 +150,18 @@ def sequence(kind: str, items) -> Seq:
 
 
 def join_all(values) -> Value:
-    result: Value | None = None
+    result: Value = EMPTY
     for value in values:
-        result = value if result is None else join(result, value)
-    return result if result is not None else OPAQUE
+        result = join(result, value)
+    return result
 
 
 def join(first: Value, second: Value) -> Value:
     """What a name holds after two paths that leave it `first` and `second`."""
-    if first == second:
+    if first == second or second == EMPTY:
         return first
+    if first == EMPTY:
+        return second
     if isinstance(first, Unknown) or isinstance(second, Unknown):
         return Unknown(may_hold_proxy(first) or may_hold_proxy(second))
     if isinstance(first, Proxy) and isinstance(second, Proxy):
@@ -169,8 +181,9 @@ def join(first: Value, second: Value) -> Value:
     if isinstance(first, Mapping) and isinstance(second, Mapping):
         return Mapping(join(first.item, second.item), first.proxy_key or second.proxy_key)
     if isinstance(first, Module) and isinstance(second, Module):
-        container = first.container if first.container == second.container else None
-        return Module(first.classes | second.classes, container, first.local or second.local)
+        if first.container != second.container:
+            return Module(frozenset(), None, first.local or second.local)
+        return Module(first.classes | second.classes, first.container, first.local or second.local)
     return Unknown(may_hold_proxy(first) or may_hold_proxy(second))
 
 

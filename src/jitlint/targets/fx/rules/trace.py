@@ -75,6 +75,8 @@ _BUILTIN_MESSAGES = {
              f"as an integer\"); {_WRAP}",
     "round": "`round()` of a Proxy: Proxy defines no `__round__` (TypeError); use `torch.round`",
     "divmod": "`divmod()` of a Proxy is not supported (TypeError); use `//` and `%`",
+    "format": "a Proxy formatted as a number (`f\"{p:d}\"`, `\"%d\" % p`): a traced value has no number while "
+              "tracing (TypeError); format it outside traced code, or without a spec",
     "math": "a `math` function imported by name (`from math import ceil`) into a module the tracer does not patch, "
             "given a Proxy (TypeError: must be real number, not Proxy); call it as `math.ceil(...)`, which "
             "symbolic_trace records",
