@@ -338,10 +338,75 @@ class Generator:
         ]
         return r.choice(forms)
 
-    SNIPPETS = ("tensor_ops", "shape_arithmetic", "control_on_size", "control_on_value", "control_on_config", "containers",
+    def returns_and_calls(self) -> Part:
+        """Helpers that return tuples or sizes, take `*args`/`**kwargs`, call each other, or are local."""
+        r = self.rng
+        name, inner = self.fresh("_split"), self.fresh("_inner")
+        forms = [
+            Part([f"x, n = {name}(x)", "x = x * n"], defs=[f"def {name}(x):\n    return x[:, :1], x.shape[-1]"]),
+            Part([f"x, n = {name}(x)", "if n > 1:", "    x = x * 2"],
+                 defs=[f"def {name}(x):\n    return x[:, :1], x.shape[-1]"]),
+            Part([f"k, mode = {name}()", "if mode == \"a\" and k > 1:", "    x = x * k"],
+                 defs=[f"def {name}():\n    return 2, \"a\""]),
+            Part([f"x = {name}(x, **{{\"scale\": 2.0}})"],
+                 defs=[f"def {name}(x, scale=1.0):\n    if scale > 1.0:\n        x = x * scale\n    return x"]),
+            Part([f"x = {name}(*[x, 2])"], defs=[f"def {name}(x, k):\n    return x[..., ::k] if k > 1 else x"]),
+            Part([f"x = {name}(x, x)"], defs=[f"def {name}(*ts):\n    out = ts[0]\n    for t in ts[1:]:\n"
+                                              f"        out = out + t\n    return out"]),
+            Part([f"x = {name}(x)"], defs=[f"def {inner}(x, c):\n    if c > 2:\n        x = x[:, :2]\n    return x",
+                                           f"def {name}(x):\n    return {inner}(x, x.size(1))"]),
+            Part([f"x = {name}(x)"], defs=[f"def {inner}(x, c):\n    if c > 2:\n        x = x[:, :2]\n    return x",
+                                           f"def {name}(x):\n    return {inner}(x, 3)"]),
+            Part(["scale = lambda t: t * 2", "x = scale(x)"]),
+            Part([f"def {name}(t):", "    return t + 1", f"x = {name}(x)"]),
+            Part([f"def {name}(t):", "    if t.sum() > 0:", "        return t", "    return -t", f"x = {name}(x)"]),
+            Part([f"x = torch.cat(list({name}(x)), dim=-1)"],
+                 defs=[f"def {name}(x):\n    yield x\n    yield x * 2"]),
+            Part([f"x = {name}({{\"a\": x, \"b\": x * 2}})"], defs=[f"def {name}(d):\n    return d[\"a\"] + d[\"b\"]"]),
+            Part([f"x = {name}(x)"], defs=[f"def {name}(x):\n    n = x.size(0)\n    while n > 1:\n        n = n // 2\n"
+                                           f"    return x * n"]),
+            Part([f"x = {name}(x)"], defs=[f"def {name}(x):\n    if x.size(-1) < 2:\n        return x\n"
+                                           f"    return x[..., :2]"]),
+            Part([f"x = {name}(x, None)"], defs=[f"def {name}(x, bias):\n    if bias is None:\n        return x\n"
+                                                 f"    return x + bias"]),
+        ]
+        return r.choice(forms)
+
+    def class_features(self) -> Part:
+        """Attributes, properties, class constants, optional submodules and methods of the owning module."""
+        r = self.rng
+        name = self.fresh("cfg_")
+        forms = [
+            Part([f"if self.{name} is not None:", f"    x = self.{name}(x)"],
+                 [f"self.{name} = {r.choice(['None', 'nn.LayerNorm(4)', 'nn.Identity()'])}"], uses_self=True),
+            Part([f"if self.{name} == \"relu\":", "    x = F.relu(x)", "else:", "    x = torch.tanh(x)"],
+                 ["self." + name + " = " + r.choice(['"relu"', '"tanh"'])], uses_self=True),
+            Part([f"k = self.{name}[0] if isinstance(self.{name}, (tuple, list)) else self.{name}", "x = x[..., ::k]"],
+                 [f"self.{name} = {r.choice(['(2, 2)', '2', '[1]'])}"], uses_self=True),
+            Part([f"assert self.{name} > 0", f"x = x * self.{name}"], [f"self.{name} = {r.randint(1, 3)}"],
+                 uses_self=True),
+            Part(["assert x is not None", "x = x + 0"]),
+            Part(["with torch.no_grad():", "    s = x.sum()", "x = x - s"]),
+            Part([f"for i, layer in enumerate(self.{name}):", "    if i == 0:", "        x = layer(x)"],
+                 [f"self.{name} = nn.ModuleList([nn.Identity(), nn.Identity()])"], uses_self=True),
+            Part([f"x = self.{name}(x) if self.training else x"], [f"self.{name} = nn.Dropout(0.1)"], uses_self=True),
+            Part([f"x = getattr(self, \"{name}\")(x)"], [f"self.{name} = nn.Identity()"], uses_self=True),
+            Part([f"if hasattr(self, \"{name}\"):", f"    x = self.{name}(x)"], [f"self.{name} = nn.Identity()"],
+                 uses_self=True),
+            Part([f"x = x * self.{name}.weight.sum()"], [f"self.{name} = nn.Linear(4, 4)"], uses_self=True),
+            Part([f"if self.{name}.weight.shape[0] > 2:", "    x = x * 2"], [f"self.{name} = nn.Linear(4, 4)"],
+                 uses_self=True),
+            Part([f"if self.{name}.sum() > 0:", "    x = x * 2"],
+                 [f"self.register_buffer(\"{name}\", torch.ones(3))"], uses_self=True),
+            Part([f"if self.{name}.sum() > 0:", "    x = x * 2"], [f"self.{name} = nn.Parameter(torch.ones(3))"],
+                 uses_self=True),
+        ]
+        return r.choice(forms)
+
+    SNIPPETS = ("returns_and_calls", "class_features", "tensor_ops", "shape_arithmetic", "control_on_size", "control_on_value", "control_on_config", "containers",
                 "loops", "builtins_and_indexing", "library_check", "helper_with_size", "wrapped_helper",
                 "module_hazards")
-    WEIGHTS = (16, 3, 2, 2, 3, 2, 2, 3, 3, 2, 1, 1)
+    WEIGHTS = (3, 3, 16, 3, 2, 2, 3, 2, 2, 3, 3, 2, 1, 1)
 
     def snippet(self, allow_self: bool) -> Part:
         while True:

@@ -58,6 +58,7 @@ from jitlint.targets.fx.values import (
     PROXY,
     PROXY_TYPE,
     UNKNOWN,
+    Closure,
     Concrete,
     Const,
     Mapping,
@@ -290,6 +291,8 @@ class TracingModel:
         self._static_cache: dict[tuple[int, str], Value] = {}
         self._registrations: dict[int, dict[str, str]] = {}
         self._autowrapped: dict[int, bool] = {}
+        self.closures: dict[int, tuple[cst.Lambda | cst.FunctionDef, FunctionInfo]] = {}  # key -> (node, where)
+        self._nested: dict[int, FunctionInfo] = {}
 
     # -- queries ----------------------------------------------------------------------------------------------
     def results_of(self, node: cst.FunctionDef) -> list[TraceResult]:
@@ -349,13 +352,24 @@ class TracingModel:
 
     # -- calls ------------------------------------------------------------------------------------------------
     def call(self, function: FunctionInfo, owner: ClassInfo | None, args: "Arguments", bound: Value | None,
-             definite: bool, type_checked: bool) -> Value:
-        """What calling a project function with these arguments returns (its body analysed in that context)."""
+             definite: bool, type_checked: bool, free: dict[str, Value] | None = None,
+             report_to: FunctionInfo | None = None) -> Value:
+        """What calling a project function with these arguments returns (its body analysed in that context).
+        `free`: the values of an inner function's free variables; `report_to`: the function its findings belong
+        to (the captured function that defines an inner one)."""
         params = self.bind(function, args, bound)
         if params is None:
             return UNKNOWN
+        if free:
+            params = {**free, **params}
         context = Context(tuple(params.items()), owner, definite, type_checked)
-        return self.analyse(function, context)
+        return self.analyse(function, context, report_to)
+
+    def nested_function(self, node: cst.FunctionDef, where: FunctionInfo) -> FunctionInfo:
+        info = self._nested.get(id(node))
+        if info is None:
+            info = self._nested[id(node)] = FunctionInfo(node.name.value, node, where.module, None, frozenset())
+        return info
 
     def bind(self, function: FunctionInfo, args: "Arguments", bound: Value | None) -> dict[str, Value] | None:
         node = function.node
@@ -395,7 +409,7 @@ class TracingModel:
                 values[name] = UNKNOWN  # a required argument not passed: the call fails in eager too
         return values
 
-    def analyse(self, function: FunctionInfo, context: Context) -> Value:
+    def analyse(self, function: FunctionInfo, context: Context, report_to: FunctionInfo | None = None) -> Value:
         node_id = id(function.node)
         self._reached.add(node_id)
         key = (node_id, id(context.owner), context)
@@ -416,14 +430,14 @@ class TracingModel:
         self._analyses += 1
         self._depth += 1
         try:
-            trace = FunctionTrace(self, function, context)
+            trace = FunctionTrace(self, function, context, report_to or function)
             walker = FlowWalker(trace, self._pruned(function))
             falls_through = walker.run(function.node)
             returned = trace.return_value
             if falls_through or returned is None:
                 returned = NONE if returned is None else join(returned, NONE)
             if _is_generator(function.node):
-                returned = Seq("generator", None, UNKNOWN)
+                returned = Seq("generator", None, trace.yielded if trace.yielded is not None else UNKNOWN)
         except RecursionError:
             returned = UNKNOWN
         finally:
@@ -573,8 +587,12 @@ class FunctionTrace(FlowDomain[Value]):
     walks_try = True
     walks_simple_suites = True
 
-    def __init__(self, model: TracingModel, function: FunctionInfo, context: Context) -> None:
+    def __init__(self, model: TracingModel, function: FunctionInfo, context: Context,
+                 report_to: FunctionInfo | None = None) -> None:
         self.model = model
+        self.report_to = report_to or function
+        self.yielded: Value | None = None
+        self.nested_defs = _nested_definitions(function.node)
         self.project = model.project
         self.function = function
         self.context = context
@@ -600,7 +618,7 @@ class FunctionTrace(FlowDomain[Value]):
             return
         if self._caught(result):
             return
-        self.model.report(self.function, result)
+        self.model.report(self.report_to, result)
 
     def _caught(self, result: TraceResult) -> bool:
         if self._try_bodies is None:
@@ -828,6 +846,10 @@ class FunctionTrace(FlowDomain[Value]):
         frame = self.frame
         if frame is not None and name in frame.values:
             return frame.values[name]
+        if name in self.nested_defs:
+            node = self.nested_defs[name]
+            self.model.closures[id(node)] = (node, self.function)
+            return Closure(id(node))
         if name in self.locals:
             return UNKNOWN  # a local not bound on this path (first bound in a loop or one branch)
         if name == "None":
@@ -837,7 +859,7 @@ class FunctionTrace(FlowDomain[Value]):
         return self.model.static_value(cst.Name(name), self.module)
 
     def is_local(self, name: str) -> bool:
-        return any(name in scope for scope in self.scopes) or name in self.locals
+        return any(name in scope for scope in self.scopes) or name in self.locals or name in self.nested_defs
 
     def global_name(self, node: cst.BaseExpression) -> str | None:
         """The qualified name of an expression that refers to a module-level object (not a local), if any."""
@@ -935,16 +957,23 @@ class FunctionTrace(FlowDomain[Value]):
     def e_Ellipsis(self, node) -> Value:
         return Concrete("ellipsis")
 
-    def e_Lambda(self, node) -> Value:
-        return Concrete("callable")
+    def e_Lambda(self, node: cst.Lambda) -> Value:
+        self.model.closures[id(node)] = (node, self.function)
+        return Closure(id(node))
 
     def e_Await(self, node: cst.Await) -> Value:
         self.ev(node.expression)
         return UNKNOWN
 
-    def e_Yield(self, node) -> Value:
-        if node.value is not None and isinstance(node.value, cst.BaseExpression):
-            self.ev(node.value)
+    def e_Yield(self, node: cst.Yield) -> Value:
+        value = node.value
+        if isinstance(value, cst.From):
+            yielded = self.element_of(self.ev(value.item))
+        elif isinstance(value, cst.BaseExpression):
+            yielded = self.ev(value)
+        else:
+            yielded = NONE
+        self.yielded = yielded if self.yielded is None else join(self.yielded, yielded)
         return UNKNOWN
 
     def e_NamedExpr(self, node: cst.NamedExpr) -> Value:
@@ -1526,6 +1555,8 @@ class FunctionTrace(FlowDomain[Value]):
     def call_value(self, node: cst.Call, callee: Value, args: Arguments) -> Value:
         if isinstance(callee, Proxy):
             return PROXY
+        if isinstance(callee, Closure):
+            return self.closure_call(callee, args)
         if isinstance(callee, Module):
             return self.module_call(node, callee, args)
         if isinstance(callee, TypeValue):
@@ -1533,6 +1564,34 @@ class FunctionTrace(FlowDomain[Value]):
         if isinstance(callee, Unknown):
             return Unknown(callee.maybe_proxy or args.may_hold_proxy())
         return Unknown(args.may_hold_proxy())
+
+    def closure_call(self, closure: Closure, args: Arguments) -> Value:
+        found = self.model.closures.get(closure.key)
+        if found is None:
+            return Unknown(args.may_hold_proxy())
+        node, where = found
+        if isinstance(node, cst.Lambda):
+            params = node.params
+            scope: dict[str, Value] = {}
+            positional = [*params.posonly_params, *params.params]
+            for index, param in enumerate(positional):
+                if index < len(args.positional):
+                    scope[param.name.value] = args.positional[index]
+                elif param.name.value in args.keywords:
+                    scope[param.name.value] = args.keywords[param.name.value]
+                elif param.default is not None:
+                    scope[param.name.value] = self.model.static_value(param.default, self.module)
+                else:
+                    scope[param.name.value] = UNKNOWN
+            self.scopes.append(scope)
+            try:
+                return self.ev(node.body)
+            finally:
+                self.scopes.pop()
+        function = self.model.nested_function(node, where)
+        free = {name: self.name_value(name) for name in _free_names(node, self.locals | set(self.nested_defs))}
+        return self.model.call(function, None, args, None, self.definite,
+                               self.context.type_checked or self.type_checks > 0, free, self.report_to)
 
     def self_call(self, node: cst.Call, name: str) -> Value:
         owners = [self.owner] if self.owner is not None else []
@@ -2099,6 +2158,43 @@ class FunctionTrace(FlowDomain[Value]):
 # -- helpers --------------------------------------------------------------------------------------------------
 _NOT_CONSTANT = object()
 _DEFINITE = "<definite>"  # in a frame's values: the block depth down to which the path is certain (loop bodies)
+
+
+class _NestedDefinitions(cst.CSTVisitor):
+    def __init__(self, root: cst.FunctionDef) -> None:
+        self.root = root
+        self.found: dict[str, cst.FunctionDef] = {}
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if node is self.root:
+            return True
+        self.found.setdefault(node.name.value, node)
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+
+def _nested_definitions(function: cst.FunctionDef) -> dict[str, cst.FunctionDef]:
+    """The functions a function defines in its body (not those of nested classes), by name."""
+    collector = _NestedDefinitions(function)
+    walk(function, collector)
+    return collector.found
+
+
+def _free_names(function: cst.FunctionDef, enclosing: set[str]) -> list[str]:
+    """Names an inner function reads that its enclosing function binds (its free variables there)."""
+    own = assigned_names(function) | {p.name.value for p in (*function.params.posonly_params,
+                                                              *function.params.params,
+                                                              *function.params.kwonly_params)}
+    for star in (function.params.star_arg, function.params.star_kwarg):
+        if isinstance(star, cst.Param):
+            own = own | {star.name.value}
+    reads = Reads.of(function.body)
+    return sorted({name.value for name in reads.names} & enclosing - own)
 
 
 def _non_empty(value: Value) -> bool:

@@ -79,13 +79,20 @@ class TypeValue:
 
 
 @dataclass(frozen=True)
+class Closure:
+    """A lambda or a function defined inside traced code (`key`: the id of its node, known to the model)."""
+
+    key: int
+
+
+@dataclass(frozen=True)
 class Unknown:
     """Anything; `maybe_proxy` when it may be, or hold, a Proxy."""
 
     maybe_proxy: bool = True
 
 
-Value = Union[Proxy, Const, Concrete, Seq, Mapping, Module, TypeValue, Unknown]
+Value = Union[Proxy, Const, Concrete, Seq, Mapping, Module, TypeValue, Closure, Unknown]
 
 PROXY = Proxy()
 UNKNOWN = Unknown(True)

@@ -108,14 +108,14 @@ class BuiltinOnProxy(_ModelRule):
 
 
 _ITERATIONS = {
-    "for": "a `for` loop over a Proxy",
-    "comprehension": "a comprehension over a Proxy",
-    "star": "star-unpacking a Proxy (`*x.shape`, `f(*x)`); index it, or concatenate shapes as tuples "
-            "(`x.shape[:1] + (-1,)`)",
-    "double-star": "`**` of a Proxy (`f(**kwargs)` of a traced forward's `**kwargs`); pass keyword arguments "
-                   "explicitly",
-    "star-target": "star-unpacking a Proxy (`a, *rest = x.shape`); `a, b = x.shape` works, or index it",
-    "in": "`in` on a Proxy",
+    "for": ("a `for` loop over a Proxy", "loop over a concrete count and index the tensor"),
+    "comprehension": ("a comprehension over a Proxy", "use tensor operations, or index a concrete range"),
+    "star": ("star-unpacking a Proxy (`*x.shape`, `f(*x)`)",
+             "index it, or concatenate shapes as tuples (`x.shape[:1] + (-1,)`)"),
+    "double-star": ("`**` of a Proxy (the `**kwargs` of a traced forward is one Proxy)",
+                    "pass keyword arguments explicitly"),
+    "star-target": ("`a, *rest = p` of a Proxy", "`a, b = x.shape` (no star) works, or index it"),
+    "in": ("`in` on a Proxy", "compare with tensor operations"),
 }
 
 
@@ -128,22 +128,8 @@ class ProxyIteration(_ModelRule):
     message = "a Proxy iterated: symbolic_trace cannot iterate a traced value"
 
     def describe(self, result: tracing.ProxyIterated) -> str:
-        what = _ITERATIONS.get(result.construct, f"`{result.construct}()` of a Proxy")
-        return f"{what} iterates it: \"Proxy object cannot be iterated\" (TraceError); use tensor operations"
-
-
-_CONTAINERS = {
-    "list": ("a Python list", "\"list indices must be integers or slices, not Proxy\""),
-    "tuple": ("a Python tuple", "\"tuple indices must be integers or slices, not Proxy\""),
-    "str": ("a string", "\"string indices must be integers, not 'Proxy'\""),
-    "dict": ("a dict", "KeyError: a Proxy is never one of its keys"),
-    "module-list": ("a ModuleList/Sequential", "\"'Proxy' object cannot be interpreted as an integer\""),
-    "module-dict": ("a ModuleDict", "KeyError: a Proxy is never one of its keys"),
-    "tensor-slice": ("a buffer (a concrete tensor while tracing) sliced",
-                     "\"slice indices must be integers or None or have an __index__ method\""),
-    "sequence-slice": ("a Python list or tuple sliced",
-                       "\"slice indices must be integers or None or have an __index__ method\""),
-}
+        what, hint = _ITERATIONS.get(result.construct, (f"`{result.construct}()` of a Proxy", "use tensor operations"))
+        return f"{what} iterates it (\"Proxy object cannot be iterated\", TraceError); {hint}"
 
 
 class ConcreteIndexedByProxy(_ModelRule):
