@@ -132,6 +132,20 @@ class ProxyIteration(_ModelRule):
         return f"{what} iterates it (\"Proxy object cannot be iterated\", TraceError); {hint}"
 
 
+_CONTAINERS = {
+    "list": ("a Python list", "\"list indices must be integers or slices, not Proxy\""),
+    "tuple": ("a Python tuple", "\"tuple indices must be integers or slices, not Proxy\""),
+    "str": ("a string", "\"string indices must be integers, not 'Proxy'\""),
+    "dict": ("a dict", "KeyError: a Proxy is never one of its keys"),
+    "module-list": ("a ModuleList/Sequential", "\"'Proxy' object cannot be interpreted as an integer\""),
+    "module-dict": ("a ModuleDict", "KeyError: a Proxy is never one of its keys"),
+    "tensor-slice": ("a buffer (a concrete tensor while tracing) sliced",
+                     "\"slice indices must be integers or None or have an __index__ method\""),
+    "sequence-slice": ("a Python list or tuple sliced",
+                       "\"slice indices must be integers or None or have an __index__ method\""),
+}
+
+
 class ConcreteIndexedByProxy(_ModelRule):
     code = "FX204"
     name = "concrete-indexed-by-proxy"
