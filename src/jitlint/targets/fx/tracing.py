@@ -246,6 +246,12 @@ _ITERATING = frozenset({"list", "tuple", "set", "frozenset", "sorted", "enumerat
                         "reversed", "iter", "map", "filter"})
 # Builtins that call `__index__` of their argument.
 _INDEXING = frozenset({"hex", "oct", "bin", "chr", "range"})
+# Methods of lists, tuples, dicts and strings: called on a value that may be a Proxy or a container of them, they
+# say nothing of which it is.
+_CONTAINER_METHODS = frozenset({"keys", "values", "items", "get", "append", "extend", "insert", "pop", "index",
+                                "count", "copy", "update", "setdefault", "popitem", "clear", "remove", "reverse",
+                                "sort", "format", "join", "split", "startswith", "endswith", "strip", "replace",
+                                "lower", "upper"})
 _TENSOR_ATTRIBUTES = {"shape": "size", "dtype": "dtype", "device": "device"}
 _MAX_CONTEXTS = 8  # per function, before argument constants are forgotten
 _MAX_DEPTH = 40
@@ -291,6 +297,7 @@ class TracingModel:
         self._static_cache: dict[tuple[int, str], Value] = {}
         self._registrations: dict[int, dict[str, str]] = {}
         self._autowrapped: dict[int, bool] = {}
+        self._passed: dict[str, set] | None = None
         self.closures: dict[int, tuple[cst.Lambda | cst.FunctionDef, FunctionInfo]] = {}  # key -> (node, where)
         self._nested: dict[int, FunctionInfo] = {}
 
@@ -326,7 +333,8 @@ class TracingModel:
     def guessed_context(self, function: FunctionInfo, owner: ClassInfo | None) -> Context:
         """Parameters of a function no root reached with known arguments: for a forward, a Proxy for a tensor or
         unannotated parameter, a list of Proxies for `List[...]`/`Tuple[...]`, a concrete value for a scalar
-        annotation; a parameter with a default keeps it (as when a parent omits it); anything else is unknown."""
+        annotation, unknown for another annotation; a parameter with a default keeps it (as when a parent omits
+        it). The parameters of another function are claimed to be nothing in particular (no Proxy)."""
         params: dict[str, Value] = {}
         forward = function.name == "forward" and function.cls is not None
         positional, keyword_only, star, star_kwarg = _parameters(function)
@@ -337,10 +345,10 @@ class TracingModel:
             elif forward:
                 params[name] = _guess(param, function.module)
             else:
-                params[name] = UNKNOWN
+                params[name] = OPAQUE  # a helper no root reaches with known arguments: nothing is claimed
         for param in (star, star_kwarg):
             if param is not None:
-                params[param.name.value] = UNKNOWN
+                params[param.name.value] = UNKNOWN if forward else OPAQUE
         return self._context(function, owner, params, guessed=True, definite=False)
 
     def _context(self, function: FunctionInfo, owner: ClassInfo | None, params: dict[str, Value], **flags) -> Context:
@@ -506,6 +514,19 @@ class TracingModel:
         classes = frozenset(c for c in order if c is not None)
         complete = bool(order) and all(c is not None for c in order)
         return (classes if complete else frozenset()), (tuple(order) if complete else None)
+
+    def passed_literals(self) -> dict[str, set]:
+        """The bool literals the project's code passes by keyword (`f(flag=True)`, `dict(flag=True)`,
+        `{"flag": True}`), by keyword: a configuration flag passed both ways is not decided by its default."""
+        if self._passed is None:
+            collector = _KeywordLiterals()
+            for module in list(self.project.modules.values()):
+                text = module.text
+                if text is not None and "True" not in text and "False" not in text:
+                    continue
+                walk(module.tree, collector)
+            self._passed = collector.found
+        return self._passed
 
     def autowrapped_globals(self, module: ModuleInfo) -> bool:
         """Whether the tracer patches the `math` functions a module imported by name: it patches the globals of
@@ -1209,7 +1230,9 @@ class FunctionTrace(FlowDomain[Value]):
                 return Concrete("device")
             return Concrete("tensor") if name in ("T", "mT", "data", "real", "imag") else CONCRETE
         if isinstance(value, Unknown):
-            return value
+            # A value that may hold a Proxy and has this attribute: a tuple, list or dict has none but their
+            # methods, so what is left is a Proxy (or an object the model does not know).
+            return PROXY if value.maybe_proxy and name not in _CONTAINER_METHODS else value
         return CONCRETE
 
     def self_attribute(self, name: str) -> Value:
@@ -1250,8 +1273,12 @@ class FunctionTrace(FlowDomain[Value]):
         kinds = info.kinds
         if any(isinstance(kind, CallResult) and kind.qualified in PARAMETER_CLASSES for kind in kinds):
             return PROXY
-        if info.assigned_in - {"__init__"} and not info.assigned_in <= {"__init__", "reset_parameters", "_init_weights", "init_weights"}:
-            return UNKNOWN  # set while running (maybe in traced code)
+        if self._assigned_in_traced_code(cls, info):
+            return UNKNOWN  # set while tracing: maybe a Proxy
+        if info.init_bool is not None and info.assigned_in <= {"__init__"}:
+            flag = self._default_flag(cls, info)
+            if flag is not None:
+                return Const(flag)
         containers = {kind for kind in kinds if kind in ("ModuleList", "Sequential", "ModuleDict")}
         if len(containers) == 1:
             classes, order = self.model.container_elements(info, cls)
@@ -1278,6 +1305,38 @@ class FunctionTrace(FlowDomain[Value]):
         if any(isinstance(kind, CallResult) and kind.qualified.startswith("torch.") for kind in kinds):
             return Concrete("tensor") if all(isinstance(kind, CallResult) for kind in kinds) else CONCRETE
         return CONCRETE
+
+    def _default_flag(self, cls: ClassInfo, info) -> bool | None:
+        """The bool a configuration flag holds in the module built with the defaults of `__init__`: what every
+        assignment in `__init__` gives it, a literal or an `__init__` parameter with a literal default (None when
+        they differ, or one is anything else). The model checked is the default-configured one."""
+        defaults: dict[str, cst.BaseExpression] = {}
+        for current in self.project.mro(cls):
+            init = current.methods.get("__init__")
+            if init is not None:
+                for param in (*init.node.params.params, *init.node.params.kwonly_params):
+                    if param.default is not None:
+                        defaults.setdefault(param.name.value, param.default)
+        found: set[bool] = set()
+        for value in info.init_values:
+            node = value.node
+            if isinstance(node, cst.Name) and node.value in defaults:
+                if self.model.passed_literals().get(node.value, set()) - {_constant(defaults[node.value])}:
+                    return None  # the project builds this module with the flag set otherwise too
+                node = defaults[node.value]
+            constant = _constant(node)
+            if not isinstance(constant, bool):
+                return None
+            found.add(constant)
+        return found.pop() if len(found) == 1 else None
+
+    def _assigned_in_traced_code(self, cls: ClassInfo, info) -> bool:
+        for method_name in info.assigned_in - {"__init__"}:
+            method = self.project.find_method(cls, method_name)
+            entry = self.model.policy.captured.get(method.node) if method is not None else None
+            if entry is not None and entry.body_captured:
+                return True
+        return False
 
     def _registration(self, cls: ClassInfo, name: str) -> str | None:
         return self.model.registrations(cls).get(name)
@@ -1692,6 +1751,8 @@ class FunctionTrace(FlowDomain[Value]):
                     return self.project_call(node, method, cls, args, bound)
             return Unknown(args.may_hold_proxy())
         if isinstance(receiver, Unknown):
+            if receiver.maybe_proxy and name not in _CONTAINER_METHODS:
+                return PROXY  # see `attribute`
             return Unknown(receiver.maybe_proxy or args.may_hold_proxy())
         return Unknown(args.may_hold_proxy())
 
@@ -2017,7 +2078,9 @@ class FunctionTrace(FlowDomain[Value]):
                 if isinstance(value, Proxy):
                     self.report(ProxyIterated(node, name))
                     return OPAQUE
-            return Seq("list", None, Seq("tuple", None, join_all(self.element_of(v) for v in args.positional)))
+            if args.unknown:
+                return Seq("list", None, Seq("tuple", None, UNKNOWN))
+            return Seq("list", None, sequence("tuple", (self.element_of(v) for v in args.positional)))
         if name == "enumerate":
             if isinstance(first, Proxy):
                 self.report(ProxyIterated(node, name))
@@ -2158,6 +2221,22 @@ class FunctionTrace(FlowDomain[Value]):
 # -- helpers --------------------------------------------------------------------------------------------------
 _NOT_CONSTANT = object()
 _DEFINITE = "<definite>"  # in a frame's values: the block depth down to which the path is certain (loop bodies)
+
+
+class _KeywordLiterals(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: dict[str, set] = {}
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            constant = _constant(node.value)
+            if isinstance(constant, bool):
+                self.found.setdefault(node.keyword.value, set()).add(constant)
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        key, constant = _constant(node.key), _constant(node.value)
+        if isinstance(key, str) and isinstance(constant, bool):
+            self.found.setdefault(key, set()).add(constant)
 
 
 class _NestedDefinitions(cst.CSTVisitor):
