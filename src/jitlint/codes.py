@@ -48,6 +48,8 @@ CODES: dict[str, CodeInfo] = {
     "FX113": CodeInfo("boxed-run-list-reused", "error", "fx", None),
     "FX114": CodeInfo("erase-node-with-users", "error", "fx", None),
     "FX115": CodeInfo("graph-edit-without-recompile", "warning", "fx", None),
+    "FX116": CodeInfo("invalid-node-creation", "error", "fx", None),
+    "FX117": CodeInfo("fx-call-misuse", "error", "fx", None),
     "FX201": CodeInfo("proxy-as-bool", "error", "fx", None),
     "FX202": CodeInfo("builtin-on-proxy", "error", "fx", None),
     "FX203": CodeInfo("proxy-iteration", "error", "fx", None),
