@@ -33,7 +33,6 @@ import sys
 import tempfile
 import textwrap
 from collections import Counter, defaultdict
-from concurrent.futures import ProcessPoolExecutor, TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -507,22 +506,22 @@ def generate(seed: int, index: int) -> str:
 
 
 # -- torch's side -------------------------------------------------------------------------------------------------
-def _trace_one(path: str, timeout: int) -> dict:
-    """Runs in a pool worker: import the program, build its last nn.Module class, symbolic_trace it."""
-    import importlib.util
-    import signal
-    import traceback
-    import warnings
+# A worker: imports torch once, then for each program path read on stdin, imports the program, builds its last
+# nn.Module class and traces it with plain symbolic_trace (a time limit per program), and writes one JSON line.
+_WORKER = r"""
+import importlib.util, json, signal, sys, traceback, warnings
+warnings.simplefilter("ignore")
+import torch, torch.fx as fx, torch.nn as nn
 
-    warnings.simplefilter("ignore")
-    import torch.fx as fx
-    import torch.nn as nn
+def alarm(signum, frame):
+    raise TimeoutError("time limit")
 
-    def alarm(_signum, _frame):
-        raise TimeoutError("time limit")
-
-    signal.signal(signal.SIGALRM, alarm)
-    name = "_differential_" + Path(path).stem
+signal.signal(signal.SIGALRM, alarm)
+timeout = int(sys.argv[1])
+print("ready", flush=True)
+for line in sys.stdin:
+    path = line.strip()
+    name = "_differential_" + path.rsplit("/", 1)[-1][:-3]
     stage = "import"
     signal.alarm(timeout)
     try:
@@ -536,37 +535,68 @@ def _trace_one(path: str, timeout: int) -> dict:
         model = classes[-1]()
         stage = "trace"
         fx.symbolic_trace(model)
-        return {"stage": None}
-    except BaseException as error:  # noqa: BLE001
+        result = {"stage": None}
+    except BaseException as error:
         frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
-        return {"stage": stage, "type": type(error).__name__, "message": (str(error).splitlines() or [""])[0][:300],
-                "line": frames[-1].lineno if frames else None}
+        result = {"stage": stage, "type": type(error).__name__,
+                  "message": (str(error).splitlines() or [""])[0][:300],
+                  "line": frames[-1].lineno if frames else None}
     finally:
         signal.alarm(0)
         sys.modules.pop(name, None)
+    print(json.dumps(result), flush=True)
+"""
+
+
+class _Worker:
+    def __init__(self, timeout: int) -> None:
+        self.timeout = timeout
+        self.process = subprocess.Popen([sys.executable, "-c", _WORKER, str(timeout)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.process.stdout.readline()  # "ready": torch is imported
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+
+
+def _run_on(worker: _Worker, path: str) -> tuple[dict, _Worker]:
+    """One program on one worker; a worker that dies or hangs is replaced."""
+    import select
+
+    worker.process.stdin.write(path + "\n")
+    worker.process.stdin.flush()
+    ready, _, _ = select.select([worker.process.stdout], [], [], worker.timeout * 2 + 30)
+    line = worker.process.stdout.readline() if ready else ""
+    if line:
+        return json.loads(line), worker
+    worker.close()
+    return {"stage": "crash", "type": "WorkerLost", "message": "", "line": None}, _Worker(worker.timeout)
 
 
 def trace_all(paths: list[Path], workers: int, timeout: int) -> dict[str, dict]:
-    import multiprocessing
+    """Trace each program in a pool of worker processes (each imports torch once)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from queue import Queue
 
+    pool: Queue = Queue()
+    for _ in range(max(1, workers)):
+        pool.put(_Worker(timeout))
     results: dict[str, dict] = {}
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm) as pool:
-        futures = {str(path): pool.submit(_trace_one, str(path), timeout) for path in paths}
-        for path, future in futures.items():
-            try:
-                results[path] = future.result(timeout=timeout * 4 + 60)
-            except FutureTimeout:
-                results[path] = {"stage": "timeout", "type": "TimeoutError", "message": "", "line": None}
-            except Exception as error:  # noqa: BLE001  (a worker that died)
-                results[path] = {"stage": "crash", "type": type(error).__name__, "message": str(error)[:200],
-                                 "line": None}
+
+    def one(path: Path) -> None:
+        worker = pool.get()
+        try:
+            results[str(path)], worker = _run_on(worker, str(path))
+        finally:
+            pool.put(worker)
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as threads:
+        list(threads.map(one, paths))
+    while not pool.empty():
+        pool.get().close()
     return results
-
-
-def _warm() -> None:
-    import torch  # noqa: F401  (import torch once per worker)
-    import torch.fx  # noqa: F401
 
 
 # -- jitlint's side -----------------------------------------------------------------------------------------------
