@@ -96,8 +96,8 @@ def module_level_wraps(module: ModuleInfo) -> frozenset[str]:
                 continue
             if qualified == FX_WRAP:
                 found.add(f"fx:{name}")
-            elif qualified.rpartition(".")[2] in LIBRARY_FUNCTION_WRAPPERS:
-                found.add(f"library:{name}")
+            elif qualified.rpartition(".")[2] in (*LIBRARY_FUNCTION_WRAPPERS, *LIBRARY_MODULE_LEAF_DECORATORS):
+                found.add(f"library:{name}")  # `register_notrace_function(f)`, `register_notrace_module(Cls)`
     return frozenset(found)
 
 
@@ -204,6 +204,16 @@ def submodule_classes(project: ProjectIndex) -> frozenset[int]:
     argument a call omits keeps its default). The others are the classes users trace themselves (roots): never
     referred to, or built by a function (`model = ResNet(...)` in a builder). Every forward parameter of a root
     becomes a Proxy placeholder, flags with defaults too."""
+    return _class_references(project)[0]
+
+
+def attribute_only_classes(project: ProjectIndex) -> frozenset[int]:
+    """Module classes (ids) the project only ever builds as `self.<name> = Cls(...)`: every call of theirs in
+    traced code is `self.<name>(...)`, which the tracing model resolves, so one it never reaches is not traced."""
+    return _class_references(project)[1]
+
+
+def _class_references(project: ProjectIndex) -> tuple[frozenset[int], frozenset[int]]:
     cache = project.derived.get("fx.submodule_classes")
     if cache is not None and cache[0] == len(project.modules):
         return cache[1]
@@ -211,6 +221,8 @@ def submodule_classes(project: ProjectIndex) -> frozenset[int]:
     in_classes: set[int] = set()
     passed: set[int] = set()
     built_by_function: set[int] = set()
+    as_attribute: set[int] = set()
+    otherwise: set[int] = set()
     for module in list(project.modules.values()):
         if module.text is not None and not any(name in module.text for name in names):
             continue
@@ -220,6 +232,7 @@ def submodule_classes(project: ProjectIndex) -> frozenset[int]:
             target = project.resolve_class(module.imports.qualify(node))
             if target is None or not project.is_module_class(target):
                 continue
+            (as_attribute if id(node) in collector.attribute_values else otherwise).add(id(target))
             if inside is not None:
                 if not (target.module is module and target.name == inside):  # not its own body
                     in_classes.add(id(target))
@@ -227,7 +240,7 @@ def submodule_classes(project: ProjectIndex) -> frozenset[int]:
                 built_by_function.add(id(target))
             else:
                 passed.add(id(target))
-    result = frozenset(in_classes | (passed - built_by_function))
+    result = (frozenset(in_classes | (passed - built_by_function)), frozenset(as_attribute - otherwise))
     project.derived["fx.submodule_classes"] = (len(project.modules), result)
     return result
 
@@ -242,9 +255,17 @@ class _References(cst.CSTVisitor):
         self.classes: list[str] = []
         self.bases: set[int] = set()
         self.called: set[int] = set()
+        self.attribute_values: set[int] = set()  # the class of `self.<name> = Cls(...)`
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        value = node.value
+        if isinstance(value, cst.Call) and all(
+                isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) for t in node.targets):
+            self.attribute_values.add(id(value.func))
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self.classes.append(node.name.value)
+        self.bases.add(id(node.name))  # defining a class is not using it
         for base in node.bases:  # deriving from a class is not using it as a submodule
             collector = _AllNames()
             walk(base.value, collector)

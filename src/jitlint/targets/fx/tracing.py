@@ -49,7 +49,7 @@ from jitlint.project import (
     ModuleInfo,
     is_torch_module_base,
 )
-from jitlint.targets.fx.trace import TRACE_TIME_VALUES, is_root_forward
+from jitlint.targets.fx.trace import TRACE_TIME_VALUES, attribute_only_classes, is_root_forward
 from jitlint.targets.fx.values import (
     CONCRETE,
     EMPTY,
@@ -316,9 +316,12 @@ class TracingModel:
                 owners = entry.owners or [entry.info.cls]
                 for owner in owners:
                     self.analyse(entry.info, self.root_context(entry.info, owner))
+        attribute_only = attribute_only_classes(self.project)
         for entry in entries:
             if id(entry.info.node) not in self._reached:
                 owner = entry.owners[0] if entry.owners else entry.info.cls
+                if entry.info.name == "forward" and owner is not None and id(owner) in attribute_only:
+                    continue  # its calls are all `self.<name>(...)`, resolved: none ran it
                 self.analyse(entry.info, self.guessed_context(entry.info, owner))
 
     def report(self, function: FunctionInfo, result: TraceResult) -> None:
@@ -597,7 +600,7 @@ class Arguments:
         return any(holds_proxy(value) for value in self.all())
 
     def may_hold_proxy(self) -> bool:
-        return self.unknown or any(may_hold_proxy(value) for value in self.all())
+        return any(may_hold_proxy(value) for value in self.all())  # what `*`/`**` passed is among them
 
 
 class FunctionTrace(FlowDomain[Value]):
@@ -1586,6 +1589,8 @@ class FunctionTrace(FlowDomain[Value]):
                 args.unknown = True
                 if isinstance(value, Mapping):
                     args.keywords[f"**{len(args.keywords)}"] = value.item
+                elif not isinstance(value, Proxy):
+                    args.keywords[f"**{len(args.keywords)}"] = self.element_of(value)
             elif arg.keyword is not None:
                 args.keywords[arg.keyword.value] = value
             else:
