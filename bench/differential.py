@@ -46,7 +46,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from differential_programs import Program, generate  # noqa: E402
+from differential_programs import Generator, Program  # noqa: E402
 
 DEFAULT_OUT = HERE / ".work" / "differential"
 
@@ -107,6 +107,31 @@ def verdict_of(response: dict | None, failure: str, path: str) -> TorchVerdict:
     # identical line of another program, so only a line in this program's own file counts.
     line = error["line"] if error.get("file") == path else None
     return TorchVerdict("rejected", error["message"], error.get("text") or "", line, error.get("kind", ""))
+
+
+_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\b.*$", re.MULTILINE)
+
+
+def standalone_verdict(path: Path, timeout: float) -> TorchVerdict:
+    """Run a program file as a script in a fresh interpreter (its `__main__` block scripts its root): the check
+    that a verdict of the pool is what the file alone gives."""
+    try:
+        result = subprocess.run([sys.executable, "-W", "ignore", str(path)], capture_output=True, text=True,
+                                timeout=timeout, cwd=path.parent)
+    except subprocess.TimeoutExpired:
+        return TorchVerdict("no-answer", "timed out")
+    if result.returncode == 0:
+        return TorchVerdict("scripted")
+    # the exception's text follows the traceback: `RuntimeError: <torch's message, its frames and carets>`
+    last = result.stderr[result.stderr.rfind("Traceback (most recent call last):"):]
+    exception = _EXCEPTION_LINE.search(last)
+    if exception is None:
+        return TorchVerdict("no-answer", result.stderr.strip()[-300:])
+    text = last[exception.start():]
+    head, _, rest = text.partition(":")
+    message = (rest.strip().splitlines() or [head])[0]
+    line = re.search(rf'File "{re.escape(str(path))}", line (\d+)', text)
+    return TorchVerdict("rejected", message, text, int(line.group(1)) if line else None, head.rsplit(".", 1)[-1])
 
 
 # -- jitlint ----------------------------------------------------------------------------------------------------------
@@ -380,9 +405,9 @@ def jitlint_revision() -> str:
 
 
 def run(seed: int, count: int, out: Path | None, jobs: int, timeout: float, keep: bool = False,
-        start: int = 0) -> tuple[dict, dict, list[Outcome]]:
+        start: int = 0, command: str = "") -> tuple[dict, dict, list[Outcome]]:
     started = time.perf_counter()
-    programs = [p for p in generate(seed, start + count)[start:]]
+    programs = [Generator(seed, index).program() for index in range(start, start + count)]
     by_name = {p.name: p for p in programs}
     generated = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="jitlint-differential-") as temporary:
@@ -405,7 +430,7 @@ def run(seed: int, count: int, out: Path | None, jobs: int, timeout: float, keep
     import torch
 
     meta = {"seed": seed, "count": count, "start": start, "torch": torch.__version__, "jitlint": jitlint_revision(),
-            "command": " ".join(["python", "bench/differential.py", "--seed", str(seed), "--count", str(count)]),
+            "command": command or f"python bench/differential.py --seed {seed} --count {count} --start {start}",
             "seconds": {"generate": generated - started, "torch": torched - generated, "jitlint": linted - torched},
             "jitlint_internal_findings": [{"file": f["filename"], "code": f["code"], "message": f["message"]}
                                           for f in internal][:20],
@@ -413,6 +438,30 @@ def run(seed: int, count: int, out: Path | None, jobs: int, timeout: float, keep
     if out is not None:
         save(out, summary, outcomes, by_name, meta)
     return summary, meta, outcomes
+
+
+def cross_check(outcomes: list[Outcome], seed: int, sample: int, jobs: int, timeout: float) -> dict:
+    """Run `sample` programs (spread over the batch) each as a script in a fresh interpreter and compare with the
+    pool's verdicts: status, torch's first line and torch's line."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    judged = [o for o in outcomes if o.torch.judged]
+    step = max(1, len(judged) // max(1, sample))
+    chosen = judged[::step][:sample]
+    with tempfile.TemporaryDirectory(prefix="jitlint-differential-alone-") as temporary:
+        def alone(o: Outcome) -> TorchVerdict:
+            program = Generator(seed, int(o.name.rsplit("_", 1)[1])).program()
+            path = Path(temporary) / f"{o.name}.py"
+            path.write_text(program.source)
+            return standalone_verdict(path, timeout)
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            verdicts = list(pool.map(alone, chosen))
+    differ = [{"program": o.name, "pool": [o.torch.status, o.torch.line, o.torch.message[:120]],
+               "alone": [v.status, v.line, v.message[:120]]}
+              for o, v in zip(chosen, verdicts)
+              if (o.torch.status, o.torch.line, o.torch.message.strip()) != (v.status, v.line, v.message.strip())]
+    return {"checked": len(chosen), "same": len(chosen) - len(differ), "differ": differ}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -426,8 +475,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=30, help="groups shown in the text report")
     parser.add_argument("--keep", action="store_true", help="also keep the whole batch next to --out")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--standalone", type=int, default=0, metavar="N",
+                        help="also run N of the programs each as a script in a fresh interpreter and compare")
     args = parser.parse_args(argv)
-    summary, meta, _ = run(args.seed, args.count, args.out, args.jobs, args.timeout, args.keep, args.start)
+    command = " ".join(["python bench/differential.py", *(sys.argv[1:] if argv is None else argv)])
+    summary, meta, outcomes = run(args.seed, args.count, args.out, args.jobs, args.timeout, args.keep, args.start,
+                                  command)
+    if args.standalone:
+        meta["standalone"] = cross_check(outcomes, args.seed, args.standalone, args.jobs, args.timeout)
+        if args.out is not None:
+            report = json.loads((args.out / "report.json").read_text())
+            report["meta"]["standalone"] = meta["standalone"]
+            (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     if args.json:
         print(json.dumps({"meta": meta, **summary}, indent=2))
     else:
@@ -436,6 +495,12 @@ def main(argv: list[str] | None = None) -> int:
             print("\njitlint could not check some programs:")
             for f in meta["jitlint_internal_findings"]:
                 print(f"  {f['file']}: {f['code']} {f['message']}")
+        if args.standalone:
+            check = meta["standalone"]
+            print(f"\nstandalone check: {check['same']}/{check['checked']} programs give the same verdict, message "
+                  "and line when run alone")
+            for item in check["differ"]:
+                print(f"  {item['program']}: pool {item['pool']}, alone {item['alone']}")
         print(f"\nreport, groups and examples: {args.out}")
     return 0
 

@@ -245,8 +245,8 @@ class Builder:
         pool = [prefer] if prefer else pool_of(t)
         base = self.rng.choice(pool)
         name, n = base, 1
-        while name in self.names or name in RESERVED or name in self.file.global_types \
-                or name in self.file.unsupported_globals:
+        taken = {h.name for h in self.file.helpers} | set(self.file.global_types) | set(self.file.unsupported_globals)
+        while name in self.names or name in RESERVED or name in taken:
             name = f"{base}{n}"
             n += 1
         self.names.add(name)
@@ -793,6 +793,9 @@ class Builder:
             (1, self.st_scripting_branch) if depth_left > 0 else (0, None),
             (1, self.st_attr_update) if self.module else (0, None),
             (4, self.st_call),
+            (2, self.st_none_attribute) if self.module and depth_left > 0 else (0, None),
+            (1, self.st_hasattr) if self.module and depth_left > 0 else (0, None),
+            (2, self.st_union) if depth_left > 0 else (0, None),
         ]
         kinds = [(w, f) for w, f in kinds if f is not None and w > 0]
         while True:
@@ -1176,6 +1179,46 @@ class Builder:
         else:
             self.assign(t, call)
 
+    def st_none_attribute(self, depth_left):
+        """An attribute that may be None, tested before use (torch drops the branch when it is None)."""
+        found = [a for a in self.module.attrs if a.kind in ("none", "none_or_tensor")]
+        if not found:
+            return False
+        a = self.rng.choice(found)
+        h = self.var(T) or "x"
+        use = f"self.{a.name}({h})" if a.kind == "none" and self.chance(0.5) else f"{h} + self.{a.name}"
+        style = self.rng.choice(["is_not_none", "is_none_else", "ternary"])
+        if style == "is_not_none":
+            with self.nested(f"if self.{a.name} is not None:"):
+                self.emit(f"{h} = {use}")
+        elif style == "is_none_else":
+            with self.nested(f"if self.{a.name} is None:"):
+                self.emit(f"{h} = {h} * 1.0")
+            with self.nested("else:"):
+                self.emit(f"{h} = {use}")
+        else:
+            self.emit(f"{h} = {h} if self.{a.name} is None else {use}")
+
+    def st_hasattr(self, depth_left):
+        """`hasattr(self, ...)` on an attribute that exists or not: torch answers it while compiling."""
+        modules = [a.name for a in self.module.attrs if a.kind == "module"]
+        name = self.rng.choice(modules) if modules and self.chance(0.5) else self.rng.choice(["proj_extra", "head2"])
+        h = self.var(T) or "x"
+        with self.nested(f'if hasattr(self, "{name}"):'):
+            self.emit(f"{h} = self.{name}({h})")
+
+    def st_union(self, depth_left):
+        unions = [n for n, t in self.scope.vars.items() if isinstance(t, tuple) and t[0] == "Union"]
+        if not unions:
+            return False
+        u = self.rng.choice(unions)
+        h = self.var(T) or "x"
+        first = self.rng.choice(["int", "torch.Tensor"])
+        with self.nested(f"if isinstance({u}, {first}):"):
+            self.emit(f"{h} = {h} * {u}" if first == "int" else f"{h} = {h} + {u}")
+        with self.nested("else:"):
+            self.emit(f"{h} = {h} + {u}" if first == "int" else f"{h} = {h} * {u}")
+
     def st_attr_update(self, depth_left):
         ints = [a for a in self.module.attrs if a.kind == "value" and a.type in (INT, FLOAT)
                 and a.extra.get("usable", True)]
@@ -1270,7 +1313,11 @@ class Generator:
         rng = self.rng
         kind = "module" if rng.random() < 0.72 else "function"
         n_mistakes = rng.choices([0, 1, 2], [0.62, 0.33, 0.05])[0]
-        mistakes = [self.choose_mistake(kind) for _ in range(n_mistakes)]
+        mistakes: list[str] = []
+        while len(mistakes) < n_mistakes:
+            name = self.choose_mistake(kind)
+            if name not in mistakes:
+                mistakes.append(name)
         self.file.features.append(kind)
         self.add_globals()
         self.add_helpers()
@@ -1355,12 +1402,15 @@ class Generator:
 
     def add_helpers(self) -> None:
         for _ in range(self.rng.choice([0, 0, 1, 1, 2])):
-            self.helper()
+            if self.rng.random() < 0.15:
+                self.eager_helper()
+            else:
+                self.helper()
 
     def helper(self, name: str | None = None, params_spec=None, ret=None, decorate: str | None = None,
                mistakes=(), callable_=True) -> Func:
         rng, f = self.rng, self.file
-        name = name or self.unique_helper(rng.choice(["scale_add", "normalize", "combine", "act", "project",
+        name = name or self.unique_helper(rng.choice(["scale_add", "normalize", "combine", "activate", "project",
                                                          "mask_fill", "pool", "gate"]))
         if params_spec is None:
             params_spec = [("t", T, False, True)]
@@ -1597,7 +1647,10 @@ class Generator:
         self.add_attrs(m, rng.randint(1, 5))
         # methods the forward may call
         for _ in range(rng.choice([0, 0, 1, 2])):
-            self.method(m)
+            if rng.random() < 0.25:
+                self.eager_method(m)
+            else:
+                self.method(m)
         for _ in range(rng.choice([0, 0, 0, 1])):
             self.unused_method(m)
         fwd = self.signature(Func("forward", is_method=True), mistakes)
@@ -1641,6 +1694,42 @@ class Generator:
         f.features.append("method" if not decorators else f"method:{decorators[0]}")
         return func
 
+    EAGER_BODIES = {
+        T: ["return torch.from_numpy(t.detach().numpy() * 2)",
+            "try:\n    return t.relu()\nexcept RuntimeError:\n    return t",
+            "vals = [v for v in range(3) if v]\nreturn t * len(vals)"],
+        INT: ["return int(np.prod(t.shape))", "return len([v for v in t.shape if v > 1])"],
+        FLOAT: ["return float(np.mean(t.detach().numpy()))", "return sum(float(v) for v in t.shape)"],
+    }
+
+    def eager_body(self, ret) -> list[tuple[int, str]]:
+        text = self.rng.choice(self.EAGER_BODIES[ret])
+        if "np." in text:
+            self.file.uses("np")
+        return [(1, line[4:]) if line.startswith("    ") else (0, line) for line in text.split("\n")]
+
+    def eager_method(self, m: ModuleCtx) -> None:
+        """A method forward calls whose body is eager Python: `@torch.jit.ignore` or `@torch.jit.unused`, typed."""
+        rng, f = self.rng, self.file
+        name = self.attr_name(m, ["_to_host", "_py_stats", "_eager_op"])
+        ret = rng.choice([T, T, INT, FLOAT])
+        style = rng.choice(["ignore", "ignore", "unused"])
+        func = Func(name, params=[f"t: {f.ann(T)}"], ret=ret, ret_annotation=f.ann(ret), is_method=True,
+                    decorators=[f"@torch.jit.{style}"], lines=self.eager_body(ret))
+        m.methods.append(func)
+        m.method_sigs[name] = ([("t", T, False)], ret)
+        f.features.append(f"eager_method:{style}")
+
+    def eager_helper(self) -> None:
+        """A free function compiled code calls, left to Python with `@torch.jit.ignore`."""
+        f = self.file
+        ret = self.rng.choice([T, INT, FLOAT])
+        name = self.unique_helper(self.rng.choice(["host_op", "py_reduce"]))
+        f.helpers.append(Func(name, params=[f"t: {f.ann(T)}"], ret=ret, ret_annotation=f.ann(ret),
+                              decorators=["@torch.jit.ignore"], lines=self.eager_body(ret)))
+        f.helper_sigs[name] = ([("t", T, False)], ret)
+        f.features.append("eager_helper")
+
     def unused_method(self, m: ModuleCtx) -> None:
         """A method forward never calls: compiled only if exported; ignored/unused bodies hold eager code."""
         rng, f = self.rng, self.file
@@ -1665,44 +1754,41 @@ class Generator:
         m.methods.append(func)
         f.features.append(f"unused_method:{style}")
 
+    SIGNATURE_MISTAKES = {"unannotated_float_default", "none_default_not_optional", "mutable_default", "kwargs",
+                          "opt_param_no_default_none", "union_unrefined", "type_comment_arity"}
+
     def signature(self, func: Func, mistakes: list[str]) -> Func:
-        """Parameters of the root: `x` first, then a few typed ones."""
+        """Parameters of the root: `x` first, then a few typed ones; annotations or, sometimes, a type comment."""
         rng, f = self.rng, self.file
         func.scope = {"x": T}
-        func.params.append("x" if rng.random() < 0.5 else f"x: {f.ann(T)}")
-        extra = rng.choice([0, 0, 1, 1, 2, 3])
+        params = [("x", T, None, rng.random() < 0.5)]  # name, type, default, annotated
         defaulted = False
-        for _ in range(extra):
+        for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
             kind = rng.choice([INT, FLOAT, BOOL, STR, Optional(T), Optional(T), Optional(INT), List(INT),
                                Tuple(INT, INT), T, Dict(STR, T), Union(INT, T) if rng.random() < 0.3 else INT])
+            container = isinstance(kind, tuple) and kind[0] in ("List", "Dict", "Union")
+            optional = isinstance(kind, tuple) and kind[0] == "Optional"
+            wants_default = optional or (not container and kind != T and rng.random() < 0.6)
+            if defaulted and not wants_default:
+                continue  # Python: no parameter without a default after one with a default
             pname = self.param_name(func, kind)
-            ann = f.ann(kind)
-            has_default = defaulted or rng.random() < 0.6 or kind in (Optional(T), Optional(INT))
-            if isinstance(kind, tuple) and kind[0] in ("List", "Dict", "Union"):
-                has_default = defaulted  # no mutable default here (that is a mistake of its own)
-            text = f"{pname}: {ann}" if kind != T or rng.random() < 0.5 else pname
-            if has_default:
-                default = "None" if isinstance(kind, tuple) and kind[0] == "Optional" else self.default_for(kind)
-                if kind == T:
-                    continue
-                if isinstance(kind, tuple) and kind[0] in ("List", "Dict", "Union"):
-                    continue
-                text += f" = {default}"
-                defaulted = True
-            func.params.append(text)
+            default = ("None" if optional else self.default_for(kind)) if wants_default else None
+            defaulted = defaulted or wants_default
+            params.append((pname, kind, default, kind != T or rng.random() < 0.5))
             func.scope[pname] = kind
-            f.features.append(f"param:{ann}")
-        # the return: mostly a Tensor
+            f.features.append(f"param:{f.ann(kind)}")
         ret = rng.choices([T, Tuple(T, T), Dict(STR, T), List(T), Tuple(T, INT)], [10, 2, 1, 1, 1])[0]
         func.ret = ret
-        if ret != T or rng.random() < 0.5:
-            func.ret_annotation = f.ann(ret)
-        if rng.random() < 0.05 and all(":" not in p and "=" not in p for p in func.params):
-            # a type comment instead of annotations
-            types = ", ".join(f.ann(func.scope[p.split(":")[0].split("=")[0].strip()]) for p in func.params)
-            func.type_comment = f"({types}) -> {f.ann(ret)}"
-            func.ret_annotation = None
+        comment = rng.random() < 0.07 and not self.SIGNATURE_MISTAKES & set(mistakes)
+        for pname, kind, default, annotated in params:
+            text = f"{pname}: {f.ann(kind)}" if annotated and not comment else pname
+            func.params.append(text + (f" = {default}" if default is not None and text != pname else
+                                       f"={default}" if default is not None else ""))
+        if comment:
+            func.type_comment = f"({', '.join(f.ann(kind) for _, kind, _, _ in params)}) -> {f.ann(ret)}"
             f.features.append("type_comment")
+        elif ret != T or rng.random() < 0.5:
+            func.ret_annotation = f.ann(ret)
         return func
 
     def param_name(self, func: Func, kind) -> str:
@@ -1725,7 +1811,7 @@ class Generator:
             b.emit(f"{b.main} = self.shared({b.main})")
         # parameter-level mistakes change the signature first
         body_mistakes = []
-        for name in mistakes:
+        for name in sorted(mistakes, key=lambda n: n == "kwargs"):  # `*args`/`**kwargs` come last
             if not self.signature_mistake(name, func, b):
                 body_mistakes.append(name)
         b.statements(self.rng.randint(2, 7), body_mistakes)
@@ -1770,10 +1856,16 @@ class Generator:
             p = self.param_name(func, Union(INT, T))
             func.params.append(f"{p}: {f.ann(Union(FLOAT, T))} = 1.0")
             b.emit(f"{b.main} = {b.main} {self.rng.choice(['*', '+'])} {p}")
-        elif name == "type_comment_arity" and func.type_comment is None and all(
-                ":" not in p and "=" not in p for p in func.params):
-            func.params.append("n")
-            func.type_comment = f"({f.ann(T)}) -> {f.ann(func.ret)}"
+        elif name == "type_comment_arity":
+            # a type comment that does not match the parameters: one type short, or annotations as well
+            names = [n for n in (p.split(":")[0].split("=")[0].strip() for p in func.params) if n in func.scope]
+            func.params = names + ["n"]
+            types = [f.ann(func.scope[n]) for n in names]
+            if self.rng.random() < 0.5:
+                func.type_comment = f"({', '.join(types)}) -> {f.ann(func.ret)}"
+            else:
+                func.params[-1] = "n: int"
+                func.type_comment = f"({', '.join(types + ['int'])}) -> {f.ann(func.ret)}"
             func.ret_annotation = None
             b.bind("n", INT)
         else:

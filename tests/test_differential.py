@@ -33,7 +33,7 @@ def test_programs_are_deterministic_and_independent_of_the_batch():
 
 
 def test_programs_parse_and_cover_both_roots():
-    programs = generate(9, 200)
+    programs = generate(9, 1000)
     for p in programs:
         tree = ast.parse(p.source, filename=p.name)
         defined = {node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
