@@ -457,10 +457,12 @@ def cross_check(outcomes: list[Outcome], seed: int, sample: int, jobs: int, time
 
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             verdicts = list(pool.map(alone, chosen))
+    # the pool imports a program as a module of its own name; run as a script its classes are `__torch__.X`
+    pooled = lambda o: o.torch.message.strip().replace(f"__torch__.{o.name}.", "__torch__.")  # noqa: E731
     differ = [{"program": o.name, "pool": [o.torch.status, o.torch.line, o.torch.message[:120]],
                "alone": [v.status, v.line, v.message[:120]]}
               for o, v in zip(chosen, verdicts)
-              if (o.torch.status, o.torch.line, o.torch.message.strip()) != (v.status, v.line, v.message.strip())]
+              if (o.torch.status, o.torch.line, pooled(o)) != (v.status, v.line, v.message.strip())]
     return {"checked": len(chosen), "same": len(chosen) - len(differ), "differ": differ}
 
 

@@ -1802,6 +1802,7 @@ class Generator:
         while name in taken:
             name = f"{base}{n}"
             n += 1
+        func.scope[name] = kind  # taken from now on
         return name
 
     def forward_body(self, func: Func, m: ModuleCtx | None, mistakes: list[str]) -> None:
@@ -1859,15 +1860,17 @@ class Generator:
         elif name == "type_comment_arity":
             # a type comment that does not match the parameters: one type short, or annotations as well
             names = [n for n in (p.split(":")[0].split("=")[0].strip() for p in func.params) if n in func.scope]
-            func.params = names + ["n"]
+            extra = self.param_name(func, INT)
+            func.params = names + [extra]
             types = [f.ann(func.scope[n]) for n in names]
             if self.rng.random() < 0.5:
                 func.type_comment = f"({', '.join(types)}) -> {f.ann(func.ret)}"
             else:
-                func.params[-1] = "n: int"
+                func.params[-1] = f"{extra}: int"
                 func.type_comment = f"({', '.join(types + ['int'])}) -> {f.ann(func.ret)}"
             func.ret_annotation = None
-            b.bind("n", INT)
+            func.scope[extra] = INT
+            b.bind(extra, INT)
         else:
             return False
         f.features.append(f"mistake:{name}")
