@@ -238,6 +238,7 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
             return lint(paths, config, enabled, stdin=StdinSource(name, data), force_exclude=force_exclude)
 
         result = fix_sources({name: decode(stdin.data)}, lint_stdin, unsafe)[name]
+        _report_refused(result)
         return ([unified_diff(result, name)] if not write else [result.fixed]), result.applied
     files, _errors = discover(paths, config, force_exclude)
     read: dict[str, tuple[Path, bytes, str]] = {}
@@ -255,6 +256,7 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
     results = fix_sources({name: text for name, (_path, _data, text) in read.items()}, lint_run_with, unsafe)
     for name, (path, data, _text) in read.items():
         result = results[name]
+        _report_refused(result)
         if result.error:
             click.echo(f"jitlint: {path}: {result.error}", err=True)
             continue
@@ -269,6 +271,13 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
             continue
         applied.extend(result.applied)
     return outputs, applied
+
+
+def _report_refused(result) -> None:
+    """The fixes a check refused (`jitlint.fixes.fix_sources`): their findings stay, and stderr says why."""
+    for finding, why in result.refused:
+        click.echo(f"jitlint: {finding.filename}:{finding.location.row}:{finding.location.column}: {finding.code} "
+                   f"not fixed: {why}", err=True)
 
 
 # Codes a `# noqa` cannot or should not answer: a file that cannot be read or parsed has no line for it, an

@@ -77,7 +77,21 @@ def _builtin_generics(annotation: str) -> str:
     match = re.fullmatch(r"Optional\[(.*)\]", annotation)
     if match:
         return f"{_builtin_generics(match.group(1))} | None"
+    # an Optional inside (`list[Optional[T]]`): `list[T | None]`, when it is the one type argument of its generic
+    inner = re.fullmatch(r"(list|tuple|dict)\[(.*)\]", annotation)
+    if inner and inner.group(2).startswith("Optional[") and _balanced(inner.group(2)):
+        return f"{inner.group(1)}[{_builtin_generics(inner.group(2))}]"
     return annotation
+
+
+def _balanced(text: str) -> bool:
+    """Whether `text` is one bracketed type (`Optional[List[int]]`), not several separated by commas."""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if depth == 0 and char == "]":
+            return index == len(text) - 1
+    return False
 
 
 def suggested(message: str, pattern: str) -> re.Match | None:
@@ -384,7 +398,7 @@ def annotate_empty_container(node: cst.CSTNode, message: str, ctx: RuleContext) 
         return None
     name, annotation, empty = match.groups()
     assign = _first_assignment(function, name, lambda v: isinstance(v, (cst.List, cst.Dict)) and not v.elements)
-    if assign is None:
+    if assign is None or ("torch." in annotation and ctx.torch_name != "torch"):
         return None
     return PendingFix(f"annotate `{name}`", [PendingEdit(assign, f"{name}: {_builtin_generics(annotation)} = {empty}")])
 

@@ -19,7 +19,7 @@ Unknown types (a call jitlint has no table for, a value from elsewhere) make eve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -398,6 +398,9 @@ class TypeDomain(FlowDomain[Type]):
                 self.optional_early = _uses_before_binding(function, rebound)
         self.reported_optional: set[str] = set()
         self.empty: dict[str, str] = {}  # names bound to an unannotated `[]`/`{}`: "list" (List[Tensor]) or "dict"
+        # What is appended to each unannotated `[]` while the name holds it: the type the list needs is the join of
+        # all of it, reported (JIT210) once the name is bound again or the function ends.
+        self.filling: dict[str, _Filling] = {}
         self.self_name = first_param_name(function) if is_method else None
         self.reported_optional_attributes: set[str] = set()
         self.owners = [owner for owner in (ctx.function.owners or []) if ctx.project.is_module_class(owner)]
@@ -405,6 +408,7 @@ class TypeDomain(FlowDomain[Type]):
         self.declared = dict(params)
         self._folded: set[int] | None = None
         self._assigned: set[str] | None = None  # `_assigned_names` of the function, once asked
+        self._filled_other: set[str] | None = None  # `_filled_otherwise`, once asked
         # body frame of a loop torch unrolls -> (that frame, the frame around the loop)
         self._unrolled_bodies: dict[int, tuple[Frame[Type], Frame[Type]]] = {}
 
@@ -714,6 +718,7 @@ class TypeDomain(FlowDomain[Type]):
     # -- names --------------------------------------------------------------------------------------------------
     def _assign(self, name: str, new: Type, node: cst.CSTNode, frame: Frame[Type], augmented: bool = False) -> None:
         self.empty.pop(name, None)
+        self._filled(name)
         if name in self.annotated:
             if frame.depth.get(name) == frame.level and not frame.uncertain:
                 # in the block that annotated it, an assignment re-types the variable (torch 2.13 scripts
@@ -841,14 +846,10 @@ class TypeDomain(FlowDomain[Type]):
                 and len(call.args) == 1
             ):
                 kind = expressions.of(call.args[0].value)
-                if kind in SCALARS and kind != TENSOR or (kind is not None and kind.is_list):
-                    name = call.func.value.value
-                    self.empty.pop(name)
-                    self.events.append(Event(
-                        EmptyContainerNeedsAnnotation, call,
-                        f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this "
-                        f"appends a {kind}; annotate it where it starts: `{name}: List[{_spelled(kind)}] = []`",
-                    ))
+                filling = self.filling.setdefault(call.func.value.value, _Filling())
+                filling.kinds.append(kind)
+                if filling.first is None and (kind in SCALARS and kind != TENSOR or (kind is not None and kind.is_list)):
+                    filling.first, filling.first_kind = call, kind
             if isinstance(call.func, cst.Attribute) and _takes_tensor_arguments(call.func.attr.value) and (
                 expressions.of(call.func.value) == TENSOR
             ):
@@ -967,6 +968,8 @@ class TypeDomain(FlowDomain[Type]):
         analysis counts `return`, `raise` and `assert False`; a loop never counts (not even `while True:`), an
         `if` only when both branches exit. Followed only where certain: nothing pruned by the capture, and the
         tests that decide are made of local names alone (none of which torch could fold)."""
+        for name in list(self.filling):
+            self._filled(name)
         returns = self.comment.returns if self.comment is not None else (
             self.function.returns.annotation if self.function.returns is not None else None)
         if returns is None or (isinstance(returns, cst.Name) and returns.value == "None"):
@@ -988,6 +991,48 @@ class TypeDomain(FlowDomain[Type]):
                 "having type None, but does not return along all paths'); return a value on every path (TorchScript "
                 "does not count a loop as returning), or raise",
             ))
+
+    def _filled(self, name: str) -> None:
+        """JIT210 for an unannotated `[]` given a non-Tensor: the annotation it needs is the join of every element
+        appended while the name held it (a None and Tensors: `List[Optional[Tensor]]`), suggested only when that is
+        known: each element's type, and nothing else that fills the list (`extend`, `insert`, a store, `+=`)."""
+        filling = self.filling.pop(name, None)
+        if filling is None or filling.first is None:
+            return
+        kind = filling.first_kind
+        element = filling.element() if name not in self._filled_otherwise() else None
+        where = (f"; annotate it where it starts: `{name}: List[{_spelled(element)}] = []`" if element is not None
+                 else "; annotate it where it starts with the type of every element it holds")
+        self.events.append(Event(
+            EmptyContainerNeedsAnnotation, filling.first,
+            f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this appends a "
+            f"{kind}{where}",
+        ))
+
+    def _filled_otherwise(self) -> set[str]:
+        """Names of the function that something other than `.append(x)` may fill: `.extend`/`.insert`, a subscript
+        store, `+=`."""
+        if self._filled_other is None:
+            found: set[str] = set()
+
+            class Fills(cst.CSTVisitor):
+                def visit_Call(self, node: cst.Call) -> None:
+                    func = node.func
+                    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                            and func.attr.value in ("extend", "insert")):
+                        found.add(func.value.value)
+
+                def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+                    if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
+                        found.add(node.target.value.value)
+
+                def visit_AugAssign(self, node: cst.AugAssign) -> None:
+                    if isinstance(node.target, cst.Name):
+                        found.add(node.target.value)
+
+            walk(self.function, Fills())
+            self._filled_other = found
+        return self._filled_other
 
     def _optional_local(self, name: str, where: cst.CSTNode) -> bool:
         """A local declared `name: Optional[T] = None` in the function's own block, read by `where` (a statement of
@@ -2171,7 +2216,36 @@ def _truth_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 
 def _spelled(kind: TSType) -> str:
+    if kind.is_optional:
+        return f"Optional[{_spelled(kind.inner)}]"
+    if kind.is_list:
+        return f"List[{_spelled(kind.element)}]"
     return "torch.Tensor" if kind == TENSOR else str(kind)
+
+
+@dataclass
+class _Filling:
+    """What is appended to an unannotated `[]`: the first element that is not a Tensor, and every element's type
+    (None: not known)."""
+
+    first: cst.Call | None = None
+    first_kind: TSType | None = None
+    kinds: list = field(default_factory=list)
+
+    def element(self) -> TSType | None:
+        """The element type every appended value fits (T, or Optional[T] when Nones are appended too), or None."""
+        kinds = set(self.kinds)
+        if None in kinds or not all(kind in SCALARS or kind.is_list for kind in kinds):
+            return None
+        if not all(kind.fully_known for kind in kinds):
+            return None
+        values = kinds - {NONE}
+        if len(values) > 1:
+            return None
+        if not values:
+            return NONE
+        value = values.pop()
+        return optional_of(value) if NONE in kinds else value
 
 
 class _AssignedValues(cst.CSTVisitor):

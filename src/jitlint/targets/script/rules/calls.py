@@ -350,9 +350,18 @@ class NoExplicitBaseMethodCall(ScriptRule):
             and isinstance(first, cst.Name)
             and first.value == first_param_name(ctx.function.info.node)
         ):
+            same = _self_resolves_to(method, ctx)
             ctx.report(node, f"`{cls.name}.{method.name}(self, ...)` is not supported by TorchScript; call "
                              f"`self.{method.name}(...)` (rename the override if it shadows it)",
-                       fix=fixers.call_through_self(node, method.name, ctx))
+                       fix=fixers.call_through_self(node, method.name, ctx) if same else None)
+
+
+def _self_resolves_to(method, ctx: RuleContext) -> bool:
+    """Whether `self.<name>` is `method` itself in the class that holds the calling function and in every class it
+    is captured for: otherwise `self.<name>(...)` runs an override (the caller itself, when it is the override)."""
+    function = ctx.function
+    classes = [function.info.cls, *function.owners] if function.info.cls is not None else list(function.owners)
+    return bool(classes) and all(ctx.project.find_method(cls, method.name) is method for cls in classes)
 
 
 class NoRegistrationInForward(ScriptRule):
