@@ -68,11 +68,11 @@ from jitlint import __version__
 from jitlint.atomic import write_atomically
 from jitlint.codes import TARGET_OF
 from jitlint.config import Config
-from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
+from jitlint.finding import CaptureStep, Edit, Finding, FindingContext, Fix, Location
 from jitlint.limits import generated_marker, structure_problem
 from jitlint.paths import has_init, is_project_root, module_name_of
 
-FORMAT = 5  # 4: per-file records by root file, the run manifest and its dependency graph; 5: module names, lookups
+FORMAT = 6  # 6: findings carry their capture chain; 4: per-file records by root file, the run manifest and its dependency graph; 5: module names, lookups
 KEEP_SETTINGS = 8
 MANIFEST = "run-manifest"  # not .json: the entries are the .json files
 _PACKAGE = Path(__file__).resolve().parent
@@ -656,10 +656,14 @@ def _finding_from_json(data: dict, path: Path, strings: dict[str, str] | None = 
     if data["severity"] not in ("error", "warning", "info"):
         raise ValueError(f"not a severity: {data['severity']!r}")
     url = data.get("url")
+    chain = tuple(CaptureStep(one(str(step["function"])), one(str(step["filename"])), int(step["row"]),
+                              one(str(step["reason"])), one(str(step["defined_at"]["filename"])),
+                              int(step["defined_at"]["row"]))
+                  for step in data.get("captured_from") or ())
     return Finding(
         one(str(data["code"])), one(str(data["name"])), str(data["message"]), one(data["severity"]),
         one(str(data["filename"])), _location(data["location"]), _location(data["end_location"]), fix=fix,
-        url=one(url) if isinstance(url, str) else url, context=context,
+        url=one(url) if isinstance(url, str) else url, context=context, captured_from=chain,
     )
 
 

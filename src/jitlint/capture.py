@@ -552,3 +552,129 @@ class CaptureMap:
                     self._enqueue(method, cls, reason)
 
 
+
+
+# -- why a function is captured ---------------------------------------------------------------------------------------
+_CALLED = ("called from ", "stored in ", "captured from ")
+
+
+class Chains:
+    """The capture chain of each captured function (`finding.CaptureStep`s: the root, then each call down to the
+    function), the shortest through the calls this process recorded, with the lines found in the files' text (no
+    positions needed). A caller another process explored ends the chain, named without a line."""
+
+    def __init__(self, captured: "CaptureMap") -> None:
+        self.captured = captured
+        self._chains: dict[int, tuple] = {}
+        self._texts: dict[int, str] = {}
+        self._defs: dict[int, tuple[int, int]] = {}  # function node id -> (offset, row) of its `def`
+
+    def of(self, entry: CapturedFunction) -> tuple:
+        found = self._chains.get(id(entry.info.node))
+        if found is None:
+            found = self._chains[id(entry.info.node)] = self._build(entry)
+        return found
+
+    def _build(self, entry: CapturedFunction) -> tuple:
+        from jitlint.finding import CaptureStep
+
+        start = entry.info
+        previous: dict[int, tuple[FunctionInfo, CallSite] | None] = {id(start.node): None}
+        queue = [start]
+        root: FunctionInfo | None = None
+        dangling: tuple[FunctionInfo, CallSite] | None = None
+        while queue:
+            current = queue.pop(0)
+            captured = self.captured.functions.get(id(current.node))
+            sites = self.captured.calls_to(current.node)
+            if captured is not None and not captured.reason.startswith(_CALLED) or not sites:
+                root = current
+                break
+            for site in sites:
+                if site.caller is None:
+                    dangling = dangling or (current, site)
+                    continue
+                if id(site.caller.node) not in previous:
+                    previous[id(site.caller.node)] = (current, site)
+                    queue.append(site.caller)
+        steps = []
+        if root is None:
+            if dangling is None:
+                return ()
+            callee, site = dangling
+            filename, caller = site.caller_key
+            steps.append(CaptureStep(caller, self._shown_path(filename), 0, "in a file another process read"))
+            steps.append(CaptureStep(callee.display_name, self._shown_path(filename), 0, f"called from `{caller}`",
+                                     *self._defined(callee)))
+            node = callee
+        else:
+            reason = self.captured.functions[id(root.node)].reason if id(root.node) in self.captured.functions else ""
+            steps.append(CaptureStep(root.display_name, self._shown(root.module), self._def_line(root)[1], reason,
+                                     *self._defined(root)))
+            node = root
+        while True:
+            link = previous.get(id(node.node))
+            if link is None:
+                break
+            callee, site = link
+            steps.append(CaptureStep(callee.display_name, self._shown(node.module), self._call_line(node, site),
+                                     f"called from `{node.display_name}`", *self._defined(callee)))
+            node = callee
+        return tuple(steps)
+
+    # -- lines, from the text ---------------------------------------------------------------------------------------
+    def _text(self, module) -> str:
+        found = self._texts.get(id(module))
+        if found is None:
+            text = getattr(module, "text", None)
+            found = self._texts[id(module)] = text if isinstance(text, str) else module.tree.code
+        return found
+
+    @staticmethod
+    def _shown_path(filename: str) -> str:
+        import os
+
+        return os.path.relpath(filename) if os.path.isabs(filename) else filename
+
+    def _shown(self, module) -> str:
+        return module.display_name if module.linted else self._shown_path(str(module.path))
+
+    def _defined(self, function: FunctionInfo) -> tuple[str, int]:
+        return self._shown(function.module), self._def_line(function)[1]
+
+    def _def_line(self, function: FunctionInfo) -> tuple[int, int]:
+        """(offset, row) of `def <name>` of the function in its file's text; (0, 0) if not found."""
+        found = self._defs.get(id(function.node))
+        if found is None:
+            import re
+
+            text = self._text(function.module)
+            start = 0
+            if function.cls is not None:
+                owner = re.search(rf"^[ \t]*class[ \t]+{re.escape(function.cls.name)}\b", text, re.M)
+                start = owner.end() if owner else 0
+            match = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(function.name)}\b", re.M).search(text,
+                                                                                                          start)
+            found = (match.start(), text.count("\n", 0, match.start()) + 1) if match else (0, 0)
+            self._defs[id(function.node)] = found
+        return found
+
+    def _call_line(self, caller: FunctionInfo, site: CallSite) -> int:
+        if site.call is None:
+            return 0
+        text = self._text(caller.module)
+        offset, row = self._def_line(caller)
+        if not row:
+            return 0
+        code = caller.module.tree.code_for_node(site.call)
+        scan = self.captured._scans.get(id(caller.node))
+        before = 0
+        if scan is not None:  # the same call text earlier in the function: skip as many occurrences
+            before = sum(1 for call in scan.calls[:max(site.ordinal, 0)]
+                         if call is not site.call and caller.module.tree.code_for_node(call) == code)
+        where = offset
+        for _ in range(before + 1):
+            where = text.find(code, where if where == offset else where + 1)
+            if where < 0:
+                return 0
+        return text.count("\n", 0, where) + 1

@@ -419,7 +419,7 @@ def annotate_none_start(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pe
 def start_as_float(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
     """JIT706: `s = 0` then `s += 0.5` in a loop -> `s = 0.0`. Unsafe: where the loop adds nothing, `s` stays a
     float, and what it meets gives a float (`x * s` of an integer tensor is a float tensor)."""
-    if not ("is a int" in message and "a float" in message):
+    if not ("is an int" in message and "a float" in message):
         return None
     target = node if isinstance(node, cst.Name) else node.target if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else None
     if target is None and isinstance(node, cst.Assign) and len(node.targets) == 1:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.wording import a
 from jitlint.apis import unsupported
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import bindings, first_param_name, target_names
@@ -586,7 +587,7 @@ class TypeDomain(FlowDomain[Type]):
         if join_fails(first, second) and not frame.uncertain:
             frame.defer(name, Event(
                 BranchTypeMismatch, node.test,  # torch points at the `if`
-                f"`{name}` is a {first} in the true branch and a {second} in the false branch; TorchScript "
+                f"`{name}` is {a(first)} in the true branch and {a(second)} in the false branch; TorchScript "
                 f"needs one type after the `if` (it reads `{name}` later). Give both branches the same type",
             ))
             return None
@@ -670,10 +671,10 @@ class TypeDomain(FlowDomain[Type]):
             is_range = isinstance(value, cst.Call) and self.imports.qualify(value.func) == "builtins.range"
             if is_range or isinstance(value, (cst.List, cst.ListComp)) or (
                     kind is not None and (kind.is_list or kind in (TENSOR, STR) or kind.is_dict)):
-                what = "a `range()`" if is_range else f"a {kind}" if kind is not None else "a list"
+                what = "a `range()`" if is_range else f"{a(kind)}" if kind is not None else "a list"
                 self.events.append(Event(
                     ModuleContainerLength, node,
-                    f"this zips a {container} with {what}: torch unrolls a loop over a module container, and "
+                    f"this zips {a(container)} with {what}: torch unrolls a loop over a module container, and "
                     "everything zipped with it needs a static length (torch: 'Can not iterate over a module list or "
                     "tuple with a value that does not have a statically determinable length'); iterate "
                     "`enumerate(...)` of the container and index the other value",
@@ -745,15 +746,15 @@ class TypeDomain(FlowDomain[Type]):
                 self.events.append(Event(
                     NoneInitThenValue, node,
                     f"`{name}` was set to None without an annotation, so TorchScript types it NoneType; this "
-                    f"assignment of a {new} inside a branch or loop fails. Annotate the first assignment: "
+                    f"assignment of {a(new)} inside a branch or loop fails. Annotate the first assignment: "
                     f"`{name}: Optional[{_spelled(new)}] = None`",
                 ))
             elif previous != NONE and assignment_fails(previous, new):
                 self.events.append(Event(
                     LoopCarriedTypeChange, node,
-                    f"`{name}` is a {previous} before this {'loop or branch' if not augmented else 'block'}, and "
-                    f"{'this update makes it' if augmented else 'this assigns it'} a {new}; TorchScript keeps one "
-                    f"type for a variable across branches and loop iterations. Start it as a {new}"
+                    f"`{name}` is {a(previous)} before this {'loop or branch' if not augmented else 'block'}, and "
+                    f"{'this update makes it' if augmented else 'this assigns it'} {a(new)}; TorchScript keeps one "
+                    f"type for a variable across branches and loop iterations. Start it as {a(new)}"
                     + (" (`0.0` rather than `0`)" if (previous, new) == (INT, FLOAT) else ""),
                 ))
             return
@@ -788,7 +789,7 @@ class TypeDomain(FlowDomain[Type]):
             if join_fails(first, second):
                 self.events.append(Event(
                     TernaryTypeMismatch, if_expression,
-                    f"the true branch of this if-expression is a {first} and the false branch a {second}; "
+                    f"the true branch of this if-expression is {a(first)} and the false branch {a(second)}; "
                     f"TorchScript needs one type. Make both the same type",
                 ))
         self._tuple_uses(reads, statement, expressions)
@@ -811,7 +812,7 @@ class TypeDomain(FlowDomain[Type]):
                         argument, (cst.List, cst.ListComp, cst.GeneratorExp)):  # displays: JIT124's own visit
                     self.events.append(Event(
                         NoTupleOfIterable, call,
-                        f"`tuple()` of a {kind}: TorchScript cannot tell the tuple's length from a list (torch: "
+                        f"`tuple()` of {a(kind)}: TorchScript cannot tell the tuple's length from a list (torch: "
                         f"'cannot statically infer the expected size of a list in this context'); keep the list, "
                         f"or index it: `(xs[0], xs[1])`",
                     ))
@@ -907,7 +908,7 @@ class TypeDomain(FlowDomain[Type]):
             return self._element_mismatch(items, wanted, where, expressions, kind.lower())
         self.events.append(Event(
             AnnotatedAssignmentMismatch, where,
-            f"a {kind.lower()} {'comprehension' if isinstance(value, (cst.ListComp, cst.DictComp)) else 'literal'} "
+            f"{a(kind.lower())} {'comprehension' if isinstance(value, (cst.ListComp, cst.DictComp)) else 'literal'} "
             f"annotated {annotation} (torch: 'Expected an annotation of type {kind} but got {annotation}'); "
             f"annotate it `{kind}[...]`",
         ))
@@ -1005,8 +1006,8 @@ class TypeDomain(FlowDomain[Type]):
                  else "; annotate it where it starts with the type of every element it holds")
         self.events.append(Event(
             EmptyContainerNeedsAnnotation, filling.first,
-            f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this appends a "
-            f"{kind}{where}",
+            f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this appends "
+            f"{a(kind)}{where}",
         ))
 
     def _filled_otherwise(self) -> set[str]:
@@ -1110,7 +1111,7 @@ class TypeDomain(FlowDomain[Type]):
                 if not schemas.list_method_exists(name, kind.element):
                     self.events.append(Event(
                         UnknownListMethod, attribute,
-                        f"a {kind} has no method `{name}` in TorchScript (torch: \"'{kind}' object has no attribute "
+                        f"{a(kind)} has no method `{name}` in TorchScript (torch: \"'{kind}' object has no attribute "
                         f"or method '{name}'\"); lists have `append`, `extend`, `insert`, `pop`, `index`, `count`, "
                         f"... (use `len(...)`, or make it a Tensor first)",
                     ))
@@ -1144,7 +1145,7 @@ class TypeDomain(FlowDomain[Type]):
                     and right.fully_known and left != right):
                 self.events.append(Event(
                     NoMatchingOverload, operation,
-                    f"`+` of a {left} and a {right}: TorchScript concatenates only lists of one element type "
+                    f"`+` of {a(left)} and {a(right)}: TorchScript concatenates only lists of one element type "
                     "(torch: 'Arguments for call are not valid'); convert the elements first",
                 ))
         for call in reads.calls:
@@ -1169,7 +1170,7 @@ class TypeDomain(FlowDomain[Type]):
             if mismatches(value, kind.element, convert=False):
                 self.events.append(Event(
                     NoMatchingOverload, call,
-                    f"this appends {_a(value)} to a {kind}; TorchScript's `list.append` takes only the list's element "
+                    f"this appends {_a(value)} to {a(kind)}; TorchScript's `list.append` takes only the list's element "
                     f"type (torch: 'aten::append.t(t[](a!) self, t(c -> *) el) -> t[](a!)' ... 'Could not match type "
                     f"{value} to {kind.element}'); convert the value, or change the list's annotation",
                 ))
@@ -1186,7 +1187,7 @@ class TypeDomain(FlowDomain[Type]):
         if mismatches(key_type, kind.args[0], convert=True):
             self.events.append(Event(
                 NoMatchingOverload, subscript,
-                f"this indexes a {kind} with {_a(key_type)} key; the key must be {_a(kind.args[0])} "
+                f"this indexes {a(kind)} with {_a(key_type)} key; the key must be {_a(kind.args[0])} "
                 "(torch: 'Arguments for call are not valid')",
             ))
 
@@ -1228,7 +1229,7 @@ class TypeDomain(FlowDomain[Type]):
                                                                    and index_type not in SCALARS | {NUMBER}):
                 self.events.append(Event(
                     TupleMisuse, subscript,
-                    f"a tuple's index is a {index_type} here (torch: 'tuple index must be an integer')",
+                    f"a tuple's index is {a(index_type)} here (torch: 'tuple index must be an integer')",
                 ))
             elif (
                 index_type == INT
@@ -1458,7 +1459,7 @@ class TypeDomain(FlowDomain[Type]):
         if len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
             return
         key, item = expressions.of(target.slice[0].slice.value), expressions.of(value)
-        wrong = [f"a {kind} {what}" for kind, what, fine in ((key, "key", STR), (item, "value", TENSOR))
+        wrong = [f"{a(kind)} {what}" for kind, what, fine in ((key, "key", STR), (item, "value", TENSOR))
                  if kind in SCALARS and kind != fine]
         if wrong:
             name = target.value.value
@@ -1658,14 +1659,14 @@ class TypeDomain(FlowDomain[Type]):
             self.events.append(Event(
                 AttributeNoneNeedsOptional, target,
                 f"`self.{name}` is None in `__init__` and has no class-level annotation, so TorchScript types it "
-                f"NoneType; assigning a {new} here fails. Declare it in the class body: "
+                f"NoneType; assigning {a(new)} here fails. Declare it in the class body: "
                 f"`{name}: Optional[{_spelled(new)}]`",
             ))
         elif current in SCALARS and new in SCALARS and current != new:
             self.events.append(Event(
                 AttributeTypeChange, target,
-                f"`self.{name}` is a {current} in `__init__`, and this assigns it a {new}; TorchScript fixes an "
-                f"attribute's type when it scripts the module. Keep it a {current}, or start it as a {new}",
+                f"`self.{name}` is {a(current)} in `__init__`, and this assigns it {a(new)}; TorchScript fixes an "
+                f"attribute's type when it scripts the module. Keep it {a(current)}, or start it as {a(new)}",
             ))
 
     def _optional_attribute_use(self, node: cst.BaseExpression, how: str) -> None:
@@ -1733,7 +1734,7 @@ class TypeDomain(FlowDomain[Type]):
             kind = expressions.of(value) if value is not None else NONE
             if kind not in (TENSOR, INT, FLOAT, STR, BOOL):
                 return
-            shape = f"an {kind}" if kind == INT else f"a {kind}"
+            shape = a(kind)
         for previous, previous_shape in self.return_shapes:
             if previous_shape != shape and (previous_shape.startswith("a tuple") or shape.startswith("a tuple")):
                 self.events.append(Event(
@@ -2199,7 +2200,7 @@ def _hinted_type(node: cst.BaseExpression, expressions: Expressions) -> Type:
 
 
 def _a(kind: TSType) -> str:
-    return f"an {kind}" if kind == INT else f"a {kind}"
+    return a(kind)
 
 
 def _tuple_spelled(kind: TSType) -> str:
