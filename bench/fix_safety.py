@@ -296,6 +296,7 @@ def child(root: str, out: str, modules: list[str], inputs_path: str | None) -> N
     import agreement_torchvision_ops  # noqa: F401  (declares torchvision's operators before it is imported)
 
     sys.path.insert(0, root)
+    sys.path.append(str(LIBRARIES["torchvision"][0]))  # what the libraries import torchvision from (a copy wins)
     import torch
 
     torch.set_num_threads(1)
