@@ -215,6 +215,7 @@ def test_show_files_and_show_settings(tmp_path, monkeypatch):
     assert "targets = [\"script\"]" in settings.stdout
     assert "JIT401" not in settings.stdout.split("enabled =", 1)[1].split("\n", 1)[0]
     assert "respect-gitignore = true" in settings.stdout
+    assert "export.strict = false" in settings.stdout and "fx.leaf-modules = []" in settings.stdout
 
 
 # -- fixing ------------------------------------------------------------------------------------------------------------

@@ -583,10 +583,15 @@ def _settings_text(config, enabled: set[str]) -> str:
         ("max-file-size", config.max_file_size), ("lint-generated", config.lint_generated),
         ("dynamic.enabled", config.dynamic_enabled), ("dynamic.timeout", config.dynamic_timeout),
         ("dynamic.python", config.dynamic_python), ("dynamic.factories", config.dynamic_factories),
-        ("dynamic.inputs", config.dynamic_inputs), ("export.strict", config.export_strict),
-        ("fx.leaf-modules", config.fx_leaf_modules), ("fx.autowrap-functions", config.fx_autowrap_functions),
-        ("fx.library-leaves", config.fx_library_leaves),
+        ("dynamic.inputs", config.dynamic_inputs),
     ]
+    from jitlint.settings import TargetSettings
+    from jitlint.targets import all_targets
+
+    for name in all_targets():  # each target's typed `[tool.jitlint.<target>]`, defaults included
+        settings = config.settings(name)
+        if type(settings) is not TargetSettings:
+            rows += [(f"{name}.{key.replace('_', '-')}", value) for key, value in settings.key().items()]
     lines = [f"Settings path: {config.source if config.source is not None else '(none: the defaults)'}",
              f"Project root: {config.root}"]
     lines += [f"{key} = {toml(value)}" for key, value in rows]
