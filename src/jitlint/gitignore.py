@@ -95,7 +95,8 @@ class GitIgnore:
     def __init__(self, top: Path) -> None:
         self.top = os.path.abspath(top)
         self._files: dict[str, list[_Pattern]] = {}
-        self._chains: dict[str, list[str]] = {}
+        self._chains: dict[str, list[str] | None] = {}
+        self._applying: dict[str, list[tuple[str, list[_Pattern]]]] = {}
 
     def _load(self, directory: str) -> list[_Pattern]:
         found = self._files.get(directory)
@@ -123,17 +124,26 @@ class GitIgnore:
             self._chains[directory] = chain
         return self._chains[directory]
 
+    def _applicable(self, directory: str) -> list[tuple[str, list[_Pattern]]]:
+        """The directories with patterns that apply to entries of `directory`, outermost first, with them."""
+        found = self._applying.get(directory)
+        if found is None:
+            chain = self._chain(directory)
+            if chain is None:  # not in a repository: the `.gitignore` files of the walk's own directories
+                chain = _upwards(directory, self.top)
+            found = self._applying[directory] = [(base, self._load(base)) for base in chain if self._load(base)]
+        return found
+
     def ignored(self, path: Path, is_dir: bool) -> bool:
         """Whether git ignores `path`, by the `.gitignore` files that apply to it (the last match decides)."""
         absolute = os.path.abspath(path)
-        directory = os.path.dirname(absolute)
-        chain = self._chain(directory)
-        if chain is None:  # not in a repository: the `.gitignore` files of the walk's own directories
-            chain = _upwards(directory, self.top)
+        applicable = self._applicable(os.path.dirname(absolute))
+        if not applicable:
+            return False
         verdict = False
-        for base in chain:
+        for base, patterns in applicable:
             relative = os.path.relpath(absolute, base).replace(os.sep, "/")
-            for pattern in self._load(base):
+            for pattern in patterns:
                 if pattern.directory_only and not is_dir:
                     continue
                 if pattern.regex.match(relative):
