@@ -15,6 +15,7 @@ torch.jit.is_scripting():` folded to a constant): semantic rules are silent ther
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, ClassVar, Iterable
@@ -560,121 +561,155 @@ _CALLED = ("called from ", "stored in ", "captured from ")
 
 class Chains:
     """The capture chain of each captured function (`finding.CaptureStep`s: the root, then each call down to the
-    function), the shortest through the calls this process recorded, with the lines found in the files' text (no
-    positions needed). A caller another process explored ends the chain, named without a line."""
+    function), built from what every process of a run has alike, so that any number of jobs gives the same chain:
+    the calls recorded to the function and to the callers in its own file (all of which the process that lints a
+    file receives), each call's line found in its caller's text. A caller in another file ends the chain: it is
+    named, with the line of its call, and the chain of that file's findings goes on from there."""
 
     def __init__(self, captured: "CaptureMap") -> None:
         self.captured = captured
         self._chains: dict[int, tuple] = {}
-        self._texts: dict[int, str] = {}
-        self._defs: dict[int, tuple[int, int]] = {}  # function node id -> (offset, row) of its `def`
+        self._texts: dict[str, str] = {}
 
     def of(self, entry: CapturedFunction) -> tuple:
         found = self._chains.get(id(entry.info.node))
         if found is None:
-            found = self._chains[id(entry.info.node)] = self._build(entry)
+            found = self._chains[id(entry.info.node)] = self._build(entry.info)
         return found
 
-    def _build(self, entry: CapturedFunction) -> tuple:
+    def _build(self, start: FunctionInfo) -> tuple:
         from jitlint.finding import CaptureStep
 
-        start = entry.info
-        previous: dict[int, tuple[FunctionInfo, CallSite] | None] = {id(start.node): None}
-        queue = [start]
-        root: FunctionInfo | None = None
-        dangling: tuple[FunctionInfo, CallSite] | None = None
-        while queue:
-            current = queue.pop(0)
-            captured = self.captured.functions.get(id(current.node))
-            sites = self.captured.calls_to(current.node)
-            if captured is not None and not captured.reason.startswith(_CALLED) or not sites:
-                root = current
-                break
-            for site in sites:
-                if site.caller is None:
-                    dangling = dangling or (current, site)
-                    continue
-                if id(site.caller.node) not in previous:
-                    previous[id(site.caller.node)] = (current, site)
-                    queue.append(site.caller)
-        steps = []
-        if root is None:
-            if dangling is None:
-                return ()
-            callee, site = dangling
-            filename, caller = site.caller_key
-            steps.append(CaptureStep(caller, self._shown_path(filename), 0, "in a file another process read"))
-            steps.append(CaptureStep(callee.display_name, self._shown_path(filename), 0, f"called from `{caller}`",
-                                     *self._defined(callee)))
-            node = callee
-        else:
-            reason = self.captured.functions[id(root.node)].reason if id(root.node) in self.captured.functions else ""
-            steps.append(CaptureStep(root.display_name, self._shown(root.module), self._def_line(root)[1], reason,
-                                     *self._defined(root)))
-            node = root
+        calls = []  # (callee, the site that calls it), innermost first
+        node = start
+        seen = {id(start.node)}
+        outer = None  # (caller file, caller name, its call's row) when the chain leaves the file
         while True:
-            link = previous.get(id(node.node))
-            if link is None:
+            entry = self.captured.functions.get(id(node.node))
+            sites = self.captured.calls_to(node.node)
+            if entry is None or not sites or not entry.reason.startswith(_CALLED):
                 break
-            callee, site = link
-            steps.append(CaptureStep(callee.display_name, self._shown(node.module), self._call_line(node, site),
-                                     f"called from `{node.display_name}`", *self._defined(callee)))
-            node = callee
+            site = sites[0]
+            filename, caller_name = site.caller_key
+            row = self._call_row(filename, caller_name, node.name, sites, site)
+            calls.append((node, filename, row))
+            caller = self._local(filename, caller_name) if _same_file(filename, node.module.path) else None
+            if caller is None or id(caller.node) in seen:
+                outer = (filename, caller_name)
+                break
+            seen.add(id(caller.node))
+            node = caller
+        steps = []
+        if outer is not None:
+            filename, caller_name = outer
+            steps.append(CaptureStep(caller_name, self._shown(filename), self._def_row(filename, caller_name),
+                                     "its caller, in another file" if not _same_file(filename, start.module.path)
+                                     else "its caller"))
+        else:
+            entry = self.captured.functions.get(id(node.node))
+            filename = str(node.module.path)
+            steps.append(CaptureStep(node.display_name, self._shown(filename),
+                                     self._def_row(filename, node.display_name),
+                                     _root_reason(entry, node), self._shown(filename),
+                                     self._def_row(filename, node.display_name)))
+        for callee, filename, row in reversed(calls):
+            caller_step = steps[-1]
+            where = str(callee.module.path)
+            steps.append(CaptureStep(callee.display_name, self._shown(filename), row,
+                                     f"called from `{caller_step.function}`", self._shown(where),
+                                     self._def_row(where, callee.display_name)))
         return tuple(steps)
 
-    # -- lines, from the text ---------------------------------------------------------------------------------------
-    def _text(self, module) -> str:
-        found = self._texts.get(id(module))
+    def _local(self, filename: str, display_name: str) -> FunctionInfo | None:
+        """The function `display_name` ("f" or "Cls.m") of a file this process has, or None."""
+        from jitlint.names import module_name_for
+
+        path = Path(filename)
+        module = self.captured.project.module_at(module_name_for(path)[0], path)
+        if module is None:
+            return None
+        owner, _, name = display_name.rpartition(".")
+        if owner:
+            cls = module.classes.get(owner)
+            return cls.methods.get(name) if cls is not None else None
+        return module.functions.get(name)
+
+    # -- lines, from the text -------------------------------------------------------------------------------------
+    def _text(self, filename: str) -> str:
+        found = self._texts.get(filename)
         if found is None:
-            text = getattr(module, "text", None)
-            found = self._texts[id(module)] = text if isinstance(text, str) else module.tree.code
+            try:
+                found = Path(filename).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                found = ""
+            module = self._module(filename)
+            if module is not None and isinstance(module.text, str):
+                found = module.text  # what was linted (a buffer may differ from the disk)
+            self._texts[filename] = found
         return found
 
+    def _module(self, filename: str):
+        from jitlint.names import module_name_for
+
+        path = Path(filename)
+        try:
+            return self.captured.project.module_at(module_name_for(path)[0], path)
+        except (OSError, ValueError):
+            return None
+
     @staticmethod
-    def _shown_path(filename: str) -> str:
+    def _shown(filename: str) -> str:
         import os
 
         return os.path.relpath(filename) if os.path.isabs(filename) else filename
 
-    def _shown(self, module) -> str:
-        return module.display_name if module.linted else self._shown_path(str(module.path))
+    def _def_offset(self, filename: str, display_name: str) -> int:
+        """The offset of `def <name>` of "f" or "Cls.m" in the file's text; -1 if not found."""
+        text = self._text(filename)
+        owner, _, name = display_name.rpartition(".")
+        start = 0
+        if owner:
+            found = re.search(rf"^[ \t]*class[ \t]+{re.escape(owner)}\b", text, re.M)
+            if found is None:
+                return -1
+            start = found.end()
+        match = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b", re.M).search(text, start)
+        return match.start() if match else -1
 
-    def _defined(self, function: FunctionInfo) -> tuple[str, int]:
-        return self._shown(function.module), self._def_line(function)[1]
+    def _def_row(self, filename: str, display_name: str) -> int:
+        offset = self._def_offset(filename, display_name)
+        return self._text(filename).count("\n", 0, offset) + 1 if offset >= 0 else 0
 
-    def _def_line(self, function: FunctionInfo) -> tuple[int, int]:
-        """(offset, row) of `def <name>` of the function in its file's text; (0, 0) if not found."""
-        found = self._defs.get(id(function.node))
-        if found is None:
-            import re
-
-            text = self._text(function.module)
-            start = 0
-            if function.cls is not None:
-                owner = re.search(rf"^[ \t]*class[ \t]+{re.escape(function.cls.name)}\b", text, re.M)
-                start = owner.end() if owner else 0
-            match = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(function.name)}\b", re.M).search(text,
-                                                                                                          start)
-            found = (match.start(), text.count("\n", 0, match.start()) + 1) if match else (0, 0)
-            self._defs[id(function.node)] = found
-        return found
-
-    def _call_line(self, caller: FunctionInfo, site: CallSite) -> int:
-        if site.call is None:
+    def _call_row(self, filename: str, caller_name: str, callee: str, sites: list, site: CallSite) -> int:
+        """The line of the call: the k-th `callee(` after the caller's `def`, k its place among that caller's calls
+        of the callee (0 when the text does not show it: a function called through an attribute of another name)."""
+        offset = self._def_offset(filename, caller_name)
+        if offset < 0:
             return 0
-        text = self._text(caller.module)
-        offset, row = self._def_line(caller)
-        if not row:
-            return 0
-        code = caller.module.tree.code_for_node(site.call)
-        scan = self.captured._scans.get(id(caller.node))
-        before = 0
-        if scan is not None:  # the same call text earlier in the function: skip as many occurrences
-            before = sum(1 for call in scan.calls[:max(site.ordinal, 0)]
-                         if call is not site.call and caller.module.tree.code_for_node(call) == code)
-        where = offset
-        for _ in range(before + 1):
-            where = text.find(code, where if where == offset else where + 1)
-            if where < 0:
+        text = self._text(filename)
+        earlier = sum(1 for other in sites if other.caller_key == site.caller_key and other.ordinal < site.ordinal)
+        pattern = re.compile(rf"\b{re.escape(callee)}\s*\(")
+        position = offset
+        match = None
+        for _ in range(earlier + 1):
+            match = pattern.search(text, position)
+            if match is None:
                 return 0
-        return text.count("\n", 0, where) + 1
+            position = match.end()
+        return text.count("\n", 0, match.start()) + 1
+
+
+def _same_file(filename: str, path: Path) -> bool:
+    from jitlint.paths import resolved
+
+    return filename == str(path) or resolved(Path(filename)) == resolved(path)
+
+
+def _root_reason(entry: "CapturedFunction | None", function: FunctionInfo) -> str:
+    """Why a root is captured, the same whichever process explored it first: the reason it was enqueued with, or for
+    a method captured for several classes, the first of them by file and name (`CaptureMap.finalize`'s order)."""
+    if entry is None:
+        return ""
+    if entry.owners and entry.reason.startswith("forward of "):
+        return f"forward of {entry.owners[0].name}"
+    return entry.reason
