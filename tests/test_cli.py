@@ -121,6 +121,8 @@ def test_json_contract(project):
         },
         "url": (Path(__file__).resolve().parents[1] / "rules" / "script" / "JIT201.md").as_uri(),
         "confirmation": None,
+        "captured_from": [{"function": "M.forward", "filename": "model.py", "row": 10, "reason": "forward of M",
+                           "defined_at": {"filename": "model.py", "row": 10}}],
     }
     assert run("check", "--output-format", "json", "clean.py").output == "[]\n"
 
@@ -139,7 +141,7 @@ def test_json_is_written_a_finding_at_a_time_as_one_document(project, monkeypatc
     monkeypatch.setattr(cli._Output, "__init__", lambda self, path, color, batch_chars=0: original(self, path, color, 100))
     assert run("check", "--output-format", "json", ".").output == whole
     assert run("check", "--output-format", "json", "clean.py").output == "[]\n"
-    assert run("check", "model.py").output.splitlines()[-1] == "Found 3 findings in 1 file (3 errors)."
+    assert run("check", "model.py").output.splitlines()[-2] == "Found 3 findings in 1 file (3 errors)."
 
 
 def test_json_lines_and_github(project):
