@@ -554,10 +554,9 @@ def _resolved(path: Path) -> Path:
 
 
 def _any_discovered(paths: list[Path], config, force_exclude: bool) -> bool:
-    from jitlint.discovery import discover
+    from jitlint.discovery import any_file
 
-    files, errors = discover(paths, config, force_exclude)
-    return bool(files or errors)
+    return any_file(paths, config, force_exclude)
 
 
 def _settings_text(config, enabled: set[str]) -> str:

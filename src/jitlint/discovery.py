@@ -36,6 +36,18 @@ def discover(paths: list[Path], config: Config, force_exclude: bool = False) -> 
     return sorted(found.values(), key=lambda p: str(p)), errors
 
 
+def any_file(paths: list[Path], config: Config, force_exclude: bool = False) -> bool:
+    """Whether `discover` finds anything (a file, or a path it reports as unreadable), stopping at the first."""
+    for path in paths:
+        if path.is_dir():
+            if next(_walk(path, config), None) is not None:
+                return True
+        elif not (force_exclude and path.exists() and (config.is_excluded(path) or any(
+                is_default_excluded(p) for p in path.parts[:-1]))):
+            return True
+    return False
+
+
 def _walk(root: Path, config: Config):
     ignore = GitIgnore(root) if config.respect_gitignore else None
     for directory, dirnames, filenames in os.walk(root):
