@@ -298,13 +298,13 @@ def build_server():
         published[uri] = [(d.range, d.code) for d in diagnostics]
         texts[uri] = text
         extra = [(d, action) for d, f in zip(diagnostics, findings) for action in more_actions(uri, f, d, text, lines)]
-        fixes[uri] = extra + [(d, types.CodeAction(
+        fixes[uri] = [(d, types.CodeAction(
             title=f"jitlint: {f.fix.message}" + (" (unsafe)" if f.fix.applicability == "unsafe" else ""),
             kind=types.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=f.fix.applicability == "safe",
             edit=types.WorkspaceEdit(changes={uri: [
                 types.TextEdit(range=client_range(lines, e.location, e.end_location), new_text=e.content)
                 for e in f.fix.edits]}),
-        )) for d, f in zip(diagnostics, findings) if f.fix is not None]
+        )) for d, f in zip(diagnostics, findings) if f.fix is not None] + extra
         server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=diagnostics)
         )
