@@ -221,3 +221,39 @@ def test_a_fix_that_passes_the_checks_is_applied():
     result = fix_sources({"m.py": ORIGINAL}, lint, unsafe=True)["m.py"]
     assert "return 0 + len(x)" in result.fixed
     assert not result.refused
+
+
+MAP_OF_LAMBDA = """\
+import torch
+from torch import nn
+
+
+class Heads(nn.Module):
+    def forward(self, q, k):
+        q, k = map(lambda t: t * 2 + 1, (q, k))
+        scaled = list(map(lambda t, s=3: t * s, (q, k)))
+        doubled = map(torch.relu if q.sum() > 0 else torch.tanh, (q, k))
+        return q + k + scaled[0] + list(doubled)[1]
+"""
+
+
+def test_map_of_a_lambda_becomes_a_comprehension_that_computes_the_same(tmp_path):
+    import importlib.util
+
+    import torch
+
+    fixed = _fixed(tmp_path, MAP_OF_LAMBDA, unsafe=False)
+    assert "q, k = [t * 2 + 1 for t in (q, k)]" in fixed
+    assert "[(lambda t, s=3: t * s)(item) for item in (q, k)]" in fixed
+    assert "[(torch.relu if q.sum() > 0 else torch.tanh)(item) for item in (q, k)]" in fixed
+    results = []
+    for index, text in enumerate((MAP_OF_LAMBDA, fixed)):
+        path = tmp_path / f"variant{index}.py"
+        path.write_text(text)
+        spec = importlib.util.spec_from_file_location(f"_map_variant_{index}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        torch.manual_seed(0)
+        q, k = torch.randn(3), torch.randn(3)
+        results.append(module.Heads()(q, k))
+    assert torch.equal(results[0], results[1])
