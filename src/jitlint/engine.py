@@ -19,7 +19,7 @@ from jitlint.baseline import normalise_statement
 from jitlint import apart as apart_module, heap
 from jitlint.apart import Apart, ApartFailed, forked_child
 from jitlint.cache import SharedRows, merge_graph
-from jitlint.capture import CaptureMap
+from jitlint.capture import CaptureMap, Chains
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
 from jitlint.facts import FactStore
@@ -1201,8 +1201,13 @@ def _lint_module(source, module, project, maps, rules, config, unused_noqa=False
     seen = set()
     lines = source.text.splitlines()
     where = _Where(source.tree, positions, source.text)
+    chains: dict[str, Chains] = {}
     for raw in raws:
         finding = _to_finding(raw, positions, source.display_name, source.path, lines, where)
+        if raw.function is not None and raw.rule.policy in maps:
+            policy = raw.rule.policy
+            chain = (chains.get(policy) or chains.setdefault(policy, Chains(maps[policy]))).of(raw.function)
+            finding = dataclasses.replace(finding, captured_from=chain)
         if any(finding.code.startswith(prefix) for prefix in per_file_ignored):
             continue
         if suppressions.suppressed(finding.code, finding.location.row):

@@ -77,7 +77,21 @@ def _builtin_generics(annotation: str) -> str:
     match = re.fullmatch(r"Optional\[(.*)\]", annotation)
     if match:
         return f"{_builtin_generics(match.group(1))} | None"
+    # an Optional inside (`list[Optional[T]]`): `list[T | None]`, when it is the one type argument of its generic
+    inner = re.fullmatch(r"(list|tuple|dict)\[(.*)\]", annotation)
+    if inner and inner.group(2).startswith("Optional[") and _balanced(inner.group(2)):
+        return f"{inner.group(1)}[{_builtin_generics(inner.group(2))}]"
     return annotation
+
+
+def _balanced(text: str) -> bool:
+    """Whether `text` is one bracketed type (`Optional[List[int]]`), not several separated by commas."""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if depth == 0 and char == "]":
+            return index == len(text) - 1
+    return False
 
 
 def suggested(message: str, pattern: str) -> re.Match | None:
@@ -384,7 +398,7 @@ def annotate_empty_container(node: cst.CSTNode, message: str, ctx: RuleContext) 
         return None
     name, annotation, empty = match.groups()
     assign = _first_assignment(function, name, lambda v: isinstance(v, (cst.List, cst.Dict)) and not v.elements)
-    if assign is None:
+    if assign is None or ("torch." in annotation and ctx.torch_name != "torch"):
         return None
     return PendingFix(f"annotate `{name}`", [PendingEdit(assign, f"{name}: {_builtin_generics(annotation)} = {empty}")])
 
@@ -405,7 +419,7 @@ def annotate_none_start(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pe
 def start_as_float(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
     """JIT706: `s = 0` then `s += 0.5` in a loop -> `s = 0.0`. Unsafe: where the loop adds nothing, `s` stays a
     float, and what it meets gives a float (`x * s` of an integer tensor is a float tensor)."""
-    if not ("is a int" in message and "a float" in message):
+    if not ("is an int" in message and "a float" in message):
         return None
     target = node if isinstance(node, cst.Name) else node.target if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else None
     if target is None and isinstance(node, cst.Assign) and len(node.targets) == 1:

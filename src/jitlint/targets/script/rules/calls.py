@@ -216,11 +216,28 @@ class NoBuiltinMapFilter(ScriptRule):
         if qualified in ("builtins.map", "builtins.filter"):
             fix = None
             if qualified == "builtins.map" and len(node.args) == 2 and not any(a.keyword or a.star for a in node.args):
-                function, iterable = (ctx.code(a.value) for a in node.args)
-                item = next(n for n in ("item", "item_", "element") if n not in function + iterable)
-                comprehension = f"[{function}({item}) for {item} in {iterable}]"
-                fix = PendingFix("use a list comprehension", [PendingEdit(node, comprehension)])
+                fix = PendingFix("use a list comprehension", [PendingEdit(node, _comprehension(node, ctx))])
             ctx.report(node, fix=fix)
+
+
+def _comprehension(node: cst.Call, ctx: RuleContext) -> str:
+    """`map(f, xs)` as `[f(item) for item in xs]`. A lambda of one plain parameter becomes the comprehension's
+    expression (`map(lambda t: t * 2, xs)` -> `[t * 2 for t in xs]`: its parameter is the loop variable, in a scope
+    of its own as the lambda's was); any other function that is not a name, an attribute, a call or a subscript is
+    parenthesised, so that the call applies to all of it (`(a if c else b)(item)`, not `a if c else b(item)`)."""
+    function_node, iterable_node = (a.value for a in node.args)
+    iterable = ctx.code(iterable_node)
+    params = function_node.params if isinstance(function_node, cst.Lambda) else None
+    if (params is not None and len(params.params) == 1 and not params.posonly_params and not params.kwonly_params
+            and params.star_arg is cst.MaybeSentinel.DEFAULT and params.star_kwarg is None
+            and params.params[0].default is None):
+        name = params.params[0].name.value
+        return f"[{ctx.code(function_node.body)} for {name} in {iterable}]"
+    function = ctx.code(function_node)
+    if not isinstance(function_node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+        function = f"({function})"
+    item = next(n for n in ("item", "item_", "element") if n not in function + iterable)
+    return f"[{function}({item}) for {item} in {iterable}]"
 
 
 class NoUnsupportedBuiltin(ScriptRule):
@@ -350,9 +367,18 @@ class NoExplicitBaseMethodCall(ScriptRule):
             and isinstance(first, cst.Name)
             and first.value == first_param_name(ctx.function.info.node)
         ):
+            same = _self_resolves_to(method, ctx)
             ctx.report(node, f"`{cls.name}.{method.name}(self, ...)` is not supported by TorchScript; call "
                              f"`self.{method.name}(...)` (rename the override if it shadows it)",
-                       fix=fixers.call_through_self(node, method.name, ctx))
+                       fix=fixers.call_through_self(node, method.name, ctx) if same else None)
+
+
+def _self_resolves_to(method, ctx: RuleContext) -> bool:
+    """Whether `self.<name>` is `method` itself in the class that holds the calling function and in every class it
+    is captured for: otherwise `self.<name>(...)` runs an override (the caller itself, when it is the override)."""
+    function = ctx.function
+    classes = [function.info.cls, *function.owners] if function.info.cls is not None else list(function.owners)
+    return bool(classes) and all(ctx.project.find_method(cls, method.name) is method for cls in classes)
 
 
 class NoRegistrationInForward(ScriptRule):
