@@ -151,8 +151,13 @@ class DatadepPolicy:
         """`t.dtype`, `t.is_floating_point()`..."""
         return None
 
+    def arithmetic(self, left: str | None, right: str | None) -> str | None:
+        """`left <op> right` when the policy decides it (None: the shared rules: data wins, then tensors)."""
+        return None
+
     def compared(self, kinds: set) -> str | None:
-        """A comparison of values of these kinds (none of them a tensor or data)."""
+        """A comparison of values of these kinds (none of them a tensor) when the policy decides it (None: the
+        shared rules: data, else unknown)."""
         return None
 
     def loop_item(self, iterable: str | None) -> str | None:
@@ -240,6 +245,9 @@ class DatadepDomain(FlowDomain):
             left, right = self.kind(node.left, frame), self.kind(node.right, frame)
             if isinstance(node.operator, cst.MatrixMultiply):
                 return "tensor" if TENSORISH & {left, right} else None
+            combined = self.policy.arithmetic(left, right)
+            if combined is not None:
+                return combined
             if "data" in (left, right):
                 return "data"
             if "ndarray" in (left, right) and not TENSORISH & {left, right}:
@@ -261,9 +269,12 @@ class DatadepDomain(FlowDomain):
             kinds = {self.kind(node.left, frame)} | {self.kind(target.comparator, frame) for target in node.comparisons}
             if TENSORISH & kinds:
                 return "mask"
+            compared = self.policy.compared(kinds)
+            if compared is not None:
+                return compared
             if "data" in kinds or "ddshape" in kinds:
                 return "data"
-            return self.policy.compared(kinds)
+            return None
         if isinstance(node, cst.UnaryOperation):
             inner = self.kind(node.expression, frame)
             if isinstance(node.operator, cst.Not):
@@ -342,6 +353,8 @@ class DatadepDomain(FlowDomain):
             return self.policy.size("ddtensor" if base == "ddshape" else "tensor")
         if base == "datalist":
             return "data"
+        if base in ("tensors", "ddtensors") and any(isinstance(element.slice, cst.Slice) for element in node.slice):
+            return base  # a slice of a sequence of tensors is one
         if base == "tensors":
             return "tensor"
         if base == "ddtensors":
