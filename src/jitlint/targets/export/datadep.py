@@ -42,7 +42,7 @@ class ExportDatadep(DatadepPolicy):
     def _truth(self, domain: DatadepDomain, test: cst.BaseExpression, frame: Frame, where: str) -> None:
         value = domain.kind(test, frame)
         if value in DEPENDENT:
-            self._event("branch", test, _branch_message(where, value))
+            self._event("branch", test, _branch_message(where, value, "trace" in domain.ctx.targets))
 
     def _calls(self, domain: DatadepDomain, reads: Reads, frame: Frame) -> None:
         for call in reads.calls:
@@ -59,7 +59,7 @@ class ExportDatadep(DatadepPolicy):
                         "or use `.item()` with `torch._check(...)` bounds where a size is needed"), ("default",))
             elif qualified == "builtins.bool" and args:
                 if domain.kind(args[0].value, frame) in TENSORISH:
-                    self._event("branch", call, _branch_message("`bool(...)`", "tensor"))
+                    self._event("branch", call, _branch_message("`bool(...)`", "tensor", "trace" in domain.ctx.targets))
             elif qualified == "builtins.len" and args:
                 if domain.kind(args[0].value, frame) == "ddtensor":
                     self._event("python-number", call, (
@@ -106,8 +106,12 @@ class ExportDatadep(DatadepPolicy):
             self._event("assert", node.test, _assert_message("`assert`"), ("default",))
 
 
-def _branch_message(where: str, value: str | None) -> str:
+def _branch_message(where: str, value: str | None, traced_too: bool = False) -> str:
     what = "a value read from tensor data" if value == "data" else "a tensor's value"
+    if traced_too:  # `torch.cond` does not trace (TRC105): with the trace target too, only branchless code serves both
+        return (f"{where} on {what}: torch.export cannot decide it while tracing (\"Could not guard on data-dependent "
+                "expression\"); use branchless tensor code (`torch.where`, `clamp`): `torch.cond` would fail under "
+                "torch.jit.trace (trace)")
     return (f"{where} on {what}: torch.export cannot decide it while tracing (\"Could not guard on data-dependent "
             "expression\"); use `torch.cond(pred, true_fn, false_fn, operands)` or branchless tensor code "
             "(`torch.where`, `clamp`)")

@@ -16,6 +16,12 @@ from jitlint.targets.trace.rules import TraceRule, torch_says
 _SCRIPT_IF_TRACING = "a `@torch.jit.script_if_tracing` function (TorchScript keeps the control flow inside a trace)"
 
 
+def _scripted_escape(ctx: RuleContext, value: str) -> bool:
+    """Whether to offer `@torch.jit.script_if_tracing`: not for a decision on tensor data when the export target is
+    enabled too, since export runs that function's Python and rejects the data-dependent branch there."""
+    return not ("export" in ctx.targets and value in ("tensor", "data"))
+
+
 class _FrozenRule(TraceRule):
     event: ClassVar[str]
     facts = (DataDependence,)
@@ -59,9 +65,10 @@ class FrozenBranch(_FrozenRule):
             return (f"`{event.how}` on {_what(event.value)}: torch.jit.trace records only the side the example "
                     f"takes, for every later input (a frozen branch); {says}; trace one module per rank/dtype, or "
                     f"decide it in {_SCRIPT_IF_TRACING}")
+        escape = f" or decide it in {_SCRIPT_IF_TRACING}" if _scripted_escape(ctx, event.value) else ""
         return (f"`{event.how}` on {_what(event.value)}: torch.jit.trace records only the side the example takes, "
-                f"for every later input (a frozen branch); {says}; keep both sides in tensor ops (`torch.where`) or "
-                f"decide it in {_SCRIPT_IF_TRACING}")
+                f"for every later input (a frozen branch); {says}; keep both sides in tensor ops (`torch.where`)"
+                f"{escape}")
 
 
 class FrozenLoopCount(_FrozenRule):
@@ -85,9 +92,10 @@ class FrozenLoopCount(_FrozenRule):
             what = f"`range()` over {_what(event.value)}"
             if event.value == "data":
                 says = "the value was read from the tensor earlier (and baked there)"
+        escape = f" or put it in {_SCRIPT_IF_TRACING}" if _scripted_escape(ctx, event.value) else ""
         return (f"{what}: torch.jit.trace unrolls the loop to the example's iteration count (a frozen loop count), so "
                 f"an input of another size runs the example's count; {says}; vectorise the loop (one tensor op over "
-                f"the dimension) or put it in {_SCRIPT_IF_TRACING}")
+                f"the dimension){escape}")
 
 
 class BakedPythonValue(_FrozenRule):
@@ -195,9 +203,10 @@ class ExportRemedyUnderTrace(_FrozenRule):
 
     def describe(self, event: Frozen, ctx: RuleContext) -> str:
         if "cond" in event.how and "check" not in event.how:
+            escape = f" or in {_SCRIPT_IF_TRACING}" if _scripted_escape(ctx, "tensor") else ""
             return ("`torch.cond` does not trace (\"Detected that you are using FX to torch.jit.trace a "
-                    "dynamo-optimized function\"); under trace, keep a data-dependent branch in "
-                    f"{_SCRIPT_IF_TRACING}, or branchless tensor code (`torch.where`)")
+                    "dynamo-optimized function\"); under trace, keep a data-dependent branch in branchless tensor "
+                    f"code (`torch.where`){escape}")
         return (f"`{event.how}` needs a Python bool, but under torch.jit.trace a comparison of {_what(event.value)} "
                 "is a tensor (\"cond must be a bool, but got a Tensor\"); drop the check from traced code or use "
                 "`torch._assert_async` on a tensor condition")
