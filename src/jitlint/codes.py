@@ -197,6 +197,8 @@ CODES: dict[str, CodeInfo] = {
     "JIT707": CodeInfo("ternary-type-mismatch", "error", "script", None),
     "JIT708": CodeInfo("item-is-number", "error", "script", "unsafe"),
     "JIT900": CodeInfo("unused-noqa", "warning", None, "safe"),
+    "TRC000": CodeInfo("jit-trace-error", "error", "trace", None),
+    "TRC010": CodeInfo("trace-dependent", "warning", "trace", None),
     "TRC101": CodeInfo("dict-output", "error", "trace", None),
     "TRC102": CodeInfo("non-tensor-output", "error", "trace", None),
     "TRC103": CodeInfo("no-return-value", "error", "trace", None),
