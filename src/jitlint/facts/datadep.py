@@ -203,7 +203,7 @@ class MethodNames(RunFact):
 
     @classmethod
     def compute(cls, project, owner) -> frozenset[str]:
-        return frozenset(m for module in project.modules.values() for klass in module.classes.values()
+        return frozenset(m for module in list(project.modules.values()) for klass in module.classes.values()
                          for m in klass.methods)
 
 

@@ -79,7 +79,7 @@ class ScriptedClasses(RunFact):
     @classmethod
     def compute(cls, project: ProjectIndex, owner) -> frozenset[int]:
         found: set[int] = set()
-        for module in project.modules.values():
+        for module in list(project.modules.values()):  # resolving a name may load a module
             if module.text is not None and ("script" not in module.text or not _SCRIPT_CALL.search(module.text)):
                 continue
             imports = module.imports

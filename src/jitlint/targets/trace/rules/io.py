@@ -29,9 +29,9 @@ class SubmoduleClasses(RunFact):
     @classmethod
     def compute(cls, project: ProjectIndex, owner) -> frozenset[int]:
         built: set[int] = set()
-        for module in project.modules.values():
+        for module in list(project.modules.values()):  # resolving a name may load a module
             imports = module.imports
-            for klass in module.classes.values():
+            for klass in list(module.classes.values()):
                 if not project.is_module_class(klass):
                     continue
 
