@@ -459,6 +459,8 @@ class DatadepDomain(FlowDomain):
             if args and args[0] in ("shape", "ddshape"):
                 return self.policy.rank()
             return self.policy.length(args[0] if args else None)
+        if name in ("list", "tuple") and args and args[0] in ("shape", "ddshape"):
+            return args[0]  # the sizes, in a list
         if name in ("min", "max", "abs", "round", "sum", "divmod", "pow"):
             if "data" in args:
                 return "data"

@@ -206,6 +206,8 @@ class TraceDatadep(DatadepPolicy):
         self._event(kind, test, found[0], how, found[1])
         for call in _calls_in(test):  # the conversions in the test are this event
             self._done.add(id(call))
+        for part in self._truth_parts(domain, test, frame):
+            self._done.add(id(part))
 
     def _calls(self, domain: DatadepDomain, reads: Reads, frame: Frame, statement: cst.CSTNode) -> None:
         returned = _returned_elements(statement)
@@ -363,6 +365,42 @@ class TraceDatadep(DatadepPolicy):
             elif domain.kind(iterable, frame) in TENSORISH:
                 self._event("loop", iterable, "tensor", "iterate", WARN_ITER)
 
+    def _implicit_truths(self, domain: DatadepDomain, statement: cst.CSTNode, frame: Frame) -> None:
+        """Truth values Python takes outside tests: every operand of `and`/`or` but the last, the operand of
+        `not`, and the links of a chained comparison (`a == b <= c` takes the truth of `a == b`)."""
+        found: list[tuple[cst.BaseExpression, str]] = []
+
+        class Truths(cst.CSTVisitor):
+            def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+                found.append((node.left, "and" if isinstance(node.operator, cst.And) else "or"))
+
+            def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+                if isinstance(node.operator, cst.Not):
+                    found.append((node.expression, "not"))
+
+            def visit_Comparison(self, node: cst.Comparison) -> None:
+                if len(node.comparisons) > 1:
+                    found.append((node.with_changes(comparisons=node.comparisons[:1]), "chained comparison"))
+
+            def visit_Lambda(self, node) -> bool:
+                return False
+
+            def visit_IndentedBlock(self, node) -> bool:
+                return False
+
+            def visit_FunctionDef(self, node) -> bool:
+                return False
+
+        header = statement.test if isinstance(statement, (cst.If, cst.While)) else (
+            statement.iter if isinstance(statement, cst.For) else statement)
+        walk(header, Truths())
+        for operand, how in found:
+            if id(operand) in self._done:
+                continue
+            value = domain.kind(operand, frame)
+            if value in RECORDED:
+                self._event("branch", operand, _value(value), how, WARN_BOOL)
+
     def read(self, domain: DatadepDomain, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         if isinstance(statement, cst.If):
             self._branch(domain, statement.test, "if", frame)
@@ -373,6 +411,7 @@ class TraceDatadep(DatadepPolicy):
         for expression in reads.if_expressions:
             self._branch(domain, expression.test, "conditional expression", frame)
         self._comprehensions(domain, statement, frame)
+        self._implicit_truths(domain, statement, frame)
         self._calls(domain, reads, frame, statement)
         self._attributes(domain, reads, frame)
         self._subscripts(domain, reads, frame)

@@ -15,4 +15,4 @@ class Out(OrderedDict):
 
 class M(nn.Module):
     def forward(self, x):
-        return Out(a=x * 2)  # error: TRC101
+        return Out(a=x * 2)  # error: TRC102

@@ -100,17 +100,19 @@ def _class_bases(ctx: RuleContext, call: cst.BaseExpression) -> set[str]:
     return names
 
 
+def _decorator(decorator: cst.Decorator) -> cst.BaseExpression:
+    expression = decorator.decorator
+    return expression.func if isinstance(expression, cst.Call) else expression
+
+
 def _is_dict(ctx: RuleContext, value: cst.BaseExpression) -> str | None:
-    """"dict" for a dict display or `dict(...)`/`OrderedDict(...)`, "subclass" for an instance of a project class
-    derived from a dict, else None."""
+    """"dict" for a dict display or `dict(...)`/`OrderedDict(...)`, else None. An instance of a dict subclass is
+    left alone: whether it traces depends on torch's pytree registry (transformers' outputs trace with
+    `strict=False`, a plain subclass does not) and on decorators that turn it into a tuple."""
     if isinstance(value, (cst.Dict, cst.DictComp)):
         return "dict"
-    if isinstance(value, cst.Call):
-        qualified = ctx.qualify(value.func) or ""
-        if qualified in _DICT_BASES:
-            return "dict"
-        if ctx.project.resolve_class(qualified) is not None and _class_bases(ctx, value) & _DICT_BASES:
-            return "subclass"
+    if isinstance(value, cst.Call) and (ctx.qualify(value.func) or "") in _DICT_BASES:
+        return "dict"
     return None
 
 
@@ -124,18 +126,17 @@ class DictOutput(TraceRule):
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         if not ctx.settings.strict or top_level_forward(ctx, node) is None:
             return
+        if any(ctx.project.resolve_function(ctx.qualify(_decorator(d)) or "") is not None for d in node.decorators):
+            return  # a project decorator may turn the output into a tuple (transformers' `can_return_tuple`)
         returns = [ret for ret in _returns(node) if ret.value is not None]
         kinds = [_is_dict(ctx, ret.value) for ret in returns]
         if not returns or not all(kinds):  # another path returns tensors: the example may take it
             return
-        for ret, kind in zip(returns, kinds):
-            subclass = (" (an instance of a dict subclass that torch's pytree does not know fails with \"Only "
-                        "tensors, lists, tuples of tensors, or dictionary of tensors can be output from traced "
-                        "functions\", even with `strict=False`)") if kind == "subclass" else ""
+        for ret in returns:
             ctx.report(ret.value, "the traced module returns a dict: torch.jit.trace with `strict=True` (the default) "
                                   "rejects it (\"Encountering a dict at the output of the tracer might cause the trace "
-                                  f"to be incorrect\"), naming no line{subclass}; return a tuple of tensors, or trace "
-                                  "with `strict=False` if the keys never change")
+                                  "to be incorrect\"), naming no line; return a tuple of tensors, or trace with "
+                                  "`strict=False` if the keys never change")
 
 
 class NonTensorOutput(TraceRule):
@@ -170,6 +171,8 @@ class NonTensorOutput(TraceRule):
             return "a string"
         if isinstance(element, (cst.Integer, cst.Float)):
             return "a Python number"
+        if isinstance(element, cst.Call) and _unregistered_dict_subclass(ctx, element):
+            return f"an instance of a dict subclass (`{ctx.code(element.func)}`) torch's pytree does not know"
         if isinstance(element, cst.Call):
             func = element.func
             if isinstance(func, cst.Attribute) and func.attr.value in ("item", "tolist") and kind == ("data",):
@@ -268,6 +271,16 @@ class BakedDefault(TraceRule):
                                   "length, and a list of another length fails when the traced module runs (a baked "
                                   "list length); torch gives no warning for it; stack the tensors into one, or pass a "
                                   "tuple of fixed length")
+
+
+def _unregistered_dict_subclass(ctx: RuleContext, call: cst.Call) -> bool:
+    """`Out(...)` of a project class derived from a dict that no class of its hierarchy registers with torch's pytree
+    (`register_pytree_node`): torch.jit.trace refuses it even with `strict=False` (transformers' outputs register)."""
+    cls = ctx.project.resolve_class(ctx.qualify(call.func) or "")
+    if cls is None or not _class_bases(ctx, call) & _DICT_BASES:
+        return False
+    return not any("register_pytree_node" in klass.module.tree.code_for_node(klass.node)
+                   for klass in ctx.project.mro(cls))
 
 
 def _named_tuple(ctx: RuleContext, value: cst.BaseExpression) -> bool:
