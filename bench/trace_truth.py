@@ -400,9 +400,14 @@ def collect(library: str, out: str, only: list[str], timeout: int) -> None:
 def truth(rows: list) -> dict:
     """Distinct library lines: warned (attributed to the library), called into torch where torch warned, and
     explaining a wrong result; and the files of models that trace correctly."""
-    warned, called, wrong = set(), set(), set()
+    warned, called, wrong, constant = set(), set(), set(), set()
     for row in rows:
         for warning in row["warnings"]:
+            if "results are registered as constants" in warning["message"]:
+                # `torch.tensor(...)`/`as_tensor`: torch warns on every call, constant or traced size alike
+                if warning.get("library_line"):
+                    constant.add(tuple(warning["library_line"]))
+                continue
             if warning["in_library"]:
                 warned.add((warning["file"], warning["line"]))
             elif warning.get("library_line"):
@@ -410,7 +415,7 @@ def truth(rows: list) -> dict:
         if row.get("verdict") in ("changes", "breaks"):
             for file, line in row.get("lines", []):
                 wrong.add((file, line))
-    return {"warned": warned, "called": called, "wrong": wrong}
+    return {"warned": warned, "called": called, "wrong": wrong, "constant": constant}
 
 
 def _statement_lines(source_root: Path, findings: list) -> dict:
@@ -477,7 +482,7 @@ def compare(outs: list[str], source: str, findings_path: str | None, codes: str)
           f"{sum(r['verdict'] in ('changes', 'breaks') for r in models)} wrong, "
           f"{sum(r['verdict'] == 'n/a' for r in models)} without a second input); "
           f"{sum(1 for r in rows if r['error'])} failed to build or trace")
-    for key in ("warned", "called", "wrong"):
+    for key in ("warned", "called", "wrong", "constant"):
         lines = gt[key]
         hit = {line for line in lines if line in found_at}
         recall = len(hit) / len(lines) if lines else float("nan")

@@ -150,6 +150,8 @@ class NonTensorOutput(TraceRule):
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         if top_level_forward(ctx, node) is None:
             return
+        if any(ctx.project.resolve_function(ctx.qualify(_decorator(d)) or "") is not None for d in node.decorators):
+            return  # a project decorator may turn the output into something else
         kinds = {id(event.node): event.kinds for event in ctx.fact(DataDependence, node).events
                  if isinstance(event, Returned)}
         for ret in _returns(node):
@@ -277,10 +279,18 @@ def _unregistered_dict_subclass(ctx: RuleContext, call: cst.Call) -> bool:
     """`Out(...)` of a project class derived from a dict that no class of its hierarchy registers with torch's pytree
     (`register_pytree_node`): torch.jit.trace refuses it even with `strict=False` (transformers' outputs register)."""
     cls = ctx.project.resolve_class(ctx.qualify(call.func) or "")
-    if cls is None or not _class_bases(ctx, call) & _DICT_BASES:
+    if cls is None:
         return False
-    return not any("register_pytree_node" in klass.module.tree.code_for_node(klass.node)
-                   for klass in ctx.project.mro(cls))
+    derives = False
+    for klass in ctx.project.mro(cls):
+        if "register_pytree_node" in klass.module.tree.code_for_node(klass.node):
+            return False
+        for name in klass.base_names:
+            if name in _DICT_BASES:
+                derives = True
+            elif name and name not in ("builtins.object", "object") and ctx.project.resolve_class(name) is None:
+                return False  # a base outside the project: it may register itself
+    return derives
 
 
 def _named_tuple(ctx: RuleContext, value: cst.BaseExpression) -> bool:
