@@ -144,6 +144,9 @@ class CapturePolicy:
     # root's reason comes first there; a process that learns of the root later, from another worker or from the
     # cache's records, after a call reached the function, takes it over the call's.
     primary_reasons: ClassVar[frozenset[str]] = frozenset()
+    # What the capture makes of values, for the shared data-dependence fact (`jitlint.facts.datadep`): a
+    # `DatadepPolicy` subclass, for the targets that record tensor operations by running the Python (None: not read).
+    datadep: ClassVar[type | None] = None
 
     def __init__(self, project: ProjectIndex, captured: "CaptureMap", settings: TargetSettings | None = None) -> None:
         self.project = project

@@ -659,6 +659,7 @@ def _run_dynamic(target, run, config, strict: bool, no_cache: bool, jobs: int | 
         strict=strict,
         inputs=config.dynamic_inputs,
         export_strict=config.settings("export").strict,
+        config=config,
     )
     try:
         return confirm(target, run, settings)

@@ -106,15 +106,21 @@ class NoNumpy(ScriptRule):
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         func = node.func
-        # With the export target enabled too, the TorchScript escape hatches are no advice: default-mode
-        # torch.export traces `@torch.jit.ignore` bodies and `is_scripting()`-False branches, and rejects NumPy there
-        # (verified on torch 2.13). Tensor-only code works for both.
-        both = "export" in ctx.targets
+        # With the export or trace target enabled too, the TorchScript escape hatches are no advice: default-mode
+        # torch.export and torch.jit.trace run `@torch.jit.ignore` bodies and `is_scripting()`-False branches; export
+        # rejects NumPy there, trace bakes its result as a constant (verified on torch 2.13). Tensor-only code works
+        # for all of them.
+        both = bool(ctx.targets & {"export", "trace"})
         fix = fixers.numpy_round_trip(node, ctx) or (None if both else eager_helper_fix(ctx))
         if isinstance(func, cst.Attribute) and func.attr.value == "numpy" and not node.args:
             if both:
-                text = ("`.numpy()` is not supported by TorchScript (script), nor by default torch.export (export), "
-                        "even in a `@torch.jit.ignore` method or an `is_scripting()` branch; keep the value a Tensor")
+                others = []
+                if "export" in ctx.targets:
+                    others.append("nor by default torch.export (export)")
+                if "trace" in ctx.targets:
+                    others.append("and torch.jit.trace (trace) bakes its result as a constant")
+                text = (f"`.numpy()` is not supported by TorchScript (script), {', '.join(others)}, even in a "
+                        "`@torch.jit.ignore` method or an `is_scripting()` branch; keep the value a Tensor")
             else:
                 text = ("`.numpy()` is not supported by TorchScript; keep the value a Tensor, or move the NumPy code "
                         "into a `@torch.jit.ignore` method or under `if not torch.jit.is_scripting():`")
@@ -165,6 +171,12 @@ class NoPythonStdlibCall(ScriptRule):
                                  "into a `@torch.jit.ignore` method", fix=eager_helper_fix(ctx))
                 return
             if module in unsupported("python-module"):
+                if module in ("random", "time") and "trace" in ctx.targets:
+                    # torch.jit.trace runs a `@torch.jit.ignore` method once and bakes the value it returns.
+                    ctx.report(node, f"`{qualified}` is Python's `{module}` module, which TorchScript cannot call, "
+                                     "and whose value torch.jit.trace (trace) computes once and bakes, also in a "
+                                     "`@torch.jit.ignore` method; use a torch op (`torch.rand`) or pass the value in")
+                    return
                 ctx.report(node, f"`{qualified}` is Python's `{module}` module, which TorchScript cannot call; "
                                  "use a torch equivalent or move it into a `@torch.jit.ignore` method",
                            fix=eager_helper_fix(ctx))
