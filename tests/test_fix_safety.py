@@ -13,7 +13,7 @@ from jitlint.cli import main
 from jitlint.finding import Edit, Finding, Fix, Location
 from jitlint.fixes import fix_sources
 
-from torch_oracle import script_source
+from oracles.script import script_source
 
 
 def _check(source: str, *args: str) -> list[dict]:

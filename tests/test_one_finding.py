@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from jitlint.cli import main
 
-from torch_oracle import script_source
+from oracles.script import script_source
 
 
 def _check(source: str, *args: str) -> list[dict]:

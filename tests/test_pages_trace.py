@@ -1,7 +1,7 @@
 """The trace target's pages against torch 2.13: each page's bad example traced with `torch.jit.trace` on the page's
 example inputs is rejected, or the traced module differs from eager on the page's second inputs (or raises there),
 as the page's "Under trace" says; the good example traces and equals eager on both (in a child process:
-`trace_oracle.jit_trace_sources`). The structure and lint checks of these pages are in test_pages.py, like every
+`oracles.trace.jit_trace_sources`). The structure and lint checks of these pages are in test_pages.py, like every
 target's."""
 
 import re
@@ -10,7 +10,7 @@ import pytest
 
 from jitlint import pages
 
-from trace_oracle import jit_trace_sources
+from oracles.trace import jit_trace_sources
 
 # TRC000 and TRC010 report what the dynamic checker saw: their pages have no examples (test_pages.py checks them).
 TRACE_PAGES = [page for page in pages.all_pages() if page.target == "trace" and page.torch_verdict != "n/a"]

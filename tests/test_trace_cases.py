@@ -29,7 +29,7 @@ from conftest import codes_for, lint_files
 from jitlint.config import Config
 from jitlint.targets.trace.settings import TraceSettings
 
-from trace_oracle import jit_trace_sources
+from oracles.trace import jit_trace_sources
 
 CASES = sorted((Path(__file__).parent / "cases" / "trace").rglob("*.py"))
 TRACE_CODES = codes_for("trace")

@@ -178,7 +178,7 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
         files, errors = discover(paths, config, force_exclude)
         cache = StaticCache(cache_dir, config, enabled)
         # Forked before the plan reads the cache: it holds no more than it lints (see `jitlint.apart`).
-        apart = Apart.start(files, config, enabled)
+        apart = Apart.start(files, config, enabled, _lint_apart_job)
         plan = cache.plan(files)
         if not plan.full and (plan.work or plan.changed):
             from jitlint.engine import enabled_policies, needs_one_process
@@ -636,6 +636,13 @@ def _watch_loop(paths, config_path, stdin_filename, respect_gitignore, force_exc
             click.echo(f"\njitlint: a file changed; checking again ({time.strftime('%H:%M:%S')}).", err=True)
     except KeyboardInterrupt:
         sys.exit(0)
+
+
+def _lint_apart_job(job, config, enabled):
+    """The work of the process `jitlint.apart` forks (it imports the engine, and LibCST, only once it has work)."""
+    from jitlint.engine import lint_apart_job
+
+    return lint_apart_job(job, config, enabled)
 
 
 def _any_included(paths: list[Path], config) -> bool:
