@@ -44,6 +44,10 @@ def _frames(text: str, is_user_file) -> list[tuple[str, int]]:
 
 
 def _first_reason(reason: str) -> str:
+    """The break's own reason: its first line, past Dynamo's framing ("Encountered graph break when attempting to
+    trace ...", "Failed to handle graph break gracefully. Skipping the function ...")."""
+    if "Graph break encountered:" in reason:
+        reason = reason.split("Graph break encountered:", 1)[1]
     lines = [line.strip() for line in reason.splitlines() if line.strip()]
     if lines and lines[0].startswith("Encountered graph break when attempting") and len(lines) > 1:
         return lines[1]
