@@ -37,14 +37,23 @@ def _has_ops() -> bool:
 
 
 def install() -> None:
+    import sys
+
     import torchvision  # noqa: F401  (its fake implementations register with the schemas)
     import torchvision.extension
-    import torchvision.ops.roi_align
+    import torchvision.ops.roi_align  # noqa: F401  (`torchvision.ops.roi_align` is then the function: see below)
     from torchvision.ops.roi_align import _roi_align
 
     # What `_has_ops()` says when the extension loads (the ops' wrappers check it; Dynamo traces the check).
     torchvision.extension._has_ops = _has_ops
-    torchvision.ops.roi_align._has_ops = _has_ops
+    sys.modules["torchvision.ops.roi_align"]._has_ops = _has_ops
+    # torchvision registers its Meta kernels (the output shapes Dynamo traces with) only when the extension loads.
+    import torchvision._meta_registrations as meta
+
+    for name in ("roi_align", "_roi_align_backward", "ps_roi_align", "roi_pool", "ps_roi_pool"):
+        kernel = getattr(meta, f"meta_{name}", None)
+        if kernel is not None:
+            meta.get_meta_lib().impl(getattr(torch.ops.torchvision, name).default, kernel)
     library = torch.library.Library("torchvision", "IMPL", "CPU")
     library.impl("nms", _nms)
     library.impl("roi_align", lambda input, rois, scale, height, width, ratio, aligned: _roi_align(

@@ -190,9 +190,13 @@ def _executed(model, args, package: str) -> set[tuple[str, int]]:
 def measure(lib: str, name: str, child, package: str) -> dict:
     import torch
 
-    torch.manual_seed(0)
-    model, make_inputs = BUILDERS[lib](name)
-    model.eval()
+    def fresh():
+        """The model as built (its first call may set state: torchvision's poolers set their scales)."""
+        torch.manual_seed(0)
+        built, inputs = BUILDERS[lib](name)
+        return built.eval(), inputs
+
+    model, make_inputs = fresh()
     is_user = lambda file: os.path.realpath(file).startswith(package)  # noqa: E731
 
     def where(frames):
@@ -203,6 +207,7 @@ def measure(lib: str, name: str, child, package: str) -> dict:
         executed = _executed(model, make_inputs(), package)
     record = {"model": name, "executed": sorted([file, line] for file, line in executed)}
     for mode, options in (("default", {}), ("fullgraph", {"fullgraph": True})):
+        model, make_inputs = fresh()
         calls = [make_inputs() for _ in range(2 if mode == "default" else 1)]
         with torch.no_grad(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             seen = child.observe(torch, model, calls, is_user_file=is_user, **options)

@@ -27,7 +27,8 @@ class CompileVerdict:
     ok: bool  # no graph break, no recompile, no error
     stage: str | None = None  # None when the model was built and compiled; else "import", "build", "inputs"
     graphs: int = 0
-    breaks: list[dict] = field(default_factory=list)  # each once, in order: {"lines", "id", "reason", "eager"}
+    # Each once, in order: {"lines", "id", "ids" (every id the log names), "reason", "eager"}.
+    breaks: list[dict] = field(default_factory=list)
     recompiles: list[dict] = field(default_factory=list)  # {"lines", "guard"}
     limit: str | None = None  # the recompile-limit warning, when it was hit
     error: dict | None = None  # {"type", "message", "lines", "id"}: what the compiled call raised
@@ -144,8 +145,8 @@ def _run_job(spec: dict, counter: int, child) -> dict:
             capture_scalar_outputs=bool(spec.get("capture_scalar_outputs")),
             capture_dynamic_output_shape_ops=bool(spec.get("capture_dynamic_output_shape_ops")),
             is_user_file=lambda file: os.path.realpath(file) == real, before_call=toggle)
-    breaks = [{"lines": [line for _file, line in item["frames"]], "id": item["id"], "reason": item["reason"],
-               "eager": item["eager"]} for item in seen["breaks"] if not item["repeat"]]
+    breaks = [{"lines": [line for _file, line in item["frames"]], "id": item["id"], "ids": item["ids"],
+               "reason": item["reason"], "eager": item["eager"]} for item in seen["breaks"] if not item["repeat"]]
     recompiles = [{"lines": [line for _file, line in item["frames"]], "guard": item["guard"]}
                   for item in seen["recompiles"]]
     error = seen["error"]

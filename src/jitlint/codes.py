@@ -243,4 +243,4 @@ CODES: dict[str, CodeInfo] = {
 # Each code's target: what `Config.enabled_codes` selects by.
 TARGET_OF: dict[str, str | None] = {code: info.target for code, info in CODES.items()}
 # Codes off unless a selector names them (`Rule.default_enabled = False`).
-DEFAULT_OFF: frozenset[str] = frozenset({"JIT900", "TRC205"})
+DEFAULT_OFF: frozenset[str] = frozenset({"DYN203", "JIT900", "TRC205"})

@@ -65,8 +65,9 @@ def _parse(records, is_user_file) -> dict:
             logged = (head.group(1), int(head.group(2))) if head else (None, None)
             if not frames and logged[0] is not None and is_user_file(logged[0]):
                 frames = [logged]
+            ids = list(dict.fromkeys(_BREAK_ID.findall(text)))
             breaks.append({
-                "frames": frames, "logged": list(logged), "id": (_BREAK_ID.findall(text) or [None])[0],
+                "frames": frames, "logged": list(logged), "id": ids[0] if ids else None, "ids": ids,
                 "reason": _first_reason(reason)[:300],
                 "eager": "falling back to eager" in reason or "Skipping the frame" in reason,
                 "repeat": "suppressed" in text,

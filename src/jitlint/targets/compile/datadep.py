@@ -37,7 +37,7 @@ from jitlint.facts.flow import Frame, Reads
 # Calls whose output size depends on the data: torch functions (qualified) and tensor methods.
 DYNAMIC_SHAPE_FUNCTIONS = frozenset({
     "torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.masked_select", "torch.argwhere",
-    "torch.bincount", "torchvision.ops.nms", "torchvision.ops.batched_nms", "torchvision.ops.boxes.nms",
+    "torch.bincount", "torch.ops.torchvision.nms", "torchvision.ops.nms", "torchvision.ops.batched_nms", "torchvision.ops.boxes.nms",
     "torchvision.ops.boxes.batched_nms", "torchvision.ops.remove_small_boxes",
     "torchvision.ops.boxes.remove_small_boxes",
 })

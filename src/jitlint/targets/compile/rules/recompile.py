@@ -196,6 +196,8 @@ def _compiled_parameters(node: cst.FunctionDef, ctx: RuleContext) -> list[tuple[
         return []
     if not ((node.name.value == "forward" and function.info.cls is not None) or "compile" in function.reason):
         return []
+    if ctx.captured.calls_to(node):
+        return []  # a submodule's forward, called from traced code: its arguments are values of the caller's graph
     params = [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]
     if function.info.bound_first_param is not None and params:
         params = params[1:]
@@ -284,6 +286,9 @@ class ContainerArgument(_ArgumentRule):
     code = "DYN203"
     name = "container-argument"
     severity = "warning"
+    # Off unless selected: a module built inside another (a feature pyramid's `List[Tensor]` of levels) gets its
+    # lists from the parent's graph, fixed in length, and which module is compiled is not in the source.
+    default_enabled = False
     summary = "a `List[...]`/`Dict[...]` argument of `forward` (or of a compiled function): guarded on its length"
     message = "a list or dict argument: torch.compile compiles again for each new length"
     kinds = ("list", "dict")
