@@ -17,6 +17,7 @@ class CodeInfo(NamedTuple):
 
 
 CODES: dict[str, CodeInfo] = {
+    "DYN000": CodeInfo("graph-break", "warning", "compile", None),
     "DYN101": CodeInfo("branch-on-tensor", "warning", "compile", None),
     "DYN102": CodeInfo("scalar-from-tensor", "warning", "compile", None),
     "DYN103": CodeInfo("dynamic-shape-op", "warning", "compile", None),
