@@ -5,6 +5,8 @@ truth the compile target is measured against (a benchmark, not a test; bench/com
     python bench/compile_truth.py --lib timm --out truth-timm.json
     python bench/compile_truth.py --lib transformers --out truth-transformers.json
 
+    PYTHONPATH=/work/corpus/more/vit_pytorch python bench/compile_truth.py --lib vit_pytorch --out truth-vit.json
+
 Run it with an interpreter that has the library and torch 2.13 (/work/agree-venv; for torchvision's detection
 models bench/compile_torchvision_kernels.py supplies CPU kernels for `nms` and `roi_align`). For each model it records,
 as (file inside the package, line):
@@ -164,8 +166,58 @@ def _transformers(name: str):
     raise KeyError(name)
 
 
-BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers}
-MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS}
+# Two libraries nobody tuned the compile target on (`/work/corpus/more`), importable with torch and einops only.
+EFFICIENTNET = ["efficientnet-b0", "efficientnet-b3"]
+VIT_PYTORCH = {
+    "vit.ViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128),
+    "simple_vit.SimpleViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128),
+    "deepvit.DeepViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128),
+    "cait.CaiT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, cls_depth=1, heads=4,
+                      mlp_dim=128, layer_dropout=0.1),
+    "vit_for_small_dataset.ViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4,
+                                      mlp_dim=128),
+    "ats_vit.ViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128,
+                        max_tokens_per_depth=(12, 8)),
+    "parallel_vit.ViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128),
+    "rvt.RvT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128),
+    "pit.PiT": dict(image_size=32, patch_size=4, num_classes=10, dim=64, depth=(1, 1, 1), heads=4, mlp_dim=128),
+    "levit.LeViT": dict(image_size=64, num_classes=10, stages=3, dim=(32, 64, 96), depth=1, heads=(2, 2, 2),
+                        mlp_mult=2),
+    "xcit.XCiT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, cls_depth=1, heads=4,
+                      mlp_dim=128),
+    "nest.NesT": dict(image_size=32, patch_size=4, num_classes=10, dim=32, heads=2, num_hierarchies=2,
+                      block_repeats=(1, 1)),
+    "twins_svt.TwinsSVT": dict(num_classes=10),
+    "cvt.CvT": dict(num_classes=10),
+    "mobile_vit.MobileViT": dict(image_size=(64, 64), dims=[32, 48, 64],
+                                 channels=[8, 8, 12, 12, 16, 16, 24, 24, 32, 32, 64], num_classes=10),
+}
+
+
+def _efficientnet(name: str):
+    import torch
+    from efficientnet_pytorch import EfficientNet
+
+    model = EfficientNet.from_name(name)
+    return model, lambda: (torch.rand(1, 3, 224, 224),)
+
+
+def _vit_pytorch(name: str):
+    import importlib
+
+    import torch
+
+    module, _, cls = name.rpartition(".")
+    model = getattr(importlib.import_module(f"vit_pytorch.{module}"), cls)(**VIT_PYTORCH[name])
+    size = VIT_PYTORCH[name].get("image_size", 224)
+    size = size if isinstance(size, tuple) else (size, size)
+    return model, lambda: (torch.rand(1, 3, *size),)
+
+
+BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers,
+            "efficientnet_pytorch": _efficientnet, "vit_pytorch": _vit_pytorch}
+MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS,
+          "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH)}
 
 
 def _executed(model, args, package: str) -> set[tuple[str, int]]:
