@@ -15,9 +15,9 @@ version of the library (the truth's paths are relative to the installed package,
   and the guard of a frame resumed after a break is Dynamo's bookkeeping, not the user's pattern);
 - **clean**: models that compiled in one graph (no break, no fullgraph error); every compile finding at a line
   one of them ran (the eager forward's lines, which is what Dynamo traced) is counted against jitlint, except at a
-  line that broke in another model (the same helper called with other values);
-- findings at lines that ran in a model that broke but not at any of its break lines, listed for reading (a
-  model that fell back to eager early never reached the later lines under Dynamo).
+  line of a break's traceback in another model (the same helper called with other values);
+- findings at lines that ran in a model that broke but not on any break's traceback, listed for reading (a model
+  that fell back to eager early never reached the later lines under Dynamo).
 """
 
 from __future__ import annotations
@@ -82,7 +82,9 @@ def score(truth: dict, findings: dict) -> dict:
                          "found_outside": sorted({f"{f['code']}@{f['location']['row']}" for f in outside})})
         return rows
 
-    break_lines = {key for key in breaks} | {key for key in fullgraph}
+    # Every line of a break's (or fullgraph error's) user-code traceback: a finding at a caller names the same break.
+    break_lines = {key for table in (breaks, fullgraph) for key, entry in table.items()
+                   for key in (key, *entry["outer"])}
     clean = [name for name, item in measured.items() if not item["breaks"] and not item.get("fullgraph")]
     clean_lines = {tuple(pair) for name in clean for pair in measured[name]["executed"]}
     false = []

@@ -31,11 +31,11 @@ from pathlib import Path
 
 import pytest
 
-from compile_oracle import compile_sources
+from oracles.compile import compile_sources
 from conftest import codes_for, lint_files
 from jitlint.config import Config
 from jitlint.targets.compile.settings import CompileSettings
-from torch_oracle import covered_lines
+from oracles import covered_lines
 
 CASES = sorted((Path(__file__).parent / "cases" / "compile").rglob("*.py"))
 COMPILE_CODES = codes_for("compile")

@@ -2,7 +2,7 @@
 "eager")` on the page's example inputs (the number of calls it states) breaks the graph at the marked line with the
 page's quoted reason, or recompiles until the limit with the page's quoted guard, as its "Under torch.compile" says;
 the good example compiles without a break and settles (at most the one recompile that makes a size dynamic), in a
-child process (`compile_oracle`). The structure
+child process (`oracles.compile`). The structure
 and lint checks of these pages are in test_pages.py, like every target's."""
 
 import re
@@ -11,8 +11,8 @@ import pytest
 
 from jitlint import pages
 
-from compile_oracle import compile_sources
-from torch_oracle import covered_lines
+from oracles.compile import compile_sources
+from oracles import covered_lines
 
 # DYN000 reports what the dynamic checker saw: its page has no examples (test_pages.py checks it).
 COMPILE_PAGES = [page for page in pages.all_pages() if page.target == "compile" and page.torch_verdict != "n/a"]

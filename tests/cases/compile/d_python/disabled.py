@@ -1,5 +1,6 @@
 # case: a `torch.compiler.disable` function is not traced (the call is a deliberate break, not reported)
 # torch: breaks
+# hazard: no
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # case: a float attribute becomes dynamic after one recompile: no loop
 # torch: recompiles
+# hazard: no
 # calls: 12
 # recompile-limit: not hit
 import torch
@@ -12,5 +13,5 @@ class M(nn.Module):
         self.n = 0.0
 
     def forward(self, x):
-        self.n = self.n + 1
+        self.n = self.n + 1  # unreported: a float attribute becomes dynamic after one recompile
         return x * self.n

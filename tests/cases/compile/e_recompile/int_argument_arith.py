@@ -1,5 +1,6 @@
 # case: an int argument in arithmetic becomes dynamic after one recompile
 # torch: recompiles
+# hazard: no
 # inputs: (torch.randn(4, 3), i + 1)
 # calls: 12
 # recompile-limit: not hit
@@ -10,4 +11,4 @@ import torch.nn as nn
 
 class M(nn.Module):
     def forward(self, x, n: int):
-        return x * n
+        return x * n  # unreported: an int argument becomes dynamic after one recompile

@@ -1,5 +1,6 @@
 # case: `.train()`/`.eval()` between calls: one compile per mode, then cached
 # torch: recompiles
+# hazard: no
 # calls: 6
 # toggle: train
 # recompile-limit: not hit
@@ -10,6 +11,6 @@ import torch.nn as nn
 
 class M(nn.Module):
     def forward(self, x):
-        if self.training:
+        if self.training:  # unreported: one graph per mode, each cached
             return x * 2
         return x * 3
