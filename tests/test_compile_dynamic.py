@@ -67,6 +67,7 @@ CONFIG = '''
 target = ["compile"]
 
 [tool.jitlint.dynamic]
+timeout = 900
 inputs = { "pkg.models:Detector" = "pkg.examples:one_tensor", "pkg.models:Quiet" = "pkg.examples:one_tensor", "pkg.models:Counter" = "pkg.examples:one_tensor" }
 '''
 
