@@ -50,6 +50,7 @@ from jitlint.project import (
     ModuleInfo,
     is_torch_module_base,
 )
+from jitlint.targets.fx.external import ExternalCallable, external_callable
 from jitlint.targets.fx.trace import TRACE_TIME_VALUES, attribute_only_classes, is_root_forward
 from jitlint.targets.fx.values import (
     CONCRETE,
@@ -204,6 +205,21 @@ class TypeCheckRaises(TraceResult):
         if self.statement != "raise":
             return "AssertionError"
         return (self.raised or "Exception").rpartition(".")[2]
+
+
+@dataclass(frozen=True, eq=False)
+class ExternalRejects(TraceResult):
+    """A callable of an installed library that raises when given a Proxy, as the table of external callables
+    (`jitlint.targets.fx.external`) says: `callable` (its qualified name), `raised` (the exception class) and `says`
+    (a part of its message)."""
+
+    callable: str = ""
+    raised: str = "Exception"
+    says: str = ""
+
+    @property
+    def exception(self) -> str:  # type: ignore[override]
+        return self.raised
 
 
 @dataclass(frozen=True, eq=False)
@@ -510,6 +526,8 @@ class TracingModel:
                 qualified = imports.qualify(item.func) or ""
                 if qualified.startswith("torch.nn.") and is_torch_module_base(qualified):
                     found = None if qualified in CONTAINER_KINDS else qualified
+                elif _external_module(qualified):
+                    found = qualified
                 else:
                     target = self.project.resolve_class(qualified)
                     if target is not None and self.project.is_module_class(target):
@@ -1348,6 +1366,8 @@ class FunctionTrace(FlowDomain[Value]):
     def _is_module_constructor(self, qualified: str) -> bool:
         if qualified.startswith("torch.nn."):
             return is_torch_module_base(qualified)
+        if _external_module(qualified):
+            return True
         cls = self.project.resolve_class(qualified)
         return cls is not None and self.project.is_module_class(cls)
 
@@ -1357,6 +1377,9 @@ class FunctionTrace(FlowDomain[Value]):
             if qualified.startswith("torch.") and is_torch_module_base(qualified):
                 if qualified not in CONTAINER_KINDS:
                     classes.add(qualified)
+                continue
+            if _external_module(qualified):
+                classes.add(qualified)
                 continue
             cls = self.project.resolve_class(qualified)
             if cls is not None and self.project.is_module_class(cls):
@@ -1810,6 +1833,10 @@ class FunctionTrace(FlowDomain[Value]):
             return Unknown(args.may_hold_proxy())
         results = []
         for cls in module.classes:
+            external = external_callable(cls) if isinstance(cls, str) else None
+            if external is not None:
+                results.append(self.external_call(node, external, args))  # its forward runs, as the table says
+                continue
             if isinstance(cls, str) or self.model.leaves.leaf(cls):
                 results.append(self.recorded(node, args))  # a leaf: one call_module node
                 continue
@@ -1840,6 +1867,8 @@ class FunctionTrace(FlowDomain[Value]):
         cls = self.project.resolve_class(qualified)
         if cls is not None and self.project.is_module_class(cls):
             return Module(frozenset([cls]), None, local=True)
+        if _external_module(qualified):
+            return Module(frozenset([qualified]), None, local=True)
         head, _, last = qualified.rpartition(".")
         if head == "builtins" and last in _BUILTIN_TYPES:
             return self.builtin(node, last, args)
@@ -1888,6 +1917,11 @@ class FunctionTrace(FlowDomain[Value]):
         if qualified == "torch._assert":
             return self.torch_assert(node)
         args = self.arguments(node)
+        external = external_callable(qualified) if target is None else None
+        if external is not None:
+            if external.kind == "module":
+                return self.construct(node, qualified, args)
+            return self.external_call(node, external, args)
         if qualified.startswith(("torch.", "torchvision.ops.")):
             return self.torch_call(node, qualified, args)
         if qualified.startswith("math."):
@@ -1904,6 +1938,18 @@ class FunctionTrace(FlowDomain[Value]):
         if qualified in ("typing.cast",) and len(args.positional) == 2:
             return args.positional[1]
         if self.model.leaves.wraps_builtin(self.module, last) and args.holds_proxy():
+            return PROXY
+        return Unknown(args.may_hold_proxy())
+
+    def external_call(self, node: cst.Call, external: ExternalCallable, args: Arguments) -> Value:
+        """A library callable the table of external callables knows, called with these arguments."""
+        if external.proxy == "raises":
+            if any(holds_proxy(value) for value in external.triggering(args.positional, args.keywords)):
+                self.report(ExternalRejects(node, external.name, external.exception or "Exception",
+                                            external.message or ""))
+                return OPAQUE
+            return Unknown(args.may_hold_proxy())
+        if external.proxy == "traces" and args.holds_proxy():
             return PROXY
         return Unknown(args.may_hold_proxy())
 
@@ -2280,6 +2326,12 @@ def _free_names(function: cst.FunctionDef, enclosing: set[str]) -> list[str]:
             own = own | {star.name.value}
     reads = Reads.of(function.body)
     return sorted({name.value for name in reads.names} & enclosing - own)
+
+
+def _external_module(qualified: str) -> bool:
+    """Whether a qualified name is a module class of an installed library the table of external callables knows."""
+    external = external_callable(qualified)
+    return external is not None and external.kind == "module"
 
 
 def _non_empty(value: Value) -> bool:
