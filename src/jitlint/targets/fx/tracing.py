@@ -842,6 +842,8 @@ class FunctionTrace(FlowDomain[Value]):
         elif isinstance(target, cst.Attribute):
             if not (isinstance(target.value, cst.Name) and target.value.value == self.self_name):
                 self.ev(target.value)
+            elif not self.is_rebound(target.value.value):
+                frame.bind(_SELF + target.attr.value, value)  # what later reads of `self.<name>` here see
 
     def unpack(self, value: Value, count: int, starred: bool, node: cst.CSTNode) -> list[Value]:
         """The values of `a, b = value` (one per target; a starred target gets a list)."""
@@ -1225,6 +1227,8 @@ class FunctionTrace(FlowDomain[Value]):
             return self.model.global_value(qualified)
         base = node.value
         if isinstance(base, cst.Name) and base.value == self.self_name and not self.is_rebound(base.value):
+            if self.frame is not None and _SELF + node.attr.value in self.frame.values:
+                return self.frame.values[_SELF + node.attr.value]  # assigned earlier in this function
             return self.self_attribute(node.attr.value)
         return self.attribute(self.ev(base), node.attr.value)
 
@@ -1353,7 +1357,13 @@ class FunctionTrace(FlowDomain[Value]):
         return found.pop() if len(found) == 1 else None
 
     def _assigned_in_traced_code(self, cls: ClassInfo, info) -> bool:
-        for method_name in info.assigned_in - {"__init__"}:
+        """Whether traced code other than this function may have set the attribute before it is read here: a
+        traced method other than `__init__` assigns it. An attribute `__init__` sets and only this function
+        reassigns holds its `__init__` value until the reassignment, which the walk of this function sees."""
+        others = info.assigned_in - {"__init__"}
+        if "__init__" in info.assigned_in and others == {self.function.name} and cls is self.owner:
+            return False
+        for method_name in others:
             method = self.project.find_method(cls, method_name)
             entry = self.model.policy.captured.get(method.node) if method is not None else None
             if entry is not None and entry.body_captured:
@@ -2272,6 +2282,7 @@ class FunctionTrace(FlowDomain[Value]):
 
 # -- helpers --------------------------------------------------------------------------------------------------
 _NOT_CONSTANT = object()
+_SELF = "<self>."  # in a frame's values: `self.<name>` as this function last assigned it
 _DEFINITE = "<definite>"  # in a frame's values: the block depth down to which the path is certain (loop bodies)
 
 
