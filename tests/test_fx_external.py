@@ -126,3 +126,36 @@ def test_a_project_function_of_the_same_name_is_the_projects(tmp_path):
     }
     findings = lint_files(files, tmp_path, codes=codes_for("fx"))
     assert [(Path(f.filename).name, f.code) for f in findings if f.severity == "error"] == []
+
+
+OPTIONAL_SUBMODULE = """
+import torch.nn as nn
+from einops import rearrange
+
+
+class Block(nn.Module):
+    def __init__(self, dim=4, time_dim=4):
+        super().__init__()
+        self.mlp = nn.Sequential(nn.SiLU(), nn.Linear(time_dim, dim)) if time_dim is not None else None
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x, t):
+        if self.mlp is not None:
+            t = self.mlp(t)
+            x = x + rearrange(t, "b c -> b c")  # fails
+        return self.proj(x)
+"""
+
+
+@pytest.mark.torch
+def test_an_optional_submodule_returns_what_its_steps_return(tmp_path):
+    """`self.mlp = nn.Sequential(...) if cond else None`: when it is called it is the Sequential (calling None
+    fails in eager too), so its result is a Proxy and einops raises on it."""
+    pytest.importorskip("einops")
+    source = textwrap.dedent(OPTIONAL_SUBMODULE).lstrip("\n")
+    (tmp_path / "torch").mkdir()
+    result = trace_sources({"optional": source}, tmp_path / "torch")["optional"]
+    assert result.rejected and result.line == marked(source)[0], result
+    findings = lint_files({"case.py": source}, tmp_path / "lint", codes=codes_for("fx"))
+    errors = {(f.code, f.location.row) for f in findings if f.severity == "error"}
+    assert errors == {("FX211", marked(source)[0])}

@@ -500,7 +500,7 @@ class TracingModel:
         if len(info.init_values) != 1:
             return frozenset(), None
         value = info.init_values[0]
-        node, imports = value.node, value.imports
+        node, imports = _unless_none(value.node), value.imports
         if not isinstance(node, cst.Call):
             return frozenset(), None
         kind = CONTAINER_KINDS.get(imports.qualify(node.func) or "")
@@ -2283,6 +2283,19 @@ class FunctionTrace(FlowDomain[Value]):
 # -- helpers --------------------------------------------------------------------------------------------------
 _NOT_CONSTANT = object()
 _SELF = "<self>."  # in a frame's values: `self.<name>` as this function last assigned it
+def _unless_none(node: cst.CSTNode) -> cst.CSTNode:
+    """The module an attribute holds when it is called: `X if cond else None` (or `None if cond else X`) holds `X`
+    whenever a call of it runs (calling None fails in eager too)."""
+    while isinstance(node, cst.IfExp):
+        if _constant(node.orelse) is None:
+            node = node.body
+        elif _constant(node.body) is None:
+            node = node.orelse
+        else:
+            break
+    return node
+
+
 _DEFINITE = "<definite>"  # in a frame's values: the block depth down to which the path is certain (loop bodies)
 
 
