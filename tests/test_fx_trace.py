@@ -137,6 +137,12 @@ FAILS = {
                                      "        return -x\n\n\nclass M(nn.Module):\n    def __init__(self):\n"
                                      "        super().__init__()\n        self.body = nn.Sequential(nn.ReLU(), Branchy())\n\n"
                                      "    def forward(self, x):\n        return self.body(x)\n"),
+    # a test over several lines: Python 3.11 names the statement's line, or the comparison's when one made the bool
+    "multiline-if-attribute": model("if (  # error: FX201\n    x.requires_grad\n    or x.is_cuda\n):\n    x = x * 2\nreturn x"),
+    "multiline-if-compare": model("if (\n    x.sum() > 0  # error: FX201\n    or x.mean() < 0  # error: FX201\n):\n    x = x * 2\nreturn x"),
+    "multiline-while-not": model("while (  # error: FX201\n    not x.sum()\n):\n    x = x + 1\nreturn x"),
+    "multiline-ternary": model("return (x  # error: FX201\n        if\n        x.sum()\n        else -x)"),
+    "multiline-comprehension-if": model("return [i for i in range(3)  # error: FX201\n        if\n        x.sum()]"),
     # silent mis-traces: they trace
     "isinstance-list": model("if isinstance(x, (list, tuple)):  # error: FX220\n    x = torch.cat(x, 1)\nreturn x"),
     "mask-none": model("if mask is not None:  # error: FX221\n    x = x * mask\nreturn x", signature="self, x, mask=None"),

@@ -703,9 +703,9 @@ class FunctionTrace(FlowDomain[Value]):
     def read(self, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         self.frame = frame
         if isinstance(statement, cst.If):
-            self._decisions[id(statement.test)] = self.truth(statement.test, "if")
+            self._decisions[id(statement.test)] = self.truth(statement.test, "if", statement)
         elif isinstance(statement, cst.While):
-            self._decisions[id(statement.test)] = self.truth(statement.test, "while")
+            self._decisions[id(statement.test)] = self.truth(statement.test, "while", statement)
         elif isinstance(statement, cst.For):
             iterated = self.ev(statement.iter)
             self._iterated[id(statement)] = iterated
@@ -803,7 +803,7 @@ class FunctionTrace(FlowDomain[Value]):
     # -- statements -------------------------------------------------------------------------------------------
     def _assert(self, statement: cst.Assert) -> None:
         before = self.type_checks
-        decided = self.truth(statement.test, "assert")
+        decided = self.truth(statement.test, "assert", statement)
         if statement.msg is not None:
             self.ev(statement.msg)
         if decided is False and self.type_checks > before:
@@ -916,23 +916,27 @@ class FunctionTrace(FlowDomain[Value]):
         return self.imports.qualify(node)
 
     # -- truth ------------------------------------------------------------------------------------------------
-    def truth(self, test: cst.BaseExpression, construct: str) -> bool | None:
-        """What `bool(test)` is when the code runs (None: unknown); reports `bool()` of a Proxy."""
+    def truth(self, test: cst.BaseExpression, construct: str, anchor: cst.CSTNode | None = None) -> bool | None:
+        """What `bool(test)` is when the code runs (None: unknown); reports `bool()` of a Proxy. `anchor`: the
+        statement (or conditional expression) whose test this is: CPython 3.11 compiles the test's jumps with the
+        anchor's line, except after a comparison (the jump then has the comparison's line), so that is the line a
+        traceback names when a Proxy that is not a comparison's result is made a bool there."""
         if isinstance(test, cst.BooleanOperation):
-            left = self.truth(test.left, "and/or" if construct in ("if", "while", "ternary") else construct)
+            left = self.truth(test.left, "and/or" if construct in ("if", "while", "ternary") else construct, anchor)
             is_and = isinstance(test.operator, cst.And)
             if left is (not is_and):  # `True or ...`, `False and ...`: the right side is not evaluated
                 return left
-            right = self.truth(test.right, "and/or" if construct in ("if", "while", "ternary") else construct)
+            right = self.truth(test.right, "and/or" if construct in ("if", "while", "ternary") else construct, anchor)
             if left is None:
                 if right is (not is_and):
                     return right
                 return None
             return right
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            inner = self.truth(test.expression, construct)
+            inner = self.truth(test.expression, construct, anchor)
             return None if inner is None else not inner
-        return self.truth_of(self.ev(test), test, construct)
+        at = test if anchor is None or isinstance(test, cst.Comparison) else anchor
+        return self.truth_of(self.ev(test), at, construct)
 
     def truth_of(self, value: Value, node: cst.CSTNode, construct: str) -> bool | None:
         if isinstance(value, Proxy):
@@ -1028,7 +1032,7 @@ class FunctionTrace(FlowDomain[Value]):
         return value
 
     def e_IfExp(self, node: cst.IfExp) -> Value:
-        decided = self.truth(node.test, "ternary")
+        decided = self.truth(node.test, "ternary", node)
         if decided is True:
             return self.ev(node.body)
         if decided is False:
@@ -1546,7 +1550,9 @@ class FunctionTrace(FlowDomain[Value]):
                     values.append(self.element_of(value))
         return Mapping(join_all(values), proxy_key)
 
-    def _comprehension(self, clause: cst.CompFor) -> dict[str, Value]:
+    def _comprehension(self, clause: cst.CompFor, anchor: cst.CSTNode | None = None) -> dict[str, Value]:
+        """Binds the comprehension's variables in a new scope; `anchor`: the comprehension (the line its `if`
+        tests jump at, see `truth`)."""
         scope: dict[str, Value] = {}
         self.scopes.append(scope)
         while clause is not None:
@@ -1554,7 +1560,7 @@ class FunctionTrace(FlowDomain[Value]):
             for name, value in self.unpacked_names(clause.target, element):
                 scope[name] = value
             for condition in clause.ifs:
-                self.truth(condition.test, "comprehension")
+                self.truth(condition.test, "comprehension", anchor)
             clause = clause.inner_for_in
         return scope
 
@@ -1571,7 +1577,7 @@ class FunctionTrace(FlowDomain[Value]):
         return []
 
     def _comprehension_value(self, node, kind: str) -> Value:
-        self._comprehension(node.for_in)
+        self._comprehension(node.for_in, node)
         try:
             if isinstance(node, cst.DictComp):
                 self.ev(node.key)
