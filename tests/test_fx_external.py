@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import codes_for, lint_files
-from trace_oracle import trace_sources
+from oracles.fx import trace_sources
 
 from jitlint.targets.fx import external
 

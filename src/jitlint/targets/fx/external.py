@@ -19,7 +19,7 @@ TABLE = Path(__file__).with_name("external.toml")
 @dataclass(frozen=True)
 class ExternalCallable:
     """One entry of the table: `name` (its first qualified name), `kind` ("function" or "module"), `proxy`
-    ("raises" or "traces"), and for "raises" the exception class, a substring of its message, and the argument
+    ("raises" or "traces"), and for "raises" the exception class, a substring of its message (`says`), and the argument
     whose Proxy triggers it (`argument`: a positional index or "any"; `keyword`: its name when passed by keyword)."""
 
     name: str
@@ -27,7 +27,7 @@ class ExternalCallable:
     proxy: str
     library: str
     exception: str | None = None
-    message: str | None = None
+    says: str | None = None
     argument: int | str | None = None
     keyword: str | None = None
 
