@@ -209,6 +209,51 @@ def test_taint_crosses_files(tmp_path):
     assert [(f.filename.rsplit("/", 1)[-1], f.code, f.location.row) for f in findings] == [("layers.py", "FX201", 5)]
 
 
+HALTS_HELPER = """import warnings
+
+import torch
+import torch.nn as nn
+
+
+def vocoder(x, rate):
+    if rate == 1.0:
+        return x
+    return x * rate
+"""
+HALTS_STRETCH = """
+
+class Stretch(nn.Module):
+    def forward(self, x, rate=None):
+        if not torch.is_complex(x):  # error: FX201
+            warnings.warn("expects a complex tensor")
+        return vocoder(x, rate)
+"""
+HALTS_SHIFT = """
+
+class Shift(nn.Module):
+    def forward(self, x):
+        return vocoder(x, 2.0 ** (-3.0 / 12))
+"""
+
+
+def test_a_function_reached_only_after_a_failure_is_judged_by_the_runs_that_reach_it(tmp_path):
+    """symbolic_trace stops at the first failure: `vocoder(x, rate)` after a test that always raises never runs,
+    so the helper, which another module calls with a float (and traces), is not claimed to fail on `rate == 1.0`
+    (verified on torch 2.13 below: each class traced alone). Without the other caller, the helper would be judged
+    by the call after the failure (what the user meets once that failure is fixed)."""
+    source = HALTS_HELPER + HALTS_STRETCH + HALTS_SHIFT
+    findings = lint_files({"halts.py": source}, tmp_path / "lint", codes=FX)
+    assert [(f.code, f.location.row) for f in findings] == marks(source)
+    alone = HALTS_HELPER + HALTS_STRETCH
+    findings = lint_files({"alone.py": alone}, tmp_path / "alone", codes=FX)
+    assert [(f.code, f.location.row) for f in findings] == [("FX201", 8), *marks(alone)]
+    (tmp_path / "torch").mkdir()
+    stretch_last = HALTS_HELPER + HALTS_SHIFT + HALTS_STRETCH
+    traced = trace_sources({"shift": source, "stretch": stretch_last}, tmp_path / "torch")
+    assert traced["shift"].ok, traced["shift"]
+    assert traced["stretch"].rejected and traced["stretch"].line == marks(stretch_last)[0][1], traced["stretch"]
+
+
 def test_fx_wrap_patches_only_the_registering_module(tmp_path):
     """torch.fx.wrap replaces the name in the globals of the module that calls it: `from layers import helper`
     elsewhere keeps the original function, whose body is then traced (verified on torch 2.13: the first class fails

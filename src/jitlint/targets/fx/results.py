@@ -14,6 +14,7 @@ class TraceResult:
 
     node: cst.CSTNode
     exception = "Exception"  # what torch raises there (a handler catching it makes the failure not one)
+    raises = True  # symbolic_trace stops there (False: it goes on, tracing something else than eager runs)
 
 
 @dataclass(frozen=True, eq=False)
@@ -149,6 +150,7 @@ class IsinstanceOfProxy(TraceResult):
     """`isinstance(p, ...)` of a Proxy: fixed at trace time (`outcome`), the other branch is dropped."""
 
     outcome: bool = False
+    raises = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,3 +158,4 @@ class ParameterNoneCheck(TraceResult):
     """`param is None` / `is not None` on a root forward's parameter: a Proxy, never None while tracing."""
 
     name: str = ""
+    raises = False

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import math
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
@@ -51,6 +53,7 @@ from jitlint.project import (
     is_torch_module_base,
 )
 from jitlint.targets.fx.external import ExternalCallable, external_callable
+from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
     BuiltinOnProxy,
     ExternalRejects,
@@ -162,6 +165,7 @@ class Context:
 @dataclass
 class _Analysis:
     returned: Value | None = None
+    halts: bool = False  # every run of it in this context raises while tracing
 
 
 class TracingModel:
@@ -184,6 +188,13 @@ class TracingModel:
         self._passed: dict[str, set] | None = None
         self.closures: dict[int, tuple[cst.Lambda | cst.FunctionDef, FunctionInfo]] = {}  # key -> (node, where)
         self._nested: dict[int, FunctionInfo] = {}
+        self.halted = False  # whether the analysis `analyse` last returned from always raises
+        # Code after a failure every run meets is never traced. It is still analysed (the values it computes, the
+        # failures a user meets next), but what it finds in a function goes to `_after_failure` and is kept only
+        # for a function no trace reaches otherwise: a failure claimed in shared code would be one no run meets.
+        self.after_failure = 0
+        self._after_failure: dict[int, dict[tuple[str, int], TraceResult]] = {}
+        self._live: set[int] = set()
 
     # -- queries ----------------------------------------------------------------------------------------------
     def results_of(self, node: cst.FunctionDef) -> list[TraceResult]:
@@ -207,9 +218,14 @@ class TracingModel:
                 if entry.info.name == "forward" and owner is not None and id(owner) in attribute_only:
                     continue  # its calls are all `self.<name>(...)`, resolved: none ran it
                 self.analyse(entry.info, self.guessed_context(entry.info, owner))
+        for node_id, found in self._after_failure.items():
+            if node_id not in self._live:
+                kept = self.results.setdefault(node_id, {})
+                for key, result in found.items():
+                    kept.setdefault(key, result)
 
     def report(self, function: FunctionInfo, result: TraceResult) -> None:
-        found = self.results.setdefault(id(function.node), {})
+        found = (self._after_failure if self.after_failure else self.results).setdefault(id(function.node), {})
         found.setdefault((type(result).__name__, id(result.node)), result)
 
     # -- contexts ---------------------------------------------------------------------------------------------
@@ -252,6 +268,7 @@ class TracingModel:
         """What calling a project function with these arguments returns (its body analysed in that context).
         `free`: the values of an inner function's free variables; `report_to`: the function its findings belong
         to (the captured function that defines an inner one)."""
+        self.halted = False
         params = self.bind(function, args, bound)
         if params is None:
             return UNKNOWN
@@ -307,16 +324,22 @@ class TracingModel:
     def analyse(self, function: FunctionInfo, context: Context, report_to: FunctionInfo | None = None) -> Value:
         node_id = id(function.node)
         self._reached.add(node_id)
-        key = (node_id, id(context.owner), context)
+        self.halted = False
+        if not self.after_failure:
+            self._live.add(node_id)
+            if report_to is not None:
+                self._live.add(id(report_to.node))
+        key = (node_id, id(context.owner), context, self.after_failure > 0)
         known = self._contexts.setdefault(node_id, set())
         if key not in self._summaries and len(known) >= _MAX_CONTEXTS and not context.root:
             context = Context(tuple((name, widen(value)) for name, value in context.params), context.owner,
                               context.definite, context.type_checked, context.root, context.guessed)
-            key = (node_id, id(context.owner), context)
+            key = (node_id, id(context.owner), context, self.after_failure > 0)
             if key not in self._summaries and len(known) >= 2 * _MAX_CONTEXTS:
                 return UNKNOWN
         summary = self._summaries.get(key)
         if summary is not None:
+            self.halted = summary.halts
             return summary.returned if summary.returned is not None else UNKNOWN  # None: still being analysed
         if self._depth >= _MAX_DEPTH or self._analyses >= _MAX_ANALYSES:
             return UNKNOWN
@@ -328,6 +351,7 @@ class TracingModel:
             trace = FunctionTrace(self, function, context, report_to or function)
             walker = FlowWalker(trace, self._pruned(function))
             falls_through = walker.run(function.node)
+            summary.halts = trace.halted
             returned = trace.return_value
             if falls_through or returned is None:
                 returned = NONE if returned is None else join(returned, NONE)
@@ -338,6 +362,7 @@ class TracingModel:
         finally:
             self._depth -= 1
         summary.returned = returned
+        self.halted = summary.halts
         return returned
 
     def _pruned(self, function: FunctionInfo) -> set[int]:
@@ -367,7 +392,7 @@ class TracingModel:
         if len(info.init_values) != 1:
             return frozenset(), None
         value = info.init_values[0]
-        node, imports = _unless_none(value.node), value.imports
+        node, imports = unless_none(value.node), value.imports
         if not isinstance(node, cst.Call):
             return frozenset(), None
         kind = CONTAINER_KINDS.get(imports.qualify(node.func) or "")
@@ -429,8 +454,8 @@ class TracingModel:
     def static_value(self, node: cst.BaseExpression, module: ModuleInfo, depth: int = 0) -> Value:
         """The value of an expression evaluated at import time (a default, a global, a class attribute): never a
         Proxy."""
-        constant = _constant(node)
-        if constant is not _NOT_CONSTANT:
+        constant = literal_value(node)
+        if constant is not NOT_CONSTANT:
             return Const(constant)
         if isinstance(node, (cst.Tuple, cst.List)):
             kind = "tuple" if isinstance(node, cst.Tuple) else "list"
@@ -521,6 +546,7 @@ class FunctionTrace(FlowDomain[Value]):
         self._iterated: dict[int, Value] = {}
         self._decisions: dict[int, bool | None] = {}
         self._try_bodies: list[tuple[set[int], list[cst.ExceptHandler]]] | None = None
+        self.halted = False  # a statement every run reaches raised: symbolic_trace never runs what follows
 
     # -- reporting --------------------------------------------------------------------------------------------
     def report(self, result: TraceResult) -> None:
@@ -529,6 +555,39 @@ class FunctionTrace(FlowDomain[Value]):
         if self._caught(result):
             return
         self.model.report(self.report_to, result)
+        if result.raises and self.definite:
+            self.halted = True
+
+    def called(self, call: Callable[[], Value]) -> Value:
+        """Makes a project call (the model analyses the callee): after a failure, as code no trace runs; when
+        the callee always raises and the call is on every run's path, the trace stops here too."""
+        if self.halted:
+            self.model.after_failure += 1
+            try:
+                return call()
+            finally:
+                self.model.after_failure -= 1
+        returned = call()
+        if self.model.halted and self.definite and not self.quiet:
+            self.halted = True
+        return returned
+
+    @contextmanager
+    def alternatives(self):
+        """Calls of which one runs (the classes a module may be an instance of): each is analysed as if it were
+        the one, and the trace stops after them only when each stops. Yields `either(value)`, which closes one."""
+        before = self.halted
+        halts: list[bool] = []
+
+        def either(value: Value) -> Value:
+            halts.append(self.halted)
+            self.halted = before
+            return value
+
+        try:
+            yield either
+        finally:
+            self.halted = before or (bool(halts) and all(halts))
 
     def _caught(self, result: TraceResult) -> bool:
         if self._try_bodies is None:
@@ -945,8 +1004,8 @@ class FunctionTrace(FlowDomain[Value]):
         if isinstance(left, Proxy) or isinstance(right, Proxy):
             return PROXY  # the magic methods (and their reflections) record the operation
         if isinstance(left, Const) and isinstance(right, Const):
-            folded = _fold(left.value, right.value, operator)
-            if folded is not _NOT_CONSTANT:
+            folded = fold_constants(left.value, right.value, operator)
+            if folded is not NOT_CONSTANT:
                 return Const(folded)
         if isinstance(left, Seq) and isinstance(right, Seq) and type(operator).__name__ in ("Add", "AddAssign"):
             if left.items is not None and right.items is not None:
@@ -1008,8 +1067,8 @@ class FunctionTrace(FlowDomain[Value]):
         if same_class is not None and isinstance(operator, (cst.Equal, cst.NotEqual)):
             return Const(same_class if isinstance(operator, cst.Equal) else not same_class)
         if isinstance(left, Const) and isinstance(right, Const):
-            folded = _compare(left.value, right.value, operator)
-            if folded is not _NOT_CONSTANT:
+            folded = compare_constants(left.value, right.value, operator)
+            if folded is not NOT_CONSTANT:
                 return Const(folded)
         if isinstance(left, Unknown) or isinstance(right, Unknown):
             return Unknown(may_hold_proxy(left) or may_hold_proxy(right))
@@ -1218,10 +1277,10 @@ class FunctionTrace(FlowDomain[Value]):
         for value in info.init_values:
             node = value.node
             if isinstance(node, cst.Name) and node.value in defaults:
-                if self.model.passed_literals().get(node.value, set()) - {_constant(defaults[node.value])}:
+                if self.model.passed_literals().get(node.value, set()) - {literal_value(defaults[node.value])}:
                     return None  # the project builds this module with the flag set otherwise too
                 node = defaults[node.value]
-            constant = _constant(node)
+            constant = literal_value(node)
             if not isinstance(constant, bool):
                 return None
             found.add(constant)
@@ -1561,8 +1620,8 @@ class FunctionTrace(FlowDomain[Value]):
                 self.scopes.pop()
         function = self.model.nested_function(node, where)
         free = {name: self.name_value(name) for name in _free_names(node, self.locals | set(self.nested_defs))}
-        return self.model.call(function, None, args, None, self.definite,
-                               self.context.type_checked or self.type_checks > 0, free, self.report_to)
+        return self.called(partial(self.model.call, function, None, args, None, self.definite,
+                                   self.context.type_checked or self.type_checks > 0, free, self.report_to))
 
     def self_call(self, node: cst.Call, name: str) -> Value:
         owners = [self.owner] if self.owner is not None else []
@@ -1608,11 +1667,12 @@ class FunctionTrace(FlowDomain[Value]):
             if name in ("forward", "__call__"):
                 return self.module_call(node, receiver, args)
             results = []
-            for cls in receiver.classes:
-                if isinstance(cls, ClassInfo):
-                    method = self.project.find_method(cls, name)
-                    if method is not None:
-                        results.append(self.project_call(node, method, cls, args, Module(frozenset([cls]))))
+            with self.alternatives() as either:
+                for cls in receiver.classes:
+                    if isinstance(cls, ClassInfo):
+                        method = self.project.find_method(cls, name)
+                        if method is not None:
+                            results.append(either(self.project_call(node, method, cls, args, Module(frozenset([cls])))))
             if results:
                 return join_all(results)
             if receiver.container and name in ("values", "children", "modules"):
@@ -1715,19 +1775,19 @@ class FunctionTrace(FlowDomain[Value]):
         if not module.classes:
             return Unknown(args.may_hold_proxy())
         results = []
-        for cls in module.classes:
-            external = external_callable(cls) if isinstance(cls, str) else None
-            if external is not None:
-                results.append(self.external_call(node, external, args))  # its forward runs, as the table says
-                continue
-            if isinstance(cls, str) or self.model.leaves.leaf(cls):
-                results.append(self.recorded(node, args))  # a leaf: one call_module node
-                continue
-            forward = self.project.find_method(cls, "forward")
-            if forward is None:
-                results.append(Unknown(True))
-                continue
-            results.append(self.project_call(node, forward, cls, args, Module(frozenset([cls]))))
+        with self.alternatives() as either:
+            for cls in module.classes:
+                external = external_callable(cls) if isinstance(cls, str) else None
+                if external is not None:
+                    results.append(either(self.external_call(node, external, args)))  # as the table says
+                elif isinstance(cls, str) or self.model.leaves.leaf(cls):
+                    results.append(either(self.recorded(node, args)))  # a leaf: one call_module node
+                else:
+                    forward = self.project.find_method(cls, "forward")
+                    if forward is None:
+                        results.append(either(Unknown(True)))
+                    else:
+                        results.append(either(self.project_call(node, forward, cls, args, Module(frozenset([cls])))))
         return join_all(results)
 
     def sequential_call(self, node: cst.Call, module: Module, args: Arguments) -> Value:
@@ -1772,8 +1832,8 @@ class FunctionTrace(FlowDomain[Value]):
         if function.cls is not None and self.project.is_module_class(function.cls) and function.name == "forward" \
                 and owner is not None and leaves.leaf(owner):
             return PROXY
-        return self.model.call(function, owner if owner is not None else function.cls, args, bound,
-                               self.definite, self.context.type_checked or self.type_checks > 0)
+        return self.called(partial(self.model.call, function, owner if owner is not None else function.cls, args,
+                                   bound, self.definite, self.context.type_checked or self.type_checks > 0))
 
     # -- calls of module-level names --------------------------------------------------------------------------
     def qualified_call(self, node: cst.Call, qualified: str, func: cst.BaseExpression) -> Value:
@@ -2154,21 +2214,7 @@ class FunctionTrace(FlowDomain[Value]):
 
 
 # -- helpers --------------------------------------------------------------------------------------------------
-_NOT_CONSTANT = object()
 _SELF = "<self>."  # in a frame's values: `self.<name>` as this function last assigned it
-def _unless_none(node: cst.CSTNode) -> cst.CSTNode:
-    """The module an attribute holds when it is called: `X if cond else None` (or `None if cond else X`) holds `X`
-    whenever a call of it runs (calling None fails in eager too)."""
-    while isinstance(node, cst.IfExp):
-        if _constant(node.orelse) is None:
-            node = node.body
-        elif _constant(node.body) is None:
-            node = node.orelse
-        else:
-            break
-    return node
-
-
 _DEFINITE = "<definite>"  # in a frame's values: the block depth down to which the path is certain (loop bodies)
 
 
@@ -2178,12 +2224,12 @@ class _KeywordLiterals(cst.CSTVisitor):
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
-            constant = _constant(node.value)
+            constant = literal_value(node.value)
             if isinstance(constant, bool):
                 self.found.setdefault(node.keyword.value, set()).add(constant)
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
-        key, constant = _constant(node.key), _constant(node.value)
+        key, constant = literal_value(node.key), literal_value(node.value)
         if isinstance(key, str) and isinstance(constant, bool):
             self.found.setdefault(key, set()).add(constant)
 
@@ -2240,61 +2286,6 @@ def _non_empty(value: Value) -> bool:
     if isinstance(value, Module):
         return bool(value.order)
     return False
-
-
-def _constant(node: cst.BaseExpression):
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return node.evaluated_value
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else _NOT_CONSTANT
-    if isinstance(node, cst.Name) and node.value in ("None", "True", "False"):
-        return {"None": None, "True": True, "False": False}[node.value]
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = _constant(node.expression)
-        if isinstance(inner, (int, float)) and not isinstance(inner, bool):
-            return -inner
-    return _NOT_CONSTANT
-
-
-_BINARY = {
-    "Add": lambda a, b: a + b, "Subtract": lambda a, b: a - b, "Multiply": lambda a, b: a * b,
-    "Divide": lambda a, b: a / b, "FloorDivide": lambda a, b: a // b, "Modulo": lambda a, b: a % b,
-    "Power": lambda a, b: a ** b, "LeftShift": lambda a, b: a << b, "RightShift": lambda a, b: a >> b,
-    "BitAnd": lambda a, b: a & b, "BitOr": lambda a, b: a | b, "BitXor": lambda a, b: a ^ b,
-}
-_COMPARE = {
-    "Equal": lambda a, b: a == b, "NotEqual": lambda a, b: a != b, "LessThan": lambda a, b: a < b,
-    "LessThanEqual": lambda a, b: a <= b, "GreaterThan": lambda a, b: a > b, "GreaterThanEqual": lambda a, b: a >= b,
-}
-
-
-def _fold(left, right, operator: cst.CSTNode):
-    name = type(operator).__name__.replace("Assign", "")
-    function = _BINARY.get(name)
-    if function is None:
-        return _NOT_CONSTANT
-    if name in ("Power", "LeftShift") and isinstance(right, int) and abs(right) > 64:
-        return _NOT_CONSTANT
-    if isinstance(left, (str, tuple)) and name == "Multiply" and isinstance(right, int) and right > 64:
-        return _NOT_CONSTANT
-    try:
-        result = function(left, right)
-    except Exception:  # noqa: BLE001
-        return _NOT_CONSTANT
-    if isinstance(result, (int, float, str, bool, tuple)) or result is None:
-        return result
-    return _NOT_CONSTANT
-
-
-def _compare(left, right, operator: cst.CSTNode):
-    function = _COMPARE.get(type(operator).__name__)
-    if function is None:
-        return _NOT_CONSTANT
-    try:
-        return bool(function(left, right))
-    except Exception:  # noqa: BLE001
-        return _NOT_CONSTANT
 
 
 def _parameters(function: FunctionInfo):
