@@ -137,6 +137,8 @@ FAILS = {
                                      "        return -x\n\n\nclass M(nn.Module):\n    def __init__(self):\n"
                                      "        super().__init__()\n        self.body = nn.Sequential(nn.ReLU(), Branchy())\n\n"
                                      "    def forward(self, x):\n        return self.body(x)\n"),
+    "tensor-of-literals-with-traced-dtype": model("a = torch.tensor([1.0, 0.0], dtype=x.dtype, device=x.device)\n"
+                                                  "if a.sum() > 0:  # error: FX201\n    x = x + 1\nreturn x"),
     # a test over several lines: Python 3.11 names the statement's line, or the comparison's when one made the bool
     "multiline-if-attribute": model("if (  # error: FX201\n    x.requires_grad\n    or x.is_cuda\n):\n    x = x * 2\nreturn x"),
     "multiline-if-compare": model("if (\n    x.sum() > 0  # error: FX201\n    or x.mean() < 0  # error: FX201\n):\n    x = x * 2\nreturn x"),

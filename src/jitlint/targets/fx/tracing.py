@@ -1953,6 +1953,8 @@ class FunctionTrace(FlowDomain[Value]):
             if first is not None and holds_proxy(first):
                 self.report(BuiltinOnProxy(node, "torch.tensor-list"))
                 return OPAQUE
+            if any(holds_proxy(value) for value in args.keywords.values()):
+                return self.recorded(node, args)  # `dtype=x.dtype`: a Proxy among the arguments dispatches to it
             return Concrete("tensor") if not (first is not None and may_hold_proxy(first)) else UNKNOWN
         if qualified == "torch.Size":
             if first is not None and (isinstance(first, Proxy) or holds_proxy(first)):
