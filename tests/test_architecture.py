@@ -58,7 +58,7 @@ READS_MESSAGES = {
 }
 # The largest modules, in lines: none may grow; lower an entry when its module shrinks.
 LARGEST_MODULES = {
-    "targets/fx/tracing.py": 2476,
+    "targets/fx/tracing.py": 2425,
     "targets/script/typeflow.py": 2217,
     "engine.py": 1471,
     "targets/script/rules/syntax.py": 1248,
