@@ -12,8 +12,13 @@ What is extracted (torch 2.13.0 is the reference; the file records the version):
   `torch`, `torch.nn.functional`, `torch.linalg`, `torch.special`, `torch.fft` and `math`, by qualified name;
 - the `torch.nn.functional` functions TorchScript compiles from Python source: their TorchScript signature, as
   `torch.jit.script(fn).schema` gives it, or each `@_overload` declaration's (and both halves of a boolean
-  dispatch), stored under `py::torch.nn.functional.<name>`.
+  dispatch), stored under `py::torch.nn.functional.<name>`;
+- the functions the frontend defines in TorchScript source next to operators (`1 - x` is `aten::sub(int a,
+  Tensor b)`), appended to the operator's overloads, and the other callables of `torch.jit._builtins._builtin_ops`
+  (`torch.nn.modules.utils._pair`, `warnings.warn`, ...) in `calls`;
+- `modules`: the `forward` signature of each `torch.nn` module class (its `_overload_method` declarations').
 
+An overload is `[name, arguments, returns, vararg]`, plus the return fields' names when it returns a named tuple.
 An argument is `[name, type, N, kwarg_only]` plus the default's text when it has one; `type` is TorchScript's
 spelling (`Scalar` is `number`, `ScalarType` is `int`), `N` the fixed length of a list (`int[2]`), else 0.
 """
@@ -51,11 +56,63 @@ def _overload(schema) -> list:
     returns = ", ".join(str(r.type) for r in schema.returns)
     if len(schema.returns) > 1:
         returns = f"Tuple[{returns}]"
-    return [schema.overload_name, [_argument(a) for a in schema.arguments], returns or "None",
-            int("..." in str(schema).split("->")[0])]
+    entry = [schema.overload_name, [_argument(a) for a in schema.arguments], returns or "None",
+             int("..." in str(schema).split("->")[0])]
+    names = [r.name for r in schema.returns]
+    if len(names) > 1 and all(names):  # a named tuple (`torch.max(x, 1).values`)
+        entry.append(names)
+    return entry
 
 
-def _python_signature(fn, torch) -> list | None:
+# The functions the frontend defines in TorchScript source next to the operators of the same name
+# (torch/csrc/jit/frontend/builtin_functions.cpp: `getAllBuiltinFunctionsFor`), tried after them: a number on the
+# left of a Tensor (`1 - x`), `//` of Tensors, `_pair`/`_single`/..., and the `ndim`/`T` Tensor properties.
+_SCALAR_TENSOR = ("mul", "add", "ne", "eq", "lt", "le", "gt", "ge", "sub", "div")
+
+
+def _builtin_functions() -> dict[str, list]:
+    found: dict[str, list] = {}
+    for scalar in ("float", "int"):
+        for name in _SCALAR_TENSOR:
+            found.setdefault(f"aten::{name}", []).append(
+                ["", [["a", scalar, 0, 0], ["b", "Tensor", 0, 0]], "Tensor", 0])
+    for scalar in ("float", "int"):
+        for name, length in (("single", 1), ("pair", 2), ("triple", 3), ("quadruple", 4)):
+            found.setdefault(f"aten::_{name}", []).append(
+                ["", [["x", f"List[{scalar}]", length, 0]], f"List[{scalar}]", 0])
+    for rhs in ("number", "Tensor"):
+        found.setdefault("aten::floordiv", []).append(
+            ["", [["self", "Tensor", 0, 0], ["other", rhs, 0, 0]], "Tensor", 0])
+    found.setdefault("prim::ndim", []).append(["", [["a", "Tensor", 0, 0]], "int", 0])
+    found.setdefault("prim::T", []).append(["", [["a", "Tensor", 0, 0]], "Tensor", 0])
+    return found
+
+
+def _module_forwards(torch) -> dict[str, list]:
+    """The `forward` signatures of the `torch.nn` module classes, as the frontend reads them when it compiles a
+    submodule's forward: each `@torch.jit._overload_method` declaration's, else the method's own."""
+    from torch._jit_internal import _get_overloaded_methods
+
+    found: dict[str, list] = {}
+    for name in sorted(dir(torch.nn)):
+        cls = getattr(torch.nn, name)
+        if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module)) or cls is torch.nn.Module:
+            continue
+        forward = cls.__dict__.get("forward") or getattr(cls, "forward", None)
+        if forward is None or forward is torch.nn.Module.forward:
+            continue
+        try:
+            declared = _get_overloaded_methods(forward, cls) or []
+        except Exception:
+            declared = []
+        signatures = [_python_signature(fn, torch, method=True) for fn in declared] or [
+            _python_signature(forward, torch, method=True)]
+        if signatures and all(s is not None for s in signatures):
+            found[f"torch.nn.{name}"] = signatures
+    return found
+
+
+def _python_signature(fn, torch, method: bool = False) -> list | None:
     """The TorchScript signature of a Python function (an overload declaration or a dispatch half), read the way
     the frontend reads it: annotations through `ann_to_type`, unannotated parameters are Tensor."""
     from torch._sources import fake_range
@@ -66,7 +123,9 @@ def _python_signature(fn, torch) -> list | None:
     except (TypeError, ValueError):
         return None
     args = []
-    for param in signature.parameters.values():
+    for index, param in enumerate(signature.parameters.values()):
+        if method and index == 0:
+            continue  # `self`
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             return None
         if param.annotation is inspect.Parameter.empty:
@@ -82,7 +141,13 @@ def _python_signature(fn, torch) -> list | None:
         if param.default is not inspect.Parameter.empty:
             entry.append(_default(param.default))
         args.append(entry)
-    return ["", args, "Any", 0]
+    returns = "Any"
+    if signature.return_annotation is not inspect.Signature.empty:
+        try:
+            returns = str(ann_to_type(signature.return_annotation, fake_range()))
+        except Exception:
+            returns = "Any"
+    return ["", args, returns, 0]
 
 
 def _scripted(fn, torch) -> list | None:
@@ -106,7 +171,17 @@ def extract() -> dict:
     for schema in torch._C._jit_get_all_schemas():
         if schema.name.startswith(NAMESPACES):
             ops.setdefault(schema.name, []).append(_overload(schema))
+    for name, entries in _builtin_functions().items():
+        ops.setdefault(name, []).extend(entries)
     calls: dict[str, str] = {}
+    for value, symbol in list(builtins._builtin_ops):
+        module_name = getattr(value, "__module__", None)
+        module = sys.modules.get(module_name) if module_name else None
+        if module is None or symbol not in ops:
+            continue
+        for name in sorted(dir(module)):  # the names the callable is bound to (`_pair` is `_ntuple(2)`)
+            if getattr(module, name, None) is value:
+                calls.setdefault(f"{module_name.lstrip('_')}.{name}", symbol)  # `_warnings.warn`: `warnings.warn`
     for module_name in MODULES:
         module = importlib.import_module(module_name)
         for name in sorted(dir(module)):
@@ -145,7 +220,8 @@ def extract() -> dict:
             key = f"py::{qualified}"
             ops[key] = overloads
             calls[qualified] = key
-    return {"torch": torch.__version__, "calls": dict(sorted(calls.items())), "ops": dict(sorted(ops.items()))}
+    return {"torch": torch.__version__, "calls": dict(sorted(calls.items())), "ops": dict(sorted(ops.items())),
+            "modules": _module_forwards(torch)}
 
 
 def main() -> int:

@@ -1,0 +1,515 @@
+"""Call matching: a call's arguments against the schemas of what it calls, the way the frontend matches them, and the
+type of what the call returns.
+
+The specification is `schema_matching.cpp` (`matchSchemas`, `tryMatchSchema`, `tryMatchArgument`,
+`matchTypeVariables`, `tryEvalTypeVariables`):
+
+- several overloads are tried in order, first with no implicit conversion, then with them (one overload alone is
+  tried once, with them); the first that matches is the one torch calls, and the call's type is its return type
+  (type variables replaced by what the arguments bound them to);
+- a parameter named `self` takes the receiver of a method call; positional arguments fill the parameters that are
+  not keyword-only, in order; with conversions, the last of those, a list of no fixed size whose element is not a
+  type variable, takes the remaining positional arguments as its elements (`x.view(2, 3)`), unless the first is a
+  list already; keywords go by name (`input` also names an operator's `self`); a missing parameter needs a
+  default;
+- one argument: an int (a float) where a fixed-size `int[N]` (`float[N]`) is wanted becomes a list of N; type
+  variables are bound (a second binding must join the first); the value is converted (`types.convert`) and must
+  then be a subtype of the parameter's type; an empty list literal is a list of any element type.
+
+What jitlint does not know (an argument's type, a schema type it does not model) matches anything; an overload is
+rejected only when something certain rejects it, and the result type is known only when the overload torch picks
+is. Rejections are data (`Rejection`): the rules that report them word them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from jitlint.targets.script.typing.types import (
+    ANY, ANY_CLASS, ANY_ENUM, ANY_LIST, ANY_TUPLE, BOOL, COMPLEX, DEVICE, FLOAT, GENERATOR, INT, NONE, NUMBER, STR,
+    STREAM, TENSOR, Maybe, Type, assignable, convert, convertible_to_list, dict_of, future_of, join, list_of,
+    optional_of, subtype, tuple_of, union_of, var,
+)
+
+_DATA = Path(__file__).resolve().parents[3] / "data" / "schemas.json"
+
+
+# -- schema types --------------------------------------------------------------------------------------------------
+_SCHEMA_SIMPLE = {
+    "Tensor": TENSOR, "int": INT, "float": FLOAT, "complex": COMPLEX, "bool": BOOL, "str": STR, "number": NUMBER,
+    "NoneType": NONE, "None": NONE, "Device": DEVICE, "Any": ANY, "Generator": GENERATOR, "Stream": STREAM,
+    "AnyEnumType": ANY_ENUM, "AnyClassType": ANY_CLASS, "AnyListType": ANY_LIST, "AnyTupleType": ANY_TUPLE,
+    "QScheme": INT, "Layout": INT, "MemoryFormat": INT, "ScalarType": INT,
+}
+_VARIABLES = frozenset({"t", "t1", "t2", "tVal", "tKey"})
+
+
+def _split(text: str) -> list[str]:
+    """`A, B[C, D], E` -> ["A", "B[C, D]", "E"]."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:index].strip())
+            start = index + 1
+    tail = text[start:].strip()
+    if tail:
+        parts.append(tail)
+    return parts
+
+
+@lru_cache(maxsize=None)
+def schema_type(text: str) -> Type | None:
+    """A type as a schema spells it (`Optional[List[int]]`, `Dict[str, t]`) as a Type; None for one this model
+    does not follow (a custom class, a Storage, an RRef): it accepts anything."""
+    text = text.strip()
+    if text in _SCHEMA_SIMPLE:
+        return _SCHEMA_SIMPLE[text]
+    if text in _VARIABLES:
+        return var(text)
+    if "[" in text and text.endswith("]"):
+        outer, inner = text.split("[", 1)
+        args = [schema_type(part) for part in _split(inner[:-1])]
+        if outer == "List" and len(args) == 1:
+            return list_of(args[0])
+        if outer == "Optional" and len(args) == 1 and args[0] is not None:
+            return optional_of(args[0])
+        if outer == "Tuple":
+            return tuple_of(args)
+        if outer == "Dict" and len(args) == 2:
+            return dict_of(args[0], args[1])
+        if outer == "Union" and None not in args:
+            return union_of(args)
+        if outer == "Future" and len(args) == 1:
+            return future_of(args[0])
+    return None
+
+
+# -- the data ------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: Type | None  # None: a type this model does not follow (it accepts anything)
+    spelled: str  # as the data spells it
+    n: int  # the fixed length of `int[2]`, else 0
+    kwarg_only: bool
+    default: str | None  # the default's text, None when there is none
+
+
+@dataclass(frozen=True)
+class Overload:
+    operator: str  # `aten::add`, `prim::min`, or `py::<qualified name>` for a function compiled from Python
+    overload: str
+    params: tuple[Param, ...]
+    returns: Type | None
+    returns_spelled: str
+    vararg: bool
+
+    def signature(self) -> str:
+        """The overload as torch spells it in its errors (`pad(Tensor input, int[] pad, ...) -> Tensor`)."""
+        name = self.operator.removeprefix("py::").rsplit(".", 1)[-1] if self.operator.startswith("py::") else (
+            self.operator + (f".{self.overload}" if self.overload else ""))
+        parts, star = [], False
+        for param in self.params:
+            if param.kwarg_only and not star:
+                parts.append("*")
+                star = True
+            default = f"={param.default}" if param.default is not None else ""
+            parts.append(f"{_schema_spelling(param.spelled, param.n)} {param.name}{default}")
+        return f"{name}({', '.join(parts)}) -> {self.returns_spelled}"
+
+
+def _schema_spelling(spelled: str, n: int) -> str:
+    """`Optional[List[int]]` as torch's error lists it: `int[]?` (`int[2]` for a fixed-size list)."""
+    if spelled.startswith("Optional[") and spelled.endswith("]"):
+        return _schema_spelling(spelled[9:-1], n) + "?"
+    if spelled.startswith("List[") and spelled.endswith("]"):
+        return _schema_spelling(spelled[5:-1], 0) + (f"[{n}]" if n else "[]")
+    return {"number": "Scalar"}.get(spelled, spelled)
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    return json.loads(_DATA.read_text(encoding="utf-8"))
+
+
+def torch_version() -> str:
+    return _data()["torch"]
+
+
+def operator_for(qualified: str) -> str | None:
+    """The operator a callable's qualified name resolves to (`torch.ones` -> `aten::ones`), if TorchScript maps it
+    to one (`torch.jit._builtins`), or the Python function TorchScript compiles (`py::torch.nn.functional.pad`)."""
+    return _data()["calls"].get(qualified)
+
+
+@lru_cache(maxsize=None)
+def overloads(operator: str) -> tuple[Overload, ...]:
+    entries = _data()["ops"].get(operator, ())
+    return tuple(
+        Overload(operator, name, tuple(_param(arg) for arg in args), schema_type(returns), returns, bool(vararg))
+        for name, args, returns, vararg, *_ in entries
+    )
+
+
+def _param(entry: list) -> Param:
+    name, spelled, n, kwarg_only = entry[:4]
+    return Param(name, schema_type(spelled), spelled, n, bool(kwarg_only), entry[4] if len(entry) > 4 else None)
+
+
+def declared_overload(name: str, params: list[tuple[str, Type | None, bool, bool]],
+                      returns: Type | None = None) -> Overload:
+    """A signature declared in Python (a compiled function, an `@torch.jit._overload` declaration): (name, type,
+    has a default, keyword-only) per parameter, `self` left out."""
+    return Overload(f"py::{name}", "", tuple(
+        Param(param, kind, str(kind) if kind is not None else "Any", 0, kwarg_only, "..." if default else None)
+        for param, kind, default, kwarg_only in params
+    ), returns, str(returns) if returns is not None else "Any", False)
+
+
+@lru_cache(maxsize=None)
+def module_forward(qualified: str) -> tuple[Overload, ...]:
+    """The `forward` signatures of a `torch.nn` module class (`torch.nn.Linear`), as declared in torch."""
+    entries = _data().get("modules", {}).get(qualified, ())
+    return tuple(
+        Overload(f"py::{qualified}.forward", name, tuple(_param(arg) for arg in args), schema_type(returns), returns,
+                 bool(vararg))
+        for name, args, returns, vararg, *_ in entries
+    )
+
+
+@lru_cache(maxsize=1)
+def operator_names() -> frozenset[str]:
+    return frozenset(name.split("::", 1)[1] for name in _data()["ops"])
+
+
+def method_overloads(name: str) -> tuple[Overload, ...]:
+    """The `aten::<name>` overloads that take a `self`: what `value.<name>(...)` resolves against."""
+    return tuple(o for o in overloads(f"aten::{name}") if any(p.name == "self" for p in o.params))
+
+
+# -- the matching --------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a call: its keyword (None when positional), its type (None: unknown), and whether it is an
+    empty list literal (`[]`, which matches a list of any element type)."""
+
+    keyword: str | None
+    type: Type | None
+    empty_list: bool = False
+
+
+RejectionKind = Literal["type", "missing", "unknown-keyword", "twice", "too-many", "self-unused", "type-variable"]
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why an overload rejects a call, as torch's failure message says it: a value of type `value` for parameter
+    `param` ("type"; "type-variable" when it contradicts an earlier binding `bound`), a parameter not given
+    ("missing"), a keyword no parameter has ("unknown-keyword") or given twice ("twice"), more positional arguments
+    than parameters ("too-many": `given` of them), a receiver the schema has no `self` for ("self-unused")."""
+
+    kind: RejectionKind
+    param: Param | None = None
+    value: Type | None = None
+    keyword: str | None = None
+    given: int = 0
+    bound: Type | None = None
+
+
+Status = Literal["match", "maybe", "no"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: Status
+    returns: Type | None = None  # with type variables bound (None: unknown)
+    rejection: Rejection | None = None
+
+
+class _Env:
+    """Type variable bindings (`TypeEnv`), with unknown bindings."""
+
+    def __init__(self) -> None:
+        self.bound: dict[str, Type | None] = {}
+
+
+def _match_variables(formal: Type | None, actual: Type | None, env: _Env) -> tuple[Maybe, Type | None]:
+    """`matchTypeVariables`: bind the type variables of `formal` to the parts of `actual`. (False, previous
+    binding) when a variable is bound twice to types that do not join."""
+    if formal is None or not _has_variables(formal):
+        return True, None
+    if formal.name == "Var":
+        name = formal.qualname
+        if name not in env.bound:
+            env.bound[name] = actual
+            return True, None
+        previous = env.bound[name]
+        if previous is None or actual is None:
+            env.bound[name] = None
+            return None, None
+        unified = join(previous, actual)
+        if unified is False:
+            return False, previous
+        env.bound[name] = unified
+        return (True if unified is not None else None), None
+    if actual is None:
+        for part in _variables(formal):
+            env.bound.setdefault(part, None)
+        return None, None
+    if formal.name == "List":
+        if actual.name == "List":
+            return _match_variables(formal.args[0], actual.args[0], env)
+        if actual.name == "Tuple":
+            element = join_tuple(actual)
+            if element is False:
+                return False, None
+            return _match_variables(formal.args[0], element, env)
+        return False, None
+    if formal.name == "Tuple":
+        if actual.name != "Tuple" or len(actual.args) != len(formal.args):
+            return False, None
+        result: Maybe = True
+        for f, a in zip(formal.args, actual.args):
+            ok, bound = _match_variables(f, a, env)
+            if ok is False:
+                return False, bound
+            if ok is None:
+                result = None
+        return result, None
+    if formal.name == "Optional":
+        if actual.name == "Optional":
+            return _match_variables(formal.args[0], actual.args[0], env)
+        if actual == NONE:
+            return True, None  # None binds nothing
+        return _match_variables(formal.args[0], actual, env)
+    if formal.name == "Dict":
+        if actual.name != "Dict":
+            return False, None
+        ok, bound = _match_variables(formal.args[0], actual.args[0], env)
+        if ok is False:
+            return False, bound
+        ok2, bound2 = _match_variables(formal.args[1], actual.args[1], env)
+        if ok2 is False:
+            return False, bound2
+        return (None if None in (ok, ok2) else True), None
+    if formal.name == "Future":
+        return _match_variables(formal.args[0], actual.args[0], env) if actual.name == "Future" else (False, None)
+    return None, None
+
+
+def join_tuple(actual: Type) -> Type | None | Literal[False]:
+    from jitlint.targets.script.typing.types import join_all
+
+    return join_all(actual.args)
+
+
+def _has_variables(kind: Type | None) -> bool:
+    return kind is not None and (kind.name == "Var" or any(_has_variables(arg) for arg in kind.args))
+
+
+def _variables(kind: Type | None) -> list[str]:
+    if kind is None:
+        return []
+    if kind.name == "Var":
+        return [kind.qualname]
+    return [name for arg in kind.args for name in _variables(arg)]
+
+
+def evaluate(kind: Type | None, env: _Env) -> tuple[bool, Type | None]:
+    """`tryEvalTypeVariables`: `kind` with its variables replaced; (False, None) when one is not bound."""
+    if kind is None:
+        return True, None
+    if kind.name == "Var":
+        if kind.qualname not in env.bound:
+            return False, None
+        return True, env.bound[kind.qualname]
+    if not _has_variables(kind):
+        return True, kind
+    args = []
+    for arg in kind.args:
+        ok, value = evaluate(arg, env)
+        if not ok:
+            return False, None
+        args.append(value)
+    if kind.name == "Optional":
+        return True, optional_of(args[0]) if args[0] is not None else None
+    if kind.name == "Union":
+        return True, union_of(args)
+    return True, Type(kind.name, tuple(args), kind.qualname, kind.fields)
+
+
+def _int_or_float_as_list(value: Type | None, param: Param) -> bool:
+    """`isIntOrFloatUsedAsList`: an int for an `int[N]` (a float for a `float[N]`)."""
+    if value not in (INT, FLOAT) or not param.n or param.type is None:
+        return False
+    kind = param.type.args[0] if param.type.name == "Optional" else param.type
+    return kind is not None and kind.name == "List" and kind.args[0] == value
+
+
+def _varargs_list(params: tuple[Param, ...], index: int) -> bool:
+    """`varargsCanBeUsedAsList`: the last parameter that is not keyword-only, a list (not an Optional one) of no
+    fixed size whose element is not a type variable, takes the remaining positional arguments."""
+    param = params[index]
+    last = index + 1 == len(params) or params[index + 1].kwarg_only
+    kind = param.type
+    return (last and kind is not None and kind.name == "List" and not param.n
+            and not (kind.args[0] is not None and kind.args[0].name == "Var"))
+
+
+def match_argument(param: Param, value: Type | None, env: _Env, conversions: bool,
+                   empty_list: bool = False) -> tuple[Maybe, Rejection | None]:
+    """`tryMatchArgument`: one value against one parameter."""
+    if param.type is None:
+        return None, None
+    if _int_or_float_as_list(value, param):
+        value = list_of(value)
+    ok, bound = _match_variables(param.type, value, env)
+    if ok is False:
+        return False, Rejection("type-variable" if bound is not None else "type", param, value, bound=bound)
+    evaluated, concrete = evaluate(param.type, env)
+    if not evaluated:
+        return False, Rejection("type", param, value)
+    if concrete is None:
+        return None, None
+    if empty_list:
+        target = concrete.args[0] if concrete.name == "Optional" else concrete
+        if target is not None and target.name == "List":
+            return True, None
+    fits = assignable(value, concrete, conversions)
+    if fits is False:
+        return False, Rejection("type", param, value)
+    return (None if ok is None else fits), None
+
+
+def match(overload: Overload, args: list[Arg], receiver: Type | None | Literal[False] = False,
+          conversions: bool = True) -> Outcome:
+    """`tryMatchSchema`: whether `overload` accepts these arguments (and `receiver`, for a method call: False when
+    there is none), and what it returns then."""
+    params = overload.params
+    positional = [arg for arg in args if arg.keyword is None]
+    keywords = [arg for arg in args if arg.keyword is not None]
+    used_keywords: set[int] = set()
+    used = 0
+    pending_self = receiver is not False
+    is_aten = overload.operator.startswith("aten::")
+    env = _Env()
+    certain = True
+    for index, param in enumerate(params):
+        if param.name == "self" and pending_self:
+            pending_self = False
+            ok, rejection = match_argument(param, receiver, env, conversions)  # type: ignore[arg-type]
+        elif not param.kwarg_only and used < len(positional):
+            first = positional[used]
+            if conversions and _varargs_list(params, index):
+                if first.type is None:
+                    # a list, or the first of several elements: either way the elements' types decide
+                    certain = False
+                    if len(positional) - used > 1:
+                        element = param.type.args[0]
+                        element_param = Param("<varargs>", element, param.spelled, 0, False, None)
+                        for value in positional[used + 1:]:
+                            ok, rejection = match_argument(element_param, value.type, env, True)
+                            if ok is False:
+                                # it may still be a list followed by surplus arguments: rejected either way
+                                return Outcome("no", rejection=rejection)
+                        used = len(positional)
+                        continue
+                elif first.type.name != "List" and convertible_to_list(first.type, param.type) is not True \
+                        and not first.empty_list:
+                    element = param.type.args[0]
+                    element_param = Param("<varargs>", element, param.spelled, 0, False, None)
+                    for value in positional[used:]:
+                        ok, rejection = match_argument(element_param, value.type, env, True)
+                        if ok is False:
+                            return Outcome("no", rejection=Rejection("type", param, value.type))
+                        if ok is None:
+                            certain = False
+                    used = len(positional)
+                    continue
+            used += 1
+            ok, rejection = match_argument(param, first.type, env, conversions, first.empty_list)
+        else:
+            found = [i for i, arg in enumerate(keywords)
+                     if arg.keyword == param.name or (is_aten and param.name == "self" and arg.keyword == "input")]
+            if found:
+                used_keywords.add(found[0])
+                value = keywords[found[0]]
+                ok, rejection = match_argument(param, value.type, env, conversions, value.empty_list)
+            elif param.default is not None:
+                continue
+            else:
+                return Outcome("no", rejection=Rejection("missing", param))
+        if ok is False:
+            return Outcome("no", rejection=rejection)
+        if ok is None:
+            certain = False
+    if pending_self:
+        return Outcome("no", rejection=Rejection("self-unused"))
+    if used < len(positional) and not overload.vararg:
+        return Outcome("no", rejection=Rejection("too-many", given=len(positional)))
+    for index, arg in enumerate(keywords):
+        if index not in used_keywords:
+            twice = any(param.name == arg.keyword for param in params)
+            return Outcome("no", rejection=Rejection("twice" if twice else "unknown-keyword", keyword=arg.keyword))
+    ok, returns = evaluate(overload.returns, env)
+    return Outcome("match" if certain else "maybe", returns if ok else None)
+
+
+@dataclass(frozen=True)
+class CallMatch:
+    """What matching a call against its overloads found: "match" (torch certainly accepts it: `returns` is the
+    result type, None when it depends on which of several possible overloads torch picks), "maybe" (it may),
+    "no" (no overload accepts it: `rejections` says why, per overload, from the pass with conversions)."""
+
+    status: Status
+    returns: Type | None
+    rejections: tuple[tuple[Overload, Rejection], ...] = field(default=())
+    chosen: Overload | None = None
+
+
+def match_overloads(candidates: tuple[Overload, ...], args: list[Arg],
+                    receiver: Type | None | Literal[False] = False) -> CallMatch:
+    """`matchSchemas`: try each overload in order without conversions, then with them; the first match wins."""
+    if not candidates:
+        return CallMatch("maybe", None)
+    passes = (True,) if len(candidates) == 1 else (False, True)
+    possible: list[tuple[Overload, Outcome]] = []  # overloads that may be the one chosen, in the order tried
+    rejections: list[tuple[Overload, Rejection]] = []
+    for conversions in passes:
+        rejections = []
+        for overload in candidates:
+            outcome = match(overload, args, receiver, conversions)
+            if outcome.status == "no":
+                rejections.append((overload, outcome.rejection))
+                continue
+            possible.append((overload, outcome))
+            if outcome.status == "match":
+                return _chosen(possible, certain=True)
+    if possible:
+        return _chosen(possible, certain=False)
+    return CallMatch("no", None, tuple(rejections))
+
+
+def _chosen(possible: list[tuple[Overload, Outcome]], certain: bool) -> CallMatch:
+    results = {outcome.returns for _, outcome in possible}
+    returns = results.pop() if len(results) == 1 else None
+    chosen = possible[0][0] if len(possible) == 1 else None
+    return CallMatch("match" if certain else "maybe", returns, (), chosen)
+
+
+def converted(value: Type | None, param: Type | None) -> Type | None:
+    """The type a value is passed as (for a caller that needs it after matching)."""
+    return convert(value, param)
+
+
+def accepts(value: Type | None, param: Type | None) -> Maybe:
+    """Whether a value of type `value` may be passed for a parameter of type `param` (with conversions)."""
+    return subtype(convert(value, param), param)
