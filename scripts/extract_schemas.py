@@ -16,7 +16,9 @@ What is extracted (torch 2.13.0 is the reference; the file records the version):
 - the functions the frontend defines in TorchScript source next to operators (`1 - x` is `aten::sub(int a,
   Tensor b)`), appended to the operator's overloads, and the other callables of `torch.jit._builtins._builtin_ops`
   (`torch.nn.modules.utils._pair`, `warnings.warn`, ...) in `calls`;
-- `modules`: the `forward` signature of each `torch.nn` module class (its `_overload_method` declarations').
+- `modules`: the `forward` signature of each `torch.nn` module class (its `_overload_method` declarations');
+- `dispatch`: the `torch.nn.functional` functions that dispatch on a bool argument (`boolean_dispatch`): the
+  argument's name, index and default; their two overloads are the True half's and the False half's.
 
 An overload is `[name, arguments, returns, vararg]`, plus the return fields' names when it returns a named tuple.
 An argument is `[name, type, N, kwarg_only]` plus the default's text when it has one; `type` is TorchScript's
@@ -66,25 +68,85 @@ def _overload(schema) -> list:
 
 # The functions the frontend defines in TorchScript source next to the operators of the same name
 # (torch/csrc/jit/frontend/builtin_functions.cpp: `getAllBuiltinFunctionsFor`), tried after them: a number on the
-# left of a Tensor (`1 - x`), `//` of Tensors, `_pair`/`_single`/..., and the `ndim`/`T` Tensor properties.
-_SCALAR_TENSOR = ("mul", "add", "ne", "eq", "lt", "le", "gt", "ge", "sub", "div")
+# left of a Tensor (`1 - x`), `//` of Tensors, `_pair`/`_single`/..., `str in str`, `Tensor.type(dtype)`, and the
+# `ndim`/`T`/`shape` Tensor properties. The sources are the frontend's; torch compiles them here, so the schemas
+# are torch's own.
+_SCALAR_OPERATORS = """
+def mul(a : ${Scalar}, b : Tensor) -> Tensor:
+  return b * a
+def add(a : ${Scalar}, b : Tensor) -> Tensor:
+  return b + a
+def ne(a : ${Scalar}, b : Tensor) -> Tensor:
+  return b != a
+def eq(a : ${Scalar}, b : Tensor) -> Tensor:
+  return b == a
+def lt(a : ${Scalar}, b : Tensor) -> Tensor:
+  return b > a
+def le(a : ${Scalar}, b : Tensor) -> Tensor:
+  return b >= a
+def gt(a : ${Scalar}, b : Tensor) -> Tensor:
+  return b < a
+def ge(a : ${Scalar}, b : Tensor) -> Tensor:
+  return b <= a
+def sub(a : ${Scalar}, b : Tensor) -> Tensor:
+  return torch.neg(b) + a
+def div(a : ${Scalar}, b : Tensor) -> Tensor:
+  return torch.reciprocal(b) * a
+"""
+_NTUPLE = """
+def _${name}(x: BroadcastingList${Length}[${Scalar}]) -> List[${Scalar}]:
+  return x
+"""
+_FLOORDIV = """
+def floordiv(self : Tensor, other : ${Rhs_Type}) -> Tensor:
+  return torch.floor_divide(self, other)
+"""
+_ATEN_OPS = """
+def _assert_int_or_pair(vals: List[int], name: str, message: str):
+  pass
+def list_with_default(out_size: List[int], defaults: List[int]):
+  assert len(defaults) > len(out_size)
+  return out_size
+def _assert(condition : bool, message : str):
+  assert condition, message
+def type(self: Tensor, dtype: int, non_blocking: bool=False, copy: bool=False) -> Tensor:
+  return self.to(dtype, non_blocking, copy)
+"""
+_ATEN_OPS_ADDITIONAL = """
+def _assert(condition : Tensor, message : str):
+  assert bool(condition), message
+def __contains__(self: str, key: str):
+    return self.find(key, 0, len(self)) != -1
+"""
+_TENSOR_PROPERTIES = """
+def ndim(a : Tensor) -> int:
+  return a.dim()
+def T(a : Tensor) -> Tensor:
+  return a.numpy_T()
+def shape(a : Tensor) -> List[int]:
+  return a.size()
+"""
 
 
-def _builtin_functions() -> dict[str, list]:
-    found: dict[str, list] = {}
+def _builtin_functions(torch) -> dict[str, list]:
+    from string import Template
+
+    sources: list[tuple[str, str]] = []
     for scalar in ("float", "int"):
-        for name in _SCALAR_TENSOR:
-            found.setdefault(f"aten::{name}", []).append(
-                ["", [["a", scalar, 0, 0], ["b", "Tensor", 0, 0]], "Tensor", 0])
+        sources.append((Template(_SCALAR_OPERATORS).substitute(Scalar=scalar), "aten"))
     for scalar in ("float", "int"):
         for name, length in (("single", 1), ("pair", 2), ("triple", 3), ("quadruple", 4)):
-            found.setdefault(f"aten::_{name}", []).append(
-                ["", [["x", f"List[{scalar}]", length, 0]], f"List[{scalar}]", 0])
+            sources.append((Template(_NTUPLE).substitute(Scalar=scalar, name=name, Length=length), "aten"))
     for rhs in ("number", "Tensor"):
-        found.setdefault("aten::floordiv", []).append(
-            ["", [["self", "Tensor", 0, 0], ["other", rhs, 0, 0]], "Tensor", 0])
-    found.setdefault("prim::ndim", []).append(["", [["a", "Tensor", 0, 0]], "int", 0])
-    found.setdefault("prim::T", []).append(["", [["a", "Tensor", 0, 0]], "Tensor", 0])
+        sources.append((Template(_FLOORDIV).substitute(Rhs_Type=rhs), "aten"))
+    sources += [(_ATEN_OPS, "aten"), (_ATEN_OPS_ADDITIONAL, "aten"), (_TENSOR_PROPERTIES, "prim")]
+    found: dict[str, list] = {}
+    for source, namespace in sources:
+        unit = torch.jit.CompilationUnit(source)
+        for function in unit.get_functions():
+            entry = _overload(function.schema)
+            entry[0] = ""
+            found.setdefault(f"{namespace}::{function.name}", []).append(entry)
     return found
 
 
@@ -171,7 +233,7 @@ def extract() -> dict:
     for schema in torch._C._jit_get_all_schemas():
         if schema.name.startswith(NAMESPACES):
             ops.setdefault(schema.name, []).append(_overload(schema))
-    for name, entries in _builtin_functions().items():
+    for name, entries in _builtin_functions(torch).items():
         ops.setdefault(name, []).extend(entries)
     calls: dict[str, str] = {}
     for value, symbol in list(builtins._builtin_ops):
@@ -195,6 +257,7 @@ def extract() -> dict:
             if symbol is not None and symbol in ops:
                 calls[f"{module_name}.{name}"] = symbol
     functional = importlib.import_module("torch.nn.functional")
+    dispatch: dict[str, list] = {}  # a boolean dispatch: [argument name, index, default]; overloads if_true, if_false
     for name in sorted(dir(functional)):
         qualified = f"torch.nn.functional.{name}"
         value = getattr(functional, name)
@@ -207,6 +270,7 @@ def extract() -> dict:
             halves = boolean_dispatched[value]
             overloads = [_scripted(halves[half], torch) or _python_signature(halves[half], torch)
                          for half in ("if_true", "if_false")]
+            dispatch[f"py::{qualified}"] = [halves["arg_name"], halves["index"], halves["default"]]
         elif _get_fn_overloads(_qualified_name(value)):
             overloads = [_python_signature(decl, torch) for decl in _get_fn_overloads(_qualified_name(value))]
         else:
@@ -221,7 +285,7 @@ def extract() -> dict:
             ops[key] = overloads
             calls[qualified] = key
     return {"torch": torch.__version__, "calls": dict(sorted(calls.items())), "ops": dict(sorted(ops.items())),
-            "modules": _module_forwards(torch)}
+            "modules": _module_forwards(torch), "dispatch": dict(sorted(dispatch.items()))}
 
 
 def main() -> int:

@@ -167,9 +167,41 @@ class Reader:
             if target is not None and target != qualified and depth < 8:
                 return self._named(target, depth + 1)
             return None
+        if isinstance(value, cst.Call):
+            return _namedtuple_call(qualified, value, module.imports, self.project)
         if not isinstance(value, (cst.Subscript, cst.BinaryOperation, cst.Name, cst.Attribute)):
             return None
         return Reader(module.imports, self.project).read(value, depth + 1)
+
+
+def _namedtuple_call(qualified: str, call: cst.Call, imports: ImportTable, project) -> Type | None:
+    """`X = namedtuple("X", ["a", "b"])` (fields are Tensors to TorchScript) or `X = NamedTuple("X", [("a", int)])`
+    at module level."""
+    function = imports.qualify(call.func)
+    if function not in ("collections.namedtuple", "typing.NamedTuple") or len(call.args) < 2:
+        return None
+    fields = call.args[1].value
+    names: list[str] = []
+    kinds: list[Type | None] = []
+    if isinstance(fields, cst.SimpleString) and isinstance(fields.evaluated_value, str):
+        names = fields.evaluated_value.replace(",", " ").split()
+        kinds = [TENSOR] * len(names)
+    elif isinstance(fields, (cst.List, cst.Tuple)):
+        reader = Reader(imports, project)
+        for element in fields.elements:
+            item = element.value
+            if isinstance(item, cst.SimpleString) and isinstance(item.evaluated_value, str):
+                names.append(item.evaluated_value)
+                kinds.append(TENSOR)
+            elif isinstance(item, cst.Tuple) and len(item.elements) == 2 and isinstance(
+                    item.elements[0].value, cst.SimpleString):
+                names.append(str(item.elements[0].value.evaluated_value))
+                kinds.append(reader.read(item.elements[1].value))
+            else:
+                return None
+    else:
+        return None
+    return tuple_of(kinds, qualified, tuple(names))
 
 
 def class_type(cls: "ClassInfo", project: "ProjectIndex") -> Type | None:
@@ -252,38 +284,25 @@ def has_annotations(function: cst.FunctionDef) -> bool:
     return function.returns is not None or any(param.annotation is not None for param in every)
 
 
-def _type_comment_lines(function: cst.FunctionDef) -> tuple[list[str], bool]:
-    """The `# type:` comments of a signature, in source order (parameter comments, then the lines under the
-    `def`), less `# type: ignore`; and whether one sits on the `def` line itself (torch then slices the whole
-    line, code included, and cannot parse it)."""
-    comments: list[cst.Comment] = []
-    params = function.params
-    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-        for whitespace in (param.whitespace_after_param, getattr(param.comma, "whitespace_after", None)):
-            if isinstance(whitespace, cst.ParenthesizedWhitespace) and whitespace.first_line.comment is not None:
-                comments.append(whitespace.first_line.comment)
-    on_def_line = False
-    body = function.body
-    if isinstance(body, cst.IndentedBlock):
-        if body.header.comment is not None and "# type:" in body.header.comment.value:
-            on_def_line = not _IGNORE.search(body.header.comment.value)
-        if body.body:
-            comments.extend(line.comment for line in getattr(body.body[0], "leading_lines", ()) if line.comment)
-    lines = [comment.value.strip() for comment in comments if "# type:" in comment.value]
-    return [line for line in lines if not _IGNORE.search(line)], on_def_line
-
-
 _IGNORE = re.compile(r"# type:\ ignore(\[[a-zA-Z-]+\])?$")
+_EMPTY_MODULE = cst.Module([])
+
+
+def _type_lines(function: cst.FunctionDef) -> list[str]:
+    """The lines of the function's source (decorators to the end of its body, as `inspect.getsource` gives it)
+    that hold `# type:`, less `# type: ignore` ones: `get_type_line` searches the whole text."""
+    source = _EMPTY_MODULE.code_for_node(function.with_changes(leading_lines=()))
+    return [line.strip() for line in source.split("\n") if "# type:" in line and not _IGNORE.search(line)]
 
 
 @lru_cache(maxsize=4096)
 def signature_comment(function: cst.FunctionDef) -> SignatureComment | None:
-    """The function's `# type:` signature comment, when TorchScript reads one (no annotation anywhere), else None."""
-    if has_annotations(function):
-        return None
-    lines, on_def_line = _type_comment_lines(function)
-    if on_def_line:
-        return SignatureComment(None, None)
+    """The function's `# type:` signature, as `torch.jit.frontend.get_jit_def` finds it: any line of the function's
+    source holding `# type:` (one line alone is the signature; several are PEP 484's split form, whose
+    `# type: (...) -> T` line gathers the others). When there is one, its types replace the annotations
+    (`merge_type_from_type_comment`). `params` is None when torch cannot parse it (a comment after code on its
+    line, an assignment's `x = []  # type: List[int]`, a missing `(...) -> T` line: `error` then says why)."""
+    lines = _type_lines(function)
     if not lines:
         return None
     if len(lines) == 1:
@@ -295,13 +314,15 @@ def signature_comment(function: cst.FunctionDef) -> SignatureComment | None:
                                                 "annotation")
         parameters = ", ".join(text[text.find("# type:") + 7:].strip() for text in lines[:returns])
         line = lines[returns].replace("...", parameters)
+    if not line.startswith("# type:"):
+        return SignatureComment(None, None, "expected type comment")  # code before the comment on its line
     start = line.find("# type:") + 7
-    arrow = line.find("->")  # `# type: (int)` without a return type scripts too (the return type is inferred)
+    arrow = line.find("->")
     try:
         arguments = cst.parse_expression(line[start:arrow if arrow >= 0 else len(line)].strip())
         returned = cst.parse_expression(line[arrow + 2:].strip()) if arrow >= 0 else None
     except cst.ParserSyntaxError:
-        return SignatureComment(None, None)
+        return SignatureComment(None, None, "unparsable type comment")
     if isinstance(arguments, cst.Tuple):
         if any(not isinstance(element, cst.Element) for element in arguments.elements):
             return SignatureComment(None, returned)
@@ -378,6 +399,8 @@ def signature(function: cst.FunctionDef, imports: ImportTable, project: "Project
         ordered = ordered[1:]
     keyword_only = {id(param) for param in params.kwonly_params}
     comment = signature_comment(function)
+    if comment is not None and comment.params is None and comment.error is None:
+        comment = None
     reader = Reader(imports, project)
     found: list[Param] = []
     returns: Type | None = None

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.targets.script.typing.types import (
-    ANY, ANY_LIST, ANY_TUPLE, BOOL, FLOAT, INT, NONE, STR, TENSOR, Type, list_of, subtype, tuple_of,
+    ANY, ANY_LIST, ANY_TUPLE, BOOL, NONE, Type, subtype, union_of, without_none,
 )
 
 if TYPE_CHECKING:
@@ -177,9 +177,9 @@ def _is_none(test: cst.Comparison, env: dict, checker: "ExpressionChecker") -> C
     if isinstance(left_node, cst.Name) and left_node.value == "None":
         left_node, right_node, left = right_node, left_node, right
     if (isinstance(right_node, cst.Name) and right_node.value == "None" and isinstance(left_node, cst.Name)
-            and left_node.value in env and isinstance(left, Type) and left.name == "Optional"
-            and left.args[0] is not None):
-        present = {left_node.value: left.args[0]}
+            and left_node.value in env and isinstance(left, Type) and left.fully_known
+            and (left.name == "Optional" or (left.name == "Union" and NONE in left.args))):
+        present = {left_node.value: without_none(left)}
         return Condition(true=present, false={}) if is_not else Condition(true={}, false=present)
     return Condition()
 
@@ -200,6 +200,10 @@ def _isinstance_types(node: cst.BaseExpression, checker: "ExpressionChecker") ->
 
 
 def _isinstance(test: cst.Call, env: dict, checker: "ExpressionChecker", torch_jit: bool) -> Condition:
+    """`emitIsInstance`: each member of the value's type (a Union's members, an Optional's element and None) that is a
+    subtype of a tested type (or that a tested type is a subtype of: then that type) is what the value is when the
+    test holds; the members no tested type can be are what it is otherwise. All members covered: statically True;
+    none: statically False."""
     subject = test.args[0].value
     value = checker.expr(subject, env)
     types = _isinstance_types(test.args[1].value, checker)
@@ -211,17 +215,47 @@ def _isinstance(test: cst.Call, env: dict, checker: "ExpressionChecker", torch_j
                 for kind in types):
             return Condition(static=False)  # a module is no Tensor, int, list...
         return Condition(uncertain=True)
-    refinements: Refinements = {}
-    if (len(types) == 1 and isinstance(subject, cst.Name) and subject.value in env
-            and types[0] not in (ANY_LIST, ANY_TUPLE) and subtype(types[0], value) is True):
-        refinements = {subject.value: types[0]}
-    if any(subtype(value, kind) is True for kind in types):
-        return Condition(static=True, true=refinements)
-    if all(_statically_false(value, kind) for kind in types):
-        return Condition(static=False, true=refinements)
-    if any(subtype(value, kind) is None or subtype(kind, value) is None for kind in types):
-        return Condition(uncertain=True, true=refinements)
-    return Condition(true=refinements)
+    members = list(value.members()) if value.name in ("Optional", "Union") else [value]
+    if any(member is None or not member.fully_known for member in members):
+        return Condition(uncertain=True)
+    true_types: list[Type] = []
+    false_types: list[Type] = []
+    covered = True
+    for member in members:
+        if member == ANY:
+            true_types.extend(types)
+            false_types.append(ANY)
+            covered = len(types) == 1 and types[0] == ANY
+            break
+        found: Type | None = None
+        for kind in types:
+            if subtype(member, kind) is True:
+                found = member
+            elif subtype(kind, member) is True:
+                found = kind if found is None else union_of([found, kind])
+        if found is not None:
+            true_types.append(found)
+            if found != member:
+                covered = False
+        else:
+            false_types.append(member)
+            covered = False
+    refinements_true: Refinements = {}
+    refinements_false: Refinements = {}
+    local = isinstance(subject, cst.Name) and subject.value in env
+    if local and true_types:
+        joined = union_of(true_types)
+        if joined is not None:
+            refinements_true = {subject.value: joined}
+    if local and false_types:
+        joined = union_of(false_types)
+        if joined is not None:
+            refinements_false = {subject.value: joined}
+    if covered:
+        return Condition(static=True, true=refinements_true, false=refinements_false)
+    if not true_types:
+        return Condition(static=False, true=refinements_true, false=refinements_false)
+    return Condition(true=refinements_true, false=refinements_false)
 
 
 def _statically_false(value: Type, kind: Type) -> bool:

@@ -154,9 +154,25 @@ def operator_for(qualified: str) -> str | None:
 def overloads(operator: str) -> tuple[Overload, ...]:
     entries = _data()["ops"].get(operator, ())
     return tuple(
-        Overload(operator, name, tuple(_param(arg) for arg in args), schema_type(returns), returns, bool(vararg))
-        for name, args, returns, vararg, *_ in entries
+        Overload(operator, name, tuple(_param(arg) for arg in args), _returns(returns, fields), returns,
+                 bool(vararg))
+        for name, args, returns, vararg, *fields in entries
     )
+
+
+def _returns(spelled: str, fields: list) -> Type | None:
+    """An overload's return type; a named tuple's fields (`torch.max(x, 1).values`) when the schema names them."""
+    kind = schema_type(spelled)
+    if fields and kind is not None and kind.name == "Tuple" and len(fields[0]) == len(kind.args):
+        return tuple_of(kind.args, fields=tuple(fields[0]))
+    return kind
+
+
+def dispatch(operator: str) -> tuple[str, int, bool] | None:
+    """For a function that dispatches on a bool argument (`F.max_pool2d(..., return_indices=...)`): the argument's
+    name, position and default; its overloads are then the True half's and the False half's."""
+    found = _data().get("dispatch", {}).get(operator)
+    return (found[0], found[1], found[2]) if found else None
 
 
 def _param(entry: list) -> Param:

@@ -119,6 +119,7 @@ class _State:
     returns: Type | None = None
     returned: bool = False
     return_unknown: bool = False
+    exit_unknown: bool = False  # an exit inside an `if` torch may fold either way: whether the end is reached is unknown
     deferred: dict[str, Result] = field(default_factory=dict)
     loop_only: dict[str, cst.CSTNode] = field(default_factory=dict)
     uncertain: int = 0
@@ -174,7 +175,8 @@ class Checker:
         signature = self.scope.signature
         if not exits:
             declared = signature.returns
-            if signature.declared_return and declared != NONE and not self._pruned_anywhere():
+            if (signature.declared_return and declared != NONE and not self._pruned_anywhere()
+                    and not self.state.exit_unknown):
                 if not _is_stub(statements) or self._compiled_stub(statements):
                     if declared is not None or signature.declared_return:
                         self._report(MissingReturn(function.name, declared))
@@ -372,9 +374,11 @@ class Checker:
                 branch = Frame(frame, inline=True)
                 self._refine(branch, refinements)
                 if suite is node.body:
-                    self.suite(suite, branch)
+                    exits = self.suite(suite, branch)
                 else:
-                    self._orelse(suite, branch)
+                    exits = self._orelse(suite, branch)
+                if exits:
+                    self.state.exit_unknown = True
                 branches.append(branch)
         finally:
             self.state.uncertain -= 1
@@ -564,11 +568,16 @@ class Checker:
                 parts = [*value.args[:index], tuple_of(rest), *value.args[tail:]]
             else:
                 parts = list(value.args)
+        elif isinstance(value, Type) and value.name == "List":
+            if starred:
+                from jitlint.targets.script.typing.results import StarredList
+
+                self._report(StarredList(target, value))  # a list has no length torch can know here
+            else:
+                parts = [value.args[0]] * len(elements)  # unpacked with a check of its length at run time
         elif isinstance(value, Type) and value.fully_known and value.name not in ("Optional", "Union", "Any"):
             if value == TENSOR:
                 self._report(CannotUnpack(node, value, "tensor"))
-            elif value.name == "List":
-                self._report(CannotUnpack(node, value, "list"))
             elif value.name not in ("Class",):
                 self._report(CannotUnpack(node, value, str(value)))
         elif isinstance(value, Sugared) and value.kind == "module" and value.info.container in (

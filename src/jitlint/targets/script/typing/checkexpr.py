@@ -75,11 +75,11 @@ BUILTIN_FUNCTIONS = {
     "len": "aten::len", "hex": "aten::hex", "oct": "aten::oct", "round": "aten::round", "hash": "aten::hash",
     "id": "prim::id", "min": "prim::min", "max": "prim::max", "abs": "prim::abs", "all": "aten::all",
     "any": "aten::any", "divmod": "aten::divmod", "sum": "aten::sum", "ord": "aten::ord", "chr": "aten::chr",
-    "bin": "aten::bin", "pow": "aten::pow", "complex": "aten::complex", "rangelist": "prim::rangelist",
+    "bin": "aten::bin", "pow": "aten::pow", "rangelist": "prim::rangelist",
     "sorted": "aten::sorted",
 }
 CASTS = {"float": (FLOAT, "aten::Float"), "int": (INT, "aten::Int"), "bool": (BOOL, "aten::Bool"),
-         "str": (STR, "aten::str")}
+         "str": (STR, "aten::str"), "complex": (COMPLEX, "aten::Complex")}
 SPECIAL_FORMS = frozenset({"print", "tuple", "getattr", "hasattr", "isinstance", "list", "dict", "range", "zip",
                            "enumerate", "AssertionError"})
 FRONTEND_NAMES = frozenset(BUILTIN_FUNCTIONS) | frozenset(CASTS) | SPECIAL_FORMS
@@ -607,7 +607,30 @@ class ExpressionChecker:
             self._arguments(node, env)
             return self._unknown(node, "python-callable")
         args = self._arguments(node, env)
-        return self._matched(node, qualified, calls.overloads(operator), args, node)
+        candidates = calls.overloads(operator)
+        dispatched = calls.dispatch(operator)
+        if dispatched is not None and len(candidates) == 2:
+            half = self._dispatch_half(node, dispatched)
+            if half is None:
+                return self._unknown(node, "boolean-dispatch")
+            candidates = (candidates[0] if half else candidates[1],)
+        return self._matched(node, qualified, candidates, args, node)
+
+    def _dispatch_half(self, node: cst.Call, dispatched: tuple[str, int, bool]) -> bool | None:
+        """The constant a boolean-dispatched function is given for its dispatch argument (its default if none)."""
+        name, index, default = dispatched
+        given = None
+        for position, argument in enumerate(node.args):
+            if argument.star:
+                return None
+            if (argument.keyword is not None and argument.keyword.value == name) or (
+                    argument.keyword is None and position == index):
+                given = argument.value
+        if given is None:
+            return default
+        if isinstance(given, cst.Name) and given.value in ("True", "False"):
+            return given.value == "True"
+        return None
 
     def _special_form(self, node: cst.Call, name: str, env: dict, hint: Type | None) -> Value:
         if name == "print":

@@ -470,7 +470,7 @@ def spell(kind: Type | None) -> str:
         return kind.qualname
     if name == "Tuple":
         if kind.qualname:
-            return kind.qualname.rsplit(".", 1)[-1]
+            return kind.qualname.rsplit(".", 1)[-1]  # a NamedTuple
         if not kind.args:
             return "Tuple[()]"
     if name in ("AnyList", "AnyTuple", "AnyClass", "AnyEnum"):
