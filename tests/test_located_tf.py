@@ -43,7 +43,7 @@ CASES = {
                 else:
                     input_shape = inputs_embeds.size()[:-1]  # rejects JIT704
                 if inputs_embeds is None:
-                    inputs_embeds = self.emb(input_ids)
+                    inputs_embeds = self.emb(torch.zeros(1, dtype=torch.long))
                 return inputs_embeds.view(input_shape[0], -1)
     """),
     "optional-read-in-if-expression-then-rebound": case("""
@@ -55,7 +55,7 @@ CASES = {
             def forward(self, input_ids: torch.Tensor | None = None, inputs_embeds: torch.Tensor | None = None):
                 n = input_ids.shape[-1] if input_ids is not None else inputs_embeds.shape[-2]  # rejects JIT704
                 if inputs_embeds is None:
-                    inputs_embeds = self.emb(input_ids)
+                    inputs_embeds = self.emb(torch.zeros(1, dtype=torch.long))
                 return inputs_embeds[:, :n]
     """),
     # look-alikes torch scripts

@@ -376,51 +376,43 @@ def _first_assignment(function: cst.FunctionDef, name: str, value_test) -> cst.A
     return found[0] if found and value_test(found[0].value) else None
 
 
-def annotate_empty_container(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
-    """JIT210: `sizes = []` -> `sizes: list[int] = []` (the type the first append or store shows). Safe."""
-    match = suggested(message, r"(\w+): ((?:List|Dict)\[.*\]) = (\[\]|\{\})")
-    function = _function(ctx)
-    if match is None or function is None:
+def annotate_empty_container(start: cst.CSTNode, name: str, annotation: str, empty: str,
+                             ctx: RuleContext) -> PendingFix | None:
+    """JIT210: `sizes = []` -> `sizes: list[int] = []`, with the element type everything given to the list joins
+    to (`list[torch.Tensor | None]` for Tensors and None). Safe."""
+    if not (isinstance(start, cst.Assign) and len(start.targets) == 1 and isinstance(start.targets[0].target, cst.Name)
+            and start.targets[0].target.value == name):
         return None
-    name, annotation, empty = match.groups()
-    assign = _first_assignment(function, name, lambda v: isinstance(v, (cst.List, cst.Dict)) and not v.elements)
-    if assign is None:
+    if "torch." in annotation and ctx.torch_name != "torch":
         return None
-    return PendingFix(f"annotate `{name}`", [PendingEdit(assign, f"{name}: {_builtin_generics(annotation)} = {empty}")])
+    return PendingFix(f"annotate `{name}`", [PendingEdit(start, f"{name}: {_builtin_generics(annotation)} = {empty}")])
 
 
-def annotate_none_start(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def annotate_none_start(name: str, kind: str, ctx: RuleContext) -> PendingFix | None:
     """JIT703: `acc = None` -> `acc: torch.Tensor | None = None` (the type the later assignment gives). Safe."""
-    match = suggested(message, r"(\w+): Optional\[(.*)\] = None")
     function = _function(ctx)
-    if match is None or function is None:
+    if function is None:
         return None
-    name, kind = match.groups()
     assign = _first_assignment(function, name, lambda v: isinstance(v, cst.Name) and v.value == "None")
     if assign is None or (kind.startswith("torch.") and ctx.torch_name != "torch"):
         return None
     return PendingFix(f"annotate `{name}`", [PendingEdit(assign, f"{name}: {_builtin_generics(kind)} | None = None")])
 
 
-def start_as_float(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def start_as_float(name: str, ctx: RuleContext) -> PendingFix | None:
     """JIT706: `s = 0` then `s += 0.5` in a loop -> `s = 0.0`. Unsafe: where the loop adds nothing, `s` stays a
     float, and what it meets gives a float (`x * s` of an integer tensor is a float tensor)."""
-    if not ("is a int" in message and "a float" in message):
-        return None
-    target = node if isinstance(node, cst.Name) else node.target if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else None
-    if target is None and isinstance(node, cst.Assign) and len(node.targets) == 1:
-        target = node.targets[0].target
     function = _function(ctx)
-    if not isinstance(target, cst.Name) or function is None:
+    if function is None:
         return None
-    assign = _first_assignment(function, target.value, lambda v: isinstance(v, cst.Integer))
+    assign = _first_assignment(function, name, lambda v: isinstance(v, cst.Integer))
     if assign is None:
         return None
     number = assign.value
     return PendingFix("start it as a float", [PendingEdit(number, f"{int(number.evaluated_value)}.0")])
 
 
-def optional_return(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def optional_return(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT208: `-> torch.Tensor` on a function that returns None -> `-> torch.Tensor | None`. Safe. Only for a
     `return` / `return None` (JIT208 also reports a return of another type, which Optional does not fix: wrapping it
     would repeat on every pass)."""
@@ -441,14 +433,12 @@ def _class_of(ctx: RuleContext) -> cst.ClassDef | None:
     return next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.ClassDef)), None)
 
 
-def class_optional_annotation(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def class_optional_annotation(name: str, kind: str, ctx: RuleContext) -> PendingFix | None:
     """JIT609: `self.cache = None` in `__init__`, a Tensor in forward -> a class-level `cache: torch.Tensor | None`
     (an annotation without a value changes nothing at run time). Safe."""
-    match = suggested(message, r"(\w+): Optional\[(.*)\]")
     cls = _class_of(ctx)
-    if match is None or cls is None or not isinstance(cls.body, cst.IndentedBlock):
+    if cls is None or not isinstance(cls.body, cst.IndentedBlock):
         return None
-    name, kind = match.groups()
     if kind.startswith("torch.") and ctx.torch_name != "torch":
         return None
     first = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef)), None)
@@ -459,7 +449,7 @@ def class_optional_annotation(node: cst.CSTNode, message: str, ctx: RuleContext)
                       [PendingEdit(first, f"{name}: {_builtin_generics(kind)} | None\n\n{indent}", insert_before=True)])
 
 
-def refine_through_local(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def refine_through_local(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT611: `if self.bias is not None: x = x + self.bias` -> copy to a local before the `if` and use the local
     in its test and body. Only when the `if` tests exactly that attribute against None, nothing in it assigns the
     attribute, and the local's name is free in the function. Safe."""
@@ -535,7 +525,7 @@ def _assigns_attribute(node: cst.CSTNode, owner: str, attribute: str) -> bool:
     return found
 
 
-def assert_not_none(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def assert_not_none(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT704: `return x + mask.sum()` with `mask` Optional -> `assert mask is not None` on the line before (torch
     refines on an assert). Unsafe: where the value is None, eager code now raises AssertionError instead of
     the error the use raised, and `python -O` drops the assert."""
@@ -554,7 +544,7 @@ def assert_not_none(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pendin
 _FLOAT_KEYWORDS = {"scale_factor"}
 
 
-def obvious_cast(call: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def obvious_cast(call: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """`x.mean(dim, keepdims=True)` -> `keepdim=True` (eager torch reads both spellings), and an int literal given
     for `scale_factor` -> the same number as a float literal (`2` -> `2.0`, what interpolation computes with).
     Safe."""
@@ -656,7 +646,7 @@ def final_class_attribute(name: str, kind: str, owner_node: cst.ClassDef | None,
 
 # -- flow findings are reported from the function's visit: their fixes see the path down to the event's node -------
 
-def _path(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
+def path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
     """The nodes from `root` down to `target`, both included."""
     stack: list[cst.CSTNode] = []
     found: list[cst.CSTNode] | None = None
@@ -678,51 +668,6 @@ def _path(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
 
     walk(root, Path())
     return found
-
-
-EVENT_FIXES = {
-    "JIT202": lambda node, message, ctx: annotate_from_message(_first_name(node), message, ctx),
-    "JIT208": optional_return,
-    "JIT210": annotate_empty_container,
-    "JIT416": obvious_cast,
-    "JIT609": class_optional_annotation,
-    "JIT702": lambda node, message, ctx: flag_for_one_branch(node, message, ctx),
-    "JIT611": refine_through_local,
-    "JIT703": annotate_none_start,
-    "JIT704": assert_not_none,
-    "JIT706": start_as_float,
-    "JIT224": lambda node, message, ctx: equivalent_tensor_method(node, message, ctx),
-    "JIT221": lambda node, message, ctx: convert_annotated_value(node, message, ctx),
-    "JIT708": lambda node, message, ctx: item_to_int(node, message, ctx),
-    "JIT222": lambda node, message, ctx: return_none_at_end(node, message, ctx),
-    "JIT225": lambda node, message, ctx: rebuild_without_slice(node, message, ctx),
-    "JIT315": lambda node, message, ctx: enumerate_the_container(node, message, ctx),
-    "JIT206": lambda node, message, ctx: annotate_tolist(node, message, ctx),
-}
-
-
-def _first_name(node: cst.CSTNode) -> str:
-    """The parameter a JIT202 event advises annotating: the event's name, or a call's first argument's
-    (`torch.cat(xs)`, reported at the call); "" otherwise (the advice is then for another function's parameter)."""
-    if isinstance(node, cst.Call) and node.args and node.args[0].keyword is None:
-        node = node.args[0].value
-    return node.value if isinstance(node, cst.Name) else ""
-
-
-def event_fix(code: str, function: cst.FunctionDef, node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
-    """The fix of a flow finding of rule `code` at `node` in `function` (the node whose visit reports it)."""
-    fixer = EVENT_FIXES.get(code)
-    if fixer is None or not ctx.ancestors or ctx.ancestors[-1] is not function:
-        return None
-    path = _path(function, node)
-    if path is None:
-        return None
-    saved = ctx.ancestors
-    ctx.ancestors = saved + path[1:]
-    try:
-        return fixer(node, message, ctx)
-    finally:
-        ctx.ancestors = saved
 
 
 # -- eager-only calls: JIT113, JIT117, JIT405/409/410, JIT408, JIT411, JIT413, JIT501 -------------------------------
@@ -1537,17 +1482,14 @@ def _self_flag_test(test: cst.BaseExpression, self_name: str) -> str | None:
     return None
 
 
-def same_flag_branches(function: cst.FunctionDef, path: list[cst.CSTNode], message: str) -> str | None:
-    """For a JIT702 event (`path` from `function` down to its node, the `if` or its test): `flag` when that `if`
-    tests `self.flag` and the variable the message names is set and read only inside `if self.flag:` bodies of
-    the function: with the flag a constant, torch keeps all of them or none."""
-    match = re.match(r"`([A-Za-z_][A-Za-z_0-9]*)`", message)
-    if match is None or not function.params.params:
+def same_flag_branches(function: cst.FunctionDef, branch: cst.If, name: str) -> str | None:
+    """For JIT702 (`branch` the `if` that sets `name` in one branch): `flag` when that `if` tests `self.flag` and
+    `name` is set and read only inside `if self.flag:` bodies of the function: with the flag a constant, torch
+    keeps all of them or none."""
+    if not function.params.params:
         return None
-    name = match.group(1)
     self_name = function.params.params[0].name.value
-    branch = next((n for n in reversed(path) if isinstance(n, cst.If)), None)
-    flag = _self_flag_test(branch.test, self_name) if branch is not None else None
+    flag = _self_flag_test(branch.test, self_name)
     if flag is None:
         return None
     outside = 0
@@ -1587,15 +1529,14 @@ def same_flag_branches(function: cst.FunctionDef, path: list[cst.CSTNode], messa
     return flag if inside and not outside else None
 
 
-def flag_for_one_branch(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def flag_for_one_branch(function: cst.FunctionDef, branch: cst.If, name: str, ctx: RuleContext) -> PendingFix | None:
     """JIT702 where the variable is set and read only under `if self.flag:` (pytorchcv's `if self.return_preact:
     x_pre_activ = x` ... `if self.return_preact: return x, x_pre_activ`): the flag becomes `torch.jit.Final[bool]`
     (JIT232's fix), so torch keeps all those branches or none. Safe."""
-    function = _function(ctx)
     cls = _class_of(ctx)
-    if function is None or cls is None or function not in ctx.ancestors:
+    if cls is None or branch is None:
         return None
-    flag = same_flag_branches(function, ctx.ancestors[ctx.ancestors.index(function):], message)
+    flag = same_flag_branches(function, branch, name)
     return final_flag(flag, cls, ctx) if flag is not None else None
 
 
@@ -1613,7 +1554,7 @@ _TENSOR_METHOD_EQUIVALENTS = {
 }
 
 
-def equivalent_tensor_method(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def equivalent_tensor_method(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT224: `x.bool()` -> `x.to(torch.bool)`, `x.nelement()` -> `x.numel()`, `x.ndimension()` -> `x.dim()`:
     the same operator under the name TorchScript knows. Only without arguments (`.bool(memory_format=...)` has no
     one-line equivalent). Safe."""
@@ -1627,33 +1568,26 @@ def equivalent_tensor_method(node: cst.CSTNode, message: str, ctx: RuleContext) 
     return PendingFix(f"call `.{text}`", [PendingEdit(call, f"{ctx.code(node.value)}.{text}")])
 
 
-def convert_annotated_value(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def convert_annotated_value(node: cst.CSTNode, kind: str, ctx: RuleContext) -> PendingFix | None:
     """JIT221: `scale: float = x.size(0)` -> `scale: float = float(x.size(0))` (an int assigned to a variable
     annotated float). Unsafe: in eager Python the variable held an int, now a float (`x * scale` of an integer
     tensor becomes a float tensor, `str(scale)` reads `3.0`)."""
-    if not isinstance(node, cst.AnnAssign) or node.value is None or "annotated float and this assigns an int" not in message:
+    if not isinstance(node, cst.AnnAssign) or node.value is None:
         return None
-    return PendingFix("convert the value with `float(...)`",
-                      [PendingEdit(node.value, f"float({ctx.code(node.value)})")])
+    return PendingFix(f"convert the value with `{kind}(...)`",
+                      [PendingEdit(node.value, f"{kind}({ctx.code(node.value)})")])
 
 
-def item_to_int(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def item_to_int(node: cst.CSTNode, kind: str, ctx: RuleContext) -> PendingFix | None:
     """JIT708: `range(t.item())` -> `range(int(t.item()))`; `n: int = t.item()` -> `n: int = int(t.item())` (and
     `float` for a float annotation). Unsafe: in eager Python the `.item()` of a floating tensor was a float (which
     `range` refused, and which the annotated variable kept), and `int(...)` truncates it."""
-    parent = ctx.ancestors[-2] if len(ctx.ancestors) >= 2 else None
-    if isinstance(parent, cst.AnnAssign) and parent.target is node and parent.value is not None:
-        match = re.search(r"wrap it: `(int|float)\(", message)
-        if match is None:
-            return None
-        return PendingFix(f"convert it with `{match.group(1)}(...)`",
-                          [PendingEdit(parent.value, f"{match.group(1)}({ctx.code(parent.value)})")])
-    if isinstance(parent, cst.Arg) and parent.value is node:
-        return PendingFix("convert it with `int(...)`", [PendingEdit(node, f"int({ctx.code(node)})")])
-    return None
+    if kind not in ("int", "float") or not isinstance(node, cst.BaseExpression):
+        return None
+    return PendingFix(f"convert it with `{kind}(...)`", [PendingEdit(node, f"{kind}({ctx.code(node)})")])
 
 
-def return_none_at_end(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def return_none_at_end(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT222: a function annotated `-> T` whose end can be reached -> an explicit `return None` at its end (what
     Python returns there anyway); JIT208's fix then makes the annotation `T | None`. Safe: the eager function
     returns exactly what it returned (None where it fell off its end)."""
@@ -1668,7 +1602,7 @@ def return_none_at_end(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pen
                       [PendingEdit(last, f"\n{indent}return None", insert_after=True)])
 
 
-def rebuild_without_slice(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def rebuild_without_slice(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT225: `del xs[a:b]` -> `xs = xs[:a] + xs[b:]` (`del xs[a:]` -> `xs = xs[:a]`, `del xs[:b]` -> `xs =
     xs[b:]`). Only for a local list name, one slice without a step, `del` of that one target. Unsafe: the list is
     rebuilt, so another reference to it (a caller's list, an attribute) no longer sees the deletion."""
@@ -1710,7 +1644,7 @@ def _fresh_name(function: cst.FunctionDef, *candidates: str) -> str:
     return candidates[0] + "_jitlint"
 
 
-def enumerate_the_container(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def enumerate_the_container(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT315: `for head, feature in zip(self.heads, features):` -> `for i, head in enumerate(self.heads):` and
     `feature = features[i]` first in the body. Only when each other zipped value is a name or attribute chain (read
     once per step, as zip read it once) and the targets are plain names. Unsafe: `zip` stopped at the shorter
@@ -1746,7 +1680,7 @@ def enumerate_the_container(node: cst.CSTNode, message: str, ctx: RuleContext) -
     ])
 
 
-def annotate_tolist(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def annotate_tolist(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT206: `v = x.tolist()` -> `v: list[float] = x.tolist()`, and `for a in x.tolist():` -> the annotated list
     on the line before and `for a in values:`. Unsafe: `list[float]` is a guess (a 1-D floating tensor); TorchScript
     raises at run time for another rank or an integer dtype. Eager Python ignores the annotation."""

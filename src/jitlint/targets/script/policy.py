@@ -21,7 +21,7 @@ import libcst as cst
 
 from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
 from jitlint.names import ImportTable, first_param_name, target_names
-from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
+from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, decorator_names
 from jitlint.targets.script import infer
 from jitlint.targets.script.infer import BOOL, FLOAT, INT, STR, TENSOR, TSType, signature_comment
 from jitlint.walk import walk
@@ -314,6 +314,8 @@ class ScriptPolicy(CapturePolicy):
                     yield method, cls, f"property of {cls.name} (torch compiles every property)"
 
     def _script_class(self, cls: ClassInfo, reason: str) -> Iterator[Capture]:
+        if decorator_names(cls.node, cls.module.imports) & IGNORE_DECORATORS:
+            return  # an ignored class is not compiled (using it in compiled code is JIT622's error)
         for method in cls.methods.values():
             if "torch.jit._drop" not in method.decorators:
                 yield method, cls, f"method of TorchScript class {cls.name} ({reason})"

@@ -13,7 +13,6 @@ from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script import schemas
-from jitlint.targets.script.rules.flow import report_events
 from jitlint.walk import walk
 
 
@@ -238,9 +237,15 @@ class NoUnsupportedBuiltin(ScriptRule):
                        fix=fixers.guard_statement(node, ctx) if name == "setattr" else None)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        # `id(x)` depends on the type of `x` (TorchScript's `prim::id` takes a class instance or None): the type
-        # flow finds the calls whose argument is known to be something else.
-        report_events(self, node, ctx)
+        # `id(x)` depends on the type of `x` (TorchScript's `prim::id` takes a class instance or None): the typer
+        # finds the calls whose argument is known to be something else.
+        from jitlint.targets.script.rules.flow import results_for
+
+        for result in results_for(self, node, ctx):
+            ctx.report(result.node, f"TorchScript's `id()` takes only an instance of a TorchScript class (or None), "
+                                    f"and this is of type {result.type} (torch: \"Expected a value of type "
+                                    "'Optional[AnyClassType]' for argument 'x'\"); compare the values themselves, or keep "
+                                    "this out of compiled code")
 
 
 class NoModuleIntrospection(ScriptRule):

@@ -669,10 +669,20 @@ class NoTupleOfIterable(ScriptRule):
                 ctx.report(node, fix=fix)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        """`tuple(xs)` of a value the type flow knows is a list (`tuple(x.shape[2:])`)."""
-        from jitlint.targets.script.rules.flow import report_events
+        """`tuple(xs)` of a value the typer knows is a list (`tuple(x.shape[2:])`), and `f(*xs)` or `a, *b = xs`
+        of a list: torch cannot tell how many values a list holds."""
+        from jitlint.targets.script.rules.flow import results_for
+        from jitlint.targets.script.typing import results as R
 
-        report_events(self, node, ctx)
+        for result in results_for(self, node, ctx):
+            if isinstance(result, R.TupleOfList):
+                ctx.report(result.node, f"`tuple()` of a {result.type}: TorchScript cannot infer the tuple's length "
+                                        "from a list (torch: 'cannot statically infer the expected size of a list in "
+                                        "this context'); keep the list, or index it: `(xs[0], xs[1])`")
+            else:
+                ctx.report(result.node, f"this unpacks a {result.type}, whose length TorchScript cannot infer (torch: "
+                                        "'cannot statically infer the expected size of a list in this context'); "
+                                        "pass the elements one by one (`xs[0], xs[1]`), or make it a tuple")
 
 
 class NoFloordivMatmulAugassign(ScriptRule):

@@ -16,6 +16,7 @@ from jitlint.targets.script.rules._expr import is_str_literal, literal_type, una
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
 from jitlint.walk import walk
 
 
@@ -156,61 +157,83 @@ class UnannotatedNonTensorParam(ScriptRule):
     message = "unannotated parameter used as a non-Tensor"
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        """Uses the control-flow pass finds: compared with a string, given to `torch.cat`, passed a list or a
-        number at a call site."""
-        from jitlint.targets.script.rules.flow import report_events
+        """What the typer finds: a call torch rejects because a parameter of this function without annotation is a
+        Tensor to it (given to `range()`, compared with a string, given to `torch.cat`), or because a call gives a
+        compiled function's unannotated parameter something else than a Tensor."""
+        from jitlint.targets.script.rules.flow import callee_params, results_for, unannotated_argument
+        from jitlint.targets.script.typing import results as R
 
-        report_events(self, node, ctx)
-
-    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        if ctx.qualify(node.func) != "builtins.range":
-            return
-        for argument in node.args:
-            param = self._tensor_param(argument.value, ctx)
-            if param is not None:
-                name = param.name.value
-                ctx.report(
-                    node,  # the call: torch names its first line
-                    f"`{name}` is used as an int by `range()`, but it has no annotation, so TorchScript types it "
-                    f"as a Tensor; annotate it: `{name}: int`",
-                    fix=fixers.annotate(param, "int", ctx),
-                )
-
-    def visit_Comparison(self, node: cst.Comparison, ctx: RuleContext) -> None:
-        left = node.left
-        for target in node.comparisons:
-            operator = target.operator
-            right = target.comparator
-            if isinstance(operator, (cst.Equal, cst.NotEqual)):
-                pairs = [(left, right), (right, left)]
-            elif isinstance(operator, (cst.In, cst.NotIn)):
-                pairs = [(left, right)]
-            else:
-                pairs = []
-            for candidate, other in pairs:
-                param = self._tensor_param(candidate, ctx)
-                if param is not None and self._is_strings(other):
+        for result in results_for(self, node, ctx):
+            if isinstance(result, R.RangeArguments):
+                param = _unannotated(result.wrong_node, node, ctx)
+                if param is not None:
                     name = param.name.value
-                    ctx.report(
-                        candidate,
-                        f"`{name}` is compared with a string, but it has no annotation, so TorchScript types it "
-                        f"as a Tensor; annotate it: `{name}: str`",
-                        fix=fixers.annotate(param, "str", ctx),
-                    )
-            left = right
+                    self._report(result.node, f"`{name}` is used as an int by `range()`, but it has no annotation, so "
+                                 f"TorchScript types it as a Tensor; annotate it: `{name}: int`", param, "int", node, ctx)
+                continue
+            index = unannotated_argument(result, ctx, node)
+            if index is not None:
+                argument = result.argument_node(index)
+                param = _unannotated(argument, node, ctx)
+                wanted = _wanted(result, index)
+                if param is None:
+                    continue
+                name = param.name.value
+                spelled = annotation(wanted, tensor="torch.Tensor") if wanted is not None else None
+                if result.operator is not None:  # compared with a str (`mode == "train"`), where torch points
+                    message = (f"`{name}` is compared with a string, but it has no annotation, so TorchScript types "
+                               f"it as a Tensor; annotate it: `{name}: {spelled or 'str'}`")
+                    self._report(argument, message, param, spelled or "str", node, ctx)
+                else:  # `torch.cat(xs)`: a list of Tensors
+                    message = (f"`{result.callee}()` takes a list of Tensors, but `{name}` has no annotation, so "
+                               f"TorchScript types it as one Tensor; annotate it: `{name}: List[torch.Tensor]`")
+                    self._report(result.node, message, param, "List[torch.Tensor]", node, ctx)
+                continue
+            for param, _index, value in callee_params(result):
+                callee = result.project_function.display_name
+                none_default = param.default is not None and isinstance(param.default, cst.Name) and (
+                    param.default.value == "None")
+                if value is not None and (value.name == "Optional" or value == NONE):
+                    advice = (f"`{param.name}: Optional[torch.Tensor]{' = None' if none_default else ''}`"
+                              if value == NONE or value.args[0] == TENSOR else f"`{param.name}`")
+                else:
+                    spelled = annotation(value, tensor="torch.Tensor") if value is not None and value.fully_known \
+                        else "..."
+                    advice = f"`{param.name}: {'Optional[' + spelled + '] = None' if none_default else spelled}`"
+                passed = "None" if value == NONE else describe(value)
+                ctx.report(result.node, f"`{callee}` has no annotation on `{param.name}`, so TorchScript types it as a "
+                                        f"Tensor{' (its `None` default included)' if none_default else ''}, and this "
+                                        f"passes {passed}; annotate it: {advice}")
 
-    @staticmethod
-    def _is_strings(node: cst.BaseExpression) -> bool:
-        if isinstance(node, (cst.Tuple, cst.List)):
-            return bool(node.elements) and all(is_str_literal(element.value) for element in node.elements)
-        return is_str_literal(node)
+    def _report(self, where, message, param, spelled, function, ctx) -> None:
+        from jitlint.targets.script.rules.flow import with_path
 
-    @staticmethod
-    def _tensor_param(node: cst.BaseExpression, ctx: RuleContext) -> cst.Param | None:
-        info = ctx.function.info if ctx.function else None
-        if info is None:
-            return None
-        return unannotated_tensor_param(node, info.node, info.bound_first_param == "instance", ctx.module.tree)
+        fix = with_path(ctx, function, where, lambda: fixers.annotate(param, _builtin(spelled), ctx)) if spelled else None
+        ctx.report(where, message, fix=fix)
+
+
+_ADVISED = ("int", "float", "str", "bool", "List[int]", "List[float]", "List[str]", "List[Tensor]")
+
+
+def _wanted(result, index):
+    """The first of the usual annotations that makes the call match with that argument of that type."""
+    from jitlint.targets.script.typing.calls import schema_type
+
+    for spelled in _ADVISED:
+        kind = schema_type(spelled)
+        if result.rematch(index, kind):
+            return kind
+    return None
+
+
+def _builtin(spelled: str) -> str:
+    return spelled.replace("List[", "list[")
+
+
+def _unannotated(node, function: cst.FunctionDef, ctx: RuleContext) -> cst.Param | None:
+    from jitlint.targets.script.rules.flow import unannotated_param
+
+    return unannotated_param(node, ctx, function)
 
 
 class UnsupportedAnnotation(ScriptRule):

@@ -48,6 +48,12 @@ def function_types(ctx: "RuleContext", node: cst.FunctionDef) -> FunctionTypes:
     return found
 
 
+def captured_types(project: "ProjectIndex", captured: "CaptureMap", entry) -> FunctionTypes:
+    """The typer's results for one function of a capture map (`CapturedFunction`), outside a lint: what the
+    coverage figure reads."""
+    return _type(project, captured, entry.info, list(entry.owners), entry.pruned)
+
+
 def members(project: "ProjectIndex") -> ModuleMembers:
     """The run's module-attribute inference."""
     return project.kept("script.members", project, lambda: ModuleMembers(project, _init_value_typer(project)))
@@ -92,6 +98,7 @@ def build_scope(project: "ProjectIndex", captured: "CaptureMap | None", info: "F
     )
     scope.returns_of = lambda callee, owner: returns_of(project, captured, callee, owner, owners)
     scope.constant_flag = lambda name: _constant_flag(project, owners, name) if is_module else None
+    scope.container_length = lambda name: _container_length(project, owners, name)
     return scope, params
 
 
@@ -141,6 +148,18 @@ def _constant_flag(project: "ProjectIndex", owners: list, name: str) -> bool | s
         value = values.pop()
         return value if value is not None else "uncertain"
     return "uncertain"
+
+
+def _container_length(project: "ProjectIndex", owners: list, name: str) -> int | None:
+    """How many modules a ModuleList/Sequential attribute holds after `__init__`, the same in every owner."""
+    from jitlint.targets.script.typing.modules import static_length
+
+    infos = [project.attributes(owner).get(name) for owner in owners]
+    if not infos or any(info is None or not info.kinds or not info.kinds <= {"ModuleList", "Sequential"}
+                        for info in infos):
+        return None
+    lengths = {static_length(info) for info in infos}
+    return lengths.pop() if len(lengths) == 1 else None
 
 
 def _init_value_typer(project: "ProjectIndex"):

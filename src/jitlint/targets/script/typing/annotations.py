@@ -53,6 +53,8 @@ _NAMED = {
 # and the names of `typing` in scope).
 _IMPLICIT = {"Tensor": TENSOR, "List": "typing.List", "Dict": "typing.Dict", "Tuple": "typing.Tuple",
              "Optional": "typing.Optional", "Union": "typing.Union", "Any": ANY}
+# Modules of torch that re-export `typing`'s names.
+_TYPING_REEXPORTS = ("torch.jit.annotations.", "torch._jit_internal.", "typing_extensions.")
 _LISTS = frozenset({"typing.List", "builtins.list"})
 _TUPLES = frozenset({"typing.Tuple", "builtins.tuple"})
 _DICTS = frozenset({"typing.Dict", "builtins.dict"})
@@ -108,6 +110,8 @@ class Reader:
         qualified = self.imports.qualify(node)
         if qualified is None and self.implicit and isinstance(node, cst.Name):
             return _IMPLICIT.get(node.value)
+        if qualified is not None and qualified.startswith(_TYPING_REEXPORTS):
+            return "typing." + qualified.rsplit(".", 1)[-1]  # `from torch.jit.annotations import Any`
         return qualified
 
     def _subscript(self, node: cst.Subscript, depth: int) -> Type | None:

@@ -105,7 +105,8 @@ def _none_status(value, node: cst.BaseExpression) -> str | None:
 def condition(test: cst.BaseExpression, env: dict, checker: "ExpressionChecker") -> Condition:
     """Type `test` as a condition (each part once) and say what it decides."""
     found = _condition(test, env, checker)
-    checker.types[id(test)] = BOOL
+    if isinstance(test, (cst.BooleanOperation, cst.UnaryOperation, cst.Comparison, cst.Call)):
+        checker.types[id(test)] = BOOL
     return found
 
 
@@ -113,10 +114,8 @@ def _condition(test: cst.BaseExpression, env: dict, checker: "ExpressionChecker"
     if isinstance(test, cst.BooleanOperation):
         is_or = isinstance(test.operator, cst.Or)
         left = _condition(test.left, env, checker)
-        checker.types[id(test.left)] = BOOL
         right_env = left.when_false(env) if is_or else left.when_true(env)
         right = _condition(test.right, right_env, checker)
-        checker.types[id(test.right)] = BOOL
         if is_or:
             true, false = _intersect(left.true, right.true), _union(left.false, right.false)
             if left.static is True or right.static is True:
@@ -137,7 +136,6 @@ def _condition(test: cst.BaseExpression, env: dict, checker: "ExpressionChecker"
         return Condition(static, uncertain, true, false)
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         inner = _condition(test.expression, env, checker)
-        checker.types[id(test.expression)] = BOOL
         return inner.negated()
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
             test.comparisons[0].operator, (cst.Is, cst.IsNot)):

@@ -24,7 +24,7 @@ is. Rejections are data (`Rejection`): the rules that report them word them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -211,6 +211,30 @@ def method_overloads(name: str) -> tuple[Overload, ...]:
     return tuple(o for o in overloads(f"aten::{name}") if any(p.name == "self" for p in o.params))
 
 
+def has_method(name: str, receiver: Type | None) -> Maybe:
+    """`BuiltinFunction::tryCreate`: whether `receiver.<name>` is a builtin method, some `aten::<name>` overload
+    having a `self` whose type (type variables bound by the receiver) the receiver is a subtype of."""
+    answer: Maybe = False
+    for overload in method_overloads(name):
+        param = next(p for p in overload.params if p.name == "self")
+        if param.type is None or receiver is None:
+            answer = None
+            continue
+        env = _Env()
+        ok, _bound = _match_variables(param.type, receiver, env)
+        if ok is False:
+            continue
+        evaluated, concrete = evaluate(param.type, env)
+        if not evaluated:
+            continue
+        fits = subtype(receiver, concrete) if concrete is not None else None
+        if fits is True and ok is True:
+            return True
+        if fits is not False:
+            answer = None
+    return answer
+
+
 # -- the matching --------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Arg:
@@ -220,6 +244,7 @@ class Arg:
     keyword: str | None
     type: Type | None
     empty_list: bool = False
+    node: object = field(default=None, compare=False)  # the argument's expression, for what reports a rejection
 
 
 RejectionKind = Literal["type", "missing", "unknown-keyword", "twice", "too-many", "self-unused", "type-variable"]
@@ -238,6 +263,7 @@ class Rejection:
     keyword: str | None = None
     given: int = 0
     bound: Type | None = None
+    argument: int | None = None  # the index of the argument (in the call's list; -1: the receiver) it rejects
 
 
 Status = Literal["match", "maybe", "no"]
@@ -422,6 +448,7 @@ def match(overload: Overload, args: list[Arg], receiver: Type | None | Literal[F
         if param.name == "self" and pending_self:
             pending_self = False
             ok, rejection = match_argument(param, receiver, env, conversions)  # type: ignore[arg-type]
+            index_of = -1
         elif not param.kwarg_only and used < len(positional):
             first = positional[used]
             if conversions and _varargs_list(params, index):
@@ -435,7 +462,8 @@ def match(overload: Overload, args: list[Arg], receiver: Type | None | Literal[F
                             ok, rejection = match_argument(element_param, value.type, env, True)
                             if ok is False:
                                 # it may still be a list followed by surplus arguments: rejected either way
-                                return Outcome("no", rejection=rejection)
+                                return Outcome("no", rejection=replace(rejection, argument=args.index(value))
+                                               if rejection is not None else None)
                         used = len(positional)
                         continue
                 elif first.type.name != "List" and convertible_to_list(first.type, param.type) is not True \
@@ -445,12 +473,14 @@ def match(overload: Overload, args: list[Arg], receiver: Type | None | Literal[F
                     for value in positional[used:]:
                         ok, rejection = match_argument(element_param, value.type, env, True)
                         if ok is False:
-                            return Outcome("no", rejection=Rejection("type", param, value.type))
+                            return Outcome("no", rejection=Rejection("type", param, value.type,
+                                                                     argument=args.index(value)))
                         if ok is None:
                             certain = False
                     used = len(positional)
                     continue
             used += 1
+            index_of = args.index(first)
             ok, rejection = match_argument(param, first.type, env, conversions, first.empty_list)
         else:
             found = [i for i, arg in enumerate(keywords)
@@ -458,12 +488,15 @@ def match(overload: Overload, args: list[Arg], receiver: Type | None | Literal[F
             if found:
                 used_keywords.add(found[0])
                 value = keywords[found[0]]
+                index_of = args.index(value)
                 ok, rejection = match_argument(param, value.type, env, conversions, value.empty_list)
             elif param.default is not None:
                 continue
             else:
                 return Outcome("no", rejection=Rejection("missing", param))
         if ok is False:
+            if rejection is not None:
+                rejection = replace(rejection, argument=index_of)
             return Outcome("no", rejection=rejection)
         if ok is None:
             certain = False

@@ -253,7 +253,12 @@ class Checker:
                 if item.asname is not None:
                     self.bind(item.asname.name, self._entered(value), frame, item.asname.name)
             return self.suite(statement.body, frame)
-        return False  # try, match, nested def and class: torch rejects them before typing their contents
+        if isinstance(statement, (cst.Try, cst.TryStar, cst.Match)):
+            # torch rejects them before typing their contents: what the function returns and whether its end is
+            # reached are unknown
+            self.state.return_unknown = True
+            self.state.exit_unknown = True
+        return False  # nested def and class: not walked
 
     def _entered(self, value: Value) -> Value:
         return None
@@ -447,7 +452,7 @@ class Checker:
         if isinstance(iterable, Type):
             return iterable.name == "Tuple"
         if isinstance(iterable, Sugared):
-            if iterable.kind == "module":
+            if iterable.kind in ("module", "self-module"):
                 return True
             if iterable.kind == "method-result":
                 return True
@@ -470,10 +475,10 @@ class Checker:
                           and v.info.container in ("ModuleList", "Sequential", "ModuleDict")]
             if containers and not any(argument.star or argument.keyword for argument in iterated.args):
                 for argument, value in zip(iterated.args, values):
-                    if isinstance(value, Sugared):
-                        continue
                     is_range = isinstance(argument.value, cst.Call) and self.scope.imports.qualify(
                         argument.value.func) == "builtins.range"
+                    if isinstance(value, Sugared) and not is_range:
+                        continue
                     if is_range or (isinstance(value, Type) and (value.name in ("List", "Dict") or value in (
                             TENSOR, STR))) or isinstance(argument.value, (cst.List, cst.ListComp)):
                         partner = "range" if is_range else (str(value) if isinstance(value, Type) else "list")
@@ -492,6 +497,7 @@ class Checker:
     # -- assignments ---------------------------------------------------------------------------------------------
     def assign(self, node: cst.Assign, frame: Frame) -> None:
         env = frame.chain()
+        self.exprs.sugared_ok.add(id(node.value))
         value = self.exprs.expr(node.value, env)
         empty = _empty_container(node.value, self.scope.imports)
         for target in node.targets:
@@ -538,12 +544,15 @@ class Checker:
                     self._report(NoneThenValue(node, name, value))
                 else:
                     self._report(VariableTypeChange(node, name, previous, value, augmented))
-                frame.values[name] = previous
+                frame.values[name] = None  # what torch would make of it after its error: unknown, no cascade
                 return
             frame.values[name] = converted if subtype(converted, previous) is True else previous
             return
         if in_parent and previous is None:
             frame.values[name] = None
+            return
+        if in_parent and value is None and isinstance(previous, Type) and _exact(previous):
+            frame.values[name] = previous  # torch keeps it that type (or rejects the assignment): nothing else
             return
         frame.values[name] = value
 
@@ -593,6 +602,7 @@ class Checker:
         env = frame.chain()
         if node.value is None:
             return
+        self.exprs.annotated.add(id(node.value))
         value = self.exprs.expr(node.value, env, annotation)
         if not isinstance(target, cst.Name):
             self.bind(target, annotation if annotation is not None else value, frame, target, statement=node)
@@ -848,6 +858,14 @@ class Checker:
             self.out.results.append(EmptyContainerFilled(
                 node, name, start, kind, element if isinstance(element, Type) else None,
                 key if isinstance(key, Type) else None))
+
+
+def _exact(kind: Type) -> bool:
+    """A type whose values are of no other type (no Optional, Union, Any, number, tuple or class): a variable of an
+    enclosing block that has it keeps it whatever is assigned."""
+    if kind.name in ("Tensor", "int", "float", "bool", "str", "Device", "NoneType"):
+        return True
+    return kind.name in ("List", "Dict") and kind.fully_known
 
 
 def _hashable(value):

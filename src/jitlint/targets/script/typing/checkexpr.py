@@ -148,6 +148,8 @@ class Scope:
     # The value torch folds `self.<name>` to in a condition: True/False for a constant bool flag, "uncertain" for a
     # constant whose value depends on the build, None for an attribute read at run time.
     constant_flag: Callable[[str], "bool | str | None"] = lambda name: None
+    # How many modules the ModuleList or Sequential attribute holds after `__init__` (None: unknown).
+    container_length: Callable[[str], "int | None"] = lambda name: None
 
     @property
     def imports(self) -> ImportTable:
@@ -168,6 +170,10 @@ class ExpressionChecker:
         # Called with a Name no frame binds before it is looked up as a global (True: handled, the name had an
         # error deferred on it); and with each method call's receiver node, method name and argument types.
         self.on_undefined: Callable[[cst.Name], bool] | None = None
+        # Expressions whose value may be sugared (a method, a module): the value of an assignment (`f = x.sum`).
+        self.sugared_ok: set[int] = set()
+        # Expressions typed by an annotation (`x: T = value`, `torch.jit.annotate(T, value)`), read or not.
+        self.annotated: set[int] = set()
         self.on_method_call: Callable[[cst.Call, str, list], None] | None = None
 
     # -- entry points ----------------------------------------------------------------------------------------------
@@ -400,11 +406,16 @@ class ExpressionChecker:
             self.report(TupleMisuse(node, base, "attribute", name=name))
             return None
         if base.name in ("Optional", "Union", "Any"):
-            # only builtin methods whose `self` takes the whole type (rare): left unknown
-            if calls.method_overloads(name):
+            # only builtin methods whose `self` takes the whole type: an Optional, a Union must be refined first
+            if calls.has_method(name, base) is not False:
                 return Sugared("method", name, receiver=base)
+            if base.fully_known:
+                self.report(NoAttribute(node, base, name, called))
+                return None
             return self._unknown(node, "attribute-of-union")
-        if calls.method_overloads(name) or (base == TENSOR and name in calls.operator_names()):
+        if calls.has_method(name, base) is not False:
+            if not called and base == TENSOR and id(node) not in self.sugared_ok:
+                self.report(MethodAsValue(node, base, name))  # 'builtin cannot be used as a value'
             return Sugared("method", name, receiver=base)
         if base.fully_known:
             self.report(NoAttribute(node, base, name, called))
@@ -522,7 +533,7 @@ class ExpressionChecker:
             kind = value if isinstance(value, Type) else None
             if argument.star == "*":
                 if kind is not None and kind.name == "Tuple":
-                    args.extend(Arg(None, element) for element in kind.args)
+                    args.extend(Arg(None, element, node=argument.value) for element in kind.args)
                     continue
                 if kind is not None and kind.name == "List":
                     self.report(StarredList(argument.value, kind))
@@ -532,7 +543,7 @@ class ExpressionChecker:
                 known = False
                 continue
             empty = isinstance(argument.value, cst.List) and not argument.value.elements
-            args.append(Arg(argument.keyword.value if argument.keyword else None, kind, empty))
+            args.append(Arg(argument.keyword.value if argument.keyword else None, kind, empty, node=argument.value))
         return args if known else None
 
     def _matched(self, node: cst.CSTNode, callee: str, candidates: tuple[Overload, ...], args: list[Arg] | None,
@@ -543,13 +554,13 @@ class ExpressionChecker:
         receiver_type: Type | None | bool = receiver if receiver is False or isinstance(receiver, Type) else None
         matched: CallMatch = calls.match_overloads(candidates, args, receiver_type)  # type: ignore[arg-type]
         if matched.status == "no":
-            arguments = ()
-            if call is not None:
-                arguments = tuple(CallArgument(a.value, a.keyword.value if a.keyword else None,
-                                               self._type_at(a.value)) for a in call.args)
+            arguments = tuple(CallArgument(a.node, a.keyword, a.type) for a in args)
+            receiver_node = None
+            if receiver is not False and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+                receiver_node = node.func.value
             self.report(NoMatchingCall(node, callee, matched.rejections, arguments,
                                        receiver_type if isinstance(receiver_type, Type) else None, operator,
-                                       project_function))
+                                       project_function, candidates, tuple(args), receiver_node))
             return None
         if matched.returns is None:
             return self._unknown(node, "overload")
@@ -690,22 +701,47 @@ class ExpressionChecker:
                 return list_of(value.receiver) if value.receiver is not None else None
             return self._unknown(node, "list")
         if name == "dict":
-            if not node.args and not any(a.keyword for a in node.args):
-                return hint if hint is not None and hint.name == "Dict" else dict_of(STR, TENSOR)
-            for argument in node.args:
-                self.expr(argument.value, env, hint if argument is node.args[0] else None)
-            first = self.types.get(id(node.args[0].value))
-            if isinstance(first, Type) and first.name == "Dict":
-                return first
-            if hint is not None and hint.name == "Dict":
-                return hint
-            return self._unknown(node, "dict")
+            return self._dict_call(node, env, hint)
         if name in ("range", "zip", "enumerate"):
             return self._iteration(node, name, env)
         if name == "AssertionError":
             self._arguments(node, env)
             return Sugared("exception-instance", "builtins.AssertionError")
         return _NOT_SPECIAL
+
+    def _dict_call(self, node: cst.Call, env: dict, hint: Type | None) -> Value:
+        """`dict(...)` (`emitApplySpecialFormForDict`): of a dict, a copy; of a dict display or comprehension, that
+        display (with the hint); of pairs (a list of tuples, `zip(...)`), a dict comprehension over them, whose key
+        and value types must fit a hint."""
+        wanted = None
+        if hint is not None:
+            candidates = [m for m in hint.members() if m is not None and m.name == "Dict"]
+            wanted = candidates[0] if len(candidates) == 1 else None
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        for argument in node.args:
+            if argument.keyword is not None:
+                self.expr(argument.value, env)
+        if not positional:
+            return wanted if wanted is not None else dict_of(STR, TENSOR)
+        first = positional[0].value
+        if isinstance(first, (cst.Dict, cst.DictComp)):
+            return self.expr(first, env, hint)
+        value = self.expr(first, env)
+        if isinstance(value, Type) and value.name == "Dict":
+            return value
+        pair = self.element_of(value, first)
+        if not isinstance(pair, Type) or pair.name != "Tuple" or len(pair.args) != 2:
+            return wanted if wanted is not None else self._unknown(node, "dict")
+        key, item = pair.args
+        if wanted is not None:
+            for role, found, expected in (("key", key, wanted.args[0]), ("value", item, wanted.args[1])):
+                if found is not None and expected is not None and subtype(found, expected) is False:
+                    self.report(HintMismatch(node, hint, "dict", True, role, expected, found))
+                    return wanted
+            return wanted
+        if key is None or item is None:
+            return self._unknown(node, "dict")
+        return dict_of(key, item)
 
     def _iteration(self, node: cst.Call, name: str, env: dict) -> Value:
         if any(argument.star or argument.keyword for argument in node.args):
@@ -719,8 +755,8 @@ class ExpressionChecker:
                 self.report(RangeArguments(node, name, count, most))
                 return None
             for index, value in enumerate(values):
-                if value == FLOAT or value == NUMBER:
-                    self.report(RangeArguments(node, name, count, most, float_argument=index))
+                if value in (FLOAT, NUMBER, TENSOR):  # `RangeValue`: every input must be an int
+                    self.report(RangeArguments(node, name, count, most, index, value, node.args[index].value))
                     return None
             return Sugared("range", receiver=INT)
         if name == "enumerate":
@@ -744,7 +780,7 @@ class ExpressionChecker:
             if value.kind == "module":
                 submodule: Submodule = value.info
                 if submodule.container in ("ModuleList", "Sequential"):
-                    return Sugared("module", "", info=Submodule(())) if False else None
+                    return Sugared("module", "", info=Submodule())  # one of its modules
                 if submodule.container == "ModuleDict":
                     return STR
                 return None
@@ -788,6 +824,7 @@ class ExpressionChecker:
             self._arguments(node, env)
             return self._unknown(node, "annotate")
         hint = self.reader.read(node.args[0].value)
+        self.annotated.add(id(node.args[1].value))
         self.expr(node.args[1].value, env, hint)
         return hint if hint is not None else self._unknown(node, "annotation")
 
@@ -810,6 +847,8 @@ class ExpressionChecker:
                 return TENSOR
             if name == "tolist":
                 self._arguments(node, env)
+                if hint is None and id(node) in self.annotated:
+                    return self._unknown(node, "tolist")  # an annotation jitlint cannot read types it
                 if hint is None:
                     self.report(TolistWithoutHint(node))
                     return None
@@ -843,8 +882,6 @@ class ExpressionChecker:
         args = self._arguments(node, env)
         from jitlint.targets.script.policy import IGNORE_DECORATORS
 
-        if info.decorators & IGNORE_DECORATORS:
-            return self._declared_returns(info) or self._unknown(node, "ignored-function")
         is_method = info.bound_first_param == "instance"
         if "builtins.staticmethod" in info.decorators or "staticmethod" in info.decorators:
             is_method = False
@@ -853,15 +890,22 @@ class ExpressionChecker:
         if is_method and not bound:
             return self._unknown(node, "unbound-method")
         found = signature(info.node, info.module.imports, self.scope.project, is_method)
-        if found.varargs or overloaded(info):
+        ignored = bool(info.decorators & IGNORE_DECORATORS)
+        if overloaded(info):
+            candidates = declared_overloads(info, self.scope.project, is_method)
+            if candidates is None:
+                return self._unknown(node, "overloaded-function")
+            return self._matched(node, info.display_name, candidates, args, node, project_function=info)
+        if found.varargs:
             return self._declared_returns(info) or self._unknown(node, "varargs-function")
         params = [(p.name, p.type, p.default is not None, p.keyword_only) for p in found.params]
-        overload = calls.declared_overload(info.display_name, params, found.returns)
+        returns_type = found.returns if found.declared_return else (TENSOR if ignored else None)
+        overload = calls.declared_overload(info.display_name, params, returns_type)
         returns = self._matched(node, info.display_name, (overload,), args, node, project_function=info)
         if returns is not None:
             return returns
-        if found.declared_return:
-            return found.returns
+        if found.declared_return or ignored:
+            return returns_type
         returned = self.scope.returns_of(info, owner)
         return returned if returned is not None else self._unknown(node, "inferred-return")
 
@@ -872,7 +916,13 @@ class ExpressionChecker:
         return Reader(info.module.imports, self.scope.project).read(returns.annotation)
 
     def _module_call(self, node: cst.Call, submodule: Submodule, env: dict) -> Value:
-        """`self.block(x)`: the submodule's `forward`."""
+        """`self.block(x)`: the submodule's `forward` (for a Sequential, its first module's, as the capture map
+        resolved it)."""
+        resolved = self.scope.callee_of(node)
+        if resolved is not None and (submodule.container is not None or not submodule.classes):
+            callee, bound = resolved
+            value = self._function_call(node, callee, env, bound=bound, owner=callee.cls)
+            return value if submodule.container != "Sequential" else self._unknown(node, "sequential")
         if submodule.container is not None:
             if submodule.container == "Sequential":
                 args = self._arguments(node, env)
@@ -948,13 +998,16 @@ class ExpressionChecker:
             if is_slice:
                 return base
             return self._matched(node, "list.__getitem__", calls.overloads("aten::__getitem__")[:1],
-                                 [Arg(None, base), Arg(None, index if isinstance(index, Type) else None)], None)
+                                 [Arg(None, base, node=node.value),
+                                  Arg(None, index if isinstance(index, Type) else None,
+                                      node=elements[0].slice.value)], None)
         if base == STR:
             return STR
         if base.name == "Dict":
             if isinstance(index, Type) and base.args[0] is not None and assignable(index, base.args[0]) is False:
                 return self._matched(node, "dict.__getitem__", calls.overloads("aten::__getitem__")[2:],
-                                     [Arg(None, base), Arg(None, index)], None)
+                                     [Arg(None, base, node=node.value), Arg(None, index, node=elements[0].slice.value)],
+                                     None)
             return base.args[1]
         if base.name in ("Class", "Module"):
             cls = self.scope.project.resolve_class(base.qualname)
@@ -990,7 +1043,19 @@ class ExpressionChecker:
         return self._unknown(node, "tuple-index")
 
     def _container_item(self, node: cst.Subscript, base: Sugared, elements) -> Value:
+        """`self.blocks[0]`: a module of the container (a literal index within its static length)."""
         submodule: Submodule = base.info
+        if submodule.container in ("ModuleList", "Sequential") and len(elements) == 1 and isinstance(
+                elements[0].slice, cst.Index):
+            index = _int_literal(elements[0].slice.value)
+            length = self.scope.container_length(submodule.attribute) if submodule.attribute else None
+            if index is not None and length is not None and not -length <= index < length:
+                from jitlint.targets.script.typing.results import ModuleContainerProblem
+
+                self.report(ModuleContainerProblem(node, submodule.container, index=index, length=length))
+                return None
+            if index is not None:
+                return Sugared("module", "", info=Submodule())
         return self._unknown(node, f"container-item-{submodule.container}")
 
     # -- operators ---------------------------------------------------------------------------------------------------
@@ -1008,7 +1073,7 @@ class ExpressionChecker:
             return self._magic(node, left, magic)
         if not isinstance(left, Type) or not isinstance(right, Type):
             return self._unknown(node, "operand")
-        args = [Arg(None, left), Arg(None, right)]
+        args = [Arg(None, left, node=node.left), Arg(None, right, node=node.right)]
         return self._matched(node, symbol, calls.overloads(operator), args, None, operator=symbol)
 
     def _magic(self, node: cst.CSTNode, kind: Type, name: str) -> Value:
@@ -1030,12 +1095,15 @@ class ExpressionChecker:
         if not isinstance(operand, Type):
             return self._unknown(node, "operand")
         operator, symbol = ("aten::neg", "-") if isinstance(node.operator, cst.Minus) else ("aten::bitwise_not", "~")
-        return self._matched(node, symbol, calls.overloads(operator), [Arg(None, operand)], None, operator=symbol)
+        return self._matched(node, symbol, calls.overloads(operator), [Arg(None, operand, node=node.expression)], None,
+                             operator=symbol)
 
     def _comparison(self, node: cst.Comparison, env: dict) -> Value:
         left = self.expr(node.left, env)
         result: Value = BOOL
+        previous_node: cst.BaseExpression = node.left
         for target in node.comparisons:
+            left_node, previous_node = previous_node, target.comparator
             right = self.expr(target.comparator, env)
             operator = type(target.operator)
             if operator in (cst.Is, cst.IsNot):
@@ -1051,16 +1119,11 @@ class ExpressionChecker:
                 result = None if len(node.comparisons) == 1 else result
                 left = right
                 continue
-            if operator in (cst.In, cst.NotIn) and first.name == "Tuple":
-                left = right  # `x in (a, b)`: a tuple is converted to a list of its joined elements
-                if not first.args:
-                    continue
-                joined = join_or_union(first.args)
-                first = list_of(joined) if joined is not None else None
-                if first is None:
-                    continue
+            first_node, second_node = left_node, target.comparator
+            if operator in (cst.In, cst.NotIn):
+                first_node, second_node = second_node, first_node
             matched = self._matched(node, operator.__name__, calls.overloads(op_name),
-                                    [Arg(None, first), Arg(None, second)], None,
+                                    [Arg(None, first, node=first_node), Arg(None, second, node=second_node)], None,
                                     operator=_COMPARISON_SYMBOLS.get(operator))
             if len(node.comparisons) == 1:
                 result = matched
@@ -1103,8 +1166,11 @@ class ExpressionChecker:
             inner = self._comprehension_env(node.for_in, env)
             element = self.expr(node.elt, inner)
             if wanted is not None:
+                expected = wanted.args[0]
+                if isinstance(element, Type) and expected is not None and subtype(element, expected) is False:
+                    self.report(HintMismatch(node, hint, "list", True, "element", expected, element))
                 return wanted
-            return list_of(element) if isinstance(element, Type) else self._unknown(node, "comprehension")
+            return list_of(element if isinstance(element, Type) else None)  # a list, of elements maybe unknown
         values: list[Value] = []
         for element in node.elements:
             if isinstance(element, cst.StarredElement):
@@ -1114,21 +1180,22 @@ class ExpressionChecker:
                 else:
                     values.append(None)
                 continue
-            values.append(self.expr(element.value, env, wanted.args[0] if wanted is not None else None))
+            values.append(self.expr(element.value, env))
         if wanted is not None:
             element_type = wanted.args[0]
-            for item, value in zip(node.elements, values):
-                if isinstance(value, Type) and element_type is not None and subtype(value, element_type) is False:
-                    self.report(HintMismatch(node, hint, "list", False, "element", element_type, value,
-                                             _name_of(item.value)))
-                    break
+            if values and all(isinstance(value, Type) for value in values) and element_type is not None:
+                unified = join_or_union(values, hint=element_type)
+                if unified is not None and subtype(unified, element_type) is False:
+                    names = [_name_of(item.value) for item, value in zip(node.elements, values)
+                             if isinstance(value, Type) and subtype(value, element_type) is False]
+                    self.report(HintMismatch(node, hint, "list", False, "element", element_type, unified,
+                                             names[0] if names else None))
             return wanted
         if not values:
             return list_of(TENSOR)
         if any(not isinstance(value, Type) for value in values):
-            return self._unknown(node, "list-element")
-        joined = join_or_union(values)
-        return list_of(joined) if joined is not None else self._unknown(node, "list-element")
+            return list_of(None)  # a list, of elements jitlint cannot type
+        return list_of(join_or_union(values))
 
     def _dict(self, node: cst.Dict | cst.DictComp, env: dict, hint: Type | None) -> Value:
         wanted = None
@@ -1142,10 +1209,12 @@ class ExpressionChecker:
             inner = self._comprehension_env(node.for_in, env)
             key, value = self.expr(node.key, inner), self.expr(node.value, inner)
             if wanted is not None:
+                for role, found, expected in (("key", key, wanted.args[0]), ("value", value, wanted.args[1])):
+                    if isinstance(found, Type) and expected is not None and subtype(found, expected) is False:
+                        self.report(HintMismatch(node, hint, "dict", True, role, expected, found))
+                        break
                 return wanted
-            if isinstance(key, Type) and isinstance(value, Type):
-                return dict_of(key, value)
-            return self._unknown(node, "comprehension")
+            return dict_of(key if isinstance(key, Type) else None, value if isinstance(value, Type) else None)
         keys: list[Value] = []
         values: list[Value] = []
         for element in node.elements:
@@ -1165,7 +1234,7 @@ class ExpressionChecker:
         if not keys:
             return dict_of(STR, TENSOR)
         if any(not isinstance(kind, Type) for kind in keys + values):
-            return self._unknown(node, "dict-element")
+            return dict_of(None, None)  # a dict, of keys and values jitlint cannot type
         key_type = keys[0]
         for element, key in zip(node.elements, keys):
             if subtype(key, key_type) is False:
@@ -1246,3 +1315,32 @@ def overloaded(info: "FunctionInfo") -> bool:
     from jitlint.targets.script.overloads import overload_group
 
     return overload_group(info.node, info.module.tree) is not None
+
+
+def declared_overloads(info: "FunctionInfo", project, is_method: bool) -> tuple[Overload, ...] | None:
+    """The signatures a call of an `@torch.jit._overload` implementation is matched against: each declaration's,
+    with the implementation's defaults and the parameters a declaration leaves out (torch merges them). None when
+    the group is not one torch can use (JIT214 reports those)."""
+    from jitlint.targets.script.overloads import overload_group
+
+    group = overload_group(info.node, info.module.tree)
+    if group is None or group.implementation is not info.node or not group.declarations:
+        return None
+    implementation = signature(info.node, info.module.imports, project, is_method)
+    if implementation.varargs:
+        return None
+    found = []
+    for declaration in group.declarations:
+        declared = signature(declaration, info.module.imports, project, is_method)
+        if declared.varargs or len(declared.params) > len(implementation.params) or any(
+                not p.annotated or p.type is None for p in declared.params):
+            return None
+        params = []
+        for index, param in enumerate(implementation.params):
+            if index < len(declared.params):
+                kind, name = declared.params[index].type, declared.params[index].name
+            else:
+                kind, name = (param.type if param.annotated else None), param.name
+            params.append((name, kind, param.default is not None, param.keyword_only))
+        found.append(calls.declared_overload(info.display_name, params, declared.returns))
+    return tuple(found)

@@ -38,10 +38,42 @@ class NoMatchingCall(Result):
 
     callee: str
     rejections: tuple[tuple[Overload, Rejection], ...]
-    arguments: tuple[CallArgument, ...]
+    arguments: tuple[CallArgument, ...]  # one per argument matched (`args`), in order
     receiver: Type | None = None
     operator: str | None = None  # the operator symbol of `a + b`, `-a`, `x in y`
     project_function: object = None  # the FunctionInfo of a compiled project function called
+    candidates: tuple[Overload, ...] = ()
+    args: tuple = ()  # the `calls.Arg`s matched
+    receiver_node: cst.BaseExpression | None = None  # a method's receiver (`x` of `x.sum()`)
+
+    def argument_node(self, index: int | None) -> cst.BaseExpression | None:
+        """The node of the matched argument `index` (-1: the receiver)."""
+        if index is None:
+            return None
+        if index == -1:
+            return self.receiver_node
+        return self.arguments[index].node if 0 <= index < len(self.arguments) else None
+
+    def rematch(self, index: int, kind: Type | None) -> bool:
+        """Whether some overload would accept the call with argument `index` (-1: the receiver) of type `kind`."""
+        return self.rematch_all({index: kind})
+
+    def rematch_all(self, changed: dict[int, Type | None]) -> bool:
+        """Whether some overload would accept the call with these arguments (-1: the receiver) of these types."""
+        from dataclasses import replace as _replace
+
+        from jitlint.targets.script.typing.calls import match_overloads
+
+        args = list(self.args)
+        receiver = self.receiver if self.receiver_node is not None else False
+        for index, kind in changed.items():
+            if index == -1:
+                receiver = kind
+            elif 0 <= index < len(args):
+                args[index] = _replace(args[index], type=kind)
+            else:
+                return False
+        return match_overloads(self.candidates, args, receiver).status != "no"
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,7 +98,9 @@ class RangeArguments(Result):
     function: str
     count: int
     most: int
-    float_argument: int | None = None  # the index of an argument that is a float
+    wrong_argument: int | None = None  # the index of an argument that is no int
+    wrong_type: Type | None = None  # its type (a float, a number, a Tensor)
+    wrong_node: cst.BaseExpression | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -370,10 +370,19 @@ NoJoin = Literal[False]
 
 
 def join(a: Type | None, b: Type | None, implements: Implements | None = None,
-         hint: Type | None = None) -> Type | None | NoJoin:
+         hint: Type | None = None, to_union: bool = False) -> Type | None | NoJoin:
     """`unifyTypes(a, b)`: the one type both values can be seen as, False when there is none (torch then rejects
     the `if`, the if-expression, the loop), None when unknown. `hint` is a common supertype torch may use (an
-    annotated interface)."""
+    annotated interface). `to_union` (`default_to_union`, for a list display's elements): where two types do not
+    join, their Union, inside tuples too."""
+    joined = _join(a, b, implements, hint, to_union)
+    if joined is False and to_union:
+        return union_of((a, b))
+    return joined
+
+
+def _join(a: Type | None, b: Type | None, implements: Implements | None, hint: Type | None,
+          to_union: bool) -> Type | None | NoJoin:
     if a is None or b is None:
         return None
     if subtype(a, b, implements) is True:
@@ -381,7 +390,7 @@ def join(a: Type | None, b: Type | None, implements: Implements | None = None,
     if subtype(b, a, implements) is True:
         return a
     if a.fully_known and b.fully_known:
-        return _join_known(a, b, implements, hint)
+        return _join_known(a, b, implements, hint, to_union)
     # An unknown part: try the rules that do not depend on it, else unknown.
     if a == NONE and b != NONE:
         return optional_of(b)
@@ -393,7 +402,7 @@ def join(a: Type | None, b: Type | None, implements: Implements | None = None,
     if a.name == b.name == "Tuple":
         if len(a.args) != len(b.args):
             return False
-        elements = [join(x, y, implements) for x, y in zip(a.args, b.args)]
+        elements = [join(x, y, implements, to_union=to_union) for x, y in zip(a.args, b.args)]
         if any(element is False for element in elements):
             return False
         return tuple_of(elements)
@@ -403,19 +412,20 @@ def join(a: Type | None, b: Type | None, implements: Implements | None = None,
     return None
 
 
-def _join_known(a: Type, b: Type, implements: Implements | None, hint: Type | None) -> Type | NoJoin | None:
+def _join_known(a: Type, b: Type, implements: Implements | None, hint: Type | None,
+                to_union: bool = False) -> Type | NoJoin | None:
     if a == NONE:
         return optional_of(b)
     if b == NONE:
         return optional_of(a)
     if a.name == "Optional":
-        inner = join(a.args[0], b, implements)
+        inner = _join(a.args[0], b, implements, None, to_union)
         return optional_of(inner) if isinstance(inner, Type) else inner
     if b.name == "Optional":
-        inner = join(a, b.args[0], implements)
+        inner = _join(a, b.args[0], implements, None, to_union)
         return optional_of(inner) if isinstance(inner, Type) else inner
     if a.name == b.name == "Tuple" and len(a.args) == len(b.args):
-        elements = [join(x, y, implements) for x, y in zip(a.args, b.args)]
+        elements = [join(x, y, implements, to_union=to_union) for x, y in zip(a.args, b.args)]
         if any(element is False for element in elements):
             return False
         if any(element is None for element in elements):
@@ -449,13 +459,19 @@ def join_all(types: Iterable[Type | None], implements: Implements | None = None,
 
 
 def join_or_union(types: Iterable[Type | None], hint: Type | None = None) -> Type | None:
-    """`unifyTypeList(..., default_to_union=true)`: the join of every type, or their Union when they do not join
-    (a list literal's element type)."""
-    listed = list(types)
-    joined = join_all(listed, hint=hint)
-    if joined is False:
-        return union_of(listed)
-    return joined
+    """`unifyTypeList(..., default_to_union=true)`: the join of every type, in order, each pair joined into their
+    Union where it does not join (a list display's element type)."""
+    result: Type | None | NoJoin = None
+    for index, kind in enumerate(types):
+        if index == 0:
+            result = kind
+            continue
+        if result is None or kind is None:
+            return None
+        result = join(result, kind, hint=hint, to_union=True)
+        if result is False or result is None:
+            return None
+    return result
 
 
 # -- printing ------------------------------------------------------------------------------------------------------
