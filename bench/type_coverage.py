@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from jitlint.codes import TARGET_OF  # noqa: E402
 from jitlint.config import Config  # noqa: E402
 from jitlint.engine import lint_run  # noqa: E402
-from jitlint.targets.script.typing import captured_types  # noqa: E402
+from jitlint.targets.script.typing.analysis import captured_types  # noqa: E402
 
 
 def coverage(path: Path, examples: str | None = None, shown: int = 0) -> dict:

@@ -8,22 +8,16 @@ from jitlint.walk import walk
 from jitlint.names import assigned_names, first_param
 from jitlint.literals import literal_type as python_literal_type
 from jitlint.rules.base import RuleContext
-from jitlint.targets.script.infer import (
-    SCALARS,
-    TENSOR,
-    TSType,
-    annotation_type,
-    is_overload_implementation,
-    param_types,
-    signature_comment,
-)
+from jitlint.targets.script.overloads import is_overload_implementation
+from jitlint.targets.script.typing.annotations import Reader, signature_comment
+from jitlint.targets.script.typing.types import SCALARS, TENSOR, Type
 from jitlint.targets.script import fixers
 from jitlint.targets.script.policy import IGNORE_DECORATORS
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules._expr import params_of
+from jitlint.targets.script.typing.annotations import named_params
 
 
-def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> TSType | None:
+def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> Type | None:
     """The TorchScript type of the parameter of the compiled function that `name(...)` calls, when that type is
     one no value of which can be called: an unannotated parameter (a Tensor, whatever its default: `fn=F.relu`
     too), or one annotated Tensor, a number, a str or an Optional of those. None otherwise (a rebound name,
@@ -32,7 +26,7 @@ def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> TSType | No
         return None
     info = ctx.function.info
     function = info.node
-    param = params_of(function).get(name.value)
+    param = _params_of(function).get(name.value)
     if param is None or name.value in assigned_names(function):
         return None
     if info.bound_first_param is not None and param is first_param(function):
@@ -41,7 +35,7 @@ def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> TSType | No
         return None
     if param.annotation is None:
         return TENSOR  # TorchScript's type for every unannotated parameter, whatever its default
-    kind = annotation_type(param.annotation.annotation, ctx.module.imports)
+    kind = Reader(ctx.module.imports).read(param.annotation.annotation)
     if kind is not None and kind.is_optional:
         return kind if kind.inner in SCALARS else None
     return kind if kind in SCALARS else None
@@ -49,7 +43,7 @@ def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> TSType | No
 
 def called_params(function: cst.FunctionDef) -> frozenset[str]:
     """Names of `function`'s parameters its body calls as `name(...)` (rebound names included: callers filter)."""
-    names = set(params_of(function))
+    names = set(_params_of(function))
     found: set[str] = set()
 
     class Calls(cst.CSTVisitor):
@@ -73,7 +67,7 @@ class ParameterCalledAsFunction(ScriptRule):
         if kind is None:
             return
         name = node.func.value
-        if params_of(ctx.function.info.node)[name].annotation is None:
+        if _params_of(ctx.function.info.node)[name].annotation is None:
             why = "it has no annotation, so TorchScript types it a Tensor and fails with \"cannot call a value of type 'Tensor'\""
         else:
             why = f"TorchScript types it {kind} and fails with \"cannot call a value of type ...\""
@@ -265,3 +259,7 @@ class MethodUsedAsValue(ScriptRule):
             f"local name it then calls, so it fails with \"{error}\". Call it where the value is needed, or make "
             f"the function a submodule (an `nn.Module` attribute) and pass that",
         )
+
+
+def _params_of(function: cst.FunctionDef) -> dict[str, cst.Param]:
+    return {p.name.value: p for p in named_params(function.params)}

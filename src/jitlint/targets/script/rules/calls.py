@@ -8,7 +8,8 @@ import libcst as cst
 
 from jitlint.apis import unsupported
 from jitlint.names import assigned_names, first_param_name
-from jitlint.targets.script.rules._expr import literal_type, params_of
+from jitlint.targets.script.literals import literal_type
+from jitlint.targets.script.typing.annotations import named_params
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
@@ -482,7 +483,7 @@ def _is_local(name: cst.Name, ctx: RuleContext) -> bool:
     function = ctx.function.info.node if ctx.function else None
     if function is None:
         return False
-    return name.value in params_of(function) or name.value in assigned_names(function)
+    return name.value in _params_of(function) or name.value in assigned_names(function)
 
 
 _TORCH_DTYPES = frozenset(
@@ -583,3 +584,7 @@ class HasattrNameNotLiteral(ScriptRule):
             "('hasattr's second argument must be a string literal'); test a literal name, or keep the "
             "lookup out of compiled code",
         )
+
+
+def _params_of(function: cst.FunctionDef) -> dict[str, cst.Param]:
+    return {p.name.value: p for p in named_params(function.params)}

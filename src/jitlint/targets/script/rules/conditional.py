@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.names import first_param_name
+from jitlint.names import first_param_name, assigned_names
 from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script import fixers
 from jitlint.targets.script.policy import constant_names
-from jitlint.targets.script.typeflow import _AssignedNames
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules.attributes import _owners, _self_target
 from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES, _guarded_by_hasattr, _plain_body
@@ -346,9 +345,7 @@ def _final_flag_fix(node: cst.Attribute, site: cst.If, ctx: RuleContext):
         parameter = site.test.value if isinstance(site.test, cst.Name) else None
         if parameter is None or parameter not in {p.name.value for p in (*init.params.params, *init.params.kwonly_params)}:
             return None
-        assigned = _AssignedNames()
-        walk(init.body, assigned)
-        if parameter in assigned.names:
+        if parameter in assigned_names(init):
             return None  # the parameter is rebound: its value at the `if` may not be the flag's
         copies = [s for s in init.body.body[:next(i for i, s in enumerate(init.body.body) if s is site)] if isinstance(s, cst.SimpleStatementLine)
                   and any(isinstance(small, cst.Assign) and len(small.targets) == 1

@@ -10,7 +10,8 @@ import libcst as cst
 
 from jitlint.walk import walk
 from jitlint.project import INDEXED_BY_INT, INDEXED_BY_STR
-from jitlint.targets.script.rules._expr import constant_attribute, is_int_literal, is_str_literal
+from jitlint.targets.script.literals import is_int_literal, is_str_literal
+from jitlint.targets.script.policy import constant_attribute
 from jitlint.names import assigned_names
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import fixers

@@ -19,11 +19,11 @@ from jitlint.names import assigned_names
 from jitlint.rules.base import PendingFix, RuleContext
 from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.typing import function_types
+from jitlint.targets.script.typing.analysis import function_types
 from jitlint.targets.script.typing import results as R
-from jitlint.targets.script.typing.annotations import named_params, signature
+from jitlint.targets.script.typing.annotations import signature
 from jitlint.targets.script.typing.types import (
-    BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, annotation, describe, list_of, without_none,
+    FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, annotation, describe, without_none,
 )
 
 
@@ -35,6 +35,11 @@ def owner(result: R.Result, ctx: RuleContext, function: cst.FunctionDef) -> str 
     if simple is not None:
         return simple
     if isinstance(result, R.NoMatchingCall):
+        if result.callee == "sum" and isinstance(result.node, cst.Call):
+            from jitlint.targets.script.rules.syntax import sums_tensors
+
+            if sums_tensors(result.node, ctx):
+                return "JIT101"  # builtin `sum()` of Tensors: reported by that rule at its call
         if callee_param(result) is not None or unannotated_argument(result, ctx, function) is not None:
             return "JIT202"
         if _optional_argument(result, ctx) is not None:

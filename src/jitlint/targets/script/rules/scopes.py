@@ -56,7 +56,8 @@ class CallOfNonCallable(ScriptRule):
     message = "call of a parameter TorchScript types as a value, not a function"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        from jitlint.targets.script.infer import is_overload_implementation, signature_comment
+        from jitlint.targets.script.overloads import is_overload_implementation
+        from jitlint.targets.script.typing.annotations import signature_comment
         from jitlint.targets.script.scopes import bound_in
 
         function = ctx.function

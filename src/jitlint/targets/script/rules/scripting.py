@@ -7,7 +7,7 @@ import libcst as cst
 from jitlint.capture import terminates
 from jitlint.names import bindings
 from jitlint.targets.script.policy import SCRIPTING_CHECKS, guard_name, is_ignored, scripting_value
-from jitlint.targets.script.rules._expr import literal_type
+from jitlint.targets.script.literals import literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule

@@ -10,7 +10,8 @@ import libcst as cst
 
 from jitlint.apis import unsupported
 from jitlint.names import first_param_name
-from jitlint.targets.script.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
+from jitlint.targets.script.typing.analysis import type_at
+from jitlint.targets.script.typing.types import TENSOR, Type
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script import fixers
@@ -35,7 +36,7 @@ class NoBuiltinSumOfTensors(ScriptRule):
         if ctx.qualify(node.func) != "builtins.sum" or not node.args:
             return
         argument = node.args[0].value
-        if self._sums_tensors(argument, ctx) or (len(node.args) > 1 and tensor_evident(node.args[1].value, ctx)):
+        if sums_tensors(node, ctx):
             ctx.report(node, fix=self._fix(node, argument, ctx))
 
     @staticmethod
@@ -52,14 +53,19 @@ class NoBuiltinSumOfTensors(ScriptRule):
         replacement = f"{torch}.stack({items}).sum(0)"
         return PendingFix(f"use `{torch}.stack(...).sum(0)`", [PendingEdit(node, replacement)])
 
-    @staticmethod
-    def _sums_tensors(argument: cst.BaseExpression, ctx: RuleContext) -> bool:
-        if isinstance(argument, (cst.GeneratorExp, cst.ListComp)):
-            bound = comprehension_tensor_targets(argument.for_in, ctx)
-            return tensor_evident(argument.elt, ctx, bound)
-        if isinstance(argument, cst.List):
-            return any(tensor_evident(element.value, ctx) for element in argument.elements)
-        return list_of_tensors_param(argument, ctx)
+
+
+def sums_tensors(node: cst.Call, ctx: RuleContext) -> bool:
+    """`sum(xs)` of a list of Tensors (or with a Tensor start), by the typer's types: TorchScript's `aten::sum`
+    takes lists of ints, floats, complex and bools only."""
+    if not node.args:
+        return False
+    summed = type_at(ctx, node.args[0].value)
+    if isinstance(summed, Type) and summed.name == "List" and summed.args[0] is not None and (
+            summed.args[0] == TENSOR or (summed.args[0].name in ("Optional", "Union") and TENSOR in
+                                         summed.args[0].members())):
+        return True
+    return len(node.args) > 1 and type_at(ctx, node.args[1].value) == TENSOR
 
 
 def in_ignore_context_manager(ctx: RuleContext) -> bool:
@@ -107,8 +113,7 @@ class NoComprehensionIf(ScriptRule):
             return None
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
             return None
-        bound = comprehension_tensor_targets(node.for_in, ctx)
-        if not tensor_evident(node.elt, ctx, bound):
+        if type_at(ctx, node.elt) != TENSOR:
             return None
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             name, tail = small.targets[0].target.value, []

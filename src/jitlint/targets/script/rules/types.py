@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.targets.script.infer import (
-    _has_annotations,
-    comment_count_mismatch,
-    is_overload_implementation,
-    overload_group,
-    signature_comment,
-)
+from jitlint.targets.script.overloads import is_overload_implementation, overload_group
+from jitlint.targets.script.typing.annotations import comment_count_mismatch, has_annotations, signature_comment
 from jitlint.targets.script.rules.callables import called_params
-from jitlint.targets.script.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
+from jitlint.targets.script.literals import literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
@@ -217,7 +212,7 @@ _ADVISED = ("int", "float", "str", "bool", "List[int]", "List[float]", "List[str
 
 def _wanted(result, index):
     """The first of the usual annotations that makes the call match with that argument of that type."""
-    from jitlint.targets.script.typing.calls import schema_type
+    from jitlint.targets.script.schemas import schema_type
 
     for spelled in _ADVISED:
         kind = schema_type(spelled)
@@ -491,7 +486,7 @@ class OverloadMisuse(ScriptRule):
                 for problem in overloads.undeclared_unannotated(declaration, node, signature_comment(node) is not None):
                     ctx.report(problem.node, problem.message)
             for declaration in group.declarations:
-                if not _has_annotations(declaration) and signature_comment(declaration) is None:
+                if not has_annotations(declaration) and signature_comment(declaration) is None:
                     ctx.report(
                         declaration.name,
                         f"this `@torch.jit._overload` declaration of `{node.name.value}` has no annotations, so it "

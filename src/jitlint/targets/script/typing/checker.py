@@ -30,20 +30,19 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.names import target_names
-from jitlint.targets.script.typing import calls
-from jitlint.targets.script.typing.annotations import Reader, is_none
+from jitlint.targets.script import schemas
+from jitlint.targets.script.typing.annotations import Reader
 from jitlint.targets.script.typing.binder import Condition, condition
 from jitlint.targets.script.typing.calls import Arg
 from jitlint.targets.script.typing.checkexpr import ExpressionChecker, Scope, Sugared, Value
-from jitlint.targets.script.typing.modules import Submodule
 from jitlint.targets.script.typing.results import (
     AnnotatedMismatch, AttributeNoneAssigned, AttributeTypeChange, BranchMismatch, CannotUnpack, DeleteSlice,
     EmptyContainerFilled, FunctionTypes, LoopOnly, MissingReturn, ModuleContainerProblem, NoMatchingCall,
-    NoneThenValue, NotIterable, NoTruthValue, OneBranch, Result, ReturnJoin, ReturnMismatch, TupleMisuse,
+    NoneThenValue, NoTruthValue, OneBranch, Result, ReturnJoin, ReturnMismatch, TupleMisuse,
     UnpackArity, VariableTypeChange,
 )
 from jitlint.targets.script.typing.types import (
-    BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, assignable, convert, join, list_of, subtype,
+    BOOL, FLOAT, INT, NONE, STR, TENSOR, Type, convert, join, subtype,
 )
 
 if TYPE_CHECKING:
@@ -662,7 +661,7 @@ class Checker:
         symbol = BINARY_OPERATORS[binary][2] + "=" if binary is not None else "op="
         if in_place and current.name == "List" and operator_type is cst.AddAssign:
             operator = "aten::add_"
-        result = self.exprs._matched(node, symbol, calls.overloads(operator),
+        result = self.exprs._matched(node, symbol, schemas.overloads(operator),
                                      [Arg(None, current), Arg(None, value)], None, operator=symbol)
         if isinstance(target, cst.Name):
             self.set_variable(target.value, result, frame, target, augmented=True)
@@ -721,7 +720,7 @@ class Checker:
             name = target.value.value if isinstance(target.value, cst.Name) else None
             if name is not None and name in self.state.empty:
                 self.state.filled.setdefault(name, []).append((index, value))
-            self.exprs._matched(target, f"{base.name.lower()}.__setitem__", calls.overloads("aten::_set_item"),
+            self.exprs._matched(target, f"{base.name.lower()}.__setitem__", schemas.overloads("aten::_set_item"),
                                 [Arg(None, base), Arg(None, index), Arg(None, value if isinstance(value, Type)
                                                                         else None)], None)
 

@@ -35,6 +35,7 @@ import libcst as cst
 
 from jitlint.literals import literal_type
 from jitlint.names import ImportTable
+from jitlint.targets.script import schemas
 from jitlint.targets.script.typing import calls
 from jitlint.targets.script.typing.annotations import Reader, Signature, class_type, is_none, signature
 from jitlint.targets.script.typing.calls import Arg, CallMatch, Overload
@@ -46,7 +47,7 @@ from jitlint.targets.script.typing.results import (
 )
 from jitlint.targets.script.typing.types import (
     ANY, BOOL, COMPLEX, DEVICE, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, assignable, dict_of, join,
-    join_or_union, list_of, optional_of, subtype, tuple_of, union_of, without_none,
+    join_or_union, list_of, optional_of, subtype, tuple_of, without_none,
 )
 
 if TYPE_CHECKING:
@@ -218,8 +219,8 @@ class ExpressionChecker:
             return self._comparison(node, env)
         if isinstance(node, cst.IfExp):
             return self._if_expression(node, env, hint)
-        if isinstance(node, (cst.List, cst.ListComp)):
-            return self._list(node, env, hint)
+        if isinstance(node, (cst.List, cst.ListComp, cst.GeneratorExp)):
+            return self._list(node, env, hint)  # a generator expression is compiled as a list comprehension
         if isinstance(node, (cst.Dict, cst.DictComp)):
             return self._dict(node, env, hint)
         if isinstance(node, cst.Tuple):
@@ -278,7 +279,7 @@ class ExpressionChecker:
             return FLOAT
         if head == "torch" and qualified.rsplit(".", 1)[-1] in _DTYPES and qualified.count(".") == 1:
             return INT
-        if calls.operator_for(qualified) is not None:
+        if schemas.operator_for(qualified) is not None:
             return Sugared("builtin", qualified)
         found = project.resolve(qualified)
         if found is not None:
@@ -590,10 +591,10 @@ class ExpressionChecker:
                 if name == "len" and node.args and isinstance(self.types.get(id(node.args[0].value)), Sugared):
                     return INT  # a module container's static length
                 operator = BUILTIN_FUNCTIONS[name]
-                return self._matched(node, name, calls.overloads(operator), args, node)
+                return self._matched(node, name, schemas.overloads(operator), args, node)
             self._arguments(node, env)
             return self._unknown(node, "python-builtin")
-        operator = calls.operator_for(qualified)
+        operator = schemas.operator_for(qualified)
         if qualified == "torch.jit.annotate":
             return self._annotate(node, env)
         if qualified in ("torch.jit.is_scripting", "torch._C._is_scripting"):
@@ -609,7 +610,7 @@ class ExpressionChecker:
                 return None
             return without_none(args[0].type) if args and len(args) == 1 else None
         if qualified == "torch.device":
-            return self._matched(node, "torch.device", calls.overloads("aten::device"), self._arguments(node, env),
+            return self._matched(node, "torch.device", schemas.overloads("aten::device"), self._arguments(node, env),
                                  node)
         if qualified in ("torch.jit.fork", "torch.jit._fork"):
             self._arguments(node, env)
@@ -618,8 +619,8 @@ class ExpressionChecker:
             self._arguments(node, env)
             return self._unknown(node, "python-callable")
         args = self._arguments(node, env)
-        candidates = calls.overloads(operator)
-        dispatched = calls.dispatch(operator)
+        candidates = schemas.overloads(operator)
+        dispatched = schemas.dispatch(operator)
         if dispatched is not None and len(candidates) == 2:
             half = self._dispatch_half(node, dispatched)
             if half is None:
@@ -816,7 +817,7 @@ class ExpressionChecker:
             return target
         if value is not None and value.name == "Class":
             return target  # `__int__` & co. of a TorchScript class
-        self._matched(node, name, calls.overloads(operator), args, node)
+        self._matched(node, name, schemas.overloads(operator), args, node)
         return target
 
     def _annotate(self, node: cst.Call, env: dict) -> Value:
@@ -864,11 +865,11 @@ class ExpressionChecker:
                 return TENSOR
             if name == "type":
                 args = self._arguments(node, env)
-                return self._matched(node, "Tensor.to", calls.method_overloads("to"), args, node, receiver)
+                return self._matched(node, "Tensor.to", schemas.method_overloads("to"), args, node, receiver)
         args = self._arguments(node, env)
         if self.on_method_call is not None and args is not None:
             self.on_method_call(node, name, args)
-        candidates = calls.method_overloads(name)
+        candidates = schemas.method_overloads(name)
         spelled = f"{receiver}.{name}" if receiver is not None else name
         if receiver is None:
             return self._unknown(node, "method-of-unknown")
@@ -900,7 +901,7 @@ class ExpressionChecker:
             return self._declared_returns(info) or self._unknown(node, "varargs-function")
         params = [(p.name, p.type, p.default is not None, p.keyword_only) for p in found.params]
         returns_type = found.returns if found.declared_return else (TENSOR if ignored else None)
-        overload = calls.declared_overload(info.display_name, params, returns_type)
+        overload = schemas.declared_overload(info.display_name, params, returns_type)
         returns = self._matched(node, info.display_name, (overload,), args, node, project_function=info)
         if returns is not None:
             return returns
@@ -939,7 +940,7 @@ class ExpressionChecker:
                 results.add(self._function_call(node, forward, env, bound=True, owner=cls))
             return results.pop() if len(results) == 1 else self._unknown(node, "forward")
         if submodule.torch_class is not None:
-            declared = calls.module_forward(submodule.torch_class)
+            declared = schemas.module_forward(submodule.torch_class)
             args = self._arguments(node, env)
             if declared:
                 return self._matched(node, f"{submodule.torch_class}.forward", declared, args, node)
@@ -957,7 +958,7 @@ class ExpressionChecker:
             return self._unknown(node, "class-call")
         if kind.name == "Tuple" and args is not None:  # a NamedTuple
             params = [(name, element, False, False) for name, element in zip(kind.fields, kind.args)]
-            overload = calls.declared_overload(cls.name, params, kind)
+            overload = schemas.declared_overload(cls.name, params, kind)
             self._matched(node, cls.name, (overload,), args, node)
             return kind
         if kind.name in ("Class",):
@@ -997,7 +998,7 @@ class ExpressionChecker:
         if base.name == "List":
             if is_slice:
                 return base
-            return self._matched(node, "list.__getitem__", calls.overloads("aten::__getitem__")[:1],
+            return self._matched(node, "list.__getitem__", schemas.overloads("aten::__getitem__")[:1],
                                  [Arg(None, base, node=node.value),
                                   Arg(None, index if isinstance(index, Type) else None,
                                       node=elements[0].slice.value)], None)
@@ -1005,7 +1006,7 @@ class ExpressionChecker:
             return STR
         if base.name == "Dict":
             if isinstance(index, Type) and base.args[0] is not None and assignable(index, base.args[0]) is False:
-                return self._matched(node, "dict.__getitem__", calls.overloads("aten::__getitem__")[2:],
+                return self._matched(node, "dict.__getitem__", schemas.overloads("aten::__getitem__")[2:],
                                      [Arg(None, base, node=node.value), Arg(None, index, node=elements[0].slice.value)],
                                      None)
             return base.args[1]
@@ -1074,7 +1075,7 @@ class ExpressionChecker:
         if not isinstance(left, Type) or not isinstance(right, Type):
             return self._unknown(node, "operand")
         args = [Arg(None, left, node=node.left), Arg(None, right, node=node.right)]
-        return self._matched(node, symbol, calls.overloads(operator), args, None, operator=symbol)
+        return self._matched(node, symbol, schemas.overloads(operator), args, None, operator=symbol)
 
     def _magic(self, node: cst.CSTNode, kind: Type, name: str) -> Value:
         cls = self.scope.project.resolve_class(kind.qualname)
@@ -1095,7 +1096,7 @@ class ExpressionChecker:
         if not isinstance(operand, Type):
             return self._unknown(node, "operand")
         operator, symbol = ("aten::neg", "-") if isinstance(node.operator, cst.Minus) else ("aten::bitwise_not", "~")
-        return self._matched(node, symbol, calls.overloads(operator), [Arg(None, operand, node=node.expression)], None,
+        return self._matched(node, symbol, schemas.overloads(operator), [Arg(None, operand, node=node.expression)], None,
                              operator=symbol)
 
     def _comparison(self, node: cst.Comparison, env: dict) -> Value:
@@ -1122,7 +1123,7 @@ class ExpressionChecker:
             first_node, second_node = left_node, target.comparator
             if operator in (cst.In, cst.NotIn):
                 first_node, second_node = second_node, first_node
-            matched = self._matched(node, operator.__name__, calls.overloads(op_name),
+            matched = self._matched(node, operator.__name__, schemas.overloads(op_name),
                                     [Arg(None, first, node=first_node), Arg(None, second, node=second_node)], None,
                                     operator=_COMPARISON_SYMBOLS.get(operator))
             if len(node.comparisons) == 1:
@@ -1160,9 +1161,9 @@ class ExpressionChecker:
             self.report(HintMismatch(node, hint, "list", comprehension))
         return None
 
-    def _list(self, node: cst.List | cst.ListComp, env: dict, hint: Type | None) -> Value:
-        wanted = self._list_hint(node, hint, isinstance(node, cst.ListComp))
-        if isinstance(node, cst.ListComp):
+    def _list(self, node: cst.List | cst.ListComp | cst.GeneratorExp, env: dict, hint: Type | None) -> Value:
+        wanted = self._list_hint(node, hint, not isinstance(node, cst.List))
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
             inner = self._comprehension_env(node.for_in, env)
             element = self.expr(node.elt, inner)
             if wanted is not None:
@@ -1342,5 +1343,5 @@ def declared_overloads(info: "FunctionInfo", project, is_method: bool) -> tuple[
             else:
                 kind, name = (param.type if param.annotated else None), param.name
             params.append((name, kind, param.default is not None, param.keyword_only))
-        found.append(calls.declared_overload(info.display_name, params, declared.returns))
+        found.append(schemas.declared_overload(info.display_name, params, declared.returns))
     return tuple(found)
