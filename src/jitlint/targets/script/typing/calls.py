@@ -42,7 +42,7 @@ def has_method(name: str, receiver: Type | None) -> Maybe:
         if param.type is None or receiver is None:
             answer = None
             continue
-        env = _Env()
+        env = TypeEnv()
         ok, _bound = _match_variables(param.type, receiver, env)
         if ok is False:
             continue
@@ -97,14 +97,14 @@ class Outcome:
     rejection: Rejection | None = None
 
 
-class _Env:
+class TypeEnv:
     """Type variable bindings (`TypeEnv`), with unknown bindings."""
 
     def __init__(self) -> None:
         self.bound: dict[str, Type | None] = {}
 
 
-def _match_variables(formal: Type | None, actual: Type | None, env: _Env) -> tuple[Maybe, Type | None]:
+def _match_variables(formal: Type | None, actual: Type | None, env: TypeEnv) -> tuple[Maybe, Type | None]:
     """`matchTypeVariables`: bind the type variables of `formal` to the parts of `actual`. (False, previous
     binding) when a variable is bound twice to types that do not join."""
     if formal is None or not _has_variables(formal):
@@ -116,12 +116,11 @@ def _match_variables(formal: Type | None, actual: Type | None, env: _Env) -> tup
             return True, None
         previous = env.bound[name]
         if previous is None or actual is None:
-            env.bound[name] = None
             return None, None
+        # the first binding stays (torch only checks that the two unify): the value is then checked against it
         unified = join(previous, actual)
         if unified is False:
             return False, previous
-        env.bound[name] = unified
         return (True if unified is not None else None), None
     if actual is None:
         for part in _variables(formal):
@@ -186,7 +185,7 @@ def _variables(kind: Type | None) -> list[str]:
     return [name for arg in kind.args for name in _variables(arg)]
 
 
-def evaluate(kind: Type | None, env: _Env) -> tuple[bool, Type | None]:
+def evaluate(kind: Type | None, env: TypeEnv) -> tuple[bool, Type | None]:
     """`tryEvalTypeVariables`: `kind` with its variables replaced; (False, None) when one is not bound."""
     if kind is None:
         return True, None
@@ -227,7 +226,7 @@ def _varargs_list(params: tuple[Param, ...], index: int) -> bool:
             and not (kind.args[0] is not None and kind.args[0].name == "Var"))
 
 
-def match_argument(param: Param, value: Type | None, env: _Env, conversions: bool,
+def match_argument(param: Param, value: Type | None, env: TypeEnv, conversions: bool,
                    empty_list: bool = False) -> tuple[Maybe, Rejection | None]:
     """`tryMatchArgument`: one value against one parameter."""
     if param.type is None:
@@ -263,7 +262,7 @@ def match(overload: Overload, args: list[Arg], receiver: Type | None | Literal[F
     used = 0
     pending_self = receiver is not False
     is_aten = overload.operator.startswith("aten::")
-    env = _Env()
+    env = TypeEnv()
     certain = True
     for index, param in enumerate(params):
         if param.name == "self" and pending_self:

@@ -42,7 +42,7 @@ from jitlint.targets.script.typing.results import (
     UnpackArity, VariableTypeChange,
 )
 from jitlint.targets.script.typing.types import (
-    BOOL, FLOAT, INT, NONE, STR, TENSOR, Type, convert, join, subtype,
+    BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, convert, join, subtype,
 )
 
 if TYPE_CHECKING:
@@ -355,9 +355,14 @@ class Checker:
             if isinstance(first, Sugared) or isinstance(second, Sugared):
                 frame.values[name] = first if first == second else None
                 continue
-            joined = join(first, second)
+            # where the name's type before the `if` is a Union, an Optional or a number, the branches' types join
+            # into their Union (`x: Union[int, List[int]]` refined differently in each branch)
+            found, before = frame.lookup(name)
+            to_union = found and isinstance(before, Type) and (before.name in ("Union", "Optional")
+                                                               or before == NUMBER)
+            joined = join(first, second, to_union=to_union)
             if joined is False:
-                in_parent = frame.lookup(name)[0]
+                in_parent = found
                 result = BranchMismatch(node.test, name, first, second)
                 if in_parent:
                     self._report(result)
