@@ -22,7 +22,7 @@ counting unique (file, line) pairs:
   dynamic checker places at the `class` line: a config object torch cannot compile, a library's deliberate
   `__prepare_scriptable__` refusal).
 
-`--markdown` prints the README table. Nothing here is a pass/fail threshold.
+`--markdown` prints the table as Markdown (for a record in bench/records/). Nothing here is a pass/fail threshold.
 
 Classes that need constructor arguments: `--factories timm|torchvision|transformers` builds them through the
 library's own builders (bench/agreement_factories.py: each class found in a model built on the meta device gets a
@@ -184,7 +184,7 @@ def main() -> int:
     parser.add_argument("--from-json", type=Path, help="score a saved `jitlint check --dynamic` JSON output")
     parser.add_argument("--name", default=None, help="the library's name in the table (with --from-json)")
     parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--markdown", action="store_true", help="print the README table")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--save", type=Path, help="write each run's raw JSON findings here (a directory)")
     parser.add_argument("--factories", choices=["timm", "torchvision", "transformers"],
                         help="build classes through this library's model builders (see the docstring)")

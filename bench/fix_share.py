@@ -1,7 +1,7 @@
 """How much `--fix` (and `--fix --unsafe-fixes`) makes script: rule pages, the peer suite, and real libraries.
 
     python bench/fix_share.py                                   # the rule pages' bad examples
-    python bench/fix_share.py --peer-suite ../shared/peer-suite # and the peer suite's cases
+    python bench/fix_share.py --peer-suite DIR   # and a peer suite's cases (a directory of defect/clean cases)
     python bench/fix_share.py --python /tmp/venv/bin/python --library /tmp/corpus/timm/timm/layers ...
     python bench/fix_share.py --no-pages --builders transformers --families bert gpt2 --library .../transformers/models
 

@@ -20,7 +20,8 @@ In one run it times, as separate processes: jitlint cold (no cache), jitlint war
 cold and warm (the pre-commit case), TorchFix, ruff, `python -c "import libcst"`, and the parse-only floor (every
 file through `libcst.parse_module`, one process). For each: wall and CPU seconds (CPU includes worker processes),
 lines per CPU-second and the peak memory of the largest single process; then the ratios the targets are stated in.
-It prints a Markdown table (the README quotes it) and writes the same figures as JSON.
+It prints a Markdown table (for a record in bench/records/; the README quotes the transformers run's) and writes the
+same figures as JSON.
 """
 
 from __future__ import annotations

@@ -3,9 +3,11 @@
     python scripts/generate.py           # rewrite them
     python scripts/generate.py --check   # exit 1, naming each stale file, if any differs (the tests run this)
 
-Generated: `src/jitlint/codes.py` (the code table a cached run reads without importing LibCST or the rules), and in
+Generated: `src/jitlint/codes.py` (the code table a cached run reads without importing LibCST or the rules), in
 README.md the rule table, the summary of fixes, and the targets table (each between `<!-- generated: NAME -->` and
-`<!-- end generated: NAME -->`). Edit the rule classes, not these.
+`<!-- end generated: NAME -->`), and `rules/script/error-sites.md` (the TorchScript frontend's error sites, from
+`src/jitlint/targets/script/error_sites.toml`, rendered by `scripts/error_sites.py`). Edit the rule classes and the
+table, not these.
 """
 
 from __future__ import annotations
@@ -23,6 +25,16 @@ from jitlint.targets import all_targets  # noqa: E402
 
 CODES_PY = ROOT / "src" / "jitlint" / "codes.py"
 README = ROOT / "README.md"
+
+
+def _error_sites():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("error_sites", ROOT / "scripts" / "error_sites.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while they are built
+    spec.loader.exec_module(module)
+    return module
 
 
 def page_link(rule) -> str:
@@ -104,14 +116,17 @@ def readme_text(text: str) -> str:
 
 
 def outputs() -> dict[Path, str]:
-    return {CODES_PY: codes_module(), README: readme_text(README.read_text(encoding="utf-8"))}
+    error_sites = _error_sites()
+    return {CODES_PY: codes_module(), README: readme_text(README.read_text(encoding="utf-8")),
+            error_sites.PAGE: error_sites.page_text()}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a generated file is stale")
     args = parser.parse_args()
-    stale = [path for path, text in outputs().items() if path.read_text(encoding="utf-8") != text]
+    stale = [path for path, text in outputs().items()
+             if not path.exists() or path.read_text(encoding="utf-8") != text]
     if args.check:
         for path in stale:
             print(f"stale: {path.relative_to(ROOT)} (run `python scripts/generate.py`)")

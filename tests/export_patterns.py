@@ -1,4 +1,4 @@
-"""The 57 patterns of the export catalogue (export-catalog.md §2), as this project's own minimal cases.
+"""57 patterns of code torch.export 2.13 rejects, changes or accepts, as this project's own minimal cases.
 
 Each pattern is an nn.Module (the last class of its source is the one exported), its example inputs (a tuple, or a
 dict with "args" and "dynamic_shapes"), and `# expect: CODE` comments on the lines jitlint must flag with the export
@@ -289,7 +289,7 @@ EXTRA = [
 
 
 def table() -> str:
-    """The README's pattern table: torch.export 2.13's verdicts (which test_export_patterns checks against torch) and
+    """The pattern table of bench/records/ (the export patterns): torch.export 2.13's verdicts (which test_export_patterns checks against torch) and
     what jitlint reports, linted now, in each mode. `PYTHONPATH=src python tests/export_patterns.py`."""
     import tempfile
     from pathlib import Path
@@ -297,6 +297,7 @@ def table() -> str:
     from jitlint.codes import TARGET_OF
     from jitlint.config import Config
     from jitlint.engine import lint
+    from jitlint.targets.export.settings import ExportSettings
 
     codes = {code for code, target in TARGET_OF.items() if target in ("export", None)}
     rows = ["| pattern | export default | jitlint (default) | export strict | jitlint (strict) | note |",
@@ -307,8 +308,7 @@ def table() -> str:
             path.write_text(pattern.source)
             found = []
             for strict in (False, True):
-                config = Config(root=Path(directory))
-                config.export_strict = strict
+                config = Config(root=Path(directory), target_settings={"export": ExportSettings(strict=strict)})
                 findings = lint([path], config, codes)
                 found.append(", ".join(sorted({f.code for f in findings})) or "-")
             rows.append(f"| {pattern.name}{'' if pattern in PATTERNS else ' (extra)'} | {pattern.default} | {found[0]} "

@@ -308,8 +308,8 @@ INHERITED = {
 
 def test_a_workers_records_go_before_it_lints_and_hold_each_address_once(tmp_path, monkeypatch):
     """A worker sends its capture maps' records (for the cache) as soon as the maps are final, not on top of what
-    linting holds at its end; in them, an address repeated across root files is one list (on transformers, one
-    property captured for 1,877 classes made the records 16 MB pickled, and 2 MB with it)."""
+    linting holds at its end; in them, an address repeated across root files is one list (a base class's property
+    is captured for each of its subclasses, which repeated the same addresses thousands of times)."""
     for name, text in INHERITED.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
@@ -472,8 +472,8 @@ def _same_as_cold(*args, cwd):
 
 def test_a_warm_run_reads_no_record_and_an_edit_reads_them_sharing_each_address(tmp_path, monkeypatch):
     """The plan of a run in which nothing changed reads each file's findings but not the records (nothing is
-    linted again); after an edit it reads them, each distinct address one list (on transformers the records were
-    109 MB of the parent of every cached run, then 33 MB; a warm run peaked at 217 MB, then 102)."""
+    linted again); after an edit it reads them, each distinct address one list (on a large library the records
+    were most of the parent's memory in every cached run)."""
     from jitlint.cache import StaticCache
 
     monkeypatch.chdir(tmp_path)
@@ -538,8 +538,8 @@ def test_a_file_checked_against_classes_of_many_files_is_linted_in_a_process_of_
     """A code edit in `llama.py` explores it and its readers (net0, net1) again, and lints `base.py` again, whose
     method is checked against the classes of those files. Its record also names the classes of net2 and net3,
     which the partial run did not parse: with more such files than `HEAVY_OWNER_FILES`, `base.py` is linted in
-    the process forked at the start (on transformers, `modeling_utils.py` named 598 files; parsed in the partial
-    run's process they took it from 527 to 848 MiB). It receives what the partial run explored (net0's part) and
+    the process forked at the start (a large library's base model file names hundreds of files, which parsed in
+    the partial run's process grew it by more than half). It receives what the partial run explored (net0's part) and
     what it kept (net3's): one subclass sets `self.cache` in `__init__`, so `Base.scaled` setting it gets no JIT601,
     as in a cold run."""
     monkeypatch.chdir(tmp_path)
@@ -593,8 +593,7 @@ def test_a_file_checked_against_classes_of_many_files_is_linted_in_a_process_of_
 def test_a_worker_hands_a_file_checked_against_the_others_classes_to_a_process_of_its_own(tmp_path, monkeypatch,
                                                                                          setter):
     """In a run split across workers, the worker that lints `base.py` would parse the files of the other share to
-    check `Base.scaled` against their classes (on transformers, `modeling_utils.py`'s worker parsed 340 files for
-    that, +174 MiB). With more such files than `HEAVY_OWNER_FILES`, it hands what it found in `base.py` to the
+    check `Base.scaled` against their classes (for a large library's base model file, hundreds of files). With more such files than `HEAVY_OWNER_FILES`, it hands what it found in `base.py` to the
     process forked before the workers, which receives that and what the other worker found, and lints it: the
     findings and the cache's records are those of one process (net<setter> sets
     `self.cache`, in the worker of base.py or in the other)."""

@@ -1,4 +1,4 @@
-"""The compiled-code map: jitlint flags code exactly where torch.jit.script compiles it (rules-catalog §0.1).
+"""The compiled-code map: jitlint flags code exactly where torch.jit.script compiles it.
 
 Every single-file case here is also checked against torch 2.13: it must fail to script, at the marked line or
 in the same statement.

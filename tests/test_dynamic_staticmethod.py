@@ -1,6 +1,6 @@
 """The dynamic checker compiles a staticmethod the way compiled code calling it does: as a free function.
 
-When scripting a module stops at an error, the worker compiles each method on its own (rules-catalog §0.3). It used
+When scripting a module stops at an error, the worker compiles each method on its own. It used
 to build a method stub for a staticmethod too, which binds the module to the function's first parameter: torch then
 reported "Module 'Embeddings' has no attribute 'size'" inside a staticmethod that `self.create_position_ids(x, ...)`
 compiles fine (a JIT000 no code has; transformers' `RobertaEmbeddings` showed it in the agreement run). A real

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import codes_for, lint_files
 from jitlint.config import Config, ConfigError, load_config
+from jitlint.targets.export.settings import ExportSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "fixtures" / "export" / "postprocess.py"
@@ -51,7 +52,7 @@ def test_export_options_load(tmp_path):
         [tool.jitlint.dynamic]
         inputs = { "pkg.models:Net" = "pkg.examples:net_inputs" }
     """))
-    assert config.targets == ["export"] and config.export_strict is True
+    assert config.targets == ["export"] and config.settings("export").strict is True
     assert config.dynamic_inputs == {"pkg.models:Net": "pkg.examples:net_inputs"}
 
 
@@ -104,8 +105,7 @@ def test_torchscript_only_constructs_only_without_the_script_target(tmp_path):
 
 
 def test_strict_mode_judges_strict_export(tmp_path):
-    config = Config(root=tmp_path)
-    config.export_strict = True
+    config = Config(root=tmp_path, target_settings={"export": ExportSettings(strict=True)})
     findings = lint_files({"m.py": NUMPY_IN_IGNORE}, tmp_path, codes=codes_for("export"), config=config)
     assert [f for f in findings if f.code == "EXP104"] == []  # TorchDynamo traces NumPy
 

@@ -1,4 +1,4 @@
-"""The export catalogue's 57 patterns (and the extra cases of the data-dependence analysis), as minimal cases of this
+"""The 57 export patterns (and the extra cases of the data-dependence analysis), as minimal cases of this
 project (tests/export_patterns.py): jitlint's findings with `--target export` are the marked lines, in default and
 strict mode, and torch.export 2.13 agrees: a pattern has an EXP1xx error exactly when torch.export rejects it (but for
 the noted exceptions)."""
@@ -9,6 +9,7 @@ import pytest
 
 from conftest import codes_for, lint_files
 from jitlint.config import Config
+from jitlint.targets.export.settings import ExportSettings
 
 from export_oracle import export_sources
 from export_patterns import EXTRA, PATTERNS
@@ -27,8 +28,7 @@ def marks(source: str, strict: bool) -> list[tuple[str, int]]:
 
 
 def lint_pattern(pattern, tmp_path, strict: bool):
-    config = Config(root=tmp_path)
-    config.export_strict = strict
+    config = Config(root=tmp_path, target_settings={"export": ExportSettings(strict=strict)})
     findings = lint_files({"pattern.py": pattern.source}, tmp_path, codes=EXPORT_CODES, config=config)
     return sorted((f.code, f.location.row) for f in findings if f.code.startswith("EXP"))
 

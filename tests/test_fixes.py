@@ -138,7 +138,7 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def test_fixes_exist_for_the_rules_the_issue_names():
+def test_these_script_rules_have_fixes():
     assert {page.code for page in FIXABLE_PAGES} >= {"JIT101", "JIT102", "JIT201", "JIT203", "JIT301", "JIT502"}
 
 

@@ -1,4 +1,4 @@
-"""Issue 20's later fixes beyond their pages' examples: `*args`/`**kwargs` signatures (JIT108), `super().forward`
+"""Fixes beyond their pages' examples: `*args`/`**kwargs` signatures (JIT108), `super().forward`
 (JIT407), NumPy round-trips (JIT401). Each case is fixed with `--fix --unsafe-fixes`, must then script with torch
 2.13, and its eager module must compute the same outputs before and after on random inputs."""
 
@@ -441,7 +441,7 @@ def test_a_return_of_another_type_gets_no_optional(tmp_path):
 
 
 @pytest.mark.torch
-def test_third_round_fixes_beyond_their_pages(tmp_path):
+def test_flow_and_declaration_fixes_beyond_their_pages(tmp_path):
     """JIT315 with the container second, JIT225 with both bounds, JIT224's `.nelement()`, JIT222 after a loop,
     JIT431 of an expression: each fixed, scripted, and computing the same."""
     import torch

@@ -1,5 +1,5 @@
-"""FX1xx rules on small snippets: what each flags, and the look-alikes that must stay silent (the catalogue's
-must-not-flag cases, correct FX code, and the same names on objects that are not FX-typed)."""
+"""FX1xx rules on small snippets: what each flags, and the look-alikes that must stay silent (cases torch's
+own passes write, correct FX code, and the same names on objects that are not FX-typed)."""
 
 import textwrap
 

@@ -22,7 +22,7 @@ def model(body: str, signature: str = "self, x", init: str = "", extra: str = ""
             + f"    def forward({signature}):\n" + textwrap.indent(textwrap.dedent(body).strip(), " " * 8) + "\n")
 
 
-# Patterns that trace (fx-catalog 2.1 "must NOT flag") and their look-alikes.
+# Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
     "tuple-unpack-shape": model("B, C = x.shape\nreturn x.view(B, C)"),
     "zeros-of-shape": model("return torch.zeros(x.shape)"),

@@ -7,6 +7,7 @@ import pytest
 
 from conftest import codes_for, lint_files
 from jitlint.config import Config, ConfigError, load_config
+from jitlint.targets.fx.settings import FxSettings
 
 FX = codes_for("fx")
 
@@ -83,8 +84,9 @@ class Net(nn.Module):
 
 
 def run(tmp_path, files, **fx):
-    config = Config(root=tmp_path, fx_leaf_modules=fx.get("leaves", []),
-                    fx_autowrap_functions=fx.get("wraps", []), fx_library_leaves=fx.get("library", False))
+    settings = FxSettings(leaf_modules=frozenset(fx.get("leaves", [])),
+                          autowrap_functions=frozenset(fx.get("wraps", [])), library_leaves=fx.get("library", False))
+    config = Config(root=tmp_path, target_settings={"fx": settings})
     return sorted((Path(f.filename).name, f.code, f.location.row) for f in lint_files(files, tmp_path, codes=FX, config=config))
 
 
@@ -124,7 +126,7 @@ def test_config_table_is_read_and_checked(tmp_path):
     pyproject.write_text('[tool.jitlint]\ntarget = ["fx"]\n[tool.jitlint.fx]\nleaf-modules = ["a.B"]\n'
                          'autowrap-functions = ["a.f"]\nlibrary-leaves = true\n')
     config = load_config(pyproject)
-    assert (config.fx_leaf_modules, config.fx_autowrap_functions, config.fx_library_leaves) == (["a.B"], ["a.f"], True)
+    assert config.settings("fx") == FxSettings(frozenset({"a.B"}), frozenset({"a.f"}), True)
     for bad, says in (("leaf-modules = \"a.B\"", "leaf-modules"), ("library-leaves = 1", "library-leaves"),
                       ("leaves = []", "unknown key")):
         pyproject.write_text(f"[tool.jitlint]\n[tool.jitlint.fx]\n{bad}\n")

@@ -1,4 +1,4 @@
-"""Issue 19's located misses: lines torch names in user code that jitlint used to miss. Each case is linted with
+"""Located misses: lines torch names in user code that jitlint used to miss. Each case is linted with
 jitlint and scripted with torch 2.13 (`@pytest.mark.torch`); they must agree.
 
 A line marked `# rejects` is where torch 2.13 reports its error (the module built with its default arguments):

@@ -1,4 +1,4 @@
-"""Issue 19's located misses in libraries beyond timm, torchvision and transformers (the `gen` work): each case is
+"""Located misses in libraries beyond timm, torchvision and transformers: each case is
 linted with jitlint and scripted with torch 2.13 (`@pytest.mark.torch`), and they must agree, as in
 tests/test_located.py.
 

@@ -1,4 +1,4 @@
-"""Issue 19's located misses in transformers (the `tfloc` work): each case is linted with jitlint and scripted with
+"""Located misses in transformers: each case is linted with jitlint and scripted with
 torch 2.13 (`@pytest.mark.torch`), and they must agree, as in tests/test_located.py.
 
 A line marked `# rejects JITnnn` is where torch 2.13 reports its error: jitlint must report there with that code and

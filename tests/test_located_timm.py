@@ -1,4 +1,4 @@
-"""Issue 19's timm misses (the `timmmiss` work): each case is linted with jitlint and scripted with torch 2.13
+"""Located misses in timm: each case is linted with jitlint and scripted with torch 2.13
 (`@pytest.mark.torch`), and they must agree, as in tests/test_located.py.
 
 A line marked `# rejects JITnnn` is where jitlint must report with that code; torch must reject the program, at

@@ -1,8 +1,8 @@
 """Code that looks wrong but that torch 2.13 scripts: jitlint must stay silent on every one.
 
 Each case is checked both ways: jitlint reports nothing, and torch.jit.script really accepts it (so a silent
-test cannot be wrong about torch). Sources: rules-catalog §0.4 (obsolete folk rules) and the 'False-positive
-hazards' of each implemented rule.
+test cannot be wrong about torch). Sources: folk rules about TorchScript that torch no longer enforces, and the
+false-positive hazards of each implemented rule.
 """
 
 import textwrap
@@ -36,7 +36,7 @@ def module(forward_body: str, init: str = "", signature: str = "self, x", extra:
 LAYERS = "self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)])\n"
 
 CASES = {
-    # -- catalog §0.4: generators and comprehensions ------------------------------------------------------------
+    # -- obsolete folk rules: generators and comprehensions ----------------------------------------------
     "list-of-generator": module("return torch.stack(list(t * 2 for t in xs))", signature="self, xs: List[torch.Tensor]"),
     "any-all-of-generator": module(
         "if any(t.numel() == 0 for t in xs) or all(t.dim() > 0 for t in xs):\n    return xs[0]\nreturn xs[1]",
@@ -59,7 +59,7 @@ CASES = {
         return torch.stack([t for t in x if t.sum() > 0])
 """,
     ),
-    # -- catalog §0.4: module containers -------------------------------------------------------------------------
+    # -- obsolete folk rules: module containers ------------------------------------------------------------
     "enumerate-zip-len-over-modulelist": module(
         "for i, layer in enumerate(self.layers):\n    x = layer(x)\nfor a, b in zip(self.layers, self.layers):\n    x = a(b(x))\nreturn x * len(self.layers)",
         init=LAYERS,
@@ -108,7 +108,7 @@ CASES = {
     ),
     "tensor-indexed-by-variable": module("i = 0\nreturn x[i]"),
     "kwargs-in-submodule-call": module("return self.lin(input=x)", init="self.lin = nn.Linear(4, 4)\n"),
-    # -- catalog §0.4: types and annotations ---------------------------------------------------------------------
+    # -- obsolete folk rules: types and annotations --------------------------------------------------------
     "unannotated-mask-none": module("if mask is not None:\n    x = x * mask\nreturn x", signature="self, x, mask=None"),
     "pep604-and-pep585": module(
         "return x if n is None else x * len(xs)", signature="self, x, xs: list[int], n: int | None = None"
@@ -292,7 +292,7 @@ CASES = {
             def forward(self, x):
                 return x
     """),
-    # -- rest of the catalog: syntax hazards ---------------------------------------------------------------------
+    # -- syntax hazards ------------------------------------------------------------------------------------------
     "set-call-and-sets-in-init": module("s = set()\nreturn x", init="self.k = len({1, 2})\n"),
     "tuple-star-unpacking": module("s = (1, -1)\nreturn x.view(*s) + x.view(*(1, -1))"),
     "star-args-in-ignored": module("return self.show(x)", extra="""
@@ -482,7 +482,7 @@ CASES = {
             def forward(self, x):
                 return x * self.cfg.hidden * self.ns.k
     """),
-    # -- more of catalog §0.4 -----------------------------------------------------------------------------------------
+    # -- more obsolete folk rules --------------------------------------------------------------------------------------
     "misc-tensor-idioms": module(
         "y = x.data\nz = x\nsame = x is z\nb = c = x\ndel y\nt = (x, x)\ni = 1\nprint(type(x))\n"
         "return t[i] + x.T + (x @ x.mT) + torch.einsum('ij,jk->ik', x, x)",

@@ -231,8 +231,8 @@ def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_pat
 
 
 def test_workers_send_their_findings_as_they_lint(tmp_path, monkeypatch):
-    """A worker holds no finding to its end: each file's go to the parent once it is linted (on transformers they
-    were tens of MB of a worker's peak), and the run prints what one process prints."""
+    """A worker holds no finding to its end: each file's go to the parent once it is linted (held, they were a
+    sizeable part of a worker's peak on a large library), and the run prints what one process prints."""
     _write(tmp_path, PACKAGE)
     enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
     one = _findings(tmp_path, enabled, 1)
@@ -326,7 +326,7 @@ class _EndFile(RULES_BY_CODE["JIT401"]):  # a compiled-code rule that reports fr
 
 
 class _Everywhere(RULES_BY_CODE["JIT605"]):
-    """JIT605 as a rule added on another branch might be: it reports every module-level assignment, in any file,
+    """JIT605 as a newly added rule might be: it reports every module-level assignment, in any file,
     and declares no `text_hints`."""
 
     outside_handlers = None

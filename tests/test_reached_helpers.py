@@ -1,4 +1,4 @@
-"""Issue 19 (tfmiss): what torch meets outside the scripted class's own lines.
+"""What torch meets outside the scripted class's own lines.
 
 - a base class imported through a package `__init__` that re-exports it in a `try: ... else:` block (the lazy
   `__init__` of large libraries), so JIT631 can order the MRO;

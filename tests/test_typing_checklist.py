@@ -1,4 +1,4 @@
-"""Issue 19's checklist of "TorchScript's typing, not Python's": for each item, minimal programs that torch 2.13
+"""A checklist of "TorchScript's typing, not Python's": for each item, minimal programs that torch 2.13
 scripts or rejects, and jitlint must agree with torch on every one.
 
 A case is one module's source. A line marked `# rejects` is where torch 2.13 reports its error: jitlint must report

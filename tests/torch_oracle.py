@@ -9,7 +9,7 @@ and scripts each. The result says which stage failed, so that only torch.jit.scr
   (a module-level `@torch.jit.script`, a `torch.jit.script(...)` in a constructor). Decided by the traceback: the
   exception propagated out of `torch.jit.script`'s own frame.
 
-The result carries torch's first line in that file (rules-catalog §0.2).
+The result carries torch's first line in that file (where a user would look first).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""jitlint: a TorchScript-readiness linter for PyTorch model code."""
+"""jitlint: a linter for PyTorch model code that predicts what torch.jit.script, torch.fx and torch.export reject or
+silently change."""
 
 __version__ = "0.1.0"
 

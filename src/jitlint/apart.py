@@ -2,9 +2,9 @@
 
 A function that a class inherits from another file is checked against that class, and several rules decide over
 all the classes a function was captured for at once: so the process that lints the base class's file parses the
-file of every subclass. On transformers, `modeling_utils.py`'s properties are captured for 1,877 classes in about
-600 files; the process linting it parsed those files on top of everything else it held (+322 MiB in a partial run,
-+174 MiB in the larger worker of a cold run). Such a file is linted here instead (`engine.lint_apart`): a process
+file of every subclass. In a large library, the properties of a base model file are captured for classes in hundreds
+of files, and the process linting it parsed those files on top of everything else it held (the figures are in
+bench/records/2026-11-24-figures-behind-code-choices.md). Such a file is linted here instead (`engine.lint_apart`): a process
 forked before the run parses anything, which receives what the run found in the file and holds the trees of that
 file and of the files its classes come from, nothing more.
 

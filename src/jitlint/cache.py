@@ -66,6 +66,7 @@ from pathlib import Path
 
 from jitlint import __version__
 from jitlint.atomic import write_atomically
+from jitlint.codes import TARGET_OF
 from jitlint.config import Config
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.limits import generated_marker, structure_problem
@@ -111,8 +112,9 @@ def settings_key(config: Config, enabled: set[str]) -> str:
         "ignore_noqa": config.ignore_noqa,
         "max_file_size": limits.max_file_size,
         "lint_generated": limits.lint_generated,
-        "export_strict": getattr(config, "export_strict", False),
-        "fx": [sorted(config.fx_leaf_modules), sorted(config.fx_autowrap_functions), config.fx_library_leaves],
+        # Every enabled target's settings, whatever they are (`TargetSettings.key`).
+        "targets": {target: config.settings(target).key()
+                    for target in sorted({TARGET_OF.get(code) for code in enabled} - {None})},
     }
     return _digest(json.dumps(settings, sort_keys=True))
 
@@ -387,7 +389,7 @@ class StaticCache:
                         todo.append(reader)
             stale = [path for path in files if path in changed or str(path) in reached]
             # The entries: every file's findings; the records (what other files put in each file's record) only if
-            # something changed (on transformers they are most of what a warm run would hold).
+            # something changed (on a large library they are most of what a warm run would hold).
             findings: dict[Path, list[Finding]] = {}
             records: dict[str, dict] = {}
             shared = SharedRows() if changed or moved or relooked else None
@@ -520,10 +522,10 @@ class StaticCache:
 
 class SharedRows:
     """One object per distinct address and string in the records (`engine.contributions_of`'s rows). The records
-    repeat them (on transformers, one property is captured for each of 1,877 classes, in the part of each of their
+    repeat them (a base class's property is captured for each of its subclasses, in the part of each of their
     root files): a worker builds its records with one (pickle then sends each once), and a plan reads them with
-    one, where JSON makes a new one for each occurrence (the records of the whole run took 109 MB in the parent of
-    every cached run). A row of another shape is left as it is (`_well_formed` judges it when the record is
+    one, where JSON makes a new one for each occurrence, which held the records many times over in the parent of
+    every cached run. A row of another shape is left as it is (`_well_formed` judges it when the record is
     used)."""
 
     def __init__(self) -> None:

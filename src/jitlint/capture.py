@@ -23,6 +23,7 @@ import libcst as cst
 
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
+from jitlint.settings import TargetSettings
 from jitlint.walk import walk
 
 # (function, the class it is captured for or None, why): what a policy adds to the worklist.
@@ -143,9 +144,11 @@ class CapturePolicy:
     # cache's records, after a call reached the function, takes it over the call's.
     primary_reasons: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, project: ProjectIndex, captured: "CaptureMap") -> None:
+    def __init__(self, project: ProjectIndex, captured: "CaptureMap", settings: TargetSettings | None = None) -> None:
         self.project = project
         self.captured = captured
+        # The typed settings of the policy's target (`[tool.jitlint.<target>]`), as the run configured them.
+        self.settings = settings if settings is not None else TargetSettings()
 
     def roots(self) -> Iterable[Capture]:
         """Where capture starts, in the linted modules of this process (`project.linted`)."""
@@ -259,9 +262,10 @@ class CaptureMap:
     share of the run also `receive`s what the other workers found in its files (`export`), so that each
     worker ends with the map a single process would have built for those files."""
 
-    def __init__(self, project: ProjectIndex, policy: type[CapturePolicy]) -> None:
+    def __init__(self, project: ProjectIndex, policy: type[CapturePolicy],
+                 settings: TargetSettings | None = None) -> None:
         self.project = project
-        self.policy = policy(project, self)
+        self.policy = policy(project, self, settings)
         self.functions: dict[int, CapturedFunction] = {}
         self._scans: dict[int, FunctionScan] = {}
         self._queue: list[tuple[FunctionInfo, ClassInfo | None, str]] = []
@@ -287,8 +291,9 @@ class CaptureMap:
         self._sites_of: dict[tuple[int, int], list[tuple[FunctionInfo, CallSite]]] = {}
 
     @classmethod
-    def build(cls, project: ProjectIndex, policy: type[CapturePolicy], finalize: bool = True) -> "CaptureMap":
-        captured = cls(project, policy)
+    def build(cls, project: ProjectIndex, policy: type[CapturePolicy], finalize: bool = True,
+              settings: TargetSettings | None = None) -> "CaptureMap":
+        captured = cls(project, policy, settings)
         linted = project.linted
         try:
             for module in list(linted):  # one module at a time, to know which file each root comes from

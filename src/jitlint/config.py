@@ -8,15 +8,15 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Mapping
 
-from jitlint.targets import DEFAULT_TARGETS
+from jitlint.settings import SettingsError, TargetSettings
+from jitlint.targets import DEFAULT_TARGETS, all_targets
 
+# The keys of [tool.jitlint] itself; each target that declares settings adds its table (`[tool.jitlint.<target>]`).
 KNOWN_KEYS = frozenset(
     {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic",
-     "baseline", "max-file-size", "lint-generated", "export", "fx"}
+     "baseline", "max-file-size", "lint-generated"}
 )
 DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python", "inputs"})
-EXPORT_KEYS = frozenset({"strict"})
-FX_KEYS = frozenset({"leaf-modules", "autowrap-functions", "library-leaves"})
 
 # Directories never worth linting (ruff's defaults, plus our cache).
 DEFAULT_EXCLUDE = (
@@ -48,14 +48,10 @@ class Config:
     dynamic_python: str | None = None
     # `[tool.jitlint.dynamic] inputs`: "pkg.mod:Class" -> "pkg.examples:make_inputs" (export needs example inputs).
     dynamic_inputs: dict[str, str] = field(default_factory=dict)
-    export_strict: bool = False  # `[tool.jitlint.export] strict = true`: judge strict-mode torch.export
     baseline: Path | None = None  # `baseline = "..."`, relative to the pyproject.toml
     ignore_noqa: bool = False  # `--ignore-noqa` (command line only): no `# noqa` suppresses anything
-    # `[tool.jitlint.fx]`: what the fx-trace policy treats as leaves (qualified names), and whether libraries' own
-    # notrace registrations count (timm's, torchvision.ops), as `create_feature_extractor` and timm's tracer do.
-    fx_leaf_modules: list[str] = field(default_factory=list)
-    fx_autowrap_functions: list[str] = field(default_factory=list)
-    fx_library_leaves: bool = False
+    # Each target's `[tool.jitlint.<target>]`, by target name (see `settings`).
+    target_settings: dict[str, TargetSettings] = field(default_factory=dict)
     max_file_size: int | None = None  # `max-file-size` in bytes (None: the default of jitlint.source); larger: JIT004
     lint_generated: bool = False  # `lint-generated`: lint files that declare themselves generated (else JIT005)
 
@@ -65,6 +61,11 @@ class Config:
 
         return Limits(self.max_file_size if self.max_file_size is not None else DEFAULT_MAX_FILE_BYTES,
                       self.lint_generated)
+
+    def settings(self, target: str) -> TargetSettings:
+        """The typed settings of a target: its table as configured, or its defaults."""
+        found = self.target_settings.get(target)
+        return found if found is not None else all_targets()[target].settings_class()()
 
     # -- selection --------------------------------------------------------------------------------------------
     def enabled_codes(self, code_targets: Mapping[str, str | None], cli_select=None, cli_extend=(), cli_ignore=(),
@@ -194,7 +195,8 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{path}: cannot read configuration: {error}") from None
     table = data.get("tool", {}).get("jitlint", {})
-    _check_table(table, "tool.jitlint", KNOWN_KEYS, path)
+    settled = {name: target for name, target in all_targets().items() if target.settings}
+    _check_table(table, "tool.jitlint", KNOWN_KEYS | set(settled), path)
     config = Config(root=Path(path).resolve().parent, source=Path(path))
     for key in ("target", "select", "ignore", "extend-select", "exclude", "extend-exclude"):
         if key in table:
@@ -228,8 +230,10 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
             raise ConfigError(f"{path}: `lint-generated` in [tool.jitlint] must be true or false")
         config.lint_generated = table["lint-generated"]
     _load_dynamic(config, table.get("dynamic", {}), path)
-    _load_export(config, table.get("export", {}), path)
-    _load_fx(config, table.get("fx", {}), path)
+    for name, target in settled.items():
+        if name in table:
+            config.target_settings[name] = _load_settings(target.settings_class(), table[name], f"tool.jitlint.{name}",
+                                                          path)
     return config
 
 
@@ -242,26 +246,16 @@ def _check_table(table, name: str, keys: frozenset[str], path) -> None:
         raise ConfigError(f"{path}: unknown key in [{name}]: `{unknown[0]}`")
 
 
-def _load_export(config: Config, table, path) -> None:
-    """`[tool.jitlint.export]`: strict (judge `torch.export.export(..., strict=True)`)."""
-    _check_table(table, "tool.jitlint.export", EXPORT_KEYS, path)
-    if not isinstance(table.get("strict", False), bool):
-        raise ConfigError(f"{path}: `strict` in [tool.jitlint.export] must be true or false")
-    config.export_strict = table.get("strict", False)
-
-
-def _load_fx(config: Config, table, path) -> None:
-    """`[tool.jitlint.fx]`: leaf-modules and autowrap-functions (qualified names), library-leaves (bool)."""
-    _check_table(table, "tool.jitlint.fx", FX_KEYS, path)
-    for key in ("leaf-modules", "autowrap-functions"):
-        value = table.get(key, [])
-        if not (isinstance(value, list) and all(isinstance(item, str) and item for item in value)):
-            raise ConfigError(f"{path}: `{key}` in [tool.jitlint.fx] must be a list of qualified names")
-    if not isinstance(table.get("library-leaves", False), bool):
-        raise ConfigError(f"{path}: `library-leaves` in [tool.jitlint.fx] must be true or false")
-    config.fx_leaf_modules = list(table.get("leaf-modules", []))
-    config.fx_autowrap_functions = list(table.get("autowrap-functions", []))
-    config.fx_library_leaves = table.get("library-leaves", False)
+def _load_settings(cls: type[TargetSettings], table, name: str, path) -> TargetSettings:
+    """A target's table, read into its settings class (`TargetSettings.from_table`), or a one-line ConfigError."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [{name}] must be a table")
+    try:
+        return cls.from_table(table)
+    except SettingsError as error:
+        if error.expect is None:
+            raise ConfigError(f"{path}: unknown key in [{name}]: `{error.key}`") from None
+        raise ConfigError(f"{path}: `{error.key}` in [{name}] must be {error.expect}") from None
 
 
 def _load_dynamic(config: Config, table, path) -> None:

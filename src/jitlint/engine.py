@@ -22,6 +22,7 @@ from jitlint.cache import SharedRows, merge_graph
 from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
+from jitlint.facts import FactStore
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.names import resolved
 from jitlint.positions import positions as positions_of
@@ -30,7 +31,7 @@ from jitlint.prefilter import Prefilter, has_module_class
 from jitlint.project import ModuleInfo, ProjectIndex
 from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
-from jitlint.targets import policy_class
+from jitlint.targets import policy_class, target_of_policy
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
 from jitlint.walk import children, walk
 from jitlint import pages
@@ -259,7 +260,7 @@ def _in_lint_thread(function, *args, **kwargs):
             failure.append(error)
 
     # The trees are large and acyclic: Python's cyclic collector would rescan them again and again as they grow
-    # (it doubled the cost of parsing timm), and would free nothing.
+    # (which made parsing a large library much slower), and would free nothing.
     gc_was_enabled = gc.isenabled()
     gc.disable()
     previous_stack = threading.stack_size(STACK_BYTES)
@@ -282,12 +283,10 @@ def _in_lint_thread(function, *args, **kwargs):
 
 class _Sweeper:
     """Frees the cyclic garbage the rules leave per file, without the collector scanning the trees. The run keeps
-    Python's collector off (see `_in_lint_thread`), but a file's rules leave reference cycles behind (on a
-    60-directory transformers subset, linting the files a second time grew the process by 118 MB, and a collection
-    then found 1.1M objects in cycles): kept, they doubled a worker's memory on transformers during the lint
-    phase. Everything that exists before the lint phase (the trees, the index, the maps) is frozen, so each
-    collection after a file scans only what that file's rules allocated (0.5 of 40 CPU-s on that subset), and the
-    oldest young generation every 50 files. After each file it also lets `jitlint.heap` hand the C heap's free
+    Python's collector off (see `_in_lint_thread`), but a file's rules leave reference cycles behind: kept, they
+    made up much of a worker's memory on a large library during the lint phase. Everything that exists before the
+    lint phase (the trees, the index, the maps) is frozen, so each collection after a file scans only what that
+    file's rules allocated, a small share of the lint's time, and the oldest young generation every 50 files. After each file it also lets `jitlint.heap` hand the C heap's free
     pages back. Does nothing for one file (nothing accumulates: the editor server's keystroke) or where the
     collector is on (a caller's own thread)."""
 
@@ -376,13 +375,13 @@ def _lint_run(
         seeds.append(buffer_path)
 
     project = ProjectIndex(loader=loader or later.loader)  # the editor server's keeps modules between edits
-    project.derived["config"] = config  # what capture policies configure themselves from ([tool.jitlint.fx])
     project.seed(seeds)
     modules = _index(project, sources)
     modules = later.decide(project, modules, errors)
     if progress is not None:
         progress(len(files), 2 * len(files), "capture maps")
-    maps = {name: CaptureMap.build(project, policy_class(name)) for name in policies}
+    maps = {name: CaptureMap.build(project, policy_class(name), settings=policy_settings(name, config))
+            for name in policies}
     modules = later.reached(project, modules, maps)
     # The maps are final: their records are made before linting, not on top of what it holds at its end.
     contrib = contributions_of(maps, files) if record else {}
@@ -418,6 +417,11 @@ def _received(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
     return entries, sites
 
 
+def policy_settings(name: str, config: Config):
+    """The settings of the target that declares capture policy `name`, as the run configured them."""
+    return config.settings(target_of_policy(name).name)
+
+
 def needs_one_process(policies) -> bool:
     """Whether a capture policy among `policies` follows values through call sites across files: its findings in one
     file depend on the bodies of its callers in others, so neither a worker's share nor a cached share is enough."""
@@ -434,7 +438,7 @@ def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str
     reason], sites [callee address, [caller's file, its display name, ordinal, bound, positional, keywords, star]],
     plain lists sorted as their JSON texts sort, each once.
 
-    The records repeat themselves (on transformers, one property captured for each of 1,877 classes, in the part
+    The records repeat themselves (a base class's property is captured for each of its subclasses, in the part
     of each root file): each distinct address, reason and caller's file is one object (`SharedRows`), which
     pickle then sends once, and the parent holds once."""
     keys = {resolved(path): str(path) for path in files}
@@ -552,11 +556,11 @@ def _lint_share_with(apart: "Apart | None", files, share, recorded, config, enab
             source = linted[path]
             (sources if isinstance(source, SourceFile) else errors).append(source)
         project = ProjectIndex(loader=loader)
-        project.derived["config"] = config
         project.seed(files)
         modules = _index(project, sources)
         report(len(paths), 2 * len(paths), "capture maps")
-        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
+        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False,
+                                       settings=policy_settings(name, config)) for name in policies}
         return project, modules, errors, maps, contributions_of(maps, files)
 
     order = {path: number for number, path in enumerate(files)}
@@ -668,12 +672,11 @@ def lint_apart(job: tuple, config: Config, enabled: set[str]) -> tuple:
         source = read_source(path, limits=limits)
         (sources if isinstance(source, SourceFile) else errors).append(source)
     project = ProjectIndex(loader=_load_quietly)
-    project.derived["config"] = config
     project.seed(files)
     modules = _index(project, sources)
     mine = {resolved(source.path) for source, _module in modules}
-    maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) if explore
-            else CaptureMap(project, policy_class(name)) for name in policies}
+    maps = {name: CaptureMap.build(project, policy_class(name), finalize=False, settings=policy_settings(name, config))
+            if explore else CaptureMap(project, policy_class(name), policy_settings(name, config)) for name in policies}
     for name, captured in maps.items():
         entries, sites = [], []
         for kind, batch in batches:
@@ -1076,11 +1079,11 @@ def _shard_worker(index: int, connection) -> None:
             (sources if isinstance(source, SourceFile) else errors).append(source)
         tell("capture maps", 0, 0, force=True)
         project = ProjectIndex(loader=later.loader)
-        project.derived["config"] = config
         project.seed(files)
         modules = _index(project, sources)
         modules = later.decide(project, modules, errors)
-        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False) for name in policies}
+        maps = {name: CaptureMap.build(project, policy_class(name), finalize=False,
+                                       settings=policy_settings(name, config)) for name in policies}
         tell("exchange", 0, 0, force=True)
         where = _Owner(owner)
         elsewhere = lambda path: None if where(path) == index else where(path)  # noqa: E731
@@ -1100,8 +1103,8 @@ def _shard_worker(index: int, connection) -> None:
             modules = [(source, module) for source, module in modules if resolved(source.path) not in apart_files]
         if record:  # the maps are final: their records go now, not on top of what linting holds at its end
             connection.send(("recorded", contributions_of(maps, files)))
-        # The findings go to the parent as the files are linted: held here to the end, they were tens of MB of a
-        # worker's peak on transformers (the parent holds no tree).
+        # The findings go to the parent as the files are linted: held here to the end, they were a sizeable part of
+        # a worker's peak on a large library (the parent holds no tree).
         connection.send(("findings", [_finding_for_error(error) for error in errors if error.code in enabled]))
         sweep = _Sweeper(len(modules))
         for done, (source, module) in enumerate(modules):
@@ -1164,10 +1167,12 @@ def _lint_module(source, module, project, maps, rules, config, unused_noqa=False
     raws: list[RawFinding] = []
     failed: dict[str, str] = {}
     targets = frozenset(rule.target for rule in rules if rule.target is not None)
+    facts = FactStore()  # the file's facts, shared by the traversals of every policy and dropped after the file
     for policy in dict.fromkeys(rule.policy for rule in rules):  # one traversal per capture policy, in code order
         group = [rule for rule in rules if rule.policy == policy]
-        ctx = RuleContext(module, project, maps[policy])
-        ctx.config, ctx.targets = config, targets
+        ctx = RuleContext(module, project, maps[policy], policy=policy, facts=facts,
+                          settings=maps[policy].policy.settings)
+        ctx.targets = targets
         dispatcher = _Dispatcher(ctx, group, source.text)
         for rule in group:
             ctx._set_rule(type(rule))

@@ -2,15 +2,12 @@
 
 LibCST's native parser allocates and frees large buffers for every file, and Python puts its larger objects on the
 C heap too. glibc's `malloc` keeps what is freed in the middle of its heaps resident until `malloc_trim` is called,
-so a process that parses and lints hundreds of files carries their garbage in its RSS. Measured on transformers:
-530 modeling files held 357 MiB after parsing and 302 MiB after one `malloc_trim(0)`; the lint of
-`modeling_layers.py` (checked against the classes of 48 files) took its process up 41 MiB, of which a trim gave back
-28.
+so a process that parses and lints hundreds of files carries their garbage in its RSS; one `malloc_trim(0)` gives
+a noticeable part of it back.
 
-Pages handed back are faulted in again when the heap reuses them, so trimming costs more than the 1-7 ms of the call.
-On a `-j1` run over transformers' `models/b*`, trimming whenever the RSS had grown 8 MiB took the minor page faults
-from 41k to 253k and the system time from 0.22 to 0.98 s (of about 18 CPU-s); at 32 MiB, 121k and 0.54 s; the peak
-fell from 162 to 131 MiB either way. So `settle`, called after each file parsed or linted, trims only when the RSS has
+Pages handed back are faulted in again when the heap reuses them, so trimming costs more than the call itself:
+trimming at every small growth multiplied the minor page faults and the system time, while a larger step lowered
+the peak just as much (the figures are in bench/records/2026-11-24-figures-behind-code-choices.md). So `settle`, called after each file parsed or linted, trims only when the RSS has
 grown `STEP_BYTES` since the last trim: at most once per step of growth, never while the process stays flat. Where
 there is no `malloc_trim` or no `/proc/self/statm` (macOS, musl) this does nothing."""
 

@@ -3,9 +3,9 @@
 LibCST's native parser builds every node by looking its class up on the `libcst` package. While `parse_module`
 runs here, the classes of the nodes that hold only layout (whitespace, newlines, commas, dots, brackets,
 operators, all of which jitlint's walk skips) are swapped for factories that return one shared, already
-validated instance per distinct content. In typical model code 42% of all nodes are `SimpleWhitespace`; sharing
-the layout nodes cuts the memory of the parsed trees of timm + torchvision from about 320 MB to 235 MB; the
-parse time stays the same (12 to 14 s either way on this machine, within its noise).
+validated instance per distinct content. In typical model code a large share of all nodes are `SimpleWhitespace`;
+sharing the layout nodes cuts the memory of the parsed trees by about a quarter, and the parse time stays within
+its noise (bench/records/2026-11-24-figures-behind-code-choices.md).
 
 LibCST nodes are immutable, so a shared node is as good as a copy for reading, printing (`Module.code`) and
 positions of every other node. What sharing changes: a layout node has one position (the last one recorded) and
@@ -17,8 +17,8 @@ factory, not a class, and raises. Whatever lints in threads must lint one file s
 runs every lint on one thread, `server.py`).
 
 The names are built through a factory too, which interns their text: the parser makes a new string for every
-occurrence of `self` or `x`, and a string costs about as much as the `Name` node that holds it (on transformers'
-modeling files, interning cut the trees' traced memory by about a sixth). A `Name` node itself is never shared:
+occurrence of `self` or `x`, and a string costs about as much as the `Name` node that holds it, so interning cuts
+the trees' memory further. A `Name` node itself is never shared:
 findings point at names.
 
 If a LibCST release stops building nodes this way, the factories are simply never called; if one calls them in

@@ -100,6 +100,12 @@ def torch_error(code: str) -> str:
     return _torch_error(page) if page else ""
 
 
+_RULE_PAGE = re.compile(r"[A-Z]+\d{3}")
+
+
 def all_pages() -> list[Page]:
-    paths = sorted(pages_dir().glob("*/*.md"), key=lambda path: path.name)
+    """The rule pages: `rules/<target>/<CODE>.md`. Other pages in those folders (a target's generated tables, such as
+    `rules/script/error-sites.md`) are not rule pages."""
+    paths = sorted((path for path in pages_dir().glob("*/*.md") if _RULE_PAGE.fullmatch(path.stem)),
+                   key=lambda path: path.name)
     return [parse(path.read_text(encoding="utf-8"), path.parent.name) for path in paths]

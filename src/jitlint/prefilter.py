@@ -1,4 +1,4 @@
-"""Which files of a run must be parsed with LibCST up front, decided without LibCST (issue 21).
+"""Which files of a run must be parsed with LibCST up front, decided without LibCST.
 
 A file's findings come from three places: the capture roots in it (for TorchScript: the module classes, whose
 `forward`, exported methods and properties, own or inherited, are compiled, and whatever `torch.jit.script` is
@@ -89,7 +89,7 @@ class Summary:
     name: str
     # The dotted names its text spells (`dotted_chains`), all `ProjectIndex.reads` takes from the text: a file
     # that stays deferred is held to the end of the run, and its text would be (4 bytes a character in a file
-    # with one emoji: most of a worker's text on transformers).
+    # with one emoji, which can be most of a worker's text).
     chains: frozenset[str]
     imports: ImportTable
     classes: dict[str, list[str | None]] = field(default_factory=dict)  # top-level class -> qualified bases

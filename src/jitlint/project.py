@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Literal, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
 import libcst as cst
 
@@ -614,9 +614,6 @@ def dotted_chains(text: str) -> frozenset[str]:
     return frozenset(_DOTTED.findall(text))
 
 
-_T = TypeVar("_T")
-
-
 class ProjectIndex:
     """All modules of a run, and the classes and functions they define, resolved by qualified name."""
 
@@ -633,20 +630,9 @@ class ProjectIndex:
         self._by_path: dict[Path, ModuleInfo] = {}
         self._module_class_cache: dict[int, bool] = {}
         self._attributes_cache: dict[int, dict[str, AttributeInfo]] = {}
-        # What targets derive from the index (their types for attributes, ...), cached for the run by a key each
-        # target owns.
-        self.derived: dict[str, dict] = {}
-
-    def kept(self, space: str, owner: object, compute: "Callable[[], _T]", *key: object) -> _T:
-        """`compute()` once per run for `owner` (a node or an index object, by identity) and `key`, kept in
-        `derived[space]`: what a rule derives from a base's method or class and asks again for every subclass.
-        The entry holds `owner`, so its id stays unique for as long as the entry is kept."""
-        cache = self.derived.setdefault(space, {})
-        slot = (id(owner), *key)
-        found = cache.get(slot)
-        if found is None or found[0] is not owner:
-            found = cache[slot] = (owner, compute())
-        return found[1]
+        # What targets derive from the index for the whole run, by the run fact that derives it (see
+        # `jitlint.facts.RunFact`): the one store of what is kept across files.
+        self.derived: dict = {}
 
     def seed(self, paths: "list[Path]") -> None:
         """Declare every linted file of the run, parsed in this process or not, in the run's order: the import

@@ -19,7 +19,7 @@ def render(findings: list[Finding], output_format: str, *, quiet: bool = False, 
 def pieces(findings: list[Finding], output_format: str, *, quiet: bool = False,
            baselined: bool = False) -> Iterator[str]:
     """`render`'s text, a piece at a time: a run with many findings writes them out without holding the whole
-    text and every finding's JSON object at once (transformers' 19 MB of JSON took the process up 100 MB)."""
+    text and every finding's JSON object at once (which, for a large library's JSON, held several times its size)."""
     if output_format == "sarif":
         from jitlint.rules import RULES
         from jitlint.sarif import render as render_sarif

@@ -21,8 +21,8 @@ from urllib.parse import unquote, urlparse
 from jitlint import __version__, pages
 
 # Each change restarts this timer: a burst of typing is linted once, after it. Not shortened after a fast lint: a
-# lint of a large model file costs about 0.2 CPU-s, and linting at every pause inside a word would keep a core busy
-# on a 2-core machine while the user types (README, "The editor, profiled and re-measured").
+# lint of a large model file costs a noticeable fraction of a CPU-second, and linting at every pause inside a word
+# would keep a core busy on a 2-core machine while the user types (bench/records/2026-11-23-editor.md).
 DEBOUNCE_SECONDS = 0.3
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # Python's line ends only: str.splitlines also splits at \f, \x1c, U+2028
 
@@ -52,7 +52,7 @@ def _findings(path: Path, text: str, dynamic: bool):
         if MODULES.reads != reads:
             # A lint that parsed modules (opening a file, a dependency saved) leaves the collector a full pass to
             # make over the new trees: do it now, as part of the seconds the open takes, rather than on the next
-            # keystroke (0.2-0.3 CPU-s on modeling_llama.py's modules).
+            # keystroke, where it would cost as much as the lint itself.
             gc.collect()
         return findings
 

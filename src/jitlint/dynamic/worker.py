@@ -44,7 +44,7 @@ def _redirect(log_path: str):
 
 
 def _reset_torch_state(torch) -> None:
-    """Forget what earlier attempts compiled (rules-catalog §0.3), or torch refuses to redefine methods."""
+    """Forget what earlier attempts compiled, or torch refuses to redefine methods."""
     from torch.jit import _recursive
 
     _recursive.concrete_type_store = _recursive.ConcreteTypeStore()
@@ -272,7 +272,7 @@ class Checker:
 
     def compile_separately(self, instance, methods: list[str], functions: list, max_attempts: int,
                            ignored: list[str] = ()) -> list[dict]:
-        """Compile each method on its own (rules-catalog §0.3) and each free function with torch.jit.script, with
+        """Compile each method on its own (torch's error stops at the first failing method) and each free function with torch.jit.script, with
         the failing functions still ignored (named `ignored`), so errors behind a caller that failed earlier show."""
         torch = self.torch
         from torch.jit import _recursive

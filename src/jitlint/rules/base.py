@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 import libcst as cst
 
 from jitlint import layout
+from jitlint.facts import FactStore, read_fact
 from jitlint.finding import Severity
 from jitlint.names import first_param_name
 from jitlint.project import AttributeInfo
+from jitlint.settings import TargetSettings
 
 if TYPE_CHECKING:
     from jitlint.capture import CaptureMap, CapturedFunction
@@ -76,9 +78,14 @@ class Rule:
     text_hints: ClassVar[tuple[str, ...]] = ()
     # For an "anywhere" rule: the node types it must see outside compiled functions (None: all it handles).
     outside_handlers: ClassVar[frozenset[str] | None] = None
+    # The facts the rule reads with `ctx.fact(...)` (`jitlint.facts`), added to those its base classes declare:
+    # reading any other raises UndeclaredFact.
+    facts: ClassVar[tuple[type, ...]] = ()
+    declared_facts: ClassVar[frozenset[type]] = frozenset()  # `facts` over the class and its bases
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
+        cls.declared_facts = frozenset(fact for klass in cls.__mro__ for fact in klass.__dict__.get("facts", ()))
         if "code" in cls.__dict__:
             _check_declaration(cls)
             REGISTERED.append(cls)
@@ -87,7 +94,7 @@ class Rule:
 
     def handlers(self) -> list:
         """("visit" or "leave", node type name, bound method) for each hook, found once per instance: a run lints
-        every file with the same instances (`dir()` per rule per file cost 0.45 s on timm)."""
+        every file with the same instances (`dir()` per rule per file was a measurable share of a run)."""
         if self._handlers is None:
             self._handlers = [
                 (attribute[:5], attribute[6:], getattr(self, attribute))
@@ -160,25 +167,37 @@ class RawFinding:
 
 
 class RuleContext:
-    def __init__(self, module: "ModuleInfo", project: "ProjectIndex", captured: "CaptureMap") -> None:
+    def __init__(self, module: "ModuleInfo", project: "ProjectIndex", captured: "CaptureMap", *,
+                 policy: str | None = None, facts: FactStore | None = None, settings: TargetSettings | None = None,
+                 ) -> None:
         self.module = module
         self.project = project
         self.captured = captured  # the capture map of the policy of the rules being run
+        self.policy = policy if policy is not None else getattr(captured.policy, "name", None)  # that policy's name
+        # The file's facts (`fact`): shared with the contexts of the file's other policies, dropped after the file.
+        self.facts = facts if facts is not None else FactStore()
+        self.readers: list[type] = []  # the facts being computed, innermost last (each reads as itself)
+        # The typed settings of the rules' target (`[tool.jitlint.<target>]`, `jitlint.settings`).
+        self.settings = settings if settings is not None else captured.policy.settings
         self.function: CapturedFunction | None = None
         self.in_pruned_branch = False
         self.in_signature = False
         self.findings: list[RawFinding] = []
         self._rule: type[Rule] | None = None
         self.ancestors: list[cst.CSTNode] = []
-        self.flow_events: dict[int, list] = {}  # rules.flow: each compiled function's analysis, shared by its rules
-        # The run's configuration (target options such as `[tool.jitlint.export] strict`) and its enabled targets
-        # (advice that must not steer a user of two targets into the other's error): set by the engine.
-        self.config = None
+        # The run's enabled targets (advice that must not steer a user of two targets into the other's error): set
+        # by the engine.
         self.targets: frozenset[str] = frozenset()
 
     # The engine sets the reporting rule before each call.
     def _set_rule(self, rule: type[Rule]) -> None:
         self._rule = rule
+
+    def fact(self, fact: type, node: cst.CSTNode | None = None, *key: object):
+        """The value of `fact` for `node` (a function, for a per-function fact; nothing, for a per-file one; the
+        owner object and key, for a run fact), computed once and kept (see `jitlint.facts`). The rule reading it
+        (or the fact being computed) must declare it."""
+        return read_fact(self, self.readers[-1] if self.readers else self._rule, fact, node, key)
 
     def report(self, node: cst.CSTNode, message: str | None = None, *, fix: PendingFix | None = None) -> None:
         assert self._rule is not None

@@ -1,8 +1,8 @@
 """Capture targets: the ways of capturing a model that jitlint checks, each a package of this one.
 
 A target bundles a name (`script`), the prefix of its rule codes (`JIT`), the capture policies its rules use, its
-rules (the modules of its `rules` subpackage), its rule pages (`rules/<name>/` in the repository) and its dynamic
-confirmer. Adding a target is adding a package `jitlint/targets/<name>/` whose `__init__.py` defines `TARGET`; the
+typed settings (`[tool.jitlint.<name>]`, see `jitlint.settings`), its rules (the modules of its `rules`
+subpackage), its rule pages (`rules/<name>/` in the repository) and its dynamic confirmer. Adding a target is adding a package `jitlint/targets/<name>/` whose `__init__.py` defines `TARGET`; the
 engine, the CLI and the registry find it there. A target's `__init__.py` must not import LibCST (or its rules):
 a run served from the cache reads the targets but never LibCST.
 """
@@ -26,10 +26,22 @@ class Target:
     policies: dict[str, str] = field(default_factory=dict)
     # The module whose `run_dynamic(run, settings, ...)` confirms findings with the real capture ("" for none yet).
     confirmer: str = ""
+    # Its `[tool.jitlint.<name>]` table: "module:Class" of a `jitlint.settings.TargetSettings` subclass ("" for none:
+    # the target takes no table). The module must not import LibCST.
+    settings: str = ""
 
     @property
     def rules_package(self) -> str:
         return f"{__name__}.{self.name}.rules"
+
+    def settings_class(self):
+        """The target's settings class (`jitlint.settings.TargetSettings` itself when it declares none)."""
+        if not self.settings:
+            from jitlint.settings import TargetSettings
+
+            return TargetSettings
+        module, _, cls = self.settings.partition(":")
+        return getattr(importlib.import_module(module), cls)
 
 
 @lru_cache(maxsize=1)
@@ -59,6 +71,14 @@ def confirmers(names: list[str]) -> list[Target]:
 def confirm(target: Target, run, settings):
     """Mark `run.findings` with what the target's dynamic confirmer reproduces (its `run_dynamic`)."""
     return importlib.import_module(target.confirmer).run_dynamic(run, settings)
+
+
+def target_of_policy(name: str) -> Target:
+    """The target that declares the capture policy `name`."""
+    for target in all_targets().values():
+        if name in target.policies:
+            return target
+    raise KeyError(f"no target declares the capture policy {name!r}")
 
 
 def policy_class(name: str):

@@ -9,4 +9,5 @@ TARGET = Target(
     description="torch.export.export (default non-strict; `[tool.jitlint.export] strict = true`)",
     policies={"export": "jitlint.targets.export.policy:ExportPolicy"},
     confirmer="jitlint.targets.export.dynamic",
+    settings="jitlint.targets.export.settings:ExportSettings",
 )

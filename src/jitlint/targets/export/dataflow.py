@@ -3,8 +3,8 @@
 torch.export runs the model on fake tensors. Shapes are symbols it can reason about (a branch on `x.shape[0]`
 specialises or guards); values read from tensor data (`.item()`, `.tolist()`, a reduction used as a bool,
 `int(tensor)`) are unknown at trace time: export stops when Python needs them as a bool or a concrete int
-(export-catalog §2, D1/D2). This module is the export target's value domain for the shared flow walker
-(`jitlint.flow`); it records events that the rules of `jitlint.targets.export.rules` report.
+(verified on torch 2.13). This module is the export target's value domain for the shared flow walker
+(`jitlint.facts.flow`); it records events that the rules of `jitlint.targets.export.rules` report.
 
 The kinds of value (strings, None when nothing is known):
 
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jitlint.flow import FlowDomain, FlowWalker, Frame, Reads
+from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import first_param_name
 
 if TYPE_CHECKING:

@@ -1,5 +1,4 @@
-"""The `export` capture policy: what `torch.export.export(model, args)` traces (export-catalog §4 and §7.1,
-verified on torch 2.13).
+"""The `export` capture policy: what `torch.export.export(model, args)` traces (verified on torch 2.13).
 
 Roots: `forward` of each nn.Module class, and (through the shared worklist) what it calls, across files. Nothing
 stops the walk: export runs the eager Python, so `@torch.jit.ignore` / `@torch.jit.unused` bodies are traced like

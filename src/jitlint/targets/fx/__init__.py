@@ -14,4 +14,5 @@ TARGET = Target(
     },
     # Traces the root module classes with torch.fx.symbolic_trace (wrap-and-retry); marks the FX2xx findings.
     confirmer="jitlint.targets.fx.dynamic",
+    settings="jitlint.targets.fx.settings:FxSettings",
 )

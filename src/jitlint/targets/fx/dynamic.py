@@ -81,12 +81,12 @@ def run_dynamic(run, settings):
     if project is None or captured is None:
         raise DynamicError("--dynamic --target fx needs the fx-trace capture map")
     torch_version = probe_torch(settings.python)
-    config = project.derived.get("config")
     requests, user_roots = build_requests(project, captured, settings.factories)
+    fx = captured.policy.settings  # the run's `[tool.jitlint.fx]`, as the fx-trace policy read it
     extra = {
-        "leaf_modules": sorted(getattr(config, "fx_leaf_modules", [])),
-        "autowrap_functions": sorted(getattr(config, "fx_autowrap_functions", [])),
-        "library_leaves": bool(getattr(config, "fx_library_leaves", False)),
+        "leaf_modules": sorted(fx.leaf_modules),
+        "autowrap_functions": sorted(fx.autowrap_functions),
+        "library_leaves": fx.library_leaves,
     }
     results = _run(requests, user_roots, extra, torch_version, settings)
     return confirm_findings(run.findings, results, captured, project, torch_version, settings.strict)

@@ -1,8 +1,8 @@
 """FX type knowledge: which names of a file hold a torch.fx `GraphModule`, `Graph`, `Node`, `Interpreter`, ...
 
-The FX1xx rules fire only on receivers whose FX type is known: without types, the same checks fired 42 times on
-other libraries' `.kwargs`, `add_node` and AST nodes in torch alone (fx-catalog §1.5). The sources of each type are
-those of fx-catalog §1.3:
+The FX1xx rules fire only on receivers whose FX type is known: without types, the same checks fired on other
+libraries' `.kwargs`, `add_node` and AST nodes, in torch's own sources alone dozens of times. The sources of each
+type:
 
 - `GraphModule`: `torch.fx.symbolic_trace(...)`, `fx.GraphModule(...)`, `<Transformer>.transform()`,
   `torch.export.export(...).graph_module` / `.module()`, `make_fx(f)(...)`, the first parameter of a torch.compile
@@ -28,6 +28,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from jitlint.facts import Fact
 from jitlint.names import dotted_name
 from jitlint.walk import walk
 
@@ -472,13 +473,20 @@ def _is_static(node: cst.FunctionDef) -> bool:
 
 
 # -- what rules use -----------------------------------------------------------------------------------------------
+class FileFxTypes(Fact):
+    """The file's FX types, computed once per file and shared by the FX rules that read them."""
+
+    per = "file"
+    policy_dependent = False
+
+    @classmethod
+    def compute(cls, ctx, node: None) -> FxTypes:
+        return FxTypes(ctx.module.tree, ctx.module.imports)
+
+
 def fx_types(ctx) -> FxTypes:
-    """The file's FX types, computed once per file and shared by the FX rules of the run (kept on the context)."""
-    cached = getattr(ctx, "_fx_types", None)
-    if cached is None or cached.module_scope.node is not ctx.module.tree:
-        cached = FxTypes(ctx.module.tree, ctx.module.imports)
-        ctx._fx_types = cached
-    return cached
+    """The file's FX types (the rule must declare `FileFxTypes`)."""
+    return ctx.fact(FileFxTypes)
 
 
 def enclosing_function(ctx) -> cst.FunctionDef | None:

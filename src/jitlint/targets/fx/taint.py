@@ -1,5 +1,5 @@
 """Proxy taint: which values are `torch.fx.Proxy` objects while `symbolic_trace` runs a traced function, and where
-code uses one as a plain Python value (the FX2xx sinks). A domain of the shared flow walker (`jitlint.flow`).
+code uses one as a plain Python value (the FX2xx sinks). A domain of the shared flow walker (`jitlint.facts.flow`).
 
 Values (strings, None for "concrete or unknown"):
 - `PROXY`: certainly a Proxy: a traced forward's placeholder parameters, `self.<nn.Parameter>`, anything derived
@@ -11,7 +11,7 @@ Values (strings, None for "concrete or unknown"):
 - `SEQ`, `SEQ_P`, `DICT`: a concrete list or tuple (without / with Proxy elements), a concrete dict;
 - `MODULE_LOCAL`: a module instance built in traced code.
 
-Seeds and reach (fx-catalog 3.3): a root forward's parameters are all placeholders (flags with defaults too); the
+Seeds and reach: a root forward's parameters are all placeholders (flags with defaults too); the
 parameters of other traced functions take the taint of what their call sites pass (a parameter a call omits keeps
 its concrete default), so taint crosses function boundaries and files. Buffers, Python attributes and literals
 stay concrete.
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from jitlint.flow import FlowDomain, FlowWalker, Frame, Reads
+from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import first_param_name
 from jitlint.project import CallResult, ClassInfo, FunctionInfo, is_torch_module_base
 from jitlint.walk import walk

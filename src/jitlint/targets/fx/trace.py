@@ -1,4 +1,4 @@
-"""The `fx-trace` capture policy: what `torch.fx.symbolic_trace(module)` traces (fx-catalog Part 2, torch 2.13).
+"""The `fx-trace` capture policy: what `torch.fx.symbolic_trace(module)` traces (torch 2.13).
 
 Roots: `forward` of every nn.Module class of the linted files that is not a leaf. The tracer runs that Python and
 follows it into every project function it calls and every submodule that is not a leaf, across files.
@@ -29,6 +29,7 @@ import libcst as cst
 from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
 from jitlint.names import ImportTable
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
+from jitlint.targets.fx.settings import FxSettings
 from jitlint.walk import walk
 
 # The value a call has while symbolic_trace runs the code (qualified names).
@@ -49,24 +50,6 @@ FX_WRAP = "torch.fx.wrap"
 LIBRARY_MODULE_LEAF_DECORATORS = ("register_notrace_module",)
 LIBRARY_FUNCTION_WRAPPERS = ("register_notrace_function",)
 LIBRARY_LEAF_PACKAGES = ("torchvision.ops",)
-
-
-@dataclass(frozen=True)
-class FxSettings:
-    """`[tool.jitlint.fx]`: what the tracer users run treats as leaves. The default is plain `symbolic_trace`."""
-
-    leaf_modules: frozenset[str] = frozenset()
-    autowrap_functions: frozenset[str] = frozenset()
-    library_leaves: bool = False
-
-
-def settings_of(project: ProjectIndex) -> FxSettings:
-    config = project.derived.get("config")
-    if config is None:
-        return FxSettings()
-    return FxSettings(frozenset(getattr(config, "fx_leaf_modules", ())),
-                      frozenset(getattr(config, "fx_autowrap_functions", ())),
-                      bool(getattr(config, "fx_library_leaves", False)))
 
 
 def trace_time_value(test: cst.BaseExpression, imports: ImportTable) -> bool | None:
@@ -305,9 +288,10 @@ class TracePolicy(CapturePolicy):
     # a run split across workers would see only the callers in each worker's files (the engine keeps it whole).
     needs_one_process = True
 
-    def __init__(self, project, captured) -> None:
-        super().__init__(project, captured)
-        self.settings = settings_of(project)
+    settings: FxSettings
+
+    def __init__(self, project, captured, settings: FxSettings | None = None) -> None:
+        super().__init__(project, captured, settings if settings is not None else FxSettings())
         self.leaves = LeafKnowledge(project, self.settings)
         self.analyses: dict[int, object] = {}  # the taint analysis of each traced function (jitlint.targets.fx.taint)
 

@@ -1,4 +1,4 @@
-"""Fixes of TorchScript rules (issue 20): each function takes the node a rule reports and its RuleContext, and
+"""Fixes of TorchScript rules: each function takes the node a rule reports and its RuleContext, and
 returns a PendingFix or None when the rewrite is not certain to keep what the code does (or, for a rule whose fix
 is unsafe, what its page says it may change). The rule classes call these from their report; a fix's safety is the
 rule's `fix` attribute, and each rule page's "Fix safety" says when it applies and what it can change.
@@ -1542,7 +1542,7 @@ def flag_for_one_branch(function: cst.FunctionDef, branch: cst.If, name: str, ct
 
 
 
-# -- issue 20, third round: flow findings with one obvious rewrite -------------------------------------------------
+# -- flow findings with one obvious rewrite --------------------------------------------------------------------
 
 # Tensor methods TorchScript lacks, and the call it has that computes the same (verified on torch 2.13: `x.bool()`
 # fails with "'Tensor' object has no attribute or method 'bool'").
@@ -1707,7 +1707,7 @@ def annotate_tolist(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     return None
 
 
-# -- issue 20, third round: annotations and declarations eager Python ignores -------------------------------------
+# -- annotations and declarations eager Python ignores -----------------------------------------------------------
 
 def drop_cast(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
     """JIT431: `cast(T, value)` -> `value` (`typing.cast` returns its value unchanged). Safe. Only for a plain

@@ -1,4 +1,4 @@
-"""The `script` capture policy: what `torch.jit.script(module)` compiles (rules-catalog §0.1, torch 2.13).
+"""The `script` capture policy: what `torch.jit.script(module)` compiles (torch 2.13).
 
 Roots: `forward`, `@torch.jit.export` methods and every `@property` of each nn.Module class (less
 `__jit_unused_properties__`, and none for a class with `__prepare_scriptable__`), `@torch.jit.script` functions and
@@ -19,6 +19,7 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
+from jitlint.facts import RunFact, run_fact
 from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
 from jitlint.names import ImportTable, first_param_name, target_names
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, decorator_names
@@ -168,17 +169,22 @@ def guard_name(test: cst.BaseExpression, imports: ImportTable) -> str | None:
 
 
 
-def constant_names(project: ProjectIndex, cls: ClassInfo) -> frozenset[str]:
+class ConstantNames(RunFact):
     """The attributes torch inlines as constants in a module class: annotated `Final` or listed in `__constants__`,
     in the class or a project base."""
-    def collect() -> frozenset[str]:
+
+    @classmethod
+    def compute(cls, project: ProjectIndex, owner: ClassInfo) -> frozenset[str]:
         names: set[str] = set()
-        for current in project.mro(cls):
+        for current in project.mro(owner):
             names.update(current.string_lists.get("__constants__", ()))
             names.update(name for name, info in current.own_attributes.items() if info.final)
         return frozenset(names)
 
-    return project.kept("script.constant_names", cls, collect)
+
+def constant_names(project: ProjectIndex, cls: ClassInfo) -> frozenset[str]:
+    """`ConstantNames` of a class."""
+    return run_fact(project, ConstantNames, cls)
 
 
 def constant_attribute(name: str, ctx) -> bool:

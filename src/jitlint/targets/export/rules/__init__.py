@@ -18,13 +18,13 @@ class ExportRule(Rule):
     policy: ClassVar[str | None] = "export"
     # The export modes in which the rule's finding holds: `[tool.jitlint.export] strict = true` selects "strict".
     # Strict export (TorchDynamo) traces NumPy, `int(tensor)` and tensor asserts that default export rejects
-    # (export-catalog §2, "default and strict disagree").
+    # (the patterns where the modes disagree are in tests/export_patterns.py).
     modes: ClassVar[tuple[str, ...]] = ("default", "strict")
 
 
 def strict(ctx: RuleContext) -> bool:
     """Whether the run judges strict-mode export (`[tool.jitlint.export] strict = true`)."""
-    return bool(getattr(ctx.config, "export_strict", False))
+    return ctx.settings.strict
 
 
 def in_mode(rule: ExportRule, ctx: RuleContext) -> bool:

@@ -1,5 +1,5 @@
 """EXP301: the migration view. TorchScript-only constructs that torch.export does not honour, so that code moved to
-export no longer needs them (export-catalog §4). Reported only when the `script` target is not enabled too: a
+export no longer needs them (verified on torch 2.13). Reported only when the `script` target is not enabled too: a
 codebase checked for both still needs them for TorchScript."""
 
 from __future__ import annotations

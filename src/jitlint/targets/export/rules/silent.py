@@ -1,6 +1,6 @@
 """EXP201-EXP208 (less EXP207): what default torch.export accepts but silently changes. Export runs the Python once,
 at trace time, on fake tensors: what is not a tensor operation is evaluated then and baked into the program, or
-dropped (export-catalog §3, verified on torch 2.13). TorchScript kept all of these dynamic."""
+dropped (verified on torch 2.13). TorchScript kept all of these dynamic."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from jitlint.rules.base import Rule, Scope
+from jitlint.targets.fx.fxtypes import FileFxTypes
 
 
 class FxPassRule(Rule):
@@ -14,6 +15,7 @@ class FxPassRule(Rule):
     target: ClassVar[str | None] = "fx"
     policy: ClassVar[str | None] = "fx-pass"
     scope: ClassVar[Scope] = "anywhere"
+    facts = (FileFxTypes,)  # the FX type of receivers (`fxtypes.type_of`)
 
 
 class FxTraceRule(Rule):

@@ -8,6 +8,7 @@ import difflib
 
 import libcst as cst
 
+from jitlint.facts import Fact
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.fx.fxtypes import (
     GRAPH,
@@ -23,6 +24,7 @@ from jitlint.targets.fx.fxtypes import (
 )
 from jitlint.targets.fx.rules import FxPassRule
 from jitlint.targets.fx.rules.nodes import FX_HINTS
+from jitlint.walk import walk
 
 def _string_value(expr: cst.BaseExpression) -> str | None:
     if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
@@ -128,7 +130,7 @@ class TargetNameAttribute(FxPassRule):
                          "or compare `node.target` with the function itself")
 
 
-# Advice for the names articles and generated code guess (fx-catalog §1.4); any other unknown name gets the
+# Advice for the names articles and generated code guess (names that FX never had); any other unknown name gets the
 # closest real one.
 _DID_YOU_MEAN = {
     GRAPH: {
@@ -213,41 +215,41 @@ def _advice(owner: str, name: str, known: list[str]) -> str:
     return f"; did you mean {advice}?" if advice else ""
 
 
-def _assigned_attributes(ctx: RuleContext) -> set[str]:
+class AssignedAttributes(Fact):
     """Attribute names a file assigns on anything (`node.my_flag = ...`): reading them later is the file's own
     convention, not an invented API name. Also names the file spells as strings (`hasattr(node, "x")`)."""
-    cached = getattr(ctx, "_fx_assigned_attributes", None)
-    if cached is not None and cached[0] is ctx.module.tree:
-        return cached[1]
-    names: set[str] = set()
 
-    class Targets(cst.CSTVisitor):
-        def _add(self, target: cst.BaseExpression) -> None:
-            if isinstance(target, cst.Attribute):
-                names.add(target.attr.value)
-            elif isinstance(target, (cst.Tuple, cst.List)):
-                for element in target.elements:
-                    self._add(element.value)
+    per = "file"
+    policy_dependent = False
 
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            self._add(node.target)
+    @classmethod
+    def compute(cls, ctx: RuleContext, node: None) -> set[str]:
+        names: set[str] = set()
 
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            self._add(node.target)
+        class Targets(cst.CSTVisitor):
+            def _add(self, target: cst.BaseExpression) -> None:
+                if isinstance(target, cst.Attribute):
+                    names.add(target.attr.value)
+                elif isinstance(target, (cst.Tuple, cst.List)):
+                    for element in target.elements:
+                        self._add(element.value)
 
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            self._add(node.target)
+            def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+                self._add(node.target)
 
-        def visit_SimpleString(self, node: cst.SimpleString) -> None:
-            value = node.evaluated_value
-            if isinstance(value, str) and value.isidentifier():
-                names.add(value)
+            def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+                self._add(node.target)
 
-    from jitlint.walk import walk
+            def visit_AugAssign(self, node: cst.AugAssign) -> None:
+                self._add(node.target)
 
-    walk(ctx.module.tree, Targets())
-    ctx._fx_assigned_attributes = (ctx.module.tree, names)
-    return names
+            def visit_SimpleString(self, node: cst.SimpleString) -> None:
+                value = node.evaluated_value
+                if isinstance(value, str) and value.isidentifier():
+                    names.add(value)
+
+        walk(ctx.module.tree, Targets())
+        return names
 
 
 _GUARD_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
@@ -256,7 +258,7 @@ _GUARD_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError
 def _guarded(name: str, ctx: RuleContext) -> bool:
     """Version-compatibility code: inside a `try` whose handler catches the ImportError/AttributeError, or a name the
     file also spells as a string (`hasattr(torch.jit, "name")`)."""
-    if name in _assigned_attributes(ctx):
+    if name in ctx.fact(AssignedAttributes):
         return True
     for index, ancestor in enumerate(ctx.ancestors[:-1]):
         if isinstance(ancestor, cst.Try) and ctx.ancestors[index + 1] is ancestor.body:
@@ -288,6 +290,7 @@ class InventedFxApi(FxPassRule):
     fix = "safe"
     message = "this torch.fx / torch.jit name does not exist in torch 2.13"
     text_hints = ("fx", "jit", "export", "example_inputs")
+    facts = (AssignedAttributes,)
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         name = node.attr.value
@@ -318,7 +321,7 @@ class InventedFxApi(FxPassRule):
         if table is None:
             return
         known = fx_api()["classes"][table]
-        if name in known or name in _assigned_attributes(ctx):
+        if name in known or name in ctx.fact(AssignedAttributes):
             return
         # FX objects take attributes a project sets elsewhere (`node.sharding_spec = ...` in another file): only
         # the commonly guessed names and near misses of real ones (typos) are reported.

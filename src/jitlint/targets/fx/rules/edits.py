@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts import Fact
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.fx.fxtypes import GRAPH, GRAPH_MODULE, INTERPRETERS, NODE, NODE_CREATORS, fx_types, type_of
 from jitlint.targets.fx.rules import FxPassRule
@@ -211,20 +212,22 @@ class _Ordered(cst.CSTVisitor):
         self.events.append(node)
 
 
-def _events(scope: cst.CSTNode, ctx: RuleContext) -> list[cst.CSTNode]:
-    cache = ctx.__dict__.setdefault("_fx_events", {})
-    key = id(scope)
-    if key not in cache:
+class OrderedEvents(Fact):
+    """Every call, assignment, name and attribute of one function body (or of a module's top level, outside its
+    functions and classes), in source order."""
+
+    policy_dependent = False
+
+    @classmethod
+    def compute(cls, ctx: RuleContext, scope: cst.CSTNode) -> list[cst.CSTNode]:
         visitor = _Ordered()
-        body = scope.body if isinstance(scope, cst.FunctionDef) else scope
         if isinstance(scope, cst.FunctionDef):
-            walk(body, visitor)
+            walk(scope.body, visitor)
         else:
             for statement in scope.body:
                 if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
                     walk(statement, visitor)
-        cache[key] = (scope, visitor.events)
-    return cache[key][1]
+        return visitor.events
 
 
 def _method_call(event: cst.CSTNode, receiver: str | None, method: str | tuple[str, ...]) -> bool:
@@ -244,6 +247,7 @@ class SelfReferencingReplacement(FxPassRule):
     summary = "`n.replace_all_uses_with(new)` where `new` reads `n`: `new` ends up reading itself"
     message = "`new` reads this node, so replacing all its uses re-points `new` at itself"
     text_hints = ("replace_all_uses_with",)
+    facts = (OrderedEvents,)
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if not _method_call(node, None, "replace_all_uses_with") or not isinstance(node.func.value, cst.Name):
@@ -255,7 +259,7 @@ class SelfReferencingReplacement(FxPassRule):
         ) > 1:
             return
         old, new = node.func.value.value, node.args[0].value.value
-        events = _events(_function_or_module(ctx), ctx)
+        events = ctx.fact(OrderedEvents, _function_or_module(ctx))
         position = next((i for i, e in enumerate(events) if e is node), None)
         if position is None:
             return
@@ -381,12 +385,13 @@ class BoxedRunListReused(FxPassRule):
     summary = "a list passed to `Interpreter.boxed_run` read again after the call (the interpreter emptied it)"
     message = "`boxed_run` empties the list it is given; pass a copy (`boxed_run(list(args))`)"
     text_hints = ("boxed_run",)
+    facts = (OrderedEvents,)
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if not _is_boxed_run(node, ctx) or not node.args or not isinstance(node.args[0].value, cst.Name):
             return
         name = node.args[0].value.value
-        events = _events(_function_or_module(ctx), ctx)
+        events = ctx.fact(OrderedEvents, _function_or_module(ctx))
         position = next((i for i, e in enumerate(events) if e is node), None)
         if position is None:
             return
@@ -427,6 +432,7 @@ class EraseNodeWithUsers(FxPassRule):
     summary = "`graph.erase_node(n)` while `n` provably has users: before `n.replace_all_uses_with`, or after a new node read `n`"
     message = "erase a node only once nothing uses it: `n.replace_all_uses_with(...)` first"
     text_hints = ("erase_node",)
+    facts = (OrderedEvents,)
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         func = node.func
@@ -435,7 +441,7 @@ class EraseNodeWithUsers(FxPassRule):
         if type_of(ctx, func.value) != GRAPH or not isinstance(node.args[0].value, cst.Name):
             return
         name = node.args[0].value.value
-        events = _events(_function_or_module(ctx), ctx)
+        events = ctx.fact(OrderedEvents, _function_or_module(ctx))
         position = next((i for i, e in enumerate(events) if e is node), None)
         if position is None:
             return
@@ -522,6 +528,7 @@ class GraphEditWithoutRecompile(FxPassRule):
     summary = "a GraphModule called after its graph was edited, with no `recompile()` in between (it runs its old code)"
     message = "the GraphModule still runs its old code: call `gm.recompile()` after editing `gm.graph`"
     text_hints = ("graph",)
+    facts = (OrderedEvents,)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         self._check(node, ctx)
@@ -546,7 +553,7 @@ class GraphEditWithoutRecompile(FxPassRule):
         other_graphs = [name for name in scope.bindings if types.name_type(name, scope) == GRAPH and name not in graphs]
         only = next(iter(modules)) if len(modules) == 1 and not other_graphs else None
         pending: dict[str, cst.CSTNode] = {}  # gm -> its first edit since it was last compiled
-        for event in _events(scope_node, ctx):
+        for event in ctx.fact(OrderedEvents, scope_node):
             if isinstance(event, cst.Call):
                 func = event.func
                 for arg in event.args:  # handed on (`finish(gm)`, `Interpreter(gm)`): someone else may recompile

@@ -11,25 +11,31 @@ from typing import ClassVar
 
 import libcst as cst
 
+from jitlint.facts import Fact
 from jitlint.rules.base import RuleContext
 from jitlint.targets.fx import taint
 from jitlint.targets.fx.rules import FxTraceRule
 
 
-def sinks_for(ctx: RuleContext, node: cst.FunctionDef) -> list[taint.Sink]:
-    """The sinks of a traced function, computed once for all the rules that report them."""
-    entry = ctx.function
-    if entry is None or entry.info.node is not node or not entry.body_captured:
-        return []
-    analysis = taint.analyse(ctx.captured.policy, entry)
-    return analysis.sinks if analysis is not None else []
+class TaintSinks(Fact):
+    """The sinks of a traced function (read where the walk is at its `def`). The taint analysis behind it is kept for
+    the run by the policy (`taint.analyse`): a function's parameters take their taint from its callers, anywhere."""
+
+    @classmethod
+    def compute(cls, ctx: RuleContext, node: cst.FunctionDef) -> list[taint.Sink]:
+        entry = ctx.function
+        if entry is None or entry.info.node is not node or not entry.body_captured:
+            return []
+        analysis = taint.analyse(ctx.captured.policy, entry)
+        return analysis.sinks if analysis is not None else []
 
 
 class _SinkRule(FxTraceRule):
     sink: ClassVar[str]
+    facts = (TaintSinks,)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        for sink in sinks_for(ctx, node):
+        for sink in ctx.fact(TaintSinks, node):
             if sink.kind == self.sink:
                 ctx.report(sink.node, sink.message)
 

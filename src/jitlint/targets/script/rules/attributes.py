@@ -13,6 +13,7 @@ from jitlint.targets.script.typing.types import Type
 from jitlint.targets.script.typing.types import annotation as annotation_of
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import fixers
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules.calls import global_value_type
 from jitlint.targets.script.rules.containers import self_attribute_load
@@ -134,6 +135,7 @@ class _AttributeValueRule(ScriptRule):
 
 
 class AttributeEmptyContainer(_AttributeValueRule):
+    facts = (ScriptTypes,)
     code = "JIT602"
     name = "attr-empty-container"
     severity = "error"

@@ -15,6 +15,7 @@ from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script import schemas
 from jitlint.walk import walk
+from jitlint.targets.script.facts import ScriptTypes
 
 
 class _Names(cst.CSTVisitor):
@@ -107,7 +108,7 @@ class NoNumpy(ScriptRule):
         func = node.func
         # With the export target enabled too, the TorchScript escape hatches are no advice: default-mode
         # torch.export traces `@torch.jit.ignore` bodies and `is_scripting()`-False branches, and rejects NumPy there
-        # (export-catalog §4). Tensor-only code works for both.
+        # (verified on torch 2.13). Tensor-only code works for both.
         both = "export" in ctx.targets
         fix = fixers.numpy_round_trip(node, ctx) or (None if both else eager_helper_fix(ctx))
         if isinstance(func, cst.Attribute) and func.attr.value == "numpy" and not node.args:
@@ -224,6 +225,7 @@ class NoBuiltinMapFilter(ScriptRule):
 
 class NoUnsupportedBuiltin(ScriptRule):
     code = "JIT405"
+    facts = (ScriptTypes,)
     name = "no-python-builtin-unsupported"
     severity = "error"
     summary = "`setattr`, `next`, `iter`, `repr`, `format`, ... builtins; `id()` of a Tensor, int, str, list, ..."

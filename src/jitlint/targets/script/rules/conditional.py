@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts import RunFact, run_fact
 from jitlint.names import first_param_name, assigned_names
 from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
@@ -74,11 +75,17 @@ def _stores(node: cst.CSTNode, receiver: str) -> set[str]:
     return finder.names
 
 
-def _method_stores(method, project) -> set[str]:
+class MethodStores(RunFact):
     """`_stores` of a method's body on its first parameter, once per method (JIT232 asks it for every method of
     every class in the MRO of each conditional attribute read)."""
-    return project.kept("script.method_stores", method.node,
-                        lambda: _stores(method.node.body, first_param_name(method.node) or "self"))
+
+    @classmethod
+    def compute(cls, project, node: cst.FunctionDef) -> set[str]:
+        return _stores(node.body, first_param_name(node) or "self")
+
+
+def _method_stores(method, project) -> set[str]:
+    return run_fact(project, MethodStores, method.node)
 
 
 def _suite(block: cst.BaseSuite | None) -> list[cst.BaseStatement]:
@@ -132,13 +139,20 @@ class _InitSets:
         return definite
 
 
-def _init_sets(cls: ClassInfo, project) -> _InitSets | None:
-    init = cls.methods.get("__init__")
-    return project.kept("script.init_sets", cls, lambda: _InitSets(init.node) if init is not None else None)
+class InitSets(RunFact):
+    """What a class's own `__init__` sets (`_InitSets`), None without one."""
+
+    @classmethod
+    def compute(cls, project, owner: ClassInfo) -> _InitSets | None:
+        init = owner.methods.get("__init__")
+        return _InitSets(init.node) if init is not None else None
 
 
-def _literal_strings(cls: ClassInfo, project) -> frozenset[str]:
-    def collect() -> frozenset[str]:
+class ClassStrings(RunFact):
+    """Every string literal of a class's code."""
+
+    @classmethod
+    def compute(cls, project, owner: ClassInfo) -> frozenset[str]:
         strings: set[str] = set()
 
         class Strings(cst.CSTVisitor):
@@ -147,10 +161,16 @@ def _literal_strings(cls: ClassInfo, project) -> frozenset[str]:
                 if isinstance(value, str):
                     strings.add(value)
 
-        walk(cls.node, Strings())
+        walk(owner.node, Strings())
         return frozenset(strings)
 
-    return project.kept("script.class_strings", cls, collect)
+
+def _init_sets(cls: ClassInfo, project) -> _InitSets | None:
+    return run_fact(project, InitSets, cls)
+
+
+def _literal_strings(cls: ClassInfo, project) -> frozenset[str]:
+    return run_fact(project, ClassStrings, cls)
 
 
 class AttributeSetConditionally(ScriptRule):

@@ -18,6 +18,7 @@ import libcst as cst
 from jitlint.names import assigned_names
 from jitlint.rules.base import PendingFix, RuleContext
 from jitlint.targets.script import fixers
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.typing.analysis import function_types
 from jitlint.targets.script.typing import results as R
@@ -108,6 +109,8 @@ def with_path(ctx: RuleContext, function: cst.FunctionDef, node: cst.CSTNode,
 
 class _TypedRule(ScriptRule):
     """A rule that reports typer results: `render` words one (message, fix builder or None)."""
+
+    facts = (ScriptTypes,)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         for result in results_for(self, node, ctx):

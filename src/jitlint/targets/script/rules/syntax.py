@@ -1,13 +1,14 @@
 """JIT1xx: constructs torch's frontend rejects, and generator expressions where TorchScript cannot type them.
 
 Frontend rules (`fires_in_pruned = True`) fire even inside `is_scripting()` dead branches: torch converts the whole function
-before it prunes anything (rules-catalog §0.1, verified on 2.13).
+before it prunes anything (verified on 2.13).
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts import RunFact, run_fact
 from jitlint.apis import unsupported
 from jitlint.names import first_param_name
 from jitlint.targets.script.typing.analysis import type_at
@@ -17,11 +18,13 @@ from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
+from jitlint.targets.script.facts import ScriptTypes
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 class NoBuiltinSumOfTensors(ScriptRule):
+    facts = (ScriptTypes,)
     code = "JIT101"
     name = "no-builtin-sum"
     severity = "error"
@@ -82,6 +85,7 @@ def in_ignore_context_manager(ctx: RuleContext) -> bool:
 
 
 class NoComprehensionIf(ScriptRule):
+    facts = (ScriptTypes,)
     code = "JIT102"
     name = "no-comprehension-if"
     severity = "error"
@@ -592,11 +596,19 @@ def _first_import(function: cst.FunctionDef) -> cst.Import | cst.ImportFrom | No
     return None
 
 
+class ModuleCode(RunFact):
+    """The code of a module's tree, printed once per run."""
+
+    @classmethod
+    def compute(cls, project, tree: cst.Module) -> str:
+        return tree.code
+
+
 def _line_in(project, module, function: cst.FunctionDef, node: cst.CSTNode) -> int | str:
     """The 1-based line of a statement of a function of a module read on demand (which has no position metadata):
     found by the code of the function, then of the statement in it. The module's code is printed once per run."""
     tree = module.tree
-    code = project.kept("script.module_code", tree, lambda: tree.code)
+    code = run_fact(project, ModuleCode, tree)
     function_code = tree.code_for_node(function)
     start = code.find(function_code)
     inner = function_code.find(tree.code_for_node(node)) if start >= 0 else -1
@@ -654,6 +666,7 @@ class NoClassDefInCompiledCode(ScriptRule):
 
 class NoTupleOfIterable(ScriptRule):
     code = "JIT124"
+    facts = (ScriptTypes,)
     name = "no-tuple-of-iterable"
     severity = "error"
     summary = "`tuple()` of a generator or list (a display, or a value typed as a list: `tuple(x.shape[2:])`)"

@@ -13,6 +13,7 @@ from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
 from jitlint.walk import walk
+from jitlint.targets.script.facts import ScriptTypes
 
 
 def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[PendingEdit]:
@@ -145,6 +146,7 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
 
 class UnannotatedNonTensorParam(ScriptRule):
     code = "JIT202"
+    facts = (ScriptTypes,)
     name = "unannotated-nontensor-param"
     severity = "error"
     summary = "an unannotated parameter used by `range()` or compared with a string"

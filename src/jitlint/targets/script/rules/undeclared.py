@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts import RunFact, run_fact
 from jitlint.walk import walk
 from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
@@ -64,16 +65,20 @@ def _guarded_by_hasattr(name: str, ctx: RuleContext) -> bool:
     return False
 
 
-def _named_in(cls: ClassInfo, project) -> frozenset[str]:
-    """Every name the class's code may set as an attribute, found wider than the project index does: `self.<name>`
+class NamesSetInClass(RunFact):
+    """Every name a class's code may set as an attribute, found wider than the project index does: `self.<name>`
     anywhere inside an assignment, loop, `with` or walrus target (tuple unpacking `self.a, self.b = ...` too), and
     every string literal of the class (`setattr(self, "name", ...)`, `register_buffer("name", ...)`)."""
-    def collect() -> frozenset[str]:
+
+    @classmethod
+    def compute(cls, project, owner: ClassInfo) -> frozenset[str]:
         targets = _SetTargets()
-        walk(cls.node, targets)
+        walk(owner.node, targets)
         return frozenset(targets.names)
 
-    return project.kept("script.names_set_in_class", cls, collect)
+
+def _named_in(cls: ClassInfo, project) -> frozenset[str]:
+    return run_fact(project, NamesSetInClass, cls)
 
 
 class _SetTargets(cst.CSTVisitor):

@@ -322,7 +322,7 @@ class _FindCalls(cst.CSTVisitor):
 
 def _calls(function: cst.FunctionDef) -> list[cst.Call]:
     # The read-only walk: `function.visit` rebuilds every node it passes, and this runs for every subclass of a
-    # base with an `__init_subclass__` (in an editor, on every change: 0.03 s of modeling_llama.py's 0.2).
+    # base with an `__init_subclass__` (in an editor, on every change).
     finder = _FindCalls(function)
     walk(function, finder)
     return finder.found

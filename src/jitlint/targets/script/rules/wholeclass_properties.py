@@ -24,6 +24,7 @@ import re
 
 import libcst as cst
 
+from jitlint.facts import RunFact, run_fact
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, FunctionInfo
 from jitlint.rules.base import RuleContext
@@ -94,6 +95,14 @@ KNOWN = "known"
 
 class _Unknown(Exception):
     """The proof gives up: the rule stays silent."""
+
+
+class OwnGetter(RunFact):
+    """What a class body binds a name to (`_own_getter`), kept per run: every subclass asks again."""
+
+    @classmethod
+    def compute(cls, project, entry: ClassInfo, name: str):
+        return _own_getter(entry, name)
 
 
 def _own_getter(cls: ClassInfo, name: str) -> cst.FunctionDef | None | bool:
@@ -182,7 +191,7 @@ class _Prover:
                     return index, entry, "torch"
                 continue
             # What the class body binds the name to, kept per run: every subclass asks again.
-            getter = self.project.kept("script.own_getters", entry, lambda: _own_getter(entry, name), name)
+            getter = run_fact(self.project, OwnGetter, entry, name)
             if isinstance(getter, cst.FunctionDef):
                 return index, entry, getter
             if name in entry.methods:
@@ -481,10 +490,17 @@ class _Scope:
         return self.prover.annotation_type(annotation, self.imports)
 
 
-def _function_names(project, node: cst.FunctionDef) -> tuple[dict[str, cst.Param], dict[str, list]]:
+class FunctionNames(RunFact):
     """A function's named parameters, and every value its body binds to each local name; the same for every class
     whose proof walks the function (kept per run: a base's `__init__` is walked once per subclass). Read only."""
-    return project.kept("script.function_names", node, lambda: _names_of(node))
+
+    @classmethod
+    def compute(cls, project, node: cst.FunctionDef) -> tuple[dict[str, cst.Param], dict[str, list]]:
+        return _names_of(node)
+
+
+def _function_names(project, node: cst.FunctionDef) -> tuple[dict[str, cst.Param], dict[str, list]]:
+    return run_fact(project, FunctionNames, node)
 
 
 def _names_of(node: cst.FunctionDef) -> tuple[dict[str, cst.Param], dict[str, list]]:
@@ -500,12 +516,19 @@ def _names_of(node: cst.FunctionDef) -> tuple[dict[str, cst.Param], dict[str, li
     return params, locals_
 
 
-def _tracked_uses(project, node: cst.FunctionDef, tracked: str) -> list[tuple[str, cst.CSTNode, tuple]]:
+class TrackedUses(RunFact):
     """In source order, what `_Occurrences` checks in a function's body: each use of `tracked` (not as an
     attribute's name), each `super` call, and each nested def, lambda or class that mentions `tracked` or `super`
     (a closure), with the node's parents from the function down. Independent of the class being proven, so kept
     per run."""
-    return project.kept("script.tracked_uses", node, lambda: _uses_of(node, tracked), tracked)
+
+    @classmethod
+    def compute(cls, project, node: cst.FunctionDef, tracked: str) -> list[tuple[str, cst.CSTNode, tuple]]:
+        return _uses_of(node, tracked)
+
+
+def _tracked_uses(project, node: cst.FunctionDef, tracked: str) -> list[tuple[str, cst.CSTNode, tuple]]:
+    return run_fact(project, TrackedUses, node, tracked)
 
 
 def _uses_of(node: cst.FunctionDef, tracked: str) -> list[tuple[str, cst.CSTNode, tuple]]:
@@ -886,11 +909,18 @@ def _is_store(attribute: cst.Attribute, parents: list) -> bool:
     return False
 
 
-def _class_hook_stores(project, hook: FunctionInfo) -> frozenset[str] | None:
+class ClassHookStores(RunFact):
     """The class attributes an `__init_subclass__` stores (`cls.NAME = ...`), when all it does with the class is
     read it, store such attributes and pass it to `_CLASS_READERS` or to `super().__init_subclass__`; else None.
     Kept per run (every subclass's proof asks)."""
-    return project.kept("script.class_hook_stores", hook.node, lambda: _hook_stores(hook))
+
+    @classmethod
+    def compute(cls, project, hook: FunctionInfo) -> frozenset[str] | None:
+        return _hook_stores(hook)
+
+
+def _class_hook_stores(project, hook: FunctionInfo) -> frozenset[str] | None:
+    return run_fact(project, ClassHookStores, hook)
 
 
 def _hook_stores(hook: FunctionInfo) -> frozenset[str] | None:
@@ -1091,7 +1121,15 @@ def _init_dedent_fails(method: FunctionInfo, project) -> bool:
     of the rule walk. The method's lines there are what LibCST renders for the method alone with the class body's
     indentation as the enclosing indentation (the same tokens), so the class is rendered only when those lines
     would fail (then `_init_lines` decides, with its checks that the class is found once in the text)."""
-    return project.kept("script.init_dedent_fails", method.node, lambda: _dedent_verdict(method))
+    return run_fact(project, InitDedentFails, method)
+
+
+class InitDedentFails(RunFact):
+    """`_dedent_verdict` of a method (see `_init_dedent_fails`)."""
+
+    @classmethod
+    def compute(cls, project, method: FunctionInfo) -> bool:
+        return _dedent_verdict(method)
 
 
 def _dedent_verdict(method: FunctionInfo) -> bool:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jitlint.facts import RunFact, run_fact
 from jitlint.names import first_param_name
 from jitlint.targets.script.typing.annotations import Reader, class_type, named_params, signature
 from jitlint.targets.script.typing.checker import Checker
@@ -25,18 +26,19 @@ _IN_PROGRESS: set[tuple] = set()  # (function, owners) being typed for a caller'
 
 
 def function_types(ctx: "RuleContext", node: cst.FunctionDef) -> FunctionTypes:
-    """The typer's results for the compiled function `node` (the one `ctx.function` holds), once per file lint."""
-    key = ("script-types", id(node))
-    found = ctx.flow_events.get(key)
-    if found is None:
-        captured = ctx.function if ctx.function is not None and ctx.function.info.node is node else (
-            ctx.captured.get(node))
-        if captured is None:
-            found = FunctionTypes()
-        else:
-            found = _type(ctx.project, ctx.captured, captured.info, list(captured.owners), captured.pruned)
-        ctx.flow_events[key] = found
-    return found
+    """The typer's results for the compiled function `node`: the `ScriptTypes` fact (the reading rule declares it)."""
+    from jitlint.targets.script.facts import ScriptTypes
+
+    return ctx.fact(ScriptTypes, node)
+
+
+def compute_types(ctx: "RuleContext", node: cst.FunctionDef) -> FunctionTypes:
+    """`ScriptTypes`: type the compiled function `node` (of the file being linted) with its capture."""
+    captured = ctx.function if ctx.function is not None and ctx.function.info.node is node else (
+        ctx.captured.get(node))
+    if captured is None:
+        return FunctionTypes()
+    return _type(ctx.project, ctx.captured, captured.info, list(captured.owners), captured.pruned)
 
 
 def captured_types(project: "ProjectIndex", captured: "CaptureMap", entry) -> FunctionTypes:
@@ -54,9 +56,17 @@ def type_at(ctx: "RuleContext", node: cst.CSTNode):
     return function_types(ctx, function.info.node).types.get(id(node))
 
 
+class _Members(RunFact):
+    """The run's module-attribute inference (one per project index)."""
+
+    @classmethod
+    def compute(cls, project: "ProjectIndex", owner) -> ModuleMembers:
+        return ModuleMembers(project, _init_value_typer(project))
+
+
 def members(project: "ProjectIndex") -> ModuleMembers:
     """The run's module-attribute inference."""
-    return project.kept("script.members", project, lambda: ModuleMembers(project, _init_value_typer(project)))
+    return run_fact(project, _Members, project)
 
 
 def _type(project: "ProjectIndex", captured: "CaptureMap", info: "FunctionInfo", owners: list,
@@ -121,17 +131,23 @@ def returns_of(project: "ProjectIndex", captured: "CaptureMap | None", callee: "
     key = (id(callee.node), tuple(id(o) for o in owners))
     if key in _IN_PROGRESS:
         return None
+    return run_fact(project, _Returns, callee, tuple(owners), captured)
 
-    def compute() -> Type | None:
+
+class _Returns(RunFact):
+    """The return type the typer infers for a compiled function without a return annotation, for the classes it is
+    compiled for (`key`: those classes and the capture map)."""
+
+    @classmethod
+    def compute(cls, project: "ProjectIndex", callee: "FunctionInfo", owners: tuple, captured) -> Type | None:
+        key = (id(callee.node), tuple(id(o) for o in owners))
         _IN_PROGRESS.add(key)
         try:
             entry = captured.get(callee.node) if captured is not None else None
             pruned = entry.pruned if entry is not None else frozenset()
-            return _type(project, captured, callee, owners, pruned).returns
+            return _type(project, captured, callee, list(owners), pruned).returns
         finally:
             _IN_PROGRESS.discard(key)
-
-    return project.kept("script.returns", callee, compute, key[1])
 
 
 def _constant_flag(project: "ProjectIndex", owners: list, name: str) -> bool | str | None:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jitlint.facts import RunFact, run_fact
 from jitlint.names import ImportTable
 from jitlint.targets.script.typing.types import (
     ANY, BOOL, COMPLEX, DEVICE, FLOAT, GENERATOR, INT, NONE, NUMBER, STR, STREAM, TENSOR, Type, dict_of, future_of,
@@ -208,10 +209,16 @@ def _namedtuple_call(qualified: str, call: cst.Call, imports: ImportTable, proje
     return tuple_of(kinds, qualified, tuple(names))
 
 
+class _ClassType(RunFact):
+    @classmethod
+    def compute(cls, project: "ProjectIndex", owner: "ClassInfo") -> Type | None:
+        return _class_type(owner, project)
+
+
 def class_type(cls: "ClassInfo", project: "ProjectIndex") -> Type | None:
     """The TorchScript type of a project class used as a type: a NamedTuple, an Enum, an interface, a module, or a
     TorchScript class."""
-    return project.kept("script.class_type", cls, lambda: _class_type(cls, project))
+    return run_fact(project, _ClassType, cls)
 
 
 def _class_type(cls: "ClassInfo", project: "ProjectIndex") -> Type | None:

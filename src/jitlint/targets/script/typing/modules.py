@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
+from jitlint.facts import RunFact, run_fact
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
 from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
@@ -82,9 +83,9 @@ class ModuleMembers:
 
     def member(self, cls: ClassInfo, name: str) -> Member:
         """What `self.<name>` is in compiled code of `cls` (None: unknown, or no such attribute)."""
-        return self.project.kept("script.module_member", cls, lambda: self._member(cls, name), name)
+        return run_fact(self.project, _Member, cls, name, self)
 
-    def _member(self, cls: ClassInfo, name: str) -> Member:
+    def compute_member(self, cls: ClassInfo, name: str) -> Member:
         if name == "training":
             info = self.project.attributes(cls).get(name)
             if info is None or info.annotation is None:
@@ -214,31 +215,45 @@ class ModuleMembers:
     def _registered(self, cls: ClassInfo) -> dict[str, Type | None]:
         """`self.register_buffer("name", value)` and `register_parameter` in the `__init__`s of the class and its
         bases: a Tensor, or None when the value is None (torch types such an attribute NoneType)."""
-        def collect() -> dict[str, Type | None]:
-            found: dict[str, set] = {}
-            for current in reversed(self.project.mro(cls)):
-                init = current.methods.get("__init__")
-                if init is None:
-                    continue
-                self_name = first_param_name(init.node)
+        return run_fact(self.project, _Registered, cls)
 
-                class Calls(cst.CSTVisitor):
-                    def visit_Call(self, node: cst.Call) -> None:
-                        func = node.func
-                        if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-                                and func.value.value == self_name and func.attr.value in _REGISTRATIONS
-                                and len(node.args) >= 2 and isinstance(node.args[0].value, cst.SimpleString)):
-                            name = node.args[0].value.evaluated_value
-                            if isinstance(name, str):
-                                found.setdefault(name, set()).add(NONE if is_none(node.args[1].value) else TENSOR)
 
-                    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-                        return False
 
-                walk(init.node.body, Calls())
-            return {name: kinds.pop() if len(kinds) == 1 else None for name, kinds in found.items()}
+class _Member(RunFact):
+    """What `self.<name>` is in compiled code of a class (key: the name, and the inference that computes it)."""
 
-        return self.project.kept("script.registered", cls, collect)
+    @classmethod
+    def compute(cls, project: ProjectIndex, owner: ClassInfo, name: str, members: "ModuleMembers") -> Member:
+        return members.compute_member(owner, name)
+
+
+class _Registered(RunFact):
+    """The buffers and parameters a class's `__init__`s register: a Tensor, or None registered as None."""
+
+    @classmethod
+    def compute(cls, project: ProjectIndex, owner: ClassInfo) -> dict:
+        found: dict[str, set] = {}
+        for current in reversed(project.mro(owner)):
+            init = current.methods.get("__init__")
+            if init is None:
+                continue
+            self_name = first_param_name(init.node)
+
+            class Calls(cst.CSTVisitor):
+                def visit_Call(self, node: cst.Call) -> None:
+                    func = node.func
+                    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                            and func.value.value == self_name and func.attr.value in _REGISTRATIONS
+                            and len(node.args) >= 2 and isinstance(node.args[0].value, cst.SimpleString)):
+                        name = node.args[0].value.evaluated_value
+                        if isinstance(name, str):
+                            found.setdefault(name, set()).add(NONE if is_none(node.args[1].value) else TENSOR)
+
+                def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                    return False
+
+            walk(init.node.body, Calls())
+        return {name: kinds.pop() if len(kinds) == 1 else None for name, kinds in found.items()}
 
 
 def join_members(members: list[Member]) -> Member:
