@@ -14,6 +14,7 @@ from jitlint.targets.script.typing.types import SCALARS, TENSOR, Type
 from jitlint.targets.script import fixers
 from jitlint.targets.script.policy import IGNORE_DECORATORS
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.typing.annotations import named_params
 
 
@@ -223,10 +224,40 @@ def _resolved_method(name: str, owner, ctx: RuleContext):
 
 class MethodUsedAsValue(ScriptRule):
     code = "JIT435"
+    facts = (ScriptTypes,)
     name = "method-used-as-value"
     severity = "error"
     summary = "`self.method` used as a value (passed, returned, put in a tuple, tested) in compiled code"
     message = "method cannot be used as a value"
+
+    # What torch says for each use of a value that is no first-class value (`SugaredValue::asValue`, `iter`,
+    # `attr`, `setAttr`, `asTuple`).
+    _USES = {"value": "cannot be used as a value", "iterable": "cannot be used as an iterable",
+             "subscript": "cannot be used as a value", "tuple": "cannot be used as a tuple",
+             "attribute": "attribute lookup is not defined on", "hasattr": "attribute lookup is not defined on",
+             "getattr": "attribute lookup is not defined on",
+             "attribute-assignment": "attribute assignment is not defined on"}
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # A function, a builtin operator or a Python module where torch needs a first-class value: the typer
+        # resolves the names as torch does and reports each such use.
+        from jitlint.targets.script.rules.flow import results_for, sugared_words
+
+        for result in results_for(self, node, ctx):
+            words = sugared_words(result.kind)
+            said = self._USES.get(result.use, "cannot be used as a value")
+            torch_kind = {"builtin": "builtin", "function": "function",
+                          "python-module": "python value of type 'module'"}.get(result.kind, result.kind)
+            torch_says = f"{said} {torch_kind}" if said.endswith(" on") else f"{torch_kind} {said}"
+            spelled = result.name.removeprefix("builtins.")
+            use = {"value": "used as a value", "iterable": "iterated", "subscript": "indexed",
+                   "tuple": "unpacked", "attribute": "asked for an attribute", "hasattr": "given to `hasattr`",
+                   "getattr": "given to `getattr`", "attribute-assignment": "assigned an attribute"}.get(
+                result.use, "used as a value")
+            can = "only reads a Python module's attributes" if result.kind == "python-module" else "can only call it"
+            ctx.report(result.node, f"`{spelled}` is {words}, {use} here; TorchScript {can} (torch: "
+                                    f"\"{torch_says}\"). Call it where its result is needed, or keep this out of "
+                                    f"compiled code")
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         function = ctx.function

@@ -68,6 +68,16 @@ def owner(result: R.Result, ctx: RuleContext, function: cst.FunctionDef) -> str 
         return "JIT208"
     if isinstance(result, R.ModuleContainerProblem):
         return "JIT234" if result.unpacked else "JIT315"
+    if isinstance(result, R.NoTruthValue):
+        if result.type.name in ("Optional", "Union"):
+            return "JIT611" if isinstance(result.node, cst.Attribute) else "JIT704"
+        return "JIT416"  # `aten::Bool` has no overload for it
+    if isinstance(result, R.SpecialFormArguments):
+        if result.form in ("enumerate", "zip"):
+            return "JIT418"
+        return "JIT412" if result.keyword is not None and result.form != "torch._check" or result.twice else "JIT416"
+    if isinstance(result, R.SugaredMisuse):
+        return "JIT415" if result.kind == "python-value" else "JIT435"
     return None
 
 
@@ -78,7 +88,9 @@ _SIMPLE_OWNERS: dict[type, str] = {
     R.AttributeTypeChange: "JIT610", R.EmptyContainerFilled: "JIT210", R.TupleMisuse: "JIT220",
     R.HintMismatch: "JIT221", R.MissingReturn: "JIT222", R.NotIterable: "JIT223", R.NotSubscriptable: "JIT223",
     R.MethodAsValue: "JIT224", R.DeleteSlice: "JIT225", R.CannotUnpack: "JIT234", R.UnwrapNone: "JIT416",
-    R.TupleOfList: "JIT124", R.IdOfValue: "JIT405", R.UnpackArity: "JIT234",
+    R.TupleOfList: "JIT124", R.IdOfValue: "JIT405", R.UnpackArity: "JIT234", R.SugaredReassign: "JIT706",
+    R.DeleteUndefined: "JIT425", R.AnnotateMismatch: "JIT221", R.HasattrSubject: "JIT417", R.TensorIndex: "JIT223",
+    R.ContainerSliceAssign: "JIT225",
 }
 
 
@@ -385,6 +397,10 @@ class OptionalUsedWithoutRefine(_TypedRule):
         name, how, node = _optional_use(result, ctx)
         if name is None:
             return None
+        if isinstance(result, R.NoTruthValue):  # `if x:` means "not None and truthy": no assert says that
+            return (f"`{name}` is Optional here and {how}; TorchScript makes no bool of an Optional (torch: 'Could "
+                    f"not cast value of type {result.type} to bool'). Test `{name} is not None` (and then its value) "
+                    "instead"), None
         return (f"`{name}` is Optional here and {how}; TorchScript rejects that until it is refined. Test it first: "
                 f"`if {name} is not None:` (or `assert {name} is not None`)"), (
             lambda: fixers.assert_not_none(node, ctx))
@@ -398,7 +414,7 @@ class OptionalUsedWithoutRefine(_TypedRule):
                 continue
             seen.add(name)
             message, build = self.render(result, ctx, node)
-            ctx.report(where, message, fix=with_path(ctx, node, where, build))
+            ctx.report(where, message, fix=with_path(ctx, node, where, build) if build is not None else None)
 
 
 def _optional_use(result, ctx: RuleContext):
@@ -407,6 +423,8 @@ def _optional_use(result, ctx: RuleContext):
         base = result.node.value
         text = ctx.code(base)
         return text, f"has its attribute `.{result.name}` read", base
+    if isinstance(result, R.NoTruthValue):
+        return ctx.code(result.node), "is tested for truth", result.node
     index = _optional_argument(result, ctx)
     node = result.argument_node(index)
     if node is None:
@@ -441,7 +459,14 @@ class LoopCarriedTypeChange(_TypedRule):
     summary = "`s = 0` then `s += 0.5` in a loop or branch (int becomes float)"
     message = "variable changes type inside a branch or loop"
 
-    def render(self, result: R.VariableTypeChange, ctx, function):
+    def render(self, result: R.VariableTypeChange | R.SugaredReassign, ctx, function):
+        if isinstance(result, R.SugaredReassign):
+            before = sugared_words(result.previous_kind) if result.previous_kind else describe(result.previous)
+            after = sugared_words(result.value_kind) if result.value_kind else describe(result.value)
+            return (f"`{result.name}` holds {before} before this branch or loop, and this assigns it {after}; "
+                    f"TorchScript re-binds a variable in an inner block only when both values are first-class (a "
+                    f"function, a module or a Python module is not), so it fails with \"Cannot re-assign "
+                    f"'{result.name}'\". Use another name here, or call the function where it is needed"), None
         where = "block" if result.augmented else "loop or branch"
         change = "this update makes it" if result.augmented else "this assigns it"
         hint = " (`0.0` rather than `0`)" if (result.previous, result.new) == (INT, FLOAT) else ""
@@ -451,6 +476,15 @@ class LoopCarriedTypeChange(_TypedRule):
                 f"{describe(result.new)}; TorchScript keeps one type for a variable across branches and loop "
                 f"iterations (torch: 'Variable '{result.name}' previously had type {result.previous} but is now being "
                 f"assigned to a value of type {result.new}'). Start it as {describe(result.new)}{hint}"), build
+
+
+def sugared_words(kind: str | None) -> str:
+    """A sugared value's kind in words (what TorchScript holds in a name without a first-class value)."""
+    return {"builtin": "a builtin function", "function": "a function", "python-module": "a Python module",
+            "python-value": "a module-level Python value", "method": "a method", "module": "a module",
+            "self-module": "the module itself", "class": "a class", "range": "a `range`", "zip": "a `zip`",
+            "enumerate": "an `enumerate`", "exception": "an exception class",
+            "exception-instance": "an exception"}.get(kind or "", "a value with no TorchScript type")
 
 
 class TernaryTypeMismatch(_TypedRule):
@@ -538,6 +572,11 @@ class OptionalAttributeNoLocalRefine(_TypedRule):
                 continue
             seen.add(name)
             attribute = where.attr.value
+            if isinstance(result, R.NoTruthValue):
+                ctx.report(where, f"`{name}` is declared Optional and {how}; TorchScript makes no bool of an Optional "
+                                  f"(torch: 'Could not cast value of type {result.type} to bool'). Copy it to a local "
+                                  f"(`{attribute} = {name}`) and test `{attribute} is not None` instead")
+                continue
             message = (f"`{name}` is declared Optional and {how}; TorchScript never refines an attribute, even inside "
                        f"`if {name} is not None:`. Copy it to a local first: `{attribute} = {name}`, then test "
                        f"`if {attribute} is not None:`")
@@ -589,6 +628,12 @@ class NoMatchingOverload(_TypedRule):
     message = "no overload of the operator accepts these arguments"
 
     def render(self, result, ctx, function):
+        if isinstance(result, R.SpecialFormArguments):
+            return f"TorchScript rejects this call: '{special_form_problem(result)}'", None
+        if isinstance(result, R.NoTruthValue):
+            return (f"a {result.type} tested for truth: TorchScript makes a bool only of a bool, a number, a Tensor, a "
+                    f"str or a container (torch: 'Could not cast value of type {result.type} to bool'); compare it "
+                    "to what you mean"), None
         if isinstance(result, R.UnwrapNone):
             return ("`torch.jit._unwrap_optional(None)`: torch cannot infer the contained type from a None (torch: "
                     "'aten::_unwrap_optional(t(a)? optional) -> t(a)')"), None
@@ -598,6 +643,34 @@ class NoMatchingOverload(_TypedRule):
         return (f"no signature of {callee} accepts these arguments (torch: 'Arguments for call are not valid'); "
                 f"candidates: {shown}" + (f"; and {more} more" if more > 0 else "")), (
             lambda: fixers.obvious_cast(result.node, ctx))
+
+
+def special_form_problem(result: R.SpecialFormArguments) -> str:
+    """What torch says of a special form's arguments."""
+    form, count = result.form, result.count
+    if form == "torch._check":
+        if result.twice:
+            return f"torch._check() got multiple values for argument '{result.keyword}'"
+        if result.missing:
+            return f"torch._check() missing required argument '{result.missing}'"
+        if result.keyword:
+            return f"torch._check() got unexpected keyword argument '{result.keyword}'"
+        return f"torch._check() expects 1 or 2 arguments, got {count}"
+    if form == "slice":
+        return "Slice does not accept any keyword arguments" if result.keyword else (
+            f"slice accepts exactly 1, 2 or 3 arguments, got: {count}")
+    if form == "enumerate" and result.keyword:
+        return f"enumerate expected kwarg name 'start', got '{result.keyword}'"
+    if form in ("fork", "awaitable"):
+        return f"Expected at least one argument to {form}()"
+    if result.keyword:
+        return f"{form} takes no keyword arguments"
+    if result.most is None:
+        return f"{form} expected at least {result.least} arguments, got {count}"
+    if result.least != result.most:
+        return (f"{form} expected to have number of arguments between {result.least} and {result.most} but found "
+                f"{count}")
+    return f"{form} expected exactly {result.least} arguments but found {count}"
 
 
 def _why(rejection) -> str:
@@ -625,7 +698,9 @@ class RangeEnumerateArguments(_TypedRule):
     summary = "`range()` or `enumerate()` with a wrong number of arguments, or `range()` of a float"
     message = "`range`/`enumerate` called with arguments TorchScript rejects"
 
-    def render(self, result: R.RangeArguments, ctx, function):
+    def render(self, result: R.RangeArguments | R.SpecialFormArguments, ctx, function):
+        if isinstance(result, R.SpecialFormArguments):
+            return f"TorchScript rejects this call: '{special_form_problem(result)}'", None
         if result.count == 0:
             problem = f"{result.function} expected at least 1 arguments, got 0"
         elif result.count > result.most:
@@ -661,6 +736,10 @@ class TupleMisuse(_TypedRule):
             what = "subscripted assignment" if problem == "assign" else "augmented assignment."
             return (f"a tuple is immutable in TorchScript (torch: '{spelled} does not support {what}'); build a new "
                     "tuple, or use a list"), None
+        if problem == "slice-bound":
+            return (f"a tuple is sliced here with a bound that is not an int literal, and TorchScript must know the "
+                    f"result's length (torch: 'tuple slice indices must be integer constants'); slice with literals, "
+                    "or use a list"), None
         if problem == "truth":
             return (f"a tuple has no truth value in TorchScript (torch: 'Could not cast value of type {spelled} to "
                     "bool'); test `len(...)` or its elements"), None
@@ -679,6 +758,10 @@ class AnnotatedAssignmentMismatch(_TypedRule):
     def render(self, result, ctx, function):
         if isinstance(result, R.HintMismatch):
             return _hint_message(result), None
+        if isinstance(result, R.AnnotateMismatch):
+            return (f"`torch.jit.annotate({result.annotation}, ...)` of {describe(result.value)} (torch: 'expected an "
+                    f"expression of type {result.annotation} but found {result.value}'); TorchScript converts nothing "
+                    "here. Annotate the value's own type, or convert it first"), None
         name = result.name
         if result.reannotated:
             return (f"`{name}` is already defined in an enclosing block, and TorchScript does not let an inner block "
@@ -723,6 +806,15 @@ class NotIterableOrSubscriptable(_TypedRule):
         if isinstance(result, R.NotIterable):
             return (f"this is {describe(result.type)}, which cannot be iterated over (torch: ''{result.type}' object "
                     "is not iterable'); loop over `range(...)` or a list"), None
+        if isinstance(result, R.TensorIndex):
+            if result.problem == "ellipses":
+                return "a Tensor index holds one `...` at most (torch: \"An index can only have a single ellipsis ('...')\")", None
+            if result.problem == "tensor-after-ellipsis":
+                return ("TorchScript does not index a Tensor with a Tensor after a `...` (torch: 'Ellipses followed by "
+                        "tensor indexing is currently not supported'); spell out the leading dimensions with `:`"), None
+            return (f"a Tensor is indexed here by {describe(result.type)}; TorchScript indexes a Tensor only with ints, "
+                    f"slices, None, lists and Tensors (torch: \"Unsupported operation: indexing tensor with unsupported "
+                    f"index type '{result.type}'\")"), None
         return f"this indexes {describe(result.type)} (torch: ''{result.type}' object is not subscriptable')", None
 
 
@@ -763,6 +855,11 @@ class DeleteSlice(_TypedRule):
     message = "`del` of a slice"
 
     def render(self, result, ctx, function):
+        if isinstance(result, R.ContainerSliceAssign):
+            what = f"{result.type} augmented assignment" if result.augmented else "subscripted assignment"
+            return (f"TorchScript assigns an item of a {result.type.name.lower()} through one plain index only, not "
+                    f"a slice or several indices (torch: 'Sliced expression not yet supported for {what}'); assign "
+                    "the items one by one, or build a new list"), None
         return ("TorchScript's `del` takes a single index, not a slice (torch: 'del statements only support deletion "
                 "at a single index, slicing is not supported'); rebuild it: `x = x[:a] + x[b:]`"), (
             lambda: fixers.rebuild_without_slice(result.node, ctx))

@@ -6,12 +6,14 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.scopes import BUILTIN_NAMES, module_globals, unresolved_reads, unresolved_reads_with
 
 
 class UndefinedName(ScriptRule):
     code = "JIT425"
+    facts = (ScriptTypes,)
     name = "undefined-name"
     severity = "error"
     summary = (
@@ -35,6 +37,13 @@ class UndefinedName(ScriptRule):
                     "it before this read"
                 )
             ctx.report(read.name, message)
+        from jitlint.targets.script.rules.flow import results_for
+
+        for result in results_for(self, node, ctx):  # `del` of a name only an inner block binds
+            ctx.report(result.node, f"undefined value `{result.name}`: `del` finds a name only in the function's own "
+                                    "block, and this one is bound only inside this loop or branch (torch: "
+                                    f"\"undefined value {result.name}\"); drop the `del`, or bind the name before "
+                                    "the loop or branch")
 
 
 _NOT_CALLABLE = {

@@ -5,7 +5,9 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.targets.script.overloads import is_overload_implementation, overload_group
-from jitlint.targets.script.typing.annotations import comment_count_mismatch, has_annotations, signature_comment
+from jitlint.targets.script.typing.annotations import (
+    comment_count_mismatch, default_fits, default_value, has_annotations, mutable_default, signature, signature_comment,
+)
 from jitlint.targets.script.rules.callables import called_params
 from jitlint.targets.script.literals import literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
@@ -37,6 +39,8 @@ UNSUPPORTED_NAMES = UNSUPPORTED_CONSTRUCTORS | {
     "typing.Never", "torch.Size", "numpy.ndarray",
 }
 _TUPLE = frozenset({"typing.Tuple", "builtins.tuple"})
+_BUILTIN_TYPE_NAMES = frozenset({"int", "float", "bool", "str", "complex", "list", "dict", "tuple", "None", "Tensor",
+                                 "Any", "Optional", "List", "Dict", "Tuple", "Union"})
 _SUGGESTIONS = {
     "Sequence": "List[...]", "MutableSequence": "List[...]", "Iterable": "List[...]", "Iterator": "List[...]",
     "Collection": "List[...]", "Set": "List[...]", "AbstractSet": "List[...]", "FrozenSet": "List[...]",
@@ -90,6 +94,34 @@ class UnannotatedNonTensorDefault(ScriptRule):
             f"an unannotated parameter is a Tensor. Annotate it: `{name}: {annotation} = ...`",
             fix=fix,
         )
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # The defaults of a compiled function's annotated parameters: torch converts each to its parameter's type
+        # (`toIValue`), after rejecting a list or dict default whatever the annotation.
+        function = ctx.function
+        if function is None or function.info.node is not node or not function.body_captured:
+            return
+        if is_overload_implementation(node, ctx.module.tree):
+            return  # its defaults are checked against each declaration's types (JIT214)
+        found = signature(node, ctx.module.imports, ctx.project, function.info.bound_first_param is not None)
+        for param in found.params:
+            if param.default is None:
+                continue
+            value = default_value(param.default, ctx.module.imports, ctx.project)
+            mutable = mutable_default(value)
+            name = param.name
+            if mutable is not None and param.annotated:
+                ctx.report(param.node.name, f"parameter `{name}` defaults to a {mutable}: TorchScript rejects mutable "
+                                            "defaults (\"Mutable default parameters are not supported because Python "
+                                            "binds them to the function\"); default to None (`Optional[...] = None`) "
+                                            "and build the value in the body")
+                continue
+            if param.annotated and param.type is not None and default_fits(value, param.type) is False:
+                ctx.report(param.node.name, f"parameter `{name}` is annotated {annotation(param.type)} but defaults "
+                                            f"to {ctx.code(param.default)}, which TorchScript cannot convert "
+                                            f"(torch: 'Expected a default value of type {param.type} on parameter "
+                                            f"\"{name}\"'); make the default fit the annotation, or widen the "
+                                            f"annotation (`Optional[...]` for a None default)")
 
     @staticmethod
     def _constant_type(default: cst.BaseExpression, ctx: RuleContext) -> str | None:
@@ -246,6 +278,9 @@ class UnsupportedAnnotation(ScriptRule):
         annotation = node.annotation
         expression = _written_type(annotation)  # a forward reference "np.ndarray" parsed
         problem = self._problem(expression, ctx) if expression is not None else None
+        if problem is None and expression is not None:
+            problem = self._parser_problem(expression, ctx, isinstance(ctx.parent, cst.FunctionDef),
+                                           isinstance(annotation, cst.SimpleString))
         if problem:
             ctx.report(annotation, self._message(problem), fix=self._fix(annotation, ctx))
 
@@ -300,8 +335,57 @@ class UnsupportedAnnotation(ScriptRule):
                 return qualified
         return None
 
+    # `ScriptTypeParser`: the constructors and how many element types each takes
+    _ELEMENTS = {"typing.List": 1, "builtins.list": 1, "typing.Optional": 1, "typing.Dict": 2, "builtins.dict": 2,
+                 "torch.jit.Future": 1, "torch.futures.Future": 1, "typing.Final": 1}
+
+    def _parser_problem(self, node: cst.BaseExpression, ctx: RuleContext, is_return: bool,
+                        forward: bool) -> str | None:
+        """What `ScriptTypeParser::parseTypeFromExpr` rejects in an annotation's shape: the number of element types
+        of `List`/`Optional`/`Dict`, a tuple literal in a `Tuple`, the `BroadcastingListN[T]` forms, a constant where
+        a type belongs, a forward reference naming nothing."""
+        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
+            return "parser:Expression of type const cannot be used in a type expression"
+        if isinstance(node, cst.Name) and forward and ctx.qualify(node) is None and (
+                node.value not in ctx.module.globals and node.value not in _BUILTIN_TYPE_NAMES):
+            return f"parser:Unknown type name '{node.value}'"
+        if not isinstance(node, cst.Subscript):
+            return None
+        outer = ctx.qualify(node.value) or ""
+        items = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
+        short = outer.rsplit(".", 1)[-1]
+        if short.startswith("BroadcastingList") and outer.startswith("torch."):
+            if is_return:
+                return "parser:Broadcastable lists cannot appear as a return type"
+            if len(items) != 1:
+                return "parser:BroadcastingList/Optional[BroadcastingList] must be subscripted with a type"
+            if not isinstance(items[0], cst.Name):
+                return "parser:Subscripted type must be a type identifier"
+            if items[0].value not in ("int", "float"):
+                return "parser:Broadcastable lists only supported for int or float"
+            if not short[len("BroadcastingList"):].isdigit():
+                return "parser:subscript of Broadcastable list must be a positive integer"
+            return None
+        wanted = self._ELEMENTS.get(outer)
+        if wanted is not None and len(items) != wanted and len(items) == len(node.slice):
+            return ("parser:expected exactly one element type but found " if wanted == 1 else
+                    "parser:expected exactly 2 element types but found ") + str(len(items))
+        if outer in _TUPLE:
+            for item in items:
+                if isinstance(item, cst.Tuple) and item.elements:
+                    return "parser:Tuple literal in Tuple type annotation must not have any elements!"
+        for item in items:
+            if not isinstance(item, (cst.List, cst.Tuple)):
+                found = self._parser_problem(item, ctx, False, forward)
+                if found:
+                    return found
+        return None
+
     @staticmethod
     def _message(problem: str) -> str:
+        if problem.startswith("parser:"):
+            return (f"TorchScript cannot read this annotation (torch: '{problem[7:]}'); write a type it knows: "
+                    "`List[T]`, `Dict[K, V]`, `Optional[T]`, `Tuple[A, B]`, a class")
         if problem == "Tuple[T, ...]":
             return (
                 "variable-length `Tuple[T, ...]` is not a TorchScript type; use `List[T]` "

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -440,3 +440,112 @@ def signature(function: cst.FunctionDef, imports: ImportTable, project: "Project
             returns = reader.read(function.returns.annotation)
     varargs = params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.star_kwarg is not None
     return Signature(tuple(found), returns, declared, comment is not None, varargs)
+
+
+# -- defaults --------------------------------------------------------------------------------------------------------
+# A default is a Python value torch converts to the parameter's type (`toIValue`); what it is, as far as the source
+# says: "int", "float", "bool", "str", "None", "complex", "dtype", ("tuple", parts), ("list", parts), "dict", or None.
+_PyValue = Any
+
+
+def default_value(node: cst.BaseExpression, imports: ImportTable, project: "ProjectIndex | None",
+                  depth: int = 0) -> _PyValue:
+    """The Python value a default expression evaluates to, as far as a literal, a tuple or list of them, a torch
+    dtype or a module-level literal constant says (None: unknown)."""
+    from jitlint.targets.script.literals import literal_type
+
+    if depth > 3:
+        return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        inner = default_value(node.expression, imports, project, depth + 1)
+        return inner if inner in ("int", "float", "complex") else ("int" if inner == "bool" else None)
+    if isinstance(node, (cst.Tuple, cst.List)):
+        parts = tuple(default_value(e.value, imports, project, depth + 1) if isinstance(e, cst.Element) else None
+                      for e in node.elements)
+        return ("tuple" if isinstance(node, cst.Tuple) else "list", parts)
+    if isinstance(node, (cst.Dict, cst.DictComp)):
+        return "dict"
+    if isinstance(node, (cst.ListComp,)):
+        return ("list", None)
+    if is_none(node):
+        return "None"
+    kind = literal_type(node)
+    if kind is not None:
+        return {"int": "int", "float": "float", "bool": "bool", "str": "str", "None": "None",
+                "complex": "complex"}.get(kind)
+    if isinstance(node, (cst.Name, cst.Attribute)):
+        qualified = imports.qualify(node)
+        if qualified is None:
+            return None
+        if qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:] in _DTYPE_NAMES:
+            return "dtype"
+        if qualified == "math.pi" or qualified == "math.e" or qualified == "math.inf":
+            return "float"
+        module_name, _, attribute = qualified.rpartition(".")
+        owner = project.module(module_name) if project is not None and module_name else None
+        if owner is not None and attribute in owner.globals:
+            return default_value(owner.globals[attribute], owner.imports, project, depth + 1)
+    return None
+
+
+_DTYPE_NAMES = frozenset(
+    "float32 float float64 double float16 half bfloat16 complex64 cfloat complex128 cdouble uint8 int8 int16 short "
+    "int32 int int64 long bool".split())
+
+
+def mutable_default(value: _PyValue) -> str | None:
+    """The Python type of a mutable default ("list", "dict"), which torch rejects whatever the annotation."""
+    if isinstance(value, tuple) and value[0] == "list":
+        return "list"
+    return "dict" if value == "dict" else None
+
+
+def default_fits(value: _PyValue, kind: Type | None) -> bool | None:
+    """Whether torch converts a default's Python value to the parameter's type (`toIValue`): False when it cannot
+    ("Expected a default value of type T"), None when jitlint cannot tell."""
+    if value is None or kind is None:
+        return None
+    name = kind.name
+    if name == "Any":
+        return True
+    if name == "Optional":
+        return True if value == "None" else default_fits(value, kind.args[0])
+    if name == "Union":
+        verdicts = [default_fits(value, member) for member in kind.args]
+        if any(verdict is True for verdict in verdicts):
+            return True
+        return False if all(verdict is False for verdict in verdicts) else None
+    if value == "None":
+        if name in ("NoneType", "Tensor"):
+            return True
+        return False if name in ("int", "float", "bool", "str", "List", "Tuple", "Dict", "Device") else None
+    if name == "Tensor":
+        return False if value in ("int", "float", "bool", "str", "complex") else None
+    if name == "int":
+        return True if value in ("int", "bool") else (False if value in ("float", "str", "complex") or isinstance(
+            value, tuple) else None)
+    if name == "float":
+        return True if value in ("int", "float", "bool") else (False if value in ("str", "complex") or isinstance(
+            value, tuple) else None)
+    if name == "bool":
+        return True if value in ("bool", "int") else (False if value == "str" or isinstance(value, tuple) else None)
+    if name == "str":
+        return True if value == "str" else (False if value in ("int", "float", "bool", "complex") or isinstance(
+            value, tuple) else None)
+    if name == "Tuple":
+        if not isinstance(value, tuple) or value[0] != "tuple":
+            return False if value in ("int", "float", "bool", "str") else None
+        parts = value[1]
+        if parts is None or not kind.fully_known or len(parts) != len(kind.args):
+            return None if parts is None or not kind.fully_known else False
+        verdicts = [default_fits(part, element) for part, element in zip(parts, kind.args)]
+        return False if any(v is False for v in verdicts) else (True if all(v is True for v in verdicts) else None)
+    if name == "List":
+        if not isinstance(value, tuple):
+            return False if value in ("int", "float", "bool", "str") else None
+        parts = value[1]
+        if parts is None:
+            return None
+        verdicts = [default_fits(part, kind.args[0]) for part in parts]
+        return False if any(v is False for v in verdicts) else (True if all(v is True for v in verdicts) else None)
+    return None

@@ -155,6 +155,8 @@ def _condition(test: cst.BaseExpression, env: dict, checker: "ExpressionChecker"
             checker.expr(test, env)
             return Condition(static=True)
     value = checker.expr(test, env)
+    if checker.misused(test, value, "value"):
+        return Condition(uncertain=True)
     return _truth(test, value, checker)
 
 

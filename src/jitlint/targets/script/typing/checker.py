@@ -37,8 +37,9 @@ from jitlint.targets.script.typing.calls import Arg
 from jitlint.targets.script.typing.checkexpr import ExpressionChecker, Scope, Sugared, Value
 from jitlint.targets.script.typing.results import (
     AnnotatedMismatch, AttributeNoneAssigned, AttributeTypeChange, BranchMismatch, CannotUnpack, DeleteSlice,
+    ContainerSliceAssign, DeleteUndefined,
     EmptyContainerFilled, FunctionTypes, LoopOnly, MissingReturn, ModuleContainerProblem, NoMatchingCall,
-    NoneThenValue, NoTruthValue, OneBranch, Result, ReturnJoin, ReturnMismatch, TupleMisuse,
+    NoneThenValue, NoTruthValue, OneBranch, Result, ReturnJoin, ReturnMismatch, SugaredReassign, TupleMisuse,
     UnpackArity, VariableTypeChange,
 )
 from jitlint.targets.script.typing.types import (
@@ -93,6 +94,17 @@ class Frame:
         while frame is not None:
             if name in frame.values:
                 return True, frame.values[name]
+            frame = frame.parent
+        return False, None
+
+    def in_block(self, name: str) -> tuple[bool, Value]:
+        """Whether this block (this frame and the inline frames it sits in) binds `name`, and its value there."""
+        frame: Frame | None = self
+        while frame is not None:
+            if name in frame.values:
+                return True, frame.values[name]
+            if not frame.inline:
+                return False, None
             frame = frame.parent
         return False, None
 
@@ -541,6 +553,18 @@ class Checker:
         if in_parent and self.loops and self.loops[-1].unrolled and frame.block() is self._unrolled_frame(frame):
             frame.values[name] = value
             return
+        if in_parent and (isinstance(previous, Sugared) or isinstance(value, Sugared)):
+            # only first-class values can be re-bound in an inner block
+            if not self.state.uncertain:
+                self._report(SugaredReassign(
+                    node, name, previous.kind if isinstance(previous, Sugared) else None,
+                    value.kind if isinstance(value, Sugared) else None,
+                    previous if isinstance(previous, Type) else None, value if isinstance(value, Type) else None))
+            frame.values[name] = None
+            return
+        held_here, held = frame.in_block(name)
+        if held_here and isinstance(held, Sugared) and not isinstance(value, Sugared):
+            return  # a sugared binding of this block stays what the name reads (the stored value is never read)
         if in_parent and isinstance(previous, Type) and isinstance(value, Type):
             converted = convert(value, previous)
             if subtype(converted, previous) is False and not self.state.uncertain:
@@ -596,6 +620,8 @@ class Checker:
         elif isinstance(value, Sugared) and value.kind == "module" and value.info.container in (
                 "ModuleList", "Sequential"):
             parts = None  # the container's modules, one per target: not followed
+        elif isinstance(value, Sugared):
+            self.exprs.misused(node.value if isinstance(node, cst.Assign) else node, value, "tuple")
         for index, element in enumerate(elements):
             part = parts[index] if parts is not None and index < len(parts) else None
             self.bind(element.value, part, frame, element.value)
@@ -644,9 +670,12 @@ class Checker:
             self.exprs.expr(node.value, env)
             if isinstance(base, Type) and base.name == "Tuple":
                 self._report(TupleMisuse(target, base, "aug-assign"))
+            elif isinstance(base, Type) and base.name in ("List", "Dict") and (
+                    len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index)):
+                self._report(ContainerSliceAssign(target, base, augmented=True))
             return
-        current = self.exprs.expr(target, env)
-        value = self.exprs.expr(node.value, env)
+        current = self.exprs.value(target, env)
+        value = self.exprs.value(node.value, env)
         if not isinstance(current, Type) or not isinstance(value, Type):
             if isinstance(target, cst.Name):
                 self.set_variable(target.value, None if not isinstance(current, Type) else current, frame, target,
@@ -678,6 +707,8 @@ class Checker:
         attribute assignment")."""
         env = frame.chain()
         owner = self.exprs.expr(target.value, env)
+        if self.exprs.misused(target.value, owner, "attribute-assignment"):
+            return
         if not isinstance(value, Type) or value == NONE:
             return
         if not (isinstance(owner, Sugared) and owner.kind == "self-module"):
@@ -719,6 +750,9 @@ class Checker:
         if base.name == "Tuple":
             self._report(TupleMisuse(target, base, "assign"))
             return
+        if base.name in ("List", "Dict") and (len(indices) != 1 or isinstance(indices[0], Sugared)):
+            self._report(ContainerSliceAssign(target, base, augmented=False))
+            return
         if base.name in ("List", "Dict") and len(indices) == 1 and isinstance(value, Type | None) and not (
                 isinstance(indices[0], Sugared)):
             index = indices[0] if isinstance(indices[0], Type) else None
@@ -740,14 +774,25 @@ class Checker:
                     continue
                 self.exprs.expr(item.value, env)
             elif isinstance(item, cst.Name):
-                frame.values.pop(item.value, None)
+                name = item.value
+                root: Frame = frame
+                while root.parent is not None:
+                    root = root.parent
+                if name not in root.values and frame.block() is not root and not self.state.uncertain and not any(
+                        loop.unrolled for loop in self.loops):
+                    # torch's removeVar erases the name from every block but says whether the outermost had it
+                    self._report(DeleteUndefined(item, name))
+                current: Frame | None = frame
+                while current is not None:
+                    current.values.pop(name, None)
+                    current = current.parent
 
     # -- returns, asserts ----------------------------------------------------------------------------------------
     def return_statement(self, node: cst.Return, frame: Frame) -> None:
         signature = self.scope.signature
         declared = signature.returns if signature.declared_return else None
         env = frame.chain()
-        value = NONE if node.value is None else self.exprs.expr(node.value, env, declared)
+        value = NONE if node.value is None else self.exprs.value(node.value, env, declared)
         kind = value if isinstance(value, Type) else None
         if signature.declared_return:
             if declared is None or kind is None:
@@ -809,7 +854,7 @@ class Checker:
         for operand in _truth_operands(test):
             value = self.out.types.get(id(operand))
             if isinstance(value, Type) and value.fully_known and (
-                    value.name in ("Tuple", "Optional") or (value.name == "Union" and NONE in value.args)):
+                    value.name in ("Tuple", "Optional", "Device") or (value.name == "Union" and NONE in value.args)):
                 if value.name == "Tuple":
                     self._report(TupleMisuse(operand, value, "truth"))
                 else:

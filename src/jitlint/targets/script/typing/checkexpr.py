@@ -41,12 +41,12 @@ from jitlint.targets.script.typing.annotations import Reader, Signature, class_t
 from jitlint.targets.script.typing.calls import Arg, CallMatch, Overload
 from jitlint.targets.script.typing.modules import Failed, ModuleMembers, Submodule, join_members
 from jitlint.targets.script.typing.results import (
-    CallArgument, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
-    NotSubscriptable, RangeArguments, Result, StarredList, TernaryMismatch, TolistBadHint, TolistWithoutHint,
+    AnnotateMismatch, CallArgument, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
+    NotSubscriptable, RangeArguments, Result, SpecialFormArguments, TensorIndex, StarredList, SugaredMisuse, TernaryMismatch, TolistBadHint, TolistWithoutHint,
     TupleMisuse, TupleOfList, UnwrapNone,
 )
 from jitlint.targets.script.typing.types import (
-    ANY, BOOL, COMPLEX, DEVICE, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, assignable, dict_of, join,
+    ANY, BOOL, COMPLEX, DEVICE, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, assignable, convert, dict_of, join,
     join_or_union, list_of, optional_of, subtype, tuple_of, without_none,
 )
 
@@ -184,6 +184,34 @@ class ExpressionChecker:
         self.types[id(node)] = value
         return value
 
+    def value(self, node: cst.BaseExpression, env: dict, hint: Type | None = None) -> Value:
+        """An expression whose first-class value torch needs (`asValue`: an argument, an operand, an element of a
+        display, a returned value): a name that holds none is reported, and unknown after."""
+        value = self.expr(node, env, hint)
+        return None if self.misused(node, value, "value") else value
+
+    def misused(self, node: cst.CSTNode, value: Value, use: str) -> bool:
+        """Report (and say so) a sugared value that torch cannot use as `use` (see `SugaredMisuse`)."""
+        if isinstance(value, Sugared) and self._no_first_class(value, use):
+            self.report(SugaredMisuse(node, value.kind, value.name, use))
+            return True
+        return False
+
+    @staticmethod
+    def _no_first_class(value: "Sugared", use: str) -> bool:
+        """Whether torch rejects this use of a sugared value: a module-level Python value has no use but a call;
+        a Python module only gives attributes; a builtin operator or a compiled function only gets called."""
+        kind = value.kind
+        if kind == "python-value":
+            return True
+        if kind == "python-module":
+            return use not in ("attribute", "hasattr")
+        if kind == "builtin":
+            return value.name.startswith("builtins.") or schemas.operator_for(value.name) is not None
+        if kind == "function":
+            return use != "hasattr"
+        return False
+
     def type_of(self, node: cst.BaseExpression, env: dict, hint: Type | None = None) -> Type | None:
         """The first-class type of an expression (None for sugared values too)."""
         value = self.expr(node, env, hint)
@@ -228,7 +256,7 @@ class ExpressionChecker:
         if isinstance(node, (cst.FormattedString,)):
             for part in node.parts:
                 if isinstance(part, cst.FormattedStringExpression):
-                    self.expr(part.expression, env)
+                    self.value(part.expression, env)
             return STR
         kind = literal_type(node)
         if kind is not None:
@@ -269,6 +297,8 @@ class ExpressionChecker:
         name) is no constant: a Python value of a type torch holds cannot be used as a value that way."""
         project = self.scope.project
         if qualified.startswith("builtins."):
+            if qualified == "builtins.Ellipsis":
+                return Sugared("ellipsis")
             if qualified in _EXCEPTIONS:
                 return Sugared("exception", qualified)
             if qualified[9:] in ("int", "float", "bool", "str", "list", "dict", "tuple", "complex"):
@@ -383,6 +413,8 @@ class ExpressionChecker:
         name = node.attr.value
         called = id(node) in self._called
         if isinstance(base, Sugared):
+            if self.misused(node.value, base, "attribute"):
+                return None
             return self._sugared_attribute(node, base, name, called)
         if base is None:
             return self._unknown(node, "attribute-of-unknown")
@@ -525,12 +557,13 @@ class ExpressionChecker:
             return None
         return self._unknown(node, "call-of-unknown")
 
-    def _arguments(self, node: cst.Call, env: dict) -> list[Arg] | None:
-        """The call's arguments for matching; None when their number is unknown (`*xs` of unknown length)."""
+    def _arguments(self, node: cst.Call, env: dict, sugared: int = 0) -> list[Arg] | None:
+        """The call's arguments for matching; None when their number is unknown (`*xs` of unknown length). The
+        first `sugared` arguments may be sugared values (`torch.jit.fork`'s function); the others are values."""
         args: list[Arg] = []
         known = True
-        for argument in node.args:
-            value = self.expr(argument.value, env)
+        for position, argument in enumerate(node.args):
+            value = (self.expr if position < sugared or argument.star else self.value)(argument.value, env)
             kind = value if isinstance(value, Type) else None
             if argument.star == "*":
                 if kind is not None and kind.name == "Tuple":
@@ -592,7 +625,9 @@ class ExpressionChecker:
                     return INT  # a module container's static length
                 operator = BUILTIN_FUNCTIONS[name]
                 return self._matched(node, name, schemas.overloads(operator), args, node)
-            self._arguments(node, env)
+            if name == "slice":  # `SliceValue::call`: one to three arguments, no keywords
+                self._form_arguments(node, "slice", 1, 3)
+            self._arguments(node, env, sugared=len(node.args))
             return self._unknown(node, "python-builtin")
         operator = schemas.operator_for(qualified)
         if qualified == "torch.jit.annotate":
@@ -612,11 +647,19 @@ class ExpressionChecker:
         if qualified == "torch.device":
             return self._matched(node, "torch.device", schemas.overloads("aten::device"), self._arguments(node, env),
                                  node)
-        if qualified in ("torch.jit.fork", "torch.jit._fork"):
-            self._arguments(node, env)
+        if qualified in ("torch.jit.fork", "torch.jit._fork", "torch.jit._awaitable"):
+            if self._form_arguments(node, qualified.rpartition(".")[2].lstrip("_"), 1, None,
+                                    tuple(a.keyword.value for a in node.args if a.keyword is not None)):
+                return None
+            self._arguments(node, env, sugared=1)
             return self._unknown(node, "fork")
-        if operator is None:
+        if qualified == "torch._check":
+            self._check_call(node)
             self._arguments(node, env)
+            return NONE
+        if operator is None:
+            # what torch makes of the arguments of a callable it does not compile as an operator is not modelled
+            self._arguments(node, env, sugared=len(node.args))
             return self._unknown(node, "python-callable")
         args = self._arguments(node, env)
         candidates = schemas.overloads(operator)
@@ -627,6 +670,27 @@ class ExpressionChecker:
                 return self._unknown(node, "boolean-dispatch")
             candidates = (candidates[0] if half else candidates[1],)
         return self._matched(node, qualified, candidates, args, node)
+
+    def _check_call(self, node: cst.Call) -> None:
+        """`torch._check(cond, message=None)` (`TorchCheckValue::call`): one or two arguments, `cond` and `message`
+        the only keywords, each given once, `cond` given."""
+        if any(argument.star for argument in node.args):
+            return
+        positional = [argument for argument in node.args if argument.keyword is None]
+        keywords = [argument.keyword.value for argument in node.args if argument.keyword is not None]
+        count = len(node.args)
+        if not 1 <= count <= 2:
+            self.report(SpecialFormArguments(node, "torch._check", count, 1, 2))
+            return
+        for keyword in keywords:
+            if keyword not in ("cond", "message"):
+                self.report(SpecialFormArguments(node, "torch._check", count, 1, 2, keyword=keyword))
+                return
+        if "cond" in keywords and positional:
+            self.report(SpecialFormArguments(node, "torch._check", count, 1, 2, keyword="cond", twice=True))
+            return
+        if "cond" not in keywords and not positional:
+            self.report(SpecialFormArguments(node, "torch._check", count, 1, 2, missing="cond"))
 
     def _dispatch_half(self, node: cst.Call, dispatched: tuple[str, int, bool]) -> bool | None:
         """The constant a boolean-dispatched function is given for its dispatch argument (its default if none)."""
@@ -644,7 +708,28 @@ class ExpressionChecker:
             return given.value == "True"
         return None
 
+    def _form_arguments(self, node: cst.Call, form: str, least: int, most: int | None,
+                        keywords: tuple[str, ...] = ()) -> bool:
+        """`checkApplyNumInputs` and its kin: the number of positional arguments, then that no keyword is given
+        but those the form takes (`keywords`). Reports a call that does not fit (and says so)."""
+        if any(argument.star for argument in node.args):
+            return False
+        positional = [argument for argument in node.args if argument.keyword is None]
+        count = len(positional)
+        if count < least or (most is not None and count > most):
+            self.report(SpecialFormArguments(node, form, count, least, most))
+            return True
+        for argument in node.args:
+            if argument.keyword is not None and argument.keyword.value not in keywords:
+                self.report(SpecialFormArguments(node, form, count, least, most, keyword=argument.keyword.value))
+                return True
+        return False
+
     def _special_form(self, node: cst.Call, name: str, env: dict, hint: Type | None) -> Value:
+        arity = (1, 1) if name == "list" and node.args else _FORM_ARITY.get(name)
+        if arity is not None and self._form_arguments(node, name, *arity):
+            self._arguments(node, env, sugared=len(node.args))
+            return None
         if name == "print":
             self._arguments(node, env)
             return NONE
@@ -666,7 +751,12 @@ class ExpressionChecker:
             if len(node.args) >= 2 and isinstance(node.args[1].value, cst.SimpleString):
                 base = self.expr(node.args[0].value, env)
                 attribute = node.args[1].value.evaluated_value
+                if self.misused(node.args[0].value, base, name):
+                    return BOOL if name == "hasattr" else None
                 if name == "hasattr":
+                    if isinstance(base, Type) and base.fully_known and not base.fields and base.name not in (
+                            "Class", "Module", "Interface", "ModuleInterface", "Any"):
+                        self.report(HasattrSubject(node.args[0].value, base))
                     return BOOL
                 if isinstance(attribute, str) and base is not None:
                     if isinstance(base, Sugared):
@@ -745,6 +835,16 @@ class ExpressionChecker:
         return dict_of(key, item)
 
     def _iteration(self, node: cst.Call, name: str, env: dict) -> Value:
+        if name == "enumerate":
+            for argument in node.args:
+                if argument.keyword is not None and argument.keyword.value != "start":
+                    self.report(SpecialFormArguments(node, name, len(node.args), 1, 2,
+                                                     keyword=argument.keyword.value))
+                    self._arguments(node, env)
+                    return None
+        if name == "zip" and not node.args:
+            self.report(RangeArguments(node, name, 0, 1 << 30))
+            return None
         if any(argument.star or argument.keyword for argument in node.args):
             self._arguments(node, env)
             return self._unknown(node, name)
@@ -775,6 +875,8 @@ class ExpressionChecker:
         """What iterating over a value gives (`SugaredValue::iter`): a list's element, a Tensor's rows, a str's
         characters, a dict's keys, a tuple's elements (one type, or unknown), a range's ints, a module container's
         modules. A value that cannot be iterated is reported."""
+        if node is not None and self.misused(node, value, "iterable"):
+            return None
         if isinstance(value, Sugared):
             if value.kind in ("range", "zip", "enumerate"):
                 return value.receiver
@@ -825,8 +927,13 @@ class ExpressionChecker:
             self._arguments(node, env)
             return self._unknown(node, "annotate")
         hint = self.reader.read(node.args[0].value)
-        self.annotated.add(id(node.args[1].value))
-        self.expr(node.args[1].value, env, hint)
+        given = node.args[1].value
+        self.annotated.add(id(given))
+        value = self.value(given, env, hint)
+        if isinstance(value, Type) and hint is not None and not isinstance(
+                given, (cst.List, cst.Dict, cst.ListComp, cst.DictComp)):
+            if subtype(convert(value, hint), hint) is False:  # `tryConvertToType`, then a subtype check
+                self.report(AnnotateMismatch(node.args[1].value, hint, value))
         return hint if hint is not None else self._unknown(node, "annotation")
 
     def _method_call(self, node: cst.Call, callee: Sugared, env: dict, hint: Type | None) -> Value:
@@ -860,7 +967,7 @@ class ExpressionChecker:
                     self.report(TolistBadHint(node, hint, element))
                     return None
                 return hint
-            if name == "__getitem__":
+            if name == "__getitem__" and len(node.args) == 1:  # the special form; other arities fail to match
                 self._arguments(node, env)
                 return TENSOR
             if name == "type":
@@ -973,12 +1080,14 @@ class ExpressionChecker:
         for element in elements:
             part = element.slice
             if isinstance(part, cst.Index):
-                indices.append(self.expr(part.value, env))
+                indices.append(self.value(part.value, env))
             else:
                 for bound in (part.lower, part.upper, part.step):
                     if bound is not None:
-                        self.expr(bound, env)
+                        self.value(bound, env)
                 indices.append(Sugared("slice"))
+        if self.misused(node.value, base, "subscript"):
+            return None
         if isinstance(base, Sugared):
             if base.kind == "module":
                 return self._container_item(node, base, elements)
@@ -986,6 +1095,7 @@ class ExpressionChecker:
         if base is None:
             return self._unknown(node, "subscript-of-unknown")
         if base == TENSOR:
+            self._tensor_indices(elements, indices)
             return TENSOR
         if len(elements) != 1:
             if base.fully_known:
@@ -1021,9 +1131,36 @@ class ExpressionChecker:
             return None
         return self._unknown(node, "subscript")
 
+    def _tensor_indices(self, elements, indices: list[Value]) -> None:
+        """`emitMultidimSlicing`: each index an int, a slice, None, `...`, a list or a Tensor; one `...` at most, and
+        no Tensor index after it."""
+        ellipsis = False
+        for element, index in zip(elements, indices):
+            part = element.slice
+            if not isinstance(part, cst.Index):
+                continue
+            if isinstance(index, Sugared) and index.kind == "ellipsis":
+                if ellipsis:
+                    self.report(TensorIndex(part.value, "ellipses"))
+                    return
+                ellipsis = True
+                continue
+            if not isinstance(index, Type) or not index.fully_known:
+                continue
+            if index == TENSOR and ellipsis:
+                self.report(TensorIndex(part.value, "tensor-after-ellipsis"))
+                return
+            if index not in (INT, TENSOR, NONE) and index.name != "List":
+                self.report(TensorIndex(part.value, "type", index))
+                return
+
     def _tuple_item(self, node: cst.Subscript, base: Type, part, index: Value, is_slice: bool) -> Value:
         length = len(base.args)
         if is_slice:
+            bounds = [bound for bound in (part.lower, part.upper, part.step) if bound is not None]
+            if any(_int_literal(bound) is None and not is_none(bound) for bound in bounds):
+                self.report(TupleMisuse(node, base, "slice-bound"))
+                return None
             return self._unknown(node, "tuple-slice")
         literal = _int_literal(part.value) if isinstance(part, cst.Index) else None
         if literal is not None:
@@ -1061,8 +1198,8 @@ class ExpressionChecker:
 
     # -- operators ---------------------------------------------------------------------------------------------------
     def _binary(self, node: cst.BinaryOperation, env: dict) -> Value:
-        left = self.expr(node.left, env)
-        right = self.expr(node.right, env)
+        left = self.value(node.left, env)
+        right = self.value(node.right, env)
         operator_type = type(node.operator)
         if operator_type is cst.Modulo and left == STR:
             return STR  # `"%d" % n`: aten::percentFormat
@@ -1085,7 +1222,7 @@ class ExpressionChecker:
         return self.scope.returns_of(method, cls)
 
     def _unary(self, node: cst.UnaryOperation, env: dict) -> Value:
-        operand = self.expr(node.expression, env)
+        operand = self.value(node.expression, env)
         if isinstance(node.operator, cst.Not):
             return BOOL
         if isinstance(node.operator, cst.Plus):
@@ -1100,12 +1237,12 @@ class ExpressionChecker:
                              operator=symbol)
 
     def _comparison(self, node: cst.Comparison, env: dict) -> Value:
-        left = self.expr(node.left, env)
+        left = self.value(node.left, env)
         result: Value = BOOL
         previous_node: cst.BaseExpression = node.left
         for target in node.comparisons:
             left_node, previous_node = previous_node, target.comparator
-            right = self.expr(target.comparator, env)
+            right = self.value(target.comparator, env)
             operator = type(target.operator)
             if operator in (cst.Is, cst.IsNot):
                 left = right
@@ -1136,11 +1273,11 @@ class ExpressionChecker:
 
         test = condition(node.test, env, self)
         if test.static is True:
-            return self.expr(node.body, test.when_true(env), hint)
+            return self.value(node.body, test.when_true(env), hint)
         if test.static is False:
-            return self.expr(node.orelse, test.when_false(env), hint)
-        body = self.expr(node.body, test.when_true(env), hint)
-        orelse = self.expr(node.orelse, test.when_false(env), hint)
+            return self.value(node.orelse, test.when_false(env), hint)
+        body = self.value(node.body, test.when_true(env), hint)
+        orelse = self.value(node.orelse, test.when_false(env), hint)
         if not isinstance(body, Type) or not isinstance(orelse, Type):
             return self._unknown(node, "if-expression")
         joined = join(body, orelse)
@@ -1165,7 +1302,7 @@ class ExpressionChecker:
         wanted = self._list_hint(node, hint, not isinstance(node, cst.List))
         if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
             inner = self._comprehension_env(node.for_in, env)
-            element = self.expr(node.elt, inner)
+            element = self.value(node.elt, inner)
             if wanted is not None:
                 expected = wanted.args[0]
                 if isinstance(element, Type) and expected is not None and subtype(element, expected) is False:
@@ -1181,7 +1318,7 @@ class ExpressionChecker:
                 else:
                     values.append(None)
                 continue
-            values.append(self.expr(element.value, env))
+            values.append(self.value(element.value, env))
         if wanted is not None:
             element_type = wanted.args[0]
             if values and all(isinstance(value, Type) for value in values) and element_type is not None:
@@ -1208,7 +1345,7 @@ class ExpressionChecker:
                 self.report(HintMismatch(node, hint, "dict", isinstance(node, cst.DictComp)))
         if isinstance(node, cst.DictComp):
             inner = self._comprehension_env(node.for_in, env)
-            key, value = self.expr(node.key, inner), self.expr(node.value, inner)
+            key, value = self.value(node.key, inner), self.value(node.value, inner)
             if wanted is not None:
                 for role, found, expected in (("key", key, wanted.args[0]), ("value", value, wanted.args[1])):
                     if isinstance(found, Type) and expected is not None and subtype(found, expected) is False:
@@ -1222,8 +1359,8 @@ class ExpressionChecker:
             if not isinstance(element, cst.DictElement):
                 self.expr(element.value, env)
                 return self._unknown(node, "dict-unpack")
-            keys.append(self.expr(element.key, env))
-            values.append(self.expr(element.value, env, wanted.args[1] if wanted is not None else None))
+            keys.append(self.value(element.key, env))
+            values.append(self.value(element.value, env, wanted.args[1] if wanted is not None else None))
         if wanted is not None:
             for element, key, value in zip(node.elements, keys, values):
                 for role, found, expected, item in (("key", key, wanted.args[0], element.key),
@@ -1261,7 +1398,7 @@ class ExpressionChecker:
                 if isinstance(value, Type) and value.name == "List":
                     self.report(StarredList(element, value))
                 return self._unknown(node, "starred")
-            value = self.expr(element.value, env, hints[index] if hints else None)
+            value = self.value(element.value, env, hints[index] if hints else None)
             kinds.append(value if isinstance(value, Type) else None)
         return tuple_of(kinds)
 
@@ -1291,6 +1428,11 @@ class ExpressionChecker:
 
 
 _NOT_SPECIAL = Sugared("not-special")
+# The special forms' numbers of positional arguments (`checkApplyNumInputs`, `checkApplyNumInputsRange`): they take no
+# keyword arguments.
+_FORM_ARITY: dict[str, tuple[int, int | None]] = {
+    "isinstance": (2, 2), "hasattr": (2, 2), "getattr": (2, 3), "tuple": (1, 1), "list": (0, 1),
+}
 _COMPARISON_SYMBOLS = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.GreaterThan: ">",
                        cst.LessThanEqual: "<=", cst.GreaterThanEqual: ">=", cst.In: "in", cst.NotIn: "not in"}
 

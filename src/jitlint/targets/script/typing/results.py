@@ -104,6 +104,30 @@ class RangeArguments(Result):
 
 
 @dataclass(frozen=True, eq=False)
+class SpecialFormArguments(Result):
+    """A special form of the frontend (`isinstance`, `getattr`, `tuple()`, `torch.jit.fork`, `torch._check`,
+    `slice()`, a module container's `items()` ...) given a number of arguments outside [`least`, `most`] (`most`
+    None: no bound), or a keyword it does not take (`keyword`: the keyword; `twice`: given twice; `missing`: a
+    required argument not given)."""
+
+    form: str
+    count: int
+    least: int
+    most: int | None
+    keyword: str | None = None
+    twice: bool = False
+    missing: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class HasattrSubject(Result):
+    """`hasattr(value, "name")` of a value that is neither an object nor a NamedTuple (`SimpleValue::hasAttr`):
+    a plain tuple, a Tensor, a number, a list..."""
+
+    type: Type
+
+
+@dataclass(frozen=True, eq=False)
 class IdOfValue(Result):
     """`id(x)` of a value that is no TorchScript class instance (`prim::id(AnyClassType? x)`)."""
 
@@ -130,6 +154,40 @@ class MethodAsValue(Result):
 
 
 @dataclass(frozen=True, eq=False)
+class DeleteUndefined(Result):
+    """`del name` where the function's own block does not bind `name` (`Environment::removeVar` finds a name only
+    in the outermost block: one bound only inside a loop or an `if` is "undefined value")."""
+
+    name: str
+
+
+@dataclass(frozen=True, eq=False)
+class SugaredMisuse(Result):
+    """A name that holds no first-class value (a builtin function, a compiled function, a Python module, a
+    module-level Python value, `SugaredValue` in torch) used where torch needs one: `use` is "value" (`asValue`:
+    an argument, an operand, a display element, a returned value), "iterable", "attribute" (an attribute read),
+    "attribute-assignment", "subscript" or "tuple" (unpacked). `kind` is the typer's kind of it ("builtin",
+    "function", "python-module", "python-value"), `name` its qualified name."""
+
+    kind: str
+    name: str
+    use: str
+
+
+@dataclass(frozen=True, eq=False)
+class SugaredReassign(Result):
+    """An inner block re-binds a name an enclosing block bound, where one of the two values is no first-class value
+    (`setSugaredVar`: "Cannot re-assign ..."): `previous_kind` is the enclosing value's sugared kind (None: it was a
+    first-class value), `value_kind` the new one's."""
+
+    name: str
+    previous_kind: str | None
+    value_kind: str | None
+    previous: Type | None = None
+    value: Type | None = None
+
+
+@dataclass(frozen=True, eq=False)
 class NotSubscriptable(Result):
     type: Type
 
@@ -139,7 +197,7 @@ class NotIterable(Result):
     type: Type
 
 
-TupleProblem = Literal["range", "index-type", "non-literal", "assign", "aug-assign", "truth", "attribute"]
+TupleProblem = Literal["range", "index-type", "non-literal", "assign", "aug-assign", "truth", "attribute", "slice-bound"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -223,6 +281,15 @@ class VariableTypeChange(Result):
     previous: Type
     new: Type
     augmented: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class AnnotateMismatch(Result):
+    """`torch.jit.annotate(T, value)` with a value that does not convert to T ("expected an expression of type T but
+    found U")."""
+
+    annotation: Type
+    value: Type
 
 
 @dataclass(frozen=True, eq=False)
@@ -364,6 +431,24 @@ class EmptyContainerFilled(Result):
     key: Type | None = None
     wrong_key: Type | None = None
     wrong_value: Type | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class TensorIndex(Result):
+    """An index of a Tensor torch rejects (`emitMultidimSlicing`): of a type other than int, slice, None, list or
+    Tensor (`type`), a second `...` (`problem` "ellipses"), or a Tensor index after a `...` ("tensor-after-ellipsis")."""
+
+    problem: Literal["type", "ellipses", "tensor-after-ellipsis"]
+    type: Type | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class ContainerSliceAssign(Result):
+    """A list or dict item assigned (or updated with an augmented assignment) through a slice or several indices:
+    "Sliced expression not yet supported for ... assignment"."""
+
+    type: Type
+    augmented: bool
 
 
 @dataclass(frozen=True, eq=False)
