@@ -16,6 +16,7 @@ from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script import schemas
 from jitlint.walk import walk
 from jitlint.targets.script.facts import ScriptTypes
+from jitlint.targets.script.typing.types import describe
 
 
 class _Names(cst.CSTVisitor):
@@ -383,6 +384,15 @@ class NoAutogradTensorApi(ScriptRule):
     summary = "`.register_hook()`, `.retain_grad()`, `.backward()`, `x.requires_grad = ...`"
     fix = "unsafe"
     message = "eager autograd API in compiled code"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        from jitlint.targets.script.rules.flow import results_for
+
+        for result in results_for(self, node, ctx):  # an attribute set on a value that is no object
+            ctx.report(result.node, f"TorchScript sets attributes only on class instances, and this is "
+                                    f"{describe(result.type)} (torch: 'Tried to set an attribute: {result.name} on a "
+                                    f"non-class: {result.type}'); keep the value in a variable of its own")
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         func = node.func
@@ -421,11 +431,16 @@ class BuiltinKeywordArguments(ScriptRule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # the frontend's special forms (`getattr`, `isinstance`, `slice`, `torch._check` ...) and their keywords
-        from jitlint.targets.script.rules.flow import results_for, special_form_problem
+        from jitlint.targets.script.rules.flow import results_for
 
         for result in results_for(self, node, ctx):
-            ctx.report(result.node, f"TorchScript rejects this call: '{special_form_problem(result)}'; pass the "
-                                    "arguments by position")
+            if result.twice:
+                problem = f"{result.form}() got multiple values for argument '{result.keyword}'"
+            elif result.form == "slice":
+                problem = "Slice does not accept any keyword arguments"
+            else:
+                problem = f"{result.form} takes no keyword arguments"
+            ctx.report(result.node, f"TorchScript rejects this call: '{problem}'; pass the arguments by position")
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func)

@@ -68,6 +68,12 @@ def owner(result: R.Result, ctx: RuleContext, function: cst.FunctionDef) -> str 
         return "JIT208"
     if isinstance(result, R.ModuleContainerProblem):
         return "JIT234" if result.unpacked else "JIT315"
+    if isinstance(result, R.ClassProblem):
+        return {"augmented": "JIT626", "no-delitem": "JIT225", "with-methods": "JIT122", "with-enter": "JIT122",
+                "with-exit": "JIT122", "with-exit-any": "JIT122", "enum-member": "JIT226",
+                "bool-return": "JIT416"}.get(result.problem, "JIT620")
+    if isinstance(result, R.ValueProblem):
+        return {"raise": "JIT416", "with": "JIT122", "set-attribute": "JIT410"}[result.problem]
     if isinstance(result, R.NoTruthValue):
         if result.type.name in ("Optional", "Union"):
             return "JIT611" if isinstance(result.node, cst.Attribute) else "JIT704"
@@ -90,7 +96,7 @@ _SIMPLE_OWNERS: dict[type, str] = {
     R.MethodAsValue: "JIT224", R.DeleteSlice: "JIT225", R.CannotUnpack: "JIT234", R.UnwrapNone: "JIT416",
     R.TupleOfList: "JIT124", R.IdOfValue: "JIT405", R.UnpackArity: "JIT234", R.SugaredReassign: "JIT706",
     R.DeleteUndefined: "JIT425", R.AnnotateMismatch: "JIT221", R.HasattrSubject: "JIT417", R.TensorIndex: "JIT223",
-    R.ContainerSliceAssign: "JIT225",
+    R.ContainerSliceAssign: "JIT225", R.UnionCandidates: "JIT221", R.DictKeyProblem: "JIT207",
 }
 
 
@@ -630,6 +636,12 @@ class NoMatchingOverload(_TypedRule):
     def render(self, result, ctx, function):
         if isinstance(result, R.SpecialFormArguments):
             return f"TorchScript rejects this call: '{special_form_problem(result)}'", None
+        if isinstance(result, R.ClassProblem):  # bool-return
+            return (f"`{result.cls}.__bool__` returns {describe(result.type)}, and a condition needs a bool (torch: "
+                    f"'expected a bool expression for condition but found {result.type}'); return a bool"), None
+        if isinstance(result, R.ValueProblem):  # raise
+            return (f"this raises {describe(result.type)}; TorchScript raises only exceptions (torch: 'exceptions must "
+                    "derive from BaseException'); raise `RuntimeError(...)` with the message"), None
         if isinstance(result, R.NoTruthValue):
             return (f"a {result.type} tested for truth: TorchScript makes a bool only of a bool, a number, a Tensor, a "
                     f"str or a container (torch: 'Could not cast value of type {result.type} to bool'); compare it "
@@ -758,6 +770,19 @@ class AnnotatedAssignmentMismatch(_TypedRule):
     def render(self, result, ctx, function):
         if isinstance(result, R.HintMismatch):
             return _hint_message(result), None
+        if isinstance(result, R.UnionCandidates):
+            members = [m for m in result.hint.members() if m is not None and m.name == result.kind.capitalize()]
+            spelled = ", ".join(str(m) for m in members)
+            if result.found is None:
+                return (f"an empty {result.kind} annotated {result.hint}, which has several {result.kind} members "
+                        f"({spelled}): torch cannot choose one (torch: 'Cannot assign an empty {result.kind} to a "
+                        f"variable annotated to be type {result.hint} because there are multiple possible "
+                        f"{result.kind.capitalize()} type candidates in the Union annotation'); annotate the one "
+                        "meant"), None
+            return (f"this {result.kind}'s elements are {result.found}, which none of the {result.kind} members of "
+                    f"{result.hint} ({spelled}) holds (torch: 'Union type annotation `{result.hint}` can hold "
+                    f"{spelled}, but none of those {result.kind} types can hold the types of the given ...'); fix "
+                    "the elements or the annotation"), None
         if isinstance(result, R.AnnotateMismatch):
             return (f"`torch.jit.annotate({result.annotation}, ...)` of {describe(result.value)} (torch: 'expected an "
                     f"expression of type {result.annotation} but found {result.value}'); TorchScript converts nothing "
@@ -855,6 +880,9 @@ class DeleteSlice(_TypedRule):
     message = "`del` of a slice"
 
     def render(self, result, ctx, function):
+        if isinstance(result, R.ClassProblem):  # no-delitem
+            return (f"`{result.cls}` defines no `__delitem__`, which `del obj[key]` calls (torch: 'Class does not "
+                    "define __delitem__')"), None
         if isinstance(result, R.ContainerSliceAssign):
             what = f"{result.type} augmented assignment" if result.augmented else "subscripted assignment"
             return (f"TorchScript assigns an item of a {result.type.name.lower()} through one plain index only, not "

@@ -12,6 +12,7 @@ import libcst as cst
 
 from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
 
 _ENUM_BASES = frozenset({"enum.Enum"})
@@ -137,6 +138,14 @@ class EnumValueType(_NamedTypeRule):
         "Tensor, mixed types)"
     )
     message = "Enum whose values TorchScript cannot type"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        from jitlint.targets.script.rules.flow import results_for
+
+        for result in results_for(self, node, ctx):  # a member the Enum does not define
+            ctx.report(result.node, f"`{result.cls}` has no member `{result.name}` (torch: \"Enum<{result.type}>' has "
+                                    f"no attribute '{result.name}'\")")
     bases = _ENUM_BASES
 
     def problem(self, cls: ClassInfo, ctx: RuleContext) -> str | None:

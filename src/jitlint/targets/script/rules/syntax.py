@@ -12,7 +12,7 @@ from jitlint.facts import RunFact, run_fact
 from jitlint.apis import unsupported
 from jitlint.names import first_param_name
 from jitlint.targets.script.typing.analysis import type_at
-from jitlint.targets.script.typing.types import TENSOR, Type
+from jitlint.targets.script.typing.types import TENSOR, Type, describe
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script import fixers
@@ -636,6 +636,32 @@ class NoUnsupportedContextManager(ScriptRule):
     summary = "`with torch.inference_mode()`, `open()`, `contextlib`, ..."
     fix = "unsafe"
     message = "context manager not supported by TorchScript"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # `with` of a value the typer knows: an object whose class has `__enter__(self)` and `__exit__(self, Any,
+        # Any, Any)` is the only context manager TorchScript takes besides its own
+        from jitlint.targets.script.rules.flow import results_for
+
+        for result in results_for(self, node, ctx):
+            problem = result.problem
+            if problem == "with":
+                message = (f"this `with` item is {describe(result.type)}; TorchScript enters only objects of a class "
+                           "with `__enter__` and `__exit__` (torch: 'With item expression must return an object')")
+            elif problem == "with-methods":
+                message = (f"`{result.cls}` defines no `__enter__` and `__exit__` (torch: 'Object returned by with item "
+                           "expression does not define __enter__ and __exit__ methods')")
+            elif problem == "with-enter":
+                message = (f"`{result.cls}.__enter__` must take only `self` (torch: '__enter__ must have only one "
+                           "argument and one return value')")
+            elif problem == "with-exit":
+                message = (f"`{result.cls}.__exit__` must take `self` and three more arguments (torch: '__exit__ must "
+                           "have four arguments')")
+            else:
+                message = (f"argument {result.name} of `{result.cls}.__exit__` is {result.type}; TorchScript passes no "
+                           f"exceptions, so each must be annotated `Any` (torch: 'argument {result.name} of __exit__ "
+                           "must have Any type')")
+            ctx.report(result.node, message)
 
     def visit_WithItem(self, node: cst.WithItem, ctx: RuleContext) -> None:
         item = node.item

@@ -432,6 +432,26 @@ class DictKeyTypeUnsupported(ScriptRule):
     summary = "`Dict[Tuple[...], V]` and other container key types (torch's error has no line)"
     scope = "signature"
     message = "Dict key type TorchScript does not support"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # the keys of dict displays and comprehensions, as the typer types them
+        from jitlint.targets.script.rules.flow import results_for
+
+        for result in results_for(self, node, ctx):
+            if result.problem == "unsupported":
+                message = (f"this dict's keys are {describe(result.key)}; TorchScript dicts only take str, int, float, "
+                           f"complex, bool, Tensor or device keys (torch: \"Cannot create dict for key type "
+                           f"'{result.key}'\"). Use a str or int key (e.g. join the tuple into a string)")
+            elif result.problem == "union":
+                message = (f"this comprehension's keys are {describe(result.key)}; TorchScript wants keys of one type "
+                           f"(torch: 'Dicts may only contain homogeneous keys, but the type of the first generated key "
+                           f"was {result.key}'); refine the key first")
+            else:
+                message = (f"this comprehension runs over a tuple, so each element gives a key of its own type: "
+                           f"{result.key} first, then {result.other} (torch: 'Dicts may only contain homogeneous "
+                           f"keys'); give every key one type")
+            ctx.report(result.node, message)
 
     def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
         found: list[cst.Subscript] = []

@@ -31,13 +31,13 @@ import libcst as cst
 
 from jitlint.names import target_names
 from jitlint.targets.script import schemas
-from jitlint.targets.script.typing.annotations import Reader
+from jitlint.targets.script.typing.annotations import Reader, named_params
 from jitlint.targets.script.typing.binder import Condition, condition
 from jitlint.targets.script.typing.calls import Arg
 from jitlint.targets.script.typing.checkexpr import ExpressionChecker, Scope, Sugared, Value
 from jitlint.targets.script.typing.results import (
     AnnotatedMismatch, AttributeNoneAssigned, AttributeTypeChange, BranchMismatch, CannotUnpack, DeleteSlice,
-    ContainerSliceAssign, DeleteUndefined,
+    ClassProblem, ContainerSliceAssign, DeleteUndefined, ValueProblem,
     EmptyContainerFilled, FunctionTypes, LoopOnly, MissingReturn, ModuleContainerProblem, NoMatchingCall,
     NoneThenValue, NoTruthValue, OneBranch, Result, ReturnJoin, ReturnMismatch, SugaredReassign, TupleMisuse,
     UnpackArity, VariableTypeChange,
@@ -138,6 +138,7 @@ class _State:
     starts: dict[str, tuple[cst.CSTNode, str]] = field(default_factory=dict)  # the same, kept after a re-binding
     filled: dict[str, list] = field(default_factory=dict)  # name -> types given to it
     failed_fill: dict[str, tuple[cst.CSTNode, Type | None, Type | None]] = field(default_factory=dict)
+    fields: set[str] = field(default_factory=set)  # attributes a TorchScript class's `__init__` has assigned
 
 
 class Checker:
@@ -261,6 +262,7 @@ class Checker:
         if isinstance(statement, cst.With):
             for item in statement.items:
                 value = self.exprs.expr(item.item, frame.chain())
+                self._context_manager(item.item, value)
                 if item.asname is not None:
                     self.bind(item.asname.name, self._entered(value), frame, item.asname.name)
             return self.suite(statement.body, frame)
@@ -270,6 +272,36 @@ class Checker:
             self.state.return_unknown = True
             self.state.exit_unknown = True
         return False  # nested def and class: not walked
+
+    def _context_manager(self, node: cst.BaseExpression, value: Value) -> None:
+        """`emitWith`: the item is an object whose class defines `__enter__(self)` and `__exit__(self, a, b, c)`
+        with the three annotated `Any`."""
+        if not isinstance(value, Type) or not value.fully_known or value.name in ("Any",):
+            return
+        if value.name != "Class":
+            self._report(ValueProblem(node, "with", value))
+            return
+        project = self.scope.project
+        cls = project.resolve_class(value.qualname)
+        if cls is None:
+            return
+        enter, exit_ = project.find_method(cls, "__enter__"), project.find_method(cls, "__exit__")
+        if enter is None or exit_ is None:
+            self._report(ClassProblem(node, cls.name, "with-methods"))
+            return
+        if len(named_params(enter.node.params)) != 1:
+            self._report(ClassProblem(node, cls.name, "with-enter"))
+            return
+        exit_params = named_params(exit_.node.params)
+        if len(exit_params) != 4:
+            self._report(ClassProblem(node, cls.name, "with-exit"))
+            return
+        reader = Reader(exit_.module.imports, project)
+        for index, param in enumerate(exit_params[1:], start=1):
+            kind = reader.read(param.annotation.annotation) if param.annotation is not None else TENSOR
+            if kind is not None and kind.name != "Any":
+                self._report(ClassProblem(node, cls.name, "with-exit-any", str(index), kind))
+                return
 
     def _entered(self, value: Value) -> Value:
         return None
@@ -289,7 +321,9 @@ class Checker:
             return True
         elif isinstance(small, cst.Raise):
             if small.exc is not None:
-                self.exprs.expr(small.exc, env)
+                raised = self.exprs.expr(small.exc, env)
+                if isinstance(raised, Type) and raised.fully_known and raised.name not in ("Class", "Any"):
+                    self._report(ValueProblem(small.exc, "raise", raised))  # no exception: a str, a number ...
             return True
         elif isinstance(small, cst.Assert):
             return self.assert_statement(small, frame)
@@ -682,6 +716,10 @@ class Checker:
                                   augmented=True)
             return
         if current.name in ("Class", "Module"):
+            if current.name == "Class" and operator_type not in _CLASS_AUGMENTED and operator_type not in (
+                    cst.FloorDivideAssign, cst.MatrixMultiplyAssign):  # those two: JIT240
+                symbol = cst.Module([]).code_for_node(node.operator).strip()
+                self._report(ClassProblem(node, current.qualname or "", "augmented", symbol))
             return
         in_place = current == TENSOR or current.name == "List"
         operator = _IN_PLACE.get(operator_type) if in_place else None
@@ -709,6 +747,8 @@ class Checker:
         owner = self.exprs.expr(target.value, env)
         if self.exprs.misused(target.value, owner, "attribute-assignment"):
             return
+        if isinstance(owner, Type):
+            self._set_object_attribute(target, owner, frame)
         if not isinstance(value, Type) or value == NONE:
             return
         if not (isinstance(owner, Sugared) and owner.kind == "self-module"):
@@ -732,6 +772,36 @@ class Checker:
         elif current in (TENSOR, INT, FLOAT, BOOL, STR) and value in (TENSOR, INT, FLOAT, BOOL, STR) and (
                 subtype(value, current) is False):
             self._report(AttributeTypeChange(target, name, current, value))
+
+    def _set_object_attribute(self, target: cst.Attribute, owner: Type, frame: Frame) -> None:
+        """`obj.x = value` (`SimpleValue::setAttr`): only a class instance takes attributes; a property needs a
+        setter; in `__init__` each attribute is first assigned in the method's own block."""
+        name = target.attr.value
+        if owner.name != "Class":
+            if owner.fully_known and owner.name not in ("Module", "Interface", "ModuleInterface", "Any", "Optional",
+                                                        "Union") and name != "requires_grad":
+                self._report(ValueProblem(target, "set-attribute", owner, name))
+            return
+        project = self.scope.project
+        cls = project.resolve_class(owner.qualname)
+        if cls is None:
+            return
+        method = project.find_method(cls, name)
+        if method is not None and method.is_property and not any(
+                decorator.endswith(".setter") for decorator in method.decorators):
+            self._report(ClassProblem(target, cls.name, "read-only", name))
+            return
+        info = self.scope.info
+        if info.name != "__init__" or info.cls is not cls or not isinstance(target.value, cst.Name) or (
+                target.value.value != self.scope.self_name):
+            return
+        if name not in self.state.fields:
+            root: Frame = frame
+            while root.parent is not None:
+                root = root.parent
+            if frame.block() is not root and not self.state.uncertain:
+                self._report(ClassProblem(target, cls.name, "first-in-block", name))
+            self.state.fields.add(name)
 
     def _set_item(self, target: cst.Subscript, value: Value, frame: Frame) -> None:
         env = frame.chain()
@@ -772,7 +842,11 @@ class Checker:
                 if any(isinstance(element.slice, cst.Slice) for element in item.slice):
                     self._report(DeleteSlice(item))
                     continue
-                self.exprs.expr(item.value, env)
+                base = self.exprs.expr(item.value, env)
+                if isinstance(base, Type) and base.name == "Class":
+                    cls = self.scope.project.resolve_class(base.qualname)
+                    if cls is not None and self.scope.project.find_method(cls, "__delitem__") is None:
+                        self._report(ClassProblem(item, cls.name, "no-delitem"))
             elif isinstance(item, cst.Name):
                 name = item.value
                 root: Frame = frame
@@ -853,6 +927,14 @@ class Checker:
         """A value tested for truth that torch cannot make a bool of (an Optional, a tuple)."""
         for operand in _truth_operands(test):
             value = self.out.types.get(id(operand))
+            if isinstance(value, Type) and value.name == "Class":
+                cls = self.scope.project.resolve_class(value.qualname)
+                method = self.scope.project.find_method(cls, "__bool__") if cls is not None else None
+                if method is not None and method.node.returns is not None:
+                    returns = Reader(method.module.imports, self.scope.project).read(method.node.returns.annotation)
+                    if returns is not None and returns != BOOL:
+                        self._report(ClassProblem(operand, cls.name, "bool-return", type=returns))
+                continue
             if isinstance(value, Type) and value.fully_known and (
                     value.name in ("Tuple", "Optional", "Device") or (value.name == "Union" and NONE in value.args)):
                 if value.name == "Tuple":
@@ -907,6 +989,9 @@ class Checker:
             self.out.results.append(EmptyContainerFilled(
                 node, name, start, kind, element if isinstance(element, Type) else None,
                 key if isinstance(key, Type) else None))
+
+
+_CLASS_AUGMENTED = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.ModuloAssign)
 
 
 def _exact(kind: Type) -> bool:

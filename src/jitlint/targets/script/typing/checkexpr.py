@@ -41,7 +41,7 @@ from jitlint.targets.script.typing.annotations import Reader, Signature, class_t
 from jitlint.targets.script.typing.calls import Arg, CallMatch, Overload
 from jitlint.targets.script.typing.modules import Failed, ModuleMembers, Submodule, join_members
 from jitlint.targets.script.typing.results import (
-    AnnotateMismatch, CallArgument, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
+    AnnotateMismatch, CallArgument, ClassProblem, DictKeyProblem, UnionCandidates, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
     NotSubscriptable, RangeArguments, Result, SpecialFormArguments, TensorIndex, StarredList, SugaredMisuse, TernaryMismatch, TolistBadHint, TolistWithoutHint,
     TupleMisuse, TupleOfList, UnwrapNone,
 )
@@ -465,6 +465,15 @@ class ExpressionChecker:
             return Sugared("method", name, info=method, receiver=base)
         if base.name == "Module":
             return self._module_member(node, [cls], name)
+        attributes = self.scope.project.attributes(cls)
+        merged = attributes.get(name)
+        if merged is not None and "__init__" not in merged.assigned_in and not (
+                isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)
+                and node.value.value == self.scope.self_name) and (
+                merged.class_value is not None or merged.annotation is not None) and _plain_bases(
+                cls, self.scope.project):
+            self.report(ClassProblem(node, cls.name, "class-attribute", name))  # an instance has no class attributes
+            return None
         for current in self.scope.project.mro(cls):
             info = current.own_attributes.get(name)
             if info is not None and info.annotation is not None:
@@ -483,12 +492,20 @@ class ExpressionChecker:
         if kind == "class":
             cls = base.info
             if cls is not None:
-                kind_type = class_type(cls, self.scope.project)
+                project = self.scope.project
+                kind_type = class_type(cls, project)
                 if kind_type is not None and kind_type.name == "Enum":
+                    if name not in _enum_members(cls) and _plain_bases(cls, project, enum=True):
+                        self.report(ClassProblem(node, cls.name, "enum-member", name, kind_type))
+                        return None
                     return kind_type
-                method = self.scope.project.find_method(cls, name)
+                method = project.find_method(cls, name)
                 if method is not None:
                     return Sugared("function", f"{base.name}.{name}", info=method)
+                if kind_type is not None and kind_type.name == "Class" and name not in project.attributes(cls) and (
+                        _plain_bases(cls, project)) and not name.startswith("__"):
+                    self.report(ClassProblem(node, cls.name, "class-lookup", name))
+                    return None
             return self._unknown(node, "class-attribute")
         if kind == "builtin":
             return self.qualified_value(f"{base.name}.{name}", node)
@@ -1069,6 +1086,11 @@ class ExpressionChecker:
             self._matched(node, cls.name, (overload,), args, node)
             return kind
         if kind.name in ("Class",):
+            if self.scope.project.find_method(cls, "__init__") is None and not any(
+                    "dataclass" in decorator for decorator in _decorators(cls.node)) and _plain_bases(
+                    cls, self.scope.project):
+                self.report(ClassProblem(node, cls.name, "no-init"))
+                return None
             return kind
         return self._unknown(node, "class-call")
 
@@ -1294,6 +1316,8 @@ class ExpressionChecker:
         candidates = [member for member in hint.members() if member is not None and member.name == "List"]
         if len(candidates) == 1:
             return candidates[0]
+        if len(candidates) > 1 and isinstance(node, cst.List) and not node.elements:
+            self.report(UnionCandidates(node, hint, "list"))
         if not candidates:
             self.report(HintMismatch(node, hint, "list", comprehension))
         return None
@@ -1333,19 +1357,36 @@ class ExpressionChecker:
             return list_of(TENSOR)
         if any(not isinstance(value, Type) for value in values):
             return list_of(None)  # a list, of elements jitlint cannot type
-        return list_of(join_or_union(values))
+        unified = join_or_union(values)
+        candidates = [m for m in hint.members() if m is not None and m.name == "List"] if hint is not None else []
+        if len(candidates) > 1 and unified is not None and all(c.fully_known for c in candidates):
+            for candidate in candidates:  # the first List member that holds the elements types the display
+                if subtype(unified, candidate.args[0]) is True:
+                    return candidate
+            self.report(UnionCandidates(node, hint, "list", unified))
+            return None
+        return list_of(unified)
 
     def _dict(self, node: cst.Dict | cst.DictComp, env: dict, hint: Type | None) -> Value:
         wanted = None
+        candidates: list[Type] = []
         if hint is not None and hint != ANY:
             candidates = [member for member in hint.members() if member is not None and member.name == "Dict"]
             if len(candidates) == 1:
                 wanted = candidates[0]
             elif not candidates:
                 self.report(HintMismatch(node, hint, "dict", isinstance(node, cst.DictComp)))
+            elif isinstance(node, cst.Dict) and not node.elements:
+                self.report(UnionCandidates(node, hint, "dict"))
+                return None
         if isinstance(node, cst.DictComp):
             inner = self._comprehension_env(node.for_in, env)
             key, value = self.value(node.key, inner), self.value(node.value, inner)
+            if isinstance(key, Type) and key.name == "Union" and key.fully_known:
+                self.report(DictKeyProblem(node.key, "union", key))
+                return None
+            if self._keys_change(node, env, key):
+                return None
             if wanted is not None:
                 for role, found, expected in (("key", key, wanted.args[0]), ("value", value, wanted.args[1])):
                     if isinstance(found, Type) and expected is not None and subtype(found, expected) is False:
@@ -1374,6 +1415,17 @@ class ExpressionChecker:
         if any(not isinstance(kind, Type) for kind in keys + values):
             return dict_of(None, None)  # a dict, of keys and values jitlint cannot type
         key_type = keys[0]
+        if key_type.fully_known and key_type.name not in _DICT_KEYS and key_type.name not in ("Optional", "Union"):
+            self.report(DictKeyProblem(node.elements[0].key, "unsupported", key_type))
+            return None
+        if len(candidates) > 1 and all(c.fully_known for c in candidates):
+            value_type = join_or_union(values)
+            for candidate in candidates:
+                if value_type is not None and subtype(key_type, candidate.args[0]) is True and subtype(
+                        value_type, candidate.args[1]) is True:
+                    return candidate
+            self.report(UnionCandidates(node, hint, "dict", dict_of(key_type, value_type)))
+            return None
         for element, key in zip(node.elements, keys):
             if subtype(key, key_type) is False:
                 self.report(HintMismatch(node, dict_of(key_type, ANY), "dict", False, "key", key_type, key,
@@ -1383,6 +1435,28 @@ class ExpressionChecker:
         if key_type is None or value_type is None:
             return self._unknown(node, "dict-element")
         return dict_of(key_type, value_type)
+
+    def _keys_change(self, node: cst.DictComp, env: dict, first: Value) -> bool:
+        """A dict comprehension over a tuple of several element types is unrolled: each element gives its own key,
+        and every key must have the first's type ("Dicts may only contain homogeneous keys")."""
+        clause = node.for_in
+        if clause.inner_for_in is not None or clause.ifs:
+            return False
+        iterable = self.types.get(id(clause.iter))
+        if not isinstance(iterable, Type) or iterable.name != "Tuple" or len(set(iterable.args)) < 2:
+            return False
+        keys = []
+        for element in iterable.args:
+            inner = dict(env)
+            self.bind_target(clause.target, element, inner)
+            keys.append(ExpressionChecker(self.scope, types={}, unknown={}).expr(node.key, inner))
+        if not all(isinstance(key, Type) for key in keys):
+            return False
+        for key in keys[1:]:
+            if subtype(key, keys[0]) is False:
+                self.report(DictKeyProblem(node.key, "changes", keys[0], key))
+                return True
+        return False
 
     def _tuple(self, node: cst.Tuple, env: dict, hint: Type | None) -> Value:
         hints: list[Type | None] = []
@@ -1428,6 +1502,8 @@ class ExpressionChecker:
 
 
 _NOT_SPECIAL = Sugared("not-special")
+# The key types a dict holds (`DictType::create`'s check).
+_DICT_KEYS = frozenset({"str", "int", "float", "complex", "bool", "Tensor", "Device", "Any"})
 # The special forms' numbers of positional arguments (`checkApplyNumInputs`, `checkApplyNumInputsRange`): they take no
 # keyword arguments.
 _FORM_ARITY: dict[str, tuple[int, int | None]] = {
@@ -1435,6 +1511,41 @@ _FORM_ARITY: dict[str, tuple[int, int | None]] = {
 }
 _COMPARISON_SYMBOLS = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.GreaterThan: ">",
                        cst.LessThanEqual: "<=", cst.GreaterThanEqual: ">=", cst.In: "in", cst.NotIn: "not in"}
+
+
+def _decorators(node: cst.ClassDef | cst.FunctionDef) -> list[str]:
+    return [cst.Module([]).code_for_node(decorator.decorator) for decorator in node.decorators]
+
+
+def _plain_bases(cls: "ClassInfo", project: "ProjectIndex", enum: bool = False) -> bool:
+    """The class's bases are all known: project classes (themselves plain), `object`, or (`enum`) an Enum base: what
+    the class holds is all in the project."""
+    for name in cls.base_names:
+        if name is None:
+            return False
+        if name in ("builtins.object", "object") or (enum and name.startswith("enum.")):
+            continue
+        found = project.resolve_class(name)
+        if found is None or found is cls or not _plain_bases(found, project, enum):
+            return False
+    return True
+
+
+def _enum_members(cls: "ClassInfo") -> set[str]:
+    """The names an Enum's body assigns (its members)."""
+    found: set[str] = set()
+    body = cls.node.body.body if isinstance(cls.node.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                targets = small.targets if isinstance(small, cst.Assign) else (
+                    [small] if isinstance(small, cst.AnnAssign) else [])
+                for target in targets:
+                    if isinstance(target.target, cst.Name):
+                        found.add(target.target.value)
+        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            found.add(statement.name.value)
+    return found
 
 
 def _int_literal(node: cst.BaseExpression) -> int | None:

@@ -284,6 +284,53 @@ class VariableTypeChange(Result):
 
 
 @dataclass(frozen=True, eq=False)
+class ClassProblem(Result):
+    """A TorchScript class (or Enum) used in a way torch rejects: instantiated without an `__init__` ("no-init"), a
+    class-level attribute read through an instance ("class-attribute"), an unknown attribute of the class object
+    ("class-lookup"), a member an Enum lacks ("enum-member"), a property without setter assigned ("read-only"), an
+    attribute first assigned inside a block of `__init__` ("first-in-block"), `del` of an item of a class without
+    `__delitem__` ("no-delitem"), an augmented assignment with no magic method ("augmented": `name` is the operator),
+    a `__bool__` that does not return a bool ("bool-return"), a context manager without `__enter__`/`__exit__`
+    ("with-methods") or with the wrong signatures ("with-enter", "with-exit", "with-exit-any")."""
+
+    cls: str
+    problem: str
+    name: str | None = None
+    type: Type | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class ValueProblem(Result):
+    """A value of a type torch cannot use so: raised though no exception ("raise"), the item of a `with` though no
+    object ("with"), an attribute assigned on a value that is no class instance ("set-attribute": `name`)."""
+
+    problem: str
+    type: Type
+    name: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class UnionCandidates(Result):
+    """A list or dict display typed by a Union annotation with several List (Dict) members: an empty one
+    (`found` None) cannot choose; a non-empty one whose elements (`found`: their unified type) fit none."""
+
+    hint: Type
+    kind: Literal["list", "dict"]
+    found: Type | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class DictKeyProblem(Result):
+    """Keys of a dict display or comprehension torch cannot make a dict of: of a type no dict takes
+    ("unsupported": a tuple, a list...), a Union key from a comprehension ("union"), or keys of another type than
+    the first's from a comprehension over a tuple ("changes")."""
+
+    problem: Literal["unsupported", "union", "changes"]
+    key: Type
+    other: Type | None = None
+
+
+@dataclass(frozen=True, eq=False)
 class AnnotateMismatch(Result):
     """`torch.jit.annotate(T, value)` with a value that does not convert to T ("expected an expression of type T but
     found U")."""
