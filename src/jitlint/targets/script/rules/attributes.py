@@ -203,6 +203,23 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
     summary = "an attribute holding a lambda, a mixed-type list, `object()`, a builtin class (`float`), a `functools.partial` or a bound method"
     message = "attribute value TorchScript cannot convert"
     bad_kinds = frozenset({"lambda", "mixed-list", "object", "python-type"})
+    facts = (ScriptTypes,)
+
+    _REASONS = {"set": ("a set", "set"), "ndarray": ("a NumPy value", "numpy.ndarray"),
+                "generator": ("a generator", "generator"), "mixed-dict": ("a dict whose keys or values have several "
+                                                                          "types", "dict"),
+                "list-element": ("a list of values TorchScript cannot type", "list")}
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # the values the typer finds `__init__` stores that torch cannot convert (sets, NumPy values, mixed dicts ...)
+        from jitlint.targets.script.rules.flow import results_for
+
+        for result in results_for(self, node, ctx):
+            what, python_type = self._REASONS.get(result.reason, ("a Python value", "..."))
+            ctx.report(result.node, f"`self.{result.name}` holds {what} after `__init__`, which TorchScript cannot "
+                                    f"convert (torch: \"Module has no attribute '{result.name}' (This attribute exists "
+                                    f"on the Python module, but we failed to convert Python type: '{python_type}' to a "
+                                    f"TorchScript type\"); store a Tensor, a list or a dict of one type instead")
 
     def explain(self, name: str, kinds: set[str]) -> str:
         what = {"lambda": "a lambda", "mixed-list": "a list mixing types", "object": "a plain `object()`",

@@ -189,6 +189,23 @@ class NoLegacyTensorConstructor(ScriptRule):
     summary = "`torch.Tensor(...)`, `x.new(...)`"
     fix = "unsafe"
     message = "legacy tensor constructor"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # `torch.LongTensor(...)` & co.: TorchScript compiles two forms of them only
+        from jitlint.targets.script.rules.flow import results_for
+
+        for result in results_for(self, node, ctx):
+            if result.keyword == "*":
+                got = "multiple kwargs"
+            elif result.keyword:
+                got = f"kwarg {result.keyword}"
+            else:
+                got = "multiple positional arguments that were not all integers"
+            ctx.report(result.node, f"TorchScript compiles `torch.{result.form}(...)` only as `(*sizes: int, "
+                                    f"device=None)` or `(data, device=None)` (torch: 'Legacy Tensor Constructor only "
+                                    f"supports two schemas in TorchScript ... Got {got}'); use `torch.empty(...)` or "
+                                    "`torch.tensor(...)` with a `dtype=`")
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if ctx.qualify(node.func) == "torch.Tensor":
@@ -436,6 +453,8 @@ class BuiltinKeywordArguments(ScriptRule):
         for result in results_for(self, node, ctx):
             if result.twice:
                 problem = f"{result.form}() got multiple values for argument '{result.keyword}'"
+            elif result.form in ("rpc_sync", "rpc_async", "remote"):
+                problem = f"{result.form}(dst_worker_name, user_callable, args, kwargs)does not support kwargs yet"
             elif result.form == "slice":
                 problem = "Slice does not accept any keyword arguments"
             else:

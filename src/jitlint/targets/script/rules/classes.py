@@ -245,6 +245,16 @@ class IgnoredClassInstantiated(ScriptRule):
     severity = "error"
     summary = "compiled code builds an instance of a class decorated `@torch.jit.ignore`"
     message = "instance of an `@torch.jit.ignore` class built in compiled code"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # an nn.Module class called in compiled code: TorchScript never builds a module
+        from jitlint.targets.script.rules.flow import results_for
+
+        for result in results_for(self, node, ctx):
+            ctx.report(result.node, f"`{result.cls}` is an nn.Module class, and compiled code cannot build a module "
+                                    f"(torch: \"Cannot instantiate class '{result.cls}' in a script function\"); "
+                                    "build it in `__init__` and call the submodule")
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func)

@@ -68,10 +68,12 @@ def owner(result: R.Result, ctx: RuleContext, function: cst.FunctionDef) -> str 
         return "JIT208"
     if isinstance(result, R.ModuleContainerProblem):
         return "JIT234" if result.unpacked else "JIT315"
+    if isinstance(result, R.TargetProblem):
+        return "JIT225" if result.problem == "del-attribute" else "JIT234"
     if isinstance(result, R.ClassProblem):
         return {"augmented": "JIT626", "no-delitem": "JIT225", "with-methods": "JIT122", "with-enter": "JIT122",
                 "with-exit": "JIT122", "with-exit-any": "JIT122", "enum-member": "JIT226",
-                "bool-return": "JIT416"}.get(result.problem, "JIT620")
+                "bool-return": "JIT416", "instantiate": "JIT622"}.get(result.problem, "JIT620")
     if isinstance(result, R.ValueProblem):
         return {"raise": "JIT416", "with": "JIT122", "set-attribute": "JIT410"}[result.problem]
     if isinstance(result, R.NoTruthValue):
@@ -81,6 +83,10 @@ def owner(result: R.Result, ctx: RuleContext, function: cst.FunctionDef) -> str 
     if isinstance(result, R.SpecialFormArguments):
         if result.form in ("enumerate", "zip"):
             return "JIT418"
+        if result.missing in ("constant", "function"):
+            return "JIT416"
+        if result.missing == "legacy":
+            return "JIT403"
         return "JIT412" if result.keyword is not None and result.form != "torch._check" or result.twice else "JIT416"
     if isinstance(result, R.SugaredMisuse):
         return "JIT415" if result.kind == "python-value" else "JIT435"
@@ -97,6 +103,7 @@ _SIMPLE_OWNERS: dict[type, str] = {
     R.TupleOfList: "JIT124", R.IdOfValue: "JIT405", R.UnpackArity: "JIT234", R.SugaredReassign: "JIT706",
     R.DeleteUndefined: "JIT425", R.AnnotateMismatch: "JIT221", R.HasattrSubject: "JIT417", R.TensorIndex: "JIT223",
     R.ContainerSliceAssign: "JIT225", R.UnionCandidates: "JIT221", R.DictKeyProblem: "JIT207",
+    R.AttributeUnconvertible: "JIT603",
 }
 
 
@@ -660,6 +667,15 @@ class NoMatchingOverload(_TypedRule):
 def special_form_problem(result: R.SpecialFormArguments) -> str:
     """What torch says of a special form's arguments."""
     form, count = result.form, result.count
+    if result.missing == "constant":
+        return (f"{form.rsplit('.', 1)[-1]} dispatches on `{result.keyword}` while compiling, and it is a variable here "
+                f"(torch: \"Argument for boolean dispatch ... was not constant\"); pass True or False")
+    if form in ("rpc_sync", "rpc_async", "remote"):
+        if result.missing == "function":
+            return f"user_callable should be a FunctionValue, it's now a {result.keyword}"
+        if result.keyword:
+            return f"{form}(dst_worker_name, user_callable, args, kwargs)does not support kwargs yet"
+        return f"Possible forms of call to {form}(..) are: {form}(dst_worker_name, user_callable, args, kwargs, timeout) ..."
     if form == "torch._check":
         if result.twice:
             return f"torch._check() got multiple values for argument '{result.keyword}'"
@@ -834,6 +850,10 @@ class NotIterableOrSubscriptable(_TypedRule):
         if isinstance(result, R.TensorIndex):
             if result.problem == "ellipses":
                 return "a Tensor index holds one `...` at most (torch: \"An index can only have a single ellipsis ('...')\")", None
+            if result.problem == "starred":
+                return ("TorchScript does not expand `*` inside an index (torch: 'Unexpected starred expansion. File a "
+                        "bug report'); index with a tuple built before: `x[tuple(idx)]` is no option either, so "
+                        "spell the indices out"), None
             if result.problem == "tensor-after-ellipsis":
                 return ("TorchScript does not index a Tensor with a Tensor after a `...` (torch: 'Ellipses followed by "
                         "tensor indexing is currently not supported'); spell out the leading dimensions with `:`"), None
@@ -880,6 +900,10 @@ class DeleteSlice(_TypedRule):
     message = "`del` of a slice"
 
     def render(self, result, ctx, function):
+        if isinstance(result, R.TargetProblem):  # del-attribute
+            return ("TorchScript's `del` deletes a variable or one item of a list or dict, not an attribute (torch: 'del "
+                    "statements are only supported for deleting list and dict items and variables'); set the "
+                    "attribute to another value instead"), None
         if isinstance(result, R.ClassProblem):  # no-delitem
             return (f"`{result.cls}` defines no `__delitem__`, which `del obj[key]` calls (torch: 'Class does not "
                     "define __delitem__')"), None
@@ -908,10 +932,11 @@ class ModuleContainerLength(_TypedRule):
                     f"`__init__` (torch: 'Index {result.index} out of range of length {length}')"), None
         partner = result.partner
         what = "a `range()`" if partner == "range" else ("a list" if partner == "list" else f"a {partner}")
-        return (f"this zips a {result.container} with {what}: torch unrolls a loop over a module container, and "
-                "everything zipped with it needs a static length (torch: 'Can not iterate over a module list or tuple "
-                "with a value that does not have a statically determinable length'); iterate `enumerate(...)` of the "
-                "container and index the other value"), lambda: fixers.enumerate_the_container(result.node, ctx)
+        return (f"this zips a {result.container} with {what}: torch unrolls a loop over a module container or a "
+                "tuple, and everything zipped with it needs a static length (torch: 'Can not iterate over a module "
+                "list or tuple with a value that does not have a statically determinable length'); iterate "
+                "`enumerate(...)` of the container and index the other value"), (
+            (lambda: fixers.enumerate_the_container(result.node, ctx)) if result.container != "tuple" else None)
 
 
 class UnknownListMethod(_TypedRule):
@@ -936,6 +961,11 @@ class CannotUnpack(_TypedRule):
     message = "a module or a Tensor unpacked as a tuple"
 
     def render(self, result, ctx, function):
+        if isinstance(result, R.TargetProblem):
+            torch_says = ("unexpected expression on left-hand side of assignment" if result.problem == "list-assign"
+                          else "lhs of assignment must be a variable, subscript, or starred expression")
+            return (f"TorchScript unpacks into tuple targets only, not a list display `[...]` (torch: '{torch_says}'); "
+                    "write the targets as a tuple: `a, b = ...`"), None
         if isinstance(result, R.UnpackArity):
             if result.found < result.need:
                 torch_says = f"need {'at least ' if result.starred else ''}{result.need} values to unpack but found only {result.found}"

@@ -71,7 +71,8 @@ class HookSignature(ScriptRule):
                                        f"define hook: {hook_name} ... because a method or hook with that name "
                                        f"already exists'); rename the hook")
             return
-        problem = _schema_problem(hook, imports, kind, cls, ctx)
+        previous = _previous_hook(node, enclosing, ctx) if kind == "forward hook" else None
+        problem = _schema_problem(hook, imports, kind, cls, ctx, previous)
         if problem is not None:
             ctx.report(argument.value, f"the {kind} `{hook_name}` does not fit `{cls.name}.forward`: {problem}")
 
@@ -149,7 +150,32 @@ def _factory_hook_name(factory: cst.Call, ctx: RuleContext) -> str | None:
     return None
 
 
-def _schema_problem(hook: cst.FunctionDef, imports, kind: str, cls: ClassInfo, ctx: RuleContext) -> str | None:
+def _previous_hook(node: cst.Call, enclosing: cst.FunctionDef | None,
+                   ctx: RuleContext) -> tuple[cst.FunctionDef, object] | None | bool:
+    """The forward hook registered on the same receiver just before this one in the same function (its output is
+    what this hook's output argument receives), False when this is the first one."""
+    if enclosing is None:
+        return None
+    calls: list[cst.Call] = []
+
+    class Registrations(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "register_forward_hook" and (
+                    call.func.value.deep_equals(node.func.value)):
+                calls.append(call)
+
+    enclosing.visit(Registrations())
+    if node not in calls:
+        return None
+    index = calls.index(node)
+    if index == 0:
+        return False
+    argument = calls[index - 1].args[0].value if calls[index - 1].args else None
+    return _hook_function(argument, enclosing, ctx) if argument is not None else None
+
+
+def _schema_problem(hook: cst.FunctionDef, imports, kind: str, cls: ClassInfo, ctx: RuleContext,
+                    previous=False) -> str | None:
     """`ClassType::checkForwardPreHookSchema` / `checkForwardHookSchema`: the hook's parameters (self, the input
     tuple, and for a forward hook the output) against `forward`'s, and a pre-hook's return."""
     from jitlint.targets.script.typing.annotations import Reader, signature
@@ -190,9 +216,15 @@ def _schema_problem(hook: cst.FunctionDef, imports, kind: str, cls: ClassInfo, c
                     f"for the input tuple argument')")
     if not pre:
         output = read(params[2])
-        returns = forward_return(forward, cls, ctx)
+        if previous is False:
+            returns, what = forward_return(forward, cls, ctx), "`forward` returns"
+        elif previous is None or previous[0].returns is None:
+            return None
+        else:
+            returns = Reader(previous[1], project).read(previous[0].returns.annotation)
+            what = f"the hook before it, `{previous[0].name.value}`, returns"
         if output is not None and returns is not None and subtype(returns, output) is False:
-            return (f"its output argument is {output}, and `forward` returns {returns} (torch: 'has the wrong type "
+            return (f"its output argument is {output}, and {what} {returns} (torch: 'has the wrong type "
                     "for the output argument')")
         return None
     if hook.returns is None:

@@ -148,7 +148,11 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
 
     def visit_Param(self, node: cst.Param, ctx: RuleContext) -> None:
         default = node.default
-        if node.annotation is not None or not (isinstance(default, cst.Name) and default.value == "None"):
+        if not (isinstance(default, cst.Name) and default.value == "None"):
+            return
+        # annotated `Tensor` with a None default: the same Tensor-typed None when a call leaves it out
+        annotated = node.annotation is not None
+        if annotated and ctx.qualify(node.annotation.annotation) != "torch.Tensor":
             return
         if _typed_by_comment(ctx):
             return
@@ -161,14 +165,16 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
         name = node.name.value
         torch = ctx.torch_name
         annotation = f"{torch}.Tensor | None" if torch else None
-        fix = PendingFix(f"annotate `{name}: {annotation} = None`", annotate_param(node, annotation, ctx)) if annotation else None
+        fix = PendingFix(f"annotate `{name}: {annotation} = None`", annotate_param(node, annotation, ctx)) if (
+            annotation and not annotated) else None
         here = str(function.module.path)  # name a caller in this file first, the one a reader sees
         for site in sorted(ctx.captured.calls_to(function.node), key=lambda site: site.caller_key[0] != here):
             if site.omits(None if index is None else index - int(site.bound), name):
+                typed = "is annotated Tensor and defaults to None" if annotated else (
+                    "defaults to None without an annotation, so TorchScript types it as a Tensor")
                 ctx.report(
                     node.name,
-                    f"parameter `{name}` defaults to None without an annotation, so TorchScript types it as a "
-                    f"Tensor; `{site.caller_name}` calls this without `{name}`, which fails to script with "
+                    f"parameter `{name}` {typed}; `{site.caller_name}` calls this without `{name}`, which fails to script with "
                     f"'Unsupported value kind: Tensor' and no line number. Annotate it: "
                     f"`{name}: Optional[torch.Tensor] = None`",
                     fix=fix,

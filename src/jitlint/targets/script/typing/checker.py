@@ -37,7 +37,7 @@ from jitlint.targets.script.typing.calls import Arg
 from jitlint.targets.script.typing.checkexpr import ExpressionChecker, Scope, Sugared, Value
 from jitlint.targets.script.typing.results import (
     AnnotatedMismatch, AttributeNoneAssigned, AttributeTypeChange, BranchMismatch, CannotUnpack, DeleteSlice,
-    ClassProblem, ContainerSliceAssign, DeleteUndefined, ValueProblem,
+    ClassProblem, ContainerSliceAssign, DeleteUndefined, TargetProblem, ValueProblem,
     EmptyContainerFilled, FunctionTypes, LoopOnly, MissingReturn, ModuleContainerProblem, NoMatchingCall,
     NoneThenValue, NoTruthValue, OneBranch, Result, ReturnJoin, ReturnMismatch, SugaredReassign, TupleMisuse,
     UnpackArity, VariableTypeChange,
@@ -450,6 +450,10 @@ class Checker:
         iterable = self.exprs.expr(node.iter, env)
         element = self.exprs.element_of(iterable, node.iter)
         unrolled = self._unrolled(iterable, node.iter)
+        if isinstance(node.target, cst.List):
+            self._report(TargetProblem(node.target, "list-target"))
+        else:
+            self._list_targets(node.target)
         self._module_loop(node, iterable)
         if unrolled:
             before = {name: frame.lookup(name) for name in _assigned_in(node.body)}
@@ -522,12 +526,14 @@ class Checker:
         if isinstance(iterated, cst.Call) and self.scope.imports.qualify(iterated.func) == "builtins.zip":
             values = [self.out.types.get(id(argument.value)) for argument in iterated.args]
             containers = [v.info.container for v in values if isinstance(v, Sugared) and v.kind == "module"
-                          and v.info.container in ("ModuleList", "Sequential", "ModuleDict")]
+                          and v.info.container in ("ModuleList", "Sequential", "ModuleDict")] + [
+                "tuple" for v in values if isinstance(v, Type) and v.name == "Tuple"]  # a tuple is unrolled too
             if containers and not any(argument.star or argument.keyword for argument in iterated.args):
                 for argument, value in zip(iterated.args, values):
                     is_range = isinstance(argument.value, cst.Call) and self.scope.imports.qualify(
                         argument.value.func) == "builtins.range"
-                    if isinstance(value, Sugared) and not is_range:
+                    if (isinstance(value, Sugared) and not is_range) or (isinstance(value, Type)
+                                                                          and value.name == "Tuple"):
                         continue
                     if is_range or (isinstance(value, Type) and (value.name in ("List", "Dict") or value in (
                             TENSOR, STR))) or isinstance(argument.value, (cst.List, cst.ListComp)):
@@ -551,6 +557,10 @@ class Checker:
         value = self.exprs.expr(node.value, env)
         empty = _empty_container(node.value, self.scope.imports)
         for target in node.targets:
+            if isinstance(target.target, cst.List):
+                self._report(TargetProblem(target.target, "list-assign"))
+                continue
+            self._list_targets(target.target)
             self.bind(target.target, value, frame, target.target, statement=node)
             if empty is not None and isinstance(target.target, cst.Name) and len(node.targets) == 1:
                 name = target.target.value
@@ -558,6 +568,16 @@ class Checker:
                 if name not in self.state.failed_fill:
                     self.state.starts[name] = (node, empty)
                     self.state.filled[name] = []
+
+    def _list_targets(self, target: cst.BaseExpression) -> None:
+        """A list display inside a tuple target (`a, [b, c] = ...`): "lhs of assignment must be a variable,
+        subscript, or starred expression"."""
+        if isinstance(target, cst.Tuple):
+            for element in target.elements:
+                if isinstance(element.value, cst.List):
+                    self._report(TargetProblem(element.value, "list-target"))
+                    return
+                self._list_targets(element.value)
 
     def bind(self, target: cst.BaseExpression, value: Value, frame: Frame, node: cst.CSTNode,
              statement: cst.CSTNode | None = None, loop: bool = False) -> None:
@@ -847,6 +867,8 @@ class Checker:
                     cls = self.scope.project.resolve_class(base.qualname)
                     if cls is not None and self.scope.project.find_method(cls, "__delitem__") is None:
                         self._report(ClassProblem(item, cls.name, "no-delitem"))
+            elif isinstance(item, cst.Attribute):
+                self._report(TargetProblem(item, "del-attribute"))
             elif isinstance(item, cst.Name):
                 name = item.value
                 root: Frame = frame

@@ -41,9 +41,9 @@ from jitlint.targets.script.typing.annotations import Reader, Signature, class_t
 from jitlint.targets.script.typing.calls import Arg, CallMatch, Overload
 from jitlint.targets.script.typing.modules import Failed, ModuleMembers, Submodule, join_members
 from jitlint.targets.script.typing.results import (
-    AnnotateMismatch, CallArgument, ClassProblem, DictKeyProblem, UnionCandidates, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
+    AnnotateMismatch, AttributeUnconvertible, CallArgument, ClassProblem, DictKeyProblem, UnionCandidates, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
     NotSubscriptable, RangeArguments, Result, SpecialFormArguments, TensorIndex, StarredList, SugaredMisuse, TernaryMismatch, TolistBadHint, TolistWithoutHint,
-    TupleMisuse, TupleOfList, UnwrapNone,
+    TupleMisuse, TupleOfList, UnwrapNone, VariableTypeChange,
 )
 from jitlint.targets.script.typing.types import (
     ANY, BOOL, COMPLEX, DEVICE, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, assignable, convert, dict_of, join,
@@ -532,6 +532,9 @@ class ExpressionChecker:
         if isinstance(member, Submodule):
             return Sugared("module", name, info=member)
         if isinstance(member, Failed):
+            if member.reason in ("set", "ndarray", "generator", "mixed-dict", "list-element"):
+                self.report(AttributeUnconvertible(node, name, member.reason))
+                return None
             return self._unknown(node, "failed-attribute")
         if member is None:
             return self._unknown(node, "module-attribute")
@@ -670,6 +673,14 @@ class ExpressionChecker:
                 return None
             self._arguments(node, env, sugared=1)
             return self._unknown(node, "fork")
+        if schemas.module_forward(qualified):  # an nn.Module class: torch builds modules only outside compiled code
+            self._arguments(node, env, sugared=len(node.args))
+            self.report(ClassProblem(node, qualified.rsplit(".", 1)[-1], "instantiate"))
+            return None
+        if qualified in _LEGACY_CONSTRUCTORS:
+            return self._legacy_constructor(node, qualified, env)
+        if qualified in _RPC:
+            return self._rpc_call(node, qualified.rsplit(".", 1)[-1], env)
         if qualified == "torch._check":
             self._check_call(node)
             self._arguments(node, env)
@@ -684,9 +695,46 @@ class ExpressionChecker:
         if dispatched is not None and len(candidates) == 2:
             half = self._dispatch_half(node, dispatched)
             if half is None:
+                given = self._dispatch_argument(node, dispatched)
+                if isinstance(given, cst.Name) and given.value in env:  # a variable: no constant torch can read
+                    self.report(SpecialFormArguments(node, qualified, len(node.args), 0, None,
+                                                     keyword=dispatched[0], missing="constant"))
+                    return None
                 return self._unknown(node, "boolean-dispatch")
             candidates = (candidates[0] if half else candidates[1],)
         return self._matched(node, qualified, candidates, args, node)
+
+    def _legacy_constructor(self, node: cst.Call, qualified: str, env: dict) -> Value:
+        """`torch.LongTensor(...)` (`LegacyTensorConstructor`): `device=` the only keyword; several positional
+        arguments are sizes, all ints."""
+        args = self._arguments(node, env)
+        name = qualified.rsplit(".", 1)[-1]
+        keywords = [a.keyword.value for a in node.args if a.keyword is not None]
+        if len(keywords) > 1 or (keywords and keywords[0] != "device"):
+            self.report(SpecialFormArguments(node, name, len(node.args), 0, None,
+                                             keyword=keywords[0] if len(keywords) == 1 else "*", missing="legacy"))
+            return None
+        positional = [a for a in (args or []) if a.keyword is None]
+        if len(positional) > 1 and any(a.type is not None and a.type.fully_known and a.type != INT
+                                       for a in positional):
+            self.report(SpecialFormArguments(node, name, len(positional), 0, None, missing="legacy"))
+            return None
+        return TENSOR
+
+    def _rpc_call(self, node: cst.Call, name: str, env: dict) -> Value:
+        """`emitRpcExpr`: two to five positional arguments, no keywords, and the callable a compiled function."""
+        if self._form_arguments(node, name, 2, 5):
+            self._arguments(node, env, sugared=len(node.args))
+            return None
+        callee = self.expr(node.args[1].value, env) if len(node.args) > 1 and not node.args[1].star else None
+        for argument in node.args[2:]:
+            self.value(argument.value, env)
+        self.value(node.args[0].value, env)
+        if isinstance(callee, Sugared) and callee.kind != "function":
+            self.report(SpecialFormArguments(node.args[1].value, name, len(node.args), 2, 5, keyword=callee.kind,
+                                             missing="function"))
+            return None
+        return self._unknown(node, "rpc")
 
     def _check_call(self, node: cst.Call) -> None:
         """`torch._check(cond, message=None)` (`TorchCheckValue::call`): one or two arguments, `cond` and `message`
@@ -708,6 +756,15 @@ class ExpressionChecker:
             return
         if "cond" not in keywords and not positional:
             self.report(SpecialFormArguments(node, "torch._check", count, 1, 2, missing="cond"))
+
+    @staticmethod
+    def _dispatch_argument(node: cst.Call, dispatched: tuple[str, int, bool]) -> cst.BaseExpression | None:
+        name, index, _default = dispatched
+        for position, argument in enumerate(node.args):
+            if (argument.keyword is not None and argument.keyword.value == name) or (
+                    argument.keyword is None and not argument.star and position == index):
+                return argument.value
+        return None
 
     def _dispatch_half(self, node: cst.Call, dispatched: tuple[str, int, bool]) -> bool | None:
         """The constant a boolean-dispatched function is given for its dispatch argument (its default if none)."""
@@ -826,9 +883,7 @@ class ExpressionChecker:
             candidates = [m for m in hint.members() if m is not None and m.name == "Dict"]
             wanted = candidates[0] if len(candidates) == 1 else None
         positional = [a for a in node.args if a.keyword is None and not a.star]
-        for argument in node.args:
-            if argument.keyword is not None:
-                self.expr(argument.value, env)
+        keyword_values = [self.value(argument.value, env) for argument in node.args if argument.keyword is not None]
         if not positional:
             return wanted if wanted is not None else dict_of(STR, TENSOR)
         first = positional[0].value
@@ -836,6 +891,12 @@ class ExpressionChecker:
             return self.expr(first, env, hint)
         value = self.expr(first, env)
         if isinstance(value, Type) and value.name == "Dict":
+            # keyword arguments add str keys of their values' types to a copy of the dict, which must hold them
+            for role, found, expected in [("key", STR, value.args[0])] * bool(keyword_values) + [
+                    ("value", kind, value.args[1]) for kind in keyword_values]:
+                if isinstance(found, Type) and expected is not None and subtype(found, expected) is False:
+                    self.report(HintMismatch(node, value, "dict", False, role, expected, found))
+                    return value
             return value
         pair = self.element_of(value, first)
         if not isinstance(pair, Type) or pair.name != "Tuple" or len(pair.args) != 2:
@@ -1077,6 +1138,9 @@ class ExpressionChecker:
         args = self._arguments(node, env)
         if cls is None:
             return self._unknown(node, "class-call")
+        if self.scope.project.is_module_class(cls):
+            self.report(ClassProblem(node, cls.name, "instantiate"))
+            return None
         kind = class_type(cls, self.scope.project)
         if kind is None:
             return self._unknown(node, "class-call")
@@ -1087,7 +1151,8 @@ class ExpressionChecker:
             return kind
         if kind.name in ("Class",):
             if self.scope.project.find_method(cls, "__init__") is None and not any(
-                    "dataclass" in decorator for decorator in _decorators(cls.node)) and _plain_bases(
+                    "dataclass" in decorator or "ignore" in decorator or "unused" in decorator
+                    for decorator in _decorators(cls.node)) and _plain_bases(
                     cls, self.scope.project):
                 self.report(ClassProblem(node, cls.name, "no-init"))
                 return None
@@ -1161,6 +1226,9 @@ class ExpressionChecker:
             part = element.slice
             if not isinstance(part, cst.Index):
                 continue
+            if part.star is not None:  # `x[*idx]`
+                self.report(TensorIndex(part.value, "starred"))
+                return
             if isinstance(index, Sugared) and index.kind == "ellipsis":
                 if ellipsis:
                     self.report(TensorIndex(part.value, "ellipses"))
@@ -1482,6 +1550,11 @@ class ExpressionChecker:
         while clause is not None:
             iterable = self.expr(clause.iter, inner)
             element = self.element_of(iterable, clause.iter)
+            target = clause.target
+            if isinstance(target, cst.Name) and isinstance(env.get(target.value), Type) and isinstance(
+                    element, Type) and subtype(element, env[target.value]) is False:
+                # the loop of a comprehension is a block of the function: its variable keeps an outer one's type
+                self.report(VariableTypeChange(target, target.value, env[target.value], element))
             self.bind_target(clause.target, element, inner)
             for condition_if in clause.ifs:
                 self.expr(condition_if.test, inner)
@@ -1502,6 +1575,10 @@ class ExpressionChecker:
 
 
 _NOT_SPECIAL = Sugared("not-special")
+_LEGACY_CONSTRUCTORS = frozenset(
+    f"torch.{kind}Tensor" for kind in ("Float", "Double", "Half", "BFloat16", "Byte", "Char", "Short", "Int", "Long",
+                                       "Bool"))
+_RPC = frozenset(f"torch.distributed.rpc.{name}" for name in ("rpc_sync", "rpc_async", "remote"))
 # The key types a dict holds (`DictType::create`'s check).
 _DICT_KEYS = frozenset({"str", "int", "float", "complex", "bool", "Tensor", "Device", "Any"})
 # The special forms' numbers of positional arguments (`checkApplyNumInputs`, `checkApplyNumInputsRange`): they take no

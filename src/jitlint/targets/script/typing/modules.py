@@ -187,8 +187,12 @@ class ModuleMembers:
             if len(set(keys)) > 1 or len(set(values)) > 1:
                 return Failed("mixed-dict")
             return dict_of(keys[0], values[0])
-        if isinstance(node, (cst.Set, cst.SetComp, cst.Lambda, cst.GeneratorExp)):
-            return Failed("python-object")
+        if isinstance(node, (cst.Set, cst.SetComp)):
+            return Failed("set")
+        if isinstance(node, cst.Lambda):
+            return Failed("lambda")
+        if isinstance(node, cst.GeneratorExp):
+            return Failed("generator")
         if isinstance(node, cst.IfExp):
             body, orelse = self.value(node.body, scope), self.value(node.orelse, scope)
             return body if body == orelse else None
@@ -198,6 +202,12 @@ class ModuleMembers:
             qualified = scope.imports.qualify(node.func)
             if qualified in _PARAMETER_CLASSES:
                 return TENSOR
+            if qualified in ("builtins.set", "builtins.frozenset"):
+                return Failed("set")
+            if qualified == "builtins.object":
+                return Failed("object")
+            if qualified is not None and qualified.startswith("numpy."):
+                return Failed("ndarray")  # numpy arrays and scalars: no TorchScript type
             if qualified in ("builtins.int", "builtins.len"):
                 return INT
             if qualified == "builtins.float":

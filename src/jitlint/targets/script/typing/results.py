@@ -114,7 +114,7 @@ class SpecialFormArguments(Result):
     count: int
     least: int
     most: int | None
-    keyword: str | None = None
+    keyword: str | None = None  # (with `missing` "constant": the boolean-dispatch argument that is not constant)
     twice: bool = False
     missing: str | None = None
 
@@ -310,6 +310,25 @@ class ValueProblem(Result):
 
 
 @dataclass(frozen=True, eq=False)
+class AttributeUnconvertible(Result):
+    """`self.name` read in compiled code where `__init__` stores a value torch cannot convert to a TorchScript type
+    (`reason`: "set", "ndarray", "generator", "mixed-dict" keys or values of several types, "list-element" a list
+    of such values): "Module has no attribute ... failed to convert Python type"."""
+
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True, eq=False)
+class TargetProblem(Result):
+    """An assignment, loop or `del` target the frontend does not take: a list display as the whole target of an
+    assignment ("list-assign"), a list display inside a tuple target or as a loop target ("list-target"), an
+    attribute deleted ("del-attribute")."""
+
+    problem: Literal["list-assign", "list-target", "del-attribute"]
+
+
+@dataclass(frozen=True, eq=False)
 class UnionCandidates(Result):
     """A list or dict display typed by a Union annotation with several List (Dict) members: an empty one
     (`found` None) cannot choose; a non-empty one whose elements (`found`: their unified type) fit none."""
@@ -485,7 +504,7 @@ class TensorIndex(Result):
     """An index of a Tensor torch rejects (`emitMultidimSlicing`): of a type other than int, slice, None, list or
     Tensor (`type`), a second `...` (`problem` "ellipses"), or a Tensor index after a `...` ("tensor-after-ellipsis")."""
 
-    problem: Literal["type", "ellipses", "tensor-after-ellipsis"]
+    problem: Literal["type", "ellipses", "tensor-after-ellipsis", "starred"]
     type: Type | None = None
 
 
