@@ -587,6 +587,9 @@ class GlobalPythonConstant(ScriptRule):
             said = self._USES.get(result.use, "cannot be used as a value")
             python_value = f"python value of type '{kind}'" if kind else "python value"
             torch_says = f"{said} {python_value}" if said.endswith(" on") else f"{python_value} {said}"
+            if kind == "None":
+                # the resolver takes a global that is None for one it did not find
+                torch_says = f"undefined value {attribute}"
             spelled = f"a module-level {kind}" if kind else "a module-level Python value"
             if kind is None and isinstance(value, cst.Call):
                 spelled = f"a module-level Python object (`{ctx.module.tree.code_for_node(value.func)}(...)`)"

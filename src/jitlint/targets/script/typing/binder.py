@@ -166,6 +166,9 @@ def _is_none(test: cst.Comparison, env: dict, checker: "ExpressionChecker") -> C
     is_not = isinstance(target.operator, cst.IsNot)
     left = checker.expr(left_node, env)
     right = checker.expr(right_node, env)
+    # `is` compares values: each side must be one (a module-level Python value is not)
+    if checker.misused(left_node, left, "value") | checker.misused(right_node, right, "value"):
+        return Condition(uncertain=True)
     left_none, right_none = _none_status(left, left_node), _none_status(right, right_node)
     if left_none == "always" and right_none == "always":
         return Condition(static=not is_not)
