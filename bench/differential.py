@@ -322,8 +322,11 @@ def slug(text: str) -> str:
 
 def save(out: Path, summary: dict, outcomes: list[Outcome], programs: dict[str, Program], meta: dict) -> None:
     """The report, every program's verdicts, and each group's examples (source + torch's text + findings)."""
-    if out.exists():
-        shutil.rmtree(out)
+    # a previous run's results go; nothing else in the directory is touched
+    for name in ("groups", "not-judged"):
+        shutil.rmtree(out / name, ignore_errors=True)
+    for name in ("report.json", "programs.jsonl"):
+        (out / name).unlink(missing_ok=True)
     (out / "groups").mkdir(parents=True)
     by_name = {o.name: o for o in outcomes}
     for number, group in enumerate(summary["groups"], 1):

@@ -1,5 +1,5 @@
 """FX2xx on small models: each case is linted (the marked lines, `# error: CODE`, and nothing else) and, with the
-torch marker, traced with `symbolic_trace` (tests/trace_oracle.py): a case with an error mark must fail at a
+torch marker, traced with `symbolic_trace` (`tests/oracles/fx.py`): a case with an error mark must fail at a
 marked line, a case without one must trace. The look-alikes that trace fine are here so that flagging them fails."""
 
 import re
@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from conftest import codes_for, lint_files
-from trace_oracle import trace_sources
+from oracles.fx import trace_sources
 
 FX = codes_for("fx")
 H = "import math\nimport torch\nimport torch.nn as nn\n\n\n"
@@ -221,8 +221,9 @@ def test_fx_wrap_patches_only_the_registering_module(tmp_path):
 
 
 def test_submodule_parameters_follow_their_annotations(tmp_path):
-    """A forward whose callers are not resolved (here: in a ModuleList loop) gets a Proxy for a tensor parameter,
-    a sequence for `List[...]`, and nothing claimed for an alias it cannot read (timm's hrnet and twins)."""
+    """A forward whose callers are not resolved (here: in a loop over a ModuleList built from a local list) gets a
+    Proxy for a tensor parameter, a sequence for `List[...]`, and nothing claimed for an alias it cannot read
+    (timm's hrnet and twins)."""
     source = H + textwrap.dedent("""
         from typing import List, Tuple
 
@@ -253,7 +254,8 @@ def test_submodule_parameters_follow_their_annotations(tmp_path):
         class M(nn.Module):
             def __init__(self):
                 super().__init__()
-                self.blocks = nn.ModuleList([Fuse(), Reshape(), Plain()])
+                blocks = [Fuse(), Reshape(), Plain()]
+                self.blocks = nn.ModuleList(blocks)
 
             def forward(self, x):
                 for block in self.blocks:
@@ -261,6 +263,42 @@ def test_submodule_parameters_follow_their_annotations(tmp_path):
                 return x
         """)
     assert lint_one(source, tmp_path) == marks(source)
+
+
+def test_the_modules_a_container_holds_get_what_it_is_called_with(tmp_path):
+    """A loop over `nn.ModuleList([Fuse(), Plain()])` calls each with the traced input, whatever their annotations
+    say: torch 2.13 fails at `len(x)` in Fuse (the input is a Proxy, not a list)."""
+    source = H + textwrap.dedent("""
+        from typing import List
+
+
+        class Fuse(nn.Module):
+            def forward(self, x: List[torch.Tensor]):
+                for i in range(len(x)):  # error: FX202
+                    x[i] = x[i] * 2  # error: FX205
+                return x
+
+
+        class Plain(nn.Module):
+            def forward(self, x):
+                for row in x:  # error: FX203
+                    pass
+                return x
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleList([Fuse(), Plain()])
+
+            def forward(self, x):
+                for block in self.blocks:
+                    x = block(x)
+                return x
+        """)
+    assert lint_one(source, tmp_path) == marks(source)
+    result = trace_sources({"container_calls": source}, tmp_path)["container_calls"]
+    assert result.rejected and result.line == marks(source)[0][1], result
 
 
 def test_is_fx_tracing_guard_prunes(tmp_path):

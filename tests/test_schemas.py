@@ -20,7 +20,8 @@ from jitlint.targets.script.typing.types import (
     BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, list_of, optional_of, union_of,
 )
 
-from torch_oracle import points_at, script_source
+from oracles import points_at
+from oracles.script import script_source
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = "import math\nfrom typing import List, Optional\n\nimport torch\nimport torch.nn.functional as F\n\n\n"

@@ -28,10 +28,16 @@ models:
   domain deferred on a name (`Frame.defer`) is handed back to it (`deferred`) when the name is next read, then the
   domain sees the reads (`read`). Binding a name (`Frame.bind`) drops what was deferred on it.
 
-What it does not model: `try`, `match` and other compound statements are not walked at all, and drop everything
-deferred; so are the small statements of a one-line suite (`if c: return x` is no exit and binds nothing); nested
-`def` and `class` bind nothing; loop bodies are walked once, and comprehensions and lambdas are opaque. The domain decides what every
-binding, read, refinement and join means; the walker knows no types and reports nothing itself.
+- decided tests: a domain that knows the value a test has at run time (`FlowDomain.decide`) has only the branch
+  taken walked, inline, as for a pruned one; a `while` whose test it decides False has its body skipped;
+- opt-in, for a domain that models how the code runs (`walks_try`, `walks_simple_suites`): a `try` body is walked
+  inline (then its `else` and `finally`; the handlers, a path taken only when the body raises, are not), and the
+  small statements of a one-line suite (`if c: return x`) are walked like those of an indented block.
+
+What it does not model: `match` and other compound statements (and, unless the domain opts in, `try` and one-line
+suites) are not walked at all, and drop everything deferred; nested `def` and `class` bind nothing; loop bodies are
+walked once, and comprehensions and lambdas are opaque. The domain decides what every binding, read, refinement
+and join means; the walker knows no types and reports nothing itself.
 """
 
 from __future__ import annotations
@@ -154,6 +160,13 @@ class FlowDomain(ABC, Generic[V]):
     read. Each hook is called after the walker has delivered the deferred items of the statement's reads."""
 
     unknown: Any = None  # the value of a name the walker binds without the domain (after a loop `else`, ...)
+    walks_try: bool = False  # walk `try` bodies inline (see the module's docstring)
+    walks_simple_suites: bool = False  # walk the small statements of one-line suites
+
+    def decide(self, test: cst.BaseExpression, frame: Frame[V]) -> bool | None:
+        """The value an `if` or `while` test certainly has when the code runs (after `read` saw it), or None. A
+        decided `if` has only the branch taken walked, inline; a `while` decided False has no body walked."""
+        return None
 
     @abstractmethod
     def initial(self) -> dict[str, V]:
@@ -245,11 +258,15 @@ class FlowWalker(Generic[V]):
         self.pending: dict[str, Any] = {}  # name -> what the domain deferred on it, until it is read or bound
         self.uncertain = 0  # > 0 inside an `if` the domain called uncertain
 
-    def run(self, function: cst.FunctionDef) -> None:
+    def run(self, function: cst.FunctionDef) -> bool:
+        """Walks the body; returns whether its end can be reached (it does not always leave)."""
         values = self.domain.initial()
         frame = Frame(self, dict(values), {name: 0 for name in values}, 0)
         if isinstance(function.body, cst.IndentedBlock):
-            self._block(function.body.body, frame)
+            return not self._block(function.body.body, frame)
+        if self.domain.walks_simple_suites:
+            return not self._block(function.body.body, frame)
+        return True
 
     # -- reads ------------------------------------------------------------------------------------------------
     def deliver(self, reads: Reads) -> None:
@@ -302,6 +319,16 @@ class FlowWalker(Generic[V]):
             return self._body(statement.body, frame)
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             return False
+        if isinstance(statement, cst.BaseSmallStatement) and self.domain.walks_simple_suites:
+            self._small(statement, frame)
+            return isinstance(statement, _TERMINATORS) or _asserts_false(statement)
+        if isinstance(statement, cst.Try) and self.domain.walks_try:
+            # The path on which the body raises nothing: body, `else`, `finally`, inline.
+            if self._body(statement.body, frame):
+                return True
+            if statement.orelse is not None and self._body(statement.orelse.body, frame):
+                return True
+            return statement.finalbody is not None and self._body(statement.finalbody.body, frame)
         # try, match and the like (and the small statements of a one-line suite): what happens inside is unknown.
         self.pending.clear()
         return False
@@ -341,6 +368,11 @@ class FlowWalker(Generic[V]):
             return self._orelse(node.orelse, frame) if node.orelse is not None else False
         if orelse_dead:
             return self._body(node.body, frame)
+        decided = self.domain.decide(node.test, frame)
+        if decided is True:
+            return self._body(node.body, frame)
+        if decided is False:
+            return self._orelse(node.orelse, frame) if node.orelse is not None else False
         if self.domain.uncertain(node.test):
             return self._uncertain_if(node, frame)
         level = frame.level
@@ -411,6 +443,10 @@ class FlowWalker(Generic[V]):
         else:
             self._read([node.test], node, frame)
             self._walrus(node.test, body)
+            if self.domain.decide(node.test, frame) is False:
+                if node.orelse is not None:
+                    self._body(node.orelse.body, frame)
+                return
         self._body(node.body, body)
         values = frame.values
         for name, value in body.values.items():

@@ -11,6 +11,8 @@ type:
 - `Node`: iteration over `<Graph>.nodes` (also `reversed`, `list`, `enumerate` of it), `<Graph>.find_nodes(...)`,
   `<Node>.users`, `<Node>.all_input_nodes`, `<Node>.next` / `.prev`, the graph's node-creating methods, an element of
   a node list, a parameter annotated `fx.Node`, a call of a function of the file whose return annotation is one;
+- for a module-level function of the file without annotations: each parameter has the type every call of it in the
+  file passes, and a call of it has the type every one of its `return` values has (`return None` aside);
 - `Interpreter`: `fx.Interpreter(gm)`, `fx.Transformer(gm)`, `ShapeProp(gm)`, an instance of a class of the file
   deriving from them, `self` inside such a class (`InterpreterSubclass`: its own attributes are unknown).
 
@@ -156,6 +158,11 @@ class FxTypes:
         self.scopes: dict[int, Scope] = {id(tree): self.module_scope}
         self.interpreter_classes: set[str] = set()
         self.returns: dict[str, str] = {}  # module-level function name -> the FX type its annotation returns
+        # Module-level functions without such an annotation: what they return, and where the file calls them
+        # (their parameters' types come from the arguments; their return type from their `return` values).
+        self.returned: dict[str, tuple[Scope, list[cst.BaseExpression]]] = {}
+        self.call_sites: dict[str, list[tuple[cst.Call, Scope]]] = {}
+        self._inferring: set[str] = set()
         _Collector(self).collect(tree)
         self._drop_contradicted_annotations()
         self._solve()
@@ -223,12 +230,42 @@ class FxTypes:
                     return INTERPRETER_SUBCLASS
                 if name in self.returns:
                     return self.returns[name]
+                if name in self.returned:
+                    return self._inferred_return(name)
         elif isinstance(func, cst.Call) and self._call_type(func, scope) == MAKE_FX:
             return GRAPH_MODULE
         qualified = self.imports.qualify(func)
         if qualified is not None:
             return _CONSTRUCTORS.get(qualified)
         return None
+
+    def _inferred_return(self, name: str) -> str | None:
+        """The FX type every `return` of a module-level function gives (`return None` aside), if one."""
+        if name in self._inferring:
+            return None
+        self._inferring.add(name)
+        try:
+            scope, values = self.returned[name]
+            kinds = {self.type_of(value, scope) for value in values
+                     if not (isinstance(value, cst.Name) and value.value == "None")}
+            return kinds.pop() if len(kinds) == 1 else None
+        finally:
+            self._inferring.discard(name)
+
+    def argument_type(self, function: str, index: int, keyword: str) -> str | None:
+        """The FX type every call of a module-level function in the file passes for one parameter, if one."""
+        kinds = set()
+        for call, scope in self.call_sites.get(function, ()):
+            positional = [a for a in call.args if a.keyword is None and not a.star]
+            if any(a.star for a in call.args):
+                return None
+            value = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
+            if value is None and index < len(positional):
+                value = positional[index].value
+            if value is None:
+                return None
+            kinds.add(self.type_of(value, scope))
+        return kinds.pop() if len(kinds) == 1 else None
 
     def annotation_type(self, annotation: cst.BaseExpression) -> str | None:
         if isinstance(annotation, cst.SimpleString):
@@ -288,6 +325,9 @@ class FxTypes:
             return self.type_of(binding.value, scope)  # type: ignore[arg-type]
         if binding.kind == "elem":
             return self.element_type(binding.value, scope)  # type: ignore[arg-type]
+        if binding.kind == "arg":
+            function, index, keyword = binding.value  # type: ignore[misc]
+            return self.argument_type(function, index, keyword)
         return None
 
 
@@ -307,15 +347,19 @@ class _Collector(cst.CSTVisitor):
         self.types = types
         self.stack: list[Scope] = [types.module_scope]
         self.classes: list[cst.ClassDef] = []
+        self.module_functions: set[str] = set()  # module-level functions whose types are inferred
 
     def collect(self, tree: cst.Module) -> None:
         for statement in tree.body:  # classes deriving from Interpreter, and typed helpers, are known up front
             if isinstance(statement, cst.ClassDef) and self._is_interpreter_class(statement):
                 self.types.interpreter_classes.add(statement.name.value)
-            elif isinstance(statement, cst.FunctionDef) and statement.returns is not None:
-                kind = self.types.annotation_type(statement.returns.annotation)
+            elif isinstance(statement, cst.FunctionDef):
+                kind = (self.types.annotation_type(statement.returns.annotation)
+                        if statement.returns is not None else None)
                 if kind is not None:
                     self.types.returns[statement.name.value] = kind
+                else:
+                    self.module_functions.add(statement.name.value)
         walk(tree, self)
 
     def _is_interpreter_class(self, node: cst.ClassDef) -> bool:
@@ -358,10 +402,30 @@ class _Collector(cst.CSTVisitor):
                     kind = INTERPRETER_SUBCLASS
             if kind is None:
                 kind = self._conventional(node, positional, param, method_of)
+            if kind is None and self._inferred(node) and param.annotation is None:
+                scope.bind(param.name.value, _Binding("arg", (node.name.value, index, param.name.value)))
+                continue
             scope.bind(param.name.value, _Binding("type", kind) if kind else _Binding("unknown"))
+        if self._inferred(node):
+            self.types.returned[node.name.value] = (scope, [])
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 scope.bind(star.name.value, _Binding("unknown"))
+
+    def _inferred(self, node: cst.FunctionDef) -> bool:
+        """A module-level function whose parameter and return types are inferred (from its calls and returns)."""
+        return len(self.stack) == 2 and not self.classes and node.name.value in self.module_functions
+
+    def visit_Return(self, node: cst.Return) -> None:
+        scope = self.scope
+        function = scope.node
+        if (isinstance(function, cst.FunctionDef) and node.value is not None
+                and self.types.returned.get(function.name.value, (None,))[0] is scope):
+            self.types.returned[function.name.value][1].append(node.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value in self.module_functions:
+            self.types.call_sites.setdefault(node.func.value, []).append((node, self.scope))
 
     def _directly_in_class(self, node: cst.FunctionDef) -> bool:
         cls = self.classes[-1]
@@ -490,10 +554,7 @@ def fx_types(ctx) -> FxTypes:
 
 
 def enclosing_function(ctx) -> cst.FunctionDef | None:
-    for ancestor in reversed(ctx.ancestors):
-        if isinstance(ancestor, cst.FunctionDef):
-            return ancestor
-    return None
+    return ctx.enclosing(cst.FunctionDef)
 
 
 def type_of(ctx, expr: cst.BaseExpression) -> str | None:
@@ -504,3 +565,6 @@ def type_of(ctx, expr: cst.BaseExpression) -> str | None:
 
 def file_mentions_fx(text: str | None) -> bool:
     return text is None or "fx" in text or "export" in text
+
+
+FX_HINTS = ("fx", "export", "example_inputs")

@@ -26,7 +26,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
+from jitlint.capture import NOT_LOGIC, Capture, CapturedFunction, CapturePolicy, PruningScanner, fold_logic
 from jitlint.names import ImportTable
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
 from jitlint.targets.fx.settings import FxSettings
@@ -96,8 +96,8 @@ def module_level_wraps(module: ModuleInfo) -> frozenset[str]:
                 continue
             if qualified == FX_WRAP:
                 found.add(f"fx:{name}")
-            elif qualified.rpartition(".")[2] in LIBRARY_FUNCTION_WRAPPERS:
-                found.add(f"library:{name}")
+            elif qualified.rpartition(".")[2] in (*LIBRARY_FUNCTION_WRAPPERS, *LIBRARY_MODULE_LEAF_DECORATORS):
+                found.add(f"library:{name}")  # `register_notrace_function(f)`, `register_notrace_module(Cls)`
     return frozenset(found)
 
 
@@ -128,6 +128,11 @@ class LeafKnowledge:
         if FX_WRAP in function.decorators:
             return True
         return function.cls is None and f"fx:{function.name}" in self._module_wraps(function.module)
+
+    def wraps_builtin(self, module: ModuleInfo, name: str) -> bool:
+        """Whether the module registers a builtin with `torch.fx.wrap("len")` at its top level: a call of it there
+        with a Proxy is recorded as one node."""
+        return f"fx:{name}" in self._module_wraps(module)
 
     def wrapped_call(self, function: FunctionInfo, call: cst.Call, caller_module: ModuleInfo) -> bool:
         """Whether this call of the function is recorded as one node (not traced into)."""
@@ -199,6 +204,16 @@ def submodule_classes(project: ProjectIndex) -> frozenset[int]:
     argument a call omits keeps its default). The others are the classes users trace themselves (roots): never
     referred to, or built by a function (`model = ResNet(...)` in a builder). Every forward parameter of a root
     becomes a Proxy placeholder, flags with defaults too."""
+    return _class_references(project)[0]
+
+
+def attribute_only_classes(project: ProjectIndex) -> frozenset[int]:
+    """Module classes (ids) the project only ever builds as `self.<name> = Cls(...)`: every call of theirs in
+    traced code is `self.<name>(...)`, which the tracing model resolves, so one it never reaches is not traced."""
+    return _class_references(project)[1]
+
+
+def _class_references(project: ProjectIndex) -> tuple[frozenset[int], frozenset[int]]:
     cache = project.derived.get("fx.submodule_classes")
     if cache is not None and cache[0] == len(project.modules):
         return cache[1]
@@ -206,6 +221,8 @@ def submodule_classes(project: ProjectIndex) -> frozenset[int]:
     in_classes: set[int] = set()
     passed: set[int] = set()
     built_by_function: set[int] = set()
+    as_attribute: set[int] = set()
+    otherwise: set[int] = set()
     for module in list(project.modules.values()):
         if module.text is not None and not any(name in module.text for name in names):
             continue
@@ -215,6 +232,7 @@ def submodule_classes(project: ProjectIndex) -> frozenset[int]:
             target = project.resolve_class(module.imports.qualify(node))
             if target is None or not project.is_module_class(target):
                 continue
+            (as_attribute if id(node) in collector.attribute_values else otherwise).add(id(target))
             if inside is not None:
                 if not (target.module is module and target.name == inside):  # not its own body
                     in_classes.add(id(target))
@@ -222,7 +240,7 @@ def submodule_classes(project: ProjectIndex) -> frozenset[int]:
                 built_by_function.add(id(target))
             else:
                 passed.add(id(target))
-    result = frozenset(in_classes | (passed - built_by_function))
+    result = (frozenset(in_classes | (passed - built_by_function)), frozenset(as_attribute - otherwise))
     project.derived["fx.submodule_classes"] = (len(project.modules), result)
     return result
 
@@ -237,9 +255,17 @@ class _References(cst.CSTVisitor):
         self.classes: list[str] = []
         self.bases: set[int] = set()
         self.called: set[int] = set()
+        self.attribute_values: set[int] = set()  # the class of `self.<name> = Cls(...)`
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        value = node.value
+        if isinstance(value, cst.Call) and all(
+                isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) for t in node.targets):
+            self.attribute_values.add(id(value.func))
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self.classes.append(node.name.value)
+        self.bases.add(id(node.name))  # defining a class is not using it
         for base in node.bases:  # deriving from a class is not using it as a submodule
             collector = _AllNames()
             walk(base.value, collector)
@@ -284,7 +310,7 @@ class _AllNames(cst.CSTVisitor):
 
 class TracePolicy(CapturePolicy):
     name = "fx-trace"
-    # The Proxy taint of a function's parameters comes from the analysis of its callers, anywhere in the project:
+    # What a function's parameters hold comes from the analysis of its callers, anywhere in the project:
     # a run split across workers would see only the callers in each worker's files (the engine keeps it whole).
     needs_one_process = True
 
@@ -293,7 +319,7 @@ class TracePolicy(CapturePolicy):
     def __init__(self, project, captured, settings: FxSettings | None = None) -> None:
         super().__init__(project, captured, settings if settings is not None else FxSettings())
         self.leaves = LeafKnowledge(project, self.settings)
-        self.analyses: dict[int, object] = {}  # the taint analysis of each traced function (jitlint.targets.fx.taint)
+        self.model = None  # the run's tracing model (jitlint.targets.fx.tracing), built on first use
 
     def roots(self) -> Iterator[Capture]:
         project = self.project
@@ -321,3 +347,13 @@ class TracePolicy(CapturePolicy):
         # A plain Python object built in forward runs its `__init__` and the methods called on it as Python; the
         # calls made on it are not resolved here (no object types), so nothing more is traced from it.
         return ()
+
+
+def is_root_forward(policy: TracePolicy, entry: CapturedFunction) -> bool:
+    """A forward of a module class that no other module class of the project uses: users trace it themselves."""
+    info = entry.info
+    if info.name != "forward" or info.cls is None:
+        return False
+    owners = entry.owners or [info.cls]
+    used = submodule_classes(policy.project)
+    return any(policy.project.is_module_class(owner) and id(owner) not in used for owner in owners)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.torch_api import DTYPE_NAMES
 from jitlint.literals import literal_type as python_literal_type
 
 
@@ -39,4 +40,19 @@ def literal_type(node: cst.BaseExpression) -> str | None:
         return "List"
     if isinstance(node, cst.Dict):
         return "Dict"
+    return None
+
+
+def global_value_type(value: cst.BaseExpression, module_imports) -> str | None:
+    """The Python type of a module-level value TorchScript rejects when compiled code reads the global."""
+    kind = literal_type(value)
+    if kind is not None:
+        return kind.split("[")[0].lower()
+    if isinstance(value, cst.Name) and value.value == "None":
+        return "None"
+    qualified = module_imports.qualify(value.func if isinstance(value, cst.Call) else value) or ""
+    if isinstance(value, cst.Attribute) and qualified.startswith("torch.") and qualified[6:] in DTYPE_NAMES:
+        return "dtype"
+    if isinstance(value, cst.Call) and qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
+        return "Tensor"
     return None

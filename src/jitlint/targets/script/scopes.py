@@ -19,15 +19,14 @@ branch binds), nor a global of the module, nor a builtin. What it cannot see sta
 
 from __future__ import annotations
 
-import re
-
 import builtins
+import re
 import typing
 from dataclasses import dataclass
-from typing import Iterator
 
 import libcst as cst
 
+from jitlint.facts.syntax import target_names
 from jitlint.walk import walk
 
 _MODULE_NAMES = frozenset(
@@ -48,17 +47,6 @@ _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 class UnresolvedRead:
     name: cst.Name
     deleted: bool  # the name was bound, then removed by `del` on a path that reaches the read
-
-
-def target_names(target: cst.BaseExpression) -> Iterator[str]:
-    """The names an assignment target binds (`a`, `a, (b, *c)`); not `a.b` or `a[i]`."""
-    if isinstance(target, cst.Name):
-        yield target.value
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for element in target.elements:
-            yield from target_names(element.value)
-    elif isinstance(target, cst.StarredElement):
-        yield from target_names(target.value)
 
 
 class _Bindings(cst.CSTVisitor):
@@ -499,3 +487,23 @@ def unresolved_reads_with(
     walker = _Walk(known, pruned, walrus=text is None or ":=" in text)
     walker.block(function.body.body, _State(parameter_names(function), set()))
     return walker.found
+
+
+def params_of(function: cst.FunctionDef) -> dict[str, cst.Param]:
+    """A function's named parameters (positional-only, ordinary, keyword-only) by name."""
+    params = function.params
+    return {p.name.value: p for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
+def called_params(function: cst.FunctionDef) -> frozenset[str]:
+    """Names of `function`'s parameters its body calls as `name(...)` (rebound names included: callers filter)."""
+    names = set(params_of(function))
+    found: set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in names:
+                found.add(node.func.value)
+
+    walk(function.body, Calls())
+    return frozenset(found)

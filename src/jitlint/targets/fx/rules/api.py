@@ -1,6 +1,7 @@
-"""FX103-FX107: torch.fx API used the way articles and generated code guess it: string op targets, `target.name`,
-names that do not exist (checked against `data/fx_api.json`, generated from torch 2.13), `torch.fx.wrap` inside a
-function."""
+"""FX103-FX107, FX116, FX117: torch.fx API used the way articles and generated code guess it: string op targets,
+`target.name`, names that do not exist (checked against `data/fx_api.json`, generated from torch 2.13),
+`torch.fx.wrap` inside a function, node-creating calls torch rejects at once, calls with the wrong kind of
+argument."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ from jitlint.targets.fx.fxtypes import (
     type_of,
 )
 from jitlint.targets.fx.rules import FxPassRule
-from jitlint.targets.fx.rules.nodes import FX_HINTS
 from jitlint.walk import walk
+from jitlint.targets.fx.fxtypes import FX_HINTS
 
 def _string_value(expr: cst.BaseExpression) -> str | None:
     if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
@@ -378,3 +379,95 @@ class FxWrapNotAtModuleScope(FxPassRule):
         if ctx.qualify(node.decorator) in ("torch.fx.wrap", "torch.fx._symbolic_trace.wrap") and self._inside_body(ctx):
             ctx.report(node.decorator, "`@torch.fx.wrap` on a function defined inside a function or class raises "
                                        "NotImplementedError; define the function at module level")
+
+
+_LEGAL_OPS = ("placeholder", "call_method", "call_module", "call_function", "get_attr", "output", "root")
+# Where each node-creating method of a Graph takes its op, target and args (index, keyword).
+_CREATOR_SIGNATURES = {
+    "create_node": {"op": (0, "op"), "target": (1, "target"), "args": (2, "args")},
+    "call_function": {"target": (0, "the_function"), "args": (1, "args")},
+    "call_method": {"target": (0, "method_name"), "args": (1, "args")},
+    "call_module": {"target": (0, "module_name"), "args": (1, "args")},
+    "get_attr": {"target": (0, "qualified_name")},
+}
+_NAMED_TARGET_OPS = ("call_method", "call_module", "get_attr")  # their targets are names (str)
+
+
+class InvalidNodeCreation(FxPassRule):
+    code = "FX116"
+    name = "invalid-node-creation"
+    severity = "error"
+    summary = ("a node created with arguments torch rejects at once: an unknown op, args that are not a tuple, or a "
+               "callable target for `call_method`/`call_module`/`get_attr`")
+    message = "torch rejects this node when it is created"
+    text_hints = FX_HINTS
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _CREATOR_SIGNATURES:
+            return
+        if type_of(ctx, func.value) != GRAPH:
+            return
+        method = func.attr.value
+        signature = _CREATOR_SIGNATURES[method]
+        op = method
+        if "op" in signature:
+            op_expr = _argument(node, *signature["op"])
+            op = _string_value(op_expr) if op_expr is not None else None
+            if op is not None and op not in _LEGAL_OPS:
+                ctx.report(op_expr, f"{op!r} is not a node op (AssertionError: op is not in _legal_ops); use one of "
+                                    "'call_function', 'call_method', 'call_module', 'get_attr', 'placeholder', "
+                                    "'output'")
+                return
+        target = _argument(node, *signature["target"]) if "target" in signature else None
+        if op in _NAMED_TARGET_OPS and target is not None and _string_value(target) is None and ctx.qualify(target):
+            ctx.report(target, f"a {op} node's target is a name (a str): torch rejects `{ctx.code(target)}` when the "
+                               f"node is created; pass {'the method name' if op == 'call_method' else 'its qualified name'}"
+                               " as a string, or use `call_function` for a function")
+            return
+        args = _argument(node, *signature["args"]) if "args" in signature else None
+        if args is not None and (isinstance(args, (cst.List, cst.ListComp)) or type_of(ctx, args) == NODE):
+            ctx.report(args, "a node's args must be a tuple (AssertionError: args must be a tuple); write "
+                             f"`({ctx.code(args)},)`" if type_of(ctx, args) == NODE else
+                             "a node's args must be a tuple (AssertionError: args must be a tuple): pass a tuple")
+
+
+class FxCallMisuse(FxPassRule):
+    code = "FX117"
+    name = "fx-call-misuse"
+    severity = "error"
+    summary = ("an FX API called the way it is often guessed: example inputs to `symbolic_trace`, a list to "
+               "`Interpreter.run`, a `Graph` called like a module")
+    message = "this torch.fx call fails in torch 2.13"
+    text_hints = ("fx", "Interpreter", "symbolic_trace", "Tracer")
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        func = node.func
+        qualified = ctx.qualify(func) or ""
+        if qualified in ("torch.fx.symbolic_trace", "torch.fx._symbolic_trace.symbolic_trace"):
+            positional = [a for a in node.args if a.keyword is None and not a.star]
+            if len(positional) > 1 and _not_a_dict(positional[1].value, ctx):
+                ctx.report(positional[1], "symbolic_trace takes no example inputs: its second parameter is "
+                                          "`concrete_args`, a dict of parameter names to values; tracing is "
+                                          "symbolic, drop the inputs")
+            return
+        if isinstance(func, cst.Attribute) and func.attr.value == "run" and type_of(ctx, func.value) in (
+                INTERPRETER, TRANSFORMER, SHAPE_PROP):
+            positional = [a for a in node.args if a.keyword is None]
+            if len(positional) == 1 and not positional[0].star and isinstance(positional[0].value, cst.List):
+                ctx.report(node, "`Interpreter.run` takes the inputs as separate arguments, not a list: write "
+                                 f"`run(*{ctx.code(positional[0].value)})`, or `boxed_run` for a list")
+            return
+        if type_of(ctx, func) == GRAPH:
+            ctx.report(node, "a Graph is not callable: build a module from it, `fx.GraphModule(root, graph)`, and "
+                             "call that")
+
+
+def _not_a_dict(expr: cst.BaseExpression, ctx: RuleContext) -> bool:
+    """An argument that certainly is no dict: a tensor made by torch, a tuple or list display, a number."""
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Integer, cst.Float)):
+        return True
+    if isinstance(expr, cst.Call):
+        qualified = ctx.qualify(expr.func) or ""
+        return qualified.startswith("torch.") and qualified.rpartition(".")[2][:1].islower()
+    return False

@@ -35,26 +35,6 @@ def _is_creator_call(node: cst.BaseExpression, ctx: RuleContext) -> bool:
     )
 
 
-def _names_in(node: cst.CSTNode) -> set[str]:
-    """Names read anywhere in `node` (lambdas included: a conservative over-approximation)."""
-    found: set[str] = set()
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
-
-        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            walk(attribute.value, self)
-            return False
-
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            walk(arg.value, self)
-            return False
-
-    walk(node, Names())
-    return found
-
-
 def _node_arguments(call: cst.Call) -> list[cst.BaseExpression]:
     """The argument expressions of a node-creating call that become the node's inputs (not its target or op)."""
     func = call.func
@@ -95,15 +75,78 @@ def _direct_inputs(call: cst.Call) -> set[str]:
     return found
 
 
+def _function_or_module(ctx: RuleContext) -> cst.CSTNode:
+    return ctx.enclosing(cst.FunctionDef) or ctx.module.tree
+
+
+class _Ordered(cst.CSTVisitor):
+    """Every call and assignment of one function body in source order (not inside nested functions)."""
+
+    def __init__(self) -> None:
+        self.events: list[cst.CSTNode] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.events.append(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.events.append(node)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.events.append(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.events.append(node)
+
+
+class OrderedEvents(Fact):
+    """Every call, assignment, name and attribute of one function body (or of a module's top level, outside its
+    functions and classes), in source order."""
+
+    policy_dependent = False
+
+    @classmethod
+    def compute(cls, ctx: RuleContext, scope: cst.CSTNode) -> list[cst.CSTNode]:
+        visitor = _Ordered()
+        if isinstance(scope, cst.FunctionDef):
+            walk(scope.body, visitor)
+        else:
+            for statement in scope.body:
+                if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                    walk(statement, visitor)
+        return visitor.events
+
+
+def _method_call(event: cst.CSTNode, receiver: str | None, method: str | tuple[str, ...]) -> bool:
+    methods = (method,) if isinstance(method, str) else method
+    return (
+        isinstance(event, cst.Call)
+        and isinstance(event.func, cst.Attribute)
+        and event.func.attr.value in methods
+        and (receiver is None or (isinstance(event.func.value, cst.Name) and event.func.value.value == receiver))
+    )
+
+
 class InsertingPointMisuse(FxPassRule):
     code = "FX108"
     name = "inserting-point-misuse"
     severity = "warning"
-    summary = "`graph.inserting_after()` / `inserting_before()` without an anchor node, or not used as a context manager"
+    summary = ("`graph.inserting_after()` / `inserting_before()` without an anchor node, or not used as a context manager; "
+               "a node created with no insertion point set, then given other nodes' uses")
     message = "pass the anchor node to `inserting_after` / `inserting_before` and use it in a `with` statement"
     text_hints = ("inserting_",)
 
+    facts = (OrderedEvents,)
+
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if _is_creator_call(node, ctx):
+            self._created_at_the_end(node, ctx)
+            return
         if not _is_inserting_call(node, ctx):
             return
         method = node.func.attr.value
@@ -118,6 +161,45 @@ class InsertingPointMisuse(FxPassRule):
             where = "after the output node" if method == "inserting_after" else "before the placeholders"
             ctx.report(node, f"`graph.{method}()` without an anchor node inserts {where}, not where the pass means; "
                              "pass the anchor node")
+
+
+    def _created_at_the_end(self, node: cst.Call, ctx: RuleContext) -> None:
+        """A node created with no insertion point set lands after the graph's output; re-pointing other nodes'
+        uses to it makes them read a node defined after them."""
+        if node.func.attr.value not in _MID_GRAPH_CREATORS:
+            return
+        parent = ctx.parent
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1
+                and isinstance(parent.targets[0].target, cst.Name)):
+            return
+        new = parent.targets[0].target.value
+        receiver = node.func.value
+        if isinstance(receiver, cst.Name) and _is_parameter(receiver.value, ctx):
+            return  # a graph handed over: the caller may have set its insertion point
+        for ancestor in ctx.ancestors:
+            if isinstance(ancestor, cst.With) and any(_is_inserting_call(item.item, ctx) for item in ancestor.items):
+                return
+        events = ctx.fact(OrderedEvents, _function_or_module(ctx))
+        position = next((i for i, e in enumerate(events) if e is node), None)
+        if position is None or any(_is_inserting_call(e, ctx) for e in events[:position]):
+            return
+        used = None
+        for event in events[position + 1:]:
+            if _method_call(event, None, ("prepend", "append")) and any(
+                    isinstance(a.value, cst.Name) and a.value.value == new for a in event.args):
+                return  # moved into place
+            if _method_call(event, new, ("prepend", "append")):
+                return
+            if _method_call(event, None, ("replace_all_uses_with", "replace_input_with")) and any(
+                    isinstance(a.value, cst.Name) and a.value.value == new and a.keyword is None for a in event.args):
+                used = used or event
+        if used is not None:
+            ctx.report(node, f"`{new}` is created with no insertion point set, so it lands after the graph's output; "
+                             "the nodes re-pointed to it then read a node defined after them (graph.lint() fails, "
+                             "the generated code returns first); create it inside `with graph.inserting_after(anchor):`")
+
+
+_MID_GRAPH_CREATORS = frozenset({"call_function", "call_method", "call_module", "create_node", "node_copy"})
 
 
 def _with_body_statements(node: cst.With) -> list[cst.CSTNode]:
@@ -180,66 +262,6 @@ class DependentNodesInOneInsertBlock(FxPassRule):
                              f"`with graph.inserting_after({reads[0]}):`")
 
 
-def _function_or_module(ctx: RuleContext) -> cst.CSTNode:
-    for ancestor in reversed(ctx.ancestors):
-        if isinstance(ancestor, cst.FunctionDef):
-            return ancestor
-    return ctx.module.tree
-
-
-class _Ordered(cst.CSTVisitor):
-    """Every call and assignment of one function body in source order (not inside nested functions)."""
-
-    def __init__(self) -> None:
-        self.events: list[cst.CSTNode] = []
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.events.append(node)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self.events.append(node)
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.events.append(node)
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self.events.append(node)
-
-
-class OrderedEvents(Fact):
-    """Every call, assignment, name and attribute of one function body (or of a module's top level, outside its
-    functions and classes), in source order."""
-
-    policy_dependent = False
-
-    @classmethod
-    def compute(cls, ctx: RuleContext, scope: cst.CSTNode) -> list[cst.CSTNode]:
-        visitor = _Ordered()
-        if isinstance(scope, cst.FunctionDef):
-            walk(scope.body, visitor)
-        else:
-            for statement in scope.body:
-                if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-                    walk(statement, visitor)
-        return visitor.events
-
-
-def _method_call(event: cst.CSTNode, receiver: str | None, method: str | tuple[str, ...]) -> bool:
-    methods = (method,) if isinstance(method, str) else method
-    return (
-        isinstance(event, cst.Call)
-        and isinstance(event.func, cst.Attribute)
-        and event.func.attr.value in methods
-        and (receiver is None or (isinstance(event.func.value, cst.Name) and event.func.value.value == receiver))
-    )
-
-
 class SelfReferencingReplacement(FxPassRule):
     code = "FX110"
     name = "self-referencing-replacement"
@@ -268,7 +290,8 @@ class SelfReferencingReplacement(FxPassRule):
             if isinstance(event, cst.Assign) and any(
                 isinstance(t.target, cst.Name) and t.target.value == new for t in event.targets
             ):
-                built_from_old = _is_creator_call(event.value, ctx) and old in _direct_inputs(event.value)
+                built_from_old = (_is_creator_call(event.value, ctx) and old in _direct_inputs(event.value)) or (
+                    old in _helper_inputs(event.value, ctx))
         if not built_from_old:
             return
         for event in events[position + 1:]:  # the fix-up: `new.update_arg(0, old)`, `new.args = (old,)`, ...
@@ -283,6 +306,42 @@ class SelfReferencingReplacement(FxPassRule):
         ctx.report(node, f"`{new}` was built from `{old}`, so `{old}.replace_all_uses_with({new})` also re-points "
                          f"`{new}` at itself (graph.lint() then fails); pass `delete_user_cb=lambda user: user is "
                          f"not {new}`")
+
+
+def _helper_inputs(call: cst.BaseExpression, ctx: RuleContext) -> set[str]:
+    """For a call of a function of this file that returns a node it creates (`def add_neg(graph, node): with
+    graph.inserting_after(node): return graph.call_function(torch.neg, (node,))`): the names the call passes for
+    the parameters that node reads directly."""
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
+        return set()
+    helper = next((s for s in ctx.module.tree.body if isinstance(s, cst.FunctionDef) and s.name.value == call.func.value),
+                  None)
+    if helper is None:
+        return set()
+    types = fx_types(ctx)
+    scope = types.scope_of(helper)
+    params = [p.name.value for p in (*helper.params.posonly_params, *helper.params.params)]
+    read: set[str] = set()
+
+    class Returns(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is helper
+
+        def visit_Return(self, node: cst.Return) -> None:
+            value = node.value
+            if (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                    and value.func.attr.value in NODE_CREATORS and types.type_of(value.func.value, scope) == GRAPH):
+                read.update(_direct_inputs(value) & set(params))
+
+    walk(helper, Returns())
+    passed: set[str] = set()
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for index, name in enumerate(params):
+        value = positional[index].value if index < len(positional) else next(
+            (a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+        if name in read and isinstance(value, cst.Name):
+            passed.add(value.value)
+    return passed
 
 
 class UsersChangedWhileIterating(FxPassRule):
@@ -429,7 +488,8 @@ class EraseNodeWithUsers(FxPassRule):
     code = "FX114"
     name = "erase-node-with-users"
     severity = "error"
-    summary = "`graph.erase_node(n)` while `n` provably has users: before `n.replace_all_uses_with`, or after a new node read `n`"
+    summary = ("`graph.erase_node(n)` of a node that may still have users: before `n.replace_all_uses_with`, after a "
+               "new node read `n`, or with nothing that re-points its users or checks there are none")
     message = "erase a node only once nothing uses it: `n.replace_all_uses_with(...)` first"
     text_hints = ("erase_node",)
     facts = (OrderedEvents,)
@@ -464,6 +524,69 @@ class EraseNodeWithUsers(FxPassRule):
         elif read_by is not None:
             ctx.report(node, f"`{name}` still has users ({read_by} reads it): erase_node raises RuntimeError; "
                              f"re-point them first (`{name}.replace_all_uses_with(new, delete_user_cb=...)`)")
+        elif type_of(ctx, node.args[0].value) == NODE and not _is_parameter(name, ctx) and _found_in_graph(
+                name, events[:position], ctx):
+            # A node the pass found in the graph (a loop over its nodes, a lookup, a helper's result) and erases
+            # with nothing before that re-points its users or checks there are none.
+            ctx.report(node, f"nothing before this re-points `{name}`'s users or checks it has none: erase_node raises "
+                             f"RuntimeError if anything still reads it; call `{name}.replace_all_uses_with(...)` first, "
+                             f"or erase it only `if not {name}.users`")
+
+
+def _found_in_graph(name: str, before: list[cst.CSTNode], ctx: RuleContext) -> bool:
+    """Whether the node `name` holds was found among a graph's existing nodes (a loop over them, `next(...)` of them,
+    a helper's result; not a node this code created, which has the users this code gave it, see above) because its
+    target is a public torch op."""
+    source = None
+    for ancestor in reversed(ctx.ancestors):
+        if isinstance(ancestor, (cst.For, cst.CompFor)) and isinstance(ancestor.target, cst.Name) \
+                and ancestor.target.value == name:
+            source = ancestor.iter
+            break
+    for event in before:
+        if _is_assign_of(event, name):
+            source = event.value
+    if source is None or _is_creator_call(source, ctx):
+        return False
+    # What selected it: `.target` compared with a public torch op (which returns a value its users read), in the
+    # tests around the erase, in the expression that found it, or in the helper that returned it. Internal ops
+    # (`aten._assert_scalar`) and lookups without such a test may have no users: left alone.
+    places: list[cst.CSTNode] = [source]
+    places += [a.test for a in ctx.ancestors if isinstance(a, (cst.If, cst.While))]
+    if isinstance(source, cst.Call) and isinstance(source.func, cst.Name):
+        places += [s for s in ctx.module.tree.body if isinstance(s, cst.FunctionDef) and s.name.value == source.func.value]
+    return any(_compares_target_with_public_op(place, ctx) for place in places)
+
+
+def _compares_target_with_public_op(node: cst.CSTNode, ctx: RuleContext) -> bool:
+    found = False
+
+    class Comparisons(cst.CSTVisitor):
+        def visit_Comparison(self, comparison: cst.Comparison) -> None:
+            nonlocal found
+            operands = [comparison.left, *(c.comparator for c in comparison.comparisons)]
+            if not any(isinstance(o, cst.Attribute) and o.attr.value == "target" for o in operands):
+                return
+            for operand in operands:
+                qualified = ctx.qualify(operand) or ""
+                parts = qualified.split(".")
+                if parts[0] != "torch" or len(parts) < 2:
+                    continue
+                op = parts[-2] if parts[-1] in ("default", "Tensor", "Scalar") and len(parts) > 2 else parts[-1]
+                if not op.startswith("_"):
+                    found = True
+
+    walk(node, Comparisons())
+    return found
+
+
+def _is_parameter(name: str, ctx: RuleContext) -> bool:
+    """A parameter of the enclosing function: a node its callers hand over (they may have cleaned it up)."""
+    function = _function_or_module(ctx)
+    if not isinstance(function, cst.FunctionDef):
+        return False
+    params = function.params
+    return any(p.name.value == name for p in (*params.posonly_params, *params.params, *params.kwonly_params))
 
 
 def _calls_after_in_block(ctx: RuleContext) -> list[cst.Call]:

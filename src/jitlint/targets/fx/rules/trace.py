@@ -1,8 +1,8 @@
 """FX2xx: what `torch.fx.symbolic_trace` rejects or silently mis-traces, in the code it runs.
 
-One Proxy-taint walk over each traced function (`jitlint.targets.fx.taint`) records its sinks; each rule below
-reports the sinks of its kind. The hazards that need no taint (try/except, Python state, random draws, hooks)
-are plain visitors at the end.
+The tracing model (`jitlint.targets.fx.tracing`) runs each traced function as the tracer would and records typed
+results; each rule below reports the results of its type, with its own message. The hazards that need no model
+(try/except, Python state, random draws, hooks) are plain visitors in `trace_hazards`.
 """
 
 from __future__ import annotations
@@ -11,141 +11,268 @@ from typing import ClassVar
 
 import libcst as cst
 
-from jitlint.facts import Fact
 from jitlint.rules.base import RuleContext
-from jitlint.targets.fx import taint
+from jitlint.targets.fx import tracing
 from jitlint.targets.fx.rules import FxTraceRule
 
-
-class TaintSinks(Fact):
-    """The sinks of a traced function (read where the walk is at its `def`). The taint analysis behind it is kept for
-    the run by the policy (`taint.analyse`): a function's parameters take their taint from its callers, anywhere."""
-
-    @classmethod
-    def compute(cls, ctx: RuleContext, node: cst.FunctionDef) -> list[taint.Sink]:
-        entry = ctx.function
-        if entry is None or entry.info.node is not node or not entry.body_captured:
-            return []
-        analysis = taint.analyse(ctx.captured.policy, entry)
-        return analysis.sinks if analysis is not None else []
+_WRAP = "or wrap the function with `torch.fx.wrap`"
 
 
-class _SinkRule(FxTraceRule):
-    sink: ClassVar[str]
-    facts = (TaintSinks,)
+class _ModelRule(FxTraceRule):
+    result: ClassVar[type[tracing.TraceResult]]
+    facts = (tracing.TraceResults,)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        for sink in ctx.fact(TaintSinks, node):
-            if sink.kind == self.sink:
-                ctx.report(sink.node, sink.message)
+        for result in ctx.fact(tracing.TraceResults, node):
+            if isinstance(result, self.result):
+                ctx.report(result.node, self.describe(result))
+
+    def describe(self, result) -> str:
+        return self.message
 
 
-class ProxyAsBool(_SinkRule):
+_BOOL_CONSTRUCTS = {
+    "if": "a condition",
+    "while": "a `while` condition",
+    "assert": "an `assert`",
+    "ternary": "a conditional expression",
+    "and/or": "an `and`/`or` operand",
+    "not": "a `not`",
+    "bool()": "`bool()`",
+    "comprehension": "a comprehension's `if`",
+    "chained comparison": "a chained comparison (`a < b < c` makes `a < b` a bool)",
+    "in": "an `in` test on a sequence (each item is compared with `==` and the result made a bool)",
+}
+
+
+class ProxyAsBool(_ModelRule):
     code = "FX201"
     name = "proxy-as-bool"
     severity = "error"
-    sink = taint.BOOL
+    result = tracing.ProxyAsBool
     summary = "a traced value (Proxy) used as a Python bool: `if`, `while`, `and`/`or`/`not`, ternary, `assert`"
     message = "a Proxy used as a Python bool: symbolic_trace cannot follow control flow on traced values"
 
+    def describe(self, result: tracing.ProxyAsBool) -> str:
+        where = _BOOL_CONSTRUCTS.get(result.construct, "a condition")
+        hint = ("use `torch._assert`" if result.construct == "assert" else
+                "use `torch.where`, make the decision from Python attributes")
+        return (f"a Proxy used as a Python bool in {where}: symbolic_trace cannot follow control flow on traced "
+                f"values (TraceError); {hint}, {_WRAP}")
 
-class BuiltinOnProxy(_SinkRule):
+
+_BUILTIN_MESSAGES = {
+    "len": "`len()` of a Proxy: symbolic_trace raises \"'len' is not supported in symbolic tracing by default\"; use "
+           "`x.size(0)` / `x.shape[0]`, or `torch.fx.wrap('len')` at module level",
+    "int": "`int()` of a Proxy: a traced value has no Python int while tracing (TypeError); keep it a tensor "
+           f"expression, {_WRAP}",
+    "float": "`float()` of a Proxy: a traced value has no Python float while tracing (TypeError); keep it a tensor "
+             f"expression, {_WRAP}",
+    "complex": f"`complex()` of a Proxy: a traced value has no Python number while tracing (TypeError); {_WRAP}",
+    "range": "`range()` of a Proxy: a traced value is not an integer while tracing (\"'Proxy' object cannot be "
+             f"interpreted as an integer\"); loop over a concrete count, {_WRAP}",
+    "index": "a Proxy where Python needs an integer (`hex`/`oct`/`bin`/`chr`: \"'Proxy' object cannot be interpreted "
+             f"as an integer\"); {_WRAP}",
+    "round": "`round()` of a Proxy: Proxy defines no `__round__` (TypeError); use `torch.round`",
+    "divmod": "`divmod()` of a Proxy is not supported (TypeError); use `//` and `%`",
+    "format": "a Proxy formatted as a number (`f\"{p:d}\"`, `\"%d\" % p`): a traced value has no number while "
+              "tracing (TypeError); format it outside traced code, or without a spec",
+    "math": "a `math` function imported by name (`from math import ceil`) into a module the tracer does not patch, "
+            "given a Proxy (TypeError: must be real number, not Proxy); call it as `math.ceil(...)`, which "
+            "symbolic_trace records",
+    "max": "builtin `max()` compares a Proxy as a Python bool (symbolic_trace raises on control flow); use "
+           f"`torch.maximum`/`torch.clamp`, {_WRAP}",
+    "min": "builtin `min()` compares a Proxy as a Python bool (symbolic_trace raises on control flow); use "
+           f"`torch.minimum`/`torch.clamp`, {_WRAP}",
+    "sorted": f"`sorted()` compares Proxies as Python bools (symbolic_trace raises on control flow); {_WRAP}",
+    "any": f"`any()` makes a Proxy a Python bool (symbolic_trace raises on control flow); use `torch.any`, {_WRAP}",
+    "all": f"`all()` makes a Proxy a Python bool (symbolic_trace raises on control flow); use `torch.all`, {_WRAP}",
+    "torch.tensor": "`torch.tensor`/`torch.as_tensor` of a Proxy fails while tracing (TypeError: "
+                    "`__cuda_array_interface__` must be a dict); the value already is a tensor: use it, or `.to(...)`",
+    "torch.tensor-list": "`torch.tensor` of a list holding a Proxy calls `len()` on it (\"'len' is not supported in "
+                         "symbolic tracing by default\"); build it with `torch.stack` or `torch.cat` of tensors",
+    "torch.Size": "`torch.Size` of a Proxy (TypeError: it takes an iterable of 'int'); pass the shape as a tuple",
+}
+
+
+class BuiltinOnProxy(_ModelRule):
     code = "FX202"
     name = "builtin-on-proxy"
     severity = "error"
-    sink = taint.BUILTIN
+    result = tracing.BuiltinOnProxy
     summary = "builtin `len`/`int`/`float`/`range`/`max`/`min`/`round` (and `torch.tensor([p])`) applied to a Proxy"
     message = "a builtin that needs a concrete value applied to a Proxy"
 
+    def describe(self, result: tracing.BuiltinOnProxy) -> str:
+        return _BUILTIN_MESSAGES.get(result.builtin, self.message)
 
-class ProxyIteration(_SinkRule):
+
+_ITERATIONS = {
+    "for": ("a `for` loop over a Proxy", "loop over a concrete count and index the tensor"),
+    "comprehension": ("a comprehension over a Proxy", "use tensor operations, or index a concrete range"),
+    "star": ("star-unpacking a Proxy (`*x.shape`, `f(*x)`)",
+             "index it, or concatenate shapes as tuples (`x.shape[:1] + (-1,)`)"),
+    "double-star": ("`**` of a Proxy (the `**kwargs` of a traced forward is one Proxy)",
+                    "pass keyword arguments explicitly"),
+    "star-target": ("`a, *rest = p` of a Proxy", "`a, b = x.shape` (no star) works, or index it"),
+    "in": ("`in` on a Proxy", "compare with tensor operations"),
+}
+
+
+class ProxyIteration(_ModelRule):
     code = "FX203"
     name = "proxy-iteration"
     severity = "error"
-    sink = taint.ITERATE
+    result = tracing.ProxyIterated
     summary = "a Proxy iterated: `for`, comprehension, `*p`, `**p`, `a, *rest = p`, `list(p)`, `zip(p, ...)`"
     message = "a Proxy iterated: symbolic_trace cannot iterate a traced value"
 
+    def describe(self, result: tracing.ProxyIterated) -> str:
+        what, hint = _ITERATIONS.get(result.construct, (f"`{result.construct}()` of a Proxy", "use tensor operations"))
+        return f"{what} iterates it (\"Proxy object cannot be iterated\", TraceError); {hint}"
 
-class ConcreteIndexedByProxy(_SinkRule):
+
+_CONTAINERS = {
+    "list": ("a Python list", "\"list indices must be integers or slices, not Proxy\""),
+    "tuple": ("a Python tuple", "\"tuple indices must be integers or slices, not Proxy\""),
+    "str": ("a string", "\"string indices must be integers, not 'Proxy'\""),
+    "dict": ("a dict", "KeyError: a Proxy is never one of its keys"),
+    "module-list": ("a ModuleList/Sequential", "\"'Proxy' object cannot be interpreted as an integer\""),
+    "module-dict": ("a ModuleDict", "KeyError: a Proxy is never one of its keys"),
+    "tensor-slice": ("a buffer (a concrete tensor while tracing) sliced",
+                     "\"slice indices must be integers or None or have an __index__ method\""),
+    "sequence-slice": ("a Python list or tuple sliced",
+                       "\"slice indices must be integers or None or have an __index__ method\""),
+}
+
+
+class ConcreteIndexedByProxy(_ModelRule):
     code = "FX204"
     name = "concrete-indexed-by-proxy"
     severity = "error"
-    sink = taint.INDEX
+    result = tracing.IndexedByProxy
     summary = "a Python list/tuple/dict, ModuleList or buffer indexed or sliced by a Proxy"
     message = "a concrete container indexed or sliced by a Proxy"
 
+    def describe(self, result: tracing.IndexedByProxy) -> str:
+        what, error = _CONTAINERS.get(result.container, ("a concrete container", "TypeError"))
+        return (f"{what} indexed by a Proxy: a traced value is not an integer while tracing ({error}); index a "
+                f"tensor with tensor ops, {_WRAP}")
 
-class ProxyItemAssignment(_SinkRule):
+
+class ProxyItemAssignment(_ModelRule):
     code = "FX205"
     name = "proxy-item-assignment"
     severity = "error"
-    sink = taint.ITEM_ASSIGN
+    result = tracing.ProxyItemAssigned
     summary = "item assignment on a Proxy (`x[:, 0] = v`)"
-    message = "item assignment on a Proxy"
+    message = ("item assignment on a Proxy: \"'Proxy' object does not support item assignment\"; build the tensor "
+               "with `torch.where`, `torch.cat` or an out-of-place op")
 
 
-class VarargsFactoryProxySize(_SinkRule):
+class VarargsFactoryProxySize(_ModelRule):
     code = "FX206"
     name = "varargs-factory-proxy-size"
     severity = "error"
-    sink = taint.FACTORY
+    result = tracing.VarargsFactory
     summary = "`torch.zeros/ones/empty/rand/randn(p, ...)` with separate size arguments, a Proxy first"
     message = "a tensor factory given separate size arguments with a Proxy first"
 
+    def describe(self, result: tracing.VarargsFactory) -> str:
+        return (f"`{result.factory}` with sizes as separate arguments and a Proxy first fails to parse while tracing; "
+                "pass the sizes as one tuple (`torch.zeros((n, 3))`), or use `x.new_zeros(n, 3)`")
 
-class FinfoOfProxy(_SinkRule):
+
+class FinfoOfProxy(_ModelRule):
     code = "FX207"
     name = "finfo-of-proxy"
     severity = "error"
-    sink = taint.FINFO
+    result = tracing.FinfoOfProxy
     summary = "`torch.finfo(x.dtype)` of a traced value's dtype"
-    message = "`torch.finfo` of a Proxy dtype"
+    message = ("`torch.finfo` of a Proxy dtype (TypeError while tracing): pass a concrete dtype "
+               f"(`torch.finfo(torch.float32)`), {_WRAP}")
 
 
-class ModuleBuiltInForward(_SinkRule):
+class ModuleBuiltInForward(_ModelRule):
     code = "FX208"
     name = "module-built-in-forward"
     severity = "error"
-    sink = taint.MODULE_IN_FORWARD
+    result = tracing.ModuleBuiltInTrace
     summary = "a module constructed inside traced code and called there (`nn.ReLU()(x)`)"
-    message = "calls a module built inside the traced function"
+    message = ("calls a module built inside the traced function: symbolic_trace needs every module it calls to be a "
+               "submodule (\"module is not installed as a submodule\"); build it in `__init__`")
 
 
-class ScriptFunctionOnProxy(_SinkRule):
+class ScriptFunctionOnProxy(_ModelRule):
     code = "FX209"
     name = "script-function-on-proxy"
     severity = "error"
-    sink = taint.SCRIPT_CALL
+    result = tracing.ScriptFunctionCalled
     summary = "a `@torch.jit.script` function called with a Proxy"
-    message = "a `torch.jit.script` function called with a Proxy"
+    message = ("a `torch.jit.script` function called with a Proxy: a ScriptFunction checks its argument types and "
+               "rejects a Proxy; call a plain Python function while tracing")
 
 
-class NumpyOnProxy(_SinkRule):
+class NumpyOnProxy(_ModelRule):
     code = "FX210"
     name = "numpy-on-proxy"
     severity = "error"
-    sink = taint.NUMPY
+    result = tracing.NumpyOnProxy
     summary = "NumPy functions or `torch.from_numpy` applied to a Proxy"
     message = "NumPy on a Proxy"
 
+    def describe(self, result: tracing.NumpyOnProxy) -> str:
+        return (f"`{result.function}` of a Proxy: a traced value has no data while tracing; use torch operations, "
+                f"{_WRAP}")
 
-class IsinstanceOfProxy(_SinkRule):
+
+class TypeCheckFailsOnProxy(_ModelRule):
+    code = "FX211"
+    name = "type-check-fails-on-proxy"
+    severity = "error"
+    result = tracing.TypeCheckRaises
+    summary = "a `raise` or failing `assert` reached because a Proxy fails a type check (`isinstance(x, torch.Tensor)`)"
+    message = "a type check fails on a Proxy, and the code raises"
+
+    def describe(self, result: tracing.TypeCheckRaises) -> str:
+        what = {"raise": f"raises {('`' + result.raised.rpartition('.')[2] + '`') if result.raised else 'here'}",
+                "assert": "fails this `assert`", "torch._assert": "fails this `torch._assert`"}[result.statement]
+        return (f"symbolic_trace {what}: a traced value is a `torch.fx.Proxy`, so a type check on it "
+                "(`isinstance(x, torch.Tensor)`, `type(x)`, `torch.is_tensor`) decides the way that leads here; "
+                "check types outside traced code, or wrap the checking function with `torch.fx.wrap`")
+
+
+class ProxyDictKey(_ModelRule):
+    code = "FX212"
+    name = "proxy-dict-key"
+    severity = "error"
+    result = tracing.ProxyDictKey
+    summary = "a dict whose key is a Proxy passed to a traced operation"
+    message = ("a dict with a Proxy key given to a traced operation: \"Keys for dictionaries used as an argument "
+               "cannot contain a Node\"; key it by a Python value")
+
+
+class IsinstanceOfProxy(_ModelRule):
     code = "FX220"
     name = "isinstance-of-proxy"
     severity = "warning"
-    sink = taint.ISINSTANCE
+    result = tracing.IsinstanceOfProxy
     summary = "`isinstance(p, ...)` of a Proxy: fixed at trace time (a Proxy is not a Tensor), the branch is dropped"
-    message = "`isinstance` of a Proxy is fixed at trace time"
+    message = ("`isinstance` of a Proxy: while tracing the value is a `torch.fx.Proxy`, not a Tensor (or list), so "
+               "this test is fixed at trace time")
 
 
-class ParameterNoneCheck(_SinkRule):
+class ParameterNoneCheck(_ModelRule):
     code = "FX221"
     name = "parameter-none-check"
     severity = "warning"
-    sink = taint.NONE_CHECK
+    result = tracing.ParameterNoneCheck
     summary = "`if param is not None` on a traced forward's parameter: always true while tracing"
     message = "a forward parameter is never None while tracing"
+
+    def describe(self, result: tracing.ParameterNoneCheck) -> str:
+        return (f"`{result.name}` is a forward parameter: while tracing it is always a Proxy, never None, so this test "
+                f"is fixed at trace time; trace with `concrete_args={{'{result.name}': None}}` or split the forward")
 
 
 class TraceError(FxTraceRule):

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.syntax import target_names
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.claims import results_for
 from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.scopes import target_names
 from jitlint.walk import walk
 
 _IGNORE = frozenset({"torch.jit.ignore", "torch.jit.unused"})
@@ -135,7 +136,6 @@ class ClassAttributeNotInInit(ScriptRule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # what the typer finds of TorchScript classes used in compiled code
-        from jitlint.targets.script.rules.flow import results_for
 
         for result in results_for(self, node, ctx):
             cls, name, problem = result.cls, result.name, result.problem
@@ -249,7 +249,6 @@ class IgnoredClassInstantiated(ScriptRule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # an nn.Module class called in compiled code: TorchScript never builds a module
-        from jitlint.targets.script.rules.flow import results_for
 
         for result in results_for(self, node, ctx):
             ctx.report(result.node, f"`{result.cls}` is an nn.Module class, and compiled code cannot build a module "
@@ -307,6 +306,8 @@ class ModuleInitWithoutSuper(ScriptRule):
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})
     text_hints = ("__init__",)
+    reports_only_in = "module-class"
+    checked_handlers = frozenset({("visit", "ClassDef")})
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -418,7 +419,6 @@ class InplaceOperatorUndefined(ScriptRule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # operators with no in-place magic method TorchScript knows (`|=`, `&=`, `<<=` ...) on a class instance
-        from jitlint.targets.script.rules.flow import results_for
 
         for result in results_for(self, node, ctx):
             ctx.report(result.node, f"TorchScript maps only `+=`, `-=`, `*=`, `/=` and `%=` of a class instance to its "

@@ -46,7 +46,7 @@ class HookSignature(ScriptRule):
         argument = node.args[0]
         if argument.keyword is not None:
             return
-        enclosing = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.FunctionDef)), None)
+        enclosing = ctx.enclosing(cst.FunctionDef)
         cls = _receiver_class(func.value, enclosing, ctx)
         if cls is None:
             return
@@ -304,10 +304,8 @@ def _receiver_class(node: cst.BaseExpression, enclosing: cst.FunctionDef | None,
 
 
 def _class_of(function: cst.FunctionDef, ctx: RuleContext) -> str | None:
-    for ancestor in reversed(ctx.ancestors):
-        if isinstance(ancestor, cst.ClassDef):
-            return ancestor.name.value
-    return None
+    cls = ctx.enclosing(cst.ClassDef)
+    return cls.name.value if cls is not None else None
 
 
 def _type_text(node: cst.BaseExpression, ctx: RuleContext, imports) -> str:

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.wording import a
+
 from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.claims import results_for
 from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
 
@@ -57,7 +60,7 @@ def enum_problem(cls: ClassInfo, ctx: RuleContext) -> str | None:
             types[name] = kind
             continue
         if isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.DictComp)):
-            return (f"the value of `{cls.name}.{name}` is a {type(value).__name__.lower()}, and TorchScript enums hold "
+            return (f"the value of `{cls.name}.{name}` is {a(type(value).__name__.lower())}, and TorchScript enums hold "
                     f"only int, float or str values ('Cannot create Enum with value type 'Any'')")
         if isinstance(value, cst.Call) and (ctx.module.imports.qualify(value.func) or "").startswith("torch."):
             return (f"the value of `{cls.name}.{name}` is a Tensor, and TorchScript enums hold only int, float or str "
@@ -82,6 +85,7 @@ def namedtuple_problem(cls: ClassInfo, ctx: RuleContext) -> str | None:
 
 
 class _NamedTypeRule(ScriptRule):
+    file_hooks_report_visits = True
     bases: frozenset[str]
 
     def begin_file(self, ctx: RuleContext) -> None:
@@ -141,7 +145,6 @@ class EnumValueType(_NamedTypeRule):
     facts = (ScriptTypes,)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        from jitlint.targets.script.rules.flow import results_for
 
         for result in results_for(self, node, ctx):  # a member the Enum does not define
             ctx.report(result.node, f"`{result.cls}` has no member `{result.name}` (torch: \"Enum<{result.type}>' has "

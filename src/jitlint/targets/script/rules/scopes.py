@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.claims import results_for
 from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.scopes import BUILTIN_NAMES, module_globals, unresolved_reads, unresolved_reads_with
@@ -37,7 +38,6 @@ class UndefinedName(ScriptRule):
                     "it before this read"
                 )
             ctx.report(read.name, message)
-        from jitlint.targets.script.rules.flow import results_for
 
         for result in results_for(self, node, ctx):  # `del` of a name only an inner block binds
             ctx.report(result.node, f"undefined value `{result.name}`: `del` finds a name only in the function's own "

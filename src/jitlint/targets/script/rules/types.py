@@ -4,26 +4,20 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.claims import callee_params, results_for, unannotated_argument, unannotated_param, with_path
+from jitlint.targets.script.facts import ScriptTypes
+from jitlint.targets.script.literals import literal_type
 from jitlint.targets.script.overloads import is_overload_implementation, overload_group
+from jitlint.targets.script.rewrite import annotate_param
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.scopes import called_params
+from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.typing.annotations import (
     comment_count_mismatch, default_fits, default_value, has_annotations, mutable_default, signature, signature_comment,
 )
-from jitlint.targets.script.rules.callables import called_params
-from jitlint.targets.script.literals import literal_type
-from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script import fixers
-from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
 from jitlint.walk import walk
-from jitlint.targets.script.facts import ScriptTypes
-
-
-def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[PendingEdit]:
-    """Edits turning `name=default` into `name: annotation = default` (a Param's range is its name only; the `=`
-    is a shared layout node with no position of its own, so the edit runs from the name to the default)."""
-    if param.default is not None:
-        return [PendingEdit(param.name, f"{param.name.value}: {annotation} = ", until=param.default)]
-    return [PendingEdit(param.name, f"{param.name.value}: {annotation}")]
 
 
 # Verified on torch 2.13: each fails with "Unknown type constructor X" (subscripted) or "Unknown type name".
@@ -195,9 +189,6 @@ class UnannotatedNonTensorParam(ScriptRule):
         """What the typer finds: a call torch rejects because a parameter of this function without annotation is a
         Tensor to it (given to `range()`, compared with a string, given to `torch.cat`), or because a call gives a
         compiled function's unannotated parameter something else than a Tensor."""
-        from jitlint.targets.script.rules.flow import callee_params, results_for, unannotated_argument
-        from jitlint.targets.script.typing import results as R
-
         for result in results_for(self, node, ctx):
             if isinstance(result, R.RangeArguments):
                 param = _unannotated(result.wrong_node, node, ctx)
@@ -241,9 +232,7 @@ class UnannotatedNonTensorParam(ScriptRule):
                                         f"passes {passed}; annotate it: {advice}")
 
     def _report(self, where, message, param, spelled, function, ctx) -> None:
-        from jitlint.targets.script.rules.flow import with_path
-
-        fix = with_path(ctx, function, where, lambda: fixers.annotate(param, _builtin(spelled), ctx)) if spelled else None
+        fix = with_path(ctx, function, where, lambda: annotate(param, _builtin(spelled), ctx)) if spelled else None
         ctx.report(where, message, fix=fix)
 
 
@@ -266,8 +255,6 @@ def _builtin(spelled: str) -> str:
 
 
 def _unannotated(node, function: cst.FunctionDef, ctx: RuleContext) -> cst.Param | None:
-    from jitlint.targets.script.rules.flow import unannotated_param
-
     return unannotated_param(node, ctx, function)
 
 
@@ -442,8 +429,6 @@ class DictKeyTypeUnsupported(ScriptRule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # the keys of dict displays and comprehensions, as the typer types them
-        from jitlint.targets.script.rules.flow import results_for
-
         for result in results_for(self, node, ctx):
             if result.problem == "unsupported":
                 message = (f"this dict's keys are {describe(result.key)}; TorchScript dicts only take str, int, float, "
@@ -591,12 +576,20 @@ class OverloadMisuse(ScriptRule):
             from jitlint.targets.script.policy import ScriptPolicy
 
             if ctx.function.reason in ScriptPolicy.primary_reasons:  # torch.jit.script(g) or @torch.jit.script
-                ctx.report(node.name, overloads.DIRECTLY_SCRIPTED)
+                ctx.report(node.name, _DIRECTLY_SCRIPTED)
             for declaration in group.declarations:
-                for problem in overloads.default_mismatches(declaration, node, ctx.module.tree):
-                    ctx.report(problem.node, problem.message)
-                for problem in overloads.undeclared_unannotated(declaration, node, signature_comment(node) is not None):
-                    ctx.report(problem.node, problem.message)
+                for differs in overloads.default_mismatches(declaration, node, ctx.module.tree):
+                    ctx.report(differs.node, (
+                        f"the default of `{differs.name}` on this `@torch.jit._overload` declaration differs from "
+                        f"the implementation's ('Default parameters on overloads do not affect the runtime so they "
+                        f"must equal to the default parameter on the implementation function. Found on parameter "
+                        f"{differs.name}'); give both the same default, or none on the declaration"))
+                for left_out in overloads.undeclared_unannotated(declaration, node, signature_comment(node) is not None):
+                    ctx.report(left_out.node, (
+                        f"`{left_out.name}` is not a parameter of an `@torch.jit._overload` declaration and has no "
+                        f"annotation here ('Parameters not specified on the overloaded declaration must have a type "
+                        f"annotation in the implementation function. Did not find type for param {left_out.name}'); "
+                        f"annotate it, or declare it in every overload"))
             for declaration in group.declarations:
                 if not has_annotations(declaration) and signature_comment(declaration) is None:
                     ctx.report(
@@ -605,6 +598,12 @@ class OverloadMisuse(ScriptRule):
                         f"declares no signature ('Must explicitly add type annotations to overloaded functions'); "
                         f"annotate its parameters and return",
                     )
+
+
+_DIRECTLY_SCRIPTED = (
+    "an overloaded function is passed to `torch.jit.script` itself ('cannot be directly compiled because it is "
+    "overloaded'); script a function that calls it, so that its arguments choose the overload"
+)
 
 
 _UNION = frozenset({"typing.Union", "typing_extensions.Union"})
@@ -740,3 +739,13 @@ class TensorFunctionAsAnnotation(ScriptRule):
         if isinstance(node, (cst.List, cst.Tuple)):  # Callable's argument list
             return [part for element in node.elements for part in self._found(element.value, ctx)]
         return []
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+def annotate(param: cst.Param, annotation: str, ctx: RuleContext) -> PendingFix | None:
+    """`name` -> `name: <annotation>` on a parameter without one. Safe."""
+    if param.annotation is not None or param.star:
+        return None
+    return PendingFix(f"annotate `{param.name.value}: {annotation}`", annotate_param(param, annotation, ctx))

@@ -1,14 +1,13 @@
 """The typer's entry: one compiled function typed once per file lint (`function_types`), the scope it is typed in,
 the return types of the functions it calls, and the module attributes it reads."""
 
-
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jitlint.facts import RunFact, run_fact
+from jitlint.facts import Fact, RunFact, run_fact
 from jitlint.names import first_param_name
 from jitlint.targets.script.typing.annotations import Reader, class_type, named_params, signature
 from jitlint.targets.script.typing.checker import Checker
@@ -25,10 +24,17 @@ if TYPE_CHECKING:
 _IN_PROGRESS: set[tuple] = set()  # (function, owners) being typed for a caller's return type: recursion guard
 
 
+class ScriptTypes(Fact):
+    """What the TorchScript typer finds in a compiled function: the type of each expression, the problems torch
+    reports as typed results, and the function's return type. Computed once for every rule that reads types."""
+
+    @classmethod
+    def compute(cls, ctx: "RuleContext", node: cst.FunctionDef) -> FunctionTypes:
+        return compute_types(ctx, node)
+
+
 def function_types(ctx: "RuleContext", node: cst.FunctionDef) -> FunctionTypes:
     """The typer's results for the compiled function `node`: the `ScriptTypes` fact (the reading rule declares it)."""
-    from jitlint.targets.script.facts import ScriptTypes
-
     return ctx.fact(ScriptTypes, node)
 
 

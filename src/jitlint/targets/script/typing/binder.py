@@ -87,7 +87,7 @@ def _none_status(value, node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Name) and node.value == "None":
         return "always"
     if not isinstance(value, Type):
-        from jitlint.targets.script.typing.checkexpr import Sugared
+        from jitlint.targets.script.typing.values import Sugared
 
         if isinstance(value, Sugared) and value.kind in ("module", "function", "method", "class", "builtin",
                                                          "python-module"):
@@ -211,7 +211,7 @@ def _isinstance(test: cst.Call, env: dict, checker: "ExpressionChecker", torch_j
     value = checker.expr(subject, env)
     types = _isinstance_types(test.args[1].value, checker)
     if not isinstance(value, Type) or any(kind is None for kind in types):
-        from jitlint.targets.script.typing.checkexpr import Sugared
+        from jitlint.targets.script.typing.values import Sugared
 
         if isinstance(value, Sugared) and value.kind in ("module", "self-module") and all(
                 kind is not None and kind.name not in ("Module", "ModuleInterface", "Interface", "Class")

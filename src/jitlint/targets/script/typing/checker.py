@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jitlint.names import target_names
+from jitlint.facts.syntax import target_names
 from jitlint.targets.script import schemas
 from jitlint.targets.script.typing.annotations import Reader, named_params
 from jitlint.targets.script.typing.binder import Condition, condition

@@ -28,7 +28,7 @@ figure. Sugared values (modules, functions, classes, methods: not first-class va
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
@@ -49,27 +49,11 @@ from jitlint.targets.script.typing.types import (
     ANY, BOOL, COMPLEX, DEVICE, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, assignable, convert, dict_of, join,
     join_or_union, list_of, optional_of, subtype, tuple_of, without_none,
 )
+from jitlint.targets.script.typing.values import Sugared, Value
 
 if TYPE_CHECKING:
     from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
 
-
-@dataclass(frozen=True)
-class Sugared:
-    """A value compiled code can name but that is no first-class value (`SugaredValue`): a Python module
-    ("python-module", `name` its qualified name), a callable ("builtin": a Python callable by qualified name;
-    "function": a project function, `info` its FunctionInfo), a class ("class": a project class `info`, or a
-    Python class by `name`), a module ("module": `info` a `modules.Submodule`), a bound method ("method": `name`
-    on `receiver`), an iterable of the frontend ("range", "zip", "enumerate": `receiver` the element type), an
-    exception ("exception"), or a Python value torch cannot use ("python-value")."""
-
-    kind: str
-    name: str = ""
-    info: Any = field(default=None, compare=False)
-    receiver: Any = field(default=None, compare=False)
-
-
-Value = Type | Sugared | None
 
 # The frontend's own names (`Environment::getSugaredVar`'s table), resolved before the file's names.
 BUILTIN_FUNCTIONS = {

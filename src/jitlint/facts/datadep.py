@@ -1,0 +1,665 @@
+"""Data dependence: what each value of a captured function is, as the capturing tool sees it, for the tools that run
+the model's Python once and record tensor operations (torch.export, torch.jit.trace, torch.compile).
+
+One analysis, one fact (`DataDependence`), shared by those targets: the value kinds below, computed by one abstract
+domain over the shared flow walker (`jitlint.facts.flow`). What differs between the tools is a *policy*
+(`DatadepPolicy`), supplied by each target and named by its capture policy (`CapturePolicy.datadep`):
+
+- what a shape is: export runs on fake tensors whose sizes are symbols it can reason about (`x.shape[0]` is fine,
+  only sizes of tensors whose shape depends on data are data); under `torch.jit.trace` every `x.size(i)`,
+  `x.shape[i]` and `x.numel()` is a traced 0-dim tensor that stays dynamic where an op takes it and is frozen by a
+  Python conversion, while `x.dim()`, `x.ndim` and `len(x)` are plain ints (verified on torch 2.13);
+- what freezes or rejects a value, and therefore what the policy records: its events (typed results the target's
+  rules report), from the hooks the domain calls at each statement (`read`, `asserted`, `returned`, `loop`);
+- whether a helper's parameters take the kinds its callers pass (`follow_calls`): a traced value passed to a
+  function the forward calls is traced there too.
+
+The kinds of value (strings, None when nothing is known):
+
+- "tensor": a Tensor (a parameter annotated `Tensor` or, TorchScript-style, an unannotated `forward` parameter; a
+  torch function's result; a tensor method's result; arithmetic with a tensor);
+- "mask": a boolean tensor made by a comparison (`x > 0`): indexing with it gives a data-dependent shape;
+- "ddtensor": a tensor whose *shape* depends on data (`x[mask]`, `nonzero`, `unique`, `nms`): its sizes are data;
+- "tensors": a sequence of tensors (`split`, `chunk`, `unbind`, `List[Tensor]`): its items are tensors, its
+  truth value and length are not data; "ddtensors": the same of data-dependent size (`torch.where(cond)`);
+- "data": a Python number or bool computed from tensor data (`.item()`, a size of a "ddtensor" where the policy
+  says so, arithmetic on data);
+- "datalist": `.tolist()` (its items are data);
+- "shape": `x.shape` / `x.size()` of a tensor; "ddshape": the same of a "ddtensor" (its items are what the
+  policy's `size` says of a "ddtensor");
+- "size": one size that the capture records as a value of the program (a policy's `size`: torch.jit.trace);
+- "baked": a Python number the capture computed once from a recorded size (`int(x.shape[0])`, `math.sqrt(...)`,
+  `len(x)`): a constant of the captured program (a policy's `builtin`);
+- "prop": a Python value that describes an input without being recorded (its rank, dtype: a policy's `rank`,
+  `dtype`);
+- "device": `x.device`, `x.is_cuda`;
+- "ndarray": a NumPy array (`x.numpy()`, `np.*(...)`): its methods are not tensor methods;
+- "const": a tensor of one Python number (`torch.tensor(2.0)`) and torch ops on it: fake tensors keep its value,
+  so `.item()` and `float()` of it are fine (torchvision's `_infer_scale` and `MultiScaleRoIAlign` rely on it).
+
+Joins of different kinds give None (unknown): a finding needs the kind on every path, so that code a tool accepts
+is not flagged on a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import libcst as cst
+
+from jitlint.facts import CyclicFact, Fact, RunFact, run_fact
+from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
+from jitlint.names import first_param_name
+
+if TYPE_CHECKING:
+    from jitlint.capture import CapturedFunction
+    from jitlint.rules.base import RuleContext
+
+TENSORISH = frozenset({"tensor", "mask", "ddtensor"})
+# What Python cannot use as a bool while export traces: the truth value of a tensor, or of a value read from its data.
+DEPENDENT = TENSORISH | {"data"}
+# Values a capture records as part of the program (a policy that has sizes adds "size").
+RECORDED = TENSORISH | {"size"}
+
+# Tensor methods that give Python values known at trace time (static or symbolic): not tensors, not data.
+_STATIC_METHODS = frozenset({
+    "dim", "ndimension", "element_size", "is_contiguous", "is_floating_point", "is_complex", "get_device",
+    "stride", "storage_offset", "data_ptr", "type", "register_hook", "backward", "retain_grad", "requires_grad_",
+    "is_shared", "is_pinned", "untyped_storage", "storage", "has_names", "is_same_size", "is_set_to", "dim_order",
+    "is_sparse", "is_signed", "__len__", "apply_", "map_", "share_memory_", "numel", "nelement",
+})
+# Of those, the ones that describe an input's rank, dtype or layout (a policy's `rank`/`dtype` gives their kind).
+RANK_METHODS = frozenset({"dim", "ndimension"})
+DTYPE_METHODS = frozenset({"is_floating_point", "is_complex", "is_signed", "element_size"})
+_MASK_METHODS = frozenset({
+    "eq", "ne", "gt", "lt", "ge", "le", "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf",
+    "isfinite", "isposinf", "isneginf", "any", "all", "bool", "isclose",
+})
+_DD_METHODS = frozenset({"nonzero", "unique", "unique_consecutive", "masked_select", "argwhere"})
+_SEQUENCE_METHODS = frozenset({"split", "chunk", "unbind", "tensor_split", "split_with_sizes", "hsplit", "vsplit"})
+# Methods that keep the receiver's shape (a data-dependent shape stays one).
+_SHAPE_KEEPING = frozenset({
+    "cpu", "cuda", "to", "float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "detach",
+    "clone", "contiguous", "abs", "neg", "sigmoid", "relu", "exp", "log", "sqrt", "clamp", "clamp_min",
+    "clamp_max", "round", "floor", "ceil", "type_as", "mul", "add", "sub", "div", "pow",
+})
+
+# Tensor methods no Python builtin type has (lists, dicts, strings and numbers have `count`, `index`, `split`,
+# `sort`, `copy`, `real`...): called on a value of unknown kind (a submodule's output), the value is a tensor.
+_TENSOR_ONLY_METHODS = frozenset({
+    "sigmoid", "softmax", "log_softmax", "relu", "tanh", "exp", "log", "sqrt", "rsqrt", "abs", "sum", "mean",
+    "amax", "amin", "argmax", "argmin", "any", "all", "norm", "std", "var", "prod", "cumsum", "matmul", "mm", "bmm",
+    "view", "reshape", "flatten", "unsqueeze", "squeeze", "permute", "transpose", "contiguous", "float", "long",
+    "half", "double", "bool", "cpu", "cuda", "detach", "clone", "masked_fill", "clamp", "clamp_min", "clamp_max",
+    "topk", "gather", "scatter", "index_select", "nonzero", "unique", "numel", "dim", "tolist", "new_zeros",
+    "new_ones", "new_full", "new_empty", "new_tensor", "expand", "expand_as", "repeat", "chunk", "unbind", "eq",
+    "ne", "gt", "lt", "ge", "le", "type_as", "floor", "ceil", "flip", "roll", "narrow", "masked_select", "isnan",
+    "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "sigmoid_", "softmax", "max", "min", "argsort",
+})
+_TORCH_DATA = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
+_TORCH_DD = frozenset({
+    "torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.masked_select", "torch.argwhere",
+    "torchvision.ops.nms", "torchvision.ops.batched_nms", "torchvision.ops.boxes.nms",
+    "torchvision.ops.boxes.batched_nms", "torchvision.ops.remove_small_boxes", "torchvision.ops.boxes.remove_small_boxes",
+})
+_TORCH_SEQUENCE = frozenset({
+    "torch.split", "torch.chunk", "torch.unbind", "torch.tensor_split", "torch.meshgrid", "torch.broadcast_tensors",
+})
+_TORCH_MASK = frozenset(f"torch.{name}" for name in _MASK_METHODS)
+# torch functions that return something other than a tensor.
+_TORCH_NOT_TENSOR = frozenset({
+    "Size", "device", "dtype", "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "numel", "typename",
+    "result_type", "promote_types", "can_cast", "finfo", "iinfo", "Generator", "manual_seed", "seed",
+    "initial_seed", "autocast", "compile", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "layout",
+    "memory_format", "get_default_dtype", "Tensor", "export", "fx", "jit", "library", "ops", "cond", "vmap",
+})
+_TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
+_TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"})
+_SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "builtins.list", "builtins.tuple"})
+_OPTIONAL = frozenset({"typing.Optional"})
+PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"})
+
+
+def _join(first, second):
+    return first if first == second else None
+
+
+class DatadepPolicy:
+    """What one capture makes of values: how it sees sizes, ranks and dtypes, and what it records as events.
+
+    The base is torch.export's view of sizes (symbols: a size is unknown only when the tensor's shape depends on its
+    data) and records nothing; a target subclasses it in its own package and names the subclass on its capture policy
+    (`datadep = ExportDatadep`). An instance serves one analysis of one function: it may keep state (its events)."""
+
+    # Helper parameters take the kinds the callers in the same file pass (a traced value stays traced there).
+    follow_calls: ClassVar[bool] = False
+
+    def __init__(self) -> None:
+        self.events: list = []
+
+    # -- kinds ----------------------------------------------------------------------------------------------------
+    def size(self, receiver: str) -> str | None:
+        """`t.size(i)`, `t.shape[i]`, `t.numel()` (and the items of `t.shape`) of a tensor of kind `receiver`."""
+        return "data" if receiver == "ddtensor" else None
+
+    def rank(self) -> str | None:
+        """`t.dim()`, `t.ndim`, `len(t.shape)`."""
+        return None
+
+    def dtype(self) -> str | None:
+        """`t.dtype`, `t.is_floating_point()`..."""
+        return None
+
+    def arithmetic(self, left: str | None, right: str | None) -> str | None:
+        """`left <op> right` when the policy decides it (None: the shared rules: data wins, then tensors)."""
+        return None
+
+    def compared(self, kinds: set) -> str | None:
+        """A comparison of values of these kinds (none of them a tensor) when the policy decides it (None: the
+        shared rules: data, else unknown)."""
+        return None
+
+    def loop_item(self, iterable: str | None) -> str | None:
+        """What a `for` loop over a value of kind `iterable` binds to its target."""
+        return {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor",
+                "ddtensors": "ddtensor"}.get(iterable or "")
+
+    def length(self, value: str | None) -> str | None:
+        """`len(value)`."""
+        return "data" if value == "ddtensor" else None
+
+    def conversion(self, name: str, value: str | None) -> str | None:
+        """`int(value)`, `float(value)`, `bool(value)`, `complex(value)`, and `math.<name>(value)` (name "math")."""
+        if name == "math":
+            return None
+        return "data" if value in DEPENDENT else None
+
+    # -- events ---------------------------------------------------------------------------------------------------
+    def read(self, domain: "DatadepDomain", reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
+        """The expressions a statement evaluates (see `FlowDomain.read`)."""
+
+    def asserted(self, domain: "DatadepDomain", node: cst.Assert, frame: Frame) -> None:
+        """An `assert` (its test has been read)."""
+
+    def returned(self, domain: "DatadepDomain", node: cst.Return, frame: Frame) -> None:
+        """A `return` (its value has been read)."""
+
+    def loop(self, domain: "DatadepDomain", node: cst.For, iterable: str | None, frame: Frame) -> None:
+        """A `for` loop over a value of kind `iterable`."""
+
+
+@dataclass
+class DatadepResult:
+    """The data dependence of one function: the policy's events, and what each call passes (the kinds of its
+    positional and keyword arguments, by the call node's id: what a helper's parameters receive)."""
+
+    events: list = field(default_factory=list)
+    arguments: dict[int, tuple[list, dict]] = field(default_factory=dict)
+
+
+class MethodNames(RunFact):
+    """The method names of every class of the project (a value whose method is one of them may be such an object)."""
+
+    @classmethod
+    def compute(cls, project, owner) -> frozenset[str]:
+        return frozenset(m for module in list(project.modules.values()) for klass in module.classes.values()
+                         for m in klass.methods)
+
+
+class DatadepDomain(FlowDomain):
+    unknown = None
+
+    def __init__(self, function: cst.FunctionDef, ctx: "RuleContext", entry: "CapturedFunction | None",
+                 policy: DatadepPolicy, parameters: dict[str, str | None] | None = None) -> None:
+        self.function = function
+        self.ctx = ctx
+        self.entry = entry
+        self.policy = policy
+        self.imports = ctx.module.imports
+        info = entry.info if entry is not None else None
+        self.is_forward = function.name.value == "forward" and info is not None and info.cls is not None
+        self.self_name = first_param_name(function) if info is not None and info.bound_first_param else None
+        self.parameters = parameters or {}  # kinds the callers pass, by parameter name (`follow_calls`)
+        self.arguments: dict[int, tuple[list, dict]] = {}
+        self.frame: Frame | None = None
+
+    @property
+    def events(self) -> list:
+        return self.policy.events
+
+    # -- the value of an expression -----------------------------------------------------------------------------
+    def kind(self, node: cst.BaseExpression | None, frame: Frame | None = None) -> str | None:
+        frame = frame or self.frame
+        if node is None or frame is None:
+            return None
+        if isinstance(node, cst.Name):
+            return frame.values.get(node.value)
+        if isinstance(node, cst.Attribute):
+            return self._attribute(node, frame)
+        if isinstance(node, cst.Subscript):
+            return self._subscript(node, frame)
+        if isinstance(node, cst.Call):
+            return self._call(node, frame)
+        if isinstance(node, cst.BinaryOperation):
+            left, right = self.kind(node.left, frame), self.kind(node.right, frame)
+            if isinstance(node.operator, cst.MatrixMultiply):
+                return "tensor" if TENSORISH & {left, right} else None
+            combined = self.policy.arithmetic(left, right)
+            if combined is not None:
+                return combined
+            if "data" in (left, right):
+                return "data"
+            if "ndarray" in (left, right) and not TENSORISH & {left, right}:
+                return "ndarray"
+            if "const" in (left, right) and not TENSORISH & {left, right}:
+                return "const"
+            if "ddtensor" in (left, right):
+                return "ddtensor"
+            if TENSORISH & {left, right}:
+                return "tensor"
+            if "size" in (left, right):
+                return "size"  # arithmetic on a recorded size is recorded (`x.size(0) // 2`)
+            if "baked" in (left, right):
+                return "baked"
+            return None
+        if isinstance(node, cst.Comparison):
+            if any(isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for target in node.comparisons):
+                return None
+            kinds = {self.kind(node.left, frame)} | {self.kind(target.comparator, frame) for target in node.comparisons}
+            if TENSORISH & kinds:
+                return "mask"
+            compared = self.policy.compared(kinds)
+            if compared is not None:
+                return compared
+            if "data" in kinds or "ddshape" in kinds:
+                return "data"
+            return None
+        if isinstance(node, cst.UnaryOperation):
+            inner = self.kind(node.expression, frame)
+            if isinstance(node.operator, cst.Not):
+                if inner in ("size", "prop", "baked"):
+                    return inner
+                return "data" if inner in DEPENDENT else None
+            return inner if inner in DEPENDENT | {"ndarray", "const", "size", "baked"} else None
+        if isinstance(node, cst.BooleanOperation):
+            kinds = {self.kind(node.left, frame), self.kind(node.right, frame)}
+            if DEPENDENT & kinds:
+                return "data"
+            for kind in ("size", "prop", "baked"):
+                if kind in kinds:
+                    return kind
+            return None
+        if isinstance(node, cst.IfExp):
+            return _join(self.kind(node.body, frame), self.kind(node.orelse, frame))
+        if isinstance(node, cst.NamedExpr):
+            return self.kind(node.value, frame)
+        return None
+
+    def _attribute(self, node: cst.Attribute, frame: Frame) -> str | None:
+        attr = node.attr.value
+        if isinstance(node.value, cst.Name) and node.value.value == self.self_name and self.self_name is not None:
+            return self._self_attribute(attr)
+        base = self.kind(node.value, frame)
+        if base in TENSORISH:
+            if attr == "shape":
+                return "ddshape" if base == "ddtensor" else "shape"
+            if attr in ("T", "mT", "H", "mH", "data", "real", "imag"):
+                return "tensor" if base == "mask" else base
+            if attr in ("device", "is_cuda", "is_cpu", "is_mps"):
+                return "device"
+            if attr == "ndim":
+                return self.policy.rank()
+            if attr in ("dtype", "is_floating_point", "is_quantized", "layout"):
+                return self.policy.dtype()
+            return None
+        if base == "device" and attr in ("type", "index"):
+            return "device"
+        return None
+
+    def registered(self, name: str) -> bool:
+        """`self.<name>` is a registered buffer or parameter (`register_buffer`, `register_parameter`) of a class the
+        function is captured for."""
+        for owner in self.entry.owners if self.entry is not None else ():
+            info = self.ctx.project.attributes(owner).get(name)
+            if info is not None and info.registered:
+                return True
+        return False
+
+    def _self_attribute(self, name: str) -> str | None:
+        if self.registered(name):
+            return "tensor"
+        owners = self.entry.owners if self.entry is not None else ()
+        infos = [info for owner in owners if (info := self.ctx.project.attributes(owner).get(name)) is not None]
+        if not infos:
+            return None
+        if any(info.constructors & PARAMETER_CLASSES for info in infos):
+            return "tensor"
+        if any(getattr(kind, "qualified", None) in PARAMETER_CLASSES for info in infos for kind in info.kinds):
+            return "tensor"
+        return None
+
+    def _subscript(self, node: cst.Subscript, frame: Frame) -> str | None:
+        base = self.kind(node.value, frame)
+        if base in TENSORISH:
+            for element in node.slice:
+                # A boolean mask, or indices of data-dependent length: the result's size depends on data.
+                if isinstance(element.slice, cst.Index) and self.kind(element.slice.value, frame) in ("mask", "ddtensor"):
+                    return "ddtensor"
+            return "ddtensor" if base == "ddtensor" else "tensor"
+        if base in ("shape", "ddshape") and any(isinstance(element.slice, cst.Slice) for element in node.slice):
+            return base
+        if base in ("shape", "ddshape"):
+            return self.policy.size("ddtensor" if base == "ddshape" else "tensor")
+        if base == "datalist":
+            return "data"
+        if base in ("tensors", "ddtensors") and any(isinstance(element.slice, cst.Slice) for element in node.slice):
+            return base  # a slice of a sequence of tensors is one
+        if base == "tensors":
+            return "tensor"
+        if base == "ddtensors":
+            return "ddtensor"
+        return None
+
+    def _call(self, node: cst.Call, frame: Frame) -> str | None:
+        func = node.func
+        qualified = self.imports.qualify(func)
+        if isinstance(func, cst.Attribute) and qualified is None:  # a method of a value (not of an imported module)
+            receiver = self.kind(func.value, frame)
+            return self._method(func.attr.value, receiver, node, frame)
+        qualified = qualified or ""
+        if qualified.startswith("numpy."):
+            return "ndarray"
+        if qualified.startswith("math."):
+            return self.policy.conversion("math", self._first_argument(node, frame))
+        if qualified.startswith("builtins."):
+            return self._builtin(qualified[len("builtins."):], node, frame)
+        if qualified == "torch.jit.annotate" and len(node.args) == 2:
+            return self.kind(node.args[1].value, frame)
+        if qualified in ("torch.tensor", "torch.as_tensor", "torch.scalar_tensor"):
+            # A tensor of one Python number is a constant to fake tensors (its value propagates through ops):
+            # `float(torch.tensor(s).log2())` exports (torchvision's `_infer_scale`). A list of them is not.
+            first = node.args[0].value if node.args else None
+            if isinstance(first, (cst.List, cst.Tuple)) or self.kind(first, frame) in TENSORISH | {"shape", "size"}:
+                return "tensor"  # several numbers (`torch.tensor(x.shape[-2:])`): values unknown to fake tensors
+            return "const"
+        if qualified in _TORCH_DATA:
+            return "data"
+        if qualified in _TORCH_DD:
+            return "ddtensor"
+        if qualified in _TORCH_SEQUENCE:
+            return "tensors"
+        if qualified in _TORCH_MASK:
+            return "mask"
+        arguments = {self.kind(arg.value, frame) for arg in node.args}
+        if "const" in arguments and not arguments & TENSORISH and qualified.startswith(("torch.", "torchvision.")):
+            return "const"  # torch ops on a constant one-number tensor stay constant (fake tensors propagate it)
+        if qualified.startswith(_TENSOR_NAMESPACES):
+            return "tensor"
+        if qualified.startswith("torch.") and qualified.count(".") == 1:
+            name = qualified[len("torch."):]
+            if name in _TORCH_NOT_TENSOR or name.startswith(("is_", "get_", "set_", "are_", "use_", "_")):
+                return None
+            if name == "where" and len(node.args) == 1:
+                return "ddtensors"  # `torch.where(cond)`: the indices where cond holds, one tensor per dimension
+            return "tensor"
+        return None
+
+    def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
+        args = [arg for arg in node.args if not arg.star]
+        return self.kind(args[0].value, frame) if args else None
+
+    def _method(self, name: str, receiver: str | None, node: cst.Call, frame: Frame) -> str | None:
+        if receiver in ("const", "ndarray"):
+            return None if name in ("item", "tolist") else receiver
+        if name == "item":
+            return "data"  # a Python scalar read from a tensor (or a NumPy value, which is one too under export)
+        if receiver is None and name in _TENSOR_ONLY_METHODS and not self._project_object(node):
+            receiver = "tensor"
+        if receiver not in TENSORISH:
+            return None
+        if name == "tolist":
+            return "datalist"
+        if name == "size":
+            if node.args:
+                return self.policy.size(receiver)
+            return "ddshape" if receiver == "ddtensor" else "shape"
+        if name in ("numel", "nelement"):
+            return self.policy.size(receiver)
+        if name == "numpy":
+            return "ndarray"
+        if name in RANK_METHODS:
+            return self.policy.rank()
+        if name in DTYPE_METHODS:
+            return self.policy.dtype()
+        if name in _STATIC_METHODS:
+            return None
+        if name in ("equal", "allclose", "is_nonzero"):
+            return "data"
+        if name in _MASK_METHODS:
+            return "mask"
+        if name in _DD_METHODS:
+            return "ddtensor"
+        if name in _SEQUENCE_METHODS:
+            return "tensors"
+        if name in _SHAPE_KEEPING and receiver == "ddtensor":
+            return "ddtensor"
+        return "tensor"
+
+    def _project_object(self, node: cst.Call) -> bool:
+        """`obj.method()` where the project defines a class with such a method: not assumed to be a tensor."""
+        name = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
+        return name in run_fact(self.ctx.project, MethodNames, self.ctx.project)
+
+    def _builtin(self, name: str, node: cst.Call, frame: Frame) -> str | None:
+        args = [self.kind(arg.value, frame) for arg in node.args if not arg.star]
+        if name in ("int", "float", "bool", "complex"):
+            return self.policy.conversion(name, args[0] if args else None)
+        if name == "len":
+            if args and args[0] in ("shape", "ddshape"):
+                return self.policy.rank()
+            return self.policy.length(args[0] if args else None)
+        if name in ("list", "tuple") and args and args[0] in ("shape", "ddshape"):
+            return args[0]  # the sizes, in a list
+        if name in ("min", "max", "abs", "round", "sum", "divmod", "pow"):
+            if "data" in args:
+                return "data"
+            if "size" in args and name in ("min", "max", "abs"):
+                return "size"  # the operand picked is still the recorded size
+            return None
+        return None
+
+    # -- the walker's hooks --------------------------------------------------------------------------------------
+    def initial(self) -> dict[str, str | None]:
+        values: dict[str, str | None] = {}
+        params = self.function.params
+        everything = [*params.posonly_params, *params.params, *params.kwonly_params]
+        for index, param in enumerate(everything):
+            name = param.name.value
+            if index == 0 and self.self_name == name:
+                continue
+            values[name] = self._param_kind(param)
+            if values[name] is None and name in self.parameters:
+                values[name] = self.parameters[name]
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                values[star.name.value] = None
+        return values
+
+    def _param_kind(self, param: cst.Param) -> str | None:
+        if param.annotation is None:
+            # TorchScript types an unannotated parameter as a Tensor; export's inputs are tensors: forward only.
+            return "tensor" if self.is_forward and param.default is None else None
+        annotation = param.annotation.annotation
+        outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+        qualified = self.imports.qualify(outer) or ""
+        if qualified in _TENSOR_ANNOTATIONS:
+            return "tensor"
+        if isinstance(annotation, cst.Subscript) and qualified in _OPTIONAL | _SEQUENCE_ANNOTATIONS:
+            inner = annotation.slice[0].slice
+            if isinstance(inner, cst.Index) and (self.imports.qualify(inner.value) or "") in _TENSOR_ANNOTATIONS:
+                return "tensor" if qualified in _OPTIONAL else "tensors"
+        return None
+
+    def read(self, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
+        self.frame = frame
+        if self.policy.follow_calls:
+            for call in reads.calls:
+                self.arguments[id(call)] = (
+                    [self.kind(arg.value, frame) for arg in call.args if arg.keyword is None and not arg.star],
+                    {arg.keyword.value: self.kind(arg.value, frame) for arg in call.args if arg.keyword is not None},
+                )
+        self.policy.read(self, reads, statement, frame)
+
+    def deferred(self, item, name: cst.Name) -> None:
+        pass
+
+    def element(self, value: str | None) -> str | None:
+        """The kind of an item of a sequence of kind `value`, unpacked or iterated."""
+        if value in ("shape", "ddshape"):
+            return self.policy.size("ddtensor" if value == "ddshape" else "tensor")
+        return {"tensors": "tensor", "ddtensors": "ddtensor", "datalist": "data"}.get(value or "")
+
+    def _bind_target(self, target: cst.BaseExpression, value: str | None, frame: Frame) -> None:
+        if isinstance(target, cst.Name):
+            frame.bind(target.value, value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            item = self.element(value)
+            for element in target.elements:
+                inner = element.value
+                if isinstance(element, cst.StarredElement):
+                    self._bind_target(inner, None, frame)
+                else:
+                    self._bind_target(inner, item, frame)
+        else:
+            frame.read_names(target)
+
+    def assign(self, node: cst.Assign, frame: Frame) -> None:
+        if (len(node.targets) == 1 and isinstance(node.targets[0].target, (cst.Tuple, cst.List))
+                and isinstance(node.value, (cst.Tuple, cst.List))
+                and len(node.targets[0].target.elements) == len(node.value.elements)
+                and not any(isinstance(e, cst.StarredElement) for e in (*node.targets[0].target.elements,
+                                                                        *node.value.elements))):
+            # `a, b = x[keep], y[keep]`: each name gets its own value (all read before any is bound).
+            values = [self.kind(element.value, frame) for element in node.value.elements]
+            for element, value in zip(node.targets[0].target.elements, values):
+                self._bind_target(element.value, value, frame)
+            return
+        value = self.kind(node.value, frame)
+        for target in node.targets:
+            self._bind_target(target.target, value, frame)
+
+    def annotated_assign(self, node: cst.AnnAssign, frame: Frame) -> None:
+        if not isinstance(node.target, cst.Name):
+            frame.read_names(node.target)
+            return
+        outer = node.annotation.annotation
+        qualified = self.imports.qualify(outer.value if isinstance(outer, cst.Subscript) else outer) or ""
+        value = "tensor" if qualified in _TENSOR_ANNOTATIONS else self.kind(node.value, frame)
+        frame.bind(node.target.value, value)
+
+    def augmented_assign(self, node: cst.AugAssign, frame: Frame) -> None:
+        if isinstance(node.target, cst.Name):
+            combined = cst.BinaryOperation(left=node.target, operator=cst.Add(), right=node.value)
+            frame.bind(node.target.value, self.kind(combined, frame))
+        else:
+            frame.read_names(node.target)
+
+    def for_target(self, node: cst.For, outer: Frame, body: Frame) -> None:
+        iterable = self.kind(node.iter, outer)
+        self.policy.loop(self, node, iterable, outer)
+        item = self.policy.loop_item(iterable)
+        self._bind_target(node.target, item, body)
+
+    def with_target(self, item: cst.WithItem, frame: Frame) -> None:
+        self._bind_target(item.asname.name, None, frame)
+
+    def walrus(self, node: cst.NamedExpr, frame: Frame) -> None:
+        if isinstance(node.target, cst.Name):
+            frame.bind(node.target.value, self.kind(node.value, frame))
+
+    def refine(self, test, body: Frame, orelse: Frame) -> None:
+        pass
+
+    def asserted(self, node: cst.Assert, frame: Frame) -> None:
+        self.frame = frame
+        self.policy.asserted(self, node, frame)
+
+    def returned(self, node: cst.Return, frame: Frame) -> None:
+        self.frame = frame
+        self.policy.returned(self, node, frame)
+
+    def uncertain(self, test) -> bool:
+        return False
+
+    def join(self, name, first, second):
+        return _join(first, second)
+
+    def join_new(self, name, first, second, node, frame):
+        return _join(first, second)
+
+    def one_branch(self, name, in_body, node, frame) -> None:
+        pass
+
+    def uncertain_join(self, before, after):
+        return _join(before, after)
+
+    def loop_join(self, before, after):
+        return _join(before, after)
+
+    def first_set_in_loop(self, name, node, frame) -> None:
+        pass
+
+
+def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFunction") -> dict[str, str | None]:
+    """The kinds the captured callers in this file pass to each parameter of `node` (joined over the calls: one
+    kind when every call that passes a known kind passes that one)."""
+    params = node.params
+    positional = [*params.posonly_params, *params.params]
+    seen: dict[str, set] = {}
+    for site in ctx.captured.calls_to(node):
+        caller = site.caller
+        if caller is None or site.call is None or caller.module is not ctx.module or caller.node is node:
+            continue
+        try:
+            result = ctx.fact(DataDependence, caller.node)
+        except CyclicFact:
+            continue
+        passed = result.arguments.get(id(site.call))
+        if passed is None:
+            continue
+        args, keywords = passed
+        offset = 1 if site.bound else 0
+        for index, kind in enumerate(args):
+            if offset + index < len(positional):
+                seen.setdefault(positional[offset + index].name.value, set()).add(kind)
+        for name, kind in keywords.items():
+            seen.setdefault(name, set()).add(kind)
+    found = {}
+    for name, kinds in seen.items():
+        known = kinds - {None}
+        if len(known) == 1:
+            found[name] = next(iter(known))
+    return found
+
+
+class DataDependence(Fact):
+    """The data dependence of a captured function under its capture's policy (`CapturePolicy.datadep`): a
+    `DatadepResult`, computed once per file and capture policy for every rule that reports its events."""
+
+    @classmethod
+    def compute(cls, ctx: "RuleContext", node: cst.FunctionDef) -> DatadepResult:
+        policy_class = getattr(ctx.captured.policy, "datadep", None)
+        if policy_class is None:
+            raise TypeError(f"the capture policy {ctx.policy!r} names no data-dependence policy (`datadep`)")
+        policy = policy_class()
+        entry = ctx.captured.get(node)
+        parameters = {}
+        if policy.follow_calls and entry is not None and node.name.value != "forward":
+            parameters = _caller_kinds(ctx, node, entry)
+        domain = DatadepDomain(node, ctx, entry, policy, parameters)
+        FlowWalker(domain, entry.pruned if entry is not None else ()).run(node)
+        return DatadepResult(policy.events, domain.arguments)
+
+
+DataDependence.requires = (DataDependence,)

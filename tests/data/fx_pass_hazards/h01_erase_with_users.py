@@ -1,0 +1,26 @@
+# hazard 1: erase a node that still has users
+# torch-error: but it still had 1 users in the graph
+import torch
+import torch.fx as fx
+from torch.fx import Graph, GraphModule, Node
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.add(torch.relu(self.lin(x)), 1)
+
+
+gm = fx.symbolic_trace(M())
+
+
+def drop_relu(gm: GraphModule) -> None:
+    for n in gm.graph.nodes:
+        if n.target is torch.relu:
+            gm.graph.erase_node(n)  # hazard: FX114
+
+
+drop_relu(gm)

@@ -1,0 +1,22 @@
+# hazard 5c: a string target for call_function
+# torch-error: has type str but a Callable is expected
+import torch
+import torch.fx as fx
+from torch.fx import Graph, GraphModule, Node
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.add(torch.relu(self.lin(x)), 1)
+
+
+gm = fx.symbolic_trace(M())
+
+g = gm.graph
+n = next(n for n in g.nodes if n.target is torch.relu)
+with g.inserting_after(n):
+    g.create_node("call_function", "aten::relu", (n,))  # hazard: FX103

@@ -1,0 +1,20 @@
+# hazard 7h: list methods on the node list
+# torch-error: object has no attribute 'remove'
+import torch
+import torch.fx as fx
+from torch.fx import Graph, GraphModule, Node
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.add(torch.relu(self.lin(x)), 1)
+
+
+gm = fx.symbolic_trace(M())
+
+n = next(n for n in gm.graph.nodes if n.target is torch.relu)
+gm.graph.nodes.remove(n)  # hazard: FX106

@@ -1,0 +1,23 @@
+# hazard 9d: inserting_after() with no node
+# torch-error: was used before it has been defined
+import torch
+import torch.fx as fx
+from torch.fx import Graph, GraphModule, Node
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.add(torch.relu(self.lin(x)), 1)
+
+
+gm = fx.symbolic_trace(M())
+
+g = gm.graph
+n = next(n for n in g.nodes if n.target is torch.relu)
+with g.inserting_before():  # hazard: FX108
+    neg = g.call_function(torch.neg, (n,))
+g.lint()

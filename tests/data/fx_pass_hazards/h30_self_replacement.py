@@ -1,0 +1,24 @@
+# hazard 10: replace_all_uses_with onto a node that uses the old one (the docs example)
+# torch-error: was used before it has been defined
+import torch
+import torch.fx as fx
+from torch.fx import Graph, GraphModule, Node
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.add(torch.relu(self.lin(x)), 1)
+
+
+gm = fx.symbolic_trace(M())
+
+g = gm.graph
+n = next(n for n in g.nodes if n.target is torch.relu)
+with g.inserting_after(n):
+    new = g.call_function(torch.neg, (n,))
+n.replace_all_uses_with(new)  # hazard: FX110
+g.lint()

@@ -1,0 +1,19 @@
+# hazard 14: Interpreter.run given a list
+# torch-error: must be Tensor, not list
+import torch
+import torch.fx as fx
+from torch.fx import Graph, GraphModule, Node
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.add(torch.relu(self.lin(x)), 1)
+
+
+gm = fx.symbolic_trace(M())
+
+fx.Interpreter(gm).run([torch.randn(1, 4)])  # hazard: FX117
