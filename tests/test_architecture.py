@@ -35,16 +35,14 @@ TARGETS = "jitlint.targets"
 # (importing module prefix, imported module prefix) -> why it is still allowed.
 SHARED_IMPORTS_TARGET = {
     ("jitlint.dynamic", "jitlint.targets.script"):
-        "the script target's dynamic confirmer lives outside its target until the one confirmer host moves it to "
-        "`targets/script/` (helper confirm)",
+        "the script target's dynamic confirmer lives outside its target until one confirmer host takes its strategy",
 }
 # Modules allowed to report findings for a rule other than their own classes -> why.
 REPORTS_OUTSIDE_RULES: dict[str, str] = {}
 # "module.Class" of analysis result types that carry message text -> why.
 RESULTS_WITH_MESSAGES = {
-    "jitlint.targets.export.dataflow.Event":
-        "export's data-dependence events carry their message; dataflow becomes the shared facts/datadep.py with typed "
-        "results (helper trace)",
+    "jitlint.targets.export.datadep.Event":
+        "export's data-dependence policy still words its events; its rules should word them from typed results",
 }
 # Modules that read a message's text back -> why.
 READS_MESSAGES: dict[str, str] = {}
@@ -57,11 +55,12 @@ LARGEST_MODULES = {
     "targets/script/rules/syntax.py": 1273,
     "targets/script/rules/wholeclass_properties.py": 1198,
     "project.py": 943,
-    "targets/script/rules/calls.py": 882,
+    "targets/script/rules/calls.py": 939,
     "targets/script/rules/flow.py": 816,
-    "cli.py": 760,
+    "cli.py": 761,
     "targets/fx/rules/edits.py": 729,
-    "capture.py": 715,
+    "capture.py": 718,
+    "facts/datadep.py": 665,
     "cache.py": 683,
     "targets/script/rules/types.py": 751,
 }

@@ -56,3 +56,13 @@ def global_value_type(value: cst.BaseExpression, module_imports) -> str | None:
     if isinstance(value, cst.Call) and qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
         return "Tensor"
     return None
+
+
+def python_kind(value: cst.BaseExpression) -> str | None:
+    """The Python type of a module-level display or constructor call (`{"a"}` is a set, `np.array(...)` ...)."""
+    displays = {cst.Set: "set", cst.SetComp: "set", cst.Dict: "dict", cst.DictComp: "dict", cst.List: "list",
+                cst.ListComp: "list", cst.Tuple: "tuple", cst.Lambda: "function"}
+    for display, kind in displays.items():
+        if isinstance(value, display):
+            return kind
+    return None

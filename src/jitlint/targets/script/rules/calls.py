@@ -13,7 +13,7 @@ from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import schemas
 from jitlint.targets.script.claims import results_for, with_path
 from jitlint.targets.script.facts import ScriptTypes
-from jitlint.targets.script.literals import global_value_type
+from jitlint.targets.script.literals import global_value_type, python_kind
 from jitlint.targets.script.rewrite import (
     class_body_indent, class_of, compiled_function, enclosing_statement, stored_names,
 )
@@ -593,7 +593,7 @@ class GlobalPythonConstant(ScriptRule):
             module_name, _, attribute = result.name.rpartition(".")
             other = ctx.project.module(module_name)
             value = other.globals.get(attribute) if other is not None else None
-            kind = (global_value_type(value, other.imports) or _python_kind(value)) if value is not None else None
+            kind = (global_value_type(value, other.imports) or python_kind(value)) if value is not None else None
             where = "" if other is ctx.module else f" imported from `{module_name}`"
             said = self._USES.get(result.use, "cannot be used as a value")
             python_value = f"python value of type '{kind}'" if kind else "python value"
@@ -614,16 +614,6 @@ class GlobalPythonConstant(ScriptRule):
                 target = result.node
                 fix = with_path(ctx, node, target, lambda: inline_constant(target, ctx))
             ctx.report(result.node, message, fix=fix)
-
-
-def _python_kind(value: cst.BaseExpression) -> str | None:
-    """The Python type of a module-level display or constructor call (`{"a"}` is a set, `np.array(...)` ...)."""
-    displays = {cst.Set: "set", cst.SetComp: "set", cst.Dict: "dict", cst.DictComp: "dict", cst.List: "list",
-                cst.ListComp: "list", cst.Tuple: "tuple", cst.Lambda: "function"}
-    for display, kind in displays.items():
-        if isinstance(value, display):
-            return kind
-    return None
 
 
 class HasattrNameNotLiteral(ScriptRule):
