@@ -1112,7 +1112,12 @@ class ExpressionChecker:
             declared = schemas.module_forward(submodule.torch_class)
             args = self._arguments(node, env)
             if declared:
-                return self._matched(node, f"{submodule.torch_class}.forward", declared, args, node)
+                returned = self._matched(node, f"{submodule.torch_class}.forward", declared, args, node)
+                if returned == ANY:
+                    # no return annotation (`MaxPool2d` returns what `return_indices` dispatches to): torch infers
+                    # it from the body, which the data does not hold
+                    return self._unknown(node, "torch-module-forward")
+                return returned
             return self._unknown(node, "torch-module-forward")
         self._arguments(node, env)
         return self._unknown(node, "submodule")

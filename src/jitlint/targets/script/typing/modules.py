@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.facts.syntax import assigned_names
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
 from jitlint.targets.script.literals import literal_type
@@ -129,8 +130,11 @@ class ModuleMembers:
         found = self._inferred(cls, info)
         if found is None and info.init_values and self.init_flow is not None and info.assigned_in <= {"__init__"}:
             # a value computed through `__init__`'s locals (`head_dim = ...` on two paths, then stored)
+            # torch infers the attribute's type from the value `__init__` stored, which is never an Optional: a
+            # walked value typed Optional (a parameter's annotation, re-bound on the way) says nothing certain
             values = self.init_flow(cls).get(name)
-            if values and all(isinstance(value, Type) and value.fully_known for value in values):
+            if values and all(isinstance(value, Type) and value.fully_known and value.name != "Optional"
+                              and not (value.name == "Union" and NONE in value.args) for value in values):
                 kinds = set(values)
                 return kinds.pop() if len(kinds) == 1 else None
         return found
@@ -167,6 +171,13 @@ class ModuleMembers:
             else:
                 params[param.name.value] = _DEFAULT_TYPES.get(literal_type(param.default) or "") if (
                     param.default is not None) else None
+        rebound = assigned_names(init.node)
+        for name, kind in params.items():
+            # torch types an attribute by the value stored: a parameter re-bound in the body, or annotated Optional
+            # (None, or a value of the contained type), does not say which
+            if name in rebound or (kind is not None and (kind.name == "Optional" or (
+                    kind.name == "Union" and NONE in kind.args))):
+                params[name] = None
         scope = InitScope(cls, imports, first_param_name(init.node), params, _single_locals(init.node, params))
         self._scopes[key] = scope
         return scope

@@ -339,8 +339,11 @@ def convert(value: Type | None, target: Type | None, conversions: bool = True) -
     if target.name == "Optional" and value.name != "Optional" and value != NONE and target.args[0] is not None:
         return convert(value, target.args[0], conversions)
     if value.name == "Tuple":
-        if convertible_to_list(value, target) is True:
+        to_list = convertible_to_list(value, target)
+        if to_list is True:
             return target.args[0] if target.name == "Optional" else target
+        if to_list is None:
+            return None  # a tuple with elements of unknown types, given for a list: converted or not is unknown
         if target.name == "Tuple" and len(target.args) == len(value.args):
             return tuple_of((convert(v, t, conversions) for v, t in zip(value.args, target.args)),
                             value.qualname, value.fields)
