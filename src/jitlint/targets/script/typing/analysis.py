@@ -67,48 +67,7 @@ class _Members(RunFact):
 
     @classmethod
     def compute(cls, project: "ProjectIndex", owner) -> ModuleMembers:
-        return ModuleMembers(project, _init_value_typer(project), lambda cls: _init_flow(project, cls))
-
-
-_FLOW_IN_PROGRESS: set[int] = set()
-
-
-def _init_flow(project: "ProjectIndex", cls) -> dict:
-    """`_InitFlow` of a class, or nothing while it is being computed (an attribute read in `__init__` itself)."""
-    if id(cls) in _FLOW_IN_PROGRESS:
-        return {}
-    _FLOW_IN_PROGRESS.add(id(cls))
-    try:
-        return run_fact(project, _InitFlow, cls)
-    finally:
-        _FLOW_IN_PROGRESS.discard(id(cls))
-
-
-class _InitFlow(RunFact):
-    """What the `__init__`s of a module class (its own and its bases') assign to `self.<name>`, typed by walking
-    their statements as the typer walks compiled code, with the parameters typed as the class's defaults give them."""
-
-    @classmethod
-    def compute(cls, project: "ProjectIndex", owner) -> dict:
-        found: dict[str, list] = {}
-        module_members = members(project)
-        for current in reversed(project.mro(owner)):
-            init = current.methods.get("__init__")
-            if init is None or init.node is None:
-                continue
-            try:
-                scope, _params = build_scope(project, None, init, [owner])
-                init_scope = module_members.init_scope(owner, init)
-                params = dict(init_scope.params)
-                params[init_scope.self_name or "self"] = Sugared("self-module")
-                checker = Checker(scope, frozenset())
-                checker.attribute_sets = {}
-                checker.run(params)
-                for name, values in checker.attribute_sets.items():
-                    found.setdefault(name, []).extend(values)
-            except RecursionError:
-                return {}
-        return found
+        return ModuleMembers(project, _init_value_typer(project))
 
 
 def members(project: "ProjectIndex") -> ModuleMembers:
@@ -236,11 +195,8 @@ def _init_value_typer(project: "ProjectIndex"):
                       self_name=init.self_name, signature=signature(method.node, method.module.imports, project, True),
                       members=members(project))
         env = dict(init.params)
-        for name, kind in members(project).local_types(init).items():
-            env[name] = kind if isinstance(kind, Type) else None
         if init.self_name is not None:
-            # the attributes set before: what `self.<name>` holds once `__init__` has run
-            env[init.self_name] = Sugared("self-module") if project.is_module_class(init.cls) else None
+            env[init.self_name] = None
         value = ExpressionChecker(scope).expr(node, env)
         return value if isinstance(value, Type) else None
 

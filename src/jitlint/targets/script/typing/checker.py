@@ -146,8 +146,6 @@ class Checker:
 
     def __init__(self, scope: Scope, pruned: set[int] | frozenset[int] = frozenset()) -> None:
         self.scope = scope
-        # when set, what the walk assigns to `self.<name>` of a module (the walk of an `__init__`)
-        self.attribute_sets: dict[str, list] | None = None
         self.pruned = pruned
         self.out = FunctionTypes()
         self.exprs = ExpressionChecker(scope, self._report, self.out.types, self.out.unknown)
@@ -769,8 +767,6 @@ class Checker:
         owner = self.exprs.expr(target.value, env)
         if self.exprs.misused(target.value, owner, "attribute-assignment"):
             return
-        if self.attribute_sets is not None and isinstance(owner, Sugared) and owner.kind == "self-module":
-            self.attribute_sets.setdefault(target.attr.value, []).append(value)
         if isinstance(owner, Type):
             self._set_object_attribute(target, owner, frame)
         if not isinstance(value, Type) or value == NONE:

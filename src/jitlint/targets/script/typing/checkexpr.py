@@ -1100,13 +1100,26 @@ class ExpressionChecker:
             self._arguments(node, env)
             return self._unknown(node, "container-call")
         if submodule.classes:
+            # torch compiles the call against the one class the attribute holds; of several the source may build,
+            # a problem is certain only when every one of them has it
             results = set()
+            report, found = self.report, []
             for cls in submodule.classes:
                 forward = self.scope.project.find_method(cls, "forward")
                 if forward is None:
                     results.add(None)
+                    found.append([])
                     continue
-                results.add(self._function_call(node, forward, env, bound=True, owner=cls))
+                problems: list = []
+                self.report = problems.append if len(submodule.classes) > 1 else report
+                try:
+                    results.add(self._function_call(node, forward, env, bound=True, owner=cls))
+                finally:
+                    self.report = report
+                found.append(problems)
+            if found and all(found):
+                for problem in found[0]:
+                    report(problem)
             return results.pop() if len(results) == 1 else self._unknown(node, "forward")
         if submodule.torch_class is not None:
             declared = schemas.module_forward(submodule.torch_class)

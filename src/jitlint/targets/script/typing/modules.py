@@ -15,7 +15,7 @@ does a value jitlint cannot type (a parameter of `__init__` with no annotation, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
@@ -24,7 +24,6 @@ from jitlint.facts import RunFact, run_fact
 from jitlint.facts.syntax import assigned_names
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
-from jitlint.targets.script.literals import literal_type
 from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
 from jitlint.targets.script.typing.types import (
     BOOL, DEVICE, FLOAT, INT, NONE, STR, TENSOR, Type, dict_of, join_all, list_of, tuple_of,
@@ -67,41 +66,25 @@ ValueTyper = Callable[[cst.BaseExpression, "InitScope"], "Type | None"]
 
 @dataclass
 class InitScope:
-    """An `__init__` being read: its file, the name of its first parameter, its parameters' types (annotated, or
-    the type of their literal default: the module is built with its defaults), and the local names its body binds
-    once at its top level (`head_dim = dim // num_heads`), with their types once computed."""
+    """An `__init__` being read: its file, the name of its first parameter, and its parameters' annotated types."""
 
     cls: ClassInfo
     imports: object
     self_name: str | None
     params: dict[str, Type | None]
-    locals: dict[str, cst.BaseExpression] = field(default_factory=dict)
-    local_types: dict[str, "Member"] | None = None
-    computing: bool = False
 
 
 class ModuleMembers:
     """The attributes of module classes, as torch types them when it scripts an instance built with the class's
     defaults. One per run (cached per class and name in the project index)."""
 
-    def __init__(self, project: ProjectIndex, typer: ValueTyper | None = None,
-                 init_flow: "Callable[[ClassInfo], dict[str, list]] | None" = None) -> None:
+    def __init__(self, project: ProjectIndex, typer: ValueTyper | None = None) -> None:
         self.project = project
         self.typer = typer
-        self.init_flow = init_flow  # what `__init__`s assign to `self.<name>`, typed along their statements
-        self._computing: set[tuple[int, str]] = set()
-        self._scopes: dict[int, InitScope] = {}
 
     def member(self, cls: ClassInfo, name: str) -> Member:
         """What `self.<name>` is in compiled code of `cls` (None: unknown, or no such attribute)."""
-        key = (id(cls), name)
-        if key in self._computing:
-            return None  # `self.x = self.x * 2` in `__init__`: what it was before is not followed
-        self._computing.add(key)
-        try:
-            return run_fact(self.project, _Member, cls, name, self)
-        finally:
-            self._computing.discard(key)
+        return run_fact(self.project, _Member, cls, name, self)
 
     def compute_member(self, cls: ClassInfo, name: str) -> Member:
         if name == "training":
@@ -127,17 +110,7 @@ class ModuleMembers:
         if info.annotation is not None:
             imports = info.annotation_imports or cls.module.imports
             return Reader(imports, self.project).read(info.annotation)
-        found = self._inferred(cls, info)
-        if found is None and info.init_values and self.init_flow is not None and info.assigned_in <= {"__init__"}:
-            # a value computed through `__init__`'s locals (`head_dim = ...` on two paths, then stored)
-            # torch infers the attribute's type from the value `__init__` stored, which is never an Optional: a
-            # walked value typed Optional (a parameter's annotation, re-bound on the way) says nothing certain
-            values = self.init_flow(cls).get(name)
-            if values and all(isinstance(value, Type) and value.fully_known and value.name != "Optional"
-                              and not (value.name == "Union" and NONE in value.args) for value in values):
-                kinds = set(values)
-                return kinds.pop() if len(kinds) == 1 else None
-        return found
+        return self._inferred(cls, info)
 
     def _inferred(self, cls: ClassInfo, info: AttributeInfo) -> Member:
         if not info.init_values:
@@ -158,19 +131,11 @@ class ModuleMembers:
         return kinds.pop() if len(kinds) == 1 else None
 
     def _scope(self, cls: ClassInfo, init) -> InitScope:
-        key = id(init.node) ^ id(cls)
-        found = self._scopes.get(key)
-        if found is not None and found.cls is cls:
-            return found
         imports = init.module.imports
         reader = Reader(imports, self.project)
         params: dict[str, Type | None] = {}
         for param in named_params(init.node.params)[1:]:
-            if param.annotation is not None:
-                params[param.name.value] = reader.read(param.annotation.annotation)
-            else:
-                params[param.name.value] = _DEFAULT_TYPES.get(literal_type(param.default) or "") if (
-                    param.default is not None) else None
+            params[param.name.value] = reader.read(param.annotation.annotation) if param.annotation else None
         rebound = assigned_names(init.node)
         for name, kind in params.items():
             # torch types an attribute by the value stored: a parameter re-bound in the body, or annotated Optional
@@ -178,29 +143,7 @@ class ModuleMembers:
             if name in rebound or (kind is not None and (kind.name == "Optional" or (
                     kind.name == "Union" and NONE in kind.args))):
                 params[name] = None
-        scope = InitScope(cls, imports, first_param_name(init.node), params, _single_locals(init.node, params))
-        self._scopes[key] = scope
-        return scope
-
-    def init_scope(self, cls: ClassInfo, init) -> InitScope:
-        """The scope `__init__` (of `cls` or a base) is read in."""
-        return self._scope(cls, init)
-
-    def local_types(self, scope: InitScope) -> dict[str, Member]:
-        """The types of `__init__`'s single top-level local names, in order (each typed with those before it)."""
-        if scope.local_types is not None:
-            return scope.local_types
-        if scope.computing:
-            return {}
-        scope.computing = True
-        found: dict[str, Member] = {}
-        try:
-            for name, value in scope.locals.items():
-                found[name] = self.value(value, scope)
-        finally:
-            scope.computing = False
-        scope.local_types = found
-        return found
+        return InitScope(cls, imports, first_param_name(init.node), params)
 
     def value(self, node: cst.BaseExpression, scope: InitScope | None) -> Member:
         """The type torch infers for a Python value `__init__` computes (`_jit_try_infer_type`): of the value itself,
@@ -263,8 +206,6 @@ class ModuleMembers:
             return body if body == orelse else None
         if isinstance(node, cst.Name) and scope is not None and node.value in scope.params:
             return scope.params[node.value]
-        if isinstance(node, cst.Name) and scope is not None and node.value in scope.locals:
-            return self.local_types(scope).get(node.value)
         if isinstance(node, cst.Call) and scope is not None:
             qualified = scope.imports.qualify(node.func)
             if qualified in _PARAMETER_CLASSES:
@@ -384,61 +325,3 @@ def static_length(info: AttributeInfo) -> int | None:
         else:
             return None
     return lengths.pop() if len(lengths) == 1 else None
-
-
-_DEFAULT_TYPES = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR}
-
-
-def _single_locals(function: cst.FunctionDef, params: dict) -> dict[str, cst.BaseExpression]:
-    """The names a function body binds exactly once, by a plain assignment at its top level (in order)."""
-    counts: dict[str, int] = {}
-
-    class Stores(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            pass
-
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            for name in _target_names(node.target):
-                counts[name] = counts.get(name, 0) + 1
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            for name in _target_names(node.target):
-                counts[name] = counts.get(name, 0) + 2
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            for name in _target_names(node.target):
-                counts[name] = counts.get(name, 0) + 2
-
-        def visit_For(self, node: cst.For) -> None:
-            for name in _target_names(node.target):
-                counts[name] = counts.get(name, 0) + 2
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is function
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-    function.visit(Stores())
-    found: dict[str, cst.BaseExpression] = {}
-    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
-    for statement in body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(
-                    small.targets[0].target, cst.Name):
-                name = small.targets[0].target.value
-                if counts.get(name) == 1 and name not in params:
-                    found[name] = small.value
-    return found
-
-
-def _target_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _target_names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return []
