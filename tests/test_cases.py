@@ -81,7 +81,9 @@ def test_the_case_is_well_formed(path):
     assert case.target in all_targets(), f"no target {case.target!r}"
     assert case.header.get("case"), "a case says what it shows (`# case: ...`)"
     assert case.header.get("torch") in VERDICTS, f"`# torch:` is one of {VERDICTS}"
-    assert case.header["torch"] == "accepts" or case.marks, "a case the tool does not accept marks where jitlint reports"
+    # `# hazard: no`: the tool changes the code by design (an `is_tracing()` branch), so nothing is marked.
+    assert case.header["torch"] == "accepts" or case.marks or case.header.get("hazard") == "no", \
+        "a case the tool does not accept marks where jitlint reports"
 
 
 @pytest.mark.parametrize("path", all_cases(), ids=case_id)
