@@ -134,6 +134,9 @@ class DatadepPolicy:
 
     # Helper parameters take the kinds the callers in the same file pass (a traced value stays traced there).
     follow_calls: ClassVar[bool] = False
+    # A tensor of one Python number (`torch.tensor(2.0)`) and torch ops on it are "const": the capture knows their
+    # values (fake tensors propagate them). False: they are tensors like any other.
+    constant_tensors: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self.events: list = []
@@ -168,6 +171,10 @@ class DatadepPolicy:
     def length(self, value: str | None) -> str | None:
         """`len(value)`."""
         return "data" if value == "ddtensor" else None
+
+    def scalar(self, method: str) -> str | None:
+        """`t.item()` ("item") and `t.tolist()` ("tolist") of a tensor: what the capture has for their value."""
+        return "datalist" if method == "tolist" else "data"
 
     def conversion(self, name: str, value: str | None) -> str | None:
         """`int(value)`, `float(value)`, `bool(value)`, `complex(value)`, and `math.<name>(value)` (name "math")."""
@@ -382,7 +389,7 @@ class DatadepDomain(FlowDomain):
             first = node.args[0].value if node.args else None
             if isinstance(first, (cst.List, cst.Tuple)) or self.kind(first, frame) in TENSORISH | {"shape", "size"}:
                 return "tensor"  # several numbers (`torch.tensor(x.shape[-2:])`): values unknown to fake tensors
-            return "const"
+            return "const" if self.policy.constant_tensors else "tensor"
         if qualified in _TORCH_DATA:
             return "data"
         if qualified in _TORCH_DD:
@@ -413,13 +420,13 @@ class DatadepDomain(FlowDomain):
         if receiver in ("const", "ndarray"):
             return None if name in ("item", "tolist") else receiver
         if name == "item":
-            return "data"  # a Python scalar read from a tensor (or a NumPy value, which is one too under export)
+            return self.policy.scalar("item")  # a Python scalar read from a tensor (or a NumPy value)
         if receiver is None and name in _TENSOR_ONLY_METHODS and not self._project_object(node):
             receiver = "tensor"
         if receiver not in TENSORISH:
             return None
         if name == "tolist":
-            return "datalist"
+            return self.policy.scalar("tolist")
         if name == "size":
             if node.args:
                 return self.policy.size(receiver)
