@@ -227,7 +227,12 @@ class ModuleMembers:
             if qualified == "torch.device":
                 return DEVICE
         if scope is not None and self.typer is not None:
-            return self.typer(node, scope)
+            kind = self.typer(node, scope)
+            # torch types an attribute by the value `__init__` stored (`_jit_try_infer_type`), and a value is never a
+            # Union: where the static type holds one (a call annotated `Union[int, List[int]]`), it does not say which
+            if isinstance(kind, Type) and _holds_union(kind):
+                return None
+            return kind
         return None
 
     def _registered(self, cls: ClassInfo) -> dict[str, Type | None]:
@@ -272,6 +277,12 @@ class _Registered(RunFact):
 
             walk(init.node.body, Calls())
         return {name: kinds.pop() if len(kinds) == 1 else None for name, kinds in found.items()}
+
+
+def _holds_union(kind: Type | None) -> bool:
+    if kind is None:
+        return False
+    return kind.name in ("Union", "Optional", "Any") or any(_holds_union(arg) for arg in kind.args)
 
 
 def join_members(members: list[Member]) -> Member:
