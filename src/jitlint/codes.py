@@ -115,6 +115,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT122": CodeInfo("no-unsupported-context-manager", "error", "script", "unsafe"),
     "JIT123": CodeInfo("no-class-def-in-compiled", "error", "script", "safe"),
     "JIT124": CodeInfo("no-tuple-of-iterable", "error", "script", "unsafe"),
+    "JIT125": CodeInfo("no-unsupported-syntax", "error", "script", None),
     "JIT201": CodeInfo("unannotated-nontensor-default", "error", "script", "safe"),
     "JIT202": CodeInfo("unannotated-nontensor-param", "error", "script", "safe"),
     "JIT203": CodeInfo("unsupported-annotation", "error", "script", "unsafe"),
