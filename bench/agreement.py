@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from jitlint.codes import CODES  # noqa: E402
-from jitlint.dynamic.confirm import _same_error  # noqa: E402
+from jitlint.targets.script.confirm import same_error  # noqa: E402
 
 
 def package_dir(name: str) -> Path:
@@ -121,7 +121,7 @@ def _own_error(confirmation: dict, code: str) -> bool:
     definitions aren't supported (line 65)")."""
     said = re.sub(r"^torch [0-9.+a-z]+: ", "", confirmation.get("detail", ""))
     said = re.sub(r"\s*\((?:line \d+|no line given)\)\s*$", "", said)
-    return _same_error(said, code) or _same_error(said + ":", code)
+    return same_error(said, code) or same_error(said + ":", code)
 
 
 def score(findings: list[dict]) -> dict:

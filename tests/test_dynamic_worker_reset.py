@@ -1,16 +1,12 @@
-"""The dynamic checker's worker scripts many classes in one interpreter, resetting torch's compilation state in
+"""The confirmer's child scripts many classes in one interpreter, resetting torch's compilation state in
 between: a class that calls an `@torch.jit._overload` function must script the second time as the first."""
 
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.torch
-
-WORKER_DIR = Path(__file__).resolve().parents[1] / "src" / "jitlint" / "dynamic"
-
 
 def test_a_class_using_an_overloaded_function_scripts_again_after_a_reset(tmp_path, monkeypatch):
     torch = pytest.importorskip("torch")
@@ -34,15 +30,17 @@ def test_a_class_using_an_overloaded_function_scripts_again_after_a_reset(tmp_pa
             def forward(self, x: torch.Tensor) -> torch.Tensor:
                 return x * double(2) * double(1.5)
     """))
-    monkeypatch.syspath_prepend(str(WORKER_DIR))
     monkeypatch.syspath_prepend(str(tmp_path))
-    import worker
+    from jitlint.confirm import child
+    from jitlint.targets.script.confirm import ScriptStrategy
 
-    checker = worker.Checker(torch)
+    strategy = child.load_strategy(str(ScriptStrategy.child))
+    strategy.setup(torch)
     request = {"file": str(package / "net.py"), "module": "overpkg.net", "root": str(tmp_path),
-               "classes": ["Net"], "functions": [], "factories": {}, "user_roots": [str(tmp_path)]}
+               "roots": [{"name": "Net", "kind": "class", "inputs": None, "options": {}}], "factories": {},
+               "user_roots": [str(tmp_path)], "options": {}}
     for attempt in range(3):
-        result = worker.check_file(checker, request)["classes"]["Net"]
-        assert result["scripted"], (attempt, result["errors"])
+        result = child.check_file(torch, strategy, request)["roots"]["Net"]
+        assert result["passed"], (attempt, result["observations"])
     sys.modules.pop("overpkg.net", None)
     sys.modules.pop("overpkg", None)

@@ -1,46 +1,29 @@
-"""The dynamic checker's child process: import user code, build modules, run torch.jit.script, report errors.
+"""The script strategy's child side: `torch.jit.script` each built module (or function), ignore-and-retry.
 
-Run as a script (`python worker.py LOG`) by the interpreter that has torch, so it uses only the standard library
-and torch. It speaks JSON lines over private copies of its stdin/stdout; fds 0, 1 and 2 then point at /dev/null
-and the log, so nothing the user's code reads or prints can reach jitlint's protocol or output.
+Loaded by the confirmer host's child process (`jitlint/confirm/child.py`) in the user's interpreter: the standard
+library and torch only. For each root it scripts; on each error it parses torch's error text into a file and line
+(rules-catalog §0.2), marks the function holding that line `torch.jit.ignore` and scripts again, so one run finds
+several errors; once something was ignored it also compiles each remaining method and free function on its own
+(rules-catalog §0.3), so errors behind a caller that failed earlier show.
 
-One request per linted file:
-    {"file", "module", "root", "classes": [names], "functions": [names], "factories": {"mod:Cls": "mod:fn"},
-     "user_roots": [dirs], "max_attempts": int}
-One response each:
-    {"import_error": str | null, "classes": {name: {"built": bool, "reason": str, "scripted": bool,
-     "errors": [error], "ignored": [qualname]}}, "functions": {name: {...same...}}}
-error = {"message", "text", "file", "line", "function", "kind"}.
+Each observation: {"message", "text", "file", "line", "function", "kind", "artifact", "opaque"}; `artifact` marks an
+error caused by the ignoring itself, `opaque` the function ignored after it.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import json
 import os
 import re
 import sys
-import traceback
 import warnings
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 _COMPILED_FROM = re.compile(r"'([\w.<>]+)' is being compiled since it was called from")
+_NOT_PROVIDED = re.compile(r"^Argument \w+ not provided\.$", re.MULTILINE)
 
-
-def _redirect(log_path: str):
-    """Keep the protocol on private fds; send the user's stdin/stdout/stderr elsewhere."""
-    protocol_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
-    protocol_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
-    sys.stdout = os.fdopen(1, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
-    sys.stderr = os.fdopen(2, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
-    sys.stdin = open(os.devnull, encoding="utf-8")
-    return protocol_in, protocol_out
+_SPENT_OVERLOADS: dict[str, list] = {}
+_CHECKER = None
 
 
 def _reset_torch_state(torch) -> None:
@@ -61,9 +44,6 @@ def _reset_torch_state(torch) -> None:
     _SPENT_OVERLOADS.clear()
 
 
-_SPENT_OVERLOADS: dict[str, list] = {}
-
-
 def _keep_overloads(torch) -> None:
     internal = torch._jit_internal
     clear = internal._clear_fn_overloads
@@ -79,14 +59,10 @@ class Checker:
     def __init__(self, torch) -> None:
         self.torch = torch
         _keep_overloads(torch)
-        self.user_roots: list[str] = []
+        self.is_user_file = lambda path: False
         self.patches: list[tuple[object, str, object, bool]] = []
 
     # -- locating errors ----------------------------------------------------------------------------------------
-    def is_user_file(self, path: str) -> bool:
-        real = os.path.realpath(path)
-        return any(real.startswith(root + os.sep) for root in self.user_roots) and "site-packages" not in real
-
     def _source_match(self, text: str, start: int) -> tuple[str, int] | None:
         """A decorator can make torch name the wrapper's file: find the shown source line in the user's files."""
         shown = [line.strip() for line in text[start:].splitlines()[1:4] if line.strip() and "~" not in line]
@@ -242,33 +218,25 @@ class Checker:
         self.patches.clear()
 
     # -- one root -----------------------------------------------------------------------------------------------
-    def script_until_clean(self, obj, max_attempts: int) -> dict:
-        """Script; on each error, ignore the function it is in and retry, so one run finds several errors."""
+    def script_until_clean(self, obj, ctx) -> dict:
+        """Script; on each error, ignore the function it is in and retry."""
         torch = self.torch
-        errors: list[dict] = []
-        ignored: list[str] = []
-        scripted = False
-        for _attempt in range(max_attempts):
+
+        def attempt():
             _reset_torch_state(torch)
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    torch.jit.script(obj)
-                scripted = True
-                break
-            except Exception as error:  # torch raises RuntimeError, NotSupportedError and plain Python errors
-                parsed = self.parse_error(error)
-                # An ignored function's stub is built from its Python signature, without defaults: once jitlint
-                # has ignored something, a stub error at a call is an artifact of that, not the user's error.
-                parsed["artifact"] = _stub_artifact(parsed, ignored)
-                errors.append(parsed)
-                target = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
-                name = self.ignore(*target) if target else None
-                if name is None or name in ignored:
-                    break
-                ignored.append(name)
-                parsed["ignored"] = name
-        return {"scripted": scripted, "errors": errors, "ignored": ignored}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                torch.jit.script(obj)
+
+        def explain(error, ignored):
+            parsed = self.parse_error(error)
+            # An ignored function's stub is built from its Python signature, without defaults: once jitlint
+            # has ignored something, a stub error at a call is an artifact of that, not the user's error.
+            parsed["artifact"] = _stub_artifact(parsed, ignored)
+            target = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
+            return parsed, (lambda: self.ignore(*target)) if target else None
+
+        return ctx.until_clean(attempt, explain)
 
     def compile_separately(self, instance, methods: list[str], functions: list, max_attempts: int,
                            ignored: list[str] = ()) -> list[dict]:
@@ -311,9 +279,6 @@ class Checker:
         return []
 
 
-_NOT_PROVIDED = re.compile(r"^Argument \w+ not provided\.$", re.MULTILINE)
-
-
 def _stub_artifact(parsed: dict, ignored) -> bool:
     """An error caused by jitlint's own ignoring: torch builds the stub of an ignored function from its Python
     signature without the defaults (torch 2.13: calling an `@torch.jit.ignore` function without a defaulted
@@ -330,122 +295,32 @@ def _stub_artifact(parsed: dict, ignored) -> bool:
         _NOT_PROVIDED.search(parsed.get("text") or ""))
 
 
-def _factory(spec: str):
-    module_name, _, attribute = spec.partition(":")
-    target = importlib.import_module(module_name)
-    for part in attribute.split("."):
-        target = getattr(target, part)
-    return target
+def setup(torch) -> None:
+    global _CHECKER
+    _CHECKER = Checker(torch)
 
 
-def _missing_arguments(cls) -> list[str]:
+def run(target, inputs, ctx) -> dict:
+    """Script one root: a built module (then, if something had to be ignored, each of its compiled methods and the
+    file's compiled free functions on their own), or a function."""
+    checker = _CHECKER
+    checker.is_user_file = ctx.is_user_file
+    if ctx.kind == "function" and isinstance(target, ctx.torch.jit.ScriptFunction):
+        return {"passed": True, "observations": []}  # @torch.jit.script already compiled it at import
     try:
-        signature = inspect.signature(cls.__init__)
-    except (TypeError, ValueError):
-        return []
-    return [
-        name
-        for name, parameter in list(signature.parameters.items())[1:]
-        if parameter.default is inspect.Parameter.empty
-        and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
-    ]
-
-
-def check_file(checker: Checker, request: dict) -> dict:
-    torch = checker.torch
-    checker.user_roots = [os.path.realpath(root) for root in request["user_roots"]]
-    root = request["root"]
-    if root not in sys.path:
-        sys.path.insert(0, root)
-    response: dict = {"import_error": None, "classes": {}, "functions": {}}
-    try:
-        module = importlib.import_module(request["module"])
-    except BaseException as error:  # SystemExit and KeyboardInterrupt from user code included
-        detail = f"exit({error.code})" if isinstance(error, SystemExit) else f"{type(error).__name__}: {error}"
-        response["import_error"] = detail.strip().splitlines()[0][:300] if detail.strip() else type(error).__name__
-        return response
-    factories = request.get("factories", {})
-    attempts = request.get("max_attempts", 20)
-    for name in request["classes"]:
-        cls = getattr(module, name, None)
-        result: dict = {"built": False, "reason": "", "scripted": False, "errors": [], "ignored": []}
-        response["classes"][name] = result
-        if cls is None:
-            result["reason"] = "not defined when the module is imported"
-            continue
-        key = f"{request['module']}:{name}"
-        try:
-            if key in factories:
-                instance = _factory(factories[key])()
-            else:
-                missing = _missing_arguments(cls)
-                if missing:
-                    result["reason"] = f"needs constructor arguments: {', '.join(missing)} (declare a factory)"
-                    continue
-                instance = cls()
-        except BaseException as error:
-            result["reason"] = f"building it raised {type(error).__name__}: {str(error)[:200]}"
-            continue
-        result["built"] = True
-        try:
-            result.update(checker.script_until_clean(instance, attempts))
-            if result["ignored"]:
-                ignored = set(result["ignored"])
-                methods = [m for m in request.get("methods", {}).get(name, []) if f"{name}.{m}" not in ignored]
-                functions = [
-                    getattr(module, f) for f in request.get("free_functions", [])
-                    if f not in ignored and callable(getattr(module, f, None))
-                ]
-                seen = {(e["file"], e["line"]) for e in result["errors"]}
-                for error in checker.compile_separately(instance, methods, functions, attempts, result["ignored"]):
-                    if (error["file"], error["line"]) not in seen:
-                        seen.add((error["file"], error["line"]))
-                        result["errors"].append(error)
-        finally:
-            checker.restore()
-    for name in request["functions"]:
-        function = getattr(module, name, None)
-        result = {"built": function is not None, "reason": "", "scripted": False, "errors": [], "ignored": []}
-        response["functions"][name] = result
-        if function is None or isinstance(function, torch.jit.ScriptFunction):
-            result["scripted"] = function is not None  # @torch.jit.script already compiled it at import
-            continue
-        try:
-            result.update(checker.script_until_clean(function, attempts))
-        finally:
-            checker.restore()
-    return response
-
-
-def main() -> None:
-    protocol_in, protocol_out = _redirect(sys.argv[1])
-    warnings.filterwarnings("ignore", category=DeprecationWarning)
-    try:
-        import torch
-    except ImportError as error:
-        protocol_out.write(json.dumps({"ready": False, "error": str(error)}) + "\n")
-        protocol_out.flush()
-        return
-    protocol_out.write(json.dumps({"ready": True, "torch": torch.__version__.split("+")[0]}) + "\n")
-    protocol_out.flush()
-    checker = Checker(torch)
-    directory = os.getcwd()
-    # User code may delete entries of sys.modules; the checker's own modules are put back after each file.
-    ours = {name: module for name, module in sys.modules.items() if name.split(".")[0] in ("torch", "json", "re")}
-    for line in protocol_in:
-        request = json.loads(line)
-        try:
-            response = check_file(checker, request)
-        except BaseException:  # never let one file take the worker down silently
-            response = {"import_error": "checker failed: " + traceback.format_exc(limit=3)[-300:], "classes": {}, "functions": {}}
-        finally:
-            checker.restore()
-            os.chdir(directory)  # user code may have changed the working directory
-            for name, module in ours.items():
-                sys.modules.setdefault(name, module)
-        protocol_out.write(json.dumps(response) + "\n")
-        protocol_out.flush()
-
-
-if __name__ == "__main__":
-    main()
+        result = checker.script_until_clean(target, ctx)
+        if ctx.kind == "class" and result["opaque"]:
+            ignored = set(result["opaque"])
+            methods = [m for m in ctx.options.get("methods", []) if f"{ctx.name}.{m}" not in ignored]
+            functions = [
+                getattr(ctx.module, f) for f in ctx.options.get("free_functions", [])
+                if f not in ignored and callable(getattr(ctx.module, f, None))
+            ]
+            seen = {(e["file"], e["line"]) for e in result["observations"]}
+            for error in checker.compile_separately(target, methods, functions, ctx.max_attempts, result["opaque"]):
+                if (error["file"], error["line"]) not in seen:
+                    seen.add((error["file"], error["line"]))
+                    result["observations"].append(error)
+        return result
+    finally:
+        checker.restore()
