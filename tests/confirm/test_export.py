@@ -1,6 +1,6 @@
-"""The export strategy (`--dynamic --target export`): torch.export.export with the example inputs `[tool.jitlint.dynamic]
-inputs` declares, in child processes; each export finding is marked confirmed, not reproduced, or unverified with
-the reason."""
+"""The export strategy (`--dynamic --target export`): torch.export.export with the example inputs
+`[tool.jitlint.dynamic] inputs` declares, in child processes; each export finding is marked confirmed, not
+reproduced, or unverified with the reason."""
 
 import json
 

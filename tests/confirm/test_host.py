@@ -99,7 +99,8 @@ def test_exit_code_strict_and_cache(shared_run):
 
 def test_configuration_can_enable_it_and_says_so(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.jitlint.dynamic]\nenabled = true\n")
-    (tmp_path / "m.py").write_text(HEADER + "class M(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n")
+    (tmp_path / "m.py").write_text(
+        HEADER + "class M(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n")
     result = run_jitlint("--no-cache", "m.py", cwd=tmp_path)
     assert "executes your code (enabled by [tool.jitlint.dynamic] in" in result.stderr
     assert "(confirmed by torch 2.13.0)" in result.stdout
@@ -251,8 +252,8 @@ def test_a_strategy_gets_built_modules_inputs_and_the_retry_loop(tmp_path):
     results = _toy_run(tmp_path, [models])
     outcome = results.roots[(os.path.realpath(models.path), "Defaults")]
     assert outcome.built and outcome.passed and outcome.opaque == ["a", "b"]
-    assert [(o.message, o.opaque, o.kind) for o in outcome.observations] == [("fails at a", "a", "toy"),
-                                                                              ("fails at b", "b", "toy")]
+    assert [(o.message, o.opaque, o.kind) for o in outcome.observations] == [
+        ("fails at a", "a", "toy"), ("fails at b", "b", "toy")]
     assert outcome.details["width"] == 7 and outcome.details["inputs"] == [[2, 3]]
     assert outcome.details["ready"] and outcome.details["module"] == "pkg.models"
     assert outcome.details["jitlint"] == []  # the child side needs no jitlint
@@ -273,3 +274,33 @@ def test_a_strategy_gets_built_modules_inputs_and_the_retry_loop(tmp_path):
     assert standalone.built and standalone.details["module"] == "loose" and standalone.details["inputs"] == [[4]]
     assert len({o.details["pid"] for o in isolated.roots.values()}) == 2  # a child per request
     assert len({o.details["pid"] for o in shared.roots.values()}) == 1  # one child answered both
+
+
+def test_the_documented_example_child_side_works(tmp_path):
+    """The child side the host's docstring shows (a trace strategy's) runs in the host as it says."""
+    import jitlint.confirm
+
+    doc = jitlint.confirm.__doc__
+    block = doc[doc.index("    # targets/trace/confirm_child.py"):doc.index("    # targets/trace/confirm.py")]
+    child = tmp_path / "trace_child.py"
+    child.write_text(textwrap.dedent(block))
+    project = write_project(tmp_path / "project", {"pkg/__init__.py": "", "pkg/net.py": HEADER + textwrap.dedent("""
+        class Net(nn.Module):
+            def forward(self, x):
+                if x.sum() > 0:
+                    return x
+                return -x
+
+
+        def inputs():
+            return torch.ones(2)
+    """)})
+    request = FileRequest(project / "pkg" / "net.py", "pkg.net", str(project), [Root("Net", inputs="pkg.net:inputs")])
+    answers = run_requests([request], strategy="trace", strategy_file=child, options={}, python=sys.executable,
+                           torch_version="2.13.0", jitlint_version="test", timeout=120, factories={}, jobs=1,
+                           cache_dir=None, log_path=tmp_path / "log" / "user-output.log")
+    [outcome] = Results(answers).roots.values()
+    assert outcome.passed, outcome
+    # the `if` on a tensor, line 8 (trace runs forward again to check itself: the warning may come twice)
+    assert {(o.line, o.kind) for o in outcome.observations} == {(8, "warning")}, outcome.observations
+    assert "Converting a tensor to a Python boolean" in outcome.observations[0].message

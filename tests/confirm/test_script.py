@@ -146,18 +146,19 @@ class Holder(nn.Module):
 
 
 def test_one_finding_explains_the_no_line_error_of_each_class_holding_it(tmp_path):
-    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/smooth.py": textwrap.dedent(NO_LINE), "pyproject.toml": CONFIG})
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/smooth.py": textwrap.dedent(NO_LINE),
+                             "pyproject.toml": CONFIG})
     findings = dynamic_findings(tmp_path, "pkg")
     assert ("smooth.py", 9, "JIT241", "confirmed") in located(findings), findings
     assert not [f for f in findings if f["code"] == "JIT000"], findings
 
 
 # -- a staticmethod is compiled the way compiled code calling it does: as a free function ---------------------------
-# When scripting a module stops at an error, the strategy compiles each method on its own (rules-catalog §0.3). It
-# used to build a method stub for a staticmethod too, which binds the module to the function's first parameter: torch
-# then reported "Module 'Embeddings' has no attribute 'size'" inside a staticmethod that `self.create_position_ids(x,
-# ...)` compiles fine (a JIT000 no code has; transformers' `RobertaEmbeddings` showed it in the agreement run). A real
-# error of such a staticmethod must still be reported (here `past=0` without an annotation, JIT201).
+# When scripting a module stops at an error, the strategy compiles each method on its own. It used to build a method
+# stub for a staticmethod too, which binds the module to the function's first parameter: torch then reported "Module
+# 'Embeddings' has no attribute 'size'" inside a staticmethod that `self.create_position_ids(x, ...)` compiles fine
+# (a JIT000 no code has; transformers' `RobertaEmbeddings` showed it in the agreement run). A real error of such a
+# staticmethod must still be reported (here `past=0` without an annotation, JIT201).
 STATICMETHOD = '''
 import torch
 import torch.nn as nn

@@ -30,9 +30,10 @@ It has two sides, because the child runs in the user's interpreter, which may la
   `name`, `options`, `is_user_file`, `until_clean`); it returns `{"passed": bool, "observations": [{"file", "line",
   "message", "kind", ...}], ...}`. An optional `setup(torch)` runs once per child.
 
-A strategy that runs a module with `torch.jit.trace`, in full:
+A strategy that runs each module class with declared inputs through `torch.jit.trace` and confirms a finding when
+a TracerWarning names its line (a sketch: the real one also compares traced with eager outputs):
 
-    # targets/trace/confirm_child.py
+    # targets/trace/confirm_child.py: the user's interpreter, standard library and torch only
     import warnings
 
     def run(module, inputs, ctx):
@@ -42,7 +43,7 @@ A strategy that runs a module with `torch.jit.trace`, in full:
                 ctx.torch.jit.trace(module.eval(), inputs.args)
             except Exception as error:
                 return {"passed": False, "observations": [
-                    {"file": None, "line": None, "message": str(error).splitlines()[0], "kind": "error"}]}
+                    {"file": None, "line": None, "message": str(error)[:300], "kind": "error"}]}
         return {"passed": True, "observations": [
             {"file": w.filename, "line": w.lineno, "message": str(w.message), "kind": "warning"}
             for w in seen if ctx.is_user_file(w.filename)]}
@@ -53,11 +54,21 @@ A strategy that runs a module with `torch.jit.trace`, in full:
         child = Path(__file__).with_name("confirm_child.py")
 
         def requests(self, run, settings):
-            return [file_request(run.project, module, [Root(name, inputs=settings.inputs[key])])
-                    for module, name, key in ...]  # the module classes with declared inputs
+            project, requests = run.project, []
+            for module in project.modules.values():
+                dotted = module_name_for(module.path)[0]
+                roots = [Root(name, inputs=settings.inputs[f"{dotted}:{name}"])
+                         for name, cls in module.classes.items()
+                         if project.is_module_class(cls) and f"{dotted}:{name}" in settings.inputs]
+                if module.linted and roots:
+                    requests.append(file_request(project, module, roots))
+            return requests
 
         def mark(self, run, results, torch_version, settings):
-            ...  # each TRC finding: confirmed when an observation is at its line (`marked`), else why not
+            said = {(real(o.file), o.line): o.message for o in results.observations if o.file}
+            return [marked(f, "confirmed", said[key], torch_version)
+                    if f.code.startswith("TRC") and (key := (real(f.context.path), f.location.row)) in said else f
+                    for f in run.findings]
 """
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ from jitlint.confirm.pool import FileResult
 from jitlint.finding import Confirmation, Finding, Location
 
 
+_OBSERVATION_FIELDS = ("file", "line", "message", "kind", "opaque")
+
+
 def real(path) -> str:
     return os.path.realpath(str(path))
 
@@ -71,8 +74,7 @@ class Results:
                 answer = dict(answer)
                 observations = [
                     Observation(raw.get("file"), raw.get("line"), raw.get("message", ""), raw.get("kind", ""), key,
-                                raw.get("opaque"),
-                                {k: v for k, v in raw.items() if k not in ("file", "line", "message", "kind", "opaque")})
+                                raw.get("opaque"), {k: v for k, v in raw.items() if k not in _OBSERVATION_FIELDS})
                     for raw in answer.pop("observations", [])
                 ]
                 self.roots[key] = RootOutcome(

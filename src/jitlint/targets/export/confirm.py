@@ -99,8 +99,8 @@ class ExportStrategy(Strategy):
         captured = run.captured["export"]
         wanted = sorted({key for finding in _ours(run) for key in _reaching(finding, captured, roots)
                          if roots[key].key in settings.inputs})
-        return [file_request(run.project, roots[key].module, [Root(roots[key].name, inputs=settings.inputs[roots[key].key])])
-                for key in wanted]
+        return [file_request(run.project, roots[key].module,
+                             [Root(roots[key].name, inputs=settings.inputs[roots[key].key])]) for key in wanted]
 
     def options(self, run, settings):
         return {"strict": _strict(settings.config),

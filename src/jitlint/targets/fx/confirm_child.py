@@ -48,7 +48,8 @@ class Tracing:
         self.fx = fx
         self.registry = _symbolic_trace._wrapped_fns_to_patch
         options = ctx.options
-        self.leaf_classes: list[type] = [c for c in map(_resolve, options.get("leaf_modules", [])) if isinstance(c, type)]
+        self.leaf_classes: list[type] = [
+            c for c in map(_resolve, options.get("leaf_modules", [])) if isinstance(c, type)]
         self.functions = [f for f in map(_resolve, options.get("autowrap_functions", [])) if callable(f)]
         self.modules = [math]
         if options.get("library_leaves"):
@@ -115,7 +116,8 @@ class Tracing:
         def explain(error, _opaque):
             text = str(error)
             message = text.strip().splitlines()[0] if text.strip() else type(error).__name__
-            frames = [(frame, line) for frame, line in _frames(error) if self.ctx.is_user_file(frame.f_code.co_filename)]
+            frames = [(frame, line) for frame, line in _frames(error)
+                      if self.ctx.is_user_file(frame.f_code.co_filename)]
             entry = {"message": f"{type(error).__name__}: {message}"[:300], "kind": type(error).__name__,
                      "file": None, "line": None, "opaque": None}
             if not frames:

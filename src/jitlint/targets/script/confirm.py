@@ -195,8 +195,9 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
     if whole_class is not None:
         # the class's own no-line error first, so that another class's error with the same text (matched by
         # message below) is left to explain that class
-        errors = sorted(errors, key=lambda error: not (error.file is None and error.root[0] == path and
-                                                       finding.location.row in _class_lines(project, path, error.root[1])))
+        errors = sorted(errors, key=lambda error: not (
+            error.file is None and error.root[0] == path
+            and finding.location.row in _class_lines(project, path, error.root[1])))
     for error in errors:
         at_statement = error.file is not None and real(error.file) == path and first <= (error.line or 0) <= last
         # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:

@@ -1,10 +1,10 @@
 """The script strategy's child side: `torch.jit.script` each built module (or function), ignore-and-retry.
 
 Loaded by the confirmer host's child process (`jitlint/confirm/child.py`) in the user's interpreter: the standard
-library and torch only. For each root it scripts; on each error it parses torch's error text into a file and line
-(rules-catalog §0.2), marks the function holding that line `torch.jit.ignore` and scripts again, so one run finds
-several errors; once something was ignored it also compiles each remaining method and free function on its own
-(rules-catalog §0.3), so errors behind a caller that failed earlier show.
+library and torch only. For each root it scripts; on each error it parses torch's error text into a file and line,
+marks the function holding that line `torch.jit.ignore` and scripts again, so one run finds several errors; once
+something was ignored it also compiles each remaining method and free function on its own (torch's error stops at
+the first failing method), so errors behind a caller that failed earlier show.
 
 Each observation: {"message", "text", "file", "line", "function", "kind", "artifact", "opaque"}; `artifact` marks an
 error caused by the ignoring itself, `opaque` the function ignored after it.
@@ -240,8 +240,9 @@ class Checker:
 
     def compile_separately(self, instance, methods: list[str], functions: list, max_attempts: int,
                            ignored: list[str] = ()) -> list[dict]:
-        """Compile each method on its own (torch's error stops at the first failing method) and each free function with torch.jit.script, with
-        the failing functions still ignored (named `ignored`), so errors behind a caller that failed earlier show."""
+        """Compile each method on its own (torch's error stops at the first failing method) and each free function
+        with torch.jit.script, with the failing functions still ignored (named `ignored`), so errors behind a caller
+        that failed earlier show."""
         torch = self.torch
         from torch.jit import _recursive
 
