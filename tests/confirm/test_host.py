@@ -244,7 +244,7 @@ def test_a_strategy_gets_built_modules_inputs_and_the_retry_loop(tmp_path):
     models = FileRequest(project / "pkg" / "models.py", "pkg.models", str(project), [
         Root("Defaults", inputs="pkg.examples:one_tensor", options={"fail": ["a", "b"]}),  # built by its factory
         Root("NeedsArgs"),
-        Root("helper", kind="function"),
+        Root("helper", kind="function", options={"fail": ["a", "b"], "max_attempts": 1}),  # no retry
         Root("Missing"),
     ])
     loose = FileRequest(project / "scripts" / "loose.py", "loose", str(project / "scripts"), [
@@ -261,6 +261,7 @@ def test_a_strategy_gets_built_modules_inputs_and_the_retry_loop(tmp_path):
     assert (needs.built, needs.reason) == (False, "needs constructor arguments: n (declare a factory)")
     helper = results.roots[(os.path.realpath(models.path), "helper")]
     assert helper.built and helper.details["kind"] == "function" and helper.details["width"] is None
+    assert (helper.passed, [o.message for o in helper.observations]) == (False, ["fails at a"])
     missing = results.roots[(os.path.realpath(models.path), "Missing")]
     assert (missing.built, missing.reason) == (False, "not defined when the module is imported")
 

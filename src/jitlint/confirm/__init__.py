@@ -28,7 +28,8 @@ It has two sides, because the child runs in the user's interpreter, which may la
 - the child side, the file `child` names, standard library and torch only: `run(target, inputs, ctx)`, called with
   the built module (or function), its `Inputs(args, dynamic_shapes)` or None, and a `Context` (`torch`, `module`,
   `name`, `options`, `is_user_file`, `until_clean`); it returns `{"passed": bool, "observations": [{"file", "line",
-  "message", "kind", ...}], ...}`. An optional `setup(torch)` runs once per child.
+  "message", "kind", ...}], ...}`. An optional `setup(torch)` runs once per child. `ctx.until_clean(attempt,
+  explain)` is the retry loop: at most `max_attempts` captures (20; an option of that name changes it).
 
 A strategy that runs each module class with declared inputs through `torch.jit.trace` and confirms a finding when
 a TracerWarning names its line (a sketch: the real one also compares traced with eager outputs):

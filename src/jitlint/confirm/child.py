@@ -103,7 +103,7 @@ class Context:
         self.kind = kind
         self.options = options
         self.user_roots = user_roots
-        self.max_attempts = MAX_ATTEMPTS
+        self.max_attempts = options.get("max_attempts", MAX_ATTEMPTS)  # a run may bound it (one attempt: no retry)
 
     def is_user_file(self, path: str) -> bool:
         """Whether `path` is one of the user's files (under a root of the linted files, not an installed package)."""
