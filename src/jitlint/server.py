@@ -177,7 +177,8 @@ def _lint_dynamic(run, config, chosen: list):
         from jitlint.confirm import ConfirmError, ConfirmSettings
         from jitlint.targets import confirm
 
-        settings = ConfirmSettings.from_config(config, jobs=os.cpu_count() or 1, cache_dir=config.root / ".jitlint_cache")
+        settings = ConfirmSettings.from_config(config, jobs=os.cpu_count() or 1,
+                                               cache_dir=config.root / ".jitlint_cache")
         try:
             for target in chosen:
                 run.findings = confirm(target, run, settings)

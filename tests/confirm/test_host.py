@@ -177,7 +177,8 @@ def run(target, inputs, ctx):
     result.update(pid=os.getpid(), ready=READY is not None, kind=ctx.kind, module=ctx.module.__name__,
                   jitlint=sorted(m for m in sys.modules if m.split(".")[0] == "jitlint"),
                   width=getattr(target, "width", None),
-                  inputs=None if inputs is None else [list(a.shape) for a in inputs.args])
+                  inputs=None if inputs is None else [list(a.shape) for a in inputs.args],
+                  again=None if inputs is None else [list(a.shape) for a in ctx.example_inputs(5).args])
     return result
 '''
 
@@ -208,8 +209,8 @@ TOY_PROJECT = {
             return Defaults(width=7)
 
 
-        def one_tensor():
-            return torch.zeros(2, 3)
+        def one_tensor(rows=2):
+            return torch.zeros(rows, 3)
 
 
     """),
@@ -219,8 +220,8 @@ TOY_PROJECT = {
             pass
 
 
-        def as_dict():
-            return {"args": [torch.zeros(4)], "dynamic_shapes": None}
+        def as_dict(size=4):
+            return {"args": [torch.zeros(size)], "dynamic_shapes": None}
 
 
         def broken():
@@ -255,6 +256,7 @@ def test_a_strategy_gets_built_modules_inputs_and_the_retry_loop(tmp_path):
     assert [(o.message, o.opaque, o.kind) for o in outcome.observations] == [
         ("fails at a", "a", "toy"), ("fails at b", "b", "toy")]
     assert outcome.details["width"] == 7 and outcome.details["inputs"] == [[2, 3]]
+    assert outcome.details["again"] == [[5, 3]]  # another set, from the same function
     assert outcome.details["ready"] and outcome.details["module"] == "pkg.models"
     assert outcome.details["jitlint"] == []  # the child side needs no jitlint
     needs = results.roots[(os.path.realpath(models.path), "NeedsArgs")]

@@ -27,7 +27,7 @@ It has two sides, because the child runs in the user's interpreter, which may la
   (the findings, marked); `isolate_roots = True` gives each root its own request, child process and time limit;
 - the child side, the file `child` names, standard library and torch only: `run(target, inputs, ctx)`, called with
   the built module (or function), its `Inputs(args, dynamic_shapes)` or None, and a `Context` (`torch`, `module`,
-  `name`, `options`, `is_user_file`, `until_clean`); it returns `{"passed": bool, "observations": [{"file", "line",
+  `name`, `options`, `is_user_file`, `example_inputs` for another set, `until_clean`); it returns `{"passed": bool, "observations": [{"file", "line",
   "message", "kind", ...}], ...}`. An optional `setup(torch)` runs once per child. `ctx.until_clean(attempt,
   explain)` is the retry loop: at most `max_attempts` captures (20; an option of that name changes it).
 

@@ -94,21 +94,28 @@ def _first_line(error: BaseException, limit: int) -> str:
 
 class Context:
     """What the host gives a strategy's `run` for one root: torch, the imported module, the strategy's options, which
-    files are the user's, and the retry loop."""
+    files are the user's, more example inputs, and the retry loop."""
 
-    def __init__(self, torch, module, name: str, kind: str, options: dict, user_roots: list[str]) -> None:
+    def __init__(self, torch, module, name: str, kind: str, options: dict, user_roots: list[str],
+                 inputs: str | None = None) -> None:
         self.torch = torch
         self.module = module
         self.name = name
         self.kind = kind
         self.options = options
         self.user_roots = user_roots
+        self.inputs = inputs  # the root's declared inputs function ("module:function"), if any
         self.max_attempts = options.get("max_attempts", MAX_ATTEMPTS)  # a run may bound it (one attempt: no retry)
 
     def is_user_file(self, path: str) -> bool:
         """Whether `path` is one of the user's files (under a root of the linted files, not an installed package)."""
         real = os.path.realpath(path)
         return any(real.startswith(root + os.sep) for root in self.user_roots) and "site-packages" not in real
+
+    def example_inputs(self, *args, **kwargs) -> Inputs:
+        """The declared inputs function called again (with `args`): another set, for a strategy that runs the model
+        more than once."""
+        return inputs_from(resolve(self.inputs)(*args, **kwargs))
 
     def until_clean(self, attempt: Callable[[], object], explain: Callable) -> dict:
         """Run `attempt()` until it passes, so that one run finds several errors: after each failure,
@@ -189,7 +196,8 @@ def check_file(torch, strategy, request: dict) -> dict:
             continue
         result["built"] = True
         options = {**request.get("options", {}), **entry.get("options", {})}
-        context = Context(torch, module, entry["name"], entry.get("kind", "class"), options, user_roots)
+        context = Context(torch, module, entry["name"], entry.get("kind", "class"), options, user_roots,
+                          entry.get("inputs"))
         result.update(strategy.run(target, inputs, context))
     return response
 
