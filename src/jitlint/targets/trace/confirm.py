@@ -274,7 +274,7 @@ def _unexplained(results: dict, project, roots: dict, version: str, explained: s
 
 # -- the parent process, until the shared confirmer host runs the strategy ----------------------------------------
 def _version(python: str) -> str:
-    from jitlint.dynamic import DynamicError
+    from jitlint.confirm import ConfirmError
 
     try:
         done = subprocess.run([python, "-c", "import importlib.metadata as m, sys; "
@@ -283,7 +283,7 @@ def _version(python: str) -> str:
     except (OSError, subprocess.SubprocessError):
         done = None
     if done is None or done.returncode != 0 or not done.stdout.strip():
-        raise DynamicError(f"--dynamic --target trace: torch is not installed in {python}")
+        raise ConfirmError(f"--dynamic --target trace: torch is not installed in {python}")
     return done.stdout.strip()
 
 
