@@ -31,10 +31,12 @@ MAX_ATTEMPTS = 20
 
 
 class Inputs(NamedTuple):
-    """The example inputs a root was declared with: positional arguments and, for export, dynamic shapes."""
+    """The example inputs a root was declared with: positional arguments, for export dynamic shapes, and keyword
+    arguments."""
 
     args: tuple
     dynamic_shapes: object = None
+    kwargs: dict | None = None
 
 
 def _redirect(log_path: str):
@@ -76,15 +78,15 @@ def missing_arguments(cls) -> list[str]:
 
 
 def inputs_from(value) -> Inputs:
-    """What an inputs function returned: a tuple or list of arguments, one value, or {"args": ..., "dynamic_shapes":
-    ...}."""
-    if isinstance(value, dict) and "args" in value:
-        args, shapes = value["args"], value.get("dynamic_shapes")
+    """What an inputs function returned: a tuple or list of arguments, one value, or {"args": ..., "kwargs": ...,
+    "dynamic_shapes": ...} (each key optional)."""
+    if isinstance(value, dict) and ("args" in value or "kwargs" in value):
+        args, shapes, kwargs = value.get("args", ()), value.get("dynamic_shapes"), dict(value.get("kwargs") or {})
     else:
-        args, shapes = value, None
+        args, shapes, kwargs = value, None, {}
     if not isinstance(args, (tuple, list)):
         args = (args,)
-    return Inputs(tuple(args), shapes)
+    return Inputs(tuple(args), shapes, kwargs)
 
 
 def _first_line(error: BaseException, limit: int) -> str:
