@@ -101,6 +101,36 @@ SHARED_PROJECT = {
                     return x
                 return None
     """),
+    # Three errors in one model: torch stops at line 14 in Sub.forward, which the strategy ignores; Net then scripts,
+    # and `Sub.extra` and `smooth` (another file), reached only through the ignored forward, were never compiled.
+    # Sub needs an argument, so it is no root of its own: only scripting each on its own shows their errors.
+    "models/masked.py": HEADER + textwrap.dedent("""
+        from models.smoothing import smooth
+
+        class Sub(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.width = width
+
+            def forward(self, x):
+                y = x.numpy()
+                return self.extra(x) + smooth(x)
+
+            def extra(self, x):
+                return x.tolist()
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.sub = Sub(3)
+
+            def forward(self, x):
+                return self.sub(x)
+    """),
+    "models/smoothing.py": HEADER + textwrap.dedent("""
+        def smooth(x):
+            return x.numpy()
+    """),
     # Hostile code: each costs only its own file.
     "hostile/exits.py": HEADER + "import sys\nsys.exit(3)\n\nclass A(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
     "hostile/crashes.py": HEADER + "import os\nos._exit(7)\n\nclass B(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",

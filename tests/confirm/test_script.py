@@ -41,6 +41,15 @@ def test_a_flow_finding_is_not_confirmed_by_an_error_elsewhere_in_its_function(s
     assert "masked: torch stopped at another error" in found["JIT208", 11]["confirmation"]["detail"]
 
 
+def test_errors_the_models_first_error_masks_are_confirmed_by_scripting_them_on_their_own(shared_run):
+    _root, _result, findings, _elapsed = shared_run
+    found = {(f["code"], f["location"]["row"]): f["confirmation"] for f in by_file(findings, "models/masked.py")}
+    found.update({(f["code"], f["location"]["row"], "smoothing"): f["confirmation"]
+                  for f in by_file(findings, "models/smoothing.py")})
+    assert set(found) == {("JIT401", 14), ("JIT206", 18), ("JIT401", 7, "smoothing")}, found
+    assert {status["status"] for status in found.values()} == {"confirmed"}, found
+
+
 # -- what the strategy's own ignoring causes is not the user's error ------------------------------------------------
 # The strategy ignores a function torch failed in (`torch.jit.ignore`) and scripts again, to find more errors. Torch
 # 2.13 builds an ignored function's stub from its Python signature *without the defaults*, so a call that leaves a

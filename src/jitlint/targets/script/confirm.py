@@ -13,16 +13,21 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from jitlint import pages
 from jitlint.confirm import (Observation, Root, Strategy, definition_line, file_request, marked, reaching, real,
                              unexplained)
 from jitlint.finding import Finding
+from jitlint.names import module_name_for
 from jitlint.targets.script.policy import is_script
 
 COMPILER_ERROR = "JIT000"
+
+
+# At most this many units (functions, methods) of one root are scripted on their own when its errors mask them.
+MAX_UNITS = 40
 
 
 @dataclass
@@ -30,6 +35,7 @@ class RootStatus:
     scripted: bool
     reason: str
     ignored: dict[str, Observation]  # function ignored to go on -> the error it was ignored for
+    units: dict[str, dict] = field(default_factory=dict)  # unit id -> how scripting it on its own went
 
 
 def _shape(text: str) -> str:
@@ -55,6 +61,7 @@ class ScriptStrategy(Strategy):
         """One request per linted file that defines something torch scripts on its own: module classes and
         `@torch.jit.script` functions."""
         project, compiled = run.project, run.captured["script"]
+        units = _units(run, compiled, project)
         requests = []
         for module in project.modules.values():
             if not module.linted:
@@ -65,8 +72,10 @@ class ScriptStrategy(Strategy):
                 continue
             free = [name for name, f in module.functions.items()
                     if (entry := compiled.get(f.node)) is not None and entry.body_captured]
+            path = real(module.path)
             roots = [Root(name, options={"methods": _compiled_methods(module.classes[name], compiled),
-                                         "free_functions": free}) for name in classes]
+                                         "free_functions": free, "units": units.get((path, name), [])[:MAX_UNITS]})
+                     for name in classes]
             roots += [Root(name, kind="function") for name in functions]
             requests.append(file_request(project, module, roots))
         return requests
@@ -95,6 +104,40 @@ class ScriptStrategy(Strategy):
         return confirmed
 
 
+def _unit(function, project) -> dict:
+    """What the child side scripts on its own to judge code of `function` (a project FunctionInfo): the function
+    itself when it is free, the method on an instance of its module class built inside the root, or its TorchScript
+    class."""
+    dotted = module_name_for(function.module.path)[0]
+    uid = unit_id(function)
+    if function.cls is None:
+        return {"id": uid, "kind": "function", "module": dotted, "name": function.name}
+    if project.is_module_class(function.cls):
+        return {"id": uid, "kind": "method", "module": dotted, "class": function.cls.name, "name": function.name}
+    return {"id": uid, "kind": "class", "module": dotted, "class": function.cls.name}
+
+
+def unit_id(function) -> str:
+    return f"{module_name_for(function.module.path)[0]}:{function.display_name}"
+
+
+def _units(run, compiled, project) -> dict[tuple[str, str], list[dict]]:
+    """Per root (real path, class name): the units holding the static errors its scripting reaches, to script on
+    their own when the root's own errors mask them."""
+    found: dict[tuple[str, str], list[dict]] = {}
+    for finding in run.findings:
+        function = getattr(finding.context, "function", None)
+        if function is None or finding.severity != "error" or not finding.code.startswith("JIT"):
+            continue
+        unit = None
+        for root in _roots_of(finding, compiled, project):
+            unit = unit or _unit(function.info, project)
+            listed = found.setdefault(root, [])
+            if all(other["id"] != unit["id"] for other in listed):
+                listed.append(unit)
+    return found
+
+
 def _compiled_methods(cls, compiled) -> list[str]:
     return [m for m, method in cls.methods.items()
             if (entry := compiled.get(method.node)) is not None and entry.body_captured]
@@ -107,13 +150,14 @@ def _collect(results) -> tuple[list[Observation], dict[tuple[str, str], RootStat
     for key, outcome in results.roots.items():
         if outcome.failure:
             continue
-        status = RootStatus(outcome.passed, outcome.reason, {})
+        status = RootStatus(outcome.passed, outcome.reason, {},
+                            {unit["unit"]: unit for unit in outcome.details.get("units", [])})
         roots[key] = status
         for error in outcome.observations:
             if error.details.get("artifact"):
                 continue  # caused by jitlint's own ignoring, not by the user's code
             errors.append(error)
-            if error.opaque:
+            if error.opaque and not error.details.get("unit"):
                 status.ignored[error.opaque] = error
         if outcome.built and not status.scripted and not status.reason:
             last = outcome.observations[-1].message if outcome.observations else "unknown error"
@@ -233,6 +277,17 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         return marked(finding, "unverified", "no module class or scripted function in the linted files reaches this "
                                              "code", torch_version)
     name = _enclosing_name(finding)
+    function = getattr(finding.context, "function", None)
+    if function is not None:
+        # the model's errors may mask this code: scripted on its own, with nothing ignored, torch accepted it
+        uid = unit_id(function.info)
+        for root in sorted(reaching_roots):
+            unit = roots[root].units.get(uid) if root in roots else None
+            if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"]:
+                result = marked(finding, "not-reproduced", f"torch {torch_version} scripted `{name}` on its own "
+                                f"(built in {root[1]})", torch_version)
+                return result if finding.severity != "error" or strict else dataclasses.replace(result,
+                                                                                                 severity="warning")
     for root in sorted(reaching_roots):
         if root[0] in failures:
             return marked(finding, "unverified", failures[root[0]], torch_version)

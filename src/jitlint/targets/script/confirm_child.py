@@ -12,6 +12,7 @@ error caused by the ignoring itself, `opaque` the function ignored after it.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import os
 import re
@@ -267,6 +268,80 @@ class Checker:
             errors.extend(self._attempt(lambda function=function: torch.jit.script(function), ignored))
         return errors
 
+    # -- what the model's error masks, scripted on its own --------------------------------------------------------
+    def script_units(self, target, units: list[dict], ctx) -> list[dict]:
+        """Script each unit (a free function, a method of a module class built inside `target`, a TorchScript class)
+        on its own, with nothing of the model's run ignored, ignore-and-retry inside it: what the model's first
+        errors masked. One outcome per unit: {"unit", "found", "passed", "opaque", "observations"}."""
+        outcomes = []
+        for unit in units:
+            self.restore()
+            compile_it, own = self._unit(target, unit, ctx)
+            outcome = {"unit": unit["id"], "found": compile_it is not None, "passed": False, "opaque": [],
+                       "observations": []}
+            outcomes.append(outcome)
+            if compile_it is None:
+                continue
+
+            def attempt(compile_it=compile_it):
+                _reset_torch_state(self.torch)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    compile_it()
+
+            def explain(error, ignored, own=own):
+                parsed = self.parse_error(error)
+                parsed["artifact"] = _stub_artifact(parsed, ignored)
+                parsed["unit"] = unit["id"]
+                culprit = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
+                if culprit is None or culprit[2] is own or getattr(culprit[2], "__func__", None) is own:
+                    return parsed, None  # the unit's own body: nothing further to learn by ignoring it
+                return parsed, (lambda: self.ignore(*culprit))
+
+            outcome.update(ctx.until_clean(attempt, explain))
+        self.restore()
+        return outcomes
+
+    def _unit(self, target, unit: dict, ctx):
+        """(what compiles the unit, its own function object), or (None, None) when it is not there."""
+        torch = self.torch
+        from torch.jit import _recursive
+
+        try:
+            module = importlib.import_module(unit["module"])
+        except Exception:
+            return None, None
+        if unit["kind"] == "function":
+            function = getattr(module, unit["name"], None)
+            if not inspect.isfunction(function):
+                return None, None
+            return (lambda: torch.jit.script(function)), function
+        cls = getattr(module, unit["class"], None)
+        if not inspect.isclass(cls):
+            return None, None
+        if unit["kind"] == "class":
+            return (lambda: torch.jit.script(cls)), None
+        static = inspect.getattr_static(cls, unit["name"], None)
+        if static is None or isinstance(static, (property, classmethod)):
+            return None, None
+        if isinstance(static, staticmethod):
+            return (lambda: torch.jit.script(static.__func__)), static.__func__
+        modules = list(target.modules()) if isinstance(target, torch.nn.Module) else []
+        # the first instance of the class the method is defined in (a subclass's instance when it inherits it)
+        instance = next((m for m in modules if type(m) is cls), None) or next(
+            (m for m in modules if isinstance(m, cls) and inspect.getattr_static(type(m), unit["name"], None) is static),
+            None)
+        if instance is None:
+            return None, None
+        name = unit["name"]
+
+        def stubs(module, name=name, instance=instance):
+            if module is instance:
+                return [_recursive.make_stub_from_method(module, name)]
+            return _recursive.infer_methods_to_compile(module)
+
+        return (lambda: _recursive.create_script_module(instance, stubs)), static
+
     def _attempt(self, compile_it, ignored: list[str] = ()) -> list[dict]:
         _reset_torch_state(self.torch)
         try:
@@ -322,6 +397,15 @@ def run(target, inputs, ctx) -> dict:
                 if (error["file"], error["line"]) not in seen:
                     seen.add((error["file"], error["line"]))
                     result["observations"].append(error)
+        if ctx.options.get("units") and (result["opaque"] or not result["passed"]):
+            # what the model's errors masked: each unit that holds a static error, scripted on its own
+            seen = {(e["file"], e["line"], e["message"]) for e in result["observations"]}
+            result["units"] = checker.script_units(target, ctx.options["units"], ctx)
+            for outcome in result["units"]:
+                for error in outcome.pop("observations"):
+                    if (error["file"], error["line"], error["message"]) not in seen:
+                        seen.add((error["file"], error["line"], error["message"]))
+                        result["observations"].append(error)
         return result
     finally:
         checker.restore()
