@@ -1,10 +1,13 @@
 """The script target's confirmer strategy: `torch.jit.script` on the linted modules, ignore-and-retry.
 
 Every module class of a linted file (and every `@torch.jit.script` function) is built and scripted by the child
-side (`confirm_child.py`). A finding is then `confirmed` when torch rejects the code at its statement (or, for errors
+side (`confirm_child.py`). Where a model's errors mask code (torch stopped, or scripted it only with a failing
+function ignored), each function, method or TorchScript class that holds a static error the model reaches is
+scripted on its own too (`units`). A finding is then `confirmed` when torch rejects the code at its statement (or, for errors
 torch gives no location, with its rule's error text while compiling a class that reaches it; or, for a rule that
 predicts the rejection of a whole class, with a no-line error while scripting the class that holds it);
-`not-reproduced` when every module class (or scripted function) that reaches it scripted to the end; `unverified`,
+`not-reproduced` when every module class (or scripted function) that reaches it scripted to the end, or when its
+function, scripted on its own with nothing ignored, compiled; `unverified`,
 with the reason, otherwise. What torch rejects that no finding explains becomes a JIT000 finding.
 """
 

@@ -4,7 +4,10 @@ Loaded by the confirmer host's child process (`jitlint/confirm/child.py`) in the
 library and torch only. For each root it scripts; on each error it parses torch's error text into a file and line,
 marks the function holding that line `torch.jit.ignore` and scripts again, so one run finds several errors; once
 something was ignored it also compiles each remaining method and free function on its own (torch's error stops at
-the first failing method), so errors behind a caller that failed earlier show.
+the first failing method), so errors behind a caller that failed earlier show; and it scripts each unit the parent
+lists (`ctx.options["units"]`: a free function, a method of a module class built inside the root, a TorchScript
+class) on its own, with nothing of the root's run ignored, so errors in code reached only through an ignored
+function show, and code that compiles is known to (`result["units"]`).
 
 Each observation: {"message", "text", "file", "line", "function", "kind", "artifact", "opaque"}; `artifact` marks an
 error caused by the ignoring itself, `opaque` the function ignored after it.
