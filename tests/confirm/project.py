@@ -131,6 +131,18 @@ SHARED_PROJECT = {
         def smooth(x):
             return x.numpy()
     """),
+    # Torch refuses `forward(self, x, **kwargs)` at its signature and never reads its body; compiled again with
+    # `**kwargs` left out of the signature, the body's error at line 7 shows; relaxing `Plain` adds no finding.
+    "models/variadic.py": HEADER + textwrap.dedent("""
+        class Attn(nn.Module):
+            def forward(self, x, **kwargs):
+                y = x.tolist()
+                return x
+
+        class Plain(nn.Module):
+            def forward(self, x, *args):
+                return x + 1
+    """).lstrip("\n"),
     # Hostile code: each costs only its own file.
     "hostile/exits.py": HEADER + "import sys\nsys.exit(3)\n\nclass A(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",
     "hostile/crashes.py": HEADER + "import os\nos._exit(7)\n\nclass B(nn.Module):\n    def forward(self, x):\n        return x.numpy()\n",

@@ -50,6 +50,14 @@ def test_errors_the_models_first_error_masks_are_confirmed_by_scripting_them_on_
     assert {status["status"] for status in found.values()} == {"confirmed"}, found
 
 
+def test_an_error_behind_a_refused_signature_is_confirmed_with_the_signature_relaxed(shared_run):
+    _root, _result, findings, _elapsed = shared_run
+    found = {(f["code"], f["location"]["row"]): f["confirmation"] for f in by_file(findings, "models/variadic.py")}
+    assert set(found) == {("JIT108", 6), ("JIT206", 7), ("JIT108", 11)}, found
+    assert {status["status"] for status in found.values()} == {"confirmed"}, found
+    assert "Expected type hint for result of tolist()" in found["JIT206", 7]["detail"]
+
+
 # -- what the strategy's own ignoring causes is not the user's error ------------------------------------------------
 # The strategy ignores a function torch failed in (`torch.jit.ignore`) and scripts again, to find more errors. Torch
 # 2.13 builds an ignored function's stub from its Python signature *without the defaults*, so a call that leaves a

@@ -99,7 +99,9 @@ class ScriptStrategy(Strategy):
                 continue
             confirmed.append(_confirm_one(finding, errors, roots, results.failures, compiled, project, torch_version,
                                           settings.strict))
-        confirmed.extend(unexplained(errors, RULES_BY_CODE[COMPILER_ERROR], project, torch_version,
+        # an error seen only with a signature relaxed confirms a finding at its statement, and is no JIT000
+        confirmed.extend(unexplained([error for error in errors if not error.details.get("relaxed")],
+                                     RULES_BY_CODE[COMPILER_ERROR], project, torch_version,
                                      rejects="torch.jit.script",
                                      no_line="(torch gave no line in your code; it was scripting `{root}`)",
                                      detail=lambda message: message))
@@ -249,13 +251,15 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         at_statement = error.file is not None and real(error.file) == path and first <= (error.line or 0) <= last
         # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:
         # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding.
-        by_message = (error.file is None or real(error.file) == path or real(error.file) not in linted) and \
-            error.root in reaching_roots and same_error(error.message, finding.code)
+        relaxed = bool(error.details.get("relaxed"))
+        by_message = not relaxed and (error.file is None or real(error.file) == path or real(error.file) not in
+                                      linted) and error.root in reaching_roots and same_error(error.message,
+                                                                                               finding.code)
         # A rule that predicts a rejection of the whole class (torch refuses it before compiling any line of it)
         # is confirmed by an error torch gave no line for while scripting the class whose body holds the finding:
         # with the page's error text, or any text when the message is the class's own (`__prepare_scriptable__`
         # raising), which no page can quote.
-        by_class = whole_class is not None and error.file is None and error.root[0] == path and \
+        by_class = not relaxed and whole_class is not None and error.file is None and error.root[0] == path and \
             finding.location.row in _class_lines(project, path, error.root[1]) and \
             (whole_class == "any-error" or same_error(error.message, finding.code))
         if at_statement or by_message or by_class:
@@ -287,8 +291,9 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         for root in sorted(reaching_roots):
             unit = roots[root].units.get(uid) if root in roots else None
             if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"]:
+                relaxed = ", its *args/**kwargs left out of the signature" if unit.get("relaxed") else ""
                 result = marked(finding, "not-reproduced", f"torch {torch_version} scripted `{name}` on its own "
-                                f"(built in {root[1]})", torch_version)
+                                f"(built in {root[1]}{relaxed})", torch_version)
                 return result if finding.severity != "error" or strict else dataclasses.replace(result,
                                                                                                  severity="warning")
     for root in sorted(reaching_roots):

@@ -15,6 +15,7 @@ error caused by the ignoring itself, `opaque` the function ignored after it.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
 import os
@@ -302,6 +303,17 @@ class Checker:
                 return parsed, (lambda: self.ignore(*culprit))
 
             outcome.update(ctx.until_clean(attempt, explain))
+            if not outcome["passed"] and outcome["observations"] and _VARIADIC in outcome["observations"][-1]["message"]:
+                # torch refuses the unit's signature (`*args`, `**kwargs`, keyword-only defaults) before its body:
+                # compiled again with those left out of the signature, its body's own errors show
+                with _relaxed_signatures(self.torch) as dropped:
+                    relaxed = ctx.until_clean(attempt, explain)
+                for error in relaxed["observations"]:
+                    error["relaxed"] = True
+                    error["artifact"] = error["artifact"] or any(
+                        error["message"].startswith(f"undefined value {name}") for name in dropped)
+                outcome["observations"] += relaxed["observations"]
+                outcome.update(passed=relaxed["passed"], opaque=relaxed["opaque"], relaxed=True)
         self.restore()
         return outcomes
 
@@ -356,6 +368,38 @@ class Checker:
             parsed["artifact"] = _stub_artifact(parsed, ["lazy_bind", *ignored])
             return [parsed]
         return []
+
+
+_VARIADIC = "Compiled functions can't take variable number of arguments"
+
+
+class _relaxed_signatures:
+    """While active, torch's frontend compiles a function whose signature has `*args`, `**kwargs` or keyword-only
+    parameters with defaults as if the variadic parameters were not there (the defaults still come from the
+    function's signature); the names left out are collected (a use of one is then "undefined value NAME")."""
+
+    def __init__(self, torch) -> None:
+        self.frontend = torch.jit.frontend
+        self.original = self.frontend.build_param_list
+        self.dropped: set[str] = set()
+
+    def __enter__(self) -> set[str]:
+        original, dropped = self.original, self.dropped
+
+        def build_param_list(ctx, py_args, self_name, pdt_arg_types=None):
+            relaxed = copy.copy(py_args)
+            for name in ("vararg", "kwarg"):
+                if getattr(py_args, name) is not None:
+                    dropped.add(getattr(py_args, name).arg)
+                    setattr(relaxed, name, None)
+            relaxed.kw_defaults = []
+            return original(ctx, relaxed, self_name, pdt_arg_types)
+
+        self.frontend.build_param_list = build_param_list
+        return dropped
+
+    def __exit__(self, *exc) -> None:
+        self.frontend.build_param_list = self.original
 
 
 def _stub_artifact(parsed: dict, ignored) -> bool:
