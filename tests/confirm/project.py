@@ -92,8 +92,7 @@ SHARED_PROJECT = {
                 return [x.max(dim=0)] + [x]  # a list of (values, indices) tuples + a list of Tensors: untyped here
     """),
     # A flow rule's finding (JIT208, line 11) is confirmed only by an error at its own statement: torch's first
-    # error is at line 8 of the same function, which no static rule explains (a JIT000 of its own); with line 8 left
-    # out, torch's error at line 11 shows.
+    # error is at line 8 of the same function, which no static rule explains (a JIT000 of its own).
     "models/flow_elsewhere.py": HEADER + textwrap.dedent("""
         class Two(nn.Module):
             def forward(self, x) -> torch.Tensor:
@@ -133,13 +132,11 @@ SHARED_PROJECT = {
             return x.numpy()
     """),
     # Torch refuses `forward(self, x, **kwargs)` at its signature and never reads its body; compiled again with
-    # `**kwargs` left out of the signature, the body's error at line 7 shows, and with line 7 left out too, the
-    # one at line 8. Relaxing `Plain` adds no finding.
+    # `**kwargs` left out of the signature, the body's error at line 7 shows; relaxing `Plain` adds no finding.
     "models/variadic.py": HEADER + textwrap.dedent("""
         class Attn(nn.Module):
             def forward(self, x, **kwargs):
-                a = x.numpy()
-                b = x.tolist()
+                y = x.tolist()
                 return x
 
         class Plain(nn.Module):

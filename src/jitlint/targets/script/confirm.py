@@ -249,9 +249,6 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
             and finding.location.row in _class_lines(project, path, error.root[1])))
     for error in errors:
         at_statement = error.file is not None and real(error.file) == path and first <= (error.line or 0) <= last
-        if at_statement and error.details.get("dropped"):
-            # seen with earlier statements of its function left out: only the rule's own error counts
-            at_statement = same_error(error.message, finding.code)
         # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:
         # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding.
         relaxed = bool(error.details.get("relaxed"))
@@ -293,7 +290,7 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         uid = unit_id(function.info)
         for root in sorted(reaching_roots):
             unit = roots[root].units.get(uid) if root in roots else None
-            if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"] and not unit.get("dropped"):
+            if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"]:
                 relaxed = ", its *args/**kwargs left out of the signature" if unit.get("relaxed") else ""
                 result = marked(finding, "not-reproduced", f"torch {torch_version} scripted `{name}` on its own "
                                 f"(built in {root[1]}{relaxed})", torch_version)

@@ -303,39 +303,19 @@ class Checker:
                 return parsed, (lambda: self.ignore(*culprit))
 
             outcome.update(ctx.until_clean(attempt, explain))
-            self._past_own_errors(outcome, own, attempt, explain, ctx)
+            if not outcome["passed"] and outcome["observations"] and _VARIADIC in outcome["observations"][-1]["message"]:
+                # torch refuses the unit's signature (`*args`, `**kwargs`, keyword-only defaults) before its body:
+                # compiled again with those left out of the signature, its body's own errors show
+                with _relaxed_signatures(self.torch) as dropped:
+                    relaxed = ctx.until_clean(attempt, explain)
+                for error in relaxed["observations"]:
+                    error["relaxed"] = True
+                    error["artifact"] = error["artifact"] or any(
+                        error["message"].startswith(f"undefined value {name}") for name in dropped)
+                outcome["observations"] += relaxed["observations"]
+                outcome.update(passed=relaxed["passed"], opaque=relaxed["opaque"], relaxed=True)
         self.restore()
         return outcomes
-
-    def _past_own_errors(self, outcome: dict, own, attempt, explain, ctx) -> None:
-        """A unit that fails in its own function hides the rest of that function: compile it again with what failed
-        left out (the signature's `*args`, `**kwargs` and keyword-only defaults; a statement of its own body, at
-        most `ctx.max_attempts` of them), so that its later errors show. What is seen so is marked `relaxed` (a
-        statement left out: `dropped`, with the errors its absence causes marked `artifact`)."""
-        span = _lines_of(own)
-        dropped_lines: set[tuple[str, int]] = set()
-        for _round in range(ctx.max_attempts):
-            if outcome["passed"] or not outcome["observations"]:
-                return
-            last = outcome["observations"][-1]
-            variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
-            in_body = span is not None and last["file"] == span[0] and span[1] <= (last["line"] or 0) <= span[2]
-            if not variadic and not in_body:
-                return
-            if not variadic:
-                if (last["file"], last["line"]) in dropped_lines:
-                    return
-                dropped_lines.add((last["file"], last["line"]))
-            with _relaxed(self.torch, dropped_lines) as left_out:
-                again = ctx.until_clean(attempt, explain)
-            for error in again["observations"]:
-                error["relaxed"] = True
-                error["dropped"] = bool(dropped_lines)
-                error["artifact"] = error["artifact"] or any(
-                    error["message"].startswith(f"undefined value {name}") for name in left_out)
-            outcome["observations"] += again["observations"]
-            outcome.update(passed=again["passed"], opaque=again["opaque"], relaxed=True,
-                           dropped=sorted(line for _file, line in dropped_lines))
 
     def _unit(self, target, unit: dict, ctx):
         """(what compiles the unit, its own function object), or (None, None) when it is not there."""
@@ -393,76 +373,33 @@ class Checker:
 _VARIADIC = "Compiled functions can't take variable number of arguments"
 
 
-def _lines_of(function):
-    """(real path, first line, last line) of a function's source, or None."""
-    if function is None:
-        return None
-    try:
-        function = inspect.unwrap(function)
-        lines, start = inspect.getsourcelines(function)
-        return os.path.realpath(inspect.getsourcefile(function)), start, start + len(lines) - 1
-    except (OSError, TypeError):
-        return None
-
-
-_LINE = re.compile(r"line (\d+)")
-
-
-class _relaxed:
+class _relaxed_signatures:
     """While active, torch's frontend compiles a function whose signature has `*args`, `**kwargs` or keyword-only
     parameters with defaults as if the variadic parameters were not there (the defaults still come from the
-    function's signature), and leaves out each statement whose own line (a simple statement's lines, a compound
-    one's header) is one of `drop` ((real path, line)). The names left out (parameters, and names the left-out
-    statements bind) are collected: a use of one is then "undefined value NAME"."""
+    function's signature); the names left out are collected (a use of one is then "undefined value NAME")."""
 
-    def __init__(self, torch, drop: set[tuple[str, int]]) -> None:
+    def __init__(self, torch) -> None:
         self.frontend = torch.jit.frontend
-        self.originals = (self.frontend.build_param_list, self.frontend.build_stmts)
-        self.drop = drop
-        self.left_out: set[str] = set()
+        self.original = self.frontend.build_param_list
+        self.dropped: set[str] = set()
 
     def __enter__(self) -> set[str]:
-        import ast
+        original, dropped = self.original, self.dropped
 
-        build_param_list, build_stmts = self.originals
-        left_out, drop = self.left_out, self.drop
-
-        def relaxed_params(ctx, py_args, self_name, pdt_arg_types=None):
+        def build_param_list(ctx, py_args, self_name, pdt_arg_types=None):
             relaxed = copy.copy(py_args)
             for name in ("vararg", "kwarg"):
                 if getattr(py_args, name) is not None:
-                    left_out.add(getattr(py_args, name).arg)
+                    dropped.add(getattr(py_args, name).arg)
                     setattr(relaxed, name, None)
             relaxed.kw_defaults = []
-            return build_param_list(ctx, relaxed, self_name, pdt_arg_types)
+            return original(ctx, relaxed, self_name, pdt_arg_types)
 
-        def offset(ctx) -> int | None:
-            found = _LINE.search(ctx.make_range(1, 0, 1).highlight())
-            return int(found.group(1)) - 1 if found else None
-
-        def kept_stmts(ctx, stmts):
-            path = os.path.realpath(ctx.filename or "")
-            lines = {line for file, line in drop if file == path}
-            shift = offset(ctx) if lines and stmts else None
-            if shift is not None:
-                kept = []
-                for stmt in stmts:
-                    body = getattr(stmt, "body", None)
-                    last = (body[0].lineno - 1) if isinstance(body, list) and body else stmt.end_lineno
-                    if any(stmt.lineno + shift <= line <= last + shift for line in lines):
-                        left_out.update(node.id for node in ast.walk(stmt)
-                                        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
-                        continue
-                    kept.append(stmt)
-                stmts = kept
-            return build_stmts(ctx, stmts)
-
-        self.frontend.build_param_list = relaxed_params
-        self.frontend.build_stmts = kept_stmts
-        return left_out
+        self.frontend.build_param_list = build_param_list
+        return dropped
 
     def __exit__(self, *exc) -> None:
-        self.frontend.build_param_list, self.frontend.build_stmts = self.originals
+        self.frontend.build_param_list = self.original
 
 
 def _stub_artifact(parsed: dict, ignored) -> bool:
