@@ -33,10 +33,7 @@ PACKAGE = Path(jitlint.__file__).resolve().parent
 TARGETS = "jitlint.targets"
 
 # (importing module prefix, imported module prefix) -> why it is still allowed.
-SHARED_IMPORTS_TARGET = {
-    ("jitlint.dynamic", "jitlint.targets.script"):
-        "the script target's dynamic confirmer lives outside its target until one confirmer host takes its strategy",
-}
+SHARED_IMPORTS_TARGET: dict[tuple[str, str], str] = {}
 # Modules allowed to report findings for a rule other than their own classes -> why.
 REPORTS_OUTSIDE_RULES: dict[str, str] = {}
 # "module.Class" of analysis result types that carry message text -> why.
@@ -299,10 +296,10 @@ def _reads_message(module: ast.Module) -> list[int]:
 
 
 def is_confirmer(name: str) -> bool:
-    """The dynamic confirmers, which run the real tool and read what it said."""
+    """The dynamic confirmers (the host `jitlint.confirm` and each target's `confirm*` strategy modules), which run
+    the real tool and read what it said."""
     last = name.rpartition(".")[2]
-    return (name.startswith(("jitlint.dynamic", "jitlint.confirm")) or last.startswith(("dynamic", "confirm"))
-            or (target_of(name) is not None and last == "worker"))
+    return name.startswith("jitlint.confirm") or (target_of(name) is not None and last.startswith("confirm"))
 
 
 def test_nothing_reads_a_message_back():

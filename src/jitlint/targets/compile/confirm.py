@@ -255,9 +255,9 @@ def _torch_version(python: str) -> str:
                            "sys.stdout.write(m.version('torch').split('+')[0])"],
                           capture_output=True, text=True, timeout=180)
     if done.returncode != 0 or not done.stdout.strip():
-        from jitlint.dynamic import DynamicError
+        from jitlint.confirm import ConfirmError
 
-        raise DynamicError(f"--dynamic --target compile: torch is not installed in {python}")
+        raise ConfirmError(f"--dynamic --target compile: torch is not installed in {python}")
     return done.stdout.strip()
 
 

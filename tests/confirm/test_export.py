@@ -1,16 +1,14 @@
-"""`--dynamic --target export`: torch.export.export with the example inputs `[tool.jitlint.dynamic] inputs` declares,
-in child processes; each export finding is marked confirmed, not reproduced, or unverified with the reason."""
+"""The export strategy (`--dynamic --target export`): torch.export.export with the example inputs
+`[tool.jitlint.dynamic] inputs` declares, in child processes; each export finding is marked confirmed, not
+reproduced, or unverified with the reason."""
 
 import json
-import os
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from .project import run_jitlint, write_project
+
+pytestmark = pytest.mark.torch
 
 MODELS = '''
 import torch
@@ -76,20 +74,14 @@ inputs = { "pkg.models:Detector" = "pkg.examples:one_tensor", "pkg.models:Script
 
 @pytest.fixture(scope="module")
 def confirmed(tmp_path_factory):
-    root = tmp_path_factory.mktemp("project")
-    (root / "pkg").mkdir()
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "models.py").write_text(MODELS.lstrip())
-    (root / "pkg" / "examples.py").write_text(EXAMPLES.lstrip())
-    (root / "pyproject.toml").write_text(CONFIG.lstrip())
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    result = subprocess.run([sys.executable, "-m", "jitlint", "check", "--dynamic", "--no-cache", "--output-format",
-                             "json", "pkg"], capture_output=True, text=True, cwd=root, env=env, timeout=900)
+    root = write_project(tmp_path_factory.mktemp("project"), {
+        "pkg/__init__.py": "", "pkg/models.py": MODELS.lstrip(), "pkg/examples.py": EXAMPLES.lstrip(),
+        "pyproject.toml": CONFIG.lstrip()})
+    result = run_jitlint("--dynamic", "--no-cache", "--output-format", "json", "pkg", cwd=root)
     assert result.returncode == 1, result.stderr
     return {(f["code"], f["location"]["row"]): f["confirmation"] for f in json.loads(result.stdout)}
 
 
-@pytest.mark.torch
 def test_every_blocker_of_one_model_is_confirmed(confirmed):
     """export stops at the first blocker; draft_export reports the others, each at its line."""
     for key in [("EXP101", 12), ("EXP103", 14), ("EXP101", 15)]:
@@ -97,13 +89,11 @@ def test_every_blocker_of_one_model_is_confirmed(confirmed):
     assert "(line 12)" in confirmed[("EXP101", 12)]["detail"]
 
 
-@pytest.mark.torch
 def test_an_error_without_a_line_is_confirmed_by_its_text(confirmed):
     status = confirmed[("EXP105", 24)]
     assert status["status"] == "confirmed" and "positional arguments" in status["detail"], status
 
 
-@pytest.mark.torch
 def test_silent_changes_and_missing_inputs_are_unverified_with_the_reason(confirmed):
     assert confirmed[("EXP201", 17)]["status"] == "unverified"
     assert confirmed[("EXP102", 37)] == {**confirmed[("EXP102", 37)], "status": "unverified"}

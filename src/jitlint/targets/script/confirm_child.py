@@ -1,46 +1,34 @@
-"""The dynamic checker's child process: import user code, build modules, run torch.jit.script, report errors.
+"""The script strategy's child side: `torch.jit.script` each built module (or function), ignore-and-retry.
 
-Run as a script (`python worker.py LOG`) by the interpreter that has torch, so it uses only the standard library
-and torch. It speaks JSON lines over private copies of its stdin/stdout; fds 0, 1 and 2 then point at /dev/null
-and the log, so nothing the user's code reads or prints can reach jitlint's protocol or output.
+Loaded by the confirmer host's child process (`jitlint/confirm/child.py`) in the user's interpreter: the standard
+library and torch only. For each root it scripts; on each error it parses torch's error text into a file and line,
+marks the function holding that line `torch.jit.ignore` and scripts again, so one run finds several errors; once
+something was ignored it also compiles each remaining method and free function on its own (torch's error stops at
+the first failing method), so errors behind a caller that failed earlier show; and it scripts each unit the parent
+lists (`ctx.options["units"]`: a free function, a method of a module class built inside the root, a TorchScript
+class) on its own, with nothing of the root's run ignored, so errors in code reached only through an ignored
+function show, and code that compiles is known to (`result["units"]`).
 
-One request per linted file:
-    {"file", "module", "root", "classes": [names], "functions": [names], "factories": {"mod:Cls": "mod:fn"},
-     "user_roots": [dirs], "max_attempts": int}
-One response each:
-    {"import_error": str | null, "classes": {name: {"built": bool, "reason": str, "scripted": bool,
-     "errors": [error], "ignored": [qualname]}}, "functions": {name: {...same...}}}
-error = {"message", "text", "file", "line", "function", "kind"}.
+Each observation: {"message", "text", "file", "line", "function", "kind", "artifact", "opaque"}; `artifact` marks an
+error caused by the ignoring itself, `opaque` the function ignored after it.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
-import json
 import os
 import re
 import sys
-import traceback
 import warnings
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 _COMPILED_FROM = re.compile(r"'([\w.<>]+)' is being compiled since it was called from")
+_NOT_PROVIDED = re.compile(r"^Argument \w+ not provided\.$", re.MULTILINE)
 
-
-def _redirect(log_path: str):
-    """Keep the protocol on private fds; send the user's stdin/stdout/stderr elsewhere."""
-    protocol_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
-    protocol_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
-    sys.stdout = os.fdopen(1, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
-    sys.stderr = os.fdopen(2, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
-    sys.stdin = open(os.devnull, encoding="utf-8")
-    return protocol_in, protocol_out
+_SPENT_OVERLOADS: dict[str, list] = {}
+_CHECKER = None
 
 
 def _reset_torch_state(torch) -> None:
@@ -61,9 +49,6 @@ def _reset_torch_state(torch) -> None:
     _SPENT_OVERLOADS.clear()
 
 
-_SPENT_OVERLOADS: dict[str, list] = {}
-
-
 def _keep_overloads(torch) -> None:
     internal = torch._jit_internal
     clear = internal._clear_fn_overloads
@@ -79,14 +64,10 @@ class Checker:
     def __init__(self, torch) -> None:
         self.torch = torch
         _keep_overloads(torch)
-        self.user_roots: list[str] = []
+        self.is_user_file = lambda path: False
         self.patches: list[tuple[object, str, object, bool]] = []
 
     # -- locating errors ----------------------------------------------------------------------------------------
-    def is_user_file(self, path: str) -> bool:
-        real = os.path.realpath(path)
-        return any(real.startswith(root + os.sep) for root in self.user_roots) and "site-packages" not in real
-
     def _source_match(self, text: str, start: int) -> tuple[str, int] | None:
         """A decorator can make torch name the wrapper's file: find the shown source line in the user's files."""
         shown = [line.strip() for line in text[start:].splitlines()[1:4] if line.strip() and "~" not in line]
@@ -242,38 +223,31 @@ class Checker:
         self.patches.clear()
 
     # -- one root -----------------------------------------------------------------------------------------------
-    def script_until_clean(self, obj, max_attempts: int) -> dict:
-        """Script; on each error, ignore the function it is in and retry, so one run finds several errors."""
+    def script_until_clean(self, obj, ctx) -> dict:
+        """Script; on each error, ignore the function it is in and retry."""
         torch = self.torch
-        errors: list[dict] = []
-        ignored: list[str] = []
-        scripted = False
-        for _attempt in range(max_attempts):
+
+        def attempt():
             _reset_torch_state(torch)
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    torch.jit.script(obj)
-                scripted = True
-                break
-            except Exception as error:  # torch raises RuntimeError, NotSupportedError and plain Python errors
-                parsed = self.parse_error(error)
-                # An ignored function's stub is built from its Python signature, without defaults: once jitlint
-                # has ignored something, a stub error at a call is an artifact of that, not the user's error.
-                parsed["artifact"] = _stub_artifact(parsed, ignored)
-                errors.append(parsed)
-                target = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
-                name = self.ignore(*target) if target else None
-                if name is None or name in ignored:
-                    break
-                ignored.append(name)
-                parsed["ignored"] = name
-        return {"scripted": scripted, "errors": errors, "ignored": ignored}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                torch.jit.script(obj)
+
+        def explain(error, ignored):
+            parsed = self.parse_error(error)
+            # An ignored function's stub is built from its Python signature, without defaults: once jitlint
+            # has ignored something, a stub error at a call is an artifact of that, not the user's error.
+            parsed["artifact"] = _stub_artifact(parsed, ignored)
+            target = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
+            return parsed, (lambda: self.ignore(*target)) if target else None
+
+        return ctx.until_clean(attempt, explain)
 
     def compile_separately(self, instance, methods: list[str], functions: list, max_attempts: int,
                            ignored: list[str] = ()) -> list[dict]:
-        """Compile each method on its own (torch's error stops at the first failing method) and each free function with torch.jit.script, with
-        the failing functions still ignored (named `ignored`), so errors behind a caller that failed earlier show."""
+        """Compile each method on its own (torch's error stops at the first failing method) and each free function
+        with torch.jit.script, with the failing functions still ignored (named `ignored`), so errors behind a caller
+        that failed earlier show."""
         torch = self.torch
         from torch.jit import _recursive
 
@@ -298,6 +272,91 @@ class Checker:
             errors.extend(self._attempt(lambda function=function: torch.jit.script(function), ignored))
         return errors
 
+    # -- what the model's error masks, scripted on its own --------------------------------------------------------
+    def script_units(self, target, units: list[dict], ctx) -> list[dict]:
+        """Script each unit (a free function, a method of a module class built inside `target`, a TorchScript class)
+        on its own, with nothing of the model's run ignored, ignore-and-retry inside it: what the model's first
+        errors masked. One outcome per unit: {"unit", "found", "passed", "opaque", "observations"}."""
+        outcomes = []
+        for unit in units:
+            self.restore()
+            compile_it, own = self._unit(target, unit, ctx)
+            outcome = {"unit": unit["id"], "found": compile_it is not None, "passed": False, "opaque": [],
+                       "observations": []}
+            outcomes.append(outcome)
+            if compile_it is None:
+                continue
+
+            def attempt(compile_it=compile_it):
+                _reset_torch_state(self.torch)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    compile_it()
+
+            def explain(error, ignored, own=own):
+                parsed = self.parse_error(error)
+                parsed["artifact"] = _stub_artifact(parsed, ignored)
+                parsed["unit"] = unit["id"]
+                culprit = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
+                if culprit is None or culprit[2] is own or getattr(culprit[2], "__func__", None) is own:
+                    return parsed, None  # the unit's own body: nothing further to learn by ignoring it
+                return parsed, (lambda: self.ignore(*culprit))
+
+            outcome.update(ctx.until_clean(attempt, explain))
+            if not outcome["passed"] and outcome["observations"] and _VARIADIC in outcome["observations"][-1]["message"]:
+                # torch refuses the unit's signature (`*args`, `**kwargs`, keyword-only defaults) before its body:
+                # compiled again with those left out of the signature, its body's own errors show
+                with _relaxed_signatures(self.torch) as dropped:
+                    relaxed = ctx.until_clean(attempt, explain)
+                for error in relaxed["observations"]:
+                    error["relaxed"] = True
+                    error["artifact"] = error["artifact"] or any(
+                        error["message"].startswith(f"undefined value {name}") for name in dropped)
+                outcome["observations"] += relaxed["observations"]
+                outcome.update(passed=relaxed["passed"], opaque=relaxed["opaque"], relaxed=True)
+        self.restore()
+        return outcomes
+
+    def _unit(self, target, unit: dict, ctx):
+        """(what compiles the unit, its own function object), or (None, None) when it is not there."""
+        torch = self.torch
+        from torch.jit import _recursive
+
+        try:
+            module = importlib.import_module(unit["module"])
+        except Exception:
+            return None, None
+        if unit["kind"] == "function":
+            function = getattr(module, unit["name"], None)
+            if not inspect.isfunction(function):
+                return None, None
+            return (lambda: torch.jit.script(function)), function
+        cls = getattr(module, unit["class"], None)
+        if not inspect.isclass(cls):
+            return None, None
+        if unit["kind"] == "class":
+            return (lambda: torch.jit.script(cls)), None
+        static = inspect.getattr_static(cls, unit["name"], None)
+        if static is None or isinstance(static, (property, classmethod)):
+            return None, None
+        if isinstance(static, staticmethod):
+            return (lambda: torch.jit.script(static.__func__)), static.__func__
+        modules = list(target.modules()) if isinstance(target, torch.nn.Module) else []
+        # the first instance of the class the method is defined in (a subclass's instance when it inherits it)
+        instance = next((m for m in modules if type(m) is cls), None) or next(
+            (m for m in modules if isinstance(m, cls) and inspect.getattr_static(type(m), unit["name"], None) is static),
+            None)
+        if instance is None:
+            return None, None
+        name = unit["name"]
+
+        def stubs(module, name=name, instance=instance):
+            if module is instance:
+                return [_recursive.make_stub_from_method(module, name)]
+            return _recursive.infer_methods_to_compile(module)
+
+        return (lambda: _recursive.create_script_module(instance, stubs)), static
+
     def _attempt(self, compile_it, ignored: list[str] = ()) -> list[dict]:
         _reset_torch_state(self.torch)
         try:
@@ -311,7 +370,36 @@ class Checker:
         return []
 
 
-_NOT_PROVIDED = re.compile(r"^Argument \w+ not provided\.$", re.MULTILINE)
+_VARIADIC = "Compiled functions can't take variable number of arguments"
+
+
+class _relaxed_signatures:
+    """While active, torch's frontend compiles a function whose signature has `*args`, `**kwargs` or keyword-only
+    parameters with defaults as if the variadic parameters were not there (the defaults still come from the
+    function's signature); the names left out are collected (a use of one is then "undefined value NAME")."""
+
+    def __init__(self, torch) -> None:
+        self.frontend = torch.jit.frontend
+        self.original = self.frontend.build_param_list
+        self.dropped: set[str] = set()
+
+    def __enter__(self) -> set[str]:
+        original, dropped = self.original, self.dropped
+
+        def build_param_list(ctx, py_args, self_name, pdt_arg_types=None):
+            relaxed = copy.copy(py_args)
+            for name in ("vararg", "kwarg"):
+                if getattr(py_args, name) is not None:
+                    dropped.add(getattr(py_args, name).arg)
+                    setattr(relaxed, name, None)
+            relaxed.kw_defaults = []
+            return original(ctx, relaxed, self_name, pdt_arg_types)
+
+        self.frontend.build_param_list = build_param_list
+        return dropped
+
+    def __exit__(self, *exc) -> None:
+        self.frontend.build_param_list = self.original
 
 
 def _stub_artifact(parsed: dict, ignored) -> bool:
@@ -330,122 +418,41 @@ def _stub_artifact(parsed: dict, ignored) -> bool:
         _NOT_PROVIDED.search(parsed.get("text") or ""))
 
 
-def _factory(spec: str):
-    module_name, _, attribute = spec.partition(":")
-    target = importlib.import_module(module_name)
-    for part in attribute.split("."):
-        target = getattr(target, part)
-    return target
+def setup(torch) -> None:
+    global _CHECKER
+    _CHECKER = Checker(torch)
 
 
-def _missing_arguments(cls) -> list[str]:
+def run(target, inputs, ctx) -> dict:
+    """Script one root: a built module (then, if something had to be ignored, each of its compiled methods and the
+    file's compiled free functions on their own), or a function."""
+    checker = _CHECKER
+    checker.is_user_file = ctx.is_user_file
+    if ctx.kind == "function" and isinstance(target, ctx.torch.jit.ScriptFunction):
+        return {"passed": True, "observations": []}  # @torch.jit.script already compiled it at import
     try:
-        signature = inspect.signature(cls.__init__)
-    except (TypeError, ValueError):
-        return []
-    return [
-        name
-        for name, parameter in list(signature.parameters.items())[1:]
-        if parameter.default is inspect.Parameter.empty
-        and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
-    ]
-
-
-def check_file(checker: Checker, request: dict) -> dict:
-    torch = checker.torch
-    checker.user_roots = [os.path.realpath(root) for root in request["user_roots"]]
-    root = request["root"]
-    if root not in sys.path:
-        sys.path.insert(0, root)
-    response: dict = {"import_error": None, "classes": {}, "functions": {}}
-    try:
-        module = importlib.import_module(request["module"])
-    except BaseException as error:  # SystemExit and KeyboardInterrupt from user code included
-        detail = f"exit({error.code})" if isinstance(error, SystemExit) else f"{type(error).__name__}: {error}"
-        response["import_error"] = detail.strip().splitlines()[0][:300] if detail.strip() else type(error).__name__
-        return response
-    factories = request.get("factories", {})
-    attempts = request.get("max_attempts", 20)
-    for name in request["classes"]:
-        cls = getattr(module, name, None)
-        result: dict = {"built": False, "reason": "", "scripted": False, "errors": [], "ignored": []}
-        response["classes"][name] = result
-        if cls is None:
-            result["reason"] = "not defined when the module is imported"
-            continue
-        key = f"{request['module']}:{name}"
-        try:
-            if key in factories:
-                instance = _factory(factories[key])()
-            else:
-                missing = _missing_arguments(cls)
-                if missing:
-                    result["reason"] = f"needs constructor arguments: {', '.join(missing)} (declare a factory)"
-                    continue
-                instance = cls()
-        except BaseException as error:
-            result["reason"] = f"building it raised {type(error).__name__}: {str(error)[:200]}"
-            continue
-        result["built"] = True
-        try:
-            result.update(checker.script_until_clean(instance, attempts))
-            if result["ignored"]:
-                ignored = set(result["ignored"])
-                methods = [m for m in request.get("methods", {}).get(name, []) if f"{name}.{m}" not in ignored]
-                functions = [
-                    getattr(module, f) for f in request.get("free_functions", [])
-                    if f not in ignored and callable(getattr(module, f, None))
-                ]
-                seen = {(e["file"], e["line"]) for e in result["errors"]}
-                for error in checker.compile_separately(instance, methods, functions, attempts, result["ignored"]):
-                    if (error["file"], error["line"]) not in seen:
-                        seen.add((error["file"], error["line"]))
-                        result["errors"].append(error)
-        finally:
-            checker.restore()
-    for name in request["functions"]:
-        function = getattr(module, name, None)
-        result = {"built": function is not None, "reason": "", "scripted": False, "errors": [], "ignored": []}
-        response["functions"][name] = result
-        if function is None or isinstance(function, torch.jit.ScriptFunction):
-            result["scripted"] = function is not None  # @torch.jit.script already compiled it at import
-            continue
-        try:
-            result.update(checker.script_until_clean(function, attempts))
-        finally:
-            checker.restore()
-    return response
-
-
-def main() -> None:
-    protocol_in, protocol_out = _redirect(sys.argv[1])
-    warnings.filterwarnings("ignore", category=DeprecationWarning)
-    try:
-        import torch
-    except ImportError as error:
-        protocol_out.write(json.dumps({"ready": False, "error": str(error)}) + "\n")
-        protocol_out.flush()
-        return
-    protocol_out.write(json.dumps({"ready": True, "torch": torch.__version__.split("+")[0]}) + "\n")
-    protocol_out.flush()
-    checker = Checker(torch)
-    directory = os.getcwd()
-    # User code may delete entries of sys.modules; the checker's own modules are put back after each file.
-    ours = {name: module for name, module in sys.modules.items() if name.split(".")[0] in ("torch", "json", "re")}
-    for line in protocol_in:
-        request = json.loads(line)
-        try:
-            response = check_file(checker, request)
-        except BaseException:  # never let one file take the worker down silently
-            response = {"import_error": "checker failed: " + traceback.format_exc(limit=3)[-300:], "classes": {}, "functions": {}}
-        finally:
-            checker.restore()
-            os.chdir(directory)  # user code may have changed the working directory
-            for name, module in ours.items():
-                sys.modules.setdefault(name, module)
-        protocol_out.write(json.dumps(response) + "\n")
-        protocol_out.flush()
-
-
-if __name__ == "__main__":
-    main()
+        result = checker.script_until_clean(target, ctx)
+        if ctx.kind == "class" and result["opaque"]:
+            ignored = set(result["opaque"])
+            methods = [m for m in ctx.options.get("methods", []) if f"{ctx.name}.{m}" not in ignored]
+            functions = [
+                getattr(ctx.module, f) for f in ctx.options.get("free_functions", [])
+                if f not in ignored and callable(getattr(ctx.module, f, None))
+            ]
+            seen = {(e["file"], e["line"]) for e in result["observations"]}
+            for error in checker.compile_separately(target, methods, functions, ctx.max_attempts, result["opaque"]):
+                if (error["file"], error["line"]) not in seen:
+                    seen.add((error["file"], error["line"]))
+                    result["observations"].append(error)
+        if ctx.options.get("units") and (result["opaque"] or not result["passed"]):
+            # what the model's errors masked: each unit that holds a static error, scripted on its own
+            seen = {(e["file"], e["line"], e["message"]) for e in result["observations"]}
+            result["units"] = checker.script_units(target, ctx.options["units"], ctx)
+            for outcome in result["units"]:
+                for error in outcome.pop("observations"):
+                    if (error["file"], error["line"], error["message"]) not in seen:
+                        seen.add((error["file"], error["line"], error["message"]))
+                        result["observations"].append(error)
+        return result
+    finally:
+        checker.restore()

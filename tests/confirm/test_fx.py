@@ -1,17 +1,16 @@
-"""`--dynamic --target fx` end to end: real worker processes, real torch.fx.symbolic_trace, wrap-and-retry.
+"""The fx strategy (`--dynamic --target fx`): real child processes, real torch.fx.symbolic_trace, wrap-and-retry.
 
 One run over a temporary project; the assertions read its JSON output."""
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from .project import run_jitlint, write_project
+
 pytestmark = pytest.mark.torch
-ROOT = Path(__file__).resolve().parents[1]
 
 PROJECT = {
     "pyproject.toml": """
@@ -115,17 +114,14 @@ PROJECT = {
 }
 
 
+def _project(root: Path) -> Path:
+    return write_project(root, {name: textwrap.dedent(text).lstrip() for name, text in PROJECT.items()})
+
+
 @pytest.fixture(scope="module")
 def dynamic_run(tmp_path_factory):
-    root = tmp_path_factory.mktemp("fxdyn")
-    for name, text in PROJECT.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
-    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
-    result = subprocess.run([sys.executable, "-m", "jitlint", "check", "--dynamic", "--no-cache",
-                             "--output-format", "json", "pkg"], capture_output=True, text=True, cwd=root, env=env,
-                            timeout=600)
+    root = _project(tmp_path_factory.mktemp("fxdyn"))
+    result = run_jitlint("--dynamic", "--no-cache", "--output-format", "json", "pkg", cwd=root, timeout=600)
     assert result.returncode == 1, result.stderr
     return {(Path(f["filename"]).name, f["location"]["row"], f["code"]): f for f in json.loads(result.stdout)}
 
@@ -172,14 +168,9 @@ def test_nothing_else_is_reported(dynamic_run):
 
 
 def test_with_both_targets_each_confirmer_marks_its_own_findings(tmp_path):
-    for name, text in PROJECT.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
-    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
-    result = subprocess.run([sys.executable, "-m", "jitlint", "check", "--dynamic", "--no-cache", "--target",
-                             "script,fx", "--output-format", "json", "pkg"], capture_output=True, text=True,
-                            cwd=tmp_path, env=env, timeout=600)
+    _project(tmp_path)
+    result = run_jitlint("--dynamic", "--no-cache", "--target", "script,fx", "--output-format", "json", "pkg",
+                         cwd=tmp_path, timeout=600)
     findings = {(Path(f["filename"]).name, f["location"]["row"], f["code"]): f for f in json.loads(result.stdout)}
     padding = findings[("layers.py", 6, "FX202")]
     assert (padding["severity"], status(padding)) == ("error", "confirmed")

@@ -1,8 +1,8 @@
-"""The parent side of the dynamic checker: a pool of worker processes with time limits, and a result cache.
+"""The parent side of the confirmer host: a pool of child processes with time limits, and a result cache.
 
-Each worker is a long-lived interpreter that imported torch once; it receives one linted file at a time. A file
-whose code hangs, crashes the interpreter, or exits, costs only that worker: it is killed and replaced, and the
-file's result says why it is unverified.
+Each child is a long-lived interpreter that imported torch once and loaded one strategy's child side; it receives
+one request at a time (a file, or one root of it). A request whose code hangs, crashes the interpreter, or exits,
+costs only that child: it is killed and replaced, and the request's result says why it is unverified.
 """
 
 from __future__ import annotations
@@ -15,43 +15,55 @@ import selectors
 import subprocess
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from jitlint.atomic import write_atomically
 
-WORKER = Path(__file__).with_name("worker.py")
+CHILD = Path(__file__).with_name("child.py")
 STARTUP_SECONDS = 180.0
+# Part of every cache key: a new layout of requests or responses must not read an old entry.
+PROTOCOL = 2
 
 
-class DynamicError(Exception):
-    """The dynamic checker cannot run at all (no torch in the target interpreter): exit 2."""
+class ConfirmError(Exception):
+    """The confirmer cannot run at all (no torch in the target interpreter): exit 2."""
+
+
+@dataclass
+class Root:
+    """Something of a file to build and hand to the strategy's child side."""
+
+    name: str
+    kind: str = "class"  # "class": built (a factory, or a constructor whose arguments all have defaults); "function"
+    inputs: str | None = None  # "module:function" returning its example inputs, for strategies that run the model
+    options: dict = field(default_factory=dict)  # JSON for the strategy's child side (`ctx.options`)
 
 
 @dataclass
 class FileRequest:
     path: Path
-    module: str
-    root: str
-    classes: list[str]
-    functions: list[str]
-    dependencies: list[Path] = field(default_factory=list)  # linted files it imports, for the cache key
-    methods: dict[str, list[str]] = field(default_factory=dict)  # per class: its methods the map says compile
-    free_functions: list[str] = field(default_factory=list)  # module-level functions the map says compile
+    module: str  # the dotted name it is imported as
+    root: str  # the sys.path entry that import is relative to
+    roots: list[Root]
+    dependencies: list[Path] = field(default_factory=list)  # linted files it may import, for the cache key
+
+    def only(self, root: Root) -> "FileRequest":
+        return FileRequest(self.path, self.module, self.root, [root], self.dependencies)
 
 
 @dataclass
 class FileResult:
     request: FileRequest
-    response: dict | None  # the worker's answer, or None when the file could not be checked
+    response: dict | None  # the child's answer, or None when the request could not be checked
     failure: str = ""  # why there is no answer (timeout, crash, exit)
     cached: bool = False
 
 
 def probe_torch(python: str) -> str:
-    """torch's version in the interpreter that will run the user's code; DynamicError if it has none.
+    """torch's version in the interpreter that will run the user's code; ConfirmError if it has none.
 
-    Read from the package metadata, not by importing torch (that costs seconds, and the workers import it anyway).
+    Read from the package metadata, not by importing torch (that costs seconds, and the children import it anyway).
     """
     try:
         result = subprocess.run(
@@ -59,19 +71,19 @@ def probe_torch(python: str) -> str:
             capture_output=True, text=True, timeout=STARTUP_SECONDS,
         )
     except (OSError, subprocess.TimeoutExpired) as error:
-        raise DynamicError(f"--dynamic cannot start {python}: {error}") from None
+        raise ConfirmError(f"--dynamic cannot start {python}: {error}") from None
     if result.returncode != 0:
-        raise DynamicError(
+        raise ConfirmError(
             f"--dynamic needs the package `torch` in {python} (pip install 'jitlint[dynamic]'): "
             f"{(result.stderr.strip().splitlines() or ['torch is not installed'])[-1]}"
         )
     return result.stdout.strip()
 
 
-class Worker:
-    def __init__(self, python: str, log_path: Path, script: Path = WORKER) -> None:
+class Child:
+    def __init__(self, python: str, log_path: Path, strategy_file: Path) -> None:
         self.process = subprocess.Popen(
-            [python, str(script), str(log_path)],
+            [python, str(CHILD), str(log_path), str(strategy_file)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
@@ -80,10 +92,10 @@ class Worker:
         ready = self._read_line(STARTUP_SECONDS)
         if ready is None or not json.loads(ready).get("ready"):
             self.kill()
-            raise DynamicError(f"the dynamic checker's worker did not start under {python}")
+            raise ConfirmError(f"the dynamic checker's worker did not start under {python}")
 
     def _read_line(self, timeout: float) -> str | None:
-        """One protocol line, or None if the deadline passed or the worker closed its end (`self.closed`)."""
+        """One protocol line, or None if the deadline passed or the child closed its end (`self.closed`)."""
         deadline = time.monotonic() + timeout
         stdout = self.process.stdout
         with selectors.DefaultSelector() as selector:
@@ -128,6 +140,10 @@ class Worker:
         self.process.wait()
 
 
+def _roots_json(request: FileRequest) -> list[dict]:
+    return [asdict(root) for root in request.roots]
+
+
 def _cache_key(request: FileRequest, settings: dict) -> str:
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
     for path in [request.path, *sorted(request.dependencies)]:
@@ -136,34 +152,33 @@ def _cache_key(request: FileRequest, settings: dict) -> str:
             digest.update(path.read_bytes())
         except OSError:
             digest.update(b"<unreadable>")
-    digest.update(json.dumps([request.module, request.classes, request.functions, request.methods,
-                              request.free_functions]).encode())
+    digest.update(json.dumps([request.module, _roots_json(request)], sort_keys=True).encode())
     return digest.hexdigest()
 
 
 def run_requests(
     requests: list[FileRequest],
     *,
+    strategy: str,
+    strategy_file: Path,
+    options: dict,
     python: str,
     torch_version: str,
     jitlint_version: str,
     timeout: float,
     factories: dict[str, str],
-    user_roots: list[str],
     jobs: int,
     cache_dir: Path | None,
     log_path: Path,
-    worker_script: Path = WORKER,
-    extra: dict | None = None,
+    fresh_child: bool = False,
 ) -> list[FileResult]:
-    """`worker_script` and `extra` (added to every request, and to the cache key) let another target's confirmer
-    run its own worker in this pool."""
+    """Each request answered by a child running `strategy_file`'s child side (or by the cache); with `fresh_child`,
+    each in a child of its own."""
     settings = {
-        "jitlint": jitlint_version, "torch": torch_version, "python": os.path.realpath(python),
-        "factories": factories, "timeout": timeout,
+        "protocol": PROTOCOL, "jitlint": jitlint_version, "torch": torch_version, "python": os.path.realpath(python),
+        "factories": factories, "timeout": timeout, "strategy": strategy, "options": options,
     }
-    if worker_script != WORKER or extra:
-        settings.update(worker=worker_script.name, extra=extra or {})
+    user_roots = sorted({request.root for request in requests})
     results: list[FileResult] = []
     pending: "queue.Queue[FileRequest]" = queue.Queue()
     for request in requests:
@@ -176,40 +191,38 @@ def run_requests(
     log_path.parent.mkdir(parents=True, exist_ok=True)
 
     def serve() -> None:
-        worker: Worker | None = None
+        child: Child | None = None
         try:
             while True:
                 try:
                     request = pending.get_nowait()
                 except queue.Empty:
                     return
-                if worker is None:
-                    worker = Worker(python, log_path, worker_script)
+                if child is None:
+                    child = Child(python, log_path, strategy_file)
                 message = {
                     "file": str(request.path), "module": request.module, "root": request.root,
-                    "classes": request.classes, "functions": request.functions, "factories": factories,
-                    "user_roots": user_roots, "max_attempts": 20,
-                    "methods": request.methods, "free_functions": request.free_functions,
-                    **(extra or {}),
+                    "roots": _roots_json(request), "factories": factories, "user_roots": user_roots,
+                    "options": options,
                 }
-                response, failure = worker.check(message, timeout)
-                if response is None:
-                    worker.kill()
-                    worker = None
-                elif cache_dir is not None:
+                response, failure = child.check(message, timeout)
+                if response is None or fresh_child:
+                    child.kill()
+                    child = None
+                if response is not None and cache_dir is not None:
                     _write_cache(cache_dir, _cache_key(request, settings), response)
                 with lock:
                     results.append(FileResult(request, response, failure))
         finally:
-            if worker is not None:
-                worker.kill()
+            if child is not None:
+                child.kill()
 
     errors: list[BaseException] = []
 
     def guarded() -> None:
         try:
             serve()
-        except BaseException as error:  # a worker that cannot start: reported once, as a DynamicError
+        except BaseException as error:  # a child that cannot start: reported once, as a ConfirmError
             errors.append(error)
 
     threads = [threading.Thread(target=guarded, daemon=True) for _ in range(max(1, min(jobs, pending.qsize())))]
@@ -218,7 +231,7 @@ def run_requests(
     for thread in threads:
         thread.join()
     if errors:
-        raise errors[0] if isinstance(errors[0], DynamicError) else DynamicError(str(errors[0]))
+        raise errors[0] if isinstance(errors[0], ConfirmError) else ConfirmError(str(errors[0]))
     return results
 
 
