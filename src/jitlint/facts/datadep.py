@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import libcst as cst
 
-from jitlint.facts import CyclicFact, Fact, RunFact, run_fact
+from jitlint.facts import CyclicFact, Fact, FactStore, RunFact, read_fact, run_fact
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import first_param_name
 
@@ -118,6 +118,14 @@ _TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "to
 _TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"})
 _SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "builtins.list", "builtins.tuple"})
 _OPTIONAL = frozenset({"typing.Optional"})
+# torch.nn modules whose call is not one tensor (containers, recurrent layers, attention with weights, pools that
+# may return indices, the identity of whatever it is given).
+_NOT_TENSOR_LAYERS = frozenset({
+    "Module", "ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict", "Identity", "RNN", "LSTM",
+    "GRU", "RNNBase", "MultiheadAttention", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "FractionalMaxPool2d", "FractionalMaxPool3d", "Parameter", "Buffer",
+    "Transformer", "Unflatten",
+})
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"})
 
 
@@ -132,8 +140,13 @@ class DatadepPolicy:
     data) and records nothing; a target subclasses it in its own package and names the subclass on its capture policy
     (`datadep = ExportDatadep`). An instance serves one analysis of one function: it may keep state (its events)."""
 
-    # Helper parameters take the kinds the callers in the same file pass (a traced value stays traced there).
+    # Helper parameters take the kinds their captured callers pass, in any file (a traced value stays traced there):
+    # the target's capture policy then says `needs_one_process`, so that every caller is in the run's process.
     follow_calls: ClassVar[bool] = False
+    # A call to a project function (or to a submodule) has the kind its body returns: the join of its `return`
+    # values, analysed with its parameters as annotated (a `forward`'s unannotated ones are tensors), and a call of
+    # a torch.nn layer held in `self.<name>` is a tensor.
+    follow_returns: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.events: list = []
@@ -222,6 +235,7 @@ class DatadepDomain(FlowDomain):
         self.self_name = first_param_name(function) if info is not None and info.bound_first_param else None
         self.parameters = parameters or {}  # kinds the callers pass, by parameter name (`follow_calls`)
         self.arguments: dict[int, tuple[list, dict]] = {}
+        self.returns: list[str | None] = []  # the kind of each `return` reached, in order
         self.frame: Frame | None = None
 
     @property
@@ -363,6 +377,10 @@ class DatadepDomain(FlowDomain):
 
     def _call(self, node: cst.Call, frame: Frame) -> str | None:
         func = node.func
+        if self.policy.follow_returns:
+            returned = self._project_call(node)
+            if returned is not None:
+                return returned
         qualified = self.imports.qualify(func)
         if isinstance(func, cst.Attribute) and qualified is None:  # a method of a value (not of an imported module)
             receiver = self.kind(func.value, frame)
@@ -403,6 +421,25 @@ class DatadepDomain(FlowDomain):
             if name == "where" and len(node.args) == 1:
                 return "ddtensors"  # `torch.where(cond)`: the indices where cond holds, one tensor per dimension
             return "tensor"
+        return None
+
+    def _project_call(self, node: cst.Call) -> str | None:
+        """The kind a call of a project function or a submodule returns (`follow_returns`), None if unknown."""
+        callee = self.ctx.captured.callee_of(node)
+        if callee is not None:
+            return returned_kind(self.ctx, callee[0])
+        func = node.func
+        if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and self.self_name is not None
+                and func.value.value == self.self_name and self.entry is not None and self.entry.owners):
+            constructors = set()
+            for owner in self.entry.owners:
+                info = self.ctx.project.attributes(owner).get(func.attr.value)
+                if info is None or not info.constructors:
+                    return None
+                constructors |= info.constructors
+            if all(name.startswith("torch.nn.") and name.rsplit(".", 1)[-1] not in _NOT_TENSOR_LAYERS
+                   and name.count(".") in (2, 4) for name in constructors):
+                return "tensor"  # `self.norm(x)`: a torch.nn layer's output
         return None
 
     def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
@@ -587,6 +624,7 @@ class DatadepDomain(FlowDomain):
 
     def returned(self, node: cst.Return, frame: Frame) -> None:
         self.frame = frame
+        self.returns.append(self.kind(node.value, frame) if node.value is not None else None)
         self.policy.returned(self, node, frame)
 
     def uncertain(self, test) -> bool:
@@ -611,18 +649,55 @@ class DatadepDomain(FlowDomain):
         pass
 
 
+class _OtherFiles:
+    """The data dependence of captured callers in other files than the one being linted, kept for the run (by
+    capture policy and module): a helper's parameters take the kinds its callers pass wherever they are. A caller
+    whose analysis is under way (calls that go round through several files) passes nothing known."""
+
+    def __init__(self) -> None:
+        self.stores: dict[tuple, tuple] = {}  # (policy, id(module)) -> (module, FactStore)
+        self.running: set[tuple] = set()
+
+    def result(self, ctx: "RuleContext", caller) -> "DatadepResult":
+        key = (ctx.policy, id(caller.module))
+        found = self.stores.get(key)
+        if found is None or found[0] is not caller.module:
+            found = self.stores[key] = (caller.module, FactStore())
+        running = (ctx.policy, id(caller.node))
+        if running in self.running:
+            raise CyclicFact(f"{DataDependence.__qualname__} reads itself across files")
+        other = type(ctx)(caller.module, ctx.project, ctx.captured, policy=ctx.policy, facts=found[1],
+                          settings=ctx.settings)
+        other.targets = ctx.targets
+        self.running.add(running)
+        try:
+            return read_fact(other, DataDependence, DataDependence, caller.node, ())
+        finally:
+            self.running.discard(running)
+
+
+def _caller_result(ctx: "RuleContext", caller) -> "DatadepResult":
+    if caller.module is ctx.module:
+        return ctx.fact(DataDependence, caller.node)
+    others = ctx.project.derived.get(_OtherFiles)
+    if others is None:
+        others = ctx.project.derived[_OtherFiles] = _OtherFiles()
+    return others.result(ctx, caller)
+
+
 def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFunction") -> dict[str, str | None]:
-    """The kinds the captured callers in this file pass to each parameter of `node` (joined over the calls: one
-    kind when every call that passes a known kind passes that one)."""
+    """The kinds the captured callers pass to each parameter of `node`, in any file of the run (joined over the
+    calls: one kind when every call that passes a known kind passes that one). A capture policy whose datadep
+    policy follows calls says `needs_one_process`: every caller is then parsed in this process."""
     params = node.params
     positional = [*params.posonly_params, *params.params]
     seen: dict[str, set] = {}
     for site in ctx.captured.calls_to(node):
         caller = site.caller
-        if caller is None or site.call is None or caller.module is not ctx.module or caller.node is node:
+        if caller is None or site.call is None or caller.node is node:
             continue
         try:
-            result = ctx.fact(DataDependence, caller.node)
+            result = _caller_result(ctx, caller)
         except CyclicFact:
             continue
         passed = result.arguments.get(id(site.call))
@@ -641,6 +716,34 @@ def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFun
         if len(known) == 1:
             found[name] = next(iter(known))
     return found
+
+
+def returned_kind(ctx: "RuleContext", callee) -> str | None:
+    """The kind a project function returns under `ctx`'s capture policy (`follow_returns`): one kind when every
+    `return` gives it and the end of the body is not reached, analysed once per run with its parameters as its
+    annotations say. A function whose analysis is under way (recursion) returns nothing known."""
+    cache = ctx.project.derived.setdefault(returned_kind, {})
+    key = (ctx.policy, id(callee.node))
+    found = cache.get(key)
+    if found is not None and found[0] is callee.node:
+        return found[1]
+    cache[key] = (callee.node, None)  # while it is analysed: unknown
+    other = type(ctx)(callee.module, ctx.project, ctx.captured, policy=ctx.policy, facts=FactStore(),
+                      settings=ctx.settings)
+    other.targets = ctx.targets
+    entry = ctx.captured.get(callee.node)
+    policy = ctx.captured.policy.datadep()
+    domain = DatadepDomain(callee.node, other, entry, policy, {})
+    kind = None
+    try:
+        falls_through = FlowWalker(domain, entry.pruned if entry is not None else ()).run(callee.node)
+    except RecursionError:
+        falls_through = True
+    if domain.returns and not falls_through:
+        kinds = set(domain.returns)
+        kind = next(iter(kinds)) if len(kinds) == 1 else None
+    cache[key] = (callee.node, kind)
+    return kind
 
 
 class DataDependence(Fact):
