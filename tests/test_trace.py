@@ -132,6 +132,35 @@ def test_traced_values_follow_into_helpers_of_other_files(tmp_path):
     assert [f for f in alone if f.code.startswith("TRC")] == []
 
 
+REEXPORTED_UTILS = """
+try:
+    from torch import _assert
+except ImportError:
+    def _assert(condition: bool, message: str):
+        assert condition, message
+"""
+REEXPORTED_MODEL = """
+import torch.nn as nn
+
+from pkg.utils import _assert
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        _assert(x.shape[1] == 4, "four channels")
+        return x * 2
+"""
+
+
+def test_a_reexported_torch_function_is_the_torch_function(tmp_path):
+    """`_assert` imported from a module that imports `torch._assert` (its fallback for an old torch unused) is
+    torch's: the check is frozen, and torch's warning is raised inside torch (hidden by its filter)."""
+    files = {"pkg/__init__.py": "", "pkg/utils.py": REEXPORTED_UTILS, "pkg/model.py": REEXPORTED_MODEL}
+    findings = [f for f in lint_files(files, tmp_path, codes=codes_for("trace")) if f.code.startswith("TRC")]
+    assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [("model.py", "TRC201", 9)]
+    assert "torch._assert" in findings[0].message and "hides" in findings[0].message
+
+
 SUBMODULES = """
 import torch
 import torch.nn as nn
