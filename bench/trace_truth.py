@@ -322,9 +322,9 @@ def collect(library: str, out: str, only: list[str], timeout: int) -> None:
     import torch
 
     torch.set_num_threads(1)
+    models, build = _models(library, set(only))  # first: a `more` library's builders may prepare its import
     package = importlib.import_module(library.split(".")[0] if "." in library else library)
     library_dir = os.path.realpath(os.path.dirname(package.__file__))
-    models, build = _models(library, set(only))
     rows = []
     signal.signal(signal.SIGALRM, _alarm)
     for family, name in models:
