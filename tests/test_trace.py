@@ -93,7 +93,7 @@ def scale(q, width):
     return q / math.sqrt(width)
 
 
-def wider(a: torch.Tensor, b: torch.Tensor):
+def wider(a: torch.Tensor | None, b: torch.Tensor):
     return a.size(-1) > b.size(-1)
 """
 OTHER_FILE_MODEL = """

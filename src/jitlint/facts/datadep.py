@@ -129,6 +129,16 @@ _NOT_TENSOR_LAYERS = frozenset({
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"})
 
 
+def _without_none(annotation: cst.BaseExpression) -> cst.BaseExpression:
+    """`X | None` and `None | X` as `X` (the value is X whenever it is not None)."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        if isinstance(annotation.right, cst.Name) and annotation.right.value == "None":
+            return annotation.left
+        if isinstance(annotation.left, cst.Name) and annotation.left.value == "None":
+            return annotation.right
+    return annotation
+
+
 def _join(first, second):
     return first if first == second else None
 
@@ -147,6 +157,9 @@ class DatadepPolicy:
     # values, analysed with its parameters as annotated (a `forward`'s unannotated ones are tensors), and a call of
     # a torch.nn layer held in `self.<name>` is a tensor.
     follow_returns: ClassVar[bool] = False
+    # `Tensor | None` (PEP 604) is read as `Optional[Tensor]`. Off for export until its findings with it are
+    # checked against torch.export.
+    union_annotations: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.events: list = []
@@ -528,6 +541,8 @@ class DatadepDomain(FlowDomain):
             # TorchScript types an unannotated parameter as a Tensor; export's inputs are tensors: forward only.
             return "tensor" if self.is_forward and param.default is None else None
         annotation = param.annotation.annotation
+        if self.policy.union_annotations:
+            annotation = _without_none(annotation)
         outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
         qualified = self.imports.qualify(outer) or ""
         if qualified in _TENSOR_ANNOTATIONS:

@@ -116,6 +116,7 @@ def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
 class TraceDatadep(DatadepPolicy):
     follow_calls = True
     follow_returns = True
+    union_annotations = True
 
     def __init__(self) -> None:
         super().__init__()
