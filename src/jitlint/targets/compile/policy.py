@@ -106,6 +106,9 @@ class _Registrations(cst.CSTVisitor):
 
 class CompilePolicy(CapturePolicy):
     name = "compile"
+    # Helpers' parameters take the kinds their callers pass, from callers in any file (`follow_calls`): a run split
+    # across workers would see only the callers of each worker's files (the engine keeps it whole).
+    needs_one_process = True
 
     def __init__(self, project, captured, settings=None) -> None:
         super().__init__(project, captured, settings)
