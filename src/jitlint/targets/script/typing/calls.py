@@ -286,7 +286,9 @@ def match(overload: Overload, args: list[Arg], receiver: Type | None | Literal[F
                                                if rejection is not None else None)
                         used = len(positional)
                         continue
-                elif first.type.name != "List" and convertible_to_list(first.type, param.type) is not True \
+                # varargs (`x.view(a, b)`) unless the first argument is a list, or a tuple that may become one
+                # (`x.view((a, b))`; with elements of unknown types, whether it does is unknown)
+                elif first.type.name != "List" and convertible_to_list(first.type, param.type) is False \
                         and not first.empty_list:
                     element = param.type.args[0]
                     element_param = Param("<varargs>", element, param.spelled, 0, False, None)
