@@ -53,7 +53,8 @@ from pathlib import Path
 
 from jitlint.limits import Limits, generated_marker, structure_problem
 from jitlint.names import BUILTIN_NAMES, ImportTable, module_name_for, normalize, resolved
-from jitlint.project import ClassInfo, ProjectIndex, dotted_chains, is_torch_module_base
+from jitlint.facts.torch_api import is_torch_module_base
+from jitlint.project import ClassInfo, ProjectIndex, dotted_chains
 from jitlint.source import decode
 
 ENVIRONMENT = "JITLINT_PREFILTER"  # "0": no prefilter (tests and benchmarks compare runs with and without it)

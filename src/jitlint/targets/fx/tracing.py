@@ -43,14 +43,13 @@ import libcst as cst
 from jitlint.facts import Fact
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.facts.syntax import assigned_names
-from jitlint.facts.torch_api import CONTAINER_KINDS
+from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
 from jitlint.names import first_param_name
 from jitlint.project import (
     CallResult,
     ClassInfo,
     FunctionInfo,
     ModuleInfo,
-    is_torch_module_base,
 )
 from jitlint.targets.fx.external import ExternalCallable, external_callable
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
