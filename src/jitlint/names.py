@@ -80,7 +80,7 @@ class ImportTable:
     @classmethod
     def from_module(cls, module: cst.Module, module_name: str, is_package: bool = False) -> "ImportTable":
         table = cls(module_name, is_package)
-        for statement in _top_level_statements(module.body):
+        for statement in top_level_statements(module.body):
             table._add_statement(statement)
         return table
 
@@ -156,21 +156,62 @@ class ImportTable:
         return normalize(full)
 
 
-def _top_level_statements(body):
+def top_level_statements(body):
     """Module-level statements, looking inside `if`/`try` blocks (guarded imports are common)."""
     for statement in body:
         if isinstance(statement, cst.If):
-            yield from _top_level_statements(statement.body.body)
+            yield from top_level_statements(statement.body.body)
             orelse = statement.orelse
             while orelse is not None:
-                yield from _top_level_statements(orelse.body.body)
+                yield from top_level_statements(orelse.body.body)
                 orelse = getattr(orelse, "orelse", None)
         elif isinstance(statement, cst.Try):
-            yield from _top_level_statements(statement.body.body)
+            yield from top_level_statements(statement.body.body)
             for handler in statement.handlers:
-                yield from _top_level_statements(handler.body.body)
+                yield from top_level_statements(handler.body.body)
             for block in (statement.orelse, statement.finalbody):
                 if block is not None:
-                    yield from _top_level_statements(block.body.body)
+                    yield from top_level_statements(block.body.body)
         else:
             yield statement
+
+
+def guarded_definitions(body):
+    """The classes and functions defined inside module-level `if`/`try` blocks (`try: from apex import X` /
+    `except ImportError: class X(nn.Module): ...`), after the module's unguarded ones (which they never replace),
+    the first of a name winning. A definition in an `except` handler whose name the `try` body binds is left out:
+    it is a fallback for an import that the pinned environment may well satisfy."""
+    seen: set[str] = {s.name.value for s in body if isinstance(s, (cst.ClassDef, cst.FunctionDef))}
+
+    def blocks(statement):
+        if isinstance(statement, cst.If):
+            yield statement.body.body, frozenset()
+            orelse = statement.orelse
+            while orelse is not None:
+                yield orelse.body.body, frozenset()
+                orelse = getattr(orelse, "orelse", None)
+        elif isinstance(statement, cst.Try):
+            table = ImportTable("")
+            for inner in top_level_statements(statement.body.body):
+                table._add_statement(inner)
+            bound = frozenset(table.aliases) | frozenset(table.local_definitions)
+            yield statement.body.body, frozenset()
+            for handler in statement.handlers:
+                yield handler.body.body, bound
+            for block in (statement.orelse, statement.finalbody):
+                if block is not None:
+                    yield block.body.body, frozenset()
+
+    def walk_blocks(statements):
+        for statement in statements:
+            for block, shadowed in blocks(statement):
+                for inner in block:
+                    if isinstance(inner, (cst.ClassDef, cst.FunctionDef)):
+                        name = inner.name.value
+                        if name not in seen and name not in shadowed:
+                            seen.add(name)
+                            yield inner
+                yield from walk_blocks(block)
+
+    yield from walk_blocks(body)
+

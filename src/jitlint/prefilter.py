@@ -218,7 +218,7 @@ def qualify(table: ImportTable, node: ast.AST) -> str | None:
 
 
 def _top_level(body):
-    """`names._top_level_statements`: module-level statements, inside `if` (all branches) and `try` (the body, the
+    """`names.top_level_statements`: module-level statements, inside `if` (all branches) and `try` (the body, the
     handlers, `else` and `finally`)."""
     for statement in body:
         if isinstance(statement, ast.If):
@@ -282,7 +282,7 @@ def summarize(path: Path, text: str, tree: ast.Module) -> Summary:
     name, _root = module_name_for(path)
     table = import_table(tree, name, path.name == "__init__.py")
     summary = Summary(path, name, dotted_chains(text), table)
-    for statement in tree.body:
+    for statement in _top_level(tree.body):  # as `ModuleInfo` indexes them: inside `if`/`try` blocks too
         if isinstance(statement, ast.ClassDef):
             summary.classes[statement.name] = [qualify(table, base) for base in statement.bases]
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -19,7 +19,7 @@ from jitlint.literals import literal_type
 from jitlint.facts.mro import project_mro
 from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
 from jitlint.facts.syntax import binds
-from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved
+from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved, guarded_definitions
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
@@ -226,7 +226,7 @@ class ModuleInfo:
         return info
 
     def _index(self) -> None:
-        for statement in self.tree.body:
+        for statement in (*self.tree.body, *guarded_definitions(self.tree.body)):
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     if isinstance(small, cst.Assign) and len(small.targets) == 1:
