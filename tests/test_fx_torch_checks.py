@@ -155,12 +155,13 @@ GUARDED_PACKAGE = {
     "pkg/base.py": """
         import torch.nn as nn
 
-        if hasattr(nn, "Module"):
+        try:
+            from torch.nn import Identity
+
             class Base(nn.Module):
                 pass
-        else:
-            class Base:
-                pass
+        except ImportError:
+            Base = None
 
         try:
             from torch import _assert
@@ -190,8 +191,8 @@ GUARDED_PACKAGE = {
 
 def test_names_reexported_through_the_project_and_classes_defined_in_guarded_blocks(tmp_path):
     """A torch name a project module re-exports (`import torch.distributions as base_distributions` in a `try`) is
-    torch's, and a class defined in an `if` block is indexed: both models fail where marked. A fallback defined in
-    an `except ImportError:` handler for a name the `try` body imports (`torch._assert`) is not the project's."""
+    torch's, and a class defined in a `try` body is indexed: both models fail where marked. A fallback defined in an
+    `except ImportError:` handler (`_assert`, when `from torch import _assert` fails) is not the project's."""
     findings = lint_files(GUARDED_PACKAGE, tmp_path, codes=codes_for("fx"))
     source = textwrap.dedent(GUARDED_PACKAGE["pkg/model.py"])
     assert sorted((f.code, f.location.row) for f in findings if f.severity == "error") == [

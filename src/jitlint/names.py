@@ -177,41 +177,15 @@ def top_level_statements(body):
 
 
 def guarded_definitions(body):
-    """The classes and functions defined inside module-level `if`/`try` blocks (`try: from apex import X` /
-    `except ImportError: class X(nn.Module): ...`), after the module's unguarded ones (which they never replace),
-    the first of a name winning. A definition in an `except` handler whose name the `try` body binds is left out:
-    it is a fallback for an import that the pinned environment may well satisfy."""
+    """The classes and functions defined in the body of a module-level `try` block (`try: import pyro` /
+    `class Likelihood(...)` / `except ImportError: ...`), which run whenever its imports succeed, after the module's
+    unguarded ones (which they never replace), the first of a name winning. Definitions in `except` handlers (a
+    fallback for an import the environment may well satisfy) and in `if` blocks (`if TYPE_CHECKING:`, `if
+    is_x_available():`, decided by the environment) are left out."""
     seen: set[str] = {s.name.value for s in body if isinstance(s, (cst.ClassDef, cst.FunctionDef))}
-
-    def blocks(statement):
-        if isinstance(statement, cst.If):
-            yield statement.body.body, frozenset()
-            orelse = statement.orelse
-            while orelse is not None:
-                yield orelse.body.body, frozenset()
-                orelse = getattr(orelse, "orelse", None)
-        elif isinstance(statement, cst.Try):
-            table = ImportTable("")
-            for inner in top_level_statements(statement.body.body):
-                table._add_statement(inner)
-            bound = frozenset(table.aliases) | frozenset(table.local_definitions)
-            yield statement.body.body, frozenset()
-            for handler in statement.handlers:
-                yield handler.body.body, bound
-            for block in (statement.orelse, statement.finalbody):
-                if block is not None:
-                    yield block.body.body, frozenset()
-
-    def walk_blocks(statements):
-        for statement in statements:
-            for block, shadowed in blocks(statement):
-                for inner in block:
-                    if isinstance(inner, (cst.ClassDef, cst.FunctionDef)):
-                        name = inner.name.value
-                        if name not in seen and name not in shadowed:
-                            seen.add(name)
-                            yield inner
-                yield from walk_blocks(block)
-
-    yield from walk_blocks(body)
-
+    for statement in body:
+        if isinstance(statement, cst.Try):
+            for inner in statement.body.body:
+                if isinstance(inner, (cst.ClassDef, cst.FunctionDef)) and inner.name.value not in seen:
+                    seen.add(inner.name.value)
+                    yield inner
