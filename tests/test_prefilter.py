@@ -64,6 +64,23 @@ _GUARDED_IMPORTS = {
         class M(Base):
             pass
         """,
+    "try_body_classes": """
+        import torch.nn as nn
+        try:
+            import apex
+            class Fused(nn.Module):
+                pass
+            def helper():
+                pass
+        except ImportError:
+            class Fused(nn.Module):
+                pass
+            class Fallback(nn.Module):
+                pass
+        if apex:
+            class Guarded(nn.Module):
+                pass
+        """,
     "if_elif_else": """
         import sys
         if sys.version_info >= (3, 12):
@@ -88,6 +105,7 @@ def test_guarded_imports_are_bound_as_libcst_binds_them(name, tmp_path):
     assert summary.imports.aliases == module.imports.aliases
     assert summary.imports.local_definitions == module.imports.local_definitions
     assert summary.classes == {cls: info.base_names for cls, info in module.classes.items()}
+    assert summary.functions == set(module.functions)
 
 
 MODULE_CLASS_ONLY = sorted(rule.code for rule in RULES_BY_CODE.values() if rule.reports_only_in == "module-class")

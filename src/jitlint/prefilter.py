@@ -234,6 +234,19 @@ def _top_level(body):
             yield statement
 
 
+def _try_body_definitions(body):
+    """`names.guarded_definitions`: the classes and functions of module-level `try` bodies whose names the module
+    does not define unguarded, the first of a name winning."""
+    definitions = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    seen = {statement.name for statement in body if isinstance(statement, definitions)}
+    for statement in body:
+        if isinstance(statement, ast.Try):
+            for inner in statement.body:
+                if isinstance(inner, definitions) and inner.name not in seen:
+                    seen.add(inner.name)
+                    yield inner
+
+
 def import_table(tree: ast.Module, module_name: str, is_package: bool) -> ImportTable:
     table = ImportTable(module_name, is_package)
     for statement in _top_level(tree.body):
@@ -282,7 +295,7 @@ def summarize(path: Path, text: str, tree: ast.Module) -> Summary:
     name, _root = module_name_for(path)
     table = import_table(tree, name, path.name == "__init__.py")
     summary = Summary(path, name, dotted_chains(text), table)
-    for statement in _top_level(tree.body):  # as `ModuleInfo` indexes them: inside `if`/`try` blocks too
+    for statement in (*tree.body, *_try_body_definitions(tree.body)):  # as `ModuleInfo` indexes them
         if isinstance(statement, ast.ClassDef):
             summary.classes[statement.name] = [qualify(table, base) for base in statement.bases]
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
