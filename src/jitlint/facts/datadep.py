@@ -38,7 +38,9 @@ The kinds of value (strings, None when nothing is known):
   so `.item()` and `float()` of it are fine (torchvision's `_infer_scale` and `MultiScaleRoIAlign` rely on it).
 
 Joins of different kinds give None (unknown): a finding needs the kind on every path, so that code a tool accepts
-is not flagged on a guess.
+is not flagged on a guess; a policy may keep a kind joined with an unknown value (`DatadepPolicy.join`: what may
+reach a place, for a tool that freezes it on whichever path it is taken). A policy with `tuple_kinds` gives a tuple
+display the tuple of its elements' kinds (`jitlint.facts.datadep_tuples`).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ import libcst as cst
 
 from jitlint.facts import CyclicFact, Fact, FactStore, RunFact, read_fact, run_fact
 from jitlint.facts.datadep_policy import DEPENDENT, RECORDED, TENSORISH, DatadepPolicy  # noqa: F401 (RECORDED: shared)
+from jitlint.facts.datadep_tuples import concatenated, display, flat, is_tuple, item, same, unpacked
 from jitlint.facts.datadep_tables import (
     DD_METHODS, DTYPE_METHODS, MASK_METHODS, NOT_TENSOR_LAYERS, OPTIONAL, RANK_METHODS, SEQUENCE_ANNOTATIONS,
     SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_ANNOTATIONS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS,
@@ -72,10 +75,6 @@ def _without_none(annotation: cst.BaseExpression) -> cst.BaseExpression:
         if isinstance(annotation.left, cst.Name) and annotation.left.value == "None":
             return annotation.right
     return annotation
-
-
-def _join(first, second):
-    return first if first == second else None
 
 
 @dataclass
@@ -131,8 +130,14 @@ class DatadepDomain(FlowDomain):
             return self._subscript(node, frame)
         if isinstance(node, cst.Call):
             return self._call(node, frame)
+        if isinstance(node, cst.Tuple) and self.policy.tuple_kinds:
+            if not any(isinstance(element, cst.StarredElement) for element in node.elements):
+                return display([self.kind(element.value, frame) for element in node.elements])
+            return None
         if isinstance(node, cst.BinaryOperation):
             left, right = self.kind(node.left, frame), self.kind(node.right, frame)
+            if is_tuple(left) or is_tuple(right):
+                return concatenated(left, right) if isinstance(node.operator, cst.Add) else None
             if isinstance(node.operator, cst.MatrixMultiply):
                 return "tensor" if TENSORISH & {left, right} else None
             combined = self.policy.arithmetic(left, right)
@@ -156,7 +161,8 @@ class DatadepDomain(FlowDomain):
         if isinstance(node, cst.Comparison):
             if any(isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for target in node.comparisons):
                 return None
-            kinds = {self.kind(node.left, frame)} | {self.kind(target.comparator, frame) for target in node.comparisons}
+            kinds = flat({self.kind(node.left, frame)} | {self.kind(target.comparator, frame)
+                          for target in node.comparisons})
             if TENSORISH & kinds:
                 return "mask"
             compared = self.policy.compared(kinds)
@@ -181,7 +187,7 @@ class DatadepDomain(FlowDomain):
                     return kind
             return None
         if isinstance(node, cst.IfExp):
-            return _join(self.kind(node.body, frame), self.kind(node.orelse, frame))
+            return self.policy.join(self.kind(node.body, frame), self.kind(node.orelse, frame))
         if isinstance(node, cst.NamedExpr):
             return self.kind(node.value, frame)
         return None
@@ -231,6 +237,8 @@ class DatadepDomain(FlowDomain):
 
     def _subscript(self, node: cst.Subscript, frame: Frame) -> str | None:
         base = self.kind(node.value, frame)
+        if is_tuple(base):
+            return item(base, node)
         if base in TENSORISH:
             for element in node.slice:
                 # A boolean mask, or indices of data-dependent length: the result's size depends on data.
@@ -372,9 +380,10 @@ class DatadepDomain(FlowDomain):
             if args and args[0] in ("shape", "ddshape"):
                 return self.policy.rank()
             return self.policy.length(args[0] if args else None)
-        if name in ("list", "tuple") and args and args[0] in ("shape", "ddshape"):
+        if name in ("list", "tuple") and args and (args[0] in ("shape", "ddshape") or is_tuple(args[0])):
             return args[0]  # the sizes, in a list
         if name in ("min", "max", "abs", "round", "sum", "divmod", "pow"):
+            args = flat(args)
             if "data" in args:
                 return "data"
             if "size" in args and name in ("min", "max", "abs"):
@@ -433,19 +442,21 @@ class DatadepDomain(FlowDomain):
         """The kind of an item of a sequence of kind `value`, unpacked or iterated."""
         if value in ("shape", "ddshape"):
             return self.policy.size("ddtensor" if value == "ddshape" else "tensor")
+        if is_tuple(value):
+            return same(value)
         return {"tensors": "tensor", "ddtensors": "ddtensor", "datalist": "data"}.get(value or "")
 
     def _bind_target(self, target: cst.BaseExpression, value: str | None, frame: Frame) -> None:
         if isinstance(target, cst.Name):
             frame.bind(target.value, value)
         elif isinstance(target, (cst.Tuple, cst.List)):
-            item = self.element(value)
-            for element in target.elements:
+            items = unpacked(value, list(target.elements)) if is_tuple(value) else None
+            for index, element in enumerate(target.elements):
                 inner = element.value
                 if isinstance(element, cst.StarredElement):
                     self._bind_target(inner, None, frame)
                 else:
-                    self._bind_target(inner, item, frame)
+                    self._bind_target(inner, self.element(value) if items is None else items[index], frame)
         else:
             frame.read_names(target)
 
@@ -509,19 +520,19 @@ class DatadepDomain(FlowDomain):
         return False
 
     def join(self, name, first, second):
-        return _join(first, second)
+        return self.policy.join(first, second)
 
     def join_new(self, name, first, second, node, frame):
-        return _join(first, second)
+        return self.policy.join(first, second)
 
     def one_branch(self, name, in_body, node, frame) -> None:
         pass
 
     def uncertain_join(self, before, after):
-        return _join(before, after)
+        return self.policy.join(before, after)
 
     def loop_join(self, before, after):
-        return _join(before, after)
+        return self.policy.join(before, after)
 
     def first_set_in_loop(self, name, node, frame) -> None:
         pass

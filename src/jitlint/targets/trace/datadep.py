@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jitlint.facts.datadep import RECORDED, TENSORISH, DatadepDomain, DatadepPolicy
+from jitlint.facts.datadep_tuples import flat, is_tuple, may_join, same
 from jitlint.facts.flow import Frame, Reads
 from jitlint.walk import walk
 
@@ -47,6 +48,8 @@ _EXPORT_REMEDIES = frozenset({"torch.cond", "torch._higher_order_ops.cond.cond"}
 _CHECKS = frozenset({"torch._check", "torch._check_is_size", "torch._check_with"})
 # Values that are constants of the program once computed from a recorded size.
 _CONVERTING = ("data", "baked")
+# Kinds a value keeps where paths merge with one of unknown kind (`join`).
+_MAY_REACH = frozenset({"size"})
 
 
 def _reexported(domain: DatadepDomain, qualified: str) -> str:
@@ -117,6 +120,7 @@ class TraceDatadep(DatadepPolicy):
     follow_calls = True
     follow_returns = True
     union_annotations = True
+    tuple_kinds = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -162,7 +166,14 @@ class TraceDatadep(DatadepPolicy):
     def loop_item(self, iterable: str | None) -> str | None:
         if iterable in ("shape", "ddshape"):
             return "size"
+        if is_tuple(iterable):
+            return same(iterable)
         return super().loop_item(iterable)
+
+    def join(self, first, second):
+        # A recorded size on some of the paths that reach a place is frozen there whenever the model takes one of
+        # them (a size the example's configuration computes in a branch: `if self.pool: x, hw = self.pool(x, hw)`).
+        return may_join(first, second, _MAY_REACH)
 
     # -- events ---------------------------------------------------------------------------------------------------
     def _event(self, kind: str, node: cst.CSTNode, value: str, how: str, warning: str = "",
@@ -242,8 +253,8 @@ class TraceDatadep(DatadepPolicy):
             if qualified == "builtins.range":
                 self._range(domain, call, frame)
                 continue
-            if qualified in ("builtins.min", "builtins.max") and any(k in RECORDED for k in kinds):
-                value = next(k for k in kinds if k in RECORDED)
+            if qualified in ("builtins.min", "builtins.max") and flat(kinds) & RECORDED:
+                value = next(k for k in flat(kinds) if k in RECORDED)
                 self._event("branch", call, _value(value), qualified[len("builtins."):], WARN_BOOL)
                 continue
             if qualified in ("builtins.enumerate", "builtins.zip", "builtins.reversed") and any(
