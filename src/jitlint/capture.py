@@ -280,6 +280,7 @@ class CaptureMap:
         self._nodes: dict[int, FunctionInfo] = {}  # callee node id -> callee
         # Calls from captured code to project functions, by callee node.
         self.call_sites: dict[int, list[CallSite]] = {}
+        self.site_calls: set[int] = set()  # the ids of the calls recorded as call sites in this process
         # The project function a call resolves to, per owner the caller was captured for: one call in an
         # inherited method may reach different overrides; `finalize` keeps the one of the first owner.
         self._callee_candidates: dict[int, dict[tuple[str, str], tuple[FunctionInfo, bool]]] = {}
@@ -352,6 +353,7 @@ class CaptureMap:
                      owner: ClassInfo | None, ordinal: int) -> None:
         self._nodes[id(callee.node)] = callee
         site = _call_site(call, caller, bound, ordinal)
+        self.site_calls.add(id(call))
         self.call_sites.setdefault(id(callee.node), []).append(site)
         if self._current is not None:
             self._sites_of.setdefault(self._current, []).append((callee, site))

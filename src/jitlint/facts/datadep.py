@@ -50,14 +50,11 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jitlint.facts import CyclicFact, Fact, FactStore, RunFact, read_fact, run_fact
+from jitlint.facts import CyclicFact, Fact, FactStore, read_fact
+from jitlint.facts.datadep_calls import CallKinds
 from jitlint.facts.datadep_policy import DEPENDENT, RECORDED, TENSORISH, DatadepPolicy  # noqa: F401 (RECORDED: shared)
+from jitlint.facts.datadep_tables import OPTIONAL, SEQUENCE_ANNOTATIONS, TENSOR_ANNOTATIONS
 from jitlint.facts.datadep_tuples import concatenated, display, flat, is_tuple, item, same, unpacked
-from jitlint.facts.datadep_tables import (
-    DD_METHODS, DTYPE_METHODS, MASK_METHODS, NOT_TENSOR_LAYERS, OPTIONAL, RANK_METHODS, SEQUENCE_ANNOTATIONS,
-    SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_ANNOTATIONS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS,
-    TORCH_DATA, TORCH_DD, TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE,
-)
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.facts.torch_api import PARAMETER_CLASSES
 from jitlint.names import first_param_name
@@ -86,16 +83,7 @@ class DatadepResult:
     arguments: dict[int, tuple[list, dict]] = field(default_factory=dict)
 
 
-class MethodNames(RunFact):
-    """The method names of every class of the project (a value whose method is one of them may be such an object)."""
-
-    @classmethod
-    def compute(cls, project, owner) -> frozenset[str]:
-        return frozenset(m for module in list(project.modules.values()) for klass in module.classes.values()
-                         for m in klass.methods)
-
-
-class DatadepDomain(FlowDomain):
+class DatadepDomain(CallKinds, FlowDomain):
     unknown = None
 
     def __init__(self, function: cst.FunctionDef, ctx: "RuleContext", entry: "CapturedFunction | None",
@@ -111,6 +99,8 @@ class DatadepDomain(FlowDomain):
         self.parameters = parameters or {}  # kinds the callers pass, by parameter name (`follow_calls`)
         self.arguments: dict[int, tuple[list, dict]] = {}
         self.returns: list[str | None] = []  # the kind of each `return` reached, in order
+        self.quiet = False  # True: only the kinds are wanted (no events, no arguments)
+        self._memo: dict[int, tuple] = {}  # id(expression) -> (expression, frame, kind), until a name is bound
         self.frame: Frame | None = None
 
     @property
@@ -124,6 +114,15 @@ class DatadepDomain(FlowDomain):
             return None
         if isinstance(node, cst.Name):
             return frame.values.get(node.value)
+        # Kept while no name is bound: the rules ask again for the same expressions of a statement.
+        found = self._memo.get(id(node))
+        if found is not None and found[0] is node and found[1] is frame:
+            return found[2]
+        kind = self._kind(node, frame)
+        self._memo[id(node)] = (node, frame, kind)
+        return kind
+
+    def _kind(self, node: cst.BaseExpression, frame: Frame) -> str | None:
         if isinstance(node, cst.Attribute):
             return self._attribute(node, frame)
         if isinstance(node, cst.Subscript):
@@ -259,138 +258,6 @@ class DatadepDomain(FlowDomain):
             return "ddtensor"
         return None
 
-    def _call(self, node: cst.Call, frame: Frame) -> str | None:
-        func = node.func
-        if self.policy.follow_returns:
-            returned = self._project_call(node)
-            if returned is not None:
-                return returned
-        qualified = self.imports.qualify(func)
-        if isinstance(func, cst.Attribute) and qualified is None:  # a method of a value (not of an imported module)
-            receiver = self.kind(func.value, frame)
-            return self._method(func.attr.value, receiver, node, frame)
-        qualified = qualified or ""
-        if qualified.startswith("numpy."):
-            return "ndarray"
-        if qualified.startswith("math."):
-            return self.policy.conversion("math", self._first_argument(node, frame))
-        if qualified.startswith("builtins."):
-            return self._builtin(qualified[len("builtins."):], node, frame)
-        if qualified == "torch.jit.annotate" and len(node.args) == 2:
-            return self.kind(node.args[1].value, frame)
-        if qualified in ("torch.tensor", "torch.as_tensor", "torch.scalar_tensor"):
-            # A tensor of one Python number is a constant to fake tensors (its value propagates through ops):
-            # `float(torch.tensor(s).log2())` exports (torchvision's `_infer_scale`). A list of them is not.
-            first = node.args[0].value if node.args else None
-            if isinstance(first, (cst.List, cst.Tuple)) or self.kind(first, frame) in TENSORISH | {"shape", "size"}:
-                return "tensor"  # several numbers (`torch.tensor(x.shape[-2:])`): values unknown to fake tensors
-            return "const" if self.policy.constant_tensors else "tensor"
-        if qualified in TORCH_DATA:
-            return "data"
-        if qualified in TORCH_DD:
-            return "ddtensor"
-        if qualified in TORCH_SEQUENCE:
-            return "tensors"
-        if qualified in TORCH_MASK:
-            return "mask"
-        arguments = {self.kind(arg.value, frame) for arg in node.args}
-        if "const" in arguments and not arguments & TENSORISH and qualified.startswith(("torch.", "torchvision.")):
-            return "const"  # torch ops on a constant one-number tensor stay constant (fake tensors propagate it)
-        if qualified.startswith(TENSOR_NAMESPACES):
-            return "tensor"
-        if qualified.startswith("torch.") and qualified.count(".") == 1:
-            name = qualified[len("torch."):]
-            if name in TORCH_NOT_TENSOR or name.startswith(("is_", "get_", "set_", "are_", "use_", "_")):
-                return None
-            if name == "where" and len(node.args) == 1:
-                return "ddtensors"  # `torch.where(cond)`: the indices where cond holds, one tensor per dimension
-            return "tensor"
-        return None
-
-    def _project_call(self, node: cst.Call) -> str | None:
-        """The kind a call of a project function or a submodule returns (`follow_returns`), None if unknown."""
-        callee = self.ctx.captured.callee_of(node)
-        if callee is not None:
-            return returned_kind(self.ctx, callee[0])
-        func = node.func
-        if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and self.self_name is not None
-                and func.value.value == self.self_name and self.entry is not None and self.entry.owners):
-            constructors = set()
-            for owner in self.entry.owners:
-                info = self.ctx.project.attributes(owner).get(func.attr.value)
-                if info is None or not info.constructors:
-                    return None
-                constructors |= info.constructors
-            if all(name.startswith("torch.nn.") and name.rsplit(".", 1)[-1] not in NOT_TENSOR_LAYERS
-                   and name.count(".") in (2, 4) for name in constructors):
-                return "tensor"  # `self.norm(x)`: a torch.nn layer's output
-        return None
-
-    def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
-        args = [arg for arg in node.args if not arg.star]
-        return self.kind(args[0].value, frame) if args else None
-
-    def _method(self, name: str, receiver: str | None, node: cst.Call, frame: Frame) -> str | None:
-        if receiver in ("const", "ndarray"):
-            return None if name in ("item", "tolist") else receiver
-        if name == "item":
-            return self.policy.scalar("item")  # a Python scalar read from a tensor (or a NumPy value)
-        if receiver is None and name in TENSOR_ONLY_METHODS and not self._project_object(node):
-            receiver = "tensor"
-        if receiver not in TENSORISH:
-            return None
-        if name == "tolist":
-            return self.policy.scalar("tolist")
-        if name == "size":
-            if node.args:
-                return self.policy.size(receiver)
-            return "ddshape" if receiver == "ddtensor" else "shape"
-        if name in ("numel", "nelement"):
-            return self.policy.size(receiver)
-        if name == "numpy":
-            return "ndarray"
-        if name in RANK_METHODS:
-            return self.policy.rank()
-        if name in DTYPE_METHODS:
-            return self.policy.dtype()
-        if name in STATIC_METHODS:
-            return None
-        if name in ("equal", "allclose", "is_nonzero"):
-            return "data"
-        if name in MASK_METHODS:
-            return "mask"
-        if name in DD_METHODS:
-            return "ddtensor"
-        if name in SEQUENCE_METHODS:
-            return "tensors"
-        if name in SHAPE_KEEPING and receiver == "ddtensor":
-            return "ddtensor"
-        return "tensor"
-
-    def _project_object(self, node: cst.Call) -> bool:
-        """`obj.method()` where the project defines a class with such a method: not assumed to be a tensor."""
-        name = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
-        return name in run_fact(self.ctx.project, MethodNames, self.ctx.project)
-
-    def _builtin(self, name: str, node: cst.Call, frame: Frame) -> str | None:
-        args = [self.kind(arg.value, frame) for arg in node.args if not arg.star]
-        if name in ("int", "float", "bool", "complex"):
-            return self.policy.conversion(name, args[0] if args else None)
-        if name == "len":
-            if args and args[0] in ("shape", "ddshape"):
-                return self.policy.rank()
-            return self.policy.length(args[0] if args else None)
-        if name in ("list", "tuple") and args and (args[0] in ("shape", "ddshape") or is_tuple(args[0])):
-            return args[0]  # the sizes, in a list
-        if name in ("min", "max", "abs", "round", "sum", "divmod", "pow"):
-            args = flat(args)
-            if "data" in args:
-                return "data"
-            if "size" in args and name in ("min", "max", "abs"):
-                return "size"  # the operand picked is still the recorded size
-            return None
-        return None
-
     # -- the walker's hooks --------------------------------------------------------------------------------------
     def initial(self) -> dict[str, str | None]:
         values: dict[str, str | None] = {}
@@ -427,8 +294,14 @@ class DatadepDomain(FlowDomain):
 
     def read(self, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         self.frame = frame
+        self._memo.clear()
+        if self.quiet:
+            return
         if self.policy.follow_calls:
+            sited = self.ctx.captured.site_calls
             for call in reads.calls:
+                if id(call) not in sited:
+                    continue  # no project function is called there: no parameter takes what it passes
                 self.arguments[id(call)] = (
                     [self.kind(arg.value, frame) for arg in call.args if arg.keyword is None and not arg.star],
                     {arg.keyword.value: self.kind(arg.value, frame) for arg in call.args if arg.keyword is not None},
@@ -446,9 +319,13 @@ class DatadepDomain(FlowDomain):
             return same(value)
         return {"tensors": "tensor", "ddtensors": "ddtensor", "datalist": "data"}.get(value or "")
 
+    def _bind(self, frame: Frame, name: str, value) -> None:
+        self._memo.clear()
+        frame.bind(name, value)
+
     def _bind_target(self, target: cst.BaseExpression, value: str | None, frame: Frame) -> None:
         if isinstance(target, cst.Name):
-            frame.bind(target.value, value)
+            self._bind(frame, target.value, value)
         elif isinstance(target, (cst.Tuple, cst.List)):
             items = unpacked(value, list(target.elements)) if is_tuple(value) else None
             for index, element in enumerate(target.elements):
@@ -482,18 +359,19 @@ class DatadepDomain(FlowDomain):
         outer = node.annotation.annotation
         qualified = self.imports.qualify(outer.value if isinstance(outer, cst.Subscript) else outer) or ""
         value = "tensor" if qualified in TENSOR_ANNOTATIONS else self.kind(node.value, frame)
-        frame.bind(node.target.value, value)
+        self._bind(frame, node.target.value, value)
 
     def augmented_assign(self, node: cst.AugAssign, frame: Frame) -> None:
         if isinstance(node.target, cst.Name):
             combined = cst.BinaryOperation(left=node.target, operator=cst.Add(), right=node.value)
-            frame.bind(node.target.value, self.kind(combined, frame))
+            self._bind(frame, node.target.value, self.kind(combined, frame))
         else:
             frame.read_names(node.target)
 
     def for_target(self, node: cst.For, outer: Frame, body: Frame) -> None:
         iterable = self.kind(node.iter, outer)
-        self.policy.loop(self, node, iterable, outer)
+        if not self.quiet:
+            self.policy.loop(self, node, iterable, outer)
         item = self.policy.loop_item(iterable)
         self._bind_target(node.target, item, body)
 
@@ -502,19 +380,21 @@ class DatadepDomain(FlowDomain):
 
     def walrus(self, node: cst.NamedExpr, frame: Frame) -> None:
         if isinstance(node.target, cst.Name):
-            frame.bind(node.target.value, self.kind(node.value, frame))
+            self._bind(frame, node.target.value, self.kind(node.value, frame))
 
     def refine(self, test, body: Frame, orelse: Frame) -> None:
         pass
 
     def asserted(self, node: cst.Assert, frame: Frame) -> None:
         self.frame = frame
-        self.policy.asserted(self, node, frame)
+        if not self.quiet:
+            self.policy.asserted(self, node, frame)
 
     def returned(self, node: cst.Return, frame: Frame) -> None:
         self.frame = frame
         self.returns.append(self.kind(node.value, frame) if node.value is not None else None)
-        self.policy.returned(self, node, frame)
+        if not self.quiet:
+            self.policy.returned(self, node, frame)
 
     def uncertain(self, test) -> bool:
         return False
@@ -605,34 +485,6 @@ def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFun
         if len(known) == 1:
             found[name] = next(iter(known))
     return found
-
-
-def returned_kind(ctx: "RuleContext", callee) -> str | None:
-    """The kind a project function returns under `ctx`'s capture policy (`follow_returns`): one kind when every
-    `return` gives it and the end of the body is not reached, analysed once per run with its parameters as its
-    annotations say. A function whose analysis is under way (recursion) returns nothing known."""
-    cache = ctx.project.derived.setdefault(returned_kind, {})
-    key = (ctx.policy, id(callee.node))
-    found = cache.get(key)
-    if found is not None and found[0] is callee.node:
-        return found[1]
-    cache[key] = (callee.node, None)  # while it is analysed: unknown
-    other = type(ctx)(callee.module, ctx.project, ctx.captured, policy=ctx.policy, facts=FactStore(),
-                      settings=ctx.settings)
-    other.targets = ctx.targets
-    entry = ctx.captured.get(callee.node)
-    policy = ctx.captured.policy.datadep()
-    domain = DatadepDomain(callee.node, other, entry, policy, {})
-    kind = None
-    try:
-        falls_through = FlowWalker(domain, entry.pruned if entry is not None else ()).run(callee.node)
-    except RecursionError:
-        falls_through = True
-    if domain.returns and not falls_through:
-        kinds = set(domain.returns)
-        kind = next(iter(kinds)) if len(kinds) == 1 else None
-    cache[key] = (callee.node, kind)
-    return kind
 
 
 class DataDependence(Fact):
