@@ -146,6 +146,10 @@ class CapturePolicy:
     # What the capture makes of values, for the shared data-dependence fact (`jitlint.facts.datadep`): a
     # `DatadepPolicy` subclass, for the targets that record tensor operations by running the Python (None: not read).
     datadep: ClassVar[type | None] = None
+    # Its roots are methods of nn.Module classes, and what the word `script` marks (`torch.jit.script`): the files
+    # that hold one are those `jitlint.prefilter` parses up front, and a run of such policies may leave the others
+    # unparsed until captured code reaches them.
+    roots_in_module_classes: ClassVar[bool] = False
 
     def __init__(self, project: ProjectIndex, captured: "CaptureMap", settings: TargetSettings | None = None) -> None:
         self.project = project

@@ -112,6 +112,7 @@ class TracePolicy(CapturePolicy):
     # A helper's parameters take the kinds its callers pass, from callers in any file (`follow_calls`): a run split
     # across workers would see only the callers of each worker's files (the engine keeps it whole).
     needs_one_process = True
+    roots_in_module_classes = True  # the forward of each module class
 
     def roots(self) -> Iterator[Capture]:
         project = self.project
