@@ -196,6 +196,8 @@ class DatadepDomain(CallKinds, FlowDomain):
         if isinstance(node.value, cst.Name) and node.value.value == self.self_name and self.self_name is not None:
             return self._self_attribute(attr)
         base = self.kind(node.value, frame)
+        if base is None and attr == "shape" and self.policy.shape_of_unknown:
+            return "shape"
         if base in TENSORISH:
             if attr == "shape":
                 return "ddshape" if base == "ddtensor" else "shape"

@@ -41,6 +41,9 @@ class DatadepPolicy:
     # A tuple display has the kinds of its elements (`jitlint.facts.datadep_tuples`): sizes carried, passed,
     # returned and unpacked in tuples keep what they are. False: a tuple display is unknown.
     tuple_kinds: ClassVar[bool] = False
+    # `.shape` of a value of unknown kind (what a submodule of unknown class returns) is a tensor's: what else has a
+    # `.shape` in model code is a NumPy array, whose kind is known where it is made (`.numpy()`, `np.*`).
+    shape_of_unknown: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.events: list = []

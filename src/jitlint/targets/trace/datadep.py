@@ -121,6 +121,7 @@ class TraceDatadep(DatadepPolicy):
     follow_returns = True
     union_annotations = True
     tuple_kinds = True
+    shape_of_unknown = True
 
     def __init__(self) -> None:
         super().__init__()
