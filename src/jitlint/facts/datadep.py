@@ -423,11 +423,17 @@ class DatadepDomain(CallKinds, FlowDomain):
 class _OtherFiles:
     """The data dependence of captured callers in other files than the one being linted, kept for the run (by
     capture policy and module): a helper's parameters take the kinds its callers pass wherever they are. A caller
-    whose analysis is under way (calls that go round through several files) passes nothing known."""
+    whose analysis is under way (calls that go round through several files) passes nothing known.
+
+    Under a policy that follows calls, every function's result is kept for the run (`results`), whichever file
+    asked for it first: the file's own lint and the helpers of other files read the same one. A result computed
+    while some caller's analysis was under way (`cycles` moved) may lack what that caller passes: it is not kept."""
 
     def __init__(self) -> None:
         self.stores: dict[tuple, tuple] = {}  # (policy, id(module)) -> (module, FactStore)
         self.running: set[tuple] = set()
+        self.results: dict[tuple, tuple] = {}  # (policy, id(function node)) -> (node, DatadepResult)
+        self.cycles = 0  # callers skipped because their analysis was under way
 
     def result(self, ctx: "RuleContext", caller) -> "DatadepResult":
         key = (ctx.policy, id(caller.module))
@@ -447,13 +453,17 @@ class _OtherFiles:
             self.running.discard(running)
 
 
-def _caller_result(ctx: "RuleContext", caller) -> "DatadepResult":
-    if caller.module is ctx.module:
-        return ctx.fact(DataDependence, caller.node)
+def _other_files(ctx: "RuleContext") -> _OtherFiles:
     others = ctx.project.derived.get(_OtherFiles)
     if others is None:
         others = ctx.project.derived[_OtherFiles] = _OtherFiles()
-    return others.result(ctx, caller)
+    return others
+
+
+def _caller_result(ctx: "RuleContext", caller) -> "DatadepResult":
+    if caller.module is ctx.module:
+        return ctx.fact(DataDependence, caller.node)
+    return _other_files(ctx).result(ctx, caller)
 
 
 def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFunction") -> dict[str, str | None]:
@@ -470,6 +480,7 @@ def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFun
         try:
             result = _caller_result(ctx, caller)
         except CyclicFact:
+            _other_files(ctx).cycles += 1
             continue
         passed = result.arguments.get(id(site.call))
         if passed is None:
@@ -500,12 +511,21 @@ class DataDependence(Fact):
             raise TypeError(f"the capture policy {ctx.policy!r} names no data-dependence policy (`datadep`)")
         policy = policy_class()
         entry = ctx.captured.get(node)
+        run = _other_files(ctx) if policy.follow_calls else None
+        if run is not None:
+            found = run.results.get((ctx.policy, id(node)))
+            if found is not None and found[0] is node:
+                return found[1]
+            cycles = run.cycles
         parameters = {}
         if policy.follow_calls and entry is not None and node.name.value != "forward":
             parameters = _caller_kinds(ctx, node, entry)
         domain = DatadepDomain(node, ctx, entry, policy, parameters)
         FlowWalker(domain, entry.pruned if entry is not None else ()).run(node)
-        return DatadepResult(policy.events, domain.arguments)
+        result = DatadepResult(policy.events, domain.arguments)
+        if run is not None and run.cycles == cycles:
+            run.results[(ctx.policy, id(node))] = (node, result)
+        return result
 
 
 DataDependence.requires = (DataDependence,)
