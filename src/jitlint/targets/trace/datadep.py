@@ -400,19 +400,20 @@ class TraceDatadep(DatadepPolicy):
     def _implicit_truths(self, domain: DatadepDomain, statement: cst.CSTNode, frame: Frame) -> None:
         """Truth values Python takes outside tests: every operand of `and`/`or` but the last, the operand of
         `not`, and the links of a chained comparison (`a == b <= c` takes the truth of `a == b`)."""
-        found: list[tuple[cst.BaseExpression, str]] = []
+        # (the operand whose truth is taken, the node of the source that shows it, how)
+        found: list[tuple[cst.BaseExpression, cst.BaseExpression, str]] = []
 
         class Truths(cst.CSTVisitor):
             def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
-                found.append((node.left, "and" if isinstance(node.operator, cst.And) else "or"))
+                found.append((node.left, node.left, "and" if isinstance(node.operator, cst.And) else "or"))
 
             def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
                 if isinstance(node.operator, cst.Not):
-                    found.append((node.expression, "not"))
+                    found.append((node.expression, node.expression, "not"))
 
             def visit_Comparison(self, node: cst.Comparison) -> None:
-                if len(node.comparisons) > 1:
-                    found.append((node.with_changes(comparisons=node.comparisons[:1]), "chained comparison"))
+                if len(node.comparisons) > 1:  # its first link, a node of its own (reported at the comparison)
+                    found.append((node.with_changes(comparisons=node.comparisons[:1]), node, "chained comparison"))
 
             def visit_Lambda(self, node) -> bool:
                 return False
@@ -426,12 +427,12 @@ class TraceDatadep(DatadepPolicy):
         header = statement.test if isinstance(statement, (cst.If, cst.While)) else (
             statement.iter if isinstance(statement, cst.For) else statement)
         walk(header, Truths())
-        for operand, how in found:
-            if id(operand) in self._done:
+        for operand, shown, how in found:
+            if id(shown) in self._done:
                 continue
             value = domain.kind(operand, frame)
             if value in RECORDED:
-                self._event("branch", operand, _value(value), how, WARN_BOOL)
+                self._event("branch", shown, _value(value), how, WARN_BOOL)
 
     def read(self, domain: DatadepDomain, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         if isinstance(statement, cst.If):
