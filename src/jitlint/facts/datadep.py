@@ -129,7 +129,7 @@ class DatadepDomain(CallKinds, FlowDomain):
             return self._subscript(node, frame)
         if isinstance(node, cst.Call):
             return self._call(node, frame)
-        if isinstance(node, cst.Tuple) and self.policy.tuple_kinds:
+        if isinstance(node, (cst.Tuple, cst.List)) and self.policy.tuple_kinds:
             if not any(isinstance(element, cst.StarredElement) for element in node.elements):
                 return display([self.kind(element.value, frame) for element in node.elements])
             return None

@@ -1,7 +1,8 @@
 """Tuples of values in the data-dependence fact (`jitlint.facts.datadep`), for the policies that keep them
-(`DatadepPolicy.tuple_kinds`): a tuple display `(h, w)` has the kinds of its elements, as a Python tuple of kinds
-(`("size", "size")`), so that sizes carried in a tuple, passed in one, returned in one (`return x, (h, w)`) and
-unpacked (`h, w = hw`) keep what they are. A tuple none of whose elements is known is unknown (None).
+(`DatadepPolicy.tuple_kinds`): a tuple or list display `(h, w)`, `[t, h, w]` has the kinds of its elements, as a
+Python tuple of kinds (`("size", "size")`), so that sizes carried in a tuple or list, passed in one, returned in one
+(`return x, (h, w)`) and unpacked (`h, w = hw`) keep what they are. A display none of whose elements is known is
+unknown (None). (A list changed in place later keeps the kinds of its display.)
 """
 
 from __future__ import annotations
