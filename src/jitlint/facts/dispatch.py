@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.facts.syntax import target_names
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
@@ -47,23 +48,23 @@ class LocalValues(RunFact):
                     if isinstance(target.target, cst.Name):
                         values.setdefault(target.target.value, []).append(node.value)
                     else:
-                        other.update(_names(target.target))
+                        other.update(target_names(target.target))
 
             def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
                 if isinstance(node.target, cst.Name) and node.value is not None:
                     values.setdefault(node.target.value, []).append(node.value)
 
             def visit_AugAssign(self, node: cst.AugAssign) -> None:
-                other.update(_names(node.target))
+                other.update(target_names(node.target))
 
             def visit_For(self, node: cst.For) -> None:
-                other.update(_names(node.target))
+                other.update(target_names(node.target))
 
             def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-                other.update(_names(node.target))
+                other.update(target_names(node.target))
 
             def visit_AsName(self, node: cst.AsName) -> None:
-                other.update(_names(node.name))
+                other.update(target_names(node.name))
 
             def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
                 other.add(node.name.value)
@@ -77,16 +78,6 @@ class LocalValues(RunFact):
 
         walk(owner.body, Assignments())
         return {name: found for name, found in values.items() if name not in other}, other
-
-
-def _names(target: cst.CSTNode) -> set[str]:
-    if isinstance(target, cst.Name):
-        return {target.value}
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return set().union(*(_names(element.value) for element in target.elements))
-    if isinstance(target, cst.StarredElement):
-        return _names(target.value)
-    return set()
 
 
 def _global(project: "ProjectIndex", qualified: str | None) -> tuple["ModuleInfo", str] | None:
