@@ -53,8 +53,6 @@ LARGEST_MODULES = {
     "targets/script/rules/flow.py": 816,
     "cli.py": 761,
     "targets/fx/rules/edits.py": 729,
-    "capture.py": 718,
-    "facts/datadep.py": 672,  # +7: the compile policy's two hooks (constant tensors are tensors; what `.item()` gives)
     "cache.py": 683,
     "targets/script/rules/types.py": 751,
 }
