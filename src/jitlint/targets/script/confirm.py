@@ -29,6 +29,9 @@ from jitlint.targets.script.policy import is_script
 COMPILER_ERROR = "JIT000"
 
 
+# At most this many captures of one root (or unit): each makes the culprit of its error opaque and tries again.
+MAX_ATTEMPTS = 40
+
 # At most this many units (functions, methods) of one root are scripted on their own when its errors mask them.
 MAX_UNITS = 40
 
@@ -82,6 +85,11 @@ class ScriptStrategy(Strategy):
             roots += [Root(name, kind="function") for name in functions]
             requests.append(file_request(project, module, roots))
         return requests
+
+    def options(self, run, settings) -> dict:
+        # Each attribute or property torch cannot type costs an attempt before any method is compiled (a library's
+        # base class may hold a dozen), besides each failing function.
+        return {"max_attempts": MAX_ATTEMPTS}
 
     def mark(self, run, results, torch_version, settings):
         from jitlint.rules import RULES_BY_CODE
@@ -159,11 +167,13 @@ def _collect(results) -> tuple[list[Observation], dict[tuple[str, str], RootStat
                             {unit["unit"]: unit for unit in outcome.details.get("units", [])})
         roots[key] = status
         for error in outcome.observations:
+            # A function ignored to go on was not checked, whatever made it fail; a module attribute left out of
+            # the type (torch could not type it) masks no code of its own.
+            if error.opaque and not error.details.get("unit") and not error.details.get("attribute"):
+                status.ignored[error.opaque] = error
             if error.details.get("artifact"):
                 continue  # caused by jitlint's own ignoring, not by the user's code
             errors.append(error)
-            if error.opaque and not error.details.get("unit"):
-                status.ignored[error.opaque] = error
         if outcome.built and not status.scripted and not status.reason:
             last = outcome.observations[-1].message if outcome.observations else "unknown error"
             status.reason = f"scripting {outcome.name} stopped at an error torch gives no usable location for: {last}"
