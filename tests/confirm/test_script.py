@@ -329,6 +329,52 @@ def test_errors_behind_an_attribute_torch_cannot_type_and_a_failing_property_are
     assert {(f["code"], f["location"]["row"]) for f in findings if f["code"] == "JIT000"} == {("JIT000", 13)}
 
 
+# -- a class that needs constructor arguments still says what every instance does ------------------------------------
+# torch.jit.script calls an instance's `__prepare_scriptable__` before anything else; torchvision's v2 transforms
+# refuse there for the class, whatever the arguments (`Resize(size)`, `Compose(transforms)`), and were left
+# "needs constructor arguments". The strategy calls it on an instance nothing was given to: a refusal confirms the
+# finding; one that reads the instance's state (an AttributeError there) says nothing.
+PREPARE = '''
+import torch
+import torch.nn as nn
+
+
+class Transform(nn.Module):
+    def __prepare_scriptable__(self):
+        raise RuntimeError(f"Transform {type(self).__name__} cannot be JIT scripted.")
+
+
+class Resize(Transform):
+    def __init__(self, size: int):
+        super().__init__()
+        self.size = size
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x[..., : self.size]
+
+
+class Scaled(nn.Module):
+    def __init__(self, factor: float):
+        super().__init__()
+        self.factor = factor
+
+    def __prepare_scriptable__(self):
+        if self.factor > 1:
+            raise RuntimeError("too large")
+        return self
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * self.factor
+'''
+
+
+def test_a_class_that_needs_arguments_and_refuses_in_prepare_scriptable_is_confirmed(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/tf.py": textwrap.dedent(PREPARE), "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg")
+    assert ("tf.py", 11, "JIT630", "confirmed") in located(findings), findings  # Resize(size): never built
+    assert not [f for f in findings if f["code"] == "JIT000"], findings  # Scaled's refusal depends on its state
+
+
 # -- one child scripts many classes, resetting torch's compilation state in between ---------------------------------
 def test_a_class_using_an_overloaded_function_scripts_again_after_a_reset(tmp_path):
     """A class that calls an `@torch.jit._overload` function must script the second time as the first."""

@@ -550,6 +550,31 @@ def setup(torch) -> None:
     _CHECKER = Checker(torch)
 
 
+def run_unbuilt(cls, ctx) -> dict:
+    """A module class that needs constructor arguments: torch.jit.script calls an instance's
+    `__prepare_scriptable__` before anything else, and one that raises on an instance nothing was given to (a
+    class-level refusal, as torchvision's v2 transforms make) raises for every instance: observed with no line, as
+    scripting any instance would fail. An AttributeError says only that the method reads the instance's state."""
+    torch = ctx.torch
+    prepare = getattr(cls, "__prepare_scriptable__", None)
+    if prepare is None or not issubclass(cls, torch.nn.Module):
+        return {"observations": []}
+    instance = cls.__new__(cls)
+    try:
+        torch.nn.Module.__init__(instance)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            instance.__prepare_scriptable__()
+    except AttributeError:
+        return {"observations": []}
+    except Exception as error:
+        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return {"observations": [{"message": message, "text": str(error)[:4000], "file": None, "line": None,
+                                  "function": None, "kind": type(error).__name__, "artifact": False,
+                                  "unbuilt": True}]}
+    return {"observations": []}
+
+
 def run(target, inputs, ctx) -> dict:
     """Script one root: a built module (then, if something had to be ignored, each of its compiled methods and the
     file's compiled free functions on their own), or a function."""
