@@ -66,6 +66,7 @@ class Checker:
         _keep_overloads(torch)
         self.is_user_file = lambda path: False
         self.patches: list[tuple[object, str, object, bool]] = []
+        self.module = None  # the module of the file whose roots are being scripted
         self.type_patches: list[tuple[object, str, object]] = []  # the lists of torch's below, as they were
         self.opaque_attributes: set[str] = set()  # attributes and properties left out of the types
 
@@ -229,7 +230,10 @@ class Checker:
                 module = frame.f_back.f_locals.get("nn_module")
                 name = frame.f_locals.get("name")
                 if isinstance(module, self.torch.nn.Module) and isinstance(name, str):
-                    return type(module), name
+                    # the class that declares the annotation, so that its other subclasses go on without it too
+                    declaring = next((cls for cls in type(module).__mro__
+                                      if name in vars(cls).get("__annotations__", {})), type(module))
+                    return declaring, name
             traceback = traceback.tb_next
         return None
 
@@ -580,6 +584,9 @@ def run(target, inputs, ctx) -> dict:
     file's compiled free functions on their own), or a function."""
     checker = _CHECKER
     checker.is_user_file = ctx.is_user_file
+    if checker.module is not ctx.module:  # a new file: what the last one left out of the types is put back
+        checker.restore()
+        checker.module = ctx.module
     if ctx.kind == "function" and isinstance(target, ctx.torch.jit.ScriptFunction):
         return {"passed": True, "observations": []}  # @torch.jit.script already compiled it at import
     try:
@@ -607,4 +614,6 @@ def run(target, inputs, ctx) -> dict:
                         result["observations"].append(error)
         return result
     finally:
-        checker.restore()
+        # What torch could not type stays out for the file's next roots: each would stop at it again (a library's
+        # base class holds the same properties for every model), costing an attempt each.
+        checker.restore(keep_types=True)
