@@ -138,6 +138,7 @@ def _units(run, compiled, project) -> dict[tuple[str, str], list[dict]]:
     """Per root (real path, class name): the units holding the static errors its scripting reaches, to script on
     their own when the root's own errors mask them."""
     found: dict[tuple[str, str], list[dict]] = {}
+    rows: dict[str, set[int]] = {}  # unit id -> the lines of its static errors
     for finding in run.findings:
         function = getattr(finding.context, "function", None)
         if function is None or finding.severity != "error" or not finding.code.startswith("JIT"):
@@ -145,9 +146,14 @@ def _units(run, compiled, project) -> dict[tuple[str, str], list[dict]]:
         unit = None
         for root in _roots_of(finding, compiled, project):
             unit = unit or _unit(function.info, project)
+            rows.setdefault(unit["id"], set()).add(finding.location.row)
             listed = found.setdefault(root, [])
             if all(other["id"] != unit["id"] for other in listed):
                 listed.append(unit)
+    for listed in found.values():
+        for unit in listed:
+            # how many of its failing statements the child may leave out to see the next error
+            unit["errors"] = len(rows.get(unit["id"], ()))
     return found
 
 
@@ -286,6 +292,10 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
                         and other.message == error.message:
                     other.used = True
             where = f"line {error.line}" if error.line else "no line given"
+            if error.details.get("dropped"):
+                # torch's error at this statement, seen with the earlier failing statements of its function left
+                # out (the uses of what they bound are not counted: `artifact`)
+                where += ", the function's earlier failing statements left out"
             if error.file is not None and real(error.file) != path and real(error.file) not in linted:
                 where = f"line {error.line} of {os.path.basename(error.file)}, a file not linted"
             return marked(finding, "confirmed", f"torch {torch_version}: {_short(error.message)} ({where})",
@@ -300,7 +310,7 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         uid = unit_id(function.info)
         for root in sorted(reaching_roots):
             unit = roots[root].units.get(uid) if root in roots else None
-            if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"]:
+            if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"] and not unit.get("dropped"):
                 relaxed = ", its *args/**kwargs left out of the signature" if unit.get("relaxed") else ""
                 result = marked(finding, "not-reproduced", f"torch {torch_version} scripted `{name}` on its own "
                                 f"(built in {root[1]}{relaxed})", torch_version)

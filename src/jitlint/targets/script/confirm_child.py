@@ -15,8 +15,8 @@ error caused by the ignoring itself, `opaque` the function ignored after it.
 
 from __future__ import annotations
 
-import copy
 import importlib
+import importlib.util
 import inspect
 import os
 import re
@@ -25,8 +25,18 @@ import warnings
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 _COMPILED_FROM = re.compile(r"'([\w.<>]+)' is being compiled since it was called from")
-_NOT_PROVIDED = re.compile(r"^Argument \w+ not provided\.$", re.MULTILINE)
 
+
+def _sibling(name: str):
+    """The child-side module `name` next to this file, loaded by its path (the user's interpreter has no jitlint)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_jitlint_script_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_leave_out = _sibling("confirm_leave_out")
 _SPENT_OVERLOADS: dict[str, list] = {}
 _CHECKER = None
 
@@ -243,7 +253,7 @@ class Checker:
         Torch reads the list off the compiled object's class, so a subclass that has a list of its own (which hides
         this one) gets the name too."""
         changed = False
-        for cls in [owner, *(sub for sub in _subclasses(owner) if list_name in vars(sub))]:
+        for cls in [owner, *(sub for sub in _leave_out.subclasses(owner) if list_name in vars(sub))]:
             current = list(getattr(cls, list_name, []) or [])
             if name in current:
                 continue
@@ -325,7 +335,7 @@ class Checker:
     def is_artifact(self, parsed: dict, ignored) -> bool:
         """An error caused by jitlint's own ignoring: a stub's (see `_stub_artifact`), or a use of an attribute or
         property it left out of the type."""
-        if _stub_artifact(parsed, ignored):
+        if _leave_out.stub_artifact(parsed, ignored):
             return True
         return any(f"has no attribute '{name}'" in parsed["message"] for name in self.opaque_attributes)
 
@@ -413,19 +423,36 @@ class Checker:
                 return parsed, self.ignoring(parsed, culprit)
 
             outcome.update(_functions_only(ctx.until_clean(attempt, explain)))
-            if not outcome["passed"] and outcome["observations"] and _VARIADIC in outcome["observations"][-1]["message"]:
-                # torch refuses the unit's signature (`*args`, `**kwargs`, keyword-only defaults) before its body:
-                # compiled again with those left out of the signature, its body's own errors show
-                with _relaxed_signatures(self.torch) as dropped:
-                    relaxed = _functions_only(ctx.until_clean(attempt, explain))
-                for error in relaxed["observations"]:
-                    error["relaxed"] = True
-                    error["artifact"] = error["artifact"] or any(
-                        error["message"].startswith(f"undefined value {name}") for name in dropped)
-                outcome["observations"] += relaxed["observations"]
-                outcome.update(passed=relaxed["passed"], opaque=relaxed["opaque"], relaxed=True)
+            self._past_own_errors(outcome, own, attempt, explain, ctx, int(unit.get("errors", 0)))
         self.restore(keep_types=True)
         return outcomes
+
+    def _past_own_errors(self, outcome: dict, own, attempt, explain, ctx, errors: int) -> None:
+        """A unit that fails in its own function hides the rest of that function: compile it again with what failed
+        left out (the signature's `*args`, `**kwargs` and keyword-only defaults; a statement of its own body, at most
+        one more than the static errors the unit holds, `errors`), so that its later errors show. What is seen
+        so is marked `relaxed` (with a statement left out, `dropped`; the errors its absence causes, a use of a name
+        it bound, `artifact`)."""
+        span = _leave_out.lines_of(own)
+        dropped_lines: set[tuple[str, int]] = set()
+        while not outcome["passed"] and outcome["observations"]:
+            last = outcome["observations"][-1]
+            variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
+            in_body = span is not None and last["file"] == span[0] and span[1] <= (last["line"] or 0) <= span[2]
+            if not variadic:
+                if not in_body or len(dropped_lines) > errors or (last["file"], last["line"]) in dropped_lines:
+                    return
+                dropped_lines.add((last["file"], last["line"]))
+            with _leave_out.Relaxed(self.torch, dropped_lines) as left_out:
+                again = _functions_only(ctx.until_clean(attempt, explain))
+            for error in again["observations"]:
+                error["relaxed"] = True
+                error["dropped"] = bool(dropped_lines)
+                error["artifact"] = error["artifact"] or any(
+                    error["message"].startswith(f"undefined value {name}") for name in left_out)
+            outcome["observations"] += again["observations"]
+            outcome.update(passed=again["passed"], opaque=again["opaque"], relaxed=True,
+                           dropped=sorted(line for _file, line in dropped_lines))
 
     def _unit(self, target, unit: dict, ctx):
         """(what compiles the unit, its own function object), or (None, None) when it is not there."""
@@ -485,35 +512,6 @@ _RECURSIVE = os.path.join("jit", "_recursive.py")
 _ABSENT = object()  # a class attribute that was not there before a patch
 
 
-class _relaxed_signatures:
-    """While active, torch's frontend compiles a function whose signature has `*args`, `**kwargs` or keyword-only
-    parameters with defaults as if the variadic parameters were not there (the defaults still come from the
-    function's signature); the names left out are collected (a use of one is then "undefined value NAME")."""
-
-    def __init__(self, torch) -> None:
-        self.frontend = torch.jit.frontend
-        self.original = self.frontend.build_param_list
-        self.dropped: set[str] = set()
-
-    def __enter__(self) -> set[str]:
-        original, dropped = self.original, self.dropped
-
-        def build_param_list(ctx, py_args, self_name, pdt_arg_types=None):
-            relaxed = copy.copy(py_args)
-            for name in ("vararg", "kwarg"):
-                if getattr(py_args, name) is not None:
-                    dropped.add(getattr(py_args, name).arg)
-                    setattr(relaxed, name, None)
-            relaxed.kw_defaults = []
-            return original(ctx, relaxed, self_name, pdt_arg_types)
-
-        self.frontend.build_param_list = build_param_list
-        return dropped
-
-    def __exit__(self, *exc) -> None:
-        self.frontend.build_param_list = self.original
-
-
 def _functions_only(result: dict) -> dict:
     """A unit's retry result with only the functions it ignored as `opaque`: the attributes and properties left out
     of the types mask none of its own code."""
@@ -521,32 +519,6 @@ def _functions_only(result: dict) -> dict:
                  if error.get("attribute") or error.get("property")}
     result["opaque"] = [name for name in result["opaque"] if name not in typed_out]
     return result
-
-
-def _subclasses(cls) -> list:
-    found, pending = [], [cls]
-    while pending:
-        for sub in type.__subclasses__(pending.pop()):
-            if sub not in found:
-                found.append(sub)
-                pending.append(sub)
-    return found
-
-
-def _stub_artifact(parsed: dict, ignored) -> bool:
-    """An error caused by jitlint's own ignoring: torch builds the stub of an ignored function from its Python
-    signature without the defaults (torch 2.13: calling an `@torch.jit.ignore` function without a defaulted
-    argument fails with "Argument a not provided."). A method's stub is named `lazy_bind...` (any error at a call of
-    it counts, as before); a staticmethod's or free function's is named as jitlint reported it ignored
-    (`Cls.name(...)`, `name(...)`): there only the missing-default error counts, which the compiled function would
-    not give."""
-    if not ignored:
-        return False
-    message = parsed["message"]
-    if message.startswith("lazy_bind"):
-        return True
-    return any(message.startswith(f"{name}(") for name in ignored) and bool(
-        _NOT_PROVIDED.search(parsed.get("text") or ""))
 
 
 def setup(torch) -> None:
