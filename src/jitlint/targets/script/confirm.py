@@ -32,6 +32,9 @@ COMPILER_ERROR = "JIT000"
 # At most this many captures of one root (or unit): each makes the culprit of its error opaque and tries again.
 MAX_ATTEMPTS = 40
 
+# The share of a file's time limit after which no more failing statements are left out to see the next error.
+LEAVE_OUT_SHARE = 0.4
+
 # At most this many units (functions, methods) of one root are scripted on their own when its errors mask them.
 MAX_UNITS = 40
 
@@ -89,7 +92,7 @@ class ScriptStrategy(Strategy):
     def options(self, run, settings) -> dict:
         # Each attribute or property torch cannot type costs an attempt before any method is compiled (a library's
         # base class may hold a dozen), besides each failing function.
-        return {"max_attempts": MAX_ATTEMPTS}
+        return {"max_attempts": MAX_ATTEMPTS, "leave_out_seconds": settings.timeout * LEAVE_OUT_SHARE}
 
     def mark(self, run, results, torch_version, settings):
         from jitlint.rules import RULES_BY_CODE

@@ -21,6 +21,7 @@ import inspect
 import os
 import re
 import sys
+import time
 import warnings
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
@@ -77,6 +78,7 @@ class Checker:
         self.is_user_file = lambda path: False
         self.patches: list[tuple[object, str, object, bool]] = []
         self.module = None  # the module of the file whose roots are being scripted
+        self.leave_out_until: float | None = None  # when leaving failing statements out stops, for this file
         self.type_patches: list[tuple[object, str, object]] = []  # the lists of torch's below, as they were
         self.opaque_attributes: set[str] = set()  # attributes and properties left out of the types
 
@@ -436,6 +438,8 @@ class Checker:
         span = _leave_out.lines_of(own)
         dropped_lines: set[tuple[str, int]] = set()
         while not outcome["passed"] and outcome["observations"]:
+            if self.leave_out_until is not None and time.monotonic() > self.leave_out_until:
+                return
             last = outcome["observations"][-1]
             variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
             in_body = span is not None and last["file"] == span[0] and span[1] <= (last["line"] or 0) <= span[2]
@@ -559,6 +563,10 @@ def run(target, inputs, ctx) -> dict:
     if checker.module is not ctx.module:  # a new file: what the last one left out of the types is put back
         checker.restore()
         checker.module = ctx.module
+        # leaving failing statements out stops past this share of the file's time limit, so that the file's other
+        # roots are still checked in time
+        budget = ctx.options.get("leave_out_seconds")
+        checker.leave_out_until = time.monotonic() + budget if budget else None
     if ctx.kind == "function" and isinstance(target, ctx.torch.jit.ScriptFunction):
         return {"passed": True, "observations": []}  # @torch.jit.script already compiled it at import
     try:
