@@ -425,7 +425,7 @@ class Checker:
                     return parsed, None  # the unit's own body: nothing further to learn by ignoring it
                 return parsed, self.ignoring(parsed, culprit)
 
-            outcome.update(_functions_only(ctx.until_clean(attempt, explain)))
+            outcome.update(_leave_out.functions_only(ctx.until_clean(attempt, explain)))
             self._past_own_errors(outcome, own, attempt, explain, ctx, int(unit.get("errors", 0)))
         self.restore(keep_types=True)
         return outcomes
@@ -449,7 +449,7 @@ class Checker:
                     return
                 dropped_lines.add((last["file"], last["line"]))
             with _leave_out.Relaxed(self.torch, dropped_lines) as left_out:
-                again = _functions_only(ctx.until_clean(attempt, explain))
+                again = _leave_out.functions_only(ctx.until_clean(attempt, explain))
             for error in again["observations"]:
                 error["relaxed"] = True
                 error["dropped"] = bool(dropped_lines)
@@ -515,15 +515,6 @@ class Checker:
 _VARIADIC = "Compiled functions can't take variable number of arguments"
 _RECURSIVE = os.path.join("jit", "_recursive.py")
 _ABSENT = object()  # a class attribute that was not there before a patch
-
-
-def _functions_only(result: dict) -> dict:
-    """A unit's retry result with only the functions it ignored as `opaque`: the attributes and properties left out
-    of the types mask none of its own code."""
-    typed_out = {error.get("opaque") for error in result["observations"]
-                 if error.get("attribute") or error.get("property")}
-    result["opaque"] = [name for name in result["opaque"] if name not in typed_out]
-    return result
 
 
 def setup(torch) -> None:

@@ -109,3 +109,12 @@ def stub_artifact(parsed: dict, ignored) -> bool:
         return True
     return any(message.startswith(f"{name}(") for name in ignored) and bool(
         NOT_PROVIDED.search(parsed.get("text") or ""))
+
+
+def functions_only(result: dict) -> dict:
+    """A unit's retry result with only the functions it ignored as `opaque`: the attributes and properties left out
+    of the types mask none of its own code."""
+    typed_out = {error.get("opaque") for error in result["observations"]
+                 if error.get("attribute") or error.get("property")}
+    result["opaque"] = [name for name in result["opaque"] if name not in typed_out]
+    return result
