@@ -145,6 +145,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT235": CodeInfo("grad-decorator-hides-globals", "error", "script", None),
     "JIT240": CodeInfo("no-floordiv-matmul-augassign", "error", "script", "unsafe"),
     "JIT241": CodeInfo("tensor-function-as-annotation", "error", "script", "safe"),
+    "JIT242": CodeInfo("interface-declaration", "error", "script", None),
     "JIT301": CodeInfo("modulelist-index-variable", "error", "script", "safe"),
     "JIT302": CodeInfo("moduledict-index-variable", "error", "script", None),
     "JIT303": CodeInfo("modulelist-reversed", "error", "script", None),
