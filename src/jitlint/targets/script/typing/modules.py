@@ -39,6 +39,40 @@ _PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parame
 CONTAINERS = frozenset(CONTAINER_KINDS.values())
 
 
+def _conv(n: int) -> dict[str, Type]:
+    ints = tuple_of([INT] * n)
+    return {"weight": TENSOR, "in_channels": INT, "out_channels": INT, "groups": INT, "kernel_size": ints,
+            "stride": ints, "dilation": ints, "output_padding": ints, "transposed": BOOL, "padding_mode": STR}
+
+
+# The attributes `torch.nn` classes set in their own `__init__`, as torch types them on an instance: parameters
+# that are always there (`weight` of a convolution) are Tensors, and `__constants__` take the type of the value
+# the constructor stores, which is fixed by the class (`stride` of a Conv2d is a tuple of two ints). Left out
+# (unknown): what the configuration decides (`bias`, a LayerNorm's `weight`, a BatchNorm's `momentum` may be
+# None; a convolution's `padding` may be a str; a LayerNorm's `normalized_shape` has the length it is given).
+TORCH_MODULE_ATTRIBUTES: dict[str, dict[str, Type]] = {
+    **{name: _conv(n) for n, names in ((1, ("Conv1d", "ConvTranspose1d")), (2, ("Conv2d", "ConvTranspose2d")),
+                                       (3, ("Conv3d", "ConvTranspose3d"))) for name in names},
+    "Linear": {"weight": TENSOR, "in_features": INT, "out_features": INT},
+    "LayerNorm": {"eps": FLOAT, "elementwise_affine": BOOL},
+    "GroupNorm": {"num_groups": INT, "num_channels": INT, "eps": FLOAT, "affine": BOOL},
+    **{name: {"num_features": INT, "eps": FLOAT, "affine": BOOL, "track_running_stats": BOOL}
+       for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d",
+                    "InstanceNorm3d")},
+    **{name: {"ceil_mode": BOOL, "return_indices": BOOL} for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d")},
+    **{name: {"ceil_mode": BOOL, "count_include_pad": BOOL} for name in ("AvgPool1d", "AvgPool2d", "AvgPool3d")},
+    "Embedding": {"weight": TENSOR, "num_embeddings": INT, "embedding_dim": INT, "norm_type": FLOAT,
+                  "scale_grad_by_freq": BOOL, "sparse": BOOL},
+}
+
+
+def torch_module_attribute(qualified: str | None, name: str) -> Type | None:
+    """The type of attribute `name` of an instance of the `torch.nn` class `qualified` (None: not known)."""
+    if not qualified or not qualified.startswith("torch.nn."):
+        return None
+    return TORCH_MODULE_ATTRIBUTES.get(qualified.rsplit(".", 1)[-1], {}).get(name)
+
+
 @dataclass(frozen=True)
 class Submodule:
     """A module held by an attribute: the project classes it may be (empty: a torch class or unknown), the torch
@@ -93,7 +127,9 @@ class ModuleMembers:
                 return BOOL
         info = self.project.attributes(cls).get(name)
         if info is None:
-            return None
+            # set by the `__init__` of a torch class it derives from (`self.weight` of a Conv2d subclass)
+            found = {torch_module_attribute(base, name) for base in self.project.torch_bases(cls)} - {None}
+            return found.pop() if len(found) == 1 else None
         registered = self._registered(cls).get(name)
         if registered is not None:
             return registered
