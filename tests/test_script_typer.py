@@ -174,3 +174,24 @@ def test_attributes_torch_folds_prune_what_they_guard(tmp_path):
                 return x * self.scale
     ''', tmp_path, name="forward")
     assert not result.results and str(result.returns) == "Tensor" and type_of("self.scale") == "float"
+
+
+def test_module_attributes_from_torch_classes_and_init_locals(tmp_path):
+    """`self.stride` of a Conv2d subclass and `self.conv.groups` of a Conv2d submodule are what torch.nn's own
+    `__init__` stores; `self.scale` is the value of a local `__init__` binds once."""
+    _result, type_of = typed('''
+        class Conv(nn.Conv2d):
+            def __init__(self, dim: int, heads: int = 2):
+                super().__init__(dim, dim, 3)
+                head_dim = dim // heads
+                self.scale = head_dim ** -0.5
+                self.conv = nn.Conv2d(dim, dim, 1)
+
+            def forward(self, x):
+                return self.stride, self.weight, self.conv.groups, self.scale, self.padding
+    ''', tmp_path, name="forward")
+    assert type_of("self.stride") == "Tuple[int, int]"
+    assert type_of("self.weight") == "Tensor"
+    assert type_of("self.conv.groups") == "int"
+    assert type_of("self.scale") == "float"
+    assert type_of("self.padding") is None  # a str or a tuple, as the configuration says

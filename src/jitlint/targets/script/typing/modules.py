@@ -15,13 +15,14 @@ does a value jitlint cannot type (a parameter of `__init__` with no annotation, 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
-from jitlint.facts.syntax import assigned_names
+from jitlint.facts.syntax import assigned_names, bindings, target_names
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
 from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
@@ -100,7 +101,8 @@ ValueTyper = Callable[[cst.BaseExpression, "InitScope"], "Type | None"]
 
 @dataclass
 class InitScope:
-    """An `__init__` being read: its file, the name of its first parameter, and its parameters' annotated types."""
+    """An `__init__` being read: its file, the name of its first parameter, and the types of the names it reads: its
+    parameters' annotated types, and the locals it binds once."""
 
     cls: ClassInfo
     imports: object
@@ -115,6 +117,7 @@ class ModuleMembers:
     def __init__(self, project: ProjectIndex, typer: ValueTyper | None = None) -> None:
         self.project = project
         self.typer = typer
+        self._scopes: dict[int, tuple[ClassInfo, InitScope]] = {}  # per class: its `__init__` read once
 
     def member(self, cls: ClassInfo, name: str) -> Member:
         """What `self.<name>` is in compiled code of `cls` (None: unknown, or no such attribute)."""
@@ -167,6 +170,22 @@ class ModuleMembers:
         return kinds.pop() if len(kinds) == 1 else None
 
     def _scope(self, cls: ClassInfo, init) -> InitScope:
+        cached = self._scopes.get(id(cls))
+        if cached is not None and cached[0] is cls:
+            return cached[1]
+        scope = self._parameters(cls, init)
+        # Kept before its locals are typed: typing them may read another attribute of the class, which reads this
+        # scope (with the locals not typed yet) instead of reading `__init__` again.
+        self._scopes[id(cls)] = (cls, scope)
+        # A local `__init__` binds once (`head_dim = dim // num_heads`) holds the value of that one assignment
+        # wherever it is read; its type is that value's, typed in the order the assignments come.
+        for name, value in _single_assignments(init.node, tuple(scope.params)):
+            kind = self.value(value, scope)
+            if isinstance(kind, Type):
+                scope.params[name] = kind
+        return scope
+
+    def _parameters(self, cls: ClassInfo, init) -> InitScope:
         imports = init.module.imports
         reader = Reader(imports, self.project)
         params: dict[str, Type | None] = {}
@@ -276,6 +295,33 @@ class ModuleMembers:
         bases: a Tensor, or None when the value is None (torch types such an attribute NoneType)."""
         return run_fact(self.project, _Registered, cls)
 
+
+
+def _single_assignments(init: cst.FunctionDef, params) -> list[tuple[str, cst.BaseExpression]]:
+    """`name = value` statements of `init` (not in nested functions or classes) whose name no other binding of
+    `init` binds and that is not a parameter, in source order."""
+    counts = Counter(name for _binding, target in bindings(init.body, into_functions=False)
+                     for name in target_names(target))
+    found: list[tuple[str, cst.BaseExpression]] = []
+
+    class Assignments(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                name = node.targets[0].target.value
+                if counts[name] == 1 and name not in params:
+                    found.append((name, node.value))
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    walk(init.body, Assignments())
+    return found
 
 
 class _Member(RunFact):
