@@ -56,7 +56,7 @@ LARGEST_MODULES = {
     "capture.py": 718,
     "facts/datadep.py": 672,  # +7: the compile policy's two hooks (constant tensors are tensors; what `.item()` gives)
     "cache.py": 683,
-    "targets/script/rules/types.py": 697,
+    "targets/script/rules/types.py": 701,
 }
 NEW_MODULE_CAP = 600  # any module not in the table above
 

@@ -398,7 +398,7 @@ class IsinstanceUnsupportedType(ScriptRule):
     code = "JIT205"
     name = "isinstance-unsupported-type"
     severity = "error"
-    summary = "`isinstance(x, dict)` (torch rejects `dict` as a type)"
+    summary = "`isinstance(x, dict)` or `isinstance(x, np.ndarray)` (torch rejects `dict` and NumPy types as types)"
     message = "`isinstance()` against a type TorchScript cannot check"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -411,6 +411,10 @@ class IsinstanceUnsupportedType(ScriptRule):
                 ctx.report(element, "`isinstance(x, dict)` is not supported by TorchScript (it rejects `dict` and bare "
                                     "`Dict` as types); use `torch.jit.isinstance(x, Dict[str, Tensor])` with the "
                                     "contained types, or give the parameter one type")
+            elif qualified is not None and qualified.startswith("numpy."):
+                ctx.report(element, f"`{ctx.code(element)}` is not a type TorchScript knows (torch: \"Unknown type name "
+                                    f"'{ctx.code(element)}'\"), so it cannot check `isinstance()` against it; give "
+                                    f"the parameter one type, or convert in Python before the compiled code")
 
 
 _DICTS = frozenset({"typing.Dict", "builtins.dict"})
