@@ -195,3 +195,23 @@ def test_module_attributes_from_torch_classes_and_init_locals(tmp_path):
     assert type_of("self.conv.groups") == "int"
     assert type_of("self.scale") == "float"
     assert type_of("self.padding") is None  # a str or a tuple, as the configuration says
+
+
+def test_init_runs_as_python(tmp_path):
+    """`round(x)` and `**` in `__init__` are Python's: `round(x)` is an int, and so is an int to the power of a
+    literal int (TorchScript's are floats)."""
+    _result, type_of = typed('''
+        class Attention(nn.Module):
+            def __init__(self, dim: int, ratio: float = 1.0):
+                super().__init__()
+                head_dim = round(dim * ratio)
+                self.head_dim = head_dim
+                self.width = 2 ** dim
+                self.square = dim ** 2
+
+            def forward(self, x):
+                return self.head_dim, self.width, self.square
+    ''', tmp_path, name="forward")
+    assert type_of("self.head_dim") == "int"
+    assert type_of("self.width") is None  # an int or a float, as the sign of `dim` says
+    assert type_of("self.square") == "int"

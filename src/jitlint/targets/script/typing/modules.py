@@ -259,6 +259,11 @@ class ModuleMembers:
         if isinstance(node, cst.IfExp):
             body, orelse = self.value(node.body, scope), self.value(node.orelse, scope)
             return body if body == orelse else None
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Power):
+            # Python's int ** int is an int for an exponent >= 0 and a float otherwise (TorchScript's is a float)
+            base, exponent = self.value(node.left, scope), self.value(node.right, scope)
+            if base == INT and exponent == INT:
+                return INT if isinstance(node.right, cst.Integer) else None
         if isinstance(node, cst.Name) and scope is not None and node.value in scope.params:
             return scope.params[node.value]
         if isinstance(node, cst.Call) and scope is not None:
@@ -271,8 +276,8 @@ class ModuleMembers:
                 return Failed("object")
             if qualified is not None and qualified.startswith("numpy."):
                 return Failed("ndarray")  # numpy arrays and scalars: no TorchScript type
-            if qualified in ("builtins.int", "builtins.len"):
-                return INT
+            if qualified in ("builtins.int", "builtins.len") or (qualified == "builtins.round" and len(node.args) == 1):
+                return INT  # Python's `round(x)` is an int (TorchScript's `round` of a float is a float)
             if qualified == "builtins.float":
                 return FLOAT
             if qualified == "builtins.bool":
