@@ -140,7 +140,7 @@ class InterfaceDeclaration(ScriptRule):
         for _, statement in sorted(methods.items()):
             if any(ctx.qualify(d.decorator) == "builtins.staticmethod" for d in statement.decorators):
                 continue
-            if statement.returns is None:
+            if statement.returns is None and signature_comment(statement) is None:  # `# type: (...) -> T` says it
                 ctx.report(statement.name, (
                     f"`{statement.name.value}` of the interface `{node.name.value}` has no return annotation "
                     f"('interface declarations must have a return type annotated'); annotate it, e.g. `-> None`"))
