@@ -516,6 +516,8 @@ class MethodWithoutSelf(ScriptRule):
         params = node.params
         if params.posonly_params or params.params or isinstance(params.star_arg, cst.Param):
             return
+        if params.star_kwarg is not None:
+            return  # torch rejects the `**kwargs` first (JIT108)
         cls = function.info.cls
         if ctx.project.is_module_class(cls):
             # torch reads every compiled method's signature with `inspect.signature` of the bound method, which
