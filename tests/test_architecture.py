@@ -54,7 +54,7 @@ LARGEST_MODULES = {
     "cli.py": 761,
     "targets/fx/rules/edits.py": 729,
     "cache.py": 683,
-    "targets/script/rules/types.py": 751,
+    "targets/script/rules/types.py": 701,
 }
 NEW_MODULE_CAP = 600  # any module not in the table above
 
