@@ -45,6 +45,8 @@ DYNAMIC_SHAPE_METHODS = frozenset({"nonzero", "unique", "unique_consecutive", "m
 # Functions and methods whose Python result is read from the data in every mode.
 DATA_FUNCTIONS = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
 DATA_METHODS = frozenset({"equal", "allclose", "is_nonzero"})
+# Builtins that take the truth value of each element they iterate (`all(mask)`: `bool()` of each element).
+_ITERATING_TESTS = frozenset({"builtins.all", "builtins.any"})
 _CONVERSIONS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.complex": "complex"}
 
 
@@ -128,6 +130,9 @@ class CompileDatadep(DatadepPolicy):
         self._text(domain, reads, statement, frame)
         for call in reads.calls:
             self._call(domain, call, frame)
+        if not self.shapes:
+            for comprehension in reads.comprehensions:
+                self._shape_calls_in(domain, comprehension, frame)
         for subscript in reads.subscripts:
             if self.shapes or domain.kind(subscript.value, frame) not in TENSORISH:
                 continue
@@ -213,6 +218,10 @@ class CompileDatadep(DatadepPolicy):
                 self._record(Break("scalar", call, "`.tolist()`"))
         elif qualified in DATA_FUNCTIONS or (method in DATA_METHODS and receiver in TENSORISH):
             self._record(Break("scalar", call, f"`{qualified or '.' + method + '()'}`", always=True))
+        elif qualified in _ITERATING_TESTS and len(args) == 1:
+            if domain.kind(args[0].value, frame) in TENSORISH:
+                self._record(Break("branch", call, f"`{qualified[9:]}()` over a tensor (the truth value of each "
+                                   "element)", "tensor"))
         elif qualified == "torch._assert" and args:
             self._decision(domain, args[0].value, frame, "`torch._assert`", call)
         elif qualified == "builtins.range" and self.scalars | self.shapes:
@@ -235,6 +244,28 @@ class CompileDatadep(DatadepPolicy):
         elif method == "repeat_interleave" and receiver in TENSORISH and args:
             if domain.kind(args[0].value, frame) in TENSORISH:
                 self._record(Break("shape", call, "`.repeat_interleave()` by a tensor of repeats"))
+
+    def _shape_calls_in(self, domain: DatadepDomain, comprehension: cst.BaseExpression, frame: Frame) -> None:
+        """A comprehension's calls of torch functions whose output size depends on the data: Dynamo traces the
+        comprehension's body like any other code, so the call breaks wherever it sits. Only the qualified functions,
+        whose break does not depend on what the comprehension's own names hold."""
+        calls: list[cst.Call] = []
+
+        class Calls(cst.CSTVisitor):
+            def visit_Lambda(self, node: cst.Lambda) -> bool:
+                return False
+
+            def visit_Call(self, node: cst.Call) -> None:
+                calls.append(node)
+
+        comprehension.visit(Calls())
+        for call in calls:
+            qualified = domain.imports.qualify(call.func) or ""
+            args = [arg for arg in call.args if not arg.star]
+            if qualified in DYNAMIC_SHAPE_FUNCTIONS:
+                self._record(Break("shape", call, f"`{qualified}`"))
+            elif qualified == "torch.where" and len(args) == 1 and not any(arg.keyword for arg in call.args):
+                self._record(Break("shape", call, "one-argument `torch.where`"))
 
     def loop(self, domain: DatadepDomain, node: cst.For, iterable: str | None, frame: Frame) -> None:
         if self.shapes and iterable in ("ddtensor", "ddtensors"):
