@@ -130,8 +130,9 @@ class CompileDatadep(DatadepPolicy):
         self._text(domain, reads, statement, frame)
         for call in reads.calls:
             self._call(domain, call, frame)
-        if not self.shapes:
-            for comprehension in reads.comprehensions:
+        for comprehension in reads.comprehensions:
+            self._element_tests(domain, comprehension, frame)
+            if not self.shapes:
                 self._shape_calls_in(domain, comprehension, frame)
         for subscript in reads.subscripts:
             if self.shapes or domain.kind(subscript.value, frame) not in TENSORISH:
@@ -245,6 +246,28 @@ class CompileDatadep(DatadepPolicy):
             if domain.kind(args[0].value, frame) in TENSORISH:
                 self._record(Break("shape", call, "`.repeat_interleave()` by a tensor of repeats"))
 
+    def _element_tests(self, domain: DatadepDomain, comprehension: cst.BaseExpression, frame: Frame) -> None:
+        """A comprehension's `if` on an element of a tensor it iterates (`[t for t in x if t > 0]`, `[l for (l, d)
+        in zip(layers, mask) if not d]`): iterating a tensor yields tensors, so the test is a decision on a tensor.
+        Only one `for` clause, whose iterable is read in the enclosing scope; the names it binds from a tensor are
+        the iterated tensor itself, or the tensors at their place in a `zip(...)`."""
+        clause = comprehension.for_in
+        if clause.inner_for_in is not None:
+            return
+        elements: set[str] = set()
+        if domain.kind(clause.iter, frame) in TENSORISH and isinstance(clause.target, cst.Name):
+            elements.add(clause.target.value)
+        elif (isinstance(clause.iter, cst.Call) and domain.imports.qualify(clause.iter.func) == "builtins.zip"
+              and isinstance(clause.target, (cst.Tuple, cst.List))
+              and len(clause.target.elements) == len(clause.iter.args)
+              and not any(arg.star or arg.keyword for arg in clause.iter.args)):
+            for element, arg in zip(clause.target.elements, clause.iter.args):
+                if isinstance(element.value, cst.Name) and domain.kind(arg.value, frame) in TENSORISH:
+                    elements.add(element.value.value)
+        for condition in clause.ifs:
+            if _tests_element(condition.test, elements):
+                self._record(Break("branch", condition.test, "a comprehension's `if`", "tensor"))
+
     def _shape_calls_in(self, domain: DatadepDomain, comprehension: cst.BaseExpression, frame: Frame) -> None:
         """A comprehension's calls of torch functions whose output size depends on the data: Dynamo traces the
         comprehension's body like any other code, so the call breaks wherever it sits. Only the qualified functions,
@@ -289,6 +312,21 @@ def _reads_data_function(domain: DatadepDomain, test: cst.BaseExpression) -> boo
 
     test.visit(Calls())
     return bool(found)
+
+
+def _tests_element(test: cst.BaseExpression, elements: set[str]) -> bool:
+    """The test takes the truth value of one of `elements` (tensors): the name itself, `not` it, or an ordering or
+    equality comparison of it (`is`, `is not`, `in`, `not in` are Python's and do not read the data)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _tests_element(test.expression, elements)
+    if isinstance(test, cst.Name):
+        return test.value in elements
+    if isinstance(test, cst.Comparison):
+        if any(isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for target in test.comparisons):
+            return False
+        sides = (test.left, *(target.comparator for target in test.comparisons))
+        return any(isinstance(side, cst.Name) and side.value in elements for side in sides)
+    return False
 
 
 def _operator(node: cst.BooleanOperation) -> str:
