@@ -95,6 +95,21 @@ class CompileDatadep(DatadepPolicy):
             return None  # the call breaks the graph; Dynamo resumes with the Python value
         return "datalist" if method == "tolist" else "data"
 
+    def passed(self, kinds: frozenset) -> str | None:
+        """Dynamo inlines a helper once for each call it traces: when some callers pass a tensor whose size depends
+        on its data and the others a plain tensor, the helper's decisions on that size break for the former, at the
+        helper's line."""
+        if "ddtensor" in kinds and kinds <= {"tensor", "ddtensor"}:
+            return "ddtensor"
+        return super().passed(kinds)
+
+    def parameter(self, annotated: str | None, passed: str) -> str | None:
+        """A parameter annotated `Tensor` holds what the callers pass: a tensor whose size depends on its data, or
+        a mask, is one."""
+        if annotated == "tensor" and passed in TENSORISH:
+            return passed
+        return super().parameter(annotated, passed)
+
     def arithmetic(self, left: str | None, right: str | None) -> str | None:
         """A tensor combined with a value read from data (`x * v`) is a tensor: a decision on it is a decision on a
         tensor."""
