@@ -270,8 +270,8 @@ class DatadepDomain(CallKinds, FlowDomain):
             if index == 0 and self.self_name == name:
                 continue
             values[name] = self._param_kind(param)
-            if values[name] is None and name in self.parameters:
-                values[name] = self.parameters[name]
+            if name in self.parameters:
+                values[name] = self.policy.parameter(values[name], self.parameters[name])
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 values[star.name.value] = None
@@ -466,9 +466,10 @@ def _caller_result(ctx: "RuleContext", caller) -> "DatadepResult":
     return _other_files(ctx).result(ctx, caller)
 
 
-def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFunction") -> dict[str, str | None]:
+def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFunction",
+                  policy: DatadepPolicy) -> dict[str, str | None]:
     """The kinds the captured callers pass to each parameter of `node`, in any file of the run (joined over the
-    calls: one kind when every call that passes a known kind passes that one). A capture policy whose datadep
+    calls by the policy's `passed`). A capture policy whose datadep
     policy follows calls says `needs_one_process`: every caller is then parsed in this process."""
     params = node.params
     positional = [*params.posonly_params, *params.params]
@@ -494,9 +495,9 @@ def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFun
             seen.setdefault(name, set()).add(kind)
     found = {}
     for name, kinds in seen.items():
-        known = kinds - {None}
-        if len(known) == 1:
-            found[name] = next(iter(known))
+        kind = policy.passed(frozenset(kinds - {None}))
+        if kind is not None:
+            found[name] = kind
     return found
 
 
@@ -519,7 +520,7 @@ class DataDependence(Fact):
             cycles = run.cycles
         parameters = {}
         if policy.follow_calls and entry is not None and node.name.value != "forward":
-            parameters = _caller_kinds(ctx, node, entry)
+            parameters = _caller_kinds(ctx, node, entry, policy)
         domain = DatadepDomain(node, ctx, entry, policy, parameters)
         FlowWalker(domain, entry.pruned if entry is not None else ()).run(node)
         result = DatadepResult(policy.events, domain.arguments)

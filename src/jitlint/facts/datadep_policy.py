@@ -89,6 +89,16 @@ class DatadepPolicy:
             return None
         return "data" if value in DEPENDENT else None
 
+    def passed(self, kinds: frozenset) -> str | None:
+        """The kind of a helper's parameter, from the known kinds its callers pass (the base: the kind every one of
+        them passes)."""
+        return next(iter(kinds)) if len(kinds) == 1 else None
+
+    def parameter(self, annotated: str | None, passed: str) -> str | None:
+        """The kind of a helper's parameter whose annotation gives `annotated` (None: no kind) and whose callers pass
+        `passed` (the base: the annotation's kind when it has one)."""
+        return passed if annotated is None else annotated
+
     def join(self, first, second):
         """The kind of a value where paths that give it these kinds merge (the base: the kind of every path)."""
         return first if first == second else None
