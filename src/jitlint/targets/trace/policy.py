@@ -50,7 +50,8 @@ TRACE_TIME_VALUES: dict[str, bool] = {
     "torch.fx._symbolic_trace.is_fx_symbolic_tracing": False,
 }
 # Decorators whose function runs as TorchScript when traced code calls it.
-SCRIPTED_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_if_tracing", "torch.jit._script.script"})
+SCRIPTED_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_if_tracing", "torch.jit._script.script",
+                                 "torch.jit._script_if_tracing", "torch.jit._trace._script_if_tracing"})
 _SCRIPT_CALL = re.compile(r"\bscript\(")
 
 
