@@ -322,11 +322,11 @@ def _lint_run(
 ) -> LintRun:
     """`progress(done, total, phase)`, if given, is called as files are read and as they are linted (`phase` says
     what each worker is doing). With `jobs` > 1 and enough files, the files are split across forked workers (see
-    `_lint_sharded`), unless `keep_model` asks for the project index and capture maps in this process (the
-    dynamic checker needs them). The maps built are those
-    of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs). `stdin` and `buffers`
-    (the text `--fix` has not written yet) are linted in place of the files of the same path on disk. `loader`
-    reads a module on demand (default `load_quietly`); `record` fills `LintRun.contrib` and `graph` (for the cache)."""
+    `_lint_sharded`; `jitlint.split_run`), unless `keep_model` asks for the project index and capture maps in this
+    process (the dynamic checker needs them). The maps built are those of the enabled rules' capture policies, and
+    `policies` (what a dynamic confirmer needs). `stdin` and `buffers` (the text `--fix` has not written yet) are linted
+    in place of the files of the same path on disk. `loader` reads a module on demand (default `load_quietly`);
+    `record` fills `LintRun.contrib` and `graph` (for the cache)."""
     global _LIMITS
     _LIMITS = limits = config.limits()
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
@@ -1153,6 +1153,7 @@ def _internal_error(source, what: str) -> Finding:
 
 
 UNUSED_NOQA = "JIT900"
+RUN_TARGETS: list[frozenset[str]] = []  # the whole run's targets, for a run linted in parts (`jitlint.split_run`)
 
 
 def lint_module(source, module, project, maps, rules, config, unused_noqa: bool = False) -> list[Finding]:
@@ -1171,7 +1172,7 @@ def lint_module(source, module, project, maps, rules, config, unused_noqa: bool 
 def _lint_module(source, module, project, maps, rules, config, unused_noqa=False) -> tuple[list[Finding], dict[str, str]]:
     raws: list[RawFinding] = []
     failed: dict[str, str] = {}
-    targets = frozenset(rule.target for rule in rules if rule.target is not None)
+    targets = RUN_TARGETS[-1] if RUN_TARGETS else frozenset(rule.target for rule in rules if rule.target is not None)
     facts = FactStore()  # the file's facts, shared by the traversals of every policy and dropped after the file
     for policy in dict.fromkeys(rule.policy for rule in rules):  # one traversal per capture policy, in code order
         group = [rule for rule in rules if rule.policy == policy]
@@ -1454,11 +1455,7 @@ def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: li
     # function's `def`, and any error in the function would confirm it).
     statement = where.statement_lines(raw.node, (code_range.start.line, code_range.end.line))
     return Finding(
-        rule.code,
-        rule.name,
-        raw.message,
-        rule.severity,
-        filename,
+        rule.code, rule.name, raw.message, rule.severity, filename,
         Location(code_range.start.line, code_range.start.column + 1),
         Location(code_range.end.line, code_range.end.column + 1),
         fix=_resolve_fix(raw.fix, positions),
