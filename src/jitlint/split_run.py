@@ -15,7 +15,8 @@ from pathlib import Path
 
 from jitlint.cache import merge_graph
 from jitlint.config import Config
-from jitlint.engine import RUN_TARGETS, UNUSED_NOQA, LintRun, lint_run, needs_one_process
+from jitlint import engine
+from jitlint.engine import RUN_TARGETS, UNUSED_NOQA, LintRun, needs_one_process
 from jitlint.finding import Finding
 from jitlint.rules import RULES
 
@@ -29,7 +30,7 @@ def lint_run_split(paths: list[Path], config: Config, enabled: set[str], *, jobs
     if (jobs < 2 or keep_model or policies or stdin is not None or options.get("buffers") or UNUSED_NOQA in enabled
             or not together or together == enabled or "fork" not in multiprocessing.get_all_start_methods()
             or len(paths) == 0):
-        return lint_run(paths, config, enabled, jobs=jobs, keep_model=keep_model, policies=policies, stdin=stdin,
+        return engine.lint_run(paths, config, enabled, jobs=jobs, keep_model=keep_model, policies=policies, stdin=stdin,
                         **options)
     targets = frozenset(rule.target for rule in RULES
                         if rule.code in enabled and not rule.engine_reported and rule.target is not None)
@@ -43,7 +44,7 @@ def lint_run_split(paths: list[Path], config: Config, enabled: set[str], *, jobs
         except OSError:
             worker = None
         sending.close()
-        rest = lint_run(paths, config, enabled - together, jobs=jobs, **options)
+        rest = engine.lint_run(paths, config, enabled - together, jobs=jobs, **options)
         if worker is None:
             found = None
         else:
@@ -57,7 +58,7 @@ def lint_run_split(paths: list[Path], config: Config, enabled: set[str], *, jobs
             notes.append(f"the one-process rules' process failed ({found[1] if found else 'no result'}); "
                          "linting them in this process instead")
             options = {key: value for key, value in options.items() if key not in ("progress", "apart")}
-            run = lint_run(paths, config, together, jobs=1, **options)
+            run = engine.lint_run(paths, config, together, jobs=1, **options)
             found = ("ok", run.findings, run.loaded, run.contrib, run.graph, run.notes)
     finally:
         RUN_TARGETS.pop()
@@ -82,7 +83,7 @@ def _together(enabled: set[str]) -> set[str]:
 def _lint_together(connection, paths: list[Path], config: Config, codes: set[str], options: dict) -> None:
     options = {key: value for key, value in options.items() if key not in ("progress", "apart")}
     try:
-        run = lint_run(paths, config, codes, jobs=1, **options)
+        run = engine.lint_run(paths, config, codes, jobs=1, **options)
         connection.send(("ok", run.findings, run.loaded, run.contrib, run.graph, run.notes))
     except BaseException as error:  # reported by the parent, which lints these rules itself then
         connection.send(("failed", f"{type(error).__name__}: {error}"))
