@@ -93,3 +93,16 @@ def test_a_failing_process_leaves_its_rules_to_this_process(tmp_path, monkeypatc
     split = split_run.lint_run_split([package], Config(root=tmp_path), enabled, jobs=2)
     assert [f.to_json() for f in split.findings] == [f.to_json() for f in one.findings]
     assert any("boom" in note for note in split.notes)
+
+
+def test_a_run_of_one_process_rules_only_is_not_split(tmp_path, monkeypatch):
+    """`--target trace` alone: nothing else would run in parallel (engine-reported codes such as parse errors are
+    no rules of their own), so the run is one `lint_run` with every code."""
+    package = _project(tmp_path)
+    enabled = _codes("trace") | {"JIT001"}
+    seen = []
+    real = engine.lint_run
+    monkeypatch.setattr(engine, "lint_run", lambda paths, config, codes, **k: seen.append(set(codes)) or real(
+        paths, config, codes, **k))
+    split_run.lint_run_split([package], Config(root=tmp_path), enabled, jobs=2)
+    assert seen == [enabled]

@@ -27,8 +27,9 @@ def lint_run_split(paths: list[Path], config: Config, enabled: set[str], *, jobs
     split across workers; a plain `lint_run` when nothing would run in parallel (one job, an in-memory file, the
     model kept for the dynamic checker, unused-noqa checks, which need every rule's findings of a file at once)."""
     together = _together(enabled)
+    rest_rules = [rule for rule in RULES if rule.code in enabled - together and not rule.engine_reported]
     if (jobs < 2 or keep_model or policies or stdin is not None or options.get("buffers") or UNUSED_NOQA in enabled
-            or not together or together == enabled or "fork" not in multiprocessing.get_all_start_methods()
+            or not together or not rest_rules or "fork" not in multiprocessing.get_all_start_methods()
             or len(paths) == 0):
         return engine.lint_run(paths, config, enabled, jobs=jobs, keep_model=keep_model, policies=policies, stdin=stdin,
                         **options)
