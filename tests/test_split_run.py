@@ -1,5 +1,6 @@
-"""A run split by capture policy (`jitlint.split_run`): the rules of policies that need one process (trace) in a
-process of their own, the others across workers, at the same time; the findings are those of a run in one process."""
+"""The lint phase of a one-process run in two parts (`jitlint.split_run`): the rules of policies that need one
+process (trace) in a forked child, the others in this process, at the same time; the findings are those of a run
+linted in one part."""
 
 from __future__ import annotations
 
@@ -55,54 +56,47 @@ def _codes(*targets: str) -> set[str]:
     return {code for code, target in TARGET_OF.items() if target in targets}
 
 
-def test_script_and_trace_split_gives_the_findings_of_one_process(tmp_path, monkeypatch):
+def _parts(monkeypatch):
+    used = []
+    real = split_run.in_two_parts
+    monkeypatch.setattr(split_run, "in_two_parts", lambda *args: used.append(args[2]) or real(*args))
+    return used
+
+
+def test_script_and_trace_in_two_parts_give_the_findings_of_one(tmp_path, monkeypatch):
     package = _project(tmp_path)
     enabled = _codes("script", "trace")
-    sharded = []
-    real = engine._lint_sharded
-    monkeypatch.setattr(engine, "_lint_sharded", lambda *args: sharded.append(args[5]) or real(*args))
+    used = _parts(monkeypatch)
     one = engine.lint_run([package], Config(root=tmp_path), enabled, jobs=1)
-    split = split_run.lint_run_split([package], Config(root=tmp_path), enabled, jobs=2)
-    assert sharded == [2]  # the script rules went to two workers; the trace rules to a process of their own
-    assert [f.to_json() for f in split.findings] == [f.to_json() for f in one.findings]
-    codes = {f.code for f in split.findings}
+    assert used == []
+    two = engine.lint_run([package], Config(root=tmp_path), enabled, jobs=2)
+    assert used == [frozenset({"script", "trace"})]  # the child linted the trace rules, knowing the script target
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
+    codes = {f.code for f in two.findings}
     assert any(code.startswith("TRC2") for code in codes)  # the helper's branch on a size from another file
     assert any(code.startswith("JIT") for code in codes)
-    assert "TRC301" not in codes  # the run has the script target: the trace process knows it
+    assert "TRC301" not in codes  # the run has the script target
 
 
-def test_trace_alone_still_advises_migration(tmp_path):
+def test_trace_alone_is_linted_in_one_part_and_advises_migration(tmp_path, monkeypatch):
     package = _project(tmp_path)
-    enabled = _codes("trace")
-    split = split_run.lint_run_split([package], Config(root=tmp_path), enabled, jobs=2)
-    one = engine.lint_run([package], Config(root=tmp_path), enabled, jobs=1)
-    assert [f.to_json() for f in split.findings] == [f.to_json() for f in one.findings]
-    assert "TRC301" in {f.code for f in split.findings}
+    enabled = _codes("trace") | {"JIT001"}
+    used = _parts(monkeypatch)
+    run = engine.lint_run([package], Config(root=tmp_path), enabled, jobs=2)
+    assert used == []  # nothing else to lint at the same time
+    assert "TRC301" in {f.code for f in run.findings}
 
 
-def test_a_failing_process_leaves_its_rules_to_this_process(tmp_path, monkeypatch):
+def test_a_failing_child_leaves_its_rules_to_this_process(tmp_path, monkeypatch):
     package = _project(tmp_path)
     enabled = _codes("script", "trace")
     one = engine.lint_run([package], Config(root=tmp_path), enabled, jobs=1)
 
-    def fail(connection, *args):
+    def fail(connection, work):
         connection.send(("failed", "RuntimeError: boom"))
         connection.close()
 
-    monkeypatch.setattr(split_run, "_lint_together", fail)
-    split = split_run.lint_run_split([package], Config(root=tmp_path), enabled, jobs=2)
-    assert [f.to_json() for f in split.findings] == [f.to_json() for f in one.findings]
-    assert any("boom" in note for note in split.notes)
-
-
-def test_a_run_of_one_process_rules_only_is_not_split(tmp_path, monkeypatch):
-    """`--target trace` alone: nothing else would run in parallel (engine-reported codes such as parse errors are
-    no rules of their own), so the run is one `lint_run` with every code."""
-    package = _project(tmp_path)
-    enabled = _codes("trace") | {"JIT001"}
-    seen = []
-    real = engine.lint_run
-    monkeypatch.setattr(engine, "lint_run", lambda paths, config, codes, **k: seen.append(set(codes)) or real(
-        paths, config, codes, **k))
-    split_run.lint_run_split([package], Config(root=tmp_path), enabled, jobs=2)
-    assert seen == [enabled]
+    monkeypatch.setattr(split_run, "_child", fail)
+    two = engine.lint_run([package], Config(root=tmp_path), enabled, jobs=2)
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
+    assert any("boom" in note for note in two.notes)

@@ -211,10 +211,10 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
             apart.close()
             apart = None
     if findings is None:
-        from jitlint.split_run import lint_run_split
+        from jitlint.engine import lint_run
 
         progress = _Progress() if _wants_progress() else None
-        run = lint_run_split(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress,
+        run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress,
                        jobs=jobs or os.cpu_count() or 1, keep_model=run_dynamic, record=cache is not None,
                        policies=tuple(policy for target in confirmers for policy in target.policies), apart=apart)
         if apart is not None:

@@ -33,6 +33,7 @@ from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
 from jitlint.targets import policy_class, target_of_policy
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
+from jitlint.split_run import RUN_TARGETS, lint_in_parts
 from jitlint.walk import children, walk
 from jitlint import pages
 
@@ -387,12 +388,17 @@ def _lint_run(
     contrib = contributions_of(maps, files) if record else {}
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-    sweep = _Sweeper(len(modules))
-    for done, (source, module) in enumerate(modules):
-        if progress is not None:
-            progress(len(files) + done, len(files) + len(modules), f"lint {done}/{len(modules)}")
-        findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
-        sweep()
+
+    def lint_all(group: list[Rule], shown=None) -> list[Finding]:
+        found, sweep = [], _Sweeper(len(modules))
+        for done, (source, module) in enumerate(modules):
+            if shown is not None:
+                shown(len(files) + done, len(files) + len(modules), f"lint {done}/{len(modules)}")
+            found.extend(lint_module(source, module, project, maps, group, config, UNUSED_NOQA in enabled))
+            sweep()
+        return found
+    findings += lint_in_parts(rules, lint_all, progress, project.loaded, notes,
+                              parts=one_process and jobs > 1 and not keep_model and UNUSED_NOQA not in enabled)
     findings.sort(key=Finding.sort_key)
     graph = later.graph(project) if record else {}
     return LintRun(findings, project, maps, list(project.loaded), contrib, graph, notes=notes)
@@ -1153,7 +1159,6 @@ def _internal_error(source, what: str) -> Finding:
 
 
 UNUSED_NOQA = "JIT900"
-RUN_TARGETS: list[frozenset[str]] = []  # the whole run's targets, for a run linted in parts (`jitlint.split_run`)
 
 
 def lint_module(source, module, project, maps, rules, config, unused_noqa: bool = False) -> list[Finding]:
@@ -1456,10 +1461,8 @@ def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: li
     statement = where.statement_lines(raw.node, (code_range.start.line, code_range.end.line))
     return Finding(
         rule.code, rule.name, raw.message, rule.severity, filename,
-        Location(code_range.start.line, code_range.start.column + 1),
-        Location(code_range.end.line, code_range.end.column + 1),
-        fix=_resolve_fix(raw.fix, positions),
-        url=pages.url(rule.code),
+        Location(code_range.start.line, code_range.start.column + 1), Location(code_range.end.line, code_range.end.column + 1),
+        fix=_resolve_fix(raw.fix, positions), url=pages.url(rule.code),
         context=FindingContext(path, statement, raw.function,
                                lines[code_range.start.line - 1] if code_range.start.line <= len(lines) else "",
                                where.scope(code_range.start.line),

@@ -1,92 +1,84 @@
-"""A run split by capture policy: the rules whose policy needs one process (`needs_one_process`: the analysis follows
-values through call sites across files, `trace`, `compile`, fx's tracing) are linted in one forked process over the
-whole run, while the other rules (`script`, `export`...) are split across the usual workers, at the same time.
+"""The lint phase of a run kept in one process, in two parts at the same time.
 
-Without it, one such policy keeps the whole run in one process (`jitlint.engine.lint_run`): `--target script,trace`
-then loses the parallelism `--target script` has, and its wall time grows more than its CPU time. The findings are
-the same either way: each rule sees the same files, capture maps and run targets (`engine.RUN_TARGETS`: advice that
-must not steer a user of two targets into the other's error knows both), only in another process.
+A run with a capture policy that follows values through call sites across files (`needs_one_process`: trace,
+compile, fx tracing) is not split across workers (`jitlint.engine.lint_run`): `--target script,trace` then loses
+the parallelism `--target script` has, and its wall time grows more than its CPU time. Once the files are parsed and
+the capture maps built, the rules of those policies and the other rules (script, export...) need nothing from each
+other: the other rules lint in this process while a forked child, which shares the parsed run copy-on-write, lints
+the one-process rules (no file is parsed twice). The findings are the same: each part sees the same trees, maps and
+run targets (`RUN_TARGETS`: advice that must not steer a user of two targets into the other's error knows both).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 from pathlib import Path
+from typing import Any, Callable
 
-from jitlint.cache import merge_graph
-from jitlint.config import Config
-from jitlint import engine
-from jitlint.engine import RUN_TARGETS, UNUSED_NOQA, LintRun, needs_one_process
-from jitlint.finding import Finding
-from jitlint.rules import RULES
+from jitlint.targets import policy_class
+
+# The whole run's targets while its rules are linted in parts (read by `jitlint.engine`'s per-file lint).
+RUN_TARGETS: list[frozenset[str]] = []
 
 
-def lint_run_split(paths: list[Path], config: Config, enabled: set[str], *, jobs: int = 1, keep_model: bool = False,
-                   policies: tuple[str, ...] = (), stdin=None, **options) -> LintRun:
-    """`lint_run`, with the rules of one-process policies in a process of their own when the rest of the run is
-    split across workers; a plain `lint_run` when nothing would run in parallel (one job, an in-memory file, the
-    model kept for the dynamic checker, unused-noqa checks, which need every rule's findings of a file at once)."""
-    together = _together(enabled)
-    rest_rules = [rule for rule in RULES if rule.code in enabled - together and not rule.engine_reported]
-    if (jobs < 2 or keep_model or policies or stdin is not None or options.get("buffers") or UNUSED_NOQA in enabled
-            or not together or not rest_rules or "fork" not in multiprocessing.get_all_start_methods()
-            or len(paths) == 0):
-        return engine.lint_run(paths, config, enabled, jobs=jobs, keep_model=keep_model, policies=policies, stdin=stdin,
-                        **options)
-    targets = frozenset(rule.target for rule in RULES
-                        if rule.code in enabled and not rule.engine_reported and rule.target is not None)
-    context = multiprocessing.get_context("fork")
-    receiving, sending = context.Pipe(duplex=False)
+def lint_in_parts(rules: list, lint_all: Callable, progress, loaded: list[Path], notes: list[str],
+                  parts: bool) -> list:
+    """The findings of `lint_all(rules)` (`lint_all(group, progress)` lints every module with a group of rules);
+    with `parts`, those of the one-process policies' rules in a forked child at the same time as the others here
+    (the files the child read on demand are added to `loaded`)."""
+    together = [rule for rule in rules if rule.policy is not None
+                and getattr(policy_class(rule.policy), "needs_one_process", False)]
+    if not parts or not together or len(together) == len(rules):
+        return lint_all(rules, progress)
+    rest = [rule for rule in rules if rule not in together]
+    targets = frozenset(rule.target for rule in rules if rule.target is not None)
+    mine, (theirs, read) = in_two_parts(lambda: lint_all(rest, progress),
+                                        lambda: (lint_all(together), list(loaded)), targets, notes)
+    loaded.extend(path for path in read if path not in loaded)
+    return mine + theirs
+
+
+def in_two_parts(here: Callable[[], Any], there: Callable[[], Any], targets: frozenset[str],
+                 notes: list[str]) -> tuple[Any, Any]:
+    """(here(), there()): `there` in a forked child while `here` runs in this process, its (picklable) result sent
+    back; in this process after `here` when the child cannot be started or fails (said in `notes`)."""
     RUN_TARGETS.append(targets)
     try:
-        worker = context.Process(target=_lint_together, args=(sending, paths, config, together, options), daemon=True)
+        if "fork" not in multiprocessing.get_all_start_methods():
+            return here(), there()
+        context = multiprocessing.get_context("fork")
+        receiving, sending = context.Pipe(duplex=False)
+        child = context.Process(target=_child, args=(sending, there), daemon=True)
         try:
-            worker.start()
-        except OSError:
-            worker = None
-        sending.close()
-        rest = engine.lint_run(paths, config, enabled - together, jobs=jobs, **options)
-        if worker is None:
-            found = None
-        else:
+            child.start()
+        except OSError as error:
+            notes.append(f"could not start the process for the one-process rules ({error}); linting them here")
+            return here(), there()
+        finally:
+            sending.close()
+        try:
+            mine = here()
             try:
-                found = receiving.recv()
-            except (EOFError, OSError):
-                found = None
-            worker.join(timeout=5)
-        notes = list(rest.notes)
-        if found is None or found[0] != "ok":
-            notes.append(f"the one-process rules' process failed ({found[1] if found else 'no result'}); "
-                         "linting them in this process instead")
-            options = {key: value for key, value in options.items() if key not in ("progress", "apart")}
-            run = engine.lint_run(paths, config, together, jobs=1, **options)
-            found = ("ok", run.findings, run.loaded, run.contrib, run.graph, run.notes)
+                status, theirs = receiving.recv()
+            except (EOFError, OSError) as error:
+                status, theirs = "failed", f"no result ({type(error).__name__})"
+        finally:
+            receiving.close()
+            child.join(timeout=5)
+        if status != "ok":
+            notes.append(f"the process for the one-process rules failed ({theirs}); linting them here")
+            theirs = there()
+        return mine, theirs
     finally:
         RUN_TARGETS.pop()
-        receiving.close()
-    _status, findings, loaded, contrib, graph, more_notes = found
-    merged: dict[tuple, Finding] = {}
-    for finding in [*rest.findings, *findings]:  # an error about the file itself may come from both sides
-        merged.setdefault(finding.sort_key(), finding)
-    combined_graph = dict(rest.graph)
-    merge_graph(combined_graph, graph)
-    return LintRun(sorted(merged.values(), key=Finding.sort_key), None, {},
-                   [*rest.loaded, *(path for path in loaded if path not in rest.loaded)],
-                   {**rest.contrib, **contrib}, combined_graph, notes=[*notes, *more_notes])
 
 
-def _together(enabled: set[str]) -> set[str]:
-    """The enabled codes whose rules' capture policy needs one process."""
-    return {rule.code for rule in RULES if rule.code in enabled and rule.policy is not None
-            and needs_one_process((rule.policy,))}
-
-
-def _lint_together(connection, paths: list[Path], config: Config, codes: set[str], options: dict) -> None:
-    options = {key: value for key, value in options.items() if key not in ("progress", "apart")}
+def _child(connection, work: Callable[[], Any]) -> None:
     try:
-        run = engine.lint_run(paths, config, codes, jobs=1, **options)
-        connection.send(("ok", run.findings, run.loaded, run.contrib, run.graph, run.notes))
-    except BaseException as error:  # reported by the parent, which lints these rules itself then
-        connection.send(("failed", f"{type(error).__name__}: {error}"))
+        result = ("ok", work())
+    except BaseException as error:  # reported by the parent, which does the work itself then
+        result = ("failed", f"{type(error).__name__}: {error}")
+    try:
+        connection.send(result)
     finally:
         connection.close()
