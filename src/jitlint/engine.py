@@ -33,7 +33,6 @@ from jitlint.rules import RULES, RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
 from jitlint.targets import policy_class, target_of_policy
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
-from jitlint.split_run import RUN_TARGETS, lint_in_parts
 from jitlint.walk import children, walk
 from jitlint import pages
 
@@ -323,11 +322,11 @@ def _lint_run(
 ) -> LintRun:
     """`progress(done, total, phase)`, if given, is called as files are read and as they are linted (`phase` says
     what each worker is doing). With `jobs` > 1 and enough files, the files are split across forked workers (see
-    `_lint_sharded`; `jitlint.split_run`), unless `keep_model` asks for the project index and capture maps in this
-    process (the dynamic checker needs them). The maps built are those of the enabled rules' capture policies, and
-    `policies` (what a dynamic confirmer needs). `stdin` and `buffers` (the text `--fix` has not written yet) are linted
-    in place of the files of the same path on disk. `loader` reads a module on demand (default `load_quietly`);
-    `record` fills `LintRun.contrib` and `graph` (for the cache)."""
+    `_lint_sharded`), unless `keep_model` asks for the project index and capture maps in this process (the
+    dynamic checker needs them). The maps built are those
+    of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs). `stdin` and `buffers`
+    (the text `--fix` has not written yet) are linted in place of the files of the same path on disk. `loader`
+    reads a module on demand (default `load_quietly`); `record` fills `LintRun.contrib` and `graph` (for the cache)."""
     global _LIMITS
     _LIMITS = limits = config.limits()
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
@@ -388,17 +387,12 @@ def _lint_run(
     contrib = contributions_of(maps, files) if record else {}
 
     findings = [_finding_for_error(error) for error in errors if error.code in enabled]
-
-    def lint_all(group: list[Rule], shown=None) -> list[Finding]:
-        found, sweep = [], _Sweeper(len(modules))
-        for done, (source, module) in enumerate(modules):
-            if shown is not None:
-                shown(len(files) + done, len(files) + len(modules), f"lint {done}/{len(modules)}")
-            found.extend(lint_module(source, module, project, maps, group, config, UNUSED_NOQA in enabled))
-            sweep()
-        return found
-    findings += lint_in_parts(rules, lint_all, progress, project.loaded, notes,
-                              parts=one_process and jobs > 1 and not keep_model and UNUSED_NOQA not in enabled)
+    sweep = _Sweeper(len(modules))
+    for done, (source, module) in enumerate(modules):
+        if progress is not None:
+            progress(len(files) + done, len(files) + len(modules), f"lint {done}/{len(modules)}")
+        findings.extend(lint_module(source, module, project, maps, rules, config, UNUSED_NOQA in enabled))
+        sweep()
     findings.sort(key=Finding.sort_key)
     graph = later.graph(project) if record else {}
     return LintRun(findings, project, maps, list(project.loaded), contrib, graph, notes=notes)
@@ -1177,7 +1171,7 @@ def lint_module(source, module, project, maps, rules, config, unused_noqa: bool 
 def _lint_module(source, module, project, maps, rules, config, unused_noqa=False) -> tuple[list[Finding], dict[str, str]]:
     raws: list[RawFinding] = []
     failed: dict[str, str] = {}
-    targets = RUN_TARGETS[-1] if RUN_TARGETS else frozenset(rule.target for rule in rules if rule.target is not None)
+    targets = frozenset(rule.target for rule in rules if rule.target is not None)
     facts = FactStore()  # the file's facts, shared by the traversals of every policy and dropped after the file
     for policy in dict.fromkeys(rule.policy for rule in rules):  # one traversal per capture policy, in code order
         group = [rule for rule in rules if rule.policy == policy]
@@ -1460,9 +1454,15 @@ def _to_finding(raw: RawFinding, positions, filename: str, path: Path, lines: li
     # function's `def`, and any error in the function would confirm it).
     statement = where.statement_lines(raw.node, (code_range.start.line, code_range.end.line))
     return Finding(
-        rule.code, rule.name, raw.message, rule.severity, filename,
-        Location(code_range.start.line, code_range.start.column + 1), Location(code_range.end.line, code_range.end.column + 1),
-        fix=_resolve_fix(raw.fix, positions), url=pages.url(rule.code),
+        rule.code,
+        rule.name,
+        raw.message,
+        rule.severity,
+        filename,
+        Location(code_range.start.line, code_range.start.column + 1),
+        Location(code_range.end.line, code_range.end.column + 1),
+        fix=_resolve_fix(raw.fix, positions),
+        url=pages.url(rule.code),
         context=FindingContext(path, statement, raw.function,
                                lines[code_range.start.line - 1] if code_range.start.line <= len(lines) else "",
                                where.scope(code_range.start.line),
