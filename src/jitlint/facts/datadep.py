@@ -202,10 +202,14 @@ class DatadepDomain(CallKinds, FlowDomain):
         while clause is not None:
             if clause.asynchronous is not None:
                 return None
-            item = self.policy.loop_item(self.kind(clause.iter, inner))
-            if not isinstance(clause.target, cst.Name):
-                return None  # (unpacking targets: their items are not modelled)
-            inner.values[clause.target.value] = item
+            if isinstance(clause.target, cst.Name):
+                inner.values[clause.target.value] = self.policy.loop_item(self.kind(clause.iter, inner))
+            else:  # `for a, b in zip(xs, ys)`, `for i, x in enumerate(xs)`: each name from its own iterable
+                parts = self.zipped(clause.iter, clause.target, inner)
+                if parts is None or not all(isinstance(element.value, cst.Name) for element in clause.target.elements):
+                    return None
+                for element, kind in zip(clause.target.elements, parts):
+                    inner.values[element.value.value] = kind
             clause = clause.inner_for_in
         return self.kind(node.elt, inner)
 
