@@ -546,7 +546,10 @@ class CaptureMap:
         if qualified is None:  # a call through a value: what the policy knows it may hold
             callees = list(self.policy.dispatched(func, caller))
             for target in callees:
-                self._record_call(target, call, caller, bound=False, owner=owner, ordinal=ordinal)
+                # `obj.method(...)`: a method looked up on an instance gets it as its first argument.
+                bound = (target.bound_first_param == "instance" and isinstance(func, cst.Attribute)
+                         and func.attr.value == target.name)
+                self._record_call(target, call, caller, bound=bound, owner=owner, ordinal=ordinal)
                 self._enqueue(target, target.cls, reason)
             if len(callees) > 1:  # no one callee stands for the call
                 self._callee_candidates.pop(id(call), None)
