@@ -36,7 +36,11 @@ def rule_for(entry: dict) -> str:
 
 def resolve(qualified: str):
     module, _, name = qualified.rpartition(".")
-    return getattr(importlib.import_module(module), name)
+    try:
+        owner = importlib.import_module(module)
+    except ModuleNotFoundError:  # a method: `torch.nn.Module.to`
+        owner = resolve(module)
+    return getattr(owner, name)
 
 
 MATRICES = {"covariance_matrix": "torch.eye(3)", "precision_matrix": "torch.eye(3)", "scale_tril": "torch.eye(3)",
@@ -74,7 +78,12 @@ def distribution_cases() -> dict[str, tuple[str, str]]:
 
 def test_every_entry_is_complete_and_names_torchs_own_callables():
     for entry in CALLABLES:
-        assert entry["kind"] == "function" and entry["proxy"] == "raises", entry["names"]
+        assert entry["kind"] in ("function", "module-method") and entry["proxy"] == "raises", entry["names"]
+        if entry["kind"] == "module-method":
+            import torch.nn
+
+            assert all(name.startswith("torch.nn.Module.") for name in entry["names"]), entry["names"]
+            assert resolve(entry["names"][0]) is getattr(torch.nn.Module, entry["names"][0].rpartition(".")[2])
         assert entry["exception"] and entry["message"] and entry["why"], entry["names"]
         assert len(marked(case_source(entry))) == 1, entry["names"]
         for name in entry["names"]:
@@ -131,9 +140,16 @@ from torch.distributions import Normal
 
 
 class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 3)
+
     def forward(self, x):
         shape = torch.broadcast_shapes((2, 3), (3,))
-        return Normal(x, 1.0, validate_args=False).loc.expand(shape)
+        self.proj.to(torch.float32).train(self.training)
+        self.to("cpu")
+        x = x.to(self.proj.weight.device).type(x.dtype)
+        return Normal(self.proj(x), 1.0, validate_args=False).loc.expand(shape)
 """
 
 

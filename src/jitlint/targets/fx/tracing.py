@@ -1660,6 +1660,8 @@ class FunctionTrace(FlowDomain[Value]):
                     TypeValue(owner.qualname) if method.bound_first_param == "class" else None)
                 results.append(self.project_call(node, method, owner, args, bound))
             return join_all(results)
+        if owners and self.project.is_module_class(self.owner) and external_callable(f"torch.nn.Module.{name}"):
+            return self.method_call(node, Module(frozenset(owners)), name, args, node.func)  # `self.to(x.device)`
         value = self.self_attribute(name)
         return self.call_value(node, value, args)
 
@@ -1700,6 +1702,10 @@ class FunctionTrace(FlowDomain[Value]):
                             results.append(either(self.project_call(node, method, cls, args, Module(frozenset([cls])))))
             if results:
                 return join_all(results)
+            inherited = external_callable(f"torch.nn.Module.{name}")
+            if inherited is not None and inherited.kind == "module-method":
+                found = self.external_call(node, inherited, args, "module-method")
+                return OPAQUE if found is OPAQUE else receiver  # these return the module itself
             if receiver.container and name in ("values", "children", "modules"):
                 return Seq("list", None, receiver.element())
             if receiver.container and name == "items":
@@ -1915,12 +1921,13 @@ class FunctionTrace(FlowDomain[Value]):
             return PROXY
         return Unknown(args.may_hold_proxy())
 
-    def external_call(self, node: cst.Call, external: ExternalCallable, args: Arguments) -> Value:
+    def external_call(self, node: cst.Call, external: ExternalCallable, args: Arguments,
+                      construct: str = "validation") -> Value:
         """A library callable the table of external callables knows, called with these arguments."""
         if external.proxy == "raises":
             if any(holds_proxy(value) for value in external.triggering(args.positional, args.keywords)):
                 if external.exception == "TraceError":  # the callable's own `if` on the Proxy
-                    self.report(ProxyAsBool(node, "validation"))
+                    self.report(ProxyAsBool(node, construct))
                 else:
                     self.report(ExternalRejects(node, external.name, external.exception or "Exception",
                                                 external.says or ""))
