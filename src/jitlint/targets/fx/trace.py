@@ -29,6 +29,7 @@ import libcst as cst
 from jitlint.capture import NOT_LOGIC, Capture, CapturedFunction, CapturePolicy, PruningScanner, fold_logic
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
+from jitlint.targets.fx.external import TorchForward, torch_forwards
 from jitlint.targets.fx.settings import FxSettings
 from jitlint.walk import walk
 
@@ -195,6 +196,32 @@ def _class_decorators(cls: ClassInfo) -> set[str]:
         elif isinstance(expr, cst.Name):
             names.add(expr.value)
     return names
+
+
+def torch_forward(project: ProjectIndex, cls: ClassInfo) -> TorchForward | None:
+    """What `torch_checks.toml` says of the torch.nn class whose `forward` a project module class inherits (the first
+    torch.nn base in its bases' order), or None when it lists nothing for it."""
+    for current in project.mro(cls):
+        for base in current.base_names:
+            if base and base.startswith("torch.nn."):
+                return torch_forwards().get(base)
+    return None
+
+
+def torch_forward_override(project: ProjectIndex, cls: ClassInfo) -> FunctionInfo | None:
+    """The project's override of the method torch's inherited `forward` calls first with the input
+    (`_check_input_dim` of a BatchNorm subclass)."""
+    entry = torch_forward(project, cls)
+    if entry is None or entry.hook is None:
+        return None
+    return project.find_method(cls, entry.hook)
+
+
+def torch_forward_hook(project: ProjectIndex, cls: ClassInfo) -> FunctionInfo | None:
+    """`torch_forward_override` of a class that defines no forward of its own: what stands for its forward."""
+    if project.find_method(cls, "forward") is not None:
+        return None
+    return torch_forward_override(project, cls)
 
 
 def submodule_classes(project: ProjectIndex) -> frozenset[int]:
@@ -454,6 +481,9 @@ class TracePolicy(CapturePolicy):
                 forward = project.find_method(cls, "forward")
                 if forward is not None:
                     yield forward, cls, f"forward of {cls.name}"
+                hook = torch_forward_override(project, cls)
+                if hook is not None:
+                    yield hook, cls, f"{hook.name} of {cls.name}, called by the forward it inherits from torch.nn"
 
     def body_captured(self, function: FunctionInfo) -> bool:
         if "torch.jit.script" in function.decorators:
@@ -474,10 +504,14 @@ class TracePolicy(CapturePolicy):
 
 
 def is_root_forward(policy: TracePolicy, entry: CapturedFunction) -> bool:
-    """A forward of a module class that no other module class of the project uses: users trace it themselves."""
+    """A forward of a module class that no other module class of the project uses: users trace it themselves. The
+    method torch's inherited forward calls with the input (`torch_forward_hook`) stands for the forward of a class
+    that defines none."""
     info = entry.info
-    if info.name != "forward" or info.cls is None:
+    if info.cls is None:
         return False
     owners = entry.owners or [info.cls]
+    if info.name != "forward":
+        owners = [owner for owner in owners if torch_forward_hook(policy.project, owner) is info]
     used = submodule_classes(policy.project)
     return any(policy.project.is_module_class(owner) and id(owner) not in used for owner in owners)

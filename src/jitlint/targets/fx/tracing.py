@@ -81,7 +81,13 @@ from jitlint.targets.fx.scan import (
     nested_definitions,
     try_bodies,
 )
-from jitlint.targets.fx.trace import TRACE_TIME_VALUES, attribute_only_classes, is_root_forward
+from jitlint.targets.fx.trace import (
+    TRACE_TIME_VALUES,
+    attribute_only_classes,
+    is_root_forward,
+    torch_forward,
+    torch_forward_override,
+)
 from jitlint.targets.fx.values import (
     CONCRETE,
     EMPTY,
@@ -1680,9 +1686,30 @@ class FunctionTrace(FlowDomain[Value]):
             if current is cls:
                 after = True
         if name == "forward":
-            # a torch.nn class's forward (`class MyConv(nn.Conv2d)`): recorded like a leaf's
+            # a torch.nn class's forward (`class MyConv(nn.Conv2d)`): recorded like a leaf's, unless it fails
+            found = self.torch_forward_call(node, owner, args)
+            if found is not None:
+                return found
             return PROXY if args.holds_proxy() else Unknown(args.may_hold_proxy())
         return Unknown(args.may_hold_proxy())
+
+    def torch_forward_call(self, node: cst.Call, cls: ClassInfo, args: Arguments) -> Value | None:
+        """The forward a project module class inherits from torch.nn, run as traced code (the class is not a leaf),
+        when `torch_checks.toml` says it fails on a Proxy input and one is given (None otherwise); the method it
+        calls first with the input (`_check_input_dim`) is the project's when the class overrides it."""
+        entry = torch_forward(self.project, cls)
+        if entry is None or not args.holds_proxy():
+            return None
+        hook = torch_forward_override(self.project, cls)
+        if hook is not None:
+            first = args.positional[:1] or list(args.keywords.values())[:1]
+            self.project_call(node, hook, cls, Arguments(first), Module(frozenset([cls])))
+            if self.halted:
+                return OPAQUE
+            if entry.fails == "hook":
+                return PROXY
+        self.report(ProxyAsBool(node, "torch-forward"))
+        return OPAQUE
 
     def method_call(self, node: cst.Call, receiver: Value, name: str, args: Arguments,
                     base: cst.BaseExpression) -> Value:
@@ -1816,7 +1843,8 @@ class FunctionTrace(FlowDomain[Value]):
                 else:
                     forward = self.project.find_method(cls, "forward")
                     if forward is None:
-                        results.append(either(Unknown(True)))
+                        found = self.torch_forward_call(node, cls, args)
+                        results.append(either(Unknown(True) if found is None else found))
                     else:
                         results.append(either(self.project_call(node, forward, cls, args, Module(frozenset([cls])))))
         return join_all(results)
