@@ -314,6 +314,9 @@ class BatchNorm(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() < 2 or input.dim() > 4:  # fails
             raise ValueError("expected 2D to 4D input")
+
+
+bN = BatchNorm
 """
 HOOKED_SILENT = """
 import torch.nn as nn
@@ -337,7 +340,8 @@ class M(nn.Module):
 def test_an_overridden_check_is_what_the_inherited_forward_runs(tmp_path):
     """A `_BatchNorm` subclass traced on its own runs torch's forward, which calls the project's
     `_check_input_dim` with the input (a Proxy): it fails at the override's test. An override that checks nothing
-    makes a BatchNorm2d subclass trace (verified on torch 2.13)."""
+    makes a BatchNorm2d subclass trace (verified on torch 2.13). A module-level alias (`bN = BatchNorm`) does not
+    make the class a part of another module."""
     hooked, silent = HOOKED.lstrip(), HOOKED_SILENT.lstrip()
     (tmp_path / "torch").mkdir()
     traced = trace_sources({"hooked": hooked, "silent": silent}, tmp_path / "torch")

@@ -230,10 +230,10 @@ def submodule_classes(project: ProjectIndex) -> frozenset[int]:
     pass them on (`_create(Block, ...)`, `build_model_with_cfg(Model, ...)`). They are called with what their
     caller passes (an argument a call omits keeps its default). The others are the classes users trace themselves
     (roots): never referred to, or built by a function or by a class that is not a module (`model = ResNet(...)`
-    in a builder, a trainer's `get_model`). An `isinstance`/`issubclass` test names a class without using it, and
-    so does a module class's method that runs neither while it is built nor while it is traced (the v1 transform a
-    `__prepare_scriptable__` returns is not part of the module, which a user may trace; `symbolic_trace` takes any
-    module). Every forward parameter of a root becomes a Proxy placeholder, flags with defaults too."""
+    in a builder, a trainer's `get_model`). An `isinstance`/`issubclass` test names a class without using it, so
+    does a module-level alias (`bN = BatchNorm`), and so does a module class's method that runs neither while it
+    is built nor while it is traced (the v1 transform a `__prepare_scriptable__` returns is not part of the
+    module, which a user may trace; `symbolic_trace` takes any module). Every forward parameter of a root becomes a Proxy placeholder, flags with defaults too."""
     return _class_references(project)[0]
 
 
@@ -260,6 +260,8 @@ def _class_references(project: ProjectIndex) -> tuple[frozenset[int], frozenset[
         collector = _References(names)
         walk(module.tree, collector)
         for node, inside, called, method in collector.found:
+            if id(node) in collector.aliases:
+                continue
             target = project.resolve_class(module.imports.qualify(node))
             if target is None or not project.is_module_class(target):
                 continue
@@ -376,6 +378,7 @@ class _References(cst.CSTVisitor):
         self.classes: list[str] = []
         self.functions: list[tuple[str, int]] = []  # enclosing defs, with the number of classes around each
         self.class_attributes: dict[int, tuple[str, ...]] = {}  # the class of a top-level class's `NAME = Cls`
+        self.aliases: set[int] = set()  # the class of a module-level `NAME = Cls`
         self.bases: set[int] = set()
         self.called: set[int] = set()
         self.attribute_values: set[int] = set()  # the class of `self.<name> = Cls(...)`
@@ -394,6 +397,9 @@ class _References(cst.CSTVisitor):
             self._class_attribute([node.target], node.value)
 
     def _class_attribute(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
+        if not self.classes and not self.functions and isinstance(value, (cst.Name, cst.Attribute)):
+            self.aliases.add(id(value))  # `bN = BatchNorm` at module level: another name, not a use
+            return
         if len(self.classes) == 1 and not self.functions and isinstance(value, (cst.Name, cst.Attribute)):
             names = tuple(t.value for t in targets if isinstance(t, cst.Name))
             if len(names) == len(targets):
