@@ -151,16 +151,26 @@ import torch.nn as nn
 from torch.distributions import Normal
 
 
+class Buffers(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scale", torch.ones(3))
+
+    def __getitem__(self, name):
+        return getattr(self, name)
+
+
 class M(nn.Module):
     def __init__(self):
         super().__init__()
         self.proj = nn.Linear(3, 3)
+        self.buffers_by_name = Buffers()
 
     def forward(self, x):
         shape = torch.broadcast_shapes((2, 3), (3,))
         self.proj.to(torch.float32).train(self.training)
         self.to("cpu")
-        x = x.to(self.proj.weight.device).type(x.dtype)
+        x = x.to(self.proj.weight.device).type(x.dtype) * self.buffers_by_name["scale"].to(x.device)
         return Normal(self.proj(x), 1.0, validate_args=False).loc.expand(shape)
 """
 

@@ -1730,7 +1730,8 @@ class FunctionTrace(FlowDomain[Value]):
             if results:
                 return join_all(results)
             inherited = external_callable(f"torch.nn.Module.{name}")
-            if inherited is not None and inherited.kind == "module-method":
+            if inherited is not None and inherited.kind == "module-method" and (receiver.classes or receiver.container):
+                # a module of known classes (an item of a module of unknown class may be a tensor: a BufferDict's)
                 found = self.external_call(node, inherited, args, "module-method")
                 return OPAQUE if found is OPAQUE else receiver  # these return the module itself
             if receiver.container and name in ("values", "children", "modules"):
