@@ -834,9 +834,9 @@ def test_a_partial_run_keeps_no_text_of_the_modules_it_reads_on_demand(across, m
     handed: list = []
     real = project_module._loaded_module
 
-    def loaded_module(path, source):
+    def loaded_module(path, source, project):
         handed.append((path.name, source.text))
-        return real(path, source)
+        return real(path, source, project)
 
     monkeypatch.setattr(project_module, "_loaded_module", loaded_module)
     calls = _watch(monkeypatch)

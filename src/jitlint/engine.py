@@ -708,7 +708,7 @@ def _index(project: ProjectIndex, sources: list[SourceFile]) -> list[tuple[Sourc
     """Add the parsed linted files to the project index: (source, module) pairs, in the run's order."""
     modules = []
     for source in sources:
-        module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True, text=source.text)
+        module = ModuleInfo.build(source.path, source.display_name, source.tree, True, source.text, project)
         project.add(module)
         modules.append((source, module))
     return modules
@@ -774,7 +774,7 @@ class _Deferred:
             if not isinstance(source, SourceFile):
                 errors.append(source)
                 continue
-            module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True, text=source.text)
+            module = ModuleInfo.build(source.path, source.display_name, source.tree, True, source.text, project)
             project.add(module)
             modules.append((source, module))
         if added:
@@ -824,8 +824,8 @@ class _WithText:
         self.source = source
         self.text, self.tree = source.text, source.tree
 
-    def module_info(self, path: Path) -> ModuleInfo:
-        module = ModuleInfo.build(path, str(path), self.tree, linted=False)
+    def module_info(self, path: Path, project: ProjectIndex | None = None) -> ModuleInfo:
+        module = ModuleInfo.build(path, str(path), self.tree, linted=False, project=project)
         module.text = self.text
         return module
 

@@ -131,6 +131,9 @@ class Prefilter:
                 tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
             return None
+        if any(isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names)
+               for statement in _top_level(tree.body)):
+            return None  # what a star import binds is the project's to know (`ProjectIndex.bind_stars`)
         if self.wrappers and any(_returns_wrapper(statement) for statement in tree.body
                                  if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))):
             return None
