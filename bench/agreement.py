@@ -29,7 +29,7 @@ library's own builders (bench/agreement_factories.py: each class found in a mode
 factory that returns that submodule), passed to jitlint as `[tool.jitlint.dynamic] factories` in a generated
 `--config`. `--families a,b` restricts the builders (timm model modules, torchvision builder names, transformers
 model directories) and `--only sub/dir,...` the linted files (paths inside the package); `--timeout` is the
-per-file limit. Run it with the interpreter that has the library and torch, e.g. a virtualenv made with
+per-file limit (300 s with factories, else jitlint's default unless given). Run it with the interpreter that has the library and torch, e.g. a virtualenv made with
 `--system-site-packages`; for torchvision's CUDA-only wheels on a CPU torch see bench/agreement_torchvision_ops.py.
 
     python bench/agreement.py --path /tmp/corpus/timm/timm --factories timm --save runs/
@@ -94,7 +94,8 @@ def run_dynamic(directory: Path, jobs: int | None, config: Path | None = None, t
         command[4:4] = ["--jobs", str(jobs)]
     if config is not None:
         command[4:4] = ["--config", str(config)]
-        env["JITLINT_AGREEMENT_FACTORIES"] = str(table)
+        if table is not None:
+            env["JITLINT_AGREEMENT_FACTORIES"] = str(table)
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=directory.parent)
     elapsed = time.perf_counter() - started
@@ -183,7 +184,9 @@ def _unverified_reason(detail: str) -> str:
     for kind, pattern in (("masked", r"^masked"), ("needs constructor arguments", r"needs constructor arguments"),
                           ("no module class or scripted function reaches it", r"reaches this code"),
                           ("import failed", r"importing it failed"), ("building failed", r"building it raised"),
-                          ("timed out", r"timed out"), ("stopped at an error with no usable location",
+                          ("timed out", r"timed out"),
+                          ("the file's time limit ran out first", r"time limit .*(?:ran out|nearly out)"),
+                          ("stopped at an error with no usable location",
                                                         r"no usable location")):
         if re.search(pattern, detail):
             return kind
@@ -207,7 +210,8 @@ def main() -> int:
                         help="build classes through this library's model builders (see the docstring)")
     parser.add_argument("--families", default="", help="comma-separated: restrict the builders")
     parser.add_argument("--only", default="", help="comma-separated paths inside the package: lint only these")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per file, with --factories")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds per file (default: 300 with --factories, else jitlint's own default)")
     options = parser.parse_args()
     runs: list[tuple[str, dict, float]] = []
     if options.from_json:
@@ -221,7 +225,12 @@ def main() -> int:
 
             work = Path(tempfile.mkdtemp(prefix="agreement-"))
             families = [part for part in options.families.split(",") if part]
-            config, table = factory_config(options.factories, families, work, options.timeout)
+            config, table = factory_config(options.factories, families, work, options.timeout or 300.0)
+        elif options.timeout:
+            import tempfile
+
+            config = Path(tempfile.mkdtemp(prefix="agreement-")) / "pyproject.toml"
+            config.write_text(f"[tool.jitlint.dynamic]\ntimeout = {options.timeout}\n")
         findings, elapsed = run_dynamic(directory.resolve(), options.jobs, config, table, only)
         if options.save:
             options.save.mkdir(parents=True, exist_ok=True)

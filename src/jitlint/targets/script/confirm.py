@@ -183,7 +183,10 @@ def _collect(results) -> tuple[list[Observation], dict[tuple[str, str], RootStat
             if error.details.get("artifact"):
                 continue  # caused by jitlint's own ignoring, not by the user's code
             errors.append(error)
-        if outcome.built and not status.scripted and not status.reason:
+        if outcome.built and not status.scripted and not status.reason and outcome.details.get("out_of_time"):
+            status.reason = f"scripting {outcome.name} stopped when the file's time limit was nearly out (raise " \
+                            "`timeout` in [tool.jitlint.dynamic])"
+        elif outcome.built and not status.scripted and not status.reason:
             last = outcome.observations[-1].message if outcome.observations else "unknown error"
             status.reason = f"scripting {outcome.name} stopped at an error torch gives no usable location for: {last}"
     return errors, roots
@@ -270,7 +273,8 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         at_statement = error.file is not None and real(error.file) == path and first <= (error.line or 0) <= last
         # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:
         # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding.
-        relaxed = bool(error.details.get("relaxed"))
+        # (nor one seen scripting a unit of a class no instance of which was built: torch never compiled the rest)
+        relaxed = bool(error.details.get("relaxed")) or (bool(error.details.get("unbuilt")) and error.file is not None)
         by_message = not relaxed and (error.file is None or real(error.file) == path or real(error.file) not in
                                       linted) and error.root in reaching_roots and same_error(error.message,
                                                                                                finding.code)

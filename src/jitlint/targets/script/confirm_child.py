@@ -18,7 +18,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
-import linecache
 import os
 import re
 import sys
@@ -39,6 +38,7 @@ def _sibling(name: str):
 
 
 _leave_out = _sibling("confirm_leave_out")
+_unbuilt = _sibling("confirm_unbuilt")
 _SPENT_OVERLOADS: dict[str, list] = {}
 _CHECKER = None
 
@@ -398,6 +398,8 @@ class Checker:
         errors masked. One outcome per unit: {"unit", "found", "passed", "opaque", "observations"}."""
         outcomes = []
         for unit in units:
+            if ctx.out_of_time():
+                break  # the rest stay masked, rather than the whole file unanswered
             # the functions the model's run ignored are compiled again; the attributes and properties torch could
             # not type stay out of the types (no unit is one, and each would stop every unit again)
             self.restore(keep_types=True)
@@ -522,41 +524,8 @@ def setup(torch) -> None:
     _CHECKER = Checker(torch)
 
 
-def run_unbuilt(cls, ctx) -> dict:
-    """A module class that needs constructor arguments: torch.jit.script calls an instance's
-    `__prepare_scriptable__` before anything else, and one whose own `raise` statement fires on an instance nothing
-    was given to (a class-level refusal, as torchvision's v2 transforms make) refuses every instance: observed with
-    no line, as scripting any instance would fail. Any other failure there (reading state the instance lacks,
-    building another module from it) says nothing."""
-    torch = ctx.torch
-    prepare = getattr(cls, "__prepare_scriptable__", None)
-    code = getattr(inspect.unwrap(prepare), "__code__", None) if prepare is not None else None
-    if code is None or not issubclass(cls, torch.nn.Module):
-        return {"observations": []}
-    instance = cls.__new__(cls)
-    try:
-        torch.nn.Module.__init__(instance)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            instance.__prepare_scriptable__()
-    except Exception as error:
-        innermost = error.__traceback__
-        while innermost.tb_next is not None:
-            innermost = innermost.tb_next
-        raised_there = innermost.tb_frame.f_code is code and linecache.getline(
-            code.co_filename, innermost.tb_lineno).strip().startswith("raise")
-        if isinstance(error, AttributeError) or not raised_there:
-            return {"observations": []}
-        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        return {"observations": [{"message": message, "text": str(error)[:4000], "file": None, "line": None,
-                                  "function": None, "kind": type(error).__name__, "artifact": False,
-                                  "unbuilt": True}]}
-    return {"observations": []}
-
-
-def run(target, inputs, ctx) -> dict:
-    """Script one root: a built module (then, if something had to be ignored, each of its compiled methods and the
-    file's compiled free functions on their own), or a function."""
+def _enter(ctx) -> Checker:
+    """The checker, set for the root's file."""
     checker = _CHECKER
     checker.is_user_file = ctx.is_user_file
     if checker.module is not ctx.module:  # a new file: what the last one left out of the types is put back
@@ -566,6 +535,27 @@ def run(target, inputs, ctx) -> dict:
         # roots are still checked in time
         budget = ctx.options.get("leave_out_seconds")
         checker.leave_out_until = time.monotonic() + budget if budget else None
+    return checker
+
+
+def run_unbuilt(cls, ctx) -> dict:
+    """A module class no instance of which could be built: what torch says of every instance
+    (`confirm_unbuilt.prepare_refusal`), and the units of it torch compiles without an instance (a free function, a
+    staticmethod, a TorchScript class: `ctx.options["units"]` but the methods), scripted on their own."""
+    result = _unbuilt.prepare_refusal(cls, ctx)
+    if ctx.options.get("units"):  # a method needs an instance: found not there, unless it is a staticmethod
+        checker = _enter(ctx)
+        result["units"] = checker.script_units(None, ctx.options["units"], ctx)
+        for outcome in result["units"]:
+            # seen with no instance of the class: confirms only what is at its own line
+            result["observations"].extend({**error, "unbuilt": True} for error in outcome.pop("observations"))
+    return result
+
+
+def run(target, inputs, ctx) -> dict:
+    """Script one root: a built module (then, if something had to be ignored, each of its compiled methods and the
+    file's compiled free functions on their own), or a function."""
+    checker = _enter(ctx)
     if ctx.kind == "function" and isinstance(target, ctx.torch.jit.ScriptFunction):
         return {"passed": True, "observations": []}  # @torch.jit.script already compiled it at import
     try:
