@@ -438,3 +438,37 @@ def test_a_class_using_an_overloaded_function_scripts_again_after_a_reset(tmp_pa
         sys.modules.pop("overpkg.net", None)
         sys.modules.pop("overpkg", None)
         sys.path.remove(str(tmp_path))
+
+
+def test_a_function_ignored_for_one_root_is_compiled_again_for_the_next(tmp_path):
+    """torch.jit.ignore marks the function object itself: what one root's retry loop ignored must be unmarked
+    before the next root (a subclass inheriting the method), or that root scripts past the error and passes."""
+    torch = pytest.importorskip("torch")
+    from jitlint.confirm import child
+    from jitlint.targets.script.confirm import ScriptStrategy
+
+    write_project(tmp_path, {"ignpkg/__init__.py": "", "ignpkg/net.py": textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        class Base(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return x.numpy()
+
+        class Sub(Base):
+            pass
+    """)})
+    strategy = child.load_strategy(str(ScriptStrategy.child))
+    strategy.setup(torch)
+    roots = [{"name": name, "kind": "class", "inputs": None, "options": {}} for name in ("Base", "Sub", "Base")]
+    request = {"file": str(tmp_path / "ignpkg" / "net.py"), "module": "ignpkg.net", "root": str(tmp_path),
+               "roots": roots[:2], "factories": {}, "user_roots": [str(tmp_path)], "options": {}}
+    try:
+        answered = child.check_file(torch, strategy, request)["roots"]
+        again = child.check_file(torch, strategy, {**request, "roots": roots[2:]})["roots"]  # the next file's
+        for result in (answered["Base"], answered["Sub"], again["Base"]):
+            assert [error["line"] for error in result["observations"]][:1] == [7], result["observations"]
+    finally:
+        sys.modules.pop("ignpkg.net", None)
+        sys.modules.pop("ignpkg", None)
+        sys.path.remove(str(tmp_path))

@@ -282,18 +282,18 @@ class Checker:
             return None  # torch.jit.ignore takes no classmethod (and compiled code does not call one)
         if inspect.isclass(owner):
             if isinstance(member, staticmethod):
-                replacement = staticmethod(torch.jit.ignore(member.__func__))
+                replacement = staticmethod(self._marked(torch.jit.ignore, member.__func__))
             elif not issubclass(owner, torch.nn.Module):
                 # a TorchScript class compiles every method it defines, ignored or not; an unused one is compiled
                 # as its signature only
-                replacement = torch.jit.unused(member)
+                replacement = self._marked(torch.jit.unused, member)
             else:
-                replacement = torch.jit.ignore(member)
+                replacement = self._marked(torch.jit.ignore, member)
             self.patches.append((owner, name, member, True))
             setattr(owner, name, replacement)
             return f"{owner.__name__}.{name}"
         # A free function: torch resolves it through each caller's globals, so patch every user module.
-        replacement = torch.jit.ignore(member)
+        replacement = self._marked(torch.jit.ignore, member)
         for module in list(sys.modules.values()):
             namespace = getattr(module, "__dict__", {})
             for key, value in list(namespace.items()):
@@ -302,10 +302,20 @@ class Checker:
                     setattr(module, key, replacement)
         return name
 
+    def _marked(self, decorator, function):
+        """`decorator(function)` (torch.jit.ignore or unused), which marks the function object itself: its mark as
+        it was is kept, to put back (or later roots, other files' too, would find it still ignored)."""
+        self.patches.append((function, "_torchscript_modifier", vars(function).get("_torchscript_modifier", _ABSENT),
+                             False))
+        return decorator(function)
+
     def restore(self, keep_types: bool = False) -> None:
         """Undo the ignoring; with `keep_types`, only the functions ignored (what torch could not type stays out)."""
         for owner, name, value, _ in reversed(self.patches):
-            setattr(owner, name, value)
+            if value is _ABSENT:
+                vars(owner).pop(name, None)
+            else:
+                setattr(owner, name, value)
         self.patches.clear()
         if keep_types:
             return
