@@ -164,10 +164,12 @@ def score(findings: list[dict]) -> dict:
     precision = len(confirmed) / (len(confirmed) + len(false)) if confirmed or false else None
     # What `--dynamic` settled: each static error confirmed or refuted (not-reproduced), the rest by why not.
     settled = sum(1 for f in errors if status(f) in ("confirmed", "not-reproduced"))
-    why = Counter(_unverified_reason((f.get("confirmation") or {}).get("detail", "")) for f in errors
-                  if status(f) not in ("confirmed", "not-reproduced"))
+    unsettled = [(f.get("confirmation") or {}).get("detail", "") for f in errors
+                 if status(f) not in ("confirmed", "not-reproduced")]
+    why = Counter(_unverified_reason(detail) for detail in unsettled)
     return {
         "errors": len(errors), "settled": settled, "unverified_by_reason": why.most_common(),
+        "unverified_by_detail": Counter(_detail_shape(detail) for detail in unsettled).most_common(),
         "confirmed": len(confirmed), "missed": len(missed), "false_errors": len(false),
         "unverified": len(unverified), "recall": recall, "precision": precision,
         "located_missed": len(located_missed),
@@ -193,6 +195,15 @@ def _unverified_reason(detail: str) -> str:
     return "other: " + _masked(detail)[:60]
 
 
+def _detail_shape(detail: str) -> str:
+    """An unverified finding's detail with its names, numbers and places blanked: its reason, for grouping."""
+    detail = re.sub(r"`[^`]*`", "`…`", detail)
+    detail = re.sub(r"'[^']*'", "'…'", detail)
+    detail = re.sub(r"^masked: \w+ scripted only", "masked: X scripted only", detail)
+    detail = re.sub(r"^scripting \w+ stopped", "scripting X stopped", detail)
+    return re.sub(r"\b\d+(\.\d+)?\b", "N", detail)[:150]
+
+
 def _ratio(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
@@ -205,6 +216,8 @@ def main() -> int:
     parser.add_argument("--name", default=None, help="the library's name in the table (with --from-json)")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--reasons", action="store_true",
+                        help="also list the unverified static errors by their detail (names and numbers blanked)")
     parser.add_argument("--save", type=Path, help="write each run's raw JSON findings here (a directory)")
     parser.add_argument("--factories", choices=["timm", "torchvision", "transformers"],
                         help="build classes through this library's model builders (see the docstring)")
@@ -260,6 +273,9 @@ def main() -> int:
               f"({_ratio(result['settled'] / result['errors'] if result['errors'] else None)}: confirmed or "
               "not reproduced); unverified: " + ", ".join(f"{count} {why}" for why, count in
                                                          result["unverified_by_reason"]))
+        if options.reasons:
+            for detail, count in result["unverified_by_detail"]:
+                print(f"  {count:4}  unverified: {detail}")
         for line in result["false_error_lines"]:
             print(f"    false error: {line}")
         for message, count in result["misses_by_message"]:

@@ -38,50 +38,23 @@ def _sibling(name: str):
 
 
 _leave_out = _sibling("confirm_leave_out")
+_state = _sibling("confirm_state")
+_reset_torch_state = _state.reset_torch_state
 _unbuilt = _sibling("confirm_unbuilt")
-_SPENT_OVERLOADS: dict[str, list] = {}
 _CHECKER = None
-
-
-def _reset_torch_state(torch) -> None:
-    """Forget what earlier attempts compiled, or torch refuses to redefine methods."""
-    from torch.jit import _recursive
-
-    _recursive.concrete_type_store = _recursive.ConcreteTypeStore()
-    torch.jit._state._python_cu = torch._C.CompilationUnit()
-    torch.jit._state._clear_class_state()
-    # The function caches name functions of the compilation unit just dropped: a cached overload would resolve to
-    # None ("_create_methods_and_properties(): incompatible function arguments" when a class that calls an
-    # `@torch.jit._overload` function is scripted a second time). Torch forgets an overload's declarations once it
-    # compiled them, so they are kept aside (`_keep_overloads`) and registered again with the new unit.
-    torch.jit._state._jit_caching_layer.clear()
-    torch.jit._state._jit_function_overload_caching.clear()
-    for qual_name, overloads in _SPENT_OVERLOADS.items():
-        torch._jit_internal._overloaded_fns.setdefault(qual_name, overloads)
-    _SPENT_OVERLOADS.clear()
-
-
-def _keep_overloads(torch) -> None:
-    internal = torch._jit_internal
-    clear = internal._clear_fn_overloads
-
-    def keeping(qual_name):
-        _SPENT_OVERLOADS[qual_name] = internal._overloaded_fns.get(qual_name)
-        clear(qual_name)
-
-    internal._clear_fn_overloads = keeping
 
 
 class Checker:
     def __init__(self, torch) -> None:
         self.torch = torch
-        _keep_overloads(torch)
+        _state.keep_overloads(torch)
         self.is_user_file = lambda path: False
         self.patches: list[tuple[object, str, object, bool]] = []
         self.module = None  # the module of the file whose roots are being scripted
         self.leave_out_until: float | None = None  # when leaving failing statements out stops, for this file
         self.type_patches: list[tuple[object, str, object]] = []  # the lists of torch's below, as they were
         self.opaque_attributes: set[str] = set()  # attributes and properties left out of the types
+        self.units_done: set[str] = set()  # the units of this file already scripted on their own (for a root)
 
     # -- locating errors ----------------------------------------------------------------------------------------
     def _source_match(self, text: str, start: int) -> tuple[str, int] | None:
@@ -410,6 +383,8 @@ class Checker:
         for unit in units:
             if ctx.out_of_time():
                 break  # the rest stay masked, rather than the whole file unanswered
+            if unit["id"] in self.units_done:
+                continue  # scripted on its own for another root of the file, which reaches it too: said there
             # the functions the model's run ignored are compiled again; the attributes and properties torch could
             # not type stay out of the types (no unit is one, and each would stop every unit again)
             self.restore(keep_types=True)
@@ -419,6 +394,7 @@ class Checker:
             outcomes.append(outcome)
             if compile_it is None:
                 continue
+            self.units_done.add(unit["id"])
 
             def attempt(compile_it=compile_it):
                 _reset_torch_state(self.torch)
@@ -541,6 +517,7 @@ def _enter(ctx) -> Checker:
     if checker.module is not ctx.module:  # a new file: what the last one left out of the types is put back
         checker.restore()
         checker.module = ctx.module
+        checker.units_done = set()
         # leaving failing statements out stops past this share of the file's time limit, so that the file's other
         # roots are still checked in time
         budget = ctx.options.get("leave_out_seconds")
