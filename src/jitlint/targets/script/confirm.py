@@ -331,6 +331,11 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
             return marked(finding, "unverified", f"{root[1]} was not checked", torch_version)
         if name is not None and name in status.ignored:
             masking = status.ignored[name]
+            stopped = _unit_stopped(function, reaching_roots, roots)
+            if stopped is not None:
+                return marked(finding, "unverified", f"masked: `{name}` scripted on its own stopped at line "
+                                                     f"{stopped['line']} ({_short(stopped['message'])}): "
+                                                     f"{stopped['why']}", torch_version)
             return marked(finding, "unverified", f"masked: torch stopped at another error in `{name}` first "
                                                  f"(line {masking.line}: {_short(masking.message)})", torch_version)
         if not status.scripted:
@@ -346,6 +351,19 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
     if finding.severity == "error" and not strict:
         result = dataclasses.replace(result, severity="warning")
     return result
+
+
+def _unit_stopped(function, reaching_roots, roots) -> dict | None:
+    """Where and why the finding's function, scripted on its own, stopped before the rest of its body (the unit's
+    `stopped`: {"line", "message", "why"}), when it did."""
+    if function is None:
+        return None
+    uid = unit_id(function.info)
+    for root in sorted(reaching_roots):
+        unit = roots[root].units.get(uid) if root in roots else None
+        if unit is not None and unit.get("stopped") and not unit["passed"]:
+            return unit["stopped"]
+    return None
 
 
 def _short(message: str, limit: int = 80) -> str:

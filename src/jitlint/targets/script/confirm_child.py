@@ -430,6 +430,12 @@ class Checker:
             last = outcome["observations"][-1]
             variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
             in_body = span is not None and last["file"] == span[0] and span[1] <= (last["line"] or 0) <= span[2]
+            # why the unit's later statements stay unseen, if they do (the marking says so)
+            outcome["stopped"] = {"line": last["line"], "message": last["message"][:120], "why": _stop_reason(
+                self.leave_out_until, in_body, len(dropped_lines) > errors, (last["file"], last["line"]) in
+                dropped_lines, outcome.get("out_of_time"))}
+            if outcome.get("out_of_time"):
+                return
             if not variadic:
                 if self.leave_out_until is not None and time.monotonic() > self.leave_out_until:
                     return  # the signature is still relaxed past the file's share of time, no statement left out
@@ -445,7 +451,7 @@ class Checker:
                     error["message"].startswith(f"undefined value {name}") for name in left_out)
             outcome["observations"] += again["observations"]
             outcome.update(passed=again["passed"], opaque=again["opaque"], relaxed=True,
-                           dropped=sorted(line for _file, line in dropped_lines))
+                           dropped=sorted(line for _file, line in dropped_lines), out_of_time=again.get("out_of_time"))
 
     def _unit(self, target, unit: dict, ctx):
         """(what compiles the unit, its own function object), or (None, None) when it is not there."""
@@ -498,6 +504,18 @@ class Checker:
             parsed["artifact"] = self.is_artifact(parsed, ["lazy_bind", *ignored])
             return [parsed]
         return []
+
+
+def _stop_reason(leave_out_until, in_body: bool, bound: bool, again: bool, out_of_time) -> str:
+    if out_of_time:
+        return "the file's time limit was nearly out"
+    if leave_out_until is not None and time.monotonic() > leave_out_until:
+        return "the file's share of time for leaving failing statements out had passed"
+    if not in_body:
+        return "the error is outside its own body"
+    if bound:
+        return "as many failing statements as it holds static errors (and one more) were left out"
+    return "the statement left out failed again" if again else "no statement could be left out"
 
 
 _VARIADIC = "Compiled functions can't take variable number of arguments"
