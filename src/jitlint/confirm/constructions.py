@@ -70,7 +70,9 @@ def construction_sites(project, paths: list[Path], wanted: set[str]) -> dict[str
     short = {name.rpartition(".")[2] for name in wanted}
     if not short:
         return {}
-    mention = re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(map(re.escape, short))))
+    names = "|".join(sorted(map(re.escape, short)))
+    # a cheap pass first (without the word boundary, which makes a long alternation several times slower)
+    maybe, mention = re.compile(r"(?:%s)\s*\(" % names), re.compile(r"\b(?:%s)\s*\(" % names)
     found: dict[str, list[dict]] = {}
     seen: set[tuple] = set()
     resolved: dict[str, str | None] = {}
@@ -81,7 +83,7 @@ def construction_sites(project, paths: list[Path], wanted: set[str]) -> dict[str
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if not mention.search(text):
+        if not maybe.search(text) or not mention.search(text):
             continue
         try:
             tree = ast.parse(text)
