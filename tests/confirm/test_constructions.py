@@ -12,6 +12,8 @@ from jitlint.project import ProjectIndex
 from jitlint.engine import load_quietly
 
 LAYERS = '''
+from typing import Final
+
 import torch
 import torch.nn as nn
 
@@ -54,6 +56,24 @@ class Unbuilt(nn.Module):
     def forward(self, x):
         y = x.numpy()
         return helper(x)
+
+
+class Gated(nn.Module):
+    """Built with the flag off, torch prunes the branch it guards (`Final`): the static error is not reproduced.
+
+    >>> Gated(flag=False)
+    """
+
+    flag: Final[bool]
+
+    def __init__(self, flag):
+        super().__init__()
+        self.flag = flag
+
+    def forward(self, x):
+        if self.flag:
+            return getattr(self, "n" + "orm")(x)
+        return x
 '''
 
 MODEL = '''
@@ -92,7 +112,7 @@ def test_sites_are_literal_calls_resolved_to_the_class_and_doctest_examples(tmp_
              for name, found in sites.items()}
     assert shown == {
         "pkg.layers.Head": [([], {"nc": "3", "ch": "(4, 8)"}, "model.py:7")],  # not other.py's Head(1, 2)
-        "pkg.layers.Block": [(["4"], {"out_ch": "8"}, "layers.py:20")],  # the example; model.py's is computed
+        "pkg.layers.Block": [(["4"], {"out_ch": "8"}, "layers.py:22")],  # the example; model.py's is computed
     }
 
 
@@ -102,10 +122,13 @@ def test_a_class_built_with_the_arguments_of_its_construction_site_is_confirmed(
     findings = [f for f in dynamic_findings(root, "pkg/layers.py") if f["code"] != "JIT000"]
     statuses = {(row, status) for _name, row, _code, status in located(findings)}
     # Head's default `ch=()` raises; Block needs arguments: both built from their sites, their errors confirmed
-    assert {(13, "confirmed"), (29, "confirmed")} <= statuses, findings
+    assert {(15, "confirmed"), (31, "confirmed")} <= statuses, findings
     # Unbuilt has no site: its method stays unverified, naming what it needs; the free function it calls is
     # scripted on its own (no instance needed), its error confirmed
-    [unbuilt] = [f for f in findings if f["location"]["row"] == 42]
+    [unbuilt] = [f for f in findings if f["location"]["row"] == 44]
     assert unbuilt["confirmation"]["status"] == "unverified"
     assert "needs constructor arguments: width" in unbuilt["confirmation"]["detail"]
-    assert (33, "confirmed") in statuses, findings
+    assert (35, "confirmed") in statuses, findings
+    [gated] = [f for f in findings if f["code"] == "JIT306"]
+    assert gated["confirmation"]["status"] == "not-reproduced", gated
+    assert gated["confirmation"]["detail"].endswith("scripted Gated (built with the arguments at layers.py:51)"), gated

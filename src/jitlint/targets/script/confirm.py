@@ -45,6 +45,7 @@ class RootStatus:
     reason: str
     ignored: dict[str, Observation]  # function ignored to go on -> the error it was ignored for
     units: dict[str, dict] = field(default_factory=dict)  # unit id -> how scripting it on its own went
+    built_with: str = ""  # "file:line" of the construction site whose arguments built it, if one did
 
 
 def _shape(text: str) -> str:
@@ -173,7 +174,8 @@ def _collect(results) -> tuple[list[Observation], dict[tuple[str, str], RootStat
         if outcome.failure:
             continue
         status = RootStatus(outcome.passed, outcome.reason, {},
-                            {unit["unit"]: unit for unit in outcome.details.get("units", [])})
+                            {unit["unit"]: unit for unit in outcome.details.get("units", [])},
+                            outcome.details.get("built_with", ""))
         roots[key] = status
         for error in outcome.observations:
             # A function ignored to go on was not checked, whatever made it fail; a module attribute left out of
@@ -346,7 +348,8 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
             first = next(iter(status.ignored.values()))
             return marked(finding, "unverified", f"masked: {root[1]} scripted only with `{first.opaque}` ignored "
                                                  f"(line {first.line}: {_short(first.message)})", torch_version)
-    names = ", ".join(sorted(root[1] for root in reaching_roots))
+    names = ", ".join(root[1] + (f" (built with the arguments at {os.path.basename(roots[root].built_with)})"
+                                 if roots[root].built_with else "") for root in sorted(reaching_roots))
     result = marked(finding, "not-reproduced", f"torch {torch_version} scripted {names}", torch_version)
     if finding.severity == "error" and not strict:
         result = dataclasses.replace(result, severity="warning")
