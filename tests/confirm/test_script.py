@@ -503,3 +503,27 @@ def test_a_masked_finding_says_where_its_function_on_its_own_stopped_and_why(tmp
     assert numpy["confirmation"]["detail"].startswith("masked: `many` scripted on its own stopped at line 9 ("), numpy
     assert numpy["confirmation"]["detail"].endswith(
         "as many failing statements as it holds static errors (and one more) were left out"), numpy
+
+
+# A method wrapped with `functools.wraps` is compiled from its own lines, which torch's frontend reads under the
+# wrapper's file name (`inspect.getsourcefile` does not unwrap): a failing statement of it is left out by that name too.
+WRAPPED_TWICE_FAILING = '''
+import torch
+
+from pkg.wrapping import Layer
+
+
+class Twice(Layer):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a = torch.nn.utils.rnn.pad_sequence([x], "a")
+        return x.numpy()
+'''
+
+
+def test_a_failing_statement_of_a_wrapped_method_is_left_out(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/wrapping.py": textwrap.dedent(WRAPPING),
+                             "pkg/twice.py": WRAPPED_TWICE_FAILING, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg/twice.py")
+    [numpy] = [f for f in findings if f["code"] == "JIT401"]
+    assert numpy["confirmation"]["status"] == "confirmed", numpy
+    assert "(line 10, the function's earlier failing statements left out)" in numpy["confirmation"]["detail"], numpy

@@ -149,7 +149,7 @@ class Checker:
     def parse_error(self, error: BaseException) -> dict:
         text = str(error)
         message = text.strip().splitlines()[0] if text.strip() else type(error).__name__
-        location = None
+        location = named = None  # where the error is; the file torch named, when that is a wrapper's
         for match in _FRAME.finditer(text):
             if self.is_user_file(match.group(1)):
                 number = int(match.group(2))
@@ -158,13 +158,14 @@ class Checker:
                     # torch named a wrapper's file: the wrapped function's file has the shown lines at that number
                     holder = self._file_holding(text, match.start(), number)
                     if holder is not None:
-                        location = (holder, number)
+                        location, named = (holder, number), os.path.realpath(match.group(1))
                 break
         if location is None:
             first = _FRAME.search(text)
             if first is not None:
                 holder = self._file_holding(text, first.start(), int(first.group(2)))
                 location = (holder, int(first.group(2))) if holder else self._source_match(text, first.start())
+                named = os.path.realpath(first.group(1)) if holder else None
         if location is None:
             location = self._range_on_stack(error)
         compiled = _COMPILED_FROM.findall(text)
@@ -175,6 +176,7 @@ class Checker:
             "line": location[1] if location else None,
             "function": compiled[0] if compiled else None,
             "kind": type(error).__name__,
+            "named_file": named,
         }
 
     def function_at(self, path: str, line: int):
@@ -426,6 +428,7 @@ class Checker:
         it bound, `artifact`)."""
         span = _leave_out.lines_of(own)
         dropped_lines: set[tuple[str, int]] = set()
+        named_lines: set[tuple[str, int]] = set()  # the same lines, under the file name torch gave them
         while not outcome["passed"] and outcome["observations"]:
             last = outcome["observations"][-1]
             variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
@@ -442,7 +445,9 @@ class Checker:
                 if not in_body or len(dropped_lines) > errors or (last["file"], last["line"]) in dropped_lines:
                     return
                 dropped_lines.add((last["file"], last["line"]))
-            with _leave_out.Relaxed(self.torch, dropped_lines) as left_out:
+                if last.get("named_file"):  # torch's frontend reads the wrapped lines under the wrapper's file name
+                    named_lines.add((last["named_file"], last["line"]))
+            with _leave_out.Relaxed(self.torch, dropped_lines | named_lines) as left_out:
                 again = _leave_out.functions_only(ctx.until_clean(attempt, explain))
             for error in again["observations"]:
                 error["relaxed"] = True
