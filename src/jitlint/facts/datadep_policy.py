@@ -77,7 +77,7 @@ class DatadepPolicy:
     def loop_item(self, iterable: str | None) -> str | None:
         """What a `for` loop over a value of kind `iterable` binds to its target."""
         return {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor",
-                "ddtensors": "ddtensor", "sizes": "size"}.get(iterable or "")
+                "ddtensors": "ddtensor", "sizes": "size", "mask": "mask"}.get(iterable or "")
 
     def length(self, value: str | None) -> str | None:
         """`len(value)`."""
