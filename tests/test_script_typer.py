@@ -27,7 +27,7 @@ def typed(source: str, tmp_path, name: str = "f"):
     path.write_text(HEADER + textwrap.dedent(source))
     run = lint_run([path], Config(root=tmp_path), CODES, keep_model=True)
     captured = run.captured["script"]
-    [entry] = [e for e in captured.functions.values() if e.info.name == name]
+    [entry] = [e for e in captured.functions.values() if name in (e.info.name, e.info.display_name)]
     result = captured_types(run.project, captured, entry)
     code = entry.info.module.tree.code_for_node
     by_text = {}
@@ -215,3 +215,56 @@ def test_init_runs_as_python(tmp_path):
     assert type_of("self.head_dim") == "int"
     assert type_of("self.width") is None  # an int or a float, as the sign of `dim` says
     assert type_of("self.square") == "int"
+
+
+def test_modules_built_by_factories_and_class_valued_parameters(tmp_path):
+    """torch types a submodule by the instance's class: what a factory function returns, the class a parameter
+    holds by default or as a construction site passes it; a parameter re-bound in `__init__`, or a site passing a
+    class the source does not show, leaves it unknown."""
+    _result, type_of = typed('''
+        class Pair(nn.Module):
+            def forward(self, x):
+                return x, 1
+
+        def make_pair():
+            return Pair()
+
+        class Block(nn.Module):
+            def __init__(self, act_layer=nn.GELU, norm_layer=nn.Identity, other=None):
+                super().__init__()
+                self.act = act_layer()
+                self.norm = norm_layer()
+                self.pair = make_pair()
+                if other is not None:
+                    other = other
+                self.other = other() if other is not None else nn.Identity()
+
+            def forward(self, x):
+                return self.act(x), self.norm(x), self.pair(x), self.other(x)
+
+        class Net(nn.Module):
+            def __init__(self, layer=Pair):
+                super().__init__()
+                self.block = Block(norm_layer=layer)
+                self.block2 = Block(act_layer=nn.ReLU)
+    ''', tmp_path, name="Block.forward")
+    assert type_of("self.act(x)") == "Tensor"  # GELU or ReLU
+    assert type_of("self.norm(x)") is None  # a Tensor (Identity) or a tuple (Pair)
+    assert type_of("self.pair(x)") == "Tuple[Tensor, int]"
+    assert type_of("self.other(x)") is None  # `other` is re-bound
+
+
+def test_a_construction_site_the_source_does_not_show_leaves_the_class_unknown(tmp_path):
+    _result, type_of = typed('''
+        class Block(nn.Module):
+            def __init__(self, act_layer=nn.GELU):
+                super().__init__()
+                self.act = act_layer()
+
+            def forward(self, x):
+                return self.act(x)
+
+        def build(kind):
+            return Block(act_layer=kind)
+    ''', tmp_path, name="forward")
+    assert type_of("self.act(x)") is None

@@ -346,7 +346,8 @@ class ExpressionChecker:
         project = self.scope.project
         if isinstance(subject, Sugared) and subject.kind == "self-module":
             owners = self.scope.owners
-        elif isinstance(subject, Sugared) and subject.kind == "module" and subject.info.classes:
+        elif isinstance(subject, Sugared) and subject.kind == "module" and subject.info.classes and not (
+                subject.info.torch_classes):
             owners = list(subject.info.classes)
         elif isinstance(subject, Type) and subject.name in ("Class", "Module"):
             cls = project.resolve_class(subject.qualname)
@@ -530,9 +531,12 @@ class ExpressionChecker:
             if submodule.container == "ModuleDict" and name in ("items", "values", "keys"):
                 return Sugared("method", name, receiver=base)
             return self._unknown(node, "container-attribute")
-        if submodule.classes:
+        if submodule.classes and not submodule.torch_classes:
             return self._module_member(node, list(submodule.classes), name)
-        return torch_module_attribute(submodule.torch_class, name) or self._unknown(node, "torch-module-attribute")
+        found = {torch_module_attribute(torch_class, name) for torch_class in submodule.candidates()
+                 if isinstance(torch_class, str)} | ({self._module_member(node, list(submodule.classes), name)}
+                                                     if submodule.classes else set())
+        return found.pop() if len(found) == 1 and None not in found else self._unknown(node, "torch-module-attribute")
 
     # -- calls -------------------------------------------------------------------------------------------------------
     def _call(self, node: cst.Call, env: dict, hint: Type | None) -> Value:
@@ -1099,21 +1103,17 @@ class ExpressionChecker:
                 return self._unknown(node, "sequential") if args is not None else None
             self._arguments(node, env)
             return self._unknown(node, "container-call")
-        if submodule.classes:
+        candidates = submodule.candidates()
+        if candidates:
             # torch compiles the call against the one class the attribute holds; of several the source may build,
             # a problem is certain only when every one of them has it
             results = set()
             report, found = self.report, []
-            for cls in submodule.classes:
-                forward = self.scope.project.find_method(cls, "forward")
-                if forward is None:
-                    results.add(None)
-                    found.append([])
-                    continue
+            for candidate in candidates:
                 problems: list = []
-                self.report = problems.append if len(submodule.classes) > 1 else report
+                self.report = problems.append if len(candidates) > 1 else report
                 try:
-                    results.add(self._function_call(node, forward, env, bound=True, owner=cls))
+                    results.add(self._forward_call(node, candidate, env))
                 finally:
                     self.report = report
                 found.append(problems)
@@ -1121,19 +1121,19 @@ class ExpressionChecker:
                 for problem in found[0]:
                     report(problem)
             return results.pop() if len(results) == 1 else self._unknown(node, "forward")
-        if submodule.torch_class is not None:
-            declared = schemas.module_forward(submodule.torch_class)
-            args = self._arguments(node, env)
-            if declared:
-                returned = self._matched(node, f"{submodule.torch_class}.forward", declared, args, node)
-                if returned == ANY:
-                    # no return annotation (`MaxPool2d` returns what `return_indices` dispatches to): torch infers
-                    # it from the body, which the data does not hold
-                    return self._unknown(node, "torch-module-forward")
-                return returned
-            return self._unknown(node, "torch-module-forward")
         self._arguments(node, env)
         return self._unknown(node, "submodule")
+
+    def _forward_call(self, node: cst.Call, candidate, env: dict) -> Value:
+        """A call of a module of one class: a project class's `forward`, or a torch class's by its schema."""
+        if not isinstance(candidate, str):
+            forward = self.scope.project.find_method(candidate, "forward")
+            return self._function_call(node, forward, env, bound=True, owner=candidate) if forward else None
+        declared = schemas.module_forward(candidate)
+        args = self._arguments(node, env)
+        returned = self._matched(node, f"{candidate}.forward", declared, args, node) if declared else None
+        # no return annotation (`MaxPool2d`'s depends on `return_indices`): torch infers it from a body not in the data
+        return returned if returned is not None and returned != ANY else self._unknown(node, "torch-module-forward")
 
     def _class_call(self, node: cst.Call, callee: Sugared, env: dict) -> Value:
         cls = callee.info

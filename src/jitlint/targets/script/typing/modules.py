@@ -26,6 +26,7 @@ from jitlint.facts.syntax import OneScope, assigned_names, bindings, target_name
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
 from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
+from jitlint.targets.script.typing.built import BuiltClasses, Classes
 from jitlint.targets.script.typing.types import (
     BOOL, DEVICE, FLOAT, INT, NONE, STR, TENSOR, Type, dict_of, join_all, list_of, tuple_of,
 )
@@ -83,6 +84,11 @@ class Submodule:
     torch_class: str | None = None
     container: str | None = None
     attribute: str | None = None
+    torch_classes: tuple[str, ...] = ()  # torch classes it may be besides `classes` (when `torch_class` is None)
+
+    def candidates(self) -> tuple:
+        """The classes the module may be an instance of: project classes and qualified names of torch classes."""
+        return (*self.classes, *self.torch_classes, *((self.torch_class,) if self.torch_class else ()))
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,7 @@ class ModuleMembers:
         self.project = project
         self.typer = typer
         self._scopes: dict[int, tuple[ClassInfo, InitScope]] = {}  # per class: its `__init__` read once
+        self._built_classes = BuiltClasses(project)
 
     def member(self, cls: ClassInfo, name: str) -> Member:
         """What `self.<name>` is in compiled code of `cls` (None: unknown, or no such attribute)."""
@@ -141,7 +148,7 @@ class ModuleMembers:
             return Submodule(container=next(iter(kinds)) if len(kinds) == 1 else None, attribute=name)
         if "module" in info.kinds:
             if not info.kinds <= {"module"}:
-                return None  # a module or something else (None), by configuration
+                return self._built(cls, name)  # a module or something else (None), by configuration
             classes = tuple(c for c in (self.project.resolve_class(q) for q in sorted(info.constructors)) if c)
             torch_classes = sorted(q for q in info.constructors if q.startswith("torch.nn."))
             return Submodule(tuple(c for c in classes if self.project.is_module_class(c)),
@@ -149,7 +156,26 @@ class ModuleMembers:
         if info.annotation is not None:
             imports = info.annotation_imports or cls.module.imports
             return Reader(imports, self.project).read(info.annotation)
-        return self._inferred(cls, info)
+        return self._built(cls, name) or self._inferred(cls, info)
+
+    def _built(self, cls: ClassInfo, name: str) -> Submodule | None:
+        """A module built by a factory function or a class-valued parameter (see `built`), when every value
+        `__init__` stores says which classes."""
+        info = self.project.attributes(cls).get(name)
+        if info is None or not info.init_values or info.registered or info.assigned_in - {"__init__"}:
+            return None
+        found = Classes()
+        for current in self.project.mro(cls):
+            own, init = current.own_attributes.get(name), current.methods.get("__init__")
+            for value in own.init_values if own is not None else ():
+                classes = self._built_classes.value_classes(value.node, value.imports, current, init) if (
+                    init is not None) else None
+                if classes is None:
+                    return None
+                found = found | classes
+        if not found.project and not found.torch:
+            return None
+        return Submodule(found.project, None, attribute=name, torch_classes=found.torch)
 
     def _inferred(self, cls: ClassInfo, info: AttributeInfo) -> Member:
         if not info.init_values:
