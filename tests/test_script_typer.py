@@ -268,3 +268,55 @@ def test_a_construction_site_the_source_does_not_show_leaves_the_class_unknown(t
             return Block(act_layer=kind)
     ''', tmp_path, name="forward")
     assert type_of("self.act(x)") is None
+
+
+def test_a_site_passing_a_dict_of_other_keys_keeps_the_default(tmp_path):
+    """`**dd` of a local bound only to a dict display cannot pass `act_layer` unless it has that key."""
+    _result, type_of = typed('''
+        class Block(nn.Module):
+            def __init__(self, act_layer=nn.GELU, norm_layer=nn.Identity, device=None):
+                super().__init__()
+                self.act = act_layer()
+                self.norm = norm_layer()
+
+            def forward(self, x):
+                return self.act(x), self.norm(x)
+
+        class Net(nn.Module):
+            def __init__(self, device=None):
+                super().__init__()
+                dd = {"device": device}
+                self.block = Block(**dd)
+                options = {"norm_layer": nn.Linear}
+                self.block2 = Block(**options)
+    ''', tmp_path, name="Block.forward")
+    assert type_of("self.act(x)") == "Tensor"
+    assert type_of("self.norm(x)") is None  # `options` passes it: not followed into the dict
+
+
+def test_a_class_held_by_a_local_of_init(tmp_path):
+    """`Conv = make_conv(...)` in `__init__`: the classes the project function returns (a class, or a partial of
+    one)."""
+    _result, type_of = typed('''
+        from functools import partial
+
+        class Same(nn.Module):
+            def __init__(self, size: int = 1):
+                super().__init__()
+
+            def forward(self, x):
+                return x, 1
+
+        def make_conv(size=None):
+            return Same if size is None else partial(Same, size=size)
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                Conv = make_conv(3)
+                self.conv = Conv()
+
+            def forward(self, x):
+                return self.conv(x)
+    ''', tmp_path, name="Block.forward")
+    assert type_of("self.conv(x)") == "Tuple[Tensor, int]"

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
-from jitlint.facts.syntax import assigned_names
+from jitlint.facts.syntax import assigned_names, bindings, target_names
 from jitlint.facts.torch_api import is_torch_module_base
 from jitlint.names import ImportTable
 from jitlint.project import CONTAINER_KINDS
@@ -59,6 +59,7 @@ class _Site:
     call: cst.Call
     imports: ImportTable
     init_of: "ClassInfo | None"
+    function: cst.FunctionDef | None  # the function the call is written in
 
 
 class BuiltClasses:
@@ -79,10 +80,9 @@ class BuiltClasses:
         if not isinstance(node, cst.Call):
             return None
         func = node.func
-        if isinstance(func, cst.Name) and function is not None and func.value in _param_names(function):
-            if owner is None or function.name != "__init__":
-                return None
-            return self.param_classes(owner, function, func.value, depth + 1)
+        if isinstance(func, cst.Name) and function is not None and (
+                func.value in _param_names(function) or func.value in _bound_names(function.node)):
+            return self.class_value(func, imports, owner, function, depth + 1)
         qualified = imports.qualify(func)
         if qualified is None:
             return None
@@ -131,20 +131,56 @@ class BuiltClasses:
         position = params.index(param) if param in init.node.params.params or param in (
             init.node.params.posonly_params) else None
         for site in run_fact(self.project, _Sites, owner):
-            passed = _argument(site.call, name, position)
+            passed = _argument(site.call, name, position, site.function)
             if passed is False:
                 return None  # `*args` or `**kwargs` may hold it
             if passed is None:
                 continue  # the default
-            classes = self.class_reference(passed, site.imports)
-            if classes is None and isinstance(passed, cst.Name) and site.init_of is not None:
-                outer = site.init_of.methods.get("__init__")
-                if outer is not None and passed.value in _param_names(outer):
-                    classes = self.param_classes(site.init_of, outer, passed.value, depth + 1)
+            outer = site.init_of.methods.get("__init__") if site.init_of is not None else None
+            classes = self.class_value(passed, site.imports, site.init_of, outer, depth + 1) if (
+                outer is not None and outer.node is site.function) else self.class_reference(passed, site.imports)
             if classes is None:
                 return None
             found = found | classes
         return found if found.project or found.torch else None
+
+    def class_value(self, node: cst.BaseExpression, imports: ImportTable, owner: "ClassInfo | None",
+                    function: "FunctionInfo | None", depth: int) -> Classes | None:
+        """The module classes an expression of `function` evaluates to (a class, not an instance): a class written
+        as a value, a parameter of `owner`'s `__init__`, a local bound once to one of those, a conditional of them,
+        or what a project function returns (`Conv2d = get_same_padding_conv2d(...)`)."""
+        if depth > _DEPTH:
+            return None
+        if isinstance(node, cst.IfExp):
+            body = self.class_value(node.body, imports, owner, function, depth)
+            orelse = self.class_value(node.orelse, imports, owner, function, depth)
+            return body | orelse if body is not None and orelse is not None else None
+        if isinstance(node, cst.Name) and function is not None:
+            if node.value in _param_names(function):
+                if owner is None or function.name != "__init__":
+                    return None
+                return self.param_classes(owner, function, node.value, depth + 1)
+            bound = _bound_names(function.node)
+            if node.value in bound:
+                values = [value for name, value in _assignments(function.node) if name == node.value]
+                if len(values) != 1 or bound.count(node.value) != 1:
+                    return None
+                return self.class_value(values[0], imports, owner, function, depth + 1)
+        if isinstance(node, cst.Call) and not (
+                isinstance(node.func, (cst.Name, cst.Attribute)) and imports.qualify(node.func) in _PARTIAL):
+            target = self.project.resolve(imports.qualify(node.func)) if isinstance(
+                node.func, (cst.Name, cst.Attribute)) else None
+            if target is None or hasattr(target, "methods") or target.cls is not None:
+                return None
+            returns = _returns(target.node)
+            found = Classes()
+            for value in returns:
+                classes = self.class_value(value, target.module.imports, None, target, depth + 1)
+                if classes is None:
+                    return None
+                found = found | classes
+            return found if returns else None
+        return self.class_reference(node, imports)
 
     def class_reference(self, node: cst.BaseExpression, imports: ImportTable) -> Classes | None:
         """A module class written as a value: `nn.GELU`, `Block`, `partial(nn.GELU, approximate="tanh")`."""
@@ -174,11 +210,16 @@ def _param_names(function: "FunctionInfo") -> set[str]:
     return names
 
 
-def _argument(call: cst.Call, name: str, position: int | None):
+def _argument(call: cst.Call, name: str, position: int | None, function: cst.FunctionDef | None):
     """What a construction site passes for a parameter: the expression, None (nothing: the default), or False (a
-    `*args` or `**kwargs` that may hold it)."""
+    `*args` or `**kwargs` that may hold it; `**options` of a local bound only to dict displays of other string keys
+    does not)."""
     index = 0
     for argument in call.args:
+        if argument.star == "**" and isinstance(argument.value, cst.Name) and function is not None:
+            keys = _dict_keys(function, argument.value.value)
+            if keys is not None and name not in keys:
+                continue
         if argument.star:
             return False
         if argument.keyword is not None:
@@ -189,6 +230,49 @@ def _argument(call: cst.Call, name: str, position: int | None):
             return argument.value
         index += 1
     return None
+
+
+def _dict_keys(function: cst.FunctionDef, name: str) -> frozenset[str] | None:
+    """The keys of local `name` when every binding of it in `function` is a dict display of string keys or a
+    `dict(key=...)` call (None otherwise, or when it is a parameter)."""
+    if any(param.name.value == name for param in named_params(function.params)):
+        return None
+    keys: set[str] = set()
+    values = [value for target, value in _assignments(function) if target == name]
+    if not values or len(values) != sum(1 for bound in _bound_names(function) if bound == name):
+        return None
+    for value in values:
+        if isinstance(value, cst.Dict) and all(
+                isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString) for e in value.elements):
+            keys |= {e.key.evaluated_value for e in value.elements}
+        elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict" and all(
+                a.keyword is not None and not a.star for a in value.args):
+            keys |= {a.keyword.value for a in value.args}
+        else:
+            return None
+    return frozenset(keys)
+
+
+def _assignments(function: cst.FunctionDef) -> list[tuple[str, cst.BaseExpression]]:
+    found: list[tuple[str, cst.BaseExpression]] = []
+
+    class Assignments(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    found.append((target.target.value, node.value))
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    walk(function.body, Assignments())
+    return found
+
+
+def _bound_names(function: cst.FunctionDef) -> list[str]:
+    """Every binding of a name in `function`'s body, once per binding (assignments, loops, `with`, augmented)."""
+    return [name for _binding, target in bindings(function.body, into_functions=False)
+            for name in target_names(target)]
 
 
 def _returns(function: cst.FunctionDef) -> list[cst.BaseExpression]:
@@ -234,13 +318,13 @@ class _Sites(RunFact):
             for module in list(project.modules.values()):
                 if module.text is not None and current.name not in module.text:
                     continue
-                for call, init_of in _calls_in(project, module).get(current.name, ()):
+                for call, init_of, function in _calls_in(project, module).get(current.name, ()):
                     if project.resolve_class(module.imports.qualify(call.func)) is current:
-                        sites.append(_Site(call, module.imports, init_of))
+                        sites.append(_Site(call, module.imports, init_of, function))
         for sub in supers:
-            for call, init_of in _calls_in(project, sub.module).get("__init__", ()):
+            for call, init_of, function in _calls_in(project, sub.module).get("__init__", ()):
                 if init_of is sub and _is_super_init(call):
-                    sites.append(_Site(call, sub.module.imports, init_of))
+                    sites.append(_Site(call, sub.module.imports, init_of, function))
         return sites
 
 
@@ -293,10 +377,11 @@ class _ModuleCalls(RunFact):
                 if name is None or not (name[:1].isupper() or name == "__init__"):
                     return
                 init_of = None
+                function = next((node for node in reversed(stack) if isinstance(node, cst.FunctionDef)), None)
                 if (len(stack) == 2 and isinstance(stack[0], cst.ClassDef) and isinstance(stack[1], cst.FunctionDef)
                         and stack[1].name.value == "__init__"):
                     init_of = module.classes.get(stack[0].name.value)
-                found.setdefault(name, []).append((node, init_of))
+                found.setdefault(name, []).append((node, init_of, function))
 
         walk(module.tree, Calls())
         return found
