@@ -320,3 +320,28 @@ def test_a_class_held_by_a_local_of_init(tmp_path):
                 return self.conv(x)
     ''', tmp_path, name="Block.forward")
     assert type_of("self.conv(x)") == "Tuple[Tensor, int]"
+
+
+def test_a_sequential_returns_what_its_last_module_returns(tmp_path):
+    """torch compiles a Sequential's call as the chain of its modules' `forward`s: the type is the last one's."""
+    _result, type_of = typed('''
+        class Pair(nn.Module):
+            def forward(self, x):
+                return x, 1
+
+        class Net(nn.Module):
+            def __init__(self, act_layer=nn.ReLU):
+                super().__init__()
+                self.seq = nn.Sequential(nn.Conv2d(1, 1, 1), Pair())
+                self.seq2 = nn.Sequential(nn.Conv2d(1, 1, 1), act_layer())
+                self.seq3 = nn.Sequential(nn.Conv2d(1, 1, 1), nn.MaxPool2d(2))
+                layers = [nn.ReLU()]
+                self.seq4 = nn.Sequential(*layers)
+
+            def forward(self, x):
+                return self.seq(x), self.seq2(x), self.seq3(x), self.seq4(x)
+    ''', tmp_path, name="Net.forward")
+    assert type_of("self.seq(x)") == "Tuple[Tensor, int]"
+    assert type_of("self.seq2(x)") == "Tensor"
+    assert type_of("self.seq3(x)") is None  # MaxPool2d's return depends on `return_indices`
+    assert type_of("self.seq4(x)") is None  # its modules are not written out

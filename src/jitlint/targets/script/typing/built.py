@@ -147,7 +147,7 @@ class BuiltClasses:
     def class_value(self, node: cst.BaseExpression, imports: ImportTable, owner: "ClassInfo | None",
                     function: "FunctionInfo | None", depth: int) -> Classes | None:
         """The module classes an expression of `function` evaluates to (a class, not an instance): a class written
-        as a value, a parameter of `owner`'s `__init__`, a local bound once to one of those, a conditional of them,
+        as a value, a parameter of `owner`'s `__init__`, a local assigned only those, a conditional of them,
         or what a project function returns (`Conv2d = get_same_padding_conv2d(...)`)."""
         if depth > _DEPTH:
             return None
@@ -162,10 +162,17 @@ class BuiltClasses:
                 return self.param_classes(owner, function, node.value, depth + 1)
             bound = _bound_names(function.node)
             if node.value in bound:
+                # a local: one of the classes its assignments give it (each binding must be an assignment)
                 values = [value for name, value in _assignments(function.node) if name == node.value]
-                if len(values) != 1 or bound.count(node.value) != 1:
+                if len(values) != bound.count(node.value):
                     return None
-                return self.class_value(values[0], imports, owner, function, depth + 1)
+                found = Classes()
+                for value in values:
+                    classes = self.class_value(value, imports, owner, function, depth + 1)
+                    if classes is None:
+                        return None
+                    found = found | classes
+                return found
         if isinstance(node, cst.Call) and not (
                 isinstance(node.func, (cst.Name, cst.Attribute)) and imports.qualify(node.func) in _PARTIAL):
             target = self.project.resolve(imports.qualify(node.func)) if isinstance(

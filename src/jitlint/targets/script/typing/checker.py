@@ -744,7 +744,7 @@ class Checker:
         in_place = current == TENSOR or current.name == "List"
         operator = _IN_PLACE.get(operator_type) if in_place else None
         binary = _ASSIGNMENT_OPERATORS.get(operator_type)
-        from jitlint.targets.script.typing.checkexpr import BINARY_OPERATORS
+        from jitlint.targets.script.typing.frontend_names import BINARY_OPERATORS
 
         if operator is None and binary is not None:
             operator = BINARY_OPERATORS[binary][0]

@@ -85,6 +85,7 @@ class Submodule:
     container: str | None = None
     attribute: str | None = None
     torch_classes: tuple[str, ...] = ()  # torch classes it may be besides `classes` (when `torch_class` is None)
+    last: tuple = ()  # a Sequential's last module: the classes it may be (project classes, torch class names)
 
     def candidates(self) -> tuple:
         """The classes the module may be an instance of: project classes and qualified names of torch classes."""
@@ -145,7 +146,10 @@ class ModuleMembers:
             return registered
         if info.kinds & CONTAINERS:
             kinds = info.kinds & CONTAINERS
-            return Submodule(container=next(iter(kinds)) if len(kinds) == 1 else None, attribute=name)
+            container = next(iter(kinds)) if len(kinds) == 1 else None
+            last = self._last_module(cls, name) if container == "Sequential" else None
+            return Submodule(container=container, attribute=name,
+                             last=(*last.project, *last.torch) if last is not None else ())
         if "module" in info.kinds:
             if not info.kinds <= {"module"}:
                 return self._built(cls, name)  # a module or something else (None), by configuration
@@ -157,6 +161,26 @@ class ModuleMembers:
             imports = info.annotation_imports or cls.module.imports
             return Reader(imports, self.project).read(info.annotation)
         return self._built(cls, name) or self._inferred(cls, info)
+
+    def _last_module(self, cls: ClassInfo, name: str) -> Classes | None:
+        """The classes the last module of a Sequential `__init__` builds as `nn.Sequential(a, ..., z)` may be."""
+        info = self.project.attributes(cls).get(name)
+        if info is None or not info.init_values or info.registered or info.filled_in_init or (
+                info.assigned_in - {"__init__"}):
+            return None
+        found = Classes()
+        for current in self.project.mro(cls):
+            own, init = current.own_attributes.get(name), current.methods.get("__init__")
+            for value in own.init_values if own is not None else ():
+                node = value.node
+                if init is None or not isinstance(node, cst.Call) or value.imports.qualify(node.func) not in (
+                        _SEQUENTIAL_CLASSES) or not node.args or any(a.star or a.keyword for a in node.args):
+                    return None
+                classes = self._built_classes.value_classes(node.args[-1].value, value.imports, current, init)
+                if classes is None:
+                    return None
+                found = found | classes
+        return found if found.project or found.torch else None
 
     def _built(self, cls: ClassInfo, name: str) -> Submodule | None:
         """A module built by a factory function or a class-valued parameter (see `built`), when every value
@@ -402,6 +426,7 @@ def join_members(members: list[Member]) -> Member:
     return None
 
 
+_SEQUENTIAL_CLASSES = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
 _CONTAINER_CLASSES = frozenset({"torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.modules.container.ModuleList",
                                 "torch.nn.modules.container.Sequential"})
 
