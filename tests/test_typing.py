@@ -196,6 +196,31 @@ FLAGGED = {
 
         m = torch.jit.script(M())
         '''), "JIT406", "Could not compile named_modules() because module is an interface type"),
+    "state-dict-in-a-compiled-property": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(2, 2)
+
+            @property
+            def keys(self) -> List[str]:
+                return [k for k in self.state_dict()]  # flagged
+
+            def forward(self, x):
+                return x
+
+
+        m = torch.jit.script(M())
+        '''), "JIT406", "Compiled functions can't take variable number of arguments"),
+    "train-in-forward": (src('''
+        class M(torch.nn.Module):
+            def forward(self, x):
+                self.train()  # flagged
+                return x
+
+
+        m = torch.jit.script(M())
+        '''), "JIT406", "Unknown type name 'Self'"),
     "modulelist-index-typed-by-an-interface-an-element-lacks": (src('''
         from typing import Any
 
@@ -498,6 +523,27 @@ LOOKALIKES = {
         def f(a: Box, b: Optional[Box]) -> bool:
             c = Box(1)
             return id(a) != id(b) and id(c) != id(None)
+        '''),
+    "module-methods-torch-builds-or-compiles": src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("b", torch.zeros(2))
+
+            def train(self, mode: bool = True):
+                return super().train(mode)
+
+            @torch.jit.export
+            def to(self, x: torch.Tensor) -> torch.Tensor:
+                return x * 2
+
+            def forward(self, x):
+                for name, b in self.named_buffers():
+                    x = x + b
+                return self.to(x), self.extra_repr()
+
+
+        m = torch.jit.script(M())
         '''),
     "range-of-int-expression": src('''
         @torch.jit.script
