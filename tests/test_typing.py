@@ -545,6 +545,22 @@ LOOKALIKES = {
 
         m = torch.jit.script(M())
         '''),
+    "int-accumulator-over-an-unrolled-modulelist": src('''
+        class M(torch.nn.Module):
+            def __init__(self, act_layer=torch.nn.ReLU):
+                super().__init__()
+                self.convs = torch.nn.ModuleList([torch.nn.Conv2d(4, 4, 1) for _ in range(3)])
+                self.act = act_layer(inplace=True)
+
+            def forward(self, x):
+                x1 = 0
+                for conv in self.convs:
+                    x1 += conv(x)
+                return self.act(x1)
+
+
+        m = torch.jit.script(M())
+        '''),
     "range-of-int-expression": src('''
         @torch.jit.script
         def f(x: torch.Tensor, steps: float) -> torch.Tensor:

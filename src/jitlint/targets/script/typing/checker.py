@@ -732,8 +732,10 @@ class Checker:
         value = self.exprs.value(node.value, env)
         if not isinstance(current, Type) or not isinstance(value, Type):
             if isinstance(target, cst.Name):
-                self.set_variable(target.value, None if not isinstance(current, Type) else current, frame, target,
-                                  augmented=True)
+                # a Tensor or a list is updated in place; `n += t` of an int and a Tensor is a Tensor: unknown (in
+                # a loop torch keeps the name's type, or rejects the assignment: `set_variable` keeps it there)
+                kept = current if isinstance(current, Type) and (current == TENSOR or current.name == "List") else None
+                self.set_variable(target.value, kept, frame, target, augmented=True)
             return
         if current.name in ("Class", "Module"):
             if current.name == "Class" and operator_type not in _CLASS_AUGMENTED and operator_type not in (
