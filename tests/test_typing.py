@@ -221,6 +221,18 @@ FLAGGED = {
 
         m = torch.jit.script(M())
         '''), "JIT406", "Unknown type name 'Self'"),
+    "attribute-none-called": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.gate = None
+
+            def forward(self, x):
+                return self.gate(x)  # flagged
+
+
+        m = torch.jit.script(M())
+        '''), "JIT426", "cannot call a value of type 'NoneType'"),
     "modulelist-index-typed-by-an-interface-an-element-lacks": (src('''
         from typing import Any
 
@@ -557,6 +569,20 @@ LOOKALIKES = {
                 for conv in self.convs:
                     x1 += conv(x)
                 return self.act(x1)
+
+
+        m = torch.jit.script(M())
+        '''),
+    "attribute-none-called-under-its-test": src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.gate = None
+
+            def forward(self, x):
+                if self.gate is not None:
+                    x = self.gate(x)
+                return x
 
 
         m = torch.jit.script(M())
