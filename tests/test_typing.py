@@ -233,6 +233,16 @@ FLAGGED = {
 
         m = torch.jit.script(M())
         '''), "JIT426", "cannot call a value of type 'NoneType'"),
+    "global-int-in-range": (src('''
+        HEADS = 2
+
+
+        @torch.jit.script
+        def f(x: torch.Tensor) -> torch.Tensor:
+            for _ in range(HEADS):  # flagged
+                x = x + 1
+            return x
+        '''), "JIT415", "python value of type 'int' cannot be used as a value"),
     "modulelist-index-typed-by-an-interface-an-element-lacks": (src('''
         from typing import Any
 

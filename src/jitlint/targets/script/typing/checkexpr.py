@@ -876,7 +876,7 @@ class ExpressionChecker:
         if any(argument.star or argument.keyword for argument in node.args):
             self._arguments(node, env)
             return self._unknown(node, name)
-        values = [self.expr(argument.value, env) for argument in node.args]
+        values = [(self.value if name == "range" else self.expr)(argument.value, env) for argument in node.args]
         count = len(values)
         if name == "range":
             most = 3
