@@ -597,6 +597,23 @@ LOOKALIKES = {
 
         m = torch.jit.script(M())
         '''),
+    "attribute-stored-again-by-an-unpacking": src('''
+        def make_head(n: int):
+            return torch.nn.Identity(), torch.nn.Linear(n, n)
+
+
+        class M(torch.nn.Module):
+            def __init__(self, global_pool: str = "avg"):
+                super().__init__()
+                self.global_pool = global_pool
+                self.global_pool, self.fc = make_head(4)
+
+            def forward(self, x):
+                return self.fc(self.global_pool(x))
+
+
+        m = torch.jit.script(M())
+        '''),
     "range-of-int-expression": src('''
         @torch.jit.script
         def f(x: torch.Tensor, steps: float) -> torch.Tensor:

@@ -160,7 +160,7 @@ class ModuleMembers:
         if info.annotation is not None:
             imports = info.annotation_imports or cls.module.imports
             return Reader(imports, self.project).read(info.annotation)
-        return self._built(cls, name) or self._inferred(cls, info)
+        return self._built(cls, name) or self._inferred(cls, info, name)
 
     def _last_module(self, cls: ClassInfo, name: str) -> Classes | None:
         """The classes the last module of a Sequential `__init__` builds as `nn.Sequential(a, ..., z)` may be."""
@@ -201,9 +201,9 @@ class ModuleMembers:
             return None
         return Submodule(found.project, None, attribute=name, torch_classes=found.torch)
 
-    def _inferred(self, cls: ClassInfo, info: AttributeInfo) -> Member:
-        if not info.init_values:
-            return None
+    def _inferred(self, cls: ClassInfo, info: AttributeInfo, name: str) -> Member:
+        if not info.init_values or name in run_fact(self.project, _Unpacked, cls):
+            return None  # an element of an unpacked value is also stored, of a type not typed here
         init = self.project.find_method(cls, "__init__")
         scope = self._scope(cls, init) if init is not None else None
         found: list[Member] = []
@@ -405,6 +405,41 @@ class _Registered(RunFact):
 
             walk(init.node.body, Calls())
         return {name: kinds.pop() if len(kinds) == 1 else None for name, kinds in found.items()}
+
+
+class _Unpacked(RunFact):
+    """The attributes the `__init__`s of a class and its bases assign as targets of an unpacking
+    (`self.pool, self.fc = make_head(...)`)."""
+
+    @classmethod
+    def compute(cls, project: ProjectIndex, owner: ClassInfo) -> frozenset[str]:
+        found: set[str] = set()
+        for current in project.mro(owner):
+            init = current.methods.get("__init__")
+            if init is None:
+                continue
+            self_name = first_param_name(init.node)
+
+            class Targets(cst.CSTVisitor):
+                def visit_Assign(self, node: cst.Assign) -> None:
+                    for target in node.targets:
+                        if isinstance(target.target, (cst.Tuple, cst.List)):
+                            _self_elements(target.target, self_name, found)
+
+                def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                    return False
+
+            walk(init.node.body, Targets())
+        return frozenset(found)
+
+
+def _self_elements(target: cst.Tuple | cst.List, self_name: str | None, found: set[str]) -> None:
+    for element in target.elements:
+        value = element.value
+        if isinstance(value, (cst.Tuple, cst.List)):
+            _self_elements(value, self_name, found)
+        elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == self_name:
+            found.add(value.attr.value)
 
 
 def _holds_union(kind: Type | None) -> bool:
