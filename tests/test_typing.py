@@ -243,6 +243,24 @@ FLAGGED = {
                 x = x + 1
             return x
         '''), "JIT415", "python value of type 'int' cannot be used as a value"),
+    "module-loop-variable-rebound-in-a-branch": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = torch.nn.ModuleList([torch.nn.ReLU()])
+                self.b = torch.nn.ModuleList([torch.nn.ReLU()])
+
+            def forward(self, x, flag: bool):
+                for blk in self.a:
+                    x = blk(x)
+                if flag:
+                    for blk in self.b:  # flagged
+                        x = blk(x)
+                return x
+
+
+        m = torch.jit.script(M())
+        '''), "JIT706", "Cannot re-assign 'blk' to a value of type module"),
     "modulelist-index-typed-by-an-interface-an-element-lacks": (src('''
         from typing import Any
 

@@ -604,7 +604,8 @@ class Checker:
         if not augmented:
             self.state.empty.pop(name, None)
         in_parent, previous = frame.in_parent(name)
-        if in_parent and self.loops and self.loops[-1].unrolled and frame.block() is self._unrolled_frame(frame):
+        if in_parent and self.loops and self.loops[-1].unrolled and frame.block() is self._unrolled_frame(frame) and (
+                not isinstance(previous, Sugared) and not isinstance(value, Sugared)):
             frame.values[name] = value
             return
         if in_parent and (isinstance(previous, Sugared) or isinstance(value, Sugared)):
