@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
-from jitlint.facts.syntax import assigned_names, bindings, target_names
+from jitlint.facts.syntax import OneScope, assigned_names, bindings, returns_in, target_names
 from jitlint.facts.torch_api import is_torch_module_base
 from jitlint.names import ImportTable
 from jitlint.project import CONTAINER_KINDS
@@ -261,18 +261,18 @@ def _dict_keys(function: cst.FunctionDef, name: str) -> frozenset[str] | None:
 
 
 def _assignments(function: cst.FunctionDef) -> list[tuple[str, cst.BaseExpression]]:
+    """`name = value` statements of a function's own code (not of nested functions), in source order."""
     found: list[tuple[str, cst.BaseExpression]] = []
 
-    class Assignments(cst.CSTVisitor):
+    class Assignments(OneScope):
+        scope = function
+
         def visit_Assign(self, node: cst.Assign) -> None:
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
                     found.append((target.target.value, node.value))
 
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-    walk(function.body, Assignments())
+    walk(function, Assignments())
     return found
 
 
@@ -283,24 +283,9 @@ def _bound_names(function: cst.FunctionDef) -> list[str]:
 
 
 def _returns(function: cst.FunctionDef) -> list[cst.BaseExpression]:
-    found: list[cst.BaseExpression] = []
-    bare = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            (found.append(node.value) if node.value is not None else bare.append(node))
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-    walk(function.body, Returns())
-    return [] if bare else found
+    """The values a function's `return` statements give (none when one returns nothing)."""
+    returns = returns_in(function)
+    return [] if any(node.value is None for node in returns) else [node.value for node in returns]
 
 
 class _Sites(RunFact):

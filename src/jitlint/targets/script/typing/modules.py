@@ -420,16 +420,15 @@ class _Unpacked(RunFact):
                 continue
             self_name = first_param_name(init.node)
 
-            class Targets(cst.CSTVisitor):
+            class Targets(OneScope):
+                scope = init.node
+
                 def visit_Assign(self, node: cst.Assign) -> None:
                     for target in node.targets:
                         if isinstance(target.target, (cst.Tuple, cst.List)):
                             _self_elements(target.target, self_name, found)
 
-                def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-                    return False
-
-            walk(init.node.body, Targets())
+            walk(init.node, Targets())
         return frozenset(found)
 
 
