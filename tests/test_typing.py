@@ -632,6 +632,26 @@ LOOKALIKES = {
 
         m = torch.jit.script(M())
         '''),
+    "code-after-an-assert-of-a-false-constant": src('''
+        from typing import Final
+
+
+        class M(torch.nn.Module):
+            flag: Final[bool]
+
+            def __init__(self):
+                super().__init__()
+                self.flag = False
+                self.layers = torch.nn.ModuleList([torch.nn.Linear(2, 2)])
+
+            def forward(self, x):
+                assert self.flag, "unsupported"
+                i = x.dim()
+                return self.layers[i](x)
+
+
+        m = torch.jit.script(M())
+        '''),
     "range-of-int-expression": src('''
         @torch.jit.script
         def f(x: torch.Tensor, steps: float) -> torch.Tensor:
