@@ -345,3 +345,20 @@ def test_a_sequential_returns_what_its_last_module_returns(tmp_path):
     assert type_of("self.seq2(x)") == "Tensor"
     assert type_of("self.seq3(x)") is None  # MaxPool2d's return depends on `return_indices`
     assert type_of("self.seq4(x)") is None  # its modules are not written out
+
+
+def test_an_attribute_stored_from_a_union_parameter_is_typed_by_its_value(tmp_path):
+    """torch types an attribute by the value stored (an int for `patch_size=16`), never a Union: the annotation of
+    the parameter does not say which member it is."""
+    _result, type_of = typed('''
+        class Embed(nn.Module):
+            def __init__(self, patch_size: Union[int, Tuple[int, int]] = 16, dim: int = 4):
+                super().__init__()
+                self.patch = patch_size
+                self.dim = dim
+
+            def forward(self, x):
+                return self.patch, self.dim
+    ''', tmp_path, name="forward")
+    assert type_of("self.patch") is None
+    assert type_of("self.dim") == "int"

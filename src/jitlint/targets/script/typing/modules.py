@@ -244,9 +244,8 @@ class ModuleMembers:
         rebound = assigned_names(init.node)
         for name, kind in params.items():
             # torch types an attribute by the value stored: a parameter re-bound in the body, or annotated Optional
-            # (None, or a value of the contained type), does not say which
-            if name in rebound or (kind is not None and (kind.name == "Optional" or (
-                    kind.name == "Union" and NONE in kind.args))):
+            # or Union (None or a value of the contained type, one of the members), does not say which
+            if name in rebound or (kind is not None and _holds_union(kind)):
                 params[name] = None
         return InitScope(cls, imports, first_param_name(init.node), params)
 
