@@ -733,9 +733,10 @@ class Checker:
         value = self.exprs.value(node.value, env)
         if not isinstance(current, Type) or not isinstance(value, Type):
             if isinstance(target, cst.Name):
-                # a Tensor or a list is updated in place; `n += t` of an int and a Tensor is a Tensor: unknown (in
-                # a loop torch keeps the name's type, or rejects the assignment: `set_variable` keeps it there)
-                kept = current if isinstance(current, Type) and (current == TENSOR or current.name == "List") else None
+                # a Tensor or a list is updated in place, and a name of an enclosing block keeps its type (or torch
+                # rejects the assignment); in its own block `n += t` of an int and a Tensor is a Tensor: unknown
+                kept = current if isinstance(current, Type) and (current == TENSOR or current.name == "List" or (
+                    frame.in_parent(target.value)[0])) else None
                 self.set_variable(target.value, kept, frame, target, augmented=True)
             return
         if current.name in ("Class", "Module"):
