@@ -43,7 +43,7 @@ READS_MESSAGES: dict[str, str] = {}
 # The largest modules, in lines: none may grow; lower an entry when its module shrinks.
 LARGEST_MODULES = {
     "targets/fx/tracing.py": 2425,
-    "targets/script/typing/checkexpr.py": 1679,
+    "targets/script/typing/checkexpr.py": 1655,
     "targets/script/typing/checker.py": 1102,
     "engine.py": 1471,
     "targets/script/rules/syntax.py": 1273,
