@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.facts.constructions import calls_of
 from jitlint.facts.syntax import OneScope, returns_in, target_names
 from jitlint.walk import walk
 
@@ -252,28 +253,16 @@ class PassedClasses(RunFact):
             if module.text is not None and klass.name not in module.text:
                 continue
             imports = module.imports
-            stack: list[cst.FunctionDef] = []
-
-            class Calls(cst.CSTVisitor):
-                def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-                    stack.append(node)
-
-                def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-                    stack.pop()
-
-                def visit_Call(self, node: cst.Call) -> None:
-                    if project.resolve_class(imports.qualify(node.func)) is not klass:
-                        return
-                    function = stack[-1] if stack else None
-                    for index, arg in enumerate(node.args):
-                        if arg.star:
-                            continue
-                        name = arg.keyword.value if arg.keyword is not None else (
-                            positional[index] if index < len(positional) else None)
-                        if name in named:
-                            _classes_of(project, function, imports, arg.value, passed.setdefault(name, []), 0)
-
-            walk(module.tree, Calls())
+            for node, _init_of, function in calls_of(project, module).ordered:
+                if project.resolve_class(imports.qualify(node.func)) is not klass:
+                    continue
+                for index, arg in enumerate(node.args):
+                    if arg.star:
+                        continue
+                    name = arg.keyword.value if arg.keyword is not None else (
+                        positional[index] if index < len(positional) else None)
+                    if name in named:
+                        _classes_of(project, function, imports, arg.value, passed.setdefault(name, []), 0)
         return passed
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.facts.constructions import calls_of
 from jitlint.facts.syntax import OneScope, assigned_names, bindings, returns_in, target_names
 from jitlint.facts.torch_api import is_torch_module_base
 from jitlint.names import ImportTable
@@ -33,7 +34,7 @@ from jitlint.targets.script.typing.annotations import is_none, named_params
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
-    from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
+    from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
 
 _DEPTH = 4
 _PARTIAL = frozenset({"functools.partial"})
@@ -310,11 +311,11 @@ class _Sites(RunFact):
             for module in list(project.modules.values()):
                 if module.text is not None and current.name not in module.text:
                     continue
-                for call, init_of, function in _calls_in(project, module).get(current.name, ()):
+                for call, init_of, function in calls_of(project, module).by_name.get(current.name, ()):
                     if project.resolve_class(module.imports.qualify(call.func)) is current:
                         sites.append(_Site(call, module.imports, init_of, function))
         for sub in supers:
-            for call, init_of, function in _calls_in(project, sub.module).get("__init__", ()):
+            for call, init_of, function in calls_of(project, sub.module).by_name.get("__init__", ()):
                 if init_of is sub and _is_super_init(call):
                     sites.append(_Site(call, sub.module.imports, init_of, function))
         return sites
@@ -334,46 +335,3 @@ def _is_super_init(call: cst.Call) -> bool:
     func = call.func
     return (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)
             and isinstance(func.value.func, cst.Name) and func.value.func.value == "super")
-
-
-def _calls_in(project: "ProjectIndex", module: "ModuleInfo") -> dict[str, list]:
-    return run_fact(project, _ModuleCalls, module)
-
-
-class _ModuleCalls(RunFact):
-    """The calls of a file by the last name of what they call (capitalised names and `__init__`), each with the
-    class whose `__init__` it is written in (None elsewhere)."""
-
-    @classmethod
-    def compute(cls, project: "ProjectIndex", module: "ModuleInfo") -> dict[str, list]:
-        found: dict[str, list] = {}
-        stack: list = []
-
-        class Calls(cst.CSTVisitor):
-            def visit_ClassDef(self, node: cst.ClassDef) -> None:
-                stack.append(node)
-
-            def leave_ClassDef(self, node: cst.ClassDef) -> None:
-                stack.pop()
-
-            def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-                stack.append(node)
-
-            def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-                stack.pop()
-
-            def visit_Call(self, node: cst.Call) -> None:
-                func = node.func
-                name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(
-                    func, cst.Attribute) else None
-                if name is None or not (name[:1].isupper() or name == "__init__"):
-                    return
-                init_of = None
-                function = next((node for node in reversed(stack) if isinstance(node, cst.FunctionDef)), None)
-                if (len(stack) == 2 and isinstance(stack[0], cst.ClassDef) and isinstance(stack[1], cst.FunctionDef)
-                        and stack[1].name.value == "__init__"):
-                    init_of = module.classes.get(stack[0].name.value)
-                found.setdefault(name, []).append((node, init_of, function))
-
-        walk(module.tree, Calls())
-        return found
