@@ -211,6 +211,18 @@ PACKAGE = {
 }
 
 
+def _record_reads(monkeypatch) -> tuple[list[str], list[str]]:
+    """The names of the files the engine parses (`read_source`: up front, and on demand, since `load_quietly`
+    reads with it) and of those it loads on demand."""
+    parsed: list[str] = []
+    on_demand: list[str] = []
+    read_source, load = engine.read_source, engine.load_quietly
+    monkeypatch.setattr(engine, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
+        path, *a, **k))
+    monkeypatch.setattr(engine, "load_quietly", lambda path: on_demand.append(Path(path).name) or load(path))
+    return parsed, on_demand
+
+
 def _findings(root: Path, enabled: set[str], jobs: int, split=None, monkeypatch=None):
     if split is not None:
         def forced(files, shards):
@@ -229,12 +241,7 @@ def _findings(root: Path, enabled: set[str], jobs: int, split=None, monkeypatch=
 def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_path, monkeypatch, split):
     _write(tmp_path, PACKAGE)
     enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
-    parsed: list[str] = []  # read_source: up front, and on demand (`load_quietly` reads with it)
-    on_demand: list[str] = []
-    read_source, load = engine.read_source, engine.load_quietly
-    monkeypatch.setattr(engine, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
-        path, *a, **k))
-    monkeypatch.setattr(engine, "load_quietly", lambda path: on_demand.append(Path(path).name) or load(path))
+    parsed, on_demand = _record_reads(monkeypatch)
     jobs = 1 if split is None else len(split)
     with_prefilter = _findings(tmp_path, enabled, jobs, split, monkeypatch)
     up_front, read_at_all = set(parsed) - set(on_demand), set(parsed)
@@ -283,12 +290,7 @@ def test_a_trace_run_parses_up_front_only_what_may_hold_a_root(tmp_path, monkeyp
     _write(tmp_path, TRACED)
     enabled = Config(root=tmp_path).enabled_codes(TARGET_OF) | {
         code for code, rule in RULES_BY_CODE.items() if code.startswith("TRC") and not rule.engine_reported}
-    parsed: list[str] = []  # read_source: up front, and on demand (`load_quietly` reads with it)
-    on_demand: list[str] = []
-    read_source, load = engine.read_source, engine.load_quietly
-    monkeypatch.setattr(engine, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
-        path, *a, **k))
-    monkeypatch.setattr(engine, "load_quietly", lambda path: on_demand.append(Path(path).name) or load(path))
+    parsed, on_demand = _record_reads(monkeypatch)
     with_prefilter = _findings(tmp_path, enabled, 1)
     up_front, read_at_all = set(parsed) - set(on_demand), set(parsed)
     monkeypatch.setattr(prefilter.Prefilter, "for_run", classmethod(lambda cls, *args: None))
