@@ -209,6 +209,9 @@ class ExpressionChecker:
             return {"int": INT, "float": FLOAT, "complex": COMPLEX, "bool": BOOL, "str": STR, "bytes": STR,
                     "None": NONE}.get(kind)
         if isinstance(node, cst.ConcatenatedString):
+            # `f"a" f"{x}"` is one f-string to Python's parser (and torch's frontend): its parts are compiled
+            self.value(node.left, env)
+            self.value(node.right, env)
             return STR
         if isinstance(node, cst.NamedExpr):
             return self.expr(node.value, env)
