@@ -37,7 +37,7 @@ class CallKinds:
     def _call(self, node: cst.Call, frame: Frame) -> str | None:
         func = node.func
         if self.policy.follow_returns:
-            returned = self._project_call(node)
+            returned = self._project_call(node, frame)
             if returned is not None:
                 return returned
         qualified = self.imports.qualify(func)
@@ -82,11 +82,14 @@ class CallKinds:
             return "tensor"
         return None
 
-    def _project_call(self, node: cst.Call) -> str | None:
-        """The kind a call of a project function or a submodule returns (`follow_returns`), None if unknown."""
+    def _project_call(self, node: cst.Call, frame: Frame) -> str | None:
+        """The kind a call of a project function or a submodule returns (`follow_returns`), None if unknown. Under
+        a policy that follows calls, the callee's parameters hold what this call passes (a traced value passed
+        to a helper is traced there, and so is what it computes from it and returns: `divisible_by(h, p)`)."""
         callee = self.ctx.captured.callee_of(node)
         if callee is not None:
-            return returned_kind(self.ctx, callee[0], type(self))
+            passed = self._passed(callee[0].node, node, callee[1], frame) if self.policy.follow_calls else {}
+            return returned_kind(self.ctx, callee[0], type(self), passed)
         func = node.func
         if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and self.self_name is not None
                 and func.value.value == self.self_name and self.entry is not None and self.entry.owners):
@@ -101,6 +104,29 @@ class CallKinds:
                 return "tensor"  # `self.norm(x)`: a torch.nn layer's output
         return None
 
+    def _passed(self, function: cst.FunctionDef, call: cst.Call, bound: bool, frame: Frame) -> dict:
+        """The known kinds `call` passes to the parameters of `function`, by name (its first one skipped when the
+        call binds it; nothing past a starred argument, whose place is unknown)."""
+        params = function.params
+        positional = [*params.posonly_params, *params.params][1 if bound else 0:]
+        names = {param.name.value for param in (*positional, *params.kwonly_params)}
+        passed: dict = {}
+        index = 0
+        for arg in call.args:
+            if arg.star:
+                if arg.keyword is None and arg.star == "*":
+                    index = len(positional)  # the positions after it are unknown
+                continue
+            if arg.keyword is not None:
+                name = arg.keyword.value if arg.keyword.value in names else None
+            else:
+                name = positional[index].name.value if index < len(positional) else None
+                index += 1
+            kind = self.kind(arg.value, frame) if name is not None else None
+            if kind is not None:
+                passed[name] = kind
+        return passed
+
     def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
         args = [arg for arg in node.args if not arg.star]
         return self.kind(args[0].value, frame) if args else None
@@ -112,6 +138,9 @@ class CallKinds:
             return self.policy.scalar("item")  # a Python scalar read from a tensor (or a NumPy value)
         if receiver is None and name in TENSOR_ONLY_METHODS and not self._project_object(node):
             receiver = "tensor"
+        if (receiver is None and name == "size" and self.policy.shape_of_unknown
+                and not self._project_object(node)):
+            receiver = "tensor"  # `.size(i)` of what a submodule of unknown class returns, as its `.shape`
         if receiver not in TENSORISH:
             return None
         if name == "tolist":
@@ -169,12 +198,15 @@ class CallKinds:
         return None
 
 
-def returned_kind(ctx: "RuleContext", callee, domain_class: type) -> str | None:
+def returned_kind(ctx: "RuleContext", callee, domain_class: type, passed: dict | None = None) -> str | None:
     """The kind a project function returns under `ctx`'s capture policy (`follow_returns`): one kind when every
-    `return` gives it and the end of the body is not reached, analysed once per run with its parameters as its
-    annotations say. A function whose analysis is under way (recursion) returns nothing known."""
+    `return` gives it and the end of the body is not reached, analysed once per run for each set of kinds a call
+    passes (`passed`, by parameter name: the policy's `parameter` decides with the annotation), its other
+    parameters as their annotations say. A function whose analysis is under way (recursion) returns nothing
+    known."""
     cache = ctx.project.derived.setdefault(returned_kind, {})
-    key = (ctx.policy, id(callee.node))
+    passed = passed or {}
+    key = (ctx.policy, id(callee.node), tuple(sorted(passed.items())))
     found = cache.get(key)
     if found is not None and found[0] is callee.node:
         return found[1]
@@ -184,7 +216,7 @@ def returned_kind(ctx: "RuleContext", callee, domain_class: type) -> str | None:
     other.targets = ctx.targets
     entry = ctx.captured.get(callee.node)
     policy = ctx.captured.policy.datadep()
-    domain = domain_class(callee.node, other, entry, policy, {})
+    domain = domain_class(callee.node, other, entry, policy, passed)
     domain.quiet = True
     kind = None
     try:

@@ -1,8 +1,10 @@
 """What torch's tensor methods and functions give, in the kinds of the data-dependence fact
 (`jitlint.facts.datadep`): which give static Python values, masks, tensors of data-dependent size, sequences of
-tensors, or something that is not a tensor at all; and which torch.nn layers' calls are one tensor."""
+tensors, or something that is not a tensor at all; and which torch.nn layers' calls are one tensor; and how an optional annotation reads."""
 
 from __future__ import annotations
+
+import libcst as cst
 
 # Tensor methods that give Python values known at trace time (static or symbolic): not tensors, not data.
 STATIC_METHODS = frozenset({
@@ -68,3 +70,13 @@ NOT_TENSOR_LAYERS = frozenset({
     "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "FractionalMaxPool2d", "FractionalMaxPool3d", "Parameter", "Buffer",
     "Transformer", "Unflatten",
 })
+
+
+def without_none(annotation: cst.BaseExpression) -> cst.BaseExpression:
+    """`X | None` and `None | X` as `X` (the value is X whenever it is not None)."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        if isinstance(annotation.right, cst.Name) and annotation.right.value == "None":
+            return annotation.left
+        if isinstance(annotation.left, cst.Name) and annotation.left.value == "None":
+            return annotation.right
+    return annotation
