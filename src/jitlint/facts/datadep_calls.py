@@ -11,9 +11,9 @@ import libcst as cst
 from jitlint.facts import FactStore, RunFact, run_fact
 from jitlint.facts.datadep_policy import TENSORISH
 from jitlint.facts.datadep_tables import (
-    DD_METHODS, DTYPE_METHODS, MASK_METHODS, NOT_TENSOR_LAYERS, RANK_METHODS, SEQUENCE_METHODS, SHAPE_KEEPING,
-    STATIC_METHODS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS, TORCH_DATA, TORCH_DD, TORCH_MASK, TORCH_NOT_TENSOR,
-    TORCH_SEQUENCE,
+    DD_METHODS, DTYPE_METHODS, EINOPS_LAYERS, EINOPS_TENSOR, MASK_METHODS, NOT_TENSOR_LAYERS, RANK_METHODS,
+    SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS, TORCH_DATA, TORCH_DD,
+    TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE,
 )
 from jitlint.facts.datadep_tuples import flat, is_tuple
 from jitlint.facts.flow import FlowWalker, Frame
@@ -45,6 +45,8 @@ class CallKinds:
             receiver = self.kind(func.value, frame)
             return self._method(func.attr.value, receiver, node, frame)
         qualified = qualified or ""
+        if self.policy.follow_returns and qualified.startswith("einops."):
+            return self._einops(qualified)
         if qualified.startswith("numpy."):
             return "ndarray"
         if qualified.startswith("math."):
@@ -99,9 +101,20 @@ class CallKinds:
                 if info is None or not info.constructors:
                     return None
                 constructors |= info.constructors
-            if all(name.startswith("torch.nn.") and name.rsplit(".", 1)[-1] not in NOT_TENSOR_LAYERS
-                   and name.count(".") in (2, 4) for name in constructors):
-                return "tensor"  # `self.norm(x)`: a torch.nn layer's output
+            if all(name in EINOPS_LAYERS or (name.startswith("torch.nn.") and name.count(".") in (2, 4)
+                                              and name.rsplit(".", 1)[-1] not in NOT_TENSOR_LAYERS)
+                   for name in constructors):
+                return "tensor"  # `self.norm(x)`: a torch.nn (or einops) layer's output
+        return None
+
+    def _einops(self, qualified: str):
+        """What an einops function gives on torch tensors (`follow_returns`)."""
+        if qualified in EINOPS_TENSOR:
+            return "tensor"
+        if qualified == "einops.unpack":
+            return "tensors"
+        if qualified == "einops.pack" and self.policy.tuple_kinds:
+            return ("tensor", None)  # the packed tensor, and the shapes it packed
         return None
 
     def _passed(self, function: cst.FunctionDef, call: cst.Call, bound: bool, frame: Frame) -> dict:

@@ -59,6 +59,11 @@ TORCH_NOT_TENSOR = frozenset({
     "memory_format", "get_default_dtype", "Tensor", "export", "fx", "jit", "library", "ops", "cond", "vmap",
 })
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
+# einops on torch tensors: functions that give one tensor (made of torch ops on their input), `unpack`'s list of
+# tensors, `pack`'s tensor and list of shapes; its torch layers, whose call gives one tensor.
+EINOPS_TENSOR = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce", "einops.einsum"})
+EINOPS_LAYERS = frozenset({"einops.layers.torch.Rearrange", "einops.layers.torch.Reduce",
+                           "einops.layers.torch.Repeat", "einops.layers.torch.EinMix"})
 TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"})
 SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "builtins.list", "builtins.tuple"})
 OPTIONAL = frozenset({"typing.Optional"})
