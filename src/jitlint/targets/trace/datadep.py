@@ -441,8 +441,6 @@ class TraceDatadep(DatadepPolicy):
             self._branch(domain, statement.test, "while", frame, kind="loop")
         elif isinstance(statement, cst.For):
             self._loop_header(domain, statement, frame)
-        elif isinstance(statement, cst.Assert):  # one finding for the check, not one more for its `and`/`not`
-            self._branch(domain, statement.test, "assert", frame)
         for expression in reads.if_expressions:
             self._branch(domain, expression.test, "conditional expression", frame)
         self._comprehensions(domain, statement, frame)
