@@ -99,7 +99,10 @@ def _vit_pytorch():
     import torch
 
     def image(size):
+        # another resolution first (half as large again, then twice: window and patch sizes must divide it), then
+        # another batch only
         return (torch.randn(1, 3, size, size),), [(torch.randn(2, 3, size + size // 2, size + size // 2),),
+                                                   (torch.randn(2, 3, 2 * size, 2 * size),),
                                                    (torch.randn(2, 3, size, size),)]
 
     small = {"num_classes": 10, "dim": 64, "depth": 2, "heads": 4, "mlp_dim": 96}
@@ -299,11 +302,70 @@ def _pretrainedmodels():
         yield name, make(name, size)
 
 
+def _denoising_diffusion_pytorch():
+    import torch
+
+    def image(size, channels=3):
+        time = torch.tensor([5.0])
+        return (torch.randn(1, channels, size, size), time), \
+            [(torch.randn(2, channels, size + size // 2, size + size // 2), torch.tensor([5.0, 9.0])),
+             (torch.randn(2, channels, size, size), torch.tensor([5.0, 9.0]))]
+
+    def seq(length, channels=2):
+        return (torch.randn(1, channels, length), torch.tensor([5.0])), \
+            [(torch.randn(2, channels, length + length // 2), torch.tensor([5.0, 9.0])),
+             (torch.randn(2, channels, length), torch.tensor([5.0, 9.0]))]
+
+    def unet(**kwargs):
+        def make():
+            from denoising_diffusion_pytorch import Unet
+
+            return (Unet(dim=16, dim_mults=(1, 2), attn_dim_head=8, attn_heads=2, **kwargs), *image(16))
+        return make
+
+    yield "unet", unet()
+    yield "unet_self_condition", unet(self_condition=True)
+    yield "unet_learned_sinusoidal", unet(learned_sinusoidal_cond=True, learned_variance=True)
+
+    def unet1d():
+        from denoising_diffusion_pytorch import Unet1D
+
+        return (Unet1D(dim=16, dim_mults=(1, 2), channels=2, attn_dim_head=8, attn_heads=2), *seq(32))
+
+    yield "unet1d", unet1d
+
+    def karras():
+        from denoising_diffusion_pytorch import KarrasUnet
+
+        model = KarrasUnet(image_size=16, dim=16, dim_max=32, channels=3, num_downsamples=2, num_blocks_per_stage=1,
+                           attn_res=(4,), attn_dim_head=8)
+        return (model, *image(16))
+
+    yield "karras_unet", karras
+
+    def karras1d():
+        from denoising_diffusion_pytorch import KarrasUnet1D
+
+        model = KarrasUnet1D(seq_len=32, dim=16, dim_max=32, channels=2, num_downsamples=2, num_blocks_per_stage=1,
+                             attn_res=(8,), attn_dim_head=8)
+        return (model, *seq(32))
+
+    yield "karras_unet1d", karras1d
+
+    def uvit():
+        from denoising_diffusion_pytorch.simple_diffusion import UViT
+
+        model = UViT(dim=16, dim_mults=(1, 2), vit_depth=1, attn_dim_head=8, attn_heads=2)
+        return (model, *image(16))
+
+    yield "uvit", uvit
+
+
 _LIBRARIES = {"whisper": _whisper, "torchaudio": _torchaudio, "encodec": _encodec, "asteroid": _asteroid,
               "efficientnet_pytorch": _efficientnet,
               "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv,
               "x_transformers": _x_transformers, "perceiver_pytorch": _perceiver_pytorch,
-              "pretrainedmodels": _pretrainedmodels}
+              "pretrainedmodels": _pretrainedmodels, "denoising_diffusion_pytorch": _denoising_diffusion_pytorch}
 _BUILDERS: dict = {}
 
 
