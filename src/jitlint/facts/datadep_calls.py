@@ -212,11 +212,11 @@ class CallKinds:
 
 
 def returned_kind(ctx: "RuleContext", callee, domain_class: type, passed: dict | None = None) -> str | None:
-    """The kind a project function returns under `ctx`'s capture policy (`follow_returns`): one kind when every
-    `return` gives it and the end of the body is not reached, analysed once per run for each set of kinds a call
-    passes (`passed`, by parameter name: the policy's `parameter` decides with the annotation), its other
-    parameters as their annotations say. A function whose analysis is under way (recursion) returns nothing
-    known."""
+    """The kind a project function returns under `ctx`'s capture policy (`follow_returns`): the policy's join of
+    what its `return`s give (under the base join, one kind when every `return` gives it) when the end of the body
+    is not reached, analysed once per run for each set of kinds a call passes (`passed`, by parameter name: the
+    policy's `parameter` decides with the annotation), its other parameters as their annotations say. A function
+    whose analysis is under way (recursion) returns nothing known."""
     cache = ctx.project.derived.setdefault(returned_kind, {})
     passed = passed or {}
     key = (ctx.policy, id(callee.node), tuple(sorted(passed.items())))
@@ -237,7 +237,8 @@ def returned_kind(ctx: "RuleContext", callee, domain_class: type, passed: dict |
     except RecursionError:
         falls_through = True
     if domain.returns and not falls_through:
-        kinds = set(domain.returns)
-        kind = next(iter(kinds)) if len(kinds) == 1 else None
+        kind = domain.returns[0]
+        for other_kind in domain.returns[1:]:  # as paths that merge (a traced size on some of them: the policy's join)
+            kind = policy.join(kind, other_kind)
     cache[key] = (callee.node, kind)
     return kind
