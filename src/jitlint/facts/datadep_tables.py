@@ -1,8 +1,10 @@
 """What torch's tensor methods and functions give, in the kinds of the data-dependence fact
 (`jitlint.facts.datadep`): which give static Python values, masks, tensors of data-dependent size, sequences of
-tensors, or something that is not a tensor at all; and which torch.nn layers' calls are one tensor."""
+tensors, or something that is not a tensor at all; and which torch.nn layers' calls are one tensor; and how an optional annotation reads."""
 
 from __future__ import annotations
+
+import libcst as cst
 
 # Tensor methods that give Python values known at trace time (static or symbolic): not tensors, not data.
 STATIC_METHODS = frozenset({
@@ -57,6 +59,11 @@ TORCH_NOT_TENSOR = frozenset({
     "memory_format", "get_default_dtype", "Tensor", "export", "fx", "jit", "library", "ops", "cond", "vmap",
 })
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
+# einops on torch tensors: functions that give one tensor (made of torch ops on their input), `unpack`'s list of
+# tensors, `pack`'s tensor and list of shapes; its torch layers, whose call gives one tensor.
+EINOPS_TENSOR = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce", "einops.einsum"})
+EINOPS_LAYERS = frozenset({"einops.layers.torch.Rearrange", "einops.layers.torch.Reduce",
+                           "einops.layers.torch.Repeat", "einops.layers.torch.EinMix"})
 TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"})
 SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "builtins.list", "builtins.tuple"})
 OPTIONAL = frozenset({"typing.Optional"})
@@ -68,3 +75,13 @@ NOT_TENSOR_LAYERS = frozenset({
     "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "FractionalMaxPool2d", "FractionalMaxPool3d", "Parameter", "Buffer",
     "Transformer", "Unflatten",
 })
+
+
+def without_none(annotation: cst.BaseExpression) -> cst.BaseExpression:
+    """`X | None` and `None | X` as `X` (the value is X whenever it is not None)."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        if isinstance(annotation.right, cst.Name) and annotation.right.value == "None":
+            return annotation.left
+        if isinstance(annotation.left, cst.Name) and annotation.left.value == "None":
+            return annotation.right
+    return annotation
