@@ -13,7 +13,7 @@ from jitlint.facts.datadep_policy import TENSORISH
 from jitlint.facts.datadep_tables import (
     DD_METHODS, DTYPE_METHODS, EINOPS_LAYERS, EINOPS_TENSOR, MASK_METHODS, NOT_TENSOR_LAYERS, RANK_METHODS,
     SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS, TORCH_DATA, TORCH_DD,
-    TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE,
+    TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE, TORCH_SHAPE_KEEPING,
 )
 from jitlint.facts.datadep_tuples import flat, is_tuple
 from jitlint.facts.flow import FlowWalker, Frame
@@ -70,6 +70,8 @@ class CallKinds:
             return "tensors"
         if qualified in TORCH_MASK:
             return "mask"
+        if qualified in TORCH_SHAPE_KEEPING and self._first_argument(node, frame) == "ddtensor":
+            return "ddtensor"
         arguments = {self.kind(arg.value, frame) for arg in node.args}
         if "const" in arguments and not arguments & TENSORISH and qualified.startswith(("torch.", "torchvision.")):
             return "const"  # torch ops on a constant one-number tensor stay constant (fake tensors propagate it)

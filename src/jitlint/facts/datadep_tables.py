@@ -26,8 +26,15 @@ SEQUENCE_METHODS = frozenset({"split", "chunk", "unbind", "tensor_split", "split
 SHAPE_KEEPING = frozenset({
     "cpu", "cuda", "to", "float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "detach",
     "clone", "contiguous", "abs", "neg", "sigmoid", "relu", "exp", "log", "sqrt", "clamp", "clamp_min",
-    "clamp_max", "round", "floor", "ceil", "type_as", "mul", "add", "sub", "div", "pow",
+    "clamp_max", "round", "floor", "ceil", "type_as", "mul", "add", "sub", "div", "pow", "argsort", "sign", "flip",
+    "cumsum", "softmax", "log_softmax", "tanh", "masked_fill",
 })
+# torch functions whose output has the shape of their first argument (`torch.argsort(t)`, `torch.zeros_like(t)`).
+TORCH_SHAPE_KEEPING = frozenset({f"torch.{name}" for name in (
+    "argsort", "abs", "neg", "sigmoid", "relu", "exp", "log", "sqrt", "clamp", "round", "floor", "ceil", "sign",
+    "flip", "cumsum", "softmax", "log_softmax", "tanh", "masked_fill", "clone", "detach", "zeros_like", "ones_like",
+    "empty_like", "full_like", "rand_like", "randn_like",
+)})
 
 # Tensor methods no Python builtin type has (lists, dicts, strings and numbers have `count`, `index`, `split`,
 # `sort`, `copy`, `real`...): called on a value of unknown kind (a submodule's output), the value is a tensor.
