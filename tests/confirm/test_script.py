@@ -527,3 +527,34 @@ def test_a_failing_statement_of_a_wrapped_method_is_left_out(tmp_path):
     [numpy] = [f for f in findings if f["code"] == "JIT401"]
     assert numpy["confirmation"]["status"] == "confirmed", numpy
     assert "(line 10, the function's earlier failing statements left out)" in numpy["confirmation"]["detail"], numpy
+
+
+# A function under `@torch.no_grad()` is handed to torch as `_contextlib`'s wrapper: torch compiles the wrapped lines
+# but resolves their globals in `_contextlib` ("undefined value dist"), and names `_contextlib.py` with the wrapped
+# function's line numbers, then the call site in the user's file. The error is the function's own (JIT235 at its
+# line), seen both scripting the model and the function on its own: once explained, it is no JIT000 at the call.
+NO_GRAD = '''
+import torch
+import torch.distributed as dist
+
+
+@torch.no_grad()
+def gather(x: torch.Tensor) -> torch.Tensor:
+    if dist.is_initialized():
+        return x
+    return x + 1
+
+
+class Loss(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = gather(x)
+        return y.sum()
+'''
+
+
+def test_an_error_under_a_decorator_is_confirmed_at_its_line_and_not_again_at_the_call(tmp_path):
+    write_project(tmp_path, {"gpkg/__init__.py": "", "gpkg/loss.py": NO_GRAD,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = dynamic_findings(tmp_path, "gpkg")
+    assert ("loss.py", 8, "JIT235", "confirmed") in located(findings), findings
+    assert not [f for f in findings if f["code"] == "JIT000"], findings

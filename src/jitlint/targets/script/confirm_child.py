@@ -150,7 +150,15 @@ class Checker:
         text = str(error)
         message = text.strip().splitlines()[0] if text.strip() else type(error).__name__
         location = named = None  # where the error is; the file torch named, when that is a wrapper's
-        for match in _FRAME.finditer(text):
+        first = _FRAME.search(text)
+        if first is not None and not self.is_user_file(first.group(1)):
+            # The error's own frame names a file outside the user's (a decorator's wrapper, `@torch.no_grad()`'s
+            # `_contextlib.py`) with the wrapped function's line numbers; the frames after it are the call stack. The
+            # user file holding the shown lines is where the error is, not the first caller in a user file.
+            holder = self._file_holding(text, first.start(), int(first.group(2)))
+            if holder is not None:
+                location, named = (holder, int(first.group(2))), os.path.realpath(first.group(1))
+        for match in _FRAME.finditer(text) if location is None else ():
             if self.is_user_file(match.group(1)):
                 number = int(match.group(2))
                 location = (os.path.realpath(match.group(1)), number)
@@ -160,12 +168,8 @@ class Checker:
                     if holder is not None:
                         location, named = (holder, number), os.path.realpath(match.group(1))
                 break
-        if location is None:
-            first = _FRAME.search(text)
-            if first is not None:
-                holder = self._file_holding(text, first.start(), int(first.group(2)))
-                location = (holder, int(first.group(2))) if holder else self._source_match(text, first.start())
-                named = os.path.realpath(first.group(1)) if holder else None
+        if location is None and first is not None:
+            location = self._source_match(text, first.start())
         if location is None:
             location = self._range_on_stack(error)
         compiled = _COMPILED_FROM.findall(text)
