@@ -558,3 +558,81 @@ def test_an_error_under_a_decorator_is_confirmed_at_its_line_and_not_again_at_th
     findings = dynamic_findings(tmp_path, "gpkg")
     assert ("loss.py", 8, "JIT235", "confirmed") in located(findings), findings
     assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# With `from __future__ import annotations` every annotation is a string, and torch types a call of an ignored function
+# from its Python signature without resolving names ("Unknown type annotation: 'Tensor'" at the call): a function
+# jitlint ignored to go on must neither stop its callers nor be reported as the user's error at their calls.
+FUTURE_ANNOTATIONS = '''
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+
+def check(x: Tensor) -> None:
+    values = x.numpy()
+
+
+class Pair(torch.nn.Module):
+    def forward(self, x: Tensor) -> Tensor:
+        check(x)
+        return x.numpy()
+'''
+
+
+def test_a_call_of_a_function_ignored_to_go_on_in_a_future_annotations_file_is_no_error(tmp_path):
+    write_project(tmp_path, {"fpkg/__init__.py": "", "fpkg/pair.py": FUTURE_ANNOTATIONS,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = dynamic_findings(tmp_path, "fpkg")
+    assert ("pair.py", 9, "JIT401", "confirmed") in located(findings), findings
+    # the call of `check` (ignored after its own error) types, and `forward`'s later error shows
+    assert ("pair.py", 15, "JIT401", "confirmed") in located(findings), findings
+    assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+def test_an_unknown_string_annotation_at_a_call_of_an_ignored_function_is_an_artifact():
+    from jitlint.targets.script.confirm_leave_out import stub_artifact
+
+    text = ("Unknown type annotation: 'Tensor' at   File \"/p/m.py\", line 10\n"
+            "    def forward(self, x: Tensor) -> Tensor:\n        return self.comp(\n"
+            "               ~~~~~~~~~ <--- HERE\n            x=x, y=x\n")
+    parsed = {"message": text.splitlines()[0], "text": text}
+    assert stub_artifact(parsed, ["Block.comp"])
+    assert not stub_artifact(parsed, ["Block.other"])  # the call of a function the user ignored: the user's error
+    assert not stub_artifact(parsed, [])
+
+
+# A decorator hands torch its wrapper, whose globals are the decorator's module: torch compiles the wrapped lines but
+# resolves the names of their annotations there ("Unknown type name 'Memory'" at the signature). Scripted on its own,
+# the function is compiled from what the decorator wraps, so that the errors of its body show (confirming findings at
+# their own statements, never refuting one).
+WRAPPED_SIGNATURE = '''
+from typing import Optional
+
+import torch
+import torch.nn as nn
+
+from pkg.wrapping import passthrough
+
+
+class Memory:
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+
+class Reader(nn.Module):
+    @passthrough
+    def forward(self, x: torch.Tensor, memory: Optional[Memory] = None) -> torch.Tensor:
+        y = x + 1
+        return y.numpy()
+'''
+
+
+def test_a_function_whose_signature_fails_under_a_decorator_is_compiled_from_what_it_wraps(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/wrapping.py": textwrap.dedent(WRAPPING),
+                             "pkg/reader.py": WRAPPED_SIGNATURE, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg/reader.py")
+    [numpy] = [f for f in findings if f["code"] == "JIT401"]
+    assert numpy["confirmation"]["status"] == "confirmed", numpy
+    assert "(line 19" in numpy["confirmation"]["detail"], numpy
