@@ -358,12 +358,18 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
             first = next(iter(status.ignored.values()))
             return marked(finding, "unverified", f"masked: {root[1]} scripted only with `{first.opaque}` ignored "
                                                  f"(line {first.line}: {_short(first.message)})", torch_version)
-    names = ", ".join(root[1] + (f" (built with the arguments at {os.path.basename(roots[root].built_with)})"
+    names = ", ".join(root[1] + (f" (built with {_built_with(roots[root].built_with)})"
                                  if roots[root].built_with else "") for root in sorted(reaching_roots))
     result = marked(finding, "not-reproduced", f"torch {torch_version} scripted {names}", torch_version)
     if finding.severity == "error" and not strict:
         result = dataclasses.replace(result, severity="warning")
     return result
+
+
+def _built_with(where: str) -> str:
+    """How a root was built: the arguments of a construction site ("file:line"), or the arguments its declarations
+    build ("config=BertConfig()")."""
+    return f"the arguments at {os.path.basename(where)}" if os.sep in where else where
 
 
 def _unit_stopped(function, reaching_roots, roots) -> dict | None:
