@@ -636,3 +636,34 @@ def test_a_function_whose_signature_fails_under_a_decorator_is_compiled_from_wha
     [numpy] = [f for f in findings if f["code"] == "JIT401"]
     assert numpy["confirmation"]["status"] == "confirmed", numpy
     assert "(line 19" in numpy["confirmation"]["detail"], numpy
+
+
+# An error in code a function calls, which ignoring cannot get past (a classmethod: `torch.jit.ignore` takes none),
+# hides the rest of the function: the statement of its own body the error is reached through (torch's call stack)
+# is left out, so that its later errors show.
+THROUGH_A_CALL = '''
+import torch
+import torch.nn as nn
+
+
+class Helper:
+    @classmethod
+    def make(cls, x: torch.Tensor) -> torch.Tensor:
+        return torch.from_numpy(x.numpy())
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = Helper.make(x)
+        values = x.tolist()
+        return y
+'''
+
+
+def test_the_statement_an_error_in_a_callee_is_reached_through_is_left_out(tmp_path):
+    write_project(tmp_path, {"tpkg/__init__.py": "", "tpkg/net.py": THROUGH_A_CALL,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = dynamic_findings(tmp_path, "tpkg")
+    [tolist] = [f for f in findings if f["code"] == "JIT206"]
+    assert tolist["confirmation"]["status"] == "confirmed", tolist
+    assert "(line 15, the function's earlier failing statements left out)" in tolist["confirmation"]["detail"], tolist

@@ -333,6 +333,14 @@ class Checker:
             last = outcome["observations"][-1]
             variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
             in_body = span is not None and last["file"] == span[0] and span[1] <= (last["line"] or 0) <= span[2]
+            if span is not None and not in_body and not variadic:
+                # an error in code its own body calls (torch compiling a callee for it): the statement of its own
+                # body the error is reached through is the one to leave out
+                through = next((frame for frame in _locate.call_stack(last.get("text") or "", self.is_user_file)
+                                if frame[0] == span[0] and span[1] <= frame[1] <= span[2]), None)
+                if through is not None:
+                    last = {**last, "file": through[0], "line": through[1], "named_file": through[2]}
+                    in_body = True
             # an error in the signature of a function a decorator wraps: compile the function it wraps, with its own
             # module's names (the wrapper is not left out of the code torch checks otherwise)
             unwrap = in_body and body is not None and (last["line"] or 0) < body and not self.unwrap_own

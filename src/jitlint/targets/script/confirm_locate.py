@@ -147,3 +147,18 @@ def parse_error(error: BaseException, is_user_file) -> dict:
         "named_file": named,
         **({"wrapped": wrapped} if wrapped else {}),
     }
+
+
+def call_stack(text: str, is_user_file) -> list[tuple[str, int, str | None]]:
+    """The places in the user's files torch's error text names, in its order (the error's own place, then each
+    caller torch was compiling it for): (real path, line, the wrapper's file torch named instead, if it did)."""
+    found = []
+    for match in _FRAME.finditer(text):
+        path, number = match.group(1), int(match.group(2))
+        if is_user_file(path) and _holds(path, text, match.start(), number):
+            found.append((os.path.realpath(path), number, None))
+            continue
+        holder = _file_holding(is_user_file, text, match.start(), number)
+        if holder is not None:
+            found.append((holder, number, os.path.realpath(path)))
+    return found
