@@ -667,3 +667,34 @@ def test_the_statement_an_error_in_a_callee_is_reached_through_is_left_out(tmp_p
     [tolist] = [f for f in findings if f["code"] == "JIT206"]
     assert tolist["confirmation"]["status"] == "confirmed", tolist
     assert "(line 15, the function's earlier failing statements left out)" in tolist["confirmation"]["detail"], tolist
+
+
+# A return annotation naming a class torch cannot compile (a generated `__init__` has no source) stops the function
+# at its signature, before any statement: left out, the return type is inferred and the body's errors show.
+RETURNS_UNCOMPILABLE = '''
+import torch
+import torch.nn as nn
+
+namespace = {}
+exec("def __init__(self, value):\\n    self.value = value\\n", namespace)
+
+
+class Output:
+    __init__ = namespace["__init__"]
+
+
+class Head(nn.Module):
+    def forward(self, x: torch.Tensor) -> Output:
+        y = x + 1
+        values = y.tolist()
+        return Output(y)
+'''
+
+
+def test_a_return_annotation_torch_cannot_compile_is_left_out_to_see_the_body(tmp_path):
+    write_project(tmp_path, {"rpkg/__init__.py": "", "rpkg/head.py": RETURNS_UNCOMPILABLE,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = dynamic_findings(tmp_path, "rpkg")
+    [tolist] = [f for f in findings if f["code"] == "JIT206"]
+    assert tolist["confirmation"]["status"] == "confirmed", tolist
+    assert "(line 16, the function's earlier failing statements left out)" in tolist["confirmation"]["detail"], tolist

@@ -47,19 +47,20 @@ class Relaxed:
     """While active, torch's frontend compiles a function whose signature has `*args`, `**kwargs` or keyword-only
     parameters with defaults as if the variadic parameters were not there (the defaults still come from the
     function's signature), and leaves out each statement whose own line (a simple statement's lines, a compound
-    one's header) is one of `drop` ((real path, line)). The names left out (parameters, and names the left-out
-    statements bind) are collected: a use of one is then "undefined value NAME"."""
+    one's header) is one of `drop` ((real path, line)), and a return annotation on such a line (inferred instead).
+    The names left out (parameters, and names the left-out statements bind) are collected: a use of one is then
+    "undefined value NAME"."""
 
     def __init__(self, torch, drop: set[tuple[str, int]]) -> None:
         self.frontend = torch.jit.frontend
-        self.originals = (self.frontend.build_param_list, self.frontend.build_stmts)
+        self.originals = (self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def)
         self.drop = drop
         self.left_out: set[str] = set()
 
     def __enter__(self) -> set[str]:
         import ast
 
-        build_param_list, build_stmts = self.originals
+        build_param_list, build_stmts, build_def = self.originals
         left_out, drop = self.left_out, self.drop
 
         def relaxed_params(ctx, py_args, self_name, pdt_arg_types=None):
@@ -92,12 +93,25 @@ class Relaxed:
                 stmts = kept
             return build_stmts(ctx, stmts)
 
+        def bare_def(ctx, py_def, *args, **kwargs):
+            # a return annotation on a line to leave out (torch cannot compile the class it names): inferred
+            returns = getattr(py_def, "returns", None)
+            path = os.path.realpath(ctx.filename or "")
+            lines = {line for file, line in drop if file == path}
+            shift = offset(ctx) if lines and returns is not None else None
+            if shift is not None and any(returns.lineno + shift <= line <= returns.end_lineno + shift
+                                         for line in lines):
+                py_def = copy.copy(py_def)
+                py_def.returns = None
+            return build_def(ctx, py_def, *args, **kwargs)
+
         self.frontend.build_param_list = relaxed_params
         self.frontend.build_stmts = kept_stmts
+        self.frontend.build_def = bare_def
         return left_out
 
     def __exit__(self, *exc) -> None:
-        self.frontend.build_param_list, self.frontend.build_stmts = self.originals
+        self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def = self.originals
 
 
 def subclasses(cls) -> list:
