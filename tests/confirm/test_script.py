@@ -698,3 +698,52 @@ def test_a_return_annotation_torch_cannot_compile_is_left_out_to_see_the_body(tm
     [tolist] = [f for f in findings if f["code"] == "JIT206"]
     assert tolist["confirmation"]["status"] == "confirmed", tolist
     assert "(line 16, the function's earlier failing statements left out)" in tolist["confirmation"]["detail"], tolist
+
+
+# Torch's frontend refuses syntax (`**kwargs` in a call) before any type is known, one statement per compile: the
+# function's other refusals are found by running the frontend alone (no compile) and left out in the same retry.
+KWARGS_CALLS = '''
+from typing import Dict
+
+import torch
+
+
+def scale(x: torch.Tensor, factor: float = 1.0) -> torch.Tensor:
+    return x * factor
+
+
+def many(x: torch.Tensor, options: Dict[str, float]) -> torch.Tensor:
+    a = scale(x, **options)
+    b = scale(x, **options)
+    values = x.tolist()
+    c = scale(x, **options)
+    return x
+'''
+
+
+def test_the_frontend_alone_finds_the_other_refused_statements_of_a_function(tmp_path):
+    import importlib.util
+    import os
+
+    import torch
+
+    (tmp_path / "kwcalls.py").write_text(KWARGS_CALLS)
+    spec = importlib.util.spec_from_file_location("kwcalls", tmp_path / "kwcalls.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["kwcalls"] = module
+    spec.loader.exec_module(module)
+    child_spec = importlib.util.spec_from_file_location(
+        "_script_child_for_test", os.path.join(os.path.dirname(__import__("jitlint").__file__), "targets", "script",
+                                               "confirm_child.py"))
+    child = importlib.util.module_from_spec(child_spec)
+    child_spec.loader.exec_module(child)
+    checker = child.Checker(torch)
+    checker.is_user_file = lambda path: os.path.realpath(path).startswith(os.path.realpath(str(tmp_path)))
+    path = os.path.realpath(str(tmp_path / "kwcalls.py"))
+    dropped = {(path, 12)}  # the first refusal, seen compiling
+    found = checker._frontend_refusals(module.many, (path, 11, 16), dropped, set(), bound=5)
+    # the other two `**options` calls, not the `.tolist()` (a type error the frontend does not see)
+    assert [(error["line"], error["message"]) for error in found] == [
+        (13, "keyword-arg expansion is not supported:"), (15, "keyword-arg expansion is not supported:")], found
+    assert dropped == {(path, 12), (path, 13), (path, 15)}
+    assert checker._frontend_refusals(module.many, (path, 11, 16), {(path, 12)}, set(), bound=1)[0]["line"] == 13

@@ -54,6 +54,7 @@ class Checker:
         self.opaque_attributes: set[str] = set()  # attributes and properties left out of the types
         self.units_done: set[str] = set()  # the units of this file already scripted on their own (for a root)
         self.unwrap_own = False  # a unit is compiled from the function its decorators wrap, not their wrapper
+        self.own_is_method = False  # the unit being scripted on its own is a module's method
 
     def parse_error(self, error: BaseException) -> dict:
         return _locate.parse_error(error, self.is_user_file)
@@ -307,6 +308,7 @@ class Checker:
                 return parsed, self.ignoring(parsed, culprit)
 
             outcome.update(_leave_out.functions_only(ctx.until_clean(attempt, explain)))
+            self.own_is_method = unit["kind"] == "method"
             self._past_own_errors(outcome, own, attempt, explain, ctx, int(unit.get("errors", 0)))
         self.restore(keep_types=True)
         return outcomes
@@ -324,11 +326,12 @@ class Checker:
         dropped_lines: set[tuple[str, int]] = set()
         named_lines: set[tuple[str, int]] = set()  # the same lines, under the file name torch gave them
         try:
-            self._relax_past(outcome, span, body, dropped_lines, named_lines, attempt, explain, ctx, errors)
+            self._relax_past(outcome, own, span, body, dropped_lines, named_lines, attempt, explain, ctx, errors)
         finally:
             self.unwrap_own = False
 
-    def _relax_past(self, outcome, span, body, dropped_lines, named_lines, attempt, explain, ctx, errors) -> None:
+    def _relax_past(self, outcome, own, span, body, dropped_lines, named_lines, attempt, explain, ctx,
+                    errors) -> None:
         while not outcome["passed"] and outcome["observations"]:
             last = outcome["observations"][-1]
             variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
@@ -360,6 +363,11 @@ class Checker:
                 dropped_lines.add((last["file"], last["line"]))
                 if last.get("named_file"):  # torch's frontend reads the wrapped lines under the wrapper's file name
                     named_lines.add((last["named_file"], last["line"]))
+                if last.get("frontend"):
+                    # the frontend's refusals are the syntax's, independent of each other: the function's others
+                    # are found by its frontend alone (no compile) and left out in the same retry
+                    outcome["observations"] += self._frontend_refusals(own, span, dropped_lines, named_lines,
+                                                                       errors + 1 - len(dropped_lines))
             with _leave_out.Relaxed(self.torch, dropped_lines | named_lines) as left_out:
                 again = _leave_out.functions_only(ctx.until_clean(attempt, explain))
             for error in again["observations"]:
@@ -370,6 +378,33 @@ class Checker:
             outcome["observations"] += again["observations"]
             outcome.update(passed=again["passed"], opaque=again["opaque"], relaxed=True,
                            dropped=sorted(line for _file, line in dropped_lines), out_of_time=again.get("out_of_time"))
+
+    def _frontend_refusals(self, own, span, dropped_lines, named_lines, bound: int) -> list[dict]:
+        """Run torch's frontend alone (`get_jit_def`: source to TorchScript's syntax tree, nothing compiled) on the
+        unit's own function with what is left out so far, leaving out each statement of its body it refuses, at most
+        `bound`: what torch would report at them one compile at a time. Each refusal is an observation (`relaxed`,
+        `dropped`) and its line is added to `dropped_lines`."""
+        frontend = self.torch.jit.frontend
+        function = self._own(own)
+        found = []
+        for _ in range(max(bound, 0)):
+            with _leave_out.Relaxed(self.torch, dropped_lines | named_lines):
+                try:
+                    frontend.get_jit_def(function, function.__name__,
+                                         self_name="RecursiveScriptModule" if self.own_is_method else None)
+                    return found
+                except frontend.FrontendError as error:
+                    parsed = self.parse_error(error)
+                except Exception:  # the source cannot be read or parsed: the compile says why
+                    return found
+            where = (parsed["file"], parsed["line"])
+            if not (where[0] == span[0] and span[1] <= (where[1] or 0) <= span[2]) or where in dropped_lines:
+                return found
+            found.append({**parsed, "artifact": False, "relaxed": True, "dropped": True, "frontend": True})
+            dropped_lines.add(where)
+            if parsed.get("named_file"):
+                named_lines.add((parsed["named_file"], parsed["line"]))
+        return found
 
     def _unit(self, target, unit: dict, ctx):
         """(what compiles the unit, its own function object), or (None, None) when it is not there."""

@@ -144,6 +144,8 @@ def parse_error(error: BaseException, is_user_file) -> dict:
         "line": location[1] if location else None,
         "function": compiled[0] if compiled else None,
         "kind": type(error).__name__,
+        # refused by torch's frontend (the syntax, before any type): `torch.jit.frontend.FrontendError`
+        "frontend": any(cls.__name__ == "FrontendError" for cls in type(error).__mro__),
         "named_file": named,
         **({"wrapped": wrapped} if wrapped else {}),
     }
