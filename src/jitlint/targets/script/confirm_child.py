@@ -171,7 +171,9 @@ class Checker:
                 resolved = inspect.get_annotations(function, eval_str=True)
             except Exception:  # a name only imported for type checkers: the call stays untyped, an artifact
                 resolved = None
-            if resolved is not None:
+            # only plain classes: torch may refuse an evaluated union or generic with no place named ("Can not
+            # create tuple with None type"), which would stop the whole root; left a string, the call is an artifact
+            if resolved is not None and all(value is None or inspect.isclass(value) for value in resolved.values()):
                 self.patches.append((function, "__annotations__", annotations, False))
                 function.__annotations__ = resolved
         return decorator(function)

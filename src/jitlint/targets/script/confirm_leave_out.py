@@ -139,8 +139,10 @@ def stub_artifact(parsed: dict, ignored) -> bool:
     if message.startswith("Unknown type annotation:"):
         # torch types an ignored function's call from its Python signature with no resolution of names: a string
         # annotation (`from __future__ import annotations`) is unknown, at each call of a function jitlint ignored
+        # (a submodule's call, `self.norm(x)`, calls its `forward`)
         callee = underlined(parsed.get("text") or "")
-        return callee is not None and any(callee.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1] for name in ignored)
+        return callee is not None and any(callee.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1] or (
+            name.endswith(".forward") and callee.startswith("self.")) for name in ignored)
     return any(message.startswith(f"{name}(") for name in ignored) and bool(
         NOT_PROVIDED.search(parsed.get("text") or ""))
 
