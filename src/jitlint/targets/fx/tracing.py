@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Callable
 
@@ -83,6 +83,7 @@ from jitlint.targets.fx.scan import (
 )
 from jitlint.targets.fx.trace import (
     TRACE_TIME_VALUES,
+    alone_roots,
     attribute_only_classes,
     is_root_forward,
     torch_forward,
@@ -210,6 +211,11 @@ class TracingModel:
         self.after_failure = 0
         self._after_failure: dict[int, dict[tuple[str, int], TraceResult]] = {}
         self._live: set[int] = set()
+        # A part of a model (a submodule class) may also be traced on its own: every parameter of its forward is
+        # then a placeholder, those its parents leave at their defaults too. While `alone` is set, what is found
+        # goes to `_alone`, and is kept where the part's own analyses found nothing at that node.
+        self.alone: ClassInfo | None = None
+        self._alone: dict[int, dict[tuple[str, int], TraceResult]] = {}
 
     # -- queries ----------------------------------------------------------------------------------------------
     def results_of(self, node: cst.FunctionDef) -> list[TraceResult]:
@@ -238,10 +244,36 @@ class TracingModel:
                 kept = self.results.setdefault(node_id, {})
                 for key, result in found.items():
                     kept.setdefault(key, result)
+        self._trace_parts_alone(entries)
+
+    def _trace_parts_alone(self, entries: list["CapturedFunction"]) -> None:
+        """Each module class analysed so far only as a part of another (`submodule_classes`), traced as a root:
+        `symbolic_trace(Part(...))` makes every parameter of its forward a placeholder Proxy. A failure found only
+        this way is kept, marked with the class (`TraceResult.alone`); one its parents' calls reach already is
+        not repeated."""
+        for entry in entries:
+            for owner in alone_roots(self.policy, entry):
+                self.alone = owner
+                try:
+                    self.analyse(entry.info, self.root_context(entry.info, owner))
+                finally:
+                    self.alone = None
+        for node_id, found in self._alone.items():
+            kept = self.results.setdefault(node_id, {})
+            for key, result in found.items():
+                kept.setdefault(key, result)
 
     def report(self, function: FunctionInfo, result: TraceResult) -> None:
+        key = (type(result).__name__, id(result.node))
+        if self.alone is not None:
+            if self.after_failure or not result.raises:
+                return  # what a lone trace never reaches, or a note that it traces differently: not a failure
+            found = self._alone.setdefault(id(function.node), {})
+            if key not in found:
+                found[key] = replace(result, alone=self.alone.name)
+            return
         found = (self._after_failure if self.after_failure else self.results).setdefault(id(function.node), {})
-        found.setdefault((type(result).__name__, id(result.node)), result)
+        found.setdefault(key, result)
 
     # -- contexts ---------------------------------------------------------------------------------------------
     def root_context(self, function: FunctionInfo, owner: ClassInfo | None) -> Context:
@@ -344,7 +376,7 @@ class TracingModel:
         node_id = id(function.node)
         self._reached.add(node_id)
         self.halted = False
-        if not self.after_failure:
+        if not self.after_failure and self.alone is None:
             self._live.add(node_id)
             if report_to is not None:
                 self._live.add(id(report_to.node))
