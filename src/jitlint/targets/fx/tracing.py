@@ -52,7 +52,7 @@ from jitlint.project import (
     ModuleInfo,
     ProjectIndex,
 )
-from jitlint.targets.fx.external import ExternalCallable, external_callable
+from jitlint.targets.fx.external import ExternalCallable, external_callable, outside_name
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
     BuiltinOnProxy,
@@ -107,6 +107,7 @@ from jitlint.targets.fx.values import (
     TypeValue,
     Unknown,
     Value,
+    annotated_value,
     holds_proxy,
     join,
     join_all,
@@ -297,7 +298,7 @@ class TracingModel:
             if param.default is not None:
                 params[name] = self.static_value(param.default, function.module)
             elif forward:
-                params[name] = _guess(param, function.module)
+                params[name] = annotated_value(param, function.module)
             else:
                 params[name] = OPAQUE  # a helper no root reaches with known arguments: nothing is claimed
         for param in (star, star_kwarg):
@@ -1952,7 +1953,7 @@ class FunctionTrace(FlowDomain[Value]):
         if target is None and "." in qualified:
             # a name outside the project that a project module re-exports (`base_distributions.Normal`, where
             # the package did `import torch.distributions as base_distributions`)
-            outside = _outside_name(self.project, qualified)
+            outside = outside_name(self.project, qualified)
             if outside != qualified and self.project.resolve(outside) is None:
                 qualified = outside
         if qualified == "torch._assert":
@@ -2326,34 +2327,6 @@ _SELF = "<self>."  # in a frame's values: `self.<name>` as this function last as
 _DEFINITE = "<definite>"  # in a frame's values: the block depth down to which the path is certain (loop bodies)
 
 
-def _outside_name(project: ProjectIndex, qualified: str) -> str:
-    """The name outside the project that a qualified name spells through project modules' imports
-    (`pkg.dists.Normal` is `torch.distributions.Normal` when `pkg/__init__.py` did `import torch.distributions
-    as dists`), or the name itself when a project module defines it or nothing re-exports it."""
-    for _depth in range(8):
-        if qualified.startswith(("builtins.", "torch.", "typing.")):
-            return qualified
-        parts = qualified.split(".")
-        module = None
-        cut = len(parts) - 1
-        while cut > 0:
-            module = project.module(".".join(parts[:cut]))
-            if module is not None:
-                break
-            cut -= 1
-        if module is None:
-            return qualified
-        attr = parts[cut]
-        if attr in module.classes or attr in module.functions or attr in module.globals:
-            return qualified
-        target = module.imports.aliases.get(attr)
-        following = ".".join([target, *parts[cut + 1:]]) if target is not None else None
-        if following is None or following == qualified:
-            return qualified
-        qualified = following
-    return qualified
-
-
 def _external_module(qualified: str) -> bool:
     """Whether a qualified name is a module class of an installed library the table of external callables knows."""
     external = external_callable(qualified)
@@ -2394,33 +2367,6 @@ def _parameter_names(function: FunctionInfo, with_self: bool = False) -> list[st
         if first is not None:
             names.insert(0, first)
     return names
-
-
-_SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "typing.Sequence", "builtins.list", "builtins.tuple",
-                                   "collections.abc.Sequence"})
-_SCALAR_ANNOTATIONS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.str": "str"}
-
-
-def _guess(param: cst.Param, module: ModuleInfo) -> Value:
-    """What a forward parameter whose callers are unknown holds, by its annotation (see `guessed_context`)."""
-    if param.annotation is None:
-        return PROXY
-    imports = module.imports
-    annotation = param.annotation.annotation
-    outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-    qualified = imports.qualify(outer) or ""
-    if qualified == "typing.Optional" and isinstance(annotation, cst.Subscript) and annotation.slice:
-        inner = annotation.slice[0].slice
-        if isinstance(inner, cst.Index):
-            outer = inner.value.value if isinstance(inner.value, cst.Subscript) else inner.value
-            qualified = imports.qualify(outer) or ""
-    if qualified == "torch.Tensor":
-        return PROXY
-    if qualified in _SEQUENCE_ANNOTATIONS:
-        return Seq("list", None, PROXY)
-    if qualified in _SCALAR_ANNOTATIONS:
-        return Concrete(_SCALAR_ANNOTATIONS[qualified])
-    return UNKNOWN
 
 
 def tracing_model(policy: "TracePolicy") -> TracingModel:
