@@ -50,7 +50,6 @@ from jitlint.project import (
     ClassInfo,
     FunctionInfo,
     ModuleInfo,
-    ProjectIndex,
 )
 from jitlint.targets.fx.external import ExternalCallable, external_callable, outside_name
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
