@@ -540,6 +540,32 @@ ALONE_CASES = {
                               "\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                               "        self.block = Block()\n\n    def forward(self, x):\n"
                               "        return self.block(x, False)\n"),
+    # a module taking a dict of features it reads and writes: its parent passes a dict; traced alone, the dict is
+    # one Proxy, and assigning into it fails
+    "features-dict": (H + "class Dense(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                      "        self.linear = nn.Linear(4, 4)\n\n    def forward(self, features):\n"
+                      "        out = self.linear(features[\"token_embeddings\"])\n"
+                      "        features[\"sentence_embedding\"] = out  # error: FX205\n        return features\n",
+                      "\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                      "        self.dense = Dense()\n\n    def forward(self, x):\n"
+                      "        return self.dense({\"token_embeddings\": x})[\"sentence_embedding\"]\n"),
+    # `features.get(name)` of a Proxy is a Proxy (never None), so the assignment under the test runs and fails
+    "features-dict-get": (H + "class Normalize(nn.Module):\n    def forward(self, features):\n"
+                          "        x = features.get(\"sentence_embedding\")\n        if x is not None:\n"
+                          "            features[\"sentence_embedding\"] = x / x.norm()  # error: FX205\n"
+                          "        return features\n",
+                          "\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                          "        self.norm = Normalize()\n\n    def forward(self, x):\n"
+                          "        return self.norm({\"sentence_embedding\": x})[\"sentence_embedding\"]\n"),
+    # `key in features` on a Proxy iterates it
+    "features-dict-in": (H + "class Pooling(nn.Module):\n    def forward(self, features):\n"
+                         "        x = features[\"token_embeddings\"]\n"
+                         "        if \"attention_mask\" in features:  # error: FX203\n"
+                         "            x = x * features[\"attention_mask\"].unsqueeze(-1)\n"
+                         "        return {\"sentence_embedding\": x.mean(1)}\n",
+                         "\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                         "        self.pool = Pooling()\n\n    def forward(self, x):\n"
+                         "        return self.pool({\"token_embeddings\": x})[\"sentence_embedding\"]\n"),
 }
 
 
