@@ -350,6 +350,19 @@ def test_a_class_named_only_where_nothing_is_built_or_traced_stays_a_root(tmp_pa
     assert traced["part"].rejected and traced["part"].line == part_row, traced["part"]
 
 
+def test_parts_alone_false_judges_a_part_only_as_its_parents_call_it(tmp_path):
+    """`[tool.jitlint.fx] parts-alone = false`: the part's failure met only when it is traced on its own is not
+    reported; the root's own failure still is."""
+    from jitlint.config import Config
+    from jitlint.targets.fx.settings import FxSettings
+
+    source = ROOTS_SCALE + ROOTS_SCRIPTABLE + ROOTS_PART + ROOTS_HOLDER
+    config = Config(root=tmp_path, target_settings={"fx": FxSettings.from_table({"parts-alone": False})})
+    findings = lint_files({"model.py": source}, tmp_path, codes=FX, config=config)
+    assert sorted((f.code, f.location.row) for f in findings) == [marks(source)[0]]
+    assert all(_alone_note(f.message) is None for f in findings)
+
+
 def _alone_note(message: str) -> str | None:
     found = re.search(r"when `(\w+)` is traced on its own", message)
     return found.group(1) if found else None

@@ -523,6 +523,8 @@ def _forward_owners(policy: TracePolicy, entry: CapturedFunction) -> list[ClassI
 def alone_roots(policy: TracePolicy, entry: CapturedFunction) -> list[ClassInfo]:
     """The module classes this function is the forward of (or stands for, `torch_forward_hook`) that are parts of
     other modules of the project (`submodule_classes`): a user may still build one and trace it on its own."""
+    if not policy.settings.parts_alone:
+        return []
     used = submodule_classes(policy.project)
     return [owner for owner in _forward_owners(policy, entry) if policy.project.is_module_class(owner)
             and id(owner) in used and not policy.leaves.leaf(owner)]
