@@ -1,8 +1,11 @@
 """What torch's tensor methods and functions give, in the kinds of the data-dependence fact
 (`jitlint.facts.datadep`): which give static Python values, masks, tensors of data-dependent size, sequences of
-tensors, or something that is not a tensor at all; and which torch.nn layers' calls are one tensor; and how an optional annotation reads."""
+tensors, or something that is not a tensor at all; and which torch.nn layers' calls are one tensor; how an optional
+annotation reads; and which library functions convert a size they are given to a Python int."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -71,6 +74,58 @@ TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "tor
 EINOPS_TENSOR = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce", "einops.einsum"})
 EINOPS_LAYERS = frozenset({"einops.layers.torch.Rearrange", "einops.layers.torch.Reduce",
                            "einops.layers.torch.Repeat", "einops.layers.torch.EinMix"})
+
+
+@dataclass(frozen=True)
+class SizeConversion:
+    """A library function that converts a size it is given to a Python int (`int(...)` in its own code): under
+    torch.jit.trace, where sizes are recorded 0-dim tensors, the example's value becomes a constant.
+
+    - `argument`: the position of the converted size argument (counting the receiver out for a method), or None:
+      the function converts the shape of every tensor argument, and each keyword argument's value;
+    - `keywords`: the keyword spellings of that argument;
+    - `warns`: where the TracerWarning of the conversion is issued: "torch" (in torch's own file, where torch's
+      default filter hides it), "library" (in the library's file: shown, at the library's line, not the caller's);
+    - `where`: the conversion in the library's source.
+    """
+
+    argument: int | None
+    keywords: tuple[str, ...]
+    warns: str
+    where: str
+
+
+_SPLIT = SizeConversion(1, ("split_size_or_sections", "split_size"), "torch",
+                        "`Tensor.split` calls `int(split_size)` (torch/_tensor.py)")
+# einx 0.4: every operation (`einx._src.frontend.ops`, re-exported as `einx.<name>`) builds its graph from the
+# shapes of its tensor arguments, read by the torch backend's `get_shape` (`tuple(int(x) for x in tensor.shape)`,
+# einx/_src/frontend/impl/torch.py), and its axis-length keywords are solved as Python numbers: the traced graph
+# reshapes and broadcasts by the example's sizes.
+_EINX = SizeConversion(None, (), "library",
+                       "einx reads each tensor argument's shape with `int()` (`get_shape`, einx/_src/frontend/impl/torch.py)")
+EINX_OPERATIONS = (
+    "id", "sum", "mean", "var", "std", "prod", "count_nonzero", "any", "all", "max", "min", "logsumexp", "dot", "add",
+    "subtract", "multiply", "true_divide", "floor_divide", "divide", "logical_and", "logical_or", "where", "maximum",
+    "minimum", "less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logaddexp", "get_at",
+    "set_at", "add_at", "subtract_at", "softmax", "log_softmax", "sort", "argsort", "flip", "roll", "argmax",
+    "argmin",
+)
+# Library functions that convert a size to a Python int, by qualified name. Not here, because they keep a traced
+# size traced (verified on torch 2.13 with einops 0.8.2): einops' `rearrange`/`repeat`/`reduce` give their axis
+# lengths and the input's shape to `reshape`/`expand` as they are (`_reconstruct_from_shape` multiplies them, its
+# `isinstance(length, int)` checks skip recorded sizes); `einops.unpack` takes `int(x == -1)` and the truth of
+# `-1 in shape` of its recorded sizes (warned inside einops), which are the same for every size; `parse_shape`
+# returns the recorded sizes; the `einops.layers.torch` layers take constants.
+SIZE_CONVERSIONS: dict[str, SizeConversion] = {
+    "torch.split": _SPLIT,
+    "torch.functional.split": _SPLIT,
+    **{f"einx.{name}": _EINX for name in EINX_OPERATIONS},
+}
+# Tensor methods that convert a size argument (the receiver a tensor).
+METHOD_SIZE_CONVERSIONS: dict[str, SizeConversion] = {
+    "split": SizeConversion(0, ("split_size",), "torch", _SPLIT.where),
+}
+
 TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"})
 SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "builtins.list", "builtins.tuple"})
 OPTIONAL = frozenset({"typing.Optional"})

@@ -148,13 +148,23 @@ class HiddenLibraryConversion(_FrozenRule):
     code = "TRC206"
     name = "hidden-library-conversion"
     severity = "warning"
-    summary = "a traced size given to a torch function that converts it with `int()` inside torch (`split`)"
-    message = "a torch function converts this traced size to a Python int: baked, and torch's warning is hidden"
+    summary = ("a traced size given to a library function that converts it with `int()` in its own code (`split`, "
+               "einx's operations)")
+    message = "a library function converts this traced size to a Python int: baked, and torch's warning is not here"
     event = "library"
 
     def describe(self, event: Frozen, ctx: RuleContext) -> str:
-        return (f"`{event.how}` with a traced size converts it with `int()` inside torch (`Tensor.split`): the size "
-                f"is baked, and an input of another size fails when the traced module runs; "
+        conversion = event.library
+        where = conversion.where if conversion is not None else f"`{event.how}` converts it"
+        if conversion is not None and conversion.warns == "library":
+            what = ("the shapes of its traced tensor arguments" if event.value == "tensor"
+                    else "the traced size given as an axis length")
+            return (f"`{event.how}()` converts {what} to Python ints ({where}): the traced graph keeps the example's "
+                    f"sizes, and an input of another size gets wrong results or fails when the traced module runs; "
+                    f"torch warns (\"{event.warning}...\") at the library's own line, not at this one; use torch "
+                    f"operations (broadcasting, `einops.rearrange`/`repeat`, whose sizes stay traced) in traced code")
+        return (f"`{event.how}` with a traced size converts it with `int()` inside torch ({where}): the size is "
+                f"baked, and an input of another size fails when the traced module runs; "
                 f"{torch_says(ctx, event.warning, True)}; split into a constant number of parts (`x.chunk(2, dim)`)")
 
 
