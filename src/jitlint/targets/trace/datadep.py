@@ -41,6 +41,10 @@ WARN_NUMPY = "Converting a tensor to a NumPy array"
 WARN_LEN = "Using len to get tensor shape"
 WARN_ITER = "Iterating over a tensor"
 _CONVERSION_WARNING = {"int": WARN_INT, "float": WARN_FLOAT, "bool": WARN_BOOL, "complex": WARN_NUMBER}
+# Builtins that iterate their tensor arguments (`Tensor.__iter__`: the example's leading size is the count of items).
+_ITERATING = frozenset(f"builtins.{name}" for name in (
+    "enumerate", "zip", "reversed", "map", "filter", "list", "tuple", "sorted", "sum",
+))
 # Checks that are only what a later export-era remedy needs: they do not trace.
 _EXPORT_REMEDIES = frozenset({"torch.cond", "torch._higher_order_ops.cond.cond"})
 _CHECKS = frozenset({"torch._check", "torch._check_is_size", "torch._check_with"})
@@ -264,8 +268,7 @@ class TraceDatadep(DatadepPolicy):
                 # the truth of each recorded size (or comparison of one) the sequence yields
                 self._event("branch", call, "size", qualified[len("builtins."):], WARN_BOOL)
                 continue
-            if qualified in ("builtins.enumerate", "builtins.zip", "builtins.reversed") and any(
-                    k in TENSORISH for k in kinds):
+            if qualified in _ITERATING and any(k in TENSORISH for k in kinds):
                 self._event("loop", call, "tensor", "iterate", WARN_ITER)
                 continue
             if qualified in _EXPORT_REMEDIES:
@@ -329,7 +332,7 @@ class TraceDatadep(DatadepPolicy):
         if value is None:
             return False
         how = qualified or f".{func.attr.value}()"
-        self._event("library", call, value, how, WARN_INT, inside_torch=conversion.warns == "torch",
+        self._event("library", call, value, how, WARN_INT if conversion.warns else "", conversion.warns == "torch",
                     library=conversion)
         return True
 
@@ -438,6 +441,12 @@ class TraceDatadep(DatadepPolicy):
             def visit_Comparison(self, node: cst.Comparison) -> None:
                 if len(node.comparisons) > 1:  # its first link, a node of its own (reported at the comparison)
                     found.append((node.with_changes(comparisons=node.comparisons[:1]), node, "chained comparison"))
+                first = node.comparisons[0]
+                if isinstance(first.operator, (cst.In, cst.NotIn)) and (
+                        isinstance(first.comparator, (cst.Tuple, cst.List)) or _python_sequence(domain,
+                                                                                               first.comparator)):
+                    # `n in (4, 5)` compares `n` with each item by `==` and takes each result's truth
+                    found.append((node.left, node, "in"))
 
             def visit_IndentedBlock(self, node) -> bool:
                 return False

@@ -148,24 +148,27 @@ class HiddenLibraryConversion(_FrozenRule):
     code = "TRC206"
     name = "hidden-library-conversion"
     severity = "warning"
-    summary = ("a traced size given to a library function that converts it with `int()` in its own code (`split`, "
-               "einx's operations)")
-    message = "a library function converts this traced size to a Python int: baked, and torch's warning is not here"
+    summary = ("a traced size given to a library function that reads it as a plain number (`split`, `chunk`, `roll`, "
+               "a lone pool size, einx's operations)")
+    message = "a library function reads this traced size as a plain number: baked, and no warning shows it here"
     event = "library"
 
     def describe(self, event: Frozen, ctx: RuleContext) -> str:
         conversion = event.library
-        where = conversion.where if conversion is not None else f"`{event.how}` converts it"
-        if conversion is not None and conversion.warns == "library":
+        if conversion is None:
+            return (f"`{event.how}` with a traced size converts it inside torch: the size is baked; "
+                    f"{torch_says(ctx, event.warning, True)}")
+        if conversion.warns == "library":
             what = ("the shapes of its traced tensor arguments" if event.value == "tensor"
                     else "the traced size given as an axis length")
-            return (f"`{event.how}()` converts {what} to Python ints ({where}): the traced graph keeps the example's "
-                    f"sizes, and an input of another size gets wrong results or fails when the traced module runs; "
-                    f"torch warns (\"{event.warning}...\") at the library's own line, not at this one; use torch "
-                    f"operations (broadcasting, `einops.rearrange`/`repeat`, whose sizes stay traced) in traced code")
-        return (f"`{event.how}` with a traced size converts it with `int()` inside torch ({where}): the size is "
-                f"baked, and an input of another size fails when the traced module runs; "
-                f"{torch_says(ctx, event.warning, True)}; split into a constant number of parts (`x.chunk(2, dim)`)")
+            return (f"`{event.how}()` converts {what} to Python ints ({conversion.where}): the traced graph keeps the "
+                    f"example's sizes, and an input of another size gets wrong results or fails when the traced "
+                    f"module runs; torch warns (\"{event.warning}...\") at the library's own line, not at this one; "
+                    f"{conversion.instead}")
+        says = torch_says(ctx, event.warning, True) if conversion.warns == "torch" else "torch gives no warning for it"
+        return (f"`{event.how}` with a traced size: {conversion.where}, so the size is baked, and an input of "
+                f"another size gets the example's result shape or fails when the traced module runs; {says}; "
+                f"{conversion.instead}")
 
 
 class DataAttributeBaked(_FrozenRule):
