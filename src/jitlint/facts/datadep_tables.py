@@ -88,7 +88,9 @@ class SizeConversion:
       default filter hides it), "library" (in the library's file: shown, at the library's line, not the caller's),
       "" (nowhere: torch reads the value as a plain number and says nothing);
     - `where`: the conversion in the library's source;
-    - `instead`: what keeps the size traced.
+    - `instead`: what keeps the size traced;
+    - `outcome`: "baked" (the example's value is a constant of the trace) or "rejects" (the function needs a Python
+      number where the tracer gives a 0-dim tensor: torch.jit.trace raises).
     """
 
     argument: int | None
@@ -96,6 +98,7 @@ class SizeConversion:
     warns: str
     where: str
     instead: str = ""
+    outcome: str = "baked"
 
 
 _SPLIT = SizeConversion(1, ("split_size_or_sections", "split_size"), "torch",
@@ -117,6 +120,11 @@ _CHUNK = SizeConversion(1, ("chunks",), "", _COUNT, "split by a size (`x.split(x
                         "number too: use a constant count)")
 _SECTIONS = SizeConversion(1, ("sections", "indices_or_sections"), "", _COUNT,
                            "give the split indices as a list (`[n]`), which torch records")
+# The 2-d and 3-d adaptive pools pass `output_size` to `_list_with_default` (torch/nn/functional.py), which takes
+# `len()` of a lone size: a 0-dim tensor under trace ("len() of a 0-d tensor").
+_ADAPTIVE = SizeConversion(1, ("output_size",), "", "`_list_with_default` takes `len()` of a lone output size "
+                           "(torch/nn/functional.py): \"len() of a 0-d tensor\"",
+                           "give a tuple of sizes (`(h, w)`), which torch records", outcome="rejects")
 # einx 0.4: every operation (`einx._src.frontend.ops`, re-exported as `einx.<name>`) builds its graph from the
 # shapes of its tensor arguments, read by the torch backend's `get_shape` (`tuple(int(x) for x in tensor.shape)`,
 # einx/_src/frontend/impl/torch.py), and its axis-length keywords are solved as Python numbers: the traced graph
@@ -145,6 +153,7 @@ SIZE_CONVERSIONS: dict[str, SizeConversion] = {
     "torch.functional.split": _SPLIT,
     **{f"torch.nn.functional.{name}": _KERNEL for name in ("avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool2d")},
     **{f"torch.nn.functional.{name}": _OUTPUT for name in ("adaptive_avg_pool1d", "adaptive_max_pool1d")},
+    **{f"torch.nn.functional.adaptive_{kind}_pool{n}d": _ADAPTIVE for kind in ("avg", "max") for n in (2, 3)},
     "torch.roll": _ROLL,
     "torch.chunk": _CHUNK,
     "torch.tensor_split": _SECTIONS,

@@ -45,6 +45,9 @@ _CONVERSION_WARNING = {"int": WARN_INT, "float": WARN_FLOAT, "bool": WARN_BOOL, 
 _ITERATING = frozenset(f"builtins.{name}" for name in (
     "enumerate", "zip", "reversed", "map", "filter", "list", "tuple", "sorted", "sum",
 ))
+# Builtins that need a Python number's own protocol (`__round__`, `__divmod__`), which a traced size, a 0-dim tensor
+# under trace, does not have: torch.jit.trace raises a TypeError there.
+_NUMBER_ONLY = frozenset({"builtins.round", "builtins.divmod"})
 # Checks that are only what a later export-era remedy needs: they do not trace.
 _EXPORT_REMEDIES = frozenset({"torch.cond", "torch._higher_order_ops.cond.cond"})
 _CHECKS = frozenset({"torch._check", "torch._check_is_size", "torch._check_with"})
@@ -79,7 +82,8 @@ class Frozen:
     - `kind`: "branch" (an `if`, conditional expression, `assert`, `bool()`, or a `min`/`max` comparison),
       "loop" (a loop count: `range()`, `while`, iterating a tensor or `.tolist()`), "value" (a Python number:
       `.item()`, `int()`, `float()`, `len()`, `math.*`, list indexing), "numpy", "library" (a conversion inside a
-      library function: torch's `split`, einx's operations), "data-attribute" (`x.data`), "device" (a device or dtype taken from a value), "remedy" (an
+      library function: torch's `split`, einx's operations), "rejected" (a traced size where Python or torch needs a
+      number: `round()`, `divmod()`, a lone 2-d adaptive pool size: torch.jit.trace raises), "data-attribute" (`x.data`), "device" (a device or dtype taken from a value), "remedy" (an
       export-era construct that does not trace);
     - `value`: what was converted: "tensor" (a tensor's value), "size" (a recorded size), "data" (a Python value
       read from tensor data), "prop" (the input's rank, dtype or device);
@@ -268,6 +272,10 @@ class TraceDatadep(DatadepPolicy):
                 # the truth of each recorded size (or comparison of one) the sequence yields
                 self._event("branch", call, "size", qualified[len("builtins."):], WARN_BOOL)
                 continue
+            if qualified in _NUMBER_ONLY and kinds and kinds[0] == "size":
+                # a Python protocol the 0-dim tensor of a traced size lacks (`Tensor` has no `__round__`)
+                self._event("rejected", call, "size", qualified[len("builtins."):])
+                continue
             if qualified in _ITERATING and any(k in TENSORISH for k in kinds):
                 self._event("loop", call, "tensor", "iterate", WARN_ITER)
                 continue
@@ -332,6 +340,9 @@ class TraceDatadep(DatadepPolicy):
         if value is None:
             return False
         how = qualified or f".{func.attr.value}()"
+        if conversion.outcome == "rejects":
+            self._event("rejected", call, value, how, library=conversion)
+            return True
         self._event("library", call, value, how, WARN_INT if conversion.warns else "", conversion.warns == "torch",
                     library=conversion)
         return True

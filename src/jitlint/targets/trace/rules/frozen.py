@@ -223,3 +223,22 @@ class ExportRemedyUnderTrace(_FrozenRule):
         return (f"`{event.how}` needs a Python bool, but under torch.jit.trace a comparison of {_what(event.value)} "
                 "is a tensor (\"cond must be a bool, but got a Tensor\"); drop the check from traced code or use "
                 "`torch._assert_async` on a tensor condition")
+
+
+class SizeWherePythonNeedsANumber(_FrozenRule):
+    code = "TRC106"
+    name = "traced-size-needs-a-number"
+    severity = "error"
+    summary = ("`round()`/`divmod()` of a traced size, or a lone size given to a 2-d/3-d adaptive pool: a traced "
+               "size is a 0-dim tensor while tracing, and torch.jit.trace raises")
+    message = "a traced size where Python needs a number: torch.jit.trace raises here"
+    event = "rejected"
+
+    def describe(self, event: Frozen, ctx: RuleContext) -> str:
+        if event.library is not None:
+            return (f"`{event.how}` with a traced size: {event.library.where}; under torch.jit.trace a size is a "
+                    f"0-dim tensor, so tracing raises; {event.library.instead}")
+        return (f"`{event.how}()` of a traced size: under torch.jit.trace a size is a 0-dim tensor, which has no "
+                f"`__{event.how}__` (\"type Tensor doesn't define __round__ method\"), so tracing raises (eager, "
+                f"where sizes are ints, does not); use tensor arithmetic that stays traced (`(n + 1) // 2` for "
+                f"`round(n / 2)`), or `int(n)` first if the example's value may be a constant")
