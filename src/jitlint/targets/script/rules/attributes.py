@@ -18,6 +18,8 @@ from jitlint.targets.script.members import (
 from jitlint.targets.script.policy import constant_attribute, constant_names
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.typing.analysis import function_types
+from jitlint.targets.script.typing.casts import uncastable_attribute
+from jitlint.targets.script.typing.frontend_names import PYTHON_BUILTIN_FUNCTIONS
 from jitlint.targets.script.typing.types import Type
 from jitlint.targets.script.typing.types import annotation as annotation_of
 from jitlint.walk import walk
@@ -138,10 +140,8 @@ class AttributeEmptyContainer(_AttributeValueRule):
         if found is not None and found.filled_in_init:
             return True  # not empty by the time the module is scripted
         # A class-level annotation (`dims: List[int]`) types it; one inside __init__ does not (verified on 2.13).
-        return any(
-            (info := ctx.project.attributes(owner).get(name)) is not None and info.annotation is not None
-            for owner in module_owners(ctx)
-        )
+        return any((info := ctx.project.attributes(owner).get(name)) is not None and info.annotation is not None
+                   for owner in module_owners(ctx))
 
     def explain(self, name: str, kinds: set[str]) -> str:
         return (f"`self.{name}` starts empty, so TorchScript cannot infer its element type; annotate it at class "
@@ -174,10 +174,8 @@ class AttributeEmptyContainer(_AttributeValueRule):
         body = owner.node.body.body
         indent = owner.node.body.indent or ctx.module.tree.default_indent
         first = body[0]
-        is_docstring = (
-            isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.Expr)
-            and isinstance(first.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-        )
+        is_docstring = (isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.Expr)
+                        and isinstance(first.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
         if is_docstring:
             edit = PendingEdit(first, f"\n{indent}{annotation}", insert_after=True)
         else:
@@ -189,7 +187,8 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
     code = "JIT603"
     name = "attr-unconvertible-value"
     severity = "error"
-    summary = "an attribute holding a lambda, a mixed-type list, `object()`, a builtin class (`float`), a `functools.partial` or a bound method"
+    summary = ("an attribute holding a lambda, a mixed-type list, `object()`, a builtin class (`float`) or function "
+               "(`print`), a `functools.partial`, a bound method, or a value its class-level annotation cannot hold")
     message = "attribute value TorchScript cannot convert"
     bad_kinds = frozenset({"lambda", "mixed-list", "object", "python-type"})
     facts = (ScriptTypes,)
@@ -220,6 +219,12 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
         super().visit_Attribute(node, ctx)
         if len(ctx.findings) == before:
             self._check_callable_object(node, ctx)
+        found = self_attribute_load(node, ctx) if len(ctx.findings) == before else None
+        kind = uncastable_attribute(ctx.project, module_owners(ctx), found[0], ctx.function.owners) if found else None
+        if kind is not None:  # torch casts the value `__init__` leaves to the annotation when it builds the module
+            ctx.report(node, f"`self.{found[0]}` is annotated `{kind}` at class level, and the value `__init__` "
+                             f"gives it does not convert to that type (torch: \"Could not cast attribute '{found[0]}' "
+                             f"to type {kind}\"); make the value fit the annotation, or annotate what it holds")
 
     def _check_callable_object(self, node: cst.Attribute, ctx: RuleContext) -> None:
         """`self.act` that `__init__` sets, on every path, to a `functools.partial` or to a bound method of the
@@ -247,12 +252,10 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
         if guarded_by_hasattr(name, ctx):
             return
         spelled = " or ".join(sorted(whats))
-        ctx.report(
-            node,
-            f"`self.{name}` holds {spelled}, which TorchScript cannot convert (torch: \"Module '...' has no "
-            f"attribute '{name}' (This attribute exists on the Python module, but we failed to convert Python "
-            f"type ...\"); store an nn.Module (or a module-level function) instead, or call the method directly",
-        )
+        ctx.report(node, f"`self.{name}` holds {spelled}, which TorchScript cannot convert (torch: \"Module '...' has "
+                         f"no attribute '{name}' (This attribute exists on the Python module, but we failed to convert "
+                         f"Python type ...\"); store an nn.Module (or a module-level function) instead, or call the "
+                         "method directly")
 
 
 def _callable_object(value: cst.BaseExpression, imports, owner: ClassInfo, ctx: RuleContext) -> set[str] | None:
@@ -265,6 +268,9 @@ def _callable_object(value: cst.BaseExpression, imports, owner: ClassInfo, ctx: 
         return body | orelse if body is not None and orelse is not None else None
     if isinstance(value, cst.Call) and imports.qualify(value.func) == "functools.partial":
         return {"a `functools.partial`"}
+    builtin = (imports.qualify(value) or "").partition("builtins.")[2] if isinstance(value, cst.Name) else ""
+    if builtin in PYTHON_BUILTIN_FUNCTIONS:
+        return {f"Python's builtin function `{builtin}`"}
     if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
         init = ctx.project.find_method(owner, "__init__")
         if init is None or first_param_name(init.node) != "self":

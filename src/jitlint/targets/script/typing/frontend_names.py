@@ -61,4 +61,9 @@ EXCEPTIONS = frozenset(
         "SystemError", "SystemExit", "TabError", "TimeoutError", "TypeError", "UnboundLocalError",
         "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError", "UnicodeWarning",
         "UserWarning", "ValueError", "Warning", "ZeroDivisionError"))
-
+# Python's builtin functions (`builtin_function_or_method`, not classes): torch knows them by name in compiled code,
+# but has no TorchScript value for one stored on a module (`math` and `torch` functions are registered operators).
+PYTHON_BUILTIN_FUNCTIONS = frozenset({
+    "abs", "all", "any", "ascii", "bin", "callable", "chr", "divmod", "format", "getattr", "hasattr", "hash", "hex",
+    "id", "isinstance", "issubclass", "iter", "len", "max", "min", "next", "oct", "ord", "pow", "print", "repr",
+    "round", "setattr", "sorted", "sum", "vars"})
