@@ -145,6 +145,7 @@ class File:
         self.helper_sigs: dict[str, tuple[list[tuple[str, object]], object]] = {}  # callable helpers
         self.classes: list[list[str]] = []  # rendered extra classes, in order
         self.block_classes: list[str] = []  # helper module classes: name
+        self.exception: str | None = None  # the file's own exception class, once defined
         self.features: list[str] = []
         self.tensor_ann = rng.choice(["torch.Tensor", "torch.Tensor", "Tensor"])
         self.builtin_generics = rng.random() < 0.15  # `list[int]` instead of `List[int]`
@@ -796,6 +797,9 @@ class Builder:
             (2, self.st_none_attribute) if self.module and depth_left > 0 else (0, None),
             (1, self.st_hasattr) if self.module and depth_left > 0 else (0, None),
             (2, self.st_union) if depth_left > 0 else (0, None),
+            (1, self.st_raise_refine) if depth_left > 0 else (0, None),
+            (2, self.st_moduledict) if self.module and self.module.moduledicts else (0, None),
+            (1, self.st_flagged_attribute) if self.module and depth_left > 0 else (0, None),
         ]
         kinds = [(w, f) for w, f in kinds if f is not None and w > 0]
         while True:
@@ -1092,14 +1096,120 @@ class Builder:
         self.emit(f"assert {self.cond()}" + (f', "{self.rng.choice(["bad shape", "expected 4D input"])}"'
                                             if self.chance(0.5) else ""))
 
+    def exception(self) -> str:
+        """An exception class to raise: a builtin one or one the file defines (`class ShapeError(ValueError)`,
+        sometimes with its own `__init__`, which torch never compiles: a raise only names the class)."""
+        if self.chance(0.3):
+            return self.gen.exception_class()
+        return self.rng.choice(["ValueError", "RuntimeError", "AssertionError", "NotImplementedError"])
+
     def st_raise(self, depth_left):
-        exc = self.rng.choice(["ValueError", "RuntimeError", "AssertionError", "NotImplementedError"])
+        exc = self.exception()
         msg = self.rng.choice([
             '"unsupported input"', f'f"expected 4 dims, got {{{self.var(T) or "x"}.dim()}}"',
             f'"bad mode: " + {self.str_(0)}', "",
         ])
         with self.nested(f"if {self.cond()}:"):
             self.emit(f"raise {exc}({msg})")
+
+    def st_raise_refine(self, depth_left):
+        """An Optional refined by a `raise` in one branch: after `if v is None: raise ...` the value is not None."""
+        opts = [n for n, t in self.scope.vars.items() if isinstance(t, tuple) and t[0] == "Optional"
+                and t[1] in (T, INT, FLOAT)]
+        if not opts:
+            return False
+        o = self.rng.choice(opts)
+        inner = self.scope.vars[o][1]
+        h = self.var(T) or "x"
+        use = f"{h} = {h} + {o}" if inner == T else f"{h} = {h} * {o}"
+        raise_ = f'raise {self.exception()}("{o} is required")'
+        style = self.rng.choice(["none_raises", "else_raises", "not_none_then_use"])
+        self.gen.file.features.append(f"raise_refine:{style}")
+        if style == "none_raises":
+            with self.nested(f"if {o} is None:"):
+                self.emit(raise_)
+            self.emit(use)
+        elif style == "else_raises":
+            with self.nested(f"if {o} is not None:"):
+                self.emit(use)
+            with self.nested("else:"):
+                self.emit(raise_)
+            self.emit(use)  # refined after the `if` too: the `else` always raises
+        else:
+            with self.nested(f"if {o} is None or {self.cond()}:"):
+                self.emit(raise_)
+            self.emit(use)  # `or`: None raises; torch refines after the `if` only when the test is just `is None`
+
+    def st_moduledict(self, depth_left):
+        """An `nn.ModuleDict` used as TorchScript allows (a literal key, `in` with a literal, `.values()`, `.keys()`,
+        `len`) or not (a key from a loop over `.keys()`)."""
+        name = self.rng.choice(self.module.moduledicts)
+        a = next(a for a in self.module.attrs if a.name == name)
+        h = self.var(T) or "x"
+        style = self.rng.choice(["contains", "values", "keys", "len", "keys_index"])
+        self.gen.file.features.append(f"moduledict:{style}")
+        if style == "contains":
+            key = self.rng.choice([*a.extra["keys"], "missing"])
+            with self.nested(f'if "{key}" in self.{name}:'):
+                self.emit(f'{h} = self.{name}["{key}"]({h})' if key != "missing" else f"{h} = {h} + 1")
+        elif style == "values":
+            with self.nested(f"for head in self.{name}.values():", loop=True):
+                self.emit(f"{h} = head({h})")
+        elif style == "keys":
+            n = self.fresh(INT, prefer="count")
+            self.emit(f"{n} = 0")
+            with self.nested(f"for key_ in self.{name}.keys():", loop=True):
+                self.emit(f"{n} = {n} + len(key_)")
+            self.bind(n, INT)
+        elif style == "len":
+            self.emit(f"{h} = {h} * len(self.{name})")
+        else:
+            with self.nested(f"for key_ in self.{name}.keys():", loop=True):
+                self.emit(f"{h} = self.{name}[key_]({h})")
+
+    def st_flagged_attribute(self, depth_left):
+        """An attribute `__init__` sets only when a constructor flag says so (or sets to None/Identity otherwise),
+        read in compiled code under a test of the flag (kept as a plain attribute, a `Final`, a `__constants__`
+        entry), of the attribute (`is not None`, `hasattr`), or of nothing."""
+        m, rng = self.module, self.rng
+        flag = self.gen.attr_name(m, ["use_proj", "use_gate", "with_bias", "has_head"])
+        attr = self.gen.attr_name(m, ["proj_opt", "gate_opt", "bias_opt", "head_opt"])
+        on = rng.random() < 0.5
+        value_kind = rng.choice(["module", "module", "float", "tensor"])
+        value = {"module": "nn.Linear(4, 4)", "float": "0.5", "tensor": "torch.ones(4)"}[value_kind]
+        otherwise = rng.choice(["unset", "unset", "none", "identity"]) if value_kind == "module" else rng.choice(
+            ["unset", "none"])
+        kept = rng.choice(["attribute", "final", "constants", "not_kept"])
+        guard = rng.choice(["flag", "flag", "is_not_none", "hasattr", "none"])
+        if kept == "not_kept" and guard == "flag":
+            guard = "hasattr"
+        if guard == "is_not_none" and otherwise == "identity":
+            guard = "flag" if kept != "not_kept" else "none"
+        self.gen.file.features.append(f"flagged_attr:{value_kind}:{otherwise}:{kept}:{guard}:{'on' if on else 'off'}")
+        m.init_params.append(f"{flag}: bool = {on}")
+        if kept != "not_kept":
+            m.init_lines.append(f"self.{flag} = {flag}")
+            if kept == "final":
+                self.gen.file.typing.add("Final")
+                m.class_lines.append(f"{flag}: Final[bool]")
+            elif kept == "constants":
+                m.class_lines.append(f'__constants__ = ["{flag}"]')
+        m.init_lines.append(f"if {flag}:")
+        m.init_lines.append(f"    self.{attr} = {value}")
+        if otherwise != "unset":
+            m.init_lines.append("else:")
+            m.init_lines.append(f"    self.{attr} = {'None' if otherwise == 'none' else 'nn.Identity()'}")
+        m.attrs.append(Attr(attr, "flagged", extra={"usable": False}))
+        m.attrs.append(Attr(flag, "flag", BOOL, extra={"usable": False}))
+        h = self.var(T) or "x"
+        use = f"{h} = self.{attr}({h})" if value_kind == "module" else f"{h} = {h} * self.{attr}"
+        test = {"flag": f"self.{flag}", "is_not_none": f"self.{attr} is not None",
+                "hasattr": f'hasattr(self, "{attr}")'}.get(guard)
+        if test is None:
+            self.emit(use)
+        else:
+            with self.nested(f"if {test}:"):
+                self.emit(use)
 
     def st_print(self, depth_left):
         self.emit(f"print({self.rng.choice([self.var(T) or 'x', self.str_(1), self.int_(1)])}"
@@ -1208,16 +1318,46 @@ class Builder:
             self.emit(f"{h} = self.{name}({h})")
 
     def st_union(self, depth_left):
+        """A Union refined by `isinstance` (both branches, a tuple of types, `torch.jit.isinstance`, or an early
+        return that leaves the other member after the `if`)."""
         unions = [n for n, t in self.scope.vars.items() if isinstance(t, tuple) and t[0] == "Union"]
         if not unions:
             return False
         u = self.rng.choice(unions)
+        members = self.scope.vars[u][1:]
         h = self.var(T) or "x"
-        first = self.rng.choice(["int", "torch.Tensor"])
-        with self.nested(f"if isinstance({u}, {first}):"):
-            self.emit(f"{h} = {h} * {u}" if first == "int" else f"{h} = {h} + {u}")
+        spelled = {INT: "int", FLOAT: "float", T: "torch.Tensor", List(T): "list"}
+
+        def use(member) -> str:
+            if member == List(T):
+                return f"{h} = {h} + {u}[0]"
+            return f"{h} = {h} * {u}" if member in (INT, FLOAT) else f"{h} = {h} + {u}"
+
+        first = self.rng.choice(members)
+        rest = [m for m in members if m != first]
+        style = self.rng.choice(["else", "else", "tuple", "jit_isinstance", "early"])
+        if style == "tuple" and set(members) <= {INT, FLOAT}:
+            self.gen.file.features.append("union:tuple")
+            with self.nested(f"if isinstance({u}, (int, float)):"):
+                self.emit(use(FLOAT))
+            return None
+        if style == "early" and not self.in_loop and self.depth == 0 and len(rest) == 1:
+            self.gen.file.features.append("union:early")
+            with self.nested(f"if isinstance({u}, {spelled[first]}):"):
+                self.emit(use(first))
+                self.emit(f"return {self.gen.ret_expr(self)}")
+            self.emit(use(rest[0]))
+            return None
+        test = f"isinstance({u}, {spelled[first]})"
+        if style == "jit_isinstance":
+            self.gen.file.features.append("union:jit_isinstance")
+            test = f"torch.jit.isinstance({u}, {self.file.ann(first)})"
+        else:
+            self.gen.file.features.append("union:else")
+        with self.nested(f"if {test}:"):
+            self.emit(use(first))
         with self.nested("else:"):
-            self.emit(f"{h} = {h} + {u}" if first == "int" else f"{h} = {h} * {u}")
+            self.emit(use(rest[0]) if len(rest) == 1 else f"{h} = {h} + 1")
 
     def st_attr_update(self, depth_left):
         ints = [a for a in self.module.attrs if a.kind == "value" and a.type in (INT, FLOAT)
@@ -1255,8 +1395,13 @@ class ModuleCtx:
 
     def render(self, file: File) -> list[str]:
         lines = [f"class {self.name}({self.base}):"]
-        lines += [f"    {line}" for line in self.class_lines]
-        if self.class_lines:
+        class_lines = [line for line in self.class_lines if not line.startswith("__constants__")]
+        constants = [name for line in self.class_lines if line.startswith("__constants__")
+                     for name in ast.literal_eval(line.partition("=")[2].strip())]
+        if constants:  # one `__constants__` list, whatever added a name to it
+            class_lines.insert(0, f"__constants__ = {constants!r}".replace("'", '"'))
+        lines += [f"    {line}" for line in class_lines]
+        if class_lines:
             lines.append("")
         params = ", ".join(["self", *self.init_params])
         lines.append(f"    def __init__({params}):")
@@ -1289,7 +1434,7 @@ class Generator:
         "tuple_var_index": 2, "union_unrefined": 2, "optional_int_arith": 2, "super_forward": 1,
         "classmethod_call": 1, "walrus": 1, "sum_keepdims": 1, "view_tuple_of_float": 1, "python_list_of_modules": 2,
         "attr_none_used": 2, "len_of_int": 1, "dict_int_key_str_lookup": 1, "chained_bad_min": 1,
-        "opt_param_no_default_none": 1,
+        "opt_param_no_default_none": 1, "local_type_comment": 1,
     }
 
     def __init__(self, seed: int, index: int):
@@ -1446,6 +1591,27 @@ class Generator:
             f.helper_sigs[name] = ([(p[0], p[1], p[2]) for p in params_spec], ret)
         f.features.append("helper")
         return func
+
+    def exception_class(self) -> str:
+        """The file's own exception class (defined once): derived from a builtin one, sometimes with an `__init__`
+        that calls `super().__init__` (torch does not compile the class: a `raise` names it)."""
+        f = self.file
+        if f.exception is None:
+            name = self.rng.choice(["ShapeError", "ConfigError", "ModelError"])
+            base = self.rng.choice(["Exception", "ValueError", "RuntimeError"])
+            style = self.rng.choice(["pass", "docstring", "init"])
+            lines = [f"class {name}({base}):"]
+            if style == "pass":
+                lines.append("    pass")
+            elif style == "docstring":
+                lines.append('    """Raised when the input does not fit the model."""')
+            else:
+                lines += ["    def __init__(self, message: str):", "        super().__init__(message)",
+                          "        self.message = message"]
+            f.classes.append(lines)
+            f.exception = name
+            f.features.append(f"exception_class:{style}")
+        return f.exception
 
     def unique_helper(self, base: str) -> str:
         taken = {h.name for h in self.file.helpers}
@@ -1765,7 +1931,9 @@ class Generator:
         defaulted = False
         for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
             kind = rng.choice([INT, FLOAT, BOOL, STR, Optional(T), Optional(T), Optional(INT), List(INT),
-                               Tuple(INT, INT), T, Dict(STR, T), Union(INT, T) if rng.random() < 0.3 else INT])
+                               Tuple(INT, INT), T, Dict(STR, T),
+                               rng.choice([Union(INT, T), Union(INT, FLOAT), Union(T, List(T))])
+                               if rng.random() < 0.3 else INT])
             container = isinstance(kind, tuple) and kind[0] in ("List", "Dict", "Union")
             optional = isinstance(kind, tuple) and kind[0] == "Optional"
             wants_default = optional or (not container and kind != T and rng.random() < 0.6)
@@ -2177,6 +2345,12 @@ class Generator:
             m.methods.append(Func(meth, params=["cls"], decorators=["@classmethod"], ret=None,
                                   lines=[(0, "return 2.0")]))
             b.emit(f"{h} = {h} * self.{meth}()")
+        elif name == "local_type_comment":
+            # a `# type:` comment on an assignment: torch reads any `# type:` line of a function as its signature
+            t = rng.choice([List(INT), Dict(STR, T), List(T)])
+            v = b.fresh(t)
+            b.emit(f"{v} = {'{}' if t[0] == 'Dict' else '[]'}  # type: {f.ann(t)}")
+            b.bind(v, t)
         elif name == "walrus":
             with b.nested(f"if ({b.fresh(INT, prefer='n')} := {h}.size(0)) > 1:"):
                 b.emit(f"{h} = {h} * 2")
