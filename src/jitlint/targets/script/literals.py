@@ -66,3 +66,20 @@ def python_kind(value: cst.BaseExpression) -> str | None:
         if isinstance(value, display):
             return kind
     return None
+
+
+def is_lambda_global(project, qualified: str) -> bool:
+    """Whether a qualified name is a module-level name of the project bound to a lambda (`act = lambda t: t * t`)."""
+    module_name, _, attribute = qualified.rpartition(".")
+    owner = project.module(module_name) if module_name else None
+    return owner is not None and isinstance(owner.globals.get(attribute), cst.Lambda)
+
+
+def global_statement(module, name: str) -> cst.CSTNode | None:
+    """The module-level assignment statement that binds `name` (the line an error about its value names)."""
+    for statement in module.tree.body:
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+                isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name
+                                                      for t in small.targets) for small in statement.body):
+            return statement
+    return None

@@ -13,10 +13,9 @@ from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import schemas
 from jitlint.targets.script.claims import results_for, with_path
 from jitlint.targets.script.facts import ScriptTypes
-from jitlint.targets.script.literals import global_value_type, python_kind
+from jitlint.targets.script.literals import global_statement, global_value_type, python_kind
 from jitlint.targets.script.rewrite import (
-    class_body_indent, class_of, compiled_function, enclosing_statement, stored_names,
-)
+    class_body_indent, class_of, compiled_function, enclosing_statement, stored_names)
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.scopes import params_of
 from jitlint.targets.script.typing.types import describe
@@ -322,12 +321,9 @@ class NoModuleIntrospection(ScriptRule):
                     break
                 held.append(found)
             else:
-                ctx.report(
-                    node,
-                    f"`self.{name}()` cannot be compiled when a submodule is typed by an interface (`self.{held[0]}`): "
-                    f"torch says 'Could not compile {name}() because module is an interface type'; "
-                    "use `self.children()`, or name the submodules",
-                )
+                ctx.report(node, f"`self.{name}()` cannot be compiled when a submodule is typed by an interface "
+                           f"(`self.{held[0]}`): torch says 'Could not compile {name}() because module is an interface "
+                           "type'; use `self.children()`, or name the submodules")
 
 
 def _interface_attribute(cls, ctx: RuleContext) -> str | None:
@@ -592,6 +588,13 @@ class GlobalPythonConstant(ScriptRule):
             module_name, _, attribute = result.name.rpartition(".")
             other = ctx.project.module(module_name)
             value = other.globals.get(attribute) if other is not None else None
+            if result.use == "call-lambda":
+                # torch compiles the callee from its source, which is an assignment: it points at the lambda's line
+                where = global_statement(other, attribute) if other is ctx.module else None
+                ctx.report(where or result.node, f"`{attribute}` is a module-level lambda called from compiled code; "
+                           "torch compiles a called global from its source and finds no `def` there (\"Expected a "
+                           f"single top-level function\"); define it with `def {attribute}(...):`")
+                continue
             kind = (global_value_type(value, other.imports) or python_kind(value)) if value is not None else None
             where = "" if other is ctx.module else f" imported from `{module_name}`"
             said = self._USES.get(result.use, "cannot be used as a value")
@@ -640,12 +643,9 @@ class HasattrNameNotLiteral(ScriptRule):
         name = node.args[1].value
         if isinstance(name, cst.SimpleString) and "f" not in name.prefix.lower():
             return
-        ctx.report(
-            name,
-            "TorchScript decides `hasattr` while compiling, so its second argument must be a string literal "
-            "('hasattr's second argument must be a string literal'); test a literal name, or keep the "
-            "lookup out of compiled code",
-        )
+        ctx.report(name, "TorchScript decides `hasattr` while compiling, so its second argument must be a string "
+                         "literal ('hasattr's second argument must be a string literal'); test a literal name, or keep "
+                         "the lookup out of compiled code")
 
 
 # -- fixes ----------------------------------------------------------------------------------------------------
@@ -936,3 +936,4 @@ def numpy_round_trip(node: cst.Call, ctx: RuleContext) -> PendingFix | None:
     if best is None:
         return None
     return PendingFix("compute it with torch", [PendingEdit(best[0], best[1])])
+

@@ -37,6 +37,7 @@ from jitlint.facts.torch_api import PARAMETER_CLASSES
 from jitlint.literals import literal_type
 from jitlint.names import ImportTable
 from jitlint.targets.script import schemas
+from jitlint.targets.script.literals import is_lambda_global
 from jitlint.targets.script.typing import calls
 from jitlint.targets.script.typing.annotations import Reader, Signature, class_type, is_none, signature
 from jitlint.targets.script.typing.calls import Arg, CallMatch, Overload
@@ -47,12 +48,10 @@ from jitlint.targets.script.typing.modules import Failed, ModuleMembers, Submodu
 from jitlint.targets.script.typing.results import (
     AnnotateMismatch, AttributeUnconvertible, CallArgument, ClassProblem, DictKeyProblem, UnionCandidates, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
     NotSubscriptable, RangeArguments, Result, SpecialFormArguments, TensorIndex, StarredList, SugaredMisuse, TernaryMismatch, TolistBadHint, TolistWithoutHint,
-    TupleMisuse, TupleOfList, UnwrapNone, VariableTypeChange,
-)
+    TupleMisuse, TupleOfList, UnwrapNone, VariableTypeChange)
 from jitlint.targets.script.typing.types import (
     ANY, BOOL, COMPLEX, DEVICE, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, assignable, convert, dict_of, join,
-    join_or_union, list_of, subtype, tuple_of, without_none,
-)
+    join_or_union, list_of, subtype, tuple_of, without_none)
 from jitlint.targets.script.typing.values import Sugared, Value
 
 if TYPE_CHECKING:
@@ -64,9 +63,7 @@ BUILTIN_FUNCTIONS = {
     "len": "aten::len", "hex": "aten::hex", "oct": "aten::oct", "round": "aten::round", "hash": "aten::hash",
     "id": "prim::id", "min": "prim::min", "max": "prim::max", "abs": "prim::abs", "all": "aten::all",
     "any": "aten::any", "divmod": "aten::divmod", "sum": "aten::sum", "ord": "aten::ord", "chr": "aten::chr",
-    "bin": "aten::bin", "pow": "aten::pow", "rangelist": "prim::rangelist",
-    "sorted": "aten::sorted",
-}
+    "bin": "aten::bin", "pow": "aten::pow", "rangelist": "prim::rangelist", "sorted": "aten::sorted"}
 CASTS = {"float": (FLOAT, "aten::Float"), "int": (INT, "aten::Int"), "bool": (BOOL, "aten::Bool"),
          "str": (STR, "aten::str"), "complex": (COMPLEX, "aten::Complex")}
 SPECIAL_FORMS = frozenset({"print", "tuple", "getattr", "hasattr", "isinstance", "list", "dict", "range", "zip",
@@ -518,6 +515,9 @@ class ExpressionChecker:
                 return self._module_call(node, callee.info, env)
             if callee.kind == "class":
                 return self._class_call(node, callee, env)
+            if callee.kind == "python-value" and is_lambda_global(self.scope.project, callee.name):
+                self._arguments(node, env)  # torch compiles a called global as a function: a lambda is no `def`
+                return self.report(SugaredMisuse(node, callee.kind, callee.name, "call-lambda"))
             if callee.kind == "exception":
                 self._arguments(node, env)
                 return Sugared("exception-instance", callee.name)
