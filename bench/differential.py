@@ -18,8 +18,9 @@ Programs come from `bench/differential_programs.py` (a grammar of model code tha
 Per program: agree = torch scripts it and jitlint reports no error, or torch rejects it and jitlint reports an error
 whose line is torch's line (or in the same statement; for a compound statement, its header); when torch names no
 line, any error in the program. Disagreements are false errors (torch scripts it, jitlint reports an error: the most
-important number), misses (torch rejects it, jitlint reports no error) and wrong lines (jitlint reports errors, none
-at torch's line). Programs that fail before `torch.jit.script` (the import or the constructor raised) are generator
+important number), misses (torch rejects it, jitlint reports no error; those where a jitlint warning is at torch's
+line are counted by its code: a prediction the rule makes as a warning because it depends on how the module is
+built) and wrong lines (jitlint reports errors, none at torch's line). Programs that fail before `torch.jit.script` (the import or the constructor raised) are generator
 bugs: counted, not judged.
 
 The report groups the disagreements by torch's first line (numbers, names and quoted identifiers masked; a generic
@@ -194,6 +195,8 @@ class Outcome:
     others: list[dict] = field(default_factory=list)  # its warnings and advice
     verdict: str = ""  # "agree" | "false-error" | "miss" | "wrong-line" | "not-judged"
     size: int = 0  # lines, to pick the smallest examples
+    warned: str | None = None  # a miss: the code of a warning jitlint gives at torch's line (a configuration-dependent
+    #                            prediction, such as JIT232's attribute set under a constructor flag), if any
 
 
 def judge(program: Program, torch: TorchVerdict, findings: list[dict]) -> Outcome:
@@ -211,6 +214,10 @@ def judge(program: Program, torch: TorchVerdict, findings: list[dict]) -> Outcom
         outcome.verdict = "agree" if not errors else "false-error"
     elif not errors:
         outcome.verdict = "miss"
+        if torch.line is not None:
+            key = statement_key(program.source)
+            outcome.warned = next((w["code"] for w in others if w["severity"] == "warning"
+                                   and key(w["line"]) == key(torch.line)), None)
     elif torch.line is None:
         outcome.verdict = "agree"
     else:
@@ -308,6 +315,7 @@ def summarise(outcomes: list[Outcome]) -> dict:
         "agree": agree,
         "false_errors": verdicts["false-error"],
         "misses": verdicts["miss"],
+        "misses_warned": dict(Counter(o.warned for o in outcomes if o.verdict == "miss" and o.warned).most_common()),
         "wrong_lines": verdicts["wrong-line"],
         "rejected_share": len(rejected) / len(judged) if judged else None,
         "recall_on_rejected": (sum(1 for o in rejected if o.verdict == "agree") / len(rejected)) if rejected else None,
@@ -373,7 +381,9 @@ def render(summary: dict, meta: dict, top: int) -> str:
         f"{t['no_answer']} without an answer",
         f"agreement: {summary['agree']}/{summary['judged']} ({percent(summary['agreement'])})",
         f"  false errors (torch scripts it, jitlint reports an error): {summary['false_errors']}",
-        f"  misses (torch rejects it, jitlint reports no error):       {summary['misses']}",
+        f"  misses (torch rejects it, jitlint reports no error):       {summary['misses']}"
+        + (f" (a warning at torch's line: {', '.join(f'{c} {n}' for c, n in summary['misses_warned'].items())})"
+           if summary.get("misses_warned") else ""),
         f"  wrong line (jitlint's errors are not at torch's line):     {summary['wrong_lines']}",
         f"  rejected share {percent(summary['rejected_share'])}; found at torch's line "
         f"{percent(summary['recall_on_rejected'])} of the rejected",

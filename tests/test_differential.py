@@ -118,6 +118,9 @@ def test_judge_compares_verdicts_and_lines():
     assert differential.judge(program, scripted, [_finding("JIT201", row)]).verdict == "false-error"
     assert differential.judge(program, scripted, [_finding("JIT901", row, "warning")]).verdict == "agree"
     assert differential.judge(program, rejected, []).verdict == "miss"
+    warned = differential.judge(program, rejected, [_finding("JIT232", row, "warning")])
+    assert (warned.verdict, warned.warned) == ("miss", "JIT232")  # a miss still, counted by the warning's code
+    assert differential.judge(program, rejected, [_finding("JIT232", len(lines), "warning")]).warned is None
     assert differential.judge(program, rejected, [_finding("JIT201", row)]).verdict == "agree"
     assert differential.judge(program, rejected, [_finding("JIT201", len(lines))]).verdict == "wrong-line"
     assert differential.judge(program, no_line, [_finding("JIT201", len(lines))]).verdict == "agree"
