@@ -94,6 +94,10 @@ class PruningScanner(cst.CSTVisitor):
         """The constant value a test has during capture, or None when it is not folded."""
         return None
 
+    def fold_expression(self, test: cst.BaseExpression) -> bool | None:
+        """`fold` for the test of a conditional expression (a capture may fold fewer of those)."""
+        return self.fold(test)
+
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.scan.pruned:
             return False
@@ -130,7 +134,7 @@ class PruningScanner(cst.CSTVisitor):
             self.scan.pruned.add(id(node.body))
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
-        value = self.fold(node.test)
+        value = self.fold_expression(node.test)
         if value is True:
             self.scan.pruned.add(id(node.orelse))
         elif value is False:

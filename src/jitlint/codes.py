@@ -224,6 +224,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT706": CodeInfo("loop-carried-type-change", "error", "script", "unsafe"),
     "JIT707": CodeInfo("ternary-type-mismatch", "error", "script", None),
     "JIT708": CodeInfo("item-is-number", "error", "script", "unsafe"),
+    "JIT709": CodeInfo("with-after-early-return", "error", "script", None),
     "JIT900": CodeInfo("unused-noqa", "warning", None, "safe"),
     "TRC000": CodeInfo("jit-trace-error", "error", "trace", None),
     "TRC010": CodeInfo("trace-dependent", "warning", "trace", None),

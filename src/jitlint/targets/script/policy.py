@@ -120,6 +120,7 @@ def scripting_value(
     names: dict[str, bool] | None = None,
     types: dict[str, Type] | None = None,
     attributes: AttributeValue | None = None,
+    literals: bool = False,
 ) -> bool | None:
     """The value a test has while torch scripts it, when torch folds it to a constant; None when it does not.
 
@@ -127,10 +128,15 @@ def scripting_value(
     `is_scripting() or cond` (True) prune; `is_scripting() and cond` and `not is_scripting() or cond` do not.
     `names` maps variables to the value they would have if they were the call (torch itself does not fold them);
     `types` gives parameter types for folding `isinstance(param, X)`; `attributes` the value of `self.flag` when
-    it is a `Final[bool]`/`__constants__` attribute (verified: torch prunes `if self.flag:` then).
+    it is a `Final[bool]`/`__constants__` attribute (verified: torch prunes `if self.flag:` then). `literals`: a
+    `True`/`False` literal is a constant too, as in the test of an `if` statement or an `assert` (verified: `if False
+    and cond:` and `assert False` compile nothing under or after them), but not in a conditional expression (`a if
+    False else b` compiles both).
     """
     if names and isinstance(test, cst.Name) and test.value in names:
         return names[test.value]
+    if literals and isinstance(test, cst.Name) and test.value in ("True", "False"):
+        return test.value == "True"
     if attributes is not None and isinstance(test, cst.Attribute):
         return attributes(test)
     if types and isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
@@ -154,8 +160,37 @@ def scripting_value(
         if types and qualified == "builtins.isinstance":
             return _isinstance_value(test, imports, types)
         return None
-    folded = fold_logic(test, lambda operand: scripting_value(operand, imports, names, types, attributes))
+    refined, right = _refined_operand(test), getattr(test, "right", None)
+    folded = fold_logic(test, lambda operand: refined if operand is right and refined is not None
+                        else scripting_value(operand, imports, names, types, attributes, literals))
     return None if folded is NOT_LOGIC else folded
+
+
+def _none_test(test: cst.BaseExpression) -> tuple[str, bool] | None:
+    """`name is None` -> (name, True), `name is not None` -> (name, False)."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 or not isinstance(test.left, cst.Name):
+        return None
+    target = test.comparisons[0]
+    if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+        return None
+    if isinstance(target.operator, (cst.Is, cst.IsNot)):
+        return test.left.value, isinstance(target.operator, cst.Is)
+    return None
+
+
+def _refined_operand(test: cst.BaseExpression) -> bool | None:
+    """The right operand of `a or b` / `a and b` when the left one's None test decides it: torch emits `b` under the
+    refinement of `a` (false for `or`, true for `and`), so `p is None or p is not None` is True and `p is None and
+    p is not None` False (verified on torch 2.13: the code after `if p is None or p is not None: raise` is not
+    compiled)."""
+    if not isinstance(test, cst.BooleanOperation):
+        return None
+    left, right = _none_test(test.left), _none_test(test.right)
+    if left is None or right is None or left[0] != right[0]:
+        return None
+    left_holds = isinstance(test.operator, cst.And)  # the left test's value where the right one runs
+    is_none_there = left[1] == left_holds
+    return is_none_there == right[1]
 
 
 def guard_name(test: cst.BaseExpression, imports: ImportTable) -> str | None:
@@ -236,6 +271,9 @@ class ScriptScanner(PruningScanner):
         self.rebound: set[str] = set()  # names assigned so far, in source order, to a value of unknown type
 
     def fold(self, test: cst.BaseExpression) -> bool | None:
+        return scripting_value(test, self.imports, types=self.types, attributes=self._attribute_value, literals=True)
+
+    def fold_expression(self, test: cst.BaseExpression) -> bool | None:
         return scripting_value(test, self.imports, types=self.types, attributes=self._attribute_value)
 
     def _attribute_value(self, node: cst.Attribute) -> bool | None:

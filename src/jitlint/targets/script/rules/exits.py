@@ -1,0 +1,87 @@
+"""JIT709: a `with` block after an early `return`, which torch 2.13's exit transform fails on with an internal assert.
+
+torch turns `if c: return a` into an `if` whose other branch holds the rest of the block (its exit transform,
+torch/csrc/jit/frontend/exit_transforms.cpp). A `with` block moved there that assigns a variable read after it
+(the block's output) makes torch 2.13 fail while compiling, with no line: "outputs_[i]->uses().empty() INTERNAL
+ASSERT FAILED at .../ir.cpp". Verified forms: the `if` at the level of the `with` or of a block enclosing it, its
+body (or its `else:`) ending in `return`; the `with` anywhere after it in that block (inside an `if` or a loop
+too). torch scripts the look-alikes: the `with` before the `if`, a `return` nested deeper than the `if`'s own block
+(`if a: if b: return`), an `elif` chain of returns, `raise` instead of `return`, and a `with` that assigns nothing
+read after it.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jitlint.facts.syntax import bound_names, names_read
+from jitlint.rules.base import RuleContext
+from jitlint.targets.script.rules import ScriptRule
+
+
+def _ends_in_return(block: cst.BaseSuite) -> bool:
+    if not isinstance(block, cst.IndentedBlock) or not block.body:
+        return False
+    last = block.body[-1]
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Return)
+
+
+def _exits_early(statement: cst.BaseStatement) -> bool:
+    """`if c: ... return` (or `else: ... return`) without an `elif`: torch moves what follows into the other
+    branch."""
+    if not isinstance(statement, cst.If) or isinstance(statement.orelse, cst.If):
+        return False
+    return _ends_in_return(statement.body) or (statement.orelse is not None and _ends_in_return(statement.orelse.body))
+
+
+def _blocks(statement: cst.BaseStatement) -> list[list[cst.BaseStatement]]:
+    """The statement lists nested directly in a compound statement (not in a nested `def` or `class`)."""
+    if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) or not isinstance(statement, cst.BaseCompoundStatement):
+        return []
+    found = []
+    for suite in (statement.body, getattr(statement, "orelse", None), getattr(statement, "finalbody", None)):
+        while isinstance(suite, cst.If):  # an `elif` chain
+            found.append(list(suite.body.body) if isinstance(suite.body, cst.IndentedBlock) else [])
+            suite = suite.orelse
+        block = suite if isinstance(suite, cst.IndentedBlock) else getattr(suite, "body", None)  # `else:` holds one
+        if isinstance(block, cst.IndentedBlock):
+            found.append(list(block.body))
+    return found
+
+
+def with_blocks_after_exit(function: cst.FunctionDef) -> list[cst.With]:
+    """The `with` statements of `function` that follow an early return in a block enclosing them and assign a name
+    read after them."""
+    found: list[cst.With] = []
+
+    def scan(statements: list[cst.BaseStatement], read_later: set[str], exited: bool) -> None:
+        for index, statement in enumerate(statements):
+            later = read_later.union(*(names_read(s) for s in statements[index + 1:]))
+            if exited and isinstance(statement, cst.With) and bound_names(statement.body, into_functions=False) & later:
+                found.append(statement)
+            for block in _blocks(statement):
+                scan(block, later, exited)
+            exited = exited or _exits_early(statement)
+
+    if isinstance(function.body, cst.IndentedBlock):
+        scan(list(function.body.body), set(), False)
+    return found
+
+
+class WithAfterEarlyReturn(ScriptRule):
+    code = "JIT709"
+    name = "with-after-early-return"
+    severity = "error"
+    summary = ("a `with` block that assigns a variable read after it, following an early `return` (torch 2.13 fails "
+               "with an internal assert)")
+    message = "a `with` block after an early `return` that torch 2.13 cannot compile"
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        function = ctx.function
+        if function is None or function.info.node is not node or not function.body_captured:
+            return
+        for statement in with_blocks_after_exit(node):
+            ctx.report(statement, "torch 2.13 moves the code after an early `return` into an `else` branch and fails "
+                                  "on a `with` block there that assigns a variable read after it (\"outputs_[i]->"
+                                  "uses().empty() INTERNAL ASSERT FAILED\", no line); put the `with` block before the `if` "
+                                  "that returns, or keep what it assigns inside it")
