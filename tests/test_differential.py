@@ -52,15 +52,20 @@ def test_the_python_part_of_every_program_runs():
     import torch  # noqa: F401  (imported once here, before the programs import it)
 
     for p in generate(11, 120):
-        namespace = {"__name__": p.name}
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            exec(compile(p.source, p.name, "exec"), namespace)
-            root = namespace[p.root]
-            if p.kind == "module":
-                root()
-            else:
-                assert callable(root)
+        _build(p)
+
+
+def _build(p) -> None:
+    """Import a program and build its root, as the bench does before `torch.jit.script`."""
+    namespace = {"__name__": p.name}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(compile(p.source, p.name, "exec"), namespace)
+        root = namespace[p.root]
+        if p.kind == "module":
+            root()
+        else:
+            assert callable(root)
 
 
 GRAMMAR_FEATURES = ("raise_refine:", "exception_class:", "moduledict:", "flagged_attr:", "union:",
@@ -94,13 +99,7 @@ def test_programs_with_the_new_features_build():
     import torch  # noqa: F401
 
     for p in _with_features(23, 400)[:60]:
-        namespace = {"__name__": p.name}
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            exec(compile(p.source, p.name, "exec"), namespace)
-            root = namespace[p.root]
-            if p.kind == "module":
-                root()
+        _build(p)
 
 
 def _finding(code: str, row: int, severity: str = "error") -> dict:
