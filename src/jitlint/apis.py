@@ -20,5 +20,11 @@ def unsupported(kind: str) -> frozenset[str]:
     return _load()[kind][0]
 
 
+def listed(kind: str, qualified: str) -> str | None:
+    """The entry of the `kind` table a qualified name falls under (a name, or a prefix ending in `.`), if any."""
+    return next((name for name in unsupported(kind)
+                 if qualified == name or (name.endswith(".") and qualified.startswith(name))), None)
+
+
 def verified_on(kind: str) -> tuple[str, ...]:
     return _load()[kind][1]

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.apis import listed
 from jitlint.facts.syntax import bound_names, names_read
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.typing.analysis import function_types
 
 
 def _ends_in_return(block: cst.BaseSuite) -> bool:
@@ -26,46 +29,58 @@ def _ends_in_return(block: cst.BaseSuite) -> bool:
     return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Return)
 
 
-def _exits_early(statement: cst.BaseStatement) -> bool:
-    """`if c: ... return` (or `else: ... return`) without an `elif`: torch moves what follows into the other
-    branch."""
-    if not isinstance(statement, cst.If) or isinstance(statement.orelse, cst.If):
+def _exits_early(statement: cst.BaseStatement, pruned: set[int]) -> bool:
+    """`if c: ... return` (or `else: ... return`) without an `elif`, of a test torch does not fold: torch moves what
+    follows into the other branch."""
+    if not isinstance(statement, cst.If) or isinstance(statement.orelse, cst.If) or id(statement.body) in pruned or (
+            statement.orelse is not None and id(statement.orelse) in pruned):
         return False
     return _ends_in_return(statement.body) or (statement.orelse is not None and _ends_in_return(statement.orelse.body))
 
 
-def _blocks(statement: cst.BaseStatement) -> list[list[cst.BaseStatement]]:
-    """The statement lists nested directly in a compound statement (not in a nested `def` or `class`)."""
+def _blocks(statement: cst.BaseStatement, pruned: set[int]) -> list[list[cst.BaseStatement]]:
+    """The statement lists nested directly in a compound statement (not in a nested `def` or `class`, not pruned)."""
     if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) or not isinstance(statement, cst.BaseCompoundStatement):
         return []
     found = []
     for suite in (statement.body, getattr(statement, "orelse", None), getattr(statement, "finalbody", None)):
-        while isinstance(suite, cst.If):  # an `elif` chain
-            found.append(list(suite.body.body) if isinstance(suite.body, cst.IndentedBlock) else [])
+        while isinstance(suite, cst.If) and id(suite) not in pruned:  # an `elif` chain
+            if isinstance(suite.body, cst.IndentedBlock) and id(suite.body) not in pruned:
+                found.append(list(suite.body.body))
             suite = suite.orelse
+        if suite is None or id(suite) in pruned:
+            continue
         block = suite if isinstance(suite, cst.IndentedBlock) else getattr(suite, "body", None)  # `else:` holds one
-        if isinstance(block, cst.IndentedBlock):
+        if isinstance(block, cst.IndentedBlock) and id(block) not in pruned:
             found.append(list(block.body))
     return found
 
 
-def with_blocks_after_exit(function: cst.FunctionDef) -> list[cst.With]:
+def with_blocks_after_exit(function: cst.FunctionDef, pruned: set[int]) -> list[cst.With]:
     """The `with` statements of `function` that follow an early return in a block enclosing them and assign a name
-    read after them."""
+    read after them, in the code torch compiles (not in `pruned` code: a branch of a folded test, or what follows an
+    `if torch.jit.is_scripting(): return ...`)."""
     found: list[cst.With] = []
 
     def scan(statements: list[cst.BaseStatement], read_later: set[str], exited: bool) -> None:
         for index, statement in enumerate(statements):
+            if id(statement) in pruned:
+                return
             later = read_later.union(*(names_read(s) for s in statements[index + 1:]))
             if exited and isinstance(statement, cst.With) and bound_names(statement.body, into_functions=False) & later:
                 found.append(statement)
-            for block in _blocks(statement):
+            for block in _blocks(statement, pruned):
                 scan(block, later, exited)
-            exited = exited or _exits_early(statement)
+            exited = exited or _exits_early(statement, pruned)
 
     if isinstance(function.body, cst.IndentedBlock):
         scan(list(function.body.body), set(), False)
     return found
+
+
+def _unsupported(item: cst.BaseExpression, ctx: RuleContext) -> bool:
+    """A context manager TorchScript does not take (`torch.inference_mode()`, `open(...)`, ...): JIT122's."""
+    return listed("context-manager", ctx.qualify(item.func if isinstance(item, cst.Call) else item) or "") is not None
 
 
 class WithAfterEarlyReturn(ScriptRule):
@@ -75,12 +90,18 @@ class WithAfterEarlyReturn(ScriptRule):
     summary = ("a `with` block that assigns a variable read after it, following an early `return` (torch 2.13 fails "
                "with an internal assert)")
     message = "a `with` block after an early `return` that torch 2.13 cannot compile"
+    facts = (ScriptTypes,)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         function = ctx.function
         if function is None or function.info.node is not node or not function.body_captured:
             return
-        for statement in with_blocks_after_exit(node):
+        typed = function_types(ctx, node).results
+        for statement in with_blocks_after_exit(node, function.pruned):
+            items = {id(item.item) for item in statement.items}
+            if any(id(result.node) in items for result in typed) or any(
+                    _unsupported(item.item, ctx) for item in statement.items):
+                continue  # torch rejects the context manager itself first (JIT122)
             ctx.report(statement, "torch 2.13 moves the code after an early `return` into an `else` branch and fails "
                                   "on a `with` block there that assigns a variable read after it (\"outputs_[i]->"
                                   "uses().empty() INTERNAL ASSERT FAILED\", no line); put the `with` block before the `if` "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.apis import unsupported
+from jitlint.apis import listed
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.syntax import names_in, names_in_targets
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
@@ -548,13 +548,11 @@ class NoUnsupportedContextManager(ScriptRule):
         qualified = ctx.qualify(item.func if isinstance(item, cst.Call) else item)
         if qualified is None:
             return
-        for name in unsupported("context-manager"):
-            if qualified == name or (name.endswith(".") and qualified.startswith(name)):
-                hint = " (use `torch.no_grad()`)" if qualified in ("torch.inference_mode", "torch.set_grad_enabled") else ""
-                ctx.report(item, f"`{qualified.removeprefix('builtins.')}` cannot be used as a context manager in TorchScript{hint}; "
-                           "only `torch.no_grad()`, `torch.autocast(...)` and `record_function(...)` are supported",
-                           fix=no_grad_instead(item, ctx))
-                return
+        if listed("context-manager", qualified) is not None:
+            hint = " (use `torch.no_grad()`)" if qualified in ("torch.inference_mode", "torch.set_grad_enabled") else ""
+            ctx.report(item, f"`{qualified.removeprefix('builtins.')}` cannot be used as a context manager in TorchScript{hint}; "
+                       "only `torch.no_grad()`, `torch.autocast(...)` and `record_function(...)` are supported",
+                       fix=no_grad_instead(item, ctx))
 
 
 class NoClassDefInCompiledCode(ScriptRule):
