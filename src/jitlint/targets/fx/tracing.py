@@ -51,7 +51,7 @@ from jitlint.project import (
     FunctionInfo,
     ModuleInfo,
 )
-from jitlint.targets.fx.external import ExternalCallable, external_callable, outside_name
+from jitlint.targets.fx.external import ExternalCallable, built_to_trace, external_callable, outside_name
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
     BuiltinOnProxy,
@@ -470,7 +470,7 @@ class TracingModel:
                 if qualified.startswith("torch.nn.") and is_torch_module_base(qualified):
                     found = None if qualified in CONTAINER_KINDS else qualified
                 elif _external_module(qualified):
-                    found = qualified
+                    found = None if external_callable(qualified).built_to_trace(item) else qualified
                 else:
                     target = self.project.resolve_class(qualified)
                     if target is not None and self.project.is_module_class(target):
@@ -1382,6 +1382,8 @@ class FunctionTrace(FlowDomain[Value]):
                     classes.add(qualified)
                 continue
             if _external_module(qualified):
+                if built_to_trace(qualified, info.init_values):
+                    return frozenset()  # built with the argument that skips its failing check: not modelled
                 classes.add(qualified)
                 continue
             cls = self.project.resolve_class(qualified)
@@ -1902,7 +1904,7 @@ class FunctionTrace(FlowDomain[Value]):
         cls = self.project.resolve_class(qualified)
         if cls is not None and self.project.is_module_class(cls):
             return Module(frozenset([cls]), None, local=True)
-        if _external_module(qualified):
+        if _external_module(qualified) and not external_callable(qualified).built_to_trace(node):
             return Module(frozenset([qualified]), None, local=True)
         head, _, last = qualified.rpartition(".")
         if head == "builtins" and last in _BUILTIN_TYPES:
@@ -1987,7 +1989,7 @@ class FunctionTrace(FlowDomain[Value]):
         """A library callable the table of external callables knows, called with these arguments."""
         if external.proxy == "raises":
             if any(holds_proxy(value) for value in external.triggering(args.positional, args.keywords)):
-                if external.exception == "TraceError":  # the callable's own `if` on the Proxy
+                if external.exception == "TraceError" and external.library == "torch":  # torch's own `if`
                     self.report(ProxyAsBool(node, construct))
                 else:
                     self.report(ExternalRejects(node, external.name, external.exception or "Exception",
