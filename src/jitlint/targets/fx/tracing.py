@@ -146,7 +146,7 @@ _BUILTIN_TYPES = {"int": int, "float": float, "str": str, "bool": bool, "list": 
                   "type": type, "object": object, "slice": slice}
 # Builtins that iterate their (first) argument.
 _ITERATING = frozenset({"list", "tuple", "set", "frozenset", "sorted", "enumerate", "sum", "any", "all", "dict",
-                        "reversed", "iter", "map", "filter"})
+                        "reversed", "iter", "map", "filter", "bytes", "bytearray"})
 # Builtins that call `__index__` of their argument.
 _INDEXING = frozenset({"hex", "oct", "bin", "chr", "range"})
 # Methods of lists, tuples, dicts and strings: called on a value that may be a Proxy or a container of them, they
@@ -710,6 +710,8 @@ class FunctionTrace(FlowDomain[Value]):
             self.ev(statement.value)
         elif isinstance(statement, cst.Raise):
             self._raise(statement)
+        elif isinstance(statement, cst.Del):
+            self._delete(statement.target)
 
     def decide(self, test: cst.BaseExpression, frame: Frame) -> bool | None:
         return self._decisions.get(id(test))
@@ -849,6 +851,12 @@ class FunctionTrace(FlowDomain[Value]):
             return [CONCRETE] * count
         maybe = may_hold_proxy(value)
         return [Unknown(maybe)] * count
+
+    def _delete(self, target: cst.BaseExpression) -> None:
+        targets = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+        for item in targets:
+            if isinstance(item, cst.Subscript) and isinstance(self.ev(item.value), Proxy):
+                self.report(ProxyItemAssigned(item, deleted=True))
 
     def item_assignment(self, target: cst.Subscript, value: Value) -> None:
         base = self.ev(target.value)
