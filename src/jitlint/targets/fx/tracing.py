@@ -51,6 +51,7 @@ from jitlint.project import (
     FunctionInfo,
     ModuleInfo,
 )
+from jitlint.targets.fx.appends import appended
 from jitlint.targets.fx.external import ExternalCallable, built_to_trace, external_callable, outside_name
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
@@ -436,10 +437,11 @@ class TracingModel:
             self._registrations[id(cls)] = found
         return found
 
-    def container_elements(self, info, cls: ClassInfo) -> tuple[frozenset, tuple | None]:
+    def container_elements(self, info, cls: ClassInfo, name: str | None = None) -> tuple[frozenset, tuple | None]:
         """The classes of the modules a container attribute holds, from the expression `__init__` assigns
-        (`nn.Sequential(Block(), nn.ReLU())`, `nn.ModuleList([Block() for _ in range(n)])`), and their order when
-        it is known: (classes, order). A class is a project ClassInfo or a torch.nn qualified name."""
+        (`nn.Sequential(Block(), nn.ReLU())`, `nn.ModuleList([Block() for _ in range(n)])`) or, for one created
+        empty, what `__init__` appends to it (`name`: the attribute), and their order when it is known:
+        (classes, order). A class is a project ClassInfo or a torch.nn qualified name."""
         if len(info.init_values) != 1:
             return frozenset(), None
         value = info.init_values[0]
@@ -450,7 +452,12 @@ class TracingModel:
         if kind is None:
             return frozenset(), None
         items: list[cst.BaseExpression | None] = []
-        if kind == "Sequential":
+        appended_in_order = True
+        if not node.args and name is not None and kind in ("ModuleList", "Sequential") and info.filled_in_init:
+            init = self.project.find_method(cls, "__init__")
+            items, appended_in_order = appended(init.node, name) if init is not None else ([None], False)
+            imports = init.module.imports if init is not None else imports
+        elif kind == "Sequential":
             items = [arg.value if not arg.star and arg.keyword is None else None for arg in node.args]
         elif node.args and not node.args[0].star:
             argument = node.args[0].value
@@ -478,7 +485,7 @@ class TracingModel:
             order.append(found)
         classes = frozenset(c for c in order if c is not None)
         complete = bool(order) and all(c is not None for c in order)
-        return (classes if complete else frozenset()), (tuple(order) if complete else None)
+        return (classes if complete else frozenset()), (tuple(order) if complete and appended_in_order else None)
 
     def passed_literals(self) -> dict[str, set]:
         """The bool literals the project's code passes by keyword (`f(flag=True)`, `dict(flag=True)`,
@@ -1308,7 +1315,7 @@ class FunctionTrace(FlowDomain[Value]):
                 return Const(flag)
         containers = {kind for kind in kinds if kind in ("ModuleList", "Sequential", "ModuleDict")}
         if len(containers) == 1:
-            classes, order = self.model.container_elements(info, cls)
+            classes, order = self.model.container_elements(info, cls, name)
             return Module(classes, containers.pop(), order=order)
         if containers:
             return Module()
