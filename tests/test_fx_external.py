@@ -199,3 +199,42 @@ def test_a_module_built_with_the_argument_that_skips_its_check_is_unknown(torch_
         return
     findings = lint_files({"case.py": source}, tmp_path, codes=codes_for("fx"))
     assert [(f.code, f.location.row) for f in findings if f.severity == "error"] == []
+
+
+BUILT_WITH_THE_FLAG_OFF = """
+import torch.nn as nn
+from torchaudio.transforms import MFCC
+
+
+class Keyword(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mfcc = MFCC(sample_rate=16000, n_mfcc=8, log_mels=False, melkwargs={"n_fft": 64, "n_mels": 16})
+
+    def forward(self, x):
+        return self.mfcc(x)  # fails
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mfcc = MFCC(16000, 8, 2, "ortho", False, {"n_fft": 64, "n_mels": 16})
+
+    def forward(self, x):
+        return self.mfcc(x)  # fails
+"""
+
+
+@pytest.mark.parametrize("torch_side", [False, pytest.param(True, marks=pytest.mark.torch)])
+def test_the_argument_passed_as_false_does_not_skip_the_check(torch_side, tmp_path):
+    """`log_mels=False` written out (by keyword or at its position) is the default: forward still reaches
+    `AmplitudeToDB(top_db=80)` and fails."""
+    source = textwrap.dedent(BUILT_WITH_THE_FLAG_OFF).lstrip("\n")
+    if torch_side:
+        pytest.importorskip("torchaudio")
+        result = trace_sources({"off": source}, tmp_path)["off"]
+        assert result.rejected and result.line == marked(source)[-1], result
+        return
+    findings = lint_files({"case.py": source}, tmp_path, codes=codes_for("fx"))
+    assert sorted((f.code, f.location.row) for f in findings if f.severity == "error") == [
+        ("FX211", row) for row in marked(source)]

@@ -68,10 +68,18 @@ class ExternalCallable:
             if argument.star:
                 return True
             if argument.keyword is None:
+                if positional == self.unless_built_at:
+                    return not _false_literal(argument.value)
                 positional += 1
             elif argument.keyword.value == self.unless_built_with:
-                return True
-        return self.unless_built_at is not None and positional > self.unless_built_at
+                return not _false_literal(argument.value)
+        return False
+
+
+def _false_literal(node: cst.BaseExpression) -> bool:
+    """`False`, `None` or `0` written out: the flag passed, but off (the failing check runs)."""
+    return (isinstance(node, cst.Name) and node.value in ("False", "None")) or (
+        isinstance(node, cst.Integer) and node.value == "0")
 
 
 class _Calls(cst.CSTVisitor):
