@@ -168,6 +168,10 @@ FAILS = {
         init="self.layers = nn.ModuleList()\nself.layers.append(nn.Linear(4, 4))\n"
              "self.layers.append(Rearrange('b c -> c b'))",
         extra="from einops.layers.torch import Rearrange"),
+    "modulelist-of-a-generator": model(
+        "for layer in self.layers:\n    x = layer(x)  # error: FX211\nreturn x",
+        init="self.layers = nn.ModuleList(Rearrange('b c -> c b') for _ in range(2))",
+        extra="from einops.layers.torch import Rearrange"),
     "appended-in-a-loop-zipped": model(
         "for conv, norm in zip(self.convs, self.norms):\n    x = norm(conv(x))\nreturn x",
         init="self.convs = nn.ModuleList()\nself.norms = nn.ModuleList()\nfor _ in range(2):\n"

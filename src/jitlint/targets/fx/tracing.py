@@ -439,9 +439,9 @@ class TracingModel:
 
     def container_elements(self, info, cls: ClassInfo, name: str | None = None) -> tuple[frozenset, tuple | None]:
         """The classes of the modules a container attribute holds, from the expression `__init__` assigns
-        (`nn.Sequential(Block(), nn.ReLU())`, `nn.ModuleList([Block() for _ in range(n)])`) or, for one created
-        empty, what `__init__` appends to it (`name`: the attribute), and their order when it is known:
-        (classes, order). A class is a project ClassInfo or a torch.nn qualified name."""
+        (`nn.Sequential(Block(), nn.ReLU())`, `nn.ModuleList([Block() for _ in range(n)])` or of a generator) or,
+        for one created empty, what `__init__` appends to it (`name`: the attribute), and their order when it is
+        known: (classes, order). A class is a project ClassInfo or a torch.nn qualified name."""
         if len(info.init_values) != 1:
             return frozenset(), None
         value = info.init_values[0]
@@ -463,7 +463,7 @@ class TracingModel:
             argument = node.args[0].value
             if isinstance(argument, (cst.List, cst.Tuple)):
                 items = [e.value if isinstance(e, cst.Element) else None for e in argument.elements]
-            elif isinstance(argument, cst.ListComp):
+            elif isinstance(argument, (cst.ListComp, cst.GeneratorExp)):
                 items = [argument.elt]
             elif isinstance(argument, cst.Dict):
                 items = [e.value if isinstance(e, cst.DictElement) else None for e in argument.elements]
