@@ -27,6 +27,7 @@ def page() -> str:
     sites = table["site"]
     modelled = [site for site in sites if site.get("rule")]
     cases = sum(len(site["case"]) for site in sites)
+    lookalikes = sum(len(site.get("lookalike", [])) for site in sites)
     lines = [
         "# How torch.fx.symbolic_trace fails (torch 2.13)",
         "",
@@ -35,9 +36,10 @@ def page() -> str:
         "Each way plain `torch.fx.symbolic_trace(model)` raises while it runs model code: where torch (or Python, or "
         "the library) raises it, the rule that models it or why none does, and cases of our own. "
         "tests/test_fx_error_sites.py traces every case with torch 2.13 (the message, and the line the traceback "
-        "points at, marked `# fails`) and lints it (the rule fires at that line).",
+        "points at, marked `# fails`) and lints it (the rule fires at that line); a look-alike is code near a site's "
+        "cases that torch traces, where jitlint must report no error.",
         "",
-        f"**Coverage: {len(modelled)} of {len(sites)} sites modelled; {cases} cases.**",
+        f"**Coverage: {len(modelled)} of {len(sites)} sites modelled; {cases} cases, {lookalikes} look-alikes.**",
         "",
         "| # | exception: message | raised at | rule | cases |",
         "| --- | --- | --- | --- | --- |",
@@ -61,6 +63,9 @@ def page() -> str:
             lines.append("")
             for name, source in case.get("files", {}).items():
                 lines += [f"`{name}`:", "", "```python", textwrap.dedent(source).strip("\n"), "```", ""]
+            lines += ["```python", textwrap.dedent(case["source"]).strip("\n"), "```", ""]
+        for case in site.get("lookalike", []):
+            lines += [f"### {number}. look-alike: {case['name']} (traces)", ""]
             lines += ["```python", textwrap.dedent(case["source"]).strip("\n"), "```", ""]
     return "\n".join(lines)
 

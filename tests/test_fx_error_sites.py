@@ -17,6 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "src" / "jitlint" / "targets" / "fx" / "error_sites.toml"
 SITES = tomllib.loads(TABLE.read_text())["site"]
 CASES = [(index, number, site, case) for index, site in enumerate(SITES) for number, case in enumerate(site["case"])]
+# Look-alikes: code near a site's cases that torch traces, where jitlint must stay silent.
+LOOKALIKES = [(index, number, site, case) for index, site in enumerate(SITES)
+              for number, case in enumerate(site.get("lookalike", []))]
 MARK = "# fails"
 
 # Each case in its own directory, imported as the module `case` with that directory first on the path; the last
@@ -77,6 +80,11 @@ def traced(tmp_path_factory):
         for name, source in case_files(case).items():
             (directory / name).write_text(source)
         directories[(index, number)] = str(directory)
+    for index, number, site, case in LOOKALIKES:
+        directory = tmp_path_factory.mktemp(f"lookalike{index}_{number}")
+        for name, source in case_files(case).items():
+            (directory / name).write_text(source)
+        directories[("lookalike", index, number)] = str(directory)
     completed = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(list(directories.values()))],
                                capture_output=True, text=True, timeout=600)
     assert completed.returncode == 0, completed.stderr[-3000:]
@@ -119,6 +127,24 @@ def test_the_rule_fires_at_the_marked_line(item, tmp_path):
     (where,) = marked(files)
     assert where in found, f"{case['name']}: {site['rule']} at {sorted(found)}; all: " + str(
         [(Path(f.filename).name, f.location.row, f.code) for f in findings])
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("item", LOOKALIKES, ids=case_id)
+def test_torch_traces_each_lookalike(item, traced):
+    index, number, site, case = item
+    assert not marked(case_files(case)), case["name"]
+    result = traced[("lookalike", index, number)]
+    assert result["stage"] is None, f"{case['name']}: {result}"
+
+
+@pytest.mark.parametrize("item", LOOKALIKES, ids=case_id)
+def test_no_error_on_a_lookalike(item, tmp_path):
+    index, number, site, case = item
+    findings = lint_files(case_files(case), tmp_path, codes=codes_for("fx"))
+    errors = [(Path(f.filename).name, f.location.row, f.code) for f in findings
+              if f.code.startswith("FX2") and f.severity == "error"]
+    assert errors == [], f"{case['name']}: {errors}"
 
 
 def test_the_page_is_fresh():

@@ -22,6 +22,13 @@ def model(body: str, signature: str = "self, x", init: str = "", extra: str = ""
             + f"    def forward({signature}):\n" + textwrap.indent(textwrap.dedent(body).strip(), " " * 8) + "\n")
 
 
+GATE = """class Gate(nn.Module):
+    def forward(self, x):
+        if x.mean() > 0:{mark}
+            return x
+        return -x"""
+
+
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
     "tuple-unpack-shape": model("B, C = x.shape\nreturn x.view(B, C)"),
@@ -38,6 +45,17 @@ TRACES = {
     "torch-assert": model('torch._assert(x.shape[1] == 4, "four channels")\nreturn x'),
     "shape-concat": model("return x.reshape(x.shape[:1] + (-1,))"),
     "training-flag": model("if self.training and self.flag:\n    x = x * 2\nreturn x", init="self.flag = True"),
+    # modules appended to a container __init__ creates empty: one added only in a branch is not known to be there
+    "appended-in-a-branch": model("for layer in self.layers:\n    x = layer(x)\nreturn x",
+                                  init="self.gated = False\nself.layers = nn.ModuleList()\n"
+                                       "self.layers.append(nn.Linear(4, 4))\nif self.gated:\n"
+                                       "    self.layers.append(Rearrange('b c -> c b'))",
+                                  extra="from einops.layers.torch import Rearrange"),
+    "appended-in-a-loop-trace": model("for layer in self.layers:\n    x = layer(x)\nreturn self.steps(x)",
+                                      init="self.layers = nn.ModuleList()\nfor _ in range(3):\n"
+                                           "    self.layers.append(nn.Linear(4, 4))\nself.steps = nn.Sequential()\n"
+                                           "self.steps.append(nn.ReLU())\nself.steps.extend([nn.Linear(4, 4)])\n"
+                                           "self.layers += [nn.Tanh()]"),
     "buffer-test": model("if self.buf.sum() > 0:\n    x = x * 2\nreturn x",
                          init='self.register_buffer("buf", torch.ones(3))'),
     "buffer-indexed": model("return x * self.buf[x.size(0)]", init='self.register_buffer("buf", torch.ones(9))'),
@@ -141,6 +159,24 @@ FAILS = {
                                      "        return -x\n\n\nclass M(nn.Module):\n    def __init__(self):\n"
                                      "        super().__init__()\n        self.body = nn.Sequential(nn.ReLU(), Branchy())\n\n"
                                      "    def forward(self, x):\n        return self.body(x)\n"),
+    "appended-to-an-empty-modulelist": model(
+        "for layer in self.layers:\n    x = layer(x)\nreturn x",
+        init="self.layers = nn.ModuleList()\nself.layers.append(nn.Linear(4, 4))\nself.layers.append(Gate())",
+        extra=GATE.format(mark="  # error: FX201")),
+    "appended-library-module": model(
+        "for layer in self.layers:\n    x = layer(x)  # error: FX211\nreturn x",
+        init="self.layers = nn.ModuleList()\nself.layers.append(nn.Linear(4, 4))\n"
+             "self.layers.append(Rearrange('b c -> c b'))",
+        extra="from einops.layers.torch import Rearrange"),
+    "modulelist-of-a-generator": model(
+        "for layer in self.layers:\n    x = layer(x)  # error: FX211\nreturn x",
+        init="self.layers = nn.ModuleList(Rearrange('b c -> c b') for _ in range(2))",
+        extra="from einops.layers.torch import Rearrange"),
+    "appended-in-a-loop-zipped": model(
+        "for conv, norm in zip(self.convs, self.norms):\n    x = norm(conv(x))\nreturn x",
+        init="self.convs = nn.ModuleList()\nself.norms = nn.ModuleList()\nfor _ in range(2):\n"
+             "    self.convs.append(Gate())\n    self.norms.append(nn.Identity())",
+        extra=GATE.format(mark="  # error: FX201")),
     "tensor-of-literals-with-traced-dtype": model("a = torch.tensor([1.0, 0.0], dtype=x.dtype, device=x.device)\n"
                                                   "if a.sum() > 0:  # error: FX201\n    x = x + 1\nreturn x"),
     # a test over several lines: Python 3.11 names the statement's line, or the comparison's when one made the bool

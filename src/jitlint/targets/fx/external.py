@@ -13,10 +13,12 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
+
+import libcst as cst
 
 if TYPE_CHECKING:
-    from jitlint.project import ProjectIndex
+    from jitlint.project import ProjectIndex, SourceExpression
 
 TABLE = Path(__file__).with_name("external.toml")
 TORCH_TABLE = Path(__file__).with_name("torch_checks.toml")
@@ -38,6 +40,8 @@ class ExternalCallable:
     keyword: str | None = None
     any_keyword: bool = False
     silenced_by: str | None = None
+    unless_built_with: str | None = None
+    unless_built_at: int | None = None
 
     def triggering(self, positional: list, keywords: dict) -> list:
         """The argument values whose Proxy makes this callable raise (none when a keyword that changes its checks,
@@ -53,11 +57,59 @@ class ExternalCallable:
             found.append(keywords[self.keyword])
         return found
 
+    def built_to_trace(self, call: cst.Call) -> bool:
+        """Whether this construction of a module class passes the constructor argument that makes its forward skip
+        the check that raises (`unless_built_with`, by keyword or at position `unless_built_at`); a `*`/`**`
+        argument may pass it."""
+        if self.unless_built_with is None:
+            return False
+        positional = 0
+        for argument in call.args:
+            if argument.star:
+                return True
+            if argument.keyword is None:
+                if positional == self.unless_built_at:
+                    return not _false_literal(argument.value)
+                positional += 1
+            elif argument.keyword.value == self.unless_built_with:
+                return not _false_literal(argument.value)
+        return False
+
+
+def _false_literal(node: cst.BaseExpression) -> bool:
+    """`False`, `None` or `0` written out: the flag passed, but off (the failing check runs)."""
+    return (isinstance(node, cst.Name) and node.value in ("False", "None")) or (
+        isinstance(node, cst.Integer) and node.value == "0")
+
+
+class _Calls(cst.CSTVisitor):
+    def __init__(self, found: list[cst.Call]) -> None:
+        self.found = found
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.found.append(node)
+
+
+def built_to_trace(qualified: str, values: Iterable[SourceExpression]) -> bool:
+    """Whether one of these expressions (what `__init__` assigns to an attribute) builds the installed module class
+    `qualified` with the argument that makes its forward trace."""
+    external = external_callable(qualified)
+    if external is None or external.unless_built_with is None:
+        return False
+    for value in values:
+        calls: list[cst.Call] = []
+        value.node.visit(_Calls(calls))
+        for call in calls:
+            if external_callable(value.imports.qualify(call.func) or "") is external and external.built_to_trace(call):
+                return True
+    return False
+
 
 def _entry(entry: dict, names: list[str], library: str) -> ExternalCallable:
     return ExternalCallable(names[0], entry["kind"], entry["proxy"], library, entry.get("exception"),
                             entry.get("message"), entry.get("argument"), entry.get("keyword"),
-                            entry.get("keywords") == "any", entry.get("silenced_by"))
+                            entry.get("keywords") == "any", entry.get("silenced_by"), entry.get("unless_built_with"),
+                            entry.get("unless_built_at"))
 
 
 @lru_cache(maxsize=1)

@@ -71,8 +71,10 @@ class IndexedByProxy(TraceResult):
 
 @dataclass(frozen=True, eq=False)
 class ProxyItemAssigned(TraceResult):
-    """`p[i] = v`: `TypeError: 'Proxy' object does not support item assignment`."""
+    """`p[i] = v`: `TypeError: 'Proxy' object does not support item assignment`; `deleted`: `del p[i]` ("doesn't
+    support item deletion": a Proxy defines neither `__setitem__` nor `__delitem__`)."""
 
+    deleted: bool = False
     exception = "TypeError"
 
 

@@ -51,7 +51,8 @@ from jitlint.project import (
     FunctionInfo,
     ModuleInfo,
 )
-from jitlint.targets.fx.external import ExternalCallable, external_callable, outside_name
+from jitlint.targets.fx.appends import appended
+from jitlint.targets.fx.external import ExternalCallable, built_to_trace, external_callable, outside_name
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
     BuiltinOnProxy,
@@ -146,7 +147,7 @@ _BUILTIN_TYPES = {"int": int, "float": float, "str": str, "bool": bool, "list": 
                   "type": type, "object": object, "slice": slice}
 # Builtins that iterate their (first) argument.
 _ITERATING = frozenset({"list", "tuple", "set", "frozenset", "sorted", "enumerate", "sum", "any", "all", "dict",
-                        "reversed", "iter", "map", "filter"})
+                        "reversed", "iter", "map", "filter", "bytes", "bytearray"})
 # Builtins that call `__index__` of their argument.
 _INDEXING = frozenset({"hex", "oct", "bin", "chr", "range"})
 # Methods of lists, tuples, dicts and strings: called on a value that may be a Proxy or a container of them, they
@@ -436,10 +437,11 @@ class TracingModel:
             self._registrations[id(cls)] = found
         return found
 
-    def container_elements(self, info, cls: ClassInfo) -> tuple[frozenset, tuple | None]:
+    def container_elements(self, info, cls: ClassInfo, name: str | None = None) -> tuple[frozenset, tuple | None]:
         """The classes of the modules a container attribute holds, from the expression `__init__` assigns
-        (`nn.Sequential(Block(), nn.ReLU())`, `nn.ModuleList([Block() for _ in range(n)])`), and their order when
-        it is known: (classes, order). A class is a project ClassInfo or a torch.nn qualified name."""
+        (`nn.Sequential(Block(), nn.ReLU())`, `nn.ModuleList([Block() for _ in range(n)])` or of a generator) or,
+        for one created empty, what `__init__` appends to it (`name`: the attribute), and their order when it is
+        known: (classes, order). A class is a project ClassInfo or a torch.nn qualified name."""
         if len(info.init_values) != 1:
             return frozenset(), None
         value = info.init_values[0]
@@ -450,13 +452,18 @@ class TracingModel:
         if kind is None:
             return frozenset(), None
         items: list[cst.BaseExpression | None] = []
-        if kind == "Sequential":
+        appended_in_order = True
+        if not node.args and name is not None and kind in ("ModuleList", "Sequential") and info.filled_in_init:
+            init = self.project.find_method(cls, "__init__")
+            items, appended_in_order = appended(init.node, name) if init is not None else ([None], False)
+            imports = init.module.imports if init is not None else imports
+        elif kind == "Sequential":
             items = [arg.value if not arg.star and arg.keyword is None else None for arg in node.args]
         elif node.args and not node.args[0].star:
             argument = node.args[0].value
             if isinstance(argument, (cst.List, cst.Tuple)):
                 items = [e.value if isinstance(e, cst.Element) else None for e in argument.elements]
-            elif isinstance(argument, cst.ListComp):
+            elif isinstance(argument, (cst.ListComp, cst.GeneratorExp)):
                 items = [argument.elt]
             elif isinstance(argument, cst.Dict):
                 items = [e.value if isinstance(e, cst.DictElement) else None for e in argument.elements]
@@ -470,7 +477,7 @@ class TracingModel:
                 if qualified.startswith("torch.nn.") and is_torch_module_base(qualified):
                     found = None if qualified in CONTAINER_KINDS else qualified
                 elif _external_module(qualified):
-                    found = qualified
+                    found = None if external_callable(qualified).built_to_trace(item) else qualified
                 else:
                     target = self.project.resolve_class(qualified)
                     if target is not None and self.project.is_module_class(target):
@@ -478,7 +485,7 @@ class TracingModel:
             order.append(found)
         classes = frozenset(c for c in order if c is not None)
         complete = bool(order) and all(c is not None for c in order)
-        return (classes if complete else frozenset()), (tuple(order) if complete else None)
+        return (classes if complete else frozenset()), (tuple(order) if complete and appended_in_order else None)
 
     def passed_literals(self) -> dict[str, set]:
         """The bool literals the project's code passes by keyword (`f(flag=True)`, `dict(flag=True)`,
@@ -710,6 +717,8 @@ class FunctionTrace(FlowDomain[Value]):
             self.ev(statement.value)
         elif isinstance(statement, cst.Raise):
             self._raise(statement)
+        elif isinstance(statement, cst.Del):
+            self._delete(statement.target)
 
     def decide(self, test: cst.BaseExpression, frame: Frame) -> bool | None:
         return self._decisions.get(id(test))
@@ -849,6 +858,12 @@ class FunctionTrace(FlowDomain[Value]):
             return [CONCRETE] * count
         maybe = may_hold_proxy(value)
         return [Unknown(maybe)] * count
+
+    def _delete(self, target: cst.BaseExpression) -> None:
+        targets = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+        for item in targets:
+            if isinstance(item, cst.Subscript) and isinstance(self.ev(item.value), Proxy):
+                self.report(ProxyItemAssigned(item, deleted=True))
 
     def item_assignment(self, target: cst.Subscript, value: Value) -> None:
         base = self.ev(target.value)
@@ -1300,7 +1315,7 @@ class FunctionTrace(FlowDomain[Value]):
                 return Const(flag)
         containers = {kind for kind in kinds if kind in ("ModuleList", "Sequential", "ModuleDict")}
         if len(containers) == 1:
-            classes, order = self.model.container_elements(info, cls)
+            classes, order = self.model.container_elements(info, cls, name)
             return Module(classes, containers.pop(), order=order)
         if containers:
             return Module()
@@ -1382,6 +1397,8 @@ class FunctionTrace(FlowDomain[Value]):
                     classes.add(qualified)
                 continue
             if _external_module(qualified):
+                if built_to_trace(qualified, info.init_values):
+                    return frozenset()  # built with the argument that skips its failing check: not modelled
                 classes.add(qualified)
                 continue
             cls = self.project.resolve_class(qualified)
@@ -1902,7 +1919,7 @@ class FunctionTrace(FlowDomain[Value]):
         cls = self.project.resolve_class(qualified)
         if cls is not None and self.project.is_module_class(cls):
             return Module(frozenset([cls]), None, local=True)
-        if _external_module(qualified):
+        if _external_module(qualified) and not external_callable(qualified).built_to_trace(node):
             return Module(frozenset([qualified]), None, local=True)
         head, _, last = qualified.rpartition(".")
         if head == "builtins" and last in _BUILTIN_TYPES:
@@ -1987,7 +2004,7 @@ class FunctionTrace(FlowDomain[Value]):
         """A library callable the table of external callables knows, called with these arguments."""
         if external.proxy == "raises":
             if any(holds_proxy(value) for value in external.triggering(args.positional, args.keywords)):
-                if external.exception == "TraceError":  # the callable's own `if` on the Proxy
+                if external.exception == "TraceError" and external.library == "torch":  # torch's own `if`
                     self.report(ProxyAsBool(node, construct))
                 else:
                     self.report(ExternalRejects(node, external.name, external.exception or "Exception",

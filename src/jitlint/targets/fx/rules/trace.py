@@ -186,6 +186,12 @@ class ProxyItemAssignment(_ModelRule):
     message = ("item assignment on a Proxy: \"'Proxy' object does not support item assignment\"; build the tensor "
                "with `torch.where`, `torch.cat` or an out-of-place op")
 
+    def describe(self, result: tracing.ProxyItemAssigned) -> str:
+        if result.deleted:
+            return ("item deletion on a Proxy: \"'Proxy' object doesn't support item deletion\"; select the items "
+                    "to keep (indexing, `torch.cat` of slices)")
+        return self.message
+
 
 class VarargsFactoryProxySize(_ModelRule):
     code = "FX206"
