@@ -238,6 +238,8 @@ class CompileDatadep(DatadepPolicy):
             if domain.kind(args[0].value, frame) in TENSORISH:
                 self._record(Break("branch", call, f"`{qualified[9:]}()` over a tensor (the truth value of each "
                                    "element)", "tensor"))
+        elif qualified == "torch.nn.functional.one_hot" and _classes_from_data(call):
+            self._record(Break("shape", call, "`torch.nn.functional.one_hot` without `num_classes`", always=True))
         elif qualified == "torch._assert" and args:
             self._decision(domain, args[0].value, frame, "`torch._assert`", call)
         elif qualified == "builtins.range" and self.scalars | self.shapes:
@@ -325,6 +327,19 @@ def _reads_data_function(domain: DatadepDomain, test: cst.BaseExpression) -> boo
 
     test.visit(Calls())
     return bool(found)
+
+
+def _classes_from_data(call: cst.Call) -> bool:
+    """`F.one_hot(t)` or `F.one_hot(t, -1)`: the number of classes is the data's maximum. Dynamo refuses exactly these
+    argument lists (`handle_one_hot`, torch/_dynamo/variables/torch.py), in every mode."""
+    if any(arg.star for arg in call.args):
+        return False
+    if len(call.args) == 1:
+        return True
+    second = call.args[1] if len(call.args) == 2 else None
+    return (second is not None and second.keyword is None and isinstance(second.value, cst.UnaryOperation)
+            and isinstance(second.value.operator, cst.Minus) and isinstance(second.value.expression, cst.Integer)
+            and second.value.expression.value == "1")
 
 
 def _tests_element(test: cst.BaseExpression, elements: set[str]) -> bool:
