@@ -263,7 +263,7 @@ def write_registry(summary: dict, path: Path = TABLE) -> None:
 
 def probe(keys: list[str]) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from compile_oracle import compile_sources
+    from oracles.compile import compile_sources
 
     table = load()
     rows = [row for row in table.rows if row.case and (not keys or row.key in keys)]
