@@ -34,6 +34,7 @@ import os
 import sys
 import time
 import traceback
+import types
 import warnings
 from pathlib import Path
 
@@ -255,12 +256,105 @@ def _perceiver(name: str):
     return model, lambda: (torch.rand(1, 16, 16, 3),)
 
 
+# Three more (`/work/corpus/more`), with small configurations written from each library's README before any run:
+# x_transformers (einops, einx, loguru, torch-einops-utils), openai_whisper (tiktoken, more-itertools, tqdm; numba,
+# used only by its word-timing helper's decorator, is replaced by a no-op `jit` when it is missing),
+# denoising_diffusion_pytorch (einops, ema-pytorch, accelerate, pytorch-fid, torchvision).
+_XT = dict(dim=32, depth=2, heads=4)
+X_TRANSFORMERS = {
+    "decoder": dict(),
+    "encoder": dict(kind="Encoder"),
+    "decoder_rotary_glu": dict(rotary_pos_emb=True, ff_glu=True),
+    "decoder_alibi": dict(alibi_pos_bias=True, alibi_num_heads=2),
+    "decoder_rel_pos_bias": dict(rel_pos_bias=True),
+    "decoder_memory_tokens": dict(wrapper=dict(num_memory_tokens=4)),
+    "decoder_mem_kv_shift_macaron": dict(attn_num_mem_kv=4, shift_tokens=1, macaron=True),
+    "encoder_residual_attn_sandwich": dict(kind="Encoder", residual_attn=True, sandwich_norm=True),
+    "vit": dict(kind="ViT"),
+    "continuous": dict(kind="Continuous"),
+    "xtransformer": dict(kind="XTransformer"),
+}
+WHISPER = {"Whisper": dict(n_mels=16, n_audio_ctx=16, n_audio_state=32, n_audio_head=4, n_audio_layer=2, n_vocab=64,
+                           n_text_ctx=16, n_text_state=32, n_text_head=4, n_text_layer=2)}
+DDPM = ["Unet", "GaussianDiffusion", "Unet1D", "GaussianDiffusion1D", "KarrasUnet", "ElucidatedDiffusion"]
+
+
+def _x_transformers(name: str):
+    import torch
+    import x_transformers as xt
+
+    options = dict(X_TRANSFORMERS[name])
+    kind = options.pop("kind", "Decoder")
+    wrapper = options.pop("wrapper", {})
+    tokens = lambda: (torch.randint(0, 64, (1, 16)),)  # noqa: E731
+    if kind == "ViT":
+        model = xt.ViTransformerWrapper(image_size=32, patch_size=8, num_classes=10,
+                                        attn_layers=xt.Encoder(**_XT, **options))
+        return model, lambda: (torch.rand(1, 3, 32, 32),)
+    if kind == "Continuous":
+        model = xt.ContinuousTransformerWrapper(dim_in=8, dim_out=8, max_seq_len=16,
+                                                attn_layers=xt.Encoder(**_XT, **options))
+        return model, lambda: (torch.rand(1, 16, 8),)
+    if kind == "XTransformer":
+        model = xt.XTransformer(dim=32, enc_num_tokens=64, enc_depth=1, enc_heads=4, enc_max_seq_len=16,
+                                dec_num_tokens=64, dec_depth=1, dec_heads=4, dec_max_seq_len=16)
+        return model, lambda: (torch.randint(0, 64, (1, 16)), torch.randint(0, 64, (1, 16)))
+    layers = getattr(xt, kind)(**_XT, **options)
+    return xt.TransformerWrapper(num_tokens=64, max_seq_len=16, attn_layers=layers, **wrapper), tokens
+
+
+def _numba_stub() -> None:
+    if "numba" not in sys.modules and importlib.util.find_spec("numba") is None:
+        stub = types.ModuleType("numba")
+        stub.jit = lambda *args, **kwargs: (lambda function: function)
+        sys.modules["numba"] = stub
+
+
+def _whisper(name: str):
+    import torch
+
+    _numba_stub()
+    from whisper.model import ModelDimensions, Whisper
+
+    dims = ModelDimensions(**WHISPER[name])
+    return Whisper(dims), lambda: (torch.rand(1, dims.n_mels, 2 * dims.n_audio_ctx),
+                                   torch.randint(0, dims.n_vocab, (1, 8)))
+
+
+def _ddpm(name: str):
+    import torch
+    import denoising_diffusion_pytorch as ddpm
+
+    image = lambda: (torch.rand(1, 3, 32, 32),)  # noqa: E731
+    if name == "Unet":
+        return ddpm.Unet(dim=16, dim_mults=(1, 2)), lambda: (torch.rand(1, 3, 32, 32), torch.randint(0, 10, (1,)))
+    if name == "GaussianDiffusion":
+        return ddpm.GaussianDiffusion(ddpm.Unet(dim=16, dim_mults=(1, 2)), image_size=32, timesteps=10), image
+    if name == "Unet1D":
+        return (ddpm.Unet1D(dim=16, dim_mults=(1, 2), channels=3),
+                lambda: (torch.rand(1, 3, 32), torch.randint(0, 10, (1,))))
+    if name == "GaussianDiffusion1D":
+        model = ddpm.GaussianDiffusion1D(ddpm.Unet1D(dim=16, dim_mults=(1, 2), channels=3), seq_length=32,
+                                         timesteps=10)
+        return model, lambda: (torch.rand(1, 3, 32),)
+    if name == "KarrasUnet":
+        model = ddpm.KarrasUnet(image_size=32, dim=16, dim_max=32, channels=3, num_downsamples=2,
+                                num_blocks_per_stage=1, attn_res=(16,), attn_dim_head=8)
+        return model, lambda: (torch.rand(1, 3, 32, 32), torch.rand(1))
+    if name == "ElucidatedDiffusion":
+        net = ddpm.Unet(dim=16, dim_mults=(1, 2), random_fourier_features=True)
+        return ddpm.ElucidatedDiffusion(net, image_size=32, num_sample_steps=4), image
+    raise KeyError(name)
+
+
 BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers,
             "efficientnet_pytorch": _efficientnet, "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv,
-            "perceiver_pytorch": _perceiver}
+            "perceiver_pytorch": _perceiver, "x_transformers": _x_transformers, "whisper": _whisper,
+            "denoising_diffusion_pytorch": _ddpm}
 MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS,
           "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH), "pytorchcv": PYTORCHCV,
-          "perceiver_pytorch": list(PERCEIVER)}
+          "perceiver_pytorch": list(PERCEIVER), "x_transformers": list(X_TRANSFORMERS), "whisper": list(WHISPER),
+          "denoising_diffusion_pytorch": DDPM}
 
 
 def _executed(model, args, package: str) -> set[tuple[str, int]]:
@@ -333,6 +427,8 @@ def main() -> int:
         import compile_torchvision_kernels
 
         compile_torchvision_kernels.install()
+    if options.lib == "whisper":
+        _numba_stub()
     module = importlib.import_module(options.lib)
     package = os.path.realpath(os.path.dirname(module.__file__))
     child = _load_child()

@@ -3,18 +3,21 @@
     python scripts/graph_breaks.py              # render rules/compile/graph-breaks.md from the table
     python scripts/graph_breaks.py --refresh    # rewrite the table's [registry] summary from the installed torch
     python scripts/graph_breaks.py --probe [KEY ...]   # compile the rows' cases, print torch's break and jitlint's codes
+    python scripts/graph_breaks.py --survey     # each registry id: its group, where torch 2.13 raises it, its row
 
 Torch 2.13 lists every graph break it can raise in `torch/_dynamo/graph_break_registry.json` (an id, `GBnnnn`, per
 `unimplemented(gb_type=...)` call). The table has one row per way user code reaches one of them: the id, torch's
 message (its `gb_type`), where torch raises it, what user code does to reach it, the jitlint rule that reports it
 at torch's line (or `rule = "no"` and why not), and a minimal case that torch 2.13 breaks on (`# graph-break` marks
 the line torch names; `check = "eager"` rows also fall back to eager there, `check = "limit"` rows hit the recompile
-limit, marked `# recompile`). tests/test_graph_breaks.py checks the table against torch and jitlint.
+limit, marked `# recompile`). The table's `[[group]]`s divide every id of the registry: reachable from ordinary model
+code or not (and why not). tests/test_graph_breaks.py checks the table against torch and jitlint.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.util
 import json
 import re
@@ -58,16 +61,32 @@ class Row:
 
 
 @dataclass
+class Group:
+    name: str
+    reachable: bool
+    why: str
+    ids: list[str]
+
+
+@dataclass
 class Table:
     rows: list[Row]
     registry: dict = field(default_factory=dict)
     meta: dict = field(default_factory=dict)
+    groups: list[Group] = field(default_factory=list)
+
+    def group_of(self) -> dict[str, Group]:
+        return {identifier: group for group in self.groups for identifier in group.ids}
+
+    def reachable_ids(self) -> set[str]:
+        return {identifier for group in self.groups if group.reachable for identifier in group.ids}
 
 
 def load(path: Path = TABLE) -> Table:
     with path.open("rb") as handle:
         data = tomllib.load(handle)
-    return Table([Row(**row) for row in data.get("break", [])], data.get("registry", {}), data.get("meta", {}))
+    return Table([Row(**row) for row in data.get("break", [])], data.get("registry", {}), data.get("meta", {}),
+                 [Group(**group) for group in data.get("group", [])])
 
 
 def problems(table: Table, codes: set[str]) -> list[str]:
@@ -90,6 +109,73 @@ def problems(table: Table, codes: set[str]) -> list[str]:
         if row.check not in ("break", "eager", "limit"):
             found.append(f"{row.key}: check {row.check!r}")
     return found
+
+
+def survey_problems(table: Table, registry: dict, raised: dict[str, list[str]]) -> list[str]:
+    """What is wrong with the groups against the installed torch: every registry id in exactly one group, the
+    `not-raised` group exactly the ids torch/_dynamo raises nowhere, every row's id in a group."""
+    found = []
+    seen: dict[str, str] = {}
+    for group in table.groups:
+        for identifier in group.ids:
+            if identifier not in registry:
+                found.append(f"group {group.name}: {identifier} is not in the registry")
+            if identifier in seen:
+                found.append(f"{identifier} is in groups {seen[identifier]} and {group.name}")
+            seen[identifier] = group.name
+    found += [f"{identifier} is in no group" for identifier in sorted(set(registry) - set(seen))]
+    silent = {identifier for identifier, versions in registry.items()
+              if not any(version["Gb_type"] in raised for version in versions)}
+    stale = {identifier for group in table.groups if group.name == "not-raised" for identifier in group.ids}
+    found += [f"{identifier}: torch 2.13 raises it, yet it is grouped not-raised" for identifier in sorted(stale - silent)]
+    found += [f"{identifier}: torch 2.13 never raises it, yet it is grouped {seen.get(identifier)}"
+              for identifier in sorted(silent - stale)]
+    found += [f"{row.key}: its id {row.id} is in no group" for row in table.rows if row.id not in seen]
+    return found
+
+
+def raised_types() -> dict[str, list[str]]:
+    """The `gb_type` of every `unimplemented(gb_type=...)`-style call in the installed torch/_dynamo (a string
+    literal, implicit concatenations included), with where each is raised (`file: function`)."""
+    dynamo = _torch_dir() / "_dynamo"
+    found: dict[str, list[str]] = {}
+    for path in sorted(dynamo.rglob("*.py")):
+        where = str(path.relative_to(dynamo.parent.parent))
+        scopes: list[str] = []
+
+        class Visitor(ast.NodeVisitor):
+            def visit_FunctionDef(self, node: ast.AST) -> None:
+                scopes.append(node.name)
+                self.generic_visit(node)
+                scopes.pop()
+
+            visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+            def visit_Call(self, node: ast.Call) -> None:
+                for keyword in node.keywords:
+                    if keyword.arg == "gb_type" and isinstance(keyword.value, ast.Constant):
+                        found.setdefault(keyword.value.value, []).append(f"{where}: {'.'.join(scopes)}")
+                self.generic_visit(node)
+
+        Visitor().visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+def survey() -> None:
+    """Each registry id: its group, its message, where torch 2.13 raises it, and its rows."""
+    table = load()
+    registry = json.loads((_torch_dir() / "_dynamo" / "graph_break_registry.json").read_text())
+    raised = raised_types()
+    groups = table.group_of()
+    rows: dict[str, list[str]] = {}
+    for row in table.rows:
+        rows.setdefault(row.id, []).append(f"{row.key} ({row.rule})")
+    for identifier in sorted(registry, key=lambda item: (groups[item].name if item in groups else "", item)):
+        gb_type = next((v["Gb_type"] for v in registry[identifier] if v["Gb_type"] in raised),
+                       registry[identifier][0]["Gb_type"])
+        group = groups.get(identifier)
+        print("\t".join([identifier, group.name if group else "?", gb_type[:80], (raised.get(gb_type) or ["-"])[0],
+                         ", ".join(rows.get(identifier, []))]))
 
 
 def _torch_dir() -> Path:
@@ -138,6 +224,20 @@ def page_text(table: Table | None = None) -> str:
     for row in rows:
         rule = f"[{row.rule}]({row.rule}.md)" if row.modelled else f"no: {row.why}"
         lines.append(f"| {row.id} | {row.type} | `{row.where}` | {row.reached_by} | {rule} |")
+    if table.groups:
+        reachable = table.reachable_ids()
+        with_row = {row.id for row in rows}
+        modelled = {row.id for row in rows if row.modelled}
+        lines += ["", "## How the registry's ids divide", "",
+                  f"**Reachable from ordinary model code: {len(reachable)} of {table.registry.get('ids', '?')} ids; "
+                  f"{len(reachable & with_row)} have a row (a case torch breaks on), {len(reachable & modelled)} are "
+                  "modelled.**", "",
+                  "| group | reachable | ids | with a row | modelled | what reaches them, or why model code does not |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        for group in table.groups:
+            ids = set(group.ids)
+            lines.append(f"| {group.name} | {'yes' if group.reachable else 'no'} | {len(ids)} | "
+                         f"{len(ids & with_row)} | {len(ids & modelled)} | {group.why} |")
     lines += ["", "## The other ids", "",
               "Where torch raises the registry's ids (most are reached only through features model code rarely uses "
               "in forward: higher-order ops, distributed, compiled autograd, export, tensor subclasses):", "",
@@ -163,7 +263,7 @@ def write_registry(summary: dict, path: Path = TABLE) -> None:
 
 def probe(keys: list[str]) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from compile_oracle import compile_sources
+    from oracles.compile import compile_sources
 
     table = load()
     rows = [row for row in table.rows if row.case and (not keys or row.key in keys)]
@@ -184,7 +284,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--refresh", action="store_true")
     parser.add_argument("--probe", nargs="*")
+    parser.add_argument("--survey", action="store_true")
     options = parser.parse_args()
+    if options.survey:
+        survey()
+        return 0
     if options.probe is not None:
         probe(options.probe)
         return 0

@@ -2,6 +2,8 @@
 
 - the table is sound (ids, fields, a case or a reason, a reason for every row not modelled), its page fresh, its
   summary of torch's registry that of the installed torch, and each row's message torch's for its id;
+- its groups divide the installed torch's registry: every id in exactly one, `not-raised` exactly the ids no
+  `unimplemented(gb_type=...)` of torch/_dynamo raises, every row's id grouped;
 - torch 2.13 breaks every case with the row's id at the marked line (`check = "eager"`: and gives up the whole
   function there; `check = "limit"`: the marked line's guard fails until the recompile limit), in one child process
   (marked `torch`);
@@ -57,6 +59,16 @@ def test_rows_name_torchs_messages_and_sites():
         assert registry[row.id][0]["Gb_type"] == row.type, row.key
         file = graph_breaks._torch_dir().parent / row.where.split(":")[0]
         assert f'gb_type="{row.type}"' in file.read_text(), f"{row.key}: not raised in {row.where}"
+
+
+def test_groups_divide_the_installed_torchs_registry():
+    registry = json.loads((graph_breaks._torch_dir() / "_dynamo" / "graph_break_registry.json").read_text())
+    assert graph_breaks.survey_problems(TABLE, registry, graph_breaks.raised_types()) == []
+
+
+def test_every_row_of_a_reachable_id_has_a_case():
+    reachable = TABLE.reachable_ids()
+    assert [row.key for row in TABLE.rows if row.id in reachable and not row.case] == []
 
 
 def test_registry_summary_is_the_installed_torchs():

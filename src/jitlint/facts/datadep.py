@@ -86,6 +86,7 @@ class DatadepDomain(CallKinds, FlowDomain):
         self.ctx = ctx
         self.entry = entry
         self.policy = policy
+        self.carries_round_loops = policy.carries_round_loops  # (`FlowDomain.carries_round_loops`)
         self.imports = ctx.module.imports
         info = entry.info if entry is not None else None
         self.is_forward = function.name.value == "forward" and info is not None and info.cls is not None
@@ -124,7 +125,7 @@ class DatadepDomain(CallKinds, FlowDomain):
         if isinstance(node, cst.Call):
             return self._call(node, frame)
         if isinstance(node, (cst.ListComp, cst.GeneratorExp)) and self.policy.comprehension_kinds:
-            return {"size": "sizes", "tensor": "tensors"}.get(self._element_kind(node, frame) or "")
+            return {"size": "sizes", "tensor": "tensors", "ddtensor": "ddtensors"}.get(self._element_kind(node, frame) or "")
         if isinstance(node, (cst.Tuple, cst.List)) and self.policy.tuple_kinds:
             if not any(isinstance(element, cst.StarredElement) for element in node.elements):
                 return display([self.kind(element.value, frame) for element in node.elements])
@@ -480,7 +481,7 @@ class DatadepDomain(CallKinds, FlowDomain):
         return self.policy.join(before, after)
 
     def loop_join(self, before, after):
-        return self.policy.join(before, after)
+        return self.policy.carried(before, after)
 
     def first_set_in_loop(self, name, node, frame) -> None:
         pass
@@ -535,8 +536,7 @@ def _caller_result(ctx: "RuleContext", caller) -> "DatadepResult":
 def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFunction",
                   policy: DatadepPolicy) -> dict[str, str | None]:
     """The kinds the captured callers pass to each parameter of `node`, in any file of the run (joined over the
-    calls by the policy's `passed`). A capture policy whose datadep
-    policy follows calls says `needs_one_process`: every caller is then parsed in this process."""
+    calls by the policy's `passed`); its capture policy says `needs_one_process` (every caller is in this process)."""
     seen: dict[str, set] = {}
     for site in ctx.captured.calls_to(node):
         caller = site.caller
@@ -578,7 +578,8 @@ class DataDependence(Fact):
                 return found[1]
             cycles = run.cycles
         parameters = {}
-        if policy.follow_calls and entry is not None and node.name.value != "forward":
+        into = node.name.value != "forward" or policy.follow_calls_into_forward
+        if policy.follow_calls and entry is not None and into:
             parameters = _caller_kinds(ctx, node, entry, policy)
         domain = DatadepDomain(node, ctx, entry, policy, parameters)
         FlowWalker(domain, entry.pruned if entry is not None else ()).run(node)

@@ -11,9 +11,10 @@ import libcst as cst
 from jitlint.facts import FactStore, RunFact, run_fact
 from jitlint.facts.datadep_policy import TENSORISH
 from jitlint.facts.datadep_tables import (
-    DD_METHODS, DTYPE_METHODS, EINOPS_LAYERS, EINOPS_TENSOR, MASK_METHODS, NOT_TENSOR_LAYERS, RANK_METHODS,
-    SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS, TORCH_DATA, TORCH_DD,
-    TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE, TORCH_SHAPE_KEEPING,
+    DD_METHODS, DTYPE_METHODS, EINOPS_LAYERS, EINOPS_TENSOR, INDEX_SHAPED_METHODS, MASK_METHODS, NOT_TENSOR_LAYERS,
+    PAD_SEQUENCE, RANK_METHODS, SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_NAMESPACES,
+    TENSOR_ONLY_METHODS, TORCH_DATA, TORCH_DD, TORCH_INDEX_SHAPED, TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE,
+    TORCH_SHAPE_KEEPING,
 )
 from jitlint.facts.datadep_tuples import flat, is_tuple
 from jitlint.facts.flow import FlowWalker, Frame
@@ -73,6 +74,10 @@ class CallKinds:
             return "mask"
         if qualified in TORCH_SHAPE_KEEPING and self._first_argument(node, frame) == "ddtensor":
             return "ddtensor"
+        if qualified in TORCH_INDEX_SHAPED and self._argument(node, *TORCH_INDEX_SHAPED[qualified], frame) == "ddtensor":
+            return "ddtensor"
+        if qualified in PAD_SEQUENCE and self._first_argument(node, frame) == "ddtensors":
+            return "ddtensor"
         arguments = {self.kind(arg.value, frame) for arg in node.args}
         if "const" in arguments and not arguments & TENSORISH and qualified.startswith(("torch.", "torchvision.")):
             return "const"  # torch ops on a constant one-number tensor stay constant (fake tensors propagate it)
@@ -130,6 +135,16 @@ class CallKinds:
                 passed[name] = kind
         return passed
 
+    def _argument(self, node: cst.Call, keyword: str, position: int, frame: Frame) -> str | None:
+        """The kind of the argument passed as `keyword` or at `position` (None when starred arguments hide it)."""
+        if any(arg.star for arg in node.args):
+            return None
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == keyword:
+                return self.kind(arg.value, frame)
+        positional = [arg for arg in node.args if arg.keyword is None]
+        return self.kind(positional[position].value, frame) if position < len(positional) else None
+
     def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
         args = [arg for arg in node.args if not arg.star]
         return self.kind(args[0].value, frame) if args else None
@@ -171,6 +186,8 @@ class CallKinds:
         if name in SEQUENCE_METHODS:
             return "tensors"
         if name in SHAPE_KEEPING and receiver == "ddtensor":
+            return "ddtensor"
+        if name in INDEX_SHAPED_METHODS and self._argument(node, *INDEX_SHAPED_METHODS[name], frame) == "ddtensor":
             return "ddtensor"
         return "tensor"
 

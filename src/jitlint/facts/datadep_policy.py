@@ -28,6 +28,10 @@ class DatadepPolicy:
     # Helper parameters take the kinds their captured callers pass, in any file (a traced value stays traced there):
     # the target's capture policy then says `needs_one_process`, so that every caller is in the run's process.
     follow_calls: ClassVar[bool] = False
+    # With `follow_calls`, a submodule's `forward` also takes what its captured callers pass (`self.head(y)`): its
+    # unannotated parameters are tensors, and a caller's data-dependent tensor or mask stays one there. False: a
+    # `forward` sees plain tensors whatever its callers pass.
+    follow_calls_into_forward: ClassVar[bool] = False
     # A call to a project function (or to a submodule) has the kind its body returns: the join of its `return`
     # values, analysed with its parameters as annotated (a `forward`'s unannotated ones are tensors), and a call of
     # a torch.nn layer held in `self.<name>` is a tensor.
@@ -49,6 +53,9 @@ class DatadepPolicy:
     # `[b.size(0) for b in boxes]`, `(s < m for s in x.shape[-2:])`), one of tensors is "tensors"; its items, when
     # iterated, indexed or unpacked, are what its element is. False: a comprehension is unknown.
     comprehension_kinds: ClassVar[bool] = False
+    # A `for` body is walked again with what the first walk carries round (`carried`): a capture that unrolls loops
+    # sees, from the second iteration on, what the body left (`x = x[mask]`). False: one walk.
+    carries_round_loops: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.events: list = []
@@ -107,6 +114,11 @@ class DatadepPolicy:
     def join(self, first, second):
         """The kind of a value where paths that give it these kinds merge (the base: the kind of every path)."""
         return first if first == second else None
+
+    def carried(self, before, after):
+        """The kind of a name at the top of a loop's body, from its kind before the loop and at the end of the body
+        (the base: `join`)."""
+        return self.join(before, after)
 
     # -- events ---------------------------------------------------------------------------------------------------
     def read(self, domain: "DatadepDomain", reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:

@@ -61,6 +61,12 @@ TORCH_SEQUENCE = frozenset({
     "torch.split", "torch.chunk", "torch.unbind", "torch.tensor_split", "torch.meshgrid", "torch.broadcast_tensors",
 })
 TORCH_MASK = frozenset(f"torch.{name}" for name in MASK_METHODS)
+# Ops whose output has the shape of an index argument (its keyword, its position): gathered by indices of
+# data-dependent length, the output's size is data too.
+TORCH_INDEX_SHAPED = {"torch.gather": ("index", 2), "torch.take_along_dim": ("indices", 1)}
+INDEX_SHAPED_METHODS = {"gather": ("index", 1), "take_along_dim": ("indices", 0)}
+# Pads a sequence of tensors to the longest: of tensors of data-dependent sizes, its size is data.
+PAD_SEQUENCE = frozenset({"torch.nn.utils.rnn.pad_sequence"})
 # torch functions that return something other than a tensor.
 TORCH_NOT_TENSOR = frozenset({
     "Size", "device", "dtype", "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "numel", "typename",

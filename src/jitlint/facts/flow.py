@@ -168,6 +168,11 @@ class FlowDomain(ABC, Generic[V]):
     `frame.values` directly, to change a value without re-binding), and may `Frame.defer` an item until a name is
     read. Each hook is called after the walker has delivered the deferred items of the statement's reads."""
 
+    # Whether a `for` body is walked a second time, its names bound before the loop holding what they carry from the
+    # first (`loop_join` of their value before the loop and at the end of the body): a capture that unrolls loops
+    # sees those values from the second iteration on. False: one walk.
+    carries_round_loops: bool = False
+
     unknown: Any = None  # the value of a name the walker binds without the domain (after a loop `else`, ...)
     walks_try: bool = False  # walk `try` bodies inline (see the module's docstring)
     walks_simple_suites: bool = False  # walk the small statements of one-line suites
@@ -457,6 +462,8 @@ class FlowWalker(Generic[V]):
                     self._body(node.orelse.body, frame)
                 return
         self._body(node.body, body)
+        if isinstance(node, cst.For) and self.domain.carries_round_loops:
+            body = self._again(node, frame, body)
         values = frame.values
         for name, value in body.values.items():
             if node.orelse is not None:  # a loop `else`: what is defined after it is not followed here
@@ -471,6 +478,21 @@ class FlowWalker(Generic[V]):
                     values[name] = self.domain.loop_join(values[name], value)
                 continue
             self.domain.first_set_in_loop(name, node, frame)
+
+
+    def _again(self, node: cst.For, frame: Frame[V], first: Frame[V]) -> Frame[V]:
+        """The body walked again on what the first walk carries round (see `FlowDomain.carries_round_loops`), when
+        that changes a name bound before the loop; else the first walk."""
+        carried = {name: self.domain.loop_join(frame.values[name], value) for name, value in first.values.items()
+                   if name in frame.values and value != frame.values[name]}
+        carried = {name: value for name, value in carried.items() if value != frame.values[name]}
+        if not carried:
+            return first
+        again = frame.branch(frame.level + 1)
+        again.values.update(carried)
+        self.domain.for_target(node, frame, again)
+        self._body(node.body, again)
+        return again
 
 
 class _NamedExprs(cst.CSTVisitor):

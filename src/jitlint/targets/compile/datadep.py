@@ -47,6 +47,12 @@ DATA_FUNCTIONS = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"}
 DATA_METHODS = frozenset({"equal", "allclose", "is_nonzero"})
 # Builtins that take the truth value of each element they iterate (`all(mask)`: `bool()` of each element).
 _ITERATING_TESTS = frozenset({"builtins.all", "builtins.any"})
+# torch functions that make a tensor from sizes or data: given `requires_grad=True` in traced code, Dynamo refuses
+# the call ("Attempted to use tensor creation function with requires_grad=True", torch/_dynamo/variables/torch.py).
+_CREATION = frozenset(f"torch.{name}" for name in (
+    "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "arange", "linspace", "logspace", "eye",
+    "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "randperm",
+))
 _CONVERSIONS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.complex": "complex"}
 
 
@@ -56,11 +62,13 @@ class Break:
 
     kind: "branch" (a Python decision on a tensor or on a value read from one: DYN101), "scalar" (a tensor's value
     read into Python: DYN102), "shape" (an op whose output size depends on the data: DYN103), "text" (a tensor's
-    value made into a string that Python then needs: DYN109)."""
+    value made into a string that Python then needs: DYN109), "refused" (a tensor call or attribute assignment
+    Dynamo refuses in every mode: DYN114)."""
 
     kind: str
     node: cst.CSTNode
-    what: str  # the code, as the message names it: "`if`", "`.item()`", "`torch.nonzero`"
+    what: str  # the code, as the message names it: "`if`", "`.item()`", "`torch.nonzero`"; for "refused", which
+    # refusal: "requires-grad-creation", "inference-mode", "random_", "is_inference", "requires-grad-set", "data-ptr"
     value: str | None = None  # for a branch: "tensor", or "data" (a value read from a tensor)
     always: bool = False  # for a scalar: breaks whatever the mode (`torch.equal`)
     eager: bool = False  # Dynamo gives up the whole function there (for text: `len()`, `+`, `%`)
@@ -68,6 +76,9 @@ class Break:
 
 class CompileDatadep(DatadepPolicy):
     follow_calls = True  # Dynamo inlines the helpers forward calls: a tensor passed in is traced there
+    follow_calls_into_forward = True  # and a submodule's forward: `self.head(x[mask])` traces `head` on that tensor
+    comprehension_kinds = True  # `[torch.unique(t) for t in ...]` is a list of tensors of data-dependent sizes
+    carries_round_loops = True  # Dynamo unrolls loops: the second iteration sees what the first left
     constant_tensors = False
     settings: ClassVar = None  # the run's CompileSettings (`for_settings`)
 
@@ -110,6 +121,13 @@ class CompileDatadep(DatadepPolicy):
             return passed
         return super().parameter(annotated, passed)
 
+    def carried(self, before, after):
+        """Dynamo unrolls a loop: a name that is a plain tensor before it and a tensor of data-dependent size at the
+        end of the body (`x = x[mask]`) holds the latter from the second iteration on."""
+        if {before, after} == {"tensor", "ddtensor"}:
+            return "ddtensor"
+        return super().carried(before, after)
+
     def arithmetic(self, left: str | None, right: str | None) -> str | None:
         """A tensor combined with a value read from data (`x * v`) is a tensor: a decision on it is a decision on a
         tensor."""
@@ -143,6 +161,7 @@ class CompileDatadep(DatadepPolicy):
 
     def read(self, domain: DatadepDomain, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         self._text(domain, reads, statement, frame)
+        self._refused(domain, reads, statement, frame)
         for call in reads.calls:
             self._call(domain, call, frame)
         for comprehension in reads.comprehensions:
@@ -217,12 +236,43 @@ class CompileDatadep(DatadepPolicy):
                 if isinstance(target.target, cst.Name):
                     (self._texts.add if formatted else self._texts.discard)(target.target.value)
 
+    def _refused(self, domain: DatadepDomain, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
+        """`t.requires_grad = ...` on a tensor (Dynamo: "setattr() on Tensor.requires_grad"), and `==`/`!=` of the
+        `data_ptr()`s of two different tensor expressions ("Data pointer comparison": Dynamo decides it only when it
+        proves both are the same storage, the same expression here)."""
+        if isinstance(statement, cst.Assign):
+            for target in statement.targets:
+                node = target.target
+                if (isinstance(node, cst.Attribute) and node.attr.value == "requires_grad"
+                        and domain.kind(node.value, frame) in TENSORISH):
+                    self._record(Break("refused", statement, "requires-grad-set"))
+        tests = [expression.test for expression in reads.if_expressions]
+        if isinstance(statement, (cst.If, cst.While)):
+            tests.append(statement.test)
+        elif isinstance(statement, (cst.Assign, cst.Return, cst.Expr)) and statement.value is not None:
+            tests.append(statement.value)
+        for test in tests:
+            for comparison in _comparisons(test):
+                sides = (comparison.left, *(target.comparator for target in comparison.comparisons))
+                pointers = [side for side in sides if _data_ptr_of_tensor(domain, side, frame)]
+                if len(pointers) == 2 and not pointers[0].deep_equals(pointers[1]) and all(
+                        isinstance(target.operator, (cst.Equal, cst.NotEqual)) for target in comparison.comparisons):
+                    self._record(Break("refused", comparison, "data-ptr"))
+
     def _call(self, domain: DatadepDomain, call: cst.Call, frame: Frame) -> None:
         func = call.func
         qualified = domain.imports.qualify(func) or ""
         args = [arg for arg in call.args if not arg.star]
         method = func.attr.value if isinstance(func, cst.Attribute) and not qualified else ""
         receiver = domain.kind(func.value, frame) if method else None
+        if qualified in _CREATION and any(
+                arg.keyword is not None and arg.keyword.value == "requires_grad" and isinstance(arg.value, cst.Name)
+                and arg.value.value == "True" for arg in call.args):
+            self._record(Break("refused", call, "requires-grad-creation"))
+        elif qualified == "torch.is_inference_mode_enabled":
+            self._record(Break("refused", call, "inference-mode"))
+        elif method in ("random_", "is_inference") and receiver in TENSORISH:
+            self._record(Break("refused", call, method))
         if qualified in _CONVERSIONS and args:
             if domain.kind(args[0].value, frame) in TENSORISH and not self.scalars:
                 self._record(Break("scalar", call, f"`{_CONVERSIONS[qualified]}()` of a tensor"))
@@ -238,6 +288,8 @@ class CompileDatadep(DatadepPolicy):
             if domain.kind(args[0].value, frame) in TENSORISH:
                 self._record(Break("branch", call, f"`{qualified[9:]}()` over a tensor (the truth value of each "
                                    "element)", "tensor"))
+        elif qualified == "torch.nn.functional.one_hot" and _classes_from_data(call):
+            self._record(Break("shape", call, "`torch.nn.functional.one_hot` without `num_classes`", always=True))
         elif qualified == "torch._assert" and args:
             self._decision(domain, args[0].value, frame, "`torch._assert`", call)
         elif qualified == "builtins.range" and self.scalars | self.shapes:
@@ -325,6 +377,38 @@ def _reads_data_function(domain: DatadepDomain, test: cst.BaseExpression) -> boo
 
     test.visit(Calls())
     return bool(found)
+
+
+def _comparisons(node: cst.BaseExpression) -> list[cst.Comparison]:
+    found: list[cst.Comparison] = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_Lambda(self, lambda_: cst.Lambda) -> bool:
+            return False
+
+        def visit_Comparison(self, comparison: cst.Comparison) -> None:
+            found.append(comparison)
+
+    node.visit(Collect())
+    return found
+
+
+def _data_ptr_of_tensor(domain: DatadepDomain, node: cst.BaseExpression, frame: Frame) -> bool:
+    return (isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "data_ptr" and domain.kind(node.func.value, frame) in TENSORISH)
+
+
+def _classes_from_data(call: cst.Call) -> bool:
+    """`F.one_hot(t)` or `F.one_hot(t, -1)`: the number of classes is the data's maximum. Dynamo refuses exactly these
+    argument lists (`handle_one_hot`, torch/_dynamo/variables/torch.py), in every mode."""
+    if any(arg.star for arg in call.args):
+        return False
+    if len(call.args) == 1:
+        return True
+    second = call.args[1] if len(call.args) == 2 else None
+    return (second is not None and second.keyword is None and isinstance(second.value, cst.UnaryOperation)
+            and isinstance(second.value.operator, cst.Minus) and isinstance(second.value.expression, cst.Integer)
+            and second.value.expression.value == "1")
 
 
 def _tests_element(test: cst.BaseExpression, elements: set[str]) -> bool:

@@ -72,11 +72,16 @@ class DynamicOutputShape(_DataRule):
     name = "dynamic-shape-op"
     severity = "warning"
     summary = ("`nonzero`, boolean-mask indexing, `unique`, `masked_select`, one-argument `torch.where`, `bincount`, "
-               "`nms`, also inside comprehensions (unless Dynamo captures dynamic output shapes)")
+               "`nms`, also inside comprehensions (unless Dynamo captures dynamic output shapes); `F.one_hot` without "
+               "`num_classes` (always)")
     message = "an op whose output size depends on the data: torch.compile breaks the graph here"
     kind = "shape"
 
     def describe(self, event, ctx: RuleContext, function: cst.FunctionDef) -> str:
+        if event.always:
+            return (f"{event.what}: the number of classes is read from the data (\"Attempted to use "
+                    "`torch.nn.functional.one_hot` with data-dependent output shape\"); "
+                    f"{break_cost(ctx, event.node, function)}, whatever the config; pass `num_classes`")
         return (f"{event.what}: the output's size depends on the data (\"Dynamic shape operator\"); "
                 f"{break_cost(ctx, event.node, function)}; set `torch._dynamo.config.capture_dynamic_output_shape_ops "
                 "= True` (`[tool.jitlint.compile] capture-dynamic-output-shape-ops = true`) to trace it with a symbolic "
