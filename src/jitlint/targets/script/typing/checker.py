@@ -42,7 +42,6 @@ from jitlint.targets.script.typing.results import (
     NoneThenValue, OneBranch, Result, ReturnJoin, ReturnMismatch, SugaredReassign, TupleMisuse,
     UnpackArity, VariableTypeChange,
 )
-from jitlint.targets.script.typing.truth import truth_problems
 from jitlint.targets.script.typing.types import (
     BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, convert, join, subtype,
 )
@@ -338,7 +337,6 @@ class Checker:
     def if_statement(self, node: cst.If, frame: Frame) -> bool:
         env = frame.chain()
         test = condition(node.test, env, self.exprs)
-        self._truth(node.test, frame)
         body_dead = id(node.body) in self.pruned
         orelse_dead = node.orelse is not None and id(node.orelse) in self.pruned
         static = test.static
@@ -480,7 +478,6 @@ class Checker:
     def while_loop(self, node: cst.While, frame: Frame) -> None:
         env = frame.chain()
         condition(node.test, env, self.exprs)
-        self._truth(node.test, frame)
         body = Frame(frame)
         self.loops.append(_Loop())
         try:
@@ -939,7 +936,6 @@ class Checker:
     def assert_statement(self, node: cst.Assert, frame: Frame) -> bool:
         env = frame.chain()
         test = condition(node.test, env, self.exprs)
-        self._truth(node.test, frame)
         if node.msg is not None:
             self.exprs.expr(node.msg, test.when_false(env))
         if test.static is False:
@@ -949,10 +945,6 @@ class Checker:
         elif test.static is True:
             self._refine(frame, test.true)
         return False
-
-    def _truth(self, test: cst.BaseExpression, frame: Frame) -> None:
-        for result in truth_problems(test, self.out.types, self.scope):
-            self._report(result)
 
     # -- empty containers ---------------------------------------------------------------------------------------
     def _empty_container_call(self, result: NoMatchingCall) -> bool:

@@ -1,5 +1,6 @@
-"""Values tested for truth (`if x:`, `while x:`, `assert x`, `not x`, `a and b`) that torch cannot make a bool of
-(`to_ir::emitToBool` in torch/csrc/jit/frontend/ir_emitter.cpp: 'Could not cast value of type T to bool')."""
+"""Values torch makes a bool of and cannot: the operands of every condition (`if`, `while`, `assert`, an
+if-expression's test) and of `not`, `and`, `or` anywhere (`n = n or len(xs)`), each emitted through
+`to_ir::emitToBool` (torch/csrc/jit/frontend/ir_emitter.cpp: 'Could not cast value of type T to bool')."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.targets.script.typing.annotations import Reader
-from jitlint.targets.script.typing.checkexpr import Sugared
 from jitlint.targets.script.typing.results import CallableTruth, ClassProblem, NoTruthValue, Result, TupleMisuse
 from jitlint.targets.script.typing.types import BOOL, NONE, Type
 
@@ -44,7 +44,7 @@ def _callable_truth(operand: cst.Attribute, types: dict, scope: "Scope") -> list
     """`self.fn`, where every module class the method is compiled for stores a `Callable` parameter of its
     `__init__` in `fn` (`ModuleMembers.callable_parameter`)."""
     base = types.get(id(operand.value))
-    if not (isinstance(base, Sugared) and base.kind == "self-module") or not scope.owners:
+    if getattr(base, "kind", None) != "self-module" or not scope.owners:  # `self` of a module's method
         return []
     name = operand.attr.value
     found = {scope.members.callable_parameter(owner, name) for owner in scope.owners}
