@@ -418,7 +418,7 @@ class HookObjectSubmodule(ScriptRule):
         self_name = first_param_name(init.node)
         for statement in body.body:  # the statements `__init__` always runs, up to the first that may leave it
             if not isinstance(statement, cst.SimpleStatementLine):
-                if _may_leave(statement):
+                if _may_leave([statement]):
                     return
                 continue
             for small in statement.body:
@@ -447,25 +447,6 @@ class HookObjectSubmodule(ScriptRule):
                 return [(small.value, hook) for call, hook in _wrapper_calls(small.value, imports)
                         if call is small.value]
         return []
-
-
-def _may_leave(statement: cst.BaseCompoundStatement) -> bool:
-    """Whether a compound statement of `__init__`'s body may end it (a `return` or `raise` inside)."""
-    class Find(cst.CSTVisitor):
-        found = False
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def visit_Return(self, node: cst.Return) -> None:
-            self.found = True
-
-        def visit_Raise(self, node: cst.Raise) -> None:
-            self.found = True
-
-    finder = Find()
-    statement.visit(finder)
-    return finder.found
 
 
 # -- fixes ----------------------------------------------------------------------------------------------------

@@ -1,0 +1,162 @@
+"""JIT608: project classes torch must compile as TorchScript classes and cannot (a dataclass, whose generated
+methods have no source; a class with a method taking `*args`/`**kwargs`): held by a module attribute (its class-level
+annotation, or the value `__init__` stores that compiled code reads), built in compiled code, or named in a compiled
+function's signature."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jitlint.project import ClassInfo, decorator_names
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.members import (
+    DATACLASS_DECORATORS, annotation_uncompilable_reason, module_owners, self_attribute_load,
+)
+from jitlint.targets.script.rules import ScriptRule
+
+
+def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
+    """Why torch cannot convert an unannotated attribute holding an instance of a project class that compiled code
+    reads (a dataclass, or an `__init__`, its own or a base's, taking `*args`/`**kwargs`)."""
+    project = ctx.project
+    for current in project.mro(cls):
+        if decorator_names(current.node, current.module.imports) & DATACLASS_DECORATORS:
+            return f"`{current.name}` is a dataclass (torch cannot get the source of its generated `__init__`)"
+    init = project.find_method(cls, "__init__")
+    if init is not None:
+        params = init.node.params
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                where = f"{init.cls.name}.__init__" if init.cls else "__init__"
+                return f"`{where}` takes `*{star.name.value}`" if star is params.star_arg else f"`{where}` takes `**{star.name.value}`"
+    return None
+
+
+class UncompilableAttributeClass(ScriptRule):
+    code = "JIT608"
+    name = "uncompilable-attribute-class"
+    severity = "error"
+    summary = "an attribute whose project class is a dataclass or takes `**kwargs` (found across files)"
+    fix = "safe"
+    scope = "anywhere"
+    outside_handlers = frozenset({"ClassDef"})  # its `self.x` reads are in compiled code
+    message = "module attribute of a class TorchScript cannot compile"
+    whole_class = "same-error"  # the annotation's class fails to compile before any line of the module
+    reports_only_in = "module-class"  # outside compiled code; the calls and signatures it checks are compiled
+    checked_handlers = frozenset({("visit", "Attribute"), ("visit", "ClassDef"), ("visit", "Call"),
+                                  ("visit", "FunctionDef")})
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        """`Result(x, q)` in compiled code: torch compiles the class it builds."""
+        if ctx.function is None or not ctx.function.body_captured or ctx.in_pruned_branch:
+            return
+        self._uncompilable(node.func, "builds", ctx)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        """A compiled function whose signature names such a class (`sample: Attributes`, `-> List[Attributes]`):
+        torch compiles the class to type the signature, and names the `def`."""
+        entry = ctx.captured.get(node)
+        if entry is None or not entry.body_captured:
+            return
+        params = node.params
+        annotations = [p.annotation.annotation for p in (*params.posonly_params, *params.params,
+                                                         *params.kwonly_params) if p.annotation is not None]
+        if node.returns is not None:
+            annotations.append(node.returns.annotation)
+        for annotation in annotations:
+            if self._uncompilable(annotation, "names", ctx):
+                return
+
+    def _uncompilable(self, expression: cst.BaseExpression, how: str, ctx: RuleContext) -> bool:
+        for part in _class_names(expression):
+            target = ctx.project.resolve_class(ctx.qualify(part))
+            reason = annotation_uncompilable_reason(target, ctx) if target is not None else None
+            if reason is not None and not ctx.project.is_module_class(target):
+                ctx.report(part, f"this {how} `{target.name}` (module `{target.module.name}`), which torch must "
+                                 f"compile as a TorchScript class, and it cannot: {reason}. Pass the fields as "
+                                 f"Tensors or a tuple, or move this code into a `@torch.jit.ignore` function")
+                return True
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        cls = ctx.module_class(node)
+        if cls is None:
+            return
+        if any("__jit_ignored_attributes__" in current.string_lists for current in ctx.project.mro(cls)):
+            return
+        attributes = ctx.project.attributes(cls)
+        for name, info in cls.own_attributes.items():
+            if info.annotation is None:
+                continue
+            # torch types the annotation only for an attribute the instance has (`__init__` sets it); a base
+            # class annotating what only subclasses set is JIT631's, at each subclass torch rejects
+            seen = attributes.get(name)
+            if seen is None or "__init__" not in seen.assigned_in:
+                continue
+            target = ctx.project.resolve_class(ctx.qualify(info.annotation))
+            reason = annotation_uncompilable_reason(target, ctx) if target is not None else None
+            if reason is not None and not ctx.project.is_module_class(target):
+                ctx.report(info.annotation, f"`{name}: {target.name}` makes torch compile `{target.name}` "
+                           f"(module `{target.module.name}`) as a TorchScript class, and it cannot: {reason}. Store "
+                           f"the fields compiled code needs as plain attributes in `__init__` (`self.hidden = "
+                           f"config.hidden`), and drop the class-level annotation",
+                           fix=drop_class_annotation(info.annotation, node, ctx))
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
+        if ctx.function is None or not ctx.function.body_captured or ctx.in_pruned_branch:
+            return
+        found = self_attribute_load(node, ctx)
+        if found is None:
+            return
+        name, _info = found
+        for owner in module_owners(ctx):
+            info = ctx.project.attributes(owner).get(name)
+            if info is None or info.annotation is not None:
+                continue
+            for constructor in info.constructors:
+                target = ctx.project.resolve_class(constructor)
+                reason = uncompilable_reason(target, ctx) if target is not None else None
+                if reason is not None and not ctx.project.is_module_class(target):
+                    ctx.report(node, f"`self.{name}` holds a `{target.name}`, which compiled code reads, so torch "
+                                     f"must convert it to a TorchScript class, and it cannot: {reason}. Copy the "
+                                     f"fields compiled code needs to plain attributes in `__init__`")
+                    return
+
+
+def _class_names(expression: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The names in a callee or an annotation that may be classes: the expression itself, or the elements of a
+    subscripted annotation (`List[Result]`, `Optional[Tuple[Result, int]]`), recursively."""
+    if isinstance(expression, (cst.Name, cst.Attribute)):
+        return [expression]
+    if isinstance(expression, cst.Subscript):
+        return [name for element in expression.slice if isinstance(element.slice, cst.Index)
+                for name in _class_names(element.slice.value)]
+    if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, cst.BitOr):
+        return _class_names(expression.left) + _class_names(expression.right)
+    return []
+
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+def drop_class_annotation(annotation: cst.BaseExpression, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """JIT608: drop the class-level `config: ModelConfig` that makes torch compile the class (a bare annotation
+    does nothing when eager Python runs the class). Safe. Only for a bare annotation on its own line, not the last
+    statement of the class body, when the blank lines after it hold no comment (they go with it)."""
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    body = list(cls.body.body)
+    for index, statement in enumerate(body):
+        if (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.AnnAssign) and statement.body[0].annotation.annotation is annotation
+                and statement.body[0].value is None):
+            if index + 1 >= len(body):
+                return None
+            following = body[index + 1]
+            if any(line.comment is not None for line in getattr(following, "leading_lines", ())):
+                return None
+            if isinstance(following, (cst.FunctionDef, cst.ClassDef)) and following.decorators:
+                return None  # its position starts at `def`: the removal would take the decorators
+            return PendingFix("drop the class-level annotation", [PendingEdit(statement, "", until=following)])
+    return None
