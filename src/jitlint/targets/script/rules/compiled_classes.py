@@ -47,16 +47,15 @@ class UncompilableAttributeClass(ScriptRule):
                                   ("visit", "FunctionDef")})
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        """`Result(x, q)` in compiled code: torch compiles the class it builds."""
+        # `Result(x, q)` in compiled code: torch compiles the class it builds
         if ctx.function is None or not ctx.function.body_captured or ctx.in_pruned_branch:
             return
         self._uncompilable(node.func, "builds", ctx)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        """A compiled function whose signature names such a class (`sample: Attributes`, `-> List[Attributes]`):
-        torch compiles the class to type the signature, and names the `def`."""
-        entry = ctx.captured.get(node)
-        if entry is None or not entry.body_captured:
+        # a compiled function whose signature names such a class (`sample: Attributes`, `-> List[Attributes]`):
+        # torch compiles the class to type the signature, and names the `def`
+        if ctx.function is None or ctx.function.info.node is not node or not ctx.function.body_captured:
             return
         params = node.params
         annotations = [p.annotation.annotation for p in (*params.posonly_params, *params.params,
