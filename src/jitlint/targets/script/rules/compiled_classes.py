@@ -10,7 +10,7 @@ import libcst as cst
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.members import (
-    DATACLASS_DECORATORS, annotation_uncompilable_reason, module_owners, self_attribute_load,
+    DATACLASS_DECORATORS, annotation_uncompilable_reason, dataclass_method, module_owners, self_attribute_load,
 )
 from jitlint.targets.script.rules import ScriptRule
 
@@ -67,9 +67,12 @@ class UncompilableAttributeClass(ScriptRule):
                 return
 
     def _uncompilable(self, expression: cst.BaseExpression, how: str, ctx: RuleContext) -> bool:
-        for part in _class_names(expression):
+        for part in _class_names(expression, ctx.module.imports):
             target = ctx.project.resolve_class(ctx.qualify(part))
-            reason = annotation_uncompilable_reason(target, ctx) if target is not None else None
+            # a dataclass only: a method taking `*args`/`**kwargs` is compiled with the class, and JIT108 points at it
+            dataclass = target is not None and (dataclass_method(ctx, target) is not None or bool(
+                decorator_names(target.node, target.module.imports) & DATACLASS_DECORATORS))
+            reason = annotation_uncompilable_reason(target, ctx) if dataclass else None
             if reason is not None and not ctx.project.is_module_class(target):
                 ctx.report(part, f"this {how} `{target.name}` (module `{target.module.name}`), which torch must "
                                  f"compile as a TorchScript class, and it cannot: {reason}. Pass the fields as "
@@ -122,16 +125,21 @@ class UncompilableAttributeClass(ScriptRule):
                     return
 
 
-def _class_names(expression: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """The names in a callee or an annotation that may be classes: the expression itself, or the elements of a
-    subscripted annotation (`List[Result]`, `Optional[Tuple[Result, int]]`), recursively."""
+_CONTAINERS = frozenset({"typing.List", "typing.Dict", "typing.Tuple", "typing.Optional", "typing.Union",
+                         "builtins.list", "builtins.dict", "builtins.tuple"})
+
+
+def _class_names(expression: cst.BaseExpression, imports) -> list[cst.BaseExpression]:
+    """The names in a callee or an annotation that may be classes: the expression itself, or the elements of the
+    TorchScript containers it subscripts (`List[Result]`, `Optional[Tuple[Result, int]]`, `Result | None`),
+    recursively; not inside other subscripts (`type[Result]` is no TorchScript type: torch fails on it first)."""
     if isinstance(expression, (cst.Name, cst.Attribute)):
         return [expression]
-    if isinstance(expression, cst.Subscript):
+    if isinstance(expression, cst.Subscript) and imports.qualify(expression.value) in _CONTAINERS:
         return [name for element in expression.slice if isinstance(element.slice, cst.Index)
-                for name in _class_names(element.slice.value)]
+                for name in _class_names(element.slice.value, imports)]
     if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, cst.BitOr):
-        return _class_names(expression.left) + _class_names(expression.right)
+        return _class_names(expression.left, imports) + _class_names(expression.right, imports)
     return []
 
 
