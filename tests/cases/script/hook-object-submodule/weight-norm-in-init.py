@@ -24,3 +24,13 @@ class Block(nn.Module):
 
     def forward(self, x):
         return self.body(x)
+
+
+class Projection(nn.Module):
+    def __init__(self, dim: int = 8):
+        super().__init__()
+        self.last = nn.Linear(dim, dim, bias=False)
+        self.last = nn.utils.weight_norm(self.last)  # error: JIT635
+
+    def forward(self, x):
+        return self.last(x)

@@ -1,4 +1,4 @@
-# case: look-alikes torch scripts: parametrizations.weight_norm, a hook-based norm chosen by configuration, a norm removed in `__init__`
+# case: look-alikes torch scripts: parametrizations.weight_norm, a norm chosen by configuration, removed, or its module replaced
 # torch: accepts
 import torch
 import torch.nn as nn
@@ -30,6 +30,16 @@ class Removed(nn.Module):
         super().__init__()
         self.last = weight_norm(nn.Linear(dim, dim))
         remove_weight_norm(self.last)
+
+    def forward(self, x):
+        return self.last(x)
+
+
+class Replaced(nn.Module):
+    def __init__(self, dim: int = 8):
+        super().__init__()
+        self.last = weight_norm(nn.Linear(dim, dim))
+        self.last = nn.Linear(dim, dim)
 
     def forward(self, x):
         return self.last(x)

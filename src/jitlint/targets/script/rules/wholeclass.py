@@ -424,7 +424,7 @@ class HookObjectSubmodule(ScriptRule):
             for small in statement.body:
                 if isinstance(small, (cst.Return, cst.Raise)):
                     return
-                found = self._stored(small, self_name, imports)
+                found = self._stored(small, cls, self_name, imports)
                 if found:
                     call, hook = found[0]
                     ctx.report(call, f"`{imports.qualify(call.func)}` registers a `{hook}` object as a forward "
@@ -434,11 +434,17 @@ class HookObjectSubmodule(ScriptRule):
                     return
 
     @staticmethod
-    def _stored(small: cst.BaseSmallStatement, self_name: str | None, imports) -> list[tuple[cst.Call, str]]:
+    def _stored(small: cst.BaseSmallStatement, cls: ClassInfo, self_name: str | None,
+                imports) -> list[tuple[cst.Call, str]]:
         """The wrapping calls of `self.x = <value>` whose module `value` holds, or of a bare `weight_norm(self.x)`."""
-        if isinstance(small, cst.Assign) and any(
-                isinstance(target.target, cst.Attribute) and isinstance(target.target.value, cst.Name)
-                and target.target.value.value == self_name for target in small.targets):
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(
+                target := small.targets[0].target, cst.Attribute) and isinstance(target.value, cst.Name) and (
+                target.value.value == self_name):
+            info = cls.own_attributes.get(target.attr.value)
+            # the last value `__init__` stores there, and no other method stores one: a later value replaces it
+            if info is None or not info.init_values or info.init_values[-1].node is not small.value or (
+                    info.assigned_in != frozenset({"__init__"})):
+                return []
             return _wrapper_calls(small.value, imports)
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and small.value.args:
             first = small.value.args[0].value
