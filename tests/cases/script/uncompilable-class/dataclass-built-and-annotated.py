@@ -34,3 +34,17 @@ class Quantizer(nn.Module):
 class Dropout(nn.Module):
     def forward(self, samples: List[Attributes]) -> List[Attributes]:  # error: JIT608
         return [drop(s, "text") for s in samples]
+
+
+class Encoder(nn.Module):
+    # one finding per function and class: torch stops at the first
+    def forward(self, x: torch.Tensor) -> Result:  # error: JIT608
+        if bool(x.sum() > 0):
+            return Result(x, x)
+        return Result(x, -x)
+
+
+class Twice(nn.Module):
+    def forward(self, x: torch.Tensor):
+        first = Result(x, x)  # error: JIT608
+        return first, Result(x, -x)

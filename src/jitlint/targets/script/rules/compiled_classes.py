@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.syntax import calls_in
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.members import (
@@ -47,38 +48,61 @@ class UncompilableAttributeClass(ScriptRule):
                                   ("visit", "FunctionDef")})
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        # `Result(x, q)` in compiled code: torch compiles the class it builds
+        # `Result(x, q)` in compiled code: torch compiles the class it builds. Once per compiled function and class
+        # (torch stops at the first): not when the signature names it, nor after an earlier call that builds it.
         if ctx.function is None or not ctx.function.body_captured or ctx.in_pruned_branch:
             return
-        self._uncompilable(node.func, "builds", ctx)
+        found = self._dataclasses(node.func, ctx)
+        if not found:
+            return
+        part, target, reason = found[0]
+        function = ctx.function.info.node
+        if any(other is target for _part, other, _reason in self._signature(function, ctx)):
+            return
+        for call in calls_in(function):
+            if call is node:
+                break
+            if any(other is target for _part, other, _reason in self._dataclasses(call.func, ctx)):
+                return
+        self._report(part, target, reason, "builds", ctx)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # a compiled function whose signature names such a class (`sample: Attributes`, `-> List[Attributes]`):
         # torch compiles the class to type the signature, and names the `def`
         if ctx.function is None or ctx.function.info.node is not node or not ctx.function.body_captured:
             return
-        params = node.params
+        found = self._signature(node, ctx)
+        if found:
+            self._report(*found[0], "names", ctx)
+
+    def _signature(self, function: cst.FunctionDef, ctx: RuleContext) -> list:
+        params = function.params
         annotations = [p.annotation.annotation for p in (*params.posonly_params, *params.params,
                                                          *params.kwonly_params) if p.annotation is not None]
-        if node.returns is not None:
-            annotations.append(node.returns.annotation)
-        for annotation in annotations:
-            if self._uncompilable(annotation, "names", ctx):
-                return
+        if function.returns is not None:
+            annotations.append(function.returns.annotation)
+        return [found for annotation in annotations for found in self._dataclasses(annotation, ctx)]
 
-    def _uncompilable(self, expression: cst.BaseExpression, how: str, ctx: RuleContext) -> bool:
+    @staticmethod
+    def _dataclasses(expression: cst.BaseExpression, ctx: RuleContext) -> list:
+        """(name node, class, why torch cannot compile it) for each project dataclass `expression` names (a callee,
+        or an annotation through TorchScript's containers). Only dataclasses: a class with a method taking
+        `*args`/`**kwargs` is compiled with the class, and JIT108 points at that method."""
+        found = []
         for part in _class_names(expression, ctx.module.imports):
             target = ctx.project.resolve_class(ctx.qualify(part))
-            # a dataclass only: a method taking `*args`/`**kwargs` is compiled with the class, and JIT108 points at it
             dataclass = target is not None and (dataclass_method(ctx, target) is not None or bool(
                 decorator_names(target.node, target.module.imports) & DATACLASS_DECORATORS))
             reason = annotation_uncompilable_reason(target, ctx) if dataclass else None
             if reason is not None and not ctx.project.is_module_class(target):
-                ctx.report(part, f"this {how} `{target.name}` (module `{target.module.name}`), which torch must "
-                                 f"compile as a TorchScript class, and it cannot: {reason}. Pass the fields as "
-                                 f"Tensors or a tuple, or move this code into a `@torch.jit.ignore` function")
-                return True
-        return False
+                found.append((part, target, reason))
+        return found
+
+    @staticmethod
+    def _report(part, target: ClassInfo, reason: str, how: str, ctx: RuleContext) -> None:
+        ctx.report(part, f"this {how} `{target.name}` (module `{target.module.name}`), which torch must compile as a "
+                         f"TorchScript class, and it cannot: {reason}. Pass the fields as Tensors or a tuple, or move "
+                         f"this code into a `@torch.jit.ignore` function")
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
