@@ -70,6 +70,8 @@ def owner(result: R.Result, ctx: "RuleContext", function: cst.FunctionDef) -> st
                 "bool-return": "JIT416", "instantiate": "JIT622", "instantiate-parameter": "JIT622"}.get(result.problem, "JIT620")
     if isinstance(result, R.ValueProblem):
         return {"raise": "JIT416", "with": "JIT122", "set-attribute": "JIT410"}[result.problem]
+    if isinstance(result, R.CallableTruth):
+        return "JIT416"  # `aten::Bool` has no overload for None, a function or a module
     if isinstance(result, R.NoTruthValue):
         if result.type.name in ("Optional", "Union"):
             return "JIT611" if isinstance(result.node, cst.Attribute) else "JIT704"

@@ -6,13 +6,13 @@ import libcst as cst
 
 from jitlint.facts.torch_api import CONTAINER_KINDS
 from jitlint.names import first_param_name
-from jitlint.project import ClassInfo, decorator_names
+from jitlint.project import ClassInfo
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.claims import results_for
 from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.literals import global_value_type
 from jitlint.targets.script.members import (
-    DATACLASS_DECORATORS, METHOD_VALUE_ERRORS, annotation_uncompilable_reason, guarded_by_hasattr, module_owners,
+    METHOD_VALUE_ERRORS, guarded_by_hasattr, module_owners,
     resolved_method, self_attribute_load, self_attribute_name,
 )
 from jitlint.targets.script.policy import constant_attribute, constant_names
@@ -432,81 +432,6 @@ def _appended(function: cst.FunctionDef, name: str) -> list[cst.BaseExpression]:
     return found
 
 
-def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
-    """Why torch cannot convert an unannotated attribute holding an instance of a project class that compiled code
-    reads (a dataclass, or an `__init__`, its own or a base's, taking `*args`/`**kwargs`)."""
-    project = ctx.project
-    for current in project.mro(cls):
-        if decorator_names(current.node, current.module.imports) & DATACLASS_DECORATORS:
-            return f"`{current.name}` is a dataclass (torch cannot get the source of its generated `__init__`)"
-    init = project.find_method(cls, "__init__")
-    if init is not None:
-        params = init.node.params
-        for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
-                where = f"{init.cls.name}.__init__" if init.cls else "__init__"
-                return f"`{where}` takes `*{star.name.value}`" if star is params.star_arg else f"`{where}` takes `**{star.name.value}`"
-    return None
-
-
-class UncompilableAttributeClass(ScriptRule):
-    code = "JIT608"
-    name = "uncompilable-attribute-class"
-    severity = "error"
-    summary = "an attribute whose project class is a dataclass or takes `**kwargs` (found across files)"
-    fix = "safe"
-    scope = "anywhere"
-    outside_handlers = frozenset({"ClassDef"})  # its `self.x` reads are in compiled code
-    message = "module attribute of a class TorchScript cannot compile"
-    whole_class = "same-error"  # the annotation's class fails to compile before any line of the module
-    reports_only_in = "module-class"
-    checked_handlers = frozenset({("visit", "Attribute"), ("visit", "ClassDef")})
-
-    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
-        cls = ctx.module_class(node)
-        if cls is None:
-            return
-        if any("__jit_ignored_attributes__" in current.string_lists for current in ctx.project.mro(cls)):
-            return
-        attributes = ctx.project.attributes(cls)
-        for name, info in cls.own_attributes.items():
-            if info.annotation is None:
-                continue
-            # torch types the annotation only for an attribute the instance has (`__init__` sets it); a base
-            # class annotating what only subclasses set is JIT631's, at each subclass torch rejects
-            seen = attributes.get(name)
-            if seen is None or "__init__" not in seen.assigned_in:
-                continue
-            target = ctx.project.resolve_class(ctx.qualify(info.annotation))
-            reason = annotation_uncompilable_reason(target, ctx) if target is not None else None
-            if reason is not None and not ctx.project.is_module_class(target):
-                ctx.report(info.annotation, f"`{name}: {target.name}` makes torch compile `{target.name}` "
-                           f"(module `{target.module.name}`) as a TorchScript class, and it cannot: {reason}. Store "
-                           f"the fields compiled code needs as plain attributes in `__init__` (`self.hidden = "
-                           f"config.hidden`), and drop the class-level annotation",
-                           fix=drop_class_annotation(info.annotation, node, ctx))
-
-    def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
-        if ctx.function is None or not ctx.function.body_captured or ctx.in_pruned_branch:
-            return
-        found = self_attribute_load(node, ctx)
-        if found is None:
-            return
-        name, _info = found
-        for owner in module_owners(ctx):
-            info = ctx.project.attributes(owner).get(name)
-            if info is None or info.annotation is not None:
-                continue
-            for constructor in info.constructors:
-                target = ctx.project.resolve_class(constructor)
-                reason = uncompilable_reason(target, ctx) if target is not None else None
-                if reason is not None and not ctx.project.is_module_class(target):
-                    ctx.report(node, f"`self.{name}` holds a `{target.name}`, which compiled code reads, so torch "
-                                     f"must convert it to a TorchScript class, and it cannot: {reason}. Copy the "
-                                     f"fields compiled code needs to plain attributes in `__init__`")
-                    return
-
-
 class NoModuleInternals(ScriptRule):
     code = "JIT619"
     name = "no-module-internals"
@@ -546,28 +471,6 @@ def final_class_attribute(name: str, kind: str, owner_node: cst.ClassDef | None,
                     and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name):
                 content = f"{name}: {torch}.jit.Final[{_FINAL_KINDS[kind]}] = {ctx.code(small.value)}"
                 return PendingFix(f"annotate `{name}` Final (a constant of the module)", [PendingEdit(small, content)])
-    return None
-
-
-def drop_class_annotation(annotation: cst.BaseExpression, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
-    """JIT608: drop the class-level `config: ModelConfig` that makes torch compile the class (a bare annotation
-    does nothing when eager Python runs the class). Safe. Only for a bare annotation on its own line, not the last
-    statement of the class body, when the blank lines after it hold no comment (they go with it)."""
-    if not isinstance(cls.body, cst.IndentedBlock):
-        return None
-    body = list(cls.body.body)
-    for index, statement in enumerate(body):
-        if (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-                and isinstance(statement.body[0], cst.AnnAssign) and statement.body[0].annotation.annotation is annotation
-                and statement.body[0].value is None):
-            if index + 1 >= len(body):
-                return None
-            following = body[index + 1]
-            if any(line.comment is not None for line in getattr(following, "leading_lines", ())):
-                return None
-            if isinstance(following, (cst.FunctionDef, cst.ClassDef)) and following.decorators:
-                return None  # its position starts at `def`: the removal would take the decorators
-            return PendingFix("drop the class-level annotation", [PendingEdit(statement, "", until=following)])
     return None
 
 

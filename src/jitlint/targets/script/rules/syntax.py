@@ -327,7 +327,10 @@ class NoFormatSpec(ScriptRule):
     message = "f-string format specs and conversions (`{v:.2f}`, `{v!r}`) are not supported by TorchScript; use `'{:.2f}'.format(v)`"
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression, ctx: RuleContext) -> None:
-        if node.format_spec is not None or node.conversion is not None:
+        if node.equal is not None:  # `{x=}`: Python's parser makes it the text "x=" and a `!r` conversion
+            ctx.report(node, "f-string `{x=}` is `x=` and `repr(x)` (a `!r` conversion), which TorchScript does not "
+                             "support (torch: \"Don't support conversion in JoinedStr\"); write `f\"x={x}\"`")
+        elif node.format_spec is not None or node.conversion is not None:
             ctx.report(node, fix=self._fix(ctx))
 
     @staticmethod
@@ -340,7 +343,7 @@ class NoFormatSpec(ScriptRule):
         for part in string.parts:
             if isinstance(part, cst.FormattedStringText):
                 template.append(part.value)
-            elif part.conversion is not None or any(
+            elif part.conversion is not None or part.equal is not None or any(
                 not isinstance(p, cst.FormattedStringText) for p in (part.format_spec or [])
             ):
                 return None

@@ -44,6 +44,11 @@ class NoMatchingOverload(TypedRule):
             return (f"a {result.type} tested for truth: TorchScript makes a bool only of a bool, a number, a Tensor, a "
                     f"str or a container (torch: 'Could not cast value of type {result.type} to bool'); compare it "
                     "to what you mean"), None
+        if isinstance(result, R.CallableTruth):
+            return (f"`self.{result.attribute}` holds what `__init__` gets for `{result.parameter}` (annotated a "
+                    f"Callable): None, a function or a module, and TorchScript makes a bool of none of them (torch: "
+                    f"'Could not cast value of type NoneType to bool' for None, 'function cannot be used as a value' "
+                    f"for a function); test `self.{result.attribute} is not None`"), None
         if isinstance(result, R.UnwrapNone):
             return ("`torch.jit._unwrap_optional(None)`: torch cannot infer the contained type from a None (torch: "
                     "'aten::_unwrap_optional(t(a)? optional) -> t(a)')"), None

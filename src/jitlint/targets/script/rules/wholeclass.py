@@ -349,6 +349,112 @@ class CompiledMethodWrapperTakesVarargs(ScriptRule):
         return uses[0].caller_name if uses else None
 
 
+# -- JIT635: a submodule carrying a forward pre-hook object (the hook-based weight_norm, spectral_norm) ----------
+
+# `torch.nn.utils.weight_norm` and `spectral_norm` (not `torch.nn.utils.parametrizations`' versions, which script)
+# register an instance of a class (`WeightNorm`, `SpectralNorm`) as a forward pre-hook of the module they wrap.
+# Scripting a module names every hook of it and of each submodule by `hook.__name__` (`torch/jit/_recursive.py`,
+# `get_hook_stubs`), which an instance lacks: AttributeError, no line of the user's code.
+_HOOK_OBJECT_WRAPPERS = {
+    "torch.nn.utils.weight_norm": "WeightNorm", "torch.nn.utils.weight_norm.weight_norm": "WeightNorm",
+    "torch.nn.utils.spectral_norm": "SpectralNorm", "torch.nn.utils.spectral_norm.spectral_norm": "SpectralNorm",
+}
+_HOOK_ADVICE = {
+    "WeightNorm": "use `torch.nn.utils.parametrizations.weight_norm` (it scripts), or call `remove_weight_norm` on "
+                  "the submodule before scripting",
+    "SpectralNorm": "call `torch.nn.utils.remove_spectral_norm` on the submodule before scripting (the "
+                    "parametrization-based `spectral_norm` does not script either)",
+}
+_HOOK_REMOVERS = frozenset({"torch.nn.utils.remove_weight_norm", "torch.nn.utils.weight_norm.remove_weight_norm",
+                            "torch.nn.utils.remove_spectral_norm", "torch.nn.utils.spectral_norm.remove_spectral_norm"})
+
+
+def _wrapper_calls(value: cst.BaseExpression, imports) -> list[tuple[cst.Call, str]]:
+    """The hook-registering calls that always run when `value` is evaluated and whose module ends up in it: `value`
+    itself, or an argument (at any depth) of the calls building it; not under a conditional expression, a lambda or
+    a comprehension (which may run it for no element)."""
+    if isinstance(value, cst.Call):
+        hook = _HOOK_OBJECT_WRAPPERS.get(imports.qualify(value.func) or "")
+        if hook is not None:
+            return [(value, hook)]
+        found = []
+        for argument in value.args:
+            if not argument.star:
+                found += _wrapper_calls(argument.value, imports)
+        return found
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return [call for element in value.elements if isinstance(element, cst.Element)
+                for call in _wrapper_calls(element.value, imports)]
+    return []
+
+
+class HookObjectSubmodule(ScriptRule):
+    code = "JIT635"
+    name = "hook-object-submodule"
+    severity = "error"
+    summary = ("a module class whose `__init__` always wraps a submodule with the hook-based "
+               "`torch.nn.utils.weight_norm`/`spectral_norm`: torch cannot name the hook object and rejects the class")
+    message = "this submodule carries a pre-hook object torch.jit.script cannot name"
+    scope = "anywhere"
+    outside_handlers = frozenset({"ClassDef"})
+    whole_class = "same-error"  # torch raises while it collects the hooks, before it compiles any line
+    reports_only_in = "module-class"
+    checked_handlers = frozenset({("visit", "ClassDef")})
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        cls = ctx.module_class(node)
+        if cls is None:
+            return
+        init, forward = cls.methods.get("__init__"), ctx.project.find_method(cls, "forward")
+        if init is None or forward is None or ctx.captured.get(forward.node) is None:
+            return
+        if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
+            return  # torch scripts what it returns (it may remove the hooks first)
+        body, imports = init.node.body, ctx.module.imports
+        if not isinstance(body, cst.IndentedBlock) or any(
+                imports.qualify(call.func) in _HOOK_REMOVERS for method in cls.methods.values()
+                for call in calls_in(method.node)):
+            return
+        self_name = first_param_name(init.node)
+        for statement in body.body:  # the statements `__init__` always runs, up to the first that may leave it
+            if not isinstance(statement, cst.SimpleStatementLine):
+                if _may_leave([statement]):
+                    return
+                continue
+            for small in statement.body:
+                if isinstance(small, (cst.Return, cst.Raise)):
+                    return
+                found = self._stored(small, cls, self_name, imports)
+                if found:
+                    call, hook = found[0]
+                    ctx.report(call, f"`{imports.qualify(call.func)}` registers a `{hook}` object as a forward "
+                                     f"pre-hook, and torch.jit.script names each hook by its `__name__`, which an "
+                                     f"object lacks (torch: \"'{hook}' object has no attribute '__name__'\"), so "
+                                     f"`{cls.name}` cannot be scripted; " + _HOOK_ADVICE[hook])
+                    return
+
+    @staticmethod
+    def _stored(small: cst.BaseSmallStatement, cls: ClassInfo, self_name: str | None,
+                imports) -> list[tuple[cst.Call, str]]:
+        """The wrapping calls of `self.x = <value>` whose module `value` holds, or of a bare `weight_norm(self.x)`."""
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(
+                target := small.targets[0].target, cst.Attribute) and isinstance(target.value, cst.Name) and (
+                target.value.value == self_name):
+            info = cls.own_attributes.get(target.attr.value)
+            # the last value `__init__` stores there, and no other method stores one: a later value replaces it
+            if info is None or not info.init_values or info.init_values[-1].node is not small.value or (
+                    info.assigned_in != frozenset({"__init__"})):
+                return []
+            return _wrapper_calls(small.value, imports)
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and small.value.args:
+            first = small.value.args[0].value
+            if (isinstance(first, cst.Attribute) and isinstance(first.value, cst.Name)
+                    and first.value.value == self_name and not small.value.args[0].keyword):
+                return [(small.value, hook) for call, hook in _wrapper_calls(small.value, imports)
+                        if call is small.value]
+        return []
+
+
 # -- fixes ----------------------------------------------------------------------------------------------------
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jitlint.targets.script.typing.truth import truth_problems
 from jitlint.targets.script.typing.types import (
     ANY, ANY_LIST, ANY_TUPLE, BOOL, NONE, Type, subtype, union_of, without_none,
 )
@@ -107,6 +108,8 @@ def condition(test: cst.BaseExpression, env: dict, checker: "ExpressionChecker")
     found = _condition(test, env, checker)
     if isinstance(test, (cst.BooleanOperation, cst.UnaryOperation, cst.Comparison, cst.Call)):
         checker.types[id(test)] = BOOL
+    for problem in truth_problems(test, checker.types, checker.scope):  # each operand made a bool
+        checker.report(problem)
     return found
 
 

@@ -39,7 +39,7 @@ from jitlint.targets.script.typing.results import (
     AnnotatedMismatch, AttributeNoneAssigned, AttributeTypeChange, BranchMismatch, CannotUnpack, DeleteSlice,
     ClassProblem, ContainerSliceAssign, DeleteUndefined, TargetProblem, ValueProblem,
     EmptyContainerFilled, FunctionTypes, LoopOnly, MissingReturn, ModuleContainerProblem, NoMatchingCall,
-    NoneThenValue, NoTruthValue, OneBranch, Result, ReturnJoin, ReturnMismatch, SugaredReassign, TupleMisuse,
+    NoneThenValue, OneBranch, Result, ReturnJoin, ReturnMismatch, SugaredReassign, TupleMisuse,
     UnpackArity, VariableTypeChange,
 )
 from jitlint.targets.script.typing.types import (
@@ -337,7 +337,6 @@ class Checker:
     def if_statement(self, node: cst.If, frame: Frame) -> bool:
         env = frame.chain()
         test = condition(node.test, env, self.exprs)
-        self._truth(node.test, frame)
         body_dead = id(node.body) in self.pruned
         orelse_dead = node.orelse is not None and id(node.orelse) in self.pruned
         static = test.static
@@ -479,7 +478,6 @@ class Checker:
     def while_loop(self, node: cst.While, frame: Frame) -> None:
         env = frame.chain()
         condition(node.test, env, self.exprs)
-        self._truth(node.test, frame)
         body = Frame(frame)
         self.loops.append(_Loop())
         try:
@@ -938,7 +936,6 @@ class Checker:
     def assert_statement(self, node: cst.Assert, frame: Frame) -> bool:
         env = frame.chain()
         test = condition(node.test, env, self.exprs)
-        self._truth(node.test, frame)
         if node.msg is not None:
             self.exprs.expr(node.msg, test.when_false(env))
         if test.static is False:
@@ -948,25 +945,6 @@ class Checker:
         elif test.static is True:
             self._refine(frame, test.true)
         return False
-
-    def _truth(self, test: cst.BaseExpression, frame: Frame) -> None:
-        """A value tested for truth that torch cannot make a bool of (an Optional, a tuple)."""
-        for operand in _truth_operands(test):
-            value = self.out.types.get(id(operand))
-            if isinstance(value, Type) and value.name == "Class":
-                cls = self.scope.project.resolve_class(value.qualname)
-                method = self.scope.project.find_method(cls, "__bool__") if cls is not None else None
-                if method is not None and method.node.returns is not None:
-                    returns = Reader(method.module.imports, self.scope.project).read(method.node.returns.annotation)
-                    if returns is not None and returns != BOOL:
-                        self._report(ClassProblem(operand, cls.name, "bool-return", type=returns))
-                continue
-            if isinstance(value, Type) and value.fully_known and (
-                    value.name in ("Tuple", "Optional", "Device") or (value.name == "Union" and NONE in value.args)):
-                if value.name == "Tuple":
-                    self._report(TupleMisuse(operand, value, "truth"))
-                else:
-                    self._report(NoTruthValue(operand, value))
 
     # -- empty containers ---------------------------------------------------------------------------------------
     def _empty_container_call(self, result: NoMatchingCall) -> bool:
@@ -1040,16 +1018,6 @@ def _empty_container(value: cst.BaseExpression, imports) -> str | None:
     if isinstance(value, cst.Call) and not value.args:
         return {"builtins.list": "list", "builtins.dict": "dict"}.get(imports.qualify(value.func) or "")
     return None
-
-
-def _truth_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _truth_operands(test.expression)
-    if isinstance(test, cst.BooleanOperation):
-        return _truth_operands(test.left) + _truth_operands(test.right)
-    if isinstance(test, (cst.Comparison, cst.Call)):
-        return []
-    return [test]
 
 
 def _reads_name(node: cst.CSTNode, name: str) -> bool:

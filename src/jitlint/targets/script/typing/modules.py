@@ -162,6 +162,28 @@ class ModuleMembers:
             return Reader(imports, self.project).read(info.annotation)
         return self._built(cls, name) or self._inferred(cls, info, name)
 
+    def callable_parameter(self, cls: ClassInfo, name: str) -> str | None:
+        """The `__init__` parameter annotated `Callable` (or `Optional[Callable]`) that every value `__init__` stores
+        in `self.<name>` is, when nothing else sets or annotates the attribute: torch types the attribute by what
+        the instance holds, a function, a module or None, and none of them is a value with a truth value."""
+        info = self.project.attributes(cls).get(name)
+        if (info is None or not info.init_values or info.registered or info.filled_in_init or info.annotation is not None
+                or info.assigned_in != frozenset({"__init__"})):
+            return None
+        found: set[str] = set()
+        for current in self.project.mro(cls):
+            own, init = current.own_attributes.get(name), current.methods.get("__init__")
+            for value in own.init_values if own is not None else ():
+                node = value.node
+                if init is None or not isinstance(node, cst.Name) or node.value in assigned_names(init.node):
+                    return None
+                param = next((p for p in named_params(init.node.params)[1:] if p.name.value == node.value), None)
+                if param is None or param.annotation is None or not _callable_annotation(
+                        param.annotation.annotation, current.module.imports):
+                    return None
+                found.add(node.value)
+        return found.pop() if len(found) == 1 else None
+
     def _last_module(self, cls: ClassInfo, name: str) -> Classes | None:
         """The classes the last module of a Sequential `__init__` builds as `nn.Sequential(a, ..., z)` may be."""
         info = self.project.attributes(cls).get(name)
@@ -349,6 +371,32 @@ class ModuleMembers:
         bases: a Tensor, or None when the value is None (torch types such an attribute NoneType)."""
         return run_fact(self.project, _Registered, cls)
 
+
+
+_CALLABLE = frozenset({"typing.Callable", "collections.abc.Callable"})
+_OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional"})
+_UNION = frozenset({"typing.Union", "typing_extensions.Union"})
+
+
+def _callable_annotation(node: cst.BaseExpression, imports, none: bool = False) -> bool:
+    """`Callable`, `Callable[...]`, `Optional[Callable[...]]`, `Union[Callable[...], None]`, `Callable[...] | None`
+    (`none`: a None member also counts, inside a Union)."""
+    if none and is_none(node):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+        return (_callable_annotation(node.left, imports, True) and _callable_annotation(node.right, imports, True)
+                and not (is_none(node.left) and is_none(node.right)))
+    if isinstance(node, cst.Subscript):
+        outer = imports.qualify(node.value)
+        if outer in _CALLABLE:
+            return True
+        elements = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
+        if outer in _OPTIONAL and len(elements) == 1:
+            return _callable_annotation(elements[0], imports)
+        if outer in _UNION and elements and not all(is_none(e) for e in elements):
+            return all(_callable_annotation(e, imports, True) for e in elements)
+        return False
+    return isinstance(node, (cst.Name, cst.Attribute)) and imports.qualify(node) in _CALLABLE
 
 
 def _single_assignments(init: cst.FunctionDef, params) -> list[tuple[str, cst.BaseExpression]]:

@@ -220,6 +220,17 @@ class NoTruthValue(Result):
     type: Type
 
 
+@dataclass(frozen=True, eq=False)
+class CallableTruth(Result):
+    """`if self.fn:` where `__init__` stores in `self.fn` a parameter annotated `Callable` (or `Optional[Callable]`):
+    torch types the attribute by the value, and makes a bool of none of those it may be (None: 'Could not cast value
+    of type NoneType to bool'; a function: 'function cannot be used as a value'; a module: 'Could not cast value of
+    type ... to bool')."""
+
+    attribute: str
+    parameter: str
+
+
 # -- literals and hints ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class TernaryMismatch(Result):
