@@ -490,10 +490,7 @@ def fx_types(ctx) -> FxTypes:
 
 
 def enclosing_function(ctx) -> cst.FunctionDef | None:
-    for ancestor in reversed(ctx.ancestors):
-        if isinstance(ancestor, cst.FunctionDef):
-            return ancestor
-    return None
+    return ctx.enclosing(cst.FunctionDef)
 
 
 def type_of(ctx, expr: cst.BaseExpression) -> str | None:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from jitlint.facts.torch_api import PARAMETER_CLASSES, SCALAR_ANNOTATIONS, SEQUENCE_ANNOTATIONS, TENSOR_CLASSES
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import first_param_name
 from jitlint.project import CallResult, ClassInfo, FunctionInfo, is_torch_module_base
@@ -46,7 +47,6 @@ BOOL, BUILTIN, ITERATE, INDEX, ITEM_ASSIGN, FACTORY, FINFO, MODULE_IN_FORWARD, S
 )
 ISINSTANCE, NONE_CHECK = "isinstance", "none-check"
 
-PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # Builtins whose result is a Proxy when an argument is (recorded through magic methods).
 _PROXY_BUILTINS = frozenset({"builtins.getattr", "builtins.abs", "builtins.pow"})
 # Builtins that iterate their (first) argument.
@@ -190,11 +190,6 @@ def parameter_taint(policy: "TracePolicy", entry: "CapturedFunction") -> tuple[d
     return values, frozenset(), frozenset(guessed)
 
 
-_SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "typing.Sequence", "builtins.list", "builtins.tuple",
-                                   "collections.abc.Sequence"})
-_SCALAR_ANNOTATIONS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.str"})
-
-
 def _guess(param: cst.Param, imports) -> Any:
     """What a forward parameter whose callers are unknown holds, by its annotation: a Proxy for a tensor or no
     annotation, a sequence of them for `List[...]`/`Tuple[...]`, a concrete value for a scalar type, and MAYBE for
@@ -209,11 +204,11 @@ def _guess(param: cst.Param, imports) -> Any:
         if isinstance(inner, cst.Index):
             outer = inner.value.value if isinstance(inner.value, cst.Subscript) else inner.value
             qualified = imports.qualify(outer) or ""
-    if qualified == "torch.Tensor":
+    if qualified in TENSOR_CLASSES:
         return PROXY
-    if qualified in _SEQUENCE_ANNOTATIONS:
+    if qualified in SEQUENCE_ANNOTATIONS:
         return SEQ_P
-    if qualified in _SCALAR_ANNOTATIONS:
+    if qualified in SCALAR_ANNOTATIONS:
         return None
     return MAYBE
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.torch_api import TENSOR_CLASSES
 from jitlint.literals import literal_type as python_literal_type
-from jitlint.names import assigned_names, first_param
+from jitlint.facts.syntax import assigned_names
+from jitlint.names import first_param
 from jitlint.targets.script.infer import TENSOR, TENSOR_METHODS, is_overload_implementation, signature_comment
 
 # torch.* callables that do not return a Tensor.
@@ -14,7 +16,6 @@ TORCH_NON_TENSOR = frozenset(
      "torch.get_default_dtype", "torch.device", "torch.dtype", "torch.Size", "torch.finfo", "torch.iinfo",
      "torch.jit.annotate", "torch.jit.isinstance", "torch.is_floating_point", "torch.is_complex"}
 )
-TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor"})
 LIST_ANNOTATIONS = frozenset({"typing.List", "builtins.list"})
 
 
@@ -77,7 +78,7 @@ def _element_type_is_tensor(annotation: cst.BaseExpression, qualify) -> bool:
         return False
     if len(annotation.slice) != 1 or not isinstance(annotation.slice[0].slice, cst.Index):
         return False
-    return qualify(annotation.slice[0].slice.value) in TENSOR_ANNOTATIONS
+    return qualify(annotation.slice[0].slice.value) in TENSOR_CLASSES
 
 
 def unannotated_tensor_param(
@@ -118,7 +119,7 @@ def tensor_evident(node: cst.BaseExpression, ctx, bound_tensors: frozenset[str] 
             return param.default is None
         param = params_of(info.node).get(node.value)
         if param is not None and param.annotation is not None and node.value not in assigned_names(info.node):
-            return ctx.qualify(param.annotation.annotation) in TENSOR_ANNOTATIONS
+            return ctx.qualify(param.annotation.annotation) in TENSOR_CLASSES
         return False
     if isinstance(node, cst.Call):
         func = node.func

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import libcst as cst
 
 from jitlint.targets.script.infer import (
-    _has_annotations,
+    has_annotations,
     comment_count_mismatch,
     is_overload_implementation,
     overload_group,
@@ -14,18 +15,12 @@ from jitlint.targets.script.infer import (
 from jitlint.targets.script.rules.callables import called_params
 from jitlint.targets.script.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script import fixers
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 from jitlint.targets.script.facts import FlowEvents
-
-
-def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[PendingEdit]:
-    """Edits turning `name=default` into `name: annotation = default` (a Param's range is its name only; the `=`
-    is a shared layout node with no position of its own, so the edit runs from the name to the default)."""
-    if param.default is not None:
-        return [PendingEdit(param.name, f"{param.name.value}: {annotation} = ", until=param.default)]
-    return [PendingEdit(param.name, f"{param.name.value}: {annotation}")]
+from jitlint.targets.script.typeflow import Problem
+from jitlint.targets.script.rewrite import annotate_param, builtin_generics, compiled_function
+from jitlint.targets.script.flow_messages import suggested_annotation
 
 
 # Verified on torch 2.13: each fails with "Unknown type constructor X" (subscripted) or "Unknown type name".
@@ -150,6 +145,7 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
 
 class UnannotatedNonTensorParam(ScriptRule):
     code = "JIT202"
+    problem = Problem.UNANNOTATED_NON_TENSOR_PARAM
     facts = (FlowEvents,)
     name = "unannotated-nontensor-param"
     severity = "error"
@@ -175,7 +171,7 @@ class UnannotatedNonTensorParam(ScriptRule):
                     node,  # the call: torch names its first line
                     f"`{name}` is used as an int by `range()`, but it has no annotation, so TorchScript types it "
                     f"as a Tensor; annotate it: `{name}: int`",
-                    fix=fixers.annotate(param, "int", ctx),
+                    fix=annotate(param, "int", ctx),
                 )
 
     def visit_Comparison(self, node: cst.Comparison, ctx: RuleContext) -> None:
@@ -197,7 +193,7 @@ class UnannotatedNonTensorParam(ScriptRule):
                         candidate,
                         f"`{name}` is compared with a string, but it has no annotation, so TorchScript types it "
                         f"as a Tensor; annotate it: `{name}: str`",
-                        fix=fixers.annotate(param, "str", ctx),
+                        fix=annotate(param, "str", ctx),
                     )
             left = right
 
@@ -213,6 +209,9 @@ class UnannotatedNonTensorParam(ScriptRule):
         if info is None:
             return None
         return unannotated_tensor_param(node, info.node, info.bound_first_param == "instance", ctx.module.tree)
+
+    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
+        return annotate_from_message(_first_name(node), message, ctx)
 
 
 class UnsupportedAnnotation(ScriptRule):
@@ -470,7 +469,7 @@ class OverloadMisuse(ScriptRule):
                 for problem in overloads.undeclared_unannotated(declaration, node, signature_comment(node) is not None):
                     ctx.report(problem.node, problem.message)
             for declaration in group.declarations:
-                if not _has_annotations(declaration) and signature_comment(declaration) is None:
+                if not has_annotations(declaration) and signature_comment(declaration) is None:
                     ctx.report(
                         declaration.name,
                         f"this `@torch.jit._overload` declaration of `{node.name.value}` has no annotations, so it "
@@ -612,3 +611,36 @@ class TensorFunctionAsAnnotation(ScriptRule):
         if isinstance(node, (cst.List, cst.Tuple)):  # Callable's argument list
             return [part for element in node.elements for part in self._found(element.value, ctx)]
         return []
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+def annotate(param: cst.Param, annotation: str, ctx: RuleContext) -> PendingFix | None:
+
+    if param.annotation is not None or param.star:
+        return None
+    return PendingFix(f"annotate `{param.name.value}: {annotation}`", annotate_param(param, annotation, ctx))
+
+
+def annotate_from_message(param_name: str, message: str, ctx: RuleContext) -> PendingFix | None:
+    """A flow finding's `name: T` advice, applied to the compiled function's parameter `name`."""
+    match = suggested_annotation(message, rf"{re.escape(param_name)}: (int|float|bool|str|List\[(?:int|float|str|bool|torch\.Tensor)\])")
+    if match is not None and "torch." in match.group(1) and ctx.torch_name != "torch":
+        return None
+    function = compiled_function(ctx)
+    if match is None or function is None:
+        return None
+    params = function.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.name.value == param_name:
+            return annotate(param, builtin_generics(match.group(1)), ctx)
+    return None
+
+
+def _first_name(node: cst.CSTNode) -> str:
+    """The parameter a JIT202 event advises annotating: the event's name, or a call's first argument's
+    (`torch.cat(xs)`, reported at the call); "" otherwise (the advice is then for another function's parameter)."""
+    if isinstance(node, cst.Call) and node.args and node.args[0].keyword is None:
+        node = node.args[0].value
+    return node.value if isinstance(node, cst.Name) else ""
