@@ -57,3 +57,8 @@ __annotations__ __call__ __class__ __delattr__ __dict__ __dir__ __doc__ __eq__ _
 __getattribute__ __getstate__ __gt__ __hash__ __init__ __init_subclass__ __le__ __lt__ __module__ __ne__ __new__
 __reduce__ __reduce_ex__ __repr__ __setattr__ __setstate__ __sizeof__ __str__ __subclasshook__ __weakref__
 """.split())
+# The names of torch's dtypes (`torch.float32`, `torch.half`, ...).
+DTYPE_NAMES = frozenset(
+    "float float16 float32 float64 half double bfloat16 int int8 int16 int32 int64 long short uint8 bool "
+    "complex64 complex128 cfloat cdouble".split()
+)

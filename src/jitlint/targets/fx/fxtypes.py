@@ -501,3 +501,6 @@ def type_of(ctx, expr: cst.BaseExpression) -> str | None:
 
 def file_mentions_fx(text: str | None) -> bool:
     return text is None or "fx" in text or "export" in text
+
+
+FX_HINTS = ("fx", "export", "example_inputs")

@@ -243,3 +243,19 @@ def annotation_uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | No
                 prefix = "*" if star is params.star_arg else "**"
                 return f"`{cls.name}.{name}` takes `{prefix}{star.name.value}`"
     return None
+
+
+def is_load(ctx: RuleContext) -> bool:
+    """Whether the node being visited is read (not assigned, deleted or augmented)."""
+    parent = ctx.parent
+    return not isinstance(parent, (cst.AssignTarget, cst.Del)) and not (
+        isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is ctx.ancestors[-1]
+    )
+
+
+def self_attribute_load(node: cst.Attribute, ctx: RuleContext):
+    """(name, info) for a read of `self.<name>` in compiled code (not an assignment target)."""
+    found = ctx.self_attribute(node)
+    if found is None or not is_load(ctx):
+        return None
+    return found

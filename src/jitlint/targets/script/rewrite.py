@@ -8,7 +8,7 @@ import re
 import libcst as cst
 
 from jitlint.facts.syntax import names_in, names_in_targets
-from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.rules.base import PendingEdit, RuleContext
 from jitlint.walk import walk
 
 
@@ -189,11 +189,12 @@ def class_level_names(cls: cst.ClassDef) -> set[str]:
     return names
 
 
-def final_flag(flag: str, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
-    """`flag: torch.jit.Final[bool]` first in the class body (after its docstring), so that torch reads the flag
-    as a constant of each instance and drops the branches it guards when it is false. Only when every value
-    `__init__` gives the flag is evidently a bool. Safe: at run time the annotation changes nothing (`Final` is
-    not enforced; `from typing import Final` is added when the file has no spelling of it)."""
+def final_flag(flag: str, cls: cst.ClassDef, ctx: RuleContext) -> tuple[str, list[PendingEdit]] | None:
+    """The edits declaring `flag: torch.jit.Final[bool]` first in the class body (after its docstring), so that
+    torch reads the flag as a constant of each instance and drops the branches it guards when it is false, with the
+    spelling of `Final` they use. Only when every value `__init__` gives the flag is evidently a bool. Safe: at run
+    time the annotation changes nothing (`Final` is not enforced; `from typing import Final` is added when the file
+    has no spelling of it)."""
     if not isinstance(cls.body, cst.IndentedBlock):
         return None
     init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
@@ -238,7 +239,7 @@ def final_flag(flag: str, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | N
     edits = [PendingEdit(anchor, f"{flag}: {final}[bool]\n{'' if annotation else chr(10)}{indent}", insert_before=True)]
     if import_edit is not None:
         edits.insert(0, import_edit)
-    return PendingFix(f"declare `{flag}` a constant (`{final}[bool]`)", edits)
+    return final, edits
 
 
 def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[PendingEdit]:

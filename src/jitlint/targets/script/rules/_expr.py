@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.facts.torch_api import TENSOR_CLASSES
+from jitlint.facts.torch_api import DTYPE_NAMES, TENSOR_CLASSES
 from jitlint.literals import literal_type as python_literal_type
 from jitlint.facts.syntax import assigned_names
 from jitlint.names import first_param
 from jitlint.targets.script.infer import TENSOR, TENSOR_METHODS, is_overload_implementation, signature_comment
+from jitlint.walk import walk
 
 # torch.* callables that do not return a Tensor.
 TORCH_NON_TENSOR = frozenset(
@@ -169,3 +170,32 @@ def constant_attribute(name: str, ctx) -> bool:
 
     owners = ctx.function.owners if ctx.function is not None else []
     return any(name in constant_names(ctx.project, owner) for owner in owners)
+
+
+def global_value_type(value: cst.BaseExpression, module_imports) -> str | None:
+    """The Python type of a module-level value TorchScript rejects when compiled code reads the global."""
+    kind = literal_type(value)
+    if kind is not None:
+        return kind.split("[")[0].lower()
+    if isinstance(value, cst.Name) and value.value == "None":
+        return "None"
+    qualified = module_imports.qualify(value.func if isinstance(value, cst.Call) else value) or ""
+    if isinstance(value, cst.Attribute) and qualified.startswith("torch.") and qualified[6:] in DTYPE_NAMES:
+        return "dtype"
+    if isinstance(value, cst.Call) and qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
+        return "Tensor"
+    return None
+
+
+def called_params(function: cst.FunctionDef) -> frozenset[str]:
+    """Names of `function`'s parameters its body calls as `name(...)` (rebound names included: callers filter)."""
+    names = set(params_of(function))
+    found: set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in names:
+                found.add(node.func.value)
+
+    walk(function.body, Calls())
+    return frozenset(found)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.facts.torch_api import SCALAR_ANNOTATIONS
-from jitlint.walk import walk
 from jitlint.facts.syntax import assigned_names
 from jitlint.names import first_param
 from jitlint.literals import literal_type as python_literal_type
@@ -47,20 +46,6 @@ def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> TSType | No
     if kind is not None and kind.is_optional:
         return kind if kind.inner in SCALARS else None
     return kind if kind in SCALARS else None
-
-
-def called_params(function: cst.FunctionDef) -> frozenset[str]:
-    """Names of `function`'s parameters its body calls as `name(...)` (rebound names included: callers filter)."""
-    names = set(params_of(function))
-    found: set[str] = set()
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Name) and node.func.value in names:
-                found.add(node.func.value)
-
-    walk(function.body, Calls())
-    return frozenset(found)
 
 
 class ParameterCalledAsFunction(ScriptRule):

@@ -9,11 +9,11 @@ import libcst as cst
 from jitlint.apis import unsupported
 from jitlint.facts.syntax import assigned_names
 from jitlint.names import first_param_name
-from jitlint.targets.script.rules._expr import literal_type, params_of
+from jitlint.targets.script.rules._expr import global_value_type, params_of
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script import schemas
-from jitlint.targets.script.rules.flow import report_events
+from jitlint.targets.script.events import report_events
 from jitlint.walk import walk
 from jitlint.targets.script.facts import FlowEvents
 from jitlint.targets.script.typeflow import Problem
@@ -483,27 +483,6 @@ def _is_local(name: cst.Name, ctx: RuleContext) -> bool:
     if function is None:
         return False
     return name.value in params_of(function) or name.value in assigned_names(function)
-
-
-_TORCH_DTYPES = frozenset(
-    "float float16 float32 float64 half double bfloat16 int int8 int16 int32 int64 long short uint8 bool "
-    "complex64 complex128 cfloat cdouble".split()
-)
-
-
-def global_value_type(value: cst.BaseExpression, module_imports) -> str | None:
-    """The Python type of a module-level value TorchScript rejects when compiled code reads the global."""
-    kind = literal_type(value)
-    if kind is not None:
-        return kind.split("[")[0].lower()
-    if isinstance(value, cst.Name) and value.value == "None":
-        return "None"
-    qualified = module_imports.qualify(value.func if isinstance(value, cst.Call) else value) or ""
-    if isinstance(value, cst.Attribute) and qualified.startswith("torch.") and qualified[6:] in _TORCH_DTYPES:
-        return "dtype"
-    if isinstance(value, cst.Call) and qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
-        return "Tensor"
-    return None
 
 
 class GlobalPythonConstant(ScriptRule):

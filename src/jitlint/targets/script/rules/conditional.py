@@ -9,7 +9,7 @@ from jitlint.facts import RunFact, run_fact
 from jitlint.facts.syntax import ASSIGNMENTS, bound_names
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo
-from jitlint.rules.base import RuleContext
+from jitlint.rules.base import PendingFix, RuleContext
 from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
@@ -378,7 +378,11 @@ def _final_flag_fix(node: cst.Attribute, site: cst.If, ctx: RuleContext):
     for method in methods:
         if method is not init and flag in _stores(method.body, first_param_name(method) or "self"):
             return None  # the flag changes after `__init__`: not a constant
-    return final_flag(flag, cls, ctx)
+    declared = final_flag(flag, cls, ctx)
+    if declared is None:
+        return None
+    final, edits = declared
+    return PendingFix(f"declare `{flag}` a constant (`{final}[bool]`)", edits)
 
 
 

@@ -15,6 +15,7 @@ from jitlint.facts.syntax import assigned_names, names_in
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rewrite import class_of, compiled_function, loop_jumps
+from jitlint.targets.script.members import is_load, self_attribute_load
 
 
 def _container(node: cst.BaseExpression, ctx: RuleContext, kinds: frozenset[str]) -> tuple[str, str] | None:
@@ -46,13 +47,6 @@ def _is_constant(index: cst.BaseExpression, ctx: RuleContext) -> bool:
     return False
 
 
-def _is_load(ctx: RuleContext) -> bool:
-    parent = ctx.parent
-    return not isinstance(parent, (cst.AssignTarget, cst.Del)) and not (
-        isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is ctx.ancestors[-1]
-    )
-
-
 class _LiteralIndexRule(ScriptRule):
     """A container torch indexes at compile time: only a literal (or an inlined constant) will do."""
 
@@ -69,7 +63,7 @@ class _LiteralIndexRule(ScriptRule):
         index = _single_index(node)
         if container is None or index is None or self.is_literal(index) or _is_constant(index, ctx):
             return
-        if not _is_load(ctx):
+        if not is_load(ctx):
             return
         typed = self.typed_by_annotation(node, ctx)
         if typed is True:
@@ -381,14 +375,6 @@ def _first_call_of(target: cst.BaseExpression, scope: cst.CSTNode) -> cst.Name |
 
     walk(scope, Calls())
     return found[0] if found else None
-
-
-def self_attribute_load(node: cst.Attribute, ctx: RuleContext):
-    """(name, info) for a read of `self.<name>` in compiled code (not an assignment target)."""
-    found = ctx.self_attribute(node)
-    if found is None or not _is_load(ctx):
-        return None
-    return found
 
 
 class PlainListOfModules(ScriptRule):

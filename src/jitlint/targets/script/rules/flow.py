@@ -637,7 +637,11 @@ def flag_for_one_branch(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pe
     if function is None or cls is None or function not in ctx.ancestors:
         return None
     flag = same_flag_branches(function, ctx.ancestors[ctx.ancestors.index(function):], message)
-    return final_flag(flag, cls, ctx) if flag is not None else None
+    declared = final_flag(flag, cls, ctx) if flag is not None else None
+    if declared is None:
+        return None
+    final, edits = declared
+    return PendingFix(f"declare `{flag}` a constant (`{final}[bool]`)", edits)
 
 
 # Tensor methods TorchScript lacks, and the call it has that computes the same (verified on torch 2.13: `x.bool()`

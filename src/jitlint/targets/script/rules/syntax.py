@@ -684,7 +684,7 @@ class NoTupleOfIterable(ScriptRule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         """`tuple(xs)` of a value the type flow knows is a list (`tuple(x.shape[2:])`)."""
-        from jitlint.targets.script.rules.flow import report_events
+        from jitlint.targets.script.events import report_events
 
         report_events(self, node, ctx)
 

@@ -12,8 +12,7 @@ from jitlint.targets.script.infer import (
     overload_group,
     signature_comment,
 )
-from jitlint.targets.script.rules.callables import called_params
-from jitlint.targets.script.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
+from jitlint.targets.script.rules._expr import called_params, is_str_literal, literal_type, unannotated_tensor_param
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
@@ -156,7 +155,7 @@ class UnannotatedNonTensorParam(ScriptRule):
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         """Uses the control-flow pass finds: compared with a string, given to `torch.cat`, passed a list or a
         number at a call site."""
-        from jitlint.targets.script.rules.flow import report_events
+        from jitlint.targets.script.events import report_events
 
         report_events(self, node, ctx)
 
@@ -462,12 +461,20 @@ class OverloadMisuse(ScriptRule):
             from jitlint.targets.script.policy import ScriptPolicy
 
             if ctx.function.reason in ScriptPolicy.primary_reasons:  # torch.jit.script(g) or @torch.jit.script
-                ctx.report(node.name, overloads.DIRECTLY_SCRIPTED)
+                ctx.report(node.name, _DIRECTLY_SCRIPTED)
             for declaration in group.declarations:
-                for problem in overloads.default_mismatches(declaration, node, ctx.module.tree):
-                    ctx.report(problem.node, problem.message)
-                for problem in overloads.undeclared_unannotated(declaration, node, signature_comment(node) is not None):
-                    ctx.report(problem.node, problem.message)
+                for differs in overloads.default_mismatches(declaration, node, ctx.module.tree):
+                    ctx.report(differs.node, (
+                        f"the default of `{differs.name}` on this `@torch.jit._overload` declaration differs from "
+                        f"the implementation's ('Default parameters on overloads do not affect the runtime so they "
+                        f"must equal to the default parameter on the implementation function. Found on parameter "
+                        f"{differs.name}'); give both the same default, or none on the declaration"))
+                for left_out in overloads.undeclared_unannotated(declaration, node, signature_comment(node) is not None):
+                    ctx.report(left_out.node, (
+                        f"`{left_out.name}` is not a parameter of an `@torch.jit._overload` declaration and has no "
+                        f"annotation here ('Parameters not specified on the overloaded declaration must have a type "
+                        f"annotation in the implementation function. Did not find type for param {left_out.name}'); "
+                        f"annotate it, or declare it in every overload"))
             for declaration in group.declarations:
                 if not has_annotations(declaration) and signature_comment(declaration) is None:
                     ctx.report(
@@ -476,6 +483,12 @@ class OverloadMisuse(ScriptRule):
                         f"declares no signature ('Must explicitly add type annotations to overloaded functions'); "
                         f"annotate its parameters and return",
                     )
+
+
+_DIRECTLY_SCRIPTED = (
+    "an overloaded function is passed to `torch.jit.script` itself ('cannot be directly compiled because it is "
+    "overloaded'); script a function that calls it, so that its arguments choose the overload"
+)
 
 
 _UNION = frozenset({"typing.Union", "typing_extensions.Union"})
