@@ -64,14 +64,14 @@ READS_MESSAGES = {
 LARGEST_MODULES = {
     "targets/script/typeflow.py": 2142,
     "engine.py": 1466,
-    "targets/script/rules/syntax.py": 1246,
+    "targets/script/rules/syntax.py": 1248,
     "targets/script/rules/wholeclass_properties.py": 1198,
     "targets/fx/taint.py": 957,
     "project.py": 943,
-    "targets/script/rules/calls.py": 854,
-    "targets/script/rules/flow.py": 814,
+    "targets/script/rules/calls.py": 856,
+    "targets/script/rules/flow.py": 816,
     "cache.py": 678,
-    "targets/script/rules/types.py": 659,
+    "targets/script/rules/types.py": 660,
     "targets/script/infer.py": 628,
 }
 NEW_MODULE_CAP = 600  # any module not in the table above

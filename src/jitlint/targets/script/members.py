@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.literals import UNKNOWN, literal_value
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.mro import linearization
+from jitlint.facts.syntax import calls_in
 from jitlint.facts.torch_api import NN_MODULE_NAMES
+from jitlint.literals import UNKNOWN, literal_value
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import RuleContext
-from jitlint.facts.syntax import calls_in
 from jitlint.walk import walk
 
 

@@ -19,9 +19,8 @@ branch binds), nor a global of the module, nor a builtin. What it cannot see sta
 
 from __future__ import annotations
 
-import re
-
 import builtins
+import re
 import typing
 from dataclasses import dataclass
 

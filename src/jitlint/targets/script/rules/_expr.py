@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.syntax import assigned_names
 from jitlint.facts.torch_api import DTYPE_NAMES, TENSOR_CLASSES
 from jitlint.literals import literal_type as python_literal_type
-from jitlint.facts.syntax import assigned_names
 from jitlint.names import first_param
 from jitlint.targets.script.infer import TENSOR, TENSOR_METHODS, is_overload_implementation, signature_comment
 from jitlint.walk import walk

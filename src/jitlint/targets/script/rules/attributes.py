@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.names import first_param_name
 from jitlint.facts.torch_api import CONTAINER_KINDS
+from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, decorator_names
-from jitlint.targets.script.infer import INT, TENSOR_METHODS
-from jitlint.targets.script.policy import constant_names
-from jitlint.targets.script.rules._expr import constant_attribute, global_value_type, is_evident_tensor_method, literal_type
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.infer import INT, TENSOR_METHODS
+from jitlint.targets.script.members import (
+    DATACLASS_DECORATORS, METHOD_VALUE_ERRORS, annotation_uncompilable_reason, guarded_by_hasattr, module_owners,
+    resolved_method, self_attribute_load, self_attribute_name,
+)
+from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import (
+    constant_attribute, global_value_type, is_evident_tensor_method, literal_type,
+)
 from jitlint.walk import walk
-from jitlint.targets.script.members import DATACLASS_DECORATORS, METHOD_VALUE_ERRORS, annotation_uncompilable_reason, guarded_by_hasattr, module_owners, resolved_method, self_attribute_load, self_attribute_name
 
 # Attributes every nn.Module has (set by nn.Module.__init__).
 _MODULE_ATTRIBUTES = frozenset({"training"})

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.facts.torch_api import SCALAR_ANNOTATIONS
 from jitlint.facts.syntax import assigned_names
-from jitlint.names import first_param
+from jitlint.facts.torch_api import SCALAR_ANNOTATIONS
 from jitlint.literals import literal_type as python_literal_type
+from jitlint.names import first_param
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.infer import (
     SCALARS,
@@ -18,10 +18,10 @@ from jitlint.targets.script.infer import (
     param_types,
     signature_comment,
 )
+from jitlint.targets.script.members import METHOD_VALUE_ERRORS, resolved_method
 from jitlint.targets.script.policy import IGNORE_DECORATORS
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules._expr import params_of
-from jitlint.targets.script.members import METHOD_VALUE_ERRORS, resolved_method
 
 
 def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> TSType | None:

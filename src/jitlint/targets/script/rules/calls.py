@@ -9,15 +9,17 @@ import libcst as cst
 from jitlint.apis import unsupported
 from jitlint.facts.syntax import assigned_names
 from jitlint.names import first_param_name
-from jitlint.targets.script.rules._expr import global_value_type, params_of
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script import schemas
 from jitlint.targets.script.events import report_events
-from jitlint.walk import walk
 from jitlint.targets.script.facts import FlowEvents
+from jitlint.targets.script.rewrite import (
+    class_body_indent, class_of, compiled_function, enclosing_statement, stored_names,
+)
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import global_value_type, params_of
 from jitlint.targets.script.typeflow import Problem
-from jitlint.targets.script.rewrite import class_body_indent, class_of, compiled_function, enclosing_statement, stored_names
+from jitlint.walk import walk
 
 
 class _Names(cst.CSTVisitor):

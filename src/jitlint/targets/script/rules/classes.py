@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.syntax import target_names
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.facts.syntax import target_names
 from jitlint.walk import walk
 
 _IGNORE = frozenset({"torch.jit.ignore", "torch.jit.unused"})

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.facts.torch_api import NN_MODULE_NAMES
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.syntax import ASSIGNMENTS, bound_names
+from jitlint.facts.torch_api import NN_MODULE_NAMES
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo
 from jitlint.rules.base import PendingFix, RuleContext
+from jitlint.targets.script.members import guarded_by_hasattr, module_owners, plain_class_body, self_attribute_name
 from jitlint.targets.script.policy import constant_names
+from jitlint.targets.script.rewrite import final_flag
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
-from jitlint.targets.script.members import guarded_by_hasattr, module_owners, plain_class_body, self_attribute_name
-from jitlint.targets.script.rewrite import final_flag
 
 
 class _ReceiverAttributes(cst.CSTVisitor):

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.walk import walk
-from jitlint.facts.torch_api import INDEXED_BY_INT, INDEXED_BY_STR
-from jitlint.targets.script.rules._expr import constant_attribute, is_int_literal, is_str_literal
 from jitlint.facts.syntax import assigned_names, names_in
+from jitlint.facts.torch_api import INDEXED_BY_INT, INDEXED_BY_STR
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rewrite import class_of, compiled_function, loop_jumps
 from jitlint.targets.script.members import is_load, self_attribute_load
+from jitlint.targets.script.rewrite import class_of, compiled_function, loop_jumps
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import constant_attribute, is_int_literal, is_str_literal
+from jitlint.walk import walk
 
 
 def _container(node: cst.BaseExpression, ctx: RuleContext, kinds: frozenset[str]) -> tuple[str, str] | None:

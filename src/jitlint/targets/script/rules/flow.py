@@ -12,11 +12,13 @@ from jitlint.facts.syntax import names_in, path_to
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.events import report_events
 from jitlint.targets.script.facts import FlowEvents
-from jitlint.targets.script.typeflow import Problem
-from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rewrite import builtin_generics, class_of, compiled_function, count_name, enclosing_statement, final_flag, is_pure_chain
 from jitlint.targets.script.flow_messages import (
     int_assigned_to_float, int_becomes_float, named_variable, suggested_annotation, wrapping_number_type)
+from jitlint.targets.script.rewrite import (
+    builtin_generics, class_of, compiled_function, count_name, enclosing_statement, final_flag, is_pure_chain,
+)
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.typeflow import Problem
 from jitlint.walk import walk
 
 

@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.facts import RunFact, run_fact
 from jitlint.apis import unsupported
-from jitlint.names import first_param_name
-from jitlint.targets.script.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
-from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.policy import constant_names
-from jitlint.targets.script.rules import ScriptRule
-from jitlint.walk import walk
-from jitlint.targets.script.facts import FlowEvents
-from jitlint.targets.script.typeflow import Problem
-from jitlint.targets.script.rewrite import compiled_function, count_name, enclosing_statement, is_pure_chain, loop_jumps, module_level_names, stored_names
+from jitlint.facts import RunFact, run_fact
 from jitlint.facts.syntax import names_in, names_in_targets
+from jitlint.names import first_param_name
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.facts import FlowEvents
+from jitlint.targets.script.policy import constant_names
+from jitlint.targets.script.rewrite import (
+    compiled_function, count_name, enclosing_statement, is_pure_chain, loop_jumps, module_level_names, stored_names,
+)
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
+from jitlint.targets.script.typeflow import Problem
+from jitlint.walk import walk
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+
 import libcst as cst
 
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.facts import FlowEvents
+from jitlint.targets.script.flow_messages import suggested_annotation
 from jitlint.targets.script.infer import (
     has_annotations,
     comment_count_mismatch,
@@ -12,14 +16,11 @@ from jitlint.targets.script.infer import (
     overload_group,
     signature_comment,
 )
-from jitlint.targets.script.rules._expr import called_params, is_str_literal, literal_type, unannotated_tensor_param
-from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.rules import ScriptRule
-from jitlint.walk import walk
-from jitlint.targets.script.facts import FlowEvents
-from jitlint.targets.script.typeflow import Problem
 from jitlint.targets.script.rewrite import annotate_param, builtin_generics, compiled_function
-from jitlint.targets.script.flow_messages import suggested_annotation
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import called_params, is_str_literal, literal_type, unannotated_tensor_param
+from jitlint.targets.script.typeflow import Problem
+from jitlint.walk import walk
 
 
 # Verified on torch 2.13: each fails with "Unknown type constructor X" (subscripted) or "Unknown type name".

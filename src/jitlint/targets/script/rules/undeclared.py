@@ -7,8 +7,10 @@ import libcst as cst
 from jitlint.facts.torch_api import NN_MODULE_NAMES
 from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.members import (
+    guarded_by_hasattr, module_owners, names_set_in_class, plain_class_body, self_attribute_name,
+)
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.members import guarded_by_hasattr, module_owners, names_set_in_class, plain_class_body, self_attribute_name
 
 
 class AttributeNeverSet(ScriptRule):

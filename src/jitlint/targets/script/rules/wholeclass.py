@@ -11,15 +11,15 @@ import re
 
 import libcst as cst
 
-from jitlint.literals import UNKNOWN, literal_value
 from jitlint.facts.mro import linearization
 from jitlint.facts.syntax import calls_in
-from jitlint.names import first_param_name
 from jitlint.facts.torch_api import CONTAINER_KINDS
+from jitlint.literals import UNKNOWN, literal_value
+from jitlint.names import first_param_name
 from jitlint.project import ClassInfo
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.members import annotation_uncompilable_reason
+from jitlint.targets.script.rules import ScriptRule
 
 # Bases a module class may have that cannot define `__prepare_scriptable__` or the attributes it reads.
 _INERT_BASE_PREFIXES = ("torch.", "typing.", "typing_extensions.", "abc.")

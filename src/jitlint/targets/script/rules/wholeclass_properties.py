@@ -25,12 +25,12 @@ import re
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.facts.mro import linearization
+from jitlint.facts.torch_api import NN_MODULE_DUNDER_NAMES, NN_MODULE_NAMES
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, FunctionInfo
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.facts.torch_api import NN_MODULE_DUNDER_NAMES, NN_MODULE_NAMES
-from jitlint.facts.mro import linearization
 from jitlint.walk import children, walk
 
 _MODULE = "torch.nn.Module"
