@@ -17,24 +17,30 @@ name, since what they inherit in turn is not linted. `object` and the `typing`/`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Union
+from typing import Any, Iterable, Protocol, Union
 
-if TYPE_CHECKING:
-    from jitlint.project import ClassInfo, ProjectIndex
+
+class ClassIndex(Protocol):
+    """What the order needs of the project index (`jitlint.project.ProjectIndex`): a class by qualified name, and a
+    class's project bases. A class is anything with `base_names` (`jitlint.project.ClassInfo`)."""
+
+    def resolve_class(self, qualified: str | None) -> Any: ...
+
+    def base_classes(self, cls: Any) -> Iterable[Any]: ...
 
 INERT_BASES = frozenset({"builtins.object", "object"})
 INERT_BASE_PREFIXES = ("typing.", "typing_extensions.", "abc.")
 MAX_DEPTH = 24  # deeper hierarchies than this are taken to be cycles through re-exported names
 MAX_CLASSES = 64  # the depth-first fallback stops after this many classes
 
-Entry = Union["ClassInfo", str]
+Entry = Union[Any, str]  # a project class, or the qualified name of a class the project does not define
 
 
 def is_inert(base: str) -> bool:
     return base in INERT_BASES or base.startswith(INERT_BASE_PREFIXES)
 
 
-def linearization(project: "ProjectIndex", cls: "ClassInfo", *, strict: bool = True) -> list[Entry] | None:
+def linearization(project: ClassIndex, cls: Any, *, strict: bool = True) -> list[Entry] | None:
     """Python's C3 MRO of `cls` (see the module's docstring). `strict=False` keeps every non-project base as an
     opaque entry instead of giving up on one that is not torch's."""
     return _c3(project, cls, strict, 0, {})
@@ -97,7 +103,7 @@ def _contains(sequence: list, item) -> bool:
     return any(_same(entry, item) for entry in sequence)
 
 
-def project_mro(project: "ProjectIndex", cls: "ClassInfo") -> list["ClassInfo"]:
+def project_mro(project: ClassIndex, cls: Any) -> list[Any]:
     """The project classes of `cls`'s MRO, in order (see the module's docstring)."""
     order = linearization(project, cls, strict=False)
     if order is not None:
