@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "src"))
 
 from jitlint import pages  # noqa: E402
-from torch_oracle import script_file  # noqa: E402
+from oracles.script import script_file  # noqa: E402
 
 MODES = (("--fix", ["--fix"]), ("--fix --unsafe-fixes", ["--fix", "--unsafe-fixes"]))
 ENV = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from torch_oracle import script_source
+from oracles.script import script_source
 
 H = "import torch\nimport torch.nn as nn\nfrom typing import List\n\n"
 

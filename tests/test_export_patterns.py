@@ -11,7 +11,7 @@ from conftest import codes_for, lint_files
 from jitlint.config import Config
 from jitlint.targets.export.settings import ExportSettings
 
-from export_oracle import export_sources
+from oracles.export import export_sources
 from export_patterns import EXTRA, PATTERNS
 
 ALL = PATTERNS + EXTRA

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from jitlint import pages
 from jitlint.cli import main
 
-from torch_oracle import script_source
+from oracles.script import script_source
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXABLE = {}

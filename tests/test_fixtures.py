@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from torch_oracle import script_file
+from oracles.script import script_file
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"

@@ -6,7 +6,8 @@ import re
 import pytest
 
 from test_lookalikes import module
-from torch_oracle import points_at, script_source
+from oracles import points_at
+from oracles.script import script_source
 
 CASES = {
     "elif-chain-without-else": ("JIT702", module(

@@ -1,5 +1,5 @@
 """FX2xx on small models: each case is linted (the marked lines, `# error: CODE`, and nothing else) and, with the
-torch marker, traced with `symbolic_trace` (tests/trace_oracle.py): a case with an error mark must fail at a
+torch marker, traced with `symbolic_trace` (`tests/oracles/fx.py`): a case with an error mark must fail at a
 marked line, a case without one must trace. The look-alikes that trace fine are here so that flagging them fails."""
 
 import re
@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from conftest import codes_for, lint_files
-from trace_oracle import trace_sources
+from oracles.fx import trace_sources
 
 FX = codes_for("fx")
 H = "import math\nimport torch\nimport torch.nn as nn\n\n\n"

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from torch_oracle import script_source
+from oracles.script import script_source
 
 HEADER = """\
 import math

@@ -12,7 +12,8 @@ import textwrap
 
 import pytest
 
-from torch_oracle import points_at, script_source
+from oracles import points_at
+from oracles.script import script_source
 
 HEADER = """\
 import functools

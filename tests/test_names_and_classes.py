@@ -13,7 +13,8 @@ import textwrap
 
 import pytest
 
-from torch_oracle import points_at, script_source
+from oracles import points_at
+from oracles.script import script_source
 
 H = """\
 import torch

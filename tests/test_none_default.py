@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from torch_oracle import script_source
+from oracles.script import script_source
 
 H = "from typing import Optional\n\nimport torch\nimport torch.nn as nn\n\n"
 BLOCK = """

@@ -8,7 +8,8 @@ from jitlint import pages
 from jitlint.codes import TARGET_OF
 from jitlint.rules import RULES, RULES_BY_CODE
 
-from torch_oracle import points_at, script_source, statement_lines
+from oracles import points_at, statement_lines
+from oracles.script import script_source
 
 ALL_PAGES = pages.all_pages()
 EXAMPLE_PAGES = [page for page in ALL_PAGES if page.torch_verdict != "n/a"]

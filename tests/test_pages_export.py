@@ -1,5 +1,5 @@
 """The export target's pages against torch 2.13: `torch.export.export` of each page's example, with the example
-inputs the page states, in a child process (`export_oracle`). The structure and lint checks of these pages are in
+inputs the page states, in a child process (`tests/oracles/export.py`). The structure and lint checks of these pages are in
 test_pages.py, like every target's."""
 
 import re
@@ -8,8 +8,8 @@ import pytest
 
 from jitlint import pages
 
-from export_oracle import export_sources
-from torch_oracle import statement_lines
+from oracles.export import export_sources
+from oracles import statement_lines
 
 EXPORT_PAGES = [page for page in pages.all_pages() if page.target == "export"]
 

@@ -12,7 +12,7 @@ import pytest
 from jitlint import pages
 from jitlint.rules import RULES_BY_CODE
 
-from fxpass_oracle import neutralise, run_example
+from oracles.fx import neutralise, run_example
 
 ROOT = Path(__file__).resolve().parents[1]
 FX_PASS_PAGES = [page for page in pages.all_pages() if page.target == "fx" and page.code.startswith("FX1")]

@@ -9,7 +9,7 @@ import pytest
 
 from jitlint import pages
 
-from trace_oracle import trace_sources
+from oracles.fx import trace_sources
 
 TRACE_PAGES = [page for page in pages.all_pages()
                if page.target == "fx" and re.match(r"FX2\d\d$", page.code) and page.torch_verdict != "n/a"]

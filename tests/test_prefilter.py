@@ -90,7 +90,15 @@ def test_guarded_imports_are_bound_as_libcst_binds_them(name, tmp_path):
     assert summary.classes == {cls: info.base_names for cls, info in module.classes.items()}
 
 
-@pytest.mark.parametrize("code", sorted(prefilter.MODULE_CLASS_ONLY))
+MODULE_CLASS_ONLY = sorted(rule.code for rule in RULES_BY_CODE.values() if rule.reports_only_in == "module-class")
+
+
+def test_the_rules_declared_to_report_outside_compiled_code_are_those_checked():
+    assert MODULE_CLASS_ONLY == ["JIT605", "JIT608", "JIT623", "JIT630", "JIT631", "JIT633", "JIT634"]
+    assert [rule.code for rule in RULES_BY_CODE.values() if rule.reports_only_in == "wrapper-factory"] == ["JIT632"]
+
+
+@pytest.mark.parametrize("code", MODULE_CLASS_ONLY)
 def test_the_rules_known_to_fire_only_in_module_classes_do(code):
     """A rule the prefilter trusts to report only in a module class of the file: its `visit_ClassDef` returns at
     once unless `ctx.module_class` finds one, and any other handler returns outside compiled code."""
@@ -203,12 +211,12 @@ def _findings(root: Path, enabled: set[str], jobs: int, split=None, monkeypatch=
 def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_path, monkeypatch, split):
     _write(tmp_path, PACKAGE)
     enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
-    parsed: list[str] = []  # read_source: up front, and on demand (`_load_quietly` reads with it)
+    parsed: list[str] = []  # read_source: up front, and on demand (`load_quietly` reads with it)
     on_demand: list[str] = []
-    read_source, load = engine.read_source, engine._load_quietly
+    read_source, load = engine.read_source, engine.load_quietly
     monkeypatch.setattr(engine, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
         path, *a, **k))
-    monkeypatch.setattr(engine, "_load_quietly", lambda path: on_demand.append(Path(path).name) or load(path))
+    monkeypatch.setattr(engine, "load_quietly", lambda path: on_demand.append(Path(path).name) or load(path))
     jobs = 1 if split is None else len(split)
     with_prefilter = _findings(tmp_path, enabled, jobs, split, monkeypatch)
     up_front, read_at_all = set(parsed) - set(on_demand), set(parsed)
@@ -307,8 +315,8 @@ def _default_script_codes() -> set[str]:
 def test_the_default_rules_are_all_accounted_for():
     """Each default rule reports only in compiled code, declares `text_hints`, or is known to the prefilter. If this
     fails after adding or changing a rule, the prefilter is off (runs stay correct, but parse every file): give the
-    rule correct `text_hints`, or check that it reports only in a module class (and add it to `KNOWN_OUTSIDE` and
-    `MODULE_CLASS_ONLY`, which the test above then checks), or make it report from its visits, not from
+    rule correct `text_hints`, or check that it reports only in a module class (and declare `reports_only_in` and
+    `checked_handlers` on it, which the test above then checks), or make it report from its visits, not from
     `begin_file`/`end_file`."""
     rules = _rules(_default_script_codes())
     assert prefilter.why_off(rules, ("script",)) is None

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from conftest import lint_files
-from torch_oracle import script_file, script_source
+from oracles.script import script_file, script_source
 
 HEADER = "import functools\n\nimport torch\nimport torch.nn as nn\n\n\n"
 

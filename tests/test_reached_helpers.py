@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import lint_files
-from torch_oracle import script_file
+from oracles.script import script_file
 
 _unique = itertools.count()
 
@@ -470,7 +470,7 @@ def test_grad_decorator_globals_are_flagged_at_the_first_read(case, tmp_path):
 def test_torch_agrees_with_the_grad_decorator_cases(case, tmp_path):
     import re
 
-    from torch_oracle import script_source
+    from oracles.script import script_source
 
     source = _grad_source(case)
     result = script_source(source, tmp_path)
@@ -613,7 +613,8 @@ def test_non_tensor_to_a_submodule_forward_is_flagged(case, tmp_path):
 @pytest.mark.torch
 @pytest.mark.parametrize("case", list(SUBMODULE))
 def test_torch_agrees_with_the_submodule_cases(case, tmp_path):
-    from torch_oracle import points_at, script_source
+    from oracles import points_at
+    from oracles.script import script_source
 
     source = _submodule_source(case)
     result = script_source(source, tmp_path)
@@ -661,7 +662,7 @@ def test_call_under_an_attribute_none_test_is_left_alone(tmp_path):
 
 
 def test_optional_keyword_arguments_of_a_multiline_call_are_flagged_at_the_call(tmp_path):
-    from torch_oracle import script_source
+    from oracles.script import script_source
 
     source = SUBMODULE_HEADER + textwrap.dedent("""
         class M(nn.Module):

@@ -16,7 +16,8 @@ import pytest
 from jitlint.targets.script import schemas
 from jitlint.targets.script.infer import BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, list_of, optional_of
 
-from torch_oracle import points_at, script_source
+from oracles import points_at
+from oracles.script import script_source
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = "import math\nfrom typing import List, Optional\n\nimport torch\nimport torch.nn.functional as F\n\n\n"

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 from conftest import codes_for, lint_files
-from torch_oracle import covered_lines
+from oracles import covered_lines
 
 from jitlint import pages
 from jitlint.baseline import normalise_statement
@@ -117,7 +117,7 @@ def test_a_parameter_of_a_def_over_several_lines_covers_its_own_lines(tmp_path):
 def test_torch_names_the_parameters_own_line(tmp_path):
     """Torch's error for `**kwargs` names line 12 only: the `Callable` annotation at line 11 is not shown rejected
     by it (before, the whole `def` header was both findings' statement, and the error confirmed both)."""
-    from torch_oracle import script_source
+    from oracles.script import script_source
 
     result = script_source(HEADER_OVER_LINES, tmp_path)
     assert not result.ok and result.line == 12, result
@@ -161,7 +161,7 @@ def test_jit202_reports_the_call_torch_names_not_the_argument(tmp_path):
 
 @pytest.mark.torch
 def test_torch_names_the_calls_first_line(tmp_path):
-    from torch_oracle import script_source
+    from oracles.script import script_source
 
     result = script_source(PASSED_OVER_LINES, tmp_path)
     assert not result.ok and result.line == 15 and "all inputs of range must be ints" in result.message, result

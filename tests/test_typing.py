@@ -7,7 +7,8 @@ import textwrap
 
 import pytest
 
-from torch_oracle import points_at, script_source
+from oracles import points_at
+from oracles.script import script_source
 
 HEADER = "from typing import Dict, List, Optional, Tuple\n\nimport torch\n\n\n"
 

@@ -8,7 +8,8 @@ import textwrap
 
 import pytest
 
-from torch_oracle import points_at, script_source
+from oracles import points_at
+from oracles.script import script_source
 
 HEADER = "import math\nfrom typing import Dict, List, Optional, Tuple\n\nimport torch\n\n\n"
 
@@ -682,3 +683,18 @@ def test_a_list_of_none_in_one_branch_does_not_unify_with_a_list_of_int(lint_sou
         "    else:\n        y = [None]\n    return len(y)\n"
     )
     assert [(f.code, f.location.row) for f in lint_source(source) if f.severity == "error"] == [("JIT701", 6)]
+
+
+def test_an_interface_stub_is_a_declaration(lint_source):
+    """An `@torch.jit.interface` module's `pass` methods declare; torch compiles no body there (JIT222 silent)."""
+    source = textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+
+
+        @torch.jit.interface
+        class Step(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                pass
+    """)
+    assert [f.code for f in lint_source(source) if f.code == "JIT222"] == []

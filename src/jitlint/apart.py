@@ -36,14 +36,15 @@ class Apart:
         self.sent = False
 
     @classmethod
-    def start(cls, files: list, config, enabled: set[str]) -> "Apart | None":
-        """None for a run too small to have such a file, or where processes cannot be forked."""
+    def start(cls, files: list, config, enabled: set[str], work) -> "Apart | None":
+        """None for a run too small to have such a file, or where processes cannot be forked. `work(job, config,
+        enabled)` is what the process does with the job it is sent (`engine.lint_apart_job`)."""
         if len(files) <= HEAVY_OWNER_FILES or "fork" not in multiprocessing.get_all_start_methods():
             return None
         context = multiprocessing.get_context("fork")
         parent, child = context.Pipe()
         try:
-            process = context.Process(target=_main, args=(child, config, enabled), daemon=True)
+            process = context.Process(target=_main, args=(child, work, config, enabled), daemon=True)
             process.start()
         except OSError:
             parent.close()
@@ -85,14 +86,12 @@ class Apart:
             self.process.kill()
 
 
-def _main(connection, config, enabled) -> None:
+def _main(connection, work, config, enabled) -> None:
     with forked_child(connection):
         job = connection.recv()
         if job is None:
             return
-        from jitlint.engine import _in_lint_thread, lint_apart
-
-        connection.send(("done", _in_lint_thread(lint_apart, job, config, enabled)))
+        connection.send(("done", work(job, config, enabled)))
 
 
 @contextmanager

@@ -142,7 +142,7 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
         files, errors = discover(paths, config, force_exclude)
         cache = StaticCache(cache_dir, config, enabled)
         # Forked before the plan reads the cache: it holds no more than it lints (see `jitlint.apart`).
-        apart = Apart.start(files, config, enabled)
+        apart = Apart.start(files, config, enabled, _lint_apart_job)
         plan = cache.plan(files)
         if not plan.full and (plan.work or plan.changed):
             from jitlint.engine import enabled_policies, needs_one_process
@@ -465,6 +465,13 @@ class _Progress:
         if self.shown:
             sys.stderr.write("\r" + " " * self.width + "\r")
             sys.stderr.flush()
+
+
+def _lint_apart_job(job, config, enabled):
+    """The work of the process `jitlint.apart` forks (it imports the engine, and LibCST, only once it has work)."""
+    from jitlint.engine import lint_apart_job
+
+    return lint_apart_job(job, config, enabled)
 
 
 def _any_included(paths: list[Path], config) -> bool:

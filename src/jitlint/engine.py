@@ -208,7 +208,7 @@ def _finding_for_error(error: SourceError) -> Finding:
     return error.finding()
 
 
-def _load_quietly(path: Path) -> SourceFile | None:
+def load_quietly(path: Path) -> SourceFile | None:
     """A module read on demand (where a name leads): too large is skipped as in the run, generated is read (what it
     defines still resolves the names of the files that import it)."""
     source = read_source(path, limits=dataclasses.replace(_LIMITS, lint_generated=True))
@@ -326,7 +326,7 @@ def _lint_run(
     dynamic checker needs them). The maps built are those
     of the enabled rules' capture policies, and `policies` (what a dynamic confirmer needs). `stdin` and `buffers`
     (the text `--fix` has not written yet) are linted in place of the files of the same path on disk. `loader`
-    reads a module on demand (default `_load_quietly`); `record` fills `LintRun.contrib` and `graph` (for the cache)."""
+    reads a module on demand (default `load_quietly`); `record` fills `LintRun.contrib` and `graph` (for the cache)."""
     global _LIMITS
     _LIMITS = limits = config.limits()
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
@@ -517,7 +517,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
     # The process for the files that would make this one parse many more (`jitlint.apart`): the caller's, forked
     # before it read the cache, or one forked now, while this process holds no tree.
-    own = Apart.start(files, config, enabled) if apart is None and isolate else None
+    own = Apart.start(files, config, enabled, lint_apart_job) if apart is None and isolate else None
     try:
         return _lint_share_with(apart or own if isolate else None, files, share, recorded, config, enabled, rules,
                                 policies, also, progress)
@@ -534,7 +534,7 @@ def _lint_share_with(apart: "Apart | None", files, share, recorded, config, enab
     def loader(path: Path) -> SourceFile | None:  # a module read on demand is parsed once for both passes
         key = resolved(path)
         if key not in loaded:
-            source = _load_quietly(path)
+            source = load_quietly(path)
             # Kept for its tree: its index keeps no text (`_loaded_module`), and a file that joins the share is
             # read again. Its text would be held to the end (4 bytes a character in a file with one emoji).
             loaded[key] = dataclasses.replace(source, text="") if source is not None else None
@@ -655,6 +655,11 @@ def _is_heavy(parts: dict[str, dict], share: set[str]) -> bool:
     return len(owners) > apart_module.HEAVY_OWNER_FILES
 
 
+def lint_apart_job(job: tuple, config: Config, enabled: set[str]) -> tuple:
+    """`lint_apart` with a large stack (see `lint_run`): what the process of `jitlint.apart` does with its job."""
+    return _in_lint_thread(lint_apart, job, config, enabled)
+
+
 def lint_apart(job: tuple, config: Config, enabled: set[str]) -> tuple:
     """Lint the files of `job` in a process of their own (`jitlint.apart`): (findings, files read on demand,
     graph). `job` is (the run's files, the files to lint, the capture policies, whether to explore their own
@@ -671,7 +676,7 @@ def lint_apart(job: tuple, config: Config, enabled: set[str]) -> tuple:
     for path in paths:
         source = read_source(path, limits=limits)
         (sources if isinstance(source, SourceFile) else errors).append(source)
-    project = ProjectIndex(loader=_load_quietly)
+    project = ProjectIndex(loader=load_quietly)
     project.seed(files)
     modules = _index(project, sources)
     mine = {resolved(source.path) for source, _module in modules}
@@ -736,9 +741,9 @@ class _Deferred:
         return True
 
     def loader(self, path: Path):
-        """`_load_quietly`; a deferred file's module keeps its text, as it would have parsed up front (rules that
+        """`load_quietly`; a deferred file's module keeps its text, as it would have parsed up front (rules that
         read a module's source use it, and otherwise generate the module's code again, once per use)."""
-        source = _load_quietly(path)
+        source = load_quietly(path)
         if source is not None and self.summaries:
             key = resolved(path)
             if key in self.summaries:
@@ -877,7 +882,7 @@ def _lint_sharded(files: list[Path], rules: list[Rule], policies: tuple[str, ...
     forked workers; `_WorkerFailed` if they could not do it (the caller then lints in this process). A file that
     would make its worker parse many more (`jitlint.apart`) is linted by `apart` (the caller's, or one forked here
     before the workers)."""
-    own = Apart.start(files, config, enabled) if apart is None else None
+    own = Apart.start(files, config, enabled, lint_apart_job) if apart is None else None
     try:
         return _lint_sharded_with(apart or own, files, rules, policies, config, enabled, shards, progress, record)
     finally:

@@ -1,4 +1,4 @@
-"""The Python type of a literal: the one literal typer every target and the project index share.
+"""The Python type and value of a literal: the one literal typer every target and the project index share.
 
 Target-neutral: it names Python's types ("int", "float", "complex", "bool", "str", "bytes", "None"); each target
 maps them to its own types.
@@ -29,3 +29,19 @@ def literal_type(node: cst.BaseExpression) -> str | None:
             return None
         return "bytes" if "b" in prefix else "str"
     return None
+
+
+UNKNOWN = object()  # a value that cannot be folded
+
+
+def literal_value(node: cst.BaseExpression | None):
+    """The Python value of a literal (`None`, `True`/`False`, an integer, a plain string), or UNKNOWN."""
+    if node is None:
+        return UNKNOWN
+    if isinstance(node, cst.Name) and node.value in ("None", "True", "False"):
+        return {"None": None, "True": True, "False": False}[node.value]
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0) if not node.value.startswith("0") or node.value == "0" else UNKNOWN
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value
+    return UNKNOWN

@@ -9,15 +9,13 @@ top-level definitions answers them.
 from __future__ import annotations
 
 import builtins
-from functools import lru_cache
 from pathlib import Path
 
 import libcst as cst
 
 from jitlint.paths import resolved  # noqa: F401  (re-exported)
-from jitlint.walk import walk
 
-_BUILTIN_NAMES = frozenset(dir(builtins))
+BUILTIN_NAMES = frozenset(dir(builtins))
 
 # Public names that torch re-exports from private modules; qualified names are normalised to the public one so
 # rules compare against a single spelling.
@@ -158,7 +156,7 @@ class ImportTable:
             full = self.aliases[head] + ("." + rest if rest else "")
         elif head in self.local_definitions:
             full = f"{self.module_name}.{name}"
-        elif head in _BUILTIN_NAMES:
+        elif head in BUILTIN_NAMES:
             full = f"builtins.{name}"
         else:
             return None
@@ -183,61 +181,3 @@ def _top_level_statements(body):
                     yield from _top_level_statements(block.body.body)
         else:
             yield statement
-
-
-def target_names(target: cst.BaseExpression) -> set[str]:
-    """The names an assignment target binds (`a`, `a, (b, *c)`)."""
-    if isinstance(target, cst.Name):
-        return {target.value}
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return set().union(*(target_names(element.value) for element in target.elements))
-    if isinstance(target, cst.StarredElement):
-        return target_names(target.value)
-    return set()
-
-
-# The nodes that bind names, and the field of each that holds what it binds.
-BINDING_FIELDS: dict[type, str] = {
-    cst.AssignTarget: "target",  # `x = ...`, `a, b = ...`
-    cst.AnnAssign: "target",  # `x: T = ...`, and `x: T`
-    cst.AugAssign: "target",  # `x += ...`
-    cst.For: "target",  # `for x in ...:`
-    cst.CompFor: "target",  # `[... for x in ...]`: binds in the comprehension's own scope only
-    cst.AsName: "name",  # `import m as x`, `with ... as x`, `except E as x`
-    cst.NamedExpr: "target",  # `(x := ...)`
-}
-
-
-class _Bindings(cst.CSTVisitor):
-    def __init__(self, kinds: tuple[type, ...]) -> None:
-        self.fields = {kind: BINDING_FIELDS[kind] for kind in kinds}
-        self.found: list[tuple[cst.CSTNode, cst.BaseExpression]] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        field = self.fields.get(type(node))
-        if field is not None:
-            self.found.append((node, getattr(node, field)))
-        return True
-
-
-def bindings(
-    node: cst.CSTNode, kinds: tuple[type, ...] = tuple(BINDING_FIELDS)
-) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
-    """Every binding under `node`, in source order, with repeats: the binding node and the target it binds
-    (`target_names` gives the names). Nested functions, lambdas and comprehensions are included. `kinds`, a
-    subset of `BINDING_FIELDS`, restricts which nodes count (leave out `cst.CompFor` to skip comprehension
-    variables, which do not rebind a name of the enclosing function)."""
-    visitor = _Bindings(kinds)
-    walk(node, visitor)
-    return visitor.found
-
-
-@lru_cache(maxsize=256)
-def _assigned_names_cached(node: cst.FunctionDef) -> frozenset[str]:
-    return frozenset(name for _binding, target in bindings(node.body) for name in target_names(target))
-
-
-def assigned_names(function: cst.FunctionDef) -> frozenset[str]:
-    """Names bound anywhere in a function body by any binding of `BINDING_FIELDS`, comprehension variables
-    included."""
-    return _assigned_names_cached(function)

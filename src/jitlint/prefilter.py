@@ -27,12 +27,13 @@ that a rule added later (on another branch) can cost speed but never findings:
   holding one is parsed (up front or on demand) and linted (`engine._Deferred.reached`);
 - a rule that runs outside compiled code (`anywhere`) and declares `text_hints`: the engine runs it only in files
   holding one of those words (`engine._Dispatcher`), with or without the prefilter, and such files are parsed;
-- a rule that runs outside compiled code and declares no `text_hints` must be known here by code, with the exact
-  handlers it had when it was checked (`KNOWN_OUTSIDE`): the `MODULE_CLASS_ONLY` rules (their handlers return at
-  once unless the class is a module class, which `tests/test_prefilter.py` checks in their source) and JIT632
-  (the decorator shape above). A rule that gains a handler, or a new rule of that kind, turns the prefilter off;
-- a rule with its own `begin_file` or `end_file` (which could report anything) must be known here
-  (`KNOWN_FILE_HOOKS`: they report only what their visits collected);
+- a rule that runs outside compiled code and declares no `text_hints` must declare where it reports
+  (`Rule.reports_only_in`) and the exact handlers it had when that was checked (`Rule.checked_handlers`):
+  "module-class" rules (their handlers return at once unless the class is a module class, which
+  `tests/test_prefilter.py` checks in their source) and "wrapper-factory" rules (the decorator shape above). A
+  rule that gains a handler, or a new rule of that kind, turns the prefilter off;
+- a rule with its own `begin_file` or `end_file` (which could report anything) must declare, on the class that
+  defines them, that they report only what its visits collected (`Rule.file_hooks_report_visits`);
 - any capture policy other than TorchScript's (`script`), any other scope, and runs that keep the model for the
   dynamic checker turn it off, as does the environment variable `JITLINT_PREFILTER=0` (for tests and benchmarks
   that compare a run with and without it).
@@ -51,32 +52,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jitlint.limits import Limits, generated_marker, structure_problem
-from jitlint.names import _BUILTIN_NAMES, ImportTable, module_name_for, normalize, resolved
+from jitlint.names import BUILTIN_NAMES, ImportTable, module_name_for, normalize, resolved
 from jitlint.project import ClassInfo, ProjectIndex, dotted_chains, is_torch_module_base
 from jitlint.source import decode
 
-# Rules that run outside compiled code, declare no `text_hints`, and report only in a top-level class of the file
-# that is a module class (each handler starts with `cls = ctx.module_class(node)` / `if cls is None: return`, or
-# runs only inside compiled functions).
-MODULE_CLASS_ONLY = frozenset({"JIT605", "JIT608", "JIT623", "JIT630", "JIT631", "JIT633", "JIT634"})
-WRAPPER_RULE = "JIT632"
-# The rules of those two kinds, with the handlers ("visit"/"leave", node type) they had when they were checked: a
-# rule whose handlers differ is not known (the prefilter is then off until someone checks it again and updates
-# this table and `tests/test_prefilter.py`).
-_CLASS = frozenset({("visit", "ClassDef")})
-KNOWN_OUTSIDE: dict[str, frozenset[tuple[str, str]]] = {
-    "JIT605": _CLASS,
-    "JIT608": frozenset({("visit", "Attribute"), ("visit", "ClassDef")}),
-    "JIT623": _CLASS,
-    "JIT630": _CLASS,
-    "JIT631": _CLASS,
-    "JIT633": _CLASS,
-    "JIT634": _CLASS,
-    WRAPPER_RULE: frozenset({("visit", "FunctionDef")}),
-}
-# Rules with their own `begin_file`/`end_file`: they reset per-file state, and JIT501/502 report from `end_file`
-# what their visits collected in compiled code.
-KNOWN_FILE_HOOKS = frozenset({"JIT226", "JIT227", "JIT228", "JIT501", "JIT502"})
 ENVIRONMENT = "JITLINT_PREFILTER"  # "0": no prefilter (tests and benchmarks compare runs with and without it)
 
 
@@ -115,7 +94,7 @@ class Prefilter:
                 continue
             if not _known(rule):
                 words.update(rule.text_hints)  # (`why_off`: it has some)
-            elif rule.code == WRAPPER_RULE:
+            elif rule.reports_only_in == "wrapper-factory":
                 wrappers = True
             # else: a module-class-only rule (JIT623's `__init__` hint would add nothing to that)
         return cls(tuple(sorted(words)), wrappers, noqa="JIT900" in enabled)
@@ -158,15 +137,25 @@ class Prefilter:
 
 
 def _known(rule) -> bool:
-    """A rule outside compiled code that the prefilter knows, with the handlers it had when it was checked."""
+    """A rule outside compiled code that declares where it reports, with the handlers it had when that was
+    checked."""
     handlers = frozenset((kind, node_type) for kind, node_type, _method in rule.handlers())
-    return KNOWN_OUTSIDE.get(rule.code) == handlers
+    return rule.reports_only_in is not None and rule.checked_handlers == handlers
+
+
+def _hooks_known(rule) -> bool:
+    """Whether the class that defines the rule's `begin_file`/`end_file` declares they report only its visits."""
+    from jitlint.rules.base import Rule
+
+    for hook in ("begin_file", "end_file"):
+        owner = next(klass for klass in type(rule).__mro__ if hook in klass.__dict__)
+        if owner is not Rule and not owner.__dict__.get("file_hooks_report_visits", False):
+            return False
+    return True
 
 
 def why_off(rules, policies) -> str | None:
     """Why the prefilter cannot apply to a run of these rule instances and capture policies (None: it can)."""
-    from jitlint.rules.base import Rule
-
     if os.environ.get(ENVIRONMENT, "1") == "0":
         return f"{ENVIRONMENT}=0"
     if set(policies) != {"script"}:
@@ -175,8 +164,7 @@ def why_off(rules, policies) -> str | None:
         code = rule.code
         if rule.policy != "script":
             return f"{code}: capture policy {rule.policy!r}"
-        hooks = type(rule).begin_file is not Rule.begin_file or type(rule).end_file is not Rule.end_file
-        if hooks and code not in KNOWN_FILE_HOOKS:
+        if not _hooks_known(rule):
             return f"{code}: its own begin_file/end_file, not known to the prefilter"
         if rule.scope in ("compiled", "signature"):
             continue
@@ -221,7 +209,7 @@ def qualify(table: ImportTable, node: ast.AST) -> str | None:
         full = table.aliases[head] + ("." + rest if rest else "")
     elif head in table.local_definitions:
         full = f"{table.module_name}.{name}"
-    elif head in _BUILTIN_NAMES:
+    elif head in BUILTIN_NAMES:
         full = f"builtins.{name}"
     else:
         return None

@@ -16,29 +16,18 @@ import libcst as cst
 
 from jitlint.compact import CompactText
 from jitlint.literals import literal_type
-from jitlint.names import ImportTable, bindings, dotted_name, first_param_name, module_name_for, resolved, target_names
+from jitlint.facts.mro import project_mro
+from jitlint.facts.torch_api import CONTAINER_KINDS, NN_NON_MODULES
+from jitlint.facts.syntax import binds
+from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
     from jitlint.source import SourceFile
 
-# torch.nn classes that are not nn.Modules, although they live in torch.nn with capitalised names.
-_TORCH_NN_NON_MODULES = frozenset(
-    {"torch.nn.Parameter", "torch.nn.UninitializedParameter", "torch.nn.UninitializedBuffer", "torch.nn.Buffer"}
-)
-CONTAINER_KINDS = {
-    "torch.nn.ModuleList": "ModuleList",
-    "torch.nn.Sequential": "Sequential",
-    "torch.nn.ModuleDict": "ModuleDict",
-    "torch.nn.ParameterList": "ParameterList",
-    "torch.nn.ParameterDict": "ParameterDict",
-}
-INDEXED_BY_INT = frozenset({"ModuleList", "Sequential", "ParameterList"})
-INDEXED_BY_STR = frozenset({"ModuleDict", "ParameterDict"})
-MODULE_CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
 
 def is_torch_module_base(qualified: str) -> bool:
-    if qualified in _TORCH_NN_NON_MODULES:
+    if qualified in NN_NON_MODULES:
         return False
     if qualified == "torch.nn.Module":
         return True
@@ -360,10 +349,6 @@ def _contains(node: cst.CSTNode, target: cst.CSTNode) -> bool:
     return finder.found
 
 
-def _binds(node: cst.CSTNode, name: str) -> bool:
-    return any(name in target_names(target) for _binding, target in bindings(node))
-
-
 def _reaching_value(function: cst.FunctionDef, statement: cst.Return, name: str) -> cst.BaseExpression | None:
     """The value of `name = value`, a statement of the function's own top-level body, when it is the one
     assignment to `name` that reaches `statement`: the top-level statement holding the return, and every statement
@@ -372,14 +357,14 @@ def _reaching_value(function: cst.FunctionDef, statement: cst.Return, name: str)
     holder = next((index for index, top in enumerate(body) if _contains(top, statement)), None)
     if holder is None:
         return None
-    if _binds(body[holder], name):
+    if binds(body[holder], name):
         return None
     for top in reversed(body[:holder]):
         if (isinstance(top, cst.SimpleStatementLine) and len(top.body) == 1 and isinstance(top.body[0], cst.Assign)
                 and len(top.body[0].targets) == 1 and isinstance(top.body[0].targets[0].target, cst.Name)
                 and top.body[0].targets[0].target.value == name):
             return top.body[0].value
-        if _binds(top, name):
+        if binds(top, name):
             return None
     return None
 
@@ -630,6 +615,7 @@ class ProjectIndex:
         self._by_path: dict[Path, ModuleInfo] = {}
         self._module_class_cache: dict[int, bool] = {}
         self._attributes_cache: dict[int, dict[str, AttributeInfo]] = {}
+        self._mro_cache: dict[int, tuple[ClassInfo, list[ClassInfo]]] = {}
         # What targets derive from the index for the whole run, by the run fact that derives it (see
         # `jitlint.facts.RunFact`): the one store of what is kept across files.
         self.derived: dict = {}
@@ -814,16 +800,12 @@ class ProjectIndex:
                 yield resolved
 
     def mro(self, cls: ClassInfo) -> list[ClassInfo]:
-        """Project classes in method-resolution order (depth-first, left to right, each once)."""
-        order: list[ClassInfo] = []
-        stack = [cls]
-        while stack:
-            current = stack.pop(0)
-            if current in order or len(order) > 64:
-                continue
-            order.append(current)
-            stack[0:0] = list(self.base_classes(current))
-        return order
+        """Project classes in Python's method-resolution order (`jitlint.facts.mro.project_mro`), once per class."""
+        key = id(cls)
+        found = self._mro_cache.get(key)
+        if found is None or found[0] is not cls:
+            found = self._mro_cache[key] = (cls, project_mro(self, cls))
+        return found[1]
 
     def torch_bases(self, cls: ClassInfo) -> set[str]:
         """The torch classes a project class derives from, through any depth of project classes."""

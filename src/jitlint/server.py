@@ -72,7 +72,7 @@ class ModuleCache:
         self.reads = 0  # parses done (for tests and measurements)
 
     def __call__(self, path: Path):
-        from jitlint.engine import _load_quietly
+        from jitlint.engine import load_quietly
 
         try:
             status = path.stat()
@@ -84,7 +84,7 @@ class ModuleCache:
         if cached is not None and cached[0] == stamp:
             self.entries.move_to_end(key)
             return cached[2]
-        source = _load_quietly(path)
+        source = load_quietly(path)
         self.reads += 1
         source = _KeptSource(source.tree, source.text) if source is not None else None
         self.entries[key] = (stamp, status.st_size, source)

@@ -23,10 +23,7 @@ target's own package (its analysis).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
-
-if TYPE_CHECKING:
-    from jitlint.project import ProjectIndex
+from typing import Any, ClassVar, Literal
 
 
 class UndeclaredFact(TypeError):
@@ -55,11 +52,11 @@ class RunFact:
     per: ClassVar[Literal["run"]] = "run"
 
     @classmethod
-    def compute(cls, project: "ProjectIndex", owner: Any, *key: Any) -> Any:
+    def compute(cls, project: Any, owner: Any, *key: Any) -> Any:  # project: jitlint.project.ProjectIndex
         raise NotImplementedError(f"{cls.__qualname__} does not define compute()")
 
 
-def run_fact(project: "ProjectIndex", fact: type[RunFact], owner: Any, *key: Any) -> Any:
+def run_fact(project: Any, fact: type[RunFact], owner: Any, *key: Any) -> Any:
     """The value of a run fact for `owner` (by identity) and `key`, computed once per run. The entry holds `owner`,
     so its id stays unique for as long as the entry is kept."""
     cache = project.derived.setdefault(fact, {})

@@ -19,6 +19,7 @@ import libcst as cst
 
 from jitlint import layout
 from jitlint.facts import FactStore, read_fact
+from jitlint.facts.syntax import enclosing
 from jitlint.finding import Severity
 from jitlint.names import first_param_name
 from jitlint.project import AttributeInfo
@@ -78,6 +79,17 @@ class Rule:
     text_hints: ClassVar[tuple[str, ...]] = ()
     # For an "anywhere" rule: the node types it must see outside compiled functions (None: all it handles).
     outside_handlers: ClassVar[frozenset[str] | None] = None
+    # For an "anywhere" rule without `text_hints`: the only places it reports outside compiled code, which lets the
+    # engine leave unparsed a file that holds none (`jitlint.prefilter`). "module-class": inside a top-level class
+    # of the file that is an nn.Module subclass (each handler returns at once otherwise); "wrapper-factory": on a
+    # module-level function that returns a nested function taking a variable signature.
+    reports_only_in: ClassVar[Literal["module-class", "wrapper-factory"] | None] = None
+    # With `reports_only_in`: the handlers ("visit"/"leave", node type) the rule had when that was checked. A rule
+    # whose handlers differ is not trusted (the prefilter is off) until it is checked again.
+    checked_handlers: ClassVar[frozenset[tuple[str, str]]] = frozenset()
+    # The class's own `begin_file`/`end_file` only reset per-file state and report what its visits collected in
+    # compiled code (a class that defines them without saying so turns the prefilter off).
+    file_hooks_report_visits: ClassVar[bool] = False
     # The facts the rule reads with `ctx.fact(...)` (`jitlint.facts`), added to those its base classes declare:
     # reading any other raises UndeclaredFact.
     facts: ClassVar[tuple[type, ...]] = ()
@@ -209,10 +221,7 @@ class RuleContext:
             if rule.fix is None:
                 raise TypeError(f"{rule.code} reports a fix but declares `fix = None`")
             fix.applicability = rule.fix
-        statement = next(
-            (a for a in reversed(self.ancestors) if isinstance(a, (cst.SimpleStatementLine, cst.BaseCompoundStatement))),
-            None,
-        )
+        statement = self.enclosing(cst.SimpleStatementLine, cst.BaseCompoundStatement)
         self.findings.append(RawFinding(self._rule, node, text, fix, statement, self.function))
 
     def code(self, node: cst.CSTNode) -> str:
@@ -251,6 +260,10 @@ class RuleContext:
         if cls is None or cls.node is not node or not self.project.is_module_class(cls):
             return None
         return cls
+
+    def enclosing(self, *types: type) -> cst.CSTNode | None:
+        """The innermost node of `types` around the node being visited (itself included)."""
+        return enclosing(self.ancestors, *types)
 
     @property
     def parent(self) -> cst.CSTNode | None:

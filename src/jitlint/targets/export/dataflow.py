@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jitlint.facts.torch_api import PARAMETER_CLASSES, SEQUENCE_ANNOTATIONS, TENSOR_CLASSES
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import first_param_name
 
@@ -95,10 +96,7 @@ _TORCH_NOT_TENSOR = frozenset({
     "memory_format", "get_default_dtype", "Tensor", "export", "fx", "jit", "library", "ops", "cond", "vmap",
 })
 _TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
-_TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"})
-_SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "builtins.list", "builtins.tuple"})
 _OPTIONAL = frozenset({"typing.Optional"})
-PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"})
 
 
 @dataclass(frozen=True)
@@ -405,11 +403,11 @@ class DataDependence(FlowDomain):
         annotation = param.annotation.annotation
         outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
         qualified = self.imports.qualify(outer) or ""
-        if qualified in _TENSOR_ANNOTATIONS:
+        if qualified in TENSOR_CLASSES:
             return "tensor"
-        if isinstance(annotation, cst.Subscript) and qualified in _OPTIONAL | _SEQUENCE_ANNOTATIONS:
+        if isinstance(annotation, cst.Subscript) and qualified in _OPTIONAL | SEQUENCE_ANNOTATIONS:
             inner = annotation.slice[0].slice
-            if isinstance(inner, cst.Index) and (self.imports.qualify(inner.value) or "") in _TENSOR_ANNOTATIONS:
+            if isinstance(inner, cst.Index) and (self.imports.qualify(inner.value) or "") in TENSOR_CLASSES:
                 return "tensor" if qualified in _OPTIONAL else "tensors"
         return None
 
@@ -462,7 +460,7 @@ class DataDependence(FlowDomain):
             return
         outer = node.annotation.annotation
         qualified = self.imports.qualify(outer.value if isinstance(outer, cst.Subscript) else outer) or ""
-        value = "tensor" if qualified in _TENSOR_ANNOTATIONS else self.kind(node.value, frame)
+        value = "tensor" if qualified in TENSOR_CLASSES else self.kind(node.value, frame)
         frame.bind(node.target.value, value)
 
     def augmented_assign(self, node: cst.AugAssign, frame: Frame) -> None:

@@ -554,10 +554,7 @@ def fx_types(ctx) -> FxTypes:
 
 
 def enclosing_function(ctx) -> cst.FunctionDef | None:
-    for ancestor in reversed(ctx.ancestors):
-        if isinstance(ancestor, cst.FunctionDef):
-            return ancestor
-    return None
+    return ctx.enclosing(cst.FunctionDef)
 
 
 def type_of(ctx, expr: cst.BaseExpression) -> str | None:
@@ -568,3 +565,6 @@ def type_of(ctx, expr: cst.BaseExpression) -> str | None:
 
 def file_mentions_fx(text: str | None) -> bool:
     return text is None or "fx" in text or "export" in text
+
+
+FX_HINTS = ("fx", "export", "example_inputs")

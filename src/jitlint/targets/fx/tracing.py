@@ -40,7 +40,8 @@ import libcst as cst
 
 from jitlint.facts import Fact
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
-from jitlint.names import assigned_names, first_param_name
+from jitlint.facts.syntax import assigned_names
+from jitlint.names import first_param_name
 from jitlint.project import (
     CONTAINER_KINDS,
     CallResult,

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import libcst as cst
 
 from jitlint.facts import Fact
-
-if TYPE_CHECKING:
-    from jitlint.rules.base import RuleContext
-    from jitlint.targets.script.typeflow import Event
+from jitlint.rules.base import RuleContext
+from jitlint.targets.script.typeflow import Event, analyse
 
 
 class FlowEvents(Fact):
@@ -18,7 +14,5 @@ class FlowEvents(Fact):
     `jitlint.targets.script.typeflow`), computed once for all the rules that report them."""
 
     @classmethod
-    def compute(cls, ctx: "RuleContext", node: cst.FunctionDef) -> list["Event"]:
-        from jitlint.targets.script.typeflow import analyse  # it imports the rule classes that report the events
-
+    def compute(cls, ctx: RuleContext, node: cst.FunctionDef) -> list[Event]:
         return analyse(node, ctx)

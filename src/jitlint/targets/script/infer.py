@@ -242,7 +242,7 @@ class SignatureComment:
     error: str | None = None
 
 
-def _has_annotations(function: cst.FunctionDef) -> bool:
+def has_annotations(function: cst.FunctionDef) -> bool:
     params = function.params
     every = [*params.posonly_params, *params.params, *params.kwonly_params]
     for star in (params.star_arg, params.star_kwarg):
@@ -278,7 +278,7 @@ _IGNORE = re.compile(r"# type:\ ignore(\[[a-zA-Z-]+\])?$")
 @lru_cache(maxsize=4096)
 def signature_comment(function: cst.FunctionDef) -> SignatureComment | None:
     """The function's `# type:` signature comment, when TorchScript reads one (no annotation anywhere), else None."""
-    if _has_annotations(function):
+    if has_annotations(function):
         return None
     lines, on_def_line = _type_comment_lines(function)
     if on_def_line:

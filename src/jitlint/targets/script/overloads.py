@@ -1,6 +1,7 @@
 """What torch checks when it compiles an implementation of `@torch.jit._overload` declarations against one of
 them (`torch/jit/_script.py`: `_check_overload_defaults`, `_check_directly_compile_overloaded`; the C++
-`ScriptTypeParser` for the parameters a declaration leaves out), as problems JIT214 reports.
+`ScriptTypeParser` for the parameters a declaration leaves out), as typed problems the rule of JIT214 reports (it
+writes their messages).
 
 Each check names the node torch points at, or the declaration when torch names no line. Defaults are compared
 only when both are literals (`1`, `-2.5`, `"a"`, `None`, `True`): any other value stays silent.
@@ -18,9 +19,19 @@ _MISSING = object()
 
 
 @dataclass(frozen=True)
-class OverloadProblem:
-    node: cst.CSTNode
-    message: str
+class DefaultDiffers:
+    """A declaration gives parameter `name` a default the implementation does not have, or another literal one."""
+
+    node: cst.CSTNode  # the declaration's name
+    name: str
+
+
+@dataclass(frozen=True)
+class UndeclaredUnannotated:
+    """Implementation parameter `name` is left out of a declaration and has no annotation of its own."""
+
+    node: cst.CSTNode  # the implementation's name
+    name: str
 
 
 def _params(function: cst.FunctionDef) -> list[cst.Param]:
@@ -40,7 +51,7 @@ def _literal(node: cst.BaseExpression | None, module: cst.Module) -> object:
 
 def default_mismatches(
     declaration: cst.FunctionDef, implementation: cst.FunctionDef, module: cst.Module
-) -> Iterator[OverloadProblem]:
+) -> Iterator[DefaultDiffers]:
     """A default on a declaration that the implementation does not have, or has with another literal value."""
     implementation_defaults = {param.name.value: param.default for param in _params(implementation)}
     for param in _params(declaration):
@@ -50,18 +61,12 @@ def default_mismatches(
         theirs = _literal(implementation_defaults.get(name), module)
         ours = _literal(param.default, module)
         if theirs is _MISSING or (ours is not None and theirs is not None and ours != theirs):
-            yield OverloadProblem(
-                declaration.name,
-                f"the default of `{name}` on this `@torch.jit._overload` declaration differs from the "
-                f"implementation's ('Default parameters on overloads do not affect the runtime so they must equal "
-                f"to the default parameter on the implementation function. Found on parameter {name}'); give both "
-                f"the same default, or none on the declaration",
-            )
+            yield DefaultDiffers(declaration.name, name)
 
 
 def undeclared_unannotated(
     declaration: cst.FunctionDef, implementation: cst.FunctionDef, has_signature_comment: bool
-) -> Iterator[OverloadProblem]:
+) -> Iterator[UndeclaredUnannotated]:
     """Implementation parameters a declaration leaves out, without an annotation of their own."""
     if has_signature_comment:
         return
@@ -71,17 +76,5 @@ def undeclared_unannotated(
             continue
         if index == 0 and param.name.value in ("self", "cls"):
             continue
-        yield OverloadProblem(
-            implementation.name,
-            f"`{param.name.value}` is not a parameter of an `@torch.jit._overload` declaration and has no annotation "
-            f"here ('Parameters not specified on the overloaded declaration must have a type annotation in the "
-            f"implementation function. Did not find type for param {param.name.value}'); annotate it, or declare "
-            f"it in every overload",
-        )
+        yield UndeclaredUnannotated(implementation.name, param.name.value)
         return  # torch stops at the first
-
-
-DIRECTLY_SCRIPTED = (
-    "an overloaded function is passed to `torch.jit.script` itself ('cannot be directly compiled because it is "
-    "overloaded'); script a function that calls it, so that its arguments choose the overload"
-)

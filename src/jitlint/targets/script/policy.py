@@ -19,9 +19,10 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
-from jitlint.facts import RunFact, run_fact
 from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
-from jitlint.names import ImportTable, first_param_name, target_names
+from jitlint.facts import RunFact, run_fact
+from jitlint.facts.syntax import target_names
+from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
 from jitlint.targets.script import infer
 from jitlint.targets.script.infer import BOOL, FLOAT, INT, STR, TENSOR, TSType, signature_comment

@@ -19,15 +19,14 @@ branch binds), nor a global of the module, nor a builtin. What it cannot see sta
 
 from __future__ import annotations
 
-import re
-
 import builtins
+import re
 import typing
 from dataclasses import dataclass
-from typing import Iterator
 
 import libcst as cst
 
+from jitlint.facts.syntax import target_names
 from jitlint.walk import walk
 
 _MODULE_NAMES = frozenset(
@@ -48,17 +47,6 @@ _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 class UnresolvedRead:
     name: cst.Name
     deleted: bool  # the name was bound, then removed by `del` on a path that reaches the read
-
-
-def target_names(target: cst.BaseExpression) -> Iterator[str]:
-    """The names an assignment target binds (`a`, `a, (b, *c)`); not `a.b` or `a[i]`."""
-    if isinstance(target, cst.Name):
-        yield target.value
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for element in target.elements:
-            yield from target_names(element.value)
-    elif isinstance(target, cst.StarredElement):
-        yield from target_names(target.value)
 
 
 class _Bindings(cst.CSTVisitor):

@@ -19,6 +19,7 @@ Unknown types (a call jitlint has no table for, a value from elsewhere) make eve
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 import libcst as cst
@@ -26,9 +27,10 @@ import libcst as cst
 from jitlint.facts import RunFact, run_fact
 from jitlint.apis import unsupported
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
-from jitlint.names import bindings, first_param_name, target_names
+from jitlint.facts.syntax import ASSIGNMENTS, DEFINITION, bindings, bound_names, target_names
+from jitlint.names import first_param_name
 from jitlint.project import AttributeInfo, ProjectIndex
-from jitlint.rules.base import Rule, RuleContext
+from jitlint.rules.base import RuleContext
 from jitlint.targets.script.infer import (
     BOOL,
     FLOAT,
@@ -57,49 +59,52 @@ from jitlint.targets.script.infer import (
     tuple_index,
     tuple_of,
 )
-from jitlint.targets.script.rules.flow import (
-    ModuleContainerLength,
-    DeleteSlice,
-    NotIterableOrSubscriptable,
-    UnknownTensorMethod,
-    UnknownListMethod,
-    CannotUnpack,
-    AnnotatedAssignmentMismatch,
-    MissingReturn,
-    AttributeNoneNeedsOptional,
-    AttributeTypeChange,
-    BranchTypeMismatch,
-    DefinedInOneBranch,
-    EmptyContainerNeedsAnnotation,
-    ItemIsNumber,
-    LoopCarriedTypeChange,
-    LoopVariableUsedAfterLoop,
-    NoMatchingOverload,
-    RangeEnumerateArguments,
-    NoneInitThenValue,
-    OptionalAttributeNoLocalRefine,
-    OptionalUsedWithoutRefine,
-    ReturnTypeMismatch,
-    TernaryTypeMismatch,
-    TolistNeedsAnnotation,
-    TupleMisuse,
-    TupleReturnArityMismatch,
-)
 from jitlint.targets.script.policy import is_ignored
-from jitlint.targets.script.rules.calls import NoUnsupportedBuiltin
-from jitlint.targets.script.rules.syntax import NoTupleOfIterable
-from jitlint.targets.script.rules.types import UnannotatedNonTensorParam
 from jitlint.targets.script import schemas
 from jitlint.walk import walk
 
 Type = TSType | None  # None: unknown
 
 
+class Problem(enum.Enum):
+    """What a flow event is: each is reported by the rule that declares it (`rule.problem`)."""
+
+    ANNOTATED_ASSIGNMENT_MISMATCH = enum.auto()
+    ATTRIBUTE_NONE_NEEDS_OPTIONAL = enum.auto()
+    ATTRIBUTE_TYPE_CHANGE = enum.auto()
+    BRANCH_TYPE_MISMATCH = enum.auto()
+    CANNOT_UNPACK = enum.auto()
+    DEFINED_IN_ONE_BRANCH = enum.auto()
+    DELETE_SLICE = enum.auto()
+    EMPTY_CONTAINER_NEEDS_ANNOTATION = enum.auto()
+    ITEM_IS_NUMBER = enum.auto()
+    LOOP_CARRIED_TYPE_CHANGE = enum.auto()
+    LOOP_VARIABLE_USED_AFTER_LOOP = enum.auto()
+    MISSING_RETURN = enum.auto()
+    MODULE_CONTAINER_LENGTH = enum.auto()
+    NONE_INIT_THEN_VALUE = enum.auto()
+    NOT_ITERABLE_OR_SUBSCRIPTABLE = enum.auto()
+    NO_MATCHING_OVERLOAD = enum.auto()
+    NO_TUPLE_OF_ITERABLE = enum.auto()
+    NO_UNSUPPORTED_BUILTIN = enum.auto()
+    OPTIONAL_ATTRIBUTE_NO_LOCAL_REFINE = enum.auto()
+    OPTIONAL_USED_WITHOUT_REFINE = enum.auto()
+    RANGE_ENUMERATE_ARGUMENTS = enum.auto()
+    RETURN_TYPE_MISMATCH = enum.auto()
+    TERNARY_TYPE_MISMATCH = enum.auto()
+    TOLIST_NEEDS_ANNOTATION = enum.auto()
+    TUPLE_MISUSE = enum.auto()
+    TUPLE_RETURN_ARITY_MISMATCH = enum.auto()
+    UNANNOTATED_NON_TENSOR_PARAM = enum.auto()
+    UNKNOWN_LIST_METHOD = enum.auto()
+    UNKNOWN_TENSOR_METHOD = enum.auto()
+
+
 @dataclass
 class Event:
-    """A problem the analysis found, for the rule class it names to report."""
+    """A problem the analysis found, for the rule that declares that `problem` to report."""
 
-    rule: type[Rule]
+    problem: "Problem"
     node: cst.CSTNode
     message: str
     at_read: bool = False  # reported where the name is read (where torch points), not at `node`
@@ -425,7 +430,7 @@ class TypeDomain(FlowDomain[Type]):
         return dict(self.params)
 
     def deferred(self, item: Event, name: cst.Name) -> None:
-        self.events.append(Event(item.rule, name, item.message) if item.at_read else item)
+        self.events.append(Event(item.problem, name, item.message) if item.at_read else item)
 
     def assign(self, node: cst.Assign, frame: Frame[Type]) -> None:
         expressions = self._expressions(frame)
@@ -449,7 +454,7 @@ class TypeDomain(FlowDomain[Type]):
                         and self.params.get(node.value.value) == TENSOR and value_type == TENSOR):
                     name = node.value.value
                     self.events.append(Event(
-                        CannotUnpack, node,
+                        Problem.CANNOT_UNPACK, node,
                         f"`{name}` is a Tensor here{' (it has no annotation)' if name in self.unannotated else ''}, "
                         f"and torch cannot unpack a Tensor (torch: 'Tensor cannot be used as a tuple'); annotate "
                         f"it as a tuple (`{name}: Tuple[Tensor, Tensor]`), or index it",
@@ -464,7 +469,7 @@ class TypeDomain(FlowDomain[Type]):
             name = node.target.value
             if name in frame.values and frame.depth.get(name, 0) < frame.level and not frame.uncertain:
                 self.events.append(Event(
-                    AnnotatedAssignmentMismatch, node,
+                    Problem.ANNOTATED_ASSIGNMENT_MISMATCH, node,
                     f"`{name}` is already defined in an enclosing block, and TorchScript does not let an inner block "
                     f"re-annotate it (torch: 'Attempting to declare and annotate the type of variable '{name}' but "
                     "it is already defined in an outer block'); annotate it where it is first set",
@@ -479,14 +484,14 @@ class TypeDomain(FlowDomain[Type]):
                         and self._expressions(frame).of(node.value) == NUMBER):
                     # `n: int = t.item()`: TorchScript converts a number only where a schema takes an int or a float
                     self.events.append(Event(
-                        ItemIsNumber, node.target,
+                        Problem.ITEM_IS_NUMBER, node.target,
                         f"`.item()` returns a number (int or float) to TorchScript, and an annotated {annotation} "
                         f"variable does not take one ('Variable ... is annotated with type {annotation} but is being "
                         f"assigned to a value of type number'); wrap it: `{annotation}(....item())`",
                     ))
                 elif mismatches(value, annotation, convert=False):
                     self.events.append(Event(
-                        AnnotatedAssignmentMismatch, node,
+                        Problem.ANNOTATED_ASSIGNMENT_MISMATCH, node,
                         f"`{name}` is annotated {annotation} and this assigns {_a(value)} (torch: 'Variable '{name}' is "
                         f"annotated with type {annotation} but is being assigned to a value of type {value}'); "
                         "TorchScript converts nothing here. Make the value that type (`float(...)`, a new container), "
@@ -513,7 +518,7 @@ class TypeDomain(FlowDomain[Type]):
         iterated = self._expressions(outer).of(node.iter)
         if iterated in (INT, FLOAT, BOOL):
             self.events.append(Event(
-                NotIterableOrSubscriptable, node.iter,
+                Problem.NOT_ITERABLE_OR_SUBSCRIPTABLE, node.iter,
                 f"this is {_a(iterated)}, which cannot be iterated over (torch: ''{iterated}' object is not "
                 f"iterable'); loop over `range(...)` or a list",
             ))
@@ -581,7 +586,7 @@ class TypeDomain(FlowDomain[Type]):
     def join_new(self, name: str, first: Type, second: Type, node: cst.If, frame: Frame[Type]) -> Type:
         if join_fails(first, second) and not frame.uncertain:
             frame.defer(name, Event(
-                BranchTypeMismatch, node.test,  # torch points at the `if`
+                Problem.BRANCH_TYPE_MISMATCH, node.test,  # torch points at the `if`
                 f"`{name}` is a {first} in the true branch and a {second} in the false branch; TorchScript "
                 f"needs one type after the `if` (it reads `{name}` later). Give both branches the same type",
             ))
@@ -594,7 +599,7 @@ class TypeDomain(FlowDomain[Type]):
         branch = "true" if in_body else "false"
         other = "false" if in_body else "true"
         frame.defer(name, Event(
-            DefinedInOneBranch, node.test,  # torch points at the `if`
+            Problem.DEFINED_IN_ONE_BRANCH, node.test,  # torch points at the `if`
             f"`{name}` is set only in the {branch} branch of this `if` and read after it; TorchScript "
             f"rejects that ('{name} is not defined in the {other} branch'). Set it before the `if`, or in "
             f"both branches",
@@ -608,7 +613,7 @@ class TypeDomain(FlowDomain[Type]):
 
     def first_set_in_loop(self, name: str, node: cst.For | cst.While, frame: Frame[Type]) -> None:
         frame.defer(name, Event(
-            LoopVariableUsedAfterLoop, node,
+            Problem.LOOP_VARIABLE_USED_AFTER_LOOP, node,
             f"`{name}` is first set inside a loop above and read here, after the loop; TorchScript "
             f"scopes it to the loop ('undefined value {name}'). Set it before the loop",
             at_read=True,
@@ -641,7 +646,7 @@ class TypeDomain(FlowDomain[Type]):
         if kind not in ("ModuleList", "Sequential"):
             return
         self.events.append(Event(
-            CannotUnpack, node,
+            Problem.CANNOT_UNPACK, node,
             f"the elements of this {kind} are modules, and torch cannot unpack a module (torch: 'module cannot be "
             f"used as a tuple'), even one that is a ModuleList itself; keep one ModuleList per role and loop over "
             f"`zip(self.attns, self.ffs)`",
@@ -668,7 +673,7 @@ class TypeDomain(FlowDomain[Type]):
                     kind is not None and (kind.is_list or kind in (TENSOR, STR) or kind.is_dict)):
                 what = "a `range()`" if is_range else f"a {kind}" if kind is not None else "a list"
                 self.events.append(Event(
-                    ModuleContainerLength, node,
+                    Problem.MODULE_CONTAINER_LENGTH, node,
                     f"this zips a {container} with {what}: torch unrolls a loop over a module container, and "
                     "everything zipped with it needs a static length (torch: 'Can not iterate over a module list or "
                     "tuple with a value that does not have a statically determinable length'); iterate "
@@ -688,7 +693,7 @@ class TypeDomain(FlowDomain[Type]):
         length = lengths.pop() if len(lengths) == 1 else None
         if length is not None and not -length <= index < length:
             self.events.append(Event(
-                ModuleContainerLength, subscript,
+                Problem.MODULE_CONTAINER_LENGTH, subscript,
                 f"`self.{name}` holds {length} module{'s' if length != 1 else ''} after `__init__` (torch: 'Index "
                 f"{index} out of range of length {length}')",
             ))
@@ -738,14 +743,14 @@ class TypeDomain(FlowDomain[Type]):
             previous = env[name]
             if previous == NONE and new in SCALARS and new != NONE:
                 self.events.append(Event(
-                    NoneInitThenValue, node,
+                    Problem.NONE_INIT_THEN_VALUE, node,
                     f"`{name}` was set to None without an annotation, so TorchScript types it NoneType; this "
                     f"assignment of a {new} inside a branch or loop fails. Annotate the first assignment: "
                     f"`{name}: Optional[{_spelled(new)}] = None`",
                 ))
             elif previous != NONE and assignment_fails(previous, new):
                 self.events.append(Event(
-                    LoopCarriedTypeChange, node,
+                    Problem.LOOP_CARRIED_TYPE_CHANGE, node,
                     f"`{name}` is a {previous} before this {'loop or branch' if not augmented else 'block'}, and "
                     f"{'this update makes it' if augmented else 'this assigns it'} a {new}; TorchScript keeps one "
                     f"type for a variable across branches and loop iterations. Start it as a {new}"
@@ -782,7 +787,7 @@ class TypeDomain(FlowDomain[Type]):
             first, second = expressions.of(if_expression.body), expressions.of(if_expression.orelse)
             if join_fails(first, second):
                 self.events.append(Event(
-                    TernaryTypeMismatch, if_expression,
+                    Problem.TERNARY_TYPE_MISMATCH, if_expression,
                     f"the true branch of this if-expression is a {first} and the false branch a {second}; "
                     f"TorchScript needs one type. Make both the same type",
                 ))
@@ -805,7 +810,7 @@ class TypeDomain(FlowDomain[Type]):
                 if kind is not None and kind.is_list and not isinstance(
                         argument, (cst.List, cst.ListComp, cst.GeneratorExp)):  # displays: JIT124's own visit
                     self.events.append(Event(
-                        NoTupleOfIterable, call,
+                        Problem.NO_TUPLE_OF_ITERABLE, call,
                         f"`tuple()` of a {kind}: TorchScript cannot tell the tuple's length from a list (torch: "
                         f"'cannot statically infer the expected size of a list in this context'); keep the list, "
                         f"or index it: `(xs[0], xs[1])`",
@@ -814,7 +819,7 @@ class TypeDomain(FlowDomain[Type]):
                 for argument in call.args:
                     if expressions.of(argument.value) == NUMBER:
                         self.events.append(Event(
-                            ItemIsNumber, argument.value,
+                            Problem.ITEM_IS_NUMBER, argument.value,
                             "`.item()` returns a number (int or float) to TorchScript, and `range()` needs an int; "
                             "wrap it: `int(....item())`",
                         ))
@@ -828,7 +833,7 @@ class TypeDomain(FlowDomain[Type]):
                 and not (call is returned and self.annotated_return)
             ):
                 self.events.append(Event(
-                    TolistNeedsAnnotation, call,
+                    Problem.TOLIST_NEEDS_ANNOTATION, call,
                     "TorchScript cannot infer the type of `.tolist()`; assign it to an annotated variable: "
                     "`values: List[float] = x.tolist()` (the element type and nesting must match the tensor's "
                     "dtype and rank)",
@@ -845,7 +850,7 @@ class TypeDomain(FlowDomain[Type]):
                     name = call.func.value.value
                     self.empty.pop(name)
                     self.events.append(Event(
-                        EmptyContainerNeedsAnnotation, call,
+                        Problem.EMPTY_CONTAINER_NEEDS_ANNOTATION, call,
                         f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this "
                         f"appends a {kind}; annotate it where it starts: `{name}: List[{_spelled(kind)}] = []`",
                     ))
@@ -905,7 +910,7 @@ class TypeDomain(FlowDomain[Type]):
                 return False
             return self._element_mismatch(items, wanted, where, expressions, kind.lower())
         self.events.append(Event(
-            AnnotatedAssignmentMismatch, where,
+            Problem.ANNOTATED_ASSIGNMENT_MISMATCH, where,
             f"a {kind.lower()} {'comprehension' if isinstance(value, (cst.ListComp, cst.DictComp)) else 'literal'} "
             f"annotated {annotation} (torch: 'Expected an annotation of type {kind} but got {annotation}'); "
             f"annotate it `{kind}[...]`",
@@ -929,7 +934,7 @@ class TypeDomain(FlowDomain[Type]):
                         and element is not None and not element.is_optional and element.fully_known):
                     # an Optional the flow has not refined here: torch types the element as the Optional
                     self.events.append(Event(
-                        AnnotatedAssignmentMismatch, where,
+                        Problem.ANNOTATED_ASSIGNMENT_MISMATCH, where,
                         f"this {what}'s {role}s must be {_a(element)}, as its annotation {wanted} says, and "
                         f"`{node.value}` is {kind} here (torch: 'Type annotation was inferred to be `{wanted}`, "
                         f"but the type of {role}s given by the {what} literal is {kind}'). Refine it first (`if "
@@ -938,7 +943,7 @@ class TypeDomain(FlowDomain[Type]):
                     return True
                 if mismatches(kind, wanted.args[index], convert=False):
                     self.events.append(Event(
-                        AnnotatedAssignmentMismatch, where,
+                        Problem.ANNOTATED_ASSIGNMENT_MISMATCH, where,
                         f"this {what}'s {role}s must be {_a(wanted.args[index])}, as its annotation {wanted} says, "
                         f"and one is {_a(kind)}; torch types the {what} by the annotation and rejects it, since it converts "
                         "nothing here. Make the elements that type, or fix the annotation",
@@ -982,7 +987,7 @@ class TypeDomain(FlowDomain[Type]):
             local.discard(self.self_name)
         if _falls_off(statements, local):
             self.events.append(Event(
-                MissingReturn, self.function.name,
+                Problem.MISSING_RETURN, self.function.name,
                 "the end of this function can be reached without a `return`, and it is annotated to return "
                 f"{self.returns if self.returns is not None else 'a value'} (torch: 'Function was not annotated as "
                 "having type None, but does not return along all paths'); return a value on every path (TorchScript "
@@ -1051,7 +1056,7 @@ class TypeDomain(FlowDomain[Type]):
             kind = expressions.of(subscript.value)
             if kind in (INT, FLOAT, BOOL):
                 self.events.append(Event(
-                    NotIterableOrSubscriptable, subscript,
+                    Problem.NOT_ITERABLE_OR_SUBSCRIPTABLE, subscript,
                     f"this indexes {_a(kind)} (torch: ''{kind}' object is not subscriptable')",
                 ))
 
@@ -1064,7 +1069,7 @@ class TypeDomain(FlowDomain[Type]):
                 name = attribute.attr.value
                 if not schemas.list_method_exists(name, kind.element):
                     self.events.append(Event(
-                        UnknownListMethod, attribute,
+                        Problem.UNKNOWN_LIST_METHOD, attribute,
                         f"a {kind} has no method `{name}` in TorchScript (torch: \"'{kind}' object has no attribute "
                         f"or method '{name}'\"); lists have `append`, `extend`, `insert`, `pop`, `index`, `count`, "
                         f"... (use `len(...)`, or make it a Tensor first)",
@@ -1076,13 +1081,13 @@ class TypeDomain(FlowDomain[Type]):
             if id(attribute) in called:
                 if not schemas.tensor_method_exists(name) and name not in _OTHER_RULES_METHODS:
                     self.events.append(Event(
-                        UnknownTensorMethod, attribute,
+                        Problem.UNKNOWN_TENSOR_METHOD, attribute,
                         f"TorchScript's Tensor has no method `{name}` (torch: ''Tensor' object has no attribute or "
                         f"method '{name}''); it resolves Tensor methods against its operators",
                     ))
             elif attribute is not kept and schemas.is_tensor_method_value(name):
                 self.events.append(Event(
-                    UnknownTensorMethod, attribute,
+                    Problem.UNKNOWN_TENSOR_METHOD, attribute,
                     f"`.{name}` is a Tensor method, used here as a value (torch: 'builtin cannot be used as a value'); "
                     f"call it: `.{name}(...)`",
                 ))
@@ -1098,7 +1103,7 @@ class TypeDomain(FlowDomain[Type]):
             if (left is not None and right is not None and left.is_list and right.is_list and left.fully_known
                     and right.fully_known and left != right):
                 self.events.append(Event(
-                    NoMatchingOverload, operation,
+                    Problem.NO_MATCHING_OVERLOAD, operation,
                     f"`+` of a {left} and a {right}: TorchScript concatenates only lists of one element type "
                     "(torch: 'Arguments for call are not valid'); convert the elements first",
                 ))
@@ -1106,7 +1111,7 @@ class TypeDomain(FlowDomain[Type]):
             if (self.imports.qualify(call.func) == "torch.jit._unwrap_optional" and len(call.args) == 1
                     and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "None"):
                 self.events.append(Event(
-                    NoMatchingOverload, call,
+                    Problem.NO_MATCHING_OVERLOAD, call,
                     "`torch.jit._unwrap_optional(None)`: torch cannot infer the contained type from a None "
                     "(torch: 'aten::_unwrap_optional(t(a)? optional) -> t(a)')",
                 ))
@@ -1123,7 +1128,7 @@ class TypeDomain(FlowDomain[Type]):
                 continue
             if mismatches(value, kind.element, convert=False):
                 self.events.append(Event(
-                    NoMatchingOverload, call,
+                    Problem.NO_MATCHING_OVERLOAD, call,
                     f"this appends {_a(value)} to a {kind}; TorchScript's `list.append` takes only the list's element "
                     f"type (torch: 'aten::append.t(t[](a!) self, t(c -> *) el) -> t[](a!)' ... 'Could not match type "
                     f"{value} to {kind.element}'); convert the value, or change the list's annotation",
@@ -1140,7 +1145,7 @@ class TypeDomain(FlowDomain[Type]):
             return
         if mismatches(key_type, kind.args[0], convert=True):
             self.events.append(Event(
-                NoMatchingOverload, subscript,
+                Problem.NO_MATCHING_OVERLOAD, subscript,
                 f"this indexes a {kind} with {_a(key_type)} key; the key must be {_a(kind.args[0])} "
                 "(torch: 'Arguments for call are not valid')",
             ))
@@ -1150,7 +1155,7 @@ class TypeDomain(FlowDomain[Type]):
         kind = expressions.of(target.value)
         if kind is not None and kind.is_tuple:
             self.events.append(Event(
-                TupleMisuse, target,
+                Problem.TUPLE_MISUSE, target,
                 f"a tuple is immutable in TorchScript (torch: '{_tuple_spelled(kind)} does not support {what}'); "
                 "build a new tuple, or use a list",
             ))
@@ -1173,7 +1178,7 @@ class TypeDomain(FlowDomain[Type]):
             if isinstance(index, int):
                 if not -length <= index < length:
                     self.events.append(Event(
-                        TupleMisuse, subscript,
+                        Problem.TUPLE_MISUSE, subscript,
                         f"this tuple has {length} element{'s' if length != 1 else ''} (torch: 'Tuple index out of "
                         f"range. Tuple is length {length} and index is {index}')",
                     ))
@@ -1182,7 +1187,7 @@ class TypeDomain(FlowDomain[Type]):
             if index_type in (FLOAT, STR, BOOL, NONE, TENSOR) or (index_type is not None and not index_type.is_optional
                                                                    and index_type not in SCALARS | {NUMBER}):
                 self.events.append(Event(
-                    TupleMisuse, subscript,
+                    Problem.TUPLE_MISUSE, subscript,
                     f"a tuple's index is a {index_type} here (torch: 'tuple index must be an integer')",
                 ))
             elif (
@@ -1193,7 +1198,7 @@ class TypeDomain(FlowDomain[Type]):
                 and len(set(kind.args)) > 1
             ):
                 self.events.append(Event(
-                    TupleMisuse, subscript,
+                    Problem.TUPLE_MISUSE, subscript,
                     f"`{index.value}` is not an int literal, and the elements of this {spelled} have different "
                     f"types, so TorchScript cannot type the result (torch: 'Cannot index into a {spelled} with a "
                     "non-integer literal'); index with a literal, or unpack the tuple",
@@ -1202,7 +1207,7 @@ class TypeDomain(FlowDomain[Type]):
             kind = expressions.of(attribute.value)
             if kind is not None and kind.is_tuple:
                 self.events.append(Event(
-                    TupleMisuse, attribute,
+                    Problem.TUPLE_MISUSE, attribute,
                     f"a tuple has no attributes or methods in TorchScript (torch: ''{_tuple_spelled(kind)}' object "
                     f"has no attribute or method '{attribute.attr.value}''); a NamedTuple has its fields",
                 ))
@@ -1214,7 +1219,7 @@ class TypeDomain(FlowDomain[Type]):
                 kind = expressions.of(operand)
                 if kind is not None and kind.is_tuple:
                     self.events.append(Event(
-                        TupleMisuse, operand,
+                        Problem.TUPLE_MISUSE, operand,
                         f"a tuple has no truth value in TorchScript (torch: 'Could not cast value of type "
                         f"{_tuple_spelled(kind)} to bool'); test `len(...)` or its elements",
                     ))
@@ -1231,7 +1236,7 @@ class TypeDomain(FlowDomain[Type]):
             element = element.element
         if element in (STR, TENSOR, NONE) or element.is_tuple or element.is_dict or element.is_optional:
             self.events.append(Event(
-                TolistNeedsAnnotation, where,
+                Problem.TOLIST_NEEDS_ANNOTATION, where,
                 f"`.tolist()` annotated with {hint}: its elements can only be int, float, complex or bool (torch: "
                 f"'{element} is not one of the supported element types for tolist'); annotate it "
                 "`List[float]` (nested as deep as the tensor's rank)",
@@ -1242,7 +1247,7 @@ class TypeDomain(FlowDomain[Type]):
         for item in targets:
             if isinstance(item, cst.Subscript) and any(isinstance(element.slice, cst.Slice) for element in item.slice):
                 self.events.append(Event(
-                    DeleteSlice, item,
+                    Problem.DELETE_SLICE, item,
                     "TorchScript's `del` takes a single index, not a slice (torch: 'del statements only support "
                     "deletion at a single index, slicing is not supported'); rebuild it: `x = x[:a] + x[b:]`",
                 ))
@@ -1263,7 +1268,7 @@ class TypeDomain(FlowDomain[Type]):
                     problem = f"all inputs of range must be ints, found float in argument {index}"
                     break
         if problem is not None:
-            self.events.append(Event(RangeEnumerateArguments, call, f"TorchScript rejects this call: '{problem}'"))
+            self.events.append(Event(Problem.RANGE_ENUMERATE_ARGUMENTS, call, f"TorchScript rejects this call: '{problem}'"))
 
     def _id_call(self, call: cst.Call, expressions: Expressions) -> None:
         """JIT405: `id(x)` compiles to `prim::id(AnyClassType? x)`, so only an instance of a TorchScript class (or
@@ -1274,7 +1279,7 @@ class TypeDomain(FlowDomain[Type]):
         if kind is None or kind == NONE:
             return
         self.events.append(Event(
-            NoUnsupportedBuiltin, call,
+            Problem.NO_UNSUPPORTED_BUILTIN, call,
             f"TorchScript's `id()` takes only an instance of a TorchScript class (or None), and this is of type {kind} "
             "(torch: \"Expected a value of type 'Optional[AnyClassType]' for argument 'x'\"); compare the values "
             "themselves, or keep this out of compiled code",
@@ -1315,7 +1320,7 @@ class TypeDomain(FlowDomain[Type]):
         more = len(mismatch.reasons) - 3
         callee = qualified or (f"Tensor.{call.func.attr.value}" if method else operator.removeprefix("py::"))
         self.events.append(Event(
-            NoMatchingOverload, call,
+            Problem.NO_MATCHING_OVERLOAD, call,
             f"no signature of `{callee}` accepts these arguments (torch: 'Arguments for call are not valid'); "
             f"candidates: {shown}" + (f"; and {more} more" if more > 0 else ""),
         ))
@@ -1419,7 +1424,7 @@ class TypeDomain(FlowDomain[Type]):
             name = target.value.value
             self.empty.pop(name)
             self.events.append(Event(
-                EmptyContainerNeedsAnnotation, target,
+                Problem.EMPTY_CONTAINER_NEEDS_ANNOTATION, target,
                 f"`{name}` starts as an unannotated `{{}}`, which TorchScript types Dict[str, Tensor], and this "
                 f"stores {' and '.join(wrong)}; annotate it where it starts: "
                 f"`{name}: Dict[{_spelled(key) if key else 'str'}, {_spelled(item) if item else 'torch.Tensor'}] = {{}}`",
@@ -1438,7 +1443,7 @@ class TypeDomain(FlowDomain[Type]):
                 name = self._unannotated_tensor(call.args[0].value, expressions)
                 if name is not None and call.args[0].keyword is None:
                     self.events.append(Event(  # at the call: torch names the call's line
-                        UnannotatedNonTensorParam, call,
+                        Problem.UNANNOTATED_NON_TENSOR_PARAM, call,
                         f"`{qualified}()` takes a list of Tensors, but `{name}` has no annotation, so TorchScript "
                         f"types it as one Tensor; annotate it: `{name}: List[torch.Tensor]`",
                     ))
@@ -1495,7 +1500,7 @@ class TypeDomain(FlowDomain[Type]):
                           else f"annotate it: `{name}: {_spelled(kind)}`" if kind.is_tuple
                           else f"pass a Tensor, or annotate `{name}: Optional[torch.Tensor]`")
                 self.events.append(Event(  # at the callee, where torch's error points (the call's first line)
-                    UnannotatedNonTensorParam, call.func,
+                    Problem.UNANNOTATED_NON_TENSOR_PARAM, call.func,
                     f"`{callee.display_name}` has no annotation on `{name}`, so TorchScript types it as a Tensor, "
                     f"and this passes a value of type {kind} ('Expected a value of type 'Tensor (inferred)' for argument "
                     f"'{name}''); {advice}",
@@ -1515,7 +1520,7 @@ class TypeDomain(FlowDomain[Type]):
             else:
                 advice = f"`{name}: {_spelled(kind) if spelled != 'list' else 'List[...]'}`"
             self.events.append(Event(  # at the call: torch names the call's line, not the argument's
-                UnannotatedNonTensorParam, call,
+                Problem.UNANNOTATED_NON_TENSOR_PARAM, call,
                 f"`{callee.display_name}` has no annotation on `{name}`, so TorchScript types it as a Tensor"
                 f"{' (its `None` default included)' if none_default else ''}, and this passes "
                 f"{'None' if spelled == 'None' else 'a ' + spelled}; annotate it: {advice}",
@@ -1611,14 +1616,14 @@ class TypeDomain(FlowDomain[Type]):
         if current == NONE and (new in SCALARS or (new.is_optional and new.inner in SCALARS)):
             # (an annotation on the assignment in `__init__`, `self.x: Optional[str] = None`, does not count)
             self.events.append(Event(
-                AttributeNoneNeedsOptional, target,
+                Problem.ATTRIBUTE_NONE_NEEDS_OPTIONAL, target,
                 f"`self.{name}` is None in `__init__` and has no class-level annotation, so TorchScript types it "
                 f"NoneType; assigning a {new} here fails. Declare it in the class body: "
                 f"`{name}: Optional[{_spelled(new)}]`",
             ))
         elif current in SCALARS and new in SCALARS and current != new:
             self.events.append(Event(
-                AttributeTypeChange, target,
+                Problem.ATTRIBUTE_TYPE_CHANGE, target,
                 f"`self.{name}` is a {current} in `__init__`, and this assigns it a {new}; TorchScript fixes an "
                 f"attribute's type when it scripts the module. Keep it a {current}, or start it as a {new}",
             ))
@@ -1634,7 +1639,7 @@ class TypeDomain(FlowDomain[Type]):
             return
         self.reported_optional_attributes.add(name)
         self.events.append(Event(
-            OptionalAttributeNoLocalRefine, node,
+            Problem.OPTIONAL_ATTRIBUTE_NO_LOCAL_REFINE, node,
             f"`self.{name}` is declared Optional and {how}; TorchScript never refines an attribute, even inside "
             f"`if self.{name} is not None:`. Copy it to a local first: `{name} = self.{name}`, then test "
             f"`if {name} is not None:`",
@@ -1655,7 +1660,7 @@ class TypeDomain(FlowDomain[Type]):
             return
         self.reported_optional.add(node.value)
         self.events.append(Event(
-            OptionalUsedWithoutRefine, node,
+            Problem.OPTIONAL_USED_WITHOUT_REFINE, node,
             f"`{node.value}` is Optional here and {how}; TorchScript rejects that until it is refined. "
             f"Test it first: `if {node.value} is not None:` (or `assert {node.value} is not None`)",
         ))
@@ -1665,7 +1670,7 @@ class TypeDomain(FlowDomain[Type]):
         is_none = value is None or (isinstance(value, cst.Name) and value.value == "None")
         if is_none and self.returns is not None and self.returns != NONE and not self.returns.is_optional:
             self.events.append(Event(
-                ReturnTypeMismatch, node,
+                Problem.RETURN_TYPE_MISMATCH, node,
                 f"the function is annotated to return {self.returns}, but this returns None; TorchScript rejects "
                 f"it. Annotate the return as `Optional[{_spelled(self.returns)}]`",
             ))
@@ -1675,7 +1680,7 @@ class TypeDomain(FlowDomain[Type]):
                 pass  # a variable left None by a rejected assignment; an annotation this model does not read
             elif mismatches(kind, self.returns, convert=True):
                 self.events.append(Event(
-                    ReturnTypeMismatch, node,
+                    Problem.RETURN_TYPE_MISMATCH, node,
                     f"the function is annotated to return {self.returns}, but this returns {_a(kind)} (torch: 'Return "
                     f"value was annotated as having type {self.returns} but is actually of type {kind}'); return "
                     "that type, or fix the annotation",
@@ -1692,7 +1697,7 @@ class TypeDomain(FlowDomain[Type]):
         for previous, previous_shape in self.return_shapes:
             if previous_shape != shape and (previous_shape.startswith("a tuple") or shape.startswith("a tuple")):
                 self.events.append(Event(
-                    TupleReturnArityMismatch, node,
+                    Problem.TUPLE_RETURN_ARITY_MISMATCH, node,
                     f"this returns {shape}, but an earlier return returns {previous_shape}; TorchScript needs one "
                     f"return type. Return the same shape everywhere",
                 ))
@@ -1912,38 +1917,9 @@ def _for_clauses(node: cst.ListComp | cst.DictComp) -> list[cst.CompFor]:
 
 
 def _assigned_in(node: cst.CSTNode) -> set[str]:
-    """The names a statement binds anywhere inside it (assignments, loop and `with` targets, walrus, `del`)."""
-    found: set[str] = set()
-
-    class Collect(cst.CSTVisitor):
-        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
-            found.update(target_names(n.target))
-
-        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
-            found.update(target_names(n.target))
-
-        def visit_AugAssign(self, n: cst.AugAssign) -> None:
-            found.update(target_names(n.target))
-
-        def visit_For(self, n: cst.For) -> None:
-            found.update(target_names(n.target))
-
-        def visit_WithItem(self, n: cst.WithItem) -> None:
-            if n.asname is not None:
-                found.update(target_names(n.asname.name))
-
-        def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
-            found.update(target_names(n.target))
-
-        def visit_Del(self, n: cst.Del) -> None:
-            found.update(target_names(n.target))
-
-        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
-            found.add(n.name.value)
-            return False
-
-    walk(node, Collect())
-    return found
+    """The names a statement binds anywhere inside it (assignments, loop and `with` targets, walrus, `del`, the
+    names of nested definitions, not what their bodies bind)."""
+    return bound_names(node, (*ASSIGNMENTS, cst.WithItem, cst.NamedExpr, cst.Del, DEFINITION), into_functions=False)
 
 
 def _tested_names(function: cst.FunctionDef) -> set[str]:
@@ -2039,27 +2015,8 @@ class _Returns(cst.CSTVisitor):
         self.found.add(id(node))
 
 
-class _AssignedNames(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self.names.update(target_names(node.target))
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self.names.update(target_names(node.target))
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self.names.update(target_names(node.target))
-
-    def visit_For(self, node: cst.For) -> None:
-        self.names.update(target_names(node.target))
-
-
 def _assigned_names(function: cst.FunctionDef) -> set[str]:
-    collect = _AssignedNames()
-    walk(function.body, collect)
-    return collect.names
+    return bound_names(function.body, ASSIGNMENTS)
 
 
 def _exits(small: cst.BaseSmallStatement) -> bool:

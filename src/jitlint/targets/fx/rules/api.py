@@ -24,8 +24,8 @@ from jitlint.targets.fx.fxtypes import (
     type_of,
 )
 from jitlint.targets.fx.rules import FxPassRule
-from jitlint.targets.fx.rules.nodes import FX_HINTS
 from jitlint.walk import walk
+from jitlint.targets.fx.fxtypes import FX_HINTS
 
 def _string_value(expr: cst.BaseExpression) -> str | None:
     if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):

@@ -35,26 +35,6 @@ def _is_creator_call(node: cst.BaseExpression, ctx: RuleContext) -> bool:
     )
 
 
-def _names_in(node: cst.CSTNode) -> set[str]:
-    """Names read anywhere in `node` (lambdas included: a conservative over-approximation)."""
-    found: set[str] = set()
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
-
-        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            walk(attribute.value, self)
-            return False
-
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            walk(arg.value, self)
-            return False
-
-    walk(node, Names())
-    return found
-
-
 def _node_arguments(call: cst.Call) -> list[cst.BaseExpression]:
     """The argument expressions of a node-creating call that become the node's inputs (not its target or op)."""
     func = call.func
@@ -96,10 +76,7 @@ def _direct_inputs(call: cst.Call) -> set[str]:
 
 
 def _function_or_module(ctx: RuleContext) -> cst.CSTNode:
-    for ancestor in reversed(ctx.ancestors):
-        if isinstance(ancestor, cst.FunctionDef):
-            return ancestor
-    return ctx.module.tree
+    return ctx.enclosing(cst.FunctionDef) or ctx.module.tree
 
 
 class _Ordered(cst.CSTVisitor):

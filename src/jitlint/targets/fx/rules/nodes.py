@@ -6,11 +6,10 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.fx.fxtypes import NODE, enclosing_function, type_of
+from jitlint.targets.fx.fxtypes import FX_HINTS, NODE, enclosing_function, type_of
 from jitlint.targets.fx.rules import FxPassRule
 from jitlint.walk import walk
 
-FX_HINTS = ("fx", "export", "example_inputs")
 # Methods that mutate a dict (`kwargs`) or a list (a list inside `args`) in place.
 _DICT_MUTATORS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "__delitem__"})
 _LIST_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",

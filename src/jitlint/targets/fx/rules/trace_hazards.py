@@ -93,8 +93,8 @@ class ForwardHookOnTracedModule(FxTraceRule):
         if not (isinstance(func.value, cst.Name)):
             return
         # `self.register_forward_hook(...)` in a method of a module class that is traced (not a leaf).
-        function = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.FunctionDef)), None)
-        cls_node = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.ClassDef)), None)
+        function = ctx.enclosing(cst.FunctionDef)
+        cls_node = ctx.enclosing(cst.ClassDef)
         if function is None or cls_node is None or func.value.value != first_param_name(function):
             return
         cls = ctx.module_class(cls_node)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.syntax import assigned_names
+from jitlint.facts.torch_api import DTYPE_NAMES, TENSOR_CLASSES
 from jitlint.literals import literal_type as python_literal_type
-from jitlint.names import assigned_names, first_param
+from jitlint.names import first_param
 from jitlint.targets.script.infer import TENSOR, TENSOR_METHODS, is_overload_implementation, signature_comment
+from jitlint.walk import walk
 
 # torch.* callables that do not return a Tensor.
 TORCH_NON_TENSOR = frozenset(
@@ -14,7 +17,6 @@ TORCH_NON_TENSOR = frozenset(
      "torch.get_default_dtype", "torch.device", "torch.dtype", "torch.Size", "torch.finfo", "torch.iinfo",
      "torch.jit.annotate", "torch.jit.isinstance", "torch.is_floating_point", "torch.is_complex"}
 )
-TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor"})
 LIST_ANNOTATIONS = frozenset({"typing.List", "builtins.list"})
 
 
@@ -77,7 +79,7 @@ def _element_type_is_tensor(annotation: cst.BaseExpression, qualify) -> bool:
         return False
     if len(annotation.slice) != 1 or not isinstance(annotation.slice[0].slice, cst.Index):
         return False
-    return qualify(annotation.slice[0].slice.value) in TENSOR_ANNOTATIONS
+    return qualify(annotation.slice[0].slice.value) in TENSOR_CLASSES
 
 
 def unannotated_tensor_param(
@@ -118,7 +120,7 @@ def tensor_evident(node: cst.BaseExpression, ctx, bound_tensors: frozenset[str] 
             return param.default is None
         param = params_of(info.node).get(node.value)
         if param is not None and param.annotation is not None and node.value not in assigned_names(info.node):
-            return ctx.qualify(param.annotation.annotation) in TENSOR_ANNOTATIONS
+            return ctx.qualify(param.annotation.annotation) in TENSOR_CLASSES
         return False
     if isinstance(node, cst.Call):
         func = node.func
@@ -168,3 +170,32 @@ def constant_attribute(name: str, ctx) -> bool:
 
     owners = ctx.function.owners if ctx.function is not None else []
     return any(name in constant_names(ctx.project, owner) for owner in owners)
+
+
+def global_value_type(value: cst.BaseExpression, module_imports) -> str | None:
+    """The Python type of a module-level value TorchScript rejects when compiled code reads the global."""
+    kind = literal_type(value)
+    if kind is not None:
+        return kind.split("[")[0].lower()
+    if isinstance(value, cst.Name) and value.value == "None":
+        return "None"
+    qualified = module_imports.qualify(value.func if isinstance(value, cst.Call) else value) or ""
+    if isinstance(value, cst.Attribute) and qualified.startswith("torch.") and qualified[6:] in DTYPE_NAMES:
+        return "dtype"
+    if isinstance(value, cst.Call) and qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
+        return "Tensor"
+    return None
+
+
+def called_params(function: cst.FunctionDef) -> frozenset[str]:
+    """Names of `function`'s parameters its body calls as `name(...)` (rebound names included: callers filter)."""
+    names = set(params_of(function))
+    found: set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in names:
+                found.add(node.func.value)
+
+    walk(function.body, Calls())
+    return frozenset(found)

@@ -4,35 +4,24 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.torch_api import CONTAINER_KINDS
 from jitlint.names import first_param_name
-from jitlint.project import CONTAINER_KINDS, ClassInfo, decorator_names
-from jitlint.targets.script.infer import INT, TENSOR_METHODS
-from jitlint.targets.script.policy import constant_names
-from jitlint.targets.script.rules._expr import constant_attribute, is_evident_tensor_method, literal_type
+from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script import fixers
+from jitlint.targets.script.infer import INT, TENSOR_METHODS
+from jitlint.targets.script.members import (
+    DATACLASS_DECORATORS, METHOD_VALUE_ERRORS, annotation_uncompilable_reason, guarded_by_hasattr, module_owners,
+    resolved_method, self_attribute_load, self_attribute_name,
+)
+from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules.calls import global_value_type
-from jitlint.targets.script.rules.containers import self_attribute_load
+from jitlint.targets.script.rules._expr import (
+    constant_attribute, global_value_type, is_evident_tensor_method, literal_type,
+)
 from jitlint.walk import walk
 
 # Attributes every nn.Module has (set by nn.Module.__init__).
 _MODULE_ATTRIBUTES = frozenset({"training"})
-_DATACLASS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass", "attr.s", "attrs.define"})
-
-
-def _owners(ctx: RuleContext) -> list[ClassInfo]:
-    return [owner for owner in (ctx.function.owners if ctx.function else []) if ctx.project.is_module_class(owner)]
-
-
-def _self_target(node: cst.BaseExpression, ctx: RuleContext) -> str | None:
-    """`name` when node is `self.<name>` in a method of a module class."""
-    function = ctx.function
-    if function is None or not isinstance(node, cst.Attribute) or not isinstance(node.value, cst.Name):
-        return None
-    if node.value.value != first_param_name(function.info.node) or function.info.bound_first_param != "instance":
-        return None
-    return node.attr.value
 
 
 class AttributeSetOutsideInit(ScriptRule):
@@ -43,8 +32,8 @@ class AttributeSetOutsideInit(ScriptRule):
     message = "attribute first set in compiled code"
 
     def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
-        name = _self_target(node.target, ctx)
-        owners = _owners(ctx)
+        name = self_attribute_name(node.target, ctx)
+        owners = module_owners(ctx)
         if name is None or not owners or name in _MODULE_ATTRIBUTES:
             return
         if all(_starts_empty(ctx.project.attributes(owner).get(name)) for owner in owners):
@@ -112,7 +101,7 @@ class _AttributeValueRule(ScriptRule):
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         found = self_attribute_load(node, ctx)
-        if found is None or not _owners(ctx):
+        if found is None or not module_owners(ctx):
             return
         name, info = found
         # The value torch converts is the one the module has when scripted: what `__init__` assigns, when it
@@ -147,7 +136,7 @@ class AttributeEmptyContainer(_AttributeValueRule):
         # A class-level annotation (`dims: List[int]`) types it; one inside __init__ does not (verified on 2.13).
         return any(
             (info := ctx.project.attributes(owner).get(name)) is not None and info.annotation is not None
-            for owner in _owners(ctx)
+            for owner in module_owners(ctx)
         )
 
     def explain(self, name: str, kinds: set[str]) -> str:
@@ -157,7 +146,7 @@ class AttributeEmptyContainer(_AttributeValueRule):
     def build_fix(self, name: str, ctx: RuleContext) -> PendingFix | None:
         """When every `self.<name>.append(v)` shows the element type, declare `name: list[T]` at class level.
         Safe: an annotation changes nothing in eager mode."""
-        owners = [o for o in _owners(ctx) if o.node in ctx.module.tree.body]
+        owners = [o for o in module_owners(ctx) if o.node in ctx.module.tree.body]
         torch = ctx.torch_name
         if len(owners) != 1 or torch is None:
             return None
@@ -208,10 +197,9 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
         module (`self.act = self._gelu`): torch converts neither ("failed to convert Python type:
         'functools.partial'", "... 'method'"), and fails where compiled code reads the attribute. A staticmethod
         stored so is a plain function, which torch compiles; `hasattr(self, "act")` is folded to False."""
-        from jitlint.targets.script.rules.undeclared import _guarded_by_hasattr
 
         found = self_attribute_load(node, ctx)
-        owners = _owners(ctx)
+        owners = module_owners(ctx)
         if found is None or not owners or len(owners) != len(ctx.function.owners):
             return
         name = found[0]
@@ -227,7 +215,7 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
                 if what is None:
                     return
                 whats |= what
-        if _guarded_by_hasattr(name, ctx):
+        if guarded_by_hasattr(name, ctx):
             return
         spelled = " or ".join(sorted(whats))
         ctx.report(
@@ -242,8 +230,6 @@ def _callable_object(value: cst.BaseExpression, imports, owner: ClassInfo, ctx: 
     """What `__init__` stores when torch cannot convert it: a `functools.partial(...)`, or `self.<method>` naming
     a method of the class that binds (not a staticmethod, not a property); for an if-expression, both branches.
     None when it may be anything else."""
-    from jitlint.targets.script.rules.callables import _METHOD_VALUE_ERRORS, _resolved_method
-
     if isinstance(value, cst.IfExp):
         body = _callable_object(value.body, imports, owner, ctx)
         orelse = _callable_object(value.orelse, imports, owner, ctx)
@@ -254,10 +240,10 @@ def _callable_object(value: cst.BaseExpression, imports, owner: ClassInfo, ctx: 
         init = ctx.project.find_method(owner, "__init__")
         if init is None or first_param_name(init.node) != "self":
             return None
-        method = _resolved_method(value.attr.value, owner, ctx)
+        method = resolved_method(value.attr.value, owner, ctx)
         if method is None or method.is_property or "builtins.staticmethod" in method.decorators:
             return None
-        if frozenset(method.decorators) not in _METHOD_VALUE_ERRORS:
+        if frozenset(method.decorators) not in METHOD_VALUE_ERRORS:
             return None
         return {f"a bound method (`self.{value.attr.value}`)"}
     return None
@@ -271,7 +257,7 @@ class FinalReassigned(ScriptRule):
     message = "constant attribute assigned in compiled code"
 
     def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
-        name = _self_target(node.target, ctx)
+        name = self_attribute_name(node.target, ctx)
         if name is None:
             return
         found = ctx.self_attribute(node.target)
@@ -288,6 +274,8 @@ class ConstantsInvalidType(ScriptRule):
     fix = "safe"
     scope = "anywhere"
     message = "constant attribute of a type TorchScript constants cannot hold"
+    reports_only_in = "module-class"
+    checked_handlers = frozenset({("visit", "ClassDef")})
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -311,7 +299,7 @@ class ConstantsInvalidType(ScriptRule):
                                            f"(`Final`/`__constants__`) but holds a {kind}, which is not a valid "
                                            "TorchScript constant (torch names no line); use a tuple, or a plain "
                                            "attribute with a class-level `Dict[...]` annotation",
-                                           fix=fixers.drop_from_constants(target.target.attr.value, node, ctx))
+                                           fix=drop_from_constants(target.target.attr.value, node, ctx))
 
 
 def _literal_class_value(value: cst.BaseExpression | None, ctx: RuleContext) -> str | None:
@@ -328,7 +316,7 @@ class ClassLevelAttribute(ScriptRule):
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         found = self_attribute_load(node, ctx)
-        owners = _owners(ctx)
+        owners = module_owners(ctx)
         if found is None or not owners:
             return
         name = found[0]
@@ -344,7 +332,7 @@ class ClassLevelAttribute(ScriptRule):
         fix = None
         if len(owners) == 1 and len(kinds) == 1:
             owner = owners[0] if owners[0].module is ctx.module else None  # edits are positions in this file
-            fix = fixers.final_class_attribute(name, next(iter(kinds)), owner.node if owner else None, ctx)
+            fix = final_class_attribute(name, next(iter(kinds)), owner.node if owner else None, ctx)
         ctx.report(node, f"`{name}` is a class attribute ({sorted(kinds)[0]}); TorchScript only sees instance "
                          f"attributes and constants. Add it to `__constants__` (or annotate it `Final`), or set "
                          f"`self.{name}` in `__init__`", fix=fix)
@@ -441,34 +429,12 @@ def _element_type(value: cst.BaseExpression, function: cst.FunctionDef, ctx: Rul
     return None
 
 
-def annotation_uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
-    """Why torch cannot compile a project class a module annotation names, when that is certain (verified on
-    2.13). Torch compiles the methods of the class's own body (not its bases'), after reading the source of each: a
-    standard-library dataclass's generated methods have none, and a method taking `*args`/`**kwargs` fails."""
-    from jitlint.targets.script.rules.wholeclass import _dataclass_method
-
-    generated = _dataclass_method(ctx, cls)
-    if generated is not None:
-        return f"`{cls.name}` is a dataclass (torch cannot get the source of its generated `{generated}`)"
-    if decorator_names(cls.node, cls.module.imports) & (_DATACLASS - {"dataclasses.dataclass"}):
-        return f"`{cls.name}` is a dataclass (torch cannot get the source of its generated `__init__`)"
-    for name, method in cls.methods.items():
-        if method.decorators & {"builtins.staticmethod", "torch.jit._drop", "torch.jit.unused", "torch.jit.ignore"}:
-            continue
-        params = method.node.params
-        for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
-                prefix = "*" if star is params.star_arg else "**"
-                return f"`{cls.name}.{name}` takes `{prefix}{star.name.value}`"
-    return None
-
-
 def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
     """Why torch cannot convert an unannotated attribute holding an instance of a project class that compiled code
     reads (a dataclass, or an `__init__`, its own or a base's, taking `*args`/`**kwargs`)."""
     project = ctx.project
     for current in project.mro(cls):
-        if decorator_names(current.node, current.module.imports) & _DATACLASS:
+        if decorator_names(current.node, current.module.imports) & DATACLASS_DECORATORS:
             return f"`{current.name}` is a dataclass (torch cannot get the source of its generated `__init__`)"
     init = project.find_method(cls, "__init__")
     if init is not None:
@@ -490,6 +456,8 @@ class UncompilableAttributeClass(ScriptRule):
     outside_handlers = frozenset({"ClassDef"})  # its `self.x` reads are in compiled code
     message = "module attribute of a class TorchScript cannot compile"
     whole_class = "same-error"  # the annotation's class fails to compile before any line of the module
+    reports_only_in = "module-class"
+    checked_handlers = frozenset({("visit", "Attribute"), ("visit", "ClassDef")})
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -513,7 +481,7 @@ class UncompilableAttributeClass(ScriptRule):
                            f"({target.module.display_name}) as a TorchScript class, and it cannot: {reason}. Store "
                            f"the fields compiled code needs as plain attributes in `__init__` (`self.hidden = "
                            f"config.hidden`), and drop the class-level annotation",
-                           fix=fixers.drop_class_annotation(info.annotation, node, ctx))
+                           fix=drop_class_annotation(info.annotation, node, ctx))
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         if ctx.function is None or not ctx.function.body_captured or ctx.in_pruned_branch:
@@ -522,7 +490,7 @@ class UncompilableAttributeClass(ScriptRule):
         if found is None:
             return
         name, _info = found
-        for owner in _owners(ctx):
+        for owner in module_owners(ctx):
             info = ctx.project.attributes(owner).get(name)
             if info is None or info.annotation is not None:
                 continue
@@ -545,8 +513,8 @@ class NoModuleInternals(ScriptRule):
     INTERNALS = frozenset({"_modules", "_parameters", "_buffers"})
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
-        name = _self_target(node, ctx)
-        owners = _owners(ctx)
+        name = self_attribute_name(node, ctx)
+        owners = module_owners(ctx)
         if name not in self.INTERNALS or not owners or len(owners) != len(ctx.function.owners):
             return
         if any(ctx.project.attributes(owner).get(name) is not None for owner in owners):
@@ -554,3 +522,75 @@ class NoModuleInternals(ScriptRule):
         ctx.report(node, f"`self.{name}` is nn.Module's Python-side storage, which TorchScript does not expose "
                          f"(torch: \"Module '...' has no attribute '{name}'\"); iterate an `nn.ModuleList` or "
                          f"`nn.Sequential`, or name the submodules, parameters or buffers")
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+_FINAL_KINDS = {"int": "int", "float": "float", "bool": "bool", "str": "str"}
+
+
+def final_class_attribute(name: str, kind: str, owner_node: cst.ClassDef | None, ctx: RuleContext) -> PendingFix | None:
+    """`scale = 2.0` in the class body -> `scale: torch.jit.Final[float] = 2.0`, which torch reads as a constant of
+    the module. Safe: at run time the annotation changes nothing."""
+    torch = ctx.torch_name
+    if owner_node is None or torch is None or kind not in _FINAL_KINDS or not isinstance(owner_node.body, cst.IndentedBlock):
+        return None
+    for statement in owner_node.body.body:
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            small = statement.body[0]
+            if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name):
+                content = f"{name}: {torch}.jit.Final[{_FINAL_KINDS[kind]}] = {ctx.code(small.value)}"
+                return PendingFix(f"annotate `{name}` Final (a constant of the module)", [PendingEdit(small, content)])
+    return None
+
+
+def drop_class_annotation(annotation: cst.BaseExpression, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """JIT608: drop the class-level `config: ModelConfig` that makes torch compile the class (a bare annotation
+    does nothing when eager Python runs the class). Safe. Only for a bare annotation on its own line, not the last
+    statement of the class body, when the blank lines after it hold no comment (they go with it)."""
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    body = list(cls.body.body)
+    for index, statement in enumerate(body):
+        if (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.AnnAssign) and statement.body[0].annotation.annotation is annotation
+                and statement.body[0].value is None):
+            if index + 1 >= len(body):
+                return None
+            following = body[index + 1]
+            if any(line.comment is not None for line in getattr(following, "leading_lines", ())):
+                return None
+            if isinstance(following, (cst.FunctionDef, cst.ClassDef)) and following.decorators:
+                return None  # its position starts at `def`: the removal would take the decorators
+            return PendingFix("drop the class-level annotation", [PendingEdit(statement, "", until=following)])
+    return None
+
+
+def drop_from_constants(name: str, cls: cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """JIT605: `__constants__ = ["cfg"]` -> `__constants__ = []` for an attribute holding a dict or set (it stays a
+    plain attribute, which TorchScript types from its value). Safe: `__constants__` means nothing to eager Python.
+    Only for a list or tuple of string literals in the class's own body."""
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    for statement in cls.body.body:
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+            continue
+        small = statement.body[0]
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == "__constants__"
+                and isinstance(small.value, (cst.List, cst.Tuple))):
+            continue
+        elements = small.value.elements
+        if not all(isinstance(e, cst.Element) and isinstance(e.value, cst.SimpleString) for e in elements):
+            return None
+        kept = [ctx.code(e.value) for e in elements if e.value.evaluated_value != name]
+        if len(kept) == len(elements):
+            return None
+        if isinstance(small.value, cst.List):
+            text = "[" + ", ".join(kept) + "]"
+        else:
+            text = "(" + ", ".join(kept) + ("," if len(kept) == 1 else "") + ")"
+        return PendingFix(f"drop `{name}` from `__constants__`", [PendingEdit(small.value, text)])
+    return None

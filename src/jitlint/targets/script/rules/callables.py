@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.walk import walk
-from jitlint.names import assigned_names, first_param
+from jitlint.facts.syntax import assigned_names
+from jitlint.facts.torch_api import SCALAR_ANNOTATIONS
 from jitlint.literals import literal_type as python_literal_type
-from jitlint.rules.base import RuleContext
+from jitlint.names import first_param
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.infer import (
     SCALARS,
     TENSOR,
@@ -17,7 +18,7 @@ from jitlint.targets.script.infer import (
     param_types,
     signature_comment,
 )
-from jitlint.targets.script import fixers
+from jitlint.targets.script.members import METHOD_VALUE_ERRORS, resolved_method
 from jitlint.targets.script.policy import IGNORE_DECORATORS
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.rules._expr import params_of
@@ -45,20 +46,6 @@ def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> TSType | No
     if kind is not None and kind.is_optional:
         return kind if kind.inner in SCALARS else None
     return kind if kind in SCALARS else None
-
-
-def called_params(function: cst.FunctionDef) -> frozenset[str]:
-    """Names of `function`'s parameters its body calls as `name(...)` (rebound names included: callers filter)."""
-    names = set(params_of(function))
-    found: set[str] = set()
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Name) and node.func.value in names:
-                found.add(node.func.value)
-
-    walk(function.body, Calls())
-    return frozenset(found)
 
 
 class ParameterCalledAsFunction(ScriptRule):
@@ -104,11 +91,8 @@ class TypingCast(ScriptRule):
             "used as a value\", \"__int__ cannot be used as a value\"). Drop the cast; to narrow an Optional, "
             "refine it (`assert x is not None`), and to type a value, annotate the variable or use "
             "`torch.jit.annotate(T, value)`",
-            fix=fixers.drop_cast(node, ctx),
+            fix=drop_cast(node, ctx),
         )
-
-
-_NON_TENSOR_ANNOTATIONS = frozenset({"builtins.int", "builtins.float", "builtins.str", "builtins.bool"})
 
 
 class IgnoredReturnUnannotated(ScriptRule):
@@ -126,7 +110,7 @@ class IgnoredReturnUnannotated(ScriptRule):
                 self._check(argument.value, "`range()` needs an int", "int", ctx)
 
     def visit_AnnAssign(self, node: cst.AnnAssign, ctx: RuleContext) -> None:
-        if node.value is not None and ctx.qualify(node.annotation.annotation) in _NON_TENSOR_ANNOTATIONS:
+        if node.value is not None and ctx.qualify(node.annotation.annotation) in SCALAR_ANNOTATIONS:
             spelled = ctx.code(node.annotation.annotation)
             self._check(node.value, f"the variable is annotated `{spelled}`", spelled, ctx)
 
@@ -152,20 +136,9 @@ class IgnoredReturnUnannotated(ScriptRule):
             f"`{callee.name}` is `@torch.jit.{sorted(callee.decorators & IGNORE_DECORATORS)[0].rsplit('.', 1)[1]}` "
             f"without a return annotation, so TorchScript types its result a Tensor, and {why} (torch: \"... found "
             f"Tensor\"). Annotate its return type: `def {callee.name}(...) -> {returns}:`",
-            fix=fixers.annotate_ignored_return(callee, returns, ctx),
+            fix=annotate_ignored_return(callee, returns, ctx),
         )
 
-
-# What torch 2.13 says when compiled code uses `self.<method>` as a value, by how the method is defined (each
-# checked with torch 2.13: tests/test_method_value.py). Methods with any other decorator are left alone.
-_METHOD_VALUE_ERRORS = {
-    frozenset(): "method cannot be used as a value",
-    frozenset({"torch.jit.export"}): "method cannot be used as a value",
-    frozenset({"builtins.classmethod"}): "method cannot be used as a value",
-    frozenset({"builtins.staticmethod"}): "function cannot be used as a value",
-    frozenset({"torch.jit.ignore"}): "python value of type 'function' cannot be used as a value",
-    frozenset({"torch.jit.unused"}): "python value of type 'function' cannot be used as a value",
-}
 
 # Calls that take their argument as something other than a value (an attribute lookup: another error) or that
 # torch does not compile at all.
@@ -195,38 +168,6 @@ def _used_as_value(node: cst.Attribute, ancestors: list[cst.CSTNode]) -> bool:
     return False
 
 
-def _resolved_method(name: str, owner, ctx: RuleContext):
-    """The method `self.<name>` is on instances of the module class `owner`: its definition in the class body of
-    the first class of the C3 MRO that defines the name, when nothing can make it something else (an attribute
-    of that name set anywhere in the classes, a class-level value or annotation (a dataclass field), `__getattr__`,
-    a class body with conditional definitions, a torch base other than `nn.Module` before it, an unknown base). None
-    otherwise. A decorated class is taken as written (a registry's decorator returns the class), as the capture map
-    takes its `forward`."""
-    from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES, _named_in, _plain_body
-    from jitlint.targets.script.rules.wholeclass import _linearization
-
-    order = _linearization(ctx, owner)
-    if order is None:
-        return None
-    classes = [entry for entry in order if not isinstance(entry, str)]
-    if any(cls.dynamic_attributes or not _plain_body(cls)
-           or {"__getattr__", "__getattribute__", "__setattr__"} & set(cls.methods)
-           or name in _named_in(cls, ctx.project) for cls in classes):
-        return None
-    if ctx.project.attributes(owner).get(name) is not None:
-        return None
-    for entry in order:
-        if isinstance(entry, str):
-            if entry in ("torch.nn.Module", "torch.nn.modules.module.Module") and name not in _NN_MODULE_NAMES:
-                continue
-            return None  # a torch class may define it (nn.Linear's attributes, nn.Module's own methods)
-        if name in entry.own_attributes:
-            return None
-        if name in entry.methods:
-            return entry.methods[name]
-    return None
-
-
 class MethodUsedAsValue(ScriptRule):
     code = "JIT435"
     name = "method-used-as-value"
@@ -249,10 +190,10 @@ class MethodUsedAsValue(ScriptRule):
         name = node.attr.value
         errors = set()
         for owner in owners:
-            method = _resolved_method(name, owner, ctx)
+            method = resolved_method(name, owner, ctx)
             if method is None or method.is_property:
                 return
-            error = _METHOD_VALUE_ERRORS.get(frozenset(method.decorators))
+            error = METHOD_VALUE_ERRORS.get(frozenset(method.decorators))
             if error is None:
                 return
             errors.add(error)
@@ -265,3 +206,44 @@ class MethodUsedAsValue(ScriptRule):
             f"local name it then calls, so it fails with \"{error}\". Call it where the value is needed, or make "
             f"the function a submodule (an `nn.Module` attribute) and pass that",
         )
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+def drop_cast(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """JIT431: `cast(T, value)` -> `value` (`typing.cast` returns its value unchanged). Safe. Only for a plain
+    two-argument call."""
+    if len(call.args) != 2 or any(a.star or a.keyword for a in call.args):
+        return None
+    value = call.args[1].value
+    text = ctx.code(value)
+    if isinstance(value, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.NamedExpr)) or "\n" in text:
+        text = f"({text})"
+    return PendingFix("drop the cast", [PendingEdit(call, text)])
+
+
+def _method_indent(function, ctx: RuleContext) -> str | None:
+    """The indentation of a method of a top-level class (or of a top-level function): "" / the class body's."""
+    tree = ctx.module.tree
+    if function.cls is None:
+        return "" if function.node in tree.body else None
+    cls = function.cls.node
+    if cls not in tree.body or not isinstance(cls.body, cst.IndentedBlock) or function.node not in cls.body.body:
+        return None
+    return cls.body.indent if cls.body.indent is not None else tree.default_indent
+
+
+def annotate_ignored_return(function, returns: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT429: `def count(self, x):` under `@torch.jit.ignore` -> `def count(self, x) -> int:` (the type its use
+    needs). Safe: eager Python ignores the annotation (TorchScript checks the value the Python body returns against
+    it). Only for a function of the same file, a method of a top-level class or a top-level function."""
+    node = function.node
+    if function.module is not ctx.module or node.returns is not None:
+        return None
+    indent = _method_indent(function, ctx)
+    if indent is None:
+        return None
+    new = node.with_changes(returns=cst.Annotation(cst.parse_expression(returns)), decorators=(),
+                            lines_after_decorators=())
+    return PendingFix(f"annotate `-> {returns}`", [PendingEdit(node, ctx.statement_code(node, new, indent))])

@@ -7,15 +7,19 @@ import math
 import libcst as cst
 
 from jitlint.apis import unsupported
-from jitlint.names import assigned_names, first_param_name
-from jitlint.targets.script.rules._expr import literal_type, params_of
+from jitlint.facts.syntax import assigned_names
+from jitlint.names import first_param_name
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script import fixers
-from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script import schemas
-from jitlint.targets.script.rules.flow import report_events
-from jitlint.walk import walk
+from jitlint.targets.script.events import report_events
 from jitlint.targets.script.facts import FlowEvents
+from jitlint.targets.script.rewrite import (
+    class_body_indent, class_of, compiled_function, enclosing_statement, stored_names,
+)
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import global_value_type, params_of
+from jitlint.targets.script.typeflow import Problem
+from jitlint.walk import walk
 
 
 class _Names(cst.CSTVisitor):
@@ -39,7 +43,7 @@ def eager_helper_fix(ctx: RuleContext) -> PendingFix | None:
     `@torch.jit.ignore` method that compiled code calls. Unsafe: the scripted module then calls back into Python,
     which works in-process but not once saved and loaded in C++. Offered when the statement reads only parameters."""
     function = ctx.function
-    statement = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.SimpleStatementLine)), None)
+    statement = ctx.enclosing(cst.SimpleStatementLine)
     torch = ctx.torch_name
     if function is None or function.info.bound_first_param != "instance" or torch is None or statement is None:
         return None
@@ -110,7 +114,7 @@ class NoNumpy(ScriptRule):
         # torch.export traces `@torch.jit.ignore` bodies and `is_scripting()`-False branches, and rejects NumPy there
         # (verified on torch 2.13). Tensor-only code works for both.
         both = "export" in ctx.targets
-        fix = fixers.numpy_round_trip(node, ctx) or (None if both else eager_helper_fix(ctx))
+        fix = numpy_round_trip(node, ctx) or (None if both else eager_helper_fix(ctx))
         if isinstance(func, cst.Attribute) and func.attr.value == "numpy" and not node.args:
             if both:
                 text = ("`.numpy()` is not supported by TorchScript (script), nor by default torch.export (export), "
@@ -225,6 +229,7 @@ class NoBuiltinMapFilter(ScriptRule):
 
 class NoUnsupportedBuiltin(ScriptRule):
     code = "JIT405"
+    problem = Problem.NO_UNSUPPORTED_BUILTIN
     facts = (FlowEvents,)
     name = "no-python-builtin-unsupported"
     severity = "error"
@@ -237,7 +242,7 @@ class NoUnsupportedBuiltin(ScriptRule):
         name = qualified.removeprefix("builtins.")
         if qualified.startswith("builtins.") and name in unsupported("builtin"):
             ctx.report(node, f"the builtin `{name}()` is not supported by TorchScript",
-                       fix=fixers.guard_statement(node, ctx) if name == "setattr" else None)
+                       fix=guard_statement(node, ctx) if name == "setattr" else None)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # `id(x)` depends on the type of `x` (TorchScript's `prim::id` takes a class instance or None): the type
@@ -324,7 +329,7 @@ class NoSuperCall(ScriptRule):
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         if isinstance(node.value, cst.Call) and ctx.qualify(node.value.func) == "builtins.super":
-            ctx.report(node, fix=fixers.super_call(node, ctx))
+            ctx.report(node, fix=super_call(node, ctx))
 
 
 class NoExplicitBaseMethodCall(ScriptRule):
@@ -352,7 +357,7 @@ class NoExplicitBaseMethodCall(ScriptRule):
         ):
             ctx.report(node, f"`{cls.name}.{method.name}(self, ...)` is not supported by TorchScript; call "
                              f"`self.{method.name}(...)` (rename the override if it shadows it)",
-                       fix=fixers.call_through_self(node, method.name, ctx))
+                       fix=call_through_self(node, method.name, ctx))
 
 
 class NoRegistrationInForward(ScriptRule):
@@ -367,7 +372,7 @@ class NoRegistrationInForward(ScriptRule):
         name = _self_method_name(node, ctx)
         if name in unsupported("module-registration"):
             ctx.report(node, f"`self.{name}(...)` cannot run in compiled code; register it in `__init__`",
-                       fix=fixers.guard_statement(node, ctx))
+                       fix=guard_statement(node, ctx))
 
 
 class NoAutogradTensorApi(ScriptRule):
@@ -383,7 +388,7 @@ class NoAutogradTensorApi(ScriptRule):
         if isinstance(func, cst.Attribute) and func.attr.value in unsupported("autograd-method"):
             if ctx.qualify(func) is None and _self_method_name(node, ctx) is None:
                 ctx.report(node, f"`.{func.attr.value}()` is eager autograd API that TorchScript does not support; "
-                                 "move it into a `@torch.jit.ignore` method", fix=fixers.guard_statement(node, ctx))
+                                 "move it into a `@torch.jit.ignore` method", fix=guard_statement(node, ctx))
 
     def visit_AssignTarget(self, node: cst.AssignTarget, ctx: RuleContext) -> None:
         target = node.target
@@ -401,7 +406,7 @@ class PrintKeywordArguments(ScriptRule):
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if ctx.qualify(node.func) == "builtins.print" and any(arg.keyword is not None for arg in node.args):
-            ctx.report(node, fix=fixers.print_without_keywords(node, ctx))
+            ctx.report(node, fix=print_without_keywords(node, ctx))
 
 
 class BuiltinKeywordArguments(ScriptRule):
@@ -452,7 +457,7 @@ class TorchUtilsCheckpoint(ScriptRule):
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func) or ""
         if qualified.startswith("torch.utils.checkpoint.checkpoint"):
-            ctx.report(node, fix=fixers.checkpoint_when_eager(node, ctx))
+            ctx.report(node, fix=checkpoint_when_eager(node, ctx))
 
 
 class TorchApiNotScriptable(ScriptRule):
@@ -466,7 +471,7 @@ class TorchApiNotScriptable(ScriptRule):
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func)
         if qualified in unsupported("torch-function"):
-            ctx.report(node, f"`{qualified}()` is not supported by TorchScript", fix=fixers.isinstance_tensor(node, ctx))
+            ctx.report(node, f"`{qualified}()` is not supported by TorchScript", fix=isinstance_tensor(node, ctx))
         elif (
             qualified is None
             and isinstance(node.func, cst.Attribute)
@@ -480,27 +485,6 @@ def _is_local(name: cst.Name, ctx: RuleContext) -> bool:
     if function is None:
         return False
     return name.value in params_of(function) or name.value in assigned_names(function)
-
-
-_TORCH_DTYPES = frozenset(
-    "float float16 float32 float64 half double bfloat16 int int8 int16 int32 int64 long short uint8 bool "
-    "complex64 complex128 cfloat cdouble".split()
-)
-
-
-def global_value_type(value: cst.BaseExpression, module_imports) -> str | None:
-    """The Python type of a module-level value TorchScript rejects when compiled code reads the global."""
-    kind = literal_type(value)
-    if kind is not None:
-        return kind.split("[")[0].lower()
-    if isinstance(value, cst.Name) and value.value == "None":
-        return "None"
-    qualified = module_imports.qualify(value.func if isinstance(value, cst.Call) else value) or ""
-    if isinstance(value, cst.Attribute) and qualified.startswith("torch.") and qualified[6:] in _TORCH_DTYPES:
-        return "dtype"
-    if isinstance(value, cst.Call) and qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
-        return "Tensor"
-    return None
 
 
 class GlobalPythonConstant(ScriptRule):
@@ -527,7 +511,7 @@ class GlobalPythonConstant(ScriptRule):
             f"(\"python value of type '{kind}' cannot be used as a value\"), not even `Final` ones. Store it on the "
             f"module in `__init__` (`self.{node.value.lower()} = {node.value}`), or read it as a module attribute "
             f"(`config.{node.value}`), which torch inlines",
-            fix=fixers.inline_constant(node, ctx) if not where else None,
+            fix=inline_constant(node, ctx) if not where else None,
         )
 
     @staticmethod
@@ -580,3 +564,293 @@ class HasattrNameNotLiteral(ScriptRule):
             "('hasattr's second argument must be a string literal'); test a literal name, or keep the "
             "lookup out of compiled code",
         )
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+def inline_constant(node: cst.Name, ctx: RuleContext) -> PendingFix | None:
+    """`x / (x.norm() + EPS)` with `EPS = 1e-5` assigned once at module level -> `1e-5` in place. Unsafe: code that
+    changes the module's constant at run time (`mod.EPS = ...`) no longer changes this function."""
+    name = node.value
+    values = []
+    for statement in ctx.module.tree.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                targets = small.targets if isinstance(small, cst.Assign) else (
+                    [small] if isinstance(small, cst.AnnAssign) else [])
+                for target in targets:
+                    if isinstance(target.target, cst.Name) and target.target.value == name:
+                        values.append(small.value)
+    if len(values) != 1 or values[0] is None or _module_rebinds(ctx.module.tree, name):
+        return None
+    value = values[0]
+    literal = value
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        literal = value.expression
+    if not isinstance(literal, (cst.Integer, cst.Float, cst.SimpleString)) and not (
+        isinstance(literal, cst.Name) and literal.value in ("True", "False") and literal is value
+    ):
+        return None
+    code = ctx.code(value)
+    if value is not literal:
+        code = f"({code})"
+    return PendingFix(f"use the constant's value `{ctx.code(value)}`", [PendingEdit(node, code)])
+
+
+def _module_rebinds(tree: cst.Module, name: str) -> bool:
+    """`global NAME` anywhere, or an assignment of NAME in a loop, `if` or function at module level."""
+    found = False
+
+    class Rebinds(cst.CSTVisitor):
+        def visit_Global(self, node: cst.Global) -> None:
+            nonlocal found
+            found = found or any(n.name.value == name for n in node.names)
+
+    walk(tree, Rebinds())
+    for statement in tree.body:
+        if isinstance(statement, (cst.For, cst.While, cst.If, cst.With, cst.Try)) and name in stored_names(statement):
+            return True
+    return found
+
+
+def guard_statement(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`x.register_hook(f)` (a statement of its own) -> under `if not torch.jit.is_scripting():`, which torch
+    prunes. Unsafe: eager code runs as before, but the scripted module skips the statement (no hook, no buffer,
+    no attribute set)."""
+    torch = ctx.torch_name
+    statement = enclosing_statement(ctx)
+    if torch is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if not (isinstance(small, cst.Expr) and small.value is call):
+        return None
+    indent = ctx.indent_of(statement)
+    step = ctx.module.tree.default_indent
+    return PendingFix(f"run it only in eager mode (`if not {torch}.jit.is_scripting():`)", [
+        PendingEdit(statement, f"if not {torch}.jit.is_scripting():\n{indent}{step}{ctx.code(small)}")])
+
+
+def call_through_self(call: cst.Call, method: str, ctx: RuleContext) -> PendingFix | None:
+    """`Base.helper(self, x)` -> `self.helper(x)`. Unsafe: if the class (or a subclass) overrides `helper`, the
+    call now runs the override."""
+    rest = call.args[1:]
+    first = call.args[0].value
+    arguments = ", ".join(ctx.code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in rest)
+    return PendingFix(f"call `{ctx.code(first)}.{method}(...)`",
+                      [PendingEdit(call, f"{ctx.code(first)}.{method}({arguments})")])
+
+
+def print_without_keywords(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`print("x:", x, sep="")` -> `print("x:", x)`. Unsafe: the text printed (separators, line end, stream)
+    changes; only offered when the keywords are literals or `flush`."""
+    kept = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in kept):
+        return None
+    arguments = ", ".join(ctx.code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in kept)
+    return PendingFix("drop the keyword arguments", [PendingEdit(call, f"{ctx.code(call.func)}({arguments})")])
+
+
+_CHECKPOINT_OPTIONS = frozenset({"use_reentrant", "preserve_rng_state", "determinism_check", "debug"})
+
+
+def checkpoint_when_eager(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`cp.checkpoint(f, x, use_reentrant=False)` -> `(f(x) if torch.jit.is_scripting() else cp.checkpoint(...))`:
+    torch prunes the eager arm. Safe: in eager code `is_scripting()` is False and the call is unchanged (the
+    scripted module computes `f(x)` without checkpointing, the same values)."""
+    torch = ctx.torch_name
+    if torch is None or not call.args or call.args[0].keyword is not None:
+        return None
+    positional = [a for a in call.args[1:] if a.keyword is None]
+    if any(a.star for a in call.args) or any(
+        a.keyword is not None and a.keyword.value not in _CHECKPOINT_OPTIONS for a in call.args
+    ):
+        return None
+    function = ctx.code(call.args[0].value)
+    arguments = ", ".join(ctx.code(a.value) for a in positional)
+    return PendingFix("checkpoint only in eager mode", [
+        PendingEdit(call, f"({function}({arguments}) if {torch}.jit.is_scripting() else {ctx.code(call)})")])
+
+
+def isinstance_tensor(call: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """`torch.is_tensor(x)` -> `isinstance(x, torch.Tensor)`, which is what it computes. Safe."""
+    torch = ctx.torch_name
+    if torch is None or ctx.qualify(call.func) != "torch.is_tensor" or len(call.args) != 1 or call.args[0].keyword:
+        return None
+    return PendingFix(f"use `isinstance(..., {torch}.Tensor)`",
+                      [PendingEdit(call, f"isinstance({ctx.code(call.args[0].value)}, {torch}.Tensor)")])
+
+
+# What torch 2.13's own `forward` of these classes computes (torch/nn/modules), for `super().forward(x)`.
+_TORCH_FORWARDS = {
+    "Conv1d": "self._conv_forward({x}, self.weight, self.bias)",
+    "Conv2d": "self._conv_forward({x}, self.weight, self.bias)",
+    "Conv3d": "self._conv_forward({x}, self.weight, self.bias)",
+    "Linear": "{F}.linear({x}, self.weight, self.bias)",
+    "Embedding": "{F}.embedding({x}, self.weight, self.padding_idx, self.max_norm, self.norm_type, "
+                 "self.scale_grad_by_freq, self.sparse)",
+    "LayerNorm": "{F}.layer_norm({x}, self.normalized_shape, self.weight, self.bias, self.eps)",
+    "GroupNorm": "{F}.group_norm({x}, self.num_groups, self.weight, self.bias, self.eps)",
+}
+
+
+_TORCH_MODULES = ("torch.nn.", "torch.nn.modules.conv.", "torch.nn.modules.linear.", "torch.nn.modules.sparse.",
+                  "torch.nn.modules.normalization.")
+
+
+def _torch_base(qualified: str | None) -> str | None:
+    for prefix in _TORCH_MODULES:
+        if qualified and qualified.startswith(prefix) and qualified[len(prefix):] in _TORCH_FORWARDS:
+            return qualified[len(prefix):]
+    return None
+
+
+def _mangles(node: cst.CSTNode) -> bool:
+    """Whether a method reads a name that Python mangles per class (`self.__x`), or `__class__`/`super`."""
+    found = False
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            nonlocal found
+            value = name.value
+            found = found or value in ("super", "__class__") or (value.startswith("__") and not value.endswith("__"))
+
+    walk(node, Names())
+    return found
+
+
+def super_call(attribute: cst.Attribute, ctx: RuleContext) -> PendingFix | None:
+    """`super().forward(x)` in a class with one base: for a torch module whose `forward` is one call (Conv1d/2d/3d,
+    Linear, Embedding, LayerNorm, GroupNorm) -> that call (`self._conv_forward(x, self.weight, self.bias)`); for a
+    base class of the same file that defines the method itself -> a copy of it in the class (`_Base_forward`),
+    called through `self`. Unsafe: with multiple inheritance below this class `super()` may reach another class,
+    and the copy no longer follows later changes (or patches) of the base's method."""
+    call = ctx.ancestors[-2] if len(ctx.ancestors) >= 2 else None
+    cls = class_of(ctx)
+    function = compiled_function(ctx)
+    if not (isinstance(call, cst.Call) and call.func is attribute and cls is not None and function is not None
+            and len(cls.bases) == 1 and not cls.keywords):
+        return None
+    super_args = [a.value for a in attribute.value.args]
+    if super_args and not (  # `super(ThisClass, self)` is `super()`
+            len(super_args) == 2 and isinstance(super_args[0], cst.Name) and super_args[0].value == cls.name.value
+            and isinstance(super_args[1], cst.Name) and function.params.params
+            and super_args[1].value == function.params.params[0].name.value):
+        return None
+    method = attribute.attr.value
+    base = cls.bases[0].value
+    torch_class = _torch_base(ctx.qualify(base))
+    if torch_class is not None:
+        torch = ctx.torch_name
+        if (method != "forward" or torch is None or len(call.args) != 1 or call.args[0].star
+                or call.args[0].keyword is not None):
+            return None
+        text = _TORCH_FORWARDS[torch_class].format(x=ctx.code(call.args[0].value), F=f"{torch}.nn.functional")
+        return PendingFix(f"call what `{torch_class}.forward` computes", [PendingEdit(call, text)])
+    if not isinstance(base, cst.Name):
+        return None
+    tree = ctx.module.tree
+    classes = [s for s in tree.body if isinstance(s, cst.ClassDef)]
+    base_def = next((s for s in classes if s.name.value == base.value), None)
+    if base_def is None or cls not in classes or not isinstance(base_def.body, cst.IndentedBlock):
+        return None
+    found = [s for s in base_def.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method]
+    if len(found) != 1 or found[0].decorators or _mangles(found[0]) or found[0].asynchronous is not None:
+        return None
+    new_name = f"_{base.value}_{method}"
+    copy = found[0].with_changes(name=cst.Name(new_name), leading_lines=())
+    if any(isinstance(s, cst.FunctionDef) and s.name.value == new_name for s in base_def.body.body):
+        return None
+    existing = [s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == new_name]
+    if existing:  # an earlier pass copied it: only the call is left to rewrite
+        if len(existing) != 1 or ctx.code(existing[0].with_changes(leading_lines=())) != ctx.code(copy):
+            return None
+        return PendingFix(f"call the copy of `{base.value}.{method}` through `self`", [
+            PendingEdit(attribute, f"self.{new_name}")])
+    # the copy goes before the class's first method (one place, so two calls' fixes share the same edit)
+    first = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef)), None)
+    if first is None:
+        return None
+    indent = class_body_indent(cls, ctx)
+    if indent is None:
+        return None
+    text = ctx.statement_code(first, copy, indent)
+    anchor = first.decorators[0] if first.decorators else first
+    return PendingFix(f"call a copy of `{base.value}.{method}` through `self`", [
+        PendingEdit(anchor, f"{text}\n\n{indent}", insert_before=True),
+        PendingEdit(attribute, f"self.{new_name}"),
+    ])
+
+
+# Reductions that NumPy arrays and torch Tensors both offer with no argument, computing the same value.
+_NUMPY_REDUCTIONS = frozenset({"mean", "sum", "max", "min", "prod", "argmax", "argmin", "any", "all"})
+
+
+# Elementwise NumPy functions of one array and their torch names.
+_NUMPY_ELEMENTWISE = {"abs": "abs", "absolute": "abs", "exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin",
+                      "cos": "cos", "tanh": "tanh", "floor": "floor", "ceil": "ceil", "sign": "sign",
+                      "negative": "neg"}
+
+
+def _numpy_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`x` when `node` is `x.numpy()`."""
+    if (isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "numpy"):
+        return node.func.value
+    return None
+
+
+def _one_arg(call: cst.Call) -> cst.BaseExpression | None:
+    if len(call.args) == 1 and not call.args[0].star and call.args[0].keyword is None:
+        return call.args[0].value
+    return None
+
+
+def _round_trip(node: cst.BaseExpression, ctx: RuleContext) -> str | None:
+    """The torch spelling of a NumPy round-trip expression, or None."""
+    torch = ctx.torch_name
+    if torch is None or not isinstance(node, cst.Call):
+        return None
+    func = node.func
+    # x.numpy().mean() -> x.mean()
+    if isinstance(func, cst.Attribute) and func.attr.value in _NUMPY_REDUCTIONS and not node.args:
+        inner = _numpy_of(func.value)
+        return f"{ctx.code(inner)}.{func.attr.value}()" if inner is not None else None
+    qualified = ctx.qualify(func) or ""
+    argument = _one_arg(node)
+    if argument is None:
+        return None
+    if qualified == "torch.from_numpy":
+        inner = _numpy_of(argument)
+        if inner is not None:  # torch.from_numpy(x.numpy()) -> x
+            return ctx.code(inner)
+        if isinstance(argument, cst.Call):
+            name = (ctx.qualify(argument.func) or "").removeprefix("numpy.")
+            array = _one_arg(argument)
+            inner = _numpy_of(array) if array is not None else None
+            if inner is not None and name in _NUMPY_ELEMENTWISE:  # torch.from_numpy(np.exp(x.numpy()))
+                return f"{torch}.{_NUMPY_ELEMENTWISE[name]}({ctx.code(inner)})"
+        return None
+    if qualified.startswith("numpy.") and qualified[6:] in _NUMPY_REDUCTIONS:  # np.mean(x.numpy()) -> x.mean()
+        inner = _numpy_of(argument)
+        return f"{ctx.code(inner)}.{qualified[6:]}()" if inner is not None else None
+    return None
+
+
+def numpy_round_trip(node: cst.Call, ctx: RuleContext) -> PendingFix | None:
+    """A NumPy detour that torch computes directly: `x.numpy().mean()` / `np.mean(x.numpy())` -> `x.mean()` (for
+    mean, sum, max, min, prod, argmax, argmin, any, all), `torch.from_numpy(x.numpy())` -> `x`,
+    `torch.from_numpy(np.exp(x.numpy()))` -> `torch.exp(x)` (abs, exp, log, sqrt, sin, cos, tanh, floor, ceil,
+    sign, negative). The outermost such expression around the reported call is rewritten, so the findings of one
+    expression share one edit. Unsafe: the value is a 0-dim Tensor where it was a NumPy scalar, and torch may sum
+    in another order (the last bits of a float result can differ)."""
+    chain = [node] + [a for a in reversed(ctx.ancestors[:-1])]
+    best: tuple[cst.CSTNode, str] | None = None
+    for candidate in chain[:6]:
+        if isinstance(candidate, cst.Call):
+            text = _round_trip(candidate, ctx)
+            if text is not None:
+                best = (candidate, text)
+    if best is None:
+        return None
+    return PendingFix("compute it with torch", [PendingEdit(best[0], best[1])])

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.syntax import target_names
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.scopes import target_names
 from jitlint.walk import walk
 
 _IGNORE = frozenset({"torch.jit.ignore", "torch.jit.unused"})
@@ -270,6 +270,8 @@ class ModuleInitWithoutSuper(ScriptRule):
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})
     text_hints = ("__init__",)
+    reports_only_in = "module-class"
+    checked_handlers = frozenset({("visit", "ClassDef")})
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)

@@ -5,15 +5,15 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.facts.syntax import ASSIGNMENTS, bound_names
+from jitlint.facts.torch_api import NN_MODULE_NAMES
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo
-from jitlint.rules.base import RuleContext
-from jitlint.targets.script import fixers
+from jitlint.rules.base import PendingFix, RuleContext
+from jitlint.targets.script.members import guarded_by_hasattr, module_owners, plain_class_body, self_attribute_name
 from jitlint.targets.script.policy import constant_names
-from jitlint.targets.script.typeflow import _AssignedNames
+from jitlint.targets.script.rewrite import final_flag
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules.attributes import _owners, _self_target
-from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES, _guarded_by_hasattr, _plain_body
 from jitlint.walk import walk
 
 
@@ -184,8 +184,8 @@ class AttributeSetConditionally(ScriptRule):
     fix = "safe"
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
-        name = _self_target(node, ctx)
-        if name is None or name.startswith("__") or name in _NN_MODULE_NAMES:
+        name = self_attribute_name(node, ctx)
+        if name is None or name.startswith("__") or name in NN_MODULE_NAMES:
             return
         parent = ctx.parent
         if isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
@@ -193,7 +193,7 @@ class AttributeSetConditionally(ScriptRule):
         if not any(isinstance(ancestor, (cst.If, cst.While, cst.IfExp, cst.BooleanOperation))
                    for ancestor in ctx.ancestors):
             return  # read on every path: a module built without it fails in Python too, not only when scripted
-        owners = _owners(ctx)
+        owners = module_owners(ctx)
         if not owners:
             return
         sites: list[cst.If] = []
@@ -204,7 +204,7 @@ class AttributeSetConditionally(ScriptRule):
             sites.extend(site for site in found if site not in sites)
         if _under_constant_flag(owners, ctx):
             return  # `if self.flag:` with `flag` Final or in `__constants__`: torch drops the branch per instance
-        if _guarded_by_hasattr(name, ctx) or _under_attribute_none_test(ctx) or _asks_hasattr(
+        if guarded_by_hasattr(name, ctx) or _under_attribute_none_test(ctx) or _asks_hasattr(
                 _stores(sites[0], "self") | {name}, ctx):
             return  # torch folds `hasattr(self, "name")` and `self.other is None` and drops the branch
         test = sites[0].test
@@ -225,7 +225,7 @@ class AttributeSetConditionally(ScriptRule):
         class or its bases may set it; empty when it is set on every path or jitlint cannot tell."""
         project = ctx.project
         mro = project.mro(owner)
-        if any(cls.dynamic_attributes or not _plain_body(cls) or "__getattr__" in cls.methods
+        if any(cls.dynamic_attributes or not plain_class_body(cls) or "__getattr__" in cls.methods
                or cls.node.decorators for cls in mro):
             return []
         if project.torch_bases(owner) - {"torch.nn.Module"}:
@@ -343,7 +343,7 @@ def _self_flag(test: cst.BaseExpression, receiver: str) -> str | None:
 
 
 def _final_flag_fix(node: cst.Attribute, site: cst.If, ctx: RuleContext):
-    """The fix: declare the flag `torch.jit.Final[bool]` (fixers.final_flag), so that torch drops the branch that
+    """The fix: declare the flag `torch.jit.Final[bool]` (final_flag), so that torch drops the branch that
     reads the attribute when the flag is false. Offered only when that is exact: the read sits in the body of an
     `if self.flag:`, `__init__` sets the attribute under `if self.flag:` or under `if p:` after `self.flag = p`
     (a parameter it never rebinds), the class is this file's own, and no method but `__init__` sets the flag."""
@@ -354,7 +354,7 @@ def _final_flag_fix(node: cst.Attribute, site: cst.If, ctx: RuleContext):
             flag = _self_flag(ancestor.test, receiver) or flag
     if flag is None:
         return None
-    cls = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.ClassDef)), None)
+    cls = ctx.enclosing(cst.ClassDef)
     if cls is None or not isinstance(cls.body, cst.IndentedBlock):
         return None
     methods = [s for s in cls.body.body if isinstance(s, cst.FunctionDef)]
@@ -366,9 +366,7 @@ def _final_flag_fix(node: cst.Attribute, site: cst.If, ctx: RuleContext):
         parameter = site.test.value if isinstance(site.test, cst.Name) else None
         if parameter is None or parameter not in {p.name.value for p in (*init.params.params, *init.params.kwonly_params)}:
             return None
-        assigned = _AssignedNames()
-        walk(init.body, assigned)
-        if parameter in assigned.names:
+        if parameter in bound_names(init.body, ASSIGNMENTS):
             return None  # the parameter is rebound: its value at the `if` may not be the flag's
         copies = [s for s in init.body.body[:next(i for i, s in enumerate(init.body.body) if s is site)] if isinstance(s, cst.SimpleStatementLine)
                   and any(isinstance(small, cst.Assign) and len(small.targets) == 1
@@ -380,7 +378,11 @@ def _final_flag_fix(node: cst.Attribute, site: cst.If, ctx: RuleContext):
     for method in methods:
         if method is not init and flag in _stores(method.body, first_param_name(method) or "self"):
             return None  # the flag changes after `__init__`: not a constant
-    return fixers.final_flag(flag, cls, ctx)
+    declared = final_flag(flag, cls, ctx)
+    if declared is None:
+        return None
+    final, edits = declared
+    return PendingFix(f"declare `{flag}` a constant (`{final}[bool]`)", edits)
 
 
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.walk import walk
-from jitlint.project import INDEXED_BY_INT, INDEXED_BY_STR
-from jitlint.targets.script.rules._expr import constant_attribute, is_int_literal, is_str_literal
-from jitlint.names import assigned_names
+from jitlint.facts.syntax import assigned_names, names_in
+from jitlint.facts.torch_api import INDEXED_BY_INT, INDEXED_BY_STR
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script import fixers
+from jitlint.targets.script.members import is_load, self_attribute_load
+from jitlint.targets.script.rewrite import class_of, compiled_function, loop_jumps
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import constant_attribute, is_int_literal, is_str_literal
+from jitlint.walk import walk
 
 
 def _container(node: cst.BaseExpression, ctx: RuleContext, kinds: frozenset[str]) -> tuple[str, str] | None:
@@ -46,13 +47,6 @@ def _is_constant(index: cst.BaseExpression, ctx: RuleContext) -> bool:
     return False
 
 
-def _is_load(ctx: RuleContext) -> bool:
-    parent = ctx.parent
-    return not isinstance(parent, (cst.AssignTarget, cst.Del)) and not (
-        isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is ctx.ancestors[-1]
-    )
-
-
 class _LiteralIndexRule(ScriptRule):
     """A container torch indexes at compile time: only a literal (or an inlined constant) will do."""
 
@@ -69,7 +63,7 @@ class _LiteralIndexRule(ScriptRule):
         index = _single_index(node)
         if container is None or index is None or self.is_literal(index) or _is_constant(index, ctx):
             return
-        if not _is_load(ctx):
+        if not is_load(ctx):
             return
         typed = self.typed_by_annotation(node, ctx)
         if typed is True:
@@ -263,7 +257,7 @@ class ModuleListIndexVariable(_LiteralIndexRule):
     def build_fix(self, node: cst.Subscript, index: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
         """`for i in range(len(self.layers)): ... self.layers[i] ...` -> `for layer in self.layers:`, when `i`
         serves only to index that container (then the loops are the same)."""
-        loop = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.For)), None)
+        loop = ctx.enclosing(cst.For)
         if loop is None or not isinstance(index, cst.Name) or not isinstance(loop.target, cst.Name):
             return None
         if loop.target.value != index.value or loop.orelse is not None or not _is_range_len_of(loop.iter, node.value, ctx):
@@ -351,8 +345,7 @@ class ModuleListSlice(ScriptRule):
         elif isinstance(parent, cst.For) and parent.iter is node:
             where = _first_call_of(parent.target, parent.body)
         elif isinstance(parent, cst.CompFor) and parent.iter is node:
-            comprehension = next((a for a in reversed(ctx.ancestors) if isinstance(
-                a, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp))), None)
+            comprehension = ctx.enclosing(cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
             element = getattr(comprehension, "elt", None) or getattr(comprehension, "value", None)
             where = _first_call_of(parent.target, element) if element is not None else None
         else:
@@ -364,7 +357,7 @@ class ModuleListSlice(ScriptRule):
             where,
             f"TorchScript cannot call the modules of a slice of an nn.{kind} (`self.{name}[...]`); iterate "
             f"`enumerate(self.{name})` and skip by index, or build the sub-container in `__init__`",
-            fix=fixers.enumerate_and_skip(node, ctx),
+            fix=enumerate_and_skip(node, ctx),
         )
 
 
@@ -384,14 +377,6 @@ def _first_call_of(target: cst.BaseExpression, scope: cst.CSTNode) -> cst.Name |
     return found[0] if found else None
 
 
-def self_attribute_load(node: cst.Attribute, ctx: RuleContext):
-    """(name, info) for a read of `self.<name>` in compiled code (not an assignment target)."""
-    found = ctx.self_attribute(node)
-    if found is None or not _is_load(ctx):
-        return None
-    return found
-
-
 class PlainListOfModules(ScriptRule):
     code = "JIT305"
     name = "plain-list-of-modules"
@@ -409,7 +394,7 @@ class PlainListOfModules(ScriptRule):
             python_type, container = ("dict", "nn.ModuleDict") if "dict-of-modules" in info.kinds else ("list", "nn.ModuleList")
             ctx.report(node, f"`self.{name}` is a plain Python {python_type} of modules, which TorchScript cannot "
                              f"type; wrap it in `{container}(...)` in `__init__` (that also registers the parameters)",
-                       fix=fixers.wrap_module_list(name, ctx) if python_type == "list" else None)
+                       fix=wrap_module_list(name, ctx) if python_type == "list" else None)
 
 
 class GetattrNonLiteral(ScriptRule):
@@ -498,3 +483,63 @@ class ModuleListMutation(ScriptRule):
                 ctx.report(node, f"`self.{container[0]}.{func.attr.value}(...)` changes an nn.{container[1]} in "
                                  "compiled code, which TorchScript cannot do (it reports a misleading \"Unknown type "
                                  "name 'Module'\"); build the container in `__init__`")
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+def enumerate_and_skip(node: cst.Subscript, ctx: RuleContext) -> PendingFix | None:
+    """`for layer in self.layers[1:]:` -> `for i, layer in enumerate(self.layers):` / `if i >= 1:` around the
+    body (`[:k]` gives `i < k`). Only for non-negative integer bounds, no step, and a body without `break` or
+    `continue` (which TorchScript rejects in such a loop). Safe."""
+    loop = ctx.parent
+    if not isinstance(loop, cst.For) or loop.iter is not node or loop.orelse is not None:
+        return None
+    piece = node.slice[0].slice
+    if piece.step is not None or not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    bounds = []
+    for bound, operator in ((piece.lower, ">="), (piece.upper, "<")):
+        if bound is None:
+            continue
+        if not isinstance(bound, cst.Integer):
+            return None
+        bounds.append((operator, bound.value))
+    if not bounds or loop_jumps(loop):
+        return None
+    function = compiled_function(ctx)
+    used = names_in(function) if function is not None else set()
+    index = next(n for n in ("i", "index", "position", "layer_index") if n not in used)
+    indent = ctx.indent_of(loop)
+    step = loop.body.indent if loop.body.indent is not None else ctx.module.tree.default_indent
+    condition = " and ".join(f"{index} {operator} {value}" for operator, value in bounds)
+    body = [ctx.statement_code(s, s, indent + step + step) for s in loop.body.body]
+    lines = [f"for {index}, {ctx.code(loop.target)} in enumerate({ctx.code(node.value)}):",
+             f"{indent}{step}if {condition}:", *[f"{indent}{step}{step}{line}" for line in body]]
+    return PendingFix("iterate the whole container and skip by index", [PendingEdit(loop, "\n".join(lines))])
+
+
+def wrap_module_list(name: str, ctx: RuleContext) -> PendingFix | None:
+    """`self.layers = [nn.Linear(4, 4), ...]` in `__init__` -> `nn.ModuleList([...])`. Unsafe: the modules'
+    parameters become the model's (`parameters()`, `state_dict()` keys, `.to()` and optimizers see them)."""
+    torch = ctx.torch_name
+    cls = class_of(ctx)
+    if torch is None or cls is None or not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        return None
+    found = []
+
+    class Stores(cst.CSTVisitor):
+        def visit_Assign(self, assign: cst.Assign) -> None:
+            for target in assign.targets:
+                if (isinstance(target.target, cst.Attribute) and isinstance(target.target.value, cst.Name)
+                        and target.target.value.value == "self" and target.target.attr.value == name):
+                    found.append(assign.value)
+
+    walk(init, Stores())
+    if len(found) != 1 or not isinstance(found[0], (cst.List, cst.ListComp)):
+        return None
+    return PendingFix("wrap it in `nn.ModuleList`", [
+        PendingEdit(found[0], f"{torch}.nn.ModuleList({ctx.code(found[0])})")])

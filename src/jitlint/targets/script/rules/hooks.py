@@ -45,7 +45,7 @@ class HookSignature(ScriptRule):
             return
         if node.args[0].keyword is not None or not isinstance(node.args[0].value, cst.Name):
             return
-        enclosing = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.FunctionDef)), None)
+        enclosing = ctx.enclosing(cst.FunctionDef)
         hook = _find_function(node.args[0].value.value, enclosing, ctx)
         cls = _receiver_class(func.value, enclosing, ctx)
         if hook is None or cls is None:
@@ -112,10 +112,8 @@ def _receiver_class(node: cst.BaseExpression, enclosing: cst.FunctionDef | None,
 
 
 def _class_of(function: cst.FunctionDef, ctx: RuleContext) -> str | None:
-    for ancestor in reversed(ctx.ancestors):
-        if isinstance(ancestor, cst.ClassDef):
-            return ancestor.name.value
-    return None
+    cls = ctx.enclosing(cst.ClassDef)
+    return cls.name.value if cls is not None else None
 
 
 def _type_text(node: cst.BaseExpression, ctx: RuleContext, imports) -> str:

@@ -81,6 +81,7 @@ def namedtuple_problem(cls: ClassInfo, ctx: RuleContext) -> str | None:
 
 
 class _NamedTypeRule(ScriptRule):
+    file_hooks_report_visits = True
     bases: frozenset[str]
 
     def begin_file(self, ctx: RuleContext) -> None:

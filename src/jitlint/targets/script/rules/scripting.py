@@ -5,12 +5,12 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.capture import terminates
-from jitlint.names import bindings
-from jitlint.targets.script.policy import SCRIPTING_CHECKS, guard_name, is_ignored, scripting_value
-from jitlint.targets.script.rules._expr import literal_type
+from jitlint.facts.syntax import bindings
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script import fixers
+from jitlint.targets.script.policy import SCRIPTING_CHECKS, guard_name, is_ignored, scripting_value
+from jitlint.targets.script.rewrite import annotate_param, builtin_generics
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import literal_type
 from jitlint.walk import walk
 
 
@@ -39,6 +39,7 @@ def _would_be_dead(node: cst.If, value: bool) -> cst.CSTNode | None:
 
 class IsTracingGuardDoesNotPrune(ScriptRule):
     code = "JIT501"
+    file_hooks_report_visits = True
     name = "is-tracing-guard-doesnt-prune"
     severity = "error"
     summary = "`is_tracing()`-style guards around code torch rejects (they do not prune)"
@@ -69,12 +70,13 @@ class IsTracingGuardDoesNotPrune(ScriptRule):
                     f"`{short}()` is an ordinary runtime value under torch.jit.script, so torch compiles both "
                     f"branches, and code in them that TorchScript rejects fails the script; guard eager-only code "
                     f"with `if not torch.jit.is_scripting():`, which torch prunes",
-                    fix=fixers.script_like_tracing(node.test, ctx),
+                    fix=script_like_tracing(node.test, ctx),
                 )
 
 
 class IsScriptingStoredInVariable(ScriptRule):
     code = "JIT502"
+    file_hooks_report_visits = True
     name = "is-scripting-stored-in-var"
     severity = "error"
     summary = "`s = is_scripting(); if not s:` around code torch rejects (a variable does not prune)"
@@ -220,7 +222,7 @@ class IgnoredMethodNeedsAnnotations(ScriptRule):
                 f"`{callee.display_name}` is ignored by TorchScript, which still types its unannotated parameter "
                 f"`{param.name.value}` as a Tensor, so this {kind.split('[')[0]} cannot be passed; annotate it: "
                 f"`{param.name.value}: {kind}`",
-                fix=fixers.annotate_ignored_parameter(callee, param, kind, ctx),
+                fix=annotate_ignored_parameter(callee, param, kind, ctx),
             )
 
 
@@ -265,3 +267,34 @@ class IgnoredFunctionDefaultOmitted(ScriptRule):
             f"defaults, so this call must pass {which} (torch: 'Argument {missing[0]} not provided.'); pass "
             f"{'it' if len(missing) == 1 else 'them'} explicitly",
         )
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+def script_like_tracing(test: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+    """`if torch.jit.is_tracing():` -> `if (torch.jit.is_scripting() or torch.jit.is_tracing()):`: under
+    torch.jit.script the tracing branch is taken and the other pruned. Safe: in eager code `is_scripting()` is
+    False, so the test has its old value."""
+    torch = ctx.torch_name
+    if torch is None:
+        return None
+    edits = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if ctx.qualify(call.func) == "torch.jit.is_tracing" and not call.args:
+                edits.append(PendingEdit(call, f"({torch}.jit.is_scripting() or {ctx.code(call)})"))
+
+    walk(test, Calls())
+    return PendingFix("take the tracing branch under torch.jit.script too", edits) if edits else None
+
+
+def annotate_ignored_parameter(function, param: cst.Param, annotation: str, ctx: RuleContext) -> PendingFix | None:
+    """JIT504: the ignored function's parameter gets the annotation the call's literal shows (`step: int`). Safe:
+    eager Python ignores it, and the ignored body still runs in Python. Only for a function of the same file."""
+    if function.module is not ctx.module or param.annotation is not None or param.star:
+        return None
+
+    annotation = builtin_generics(annotation)
+    return PendingFix(f"annotate `{param.name.value}: {annotation}`", annotate_param(param, annotation, ctx))

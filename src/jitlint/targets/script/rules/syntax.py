@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.facts import RunFact, run_fact
 from jitlint.apis import unsupported
+from jitlint.facts import RunFact, run_fact
+from jitlint.facts.syntax import names_in, names_in_targets
 from jitlint.names import first_param_name
-from jitlint.targets.script.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.policy import constant_names
-from jitlint.targets.script import fixers
-from jitlint.targets.script.rules import ScriptRule
-from jitlint.walk import walk
 from jitlint.targets.script.facts import FlowEvents
+from jitlint.targets.script.policy import constant_names
+from jitlint.targets.script.rewrite import (
+    compiled_function, count_name, enclosing_statement, is_pure_chain, loop_jumps, module_level_names, stored_names,
+)
+from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
+from jitlint.targets.script.typeflow import Problem
+from jitlint.walk import walk
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
@@ -159,7 +163,7 @@ class NoSetComprehension(ScriptRule):
     message = "set comprehensions are not supported by TorchScript (it has no set type); build a list or a dict"
 
     def visit_SetComp(self, node: cst.SetComp, ctx: RuleContext) -> None:
-        ctx.report(node, fix=fixers.set_comp_to_dict(node, ctx))
+        ctx.report(node, fix=set_comp_to_dict(node, ctx))
 
 
 class NoLambda(ScriptRule):
@@ -172,7 +176,7 @@ class NoLambda(ScriptRule):
     message = "lambdas are not supported by TorchScript; use a named module-level function"
 
     def visit_Lambda(self, node: cst.Lambda, ctx: RuleContext) -> None:
-        ctx.report(node, fix=fixers.lambda_to_def(node, ctx))
+        ctx.report(node, fix=lambda_to_def(node, ctx))
 
 
 class NoTryExcept(ScriptRule):
@@ -202,7 +206,7 @@ class NoNestedDef(ScriptRule):
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # Called in the enclosing frame for a nested (uncompiled) def; a compiled function is never nested.
         if ctx.function is not None and ctx.function.info.node is not node:
-            ctx.report(node.name, fix=fixers.hoist_definition(node, ctx))
+            ctx.report(node.name, fix=hoist_definition(node, ctx))
 
 
 class NoVarargs(ScriptRule):
@@ -217,7 +221,7 @@ class NoVarargs(ScriptRule):
     def visit_Parameters(self, node: cst.Parameters, ctx: RuleContext) -> None:
         if not any(isinstance(star, cst.Param) for star in (node.star_arg, node.star_kwarg)):
             return
-        fix = fixers.explicit_signature(node, ctx)
+        fix = explicit_signature(node, ctx)
         for star in (node.star_arg, node.star_kwarg):
             if isinstance(star, cst.Param):
                 ctx.report(star.name, fix=fix)
@@ -233,7 +237,7 @@ class NoKeywordOnlyDefault(ScriptRule):
     message = "compiled functions cannot have keyword-only parameters with defaults; drop the bare `*`"
 
     def visit_Parameters(self, node: cst.Parameters, ctx: RuleContext) -> None:
-        fix = fixers.drop_bare_star(node, ctx)
+        fix = drop_bare_star(node, ctx)
         for param in node.kwonly_params:
             if param.default is not None:
                 ctx.report(param.name, fix=fix)
@@ -252,11 +256,11 @@ class NoLoopElse(ScriptRule):
     # supported", at the `for`); for a `while` torch names no line.
     def visit_For(self, node: cst.For, ctx: RuleContext) -> None:
         if node.orelse is not None:
-            ctx.report(node.target, fix=fixers.loop_else_after(node, ctx))
+            ctx.report(node.target, fix=loop_else_after(node, ctx))
 
     def visit_While(self, node: cst.While, ctx: RuleContext) -> None:
         if node.orelse is not None:
-            ctx.report(node.test, fix=fixers.loop_else_after(node, ctx))
+            ctx.report(node.test, fix=loop_else_after(node, ctx))
 
 
 class _ReportNode(ScriptRule):
@@ -281,7 +285,7 @@ class NoSetLiteral(_ReportNode):
     fix = "unsafe"
 
     def visit_Set(self, node: cst.Set, ctx: RuleContext) -> None:
-        ctx.report(node, fix=fixers.set_to_list(node, ctx))
+        ctx.report(node, fix=set_to_list(node, ctx))
 
 
 class NoWalrus(_ReportNode):
@@ -294,7 +298,7 @@ class NoWalrus(_ReportNode):
     fix = "safe"
 
     def visit_NamedExpr(self, node: cst.NamedExpr, ctx: RuleContext) -> None:
-        ctx.report(node, fix=fixers.hoist_walrus(node, ctx))
+        ctx.report(node, fix=hoist_walrus(node, ctx))
 
 
 class NoGlobalStatement(ScriptRule):
@@ -307,7 +311,7 @@ class NoGlobalStatement(ScriptRule):
     message = "`global`/`nonlocal` statements are not supported by TorchScript; keep state on the module (`self`)"
 
     def visit_Global(self, node: cst.Global, ctx: RuleContext) -> None:
-        ctx.report(node, fix=fixers.drop_unused_global(node, ctx))
+        ctx.report(node, fix=drop_unused_global(node, ctx))
 
     def visit_Nonlocal(self, node: cst.Nonlocal, ctx: RuleContext) -> None:
         ctx.report(node)
@@ -372,7 +376,7 @@ class NoStarUnpackInCall(ScriptRule):
     def visit_Arg(self, node: cst.Arg, ctx: RuleContext) -> None:
         # `*(1, -1)` and `*tuple_var` script fine (a tuple has a static length): flag what is certainly a list.
         if node.star == "*" and _is_list_like(node.value, ctx):
-            ctx.report(node, fix=fixers.pass_the_list(node, ctx, _is_list_like))
+            ctx.report(node, fix=pass_the_list(node, ctx, _is_list_like))
 
     def visit_List(self, node: cst.List, ctx: RuleContext) -> None:
         for element in node.elements:
@@ -459,7 +463,7 @@ class NoKwargExpansion(ScriptRule):
 
     def visit_Arg(self, node: cst.Arg, ctx: RuleContext) -> None:
         if node.star == "**":
-            ctx.report(node, fix=fixers.inline_keywords(node, ctx))
+            ctx.report(node, fix=inline_keywords(node, ctx))
 
 
 class NoDictUnpack(ScriptRule):
@@ -493,7 +497,7 @@ class NoStarredAssign(ScriptRule):
         if isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
                 if isinstance(element, cst.StarredElement):
-                    ctx.report(element, fix=fixers.index_instead_of_star(element, ctx))
+                    ctx.report(element, fix=index_instead_of_star(element, ctx))
 
 
 class NoImportInCompiledCode(ScriptRule):
@@ -506,10 +510,10 @@ class NoImportInCompiledCode(ScriptRule):
     message = "`import` inside compiled code is not supported by TorchScript; import at module level"
 
     def visit_Import(self, node: cst.Import, ctx: RuleContext) -> None:
-        ctx.report(node, fix=fixers.hoist_import(node, ctx))
+        ctx.report(node, fix=hoist_import(node, ctx))
 
     def visit_ImportFrom(self, node: cst.ImportFrom, ctx: RuleContext) -> None:
-        ctx.report(node, fix=fixers.hoist_import(node, ctx))
+        ctx.report(node, fix=hoist_import(node, ctx))
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         """A call of a function of a file the run does not lint, whose body imports: torch compiles the function
@@ -619,7 +623,7 @@ class NoBareAnnotation(ScriptRule):
 
     def visit_AnnAssign(self, node: cst.AnnAssign, ctx: RuleContext) -> None:
         if node.value is None:
-            ctx.report(node, fix=fixers.merge_bare_annotation(node, ctx))
+            ctx.report(node, fix=merge_bare_annotation(node, ctx))
 
 
 class NoUnsupportedContextManager(ScriptRule):
@@ -640,7 +644,7 @@ class NoUnsupportedContextManager(ScriptRule):
                 hint = " (use `torch.no_grad()`)" if qualified in ("torch.inference_mode", "torch.set_grad_enabled") else ""
                 ctx.report(item, f"`{qualified.removeprefix('builtins.')}` cannot be used as a context manager in TorchScript{hint}; "
                            "only `torch.no_grad()`, `torch.autocast(...)` and `record_function(...)` are supported",
-                           fix=fixers.no_grad_instead(item, ctx))
+                           fix=no_grad_instead(item, ctx))
                 return
 
 
@@ -654,11 +658,12 @@ class NoClassDefInCompiledCode(ScriptRule):
     message = "class definitions inside compiled code are not supported by TorchScript; define it at module level"
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
-        ctx.report(node.name, fix=fixers.hoist_definition(node, ctx))
+        ctx.report(node.name, fix=hoist_definition(node, ctx))
 
 
 class NoTupleOfIterable(ScriptRule):
     code = "JIT124"
+    problem = Problem.NO_TUPLE_OF_ITERABLE
     facts = (FlowEvents,)
     name = "no-tuple-of-iterable"
     severity = "error"
@@ -681,7 +686,7 @@ class NoTupleOfIterable(ScriptRule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         """`tuple(xs)` of a value the type flow knows is a list (`tuple(x.shape[2:])`)."""
-        from jitlint.targets.script.rules.flow import report_events
+        from jitlint.targets.script.events import report_events
 
         report_events(self, node, ctx)
 
@@ -721,3 +726,523 @@ class NoFloordivMatmulAugassign(ScriptRule):
             shown = shown if value.lpar else f"({shown})"
         name = node.target.value
         return PendingFix(f"write `{name} = {name} {operator} ...`", [PendingEdit(node, f"{name} = {name} {operator} {shown}")])
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+def _block_of(statement: cst.CSTNode, ctx: RuleContext) -> tuple[list[cst.CSTNode], int] | None:
+    """The statements of the block holding `statement`, and its index there."""
+    for ancestor in reversed(ctx.ancestors):
+        body = getattr(ancestor, "body", None)
+        if isinstance(body, (list, tuple)) and statement in body:
+            return list(body), list(body).index(statement)
+    return None
+
+
+def _delete_statement(statement: cst.CSTNode, block: list[cst.CSTNode], index: int) -> PendingEdit | None:
+    """Remove a statement and its line: from its start to the start of the next statement of its block (when the
+    next has no comment lines of its own, which the removal would take with it)."""
+    if index + 1 >= len(block):
+        return None
+    following = block[index + 1]
+    if getattr(following, "leading_lines", ()):
+        return None
+    return PendingEdit(statement, "", until=following)
+
+
+def drop_bare_star(parameters: cst.Parameters, ctx: RuleContext) -> PendingFix | None:
+    """`def f(self, x, *, k: float = 1.0)` -> `def f(self, x, k: float = 1.0)`. Safe: every call that worked still
+    binds the same values (the parameters only become passable by position too)."""
+    if not isinstance(parameters.star_arg, cst.ParamStar) or parameters.star_kwarg is not None:
+        return None
+    if any(p.default is None for p in parameters.kwonly_params) and any(p.default is not None for p in parameters.params):
+        return None  # a parameter without default after one with: not valid positional-or-keyword order
+    star = parameters.star_arg
+    first = parameters.kwonly_params[0] if parameters.kwonly_params else None
+    if first is None:
+        return None
+    return PendingFix("drop the bare `*`", [PendingEdit(star, "", until=first)])
+
+
+def loop_else_after(loop: cst.For | cst.While, ctx: RuleContext) -> PendingFix | None:
+    """A loop with no `break` always runs its `else`: move the `else` body after the loop. Safe."""
+    if loop_jumps(loop, continues=False) or not isinstance(loop.orelse.body, cst.IndentedBlock):
+        return None
+    indent = ctx.indent_of(loop)
+    head = ctx.statement_code(loop, loop.with_changes(orelse=None), indent)
+    tail = [ctx.statement_code(s, s, indent) for s in loop.orelse.body.body]
+    return PendingFix("move the `else` body after the loop (the loop has no `break`)",
+                      [PendingEdit(loop, "\n".join([head, *[indent + t for t in tail]]).rstrip())])
+
+
+def set_to_list(node: cst.Set, ctx: RuleContext) -> PendingFix | None:
+    """`{1, 2}` -> `[1, 2]`: unsafe (duplicates stay, and a set's operations are gone); only for displays of
+    distinct literals, where `len` and `in` give what they gave."""
+    values = []
+    for element in node.elements:
+        value = element.value
+        if isinstance(element, cst.StarredElement) or not isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)):
+            return None
+        values.append(ctx.code(value))
+    if len(set(values)) != len(values):
+        return None
+    return PendingFix("use a list", [PendingEdit(node, "[" + ", ".join(values) + "]")])
+
+
+def hoist_walrus(node: cst.NamedExpr, ctx: RuleContext) -> PendingFix | None:
+    """`if (n := E) > 1:` -> `n = E` on the line before and `if n > 1:`. Only where E is evaluated first in the
+    statement (the walrus is the test, or the left operand of its comparison), and the statement is an `if` (not
+    an `elif`, whose test is evaluated only when the earlier ones fail), a return or an assignment: safe."""
+    if not isinstance(node.target, cst.Name):
+        return None
+    statement = enclosing_statement(ctx)
+    chain = ctx.ancestors[ctx.ancestors.index(statement) + 1:-1] if statement in ctx.ancestors else None
+    if chain is None:
+        return None
+    if isinstance(statement, cst.If):
+        if statement.test is not node and not (
+            isinstance(statement.test, cst.Comparison) and statement.test.left is node
+        ):
+            return None
+        holder = ctx.ancestors[ctx.ancestors.index(statement) - 1]
+        if isinstance(holder, cst.If) and holder.orelse is statement:  # an `elif`
+            return None
+    elif isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        value = getattr(small, "value", None)
+        if not isinstance(small, (cst.Assign, cst.Return, cst.Expr)) or not (
+            value is node or (isinstance(value, cst.Comparison) and value.left is node)
+        ):
+            return None
+    else:
+        return None
+    indent = ctx.indent_of(statement)
+    name = node.target.value
+    return PendingFix(f"assign `{name}` on the line before", [
+        PendingEdit(statement, f"{name} = {ctx.code(node.value)}\n{indent}", insert_before=True),
+        PendingEdit(node, name),
+    ])
+
+
+_SIZE_METHODS = frozenset({"view", "reshape", "permute", "expand", "repeat", "tile", "new_zeros", "new_ones",
+                           "new_empty"})
+
+
+_SIZE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
+
+
+def pass_the_list(arg: cst.Arg, ctx: RuleContext, is_list) -> PendingFix | None:
+    """`x.view(*shape)` -> `x.view(shape)` for the Tensor methods and factories that take a size list as one
+    argument (view, reshape, permute, expand, repeat, tile, new_zeros/ones/empty; torch.zeros/ones/empty/rand/
+    randn): the same call. Safe."""
+    call = ctx.parent
+    if not isinstance(call, cst.Call):
+        return None
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value in _SIZE_METHODS and ctx.qualify(func) is None:
+        pass
+    elif ctx.qualify(func) in _SIZE_FACTORIES:
+        pass
+    else:
+        return None
+    if call.args[0] is arg and not any(a.keyword is None or a.star for a in call.args[1:]):
+        comma = arg.comma if len(call.args) > 1 else cst.MaybeSentinel.DEFAULT
+        return PendingFix("pass the list itself", [PendingEdit(arg, ctx.code(arg.with_changes(star="", comma=comma)))])
+    return _one_size_list(call, is_list, ctx)
+
+
+def _one_size_list(call: cst.Call, is_list, ctx: RuleContext) -> PendingFix | None:
+    """`x.view(b, *self.grid, c)` -> `x.view([b] + list(self.grid) + [c])`: the positional sizes as one list. Only
+    when every starred operand is certainly a list for TorchScript (`is_list`); `list(...)` makes a `torch.Size` or
+    a list the same list in eager Python too. Safe: the same sizes reach the same method."""
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star == "**" for a in call.args) or list(call.args[: len(positional)]) != positional:
+        return None
+    if any(a.star == "*" and not is_list(a.value, ctx) for a in positional):
+        return None
+    parts: list[str] = []
+    plain: list[str] = []
+    for a in positional:
+        if a.star == "*":
+            if plain:
+                parts.append("[" + ", ".join(plain) + "]")
+                plain = []
+            value = a.value
+            parts.append(ctx.code(value) if isinstance(value, (cst.List, cst.ListComp)) else f"list({ctx.code(value)})")
+        else:
+            plain.append(ctx.code(a.value))
+    if plain:
+        parts.append("[" + ", ".join(plain) + "]")
+    keywords = [ctx.code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in call.args[len(positional):]]
+    text = f"{ctx.code(call.func)}({', '.join([' + '.join(parts), *keywords])})"
+    return PendingFix("pass the sizes as one list", [PendingEdit(call, text)])
+
+
+def index_instead_of_star(element: cst.StarredElement, ctx: RuleContext) -> PendingFix | None:
+    """`b, *rest = x.shape` -> `b = x.shape[0]` when `rest` is never read and the value is a plain name or
+    attribute chain. Unsafe: a sequence too short raises IndexError instead of ValueError, and one too long for a
+    target list without a star is no longer an error."""
+    assign_target = ctx.ancestors[-1]  # reported from the visit of the AssignTarget
+    assign = ctx.parent
+    target = assign_target.target if isinstance(assign_target, cst.AssignTarget) else None
+    statement = enclosing_statement(ctx)
+    function = compiled_function(ctx)
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and assign.targets[0] is assign_target
+            and isinstance(target, (cst.Tuple, cst.List))):
+        return None
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1 or function is None:
+        return None
+    if not isinstance(element.value, cst.Name) or not is_pure_chain(assign.value):
+        return None
+    rest = element.value.value
+    if rest != "_" and count_name(function.body, rest) != 1:
+        return None
+    elements = list(target.elements)
+    star = elements.index(element)
+    lines = []
+    value = ctx.code(assign.value)
+    for position, item in enumerate(elements):
+        if item is element:
+            continue
+        if not isinstance(item, cst.Element) or not isinstance(item.value, cst.Name):
+            return None
+        index = position if position < star else position - len(elements)
+        lines.append(f"{item.value.value} = {value}[{index}]")
+    if not lines:
+        return None
+    indent = ctx.indent_of(statement)
+    return PendingFix("index instead", [PendingEdit(statement, ("\n" + indent).join(lines))])
+
+
+def hoist_import(node: cst.Import | cst.ImportFrom, ctx: RuleContext) -> PendingFix | None:
+    """Move `import math` from a compiled function to the module's imports. Unsafe: the import now runs when the
+    module is imported (an optional dependency that is missing fails there)."""
+    statement = enclosing_statement(ctx)
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    if isinstance(node, cst.ImportFrom) and (node.relative or isinstance(node.names, cst.ImportStar)):
+        return None
+    found = _block_of(statement, ctx)
+    if found is None:
+        return None
+    removal = _delete_statement(statement, *found)
+    if removal is None:
+        return None
+    text = ctx.code(node)
+    body = ctx.module.tree.body
+    if any(isinstance(s, cst.SimpleStatementLine) and ctx.code(s).strip() == text for s in body):
+        return PendingFix("drop it (the module imports it already)", [removal])
+    imports = [s for s in body if isinstance(s, cst.SimpleStatementLine)
+               and all(isinstance(small, (cst.Import, cst.ImportFrom)) for small in s.body)]
+    if not imports:
+        return None
+    return PendingFix("import at module level", [removal, PendingEdit(imports[-1], "\n" + text, insert_after=True)])
+
+
+def merge_bare_annotation(node: cst.AnnAssign, ctx: RuleContext) -> PendingFix | None:
+    """`y: T` followed by `y = v` -> `y: T = v`. Safe."""
+    statement = enclosing_statement(ctx)
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    found = _block_of(statement, ctx)
+    if found is None or not isinstance(node.target, cst.Name):
+        return None
+    block, index = found
+    if index + 1 >= len(block):
+        return None
+    following = block[index + 1]
+    if not (isinstance(following, cst.SimpleStatementLine) and len(following.body) == 1):
+        return None
+    assign = following.body[0]
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name) and assign.targets[0].target.value == node.target.value):
+        return None
+    removal = _delete_statement(statement, block, index)
+    if removal is None:
+        return None
+    merged = f"{node.target.value}: {ctx.code(node.annotation.annotation)} = {ctx.code(assign.value)}"
+    return PendingFix("annotate the assignment", [removal, PendingEdit(assign, merged)])
+
+
+def no_grad_instead(item: cst.BaseExpression, ctx: RuleContext) -> PendingFix | None:
+    """`with torch.inference_mode():` -> `with torch.no_grad():`. Unsafe: the tensors made inside are ordinary
+    ones (they can later be used in autograd), and inference mode's speed-up is gone."""
+    torch = ctx.torch_name
+    if torch is None or not isinstance(item, cst.Call) or item.args:
+        return None
+    if ctx.qualify(item.func) != "torch.inference_mode":
+        return None
+    return PendingFix(f"use `{torch}.no_grad()`", [PendingEdit(item, f"{torch}.no_grad()")])
+
+
+def drop_unused_global(node: cst.Global, ctx: RuleContext) -> PendingFix | None:
+    """`global COUNTER` in a function that never assigns COUNTER does nothing: drop it. Safe."""
+    function = compiled_function(ctx)
+    statement = enclosing_statement(ctx)
+    if function is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    names = {n.name.value for n in node.names}
+    if names & (stored_names(function.body) | _augmented_names(function.body)):
+        return None
+    found = _block_of(statement, ctx)
+    removal = _delete_statement(statement, *found) if found else None
+    return PendingFix("drop the `global` statement (nothing here assigns the name)", [removal]) if removal else None
+
+
+def _augmented_names(node: cst.CSTNode) -> set[str]:
+    return names_in_targets(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.Del))
+
+
+def inline_keywords(arg: cst.Arg, ctx: RuleContext) -> PendingFix | None:
+    """`torch.add(x, x, **opts)` with `opts = {"alpha": 2.0}` (a dict display with string keys, assigned once and
+    read only here) -> `torch.add(x, x, alpha=2.0)`, and the assignment dropped. Safe."""
+    function = compiled_function(ctx)
+    if function is None or not isinstance(arg.value, cst.Name):
+        return None
+    name = arg.value.value
+    if count_name(function.body, name) != 2 or name in names_in(function.params):
+        return None
+    assign = None
+    for statement in function.body.body:
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            small = statement.body[0]
+            target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else (
+                small.target if isinstance(small, cst.AnnAssign) else None)
+            if isinstance(target, cst.Name) and target.value == name:
+                assign = (statement, small)
+    if assign is None or not isinstance(assign[1].value, cst.Dict):
+        return None
+    statement, small = assign
+    keywords = []
+    for element in small.value.elements:
+        if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+            return None
+        key = element.key.evaluated_value
+        if not isinstance(key, str) or not key.isidentifier():
+            return None
+        keywords.append(f"{key}={ctx.code(element.value)}")
+    call = ctx.parent
+    if not isinstance(call, cst.Call) or any(a.keyword is not None and a.keyword.value in {k.split('=')[0] for k in keywords} for a in call.args):
+        return None
+    block = list(function.body.body)
+    removal = _delete_statement(statement, block, block.index(statement))
+    if removal is None or not keywords:
+        return None
+    return PendingFix("pass the keywords", [removal, PendingEdit(arg.value, ", ".join(keywords)),
+                                              PendingEdit(arg, "", until=arg.value)])
+
+
+_BUILTINS = frozenset(dir(__import__("builtins")))
+
+
+def _top_statement(ctx: RuleContext) -> cst.CSTNode | None:
+    """The module-level statement holding the node being visited."""
+    for index, ancestor in enumerate(ctx.ancestors):
+        if isinstance(ancestor, cst.Module) and index + 1 < len(ctx.ancestors):
+            return ctx.ancestors[index + 1]
+    return None
+
+
+def _local_names(function: cst.FunctionDef) -> set[str]:
+    return stored_names(function.body) | _augmented_names(function.body) | names_in(function.params) | {
+        s.name.value for s in _all_defs(function.body)}
+
+
+def _all_defs(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found = []
+
+    class Defs(cst.CSTVisitor):
+        def visit_FunctionDef(self, definition: cst.FunctionDef) -> bool:
+            found.append(definition)
+            return False
+
+        def visit_ClassDef(self, definition: cst.ClassDef) -> bool:
+            found.append(definition)
+            return False
+
+    walk(node, Defs())
+    return found
+
+
+def hoist_definition(node: cst.FunctionDef | cst.ClassDef, ctx: RuleContext) -> PendingFix | None:
+    """A function (or class) defined in a compiled function, that reads none of that function's locals, moves to
+    module level before the statement that holds it (nothing else in the module has its name). Safe: it reads the
+    same globals, and the enclosing function finds it by the same name."""
+    function = compiled_function(ctx)
+    top = _top_statement(ctx)
+    if function is None or top is None or node.decorators or getattr(top, "decorators", ()):
+        return None
+    name = node.name.value
+    module_names = module_level_names(ctx.module.tree)
+    if name in module_names:
+        return None
+    enclosing = _local_names(function) - {name}
+    if isinstance(node, cst.FunctionDef):
+        own = names_in(node.params) | stored_names(node.body) | _augmented_names(node.body)
+    else:
+        own = stored_names(node.body) | {d.name.value for d in _all_defs(node.body)}
+    free = names_in(node) - own - {name}
+    if free & enclosing or free - module_names - _BUILTINS - {"self"} - _attribute_names(node):
+        return None
+    if count_name(function.body, name) < 1 or "self" in free:
+        return None
+    statement = node
+    found = _block_of(statement, ctx)
+    if found is None:
+        return None
+    removal = _delete_statement(statement, *found)
+    if removal is None:
+        return None
+    text = ctx.code(node.with_changes(leading_lines=())).rstrip("\n")
+    return PendingFix(f"define `{name}` at module level",
+                      [removal, PendingEdit(top, text + "\n\n\n", insert_before=True)])
+
+
+def _attribute_names(node: cst.CSTNode) -> set[str]:
+    """Names that are attribute names (`x.shape`'s `shape`), not reads."""
+    found: set[str] = set()
+
+    class Attributes(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            found.add(attribute.attr.value)
+
+        def visit_Arg(self, arg: cst.Arg) -> None:
+            if arg.keyword is not None:
+                found.add(arg.keyword.value)
+
+    walk(node, Attributes())
+    return found
+
+
+def lambda_to_def(node: cst.Lambda, ctx: RuleContext) -> PendingFix | None:
+    """`f = lambda t: t * 2` (a statement of its own) -> `def f(t):` / `return t * 2`. Safe: the same function
+    (its `__name__` becomes `f`); jitlint then offers to move it to module level (JIT107)."""
+    statement = enclosing_statement(ctx)
+    assign = ctx.parent
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and statement.body[0] is assign):
+        return None
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+            and assign.value is node):
+        return None
+    indent = ctx.indent_of(statement)
+    step = ctx.module.tree.default_indent
+    params = ctx.code(node.params)
+    return PendingFix("define a function", [PendingEdit(
+        statement, f"def {assign.targets[0].target.value}({params}):\n{indent}{step}return {ctx.code(node.body)}")])
+
+
+def set_comp_to_dict(node: cst.SetComp, ctx: RuleContext) -> PendingFix | None:
+    """`{a for a in xs}` -> `{a: True for a in xs}`: the same keys, so `len` and `in` agree. Unsafe: set
+    operations and iteration order differ."""
+    return PendingFix("use a dict with the elements as keys", [PendingEdit(
+        node, ctx.code(cst.DictComp(key=node.elt, value=cst.Name("True"), for_in=node.for_in)))])
+
+
+def _function_of(parameters: cst.Parameters, ctx: RuleContext) -> cst.FunctionDef | None:
+    return next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.FunctionDef) and a.params is parameters),
+                None)
+
+
+def _star_uses(function: cst.FunctionDef, name: str) -> tuple[list[cst.Subscript], list[cst.Arg], bool]:
+    """The uses of `name` in the function: `name[<int>]` subscripts, `**name` call arguments, and whether it has
+    any other use (or is rebound, or is read by a nested function, lambda or comprehension scope we would not
+    rename)."""
+    subscripts: list[cst.Subscript] = []
+    forwarded: list[cst.Arg] = []
+    other = False
+
+    class Uses(cst.CSTVisitor):
+        def visit_Subscript(self, node: cst.Subscript) -> bool:
+            if isinstance(node.value, cst.Name) and node.value.value == name:
+                index = node.slice[0].slice if len(node.slice) == 1 else None
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.evaluated_value < 64:
+                    subscripts.append(node)
+                    return False
+            return True
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            if node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
+                forwarded.append(node)
+                return False
+            return True
+
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal other
+            other = other or node.value == name
+
+        def visit_Param(self, node: cst.Param) -> bool:
+            return False  # a nested function's own parameter of the same name is its own
+
+    walk(function.body, Uses())
+    return subscripts, forwarded, other
+
+
+def _without_trailing_comma(elements: list, last_field: str = "comma") -> list:
+    if elements and not isinstance(getattr(elements[-1], last_field), cst.MaybeSentinel):
+        elements[-1] = elements[-1].with_changes(**{last_field: cst.MaybeSentinel.DEFAULT})
+    return elements
+
+
+def explicit_signature(parameters: cst.Parameters, ctx: RuleContext) -> PendingFix | None:
+    """`def forward(self, *inputs): return inputs[0]` -> `def forward(self, inputs_0): return inputs_0`: a `*args`
+    read only as `args[<int>]` becomes one parameter per index up to the largest; an unread `*args` goes; a
+    `**kwargs` never read, or only passed on as `**kwargs` to calls, goes with those `**kwargs` arguments. Unsafe:
+    a caller that passed more positional arguments, or keyword arguments the signature absorbed, now gets a
+    `TypeError`, and a call that forwarded keyword arguments no longer gets them."""
+    function = _function_of(parameters, ctx)
+    if function is None or function.asynchronous is not None:
+        return None
+    star, star_kwarg = parameters.star_arg, parameters.star_kwarg
+    new_params = list(parameters.params)
+    edits: list[PendingEdit] = []
+    renamed: list[str] = []
+    if isinstance(star, cst.Param):
+        subscripts, forwarded, other = _star_uses(function, star.name.value)
+        if other or forwarded or parameters.kwonly_params:
+            return None
+        if any(p.default is not None for p in new_params) and subscripts:
+            return None  # a parameter without default after one with
+        count = max((s.slice[0].slice.value.evaluated_value for s in subscripts), default=-1) + 1
+        taken = names_in(function)
+        for index in range(count):
+            new_name = f"{star.name.value}_{index}"
+            if new_name in taken:
+                return None
+            renamed.append(new_name)
+            new_params.append(cst.Param(cst.Name(new_name), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
+        for subscript in subscripts:
+            edits.append(PendingEdit(subscript, f"{star.name.value}_{subscript.slice[0].slice.value.evaluated_value}"))
+    elif star is not None and not isinstance(star, cst.MaybeSentinel):
+        return None  # a bare `*`: JIT109's
+    if isinstance(star_kwarg, cst.Param):
+        subscripts, forwarded, other = _star_uses(function, star_kwarg.name.value)
+        if other or subscripts:
+            return None
+        calls = _calls_holding(function, forwarded)
+        if any(other is not call and other in _calls_holding(call, forwarded) for call in calls for other in calls):
+            return None  # nested: one edit inside another
+        for call in calls:
+            args = _without_trailing_comma([a for a in call.args if a not in forwarded])
+            edits.append(PendingEdit(call, ctx.code(call.with_changes(args=args))))
+    if edits and any(isinstance(e.node, cst.Call) for e in edits) and any(isinstance(e.node, cst.Subscript) for e in edits):
+        return None  # a subscript inside a rewritten call would be edited twice
+    new = parameters.with_changes(params=_without_trailing_comma(new_params), star_arg=cst.MaybeSentinel.DEFAULT,
+                                  star_kwarg=None, kwonly_params=parameters.kwonly_params)
+    if parameters.kwonly_params:
+        new = new.with_changes(star_arg=cst.ParamStar())
+    text = ctx.code(new)
+    message = "list the parameters" + (f" (`{'`, `'.join(renamed)}`)" if renamed else "")
+    return PendingFix(message, [PendingEdit(parameters, text), *edits])
+
+
+def _calls_holding(function: cst.CSTNode, args: list[cst.Arg]) -> list[cst.Call]:
+    calls: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if any(a in args for a in node.args):
+                calls.append(node)
+
+    walk(function.body if isinstance(function, cst.FunctionDef) else function, Calls())
+    return calls

@@ -2,30 +2,25 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.facts import FlowEvents
+from jitlint.targets.script.flow_messages import suggested_annotation
 from jitlint.targets.script.infer import (
-    _has_annotations,
+    has_annotations,
     comment_count_mismatch,
     is_overload_implementation,
     overload_group,
     signature_comment,
 )
-from jitlint.targets.script.rules.callables import called_params
-from jitlint.targets.script.rules._expr import is_str_literal, literal_type, unannotated_tensor_param
-from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script import fixers
+from jitlint.targets.script.rewrite import annotate_param, builtin_generics, compiled_function
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules._expr import called_params, is_str_literal, literal_type, unannotated_tensor_param
+from jitlint.targets.script.typeflow import Problem
 from jitlint.walk import walk
-from jitlint.targets.script.facts import FlowEvents
-
-
-def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[PendingEdit]:
-    """Edits turning `name=default` into `name: annotation = default` (a Param's range is its name only; the `=`
-    is a shared layout node with no position of its own, so the edit runs from the name to the default)."""
-    if param.default is not None:
-        return [PendingEdit(param.name, f"{param.name.value}: {annotation} = ", until=param.default)]
-    return [PendingEdit(param.name, f"{param.name.value}: {annotation}")]
 
 
 # Verified on torch 2.13: each fails with "Unknown type constructor X" (subscripted) or "Unknown type name".
@@ -150,6 +145,7 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
 
 class UnannotatedNonTensorParam(ScriptRule):
     code = "JIT202"
+    problem = Problem.UNANNOTATED_NON_TENSOR_PARAM
     facts = (FlowEvents,)
     name = "unannotated-nontensor-param"
     severity = "error"
@@ -160,7 +156,7 @@ class UnannotatedNonTensorParam(ScriptRule):
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         """Uses the control-flow pass finds: compared with a string, given to `torch.cat`, passed a list or a
         number at a call site."""
-        from jitlint.targets.script.rules.flow import report_events
+        from jitlint.targets.script.events import report_events
 
         report_events(self, node, ctx)
 
@@ -175,7 +171,7 @@ class UnannotatedNonTensorParam(ScriptRule):
                     node,  # the call: torch names its first line
                     f"`{name}` is used as an int by `range()`, but it has no annotation, so TorchScript types it "
                     f"as a Tensor; annotate it: `{name}: int`",
-                    fix=fixers.annotate(param, "int", ctx),
+                    fix=annotate(param, "int", ctx),
                 )
 
     def visit_Comparison(self, node: cst.Comparison, ctx: RuleContext) -> None:
@@ -197,7 +193,7 @@ class UnannotatedNonTensorParam(ScriptRule):
                         candidate,
                         f"`{name}` is compared with a string, but it has no annotation, so TorchScript types it "
                         f"as a Tensor; annotate it: `{name}: str`",
-                        fix=fixers.annotate(param, "str", ctx),
+                        fix=annotate(param, "str", ctx),
                     )
             left = right
 
@@ -213,6 +209,9 @@ class UnannotatedNonTensorParam(ScriptRule):
         if info is None:
             return None
         return unannotated_tensor_param(node, info.node, info.bound_first_param == "instance", ctx.module.tree)
+
+    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
+        return annotate_from_message(_first_name(node), message, ctx)
 
 
 class UnsupportedAnnotation(ScriptRule):
@@ -463,20 +462,34 @@ class OverloadMisuse(ScriptRule):
             from jitlint.targets.script.policy import ScriptPolicy
 
             if ctx.function.reason in ScriptPolicy.primary_reasons:  # torch.jit.script(g) or @torch.jit.script
-                ctx.report(node.name, overloads.DIRECTLY_SCRIPTED)
+                ctx.report(node.name, _DIRECTLY_SCRIPTED)
             for declaration in group.declarations:
-                for problem in overloads.default_mismatches(declaration, node, ctx.module.tree):
-                    ctx.report(problem.node, problem.message)
-                for problem in overloads.undeclared_unannotated(declaration, node, signature_comment(node) is not None):
-                    ctx.report(problem.node, problem.message)
+                for differs in overloads.default_mismatches(declaration, node, ctx.module.tree):
+                    ctx.report(differs.node, (
+                        f"the default of `{differs.name}` on this `@torch.jit._overload` declaration differs from "
+                        f"the implementation's ('Default parameters on overloads do not affect the runtime so they "
+                        f"must equal to the default parameter on the implementation function. Found on parameter "
+                        f"{differs.name}'); give both the same default, or none on the declaration"))
+                for left_out in overloads.undeclared_unannotated(declaration, node, signature_comment(node) is not None):
+                    ctx.report(left_out.node, (
+                        f"`{left_out.name}` is not a parameter of an `@torch.jit._overload` declaration and has no "
+                        f"annotation here ('Parameters not specified on the overloaded declaration must have a type "
+                        f"annotation in the implementation function. Did not find type for param {left_out.name}'); "
+                        f"annotate it, or declare it in every overload"))
             for declaration in group.declarations:
-                if not _has_annotations(declaration) and signature_comment(declaration) is None:
+                if not has_annotations(declaration) and signature_comment(declaration) is None:
                     ctx.report(
                         declaration.name,
                         f"this `@torch.jit._overload` declaration of `{node.name.value}` has no annotations, so it "
                         f"declares no signature ('Must explicitly add type annotations to overloaded functions'); "
                         f"annotate its parameters and return",
                     )
+
+
+_DIRECTLY_SCRIPTED = (
+    "an overloaded function is passed to `torch.jit.script` itself ('cannot be directly compiled because it is "
+    "overloaded'); script a function that calls it, so that its arguments choose the overload"
+)
 
 
 _UNION = frozenset({"typing.Union", "typing_extensions.Union"})
@@ -612,3 +625,36 @@ class TensorFunctionAsAnnotation(ScriptRule):
         if isinstance(node, (cst.List, cst.Tuple)):  # Callable's argument list
             return [part for element in node.elements for part in self._found(element.value, ctx)]
         return []
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+def annotate(param: cst.Param, annotation: str, ctx: RuleContext) -> PendingFix | None:
+
+    if param.annotation is not None or param.star:
+        return None
+    return PendingFix(f"annotate `{param.name.value}: {annotation}`", annotate_param(param, annotation, ctx))
+
+
+def annotate_from_message(param_name: str, message: str, ctx: RuleContext) -> PendingFix | None:
+    """A flow finding's `name: T` advice, applied to the compiled function's parameter `name`."""
+    match = suggested_annotation(message, rf"{re.escape(param_name)}: (int|float|bool|str|List\[(?:int|float|str|bool|torch\.Tensor)\])")
+    if match is not None and "torch." in match.group(1) and ctx.torch_name != "torch":
+        return None
+    function = compiled_function(ctx)
+    if match is None or function is None:
+        return None
+    params = function.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.name.value == param_name:
+            return annotate(param, builtin_generics(match.group(1)), ctx)
+    return None
+
+
+def _first_name(node: cst.CSTNode) -> str:
+    """The parameter a JIT202 event advises annotating: the event's name, or a call's first argument's
+    (`torch.cat(xs)`, reported at the call); "" otherwise (the advice is then for another function's parameter)."""
+    if isinstance(node, cst.Call) and node.args and node.args[0].keyword is None:
+        node = node.args[0].value
+    return node.value if isinstance(node, cst.Name) else ""

@@ -11,17 +11,19 @@ import re
 
 import libcst as cst
 
+from jitlint.facts.mro import linearization
+from jitlint.facts.syntax import calls_in
+from jitlint.facts.torch_api import CONTAINER_KINDS
+from jitlint.literals import UNKNOWN, literal_value
 from jitlint.names import first_param_name
-from jitlint.project import CONTAINER_KINDS, ClassInfo
-from jitlint.rules.base import RuleContext
-from jitlint.targets.script import fixers
+from jitlint.project import ClassInfo
+from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.members import annotation_uncompilable_reason
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.walk import walk
 
 # Bases a module class may have that cannot define `__prepare_scriptable__` or the attributes it reads.
 _INERT_BASE_PREFIXES = ("torch.", "typing.", "typing_extensions.", "abc.")
 _INERT_BASES = frozenset({"builtins.object", "object"})
-_UNKNOWN = object()  # a value that cannot be folded
 
 
 def _closed_mro(ctx: RuleContext, cls: ClassInfo) -> list[ClassInfo] | None:
@@ -39,19 +41,6 @@ def _closed_mro(ctx: RuleContext, cls: ClassInfo) -> list[ClassInfo] | None:
     return order
 
 
-def _literal(node: cst.BaseExpression | None):
-    """The Python value of a literal the class body assigns, or _UNKNOWN."""
-    if node is None:
-        return _UNKNOWN
-    if isinstance(node, cst.Name) and node.value in ("None", "True", "False"):
-        return {"None": None, "True": True, "False": False}[node.value]
-    if isinstance(node, cst.Integer):
-        return int(node.value, 0) if not node.value.startswith("0") or node.value == "0" else _UNKNOWN
-    if isinstance(node, cst.SimpleString):
-        return node.evaluated_value
-    return _UNKNOWN
-
-
 class _Folder:
     """Folds the conditions of a `__prepare_scriptable__` on one concrete class: `self.NAME` reads a class
     attribute that no code of the class hierarchy's files assigns again (`self.NAME = ...`, `Cls.NAME = ...`,
@@ -67,21 +56,21 @@ class _Folder:
     def _attribute(self, name: str):
         info = self.attributes.get(name)
         if info is None or info.assigned_in or info.class_value is None:
-            return _UNKNOWN
+            return UNKNOWN
         if any(current.dynamic_attributes for current in self.mro):
-            return _UNKNOWN
+            return UNKNOWN
         rebinding = re.compile(rf"\.{re.escape(name)}\s*(?:=(?!=)|[-+*/|&]=)|setattr\(")
         for current in self.mro:
             text = current.module.text if current.module.text is not None else current.module.tree.code
             if rebinding.search(text):
-                return _UNKNOWN
-        return _literal(info.class_value)
+                return UNKNOWN
+        return literal_value(info.class_value)
 
     def value(self, node: cst.BaseExpression):
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
                 and node.value.value == self.self_name:
             return self._attribute(node.attr.value)
-        return _literal(node)
+        return literal_value(node)
 
     def truth(self, node: cst.BaseExpression) -> bool | None:
         """True/False when the condition's value is known, None otherwise."""
@@ -93,12 +82,12 @@ class _Folder:
             if isinstance(target.operator, (cst.Is, cst.IsNot)) and isinstance(target.comparator, cst.Name) \
                     and target.comparator.value == "None":
                 left = self.value(node.left)
-                if left is _UNKNOWN:
+                if left is UNKNOWN:
                     return None
                 return (left is None) == isinstance(target.operator, cst.Is)
             return None
         value = self.value(node)
-        return None if value is _UNKNOWN else bool(value)
+        return None if value is UNKNOWN else bool(value)
 
 
 def _always_raises(statements, folder: _Folder) -> bool:
@@ -159,6 +148,8 @@ class PrepareScriptableAlwaysRaises(ScriptRule):
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})
     whole_class = "any-error"  # the error is what the method raises
+    reports_only_in = "module-class"
+    checked_handlers = frozenset({("visit", "ClassDef")})
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -188,60 +179,16 @@ class PrepareScriptableAlwaysRaises(ScriptRule):
 
 # -- JIT631: a module attribute annotated with a class torch cannot compile ---------------------------------------
 
-_DATACLASS = "dataclasses.dataclass"
-# What `dataclass(...)` synthesizes, by the keyword that turns it off (and its default).
-_SYNTHESIZED = (("init", True, "__init__"), ("repr", True, "__repr__"), ("eq", True, "__eq__"))
-
 
 def _has_own_annotations(cls: ClassInfo) -> bool:
     return any(info.annotation is not None for info in cls.own_attributes.values())
-
-
-def _linearization(ctx: RuleContext, cls: ClassInfo, depth: int = 0) -> list | None:
-    """Python's C3 MRO of a project class, with each torch base as one opaque entry (its name) and `object`,
-    `typing`/`abc` bases left out; None when a base is unknown or the order cannot be built."""
-    if depth > 24:
-        return None
-    sequences: list[list] = []
-    direct: list = []
-    for base in cls.base_names:
-        if base is None:
-            return None
-        if base in _INERT_BASES or base.startswith(("typing.", "typing_extensions.", "abc.")):
-            continue
-        if base.startswith("torch."):
-            sequences.append([base])
-            direct.append(base)
-            continue
-        resolved = ctx.project.resolve_class(base)
-        if resolved is None or resolved is cls:
-            return None
-        line = _linearization(ctx, resolved, depth + 1)
-        if line is None:
-            return None
-        sequences.append(line)
-        direct.append(resolved)
-    sequences.append(direct)
-    order: list = [cls]
-    sequences = [list(sequence) for sequence in sequences if sequence]
-    while sequences:
-        for sequence in sequences:
-            head = sequence[0]
-            if not any(head in other[1:] for other in sequences):
-                break
-        else:
-            return None  # no consistent order: Python would refuse the class
-        order.append(head)
-        sequences = [[item for item in sequence if item is not head] for sequence in sequences]
-        sequences = [sequence for sequence in sequences if sequence]
-    return order
 
 
 def _annotations_class(ctx: RuleContext, cls: ClassInfo) -> ClassInfo | None:
     """The class whose class-body annotations torch reads for a module of class `cls` (`get_annotations`: the
     nearest class of the MRO with annotations of its own, not merged), when it is a project class; None when it is
     torch's own (`nn.Module`'s) or not known."""
-    order = _linearization(ctx, cls)
+    order = linearization(ctx.project, cls)
     if order is None:
         # A base is unknown, but the first base always comes right after the class in the MRO.
         order = [cls]
@@ -257,77 +204,6 @@ def _annotations_class(ctx: RuleContext, cls: ClassInfo) -> ClassInfo | None:
     return None
 
 
-def _keyword_values(call: cst.Call | None) -> dict[str, object] | None:
-    """The literal keyword arguments of a `dataclass(...)` call (None if one is not a literal)."""
-    values: dict[str, object] = {}
-    if call is None:
-        return values
-    for arg in call.args:
-        if arg.keyword is None:
-            continue
-        value = _literal(arg.value)
-        if value is _UNKNOWN:
-            return None
-        values[arg.keyword.value] = value
-    return values
-
-
-def _synthesizes(cls: ClassInfo, keywords: dict[str, object] | None) -> str | None:
-    """The method `dataclass(**keywords)` synthesizes (without source) on `cls`, if any."""
-    if keywords is None:
-        return None
-    if keywords.get("order") is True:
-        return "__lt__"
-    for keyword, default, method in _SYNTHESIZED:
-        if keywords.get(keyword, default) is not False and method not in cls.methods:
-            return method
-    return None
-
-
-def _dataclass_method(ctx: RuleContext, cls: ClassInfo) -> str | None:
-    """A method the standard library's `dataclass` gives `cls` from generated source (so `inspect.getsource`
-    fails on it): `cls` is decorated `@dataclass`, or a project base's `__init_subclass__` applies
-    `dataclass(cls, ...)` to every subclass."""
-    imports = cls.module.imports
-    for decorator in cls.node.decorators:
-        expression = decorator.decorator
-        call = expression if isinstance(expression, cst.Call) else None
-        if imports.qualify(call.func if call is not None else expression) == _DATACLASS:
-            return _synthesizes(cls, _keyword_values(call))
-    for base in ctx.project.mro(cls)[1:]:
-        hook = base.methods.get("__init_subclass__")
-        if hook is None:
-            continue
-        param = first_param_name(hook.node)
-        for call in _calls(hook.node):
-            if base.module.imports.qualify(call.func) != _DATACLASS or not call.args:
-                continue
-            first = call.args[0]
-            if first.keyword is None and isinstance(first.value, cst.Name) and first.value.value == param:
-                return _synthesizes(cls, _keyword_values(call))
-    return None
-
-
-class _FindCalls(cst.CSTVisitor):
-    def __init__(self, function: cst.FunctionDef) -> None:
-        self.function = function
-        self.found: list[cst.Call] = []
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.found.append(node)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return node is self.function  # not into nested functions
-
-
-def _calls(function: cst.FunctionDef) -> list[cst.Call]:
-    # The read-only walk: `function.visit` rebuilds every node it passes, and this runs for every subclass of a
-    # base with an `__init_subclass__` (in an editor, on every change).
-    finder = _FindCalls(function)
-    walk(function, finder)
-    return finder.found
-
-
 class AnnotatedAttributeClassNotCompilable(ScriptRule):
     code = "JIT631"
     name = "annotated-attribute-class-not-compilable"
@@ -338,6 +214,8 @@ class AnnotatedAttributeClassNotCompilable(ScriptRule):
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})
     whole_class = "same-error"
+    reports_only_in = "module-class"
+    checked_handlers = frozenset({("visit", "ClassDef")})
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -368,7 +246,6 @@ class AnnotatedAttributeClassNotCompilable(ScriptRule):
             target = ctx.project.resolve_class(owner.module.imports.qualify(info.annotation))
             if target is None or ctx.project.is_module_class(target):
                 continue
-            from jitlint.targets.script.rules.attributes import annotation_uncompilable_reason
 
             reason = annotation_uncompilable_reason(target, ctx)
             if reason is None:
@@ -448,6 +325,8 @@ class CompiledMethodWrapperTakesVarargs(ScriptRule):
     fix = "unsafe"
     scope = "anywhere"
     outside_handlers = frozenset({"FunctionDef"})
+    reports_only_in = "wrapper-factory"
+    checked_handlers = frozenset({("visit", "FunctionDef")})
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         info = ctx.module.functions.get(node.name.value)
@@ -462,7 +341,7 @@ class CompiledMethodWrapperTakesVarargs(ScriptRule):
             if imports.qualify(expression.func if isinstance(expression, cst.Call) else expression) in _WRAPS:
                 return
         if any(isinstance(call.func, (cst.Name, cst.Attribute)) and imports.qualify(call.func) in _WRAPS
-               for call in _calls(node)):
+               for call in calls_in(node)):
             return
         variable = _variable_signature(wrapper)
         if variable is None:
@@ -476,7 +355,7 @@ class CompiledMethodWrapperTakesVarargs(ScriptRule):
             f"`__wrapped__` (no `functools.wraps`), so torch compiles the wrapper itself, and it takes {variable} "
             f"('Compiled functions can't take variable number of arguments'); decorate the wrapper with "
             f"`@functools.wraps(...)` (torch then compiles the original method) or give it the method's signature",
-            fix=fixers.wraps_the_method(node, wrapper, ctx),
+            fix=wraps_the_method(node, wrapper, ctx),
         )
 
     @staticmethod
@@ -486,3 +365,37 @@ class CompiledMethodWrapperTakesVarargs(ScriptRule):
         (`ScriptPolicy.decorated_by`), and workers and the cache pass it on like a call."""
         uses = ctx.captured.decorations(decorator.node)
         return uses[0].caller_name if uses else None
+
+
+# -- fixes ----------------------------------------------------------------------------------------------------
+
+
+def wraps_the_method(decorator: cst.FunctionDef, wrapper: cst.FunctionDef, ctx: RuleContext) -> PendingFix | None:
+    """`def wrapper(self, *args, **kwargs):` returned by a top-level decorator `def logged(func):` -> decorated
+    `@functools.wraps(func)`, so that torch compiles the method itself. Unsafe: the scripted module skips whatever
+    the wrapper adds around the call (eager Python still runs it), and the wrapper now carries the method's
+    `__name__`, `__doc__` and signature. Only when the decorator takes the function as its one parameter, the
+    wrapper is defined directly in its body, and `functools` can be imported next to the module's imports."""
+    params = decorator.params
+    if (len(params.params) != 1 or isinstance(params.star_arg, (cst.Param, cst.ParamStar)) or params.kwonly_params
+            or params.star_kwarg is not None or params.posonly_params):
+        return None
+    if not isinstance(decorator.body, cst.IndentedBlock) or wrapper not in decorator.body.body:
+        return None
+    if decorator not in ctx.module.tree.body:
+        return None
+    name = next((local for local, target in ctx.module.imports.aliases.items() if target == "functools"), None)
+    edits = []
+    if name is None:
+        body = ctx.module.tree.body
+        imports = [s for s in body if isinstance(s, cst.SimpleStatementLine)
+                   and all(isinstance(small, (cst.Import, cst.ImportFrom)) for small in s.body)]
+        name = "functools"
+        first = next((s for s in imports if not any(isinstance(small, cst.ImportFrom) and small.module is not None
+                                                     and ctx.code(small.module) == "__future__" for small in s.body)), None)
+        if first is None:
+            return None
+        edits.append(PendingEdit(first, "import functools\n", insert_before=True))
+    indent = decorator.body.indent if decorator.body.indent is not None else ctx.module.tree.default_indent
+    edits.append(PendingEdit(wrapper, f"@{name}.wraps({params.params[0].name.value})\n{indent}", insert_before=True))
+    return PendingFix(f"decorate the wrapper with `@{name}.wraps(...)`", edits)

@@ -25,12 +25,12 @@ import re
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.facts.mro import linearization
+from jitlint.facts.torch_api import NN_MODULE_DUNDER_NAMES, NN_MODULE_NAMES
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, FunctionInfo
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules.undeclared import _NN_MODULE_NAMES
-from jitlint.targets.script.rules.wholeclass import _linearization
 from jitlint.walk import children, walk
 
 _MODULE = "torch.nn.Module"
@@ -80,11 +80,7 @@ _CONTAINER_ANNOTATIONS = frozenset({
 })
 _MAX_DEPTH = 12
 # The names `nn.Module` (the class, on torch 2.13) binds: a lookup in the MRO stops at it only for these.
-_MODULE_CLASS_NAMES = _NN_MODULE_NAMES | frozenset("""
-__annotations__ __call__ __class__ __delattr__ __dict__ __dir__ __doc__ __eq__ __format__ __ge__ __getattr__
-__getattribute__ __getstate__ __gt__ __hash__ __init__ __init_subclass__ __le__ __lt__ __module__ __ne__ __new__
-__reduce__ __reduce_ex__ __repr__ __setattr__ __setstate__ __sizeof__ __str__ __subclasshook__ __weakref__
-""".split())
+_MODULE_CLASS_NAMES = NN_MODULE_NAMES | NN_MODULE_DUNDER_NAMES
 
 # Value types the proof works with: PLAIN (builtin scalars and strings, and containers of them: nothing reachable
 # from it is a Module), KNOWN (not a Module or a Parameter itself; nothing known about what it holds), and
@@ -210,7 +206,7 @@ class _Prover:
     def non_module_class(self, cls: ClassInfo) -> bool:
         if self.project.is_module_class(cls):
             return False
-        order = _linearization(self.ctx, cls)
+        order = linearization(self.ctx.project, cls)
         return order is not None and not any(isinstance(entry, str) for entry in order)
 
     def annotation_type(self, node: cst.BaseExpression | None, imports, depth: int = 0):
@@ -1028,6 +1024,8 @@ class PropertyRaisesWhileScripting(ScriptRule):
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})
     whole_class = "any-error"  # the error is what the property raises
+    reports_only_in = "module-class"
+    checked_handlers = frozenset({("visit", "ClassDef")})
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -1035,7 +1033,7 @@ class PropertyRaisesWhileScripting(ScriptRule):
             return
         if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
             return  # torch scripts what it returns (JIT630's business)
-        order = _linearization(ctx, cls)
+        order = linearization(ctx.project, cls)
         if order is None or _MODULE not in order:
             return
         prover = _Prover(ctx, cls, order)
@@ -1167,6 +1165,8 @@ class InitSourceCannotBeDedented(ScriptRule):
     scope = "anywhere"
     outside_handlers = frozenset({"ClassDef"})
     whole_class = "same-error"
+    reports_only_in = "module-class"
+    checked_handlers = frozenset({("visit", "ClassDef")})
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -1174,7 +1174,7 @@ class InitSourceCannotBeDedented(ScriptRule):
             return
         if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
             return
-        order = _linearization(ctx, cls)
+        order = linearization(ctx.project, cls)
         if order is None:
             return
         prover = _Prover(ctx, cls, order)

@@ -1,0 +1,15 @@
+# case: unknown keyword of a function (seen in timm, torchvision and transformers)
+# torch: rejects
+from typing import Dict, Final, List, Optional, Tuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def scale(x, factor: float = 1.0):
+    return x * factor
+
+class M(nn.Module):
+    def forward(self, x):
+        return scale(x, fator=2.0)  # error: JIT416

@@ -1,0 +1,13 @@
+# case: tuple of list parameter (seen in timm, torchvision and transformers)
+# torch: rejects
+from typing import Dict, Final, List, Optional, Tuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class M(nn.Module):
+    def forward(self, x, size: List[int]):
+        s = tuple(size)  # error: JIT124
+        return x

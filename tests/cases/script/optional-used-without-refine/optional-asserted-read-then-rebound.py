@@ -1,0 +1,15 @@
+# case: optional asserted read then rebound (seen in transformers)
+# torch: accepts
+from typing import Dict, List, Optional, Tuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class M(nn.Module):
+    def forward(self, x: torch.Tensor, mask: Optional[torch.Tensor] = None):
+        assert mask is not None
+        n = mask.size(0)
+        mask = mask + 1
+        return x[:n] * mask

@@ -1,0 +1,12 @@
+# case: tensor function in an optional (seen in libraries beyond timm, torchvision and transformers)
+# torch: rejects
+from typing import Dict, List, Optional, Tuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class M(nn.Module):
+    def forward(self, x: torch.Tensor, m: Optional[torch.tensor] = None):  # error: JIT241
+        return x

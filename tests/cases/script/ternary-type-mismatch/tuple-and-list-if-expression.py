@@ -1,0 +1,13 @@
+# case: tuple and list if expression (seen in timm, torchvision and transformers)
+# torch: rejects
+from typing import Dict, Final, List, Optional, Tuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class M(nn.Module):
+    def forward(self, x, grid: List[int], keep: bool):
+        size = (grid[0], grid[0]) if keep else grid  # error: JIT707
+        return F.interpolate(x, size=size)

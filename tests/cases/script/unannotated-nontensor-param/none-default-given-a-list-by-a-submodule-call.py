@@ -1,0 +1,23 @@
+# case: none default given a list by a submodule call (seen in libraries beyond timm, torchvision and transformers)
+# torch: rejects
+from typing import Dict, List, Optional, Tuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Up(nn.Module):
+    def forward(self, x, size=None):
+        if size is not None:
+            return x * size
+        return x
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = Up()
+
+    def forward(self, x):
+        in_size = x.shape[2:]
+        return self.up(x, in_size)  # error: JIT202

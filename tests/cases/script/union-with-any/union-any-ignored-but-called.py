@@ -1,0 +1,19 @@
+# case: union any ignored but called (seen in timm)
+# torch: rejects
+# torch-line: none
+# torch-error: false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/core/union_type.cpp":210, please report a bug to PyTorch. After type unification was performed, the Union with the original types
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class M(nn.Module):
+    @torch.jit.ignore
+    def f(self, x: torch.Tensor) -> Union[torch.Tensor, Any]:  # error: JIT437
+        return x
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.f(x)
+        return x

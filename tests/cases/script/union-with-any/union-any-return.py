@@ -1,0 +1,18 @@
+# case: union any return (seen in timm)
+# torch: rejects
+# torch-line: none
+# torch-error: false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/core/union_type.cpp":210, please report a bug to PyTorch. After type unification was performed, the Union with the original types
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class M(nn.Module):
+    def rope(self, x: torch.Tensor) -> Union[torch.Tensor, List[torch.Tensor], Any]:  # error: JIT437
+        return x
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        r = self.rope(x)
+        return x

@@ -1,0 +1,48 @@
+"""`jitlint.facts.torch_api` says what the pinned torch says: each table is checked against torch itself."""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+
+import torch
+
+from jitlint.facts import torch_api
+
+
+def resolve(qualified: str):
+    module, _, name = qualified.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+def test_nn_module_names_are_what_an_nn_module_has():
+    names = set(dir(torch.nn.Module()))
+    assert torch_api.NN_MODULE_NAMES == {name for name in names if not name.startswith("__")}
+    assert torch_api.NN_MODULE_DUNDER_NAMES == {name for name in names if name.startswith("__")}
+
+
+def test_tensor_classes_are_what_torchscript_takes_for_a_tensor():
+    from torch.jit.annotations import is_tensor
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # TorchScript warns that a dtype-specific class is a plain Tensor
+        assert all(is_tensor(resolve(name)) for name in torch_api.TENSOR_CLASSES)
+    legacy = {f"torch.{name}" for name in dir(torch) if name.endswith("Tensor") and name[:-6] in (
+        "Long", "Double", "Float", "Int", "Short", "Half", "Char", "Byte", "Bool")}
+    assert legacy | {"torch.Tensor"} == torch_api.TENSOR_CLASSES
+
+
+def test_parameter_and_container_classes_exist_and_are_what_they_say():
+    for name in torch_api.PARAMETER_CLASSES:
+        assert issubclass(resolve(name), torch.Tensor), name
+    for name in torch_api.NN_NON_MODULES:
+        assert not issubclass(resolve(name), torch.nn.Module), name
+    for name, kind in torch_api.CONTAINER_KINDS.items():
+        assert issubclass(resolve(name), torch.nn.Module) and resolve(name).__name__ == kind
+    assert torch_api.INDEXED_BY_INT | torch_api.INDEXED_BY_STR == set(torch_api.CONTAINER_KINDS.values())
+    assert torch_api.MODULE_CONTAINERS <= set(torch_api.CONTAINER_KINDS.values())
+
+
+def test_annotation_names_exist():
+    for name in torch_api.SEQUENCE_ANNOTATIONS | torch_api.SCALAR_ANNOTATIONS:
+        resolve(name)
