@@ -89,7 +89,7 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-def _build_id() -> str:
+def build_id() -> str:
     """jitlint's version plus the size and mtime of its own files, so an edited (editable) install never reads
     entries written by different code."""
     parts = [__version__, str(FORMAT)]
@@ -265,7 +265,7 @@ class StaticCache:
     def __init__(self, directory: Path, config: Config, enabled: set[str]) -> None:
         self.directory = directory
         self.static = directory / "static"
-        self.build = _build_id()
+        self.build = build_id()
         self.settings = settings_key(config, enabled)
         self.entries = self.static / self.build / self.settings
         self.limits = config.limits()
