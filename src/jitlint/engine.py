@@ -171,7 +171,6 @@ def _lint_run(
     policies: tuple[str, ...] = (),
     record: bool = False,
     loader=None,
-    apart=None,
     summary_cache: Path | None = None,
 ) -> LintRun:
     """`progress(done, total, phase)`, if given, is called as files are read and as they are linted (`phase` says
@@ -347,8 +346,8 @@ def lint_share(*args, **kwargs) -> LintRun:
 
 
 def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict], config: Config, enabled: set[str],
-                policies: tuple[str, ...] = (), also: list[Path] = (), progress=None, apart=None,
-                isolate: bool = True, summary_cache: Path | None = None) -> LintRun:
+                policies: tuple[str, ...] = (), also: list[Path] = (), progress=None,
+                summary_cache: Path | None = None) -> LintRun:
     """The findings of the files of a run of `files` that an edit may have changed, given what the last run
     recorded (`recorded`: per file of the run, `contributions_of`'s value; see `jitlint.cache`).
 
@@ -377,16 +376,16 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
         return lambda phase, done, _total: progress(done, total, f"{phase} (partial run: {total} of {len(files)} "
                                                                    "files)")
 
-    def explore(paths: list[Path]) -> tuple["pipeline.Worker", dict]:
+    def explore(paths: list[Path], parsed: dict) -> tuple["pipeline.Worker", dict]:
         job = pipeline.Job(files, summaries, rules, policies, config, enabled, record=True, explore=paths,
-                           received=recorded, tell=tell(len(paths)))
+                           received=recorded, tell=tell(len(paths)), parsed=parsed)
         worker = pipeline.Worker(job)
         worker.setup()
         worker.explore()
         worker.label()
         return worker, worker.records()
 
-    worker, fresh = explore(share)
+    worker, fresh = explore(share, {})
     again = {str(path) for path in share}
     also = {str(path) for path in also}
     moved = [path for path in files if str(path) not in again and (str(path) in also or any(
@@ -394,9 +393,10 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     if moved:  # what the edited files capture elsewhere changed: those files are linted too, with both passes' parts
         share = sorted([*share, *moved], key=order.__getitem__)
         again = {str(path) for path in share}
+        parsed = dict(worker.sources)
         worker = fresh = None
         gc.collect()
-        worker, fresh = explore(share)
+        worker, fresh = explore(share, parsed)
     contrib: dict[str, dict] = {}
     for path in share:
         kept = {root: part for root, part in recorded.get(str(path), {}).items() if root not in again}

@@ -63,6 +63,9 @@ class Job:
     received: dict[str, dict] = field(default_factory=dict)
     loader: object = None  # reads a module outside the run (default: its summary, or LibCST where `ast` fails)
     tell: object = None  # progress: tell(phase, done, total)
+    # Files this process parsed already (a partial run explored again with more files), by resolved path: their
+    # trees are taken, not parsed again.
+    parsed: dict[Path, SourceFile] = field(default_factory=dict)
 
 
 @dataclass
@@ -113,6 +116,7 @@ class Worker:
         self.costs: dict[str, float] = {}
         self.exploring = job.explore is not None
         self.mine = {resolved(path) for path in (job.explore if self.exploring else self.share)}
+        self.promoted: set[Path] = set()  # files of the share captured code reached (parsed then, or tried)
 
     # -- the index --------------------------------------------------------------------------------------------
     def load(self, path: Path):
@@ -166,15 +170,25 @@ class Worker:
             return None  # outside the run, or a partial run explores what it reaches itself
         if worker != self.index:
             return worker
-        if not module.parsed:
+        key = resolved(module.path)
+        if key not in self.sources and key not in self.promoted:
+            self.promoted.add(key)
             self.promote(module)
         return None
 
     def promote(self, module: ModuleInfo) -> None:
-        """Parse a file of this share that captured code reached (it was left unparsed up front) and lint it."""
-        path = self.by_key[resolved(module.path)].path
+        """Parse a file of this share that captured code reached (it was left unparsed up front) and lint it. A file
+        whose whole tree something read already (`ModuleInfo.tree` of a summarized module) keeps that tree."""
+        key = resolved(module.path)
+        path = self.by_key[key].path
         started = time.process_time()
-        source = read_source(path, limits=self.job.config.limits())
+        source = self.job.parsed.get(key)
+        if source is None and module.parsed:
+            from jitlint.source import decode
+
+            source = SourceFile(path, str(path), decode(path.read_bytes()), module.tree)
+        if source is None:
+            source = read_source(path, limits=self.job.config.limits())
         if isinstance(source, SourceFile):
             adopt(module, source.tree, source.text)
             self.sources[resolved(path)] = source
@@ -204,7 +218,7 @@ class Worker:
             if buffer is not None:
                 source = parse_bytes(buffer[0], buffer[1], buffer[2], job.config.limits())
             else:
-                source = read_source(path, limits=job.config.limits())
+                source = job.parsed.get(key) or read_source(path, limits=job.config.limits())
             if not isinstance(source, SourceFile):
                 self.errors.append(source)
                 continue
