@@ -141,13 +141,14 @@ def _words(rules) -> tuple[str, ...]:
     return tuple(sorted({hint for rule in ALL for hint in rule.text_hints} | {"script"}))
 
 
-def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache: Path | None) -> list:
+def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache: Path | None,
+               max_size: int | None = None) -> list:
     from jitlint.summaries import SummaryCache, summaries, summarize
 
     words = _words(rules)
     cache = SummaryCache(summary_cache, words) if summary_cache is not None else None
     on_disk = [path for path in files if resolved(path) not in buffers]
-    found = dict(zip(on_disk, summaries(on_disk, words, cache, jobs)))
+    found = dict(zip(on_disk, summaries(on_disk, words, cache, jobs, max_size)))
     if cache is not None:
         cache.evict_other_builds()
     result = []
@@ -201,7 +202,7 @@ def _lint_run(
              and "fork" in multiprocessing.get_all_start_methods())
     if progress is not None:
         progress(0, 2 * max(len(run_files), 1), "summaries")
-    summaries = _summaries(run_files, replaced, rules, max(jobs, 1), summary_cache)
+    summaries = _summaries(run_files, replaced, rules, max(jobs, 1), summary_cache, config.limits().max_file_size)
     prefilter = (None if in_memory or keep_model or loader is not None
                  else Prefilter.for_run(rules, policies, enabled))
     job = pipeline.Job(run_files, summaries, rules, policies, config, enabled, prefilter=prefilter,
@@ -366,7 +367,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     layout.PARSES.reset()
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
-    summaries = _summaries(files, {}, rules, 1, summary_cache)
+    summaries = _summaries(files, {}, rules, 1, summary_cache, config.limits().max_file_size)
     order = {path: number for number, path in enumerate(files)}
     share = sorted(set(share), key=lambda path: order.get(path, len(order)))
 

@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import pickle
 import shutil
+import stat
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,9 +157,17 @@ class SummaryCache:
             pass
 
 
-def read_summary(path: Path, words: tuple[str, ...], cache: SummaryCache | None) -> Summary:
-    """A file's summary, from the cache or read now (and kept)."""
+def read_summary(path: Path, words: tuple[str, ...], cache: SummaryCache | None,
+                 max_size: int | None = None) -> Summary:
+    """A file's summary, from the cache or read now (and kept). What is not a regular file (a directory, a named
+    pipe: reading it would block), or is larger than `max_size`, is not read: not plain, it goes to LibCST's reading,
+    which reports it."""
     try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            return Summary(path, 0, None, False)
+        if max_size is not None and status.st_size > max_size:
+            return Summary(path, status.st_size, None, False)
         data = path.read_bytes()
     except OSError:
         return Summary(path, 0, None, False)
@@ -173,10 +182,12 @@ def read_summary(path: Path, words: tuple[str, ...], cache: SummaryCache | None)
     return found
 
 
-def summaries(files: list[Path], words: tuple[str, ...], cache: SummaryCache | None, jobs: int) -> list[Summary]:
-    """The summaries of `files`, in their order, read by up to `jobs` forked processes."""
+def summaries(files: list[Path], words: tuple[str, ...], cache: SummaryCache | None, jobs: int,
+              max_size: int | None = None) -> list[Summary]:
+    """The summaries of `files`, in their order, read by up to `jobs` forked processes (`max_size`: see
+    `read_summary`)."""
     if jobs <= 1 or len(files) < 2 * jobs or "fork" not in multiprocessing.get_all_start_methods():
-        return [read_summary(path, words, cache) for path in files]
+        return [read_summary(path, words, cache, max_size) for path in files]
     shares: list[list[int]] = [[] for _ in range(jobs)]
     for index in range(len(files)):  # interleaved: neighbours (of similar size) spread across the processes
         shares[index % jobs].append(index)
@@ -184,7 +195,8 @@ def summaries(files: list[Path], words: tuple[str, ...], cache: SummaryCache | N
     pipes = [context.Pipe(duplex=False) for _ in shares]
     processes = []
     for share, (receiver, sender) in zip(shares, pipes):
-        process = context.Process(target=_summarize_share, args=(files, share, words, cache, sender), daemon=True)
+        process = context.Process(target=_summarize_share, args=(files, share, words, cache, max_size, sender),
+                                  daemon=True)
         try:
             process.start()
         except OSError:
@@ -201,12 +213,13 @@ def summaries(files: list[Path], words: tuple[str, ...], cache: SummaryCache | N
             pass
         receiver.close()
         process.join()
-    return [found if found is not None else read_summary(path, words, cache) for path, found in zip(files, results)]
+    return [found if found is not None else read_summary(path, words, cache, max_size)
+            for path, found in zip(files, results)]
 
 
-def _summarize_share(files, share, words, cache, connection) -> None:
+def _summarize_share(files, share, words, cache, max_size, connection) -> None:
     try:
-        found = [read_summary(files[index], words, cache) for index in share]
+        found = [read_summary(files[index], words, cache, max_size) for index in share]
         connection.send_bytes(pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
     except BaseException:
         pass
