@@ -270,15 +270,16 @@ def test_workers_see_what_other_files_make_compiled(tmp_path, monkeypatch, split
     assert {("helpers.py", "JIT401"), ("helpers.py", "JIT204"), ("helpers.py", "JIT202"), ("base.py", "JIT301")} <= found, found
     assert any("`User.forward` calls this" in f.message for f in one.findings)
 
-    def forced(files, shards):
+    def forced(job, workers):
         shares = [[tmp_path / name for name in share] for share in split]
-        rest = [path for path in files if all(path not in share for share in shares)]
+        rest = [path for path in job.files if all(path not in share for share in shares)]
         shares[-1].extend(rest)
-        return shares
+        order = {path: number for number, path in enumerate(job.files)}
+        return [sorted(share, key=order.__getitem__) for share in shares]
 
     used = []
-    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
-    monkeypatch.setattr(engine, "_split", lambda files, shards: used.append(shards) or forced(files, shards))
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(pipeline, "split", lambda job, workers: used.append(workers) or forced(job, workers))
     split_run = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=len(split))
     assert used == [len(split)]
     assert [f.to_json() for f in split_run.findings] == [f.to_json() for f in one.findings]
@@ -324,7 +325,7 @@ def test_a_workers_records_go_before_it_lints_and_hold_each_address_once(tmp_pat
     assert json.loads(json.dumps(one.contrib)) == one.contrib
 
     events = tmp_path / "events"
-    contributions_of, lint_module = engine.contributions_of, engine.lint_module
+    contributions_of, lint_module = pipeline.contributions_of, pipeline.lint_module
 
     def logged(what, function):
         def wrapper(*args, **kwargs):
@@ -333,12 +334,12 @@ def test_a_workers_records_go_before_it_lints_and_hold_each_address_once(tmp_pat
             return function(*args, **kwargs)
         return wrapper
 
-    monkeypatch.setattr(engine, "contributions_of", logged("records", contributions_of))
-    monkeypatch.setattr(engine, "lint_module", logged("lint", lint_module))
-    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
-    monkeypatch.setattr(engine, "_split", lambda files, shards: [
-        [path for path in files if path.name in ("base.py", "net0.py")],
-        [path for path in files if path.name not in ("base.py", "net0.py")]])
+    monkeypatch.setattr(pipeline, "contributions_of", logged("records", contributions_of))
+    monkeypatch.setattr(pipeline, "lint_module", logged("lint", lint_module))
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(pipeline, "split", lambda job, workers: [
+        [path for path in job.files if path.name in ("base.py", "net0.py")],
+        [path for path in job.files if path.name not in ("base.py", "net0.py")]])
     two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2, record=True)
     assert two.project is None  # split across the two workers
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings] and one.findings
@@ -651,9 +652,9 @@ def test_a_worker_learning_that_a_function_it_reached_is_scripted_elsewhere_keep
     config = Config(root=tmp_path)
     one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1)
     assert "JIT214" in {f.code for f in one.findings}
-    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
-    monkeypatch.setattr(engine, "_split", lambda files, shards: [[tmp_path / "pkg" / "f.py"],
-                                                                  [path for path in files if path.name != "f.py"]])
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(pipeline, "split", lambda job, workers: [[tmp_path / "pkg" / "f.py"],
+                                                                 [path for path in job.files if path.name != "f.py"]])
     two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2)
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
 

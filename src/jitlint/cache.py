@@ -521,7 +521,7 @@ class StaticCache:
 
 
 class SharedRows:
-    """One object per distinct address and string in the records (`engine.contributions_of`'s rows). The records
+    """One object per distinct address and string in the records (`records.contributions_of`'s rows). The records
     repeat them (a base class's property is captured for each of its subclasses, in the part of each of their
     root files): a worker builds its records with one (pickle then sends each once), and a plan reads them with
     one, where JSON makes a new one for each occurrence, which held the records many times over in the parent of
@@ -576,7 +576,7 @@ def _is_address(value, size: int) -> bool:
 
 
 def _well_formed(record) -> bool:
-    """Whether a file's record (root file -> policy -> [entries, sites], `engine.contributions_of`'s lists) has the
+    """Whether a file's record (root file -> policy -> [entries, sites], `records.contributions_of`'s lists) has the
     shape a partial run reads: entries [function address, class address or None, reason], sites [function address,
     [file, display name, ordinal, bound, positional, keywords, star]]."""
     if not isinstance(record, dict):

@@ -5,45 +5,31 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import json
 import multiprocessing
-import os
-import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from jitlint import heap, layout
-from jitlint.cache import SharedRows
+from jitlint import layout, pipeline
 from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.discovery import discover  # noqa: F401  (re-exported: callers import it from here)
 from jitlint.finding import Finding
-from jitlint.linting import UNUSED_NOQA, lint_module  # noqa: F401  (re-exported)
+from jitlint.linting import UNUSED_NOQA, in_lint_thread, lint_module  # noqa: F401  (re-exported)
 from jitlint.names import resolved
 from jitlint.noqa import Suppressions  # noqa: F401  (re-exported)
+from jitlint.pipeline import load_quietly, policy_settings  # noqa: F401  (re-exported)
 from jitlint.prefilter import Prefilter
 from jitlint.project import ProjectIndex
+from jitlint.records import contributions_of, graph_of, received_of, union_of  # noqa: F401  (re-exported)
 from jitlint.rules import RULES
-from jitlint.source import SourceFile, read_source
-from jitlint.targets import policy_class, target_of_policy
+from jitlint.targets import policy_class
 
 
 @dataclass
 class StdinSource:
     display_name: str
     data: bytes
-
-
-def load_quietly(path: Path) -> SourceFile | None:
-    """A module read on demand with LibCST (where `ast` cannot read it): too large is skipped as in the run,
-    generated is read (what it defines still resolves the names of the files that import it)."""
-    source = read_source(path, limits=LOAD_LIMITS)
-    return source if isinstance(source, SourceFile) else None
-
-
-LOAD_LIMITS = dataclasses.replace(Config().limits(), lint_generated=True)  # the run's (set by `_lint_run`)
 
 
 @dataclass
@@ -69,69 +55,10 @@ def lint(paths: list[Path], config: Config, enabled: set[str], **options) -> lis
     return lint_run(paths, config, enabled, **options).findings
 
 
-STACK_BYTES = 512 * 1024 * 1024
-RECURSION_LIMIT = 100_000
-
-
 def lint_run(*args, **kwargs) -> LintRun:
     """Lint in a thread with a large stack and recursion limit: LibCST's native parser and the visitors recurse
     once per nesting level, and deeply nested (often generated) code would otherwise overflow the C stack."""
     return in_lint_thread(_lint_run, *args, **kwargs)
-
-
-def in_lint_thread(function, *args, **kwargs):
-    result: list = []
-    failure: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            result.append(function(*args, **kwargs))
-        except BaseException as error:  # re-raised in the caller's thread
-            failure.append(error)
-
-    # The trees are large and acyclic: Python's cyclic collector would rescan them again and again as they grow
-    # (which made parsing a large library much slower), and would free nothing.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    previous_stack = threading.stack_size(STACK_BYTES)
-    previous_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(previous_limit, RECURSION_LIMIT))
-    try:
-        thread = threading.Thread(target=work, name="jitlint-lint")
-        thread.start()
-        thread.join()
-    finally:
-        threading.stack_size(previous_stack)
-        sys.setrecursionlimit(previous_limit)
-        gc.unfreeze()  # what `Sweeper` froze goes back to the collector's oldest generation
-        if gc_was_enabled:
-            gc.enable()
-    if failure:
-        raise failure[0]
-    return result[0]
-
-
-class Sweeper:
-    """Frees the cyclic garbage the rules leave per file, without the collector scanning the trees. The run keeps
-    Python's collector off (see `in_lint_thread`), but a file's rules leave reference cycles behind: kept, they
-    made up much of a worker's memory on a large library during the lint phase. Everything that exists before the
-    lint phase (the trees, the index, the maps) is frozen, so each collection after a file scans only what that
-    file's rules allocated, a small share of the lint's time, and the oldest young generation every 50 files. After
-    each file it also lets `jitlint.heap` hand the C heap's free pages back. Does nothing for one file (nothing
-    accumulates: the editor server's keystroke) or where the collector is on (a caller's own thread)."""
-
-    def __init__(self, files: int) -> None:
-        self.active = files > 1 and not gc.isenabled()
-        self.count = 0
-        if self.active:
-            gc.freeze()
-            heap.release()  # the parse's and the index's garbage, before the lint phase adds its own
-
-    def __call__(self) -> None:
-        if self.active:
-            self.count += 1
-            gc.collect(1 if self.count % 50 == 0 else 0)
-            heap.settle()
 
 
 def _words(rules) -> tuple[str, ...]:
@@ -181,11 +108,8 @@ def _lint_run(
     (what a dynamic confirmer needs). `stdin` and `buffers` (the text `--fix` has not written yet) are linted in place
     of the files of the same path on disk. `loader` reads a module outside the run on demand; `record` fills
     `LintRun.contrib` and `graph` (for the cache); `summary_cache`, a directory where phase one keeps its summaries."""
-    from jitlint import pipeline
-
-    global LOAD_LIMITS
     started = time.process_time()
-    LOAD_LIMITS = dataclasses.replace(config.limits(), lint_generated=True)
+    pipeline.LOAD_LIMITS = dataclasses.replace(config.limits(), lint_generated=True)
     layout.PARSES.reset()
     files, errors = discover(paths, config, force_exclude) if paths else ([], [])
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
@@ -250,22 +174,6 @@ def stats_of(outcome, seconds: float, before_workers: float, summaries: list, in
 # modules its names lead to. A run records it per file and per root file (`record=True`, `contributions_of`); a
 # later run in which only some files changed in ways invisible to other files (see `jitlint.cache`) re-lints just
 # those, as a worker whose share they are, receiving the recorded part instead of exploring the other files.
-def received_of(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
-    from jitlint.capture import CallSite
-
-    entries, sites = [], []
-    for per_policy in recorded.values():
-        file_entries, file_sites = per_policy.get(policy, ([], []))
-        entries.extend((tuple(address), tuple(owner) if owner is not None else None, reason)
-                       for address, owner, reason in file_entries)
-        sites.extend((tuple(address), CallSite((file, display), ordinal, bound, positional, frozenset(keywords), star))
-                     for address, (file, display, ordinal, bound, positional, keywords, star) in file_sites)
-    return entries, sites
-
-
-def policy_settings(name: str, config: Config):
-    """The settings of the target that declares capture policy `name`, as the run configured them."""
-    return config.settings(target_of_policy(name).name)
 
 
 def needs_one_process(policies) -> bool:
@@ -276,69 +184,6 @@ def needs_one_process(policies) -> bool:
 
 def enabled_policies(enabled: set[str]) -> set[str]:
     return {rule.policy for rule in RULES if rule.code in enabled and not rule.engine_reported}
-
-
-def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str, dict]:
-    """Per file of the run (by str), per root file whose reach this process explored, per policy: what that root
-    file's roots capture in the file, as (entries, sites): entries [function address, owner class address or None,
-    reason], sites [callee address, [caller's file, its display name, ordinal, bound, positional, keywords, star]],
-    plain lists sorted as their JSON texts sort, each once. (Across workers, the maps were labelled in rounds
-    first: `CaptureMap.label`; the parts of one file and root file that two workers hold are merged by
-    `pipeline.merge_records`.)
-
-    The records repeat themselves (a base class's property is captured for each of its subclasses, in the part
-    of each root file): each distinct address, reason and caller's file is one object (`SharedRows`), which
-    pickle then sends once, and the parent holds once."""
-    keys = {resolved(path): str(path) for path in files}
-    known: dict[Path, str | None] = {}
-
-    def target(path: Path) -> str | None:
-        if path not in known:
-            known[path] = keys.get(resolved(path))
-        return known[path]
-
-    shared = SharedRows()
-    address, string = shared.address, shared.string
-    out: dict[str, dict] = {}
-    for name, captured in maps.items():
-        captured.label()
-        for where, by_root in captured.contributions(target).items():
-            for root, (entries, sites) in by_root.items():
-                entry_rows = {json.dumps([function, owner, reason]): (function, owner, reason)
-                              for function, owner, reason in entries}
-                site_rows = {}
-                for callee, site in sites:
-                    row = [*site.caller_key, site.ordinal, site.bound, site.positional, sorted(site.keywords),
-                           site.star]
-                    site_rows[json.dumps([callee, row])] = (callee, row)
-                out.setdefault(where, {}).setdefault(root, {})[name] = [
-                    [[address(function), address(owner), string(reason)]
-                     for function, owner, reason in map(entry_rows.__getitem__, sorted(entry_rows))],
-                    [[address(callee), [string(row[0]), string(row[1]), *row[2:]]]
-                     for callee, row in map(site_rows.__getitem__, sorted(site_rows))]]
-    return out
-
-
-def graph_of(project: ProjectIndex) -> dict[str, dict[str, list[str]]]:
-    """Per module parsed or indexed in this process (linted or read on demand), what resolving its names read
-    (`ProjectIndex.reads`)."""
-    modules = {str(module.path): module for module in [*project.modules.values(), *project._by_path.values()]}
-    return {path: project.reads(module) for path, module in modules.items()}
-
-
-def union_of(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
-    """The parts of a file's record (root file -> policy -> (entries, sites)) as one (entries, sites), as a worker
-    receives them: a function captured for some classes is not also received without one (see `export`). (A root
-    file's own roots keep their reason in the record, and `CaptureMap` gives the reasons a rule reads precedence in
-    whatever order they arrive: `CapturePolicy.primary_reasons`.)"""
-    entries, sites = [], []
-    for per_policy in recorded.values():
-        file_entries, file_sites = per_policy.get(policy, ([], []))
-        entries.extend(file_entries)
-        sites.extend(file_sites)
-    owned = {repr(address) for address, owner, _reason in entries if owner is not None}
-    entries = [entry for entry in entries if entry[1] is not None or repr(entry[0]) not in owned]
-    return received_of({"": {policy: [entries, sites]}}, policy)
 
 
 def lint_share(*args, **kwargs) -> LintRun:
@@ -359,11 +204,8 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     explored again. Each linted file receives its record in place of the others being explored. `LintRun.linted`
     lists the files linted and `LintRun.contrib` holds their new records. `progress(done, total, phase)` as for
     `lint_run`."""
-    from jitlint import pipeline
-
-    global LOAD_LIMITS
     started = time.process_time()
-    LOAD_LIMITS = dataclasses.replace(config.limits(), lint_generated=True)
+    pipeline.LOAD_LIMITS = dataclasses.replace(config.limits(), lint_generated=True)
     layout.PARSES.reset()
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))

@@ -21,6 +21,7 @@ about them from the other files.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import multiprocessing
 import os
@@ -32,15 +33,33 @@ from pathlib import Path
 
 from jitlint import heap, layout
 from jitlint.capture import CaptureMap
+from jitlint.config import Config
 from jitlint.finding import Finding
+from jitlint.linting import UNUSED_NOQA, Sweeper, in_lint_thread, lint_module
 from jitlint.names import resolved
 from jitlint.project import FROM_DISK, ModuleInfo, ProjectIndex
+from jitlint.records import contributions_of, graph_of, union_of
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
 from jitlint.summaries import Summary
 from jitlint.summary import adopt, summarize_file
-from jitlint.targets import policy_class
+from jitlint.targets import policy_class, target_of_policy
 
 MIN_FILES_PER_JOB = 4
+
+
+def load_quietly(path: Path) -> SourceFile | None:
+    """A module read on demand with LibCST (where `ast` cannot read it): too large is skipped as in the run,
+    generated is read (what it defines still resolves the names of the files that import it)."""
+    source = read_source(path, limits=LOAD_LIMITS)
+    return source if isinstance(source, SourceFile) else None
+
+
+LOAD_LIMITS = dataclasses.replace(Config().limits(), lint_generated=True)  # the run's (set by `_lint_run`)
+
+
+def policy_settings(name: str, config: Config):
+    """The settings of the target that declares capture policy `name`, as the run configured them."""
+    return config.settings(target_of_policy(name).name)
 
 
 @dataclass
@@ -140,8 +159,6 @@ class Worker:
     def _outside(self, path: Path):
         if self.job.loader is not None:
             return self.job.loader(path)
-        from jitlint.engine import LOAD_LIMITS
-
         try:
             data = path.read_bytes()
         except OSError:
@@ -158,8 +175,6 @@ class Worker:
         return _Kept(module) if module is not None else self._load_with_libcst(path)
 
     def _load_with_libcst(self, path: Path):
-        from jitlint.engine import load_quietly
-
         return load_quietly(path)
 
     def route(self, function) -> int | None:
@@ -251,8 +266,6 @@ class Worker:
 
     def explore(self) -> dict[int, list]:
         """Build each policy's map from the roots of the files parsed here; what goes to other workers."""
-        from jitlint.engine import policy_settings
-
         started = time.process_time()
         if self.job.tell is not None:
             self.job.tell("capture maps", 0, 0)
@@ -290,8 +303,6 @@ class Worker:
 
     def receive(self) -> None:
         """A partial run: what the last run recorded about the explored files from the other root files."""
-        from jitlint.engine import union_of
-
         explored = {str(path) for path in self.job.explore}
         local = lambda function: resolved(function.module.path) in self.sources  # noqa: E731
         for name, captured in self.maps.items():
@@ -305,8 +316,6 @@ class Worker:
             captured.receive(entries, sites, local)
 
     def records(self) -> dict[str, dict]:
-        from jitlint.engine import contributions_of
-
         started = time.process_time()
         found = contributions_of(self.maps, self.job.files)
         self.seconds["records"] = self.seconds.get("records", 0.0) + time.process_time() - started
@@ -318,8 +327,6 @@ class Worker:
 
     def lint(self, send=None) -> list[Finding]:
         """Lint the files parsed here, in the run's order (each file's findings to `send` as it goes, if given)."""
-        from jitlint.engine import UNUSED_NOQA, Sweeper, lint_module
-
         started = time.process_time()
         job = self.job
         findings = [error.finding() for error in self.errors if error.code in job.enabled]
@@ -350,8 +357,6 @@ class Worker:
     def graph(self) -> dict[str, dict]:
         """What resolving names read, per module in this process, and for each file of the share never parsed nor
         loaded here, from its summary."""
-        from jitlint.engine import graph_of
-
         found = graph_of(self.project)
         if self.exploring:
             return found
@@ -485,7 +490,7 @@ def run_split(job: Job, shares: list[list[Path]], progress=None) -> Outcome:
 def merge_records(into: dict[str, dict], more: dict[str, dict]) -> None:
     """Add one worker's records to the run's: a part (file, root file, policy) that two workers hold (the entries
     from the file's worker, calls into it from others') is their union, sorted and each row once, as
-    `engine.contributions_of` makes them."""
+    `records.contributions_of` makes them."""
     import json
 
     for target, by_root in more.items():
@@ -587,8 +592,6 @@ def forked_child(connection):
 
 def _worker_main(index: int, connection) -> None:
     """One worker of a split run (in the forked child)."""
-    from jitlint.engine import in_lint_thread
-
     job, shares, owner, tell = _STATE
     with forked_child(connection):
         in_lint_thread(_worker, job, shares, owner, tell, index, connection)

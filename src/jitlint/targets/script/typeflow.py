@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from pathlib import Path
 
 import libcst as cst
 
@@ -54,12 +53,12 @@ from jitlint.targets.script.infer import (
     param_types,
     SignatureComment,
     is_overload_implementation,
-    overload_group,
     mismatches,
     signature_comment,
     tuple_index,
     tuple_of,
 )
+from jitlint.targets.script.overloads import implements_overloads, overload_group_of
 from jitlint.targets.script.policy import is_ignored
 from jitlint.targets.script import schemas
 from jitlint.walk import walk
@@ -1333,7 +1332,7 @@ class TypeDomain(FlowDomain[Type]):
         if found is None:
             return None
         callee, bound = found
-        group = _overload_group_of(callee)
+        group = overload_group_of(callee)
         if group is None or group.implementation is not callee.node:
             return None
         declared = []
@@ -1384,7 +1383,7 @@ class TypeDomain(FlowDomain[Type]):
         node = callee.node
         if callee.decorators - self._PLAIN_DECORATORS or node.asynchronous is not None:
             return None
-        if _overload_group_of(callee) is not None:
+        if overload_group_of(callee) is not None:
             return None
         if bound or callee.cls is not None:
             # only `self.<method>(...)` naming the method itself (not a submodule's forward), reached one way
@@ -1472,10 +1471,7 @@ class TypeDomain(FlowDomain[Type]):
             none_default = param is not None and param.default is not None and _is_none(param.default)
             if param is None or param.annotation is not None or (param.default is not None and not none_default):
                 continue
-            if signature_comment(callee.node) is not None:
-                return
-            group = _overload_group_of(callee)
-            if group is not None and group.implementation is callee.node:
+            if signature_comment(callee.node) is not None or implements_overloads(callee):
                 return
             if none_default and not self._none_default_everywhere(call, param.name.value):
                 continue
@@ -2144,18 +2140,3 @@ class _AssignedValues(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self.values[id(target)] = node.value
-
-
-def _overload_group_of(function):
-    """`overload_group` of a project function (or None). A declaration's decorator ends in `_overload` or `_overload_method`: a
-    file whose text spells neither has no group, and its tree is not read (the file may be one that another worker
-    of the run parses)."""
-    text = function.module.text
-    if text is None:  # (a module read only to resolve names: its file's text)
-        try:
-            text = Path(function.module.path).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            text = "_overload"
-    if "_overload" not in text:
-        return None
-    return overload_group(function.node, function.module.tree)
