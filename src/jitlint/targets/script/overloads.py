@@ -1,28 +1,80 @@
-"""A project function's `@torch.jit._overload` group (`infer.overload_group`), found without parsing the whole file
-when its text declares none: in a run split across workers, the file may be one another worker parses."""
+"""What torch checks when it compiles an implementation of `@torch.jit._overload` declarations against one of
+them (`torch/jit/_script.py`: `_check_overload_defaults`, `_check_directly_compile_overloaded`; the C++
+`ScriptTypeParser` for the parameters a declaration leaves out), as typed problems the rule of JIT214 reports (it
+writes their messages).
+
+Each check names the node torch points at, or the declaration when torch names no line. Defaults are compared
+only when both are literals (`1`, `-2.5`, `"a"`, `None`, `True`): any other value stays silent.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+import ast
+from dataclasses import dataclass
+from typing import Iterator
 
-from jitlint.targets.script.infer import OverloadGroup, overload_group
+import libcst as cst
+
+_MISSING = object()
 
 
-def overload_group_of(function) -> OverloadGroup | None:
-    """The overload group a project function (`FunctionInfo`) declares or implements, if any. A declaration's
-    decorator ends in `_overload` or `_overload_method`: a file whose text spells neither has no group."""
-    text = function.module.text
-    if text is None:  # (a module read only to resolve names)
-        try:
-            text = Path(function.module.path).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            text = "_overload"
-    if "_overload" not in text:
+@dataclass(frozen=True)
+class DefaultDiffers:
+    """A declaration gives parameter `name` a default the implementation does not have, or another literal one."""
+
+    node: cst.CSTNode  # the declaration's name
+    name: str
+
+
+@dataclass(frozen=True)
+class UndeclaredUnannotated:
+    """Implementation parameter `name` is left out of a declaration and has no annotation of its own."""
+
+    node: cst.CSTNode  # the implementation's name
+    name: str
+
+
+def _params(function: cst.FunctionDef) -> list[cst.Param]:
+    params = function.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def _literal(node: cst.BaseExpression | None, module: cst.Module) -> object:
+    """The value of a literal default, `_MISSING` for no default, None when it is not a literal."""
+    if node is None:
+        return _MISSING
+    try:
+        return ("value", ast.literal_eval(module.code_for_node(node)))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
-    return overload_group(function.node, function.module.tree)
 
 
-def implements_overloads(function) -> bool:
-    """Whether a project function implements `@torch.jit._overload` declarations (`infer.is_overload_implementation`)."""
-    group = overload_group_of(function)
-    return group is not None and group.implementation is function.node
+def default_mismatches(
+    declaration: cst.FunctionDef, implementation: cst.FunctionDef, module: cst.Module
+) -> Iterator[DefaultDiffers]:
+    """A default on a declaration that the implementation does not have, or has with another literal value."""
+    implementation_defaults = {param.name.value: param.default for param in _params(implementation)}
+    for param in _params(declaration):
+        if param.default is None:
+            continue
+        name = param.name.value
+        theirs = _literal(implementation_defaults.get(name), module)
+        ours = _literal(param.default, module)
+        if theirs is _MISSING or (ours is not None and theirs is not None and ours != theirs):
+            yield DefaultDiffers(declaration.name, name)
+
+
+def undeclared_unannotated(
+    declaration: cst.FunctionDef, implementation: cst.FunctionDef, has_signature_comment: bool
+) -> Iterator[UndeclaredUnannotated]:
+    """Implementation parameters a declaration leaves out, without an annotation of their own."""
+    if has_signature_comment:
+        return
+    declared = {param.name.value for param in _params(declaration)}
+    for index, param in enumerate(_params(implementation)):
+        if param.name.value in declared or param.annotation is not None:
+            continue
+        if index == 0 and param.name.value in ("self", "cls"):
+            continue
+        yield UndeclaredUnannotated(implementation.name, param.name.value)
+        return  # torch stops at the first

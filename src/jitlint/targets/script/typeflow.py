@@ -58,7 +58,7 @@ from jitlint.targets.script.infer import (
     tuple_index,
     tuple_of,
 )
-from jitlint.targets.script.overloads import implements_overloads, overload_group_of
+from jitlint.targets.script.overload_lookup import implements_overloads, overload_group_of
 from jitlint.targets.script.policy import is_ignored
 from jitlint.targets.script import schemas
 from jitlint.walk import walk
