@@ -230,7 +230,7 @@ _CHILD = r"""
 import json, sys, traceback
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path
-from torch_oracle import script_file
+from oracles.script import script_file
 directory = Path(sys.argv[2])
 for line in sys.stdin:
     job = json.loads(line)
@@ -325,7 +325,7 @@ def lint_case(site: Site) -> list[tuple[str, int, str]]:
 def covered(source: str, finding_row: int, line: int) -> bool:
     """Does a finding on `finding_row` point at `line` (the same line, or the statement header that holds it)?"""
     sys.path.insert(0, str(ROOT / "tests"))
-    from torch_oracle import covered_lines
+    from oracles import covered_lines
 
     return finding_row == line or line in covered_lines(source, finding_row)
 

@@ -1080,10 +1080,12 @@ GROWING = {
                 return double(x)
     """),
     "proj/ops.py": "def double(x):\n    return x.numpy() * 2\n",
-    # Not a package until it gets an `__init__.py`: `..ops` then means proj.ops, and U.forward calls into it.
-    "proj/sub/util.py": textwrap.dedent("""\
+    # Not a package until `tools/` gets an `__init__.py`: then `tools/sub` is a namespace package inside it, `..ops`
+    # means tools.toolops, and U.forward calls into it.
+    "tools/toolops.py": "def double(x):\n    return x.numpy() * 2\n",
+    "tools/sub/util.py": textwrap.dedent("""\
         import torch.nn as nn
-        from ..ops import double
+        from ..toolops import double
 
 
         class U(nn.Module):
@@ -1103,10 +1105,11 @@ GROWTH = [  # (what, {file: new text, or None to delete}, files explored again, 
      lambda out: "helpers.py" not in out and "later.py:2:12: JIT401" in out),
     ("a deleted caller: what it made compiled elsewhere goes", {"proj/caller.py": None}, [], ["ops.py"],
      lambda out: "ops.py" not in out),
-    ("an `__init__.py` that makes a directory a package", {"proj/sub/__init__.py": ""},
-     ["__init__.py", "util.py"], ["__init__.py", "ops.py", "util.py"], lambda out: "ops.py:2:12: JIT401" in out),
-    ("that `__init__.py` removed", {"proj/sub/__init__.py": None}, ["util.py"], ["ops.py", "util.py"],
-     lambda out: "ops.py" not in out),
+    ("an `__init__.py` that makes a directory a package", {"tools/__init__.py": ""},
+     ["__init__.py", "toolops.py", "util.py"], ["__init__.py", "toolops.py", "util.py"],
+     lambda out: "toolops.py:2:12: JIT401" in out),
+    ("that `__init__.py` removed", {"tools/__init__.py": None}, ["toolops.py", "util.py"], ["toolops.py", "util.py"],
+     lambda out: "toolops.py" not in out),
     ("a package and a module in it, imported by a name that found nothing",
      {"proj/deep/__init__.py": "", "proj/deep/impl.py": "def twice(x):\n    return x.numpy()\n",
       "proj/leaf.py": "import torch.nn as nn\nimport proj.deep.impl\n\n\nclass L(nn.Module):\n"
@@ -1126,9 +1129,9 @@ def test_files_added_and_removed_re_lint_only_what_can_see_them(tmp_path, monkey
     for name, text in GROWING.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    first = _same_as_cold("-j", jobs, "proj", cwd=tmp_path)
+    first = _same_as_cold("-j", jobs, "proj", "tools", cwd=tmp_path)
     assert "helpers.py:2:12: JIT401" in first and "ops.py:2:12: JIT401" in first and "leaf.py:6:16: JIT401" in first
-    assert "later.py" not in first and "sub/util.py" not in first
+    assert "later.py" not in first and "util.py" not in first and "toolops.py" not in first
     for what, changes, explored, linted, ok in GROWTH:
         seen = []
         calls = _watch(monkeypatch, seen)
@@ -1138,17 +1141,17 @@ def test_files_added_and_removed_re_lint_only_what_can_see_them(tmp_path, monkey
             else:
                 (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
                 (tmp_path / name).write_text(text)
-        cached = check("-j", jobs, "proj", cwd=tmp_path)
+        cached = check("-j", jobs, "proj", "tools", cwd=tmp_path)
         monkeypatch.undo()
         monkeypatch.chdir(tmp_path)
-        assert cached[:2] == check("-j", jobs, "proj", "--no-cache", cwd=tmp_path)[:2], what
+        assert cached[:2] == check("-j", jobs, "proj", "tools", "--no-cache", cwd=tmp_path)[:2], what
         out = cached[1]
         assert ok(out), (what, out)
         assert calls == ([("share", explored)] if explored or linted else []), (what, calls)
         assert (seen[0] if seen else []) == linted, (what, seen)
         # and the next run, with nothing changed, reads everything from the cache
         calls = _watch(monkeypatch)
-        assert check("-j", jobs, "proj", cwd=tmp_path)[1] == out and calls == [], what
+        assert check("-j", jobs, "proj", "tools", cwd=tmp_path)[1] == out and calls == [], what
         monkeypatch.undo()
         monkeypatch.chdir(tmp_path)
 

@@ -3,11 +3,12 @@
 A case is plain Python. Its first lines are header comments:
 
 - `# case: <what it shows>` (required);
-- `# torch: accepts | rejects` (required): what the real tool of the pinned torch does with it (`tests/oracles`);
+- `# torch: accepts | rejects | changes | breaks | recompiles` (required): what the real tool of the pinned torch
+  does with it (`tests/oracles`);
 - `# torch-error: <text>`: a part of the tool's message (up to whitespace and addresses);
 - `# torch-line: none`: the tool names no line of the file (a whole-class rejection);
 - `# settings: key = value, ...`: the target's settings for the run (`[tool.jitlint.<target>]`, TOML values);
-- `# inputs: <expression>`: the example inputs (export).
+- `# inputs: <expression>`: the example inputs (export, trace); a target's own headers follow the same form.
 
 A line where jitlint reports ends with a mark: a comment holding `<severity>: <code>[, <code>...]` (severity
 `error`, `warning` or `info`; several groups may follow each other). The jitlint check lints the case with every
@@ -33,9 +34,13 @@ from jitlint.targets import all_targets
 from oracles import oracle, points_at
 
 CASES = Path(__file__).parent / "cases"
-HEADER = re.compile(r"#\s*(case|torch|torch-error|torch-line|settings|inputs):\s*(.*)$")
+HEADER = re.compile(r"#\s*([a-z][a-z0-9-]*):\s*(.*)$")
 MARK = re.compile(r"\b(error|warning|info):\s*([A-Z]+\d{3}(?:\s*,\s*[A-Z]+\d{3})*)")
-VERDICTS = ("accepts", "rejects")
+VERDICTS = ("accepts", "rejects", "changes", "breaks", "recompiles")
+# What this runner checks against the tool itself: the verdicts it knows how to ask an oracle for. The trace
+# target's cases (traced twice and compared with eager, TracerWarnings by line) are checked against torch by
+# tests/test_trace_cases.py, which batches them in one child process.
+TOOL_CHECKED = {"script", "export", "fx"}
 
 
 class Case:
@@ -76,7 +81,9 @@ def test_the_case_is_well_formed(path):
     assert case.target in all_targets(), f"no target {case.target!r}"
     assert case.header.get("case"), "a case says what it shows (`# case: ...`)"
     assert case.header.get("torch") in VERDICTS, f"`# torch:` is one of {VERDICTS}"
-    assert case.header["torch"] == "accepts" or case.marks, "a rejected case marks where jitlint reports"
+    # `# hazard: no`: the tool changes the code by design (an `is_tracing()` branch), so nothing is marked.
+    assert case.header["torch"] == "accepts" or case.marks or case.header.get("hazard") == "no", \
+        "a case the tool does not accept marks where jitlint reports"
 
 
 @pytest.mark.parametrize("path", all_cases(), ids=case_id)
@@ -93,9 +100,10 @@ def test_jitlint_finds_what_the_case_marks(path):
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("path", all_cases(), ids=case_id)
+@pytest.mark.parametrize("path", [path for path in all_cases() if Case(path).target in TOOL_CHECKED], ids=case_id)
 def test_the_tool_does_what_the_case_says(path, tmp_path):
     case = Case(path)
+    assert case.header["torch"] in ("accepts", "rejects"), "this runner asks the oracle for accepts or rejects"
     options = {"inputs": case.header["inputs"]} if "inputs" in case.header else {}
     if case.target == "export" and case.settings().get("strict"):
         options["strict"] = True

@@ -28,7 +28,8 @@ BROKEN = textwrap.dedent("""\
             return self.layers[i](x) * scale
 """)
 CLEAN = "import torch\nimport torch.nn as nn\n\n\nclass M(nn.Module):\n    def forward(self, x):\n        return x\n"
-JSON_KEYS = {"code", "name", "message", "severity", "filename", "location", "end_location", "fix", "url", "confirmation"}
+JSON_KEYS = {"code", "name", "message", "severity", "filename", "location", "end_location", "fix", "url", "confirmation",
+             "captured_from"}
 
 
 @pytest.fixture
@@ -57,6 +58,7 @@ def test_text_report_and_exit_codes(project):
         "model.py:13:16: JIT301 [error] `self.layers` is an nn.ModuleList; TorchScript only indexes it with an "
         "integer literal. Iterate instead: `for layer in self.layers:` (or `enumerate(self.layers)`)",
         "Found 3 findings in 1 file (3 errors).",
+        "[*] 1 fixable with the `--fix` option.",
     ]
     clean = run("check", "clean.py")
     assert (clean.exit_code, clean.output) == (0, "All checks passed!\n")
@@ -119,6 +121,8 @@ def test_json_contract(project):
         },
         "url": (Path(__file__).resolve().parents[1] / "rules" / "script" / "JIT201.md").as_uri(),
         "confirmation": None,
+        "captured_from": [{"function": "M.forward", "filename": "model.py", "row": 10, "reason": "forward of M",
+                           "defined_at": {"filename": "model.py", "row": 10}}],
     }
     assert run("check", "--output-format", "json", "clean.py").output == "[]\n"
 
@@ -133,11 +137,11 @@ def test_json_is_written_a_finding_at_a_time_as_one_document(project, monkeypatc
     findings = json.loads(whole)
     assert len(findings) == 6
     assert whole == json.dumps(findings, indent=2) + "\n"
-    original = cli._echo_pieces
-    monkeypatch.setattr(cli, "_echo_pieces", lambda texts: original(texts, batch_chars=100))
+    original = cli._Output.__init__
+    monkeypatch.setattr(cli._Output, "__init__", lambda self, path, color, batch_chars=0: original(self, path, color, 100))
     assert run("check", "--output-format", "json", ".").output == whole
     assert run("check", "--output-format", "json", "clean.py").output == "[]\n"
-    assert run("check", "model.py").output.splitlines()[-1] == "Found 3 findings in 1 file (3 errors)."
+    assert run("check", "model.py").output.splitlines()[-2] == "Found 3 findings in 1 file (3 errors)."
 
 
 def test_json_lines_and_github(project):
@@ -154,7 +158,8 @@ def test_json_lines_and_github(project):
 def test_statistics(project):
     (project / "other.py").write_text(BROKEN)
     result = run("check", "--statistics", ".")
-    assert result.output.splitlines() == ["2\tJIT201\tunannotated-nontensor-default", "2\tJIT301\tmodulelist-index-variable", "2\tJIT401\tno-numpy"]
+    assert result.output.splitlines() == ["2\tJIT201\t[*]\tunannotated-nontensor-default",
+                                          "2\tJIT301\t   \tmodulelist-index-variable", "2\tJIT401\t   \tno-numpy"]
     assert result.exit_code == 1
 
 

@@ -68,12 +68,14 @@ def test_torch_rejects_each_broken_fixture_where_jitlint_reported(path, package_
     assert (str(first_frame[0].relative_to(ROOT)), first_frame[1]) in reported
 
 
-def test_readme_lists_every_rule_and_quotes_the_demo_summary():
+def test_the_rule_index_lists_every_rule_and_the_readme_quotes_the_demo_summary():
     from jitlint.rules import RULES
 
     readme = (ROOT / "README.md").read_text()
-    for rule in RULES:  # the table is generated (tests/test_registry.py checks it is fresh); its links must work
-        assert f"| [{rule.code}](rules/{rule.target or 'shared'}/{rule.code}.md) | `{rule.name}` |" in readme
+    index = (ROOT / "rules" / "README.md").read_text()
+    assert "(rules/README.md)" in readme
+    for rule in RULES:  # the index is generated (tests/test_registry.py checks it is fresh); its links must work
+        assert f"| [{rule.code}]({rule.target or 'shared'}/{rule.code}.md) | `{rule.name}` |" in index
         assert (ROOT / "rules" / (rule.target or "shared") / f"{rule.code}.md").is_file()
     assert SNAPSHOT.read_text().splitlines()[-1] in readme
     for line in SNAPSHOT.read_text().splitlines()[:3]:

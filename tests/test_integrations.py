@@ -166,7 +166,9 @@ def test_language_server_end_to_end(tmp_path):
         fixes = client.request("textDocument/codeAction", {
             "textDocument": {"uri": uri}, "range": {"start": {"line": 35, "character": 23}, "end": {"line": 35, "character": 25}},
             "context": {"diagnostics": []}})
-        assert [(a["title"], a["kind"], a["isPreferred"]) for a in fixes] == [("jitlint: annotate `factor: float`", "quickfix", True)]
+        assert (fixes[0]["title"], fixes[0]["kind"], fixes[0]["isPreferred"]) == ("jitlint: annotate `factor: float`", "quickfix", True)
+        titles = [a["title"] for a in fixes[1:]]  # then: ignore it, and every safe fix of the document
+        assert "jitlint: ignore JIT201 on this line (`# noqa: JIT201`)" in titles and "jitlint: fix all (safe fixes)" in titles
         assert fixes[0]["edit"]["changes"][uri] == [
             {"range": {"start": {"line": 35, "character": 23}, "end": {"line": 35, "character": 30}}, "newText": "factor: float = "},
         ]

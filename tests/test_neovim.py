@@ -48,5 +48,9 @@ def test_neovim_shows_the_diagnostics_and_applies_a_quick_fix(tmp_path):
     # The other four problems of the file, where `jitlint check` puts them (ASCII lines: bytes = code points).
     assert {code for code, _row, _col in found} == {"JIT401", "JIT301", "JIT106", "JIT201", "JIT102"}
     assert all(d["source"] == "jitlint" and d["severity"] == 1 for d in seen["diagnostics"])
-    assert seen["actions"] == ["jitlint: annotate `factor: float`"]
+    # The rule's fix first, then the server's generic actions (noqa, stop the capture, fix all).
+    assert seen["actions"] == ["jitlint: annotate `factor: float`",
+                               "jitlint: ignore JIT201 on this line (`# noqa: JIT201`)",
+                               "jitlint: stop the script capture at `Pipeline.scale` (@torch.jit.ignore)",
+                               "jitlint: fix all (safe fixes)"]
     assert seen["fixed_line"] == WIDE_LINE.replace("factor=0.5", "factor: float = 0.5")

@@ -47,10 +47,12 @@ def test_generated_files_are_fresh():
 def test_the_freshness_check_sees_a_stale_table():
     generate = _load_generate()
     readme = (ROOT / "README.md").read_text()
-    stale = readme.replace("| [JIT301](rules/script/JIT301.md) | `modulelist-index-variable` |",
-                           "| [JIT301](rules/script/JIT301.md) | `renamed-by-hand` |")
+    stale = readme.replace("| `script` | `JIT` |", "| `script` | `JOT` |")
     assert stale != readme
     assert generate.readme_text(stale) == readme
+    index = (ROOT / "rules" / "README.md").read_text()
+    assert "| [JIT301](script/JIT301.md) | `modulelist-index-variable` |" in index
+    assert generate.rules_index() == index
     assert generate.codes_module() == (ROOT / "src" / "jitlint" / "codes.py").read_text()
 
 
@@ -251,7 +253,7 @@ def test_add_rule_scaffolds_a_class_and_a_page(tmp_path):
     assert (copy / "rules" / "script" / "JIT799.md").read_text().startswith("# JIT799 `toy-rule`")
     assert "class ToyRule(ScriptRule):" in (copy / "src/jitlint/targets/script/rules/toys.py").read_text()
     assert '"JIT799": CodeInfo("toy-rule", "warning", "script", None)' in (copy / "src/jitlint/codes.py").read_text()
-    assert "| [JIT799](rules/script/JIT799.md) | `toy-rule` |" in (copy / "README.md").read_text()
+    assert "| [JIT799](script/JIT799.md) | `toy-rule` |" in (copy / "rules" / "README.md").read_text()
     shown = subprocess.run([sys.executable, "-m", "jitlint", "rule", "JIT799"], capture_output=True, text=True,
                            timeout=120, env=environment, cwd=copy)
     assert shown.returncode == 0 and shown.stdout.startswith("# JIT799 `toy-rule`"), shown.stderr

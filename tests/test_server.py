@@ -78,8 +78,8 @@ def test_columns_follow_the_negotiated_position_encoding(tmp_path, offered, chos
         assert found["range"]["start"] == start
         assert found["range"]["end"] == {"line": WIDE_ROW, "character": FACTOR + shift + len("factor")}
         # Asked at the diagnostic's own (client-unit) position, the quick fix comes back in the same units.
-        [action] = client.request("textDocument/codeAction", {
-            "textDocument": {"uri": uri}, "range": {"start": start, "end": start}, "context": {"diagnostics": []}})
+        action = client.request("textDocument/codeAction", {  # the finding's fix first, then ignore and fix-all
+            "textDocument": {"uri": uri}, "range": {"start": start, "end": start}, "context": {"diagnostics": []}})[0]
         assert action["edit"]["changes"][uri] == [{"range": {"start": start, "end": {
             "line": WIDE_ROW, "character": FACTOR + shift + len("factor=")}}, "newText": "factor: float = "}]
         # Applied in the client's units, the edit gives the annotated line.

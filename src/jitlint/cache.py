@@ -68,10 +68,11 @@ from jitlint import __version__
 from jitlint.atomic import write_atomically
 from jitlint.codes import TARGET_OF
 from jitlint.config import Config
-from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
+from jitlint.finding import CaptureStep, Edit, Finding, FindingContext, Fix, Location
 from jitlint.limits import generated_marker, structure_problem
+from jitlint.paths import has_init, is_project_root, module_name_of
 
-FORMAT = 5  # 4: per-file records by root file, the run manifest and its dependency graph; 5: module names, lookups
+FORMAT = 6  # 6: findings carry their capture chain; 4: per-file records by root file, the run manifest and its dependency graph; 5: module names, lookups
 KEEP_SETTINGS = 8
 MANIFEST = "run-manifest"  # not .json: the entries are the .json files
 _PACKAGE = Path(__file__).resolve().parent
@@ -161,6 +162,7 @@ class Layout:
     def __init__(self, files: list[Path]) -> None:
         self._real_dirs: dict[str, str] = {}
         self._package_dirs: dict[str, bool] = {}
+        self._project_dirs: dict[str, bool] = {}
         self._found: dict[str, str | None] = {}
         self.names: dict[str, str] = {}
         self.roots: list[str] = []
@@ -193,19 +195,18 @@ class Layout:
     def _is_package(self, directory: str) -> bool:
         known = self._package_dirs.get(directory)
         if known is None:
-            known = self._package_dirs[directory] = os.path.isfile(os.path.join(directory, "__init__.py"))
+            known = self._package_dirs[directory] = has_init(directory)
+        return known
+
+    def _is_project_root(self, directory: str) -> bool:
+        known = self._project_dirs.get(directory)
+        if known is None:
+            known = self._project_dirs[directory] = is_project_root(directory)
         return known
 
     def module_name(self, path: Path) -> tuple[str, str]:
         """`names.module_name_for(path)`: the dotted module name and the import root (as a string)."""
-        real = self.real(path)
-        directory, base = os.path.split(real)
-        stem = os.path.splitext(base)[0]
-        parts = [stem] if stem != "__init__" else []
-        while self._is_package(directory) and os.path.dirname(directory) != directory:
-            parts.append(os.path.basename(directory))
-            directory = os.path.dirname(directory)
-        return ".".join(reversed(parts)) or os.path.basename(os.path.dirname(real)), directory
+        return module_name_of(self.real(path), self._is_package, self._is_project_root)
 
     def where(self, name: str) -> str | None:
         """The file `ProjectIndex.module(name)` reads (resolved), or None."""
@@ -655,10 +656,14 @@ def _finding_from_json(data: dict, path: Path, strings: dict[str, str] | None = 
     if data["severity"] not in ("error", "warning", "info"):
         raise ValueError(f"not a severity: {data['severity']!r}")
     url = data.get("url")
+    chain = tuple(CaptureStep(one(str(step["function"])), one(str(step["filename"])), int(step["row"]),
+                              one(str(step["reason"])), one(str(step["defined_at"]["filename"])),
+                              int(step["defined_at"]["row"]))
+                  for step in data.get("captured_from") or ())
     return Finding(
         one(str(data["code"])), one(str(data["name"])), str(data["message"]), one(data["severity"]),
         one(str(data["filename"])), _location(data["location"]), _location(data["end_location"]), fix=fix,
-        url=one(url) if isinstance(url, str) else url, context=context,
+        url=one(url) if isinstance(url, str) else url, context=context, captured_from=chain,
     )
 
 

@@ -13,7 +13,7 @@ import click
 from jitlint import __version__, pages
 from jitlint.codes import TARGET_OF
 from jitlint.config import ConfigError, load_config
-from jitlint.report import OUTPUT_FORMATS, pieces, statistics
+from jitlint.report import HUMAN_FORMATS, OUTPUT_FORMATS, Style, pieces, statistics, wants_color
 
 # Nothing imported at the top of this module may import LibCST (or the rules, which do): a run served from the
 # cache must start faster than `import libcst` alone. The engine is imported when a file has to be linted.
@@ -35,7 +35,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path, readable=False))
 @click.option("--target", "targets", multiple=True, metavar="TARGETS",
               help="Capture targets to check, comma-separated (default: script; replaces config `target`).")
 @click.option("--select", multiple=True, metavar="CODES", help="Rule codes or prefixes to enable (replaces config).")
@@ -66,10 +66,27 @@ def main() -> None:
               help="Write every current finding to FILE as the baseline, and exit 0.")
 @click.option("--ignore-noqa", is_flag=True, help="Ignore every `# noqa` comment: report everything.")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with findings (atomically), and exit.")
+@click.option("--respect-gitignore/--no-respect-gitignore", default=None,
+              help="Skip what `.gitignore` files ignore when walking directories (default: config, else on).")
+@click.option("-o", "--output-file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report to this file instead of stdout.")
+@click.option("--show-settings", is_flag=True, help="Print the settings the run would use, and exit.")
+@click.option("--show-files", is_flag=True, help="Print the files the run would lint, and exit.")
+@click.option("--fix-only", is_flag=True, help="Apply fixes, report nothing else (exit 0 unless --exit-non-zero-on-fix).")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix: exit 1 when something was fixed.")
+@click.option("-w", "--watch", is_flag=True, help="Lint again whenever a file changes (Ctrl-C stops).")
 def check(paths, targets, select, extend_select, ignore, output_format, stdin_filename, show_statistics, exit_zero,
           force_exclude, config_path, quiet, dynamic, strict, no_cache, cache_dir, jobs, fix, unsafe_fixes,
-          show_diff, show_fixes, baseline_path, write_baseline, ignore_noqa, add_noqa) -> None:
+          show_diff, show_fixes, baseline_path, write_baseline, ignore_noqa, add_noqa, respect_gitignore,
+          output_file, show_settings, show_files, fix_only, exit_non_zero_on_fix, watch) -> None:
     """Lint PATHS (files or directories; `-` reads stdin; default: the current directory)."""
+    if watch:
+        if fix or fix_only or show_diff or add_noqa or write_baseline is not None or "-" in map(str, paths):
+            raise _fail("--watch cannot be combined with --fix, --fix-only, --diff, --add-noqa, --write-baseline or `-`")
+        params = dict(click.get_current_context().params, watch=False)
+        _watch_loop(paths, config_path, stdin_filename, respect_gitignore, force_exclude, lambda: check.callback(**params))
+        return
+    fix = fix or fix_only
     paths = list(paths) or ([Path("-")] if stdin_filename else [Path(".")])
     stdin = None
     if Path("-") in paths:
@@ -89,6 +106,18 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
     except ConfigError as error:
         raise _fail(str(error))
     config.ignore_noqa = ignore_noqa
+    if respect_gitignore is not None:
+        config.respect_gitignore = respect_gitignore
+    if show_settings:
+        click.echo(_settings_text(config, enabled), nl=False)
+        sys.exit(0)
+    if show_files:
+        from jitlint.discovery import discover
+
+        files, errors = discover(paths, config, force_exclude)
+        for path in sorted({str(_resolved(path)) for path in files} | {str(_resolved(e.path)) for e in errors}):
+            click.echo(path)
+        sys.exit(0)
     if write_baseline is not None and (fix or show_diff):
         raise _fail("--write-baseline cannot be combined with --fix or --diff")
     if add_noqa and (fix or show_diff or write_baseline is not None or stdin is not None):
@@ -104,6 +133,9 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
             raise _fail(str(error))
     if paths and force_exclude and stdin is None and not _any_included(paths, config):
         sys.exit(0)  # pre-commit passed only excluded files: nothing to do, nothing to say
+    if stdin is None and paths and not _any_discovered(paths, config, force_exclude):
+        click.echo("jitlint: warning: No Python files found under the given path(s)", err=True)
+        sys.exit(0)
     if add_noqa:
         sys.exit(_add_noqa(paths, config, enabled, force_exclude, baseline, jobs=jobs or os.cpu_count() or 1))
     applied: list = []
@@ -115,7 +147,11 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
             sys.exit(1 if any(outputs) and not exit_zero else 0)
         if stdin is not None:  # an editor asked to fix its buffer: the fixed source on stdout
             click.echo("".join(outputs), nl=False)
-            sys.exit(0)
+            sys.exit(1 if exit_non_zero_on_fix and applied else 0)
+        if fix_only:  # what was fixed, nothing else
+            if not quiet:
+                _report_fixed(applied, show_fixes, always=True)
+            sys.exit(1 if exit_non_zero_on_fix and applied else 0)
     cache_dir = cache_dir or config.root / ".jitlint_cache"
     # Inside a pre-commit hook, configuration alone never turns the (slow, code-executing) dynamic check on.
     in_pre_commit = os.environ.get("PRE_COMMIT") == "1"
@@ -192,16 +228,25 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
     notes: list[str] = []
     if baseline is not None:
         findings, notes = _apply_baseline(baseline, findings, config, stdin, paths, force_exclude)
+    human = output_format in HUMAN_FORMATS and not show_statistics
+    style = Style(color=human and output_file is None and wants_color(sys.stdout), unsafe_fixes=unsafe_fixes)
+    out = _Output(output_file, style.color)
     if show_statistics:
-        click.echo(statistics(findings, output_format), nl=False)
+        out.write(statistics(findings, output_format, unsafe_fixes))
     else:
-        _echo_pieces(pieces(findings, output_format, quiet=quiet, baselined=baseline is not None))
+        for piece in pieces(findings, output_format, quiet=quiet, baselined=baseline is not None, style=style):
+            out.write(piece)
     if notes and not quiet:
-        text_output = output_format in ("text", "concise", "full") and not show_statistics
         for note in notes:
-            click.echo(note if text_output else f"jitlint: {note}", err=not text_output)
-    if fix and output_format in ("text", "concise", "full"):
+            if human and output_file is None:
+                click.echo(note)
+            else:
+                click.echo(f"jitlint: {note}", err=True)
+    if fix and human and output_file is None:
         _report_fixed(applied, show_fixes)
+    out.close()
+    if exit_non_zero_on_fix and applied:
+        sys.exit(1)
     if exit_zero:
         sys.exit(0)
     if any(f.code == "JIT003" for f in findings):
@@ -228,6 +273,7 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
             return lint(paths, config, enabled, stdin=StdinSource(name, data), force_exclude=force_exclude)
 
         result = fix_sources({name: decode(stdin.data)}, lint_stdin, unsafe)[name]
+        _report_refused(result)
         return ([unified_diff(result, name)] if not write else [result.fixed]), result.applied
     files, _errors = discover(paths, config, force_exclude)
     read: dict[str, tuple[Path, bytes, str]] = {}
@@ -245,6 +291,7 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
     results = fix_sources({name: text for name, (_path, _data, text) in read.items()}, lint_run_with, unsafe)
     for name, (path, data, _text) in read.items():
         result = results[name]
+        _report_refused(result)
         if result.error:
             click.echo(f"jitlint: {path}: {result.error}", err=True)
             continue
@@ -259,6 +306,13 @@ def _fix(paths, stdin, config, enabled, force_exclude, unsafe: bool, write: bool
             continue
         applied.extend(result.applied)
     return outputs, applied
+
+
+def _report_refused(result) -> None:
+    """The fixes a check refused (`jitlint.fixes.fix_sources`): their findings stay, and stderr says why."""
+    for finding, why in result.refused:
+        click.echo(f"jitlint: {finding.filename}:{finding.location.row}:{finding.location.column}: {finding.code} "
+                   f"not fixed: {why}", err=True)
 
 
 # Codes a `# noqa` cannot or should not answer: a file that cannot be read or parsed has no line for it, an
@@ -345,20 +399,6 @@ def _reader(stdin):
     return read
 
 
-def _echo_pieces(texts, batch_chars: int = 1 << 20) -> None:
-    """Write the report in batches of about a MiB: not one string of it all, nor a flush per finding."""
-    batch: list[str] = []
-    size = 0
-    for text in texts:
-        batch.append(text)
-        size += len(text)
-        if size >= batch_chars:
-            click.echo("".join(batch), nl=False)
-            batch, size = [], 0
-    if batch:
-        click.echo("".join(batch), nl=False)
-
-
 def _write_baseline(path: Path, findings, config, stdin) -> None:
     from jitlint.baseline import Baseline, BaselineError
 
@@ -403,8 +443,10 @@ def _apply_baseline(baseline, findings, config, stdin, paths, force_exclude) -> 
     return result.new, notes
 
 
-def _report_fixed(applied, show: bool) -> None:
+def _report_fixed(applied, show: bool, always: bool = False) -> None:
     if not applied:
+        if always:
+            click.echo("No findings fixed.")
         return
     if show:
         for finding in applied:
@@ -457,6 +499,135 @@ class _Progress:
             sys.stderr.flush()
 
 
+class _Output:
+    """Where the report goes: stdout (in batches of about a MiB, coloured if `color`), or `--output-file`."""
+
+    def __init__(self, path: Path | None, color: bool, batch_chars: int = 1 << 20) -> None:
+        self.path = path
+        self.color = color
+        self.batch: list[str] = []
+        self.size = 0
+        self.batch_chars = batch_chars
+        self.file = None
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self.file = open(path, "w", encoding="utf-8")
+            except OSError as error:
+                raise _fail(f"cannot write --output-file {path}: {error.strerror or error}")
+
+    def write(self, text: str) -> None:
+        if self.file is not None:
+            self.file.write(text)
+            return
+        self.batch.append(text)
+        self.size += len(text)
+        if self.size >= self.batch_chars:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.batch:
+            click.echo("".join(self.batch), nl=False, color=self.color or None)
+            self.batch, self.size = [], 0
+
+    def close(self) -> None:
+        self.flush()
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+def _resolved(path: Path) -> Path:
+    from jitlint.paths import resolved
+
+    return resolved(path)
+
+
+def _any_discovered(paths: list[Path], config, force_exclude: bool) -> bool:
+    from jitlint.discovery import any_file
+
+    return any_file(paths, config, force_exclude)
+
+
+def _settings_text(config, enabled: set[str]) -> str:
+    """`--show-settings`: where the settings come from and every value the run uses, as TOML-like lines."""
+    def toml(value) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, (list, tuple)):
+            return "[" + ", ".join(toml(item) for item in value) + "]"
+        if isinstance(value, dict):
+            return "{" + ", ".join(f"{toml(str(key))} = {toml(item)}" for key, item in value.items()) + "}"
+        if isinstance(value, Path):
+            return toml(str(value))
+        if value is None:
+            return "(none)"
+        return json.dumps(value) if isinstance(value, str) else str(value)
+
+    rows = [
+        ("targets", config.targets), ("enabled", sorted(enabled)), ("select", config.select),
+        ("extend-select", config.extend_select), ("ignore", config.ignore),
+        ("per-file-ignores", config.per_file_ignores), ("exclude", config.exclude),
+        ("respect-gitignore", config.respect_gitignore), ("baseline", config.baseline),
+        ("max-file-size", config.max_file_size), ("lint-generated", config.lint_generated),
+        ("dynamic.enabled", config.dynamic_enabled), ("dynamic.timeout", config.dynamic_timeout),
+        ("dynamic.python", config.dynamic_python), ("dynamic.factories", config.dynamic_factories),
+        ("dynamic.inputs", config.dynamic_inputs),
+    ]
+    from jitlint.settings import TargetSettings
+    from jitlint.targets import all_targets
+
+    for name in all_targets():  # each target's typed `[tool.jitlint.<target>]`, defaults included
+        settings = config.settings(name)
+        if type(settings) is not TargetSettings:
+            rows += [(f"{name}.{key.replace('_', '-')}", value) for key, value in settings.key().items()]
+    lines = [f"Settings path: {config.source if config.source is not None else '(none: the defaults)'}",
+             f"Project root: {config.root}"]
+    lines += [f"{key} = {toml(value)}" for key, value in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _watch_loop(paths, config_path, stdin_filename, respect_gitignore, force_exclude, run) -> None:
+    """`--watch`: run, then run again after any Python file (or the configuration) under PATHS changes."""
+    import time
+
+    from jitlint.discovery import discover
+
+    chosen = list(paths) or [Path(".")]
+
+    def snapshot() -> dict:
+        try:
+            config = load_config(config_path, chosen[0] if chosen[0].is_dir() else Path.cwd())
+        except ConfigError:
+            config = None
+        if config is not None and respect_gitignore is not None:
+            config.respect_gitignore = respect_gitignore
+        files = discover(chosen, config, force_exclude)[0] if config is not None else []
+        state = {}
+        for path in [*files, *([config.source] if config is not None and config.source else [])]:
+            try:
+                status = os.stat(path)
+                state[str(path)] = (status.st_mtime_ns, status.st_size)
+            except OSError:
+                state[str(path)] = None
+        return state
+
+    try:
+        while True:
+            before = snapshot()
+            try:
+                run()
+            except (SystemExit, click.exceptions.Exit):
+                pass
+            click.echo("jitlint: watching for file changes (Ctrl-C stops).", err=True)
+            sys.stdout.flush()
+            while snapshot() == before:
+                time.sleep(0.3)
+            click.echo(f"\njitlint: a file changed; checking again ({time.strftime('%H:%M:%S')}).", err=True)
+    except KeyboardInterrupt:
+        sys.exit(0)
+
+
 def _any_included(paths: list[Path], config) -> bool:
     from jitlint.discovery import discover
 
@@ -478,6 +649,7 @@ def _run_dynamic(target, run, config, strict: bool, no_cache: bool, jobs: int | 
         strict=strict,
         inputs=config.dynamic_inputs,
         export_strict=config.settings("export").strict,
+        config=config,
     )
     try:
         return confirm(target, run, settings)

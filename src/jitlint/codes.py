@@ -201,8 +201,30 @@ CODES: dict[str, CodeInfo] = {
     "JIT707": CodeInfo("ternary-type-mismatch", "error", "script", None),
     "JIT708": CodeInfo("item-is-number", "error", "script", "unsafe"),
     "JIT900": CodeInfo("unused-noqa", "warning", None, "safe"),
+    "TRC000": CodeInfo("jit-trace-error", "error", "trace", None),
+    "TRC010": CodeInfo("trace-dependent", "warning", "trace", None),
+    "TRC101": CodeInfo("dict-output", "error", "trace", None),
+    "TRC102": CodeInfo("non-tensor-output", "error", "trace", None),
+    "TRC103": CodeInfo("no-return-value", "error", "trace", None),
+    "TRC104": CodeInfo("non-tensor-input", "error", "trace", None),
+    "TRC105": CodeInfo("export-remedy-under-trace", "error", "trace", None),
+    "TRC201": CodeInfo("frozen-branch", "warning", "trace", None),
+    "TRC202": CodeInfo("frozen-loop-count", "warning", "trace", None),
+    "TRC203": CodeInfo("baked-python-value", "warning", "trace", None),
+    "TRC204": CodeInfo("numpy-baked", "warning", "trace", None),
+    "TRC205": CodeInfo("baked-device-or-dtype", "warning", "trace", None),
+    "TRC206": CodeInfo("hidden-library-conversion", "warning", "trace", None),
+    "TRC207": CodeInfo("python-state-baked", "warning", "trace", None),
+    "TRC208": CodeInfo("trace-time-side-effect", "warning", "trace", None),
+    "TRC209": CodeInfo("baked-mode", "warning", "trace", None),
+    "TRC210": CodeInfo("baked-default", "warning", "trace", None),
+    "TRC211": CodeInfo("output-type-changed", "warning", "trace", None),
+    "TRC212": CodeInfo("data-attribute-baked", "warning", "trace", None),
+    "TRC213": CodeInfo("traced-in-train-mode", "warning", "trace", None),
+    "TRC301": CodeInfo("torchscript-only-under-trace", "info", "trace", None),
+    "TRC302": CodeInfo("check-trace-same-input", "info", "trace", None),
 }
 # Each code's target: what `Config.enabled_codes` selects by.
 TARGET_OF: dict[str, str | None] = {code: info.target for code, info in CODES.items()}
 # Codes off unless a selector names them (`Rule.default_enabled = False`).
-DEFAULT_OFF: frozenset[str] = frozenset({"JIT900"})
+DEFAULT_OFF: frozenset[str] = frozenset({"JIT900", "TRC205"})

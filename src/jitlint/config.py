@@ -14,7 +14,7 @@ from jitlint.targets import DEFAULT_TARGETS, all_targets
 # The keys of [tool.jitlint] itself; each target that declares settings adds its table (`[tool.jitlint.<target>]`).
 KNOWN_KEYS = frozenset(
     {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic",
-     "baseline", "max-file-size", "lint-generated"}
+     "baseline", "max-file-size", "lint-generated", "respect-gitignore"}
 )
 DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python", "inputs"})
 
@@ -54,6 +54,7 @@ class Config:
     target_settings: dict[str, TargetSettings] = field(default_factory=dict)
     max_file_size: int | None = None  # `max-file-size` in bytes (None: the default of jitlint.source); larger: JIT004
     lint_generated: bool = False  # `lint-generated`: lint files that declare themselves generated (else JIT005)
+    respect_gitignore: bool = True  # `respect-gitignore`: discovery skips what `.gitignore` files ignore
 
     def limits(self):
         """What a run skips instead of linting (`jitlint.source.Limits`)."""
@@ -229,6 +230,10 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
         if not isinstance(table["lint-generated"], bool):
             raise ConfigError(f"{path}: `lint-generated` in [tool.jitlint] must be true or false")
         config.lint_generated = table["lint-generated"]
+    if "respect-gitignore" in table:
+        if not isinstance(table["respect-gitignore"], bool):
+            raise ConfigError(f"{path}: `respect-gitignore` in [tool.jitlint] must be true or false")
+        config.respect_gitignore = table["respect-gitignore"]
     _load_dynamic(config, table.get("dynamic", {}), path)
     for name, target in settled.items():
         if name in table:

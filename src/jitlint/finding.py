@@ -60,6 +60,31 @@ class Confirmation:
 
 
 @dataclass(frozen=True)
+class CaptureStep:
+    """One step of why a function is captured: the root (`function` is the root, `filename:row` its definition,
+    `reason` why the target captures it), or a call (`function` is the callee, `filename:row` the call in its
+    caller, `reason` "called from `caller`"). `defined_filename:defined_row` is where `function` is defined (0: not
+    known). Rows are 1-based."""
+
+    function: str
+    filename: str
+    row: int
+    reason: str
+    defined_filename: str = ""
+    defined_row: int = 0
+
+    def to_json(self) -> dict:
+        return {"function": self.function, "filename": self.filename, "row": self.row, "reason": self.reason,
+                "defined_at": {"filename": self.defined_filename, "row": self.defined_row}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "CaptureStep":
+        defined = data.get("defined_at") or {}
+        return cls(data["function"], data["filename"], data["row"], data["reason"], defined.get("filename", ""),
+                   defined.get("row", 0))
+
+
+@dataclass(frozen=True)
 class FindingContext:
     path: Path
     statement_lines: tuple[int, int]
@@ -87,6 +112,9 @@ class Finding:
     # Where the finding sits, for the dynamic checker: the smallest statement's lines and the compiled function
     # (engine objects, never serialised).
     context: object = field(default=None, compare=False, repr=False)
+    # Why its code is captured: the root, then each call that reaches the finding's function (empty outside
+    # captured code: a file that cannot be read, a rule that looks at the whole file).
+    captured_from: tuple[CaptureStep, ...] = field(default=(), compare=False)
 
     def sort_key(self) -> tuple:
         return (self.filename, self.location.row, self.location.column, self.code, self.message)
@@ -104,4 +132,5 @@ class Finding:
             "fix": self.fix.to_json() if self.fix else None,
             "url": self.url,
             "confirmation": self.confirmation.to_json() if self.confirmation else None,
+            "captured_from": [step.to_json() for step in self.captured_from],
         }

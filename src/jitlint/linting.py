@@ -4,6 +4,7 @@ and JIT900 for the `# noqa` codes that suppressed nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import sys
 import threading
@@ -12,6 +13,7 @@ import libcst as cst
 
 from jitlint import heap, pages
 from jitlint.baseline import normalise_statement
+from jitlint.capture import Chains
 from jitlint.facts import FactStore
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.located import Where, to_finding
@@ -242,8 +244,13 @@ def _lint_module(source, module, project, maps, rules, config, unused_noqa=False
     seen = set()
     lines = source.text.splitlines()
     where = Where(source.tree, positions, source.text)
+    chains: dict[str, Chains] = {}
     for raw in raws:
         finding = to_finding(raw, positions, source.display_name, source.path, lines, where)
+        if raw.function is not None and raw.rule.policy in maps:
+            policy = raw.rule.policy
+            chain = (chains.get(policy) or chains.setdefault(policy, Chains(maps[policy]))).of(raw.function)
+            finding = dataclasses.replace(finding, captured_from=chain)
         if any(finding.code.startswith(prefix) for prefix in per_file_ignored):
             continue
         if suppressions.suppressed(finding.code, finding.location.row):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from jitlint.paths import resolved  # noqa: F401  (re-exported)
+from jitlint.paths import has_init, is_project_root, module_name_of, resolved  # noqa: F401  (re-exported)
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -62,17 +62,10 @@ def first_param_name(function: cst.FunctionDef) -> str | None:
 
 
 def module_name_for(path: Path) -> tuple[str, Path]:
-    """The dotted module name of a file and the directory that import path is relative to.
-
-    Walks up through directories that hold an `__init__.py`, as Python's import system sees a package.
-    """
-    path = resolved(path)
-    parts = [path.stem] if path.stem != "__init__" else []
-    directory = path.parent
-    while (directory / "__init__.py").is_file() and directory.parent != directory:
-        parts.append(directory.name)
-        directory = directory.parent
-    return ".".join(reversed(parts)) or path.parent.name, directory
+    """The dotted module name of a file and the directory that import path is relative to (`paths.module_name_of`:
+    packages, namespace packages inside them)."""
+    name, root = module_name_of(str(resolved(path)), has_init, is_project_root)
+    return name, Path(root)
 
 
 class ImportTable:

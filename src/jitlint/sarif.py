@@ -41,6 +41,21 @@ def _fingerprint(finding: Finding, uri: str, occurrence: int) -> str:
     return digest[:32]
 
 
+def _related(finding: Finding, root: Path) -> list[dict]:
+    """The capture chain as related locations: the root's definition, then each call down to the function."""
+    related = []
+    for index, step in enumerate(finding.captured_from):
+        uri = _relative_uri(step.filename, root)
+        location: dict = {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"} if not uri.startswith("file:")
+                          else {"uri": uri}}
+        if step.row:
+            location["region"] = {"startLine": step.row}
+        text = (f"`{step.function}` is captured: {step.reason}" if index == 0
+                else f"calls `{step.function}` ({step.reason})")
+        related.append({"id": index, "physicalLocation": location, "message": {"text": text}})
+    return related
+
+
 def render(findings: list[Finding], rules, root: Path | None = None, baselined: bool = False) -> str:
     """`baselined`: a baseline filtered the findings, so each result is new relative to it (SARIF's
     `baselineState`; the baselined ones are not listed, as in the other formats)."""
@@ -82,6 +97,9 @@ def render(findings: list[Finding], rules, root: Path | None = None, baselined: 
             }],
             "partialFingerprints": {"jitlintLine/v1": _fingerprint(finding, uri, seen[key])},
         }
+        related = _related(finding, root)
+        if related:
+            result["relatedLocations"] = related
         if baselined:
             result["baselineState"] = "new"
         if finding.confirmation is not None:

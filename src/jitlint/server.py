@@ -211,6 +211,29 @@ def client_position(lines: list[str], line: int, column: int, encoding) -> "type
                           + max(0, column - len(text)))
 
 
+FIX_ALL_KIND = "source.fixAll.jitlint"
+# Codes a `# noqa` cannot answer (the file as a whole, jitlint's own failure, an unused noqa).
+NO_NOQA = frozenset({"JIT001", "JIT002", "JIT003", "JIT004", "JIT005", "JIT900"})
+
+
+class _Location:
+    def __init__(self, row: int, column: int) -> None:
+        self.row, self.column = row, column
+
+
+def _fix_all(path: Path, text: str) -> str:
+    """The document with every safe fix applied, as `jitlint check --fix` applies and checks them."""
+    from jitlint.fixes import fix_sources
+
+    name = str(path)
+
+    def lint(changed: dict[str, str]):
+        return _findings(path, changed.get(name, text), False)
+
+    result = fix_sources({name: text}, lint, unsafe=False)[name]
+    return text if result.error else result.fixed
+
+
 def build_server():
     try:
         from lsprotocol import types
@@ -225,6 +248,7 @@ def build_server():
         "info": types.DiagnosticSeverity.Information,
     }
     published: dict[str, list[tuple[types.Range, str]]] = {}
+    texts: dict[str, str] = {}  # per document: the text its diagnostics were computed on
     fixes: dict[str, list[tuple[types.Diagnostic, object]]] = {}  # per document: diagnostics with a fix
     pending: dict[str, asyncio.Task] = {}
 
@@ -248,7 +272,22 @@ def build_server():
             code=finding.code,
             code_description=types.CodeDescription(href=finding.url),
             source="jitlint",
+            related_information=related(finding) or None,
         )
+
+    def related(finding) -> list:
+        """The capture chain: the root's definition, then each call that reaches the finding's function."""
+        out = []
+        for index, step in enumerate(finding.captured_from):
+            if not step.row:
+                continue
+            line = types.Position(line=step.row - 1, character=0)
+            text = (f"`{step.function}` is captured: {step.reason}" if index == 0
+                    else f"calls `{step.function}` ({step.reason})")
+            out.append(types.DiagnosticRelatedInformation(
+                location=types.Location(uri=Path(step.filename).resolve().as_uri(), range=types.Range(start=line, end=line)),
+                message=text))
+        return out
 
     async def publish(uri: str, dynamic: bool = False) -> None:
         document = server.workspace.get_text_document(uri)
@@ -257,13 +296,15 @@ def build_server():
         lines = _LINE_BREAK.split(text)  # the text linted (not what the document became meanwhile), split as LibCST does
         diagnostics = [diagnostic(f, lines) for f in findings]
         published[uri] = [(d.range, d.code) for d in diagnostics]
+        texts[uri] = text
+        extra = [(d, action) for d, f in zip(diagnostics, findings) for action in more_actions(uri, f, d, text, lines)]
         fixes[uri] = [(d, types.CodeAction(
             title=f"jitlint: {f.fix.message}" + (" (unsafe)" if f.fix.applicability == "unsafe" else ""),
             kind=types.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=f.fix.applicability == "safe",
             edit=types.WorkspaceEdit(changes={uri: [
                 types.TextEdit(range=client_range(lines, e.location, e.end_location), new_text=e.content)
                 for e in f.fix.edits]}),
-        )) for d, f in zip(diagnostics, findings) if f.fix is not None]
+        )) for d, f in zip(diagnostics, findings) if f.fix is not None] + extra
         server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=diagnostics)
         )
@@ -318,18 +359,90 @@ def build_server():
                 )
         return None
 
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
-    def code_action(params: types.CodeActionParams) -> list[types.CodeAction]:
-        """Each fix of a diagnostic in the requested range, as a quick fix (unsafe ones say so). Ranges are in the
-        client's units on both sides, so they compare as they are."""
-        wanted = params.range
+    def more_actions(uri: str, finding, found, text: str, lines: list[str]) -> list:
+        """Beside a finding's fix: ignore it with a `# noqa: CODE`, and stop the capture at the call that reaches
+        its function (the decorator its target offers, on that function, when it is defined in this document)."""
         actions = []
-        for found, action in fixes.get(params.text_document.uri, []):
-            if (found.range.end.line, found.range.end.character) < (wanted.start.line, wanted.start.character):
-                continue
-            if (found.range.start.line, found.range.start.character) > (wanted.end.line, wanted.end.character):
-                continue
-            actions.append(action)
+        if finding.code not in NO_NOQA:
+            edit = noqa_edit(text, lines, finding)
+            if edit is not None:
+                actions.append(types.CodeAction(
+                    title=f"jitlint: ignore {finding.code} on this line (`# noqa: {finding.code}`)",
+                    kind=types.CodeActionKind.QuickFix, diagnostics=[found],
+                    edit=types.WorkspaceEdit(changes={uri: [edit]})))
+        stop = stop_edit(uri, finding, text, lines)
+        if stop is not None:
+            title, edit = stop
+            actions.append(types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[found],
+                                            edit=types.WorkspaceEdit(changes={uri: [edit]})))
+        return actions
+
+    def noqa_edit(text: str, lines: list[str], finding):
+        from jitlint.noqa import add_noqa
+
+        row = finding.location.row
+        new_text, changed, refused = add_noqa(text, {row: {finding.code}})
+        if not changed or refused:
+            return None
+        new_line = _LINE_BREAK.split(new_text)[row - 1]
+        start = types.Position(line=row - 1, character=0)
+        return types.TextEdit(range=types.Range(start=start, end=to_client(lines, _Location(row, len(lines[row - 1]) + 1))),
+                              new_text=new_line)
+
+    def stop_edit(uri: str, finding, text: str, lines: list[str]):
+        from jitlint.capture_report import stopper
+        from jitlint.codes import TARGET_OF
+
+        chain = finding.captured_from
+        if len(chain) < 2:
+            return None
+        call = chain[1]
+        target = TARGET_OF.get(finding.code)
+        decorator = stopper(target, call)
+        if decorator is None or not decorator.startswith("@") or not call.defined_row:
+            return None
+        if Path(call.defined_filename).resolve() != _path(uri).resolve() or call.defined_row > len(lines):
+            return None
+        module = decorator[1:].split(".")[0]
+        if not re.search(rf"^(import {module}\b|from {module} )", text, re.M):
+            return None
+        row = call.defined_row - 1
+        while row > 0 and lines[row - 1].lstrip().startswith("@"):
+            row -= 1  # above the function's other decorators: the capture stops before them
+        indent = lines[row][:len(lines[row]) - len(lines[row].lstrip())]
+        where = types.Position(line=row, character=0)
+        return (f"jitlint: stop the {target} capture at `{call.function}` ({decorator})",
+                types.TextEdit(range=types.Range(start=where, end=where), new_text=f"{indent}{decorator}\n"))
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND]))
+    async def code_action(params: types.CodeActionParams) -> list[types.CodeAction]:
+        """Each fix of a diagnostic in the requested range, as a quick fix (unsafe ones say so), beside "ignore"
+        and "stop the capture" actions; and `source.fixAll.jitlint`, every safe fix of the document, each checked
+        as `jitlint check --fix` checks it. Ranges are in the client's units on both sides, so they compare as they
+        are."""
+        uri = params.text_document.uri
+        only = [str(getattr(kind, "value", kind)) for kind in (params.context.only or [])] if params.context else []
+        wants_fix_all = any(FIX_ALL_KIND.startswith(kind) for kind in only)
+        actions = []
+        if not only or any(kind.startswith("quickfix") or "quickfix".startswith(kind) for kind in only):
+            wanted = params.range
+            for found, action in fixes.get(uri, []):
+                if (found.range.end.line, found.range.end.character) < (wanted.start.line, wanted.start.character):
+                    continue
+                if (found.range.start.line, found.range.start.character) > (wanted.end.line, wanted.end.character):
+                    continue
+                actions.append(action)
+        if wants_fix_all or (not only and any(action.is_preferred for _found, action in fixes.get(uri, []))):
+            text = server.workspace.get_text_document(uri).source
+            fixed = await asyncio.wrap_future(_LINTER.submit(_fix_all, _path(uri), text))
+            if fixed != text:
+                lines = _LINE_BREAK.split(text)
+                end = client_position(lines, len(lines) - 1, len(lines[-1]), server.workspace.position_encoding)
+                actions.append(types.CodeAction(
+                    title="jitlint: fix all (safe fixes)", kind=FIX_ALL_KIND,
+                    edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(
+                        range=types.Range(start=types.Position(line=0, character=0), end=end), new_text=fixed)]})))
         return actions
 
     return server

@@ -17,7 +17,7 @@ from jitlint.limits import (  # noqa: F401  (re-exported)
     DEFAULT_LIMITS, DEFAULT_MAX_FILE_BYTES, GENERATED_MARKERS, MAX_FILE_BYTES, MAX_NESTING, MAX_STATEMENT_TOKENS,
     Limits, generated_marker, structure_problem as _structure_problem,
 )
-from jitlint.source_error import SourceError  # noqa: F401  (re-exported)
+from jitlint.source_error import SourceError, cannot_read  # noqa: F401  (re-exported)
 
 
 @dataclass
@@ -96,7 +96,7 @@ def read_source(path: Path, display_name: str | None = None, limits: Limits = DE
             return too_large(path, display_name, size, limits)
         data = path.read_bytes()
     except OSError as error:
-        return SourceError(path, display_name, "JIT002", f"cannot read: {error.strerror or error}")
+        return SourceError(path, display_name, "JIT002", cannot_read(path, error))
     return parse_bytes(path, display_name, data, limits)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,3 +26,13 @@ class SourceError:
         location = Location(self.row, self.column)
         return Finding(self.code, name, self.message, severity, self.display_name, location, location,
                        url=pages.url(self.code))
+
+
+def cannot_read(path: Path, error: OSError) -> str:
+    """The one wording of why a file cannot be read, wherever it is found (named or walked)."""
+    if error.errno == errno.ELOOP:
+        return "cannot read: a symbolic link that loops"
+    if error.errno == errno.ENOENT and os.path.islink(path):
+        return "cannot read: a broken symbolic link (its target does not exist)"
+    return f"cannot read: {error.strerror or error}"
+

@@ -68,7 +68,7 @@ class Verdict:
 
 
 # The oracle module of each target.
-ORACLES = {"script": "oracles.script", "export": "oracles.export", "fx": "oracles.fx"}
+ORACLES = {"script": "oracles.script", "export": "oracles.export", "fx": "oracles.fx", "trace": "oracles.trace"}
 
 
 def oracle(target: str):

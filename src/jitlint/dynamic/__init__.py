@@ -31,6 +31,7 @@ class DynamicSettings:
     # the export mode (`[tool.jitlint.export] strict`).
     inputs: dict[str, str] = field(default_factory=dict)
     export_strict: bool = False
+    config: object = None  # the run's Config: where a target's confirmer reads its settings (`config.settings(name)`)
 
 
 def build_requests(project, compiled) -> tuple[list[FileRequest], list[str]]:

@@ -23,6 +23,7 @@ import libcst as cst
 from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import FunctionInfo
+from jitlint.targets.export.datadep import ExportDatadep
 
 # The value each check returns while `torch.export.export` traces (verified on torch 2.13, non-strict: a branch
 # holding `x.numpy()` on the other side passes export only when the check has this value).
@@ -63,6 +64,7 @@ class ExportScanner(PruningScanner):
 
 class ExportPolicy(CapturePolicy):
     name = "export"
+    datadep = ExportDatadep  # what export makes of values (`jitlint.facts.datadep`)
 
     def roots(self) -> Iterator[Capture]:
         project = self.project

@@ -41,9 +41,9 @@ import libcst as cst
 from jitlint.facts import Fact
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.facts.syntax import assigned_names
+from jitlint.facts.torch_api import CONTAINER_KINDS
 from jitlint.names import first_param_name
 from jitlint.project import (
-    CONTAINER_KINDS,
     CallResult,
     ClassInfo,
     FunctionInfo,

@@ -24,8 +24,8 @@ def named_variable(message: str) -> str | None:
 
 
 def int_becomes_float(message: str) -> bool:
-    """A loop-carried change from an int to a float (JIT706's "... is a int ... a float ...")."""
-    return "is a int" in message and "a float" in message
+    """A loop-carried change from an int to a float (JIT706's "... is an int ... a float ...")."""
+    return "is an int" in message and "a float" in message
 
 
 def int_assigned_to_float(message: str) -> bool:

@@ -41,7 +41,21 @@ def builtin_generics(annotation: str) -> str:
     match = re.fullmatch(r"Optional\[(.*)\]", annotation)
     if match:
         return f"{builtin_generics(match.group(1))} | None"
+    # an Optional inside (`list[Optional[T]]`): `list[T | None]`, when it is the one type argument of its generic
+    inner = re.fullmatch(r"(list|tuple|dict)\[(.*)\]", annotation)
+    if inner and inner.group(2).startswith("Optional[") and _balanced(inner.group(2)):
+        return f"{inner.group(1)}[{builtin_generics(inner.group(2))}]"
     return annotation
+
+
+def _balanced(text: str) -> bool:
+    """Whether `text` is one bracketed type (`Optional[List[int]]`), not several separated by commas."""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if depth == 0 and char == "]":
+            return index == len(text) - 1
+    return False
 
 
 def is_pure_chain(node: cst.BaseExpression) -> bool:

@@ -20,11 +20,12 @@ Unknown types (a call jitlint has no table for, a value from elsewhere) make eve
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.wording import a
 from jitlint.apis import unsupported
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.facts.syntax import ASSIGNMENTS, DEFINITION, bindings, bound_names, target_names
@@ -403,6 +404,9 @@ class TypeDomain(FlowDomain[Type]):
                 self.optional_early = _uses_before_binding(function, rebound)
         self.reported_optional: set[str] = set()
         self.empty: dict[str, str] = {}  # names bound to an unannotated `[]`/`{}`: "list" (List[Tensor]) or "dict"
+        # What is appended to each unannotated `[]` while the name holds it: the type the list needs is the join of
+        # all of it, reported (JIT210) once the name is bound again or the function ends.
+        self.filling: dict[str, _Filling] = {}
         self.self_name = first_param_name(function) if is_method else None
         self.reported_optional_attributes: set[str] = set()
         self.owners = [owner for owner in (ctx.function.owners or []) if ctx.project.is_module_class(owner)]
@@ -410,6 +414,7 @@ class TypeDomain(FlowDomain[Type]):
         self.declared = dict(params)
         self._folded: set[int] | None = None
         self._assigned: set[str] | None = None  # `_assigned_names` of the function, once asked
+        self._filled_other: set[str] | None = None  # `_filled_otherwise`, once asked
         # body frame of a loop torch unrolls -> (that frame, the frame around the loop)
         self._unrolled_bodies: dict[int, tuple[Frame[Type], Frame[Type]]] = {}
 
@@ -587,7 +592,7 @@ class TypeDomain(FlowDomain[Type]):
         if join_fails(first, second) and not frame.uncertain:
             frame.defer(name, Event(
                 Problem.BRANCH_TYPE_MISMATCH, node.test,  # torch points at the `if`
-                f"`{name}` is a {first} in the true branch and a {second} in the false branch; TorchScript "
+                f"`{name}` is {a(first)} in the true branch and {a(second)} in the false branch; TorchScript "
                 f"needs one type after the `if` (it reads `{name}` later). Give both branches the same type",
             ))
             return None
@@ -671,10 +676,10 @@ class TypeDomain(FlowDomain[Type]):
             is_range = isinstance(value, cst.Call) and self.imports.qualify(value.func) == "builtins.range"
             if is_range or isinstance(value, (cst.List, cst.ListComp)) or (
                     kind is not None and (kind.is_list or kind in (TENSOR, STR) or kind.is_dict)):
-                what = "a `range()`" if is_range else f"a {kind}" if kind is not None else "a list"
+                what = "a `range()`" if is_range else f"{a(kind)}" if kind is not None else "a list"
                 self.events.append(Event(
                     Problem.MODULE_CONTAINER_LENGTH, node,
-                    f"this zips a {container} with {what}: torch unrolls a loop over a module container, and "
+                    f"this zips {a(container)} with {what}: torch unrolls a loop over a module container, and "
                     "everything zipped with it needs a static length (torch: 'Can not iterate over a module list or "
                     "tuple with a value that does not have a statically determinable length'); iterate "
                     "`enumerate(...)` of the container and index the other value",
@@ -719,6 +724,7 @@ class TypeDomain(FlowDomain[Type]):
     # -- names --------------------------------------------------------------------------------------------------
     def _assign(self, name: str, new: Type, node: cst.CSTNode, frame: Frame[Type], augmented: bool = False) -> None:
         self.empty.pop(name, None)
+        self._filled(name)
         if name in self.annotated:
             if frame.depth.get(name) == frame.level and not frame.uncertain:
                 # in the block that annotated it, an assignment re-types the variable (torch 2.13 scripts
@@ -745,15 +751,15 @@ class TypeDomain(FlowDomain[Type]):
                 self.events.append(Event(
                     Problem.NONE_INIT_THEN_VALUE, node,
                     f"`{name}` was set to None without an annotation, so TorchScript types it NoneType; this "
-                    f"assignment of a {new} inside a branch or loop fails. Annotate the first assignment: "
+                    f"assignment of {a(new)} inside a branch or loop fails. Annotate the first assignment: "
                     f"`{name}: Optional[{_spelled(new)}] = None`",
                 ))
             elif previous != NONE and assignment_fails(previous, new):
                 self.events.append(Event(
                     Problem.LOOP_CARRIED_TYPE_CHANGE, node,
-                    f"`{name}` is a {previous} before this {'loop or branch' if not augmented else 'block'}, and "
-                    f"{'this update makes it' if augmented else 'this assigns it'} a {new}; TorchScript keeps one "
-                    f"type for a variable across branches and loop iterations. Start it as a {new}"
+                    f"`{name}` is {a(previous)} before this {'loop or branch' if not augmented else 'block'}, and "
+                    f"{'this update makes it' if augmented else 'this assigns it'} {a(new)}; TorchScript keeps one "
+                    f"type for a variable across branches and loop iterations. Start it as {a(new)}"
                     + (" (`0.0` rather than `0`)" if (previous, new) == (INT, FLOAT) else ""),
                 ))
             return
@@ -788,7 +794,7 @@ class TypeDomain(FlowDomain[Type]):
             if join_fails(first, second):
                 self.events.append(Event(
                     Problem.TERNARY_TYPE_MISMATCH, if_expression,
-                    f"the true branch of this if-expression is a {first} and the false branch a {second}; "
+                    f"the true branch of this if-expression is {a(first)} and the false branch {a(second)}; "
                     f"TorchScript needs one type. Make both the same type",
                 ))
         self._tuple_uses(reads, statement, expressions)
@@ -811,7 +817,7 @@ class TypeDomain(FlowDomain[Type]):
                         argument, (cst.List, cst.ListComp, cst.GeneratorExp)):  # displays: JIT124's own visit
                     self.events.append(Event(
                         Problem.NO_TUPLE_OF_ITERABLE, call,
-                        f"`tuple()` of a {kind}: TorchScript cannot tell the tuple's length from a list (torch: "
+                        f"`tuple()` of {a(kind)}: TorchScript cannot tell the tuple's length from a list (torch: "
                         f"'cannot statically infer the expected size of a list in this context'); keep the list, "
                         f"or index it: `(xs[0], xs[1])`",
                     ))
@@ -846,14 +852,10 @@ class TypeDomain(FlowDomain[Type]):
                 and len(call.args) == 1
             ):
                 kind = expressions.of(call.args[0].value)
-                if kind in SCALARS and kind != TENSOR or (kind is not None and kind.is_list):
-                    name = call.func.value.value
-                    self.empty.pop(name)
-                    self.events.append(Event(
-                        Problem.EMPTY_CONTAINER_NEEDS_ANNOTATION, call,
-                        f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this "
-                        f"appends a {kind}; annotate it where it starts: `{name}: List[{_spelled(kind)}] = []`",
-                    ))
+                filling = self.filling.setdefault(call.func.value.value, _Filling())
+                filling.kinds.append(kind)
+                if filling.first is None and (kind in SCALARS and kind != TENSOR or (kind is not None and kind.is_list)):
+                    filling.first, filling.first_kind = call, kind
             if isinstance(call.func, cst.Attribute) and _takes_tensor_arguments(call.func.attr.value) and (
                 expressions.of(call.func.value) == TENSOR
             ):
@@ -911,7 +913,7 @@ class TypeDomain(FlowDomain[Type]):
             return self._element_mismatch(items, wanted, where, expressions, kind.lower())
         self.events.append(Event(
             Problem.ANNOTATED_ASSIGNMENT_MISMATCH, where,
-            f"a {kind.lower()} {'comprehension' if isinstance(value, (cst.ListComp, cst.DictComp)) else 'literal'} "
+            f"{a(kind.lower())} {'comprehension' if isinstance(value, (cst.ListComp, cst.DictComp)) else 'literal'} "
             f"annotated {annotation} (torch: 'Expected an annotation of type {kind} but got {annotation}'); "
             f"annotate it `{kind}[...]`",
         ))
@@ -972,6 +974,8 @@ class TypeDomain(FlowDomain[Type]):
         analysis counts `return`, `raise` and `assert False`; a loop never counts (not even `while True:`), an
         `if` only when both branches exit. Followed only where certain: nothing pruned by the capture, and the
         tests that decide are made of local names alone (none of which torch could fold)."""
+        for name in list(self.filling):
+            self._filled(name)
         returns = self.comment.returns if self.comment is not None else (
             self.function.returns.annotation if self.function.returns is not None else None)
         if returns is None or (isinstance(returns, cst.Name) and returns.value == "None"):
@@ -993,6 +997,48 @@ class TypeDomain(FlowDomain[Type]):
                 "having type None, but does not return along all paths'); return a value on every path (TorchScript "
                 "does not count a loop as returning), or raise",
             ))
+
+    def _filled(self, name: str) -> None:
+        """JIT210 for an unannotated `[]` given a non-Tensor: the annotation it needs is the join of every element
+        appended while the name held it (a None and Tensors: `List[Optional[Tensor]]`), suggested only when that is
+        known: each element's type, and nothing else that fills the list (`extend`, `insert`, a store, `+=`)."""
+        filling = self.filling.pop(name, None)
+        if filling is None or filling.first is None:
+            return
+        kind = filling.first_kind
+        element = filling.element() if name not in self._filled_otherwise() else None
+        where = (f"; annotate it where it starts: `{name}: List[{_spelled(element)}] = []`" if element is not None
+                 else "; annotate it where it starts with the type of every element it holds")
+        self.events.append(Event(
+            Problem.EMPTY_CONTAINER_NEEDS_ANNOTATION, filling.first,
+            f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this appends "
+            f"{a(kind)}{where}",
+        ))
+
+    def _filled_otherwise(self) -> set[str]:
+        """Names of the function that something other than `.append(x)` may fill: `.extend`/`.insert`, a subscript
+        store, `+=`."""
+        if self._filled_other is None:
+            found: set[str] = set()
+
+            class Fills(cst.CSTVisitor):
+                def visit_Call(self, node: cst.Call) -> None:
+                    func = node.func
+                    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                            and func.attr.value in ("extend", "insert")):
+                        found.add(func.value.value)
+
+                def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+                    if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
+                        found.add(node.target.value.value)
+
+                def visit_AugAssign(self, node: cst.AugAssign) -> None:
+                    if isinstance(node.target, cst.Name):
+                        found.add(node.target.value)
+
+            walk(self.function, Fills())
+            self._filled_other = found
+        return self._filled_other
 
     def _optional_local(self, name: str, where: cst.CSTNode) -> bool:
         """A local declared `name: Optional[T] = None` in the function's own block, read by `where` (a statement of
@@ -1070,7 +1116,7 @@ class TypeDomain(FlowDomain[Type]):
                 if not schemas.list_method_exists(name, kind.element):
                     self.events.append(Event(
                         Problem.UNKNOWN_LIST_METHOD, attribute,
-                        f"a {kind} has no method `{name}` in TorchScript (torch: \"'{kind}' object has no attribute "
+                        f"{a(kind)} has no method `{name}` in TorchScript (torch: \"'{kind}' object has no attribute "
                         f"or method '{name}'\"); lists have `append`, `extend`, `insert`, `pop`, `index`, `count`, "
                         f"... (use `len(...)`, or make it a Tensor first)",
                     ))
@@ -1104,7 +1150,7 @@ class TypeDomain(FlowDomain[Type]):
                     and right.fully_known and left != right):
                 self.events.append(Event(
                     Problem.NO_MATCHING_OVERLOAD, operation,
-                    f"`+` of a {left} and a {right}: TorchScript concatenates only lists of one element type "
+                    f"`+` of {a(left)} and {a(right)}: TorchScript concatenates only lists of one element type "
                     "(torch: 'Arguments for call are not valid'); convert the elements first",
                 ))
         for call in reads.calls:
@@ -1129,7 +1175,7 @@ class TypeDomain(FlowDomain[Type]):
             if mismatches(value, kind.element, convert=False):
                 self.events.append(Event(
                     Problem.NO_MATCHING_OVERLOAD, call,
-                    f"this appends {_a(value)} to a {kind}; TorchScript's `list.append` takes only the list's element "
+                    f"this appends {_a(value)} to {a(kind)}; TorchScript's `list.append` takes only the list's element "
                     f"type (torch: 'aten::append.t(t[](a!) self, t(c -> *) el) -> t[](a!)' ... 'Could not match type "
                     f"{value} to {kind.element}'); convert the value, or change the list's annotation",
                 ))
@@ -1146,7 +1192,7 @@ class TypeDomain(FlowDomain[Type]):
         if mismatches(key_type, kind.args[0], convert=True):
             self.events.append(Event(
                 Problem.NO_MATCHING_OVERLOAD, subscript,
-                f"this indexes a {kind} with {_a(key_type)} key; the key must be {_a(kind.args[0])} "
+                f"this indexes {a(kind)} with {_a(key_type)} key; the key must be {_a(kind.args[0])} "
                 "(torch: 'Arguments for call are not valid')",
             ))
 
@@ -1188,7 +1234,7 @@ class TypeDomain(FlowDomain[Type]):
                                                                    and index_type not in SCALARS | {NUMBER}):
                 self.events.append(Event(
                     Problem.TUPLE_MISUSE, subscript,
-                    f"a tuple's index is a {index_type} here (torch: 'tuple index must be an integer')",
+                    f"a tuple's index is {a(index_type)} here (torch: 'tuple index must be an integer')",
                 ))
             elif (
                 index_type == INT
@@ -1418,7 +1464,7 @@ class TypeDomain(FlowDomain[Type]):
         if len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
             return
         key, item = expressions.of(target.slice[0].slice.value), expressions.of(value)
-        wrong = [f"a {kind} {what}" for kind, what, fine in ((key, "key", STR), (item, "value", TENSOR))
+        wrong = [f"{a(kind)} {what}" for kind, what, fine in ((key, "key", STR), (item, "value", TENSOR))
                  if kind in SCALARS and kind != fine]
         if wrong:
             name = target.value.value
@@ -1618,14 +1664,14 @@ class TypeDomain(FlowDomain[Type]):
             self.events.append(Event(
                 Problem.ATTRIBUTE_NONE_NEEDS_OPTIONAL, target,
                 f"`self.{name}` is None in `__init__` and has no class-level annotation, so TorchScript types it "
-                f"NoneType; assigning a {new} here fails. Declare it in the class body: "
+                f"NoneType; assigning {a(new)} here fails. Declare it in the class body: "
                 f"`{name}: Optional[{_spelled(new)}]`",
             ))
         elif current in SCALARS and new in SCALARS and current != new:
             self.events.append(Event(
                 Problem.ATTRIBUTE_TYPE_CHANGE, target,
-                f"`self.{name}` is a {current} in `__init__`, and this assigns it a {new}; TorchScript fixes an "
-                f"attribute's type when it scripts the module. Keep it a {current}, or start it as a {new}",
+                f"`self.{name}` is {a(current)} in `__init__`, and this assigns it {a(new)}; TorchScript fixes an "
+                f"attribute's type when it scripts the module. Keep it {a(current)}, or start it as {a(new)}",
             ))
 
     def _optional_attribute_use(self, node: cst.BaseExpression, how: str) -> None:
@@ -1693,7 +1739,7 @@ class TypeDomain(FlowDomain[Type]):
             kind = expressions.of(value) if value is not None else NONE
             if kind not in (TENSOR, INT, FLOAT, STR, BOOL):
                 return
-            shape = f"an {kind}" if kind == INT else f"a {kind}"
+            shape = a(kind)
         for previous, previous_shape in self.return_shapes:
             if previous_shape != shape and (previous_shape.startswith("a tuple") or shape.startswith("a tuple")):
                 self.events.append(Event(
@@ -2111,7 +2157,7 @@ def _hinted_type(node: cst.BaseExpression, expressions: Expressions) -> Type:
 
 
 def _a(kind: TSType) -> str:
-    return f"an {kind}" if kind == INT else f"a {kind}"
+    return a(kind)
 
 
 def _tuple_spelled(kind: TSType) -> str:
@@ -2128,7 +2174,36 @@ def _truth_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 
 def _spelled(kind: TSType) -> str:
+    if kind.is_optional:
+        return f"Optional[{_spelled(kind.inner)}]"
+    if kind.is_list:
+        return f"List[{_spelled(kind.element)}]"
     return "torch.Tensor" if kind == TENSOR else str(kind)
+
+
+@dataclass
+class _Filling:
+    """What is appended to an unannotated `[]`: the first element that is not a Tensor, and every element's type
+    (None: not known)."""
+
+    first: cst.Call | None = None
+    first_kind: TSType | None = None
+    kinds: list = field(default_factory=list)
+
+    def element(self) -> TSType | None:
+        """The element type every appended value fits (T, or Optional[T] when Nones are appended too), or None."""
+        kinds = set(self.kinds)
+        if None in kinds or not all(kind in SCALARS or kind.is_list for kind in kinds):
+            return None
+        if not all(kind.fully_known for kind in kinds):
+            return None
+        values = kinds - {NONE}
+        if len(values) > 1:
+            return None
+        if not values:
+            return NONE
+        value = values.pop()
+        return optional_of(value) if NONE in kinds else value
 
 
 class _AssignedValues(cst.CSTVisitor):

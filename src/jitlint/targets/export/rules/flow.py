@@ -1,5 +1,5 @@
-"""EXP101-EXP104, EXP106: data dependence. One walk over each traced function (the data-dependence domain of
-`jitlint.targets.export.dataflow`, driven by the shared walker of `jitlint.facts.flow`) records events; each rule below
+"""EXP101-EXP104, EXP106: data dependence. One walk over each traced function (the shared data-dependence fact of
+`jitlint.facts.datadep`, with export's policy `jitlint.targets.export.datadep`) records events; each rule below
 reports the events of its kind."""
 
 from __future__ import annotations
@@ -9,19 +9,19 @@ from typing import ClassVar
 import libcst as cst
 
 from jitlint.rules.base import RuleContext
-from jitlint.targets.export.facts import DataflowEvents
+from jitlint.facts.datadep import DataDependence
 from jitlint.targets.export.rules import ExportRule, in_mode, strict
 
 
 class _DataRule(ExportRule):
     event: ClassVar[str]
-    facts = (DataflowEvents,)
+    facts = (DataDependence,)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         if ctx.function is None or ctx.function.info.node is not node or not in_mode(self, ctx):
             return
         mode = "strict" if strict(ctx) else "default"
-        for event in ctx.fact(DataflowEvents, node):
+        for event in ctx.fact(DataDependence, node).events:
             if event.kind == self.event and mode in event.modes:
                 ctx.report(event.node, event.message)
 

@@ -185,6 +185,47 @@ class TrainingBranchSpecialized(_TestRule):
     def matches(self, test: cst.BaseExpression, ctx: RuleContext) -> bool:
         return _reads_self_training(test, ctx)
 
+    # One finding per file, at its first branch, naming the functions of the others: a model tests `self.training`
+    # in many places, and one answer (export the eval model) covers them all.
+    def begin_file(self, ctx: RuleContext) -> None:
+        self.first = None
+        self.others: dict[str, int] = {}
+
+    def _found(self, test: cst.BaseExpression, ctx: RuleContext) -> None:
+        if not self.matches(test, ctx):
+            return
+        if self.first is None:
+            self.first = (test, ctx.function, list(ctx.ancestors))
+            return
+        where = ctx.function.info.display_name if ctx.function is not None else "module level"
+        self.others[where] = self.others.get(where, 0) + 1
+
+    def visit_If(self, node: cst.If, ctx: RuleContext) -> None:
+        self._found(node.test, ctx)
+
+    def visit_IfExp(self, node: cst.IfExp, ctx: RuleContext) -> None:
+        self._found(node.test, ctx)
+
+    def visit_While(self, node: cst.While, ctx: RuleContext) -> None:
+        self._found(node.test, ctx)
+
+    def end_file(self, ctx: RuleContext) -> None:
+        if self.first is None:
+            return
+        test, function, ancestors = self.first
+        message = self.message
+        count = sum(self.others.values())
+        if count:
+            places = ", ".join(f"`{name}`" + (f" ({times})" if times > 1 else "") for name, times in self.others.items())
+            message += (f"; the same holds for the {count} other branch{'es' if count > 1 else ''} on "
+                        f"`self.training` in this file: in {places}")
+        saved = ctx.function, ctx.ancestors
+        ctx.function, ctx.ancestors = function, ancestors  # where the first branch is, for the finding's context
+        try:
+            ctx.report(test, message)
+        finally:
+            ctx.function, ctx.ancestors = saved
+
 
 class DeviceBranchSpecialized(_TestRule):
     code = "EXP206"

@@ -19,6 +19,7 @@ from jitlint.targets.script.rules._expr import (
     constant_attribute, global_value_type, is_evident_tensor_method, literal_type,
 )
 from jitlint.walk import walk
+from jitlint.wording import a
 
 # Attributes every nn.Module has (set by nn.Module.__init__).
 _MODULE_ATTRIBUTES = frozenset({"training"})
@@ -296,7 +297,7 @@ class ConstantsInvalidType(ScriptRule):
                             if info is not None and target.target.attr.value in constant_names(ctx.project, cls):
                                 kind = "dict" if isinstance(small.value, (cst.Dict, cst.DictComp)) else "set"
                                 ctx.report(small.value, f"`{cls.name}.{target.target.attr.value}` is a constant "
-                                           f"(`Final`/`__constants__`) but holds a {kind}, which is not a valid "
+                                           f"(`Final`/`__constants__`) but holds {a(kind)}, which is not a valid "
                                            "TorchScript constant (torch names no line); use a tuple, or a plain "
                                            "attribute with a class-level `Dict[...]` annotation",
                                            fix=drop_from_constants(target.target.attr.value, node, ctx))
@@ -478,7 +479,7 @@ class UncompilableAttributeClass(ScriptRule):
             reason = annotation_uncompilable_reason(target, ctx) if target is not None else None
             if reason is not None and not ctx.project.is_module_class(target):
                 ctx.report(info.annotation, f"`{name}: {target.name}` makes torch compile `{target.name}` "
-                           f"({target.module.display_name}) as a TorchScript class, and it cannot: {reason}. Store "
+                           f"(module `{target.module.name}`) as a TorchScript class, and it cannot: {reason}. Store "
                            f"the fields compiled code needs as plain attributes in `__init__` (`self.hidden = "
                            f"config.hidden`), and drop the class-level annotation",
                            fix=drop_class_annotation(info.annotation, node, ctx))

@@ -110,15 +110,21 @@ class NoNumpy(ScriptRule):
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         func = node.func
-        # With the export target enabled too, the TorchScript escape hatches are no advice: default-mode
-        # torch.export traces `@torch.jit.ignore` bodies and `is_scripting()`-False branches, and rejects NumPy there
-        # (verified on torch 2.13). Tensor-only code works for both.
-        both = "export" in ctx.targets
+        # With the export or trace target enabled too, the TorchScript escape hatches are no advice: default-mode
+        # torch.export and torch.jit.trace run `@torch.jit.ignore` bodies and `is_scripting()`-False branches; export
+        # rejects NumPy there, trace bakes its result as a constant (verified on torch 2.13). Tensor-only code works
+        # for all of them.
+        both = bool(ctx.targets & {"export", "trace"})
         fix = numpy_round_trip(node, ctx) or (None if both else eager_helper_fix(ctx))
         if isinstance(func, cst.Attribute) and func.attr.value == "numpy" and not node.args:
             if both:
-                text = ("`.numpy()` is not supported by TorchScript (script), nor by default torch.export (export), "
-                        "even in a `@torch.jit.ignore` method or an `is_scripting()` branch; keep the value a Tensor")
+                others = []
+                if "export" in ctx.targets:
+                    others.append("nor by default torch.export (export)")
+                if "trace" in ctx.targets:
+                    others.append("and torch.jit.trace (trace) bakes its result as a constant")
+                text = (f"`.numpy()` is not supported by TorchScript (script), {', '.join(others)}, even in a "
+                        "`@torch.jit.ignore` method or an `is_scripting()` branch; keep the value a Tensor")
             else:
                 text = ("`.numpy()` is not supported by TorchScript; keep the value a Tensor, or move the NumPy code "
                         "into a `@torch.jit.ignore` method or under `if not torch.jit.is_scripting():`")
@@ -169,6 +175,12 @@ class NoPythonStdlibCall(ScriptRule):
                                  "into a `@torch.jit.ignore` method", fix=eager_helper_fix(ctx))
                 return
             if module in unsupported("python-module"):
+                if module in ("random", "time") and "trace" in ctx.targets:
+                    # torch.jit.trace runs a `@torch.jit.ignore` method once and bakes the value it returns.
+                    ctx.report(node, f"`{qualified}` is Python's `{module}` module, which TorchScript cannot call, "
+                                     "and whose value torch.jit.trace (trace) computes once and bakes, also in a "
+                                     "`@torch.jit.ignore` method; use a torch op (`torch.rand`) or pass the value in")
+                    return
                 ctx.report(node, f"`{qualified}` is Python's `{module}` module, which TorchScript cannot call; "
                                  "use a torch equivalent or move it into a `@torch.jit.ignore` method",
                            fix=eager_helper_fix(ctx))
@@ -220,11 +232,28 @@ class NoBuiltinMapFilter(ScriptRule):
         if qualified in ("builtins.map", "builtins.filter"):
             fix = None
             if qualified == "builtins.map" and len(node.args) == 2 and not any(a.keyword or a.star for a in node.args):
-                function, iterable = (ctx.code(a.value) for a in node.args)
-                item = next(n for n in ("item", "item_", "element") if n not in function + iterable)
-                comprehension = f"[{function}({item}) for {item} in {iterable}]"
-                fix = PendingFix("use a list comprehension", [PendingEdit(node, comprehension)])
+                fix = PendingFix("use a list comprehension", [PendingEdit(node, _comprehension(node, ctx))])
             ctx.report(node, fix=fix)
+
+
+def _comprehension(node: cst.Call, ctx: RuleContext) -> str:
+    """`map(f, xs)` as `[f(item) for item in xs]`. A lambda of one plain parameter becomes the comprehension's
+    expression (`map(lambda t: t * 2, xs)` -> `[t * 2 for t in xs]`: its parameter is the loop variable, in a scope
+    of its own as the lambda's was); any other function that is not a name, an attribute, a call or a subscript is
+    parenthesised, so that the call applies to all of it (`(a if c else b)(item)`, not `a if c else b(item)`)."""
+    function_node, iterable_node = (a.value for a in node.args)
+    iterable = ctx.code(iterable_node)
+    params = function_node.params if isinstance(function_node, cst.Lambda) else None
+    if (params is not None and len(params.params) == 1 and not params.posonly_params and not params.kwonly_params
+            and params.star_arg is cst.MaybeSentinel.DEFAULT and params.star_kwarg is None
+            and params.params[0].default is None):
+        name = params.params[0].name.value
+        return f"[{ctx.code(function_node.body)} for {name} in {iterable}]"
+    function = ctx.code(function_node)
+    if not isinstance(function_node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+        function = f"({function})"
+    item = next(n for n in ("item", "item_", "element") if n not in function + iterable)
+    return f"[{function}({item}) for {item} in {iterable}]"
 
 
 class NoUnsupportedBuiltin(ScriptRule):
@@ -355,9 +384,18 @@ class NoExplicitBaseMethodCall(ScriptRule):
             and isinstance(first, cst.Name)
             and first.value == first_param_name(ctx.function.info.node)
         ):
+            same = _self_resolves_to(method, ctx)
             ctx.report(node, f"`{cls.name}.{method.name}(self, ...)` is not supported by TorchScript; call "
                              f"`self.{method.name}(...)` (rename the override if it shadows it)",
-                       fix=call_through_self(node, method.name, ctx))
+                       fix=call_through_self(node, method.name, ctx) if same else None)
+
+
+def _self_resolves_to(method, ctx: RuleContext) -> bool:
+    """Whether `self.<name>` is `method` itself in the class that holds the calling function and in every class it
+    is captured for: otherwise `self.<name>(...)` runs an override (the caller itself, when it is the override)."""
+    function = ctx.function
+    classes = [function.info.cls, *function.owners] if function.info.cls is not None else list(function.owners)
+    return bool(classes) and all(ctx.project.find_method(cls, method.name) is method for cls in classes)
 
 
 class NoRegistrationInForward(ScriptRule):

@@ -392,7 +392,7 @@ def annotate_empty_container(node: cst.CSTNode, message: str, ctx: RuleContext) 
         return None
     name, annotation, empty = match.groups()
     assign = _first_assignment(function, name, lambda v: isinstance(v, (cst.List, cst.Dict)) and not v.elements)
-    if assign is None:
+    if assign is None or ("torch." in annotation and ctx.torch_name != "torch"):
         return None
     return PendingFix(f"annotate `{name}`", [PendingEdit(assign, f"{name}: {builtin_generics(annotation)} = {empty}")])
 

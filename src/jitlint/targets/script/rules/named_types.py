@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.wording import a
+
 from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
@@ -56,7 +58,7 @@ def enum_problem(cls: ClassInfo, ctx: RuleContext) -> str | None:
             types[name] = kind
             continue
         if isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.DictComp)):
-            return (f"the value of `{cls.name}.{name}` is a {type(value).__name__.lower()}, and TorchScript enums hold "
+            return (f"the value of `{cls.name}.{name}` is {a(type(value).__name__.lower())}, and TorchScript enums hold "
                     f"only int, float or str values ('Cannot create Enum with value type 'Any'')")
         if isinstance(value, cst.Call) and (ctx.module.imports.qualify(value.func) or "").startswith("torch."):
             return (f"the value of `{cls.name}.{name}` is a Tensor, and TorchScript enums hold only int, float or str "

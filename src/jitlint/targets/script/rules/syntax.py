@@ -532,7 +532,7 @@ class NoImportInCompiledCode(ScriptRule):
         statement = _first_import(callee.node)
         if statement is None:
             return
-        where = f"{callee.module.display_name}, line {_line_in(ctx.project, callee.module, callee.node, statement)}"
+        where = f"module `{callee.module.name}`, line {_line_in(ctx.project, callee.module, callee.node, statement)}"
         ctx.report(
             node,
             f"this call makes TorchScript compile `{callee.name}` ({where}), whose `import` statement it does not "

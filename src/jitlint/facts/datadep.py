@@ -1,10 +1,18 @@
-"""Data dependence: which values of a traced function are computed from tensor *data*, as opposed to shapes.
+"""Data dependence: what each value of a captured function is, as the capturing tool sees it, for the tools that run
+the model's Python once and record tensor operations (torch.export, torch.jit.trace, torch.compile).
 
-torch.export runs the model on fake tensors. Shapes are symbols it can reason about (a branch on `x.shape[0]`
-specialises or guards); values read from tensor data (`.item()`, `.tolist()`, a reduction used as a bool,
-`int(tensor)`) are unknown at trace time: export stops when Python needs them as a bool or a concrete int
-(verified on torch 2.13). This module is the export target's value domain for the shared flow walker
-(`jitlint.facts.flow`); it records events that the rules of `jitlint.targets.export.rules` report.
+One analysis, one fact (`DataDependence`), shared by those targets: the value kinds below, computed by one abstract
+domain over the shared flow walker (`jitlint.facts.flow`). What differs between the tools is a *policy*
+(`DatadepPolicy`), supplied by each target and named by its capture policy (`CapturePolicy.datadep`):
+
+- what a shape is: export runs on fake tensors whose sizes are symbols it can reason about (`x.shape[0]` is fine,
+  only sizes of tensors whose shape depends on data are data); under `torch.jit.trace` every `x.size(i)`,
+  `x.shape[i]` and `x.numel()` is a traced 0-dim tensor that stays dynamic where an op takes it and is frozen by a
+  Python conversion, while `x.dim()`, `x.ndim` and `len(x)` are plain ints (verified on torch 2.13);
+- what freezes or rejects a value, and therefore what the policy records: its events (typed results the target's
+  rules report), from the hooks the domain calls at each statement (`read`, `asserted`, `returned`, `loop`);
+- whether a helper's parameters take the kinds its callers pass (`follow_calls`): a traced value passed to a
+  function the forward calls is traced there too.
 
 The kinds of value (strings, None when nothing is known):
 
@@ -14,37 +22,45 @@ The kinds of value (strings, None when nothing is known):
 - "ddtensor": a tensor whose *shape* depends on data (`x[mask]`, `nonzero`, `unique`, `nms`): its sizes are data;
 - "tensors": a sequence of tensors (`split`, `chunk`, `unbind`, `List[Tensor]`): its items are tensors, its
   truth value and length are not data; "ddtensors": the same of data-dependent size (`torch.where(cond)`);
-- "data": a Python number or bool computed from tensor data (`.item()`, a size of a "ddtensor", arithmetic on
-  data);
+- "data": a Python number or bool computed from tensor data (`.item()`, a size of a "ddtensor" where the policy
+  says so, arithmetic on data);
 - "datalist": `.tolist()` (its items are data);
-- "shape": `x.shape` / `x.size()` of a tensor (symbolic: fine); "ddshape": the same of a "ddtensor" (its items
-  are data);
-- "device": `x.device`, `x.is_cuda` (specialised by export: the device rule reads it);
+- "shape": `x.shape` / `x.size()` of a tensor; "ddshape": the same of a "ddtensor" (its items are what the
+  policy's `size` says of a "ddtensor");
+- "size": one size that the capture records as a value of the program (a policy's `size`: torch.jit.trace);
+- "baked": a Python number the capture computed once from a recorded size (`int(x.shape[0])`, `math.sqrt(...)`,
+  `len(x)`): a constant of the captured program (a policy's `builtin`);
+- "prop": a Python value that describes an input without being recorded (its rank, dtype: a policy's `rank`,
+  `dtype`);
+- "device": `x.device`, `x.is_cuda`;
 - "ndarray": a NumPy array (`x.numpy()`, `np.*(...)`): its methods are not tensor methods;
 - "const": a tensor of one Python number (`torch.tensor(2.0)`) and torch ops on it: fake tensors keep its value,
   so `.item()` and `float()` of it are fine (torchvision's `_infer_scale` and `MultiScaleRoIAlign` rely on it).
 
-Joins of different kinds give None (unknown): a finding needs the kind on every path, so that code export accepts
+Joins of different kinds give None (unknown): a finding needs the kind on every path, so that code a tool accepts
 is not flagged on a guess.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import libcst as cst
 
-from jitlint.facts.torch_api import PARAMETER_CLASSES, SEQUENCE_ANNOTATIONS, TENSOR_CLASSES
+from jitlint.facts import CyclicFact, Fact, RunFact, run_fact
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.names import first_param_name
 
 if TYPE_CHECKING:
+    from jitlint.capture import CapturedFunction
     from jitlint.rules.base import RuleContext
 
 TENSORISH = frozenset({"tensor", "mask", "ddtensor"})
-# What Python cannot use as a bool under export: the truth value of a tensor, or of a value read from its data.
+# What Python cannot use as a bool while export traces: the truth value of a tensor, or of a value read from its data.
 DEPENDENT = TENSORISH | {"data"}
+# Values a capture records as part of the program (a policy that has sizes adds "size").
+RECORDED = TENSORISH | {"size"}
 
 # Tensor methods that give Python values known at trace time (static or symbolic): not tensors, not data.
 _STATIC_METHODS = frozenset({
@@ -53,6 +69,9 @@ _STATIC_METHODS = frozenset({
     "is_shared", "is_pinned", "untyped_storage", "storage", "has_names", "is_same_size", "is_set_to", "dim_order",
     "is_sparse", "is_signed", "__len__", "apply_", "map_", "share_memory_", "numel", "nelement",
 })
+# Of those, the ones that describe an input's rank, dtype or layout (a policy's `rank`/`dtype` gives their kind).
+RANK_METHODS = frozenset({"dim", "ndimension"})
+DTYPE_METHODS = frozenset({"is_floating_point", "is_complex", "is_signed", "element_size"})
 _MASK_METHODS = frozenset({
     "eq", "ne", "gt", "lt", "ge", "le", "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf",
     "isfinite", "isposinf", "isneginf", "any", "all", "bool", "isclose",
@@ -96,37 +115,118 @@ _TORCH_NOT_TENSOR = frozenset({
     "memory_format", "get_default_dtype", "Tensor", "export", "fx", "jit", "library", "ops", "cond", "vmap",
 })
 _TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
+_TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"})
+_SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "builtins.list", "builtins.tuple"})
 _OPTIONAL = frozenset({"typing.Optional"})
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something a rule reports: `kind` names the rule (see `jitlint.targets.export.rules.flow`)."""
-
-    kind: str  # "branch", "assert", "python-number", "numpy", "data-attribute"
-    node: cst.CSTNode
-    message: str
-    # The export modes that reject it (measured on torch 2.13): strict mode traces `int(tensor)` and `assert`
-    # (as `_assert_async`), but not `range(<data>)`, `len(<data-sized tensor>)` nor `torch._assert`.
-    modes: tuple[str, ...] = ("default", "strict")
+PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"})
 
 
 def _join(first, second):
     return first if first == second else None
 
 
-class DataDependence(FlowDomain):
+class DatadepPolicy:
+    """What one capture makes of values: how it sees sizes, ranks and dtypes, and what it records as events.
+
+    The base is torch.export's view of sizes (symbols: a size is unknown only when the tensor's shape depends on its
+    data) and records nothing; a target subclasses it in its own package and names the subclass on its capture policy
+    (`datadep = ExportDatadep`). An instance serves one analysis of one function: it may keep state (its events)."""
+
+    # Helper parameters take the kinds the callers in the same file pass (a traced value stays traced there).
+    follow_calls: ClassVar[bool] = False
+
+    def __init__(self) -> None:
+        self.events: list = []
+
+    # -- kinds ----------------------------------------------------------------------------------------------------
+    def size(self, receiver: str) -> str | None:
+        """`t.size(i)`, `t.shape[i]`, `t.numel()` (and the items of `t.shape`) of a tensor of kind `receiver`."""
+        return "data" if receiver == "ddtensor" else None
+
+    def rank(self) -> str | None:
+        """`t.dim()`, `t.ndim`, `len(t.shape)`."""
+        return None
+
+    def dtype(self) -> str | None:
+        """`t.dtype`, `t.is_floating_point()`..."""
+        return None
+
+    def arithmetic(self, left: str | None, right: str | None) -> str | None:
+        """`left <op> right` when the policy decides it (None: the shared rules: data wins, then tensors)."""
+        return None
+
+    def compared(self, kinds: set) -> str | None:
+        """A comparison of values of these kinds (none of them a tensor) when the policy decides it (None: the
+        shared rules: data, else unknown)."""
+        return None
+
+    def loop_item(self, iterable: str | None) -> str | None:
+        """What a `for` loop over a value of kind `iterable` binds to its target."""
+        return {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor",
+                "ddtensors": "ddtensor"}.get(iterable or "")
+
+    def length(self, value: str | None) -> str | None:
+        """`len(value)`."""
+        return "data" if value == "ddtensor" else None
+
+    def conversion(self, name: str, value: str | None) -> str | None:
+        """`int(value)`, `float(value)`, `bool(value)`, `complex(value)`, and `math.<name>(value)` (name "math")."""
+        if name == "math":
+            return None
+        return "data" if value in DEPENDENT else None
+
+    # -- events ---------------------------------------------------------------------------------------------------
+    def read(self, domain: "DatadepDomain", reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
+        """The expressions a statement evaluates (see `FlowDomain.read`)."""
+
+    def asserted(self, domain: "DatadepDomain", node: cst.Assert, frame: Frame) -> None:
+        """An `assert` (its test has been read)."""
+
+    def returned(self, domain: "DatadepDomain", node: cst.Return, frame: Frame) -> None:
+        """A `return` (its value has been read)."""
+
+    def loop(self, domain: "DatadepDomain", node: cst.For, iterable: str | None, frame: Frame) -> None:
+        """A `for` loop over a value of kind `iterable`."""
+
+
+@dataclass
+class DatadepResult:
+    """The data dependence of one function: the policy's events, and what each call passes (the kinds of its
+    positional and keyword arguments, by the call node's id: what a helper's parameters receive)."""
+
+    events: list = field(default_factory=list)
+    arguments: dict[int, tuple[list, dict]] = field(default_factory=dict)
+
+
+class MethodNames(RunFact):
+    """The method names of every class of the project (a value whose method is one of them may be such an object)."""
+
+    @classmethod
+    def compute(cls, project, owner) -> frozenset[str]:
+        return frozenset(m for module in list(project.modules.values()) for klass in module.classes.values()
+                         for m in klass.methods)
+
+
+class DatadepDomain(FlowDomain):
     unknown = None
 
-    def __init__(self, function: cst.FunctionDef, ctx: "RuleContext", is_forward: bool) -> None:
+    def __init__(self, function: cst.FunctionDef, ctx: "RuleContext", entry: "CapturedFunction | None",
+                 policy: DatadepPolicy, parameters: dict[str, str | None] | None = None) -> None:
         self.function = function
         self.ctx = ctx
+        self.entry = entry
+        self.policy = policy
         self.imports = ctx.module.imports
-        self.is_forward = is_forward
-        self.self_name = first_param_name(function) if ctx.function and ctx.function.info.bound_first_param else None
-        self.events: list[Event] = []
+        info = entry.info if entry is not None else None
+        self.is_forward = function.name.value == "forward" and info is not None and info.cls is not None
+        self.self_name = first_param_name(function) if info is not None and info.bound_first_param else None
+        self.parameters = parameters or {}  # kinds the callers pass, by parameter name (`follow_calls`)
+        self.arguments: dict[int, tuple[list, dict]] = {}
         self.frame: Frame | None = None
-        self._reported: set[int] = set()
+
+    @property
+    def events(self) -> list:
+        return self.policy.events
 
     # -- the value of an expression -----------------------------------------------------------------------------
     def kind(self, node: cst.BaseExpression | None, frame: Frame | None = None) -> str | None:
@@ -145,6 +245,9 @@ class DataDependence(FlowDomain):
             left, right = self.kind(node.left, frame), self.kind(node.right, frame)
             if isinstance(node.operator, cst.MatrixMultiply):
                 return "tensor" if TENSORISH & {left, right} else None
+            combined = self.policy.arithmetic(left, right)
+            if combined is not None:
+                return combined
             if "data" in (left, right):
                 return "data"
             if "ndarray" in (left, right) and not TENSORISH & {left, right}:
@@ -155,6 +258,10 @@ class DataDependence(FlowDomain):
                 return "ddtensor"
             if TENSORISH & {left, right}:
                 return "tensor"
+            if "size" in (left, right):
+                return "size"  # arithmetic on a recorded size is recorded (`x.size(0) // 2`)
+            if "baked" in (left, right):
+                return "baked"
             return None
         if isinstance(node, cst.Comparison):
             if any(isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for target in node.comparisons):
@@ -162,17 +269,27 @@ class DataDependence(FlowDomain):
             kinds = {self.kind(node.left, frame)} | {self.kind(target.comparator, frame) for target in node.comparisons}
             if TENSORISH & kinds:
                 return "mask"
+            compared = self.policy.compared(kinds)
+            if compared is not None:
+                return compared
             if "data" in kinds or "ddshape" in kinds:
                 return "data"
             return None
         if isinstance(node, cst.UnaryOperation):
             inner = self.kind(node.expression, frame)
             if isinstance(node.operator, cst.Not):
+                if inner in ("size", "prop", "baked"):
+                    return inner
                 return "data" if inner in DEPENDENT else None
-            return inner if inner in DEPENDENT | {"ndarray", "const"} else None
+            return inner if inner in DEPENDENT | {"ndarray", "const", "size", "baked"} else None
         if isinstance(node, cst.BooleanOperation):
             kinds = {self.kind(node.left, frame), self.kind(node.right, frame)}
-            return "data" if DEPENDENT & kinds else None
+            if DEPENDENT & kinds:
+                return "data"
+            for kind in ("size", "prop", "baked"):
+                if kind in kinds:
+                    return kind
+            return None
         if isinstance(node, cst.IfExp):
             return _join(self.kind(node.body, frame), self.kind(node.orelse, frame))
         if isinstance(node, cst.NamedExpr):
@@ -191,22 +308,34 @@ class DataDependence(FlowDomain):
                 return "tensor" if base == "mask" else base
             if attr in ("device", "is_cuda", "is_cpu", "is_mps"):
                 return "device"
+            if attr == "ndim":
+                return self.policy.rank()
+            if attr in ("dtype", "is_floating_point", "is_quantized", "layout"):
+                return self.policy.dtype()
             return None
         if base == "device" and attr in ("type", "index"):
             return "device"
         return None
 
-    def _self_attribute(self, name: str) -> str | None:
-        from jitlint.targets.export.rules import registered
+    def registered(self, name: str) -> bool:
+        """`self.<name>` is a registered buffer or parameter (`register_buffer`, `register_parameter`) of a class the
+        function is captured for."""
+        for owner in self.entry.owners if self.entry is not None else ():
+            info = self.ctx.project.attributes(owner).get(name)
+            if info is not None and info.registered:
+                return True
+        return False
 
-        if registered(self.ctx, name):
+    def _self_attribute(self, name: str) -> str | None:
+        if self.registered(name):
             return "tensor"
-        info = self.ctx.attribute_named(name)
-        if info is None:
+        owners = self.entry.owners if self.entry is not None else ()
+        infos = [info for owner in owners if (info := self.ctx.project.attributes(owner).get(name)) is not None]
+        if not infos:
             return None
-        if info.constructors & PARAMETER_CLASSES:
+        if any(info.constructors & PARAMETER_CLASSES for info in infos):
             return "tensor"
-        if any(getattr(kind, "qualified", None) in PARAMETER_CLASSES for kind in info.kinds):
+        if any(getattr(kind, "qualified", None) in PARAMETER_CLASSES for info in infos for kind in info.kinds):
             return "tensor"
         return None
 
@@ -220,8 +349,12 @@ class DataDependence(FlowDomain):
             return "ddtensor" if base == "ddtensor" else "tensor"
         if base in ("shape", "ddshape") and any(isinstance(element.slice, cst.Slice) for element in node.slice):
             return base
-        if base in ("ddshape", "datalist"):
+        if base in ("shape", "ddshape"):
+            return self.policy.size("ddtensor" if base == "ddshape" else "tensor")
+        if base == "datalist":
             return "data"
+        if base in ("tensors", "ddtensors") and any(isinstance(element.slice, cst.Slice) for element in node.slice):
+            return base  # a slice of a sequence of tensors is one
         if base == "tensors":
             return "tensor"
         if base == "ddtensors":
@@ -237,6 +370,8 @@ class DataDependence(FlowDomain):
         qualified = qualified or ""
         if qualified.startswith("numpy."):
             return "ndarray"
+        if qualified.startswith("math."):
+            return self.policy.conversion("math", self._first_argument(node, frame))
         if qualified.startswith("builtins."):
             return self._builtin(qualified[len("builtins."):], node, frame)
         if qualified == "torch.jit.annotate" and len(node.args) == 2:
@@ -245,7 +380,7 @@ class DataDependence(FlowDomain):
             # A tensor of one Python number is a constant to fake tensors (its value propagates through ops):
             # `float(torch.tensor(s).log2())` exports (torchvision's `_infer_scale`). A list of them is not.
             first = node.args[0].value if node.args else None
-            if isinstance(first, (cst.List, cst.Tuple)) or self.kind(first, frame) in TENSORISH | {"shape"}:
+            if isinstance(first, (cst.List, cst.Tuple)) or self.kind(first, frame) in TENSORISH | {"shape", "size"}:
                 return "tensor"  # several numbers (`torch.tensor(x.shape[-2:])`): values unknown to fake tensors
             return "const"
         if qualified in _TORCH_DATA:
@@ -270,6 +405,10 @@ class DataDependence(FlowDomain):
             return "tensor"
         return None
 
+    def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
+        args = [arg for arg in node.args if not arg.star]
+        return self.kind(args[0].value, frame) if args else None
+
     def _method(self, name: str, receiver: str | None, node: cst.Call, frame: Frame) -> str | None:
         if receiver in ("const", "ndarray"):
             return None if name in ("item", "tolist") else receiver
@@ -282,13 +421,17 @@ class DataDependence(FlowDomain):
         if name == "tolist":
             return "datalist"
         if name == "size":
-            if receiver == "ddtensor":
-                return "data" if node.args else "ddshape"
-            return None if node.args else "shape"
+            if node.args:
+                return self.policy.size(receiver)
+            return "ddshape" if receiver == "ddtensor" else "shape"
         if name in ("numel", "nelement"):
-            return "data" if receiver == "ddtensor" else None
+            return self.policy.size(receiver)
         if name == "numpy":
             return "ndarray"
+        if name in RANK_METHODS:
+            return self.policy.rank()
+        if name in DTYPE_METHODS:
+            return self.policy.dtype()
         if name in _STATIC_METHODS:
             return None
         if name in ("equal", "allclose", "is_nonzero"):
@@ -306,80 +449,25 @@ class DataDependence(FlowDomain):
     def _project_object(self, node: cst.Call) -> bool:
         """`obj.method()` where the project defines a class with such a method: not assumed to be a tensor."""
         name = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
-        methods = self.ctx.project.derived.setdefault("export.method_names", None)
-        if methods is None:
-            methods = {m for module in self.ctx.project.modules.values() for cls in module.classes.values()
-                       for m in cls.methods}
-            self.ctx.project.derived["export.method_names"] = methods
-        return name in methods
+        return name in run_fact(self.ctx.project, MethodNames, self.ctx.project)
 
     def _builtin(self, name: str, node: cst.Call, frame: Frame) -> str | None:
         args = [self.kind(arg.value, frame) for arg in node.args if not arg.star]
         if name in ("int", "float", "bool", "complex"):
-            return "data" if args and args[0] in DEPENDENT else None
+            return self.policy.conversion(name, args[0] if args else None)
         if name == "len":
-            return "data" if args and args[0] == "ddtensor" else None
+            if args and args[0] in ("shape", "ddshape"):
+                return self.policy.rank()
+            return self.policy.length(args[0] if args else None)
+        if name in ("list", "tuple") and args and args[0] in ("shape", "ddshape"):
+            return args[0]  # the sizes, in a list
         if name in ("min", "max", "abs", "round", "sum", "divmod", "pow"):
-            return "data" if "data" in args else None
+            if "data" in args:
+                return "data"
+            if "size" in args and name in ("min", "max", "abs"):
+                return "size"  # the operand picked is still the recorded size
+            return None
         return None
-
-    # -- events --------------------------------------------------------------------------------------------------
-    def _event(self, kind: str, node: cst.CSTNode, message: str, modes=("default", "strict")) -> None:
-        if id(node) not in self._reported:
-            self._reported.add(id(node))
-            self.events.append(Event(kind, node, message, modes))
-
-    def _truth(self, test: cst.BaseExpression, frame: Frame, where: str) -> None:
-        value = self.kind(test, frame)
-        if value in DEPENDENT:
-            self._event("branch", test, _branch_message(where, value))
-
-    def _calls(self, reads: Reads, frame: Frame) -> None:
-        for call in reads.calls:
-            func = call.func
-            qualified = self.imports.qualify(func) or ""
-            args = [arg for arg in call.args if not arg.star]
-            if qualified in ("builtins.int", "builtins.float") and args:
-                value = self.kind(args[0].value, frame)
-                if value in DEPENDENT:
-                    what = "tensor" if value in TENSORISH else "<value read from tensor data>"
-                    self._event("python-number", call, (
-                        f"`{qualified[9:]}({what})` needs a concrete value, which export does not have while tracing "
-                        "(\"Could not extract specialized integer from data-dependent expression\"); keep it a tensor, "
-                        "or use `.item()` with `torch._check(...)` bounds where a size is needed"), ("default",))
-            elif qualified == "builtins.bool" and args:
-                if self.kind(args[0].value, frame) in TENSORISH:
-                    self._event("branch", call, _branch_message("`bool(...)`", "tensor"))
-            elif qualified == "builtins.len" and args:
-                if self.kind(args[0].value, frame) == "ddtensor":
-                    self._event("python-number", call, (
-                        "`len()` of a tensor whose size depends on its data (a mask, `nonzero`, `unique`, `nms`) needs "
-                        "a Python int export does not have; use `t.shape[0]` (a symbolic size) instead"), ("default",))
-            elif qualified == "builtins.range":
-                if any(self.kind(arg.value, frame) == "data" for arg in args):
-                    self._event("python-number", call, (
-                        "`range()` over a value read from tensor data needs a Python int export does not have "
-                        "while tracing; loop over a tensor (`for row in t:`) or vectorise the loop"))
-            elif qualified == "torch._assert" and args:
-                if self.kind(args[0].value, frame) in DEPENDENT:
-                    self._event("assert", call, _assert_message("`torch._assert`"))
-            elif qualified.startswith("numpy.") and any(self.kind(arg.value, frame) in TENSORISH for arg in args):
-                self._event("numpy", call, (
-                    f"`{qualified}` on a tensor fails under torch.export (\".numpy() is not supported for tensor "
-                    "subclasses\": export traces with fake tensors); use the torch equivalent"))
-            elif isinstance(func, cst.Attribute) and func.attr.value == "numpy" and not call.args:
-                if self.kind(func.value, frame) not in ("shape", "ddshape", "device", "datalist", "data"):
-                    self._event("numpy", call, (
-                        "`.numpy()` fails under torch.export (\".numpy() is not supported for tensor subclasses\": "
-                        "export traces with fake tensors), also inside `@torch.jit.ignore` bodies and "
-                        "`is_scripting()`-False branches, which export traces; keep the computation in torch ops"))
-
-    def _attributes(self, reads: Reads, frame: Frame) -> None:
-        for attribute in reads.attributes:
-            if attribute.attr.value == "data" and self.kind(attribute.value, frame) in TENSORISH:
-                self._event("data-attribute", attribute, (
-                    "`.data` under torch.export lifts the traced value as a constant (\"We found a fake tensor in "
-                    "the exported program constant's list\"); use the tensor itself, or `.detach()`"))
 
     # -- the walker's hooks --------------------------------------------------------------------------------------
     def initial(self) -> dict[str, str | None]:
@@ -391,6 +479,8 @@ class DataDependence(FlowDomain):
             if index == 0 and self.self_name == name:
                 continue
             values[name] = self._param_kind(param)
+            if values[name] is None and name in self.parameters:
+                values[name] = self.parameters[name]
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 values[star.name.value] = None
@@ -403,33 +493,38 @@ class DataDependence(FlowDomain):
         annotation = param.annotation.annotation
         outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
         qualified = self.imports.qualify(outer) or ""
-        if qualified in TENSOR_CLASSES:
+        if qualified in _TENSOR_ANNOTATIONS:
             return "tensor"
-        if isinstance(annotation, cst.Subscript) and qualified in _OPTIONAL | SEQUENCE_ANNOTATIONS:
+        if isinstance(annotation, cst.Subscript) and qualified in _OPTIONAL | _SEQUENCE_ANNOTATIONS:
             inner = annotation.slice[0].slice
-            if isinstance(inner, cst.Index) and (self.imports.qualify(inner.value) or "") in TENSOR_CLASSES:
+            if isinstance(inner, cst.Index) and (self.imports.qualify(inner.value) or "") in _TENSOR_ANNOTATIONS:
                 return "tensor" if qualified in _OPTIONAL else "tensors"
         return None
 
     def read(self, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         self.frame = frame
-        self._calls(reads, frame)
-        self._attributes(reads, frame)
-        for expression in reads.if_expressions:
-            self._truth(expression.test, frame, "a conditional expression")
-        if isinstance(statement, cst.If):
-            self._truth(statement.test, frame, "`if`")
-        elif isinstance(statement, cst.While):
-            self._truth(statement.test, frame, "`while`")
+        if self.policy.follow_calls:
+            for call in reads.calls:
+                self.arguments[id(call)] = (
+                    [self.kind(arg.value, frame) for arg in call.args if arg.keyword is None and not arg.star],
+                    {arg.keyword.value: self.kind(arg.value, frame) for arg in call.args if arg.keyword is not None},
+                )
+        self.policy.read(self, reads, statement, frame)
 
     def deferred(self, item, name: cst.Name) -> None:
         pass
+
+    def element(self, value: str | None) -> str | None:
+        """The kind of an item of a sequence of kind `value`, unpacked or iterated."""
+        if value in ("shape", "ddshape"):
+            return self.policy.size("ddtensor" if value == "ddshape" else "tensor")
+        return {"tensors": "tensor", "ddtensors": "ddtensor", "datalist": "data"}.get(value or "")
 
     def _bind_target(self, target: cst.BaseExpression, value: str | None, frame: Frame) -> None:
         if isinstance(target, cst.Name):
             frame.bind(target.value, value)
         elif isinstance(target, (cst.Tuple, cst.List)):
-            item = {"tensors": "tensor", "ddtensors": "ddtensor", "ddshape": "data", "datalist": "data"}.get(value or "")
+            item = self.element(value)
             for element in target.elements:
                 inner = element.value
                 if isinstance(element, cst.StarredElement):
@@ -460,7 +555,7 @@ class DataDependence(FlowDomain):
             return
         outer = node.annotation.annotation
         qualified = self.imports.qualify(outer.value if isinstance(outer, cst.Subscript) else outer) or ""
-        value = "tensor" if qualified in TENSOR_CLASSES else self.kind(node.value, frame)
+        value = "tensor" if qualified in _TENSOR_ANNOTATIONS else self.kind(node.value, frame)
         frame.bind(node.target.value, value)
 
     def augmented_assign(self, node: cst.AugAssign, frame: Frame) -> None:
@@ -472,8 +567,8 @@ class DataDependence(FlowDomain):
 
     def for_target(self, node: cst.For, outer: Frame, body: Frame) -> None:
         iterable = self.kind(node.iter, outer)
-        item = {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor",
-                "ddtensors": "ddtensor"}.get(iterable or "")
+        self.policy.loop(self, node, iterable, outer)
+        item = self.policy.loop_item(iterable)
         self._bind_target(node.target, item, body)
 
     def with_target(self, item: cst.WithItem, frame: Frame) -> None:
@@ -487,11 +582,12 @@ class DataDependence(FlowDomain):
         pass
 
     def asserted(self, node: cst.Assert, frame: Frame) -> None:
-        if self.kind(node.test, frame) in DEPENDENT:
-            self._event("assert", node.test, _assert_message("`assert`"), ("default",))
+        self.frame = frame
+        self.policy.asserted(self, node, frame)
 
     def returned(self, node: cst.Return, frame: Frame) -> None:
-        pass
+        self.frame = frame
+        self.policy.returned(self, node, frame)
 
     def uncertain(self, test) -> bool:
         return False
@@ -515,23 +611,55 @@ class DataDependence(FlowDomain):
         pass
 
 
-def _branch_message(where: str, value: str | None) -> str:
-    what = "a value read from tensor data" if value == "data" else "a tensor's value"
-    return (f"{where} on {what}: torch.export cannot decide it while tracing (\"Could not guard on data-dependent "
-            "expression\"); use `torch.cond(pred, true_fn, false_fn, operands)` or branchless tensor code "
-            "(`torch.where`, `clamp`)")
+def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFunction") -> dict[str, str | None]:
+    """The kinds the captured callers in this file pass to each parameter of `node` (joined over the calls: one
+    kind when every call that passes a known kind passes that one)."""
+    params = node.params
+    positional = [*params.posonly_params, *params.params]
+    seen: dict[str, set] = {}
+    for site in ctx.captured.calls_to(node):
+        caller = site.caller
+        if caller is None or site.call is None or caller.module is not ctx.module or caller.node is node:
+            continue
+        try:
+            result = ctx.fact(DataDependence, caller.node)
+        except CyclicFact:
+            continue
+        passed = result.arguments.get(id(site.call))
+        if passed is None:
+            continue
+        args, keywords = passed
+        offset = 1 if site.bound else 0
+        for index, kind in enumerate(args):
+            if offset + index < len(positional):
+                seen.setdefault(positional[offset + index].name.value, set()).add(kind)
+        for name, kind in keywords.items():
+            seen.setdefault(name, set()).add(kind)
+    found = {}
+    for name, kinds in seen.items():
+        known = kinds - {None}
+        if len(known) == 1:
+            found[name] = next(iter(known))
+    return found
 
 
-def _assert_message(where: str) -> str:
-    return (f"{where} on a tensor's value: torch.export cannot evaluate it while tracing (\"Could not guard on "
-            "data-dependent expression\"); use `torch._assert_async(cond, msg)` (checked when the program runs), or "
-            "`torch._check(...)` on an `.item()` value")
+class DataDependence(Fact):
+    """The data dependence of a captured function under its capture's policy (`CapturePolicy.datadep`): a
+    `DatadepResult`, computed once per file and capture policy for every rule that reports its events."""
+
+    @classmethod
+    def compute(cls, ctx: "RuleContext", node: cst.FunctionDef) -> DatadepResult:
+        policy_class = getattr(ctx.captured.policy, "datadep", None)
+        if policy_class is None:
+            raise TypeError(f"the capture policy {ctx.policy!r} names no data-dependence policy (`datadep`)")
+        policy = policy_class()
+        entry = ctx.captured.get(node)
+        parameters = {}
+        if policy.follow_calls and entry is not None and node.name.value != "forward":
+            parameters = _caller_kinds(ctx, node, entry)
+        domain = DatadepDomain(node, ctx, entry, policy, parameters)
+        FlowWalker(domain, entry.pruned if entry is not None else ()).run(node)
+        return DatadepResult(policy.events, domain.arguments)
 
 
-def analyse(node: cst.FunctionDef, ctx: "RuleContext") -> list[Event]:
-    """The data-dependence events of a function export traces."""
-    captured = ctx.function
-    is_forward = node.name.value == "forward" and captured is not None and captured.info.cls is not None
-    domain = DataDependence(node, ctx, is_forward)
-    FlowWalker(domain, captured.pruned if captured is not None else ()).run(node)
-    return domain.events
+DataDependence.requires = (DataDependence,)

@@ -1,0 +1,131 @@
+"""The `trace` capture policy: what `torch.jit.trace(model, example_inputs)` runs and records (torch 2.13).
+
+Roots: `forward` of each nn.Module class, and (through the shared worklist) every Python function and submodule it
+calls, across files. The tracer runs the eager Python: `@torch.jit.ignore` and `@torch.jit.unused` bodies are traced
+like any other code. What TorchScript compiles instead is kept as it is: a `@torch.jit.script` (or
+`@torch.jit.script_if_tracing`) function called from traced code runs as TorchScript, its control flow intact, and
+so does a module class the project only uses scripted (`self.child = torch.jit.script(Child())`): their bodies are
+not traced.
+
+Pruned while tracing (the branch the tracer never runs): `torch.jit.is_tracing()` and
+`torch._C._get_tracing_state()` are true, `torch.jit.is_scripting()`, `torch.compiler.is_compiling()` /
+`is_exporting()` and `torch.onnx.is_in_onnx_export()` are False; folded with three-valued `and`/`or`/`not`, and
+code after an `if <folded True>: return` is pruned. `self.training` is False: the trace target judges the model as
+it is traced for inference (`model.eval()`); TRC209 warns about the training branch itself and TRC213 about a model
+traced in training mode.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+import libcst as cst
+
+from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
+from jitlint.facts import RunFact, run_fact
+from jitlint.names import ImportTable, first_param_name
+from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
+from jitlint.targets.trace.datadep import TraceDatadep
+from jitlint.walk import walk
+
+# The value each check has while torch.jit.trace runs the Python (verified on torch 2.13).
+TRACE_TIME_VALUES: dict[str, bool] = {
+    "torch.jit.is_scripting": False,
+    "torch._C._is_scripting": False,
+    "torch.jit.is_tracing": True,
+    "torch._C._get_tracing_state": True,  # the tracing state object: truthy while tracing
+    "torch.compiler.is_compiling": False,
+    "torch.compiler.is_dynamo_compiling": False,
+    "torch.compiler.is_exporting": False,
+    "torch._dynamo.is_compiling": False,
+    "torch.onnx.is_in_onnx_export": False,
+    "torch.fx._symbolic_trace.is_fx_tracing": False,
+    "torch.fx._symbolic_trace.is_fx_symbolic_tracing": False,
+}
+# Decorators whose function runs as TorchScript when traced code calls it.
+SCRIPTED_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_if_tracing", "torch.jit._script.script"})
+_SCRIPT_CALL = re.compile(r"\bscript\(")
+
+
+def trace_value(test: cst.BaseExpression, imports: ImportTable, self_name: str | None = None) -> bool | None:
+    """The constant a test has while torch.jit.trace runs it, or None when it is not one of `TRACE_TIME_VALUES` (or
+    `self.training`, False for the eval-mode model the target judges)."""
+    if (self_name is not None and isinstance(test, cst.Attribute) and test.attr.value == "training"
+            and isinstance(test.value, cst.Name) and test.value.value == self_name):
+        return False
+    if isinstance(test, cst.Call):
+        if test.args:
+            return None
+        return TRACE_TIME_VALUES.get(imports.qualify(test.func) or "")
+    folded = fold_logic(test, lambda operand: trace_value(operand, imports, self_name))
+    return None if folded is NOT_LOGIC else folded
+
+
+class TraceScanner(PruningScanner):
+    def __init__(self, root: cst.FunctionDef, imports: ImportTable, self_name: str | None) -> None:
+        super().__init__(root)
+        self.imports = imports
+        self.self_name = self_name
+
+    def fold(self, test: cst.BaseExpression) -> bool | None:
+        return trace_value(test, self.imports, self.self_name)
+
+
+class ScriptedClasses(RunFact):
+    """The project classes built inside a `torch.jit.script(...)` call somewhere in the project
+    (`torch.jit.script(Child())`): when traced code calls such a module, TorchScript runs it."""
+
+    @classmethod
+    def compute(cls, project: ProjectIndex, owner) -> frozenset[int]:
+        found: set[int] = set()
+        for module in list(project.modules.values()):  # resolving a name may load a module
+            if module.text is not None and ("script" not in module.text or not _SCRIPT_CALL.search(module.text)):
+                continue
+            imports = module.imports
+
+            class Calls(cst.CSTVisitor):
+                def visit_Call(self, node: cst.Call) -> None:
+                    if imports.qualify(node.func) not in ("torch.jit.script", "torch.jit._script.script"):
+                        return
+                    built = node.args[0].value if node.args else None
+                    if isinstance(built, cst.Call):
+                        target = project.resolve_class(imports.qualify(built.func))
+                        if target is not None:
+                            found.add(id(target.node))
+
+            walk(module.tree, Calls())
+        return frozenset(found)
+
+
+def scripted_classes(project: ProjectIndex) -> frozenset[int]:
+    return run_fact(project, ScriptedClasses, project)
+
+
+class TracePolicy(CapturePolicy):
+    name = "trace"
+    datadep = TraceDatadep  # what torch.jit.trace makes of values (`jitlint.facts.datadep`)
+
+    def roots(self) -> Iterator[Capture]:
+        project = self.project
+        scripted = scripted_classes(project)
+        for module in list(project.linted):
+            for cls in module.classes.values():
+                if project.is_module_class(cls) and id(cls.node) not in scripted:
+                    forward = project.find_method(cls, "forward")
+                    if forward is not None:
+                        yield forward, cls, f"forward of {cls.name}"
+
+    def body_captured(self, function: FunctionInfo) -> bool:
+        if function.decorators & SCRIPTED_DECORATORS:
+            return False  # TorchScript runs it: its control flow is kept
+        if function.cls is not None and id(function.cls.node) in scripted_classes(self.project):
+            return False  # a module the project only uses scripted
+        return True  # the tracer runs everything else, `@torch.jit.ignore` bodies included
+
+    def scanner(self, function: FunctionInfo) -> TraceScanner:
+        self_name = first_param_name(function.node) if function.bound_first_param == "instance" else None
+        return TraceScanner(function.node, function.module.imports, self_name)
+
+    def class_used(self, cls: ClassInfo, caller: FunctionInfo) -> Iterator[Capture]:
+        return iter(())

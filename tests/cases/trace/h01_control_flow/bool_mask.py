@@ -1,0 +1,11 @@
+# case: a boolean mask index is a traced op
+# torch: accepts
+# inputs: (torch.randn(8, 3),)
+# inputs2: (torch.randn(5, 3),)
+import torch
+import torch.nn as nn
+
+
+class M(nn.Module):
+    def forward(self, x):
+        return x[x > 0]

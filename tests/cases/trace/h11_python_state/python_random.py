@@ -1,0 +1,13 @@
+# case: `random.random()`: evaluated once
+# torch: changes
+# inputs: (torch.randn(8, 3),)
+# inputs2: (torch.randn(5, 3),)
+import random
+
+import torch
+import torch.nn as nn
+
+
+class M(nn.Module):
+    def forward(self, x):
+        return x * random.random()  # warning: TRC207

@@ -1,0 +1,20 @@
+# case: the same model put in eval mode before tracing
+# torch: accepts
+# inputs: (torch.randn(8, 3),)
+# inputs2: (torch.randn(5, 3),)
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.drop = nn.Dropout(0.5)
+
+    def forward(self, x):
+        return self.drop(x)
+
+
+def trace_net():
+    model = Net().eval()
+    return torch.jit.trace(model, (torch.randn(4, 3),), check_inputs=[(torch.randn(6, 3),)])
