@@ -759,7 +759,7 @@ class Chains:
         seen = {id(start.node)}
         outer = None  # (caller file, caller name, its call's row) when the chain leaves the file
         while True:
-            entry = self.captured.functions.get(id(node.node))
+            entry = self.captured.entry(node)
             sites = self.captured.calls_to(node.node)
             if entry is None or not sites or not entry.reason.startswith(_CALLED):
                 break
@@ -780,7 +780,7 @@ class Chains:
                                      "its caller, in another file" if not _same_file(filename, start.module.path)
                                      else "its caller"))
         else:
-            entry = self.captured.functions.get(id(node.node))
+            entry = self.captured.entry(node)
             filename = str(node.module.path)
             steps.append(CaptureStep(node.display_name, self._shown(filename),
                                      self._def_row(filename, node.display_name),
