@@ -236,6 +236,7 @@ class Worker:
                 source = job.parsed.get(key) or read_source(path, limits=job.config.limits())
             if not isinstance(source, SourceFile):
                 self.errors.append(source)
+                self.promoted.add(key)  # (reported once: not read again when captured code reaches it)
                 continue
             summary = self.by_key.get(key)
             module = summary.module if summary is not None and buffer is None else None

@@ -67,14 +67,16 @@ def split_lines(text: str) -> list[str]:
 
 class FileText:
     """A summarized file's text, read again from disk when a node of it is first parsed (the few files being
-    parsed from are kept)."""
+    parsed from are kept, by path, size and modification time: a process that lints again after an edit, the editor
+    server or a test, reads the file anew)."""
 
-    _recent: dict[str, list[str]] = {}
+    _recent: dict[tuple, list[str]] = {}
     _LIMIT = 8
 
     @classmethod
     def lines(cls, path: Path) -> list[str]:
-        key = str(path)
+        status = path.stat()
+        key = (str(path), status.st_size, status.st_mtime_ns)
         found = cls._recent.get(key)
         if found is None:
             from jitlint.source import decode
@@ -87,10 +89,9 @@ class FileText:
 
     @classmethod
     def forget(cls, path: Path | None = None) -> None:
-        if path is None:
-            cls._recent.clear()
-        else:
-            cls._recent.pop(str(path), None)
+        for key in list(cls._recent):
+            if path is None or key[0] == str(path):
+                del cls._recent[key]
 
 
 def _piece(module: ModuleInfo, first: int, last: int, kind: str, wrapped: bool) -> cst.CSTNode:
