@@ -989,7 +989,7 @@ def test_old_generations_are_evicted(package, monkeypatch):
     static = package / ".jitlint_cache" / "static"
     [build] = [child for child in static.iterdir() if child.is_dir()]
     (static / "0123.json").write_text("{}")  # an entry of the format-2 layout
-    monkeypatch.setattr(cache, "_build_id", lambda: "another-build")  # as after an edit of jitlint
+    monkeypatch.setattr(cache, "build_id", lambda: "another-build")  # as after an edit of jitlint
     check("pkg", cwd=package)
     assert sorted(child.name for child in static.iterdir()) == ["another-build"]
     assert not build.exists()
@@ -1016,14 +1016,16 @@ def test_progress_reports_each_worker_and_ends_at_the_total(tmp_path, monkeypatc
     assert all(total == 2 * files for _done, total, _phase in reports)
     counts = [done for done, _total, _phase in reports]
     assert counts == sorted(counts) and counts[-1] == 2 * files, reports
-    phases = [phase.split(" | ") for _done, _total, phase in reports]
+    assert reports[0][2] == "summaries"  # phase one, before the workers start
+    phases = [phase.split(" | ") for _done, _total, phase in reports[1:]]
     assert all(len(workers) == 2 for workers in phases)
     seen = {worker.split(" ")[0] for workers in phases for worker in workers}
-    assert {"parse", "capture", "exchange", "lint", "done"} <= seen
+    assert {"parse", "capture", "lint", "done"} <= seen
     one = []
     engine.lint_run([tmp_path], Config(root=tmp_path), SPLITTABLE, jobs=1,
                     progress=lambda done, total, phase="": one.append((done, total, phase)))
-    assert one[0][2] == f"parse 0/{files}" and one[-1][2].startswith("lint ") and one[-1][0] < one[-1][1]
+    assert one[0][2] == "summaries" and one[1][2] == f"parse 0/{files}"
+    assert one[-1][2].startswith("lint ") and one[-1][0] < one[-1][1]
 
 
 def test_what_counts_as_an_interface_change():
