@@ -216,8 +216,14 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     def tell(total: int):
         if progress is None:
             return None
-        return lambda phase, done, _total: progress(done, total, f"{phase} (partial run: {total} of {len(files)} "
-                                                                   "files)")
+
+        def told(phase: str, done: int, of: int) -> None:  # parse then lint: two steps a file
+            where = f"(partial run: {total} of {len(files)} files)"
+            count = {"parse": done, "lint": total + done}.get(phase, total)
+            shown = f"{phase} {done}/{of} {where}" if phase in ("parse", "lint") else f"{phase} {where}"
+            progress(count, 2 * total, shown)
+
+        return told
 
     def explore(paths: list[Path], parsed: dict) -> tuple["pipeline.Worker", dict]:
         job = pipeline.Job(files, summaries, rules, policies, config, enabled, record=True, explore=paths,
