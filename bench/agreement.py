@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from jitlint.codes import CODES  # noqa: E402
-from jitlint.dynamic.confirm import _same_error  # noqa: E402
+from jitlint.targets.script.confirm import same_error  # noqa: E402
 
 
 def package_dir(name: str) -> Path:
@@ -121,7 +121,7 @@ def _own_error(confirmation: dict, code: str) -> bool:
     definitions aren't supported (line 65)")."""
     said = re.sub(r"^torch [0-9.+a-z]+: ", "", confirmation.get("detail", ""))
     said = re.sub(r"\s*\((?:line \d+|no line given)\)\s*$", "", said)
-    return _same_error(said, code) or _same_error(said + ":", code)
+    return same_error(said, code) or same_error(said + ":", code)
 
 
 def score(findings: list[dict]) -> dict:
@@ -161,7 +161,12 @@ def score(findings: list[dict]) -> dict:
             shown.add((f["filename"], int(where.group(1))))
     strict_lines = missed | strict_found | shown
     precision = len(confirmed) / (len(confirmed) + len(false)) if confirmed or false else None
+    # What `--dynamic` settled: each static error confirmed or refuted (not-reproduced), the rest by why not.
+    settled = sum(1 for f in errors if status(f) in ("confirmed", "not-reproduced"))
+    why = Counter(_unverified_reason((f.get("confirmation") or {}).get("detail", "")) for f in errors
+                  if status(f) not in ("confirmed", "not-reproduced"))
     return {
+        "errors": len(errors), "settled": settled, "unverified_by_reason": why.most_common(),
         "confirmed": len(confirmed), "missed": len(missed), "false_errors": len(false),
         "unverified": len(unverified), "recall": recall, "precision": precision,
         "located_missed": len(located_missed),
@@ -171,6 +176,18 @@ def score(findings: list[dict]) -> dict:
         "false_error_lines": sorted(f"{path}:{row}" for path, row in false),
         "misses_by_message": groups.most_common(),
     }
+
+
+def _unverified_reason(detail: str) -> str:
+    """Why a static error stayed unverified, in a few kinds."""
+    for kind, pattern in (("masked", r"^masked"), ("needs constructor arguments", r"needs constructor arguments"),
+                          ("no module class or scripted function reaches it", r"reaches this code"),
+                          ("import failed", r"importing it failed"), ("building failed", r"building it raised"),
+                          ("timed out", r"timed out"), ("stopped at an error with no usable location",
+                                                        r"no usable location")):
+        if re.search(pattern, detail):
+            return kind
+    return "other: " + _masked(detail)[:60]
 
 
 def _ratio(value: float | None) -> str:
@@ -230,6 +247,10 @@ def main() -> int:
               + (f", {elapsed:.0f}s" if elapsed else ""))
         print(f"{name}: strict recall {_ratio(result['strict_recall'])} ({result['strict_found']} of "
               f"{result['strict_lines']} lines, counting a confirmation only at torch's own line or by the rule's own error)")
+        print(f"{name}: --dynamic settled {result['settled']} of {result['errors']} static errors "
+              f"({_ratio(result['settled'] / result['errors'] if result['errors'] else None)}: confirmed or "
+              "not reproduced); unverified: " + ", ".join(f"{count} {why}" for why, count in
+                                                         result["unverified_by_reason"]))
         for line in result["false_error_lines"]:
             print(f"    false error: {line}")
         for message, count in result["misses_by_message"]:

@@ -8,10 +8,11 @@ Programs come from `bench/differential_programs.py` (a grammar of model code tha
 `nn.Module` subclasses scripted as `torch.jit.script(Model())` and free functions scripted as
 `torch.jit.script(entry)`. The batch is written to a temporary directory and:
 
-- torch 2.13 scripts every program in child processes: the dynamic checker's pool (`jitlint.dynamic.runner`:
-  long-lived workers that import torch once, a time limit per program, a hung or crashed worker replaced) running
-  its worker (`jitlint.dynamic.worker`: import, build with no arguments, script, parse torch's error text into the
-  program's line). One attempt per program: torch's first error is the verdict.
+- torch 2.13 scripts every program in child processes: the confirmer host's pool (`jitlint.confirm.pool`:
+  long-lived children that import torch once, a time limit per program, a hung or crashed child replaced) running
+  the script strategy's child side (`jitlint/targets/script/confirm_child.py`: import, build with no arguments,
+  script, parse torch's error text into the program's line). One attempt per program: torch's first error is the
+  verdict.
 - `jitlint check --target script --output-format json --no-cache` runs once on the whole directory.
 
 Per program: agree = torch scripts it and jitlint reports no error, or torch rejects it and jitlint reports an error
@@ -56,7 +57,7 @@ DEFAULT_OUT = HERE / ".work" / "differential"
 class TorchVerdict:
     status: str  # "scripted" | "rejected" | "import-error" | "build-error" | "no-answer" (timeout, crash)
     message: str = ""  # the first line of torch's error (or why there is no verdict)
-    text: str = ""  # torch's whole error text (cut at 4,000 characters by the worker)
+    text: str = ""  # torch's whole error text (cut at 4,000 characters by the child)
     line: int | None = None  # the program's line torch's error points at
     kind: str = ""  # the exception's type name
     group: str = ""  # the message masked (see `mask`)
@@ -69,18 +70,20 @@ class TorchVerdict:
 def run_torch(programs: list[Program], directory: Path, jobs: int, timeout: float, log: Path) -> dict[str, TorchVerdict]:
     """Script every program of `directory` (written there as `<name>.py`) with torch, one attempt each."""
     import jitlint
-    from jitlint.dynamic.runner import FileRequest, probe_torch, run_requests
+    from jitlint.confirm import FileRequest, Root
+    from jitlint.confirm.pool import probe_torch, run_requests
+    from jitlint.targets.script.confirm import ScriptStrategy
 
     root = os.path.realpath(directory)
     requests = [
         FileRequest(Path(root) / f"{p.name}.py", p.name, root,
-                    [p.root] if p.kind == "module" else [], [p.root] if p.kind == "function" else [])
+                    [Root(p.root, kind="class" if p.kind == "module" else "function")])
         for p in programs
     ]
     results = run_requests(
-        requests, python=sys.executable, torch_version=probe_torch(sys.executable),
-        jitlint_version=jitlint.__version__, timeout=timeout, factories={}, user_roots=[root], jobs=jobs,
-        cache_dir=None, log_path=log, extra={"max_attempts": 1},
+        requests, strategy=ScriptStrategy.name, strategy_file=ScriptStrategy.child, options={"max_attempts": 1},
+        python=sys.executable, torch_version=probe_torch(sys.executable), jitlint_version=jitlint.__version__,
+        timeout=timeout, factories={}, jobs=jobs, cache_dir=None, log_path=log,
     )
     verdicts = {}
     for result in results:
@@ -90,20 +93,20 @@ def run_torch(programs: list[Program], directory: Path, jobs: int, timeout: floa
 
 
 def verdict_of(response: dict | None, failure: str, path: str) -> TorchVerdict:
-    """The worker's answer for one program (one root) as a verdict."""
+    """The child's answer for one program (one root) as a verdict."""
     if response is None:
         return TorchVerdict("no-answer", failure)
     if response.get("import_error"):
         return TorchVerdict("import-error", response["import_error"])
-    (root,) = [*response["classes"].values(), *response["functions"].values()]
+    (root,) = response["roots"].values()
     if not root["built"]:
         return TorchVerdict("build-error", root.get("reason") or "not defined")
-    if root["scripted"]:
+    if root["passed"]:
         return TorchVerdict("scripted")
-    if not root["errors"]:
+    if not root["observations"]:
         return TorchVerdict("no-answer", "torch raised no error and did not script it")
-    error = root["errors"][0]
-    # The worker locates errors by source text when no frame names a user file; across a batch that can find an
+    error = root["observations"][0]
+    # The child locates errors by source text when no frame names a user file; across a batch that can find an
     # identical line of another program, so only a line in this program's own file counts.
     line = error["line"] if error.get("file") == path else None
     return TorchVerdict("rejected", error["message"], error.get("text") or "", line, error.get("kind", ""))

@@ -6,7 +6,8 @@
 The generator writes small model files: helper functions with checks on their inputs (library-style validation:
 `isinstance(x, torch.Tensor)`, `type(x)`, `x.dtype not in (...)`, `len(x.shape)`, `x.dim()`, asserts), shape
 arithmetic, control flow on sizes, on values and on configuration, containers of tensors, loops, submodules
-(`nn.Sequential`, `ModuleList`, blocks returning tuples), factories, builtins and indexing. It knows nothing of
+(`nn.Sequential`, `ModuleList`, blocks returning tuples), factories, builtins and indexing, and calls into an
+installed library (einops: functions, layers, a wrapped helper; the bench needs einops installed). It knows nothing of
 jitlint: each program is only Python that runs eagerly. Programs are reproducible from the seed (program `i` of
 seed `s` is always the same).
 
@@ -402,10 +403,38 @@ class Generator:
         ]
         return r.choice(forms)
 
+    def installed_libraries(self) -> Part:
+        """Calls into an installed library (einops) whose own code decides what a traced value does there: its
+        functions on the input or on a buffer, its layers as submodules (alone, in a Sequential), a call inside a
+        function registered with `torch.fx.wrap`."""
+        r = self.rng
+        name = self.fresh("ein_")
+        imports = "import einops\nfrom einops import pack, rearrange, reduce, repeat\n" \
+                  "from einops.layers.torch import EinMix, Rearrange, Reduce"
+        forms = [
+            Part(["x = rearrange(x, \"b c -> b c\")"]),
+            Part(["x = rearrange(x, \"b ... -> b (...)\")"]),
+            Part(["x = reduce(x, \"b c -> b c\", \"sum\")"]),
+            Part(["x = einops.repeat(x, \"b c -> b c\")"]),
+            Part([f"{name}, _ = pack([x, x], \"b *\")", "x = x + 0"]),
+            Part([f"x = x + rearrange(self.{name}, \"n -> n\").sum()"],
+                 [f"self.register_buffer(\"{name}\", torch.ones(4))"], uses_self=True),
+            Part([f"x = self.{name}(x)"], [f"self.{name} = Rearrange(\"b c -> b c\")"], uses_self=True),
+            Part([f"x = self.{name}(x)"], [f"self.{name} = nn.Sequential(Reduce(\"b c -> b c\", \"mean\"), nn.Identity())"],
+                 uses_self=True),
+            Part([f"x = self.{name}(x)"], [f"self.{name} = EinMix(\"b c -> b d\", weight_shape=\"c d\", c=4, d=4)"],
+                 uses_self=True),
+            Part([f"x = {name}(x)"], defs=[f"@torch.fx.wrap\ndef {name}(x):\n    return rearrange(x, \"b c -> b c\")"]),
+            Part([f"x = {name}(x)"], defs=[f"def {name}(x):\n    return rearrange(x, \"b c -> b c\")"]),
+        ]
+        part = r.choice(forms)
+        part.defs = [imports, *part.defs]
+        return part
+
     SNIPPETS = ("returns_and_calls", "class_features", "tensor_ops", "shape_arithmetic", "control_on_size", "control_on_value", "control_on_config", "containers",
                 "loops", "builtins_and_indexing", "library_check", "helper_with_size", "wrapped_helper",
-                "module_hazards")
-    WEIGHTS = (3, 3, 16, 3, 2, 2, 3, 2, 2, 3, 3, 2, 1, 1)
+                "module_hazards", "installed_libraries")
+    WEIGHTS = (3, 3, 16, 3, 2, 2, 3, 2, 2, 3, 3, 2, 1, 1, 2)
 
     def snippet(self, allow_self: bool) -> Part:
         while True:

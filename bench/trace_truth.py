@@ -208,7 +208,11 @@ def _build_torchvision(name):
         model = models.get_model(name, weights=None, weights_backbone=None)
     except TypeError:
         model = models.get_model(name, weights=None)
-    if name in models.list_models(module=models.video):
+    if name in models.list_models(module=models.video) and name.startswith(("mvit", "s3d")):
+        # built for 16 frames of 224 px (mvit's positional embeddings; s3d's final pooling)
+        first = (torch.randn(1, 3, 16, 224, 224),)
+        second = [(torch.randn(2, 3, 16, 224, 224),)]
+    elif name in models.list_models(module=models.video):
         first = (torch.randn(1, 3, 8, 112, 112),)
         second = [(torch.randn(2, 3, 8, 128, 128),), (torch.randn(2, 3, 8, 112, 112),)]
     elif name in models.list_models(module=models.optical_flow):
@@ -220,6 +224,10 @@ def _build_torchvision(name):
         second = [([torch.rand(3, 160, 160), torch.rand(3, 160, 160)],)]
     else:
         size = 128 if not name.startswith(("inception", "googlenet")) else 299
+        fixed = getattr(model, "image_size", None) or (224 if name.startswith("maxvit") else None)
+        if fixed:  # a model built for one resolution (its positional embeddings): another batch only
+            first = (torch.randn(1, 3, fixed, fixed),)
+            return model, first, [(torch.randn(2, 3, fixed, fixed),)]
         first = (torch.randn(1, 3, size, size),)
         second = [(torch.randn(2, 3, size + 32, size + 32),), (torch.randn(2, 3, size, size),)]
     return model, first, second
@@ -314,9 +322,9 @@ def collect(library: str, out: str, only: list[str], timeout: int) -> None:
     import torch
 
     torch.set_num_threads(1)
+    models, build = _models(library, set(only))  # first: a `more` library's builders may prepare its import
     package = importlib.import_module(library.split(".")[0] if "." in library else library)
     library_dir = os.path.realpath(os.path.dirname(package.__file__))
-    models, build = _models(library, set(only))
     rows = []
     signal.signal(signal.SIGALRM, _alarm)
     for family, name in models:
@@ -392,8 +400,15 @@ def collect(library: str, out: str, only: list[str], timeout: int) -> None:
             signal.alarm(0)
         print(f"{name}: {row['stage'] or 'done'} {row['verdict']} {row['detail'][:60]} {row['error'][:80]} "
               f"warnings={len(row['warnings'])}", file=sys.stderr, flush=True)
-    with open(out, "w", encoding="utf-8") as handle:
+        _dump(out, library, library_dir, rows)  # after each model: a run cut short keeps what it did
+    _dump(out, library, library_dir, rows)
+
+
+def _dump(out: str, library: str, library_dir: str, rows: list) -> None:
+    partial = out + ".part"
+    with open(partial, "w", encoding="utf-8") as handle:
         json.dump({"library": library, "library_dir": library_dir, "rows": rows}, handle, indent=1)
+    os.replace(partial, out)
 
 
 # -- compare ------------------------------------------------------------------------------------------------------

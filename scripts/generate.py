@@ -5,9 +5,10 @@
 
 Generated: `src/jitlint/codes.py` (the code table a cached run reads without importing LibCST or the rules),
 `rules/README.md` (every rule, one table per target), in README.md the summary of fixes and the targets table (each
-between `<!-- generated: NAME -->` and `<!-- end generated: NAME -->`), and `rules/script/error-sites.md` (the TorchScript frontend's error sites, from
-`src/jitlint/targets/script/error_sites.toml`, rendered by `scripts/error_sites.py`). Edit the rule classes and the
-table, not these.
+between `<!-- generated: NAME -->` and `<!-- end generated: NAME -->`), `rules/script/error-sites.md` (the TorchScript
+frontend's error sites, from `src/jitlint/targets/script/error_sites.toml`, rendered by `scripts/error_sites.py`), and
+`rules/compile/graph-breaks.md` (TorchDynamo's graph-break sites, from `src/jitlint/targets/compile/graph_breaks.toml`,
+rendered by `scripts/graph_breaks.py`). Edit the rule classes and the tables, not these.
 """
 
 from __future__ import annotations
@@ -28,14 +29,18 @@ README = ROOT / "README.md"
 RULES_INDEX = ROOT / "rules" / "README.md"
 
 
-def _error_sites():
+def _script(name: str):
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("error_sites", ROOT / "scripts" / "error_sites.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up while they are built
     spec.loader.exec_module(module)
     return module
+
+
+def _error_sites():
+    return _script("error_sites")
 
 
 def page_link(rule) -> str:
@@ -141,9 +146,11 @@ def readme_text(text: str) -> str:
 
 
 def outputs() -> dict[Path, str]:
-    error_sites = _error_sites()
+    error_sites = _script("error_sites")
+    graph_breaks = _script("graph_breaks")
     return {CODES_PY: codes_module(), README: readme_text(README.read_text(encoding="utf-8")),
-            RULES_INDEX: rules_index(), error_sites.PAGE: error_sites.page_text()}
+            RULES_INDEX: rules_index(), error_sites.PAGE: error_sites.page_text(),
+            graph_breaks.PAGE: graph_breaks.page_text()}
 
 
 def main() -> int:

@@ -306,4 +306,4 @@ def test_the_wheel_ships_the_rule_pages_and_the_api_table(tmp_path):
 
     shipped = {name.rsplit("/", 1)[-1] for name in names if name.startswith("jitlint/_pages/")}
     assert {f"{rule.code}.md" for rule in RULES} <= shipped
-    assert "jitlint/data/unsupported.toml" in names and "jitlint/dynamic/worker.py" in names
+    assert "jitlint/data/unsupported.toml" in names and "jitlint/confirm/child.py" in names

@@ -132,14 +132,15 @@ def test_empty_list_of_elements_of_unknown_types_gets_no_fix():
 
 
     class Faces(nn.Module):
+        def __init__(self, value):
+            super().__init__()
+            self.value = value  # its type is the constructor argument's, which the source does not show
+
         def forward(self, x: torch.Tensor, keep: bool):
             faces = []
             faces.append(None)
-            faces.append(self.unknown(x))
+            faces.append(self.value)
             return faces
-
-        def unknown(self, x):
-            return x
     """
     findings = [f for f in _check(source) if f["code"] == "JIT210"]
     assert all(f["fix"] is None for f in findings)

@@ -137,6 +137,14 @@ FAILS = {
                                      "        return -x\n\n\nclass M(nn.Module):\n    def __init__(self):\n"
                                      "        super().__init__()\n        self.body = nn.Sequential(nn.ReLU(), Branchy())\n\n"
                                      "    def forward(self, x):\n        return self.body(x)\n"),
+    "tensor-of-literals-with-traced-dtype": model("a = torch.tensor([1.0, 0.0], dtype=x.dtype, device=x.device)\n"
+                                                  "if a.sum() > 0:  # error: FX201\n    x = x + 1\nreturn x"),
+    # a test over several lines: Python 3.11 names the statement's line, or the comparison's when one made the bool
+    "multiline-if-attribute": model("if (  # error: FX201\n    x.requires_grad\n    or x.is_cuda\n):\n    x = x * 2\nreturn x"),
+    "multiline-if-compare": model("if (\n    x.sum() > 0  # error: FX201\n    or x.mean() < 0  # error: FX201\n):\n    x = x * 2\nreturn x"),
+    "multiline-while-not": model("while (  # error: FX201\n    not x.sum()\n):\n    x = x + 1\nreturn x"),
+    "multiline-ternary": model("return (x  # error: FX201\n        if\n        x.sum()\n        else -x)"),
+    "multiline-comprehension-if": model("return [i for i in range(3)  # error: FX201\n        if\n        x.sum()]"),
     # silent mis-traces: they trace
     "isinstance-list": model("if isinstance(x, (list, tuple)):  # error: FX220\n    x = torch.cat(x, 1)\nreturn x"),
     "mask-none": model("if mask is not None:  # error: FX221\n    x = x * mask\nreturn x", signature="self, x, mask=None"),
@@ -201,6 +209,51 @@ def test_taint_crosses_files(tmp_path):
     }
     findings = lint_files(files, tmp_path, codes=FX)
     assert [(f.filename.rsplit("/", 1)[-1], f.code, f.location.row) for f in findings] == [("layers.py", "FX201", 5)]
+
+
+HALTS_HELPER = """import warnings
+
+import torch
+import torch.nn as nn
+
+
+def vocoder(x, rate):
+    if rate == 1.0:
+        return x
+    return x * rate
+"""
+HALTS_STRETCH = """
+
+class Stretch(nn.Module):
+    def forward(self, x, rate=None):
+        if not torch.is_complex(x):  # error: FX201
+            warnings.warn("expects a complex tensor")
+        return vocoder(x, rate)
+"""
+HALTS_SHIFT = """
+
+class Shift(nn.Module):
+    def forward(self, x):
+        return vocoder(x, 2.0 ** (-3.0 / 12))
+"""
+
+
+def test_a_function_reached_only_after_a_failure_is_judged_by_the_runs_that_reach_it(tmp_path):
+    """symbolic_trace stops at the first failure: `vocoder(x, rate)` after a test that always raises never runs,
+    so the helper, which another module calls with a float (and traces), is not claimed to fail on `rate == 1.0`
+    (verified on torch 2.13 below: each class traced alone). Without the other caller, the helper would be judged
+    by the call after the failure (what the user meets once that failure is fixed)."""
+    source = HALTS_HELPER + HALTS_STRETCH + HALTS_SHIFT
+    findings = lint_files({"halts.py": source}, tmp_path / "lint", codes=FX)
+    assert [(f.code, f.location.row) for f in findings] == marks(source)
+    alone = HALTS_HELPER + HALTS_STRETCH
+    findings = lint_files({"alone.py": alone}, tmp_path / "alone", codes=FX)
+    assert [(f.code, f.location.row) for f in findings] == [("FX201", 8), *marks(alone)]
+    (tmp_path / "torch").mkdir()
+    stretch_last = HALTS_HELPER + HALTS_SHIFT + HALTS_STRETCH
+    traced = trace_sources({"shift": source, "stretch": stretch_last}, tmp_path / "torch")
+    assert traced["shift"].ok, traced["shift"]
+    assert traced["stretch"].rejected and traced["stretch"].line == marks(stretch_last)[0][1], traced["stretch"]
 
 
 def test_fx_wrap_patches_only_the_registering_module(tmp_path):

@@ -1,4 +1,5 @@
-"""Operator schemas as data (`jitlint/data/schemas.json`) and JIT416, the call matcher that reads them.
+"""Operator schemas as data (`jitlint/data/schemas.json`), the call matcher that reads them (`typing.calls`) and
+JIT416, which reports what it rejects.
 
 Each source below is a small module of our own: the flagged ones must fail in torch.jit.script with torch's
 "Arguments for call are not valid" / "Expected a value of type" at the marked line, and the look-alikes must
@@ -14,7 +15,10 @@ from pathlib import Path
 import pytest
 
 from jitlint.targets.script import schemas
-from jitlint.targets.script.infer import BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, list_of, optional_of
+from jitlint.targets.script.typing import calls
+from jitlint.targets.script.typing.types import (
+    BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, list_of, optional_of, union_of,
+)
 
 from oracles import points_at
 from oracles.script import script_source
@@ -140,7 +144,7 @@ def test_message_lists_the_candidates(lint_source):
 
 
 # -- the matcher on its own --------------------------------------------------------------------------------------
-A = schemas.Argument
+A = calls.Arg
 
 
 @pytest.mark.parametrize(
@@ -152,18 +156,30 @@ A = schemas.Argument
         (NUMBER, "float", 0, True), (NUMBER, "Tensor", 0, False), (STR, "Device", 0, True),
         (NONE, "Optional[Tensor]", 0, True), (NONE, "Tensor", 0, False), (INT, "List[int]", 2, True),
         (FLOAT, "List[int]", 2, False), (list_of(INT), "List[float]", 0, False),
-        (list_of(INT), "List[int]", 0, True), (list_of(schemas.MIXED), "List[int]", 0, False),
-        (None, "Tensor", 0, True), (INT, "t", 0, True), (INT, "Dict[str, t]", 0, True),
-        (optional_of(INT), "int", 0, True),  # refinement is followed elsewhere: unknown here
+        (list_of(INT), "List[int]", 0, True), (list_of(union_of([INT, TENSOR])), "List[int]", 0, False),
+        (None, "Tensor", 0, None), (INT, "t", 0, True),
+        # torch rejects these where the old matcher could not tell: an int is no dict, and an Optional[int] must be
+        # refined first ("Expected a value of type 'int' ... but instead found type 'Optional[int]'")
+        (INT, "Dict[str, t]", 0, False), (optional_of(INT), "int", 0, False),
     ],
 )
 def test_accepts(value, param, n, accepted):
-    assert schemas.accepts(value, schemas.parse_type(param), n) is accepted
+    formal = schemas.Param("a", schemas.schema_type(param), param, n, False, None)
+    assert calls.match_argument(formal, value, calls.TypeEnv(), True)[0] is accepted
 
 
 def test_unknown_operator_or_arguments_say_nothing():
-    assert schemas.check_call("aten::no_such_operator", [A(None, INT)]) is None
-    assert schemas.check_call("aten::sum", [A(None, None)], TENSOR, method=True) is None
+    assert calls.match_overloads(schemas.overloads("aten::no_such_operator"), [A(None, INT)]).status != "no"
+    assert calls.match_overloads(schemas.method_overloads("sum"), [A(None, None)], TENSOR).status != "no"
+
+
+def test_overloads_give_the_matched_return_type():
+    assert calls.match_overloads(schemas.overloads("aten::add"), [A(None, INT), A(None, INT)]).returns == INT
+    assert calls.match_overloads(schemas.overloads("aten::div"), [A(None, INT), A(None, INT)]).returns == FLOAT
+    assert calls.match_overloads(schemas.overloads("aten::sub"), [A(None, INT), A(None, TENSOR)]).returns == TENSOR
+    found = calls.match_overloads(schemas.method_overloads("max"), [A("dim", INT)], TENSOR).returns
+    assert found.fields == ("values", "indices")  # a named tuple
+    assert calls.match_overloads(schemas.method_overloads("append"), [A(None, FLOAT)], list_of(INT)).status == "no"
 
 
 def test_data_is_compact_json_of_the_pinned_torch():
@@ -178,8 +194,8 @@ def test_data_is_compact_json_of_the_pinned_torch():
 
 def test_static_path_never_imports_torch():
     code = (
-        "import sys\nfrom jitlint.targets.script import schemas\n"
-        "schemas.check_call('aten::sum', [schemas.Argument('keepdims', None)], None, True)\n"
+        "import sys\nfrom jitlint.targets.script import schemas\nfrom jitlint.targets.script.typing import calls\n"
+        "calls.match_overloads(schemas.method_overloads('sum'), [calls.Arg('keepdims', None)], None)\n"
         "assert 'torch' not in sys.modules, 'torch was imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -83,6 +83,84 @@ def test_traced_values_follow_into_helpers(tmp_path):
     assert found(findings) == [("TRC203", 8)]
 
 
+OTHER_FILE_HELPERS = """
+import math
+
+import torch
+
+
+def scale(q, width):
+    return q / math.sqrt(width)
+
+
+def wider(a: torch.Tensor | None, b: torch.Tensor):
+    return a.size(-1) > b.size(-1)
+"""
+OTHER_FILE_MODEL = """
+import torch.nn as nn
+
+from pkg.helpers import scale, wider
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 8)
+
+    def forward(self, q):
+        q = scale(q, q.size(-1))
+        h = self.proj(q)
+        if wider(h, q):
+            return h[..., :4]
+        return q
+"""
+
+
+def test_traced_values_follow_into_helpers_of_other_files(tmp_path):
+    """A size passed to a helper of another file is traced there (torch warns at `math.sqrt`); a helper's
+    returned comparison of sizes, and a torch.nn layer's output, are traced values where they are used (torch
+    warns at the `if`)."""
+    files = {"pkg/__init__.py": "", "pkg/helpers.py": OTHER_FILE_HELPERS, "pkg/model.py": OTHER_FILE_MODEL}
+    findings = lint_files(files, tmp_path, codes=codes_for("trace"))
+    assert sorted((Path(f.filename).name, f.code, f.location.row) for f in findings) == [
+        ("helpers.py", "TRC203", 8), ("model.py", "TRC201", 15)]
+    # the same whichever file comes first, and the findings of the helper need its callers' file in the run
+    again = lint_files(files, tmp_path, lint_only=["pkg/model.py", "pkg/helpers.py"], codes=codes_for("trace"))
+    assert sorted((Path(f.filename).name, f.code, f.location.row) for f in again) == [
+        ("helpers.py", "TRC203", 8), ("model.py", "TRC201", 15)]
+    alone = lint_files(files, tmp_path, lint_only=["pkg/helpers.py"], codes=codes_for("trace"))
+    assert [f for f in alone if f.code.startswith("TRC")] == []
+
+
+REEXPORTED_UTILS = """
+try:
+    from torch import _assert
+except ImportError:
+    def _assert(condition: bool, message: str):
+        assert condition, message
+"""
+REEXPORTED_MODEL = """
+import torch.nn as nn
+
+from pkg.utils import _assert
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        _assert(x.shape[1] == 4, "four channels")
+        return x * 2
+"""
+
+
+def test_a_reexported_torch_function_is_the_torch_function(tmp_path):
+    """`_assert` imported from a module that imports `torch._assert` (its fallback for an old torch unused) is
+    torch's: the check is frozen, and torch's warning is raised inside torch (hidden by its filter)."""
+    files = {"pkg/__init__.py": "", "pkg/utils.py": REEXPORTED_UTILS, "pkg/model.py": REEXPORTED_MODEL}
+    findings = [f for f in lint_files(files, tmp_path, codes=codes_for("trace")) if f.code.startswith("TRC")]
+    assert [(Path(f.filename).name, f.code, f.location.row) for f in findings] == [("model.py", "TRC201", 9)]
+    assert "torch._assert" in findings[0].message and "hides" in findings[0].message
+
+
 SUBMODULES = """
 import torch
 import torch.nn as nn

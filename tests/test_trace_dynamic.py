@@ -17,7 +17,7 @@ import math
 import torch
 import torch.nn as nn
 
-from pkg.helpers import scale
+from pkg.helpers import OPS, scale
 
 
 class Attention(nn.Module):
@@ -54,6 +54,11 @@ class Scaled(nn.Module):
 class NoInputs(nn.Module):
     def forward(self, x):
         return x * float(x.shape[0])
+
+
+class Dispatched(nn.Module):
+    def forward(self, q):
+        return OPS["halve"](q, q.size(-1))
 """
 
 HELPERS = """
@@ -62,6 +67,13 @@ import math
 
 def scale(q, width):
     return q / math.sqrt(width)
+
+
+def halve(q, width):
+    return q * math.floor(width / 2)
+
+
+OPS = {"halve": halve}
 """
 
 EXAMPLES = """
@@ -92,8 +104,8 @@ target = ["trace"]
 timeout = 900
 
 [tool.jitlint.trace]
-inputs = { "pkg.models:Attention" = "pkg.examples:q4", "pkg.models:Halves" = "pkg.examples:x8", "pkg.models:Heads" = "pkg.examples:x8", "pkg.models:Fine" = "pkg.examples:x8", "pkg.models:Scaled" = "pkg.examples:q4" }
-compare-inputs = { "pkg.models:Attention" = "pkg.examples:q6", "pkg.models:Halves" = "pkg.examples:x12", "pkg.models:Fine" = "pkg.examples:x12", "pkg.models:Scaled" = "pkg.examples:q6" }
+inputs = { "pkg.models:Attention" = "pkg.examples:q4", "pkg.models:Halves" = "pkg.examples:x8", "pkg.models:Heads" = "pkg.examples:x8", "pkg.models:Fine" = "pkg.examples:x8", "pkg.models:Scaled" = "pkg.examples:q4", "pkg.models:Dispatched" = "pkg.examples:q4" }
+compare-inputs = { "pkg.models:Attention" = "pkg.examples:q6", "pkg.models:Halves" = "pkg.examples:x12", "pkg.models:Fine" = "pkg.examples:x12", "pkg.models:Scaled" = "pkg.examples:q6", "pkg.models:Dispatched" = "pkg.examples:q6" }
 """
 
 
@@ -134,6 +146,8 @@ def test_without_inputs_a_finding_is_unverified(checked):
 
 @pytest.mark.torch
 def test_what_no_rule_saw_is_reported(checked):
-    """The helper in another file is not followed statically; torch warns there."""
-    assert checked[("helpers.py", 5, "TRC010")]["status"] == "confirmed"
+    """A helper in another file is followed statically (its finding confirmed); one reached through a dict is not,
+    and torch warns there."""
+    assert checked[("helpers.py", 5, "TRC203")]["status"] == "confirmed"
+    assert checked[("helpers.py", 9, "TRC010")]["status"] == "confirmed"
     assert not [key for key in checked if key[2] == "TRC010" and key[0] == "models.py"]

@@ -636,24 +636,14 @@ def _any_included(paths: list[Path], config) -> bool:
 
 
 def _run_dynamic(target, run, config, strict: bool, no_cache: bool, jobs: int | None, cache_dir: Path):
-    from jitlint.dynamic import DynamicError, DynamicSettings
+    from jitlint.confirm import ConfirmError, ConfirmSettings
     from jitlint.targets import confirm
 
-    settings = DynamicSettings(
-        timeout=config.dynamic_timeout,
-        factories=config.dynamic_factories,
-        python=config.dynamic_python or sys.executable,
-        jobs=jobs or os.cpu_count() or 1,
-        cache_dir=None if no_cache else cache_dir,
-        log_path=cache_dir / "dynamic" / "user-output.log",
-        strict=strict,
-        inputs=config.dynamic_inputs,
-        export_strict=config.settings("export").strict,
-        config=config,
-    )
+    settings = ConfirmSettings.from_config(config, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir,
+                                           no_cache=no_cache, strict=strict)
     try:
         return confirm(target, run, settings)
-    except DynamicError as error:
+    except ConfirmError as error:
         raise _fail(str(error))
 
 

@@ -17,6 +17,23 @@ class CodeInfo(NamedTuple):
 
 
 CODES: dict[str, CodeInfo] = {
+    "DYN000": CodeInfo("graph-break", "warning", "compile", None),
+    "DYN101": CodeInfo("branch-on-tensor", "warning", "compile", None),
+    "DYN102": CodeInfo("scalar-from-tensor", "warning", "compile", None),
+    "DYN103": CodeInfo("dynamic-shape-op", "warning", "compile", None),
+    "DYN104": CodeInfo("print-call", "warning", "compile", None),
+    "DYN105": CodeInfo("logging-call", "warning", "compile", None),
+    "DYN106": CodeInfo("untraceable-call", "warning", "compile", None),
+    "DYN107": CodeInfo("deepcopy-of-module", "warning", "compile", None),
+    "DYN108": CodeInfo("parameter-created-in-forward", "warning", "compile", None),
+    "DYN109": CodeInfo("tensor-as-text", "warning", "compile", None),
+    "DYN110": CodeInfo("rnn-module-call", "warning", "compile", None),
+    "DYN111": CodeInfo("scripted-submodule-call", "warning", "compile", None),
+    "DYN112": CodeInfo("traced-submodule-call", "warning", "compile", None),
+    "DYN201": CodeInfo("python-counter-attribute", "warning", "compile", None),
+    "DYN202": CodeInfo("string-argument", "warning", "compile", None),
+    "DYN203": CodeInfo("container-argument", "warning", "compile", None),
+    "DYN204": CodeInfo("specialised-int-argument", "warning", "compile", None),
     "EXP101": CodeInfo("data-dependent-branch", "error", "export", None),
     "EXP102": CodeInfo("data-dependent-assert", "error", "export", None),
     "EXP103": CodeInfo("tensor-to-python-number", "error", "export", None),
@@ -98,6 +115,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT122": CodeInfo("no-unsupported-context-manager", "error", "script", "unsafe"),
     "JIT123": CodeInfo("no-class-def-in-compiled", "error", "script", "safe"),
     "JIT124": CodeInfo("no-tuple-of-iterable", "error", "script", "unsafe"),
+    "JIT125": CodeInfo("no-unsupported-syntax", "error", "script", None),
     "JIT201": CodeInfo("unannotated-nontensor-default", "error", "script", "safe"),
     "JIT202": CodeInfo("unannotated-nontensor-param", "error", "script", "safe"),
     "JIT203": CodeInfo("unsupported-annotation", "error", "script", "unsafe"),
@@ -227,4 +245,4 @@ CODES: dict[str, CodeInfo] = {
 # Each code's target: what `Config.enabled_codes` selects by.
 TARGET_OF: dict[str, str | None] = {code: info.target for code, info in CODES.items()}
 # Codes off unless a selector names them (`Rule.default_enabled = False`).
-DEFAULT_OFF: frozenset[str] = frozenset({"JIT900", "TRC205"})
+DEFAULT_OFF: frozenset[str] = frozenset({"DYN203", "JIT900", "TRC205"})

@@ -173,21 +173,16 @@ def _lint_dynamic(run, config, chosen: list):
     """The findings marked by the dynamic confirmers of `chosen` targets (unmarked if one cannot run)."""
     if chosen:
         import os
-        import sys
 
-        from jitlint.dynamic import DynamicError, DynamicSettings
+        from jitlint.confirm import ConfirmError, ConfirmSettings
         from jitlint.targets import confirm
 
-        cache = config.root / ".jitlint_cache"
-        settings = DynamicSettings(
-            timeout=config.dynamic_timeout, factories=config.dynamic_factories,
-            python=config.dynamic_python or sys.executable, jobs=os.cpu_count() or 1,
-            cache_dir=cache, log_path=cache / "dynamic" / "user-output.log",
-        )
+        settings = ConfirmSettings.from_config(config, jobs=os.cpu_count() or 1,
+                                               cache_dir=config.root / ".jitlint_cache")
         try:
             for target in chosen:
                 run.findings = confirm(target, run, settings)
-        except DynamicError:
+        except ConfirmError:
             pass
     return run.findings
 

@@ -10,6 +10,7 @@ as `self.settings`. This module imports no LibCST and no target.
 from __future__ import annotations
 
 import dataclasses
+import types
 import typing
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,8 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True)
 class TargetSettings:
-    """The base of each target's settings (a target that declares none has this empty one)."""
+    """The base of each target's settings (a target that declares none has this empty one). A field may be typed
+    `X | None` (default None): the key is then optional, and when present holds an X."""
 
     @classmethod
     def keys(cls) -> dict[str, dataclasses.Field]:
@@ -70,6 +72,10 @@ _WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a s
 def _convert(key: str, value: Any, annotation: Any, metadata) -> Any:
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     expect = metadata.get("expect")
+    if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        # `X | None`: TOML has no null, so the key is absent for None and holds an X otherwise.
+        inner = args[0] if args[1] is type(None) else args[1]
+        return _convert(key, value, inner, metadata)
     if annotation in _WORDS:
         ok = (isinstance(value, bool) if annotation is bool else not isinstance(value, bool) and (
             isinstance(value, (int, float)) if annotation is float else isinstance(value, annotation)))

@@ -68,7 +68,8 @@ class Verdict:
 
 
 # The oracle module of each target.
-ORACLES = {"script": "oracles.script", "export": "oracles.export", "fx": "oracles.fx", "trace": "oracles.trace"}
+ORACLES = {"script": "oracles.script", "export": "oracles.export", "fx": "oracles.fx", "trace": "oracles.trace",
+           "compile": "oracles.compile"}
 
 
 def oracle(target: str):

@@ -44,149 +44,38 @@ is not flagged on a guess.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jitlint.facts import CyclicFact, Fact, RunFact, run_fact
+from jitlint.facts import CyclicFact, Fact, FactStore, RunFact, read_fact, run_fact
+from jitlint.facts.datadep_policy import DEPENDENT, RECORDED, TENSORISH, DatadepPolicy  # noqa: F401 (RECORDED: shared)
+from jitlint.facts.datadep_tables import (
+    DD_METHODS, DTYPE_METHODS, MASK_METHODS, NOT_TENSOR_LAYERS, OPTIONAL, RANK_METHODS, SEQUENCE_ANNOTATIONS,
+    SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_ANNOTATIONS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS,
+    TORCH_DATA, TORCH_DD, TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE,
+)
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
+from jitlint.facts.torch_api import PARAMETER_CLASSES
 from jitlint.names import first_param_name
 
 if TYPE_CHECKING:
     from jitlint.capture import CapturedFunction
     from jitlint.rules.base import RuleContext
 
-TENSORISH = frozenset({"tensor", "mask", "ddtensor"})
-# What Python cannot use as a bool while export traces: the truth value of a tensor, or of a value read from its data.
-DEPENDENT = TENSORISH | {"data"}
-# Values a capture records as part of the program (a policy that has sizes adds "size").
-RECORDED = TENSORISH | {"size"}
 
-# Tensor methods that give Python values known at trace time (static or symbolic): not tensors, not data.
-_STATIC_METHODS = frozenset({
-    "dim", "ndimension", "element_size", "is_contiguous", "is_floating_point", "is_complex", "get_device",
-    "stride", "storage_offset", "data_ptr", "type", "register_hook", "backward", "retain_grad", "requires_grad_",
-    "is_shared", "is_pinned", "untyped_storage", "storage", "has_names", "is_same_size", "is_set_to", "dim_order",
-    "is_sparse", "is_signed", "__len__", "apply_", "map_", "share_memory_", "numel", "nelement",
-})
-# Of those, the ones that describe an input's rank, dtype or layout (a policy's `rank`/`dtype` gives their kind).
-RANK_METHODS = frozenset({"dim", "ndimension"})
-DTYPE_METHODS = frozenset({"is_floating_point", "is_complex", "is_signed", "element_size"})
-_MASK_METHODS = frozenset({
-    "eq", "ne", "gt", "lt", "ge", "le", "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf",
-    "isfinite", "isposinf", "isneginf", "any", "all", "bool", "isclose",
-})
-_DD_METHODS = frozenset({"nonzero", "unique", "unique_consecutive", "masked_select", "argwhere"})
-_SEQUENCE_METHODS = frozenset({"split", "chunk", "unbind", "tensor_split", "split_with_sizes", "hsplit", "vsplit"})
-# Methods that keep the receiver's shape (a data-dependent shape stays one).
-_SHAPE_KEEPING = frozenset({
-    "cpu", "cuda", "to", "float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "detach",
-    "clone", "contiguous", "abs", "neg", "sigmoid", "relu", "exp", "log", "sqrt", "clamp", "clamp_min",
-    "clamp_max", "round", "floor", "ceil", "type_as", "mul", "add", "sub", "div", "pow",
-})
-
-# Tensor methods no Python builtin type has (lists, dicts, strings and numbers have `count`, `index`, `split`,
-# `sort`, `copy`, `real`...): called on a value of unknown kind (a submodule's output), the value is a tensor.
-_TENSOR_ONLY_METHODS = frozenset({
-    "sigmoid", "softmax", "log_softmax", "relu", "tanh", "exp", "log", "sqrt", "rsqrt", "abs", "sum", "mean",
-    "amax", "amin", "argmax", "argmin", "any", "all", "norm", "std", "var", "prod", "cumsum", "matmul", "mm", "bmm",
-    "view", "reshape", "flatten", "unsqueeze", "squeeze", "permute", "transpose", "contiguous", "float", "long",
-    "half", "double", "bool", "cpu", "cuda", "detach", "clone", "masked_fill", "clamp", "clamp_min", "clamp_max",
-    "topk", "gather", "scatter", "index_select", "nonzero", "unique", "numel", "dim", "tolist", "new_zeros",
-    "new_ones", "new_full", "new_empty", "new_tensor", "expand", "expand_as", "repeat", "chunk", "unbind", "eq",
-    "ne", "gt", "lt", "ge", "le", "type_as", "floor", "ceil", "flip", "roll", "narrow", "masked_select", "isnan",
-    "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "sigmoid_", "softmax", "max", "min", "argsort",
-})
-_TORCH_DATA = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
-_TORCH_DD = frozenset({
-    "torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.masked_select", "torch.argwhere",
-    "torchvision.ops.nms", "torchvision.ops.batched_nms", "torchvision.ops.boxes.nms",
-    "torchvision.ops.boxes.batched_nms", "torchvision.ops.remove_small_boxes", "torchvision.ops.boxes.remove_small_boxes",
-})
-_TORCH_SEQUENCE = frozenset({
-    "torch.split", "torch.chunk", "torch.unbind", "torch.tensor_split", "torch.meshgrid", "torch.broadcast_tensors",
-})
-_TORCH_MASK = frozenset(f"torch.{name}" for name in _MASK_METHODS)
-# torch functions that return something other than a tensor.
-_TORCH_NOT_TENSOR = frozenset({
-    "Size", "device", "dtype", "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "numel", "typename",
-    "result_type", "promote_types", "can_cast", "finfo", "iinfo", "Generator", "manual_seed", "seed",
-    "initial_seed", "autocast", "compile", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "layout",
-    "memory_format", "get_default_dtype", "Tensor", "export", "fx", "jit", "library", "ops", "cond", "vmap",
-})
-_TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
-_TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"})
-_SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "builtins.list", "builtins.tuple"})
-_OPTIONAL = frozenset({"typing.Optional"})
-PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"})
+def _without_none(annotation: cst.BaseExpression) -> cst.BaseExpression:
+    """`X | None` and `None | X` as `X` (the value is X whenever it is not None)."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        if isinstance(annotation.right, cst.Name) and annotation.right.value == "None":
+            return annotation.left
+        if isinstance(annotation.left, cst.Name) and annotation.left.value == "None":
+            return annotation.right
+    return annotation
 
 
 def _join(first, second):
     return first if first == second else None
-
-
-class DatadepPolicy:
-    """What one capture makes of values: how it sees sizes, ranks and dtypes, and what it records as events.
-
-    The base is torch.export's view of sizes (symbols: a size is unknown only when the tensor's shape depends on its
-    data) and records nothing; a target subclasses it in its own package and names the subclass on its capture policy
-    (`datadep = ExportDatadep`). An instance serves one analysis of one function: it may keep state (its events)."""
-
-    # Helper parameters take the kinds the callers in the same file pass (a traced value stays traced there).
-    follow_calls: ClassVar[bool] = False
-
-    def __init__(self) -> None:
-        self.events: list = []
-
-    # -- kinds ----------------------------------------------------------------------------------------------------
-    def size(self, receiver: str) -> str | None:
-        """`t.size(i)`, `t.shape[i]`, `t.numel()` (and the items of `t.shape`) of a tensor of kind `receiver`."""
-        return "data" if receiver == "ddtensor" else None
-
-    def rank(self) -> str | None:
-        """`t.dim()`, `t.ndim`, `len(t.shape)`."""
-        return None
-
-    def dtype(self) -> str | None:
-        """`t.dtype`, `t.is_floating_point()`..."""
-        return None
-
-    def arithmetic(self, left: str | None, right: str | None) -> str | None:
-        """`left <op> right` when the policy decides it (None: the shared rules: data wins, then tensors)."""
-        return None
-
-    def compared(self, kinds: set) -> str | None:
-        """A comparison of values of these kinds (none of them a tensor) when the policy decides it (None: the
-        shared rules: data, else unknown)."""
-        return None
-
-    def loop_item(self, iterable: str | None) -> str | None:
-        """What a `for` loop over a value of kind `iterable` binds to its target."""
-        return {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor",
-                "ddtensors": "ddtensor"}.get(iterable or "")
-
-    def length(self, value: str | None) -> str | None:
-        """`len(value)`."""
-        return "data" if value == "ddtensor" else None
-
-    def conversion(self, name: str, value: str | None) -> str | None:
-        """`int(value)`, `float(value)`, `bool(value)`, `complex(value)`, and `math.<name>(value)` (name "math")."""
-        if name == "math":
-            return None
-        return "data" if value in DEPENDENT else None
-
-    # -- events ---------------------------------------------------------------------------------------------------
-    def read(self, domain: "DatadepDomain", reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
-        """The expressions a statement evaluates (see `FlowDomain.read`)."""
-
-    def asserted(self, domain: "DatadepDomain", node: cst.Assert, frame: Frame) -> None:
-        """An `assert` (its test has been read)."""
-
-    def returned(self, domain: "DatadepDomain", node: cst.Return, frame: Frame) -> None:
-        """A `return` (its value has been read)."""
-
-    def loop(self, domain: "DatadepDomain", node: cst.For, iterable: str | None, frame: Frame) -> None:
-        """A `for` loop over a value of kind `iterable`."""
 
 
 @dataclass
@@ -222,6 +111,7 @@ class DatadepDomain(FlowDomain):
         self.self_name = first_param_name(function) if info is not None and info.bound_first_param else None
         self.parameters = parameters or {}  # kinds the callers pass, by parameter name (`follow_calls`)
         self.arguments: dict[int, tuple[list, dict]] = {}
+        self.returns: list[str | None] = []  # the kind of each `return` reached, in order
         self.frame: Frame | None = None
 
     @property
@@ -363,6 +253,10 @@ class DatadepDomain(FlowDomain):
 
     def _call(self, node: cst.Call, frame: Frame) -> str | None:
         func = node.func
+        if self.policy.follow_returns:
+            returned = self._project_call(node)
+            if returned is not None:
+                return returned
         qualified = self.imports.qualify(func)
         if isinstance(func, cst.Attribute) and qualified is None:  # a method of a value (not of an imported module)
             receiver = self.kind(func.value, frame)
@@ -382,27 +276,46 @@ class DatadepDomain(FlowDomain):
             first = node.args[0].value if node.args else None
             if isinstance(first, (cst.List, cst.Tuple)) or self.kind(first, frame) in TENSORISH | {"shape", "size"}:
                 return "tensor"  # several numbers (`torch.tensor(x.shape[-2:])`): values unknown to fake tensors
-            return "const"
-        if qualified in _TORCH_DATA:
+            return "const" if self.policy.constant_tensors else "tensor"
+        if qualified in TORCH_DATA:
             return "data"
-        if qualified in _TORCH_DD:
+        if qualified in TORCH_DD:
             return "ddtensor"
-        if qualified in _TORCH_SEQUENCE:
+        if qualified in TORCH_SEQUENCE:
             return "tensors"
-        if qualified in _TORCH_MASK:
+        if qualified in TORCH_MASK:
             return "mask"
         arguments = {self.kind(arg.value, frame) for arg in node.args}
         if "const" in arguments and not arguments & TENSORISH and qualified.startswith(("torch.", "torchvision.")):
             return "const"  # torch ops on a constant one-number tensor stay constant (fake tensors propagate it)
-        if qualified.startswith(_TENSOR_NAMESPACES):
+        if qualified.startswith(TENSOR_NAMESPACES):
             return "tensor"
         if qualified.startswith("torch.") and qualified.count(".") == 1:
             name = qualified[len("torch."):]
-            if name in _TORCH_NOT_TENSOR or name.startswith(("is_", "get_", "set_", "are_", "use_", "_")):
+            if name in TORCH_NOT_TENSOR or name.startswith(("is_", "get_", "set_", "are_", "use_", "_")):
                 return None
             if name == "where" and len(node.args) == 1:
                 return "ddtensors"  # `torch.where(cond)`: the indices where cond holds, one tensor per dimension
             return "tensor"
+        return None
+
+    def _project_call(self, node: cst.Call) -> str | None:
+        """The kind a call of a project function or a submodule returns (`follow_returns`), None if unknown."""
+        callee = self.ctx.captured.callee_of(node)
+        if callee is not None:
+            return returned_kind(self.ctx, callee[0])
+        func = node.func
+        if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and self.self_name is not None
+                and func.value.value == self.self_name and self.entry is not None and self.entry.owners):
+            constructors = set()
+            for owner in self.entry.owners:
+                info = self.ctx.project.attributes(owner).get(func.attr.value)
+                if info is None or not info.constructors:
+                    return None
+                constructors |= info.constructors
+            if all(name.startswith("torch.nn.") and name.rsplit(".", 1)[-1] not in NOT_TENSOR_LAYERS
+                   and name.count(".") in (2, 4) for name in constructors):
+                return "tensor"  # `self.norm(x)`: a torch.nn layer's output
         return None
 
     def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
@@ -413,13 +326,13 @@ class DatadepDomain(FlowDomain):
         if receiver in ("const", "ndarray"):
             return None if name in ("item", "tolist") else receiver
         if name == "item":
-            return "data"  # a Python scalar read from a tensor (or a NumPy value, which is one too under export)
-        if receiver is None and name in _TENSOR_ONLY_METHODS and not self._project_object(node):
+            return self.policy.scalar("item")  # a Python scalar read from a tensor (or a NumPy value)
+        if receiver is None and name in TENSOR_ONLY_METHODS and not self._project_object(node):
             receiver = "tensor"
         if receiver not in TENSORISH:
             return None
         if name == "tolist":
-            return "datalist"
+            return self.policy.scalar("tolist")
         if name == "size":
             if node.args:
                 return self.policy.size(receiver)
@@ -432,17 +345,17 @@ class DatadepDomain(FlowDomain):
             return self.policy.rank()
         if name in DTYPE_METHODS:
             return self.policy.dtype()
-        if name in _STATIC_METHODS:
+        if name in STATIC_METHODS:
             return None
         if name in ("equal", "allclose", "is_nonzero"):
             return "data"
-        if name in _MASK_METHODS:
+        if name in MASK_METHODS:
             return "mask"
-        if name in _DD_METHODS:
+        if name in DD_METHODS:
             return "ddtensor"
-        if name in _SEQUENCE_METHODS:
+        if name in SEQUENCE_METHODS:
             return "tensors"
-        if name in _SHAPE_KEEPING and receiver == "ddtensor":
+        if name in SHAPE_KEEPING and receiver == "ddtensor":
             return "ddtensor"
         return "tensor"
 
@@ -491,14 +404,16 @@ class DatadepDomain(FlowDomain):
             # TorchScript types an unannotated parameter as a Tensor; export's inputs are tensors: forward only.
             return "tensor" if self.is_forward and param.default is None else None
         annotation = param.annotation.annotation
+        if self.policy.union_annotations:
+            annotation = _without_none(annotation)
         outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
         qualified = self.imports.qualify(outer) or ""
-        if qualified in _TENSOR_ANNOTATIONS:
+        if qualified in TENSOR_ANNOTATIONS:
             return "tensor"
-        if isinstance(annotation, cst.Subscript) and qualified in _OPTIONAL | _SEQUENCE_ANNOTATIONS:
+        if isinstance(annotation, cst.Subscript) and qualified in OPTIONAL | SEQUENCE_ANNOTATIONS:
             inner = annotation.slice[0].slice
-            if isinstance(inner, cst.Index) and (self.imports.qualify(inner.value) or "") in _TENSOR_ANNOTATIONS:
-                return "tensor" if qualified in _OPTIONAL else "tensors"
+            if isinstance(inner, cst.Index) and (self.imports.qualify(inner.value) or "") in TENSOR_ANNOTATIONS:
+                return "tensor" if qualified in OPTIONAL else "tensors"
         return None
 
     def read(self, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
@@ -555,7 +470,7 @@ class DatadepDomain(FlowDomain):
             return
         outer = node.annotation.annotation
         qualified = self.imports.qualify(outer.value if isinstance(outer, cst.Subscript) else outer) or ""
-        value = "tensor" if qualified in _TENSOR_ANNOTATIONS else self.kind(node.value, frame)
+        value = "tensor" if qualified in TENSOR_ANNOTATIONS else self.kind(node.value, frame)
         frame.bind(node.target.value, value)
 
     def augmented_assign(self, node: cst.AugAssign, frame: Frame) -> None:
@@ -587,6 +502,7 @@ class DatadepDomain(FlowDomain):
 
     def returned(self, node: cst.Return, frame: Frame) -> None:
         self.frame = frame
+        self.returns.append(self.kind(node.value, frame) if node.value is not None else None)
         self.policy.returned(self, node, frame)
 
     def uncertain(self, test) -> bool:
@@ -611,18 +527,55 @@ class DatadepDomain(FlowDomain):
         pass
 
 
+class _OtherFiles:
+    """The data dependence of captured callers in other files than the one being linted, kept for the run (by
+    capture policy and module): a helper's parameters take the kinds its callers pass wherever they are. A caller
+    whose analysis is under way (calls that go round through several files) passes nothing known."""
+
+    def __init__(self) -> None:
+        self.stores: dict[tuple, tuple] = {}  # (policy, id(module)) -> (module, FactStore)
+        self.running: set[tuple] = set()
+
+    def result(self, ctx: "RuleContext", caller) -> "DatadepResult":
+        key = (ctx.policy, id(caller.module))
+        found = self.stores.get(key)
+        if found is None or found[0] is not caller.module:
+            found = self.stores[key] = (caller.module, FactStore())
+        running = (ctx.policy, id(caller.node))
+        if running in self.running:
+            raise CyclicFact(f"{DataDependence.__qualname__} reads itself across files")
+        other = type(ctx)(caller.module, ctx.project, ctx.captured, policy=ctx.policy, facts=found[1],
+                          settings=ctx.settings)
+        other.targets = ctx.targets
+        self.running.add(running)
+        try:
+            return read_fact(other, DataDependence, DataDependence, caller.node, ())
+        finally:
+            self.running.discard(running)
+
+
+def _caller_result(ctx: "RuleContext", caller) -> "DatadepResult":
+    if caller.module is ctx.module:
+        return ctx.fact(DataDependence, caller.node)
+    others = ctx.project.derived.get(_OtherFiles)
+    if others is None:
+        others = ctx.project.derived[_OtherFiles] = _OtherFiles()
+    return others.result(ctx, caller)
+
+
 def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFunction") -> dict[str, str | None]:
-    """The kinds the captured callers in this file pass to each parameter of `node` (joined over the calls: one
-    kind when every call that passes a known kind passes that one)."""
+    """The kinds the captured callers pass to each parameter of `node`, in any file of the run (joined over the
+    calls: one kind when every call that passes a known kind passes that one). A capture policy whose datadep
+    policy follows calls says `needs_one_process`: every caller is then parsed in this process."""
     params = node.params
     positional = [*params.posonly_params, *params.params]
     seen: dict[str, set] = {}
     for site in ctx.captured.calls_to(node):
         caller = site.caller
-        if caller is None or site.call is None or caller.module is not ctx.module or caller.node is node:
+        if caller is None or site.call is None or caller.node is node:
             continue
         try:
-            result = ctx.fact(DataDependence, caller.node)
+            result = _caller_result(ctx, caller)
         except CyclicFact:
             continue
         passed = result.arguments.get(id(site.call))
@@ -641,6 +594,34 @@ def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFun
         if len(known) == 1:
             found[name] = next(iter(known))
     return found
+
+
+def returned_kind(ctx: "RuleContext", callee) -> str | None:
+    """The kind a project function returns under `ctx`'s capture policy (`follow_returns`): one kind when every
+    `return` gives it and the end of the body is not reached, analysed once per run with its parameters as its
+    annotations say. A function whose analysis is under way (recursion) returns nothing known."""
+    cache = ctx.project.derived.setdefault(returned_kind, {})
+    key = (ctx.policy, id(callee.node))
+    found = cache.get(key)
+    if found is not None and found[0] is callee.node:
+        return found[1]
+    cache[key] = (callee.node, None)  # while it is analysed: unknown
+    other = type(ctx)(callee.module, ctx.project, ctx.captured, policy=ctx.policy, facts=FactStore(),
+                      settings=ctx.settings)
+    other.targets = ctx.targets
+    entry = ctx.captured.get(callee.node)
+    policy = ctx.captured.policy.datadep()
+    domain = DatadepDomain(callee.node, other, entry, policy, {})
+    kind = None
+    try:
+        falls_through = FlowWalker(domain, entry.pruned if entry is not None else ()).run(callee.node)
+    except RecursionError:
+        falls_through = True
+    if domain.returns and not falls_through:
+        kinds = set(domain.returns)
+        kind = next(iter(kinds)) if len(kinds) == 1 else None
+    cache[key] = (callee.node, kind)
+    return kind
 
 
 class DataDependence(Fact):

@@ -54,8 +54,8 @@ _TERMINATORS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
 
 
 class Reads(cst.CSTVisitor):
-    """Names read, if-expressions, calls, attribute accesses, binary operations and subscripts in expressions, in source order
-    (not inside lambdas or comprehensions, which bind their own names)."""
+    """Names read, if-expressions, calls, attribute accesses, binary and boolean operations and subscripts in
+    expressions, in source order (not inside lambdas or comprehensions, which bind their own names)."""
 
     def __init__(self) -> None:
         self.names: list[cst.Name] = []
@@ -64,6 +64,7 @@ class Reads(cst.CSTVisitor):
         self.attributes: list[cst.Attribute] = []
         self.binary: list[cst.BinaryOperation] = []
         self.subscripts: list[cst.Subscript] = []
+        self.boolean: list[cst.BooleanOperation] = []
 
     @classmethod
     def of(cls, *nodes: cst.CSTNode | None) -> "Reads":
@@ -96,6 +97,9 @@ class Reads(cst.CSTVisitor):
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         self.subscripts.append(node)
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        self.boolean.append(node)
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False

@@ -24,7 +24,8 @@ class Target:
     description: str
     # Capture policies by name -> "module:Class"; a rule names the one whose map says where it fires.
     policies: dict[str, str] = field(default_factory=dict)
-    # The module whose `run_dynamic(run, settings, ...)` confirms findings with the real capture ("" for none yet).
+    # Its confirmer strategy, "module:Class" (a `jitlint.confirm.Strategy`): how `--dynamic` runs the real capture and
+    # marks the target's findings ("" for none yet).
     confirmer: str = ""
     # Its `[tool.jitlint.<name>]` table: "module:Class" of a `jitlint.settings.TargetSettings` subclass ("" for none:
     # the target takes no table). The module must not import LibCST.
@@ -69,8 +70,13 @@ def confirmers(names: list[str]) -> list[Target]:
 
 
 def confirm(target: Target, run, settings):
-    """Mark `run.findings` with what the target's dynamic confirmer reproduces (its `run_dynamic`)."""
-    return importlib.import_module(target.confirmer).run_dynamic(run, settings)
+    """`run.findings`, marked with what the target's confirmer strategy reproduces (see `jitlint.confirm`)."""
+    from jitlint.confirm import confirm as run_strategy
+
+    module, _, name = target.confirmer.partition(":")
+    if not name:  # a confirmer that runs its own children (`run_dynamic`) until it is a strategy of the host
+        return importlib.import_module(module).run_dynamic(run, settings)
+    return run_strategy(getattr(importlib.import_module(module), name)(), run, settings)
 
 
 def target_of_policy(name: str) -> Target:

@@ -8,6 +8,6 @@ TARGET = Target(
     prefix="EXP",
     description="torch.export.export (default non-strict; `[tool.jitlint.export] strict = true`)",
     policies={"export": "jitlint.targets.export.policy:ExportPolicy"},
-    confirmer="jitlint.targets.export.dynamic",
+    confirmer="jitlint.targets.export.confirm:ExportStrategy",
     settings="jitlint.targets.export.settings:ExportSettings",
 )

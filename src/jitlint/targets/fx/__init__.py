@@ -13,6 +13,6 @@ TARGET = Target(
         "fx-trace": "jitlint.targets.fx.trace:TracePolicy",
     },
     # Traces the root module classes with torch.fx.symbolic_trace (wrap-and-retry); marks the FX2xx findings.
-    confirmer="jitlint.targets.fx.dynamic",
+    confirmer="jitlint.targets.fx.confirm:FxStrategy",
     settings="jitlint.targets.fx.settings:FxSettings",
 )

@@ -198,12 +198,13 @@ def _class_decorators(cls: ClassInfo) -> set[str]:
 
 
 def submodule_classes(project: ProjectIndex) -> frozenset[int]:
-    """Module classes (ids) traced as parts of a model rather than as the model itself: another class of the
-    project refers to them (a parent builds them, or takes them as a default), or functions only pass them on
-    (`_create(Block, ...)`, `build_model_with_cfg(Model, ...)`). They are called with what their caller passes (an
-    argument a call omits keeps its default). The others are the classes users trace themselves (roots): never
-    referred to, or built by a function (`model = ResNet(...)` in a builder). Every forward parameter of a root
-    becomes a Proxy placeholder, flags with defaults too."""
+    """Module classes (ids) traced as parts of a model rather than as the model itself: another module class of the
+    project builds them or passes them on (a parent's `__init__`, `_make_layer(Block, ...)`), or functions only
+    pass them on (`_create(Block, ...)`, `build_model_with_cfg(Model, ...)`). They are called with what their
+    caller passes (an argument a call omits keeps its default). The others are the classes users trace themselves
+    (roots): never referred to, or built by a function or by a class that is not a module (`model = ResNet(...)`
+    in a builder, a trainer's `get_model`). An `isinstance`/`issubclass` test names a class without using it.
+    Every forward parameter of a root becomes a Proxy placeholder, flags with defaults too."""
     return _class_references(project)[0]
 
 
@@ -233,9 +234,12 @@ def _class_references(project: ProjectIndex) -> tuple[frozenset[int], frozenset[
             if target is None or not project.is_module_class(target):
                 continue
             (as_attribute if id(node) in collector.attribute_values else otherwise).add(id(target))
-            if inside is not None:
-                if not (target.module is module and target.name == inside):  # not its own body
-                    in_classes.add(id(target))
+            if inside is not None and target.module is module and target.name == inside:
+                continue  # its own body
+            enclosing = module.classes.get(inside) if inside is not None else None
+            if enclosing is not None and project.is_module_class(enclosing) and (
+                    called or id(node) in collector.arguments):
+                in_classes.add(id(target))  # a parent module builds it, or hands it to what builds it
             elif called:
                 built_by_function.add(id(target))
             else:
@@ -256,6 +260,8 @@ class _References(cst.CSTVisitor):
         self.bases: set[int] = set()
         self.called: set[int] = set()
         self.attribute_values: set[int] = set()  # the class of `self.<name> = Cls(...)`
+        self.arguments: set[int] = set()  # a name passed as a call's argument (`_make_layer(Block, ...)`)
+        self.type_tests: set[int] = set()  # names inside the class argument of isinstance/issubclass
 
     def visit_Assign(self, node: cst.Assign) -> None:
         value = node.value
@@ -277,8 +283,16 @@ class _References(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.called.add(id(node.func))
+        for arg in node.args:
+            self.arguments.add(id(arg.value))
+        if isinstance(node.func, cst.Name) and node.func.value in ("isinstance", "issubclass") and len(node.args) > 1:
+            collector = _AllNames()
+            walk(node.args[1].value, collector)
+            self.type_tests |= collector.ids
 
     def _found(self, node: cst.BaseExpression) -> None:
+        if id(node) in self.type_tests:
+            return  # `isinstance(m, Cls)` names the class without using it
         self.found.append((node, self.classes[0] if self.classes else None, id(node) in self.called))
 
     def visit_Name(self, node: cst.Name) -> None:

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import math
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
@@ -49,6 +51,26 @@ from jitlint.project import (
     FunctionInfo,
     ModuleInfo,
     is_torch_module_base,
+)
+from jitlint.targets.fx.external import ExternalCallable, external_callable
+from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
+from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
+    BuiltinOnProxy,
+    ExternalRejects,
+    FinfoOfProxy,
+    IndexedByProxy,
+    IsinstanceOfProxy,
+    ModuleBuiltInTrace,
+    NumpyOnProxy,
+    ParameterNoneCheck,
+    ProxyAsBool,
+    ProxyDictKey,
+    ProxyItemAssigned,
+    ProxyIterated,
+    ScriptFunctionCalled,
+    TraceResult,
+    TypeCheckRaises,
+    VarargsFactory,
 )
 from jitlint.targets.fx.trace import TRACE_TIME_VALUES, attribute_only_classes, is_root_forward
 from jitlint.targets.fx.values import (
@@ -82,142 +104,6 @@ from jitlint.walk import walk
 if TYPE_CHECKING:
     from jitlint.capture import CapturedFunction
     from jitlint.targets.fx.trace import TracePolicy
-
-
-# -- results ------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
-class TraceResult:
-    """Something symbolic_trace does at `node` (the expression or statement torch's traceback points at)."""
-
-    node: cst.CSTNode
-    exception = "Exception"  # what torch raises there (a handler catching it makes the failure not one)
-
-
-@dataclass(frozen=True, eq=False)
-class ProxyAsBool(TraceResult):
-    """`bool()` of a Proxy: `TraceError: symbolically traced variables cannot be used as inputs to control flow`.
-    `construct`: "if", "while", "assert", "ternary", "and/or", "not", "bool()", "comprehension", "chained
-    comparison", "in", "builtin"."""
-
-    construct: str = "if"
-    exception = "TraceError"
-
-
-@dataclass(frozen=True, eq=False)
-class BuiltinOnProxy(TraceResult):
-    """A builtin (or torch constructor) that needs a concrete value, given a Proxy. `builtin`: "len", "int",
-    "float", "complex", "range", "index" (hex/oct/bin/chr), "round", "divmod", "max", "min", "sorted", "any",
-    "all", "torch.tensor" (of a Proxy), "torch.tensor-list" (of a list holding one), "torch.Size"."""
-
-    builtin: str = "len"
-
-    @property
-    def exception(self) -> str:  # type: ignore[override]
-        if self.builtin in ("len", "torch.tensor-list"):
-            return "RuntimeError"
-        if self.builtin in ("max", "min", "sorted", "any", "all"):
-            return "TraceError"
-        return "TypeError"
-
-
-@dataclass(frozen=True, eq=False)
-class ProxyIterated(TraceResult):
-    """A Proxy iterated: `TraceError: Proxy object cannot be iterated...`. `construct`: "for", "comprehension",
-    "star" (`*p`), "double-star" (`**p`), "star-target" (`a, *b = p`), "in" (`v in p`), or a builtin's name."""
-
-    construct: str = "for"
-    exception = "TraceError"
-
-
-@dataclass(frozen=True, eq=False)
-class IndexedByProxy(TraceResult):
-    """A concrete container indexed or sliced by a Proxy. `container`: "list", "tuple", "str", "dict",
-    "module-list", "module-dict", "tensor-slice" (a buffer sliced), "sequence-slice"."""
-
-    container: str = "list"
-
-    @property
-    def exception(self) -> str:  # type: ignore[override]
-        return "KeyError" if self.container in ("dict", "module-dict") else "TypeError"
-
-
-@dataclass(frozen=True, eq=False)
-class ProxyItemAssigned(TraceResult):
-    """`p[i] = v`: `TypeError: 'Proxy' object does not support item assignment`."""
-
-    exception = "TypeError"
-
-
-@dataclass(frozen=True, eq=False)
-class VarargsFactory(TraceResult):
-    """`torch.zeros(p, 3)`: sizes as separate arguments with a Proxy first."""
-
-    factory: str = "torch.zeros"
-    exception = "TypeError"
-
-
-@dataclass(frozen=True, eq=False)
-class FinfoOfProxy(TraceResult):
-    function: str = "torch.finfo"
-    exception = "TypeError"
-
-
-@dataclass(frozen=True, eq=False)
-class ModuleBuiltInTrace(TraceResult):
-    """A module built in traced code and called: `NameError: module is not installed as a submodule`."""
-
-    exception = "NameError"
-
-
-@dataclass(frozen=True, eq=False)
-class ScriptFunctionCalled(TraceResult):
-    """A `@torch.jit.script` function given a Proxy."""
-
-    exception = "RuntimeError"
-
-
-@dataclass(frozen=True, eq=False)
-class NumpyOnProxy(TraceResult):
-    function: str = "numpy"
-
-
-@dataclass(frozen=True, eq=False)
-class ProxyDictKey(TraceResult):
-    """A dict with a Proxy key given to a recorded operation: `RuntimeError: Keys for dictionaries used as an
-    argument cannot contain a Node`."""
-
-    exception = "RuntimeError"
-
-
-@dataclass(frozen=True, eq=False)
-class TypeCheckRaises(TraceResult):
-    """A `raise` or failing assertion reached because a Proxy failed a type check (`isinstance(x, torch.Tensor)`
-    is False for it). `raised`: the exception class raised, if known; `check`: the test a Proxy decided;
-    `statement`: "raise", "assert" or "torch._assert"."""
-
-    raised: str | None = None
-    check: cst.CSTNode | None = None
-    statement: str = "raise"
-
-    @property
-    def exception(self) -> str:  # type: ignore[override]
-        if self.statement != "raise":
-            return "AssertionError"
-        return (self.raised or "Exception").rpartition(".")[2]
-
-
-@dataclass(frozen=True, eq=False)
-class IsinstanceOfProxy(TraceResult):
-    """`isinstance(p, ...)` of a Proxy: fixed at trace time (`outcome`), the other branch is dropped."""
-
-    outcome: bool = False
-
-
-@dataclass(frozen=True, eq=False)
-class ParameterNoneCheck(TraceResult):
-    """`param is None` / `is not None` on a root forward's parameter: a Proxy, never None while tracing."""
-
-    name: str = ""
 
 
 # Exceptions and what catches them (`except X:`), for the failures above.
@@ -279,6 +165,7 @@ class Context:
 @dataclass
 class _Analysis:
     returned: Value | None = None
+    halts: bool = False  # every run of it in this context raises while tracing
 
 
 class TracingModel:
@@ -301,6 +188,13 @@ class TracingModel:
         self._passed: dict[str, set] | None = None
         self.closures: dict[int, tuple[cst.Lambda | cst.FunctionDef, FunctionInfo]] = {}  # key -> (node, where)
         self._nested: dict[int, FunctionInfo] = {}
+        self.halted = False  # whether the analysis `analyse` last returned from always raises
+        # Code after a failure every run meets is never traced. It is still analysed (the values it computes, the
+        # failures a user meets next), but what it finds in a function goes to `_after_failure` and is kept only
+        # for a function no trace reaches otherwise: a failure claimed in shared code would be one no run meets.
+        self.after_failure = 0
+        self._after_failure: dict[int, dict[tuple[str, int], TraceResult]] = {}
+        self._live: set[int] = set()
 
     # -- queries ----------------------------------------------------------------------------------------------
     def results_of(self, node: cst.FunctionDef) -> list[TraceResult]:
@@ -324,9 +218,14 @@ class TracingModel:
                 if entry.info.name == "forward" and owner is not None and id(owner) in attribute_only:
                     continue  # its calls are all `self.<name>(...)`, resolved: none ran it
                 self.analyse(entry.info, self.guessed_context(entry.info, owner))
+        for node_id, found in self._after_failure.items():
+            if node_id not in self._live:
+                kept = self.results.setdefault(node_id, {})
+                for key, result in found.items():
+                    kept.setdefault(key, result)
 
     def report(self, function: FunctionInfo, result: TraceResult) -> None:
-        found = self.results.setdefault(id(function.node), {})
+        found = (self._after_failure if self.after_failure else self.results).setdefault(id(function.node), {})
         found.setdefault((type(result).__name__, id(result.node)), result)
 
     # -- contexts ---------------------------------------------------------------------------------------------
@@ -369,6 +268,7 @@ class TracingModel:
         """What calling a project function with these arguments returns (its body analysed in that context).
         `free`: the values of an inner function's free variables; `report_to`: the function its findings belong
         to (the captured function that defines an inner one)."""
+        self.halted = False
         params = self.bind(function, args, bound)
         if params is None:
             return UNKNOWN
@@ -424,16 +324,22 @@ class TracingModel:
     def analyse(self, function: FunctionInfo, context: Context, report_to: FunctionInfo | None = None) -> Value:
         node_id = id(function.node)
         self._reached.add(node_id)
-        key = (node_id, id(context.owner), context)
+        self.halted = False
+        if not self.after_failure:
+            self._live.add(node_id)
+            if report_to is not None:
+                self._live.add(id(report_to.node))
+        key = (node_id, id(context.owner), context, self.after_failure > 0)
         known = self._contexts.setdefault(node_id, set())
         if key not in self._summaries and len(known) >= _MAX_CONTEXTS and not context.root:
             context = Context(tuple((name, widen(value)) for name, value in context.params), context.owner,
                               context.definite, context.type_checked, context.root, context.guessed)
-            key = (node_id, id(context.owner), context)
+            key = (node_id, id(context.owner), context, self.after_failure > 0)
             if key not in self._summaries and len(known) >= 2 * _MAX_CONTEXTS:
                 return UNKNOWN
         summary = self._summaries.get(key)
         if summary is not None:
+            self.halted = summary.halts
             return summary.returned if summary.returned is not None else UNKNOWN  # None: still being analysed
         if self._depth >= _MAX_DEPTH or self._analyses >= _MAX_ANALYSES:
             return UNKNOWN
@@ -445,6 +351,7 @@ class TracingModel:
             trace = FunctionTrace(self, function, context, report_to or function)
             walker = FlowWalker(trace, self._pruned(function))
             falls_through = walker.run(function.node)
+            summary.halts = trace.halted
             returned = trace.return_value
             if falls_through or returned is None:
                 returned = NONE if returned is None else join(returned, NONE)
@@ -455,6 +362,7 @@ class TracingModel:
         finally:
             self._depth -= 1
         summary.returned = returned
+        self.halted = summary.halts
         return returned
 
     def _pruned(self, function: FunctionInfo) -> set[int]:
@@ -484,7 +392,7 @@ class TracingModel:
         if len(info.init_values) != 1:
             return frozenset(), None
         value = info.init_values[0]
-        node, imports = value.node, value.imports
+        node, imports = unless_none(value.node), value.imports
         if not isinstance(node, cst.Call):
             return frozenset(), None
         kind = CONTAINER_KINDS.get(imports.qualify(node.func) or "")
@@ -510,6 +418,8 @@ class TracingModel:
                 qualified = imports.qualify(item.func) or ""
                 if qualified.startswith("torch.nn.") and is_torch_module_base(qualified):
                     found = None if qualified in CONTAINER_KINDS else qualified
+                elif _external_module(qualified):
+                    found = qualified
                 else:
                     target = self.project.resolve_class(qualified)
                     if target is not None and self.project.is_module_class(target):
@@ -544,8 +454,8 @@ class TracingModel:
     def static_value(self, node: cst.BaseExpression, module: ModuleInfo, depth: int = 0) -> Value:
         """The value of an expression evaluated at import time (a default, a global, a class attribute): never a
         Proxy."""
-        constant = _constant(node)
-        if constant is not _NOT_CONSTANT:
+        constant = literal_value(node)
+        if constant is not NOT_CONSTANT:
             return Const(constant)
         if isinstance(node, (cst.Tuple, cst.List)):
             kind = "tuple" if isinstance(node, cst.Tuple) else "list"
@@ -636,6 +546,7 @@ class FunctionTrace(FlowDomain[Value]):
         self._iterated: dict[int, Value] = {}
         self._decisions: dict[int, bool | None] = {}
         self._try_bodies: list[tuple[set[int], list[cst.ExceptHandler]]] | None = None
+        self.halted = False  # a statement every run reaches raised: symbolic_trace never runs what follows
 
     # -- reporting --------------------------------------------------------------------------------------------
     def report(self, result: TraceResult) -> None:
@@ -644,6 +555,39 @@ class FunctionTrace(FlowDomain[Value]):
         if self._caught(result):
             return
         self.model.report(self.report_to, result)
+        if result.raises and self.definite:
+            self.halted = True
+
+    def called(self, call: Callable[[], Value]) -> Value:
+        """Makes a project call (the model analyses the callee): after a failure, as code no trace runs; when
+        the callee always raises and the call is on every run's path, the trace stops here too."""
+        if self.halted:
+            self.model.after_failure += 1
+            try:
+                return call()
+            finally:
+                self.model.after_failure -= 1
+        returned = call()
+        if self.model.halted and self.definite and not self.quiet:
+            self.halted = True
+        return returned
+
+    @contextmanager
+    def alternatives(self):
+        """Calls of which one runs (the classes a module may be an instance of): each is analysed as if it were
+        the one, and the trace stops after them only when each stops. Yields `either(value)`, which closes one."""
+        before = self.halted
+        halts: list[bool] = []
+
+        def either(value: Value) -> Value:
+            halts.append(self.halted)
+            self.halted = before
+            return value
+
+        try:
+            yield either
+        finally:
+            self.halted = before or (bool(halts) and all(halts))
 
     def _caught(self, result: TraceResult) -> bool:
         if self._try_bodies is None:
@@ -685,9 +629,9 @@ class FunctionTrace(FlowDomain[Value]):
     def read(self, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         self.frame = frame
         if isinstance(statement, cst.If):
-            self._decisions[id(statement.test)] = self.truth(statement.test, "if")
+            self._decisions[id(statement.test)] = self.truth(statement.test, "if", statement)
         elif isinstance(statement, cst.While):
-            self._decisions[id(statement.test)] = self.truth(statement.test, "while")
+            self._decisions[id(statement.test)] = self.truth(statement.test, "while", statement)
         elif isinstance(statement, cst.For):
             iterated = self.ev(statement.iter)
             self._iterated[id(statement)] = iterated
@@ -785,7 +729,7 @@ class FunctionTrace(FlowDomain[Value]):
     # -- statements -------------------------------------------------------------------------------------------
     def _assert(self, statement: cst.Assert) -> None:
         before = self.type_checks
-        decided = self.truth(statement.test, "assert")
+        decided = self.truth(statement.test, "assert", statement)
         if statement.msg is not None:
             self.ev(statement.msg)
         if decided is False and self.type_checks > before:
@@ -824,6 +768,8 @@ class FunctionTrace(FlowDomain[Value]):
         elif isinstance(target, cst.Attribute):
             if not (isinstance(target.value, cst.Name) and target.value.value == self.self_name):
                 self.ev(target.value)
+            elif not self.is_rebound(target.value.value):
+                frame.bind(_SELF + target.attr.value, value)  # what later reads of `self.<name>` here see
 
     def unpack(self, value: Value, count: int, starred: bool, node: cst.CSTNode) -> list[Value]:
         """The values of `a, b = value` (one per target; a starred target gets a list)."""
@@ -896,23 +842,27 @@ class FunctionTrace(FlowDomain[Value]):
         return self.imports.qualify(node)
 
     # -- truth ------------------------------------------------------------------------------------------------
-    def truth(self, test: cst.BaseExpression, construct: str) -> bool | None:
-        """What `bool(test)` is when the code runs (None: unknown); reports `bool()` of a Proxy."""
+    def truth(self, test: cst.BaseExpression, construct: str, anchor: cst.CSTNode | None = None) -> bool | None:
+        """What `bool(test)` is when the code runs (None: unknown); reports `bool()` of a Proxy. `anchor`: the
+        statement (or conditional expression) whose test this is: CPython 3.11 compiles the test's jumps with the
+        anchor's line, except after a comparison (the jump then has the comparison's line), so that is the line a
+        traceback names when a Proxy that is not a comparison's result is made a bool there."""
         if isinstance(test, cst.BooleanOperation):
-            left = self.truth(test.left, "and/or" if construct in ("if", "while", "ternary") else construct)
+            left = self.truth(test.left, "and/or" if construct in ("if", "while", "ternary") else construct, anchor)
             is_and = isinstance(test.operator, cst.And)
             if left is (not is_and):  # `True or ...`, `False and ...`: the right side is not evaluated
                 return left
-            right = self.truth(test.right, "and/or" if construct in ("if", "while", "ternary") else construct)
+            right = self.truth(test.right, "and/or" if construct in ("if", "while", "ternary") else construct, anchor)
             if left is None:
                 if right is (not is_and):
                     return right
                 return None
             return right
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            inner = self.truth(test.expression, construct)
+            inner = self.truth(test.expression, construct, anchor)
             return None if inner is None else not inner
-        return self.truth_of(self.ev(test), test, construct)
+        at = test if anchor is None or isinstance(test, cst.Comparison) else anchor
+        return self.truth_of(self.ev(test), at, construct)
 
     def truth_of(self, value: Value, node: cst.CSTNode, construct: str) -> bool | None:
         if isinstance(value, Proxy):
@@ -1008,7 +958,7 @@ class FunctionTrace(FlowDomain[Value]):
         return value
 
     def e_IfExp(self, node: cst.IfExp) -> Value:
-        decided = self.truth(node.test, "ternary")
+        decided = self.truth(node.test, "ternary", node)
         if decided is True:
             return self.ev(node.body)
         if decided is False:
@@ -1054,8 +1004,8 @@ class FunctionTrace(FlowDomain[Value]):
         if isinstance(left, Proxy) or isinstance(right, Proxy):
             return PROXY  # the magic methods (and their reflections) record the operation
         if isinstance(left, Const) and isinstance(right, Const):
-            folded = _fold(left.value, right.value, operator)
-            if folded is not _NOT_CONSTANT:
+            folded = fold_constants(left.value, right.value, operator)
+            if folded is not NOT_CONSTANT:
                 return Const(folded)
         if isinstance(left, Seq) and isinstance(right, Seq) and type(operator).__name__ in ("Add", "AddAssign"):
             if left.items is not None and right.items is not None:
@@ -1117,8 +1067,8 @@ class FunctionTrace(FlowDomain[Value]):
         if same_class is not None and isinstance(operator, (cst.Equal, cst.NotEqual)):
             return Const(same_class if isinstance(operator, cst.Equal) else not same_class)
         if isinstance(left, Const) and isinstance(right, Const):
-            folded = _compare(left.value, right.value, operator)
-            if folded is not _NOT_CONSTANT:
+            folded = compare_constants(left.value, right.value, operator)
+            if folded is not NOT_CONSTANT:
                 return Const(folded)
         if isinstance(left, Unknown) or isinstance(right, Unknown):
             return Unknown(may_hold_proxy(left) or may_hold_proxy(right))
@@ -1207,6 +1157,8 @@ class FunctionTrace(FlowDomain[Value]):
             return self.model.global_value(qualified)
         base = node.value
         if isinstance(base, cst.Name) and base.value == self.self_name and not self.is_rebound(base.value):
+            if self.frame is not None and _SELF + node.attr.value in self.frame.values:
+                return self.frame.values[_SELF + node.attr.value]  # assigned earlier in this function
             return self.self_attribute(node.attr.value)
         return self.attribute(self.ev(base), node.attr.value)
 
@@ -1325,17 +1277,23 @@ class FunctionTrace(FlowDomain[Value]):
         for value in info.init_values:
             node = value.node
             if isinstance(node, cst.Name) and node.value in defaults:
-                if self.model.passed_literals().get(node.value, set()) - {_constant(defaults[node.value])}:
+                if self.model.passed_literals().get(node.value, set()) - {literal_value(defaults[node.value])}:
                     return None  # the project builds this module with the flag set otherwise too
                 node = defaults[node.value]
-            constant = _constant(node)
+            constant = literal_value(node)
             if not isinstance(constant, bool):
                 return None
             found.add(constant)
         return found.pop() if len(found) == 1 else None
 
     def _assigned_in_traced_code(self, cls: ClassInfo, info) -> bool:
-        for method_name in info.assigned_in - {"__init__"}:
+        """Whether traced code other than this function may have set the attribute before it is read here: a
+        traced method other than `__init__` assigns it. An attribute `__init__` sets and only this function
+        reassigns holds its `__init__` value until the reassignment, which the walk of this function sees."""
+        others = info.assigned_in - {"__init__"}
+        if "__init__" in info.assigned_in and others == {self.function.name} and cls is self.owner:
+            return False
+        for method_name in others:
             method = self.project.find_method(cls, method_name)
             entry = self.model.policy.captured.get(method.node) if method is not None else None
             if entry is not None and entry.body_captured:
@@ -1348,6 +1306,8 @@ class FunctionTrace(FlowDomain[Value]):
     def _is_module_constructor(self, qualified: str) -> bool:
         if qualified.startswith("torch.nn."):
             return is_torch_module_base(qualified)
+        if _external_module(qualified):
+            return True
         cls = self.project.resolve_class(qualified)
         return cls is not None and self.project.is_module_class(cls)
 
@@ -1357,6 +1317,9 @@ class FunctionTrace(FlowDomain[Value]):
             if qualified.startswith("torch.") and is_torch_module_base(qualified):
                 if qualified not in CONTAINER_KINDS:
                     classes.add(qualified)
+                continue
+            if _external_module(qualified):
+                classes.add(qualified)
                 continue
             cls = self.project.resolve_class(qualified)
             if cls is not None and self.project.is_module_class(cls):
@@ -1513,7 +1476,9 @@ class FunctionTrace(FlowDomain[Value]):
                     values.append(self.element_of(value))
         return Mapping(join_all(values), proxy_key)
 
-    def _comprehension(self, clause: cst.CompFor) -> dict[str, Value]:
+    def _comprehension(self, clause: cst.CompFor, anchor: cst.CSTNode | None = None) -> dict[str, Value]:
+        """Binds the comprehension's variables in a new scope; `anchor`: the comprehension (the line its `if`
+        tests jump at, see `truth`)."""
         scope: dict[str, Value] = {}
         self.scopes.append(scope)
         while clause is not None:
@@ -1521,7 +1486,7 @@ class FunctionTrace(FlowDomain[Value]):
             for name, value in self.unpacked_names(clause.target, element):
                 scope[name] = value
             for condition in clause.ifs:
-                self.truth(condition.test, "comprehension")
+                self.truth(condition.test, "comprehension", anchor)
             clause = clause.inner_for_in
         return scope
 
@@ -1538,7 +1503,7 @@ class FunctionTrace(FlowDomain[Value]):
         return []
 
     def _comprehension_value(self, node, kind: str) -> Value:
-        self._comprehension(node.for_in)
+        self._comprehension(node.for_in, node)
         try:
             if isinstance(node, cst.DictComp):
                 self.ev(node.key)
@@ -1655,8 +1620,8 @@ class FunctionTrace(FlowDomain[Value]):
                 self.scopes.pop()
         function = self.model.nested_function(node, where)
         free = {name: self.name_value(name) for name in _free_names(node, self.locals | set(self.nested_defs))}
-        return self.model.call(function, None, args, None, self.definite,
-                               self.context.type_checked or self.type_checks > 0, free, self.report_to)
+        return self.called(partial(self.model.call, function, None, args, None, self.definite,
+                                   self.context.type_checked or self.type_checks > 0, free, self.report_to))
 
     def self_call(self, node: cst.Call, name: str) -> Value:
         owners = [self.owner] if self.owner is not None else []
@@ -1702,11 +1667,12 @@ class FunctionTrace(FlowDomain[Value]):
             if name in ("forward", "__call__"):
                 return self.module_call(node, receiver, args)
             results = []
-            for cls in receiver.classes:
-                if isinstance(cls, ClassInfo):
-                    method = self.project.find_method(cls, name)
-                    if method is not None:
-                        results.append(self.project_call(node, method, cls, args, Module(frozenset([cls]))))
+            with self.alternatives() as either:
+                for cls in receiver.classes:
+                    if isinstance(cls, ClassInfo):
+                        method = self.project.find_method(cls, name)
+                        if method is not None:
+                            results.append(either(self.project_call(node, method, cls, args, Module(frozenset([cls])))))
             if results:
                 return join_all(results)
             if receiver.container and name in ("values", "children", "modules"):
@@ -1809,15 +1775,19 @@ class FunctionTrace(FlowDomain[Value]):
         if not module.classes:
             return Unknown(args.may_hold_proxy())
         results = []
-        for cls in module.classes:
-            if isinstance(cls, str) or self.model.leaves.leaf(cls):
-                results.append(self.recorded(node, args))  # a leaf: one call_module node
-                continue
-            forward = self.project.find_method(cls, "forward")
-            if forward is None:
-                results.append(Unknown(True))
-                continue
-            results.append(self.project_call(node, forward, cls, args, Module(frozenset([cls]))))
+        with self.alternatives() as either:
+            for cls in module.classes:
+                external = external_callable(cls) if isinstance(cls, str) else None
+                if external is not None:
+                    results.append(either(self.external_call(node, external, args)))  # as the table says
+                elif isinstance(cls, str) or self.model.leaves.leaf(cls):
+                    results.append(either(self.recorded(node, args)))  # a leaf: one call_module node
+                else:
+                    forward = self.project.find_method(cls, "forward")
+                    if forward is None:
+                        results.append(either(Unknown(True)))
+                    else:
+                        results.append(either(self.project_call(node, forward, cls, args, Module(frozenset([cls])))))
         return join_all(results)
 
     def sequential_call(self, node: cst.Call, module: Module, args: Arguments) -> Value:
@@ -1840,6 +1810,8 @@ class FunctionTrace(FlowDomain[Value]):
         cls = self.project.resolve_class(qualified)
         if cls is not None and self.project.is_module_class(cls):
             return Module(frozenset([cls]), None, local=True)
+        if _external_module(qualified):
+            return Module(frozenset([qualified]), None, local=True)
         head, _, last = qualified.rpartition(".")
         if head == "builtins" and last in _BUILTIN_TYPES:
             return self.builtin(node, last, args)
@@ -1860,8 +1832,8 @@ class FunctionTrace(FlowDomain[Value]):
         if function.cls is not None and self.project.is_module_class(function.cls) and function.name == "forward" \
                 and owner is not None and leaves.leaf(owner):
             return PROXY
-        return self.model.call(function, owner if owner is not None else function.cls, args, bound,
-                               self.definite, self.context.type_checked or self.type_checks > 0)
+        return self.called(partial(self.model.call, function, owner if owner is not None else function.cls, args,
+                                   bound, self.definite, self.context.type_checked or self.type_checks > 0))
 
     # -- calls of module-level names --------------------------------------------------------------------------
     def qualified_call(self, node: cst.Call, qualified: str, func: cst.BaseExpression) -> Value:
@@ -1888,6 +1860,11 @@ class FunctionTrace(FlowDomain[Value]):
         if qualified == "torch._assert":
             return self.torch_assert(node)
         args = self.arguments(node)
+        external = external_callable(qualified) if target is None else None
+        if external is not None:
+            if external.kind == "module":
+                return self.construct(node, qualified, args)
+            return self.external_call(node, external, args)
         if qualified.startswith(("torch.", "torchvision.ops.")):
             return self.torch_call(node, qualified, args)
         if qualified.startswith("math."):
@@ -1904,6 +1881,18 @@ class FunctionTrace(FlowDomain[Value]):
         if qualified in ("typing.cast",) and len(args.positional) == 2:
             return args.positional[1]
         if self.model.leaves.wraps_builtin(self.module, last) and args.holds_proxy():
+            return PROXY
+        return Unknown(args.may_hold_proxy())
+
+    def external_call(self, node: cst.Call, external: ExternalCallable, args: Arguments) -> Value:
+        """A library callable the table of external callables knows, called with these arguments."""
+        if external.proxy == "raises":
+            if any(holds_proxy(value) for value in external.triggering(args.positional, args.keywords)):
+                self.report(ExternalRejects(node, external.name, external.exception or "Exception",
+                                            external.says or ""))
+                return OPAQUE
+            return Unknown(args.may_hold_proxy())
+        if external.proxy == "traces" and args.holds_proxy():
             return PROXY
         return Unknown(args.may_hold_proxy())
 
@@ -1964,6 +1953,8 @@ class FunctionTrace(FlowDomain[Value]):
             if first is not None and holds_proxy(first):
                 self.report(BuiltinOnProxy(node, "torch.tensor-list"))
                 return OPAQUE
+            if any(holds_proxy(value) for value in args.keywords.values()):
+                return self.recorded(node, args)  # `dtype=x.dtype`: a Proxy among the arguments dispatches to it
             return Concrete("tensor") if not (first is not None and may_hold_proxy(first)) else UNKNOWN
         if qualified == "torch.Size":
             if first is not None and (isinstance(first, Proxy) or holds_proxy(first)):
@@ -2225,7 +2216,7 @@ class FunctionTrace(FlowDomain[Value]):
 
 
 # -- helpers --------------------------------------------------------------------------------------------------
-_NOT_CONSTANT = object()
+_SELF = "<self>."  # in a frame's values: `self.<name>` as this function last assigned it
 _DEFINITE = "<definite>"  # in a frame's values: the block depth down to which the path is certain (loop bodies)
 
 
@@ -2235,12 +2226,12 @@ class _KeywordLiterals(cst.CSTVisitor):
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
-            constant = _constant(node.value)
+            constant = literal_value(node.value)
             if isinstance(constant, bool):
                 self.found.setdefault(node.keyword.value, set()).add(constant)
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
-        key, constant = _constant(node.key), _constant(node.value)
+        key, constant = literal_value(node.key), literal_value(node.value)
         if isinstance(key, str) and isinstance(constant, bool):
             self.found.setdefault(key, set()).add(constant)
 
@@ -2282,6 +2273,12 @@ def _free_names(function: cst.FunctionDef, enclosing: set[str]) -> list[str]:
     return sorted({name.value for name in reads.names} & enclosing - own)
 
 
+def _external_module(qualified: str) -> bool:
+    """Whether a qualified name is a module class of an installed library the table of external callables knows."""
+    external = external_callable(qualified)
+    return external is not None and external.kind == "module"
+
+
 def _non_empty(value: Value) -> bool:
     """Whether iterating the value certainly yields an item."""
     if isinstance(value, Seq):
@@ -2291,61 +2288,6 @@ def _non_empty(value: Value) -> bool:
     if isinstance(value, Module):
         return bool(value.order)
     return False
-
-
-def _constant(node: cst.BaseExpression):
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return node.evaluated_value
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else _NOT_CONSTANT
-    if isinstance(node, cst.Name) and node.value in ("None", "True", "False"):
-        return {"None": None, "True": True, "False": False}[node.value]
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = _constant(node.expression)
-        if isinstance(inner, (int, float)) and not isinstance(inner, bool):
-            return -inner
-    return _NOT_CONSTANT
-
-
-_BINARY = {
-    "Add": lambda a, b: a + b, "Subtract": lambda a, b: a - b, "Multiply": lambda a, b: a * b,
-    "Divide": lambda a, b: a / b, "FloorDivide": lambda a, b: a // b, "Modulo": lambda a, b: a % b,
-    "Power": lambda a, b: a ** b, "LeftShift": lambda a, b: a << b, "RightShift": lambda a, b: a >> b,
-    "BitAnd": lambda a, b: a & b, "BitOr": lambda a, b: a | b, "BitXor": lambda a, b: a ^ b,
-}
-_COMPARE = {
-    "Equal": lambda a, b: a == b, "NotEqual": lambda a, b: a != b, "LessThan": lambda a, b: a < b,
-    "LessThanEqual": lambda a, b: a <= b, "GreaterThan": lambda a, b: a > b, "GreaterThanEqual": lambda a, b: a >= b,
-}
-
-
-def _fold(left, right, operator: cst.CSTNode):
-    name = type(operator).__name__.replace("Assign", "")
-    function = _BINARY.get(name)
-    if function is None:
-        return _NOT_CONSTANT
-    if name in ("Power", "LeftShift") and isinstance(right, int) and abs(right) > 64:
-        return _NOT_CONSTANT
-    if isinstance(left, (str, tuple)) and name == "Multiply" and isinstance(right, int) and right > 64:
-        return _NOT_CONSTANT
-    try:
-        result = function(left, right)
-    except Exception:  # noqa: BLE001
-        return _NOT_CONSTANT
-    if isinstance(result, (int, float, str, bool, tuple)) or result is None:
-        return result
-    return _NOT_CONSTANT
-
-
-def _compare(left, right, operator: cst.CSTNode):
-    function = _COMPARE.get(type(operator).__name__)
-    if function is None:
-        return _NOT_CONSTANT
-    try:
-        return bool(function(left, right))
-    except Exception:  # noqa: BLE001
-        return _NOT_CONSTANT
 
 
 def _parameters(function: FunctionInfo):

@@ -7,5 +7,5 @@ TARGET = Target(
     prefix="JIT",
     description="torch.jit.script (TorchScript)",
     policies={"script": "jitlint.targets.script.policy:ScriptPolicy"},
-    confirmer="jitlint.dynamic",
+    confirmer="jitlint.targets.script.confirm:ScriptStrategy",
 )

@@ -1,11 +1,11 @@
-"""A project function's `@torch.jit._overload` group (`infer.overload_group`), found without parsing the whole file
-when its text declares none: in a run split across workers, the file may be one another worker parses."""
+"""A project function's `@torch.jit._overload` group (`overloads.overload_group`), found without parsing the whole
+file when its text declares none: in a run split across workers, the file may be one another worker parses."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from jitlint.targets.script.infer import OverloadGroup, overload_group
+from jitlint.targets.script.overloads import OverloadGroup, overload_group
 
 
 def overload_group_of(function) -> OverloadGroup | None:
@@ -23,6 +23,6 @@ def overload_group_of(function) -> OverloadGroup | None:
 
 
 def implements_overloads(function) -> bool:
-    """Whether a project function implements `@torch.jit._overload` declarations (`infer.is_overload_implementation`)."""
+    """Whether a project function implements `@torch.jit._overload` declarations (`overloads.is_overload_implementation`)."""
     group = overload_group_of(function)
     return group is not None and group.implementation is function.node

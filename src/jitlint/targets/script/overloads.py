@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 
 import libcst as cst
@@ -78,3 +79,61 @@ def undeclared_unannotated(
             continue
         yield UndeclaredUnannotated(implementation.name, param.name.value)
         return  # torch stops at the first
+
+
+
+def is_overload_implementation(function: cst.FunctionDef, tree: cst.Module) -> bool:
+    """Whether `function` implements `@torch.jit._overload` declarations (an earlier function or method of the same
+    name in the same body): TorchScript compiles it once per declared signature, not with its own."""
+    return id(function) in _overload_implementations(tree)
+
+
+@dataclass(frozen=True)
+class OverloadGroup:
+    """`@torch.jit._overload` (or `_overload_method`) declarations of one name in one body, and the function
+    defined after them that implements them (None when there is none)."""
+
+    declarations: tuple[cst.FunctionDef, ...]
+    implementation: cst.FunctionDef | None
+
+
+def overload_group(function: cst.FunctionDef, tree: cst.Module) -> OverloadGroup | None:
+    """The overload group `function` declares or implements, if any."""
+    return _overload_groups(tree).get(id(function))
+
+
+def _overload_implementations(tree: cst.Module) -> frozenset[int]:
+    return frozenset(id(group.implementation) for group in _overload_groups(tree).values() if group.implementation)
+
+
+@lru_cache(maxsize=64)
+def _overload_groups(tree: cst.Module) -> dict[int, OverloadGroup]:
+    groups: dict[int, OverloadGroup] = {}
+    bodies = [tree.body]
+    bodies.extend(statement.body.body for statement in tree.body if isinstance(statement, cst.ClassDef)
+                  and isinstance(statement.body, cst.IndentedBlock))
+    for body in bodies:
+        declared: dict[str, list[cst.FunctionDef]] = {}
+        for statement in body:
+            if not isinstance(statement, cst.FunctionDef):
+                continue
+            names = {_dotted(decorator.decorator) for decorator in statement.decorators}
+            name = statement.name.value
+            if any(n is not None and n.rsplit(".", 1)[-1] in ("_overload", "_overload_method") for n in names):
+                declared.setdefault(name, []).append(statement)
+            elif name in declared:
+                group = OverloadGroup(tuple(declared.pop(name)), statement)
+                groups.update((id(member), group) for member in (*group.declarations, statement))
+        for declarations in declared.values():
+            group = OverloadGroup(tuple(declarations), None)
+            groups.update((id(member), group) for member in declarations)
+    return groups
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr.value}" if head else None
+    return None

@@ -23,12 +23,12 @@ from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, f
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.syntax import target_names
 from jitlint.names import ImportTable, first_param_name
-from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
-from jitlint.targets.script import infer
-from jitlint.targets.script.infer import BOOL, FLOAT, INT, STR, TENSOR, TSType, signature_comment
+from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, decorator_names
+from jitlint.targets.script.typing.annotations import is_none, named_params, signature_comment
+from jitlint.targets.script.typing.types import ANY_LIST, ANY_TUPLE, BOOL, FLOAT, INT, STR, TENSOR, Type
 from jitlint.walk import walk
 
-ReturnKind = Callable[[cst.Call], "TSType | None"]
+ReturnKind = Callable[[cst.Call], "Type | None"]
 IGNORE_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused", "torch.jit._drop"})
 # What torch's frontend swaps for a stub in a TorchScript class (`get_jit_def` with `should_drop`): the parameters
 # become `Any` (and `*args`/`**kwargs` go); `@torch.jit._drop` methods are left out of the class altogether.
@@ -52,7 +52,7 @@ NON_PRUNING_GUARDS = frozenset(
 # class TorchScript does not know (PIL.Image) torch errors instead, so it stays unknown). An isinstance test
 # checks the outer type only: `List` and `Tuple` stand for a list or tuple of any element.
 # (`dict` and bare `Dict` are not foldable: torch rejects them as isinstance targets, see JIT205.)
-_LIST, _TUPLE = TSType("List"), TSType("Tuple")
+_LIST, _TUPLE = ANY_LIST, ANY_TUPLE
 _ISINSTANCE_TYPES = {
     "torch.Tensor": TENSOR, "builtins.int": INT, "builtins.float": FLOAT, "builtins.bool": BOOL,
     "builtins.str": STR, "builtins.list": _LIST, "builtins.tuple": _TUPLE,
@@ -60,28 +60,43 @@ _ISINSTANCE_TYPES = {
 }
 
 
-def isinstance_type(annotation: cst.BaseExpression, imports: ImportTable) -> TSType | None:
+def isinstance_type(annotation: cst.BaseExpression, imports: ImportTable) -> Type | None:
     """The outer type an annotation gives, as `isinstance` tests it (None when folding does not follow it)."""
     outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
     return _ISINSTANCE_TYPES.get(imports.qualify(outer) or "")
 
 
-def param_types(function: cst.FunctionDef, imports: ImportTable) -> dict[str, TSType]:
+def param_types(function: cst.FunctionDef, imports: ImportTable, is_method: bool) -> dict[str, Type]:
     """TorchScript types of the parameters that `isinstance` can fold (TorchScript's parameter typing, reading only
-    the outer type of an annotation): Tensor (annotated, or unannotated with no default), and builtin scalars and
-    containers. Optional parameters are refined, not folded: left out."""
-    typed = infer.param_types(function, imports, is_method=False, annotation=isinstance_type)
-    params = function.params
-    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-        if (param.annotation is None and isinstance(param.default, cst.Name) and param.default.value == "None"
-                and signature_comment(function) is None):
-            # Unannotated with a `None` default: torch 2.13 still types it Tensor (verified: `def forward(self,
-            # x, size=None)` compiles with `size : Tensor`, and `size is None` folds to False).
-            typed[param.name.value] = TENSOR
-    return {name: kind for name, kind in typed.items() if kind is not None and not kind.is_optional}
+    the outer type of an annotation): Tensor (annotated, or unannotated, with no default or a `None` one: torch 2.13
+    types `def forward(self, x, size=None)`'s `size` Tensor, and `size is None` folds to False), and builtin
+    scalars and containers; from a `# type:` signature comment when there is one. Optional parameters are refined,
+    not folded: left out."""
+    params = named_params(function.params)
+    if is_method and params:
+        params = params[1:]
+    comment = signature_comment(function)
+    typed: dict[str, Type | None] = {}
+    if comment is not None:
+        given = comment.params
+        if given is None or len(given) != len(params):
+            return {}
+        for param, kind in zip(params, given):
+            # a type comment is evaluated where `Tensor` always names torch.Tensor, imported or not
+            if isinstance(kind, cst.Name) and kind.value == "Tensor" and imports.qualify(kind) is None:
+                typed[param.name.value] = TENSOR
+            else:
+                typed[param.name.value] = isinstance_type(kind, imports)
+    else:
+        for param in params:
+            if param.annotation is not None:
+                typed[param.name.value] = isinstance_type(param.annotation.annotation, imports)
+            elif param.default is None or is_none(param.default):
+                typed[param.name.value] = TENSOR
+    return {name: kind for name, kind in typed.items() if kind is not None}
 
 
-def _isinstance_value(test: cst.Call, imports: ImportTable, types: dict[str, TSType]) -> bool | None:
+def _isinstance_value(test: cst.Call, imports: ImportTable, types: dict[str, Type]) -> bool | None:
     if len(test.args) != 2 or not isinstance(test.args[0].value, cst.Name):
         return None
     actual = types.get(test.args[0].value.value)
@@ -102,7 +117,7 @@ def scripting_value(
     test: cst.BaseExpression,
     imports: ImportTable,
     names: dict[str, bool] | None = None,
-    types: dict[str, TSType] | None = None,
+    types: dict[str, Type] | None = None,
     attributes: AttributeValue | None = None,
 ) -> bool | None:
     """The value a test has while torch scripts it, when torch folds it to a constant; None when it does not.
@@ -173,6 +188,13 @@ def constant_names(project: ProjectIndex, cls: ClassInfo) -> frozenset[str]:
     return run_fact(project, ConstantNames, cls)
 
 
+def constant_attribute(name: str, ctx) -> bool:
+    """Whether `self.<name>` is a constant torch inlines (`Final` or `__constants__`) in a class the current
+    function is compiled for."""
+    owners = ctx.function.owners if ctx.function is not None else []
+    return any(name in constant_names(ctx.project, owner) for owner in owners)
+
+
 def is_ignored(function: FunctionInfo) -> bool:
     """Body not compiled (`@torch.jit.ignore` / `@torch.jit.unused` / `@torch.jit._drop`); the signature may
     still be."""
@@ -204,11 +226,8 @@ class ScriptScanner(PruningScanner):
     ) -> None:
         super().__init__(root)
         self.imports = imports
-        self.parameter_types = param_types(root, imports)
-        self.self_name: str | None = None
-        if is_method:
-            self.self_name = first_param_name(root)
-            self.parameter_types.pop(self.self_name, None)
+        self.parameter_types = param_types(root, imports, is_method)
+        self.self_name: str | None = first_param_name(root) if is_method else None
         self.constant_flag = constant_flag
         self.return_kind = return_kind
         self.rebound: set[str] = set()  # names assigned so far, in source order, to a value of unknown type
@@ -222,7 +241,7 @@ class ScriptScanner(PruningScanner):
         return None
 
     @property
-    def types(self) -> dict[str, TSType]:
+    def types(self) -> dict[str, Type]:
         """Parameter types that still hold here: a parameter rebound earlier may have changed type."""
         return {name: kind for name, kind in self.parameter_types.items() if name not in self.rebound}
 
@@ -321,6 +340,8 @@ class ScriptPolicy(CapturePolicy):
                     yield method, cls, f"property of {cls.name} (torch compiles every property)"
 
     def _script_class(self, cls: ClassInfo, reason: str) -> Iterator[Capture]:
+        if decorator_names(cls.node, cls.module.imports) & IGNORE_DECORATORS:
+            return  # an ignored class is not compiled (using it in compiled code is JIT622's error)
         for method in cls.methods.values():
             if "torch.jit._drop" not in method.decorators:
                 yield method, cls, f"method of TorchScript class {cls.name} ({reason})"
@@ -369,7 +390,7 @@ class ScriptPolicy(CapturePolicy):
         info = self.project.attributes(cls).get(name)
         return info.init_bool if info is not None and name in constant_names(self.project, cls) else None
 
-    def return_kind(self, call: cst.Call, imports: ImportTable) -> TSType | None:
+    def return_kind(self, call: cst.Call, imports: ImportTable) -> Type | None:
         """The declared return type of a project function a call resolves to, as `isinstance` folding sees it."""
         target = self.project.resolve_function(imports.qualify(call.func))
         if target is None or target.node.returns is None:

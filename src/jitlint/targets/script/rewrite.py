@@ -262,3 +262,19 @@ def annotate_param(param: cst.Param, annotation: str, ctx: RuleContext) -> list[
     if param.default is not None:
         return [PendingEdit(param.name, f"{param.name.value}: {annotation} = ", until=param.default)]
     return [PendingEdit(param.name, f"{param.name.value}: {annotation}")]
+
+
+def inner_indent(owner: cst.CSTNode, ctx: RuleContext) -> str:
+    """The indentation of the statements of `owner`'s indented body (`owner` is on the path being visited)."""
+    body = owner.body
+    return ctx.indent_of(owner) + (body.indent if body.indent is not None else ctx.module.tree.default_indent)
+
+
+def fresh_name(function: cst.FunctionDef, *candidates: str) -> str:
+    """The first of `candidates` (then `candidate_2`, ...) that the function does not use."""
+    used = names_in(function)
+    for suffix in ("", "_2", "_3", "_4"):
+        for candidate in candidates:
+            if candidate + suffix not in used:
+                return candidate + suffix
+    return candidates[0] + "_jitlint"

@@ -487,3 +487,23 @@ def unresolved_reads_with(
     walker = _Walk(known, pruned, walrus=text is None or ":=" in text)
     walker.block(function.body.body, _State(parameter_names(function), set()))
     return walker.found
+
+
+def params_of(function: cst.FunctionDef) -> dict[str, cst.Param]:
+    """A function's named parameters (positional-only, ordinary, keyword-only) by name."""
+    params = function.params
+    return {p.name.value: p for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
+def called_params(function: cst.FunctionDef) -> frozenset[str]:
+    """Names of `function`'s parameters its body calls as `name(...)` (rebound names included: callers filter)."""
+    names = set(params_of(function))
+    found: set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in names:
+                found.add(node.func.value)
+
+    walk(function.body, Calls())
+    return frozenset(found)

@@ -8,6 +8,6 @@ TARGET = Target(
     prefix="TRC",
     description="torch.jit.trace (and the tracer-based `torch.onnx.export(dynamo=False)`)",
     policies={"trace": "jitlint.targets.trace.policy:TracePolicy"},
-    confirmer="jitlint.targets.trace.confirm",
+    confirmer="jitlint.targets.trace.confirm:TraceStrategy",
     settings="jitlint.targets.trace.settings:TraceSettings",
 )

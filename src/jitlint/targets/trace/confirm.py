@@ -19,34 +19,23 @@ A finding of the trace target is then, for the classes whose trace runs its code
 What torch said that no finding explains is reported: TRC010 at the line of a TracerWarning or of a difference
 (or at the class when the difference names no line), TRC000 for a trace error (at the class: torch names no line).
 
-The child side is written for the shared confirmer host (`run(module, inputs, ctx)`); until that host runs it,
-`confirm_driver.py` is the child process and `run_dynamic` the parent.
+`TraceStrategy` is the parent side of a strategy of the confirmer host (`jitlint.confirm`); `confirm_child.py`
+(`run(module, inputs, ctx)`) its child side.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
-import re
-import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from jitlint import pages
 from jitlint.codes import TARGET_OF
+from jitlint.confirm import Observation, Results, Root, Strategy, definition_line, file_request, reaching, real
 from jitlint.finding import Confirmation, Finding, Location
 from jitlint.names import module_name_for
 
-CHILD = Path(__file__).with_name("confirm_child.py")
-DRIVER = Path(__file__).with_name("confirm_driver.py")
-MARKER = "@@JITLINT-TRACE@@"
 TRACE_ERROR = "TRC000"
 TRACE_WARNING = "TRC010"
-
-
-def real(path) -> str:
-    return os.path.realpath(str(path))
 
 
 @dataclasses.dataclass
@@ -70,18 +59,6 @@ def _roots(project) -> dict[tuple[str, str], TraceRoot]:
     return found
 
 
-def _reaching(captured, function) -> set[tuple[str, str]]:
-    """(real path, name) of the linted classes whose trace runs `function`: the owners of each function up its
-    chain of call sites."""
-    found: set[tuple[str, str]] = set()
-    for current in captured.upstream(function.info):
-        entry = captured.get(current.node)
-        for owner in entry.owners if entry else []:
-            if owner.module.linted:
-                found.add((real(owner.module.path), owner.name))
-    return found
-
-
 def _trace_settings(settings):
     config = getattr(settings, "config", None)
     if config is None:
@@ -95,25 +72,31 @@ def _inputs(settings) -> dict[str, str]:
     return {**getattr(settings, "inputs", {}), **_trace_settings(settings).inputs}
 
 
-class TraceStrategy:
+class TraceStrategy(Strategy):
     """How the trace target confirms its findings: what to trace, with which options, and how to mark."""
 
     name = "trace"
-    child = CHILD
+    child = Path(__file__).with_name("confirm_child.py")
+    # Each class traced in a fresh interpreter with its own time limit, as a user's trace script would run it.
+    isolate_roots = True
 
-    def requests(self, run, settings) -> list[TraceRoot]:
-        """Every linted module class with declared example inputs (what no rule saw is reported too)."""
+    def requests(self, run, settings):
+        """Every linted module class with declared example inputs (what no rule saw is reported too), each with the
+        function of its second set of inputs, if declared."""
         inputs = _inputs(settings)
-        return [root for key, root in sorted(_roots(run.project).items()) if root.key in inputs]
+        compare = _trace_settings(settings).compare_inputs
+        return [file_request(run.project, root.module, [Root(root.name, inputs=inputs[root.key],
+                                                             options={"compare": {root.name: compare.get(root.key)}})])
+                for _key, root in sorted(_roots(run.project).items()) if root.key in inputs]
 
     def options(self, run, settings) -> dict:
-        trace = _trace_settings(settings)
-        return {"strict": trace.strict, "compare": dict(trace.compare_inputs)}
+        return {"strict": _trace_settings(settings).strict}
 
-    def mark(self, run, results: dict, torch_version: str, settings) -> list[Finding]:
+    def mark(self, run, results: Results, torch_version: str, settings) -> list[Finding]:
         roots = _roots(run.project)
+        answers = results.roots
         captured = run.captured.get("trace")
-        version = torch_version if results else "n/a"
+        version = torch_version if answers else "n/a"
         out = []
         explained: set[tuple[str, str]] = set()  # roots where a finding was confirmed
         for finding in run.findings:
@@ -121,11 +104,11 @@ class TraceStrategy:
                 out.append(finding)
                 continue
             reached = _reached(finding, captured, roots)
-            status, detail = _judge(finding, reached, roots, results, version)
+            status, detail = _judge(finding, reached, roots, answers, version)
             if status == "confirmed":
                 explained |= reached
             out.append(dataclasses.replace(finding, confirmation=Confirmation(status, detail, version)))
-        out.extend(_unexplained(results, run.project, roots, version, explained))
+        out.extend(_unexplained(answers, run.project, roots, version, explained))
         out.sort(key=Finding.sort_key)
         return out
 
@@ -136,7 +119,7 @@ def _reached(finding: Finding, captured, roots) -> set[tuple[str, str]]:
         name = (finding.context.scope or "").split(".")[0]
         key = (real(finding.context.path), name)
         return {key} if key in roots else set()
-    return _reaching(captured, function) & set(roots)
+    return reaching(captured, function) & set(roots)
 
 
 def _short(text: str, limit: int = 110) -> str:
@@ -149,50 +132,56 @@ def _page_error_in(code: str, text: str) -> bool:
     return bool(expected) and expected[:60] in " ".join(text.split())
 
 
-def _judge(finding: Finding, reached: set, roots: dict, results: dict, version: str) -> tuple[str, str]:
+def _verdict(outcome) -> str | None:
+    """What the child side concluded of the trace ("accepts", "changes", "breaks", "rejects"); None when it did not
+    trace."""
+    return outcome.details.get("verdict")
+
+
+def _judge(finding: Finding, reached: set, roots: dict, answers: dict, version: str) -> tuple[str, str]:
     if finding.severity == "info":
         return "unverified", "advice: nothing for torch to reproduce"
     if not reached:
         return "unverified", "no module class of the linted files reaches this code"
-    checked = [key for key in sorted(reached) if key in results]
+    checked = [key for key in sorted(reached) if key in answers]
     if not checked:
         name = roots[sorted(reached)[0]].key
         return "unverified", f"needs example inputs: name a function returning them for `{name}` in " \
                              "[tool.jitlint.trace] inputs"
     path = real(finding.context.path)
-    rows = _rows(finding, roots[checked[0]].module if checked else None, reached, roots)
-    here = [(key, observation) for key in checked for observation in results[key].get("observations", [])
-            if observation.get("file") is not None and real(observation["file"]) == path
-            and observation.get("line") in rows]
+    rows = _rows(finding)
+    here: list[tuple[tuple[str, str], Observation]] = [
+        (key, observation) for key in checked for observation in answers[key].observations
+        if observation.file is not None and real(observation.file) == path and observation.line in rows]
     for _key, observation in here:
-        observation["used"] = True
-    here.sort(key=lambda item: item[1]["kind"] != "warning")  # torch's own warning first
+        observation.used = True
+    here.sort(key=lambda item: item[1].kind != "warning")  # torch's own warning first
     if here:
         key, observation = here[0]
-        if observation["kind"] == "warning":
-            hidden = " (hidden by torch's default filter)" if observation.get("hidden") else ""
+        if observation.kind == "warning":
+            hidden = " (hidden by torch's default filter)" if observation.details.get("hidden") else ""
             return "confirmed", (f"torch {version} warns here tracing {roots[key].name}{hidden}: "
-                                 f"{_short(observation['message'])}")
-        return "confirmed", f"torch {version}, tracing {roots[key].name}: {_short(observation['message'])}"
+                                 f"{_short(observation.message)}")
+        return "confirmed", f"torch {version}, tracing {roots[key].name}: {_short(observation.message)}"
     if finding.severity == "error":
         for key in checked:
-            for observation in results[key].get("observations", []):
-                if observation["kind"] == "error" and _page_error_in(finding.code, observation["message"]):
-                    observation["used"] = True
+            for observation in answers[key].observations:
+                if observation.kind == "error" and _page_error_in(finding.code, observation.message):
+                    observation.used = True
                     return "confirmed", (f"torch {version} tracing {roots[key].name}: "
-                                         f"{_short(observation['message'])}")
+                                         f"{_short(observation.message)}")
     for key in checked:
-        answer = results[key]
-        if not answer.get("built"):
-            return "unverified", answer.get("reason") or f"{roots[key].name} was not built"
-        if "verdict" not in answer:
-            return "unverified", answer.get("reason") or f"{roots[key].name} was not traced"
+        outcome = answers[key]
+        if not outcome.built:
+            return "unverified", outcome.reason or f"{roots[key].name} was not built"
+        if _verdict(outcome) is None:
+            return "unverified", outcome.reason or f"{roots[key].name} was not traced"
     if finding.severity == "error":
-        traced = [key for key in checked if results[key].get("verdict") != "rejects"]
+        traced = [key for key in checked if _verdict(answers[key]) != "rejects"]
         if traced:
             return "not-reproduced", f"torch {version} traced {', '.join(roots[k].name for k in traced)}"
         return "unverified", "masked: torch.jit.trace failed with another error first"
-    wrong = [key for key in checked if results[key].get("verdict") in ("changes", "breaks", "rejects")]
+    wrong = [key for key in checked if _verdict(answers[key]) in ("changes", "breaks", "rejects")]
     if wrong:
         return "unverified", (f"the trace of {roots[wrong[0]].name} is wrong or failed, at lines no observation "
                               "ties to this one")
@@ -201,7 +190,7 @@ def _judge(finding: Finding, reached: set, roots: dict, results: dict, version: 
                               "eager on the second inputs")
 
 
-def _rows(finding: Finding, _module, reached: set, roots: dict) -> set[int]:
+def _rows(finding: Finding) -> set[int]:
     """The lines where torch's observations belong to the finding: its own, and for a frozen branch or loop
     (TRC201, TRC202 on a statement's header) the block below the header, where the frozen side's operations are."""
     rows = set(range(finding.location.row, finding.end_location.row + 1))
@@ -230,96 +219,38 @@ def _source_lines(path) -> list[str]:
         return []
 
 
-def _definition_line(module, name: str) -> int:
-    match = re.search(rf"^class\s+{re.escape(name)}\b", module.tree.code, re.MULTILINE)
-    return module.tree.code.count("\n", 0, match.start()) + 1 if match else 1
-
-
-def _unexplained(results: dict, project, roots: dict, version: str, explained: set) -> list[Finding]:
+def _unexplained(answers: dict, project, roots: dict, version: str, explained: set) -> list[Finding]:
     """What torch said that no finding explains: TRC010 (warnings, differences), TRC000 (trace errors). A wrong
     result that names no line is explained by any confirmed finding of its class."""
     from jitlint.rules import RULES_BY_CODE
 
     linted = {real(m.path): m for m in project.modules.values() if m.linted}
     found: dict[tuple, Finding] = {}
-    for key, answer in sorted(results.items()):
-        for observation in answer.get("observations", []):
-            if observation.get("used"):
+    for key, outcome in sorted(answers.items()):
+        for observation in outcome.observations:
+            if observation.used:
                 continue
-            kind = observation["kind"]
-            if kind in ("mismatch", "breaks") and observation.get("file") is None and (key in explained or any(
-                    o["kind"] in ("diverges", "breaks") and o.get("file") for o in answer["observations"])):
+            kind = observation.kind
+            if kind in ("mismatch", "breaks") and observation.file is None and (key in explained or any(
+                    o.kind in ("diverges", "breaks") and o.file for o in outcome.observations)):
                 continue  # a confirmed finding, or the lines where it diverges, explain it
             rule = RULES_BY_CODE[TRACE_ERROR if kind == "error" else TRACE_WARNING]
-            file = observation.get("file")
+            file = observation.file
             if file is not None and real(file) in linted:
-                module, row, where = linted[real(file)], observation.get("line") or 1, ""
+                module, row, where = linted[real(file)], observation.line or 1, ""
             else:
                 module = roots[key].module
-                row = _definition_line(module, key[1])
+                row = definition_line(module, key[1])
                 where = f" (torch names no line; it was tracing `{key[1]}`)"
-            hidden = " (hidden by torch's default filter)" if observation.get("hidden") else ""
+            hidden = " (hidden by torch's default filter)" if observation.details.get("hidden") else ""
             what = {"warning": f"torch.jit.trace warns here{hidden}", "error": "torch.jit.trace rejects this",
                     "diverges": "the traced graph depends on the example here",
                     "breaks": "the traced module fails here", "mismatch": "the traced module is wrong"}[kind]
             location = Location(row, 1)
-            finding = Finding(rule.code, rule.name, f"{what}: {observation['message']}{where}; no static rule "
+            finding = Finding(rule.code, rule.name, f"{what}: {observation.message}{where}; no static rule "
                               "explains it yet", rule.severity, module.display_name, location, location,
                               url=pages.url(rule.code),
-                              confirmation=Confirmation("confirmed", f"torch {version}: {_short(observation['message'])}",
+                              confirmation=Confirmation("confirmed", f"torch {version}: {_short(observation.message)}",
                                                         version))
             found.setdefault((finding.filename, row, rule.code), finding)
     return list(found.values())
-
-
-# -- the parent process, until the shared confirmer host runs the strategy ----------------------------------------
-def _version(python: str) -> str:
-    from jitlint.dynamic import DynamicError
-
-    try:
-        done = subprocess.run([python, "-c", "import importlib.metadata as m, sys; "
-                               "sys.stdout.write(m.version('torch').split('+')[0])"],
-                              capture_output=True, text=True, timeout=120)
-    except (OSError, subprocess.SubprocessError):
-        done = None
-    if done is None or done.returncode != 0 or not done.stdout.strip():
-        raise DynamicError(f"--dynamic --target trace: torch is not installed in {python}")
-    return done.stdout.strip()
-
-
-def _run_root(root: TraceRoot, strategy: TraceStrategy, run, settings, user_roots: list[str]) -> dict:
-    dotted, package_root = module_name_for(root.module.path)
-    inputs = _inputs(settings)
-    log = Path(settings.log_path)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    job = {"root": str(Path(package_root).resolve()), "module": dotted, "name": root.name,
-           "inputs": inputs[root.key], "factory": settings.factories.get(root.key),
-           "options": {**strategy.options(run, settings), "compare": {
-               root.name: _trace_settings(settings).compare_inputs.get(root.key)}},
-           "user_roots": user_roots, "strategy": str(strategy.child), "log": str(log.resolve())}
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([job["root"], *filter(None, [env.get("PYTHONPATH")])])
-    try:
-        done = subprocess.run([settings.python, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True,
-                              timeout=settings.timeout, env=env, cwd=job["root"])
-    except subprocess.TimeoutExpired:
-        return {"built": False, "reason": f"tracing {root.name} took over {settings.timeout:g} s"}
-    if MARKER not in done.stdout:
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"built": False, "reason": f"the trace child for {root.name} died: {tail}"}
-    answer = json.loads(done.stdout.split(MARKER, 1)[1])
-    if answer.get("import_error"):
-        return {"built": False, "reason": f"importing it failed: {answer['import_error']}"}
-    return answer["roots"][root.name]
-
-
-def run_dynamic(run, settings) -> list[Finding]:
-    """Mark the trace findings of `run` with what torch.jit.trace does (see the module docstring)."""
-    strategy = TraceStrategy()
-    requests = strategy.requests(run, settings)
-    torch_version = _version(settings.python) if requests else ""
-    user_roots = sorted({real(module_name_for(m.path)[1]) for m in run.project.modules.values() if m.linted})
-    with ThreadPoolExecutor(max_workers=max(1, min(settings.jobs, len(requests) or 1))) as pool:
-        answers = list(pool.map(lambda root: _run_root(root, strategy, run, settings, user_roots), requests))
-    results = {(real(root.module.path), root.name): answer for root, answer in zip(requests, answers)}
-    return strategy.mark(run, results, torch_version, settings)

@@ -49,6 +49,24 @@ _CHECKS = frozenset({"torch._check", "torch._check_is_size", "torch._check_with"
 _CONVERTING = ("data", "baked")
 
 
+def _reexported(domain: DatadepDomain, qualified: str) -> str:
+    """The name a project module's import re-exports (`from .trace_utils import _assert`, where trace_utils does
+    `from torch import _assert` in a `try`): the torch or NumPy function the call runs."""
+    project = domain.ctx.project
+    for _ in range(8):
+        if not qualified or qualified.startswith(("torch.", "builtins.", "numpy.", "math.")):
+            return qualified
+        module_name, _, attr = qualified.rpartition(".")
+        module = project.module(module_name) if module_name else None
+        if module is None or attr in module.functions or attr in module.classes:
+            return qualified
+        target = module.imports.aliases.get(attr)
+        if target is None or target == qualified:
+            return qualified
+        qualified = target
+    return qualified
+
+
 @dataclass(frozen=True)
 class Frozen:
     """A place where torch.jit.trace evaluates Python once and records the result as a constant (or rejects).
@@ -97,6 +115,8 @@ def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
 
 class TraceDatadep(DatadepPolicy):
     follow_calls = True
+    follow_returns = True
+    union_annotations = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -215,7 +235,7 @@ class TraceDatadep(DatadepPolicy):
             if id(call) in self._done:
                 continue
             func = call.func
-            qualified = domain.imports.qualify(func) or ""
+            qualified = _reexported(domain, domain.imports.qualify(func) or "")
             args = [arg for arg in call.args if not arg.star]
             positional = [arg for arg in args if arg.keyword is None]
             kinds = [domain.kind(arg.value, frame) for arg in args]

@@ -105,6 +105,9 @@ def scripted_classes(project: ProjectIndex) -> frozenset[int]:
 class TracePolicy(CapturePolicy):
     name = "trace"
     datadep = TraceDatadep  # what torch.jit.trace makes of values (`jitlint.facts.datadep`)
+    # A helper's parameters take the kinds its callers pass, from callers in any file (`follow_calls`): a run split
+    # across workers would see only the callers of each worker's files (the engine keeps it whole).
+    needs_one_process = True
 
     def roots(self) -> Iterator[Capture]:
         project = self.project

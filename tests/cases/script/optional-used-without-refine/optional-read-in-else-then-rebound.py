@@ -18,5 +18,5 @@ class Embeddings(nn.Module):
         else:
             input_shape = inputs_embeds.size()[:-1]  # error: JIT704
         if inputs_embeds is None:
-            inputs_embeds = self.emb(input_ids)
+            inputs_embeds = self.emb(torch.zeros(1, dtype=torch.long))
         return inputs_embeds.view(input_shape[0], -1)

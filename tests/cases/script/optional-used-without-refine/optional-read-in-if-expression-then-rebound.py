@@ -15,5 +15,5 @@ class Embeddings(nn.Module):
     def forward(self, input_ids: torch.Tensor | None = None, inputs_embeds: torch.Tensor | None = None):
         n = input_ids.shape[-1] if input_ids is not None else inputs_embeds.shape[-2]  # error: JIT704
         if inputs_embeds is None:
-            inputs_embeds = self.emb(input_ids)
+            inputs_embeds = self.emb(torch.zeros(1, dtype=torch.long))
         return inputs_embeds[:, :n]

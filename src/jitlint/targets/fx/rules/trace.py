@@ -19,7 +19,7 @@ _WRAP = "or wrap the function with `torch.fx.wrap`"
 
 
 class _ModelRule(FxTraceRule):
-    result: ClassVar[type[tracing.TraceResult]]
+    result: ClassVar[type[tracing.TraceResult] | tuple[type[tracing.TraceResult], ...]]
     facts = (tracing.TraceResults,)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
@@ -230,11 +230,16 @@ class TypeCheckFailsOnProxy(_ModelRule):
     code = "FX211"
     name = "type-check-fails-on-proxy"
     severity = "error"
-    result = tracing.TypeCheckRaises
+    result = (tracing.TypeCheckRaises, tracing.ExternalRejects)
     summary = "a `raise` or failing `assert` reached because a Proxy fails a type check (`isinstance(x, torch.Tensor)`)"
     message = "a type check fails on a Proxy, and the code raises"
 
-    def describe(self, result: tracing.TypeCheckRaises) -> str:
+    def describe(self, result: tracing.TypeCheckRaises | tracing.ExternalRejects) -> str:
+        if isinstance(result, tracing.ExternalRejects):
+            says = f" (\"{result.says}...\")" if " " in result.says else ""
+            return (f"symbolic_trace fails in `{result.callable}`, an installed library's code: given a traced value "
+                    f"(a `torch.fx.Proxy`, not a tensor) it raises `{result.raised}`{says}; call it in a function "
+                    "registered with `torch.fx.wrap` (or make the module a leaf), or use torch operations")
         what = {"raise": f"raises {('`' + result.raised.rpartition('.')[2] + '`') if result.raised else 'here'}",
                 "assert": "fails this `assert`", "torch._assert": "fails this `torch._assert`"}[result.statement]
         return (f"symbolic_trace {what}: a traced value is a `torch.fx.Proxy`, so a type check on it "

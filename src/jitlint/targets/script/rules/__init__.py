@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from jitlint.rules.base import PendingFix, Rule, RuleContext
+from jitlint.rules.base import Rule
 
 
 class ScriptRule(Rule):
@@ -13,8 +13,3 @@ class ScriptRule(Rule):
     target: ClassVar[str | None] = "script"
     policy: ClassVar[str | None] = "script"
     pruned_note: ClassVar[str] = "torch parses the whole function, including this `is_scripting()` branch"
-
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        """The fix of a flow event the rule reports (`jitlint.targets.script.events`), at `node` with `message`;
-        `ctx.ancestors` lead down to `node`. None: no fix."""
-        return None

@@ -8,16 +8,18 @@ from jitlint.facts.torch_api import CONTAINER_KINDS
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.infer import INT, TENSOR_METHODS
+from jitlint.targets.script.claims import results_for
+from jitlint.targets.script.facts import ScriptTypes
+from jitlint.targets.script.literals import global_value_type
 from jitlint.targets.script.members import (
     DATACLASS_DECORATORS, METHOD_VALUE_ERRORS, annotation_uncompilable_reason, guarded_by_hasattr, module_owners,
     resolved_method, self_attribute_load, self_attribute_name,
 )
-from jitlint.targets.script.policy import constant_names
+from jitlint.targets.script.policy import constant_attribute, constant_names
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules._expr import (
-    constant_attribute, global_value_type, is_evident_tensor_method, literal_type,
-)
+from jitlint.targets.script.typing.analysis import function_types
+from jitlint.targets.script.typing.types import Type
+from jitlint.targets.script.typing.types import annotation as annotation_of
 from jitlint.walk import walk
 from jitlint.wording import a
 
@@ -122,6 +124,7 @@ class _AttributeValueRule(ScriptRule):
 
 
 class AttributeEmptyContainer(_AttributeValueRule):
+    facts = (ScriptTypes,)
     code = "JIT602"
     name = "attr-empty-container"
     severity = "error"
@@ -154,8 +157,17 @@ class AttributeEmptyContainer(_AttributeValueRule):
         owner = owners[0]
         types = set()
         for method in owner.methods.values():
-            for argument in _appended(method.node, name):
-                types.add(_element_type(argument, method.node, ctx, torch))
+            appended = _appended(method.node, name)
+            compiled = ctx.captured.get(method.node)
+            if not appended:
+                continue
+            if compiled is None or not compiled.body_captured:
+                return None  # appended where torch compiles nothing: the type is not the typer's to say
+            typed = function_types(ctx, method.node).types
+            for argument in appended:
+                value = typed.get(id(argument))
+                types.add(annotation_of(value, tensor=f"{torch}.Tensor") if isinstance(value, Type) and
+                          value.fully_known else None)
         if len(types) != 1 or None in types:
             return None
         annotation = f"{name}: list[{types.pop()}]"
@@ -180,6 +192,22 @@ class AttributeUnconvertibleValue(_AttributeValueRule):
     summary = "an attribute holding a lambda, a mixed-type list, `object()`, a builtin class (`float`), a `functools.partial` or a bound method"
     message = "attribute value TorchScript cannot convert"
     bad_kinds = frozenset({"lambda", "mixed-list", "object", "python-type"})
+    facts = (ScriptTypes,)
+
+    _REASONS = {"set": ("a set", "set"), "ndarray": ("a NumPy value", "numpy.ndarray"),
+                "generator": ("a generator", "generator"), "mixed-dict": ("a dict whose keys or values have several "
+                                                                          "types", "dict"),
+                "list-element": ("a list of values TorchScript cannot type", "list")}
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # the values the typer finds `__init__` stores that torch cannot convert (sets, NumPy values, mixed dicts ...)
+
+        for result in results_for(self, node, ctx):
+            what, python_type = self._REASONS.get(result.reason, ("a Python value", "..."))
+            ctx.report(result.node, f"`self.{result.name}` holds {what} after `__init__`, which TorchScript cannot "
+                                    f"convert (torch: \"Module has no attribute '{result.name}' (This attribute exists "
+                                    f"on the Python module, but we failed to convert Python type: '{python_type}' to a "
+                                    f"TorchScript type\"); store a Tensor, a list or a dict of one type instead")
 
     def explain(self, name: str, kinds: set[str]) -> str:
         what = {"lambda": "a lambda", "mixed-list": "a list mixing types", "object": "a plain `object()`",
@@ -396,38 +424,6 @@ def _appended(function: cst.FunctionDef, name: str) -> list[cst.BaseExpression]:
 
     walk(function.body, Appends())
     return found
-
-
-def _element_type(value: cst.BaseExpression, function: cst.FunctionDef, ctx: RuleContext, torch: str) -> str | None:
-    """A TorchScript element type that is certain from the expression alone, else None."""
-    literal = literal_type(value)
-    if literal in ("int", "float", "str", "bool"):
-        return literal
-    if isinstance(value, cst.BinaryOperation):  # any arithmetic with a Tensor is a Tensor
-        tensor = f"{torch}.Tensor"
-        sides = (_element_type(value.left, function, ctx, torch), _element_type(value.right, function, ctx, torch))
-        return tensor if tensor in sides else None
-    if isinstance(value, cst.Name):
-        param = next((p for p in (*function.params.posonly_params, *function.params.params)[1:]
-                      if p.name.value == value.value), None)
-        if param is not None and param.annotation is None and param.default is None:
-            return f"{torch}.Tensor"  # an unannotated parameter is a Tensor to TorchScript
-        return None
-    if isinstance(value, cst.Call):
-        qualified = ctx.qualify(value.func) or ""
-        if qualified in ("builtins.len", "builtins.int"):
-            return "int"
-        if qualified == "builtins.float":
-            return "float"
-        if isinstance(value.func, cst.Attribute):
-            method = TENSOR_METHODS.get(value.func.attr.value)
-            if method is not None and method.evident and method.returns == INT and qualified == "":
-                return "int" if method.result(value) == INT else None
-            if qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:7].islower():
-                return f"{torch}.Tensor"
-            if not qualified and is_evident_tensor_method(value.func.attr.value):
-                return f"{torch}.Tensor"
-    return None
 
 
 def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:

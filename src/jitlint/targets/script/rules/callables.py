@@ -9,22 +9,18 @@ from jitlint.facts.torch_api import SCALAR_ANNOTATIONS
 from jitlint.literals import literal_type as python_literal_type
 from jitlint.names import first_param
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.infer import (
-    SCALARS,
-    TENSOR,
-    TSType,
-    annotation_type,
-    is_overload_implementation,
-    param_types,
-    signature_comment,
-)
+from jitlint.targets.script.claims import results_for, sugared_words
 from jitlint.targets.script.members import METHOD_VALUE_ERRORS, resolved_method
+from jitlint.targets.script.overloads import is_overload_implementation
 from jitlint.targets.script.policy import IGNORE_DECORATORS
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules._expr import params_of
+from jitlint.targets.script.scopes import params_of
+from jitlint.targets.script.typing.annotations import Reader, signature_comment
+from jitlint.targets.script.typing.types import SCALARS, TENSOR, Type
 
 
-def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> TSType | None:
+def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> Type | None:
     """The TorchScript type of the parameter of the compiled function that `name(...)` calls, when that type is
     one no value of which can be called: an unannotated parameter (a Tensor, whatever its default: `fn=F.relu`
     too), or one annotated Tensor, a number, a str or an Optional of those. None otherwise (a rebound name,
@@ -42,7 +38,7 @@ def called_param_type(name: cst.BaseExpression, ctx: RuleContext) -> TSType | No
         return None
     if param.annotation is None:
         return TENSOR  # TorchScript's type for every unannotated parameter, whatever its default
-    kind = annotation_type(param.annotation.annotation, ctx.module.imports)
+    kind = Reader(ctx.module.imports).read(param.annotation.annotation)
     if kind is not None and kind.is_optional:
         return kind if kind.inner in SCALARS else None
     return kind if kind in SCALARS else None
@@ -172,10 +168,39 @@ def _used_as_value(node: cst.Attribute, ancestors: list[cst.CSTNode]) -> bool:
 
 class MethodUsedAsValue(ScriptRule):
     code = "JIT435"
+    facts = (ScriptTypes,)
     name = "method-used-as-value"
     severity = "error"
     summary = "`self.method` used as a value (passed, returned, put in a tuple, tested) in compiled code"
     message = "method cannot be used as a value"
+
+    # What torch says for each use of a value that is no first-class value (`SugaredValue::asValue`, `iter`,
+    # `attr`, `setAttr`, `asTuple`).
+    _USES = {"value": "cannot be used as a value", "iterable": "cannot be used as an iterable",
+             "subscript": "cannot be used as a value", "tuple": "cannot be used as a tuple",
+             "attribute": "attribute lookup is not defined on", "hasattr": "attribute lookup is not defined on",
+             "getattr": "attribute lookup is not defined on",
+             "attribute-assignment": "attribute assignment is not defined on"}
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # A function, a builtin operator or a Python module where torch needs a first-class value: the typer
+        # resolves the names as torch does and reports each such use.
+
+        for result in results_for(self, node, ctx):
+            words = sugared_words(result.kind)
+            said = self._USES.get(result.use, "cannot be used as a value")
+            torch_kind = {"builtin": "builtin", "function": "function",
+                          "python-module": "python value of type 'module'"}.get(result.kind, result.kind)
+            torch_says = f"{said} {torch_kind}" if said.endswith(" on") else f"{torch_kind} {said}"
+            spelled = result.name.removeprefix("builtins.")
+            use = {"value": "used as a value", "iterable": "iterated", "subscript": "indexed",
+                   "tuple": "unpacked", "attribute": "asked for an attribute", "hasattr": "given to `hasattr`",
+                   "getattr": "given to `getattr`", "attribute-assignment": "assigned an attribute"}.get(
+                result.use, "used as a value")
+            can = "only reads a Python module's attributes" if result.kind == "python-module" else "can only call it"
+            ctx.report(result.node, f"`{spelled}` is {words}, {use} here; TorchScript {can} (torch: "
+                                    f"\"{torch_says}\"). Call it where its result is needed, or keep this out of "
+                                    f"compiled code")
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         function = ctx.function

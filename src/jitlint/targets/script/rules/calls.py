@@ -11,14 +11,15 @@ from jitlint.facts.syntax import assigned_names
 from jitlint.names import first_param_name
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script import schemas
-from jitlint.targets.script.events import report_events
-from jitlint.targets.script.facts import FlowEvents
+from jitlint.targets.script.claims import results_for, with_path
+from jitlint.targets.script.facts import ScriptTypes
+from jitlint.targets.script.literals import global_value_type, python_kind
 from jitlint.targets.script.rewrite import (
     class_body_indent, class_of, compiled_function, enclosing_statement, stored_names,
 )
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules._expr import global_value_type, params_of
-from jitlint.targets.script.typeflow import Problem
+from jitlint.targets.script.scopes import params_of
+from jitlint.targets.script.typing.types import describe
 from jitlint.walk import walk
 
 
@@ -204,6 +205,21 @@ class NoLegacyTensorConstructor(ScriptRule):
     summary = "`torch.Tensor(...)`, `x.new(...)`"
     fix = "unsafe"
     message = "legacy tensor constructor"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # `torch.LongTensor(...)` & co.: TorchScript compiles two forms of them only
+        for result in results_for(self, node, ctx):
+            if result.keyword == "*":
+                got = "multiple kwargs"
+            elif result.keyword:
+                got = f"kwarg {result.keyword}"
+            else:
+                got = "multiple positional arguments that were not all integers"
+            ctx.report(result.node, f"TorchScript compiles `torch.{result.form}(...)` only as `(*sizes: int, "
+                                    f"device=None)` or `(data, device=None)` (torch: 'Legacy Tensor Constructor only "
+                                    f"supports two schemas in TorchScript ... Got {got}'); use `torch.empty(...)` or "
+                                    "`torch.tensor(...)` with a `dtype=`")
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if ctx.qualify(node.func) == "torch.Tensor":
@@ -258,8 +274,7 @@ def _comprehension(node: cst.Call, ctx: RuleContext) -> str:
 
 class NoUnsupportedBuiltin(ScriptRule):
     code = "JIT405"
-    problem = Problem.NO_UNSUPPORTED_BUILTIN
-    facts = (FlowEvents,)
+    facts = (ScriptTypes,)
     name = "no-python-builtin-unsupported"
     severity = "error"
     summary = "`setattr`, `next`, `iter`, `repr`, `format`, ... builtins; `id()` of a Tensor, int, str, list, ..."
@@ -274,9 +289,13 @@ class NoUnsupportedBuiltin(ScriptRule):
                        fix=guard_statement(node, ctx) if name == "setattr" else None)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        # `id(x)` depends on the type of `x` (TorchScript's `prim::id` takes a class instance or None): the type
-        # flow finds the calls whose argument is known to be something else.
-        report_events(self, node, ctx)
+        # `id(x)` depends on the type of `x` (TorchScript's `prim::id` takes a class instance or None): the typer
+        # finds the calls whose argument is known to be something else.
+        for result in results_for(self, node, ctx):
+            ctx.report(result.node, f"TorchScript's `id()` takes only an instance of a TorchScript class (or None), "
+                                    f"and this is of type {result.type} (torch: \"Expected a value of type "
+                                    "'Optional[AnyClassType]' for argument 'x'\"); compare the values themselves, or keep "
+                                    "this out of compiled code")
 
 
 class NoModuleIntrospection(ScriptRule):
@@ -420,6 +439,13 @@ class NoAutogradTensorApi(ScriptRule):
     summary = "`.register_hook()`, `.retain_grad()`, `.backward()`, `x.requires_grad = ...`"
     fix = "unsafe"
     message = "eager autograd API in compiled code"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        for result in results_for(self, node, ctx):  # an attribute set on a value that is no object
+            ctx.report(result.node, f"TorchScript sets attributes only on class instances, and this is "
+                                    f"{describe(result.type)} (torch: 'Tried to set an attribute: {result.name} on a "
+                                    f"non-class: {result.type}'); keep the value in a variable of its own")
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         func = node.func
@@ -454,6 +480,20 @@ class BuiltinKeywordArguments(ScriptRule):
     summary = "`max(key=...)`, `sorted(reverse=...)`, `split(maxsplit=...)`, `round(x, n)`"
     fix = "safe"
     message = "keyword argument TorchScript's builtin does not take"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # the frontend's special forms (`getattr`, `isinstance`, `slice`, `torch._check` ...) and their keywords
+        for result in results_for(self, node, ctx):
+            if result.twice:
+                problem = f"{result.form}() got multiple values for argument '{result.keyword}'"
+            elif result.form in ("rpc_sync", "rpc_async", "remote"):
+                problem = f"{result.form}(dst_worker_name, user_callable, args, kwargs)does not support kwargs yet"
+            elif result.form == "slice":
+                problem = "Slice does not accept any keyword arguments"
+            else:
+                problem = f"{result.form} takes no keyword arguments"
+            ctx.report(result.node, f"TorchScript rejects this call: '{problem}'; pass the arguments by position")
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func)
@@ -527,60 +567,53 @@ def _is_local(name: cst.Name, ctx: RuleContext) -> bool:
 
 class GlobalPythonConstant(ScriptRule):
     code = "JIT415"
+    facts = (ScriptTypes,)
     name = "global-python-constant"
     severity = "error"
     summary = "a module-level constant (also imported from another file) read in compiled code"
     fix = "unsafe"
     message = "module-level Python value read in compiled code"
 
-    def visit_Name(self, node: cst.Name, ctx: RuleContext) -> None:
-        module = ctx.module
-        if node.value not in module.globals and node.value not in module.imports.aliases:
-            return  # neither a global nor an import of this module (what `_global` looks in): the cheap test first
-        if ctx.in_signature or _is_local(node, ctx) or not self._is_load(ctx):
-            return
-        found = self._global(node.value, ctx)
-        if found is None:
-            return
-        where, kind = found
-        ctx.report(
-            node,
-            f"`{node.value}` is a module-level {kind}{where}; TorchScript cannot read Python globals "
-            f"(\"python value of type '{kind}' cannot be used as a value\"), not even `Final` ones. Store it on the "
-            f"module in `__init__` (`self.{node.value.lower()} = {node.value}`), or read it as a module attribute "
-            f"(`config.{node.value}`), which torch inlines",
-            fix=inline_constant(node, ctx) if not where else None,
-        )
+    # What torch says for each use of a Python value (`PythonValue`): its `asValue`, `iter`, `attr`, `asTuple`.
+    _USES = {
+        "value": "cannot be used as a value", "iterable": "cannot be used as an iterable",
+        "subscript": "cannot be used as a value", "tuple": "cannot be used as a tuple",
+        "attribute": "attribute lookup is not defined on", "hasattr": "attribute lookup is not defined on",
+        "getattr": "attribute lookup is not defined on", "attribute-assignment": "attribute assignment is not defined on",
+    }
 
-    @staticmethod
-    def _is_load(ctx: RuleContext) -> bool:
-        parent = ctx.parent
-        node = ctx.ancestors[-1]
-        if isinstance(parent, cst.Attribute) and parent.attr is node:
-            return False
-        if isinstance(parent, (cst.Arg,)) and parent.keyword is node:
-            return False
-        if isinstance(parent, cst.Call) and parent.func is node:
-            return False
-        if isinstance(parent, (cst.AssignTarget, cst.Param, cst.Global, cst.Nonlocal, cst.ImportAlias, cst.AsName)):
-            return False
-        return not isinstance(parent, (cst.FunctionDef, cst.ClassDef))
-
-    @staticmethod
-    def _global(name: str, ctx: RuleContext) -> tuple[str, str] | None:
-        module = ctx.module
-        if name in module.globals:
-            kind = global_value_type(module.globals[name], module.imports)
-            return ("", kind) if kind else None
-        target = module.imports.aliases.get(name)
-        if target is None:
-            return None
-        source_module, _, attr = target.rpartition(".")
-        other = ctx.project.module(source_module)
-        if other is None or attr not in other.globals:
-            return None
-        kind = global_value_type(other.globals[attr], other.imports)
-        return (f" imported from `{source_module}`", kind) if kind else None
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # The typer resolves each name as torch does (a name of the file's scope is a Python value, an attribute of a
+        # Python module a constant) and reports a Python value where torch needs a first-class one; a local name
+        # bound to one holds it (torch keeps the sugared value), so its later reads are reported too.
+        for result in results_for(self, node, ctx):
+            if result.use == "attribute" and isinstance(result.node, cst.Name) and (
+                    _python_object_global(result.node, ctx) is not None):
+                continue  # a method of a standard-library object (`log.info(...)`): JIT402 says what it is
+            module_name, _, attribute = result.name.rpartition(".")
+            other = ctx.project.module(module_name)
+            value = other.globals.get(attribute) if other is not None else None
+            kind = (global_value_type(value, other.imports) or python_kind(value)) if value is not None else None
+            where = "" if other is ctx.module else f" imported from `{module_name}`"
+            said = self._USES.get(result.use, "cannot be used as a value")
+            python_value = f"python value of type '{kind}'" if kind else "python value"
+            torch_says = f"{said} {python_value}" if said.endswith(" on") else f"{python_value} {said}"
+            if kind == "None":
+                # the resolver takes a global that is None for one it did not find
+                torch_says = f"undefined value {attribute}"
+            spelled = f"a module-level {kind}" if kind else "a module-level Python value"
+            if kind is None and isinstance(value, cst.Call):
+                spelled = f"a module-level Python object (`{ctx.module.tree.code_for_node(value.func)}(...)`)"
+            used = ctx.module.tree.code_for_node(result.node) if isinstance(result.node, cst.Name) else attribute
+            held = f"`{used}` holds `{attribute}`, which is" if used != attribute else f"`{attribute}` is"
+            message = (f"{held} {spelled}{where}; TorchScript cannot read Python globals (\"{torch_says}\"), not "
+                       f"even `Final` ones. Store it on the module in `__init__` (`self.{attribute.lower()} = "
+                       f"{attribute}`), or read it as a module attribute (`config.{attribute}`), which torch inlines")
+            fix = None
+            if not where and isinstance(result.node, cst.Name) and result.node.value == attribute:
+                target = result.node
+                fix = with_path(ctx, node, target, lambda: inline_constant(target, ctx))
+            ctx.report(result.node, message, fix=fix)
 
 
 class HasattrNameNotLiteral(ScriptRule):
@@ -589,6 +622,18 @@ class HasattrNameNotLiteral(ScriptRule):
     severity = "error"
     summary = "`hasattr(obj, name)` whose second argument is not a string literal"
     message = "`hasattr` with a name that is not a string literal"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # `hasattr` of a value that has no attributes to ask for (only objects and NamedTuples do)
+        for result in results_for(self, node, ctx):
+            kind = result.type
+            torch_says = ("hasattr's first argument must be a object or NamedTuple, but got a normal Tuple"
+                          if kind.name == "Tuple" else
+                          f"hasattr's first argument must be an object or NamedTuple, got {kind} instead")
+            ctx.report(result.node, f"TorchScript answers `hasattr` only for a module, a class instance or a "
+                                    f"NamedTuple, and this is a {kind} (torch: \"{torch_says}\"); test what you "
+                                    "need to know of the value itself")
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if ctx.qualify(node.func) != "builtins.hasattr" or len(node.args) != 2:

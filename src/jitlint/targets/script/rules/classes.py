@@ -11,6 +11,8 @@ from jitlint.facts.syntax import target_names
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.claims import results_for
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.walk import walk
 
@@ -130,6 +132,31 @@ class ClassAttributeNotInInit(ScriptRule):
         "attributes of a TorchScript class are those its `__init__` defines)"
     )
     message = "attribute of a TorchScript class that `__init__` never assigns"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # what the typer finds of TorchScript classes used in compiled code
+
+        for result in results_for(self, node, ctx):
+            cls, name, problem = result.cls, result.name, result.problem
+            if problem == "no-init":
+                message = (f"`{cls}` has no `__init__`, and TorchScript builds an object only through its class's own "
+                           f"`__init__` (torch: 'Class {cls} does not have an __init__ function defined'); define one")
+            elif problem == "class-attribute":
+                message = (f"`{name}` is a class attribute of `{cls}`, which a TorchScript object does not have (torch: "
+                           f"\"'{name}' is defined as a class attribute which currently is not supported\"); assign "
+                           f"`self.{name}` in `__init__`")
+            elif problem == "class-lookup":
+                message = (f"`{cls}` has no attribute `{name}` TorchScript can read from the class (torch: 'Tried to "
+                           f"lookup unknown attribute on class {cls}')")
+            elif problem == "read-only":
+                message = (f"`{name}` is a property of `{cls}` without a setter (torch: 'Tried to set read-only "
+                           f"attribute: {name}'); add a setter, or assign another attribute")
+            else:  # first-in-block
+                message = (f"`self.{name}` is first assigned inside a block of `{cls}.__init__`; TorchScript defines a "
+                           "class's attributes from the assignments at the top level of `__init__` (torch: 'First "
+                           "assignment cannot be in a control-flow block'). Assign it before the `if`/loop first")
+            ctx.report(result.node, message)
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         cls = script_class_owner(ctx)
@@ -218,6 +245,15 @@ class IgnoredClassInstantiated(ScriptRule):
     severity = "error"
     summary = "compiled code builds an instance of a class decorated `@torch.jit.ignore`"
     message = "instance of an `@torch.jit.ignore` class built in compiled code"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # an nn.Module class called in compiled code: TorchScript never builds a module
+
+        for result in results_for(self, node, ctx):
+            ctx.report(result.node, f"`{result.cls}` is an nn.Module class, and compiled code cannot build a module "
+                                    f"(torch: \"Cannot instantiate class '{result.cls}' in a script function\"); "
+                                    "build it in `__init__` and call the submodule")
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func)
@@ -379,6 +415,15 @@ class InplaceOperatorUndefined(ScriptRule):
         "(and likewise for the other augmented operators)"
     )
     message = "augmented assignment on a TorchScript class without the operator's method"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # operators with no in-place magic method TorchScript knows (`|=`, `&=`, `<<=` ...) on a class instance
+
+        for result in results_for(self, node, ctx):
+            ctx.report(result.node, f"TorchScript maps only `+=`, `-=`, `*=`, `/=` and `%=` of a class instance to its "
+                                    f"methods (torch: 'Unknown augmented assignment: {result.name}'); write "
+                                    f"`a = a {result.name[:-1]} b`")
 
     def visit_AugAssign(self, node: cst.AugAssign, ctx: RuleContext) -> None:
         function = ctx.function

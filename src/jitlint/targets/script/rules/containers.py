@@ -13,8 +13,9 @@ from jitlint.facts.torch_api import INDEXED_BY_INT, INDEXED_BY_STR
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.members import is_load, self_attribute_load
 from jitlint.targets.script.rewrite import class_of, compiled_function, loop_jumps
+from jitlint.targets.script.literals import is_int_literal, is_str_literal
+from jitlint.targets.script.policy import constant_attribute
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules._expr import constant_attribute, is_int_literal, is_str_literal
 from jitlint.walk import walk
 
 

@@ -1,107 +1,163 @@
-"""JIT7xx, JIT206-210, JIT609-611: control-flow typing. One walk over each compiled function (the TorchScript type
-domain of `jitlint.targets.script.typeflow`, driven by the target-neutral walker of `jitlint.facts.flow`) records events;
-each rule below reports the events of its `problem` (JIT124's, JIT202's and JIT405's rules, in their own modules, report
-theirs too), with its fix of them (`fix_event`) below.
+"""The rules that report what the TorchScript typer (`jitlint.targets.script.typing`) finds in a compiled function:
+JIT7xx (control-flow typing), JIT206-210, JIT220-225, JIT233-234, JIT315, JIT416, JIT418, JIT609-611 (and JIT202,
+JIT124, JIT405 in their own families).
+
+The typer gives each function's results once (`function_types`); `owner` says which rule reports each result, so
+that every result is reported by one rule: the general ones (a call no overload accepts: JIT416) unless a more
+specific rule explains it (an unrefined Optional: JIT704; an Optional attribute: JIT611; an unannotated parameter
+torch typed Tensor: JIT202; a list started as `[]`: JIT210). Each rule words its own messages and builds its own
+fixes from the results' data.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.facts.syntax import names_in, path_to
+from jitlint.facts.syntax import names_in
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.events import report_events
-from jitlint.targets.script.facts import FlowEvents
-from jitlint.targets.script.flow_messages import (
-    int_assigned_to_float, int_becomes_float, named_variable, suggested_annotation, wrapping_number_type)
+from jitlint.targets.script.claims import optional_argument, results_for, sugared_words, with_path
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rewrite import (
-    builtin_generics, class_of, compiled_function, count_name, enclosing_statement, final_flag, is_pure_chain,
+    builtin_generics, class_of, compiled_function, count_name, enclosing_statement, final_flag, fresh_name, inner_indent,
 )
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.typeflow import Problem
+from jitlint.targets.script.typing import results as R
+from jitlint.targets.script.typing.types import (
+    FLOAT, INT, NONE, Type, annotation, describe, without_none,
+)
 from jitlint.walk import walk
 
 
-class _FlowRule(ScriptRule):
-    facts = (FlowEvents,)
+class _TypedRule(ScriptRule):
+    """A script rule that reports the typer results it owns: `render` words one (message, and a fix builder or
+    None), or None to skip it."""
+
+    facts = (ScriptTypes,)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        report_events(self, node, ctx)
+        for result in results_for(self, node, ctx):
+            rendered = self.render(result, ctx, node)
+            if rendered is None:
+                continue
+            message, build = rendered
+            fix = with_path(ctx, node, result.node, build) if build is not None and self.fix is not None else None
+            ctx.report(result.node, message, fix=fix)
+
+    def render(self, result, ctx: RuleContext, function: cst.FunctionDef):
+        raise NotImplementedError
 
 
-class TolistNeedsAnnotation(_FlowRule):
+def _spelled(kind: Type, ctx: RuleContext) -> str:
+    return annotation(kind, tensor="torch.Tensor")
+
+
+# -- JIT206 -----------------------------------------------------------------------------------------------------------
+class TolistNeedsAnnotation(_TypedRule):
     code = "JIT206"
-    problem = Problem.TOLIST_NEEDS_ANNOTATION
     name = "tolist-needs-annotation"
     severity = "error"
     fix = "unsafe"
     summary = "`.tolist()` on a Tensor whose result is not assigned to an annotated variable"
     message = "`.tolist()` without a type annotation"
 
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return annotate_tolist(node, message, ctx)
+    def render(self, result, ctx, function):
+        if isinstance(result, R.TolistBadHint):
+            return (f"`.tolist()` annotated with {result.hint}: its elements can only be int, float, complex or bool "
+                    f"(torch: '{result.element} is not one of the supported element types for tolist'); annotate it "
+                    "`List[float]` (nested as deep as the tensor's rank)"), None
+        return ("TorchScript cannot infer the type of `.tolist()`; assign it to an annotated variable: "
+                "`values: List[float] = x.tolist()` (the element type and nesting must match the tensor's dtype and "
+                "rank)"), lambda: annotate_tolist(result.node, ctx)
 
 
-class ReturnTypeMismatch(_FlowRule):
+# -- JIT208, JIT209, JIT222 -------------------------------------------------------------------------------------------
+class ReturnTypeMismatch(_TypedRule):
     code = "JIT208"
-    problem = Problem.RETURN_TYPE_MISMATCH
     name = "return-type-mismatch"
     severity = "error"
     fix = "safe"
     summary = "`return None` in a function annotated to return a non-Optional type"
     message = "returns None from a function annotated with another type"
 
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return optional_return(node, message, ctx)
+    def render(self, result: R.ReturnMismatch, ctx, function):
+        if result.actual == NONE:
+            return (f"the function is annotated to return {result.declared}, but this returns None; TorchScript "
+                    f"rejects it. Annotate the return as `Optional[{_spelled(result.declared, ctx)}]`"), (
+                lambda: optional_return(result.node, ctx))
+        return (f"the function is annotated to return {result.declared}, but this returns {describe(result.actual)} "
+                f"(torch: 'Return value was annotated as having type {result.declared} but is actually of type "
+                f"{result.actual}'); return that type, or fix the annotation"), None
 
 
-class TupleReturnArityMismatch(_FlowRule):
+class TupleReturnArityMismatch(_TypedRule):
     code = "JIT209"
-    problem = Problem.TUPLE_RETURN_ARITY_MISMATCH
     name = "tuple-return-arity-mismatch"
     severity = "error"
     summary = "returns of tuples of different lengths, or a tuple and a non-tuple"
     message = "returns tuples of different lengths, or a tuple and a non-tuple"
 
+    def render(self, result: R.ReturnJoin, ctx, function):
+        return (f"this returns {_shape(result.actual)}, but an earlier return returns {_shape(result.previous)}; "
+                f"TorchScript needs one return type (torch: 'Previous return statement returned a value of type "
+                f"{result.previous} but this return statement returns a value of type {result.actual}'). Return the "
+                "same type everywhere"), None
 
-class BranchTypeMismatch(_FlowRule):
+
+def _shape(kind: Type) -> str:
+    if kind.name == "Tuple" and not kind.qualname:
+        return f"a tuple of {len(kind.args)}"
+    return describe(kind)
+
+
+class MissingReturn(_TypedRule):
+    code = "JIT222"
+    name = "missing-return"
+    severity = "error"
+    fix = "safe"
+    summary = "a function annotated to return a value whose end can be reached without a `return`"
+    message = "does not return along all paths"
+
+    def render(self, result: R.MissingReturn, ctx, function):
+        return ("the end of this function can be reached without a `return`, and it is annotated to return "
+                f"{result.declared if result.declared is not None else 'a value'} (torch: 'Function was not annotated "
+                "as having type None, but does not return along all paths'); return a value on every path "
+                "(TorchScript does not count a loop as returning), or raise"), (
+            lambda: return_none_at_end(result.node, ctx))
+
+
+# -- JIT701-708 -------------------------------------------------------------------------------------------------------
+class BranchTypeMismatch(_TypedRule):
     code = "JIT701"
-    problem = Problem.BRANCH_TYPE_MISMATCH
     name = "branch-type-mismatch"
     severity = "error"
     summary = "a variable set to a Tensor in one branch and an int in the other (and read after)"
     message = "variable set to different types in the branches of an if"
 
+    def render(self, result: R.BranchMismatch, ctx, function):
+        return (f"`{result.name}` is {describe(result.true_type)} in the true branch and {describe(result.false_type)} "
+                f"in the false branch; TorchScript needs one type after the `if` (it reads `{result.name}` later). Give "
+                "both branches the same type"), None
 
-class DefinedInOneBranch(_FlowRule):
+
+class DefinedInOneBranch(_TypedRule):
     code = "JIT702"
-    problem = Problem.DEFINED_IN_ONE_BRANCH
     name = "defined-in-one-branch"
     severity = "error"
     fix = "safe"
     summary = "a variable set in one branch only and read after the `if`"
     message = "variable set in one branch only and read after the if"
 
-    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+    def render(self, result: R.OneBranch, ctx, function):
         # Silent where the variable is set and read only under `if self.flag:` and the flag is a `Final` of the
-        # class: torch keeps both branches or drops both (JIT702's fix makes the flag so).
-
-        cls = ctx.enclosing(cst.ClassDef)
-        finals = _final_names(cls) if cls is not None else set()
-        if not finals or ctx.function is None or ctx.function.info.node is not node:
-            report_events(self, node, ctx)
-            return
-        kept = []
-        for event in ctx.fact(FlowEvents, node):
-            if event.problem is Problem.DEFINED_IN_ONE_BRANCH:
-                path = path_to(node, event.node)
-                if path is not None and same_flag_branches(node, path, event.message) in finals:
-                    continue
-            kept.append(event)
-        report_events(self, node, ctx, kept)
-
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return flag_for_one_branch(node, message, ctx)
+        # class: torch keeps both branches or drops both (this rule's fix makes the flag so).
+        cls = next((a for a in reversed(ctx.ancestors) if isinstance(a, cst.ClassDef)), None)
+        flag = same_flag_branches(function, result.statement, result.name) if result.statement else None
+        if cls is not None and flag is not None and flag in _final_names(cls):
+            return None
+        branch, other = ("true", "false") if result.in_body else ("false", "true")
+        return (f"`{result.name}` is set only in the {branch} branch of this `if` and read after it; TorchScript "
+                f"rejects that ('{result.name} is not defined in the {other} branch'). Set it before the `if`, or in "
+                "both branches"), (lambda: flag_for_one_branch(function, result.statement, result.name, ctx))
 
 
 def _final_names(cls: cst.ClassDef) -> set[str]:
@@ -113,30 +169,32 @@ def _final_names(cls: cst.ClassDef) -> set[str]:
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    annotation = small.annotation.annotation
-                    base = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+                    annotation_node = small.annotation.annotation
+                    base = annotation_node.value if isinstance(annotation_node, cst.Subscript) else annotation_node
                     if (isinstance(base, cst.Name) and base.value == "Final") or (
                             isinstance(base, cst.Attribute) and base.attr.value == "Final"):
                         names.add(small.target.value)
     return names
 
 
-class NoneInitThenValue(_FlowRule):
+class NoneInitThenValue(_TypedRule):
     code = "JIT703"
-    problem = Problem.NONE_INIT_THEN_VALUE
     name = "none-init-then-tensor"
     severity = "error"
     fix = "safe"
     summary = "`acc = None` (unannotated), then assigned a value in a branch or loop"
     message = "variable initialised to None without annotation, then assigned in a branch or loop"
 
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return annotate_none_start(node, message, ctx)
+    def render(self, result: R.NoneThenValue, ctx, function):
+        spelled = _spelled(without_none(result.new), ctx)
+        return (f"`{result.name}` was set to None without an annotation, so TorchScript types it NoneType; this "
+                f"assignment of {describe(result.new)} inside a branch or loop fails. Annotate the first assignment: "
+                f"`{result.name}: Optional[{spelled}] = None`"), (
+            lambda: annotate_none_start(result.name, spelled, ctx))
 
 
-class OptionalUsedWithoutRefine(_FlowRule):
+class OptionalUsedWithoutRefine(_TypedRule):
     code = "JIT704"
-    problem = Problem.OPTIONAL_USED_WITHOUT_REFINE
     name = "optional-used-without-refine"
     severity = "error"
     fix = "unsafe"
@@ -146,227 +204,217 @@ class OptionalUsedWithoutRefine(_FlowRule):
     )
     message = "Optional value used without a None check"
 
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return assert_not_none(node, message, ctx)
+    def render(self, result, ctx, function):
+        name, how, node = _optional_use(result, ctx)
+        if name is None:
+            return None
+        if isinstance(result, R.NoTruthValue):  # `if x:` means "not None and truthy": no assert says that
+            return (f"`{name}` is Optional here and {how}; TorchScript makes no bool of an Optional (torch: 'Could "
+                    f"not cast value of type {result.type} to bool'). Test `{name} is not None` (and then its value) "
+                    "instead"), None
+        return (f"`{name}` is Optional here and {how}; TorchScript rejects that until it is refined. Test it first: "
+                f"`if {name} is not None:` (or `assert {name} is not None`)"), (
+            lambda: assert_not_none(node, ctx))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # one finding per name: the first use torch rejects
+        seen: set[str] = set()
+        for result in results_for(self, node, ctx):
+            name, how, where = _optional_use(result, ctx)
+            if name is None or name in seen:
+                continue
+            seen.add(name)
+            message, build = self.render(result, ctx, node)
+            ctx.report(where, message, fix=with_path(ctx, node, where, build) if build is not None else None)
 
 
-class LoopVariableUsedAfterLoop(_FlowRule):
+def _optional_use(result, ctx: RuleContext):
+    """(name, how it is used, the node) of the unrefined Optional a result is about."""
+    if isinstance(result, R.NoAttribute):
+        base = result.node.value
+        text = ctx.code(base)
+        return text, f"has its attribute `.{result.name}` read", base
+    if isinstance(result, R.NoTruthValue):
+        return ctx.code(result.node), "is tested for truth", result.node
+    index = optional_argument(result, ctx)
+    node = result.argument_node(index)
+    if node is None:
+        return None, "", None
+    text = ctx.code(node)
+    if index == -1:
+        how = f"has its method `.{result.callee.rsplit('.', 1)[-1]}()` called"
+    elif result.operator is not None:
+        how = "is used in arithmetic" if result.operator in "+-*/%@**//" else f"is used with `{result.operator}`"
+    else:
+        how = f"is passed to `{result.callee.rsplit('.', 1)[-1]}()`"
+    return text, how, node
+
+
+class LoopVariableUsedAfterLoop(_TypedRule):
     code = "JIT705"
-    problem = Problem.LOOP_VARIABLE_USED_AFTER_LOOP
     name = "loop-var-used-after-loop"
     severity = "error"
     summary = "a variable first set inside a loop, read after it"
     message = "variable first set inside a loop is read after it"
 
+    def render(self, result: R.LoopOnly, ctx, function):
+        return (f"`{result.name}` is first set inside a loop above and read here, after the loop; TorchScript scopes "
+                f"it to the loop ('undefined value {result.name}'). Set it before the loop"), None
 
-class LoopCarriedTypeChange(_FlowRule):
+
+class LoopCarriedTypeChange(_TypedRule):
     code = "JIT706"
-    problem = Problem.LOOP_CARRIED_TYPE_CHANGE
     name = "loop-carried-type-change"
     severity = "error"
     fix = "unsafe"
     summary = "`s = 0` then `s += 0.5` in a loop or branch (int becomes float)"
     message = "variable changes type inside a branch or loop"
 
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return start_as_float(node, message, ctx)
+    def render(self, result: R.VariableTypeChange | R.SugaredReassign, ctx, function):
+        if isinstance(result, R.SugaredReassign):
+            before = sugared_words(result.previous_kind) if result.previous_kind else describe(result.previous)
+            after = sugared_words(result.value_kind) if result.value_kind else describe(result.value)
+            return (f"`{result.name}` holds {before} before this branch or loop, and this assigns it {after}; "
+                    f"TorchScript re-binds a variable in an inner block only when both values are first-class (a "
+                    f"function, a module or a Python module is not), so it fails with \"Cannot re-assign "
+                    f"'{result.name}'\". Use another name here, or call the function where it is needed"), None
+        where = "block" if result.augmented else "loop or branch"
+        change = "this update makes it" if result.augmented else "this assigns it"
+        hint = " (`0.0` rather than `0`)" if (result.previous, result.new) == (INT, FLOAT) else ""
+        build = (lambda: start_as_float(result.name, ctx)) if (result.previous, result.new) == (INT, FLOAT) \
+            else None
+        return (f"`{result.name}` is {describe(result.previous)} before this {where}, and {change} "
+                f"{describe(result.new)}; TorchScript keeps one type for a variable across branches and loop "
+                f"iterations (torch: 'Variable '{result.name}' previously had type {result.previous} but is now being "
+                f"assigned to a value of type {result.new}'). Start it as {describe(result.new)}{hint}"), build
 
 
-class TernaryTypeMismatch(_FlowRule):
+class TernaryTypeMismatch(_TypedRule):
     code = "JIT707"
-    problem = Problem.TERNARY_TYPE_MISMATCH
     name = "ternary-type-mismatch"
     severity = "error"
     summary = "`x if cond else 0`: arms of different types"
     message = "if-expression with branches of different types"
 
+    def render(self, result: R.TernaryMismatch, ctx, function):
+        return (f"the true branch of this if-expression is {describe(result.body)} and the false branch "
+                f"{describe(result.orelse)}; TorchScript needs one type. Make both the same type"), None
 
-class ItemIsNumber(_FlowRule):
+
+class ItemIsNumber(_TypedRule):
     code = "JIT708"
-    problem = Problem.ITEM_IS_NUMBER
     name = "item-is-number"
     severity = "error"
     fix = "unsafe"
     summary = "`range(t.item())`: `.item()` is a number, `range` needs an int"
     message = "`.item()` used where TorchScript needs an int"
 
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return item_to_int(node, message, ctx)
+    def render(self, result, ctx, function):
+        if isinstance(result, R.AnnotatedMismatch):
+            wanted = result.annotation
+            return (f"`.item()` returns a number (int or float) to TorchScript, and an annotated {wanted} variable "
+                    f"does not take one ('Variable ... is annotated with type {wanted} but is being assigned to a "
+                    f"value of type number'); wrap it: `{wanted}(....item())`"), (
+                lambda: item_to_int(result.node.value, str(wanted), ctx))
+        node = result.wrong_node
+        return ("`.item()` returns a number (int or float) to TorchScript, and `range()` needs an int; wrap it: "
+                "`int(....item())`"), (lambda: item_to_int(node, "int", ctx))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        for result in results_for(self, node, ctx):
+            message, build = self.render(result, ctx, node)
+            where = result.node.target if isinstance(result, R.AnnotatedMismatch) else result.wrong_node
+            ctx.report(where, message, fix=with_path(ctx, node, where, build))
 
 
-class AttributeNoneNeedsOptional(_FlowRule):
+# -- JIT609-611 -------------------------------------------------------------------------------------------------------
+class AttributeNoneNeedsOptional(_TypedRule):
     code = "JIT609"
-    problem = Problem.ATTRIBUTE_NONE_NEEDS_OPTIONAL
     name = "attr-none-needs-optional-annotation"
     severity = "error"
     fix = "safe"
     summary = "`self.cache = None` in `__init__`, assigned a Tensor in compiled code, no class-level `Optional`"
     message = "attribute that is None in `__init__` assigned a value without a class-level Optional annotation"
 
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return class_optional_annotation(node, message, ctx)
+    def render(self, result: R.AttributeNoneAssigned, ctx, function):
+        spelled = _spelled(without_none(result.new), ctx)
+        return (f"`self.{result.name}` is None in `__init__` and has no class-level annotation, so TorchScript types "
+                f"it NoneType; assigning {describe(result.new)} here fails. Declare it in the class body: "
+                f"`{result.name}: Optional[{spelled}]`"), (
+            lambda: class_optional_annotation(result.name, spelled, ctx))
 
 
-class AttributeTypeChange(_FlowRule):
+class AttributeTypeChange(_TypedRule):
     code = "JIT610"
-    problem = Problem.ATTRIBUTE_TYPE_CHANGE
     name = "attr-type-change-in-forward"
     severity = "error"
     summary = "`self.steps = 0` in `__init__`, assigned a Tensor (or a float) in compiled code"
     message = "compiled code assigns an attribute a value of another type than `__init__` gave it"
 
+    def render(self, result: R.AttributeTypeChange, ctx, function):
+        return (f"`self.{result.name}` is {describe(result.current)} in `__init__`, and this assigns it "
+                f"{describe(result.new)}; TorchScript fixes an attribute's type when it scripts the module (torch: "
+                f"'Wrong type for attribute assignment. Expected {result.current} but got {result.new}'). Keep it "
+                f"{describe(result.current)}, or start it as {describe(result.new)}"), None
 
-class OptionalAttributeNoLocalRefine(_FlowRule):
+
+class OptionalAttributeNoLocalRefine(_TypedRule):
     code = "JIT611"
-    problem = Problem.OPTIONAL_ATTRIBUTE_NO_LOCAL_REFINE
     name = "optional-attr-no-local-refine"
     severity = "error"
     fix = "safe"
     summary = "an attribute declared `Optional` used as a value (torch never refines attributes)"
     message = "Optional attribute used as a value (attributes are never refined)"
 
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return refine_through_local(node, message, ctx)
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        seen: set[str] = set()
+        for result in results_for(self, node, ctx):
+            name, how, where = _optional_use(result, ctx)
+            if name is None or name in seen or not isinstance(where, cst.Attribute):
+                continue
+            seen.add(name)
+            attribute = where.attr.value
+            if isinstance(result, R.NoTruthValue):
+                ctx.report(where, f"`{name}` is declared Optional and {how}; TorchScript makes no bool of an Optional "
+                                  f"(torch: 'Could not cast value of type {result.type} to bool'). Copy it to a local "
+                                  f"(`{attribute} = {name}`) and test `{attribute} is not None` instead")
+                continue
+            message = (f"`{name}` is declared Optional and {how}; TorchScript never refines an attribute, even inside "
+                       f"`if {name} is not None:`. Copy it to a local first: `{attribute} = {name}`, then test "
+                       f"`if {attribute} is not None:`")
+            ctx.report(where, message, fix=with_path(ctx, node, where, lambda: refine_through_local(where, ctx)))
 
 
-class EmptyContainerNeedsAnnotation(_FlowRule):
+# -- JIT210 -----------------------------------------------------------------------------------------------------------
+class EmptyContainerNeedsAnnotation(_TypedRule):
     code = "JIT210"
-    problem = Problem.EMPTY_CONTAINER_NEEDS_ANNOTATION
     name = "empty-container-needs-annotation"
     severity = "error"
     fix = "safe"
     summary = "`sizes = []` then `sizes.append(x.size(0))`; `d = {}` then a non-str key or non-Tensor value"
     message = "unannotated empty list or dict filled with non-Tensor values"
 
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return annotate_empty_container(node, message, ctx)
-
-
-class NoMatchingOverload(_FlowRule):
-    code = "JIT416"
-    problem = Problem.NO_MATCHING_OVERLOAD
-    name = "no-matching-overload"
-    severity = "error"
-    fix = "safe"
-    summary = (
-        "a call of a torch operator, Tensor method or `torch.nn.functional` function whose arguments match none of "
-        "its TorchScript signatures (wrong keyword, an int where a float is required, a mixed list)"
-    )
-    message = "no overload of the operator accepts these arguments"
-
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return obvious_cast(node, message, ctx)
-
-
-class RangeEnumerateArguments(_FlowRule):
-    code = "JIT418"
-    problem = Problem.RANGE_ENUMERATE_ARGUMENTS
-    name = "range-enumerate-arguments"
-    severity = "error"
-    summary = "`range()` or `enumerate()` with a wrong number of arguments, or `range()` of a float"
-    message = "`range`/`enumerate` called with arguments TorchScript rejects"
-
-
-class TupleMisuse(_FlowRule):
-    code = "JIT220"
-    problem = Problem.TUPLE_MISUSE
-    name = "tuple-misuse"
-    severity = "error"
-    summary = "a tuple indexed out of range or by a non-literal, assigned into, given an attribute, or tested for truth"
-    message = "a tuple used in a way TorchScript's fixed-type tuples do not support"
-
-
-class AnnotatedAssignmentMismatch(_FlowRule):
-    code = "JIT221"
-    problem = Problem.ANNOTATED_ASSIGNMENT_MISMATCH
-    name = "annotated-assignment-mismatch"
-    severity = "error"
-    fix = "unsafe"
-    summary = "`x: T = value` with a value of another type, or an inner block re-annotating an outer variable"
-    message = "an annotated assignment TorchScript rejects"
-
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return convert_annotated_value(node, message, ctx)
-
-
-class MissingReturn(_FlowRule):
-    code = "JIT222"
-    problem = Problem.MISSING_RETURN
-    name = "missing-return"
-    severity = "error"
-    fix = "safe"
-    summary = "a function annotated to return a value whose end can be reached without a `return`"
-    message = "does not return along all paths"
-
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return return_none_at_end(node, message, ctx)
-
-
-class NotIterableOrSubscriptable(_FlowRule):
-    code = "JIT223"
-    problem = Problem.NOT_ITERABLE_OR_SUBSCRIPTABLE
-    name = "not-iterable-or-subscriptable"
-    severity = "error"
-    summary = "a `for` loop over an int, float or bool, or an index into one"
-    message = "an int, float or bool iterated over or indexed"
-
-
-class UnknownTensorMethod(_FlowRule):
-    code = "JIT224"
-    problem = Problem.UNKNOWN_TENSOR_METHOD
-    name = "unknown-tensor-method"
-    severity = "error"
-    fix = "safe"
-    summary = "a method TorchScript's Tensor does not have, or a Tensor method used as a value"
-    message = "a Tensor method TorchScript does not have, or one used as a value"
-
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return equivalent_tensor_method(node, message, ctx)
-
-
-class DeleteSlice(_FlowRule):
-    code = "JIT225"
-    problem = Problem.DELETE_SLICE
-    name = "del-slice"
-    severity = "error"
-    fix = "unsafe"
-    summary = "`del x[a:b]`: TorchScript deletes one index at a time"
-    message = "`del` of a slice"
-
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return rebuild_without_slice(node, message, ctx)
-
-
-class ModuleContainerLength(_FlowRule):
-    code = "JIT315"
-    problem = Problem.MODULE_CONTAINER_LENGTH
-    name = "module-container-length"
-    severity = "error"
-    fix = "unsafe"
-    summary = "a ModuleList zipped with a list, range or Tensor, or indexed past its length"
-    message = "a module container used beyond its static length"
-
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return enumerate_the_container(node, message, ctx)
-
-
-class UnknownListMethod(_FlowRule):
-    code = "JIT233"
-    problem = Problem.UNKNOWN_LIST_METHOD
-    name = "unknown-list-method"
-    severity = "error"
-    summary = "a method TorchScript's lists do not have (`shape.numel()` on a `List[int]`)"
-    message = "a list method TorchScript does not have"
-
-
-class CannotUnpack(_FlowRule):
-    code = "JIT234"
-    problem = Problem.CANNOT_UNPACK
-    name = "cannot-unpack"
-    severity = "error"
-    summary = ("tuple-unpacking a value that is not a tuple: the modules of a ModuleList (`for attn, ff in "
-               "self.layers:`) or an unannotated (Tensor) parameter (`mean, var = pred`)")
-    message = "a module or a Tensor unpacked as a tuple"
+    def render(self, result: R.EmptyContainerFilled, ctx, function):
+        name = result.name
+        if result.kind == "list":
+            element = _spelled(result.element, ctx) if result.element is not None else None
+            given = describe(result.element) if result.element is not None else "values of other types"
+            shown = f"List[{element}]" if element is not None else "List[...]"
+            message = (f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this "
+                       f"appends {given}; annotate it where it starts: `{name}: {shown} = []`")
+            annotation_text = f"List[{element}]" if element is not None else None
+            empty = "[]"
+        else:
+            key = _spelled(result.key, ctx) if result.key is not None else "str"
+            value = _spelled(result.element, ctx) if result.element is not None else "torch.Tensor"
+            message = (f"`{name}` starts as an unannotated `{{}}`, which TorchScript types Dict[str, Tensor], and this "
+                       f"stores a key or value of another type; annotate it where it starts: "
+                       f"`{name}: Dict[{key}, {value}] = {{}}`")
+            annotation_text = f"Dict[{key}, {value}]" if result.element is not None or result.key is not None else None
+            empty = "{}"
+        if annotation_text is None or result.start is None:
+            return message, None
+        return message, lambda: annotate_empty_container(result.start, name, annotation_text, empty, ctx)
 
 
 # -- fixes ----------------------------------------------------------------------------------------------------
@@ -384,51 +432,43 @@ def _first_assignment(function: cst.FunctionDef, name: str, value_test) -> cst.A
     return found[0] if found and value_test(found[0].value) else None
 
 
-def annotate_empty_container(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
-    """JIT210: `sizes = []` -> `sizes: list[int] = []` (the type the first append or store shows). Safe."""
-    match = suggested_annotation(message, r"(\w+): ((?:List|Dict)\[.*\]) = (\[\]|\{\})")
-    function = compiled_function(ctx)
-    if match is None or function is None:
+def annotate_empty_container(start: cst.CSTNode, name: str, annotation: str, empty: str,
+                             ctx: RuleContext) -> PendingFix | None:
+    """JIT210: `sizes = []` -> `sizes: list[int] = []`, with the element type everything given to the list joins
+    to (`list[torch.Tensor | None]` for Tensors and None). Safe."""
+    if not (isinstance(start, cst.Assign) and len(start.targets) == 1 and isinstance(start.targets[0].target, cst.Name)
+            and start.targets[0].target.value == name):
         return None
-    name, annotation, empty = match.groups()
-    assign = _first_assignment(function, name, lambda v: isinstance(v, (cst.List, cst.Dict)) and not v.elements)
-    if assign is None or ("torch." in annotation and ctx.torch_name != "torch"):
+    if "torch." in annotation and ctx.torch_name != "torch":
         return None
-    return PendingFix(f"annotate `{name}`", [PendingEdit(assign, f"{name}: {builtin_generics(annotation)} = {empty}")])
+    return PendingFix(f"annotate `{name}`", [PendingEdit(start, f"{name}: {builtin_generics(annotation)} = {empty}")])
 
 
-def annotate_none_start(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def annotate_none_start(name: str, kind: str, ctx: RuleContext) -> PendingFix | None:
     """JIT703: `acc = None` -> `acc: torch.Tensor | None = None` (the type the later assignment gives). Safe."""
-    match = suggested_annotation(message, r"(\w+): Optional\[(.*)\] = None")
     function = compiled_function(ctx)
-    if match is None or function is None:
+    if function is None:
         return None
-    name, kind = match.groups()
     assign = _first_assignment(function, name, lambda v: isinstance(v, cst.Name) and v.value == "None")
     if assign is None or (kind.startswith("torch.") and ctx.torch_name != "torch"):
         return None
     return PendingFix(f"annotate `{name}`", [PendingEdit(assign, f"{name}: {builtin_generics(kind)} | None = None")])
 
 
-def start_as_float(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def start_as_float(name: str, ctx: RuleContext) -> PendingFix | None:
     """JIT706: `s = 0` then `s += 0.5` in a loop -> `s = 0.0`. Unsafe: where the loop adds nothing, `s` stays a
     float, and what it meets gives a float (`x * s` of an integer tensor is a float tensor)."""
-    if not int_becomes_float(message):
-        return None
-    target = node if isinstance(node, cst.Name) else node.target if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else None
-    if target is None and isinstance(node, cst.Assign) and len(node.targets) == 1:
-        target = node.targets[0].target
     function = compiled_function(ctx)
-    if not isinstance(target, cst.Name) or function is None:
+    if function is None:
         return None
-    assign = _first_assignment(function, target.value, lambda v: isinstance(v, cst.Integer))
+    assign = _first_assignment(function, name, lambda v: isinstance(v, cst.Integer))
     if assign is None:
         return None
     number = assign.value
     return PendingFix("start it as a float", [PendingEdit(number, f"{int(number.evaluated_value)}.0")])
 
 
-def optional_return(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def optional_return(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT208: `-> torch.Tensor` on a function that returns None -> `-> torch.Tensor | None`. Safe. Only for a
     `return` / `return None` (JIT208 also reports a return of another type, which Optional does not fix: wrapping it
     would repeat on every pass)."""
@@ -445,14 +485,12 @@ def optional_return(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pendin
     return PendingFix("annotate the return Optional", [PendingEdit(annotation, f"{code} | None")])
 
 
-def class_optional_annotation(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def class_optional_annotation(name: str, kind: str, ctx: RuleContext) -> PendingFix | None:
     """JIT609: `self.cache = None` in `__init__`, a Tensor in forward -> a class-level `cache: torch.Tensor | None`
     (an annotation without a value changes nothing at run time). Safe."""
-    match = suggested_annotation(message, r"(\w+): Optional\[(.*)\]")
     cls = class_of(ctx)
-    if match is None or cls is None or not isinstance(cls.body, cst.IndentedBlock):
+    if cls is None or not isinstance(cls.body, cst.IndentedBlock):
         return None
-    name, kind = match.groups()
     if kind.startswith("torch.") and ctx.torch_name != "torch":
         return None
     first = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef)), None)
@@ -463,7 +501,7 @@ def class_optional_annotation(node: cst.CSTNode, message: str, ctx: RuleContext)
                       [PendingEdit(first, f"{name}: {builtin_generics(kind)} | None\n\n{indent}", insert_before=True)])
 
 
-def refine_through_local(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def refine_through_local(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT611: `if self.bias is not None: x = x + self.bias` -> copy to a local before the `if` and use the local
     in its test and body. Only when the `if` tests exactly that attribute against None, nothing in it assigns the
     attribute, and the local's name is free in the function. Safe."""
@@ -539,7 +577,7 @@ def _assigns_attribute(node: cst.CSTNode, owner: str, attribute: str) -> bool:
     return found
 
 
-def assert_not_none(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def assert_not_none(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT704: `return x + mask.sum()` with `mask` Optional -> `assert mask is not None` on the line before (torch
     refines on an assert). Unsafe: where the value is None, eager code now raises AssertionError instead of
     the error the use raised, and `python -O` drops the assert."""
@@ -553,27 +591,6 @@ def assert_not_none(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pendin
         PendingEdit(statement, f"assert {node.value} is not None\n{indent}", insert_before=True)])
 
 
-_FLOAT_KEYWORDS = {"scale_factor"}
-
-
-def obvious_cast(call: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
-    """`x.mean(dim, keepdims=True)` -> `keepdim=True` (eager torch reads both spellings), and an int literal given
-    for `scale_factor` -> the same number as a float literal (`2` -> `2.0`, what interpolation computes with).
-    Safe."""
-    if not isinstance(call, cst.Call):
-        return None
-    edits = []
-    for argument in call.args:
-        keyword = argument.keyword
-        if keyword is None:
-            continue
-        if keyword.value == "keepdims":
-            edits.append(PendingEdit(keyword, "keepdim"))
-        elif keyword.value in _FLOAT_KEYWORDS and isinstance(argument.value, cst.Integer):
-            edits.append(PendingEdit(argument.value, f"{argument.value.evaluated_value}.0"))
-    return PendingFix("use the spelling and type the operator's schema takes", edits) if edits else None
-
-
 def _self_flag_test(test: cst.BaseExpression, self_name: str) -> str | None:
     if (isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == self_name
             and not test.lpar):
@@ -581,16 +598,14 @@ def _self_flag_test(test: cst.BaseExpression, self_name: str) -> str | None:
     return None
 
 
-def same_flag_branches(function: cst.FunctionDef, path: list[cst.CSTNode], message: str) -> str | None:
-    """For a JIT702 event (`path` from `function` down to its node, the `if` or its test): `flag` when that `if`
-    tests `self.flag` and the variable the message names is set and read only inside `if self.flag:` bodies of
-    the function: with the flag a constant, torch keeps all of them or none."""
-    name = named_variable(message)
-    if name is None or not function.params.params:
+def same_flag_branches(function: cst.FunctionDef, branch: cst.If, name: str) -> str | None:
+    """For JIT702 (`branch` the `if` that sets `name` in one branch): `flag` when that `if` tests `self.flag` and
+    `name` is set and read only inside `if self.flag:` bodies of the function: with the flag a constant, torch
+    keeps all of them or none."""
+    if not function.params.params:
         return None
     self_name = function.params.params[0].name.value
-    branch = next((n for n in reversed(path) if isinstance(n, cst.If)), None)
-    flag = _self_flag_test(branch.test, self_name) if branch is not None else None
+    flag = _self_flag_test(branch.test, self_name)
     if flag is None:
         return None
     outside = 0
@@ -630,15 +645,14 @@ def same_flag_branches(function: cst.FunctionDef, path: list[cst.CSTNode], messa
     return flag if inside and not outside else None
 
 
-def flag_for_one_branch(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def flag_for_one_branch(function: cst.FunctionDef, branch: cst.If, name: str, ctx: RuleContext) -> PendingFix | None:
     """JIT702 where the variable is set and read only under `if self.flag:` (pytorchcv's `if self.return_preact:
     x_pre_activ = x` ... `if self.return_preact: return x, x_pre_activ`): the flag becomes `torch.jit.Final[bool]`
     (JIT232's fix), so torch keeps all those branches or none. Safe."""
-    function = compiled_function(ctx)
     cls = class_of(ctx)
-    if function is None or cls is None or function not in ctx.ancestors:
+    if cls is None or branch is None:
         return None
-    flag = same_flag_branches(function, ctx.ancestors[ctx.ancestors.index(function):], message)
+    flag = same_flag_branches(function, branch, name)
     declared = final_flag(flag, cls, ctx) if flag is not None else None
     if declared is None:
         return None
@@ -646,57 +660,16 @@ def flag_for_one_branch(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pe
     return PendingFix(f"declare `{flag}` a constant (`{final}[bool]`)", edits)
 
 
-# Tensor methods TorchScript lacks, and the call it has that computes the same (verified on torch 2.13: `x.bool()`
-# fails with "'Tensor' object has no attribute or method 'bool'").
-_TENSOR_METHOD_EQUIVALENTS = {
-    "bool": "to({torch}.bool)",
-    "bfloat16": "to({torch}.bfloat16)",
-    "nelement": "numel()",
-    "ndimension": "dim()",
-}
-
-
-def equivalent_tensor_method(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
-    """JIT224: `x.bool()` -> `x.to(torch.bool)`, `x.nelement()` -> `x.numel()`, `x.ndimension()` -> `x.dim()`:
-    the same operator under the name TorchScript knows. Only without arguments (`.bool(memory_format=...)` has no
-    one-line equivalent). Safe."""
-    call = ctx.ancestors[-2] if len(ctx.ancestors) >= 2 else None
-    if not isinstance(node, cst.Attribute) or not isinstance(call, cst.Call) or call.func is not node or call.args:
-        return None
-    replacement = _TENSOR_METHOD_EQUIVALENTS.get(node.attr.value)
-    if replacement is None or ("{torch}" in replacement and ctx.torch_name is None):
-        return None
-    text = replacement.format(torch=ctx.torch_name)
-    return PendingFix(f"call `.{text}`", [PendingEdit(call, f"{ctx.code(node.value)}.{text}")])
-
-
-def convert_annotated_value(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
-    """JIT221: `scale: float = x.size(0)` -> `scale: float = float(x.size(0))` (an int assigned to a variable
-    annotated float). Unsafe: in eager Python the variable held an int, now a float (`x * scale` of an integer
-    tensor becomes a float tensor, `str(scale)` reads `3.0`)."""
-    if not isinstance(node, cst.AnnAssign) or node.value is None or not int_assigned_to_float(message):
-        return None
-    return PendingFix("convert the value with `float(...)`",
-                      [PendingEdit(node.value, f"float({ctx.code(node.value)})")])
-
-
-def item_to_int(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def item_to_int(node: cst.CSTNode, kind: str, ctx: RuleContext) -> PendingFix | None:
     """JIT708: `range(t.item())` -> `range(int(t.item()))`; `n: int = t.item()` -> `n: int = int(t.item())` (and
     `float` for a float annotation). Unsafe: in eager Python the `.item()` of a floating tensor was a float (which
     `range` refused, and which the annotated variable kept), and `int(...)` truncates it."""
-    parent = ctx.ancestors[-2] if len(ctx.ancestors) >= 2 else None
-    if isinstance(parent, cst.AnnAssign) and parent.target is node and parent.value is not None:
-        wrapper = wrapping_number_type(message)
-        if wrapper is None:
-            return None
-        return PendingFix(f"convert it with `{wrapper}(...)`",
-                          [PendingEdit(parent.value, f"{wrapper}({ctx.code(parent.value)})")])
-    if isinstance(parent, cst.Arg) and parent.value is node:
-        return PendingFix("convert it with `int(...)`", [PendingEdit(node, f"int({ctx.code(node)})")])
-    return None
+    if kind not in ("int", "float") or not isinstance(node, cst.BaseExpression):
+        return None
+    return PendingFix(f"convert it with `{kind}(...)`", [PendingEdit(node, f"{kind}({ctx.code(node)})")])
 
 
-def return_none_at_end(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def return_none_at_end(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT222: a function annotated `-> T` whose end can be reached -> an explicit `return None` at its end (what
     Python returns there anyway); JIT208's fix then makes the annotation `T | None`. Safe: the eager function
     returns exactly what it returned (None where it fell off its end)."""
@@ -706,90 +679,12 @@ def return_none_at_end(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pen
     if function.returns is None or isinstance(function.returns.annotation, (cst.SimpleString, cst.ConcatenatedString)):
         return None
     last = function.body.body[-1]
-    indent = _inner_indent(function, ctx)
+    indent = inner_indent(function, ctx)
     return PendingFix("return None at the end (and declare it)",
                       [PendingEdit(last, f"\n{indent}return None", insert_after=True)])
 
 
-def rebuild_without_slice(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
-    """JIT225: `del xs[a:b]` -> `xs = xs[:a] + xs[b:]` (`del xs[a:]` -> `xs = xs[:a]`, `del xs[:b]` -> `xs =
-    xs[b:]`). Only for a local list name, one slice without a step, `del` of that one target. Unsafe: the list is
-    rebuilt, so another reference to it (a caller's list, an attribute) no longer sees the deletion."""
-    statement = enclosing_statement(ctx)
-    if not (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
-            and isinstance(node.slice[0].slice, cst.Slice) and node.slice[0].slice.step is None):
-        return None
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Del) and statement.body[0].target is node):
-        return None
-    name = node.value.value
-    piece = node.slice[0].slice
-    lower = ctx.code(piece.lower) if piece.lower is not None else None
-    upper = ctx.code(piece.upper) if piece.upper is not None else None
-    if lower is None and upper is None:
-        value = f"{name}[:0]"
-    elif upper is None:
-        value = f"{name}[:{lower}]"
-    elif lower is None:
-        value = f"{name}[{upper}:]"
-    else:
-        value = f"{name}[:{lower}] + {name}[{upper}:]"
-    return PendingFix("rebuild the list without the slice", [PendingEdit(statement.body[0], f"{name} = {value}")])
-
-
-def _inner_indent(owner: cst.CSTNode, ctx: RuleContext) -> str:
-    """The indentation of the statements of `owner`'s indented body (`owner` is on the path being visited)."""
-    body = owner.body
-    return ctx.indent_of(owner) + (body.indent if body.indent is not None else ctx.module.tree.default_indent)
-
-
-def _fresh_name(function: cst.FunctionDef, *candidates: str) -> str:
-    """The first of `candidates` (then `candidate_2`, ...) that the function does not use."""
-    used = names_in(function)
-    for suffix in ("", "_2", "_3", "_4"):
-        for candidate in candidates:
-            if candidate + suffix not in used:
-                return candidate + suffix
-    return candidates[0] + "_jitlint"
-
-
-def enumerate_the_container(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
-    """JIT315: `for head, feature in zip(self.heads, features):` -> `for i, head in enumerate(self.heads):` and
-    `feature = features[i]` first in the body. Only when each other zipped value is a name or attribute chain (read
-    once per step, as zip read it once) and the targets are plain names. Unsafe: `zip` stopped at the shorter
-    value; indexing a list shorter than the container raises IndexError."""
-    function = compiled_function(ctx)
-    if not isinstance(node, cst.For) or function is None or not isinstance(node.body, cst.IndentedBlock):
-        return None
-    call = node.iter
-    if not (isinstance(call, cst.Call) and ctx.qualify(call.func) == "builtins.zip" and len(call.args) >= 2
-            and not any(a.star or a.keyword for a in call.args)):
-        return None
-    if not isinstance(node.target, (cst.Tuple, cst.List)) or len(node.target.elements) != len(call.args):
-        return None
-    names = [element.value for element in node.target.elements]
-    if any(not isinstance(n, cst.Name) or isinstance(e, cst.StarredElement) for n, e in zip(names, node.target.elements)):
-        return None
-    containers = [i for i, a in enumerate(call.args) if ctx.self_attribute(a.value) is not None
-                  and ctx.self_attribute(a.value)[1].kinds & {"ModuleList", "Sequential", "ModuleDict"}]
-    if len(containers) != 1:  # another container indexed by the loop variable would not script either
-        return None
-    first = containers[0]
-    others = [i for i in range(len(call.args)) if i != first]
-    if any(not is_pure_chain(call.args[i].value) for i in others):
-        return None
-    index = _fresh_name(function, "i", "index")
-    body_indent = _inner_indent(node, ctx)
-    lines = [f"{names[i].value} = {ctx.code(call.args[i].value)}[{index}]" for i in others]
-    head = f"{index}, {names[first].value}"
-    return PendingFix("enumerate the container and index the rest", [
-        PendingEdit(node.target, head),
-        PendingEdit(call, f"enumerate({ctx.code(call.args[first].value)})"),
-        PendingEdit(node.body.body[0], "".join(f"{line}\n{body_indent}" for line in lines), insert_before=True),
-    ])
-
-
-def annotate_tolist(node: cst.CSTNode, message: str, ctx: RuleContext) -> PendingFix | None:
+def annotate_tolist(node: cst.CSTNode, ctx: RuleContext) -> PendingFix | None:
     """JIT206: `v = x.tolist()` -> `v: list[float] = x.tolist()`, and `for a in x.tolist():` -> the annotated list
     on the line before and `for a in values:`. Unsafe: `list[float]` is a guess (a 1-D floating tensor); TorchScript
     raises at run time for another rank or an integer dtype. Eager Python ignores the annotation."""
@@ -807,10 +702,12 @@ def annotate_tolist(node: cst.CSTNode, message: str, ctx: RuleContext) -> Pendin
                               [PendingEdit(small, f"{name}: {annotation} = {ctx.code(node)}")])
         return None
     if isinstance(statement, cst.For) and statement.iter is node:
-        name = _fresh_name(function, "values", "items")
+        name = fresh_name(function, "values", "items")
         indent = ctx.indent_of(statement)
         return PendingFix(f"assign it to an annotated `{name}` first", [
             PendingEdit(statement, f"{name}: {annotation} = {ctx.code(node)}\n{indent}", insert_before=True),
             PendingEdit(node, name),
         ])
     return None
+
+

@@ -14,6 +14,8 @@ from jitlint.wording import a
 
 from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.claims import results_for
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
 
 _ENUM_BASES = frozenset({"enum.Enum"})
@@ -140,6 +142,13 @@ class EnumValueType(_NamedTypeRule):
         "Tensor, mixed types)"
     )
     message = "Enum whose values TorchScript cannot type"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+
+        for result in results_for(self, node, ctx):  # a member the Enum does not define
+            ctx.report(result.node, f"`{result.cls}` has no member `{result.name}` (torch: \"Enum<{result.type}>' has "
+                                    f"no attribute '{result.name}'\")")
     bases = _ENUM_BASES
 
     def problem(self, cls: ClassInfo, ctx: RuleContext) -> str | None:

@@ -6,12 +6,15 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.claims import results_for
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.scopes import BUILTIN_NAMES, module_globals, unresolved_reads, unresolved_reads_with
 
 
 class UndefinedName(ScriptRule):
     code = "JIT425"
+    facts = (ScriptTypes,)
     name = "undefined-name"
     severity = "error"
     summary = (
@@ -36,6 +39,12 @@ class UndefinedName(ScriptRule):
                 )
             ctx.report(read.name, message)
 
+        for result in results_for(self, node, ctx):  # `del` of a name only an inner block binds
+            ctx.report(result.node, f"undefined value `{result.name}`: `del` finds a name only in the function's own "
+                                    "block, and this one is bound only inside this loop or branch (torch: "
+                                    f"\"undefined value {result.name}\"); drop the `del`, or bind the name before "
+                                    "the loop or branch")
+
 
 _NOT_CALLABLE = {
     "torch.Tensor": "Tensor", "builtins.int": "int", "builtins.float": "float", "builtins.str": "str",
@@ -56,7 +65,8 @@ class CallOfNonCallable(ScriptRule):
     message = "call of a parameter TorchScript types as a value, not a function"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        from jitlint.targets.script.infer import is_overload_implementation, signature_comment
+        from jitlint.targets.script.overloads import is_overload_implementation
+        from jitlint.targets.script.typing.annotations import signature_comment
         from jitlint.targets.script.scopes import bound_in
 
         function = ctx.function

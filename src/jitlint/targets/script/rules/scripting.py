@@ -7,10 +7,10 @@ import libcst as cst
 from jitlint.capture import terminates
 from jitlint.facts.syntax import bindings
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
+from jitlint.targets.script.literals import literal_type
 from jitlint.targets.script.policy import SCRIPTING_CHECKS, guard_name, is_ignored, scripting_value
 from jitlint.targets.script.rewrite import annotate_param, builtin_generics
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules._expr import literal_type
 from jitlint.walk import walk
 
 

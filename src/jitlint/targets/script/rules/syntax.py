@@ -13,20 +13,23 @@ from jitlint.facts import RunFact, run_fact
 from jitlint.facts.syntax import names_in, names_in_targets
 from jitlint.names import first_param_name
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.facts import FlowEvents
+from jitlint.targets.script.claims import results_for, sums_tensors
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.policy import constant_names
 from jitlint.targets.script.rewrite import (
     compiled_function, count_name, enclosing_statement, is_pure_chain, loop_jumps, module_level_names, stored_names,
 )
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules._expr import comprehension_tensor_targets, list_of_tensors_param, tensor_evident
-from jitlint.targets.script.typeflow import Problem
+from jitlint.targets.script.typing import results as R
+from jitlint.targets.script.typing.analysis import type_at
+from jitlint.targets.script.typing.types import TENSOR, describe
 from jitlint.walk import walk
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 class NoBuiltinSumOfTensors(ScriptRule):
+    facts = (ScriptTypes,)
     code = "JIT101"
     name = "no-builtin-sum"
     severity = "error"
@@ -41,7 +44,7 @@ class NoBuiltinSumOfTensors(ScriptRule):
         if ctx.qualify(node.func) != "builtins.sum" or not node.args:
             return
         argument = node.args[0].value
-        if self._sums_tensors(argument, ctx) or (len(node.args) > 1 and tensor_evident(node.args[1].value, ctx)):
+        if sums_tensors(node, ctx):
             ctx.report(node, fix=self._fix(node, argument, ctx))
 
     @staticmethod
@@ -58,14 +61,6 @@ class NoBuiltinSumOfTensors(ScriptRule):
         replacement = f"{torch}.stack({items}).sum(0)"
         return PendingFix(f"use `{torch}.stack(...).sum(0)`", [PendingEdit(node, replacement)])
 
-    @staticmethod
-    def _sums_tensors(argument: cst.BaseExpression, ctx: RuleContext) -> bool:
-        if isinstance(argument, (cst.GeneratorExp, cst.ListComp)):
-            bound = comprehension_tensor_targets(argument.for_in, ctx)
-            return tensor_evident(argument.elt, ctx, bound)
-        if isinstance(argument, cst.List):
-            return any(tensor_evident(element.value, ctx) for element in argument.elements)
-        return list_of_tensors_param(argument, ctx)
 
 
 def in_ignore_context_manager(ctx: RuleContext) -> bool:
@@ -82,6 +77,7 @@ def in_ignore_context_manager(ctx: RuleContext) -> bool:
 
 
 class NoComprehensionIf(ScriptRule):
+    facts = (ScriptTypes,)
     code = "JIT102"
     name = "no-comprehension-if"
     severity = "error"
@@ -113,8 +109,7 @@ class NoComprehensionIf(ScriptRule):
             return None
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
             return None
-        bound = comprehension_tensor_targets(node.for_in, ctx)
-        if not tensor_evident(node.elt, ctx, bound):
+        if type_at(ctx, node.elt) != TENSOR:
             return None
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             name, tail = small.targets[0].target.value, []
@@ -633,6 +628,30 @@ class NoUnsupportedContextManager(ScriptRule):
     summary = "`with torch.inference_mode()`, `open()`, `contextlib`, ..."
     fix = "unsafe"
     message = "context manager not supported by TorchScript"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # `with` of a value the typer knows: an object whose class has `__enter__(self)` and `__exit__(self, Any,
+        # Any, Any)` is the only context manager TorchScript takes besides its own
+        for result in results_for(self, node, ctx):
+            problem = result.problem
+            if problem == "with":
+                message = (f"this `with` item is {describe(result.type)}; TorchScript enters only objects of a class "
+                           "with `__enter__` and `__exit__` (torch: 'With item expression must return an object')")
+            elif problem == "with-methods":
+                message = (f"`{result.cls}` defines no `__enter__` and `__exit__` (torch: 'Object returned by with item "
+                           "expression does not define __enter__ and __exit__ methods')")
+            elif problem == "with-enter":
+                message = (f"`{result.cls}.__enter__` must take only `self` (torch: '__enter__ must have only one "
+                           "argument and one return value')")
+            elif problem == "with-exit":
+                message = (f"`{result.cls}.__exit__` must take `self` and three more arguments (torch: '__exit__ must "
+                           "have four arguments')")
+            else:
+                message = (f"argument {result.name} of `{result.cls}.__exit__` is {result.type}; TorchScript passes no "
+                           f"exceptions, so each must be annotated `Any` (torch: 'argument {result.name} of __exit__ "
+                           "must have Any type')")
+            ctx.report(result.node, message)
 
     def visit_WithItem(self, node: cst.WithItem, ctx: RuleContext) -> None:
         item = node.item
@@ -663,8 +682,7 @@ class NoClassDefInCompiledCode(ScriptRule):
 
 class NoTupleOfIterable(ScriptRule):
     code = "JIT124"
-    problem = Problem.NO_TUPLE_OF_ITERABLE
-    facts = (FlowEvents,)
+    facts = (ScriptTypes,)
     name = "no-tuple-of-iterable"
     severity = "error"
     summary = "`tuple()` of a generator or list (a display, or a value typed as a list: `tuple(x.shape[2:])`)"
@@ -685,10 +703,17 @@ class NoTupleOfIterable(ScriptRule):
                 ctx.report(node, fix=fix)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        """`tuple(xs)` of a value the type flow knows is a list (`tuple(x.shape[2:])`)."""
-        from jitlint.targets.script.events import report_events
-
-        report_events(self, node, ctx)
+        """`tuple(xs)` of a value the typer knows is a list (`tuple(x.shape[2:])`), and `f(*xs)` or `a, *b = xs`
+        of a list: torch cannot tell how many values a list holds."""
+        for result in results_for(self, node, ctx):
+            if isinstance(result, R.TupleOfList):
+                ctx.report(result.node, f"`tuple()` of a {result.type}: TorchScript cannot infer the tuple's length "
+                                        "from a list (torch: 'cannot statically infer the expected size of a list in "
+                                        "this context'); keep the list, or index it: `(xs[0], xs[1])`")
+            else:
+                ctx.report(result.node, f"this unpacks a {result.type}, whose length TorchScript cannot infer (torch: "
+                                        "'cannot statically infer the expected size of a list in this context'); "
+                                        "pass the elements one by one (`xs[0], xs[1]`), or make it a tuple")
 
 
 class NoFloordivMatmulAugassign(ScriptRule):

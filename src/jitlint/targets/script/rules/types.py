@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.facts import FlowEvents
-from jitlint.targets.script.flow_messages import suggested_annotation
-from jitlint.targets.script.infer import (
-    has_annotations,
-    comment_count_mismatch,
-    is_overload_implementation,
-    overload_group,
-    signature_comment,
-)
-from jitlint.targets.script.rewrite import annotate_param, builtin_generics, compiled_function
+from jitlint.targets.script.claims import callee_params, results_for, unannotated_argument, unannotated_param, with_path
+from jitlint.targets.script.facts import ScriptTypes
+from jitlint.targets.script.literals import literal_type
+from jitlint.targets.script.overloads import is_overload_implementation, overload_group
+from jitlint.targets.script.rewrite import annotate_param
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.rules._expr import called_params, is_str_literal, literal_type, unannotated_tensor_param
-from jitlint.targets.script.typeflow import Problem
+from jitlint.targets.script.scopes import called_params
+from jitlint.targets.script.typing import results as R
+from jitlint.targets.script.typing.annotations import (
+    comment_count_mismatch, default_fits, default_value, has_annotations, mutable_default, signature, signature_comment,
+)
+from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
 from jitlint.walk import walk
 
 
@@ -36,6 +33,8 @@ UNSUPPORTED_NAMES = UNSUPPORTED_CONSTRUCTORS | {
     "typing.Never", "torch.Size", "numpy.ndarray",
 }
 _TUPLE = frozenset({"typing.Tuple", "builtins.tuple"})
+_BUILTIN_TYPE_NAMES = frozenset({"int", "float", "bool", "str", "complex", "list", "dict", "tuple", "None", "Tensor",
+                                 "Any", "Optional", "List", "Dict", "Tuple", "Union"})
 _SUGGESTIONS = {
     "Sequence": "List[...]", "MutableSequence": "List[...]", "Iterable": "List[...]", "Iterator": "List[...]",
     "Collection": "List[...]", "Set": "List[...]", "AbstractSet": "List[...]", "FrozenSet": "List[...]",
@@ -90,6 +89,34 @@ class UnannotatedNonTensorDefault(ScriptRule):
             fix=fix,
         )
 
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # The defaults of a compiled function's annotated parameters: torch converts each to its parameter's type
+        # (`toIValue`), after rejecting a list or dict default whatever the annotation.
+        function = ctx.function
+        if function is None or function.info.node is not node or not function.body_captured:
+            return
+        if is_overload_implementation(node, ctx.module.tree):
+            return  # its defaults are checked against each declaration's types (JIT214)
+        found = signature(node, ctx.module.imports, ctx.project, function.info.bound_first_param is not None)
+        for param in found.params:
+            if param.default is None:
+                continue
+            value = default_value(param.default, ctx.module.imports, ctx.project)
+            mutable = mutable_default(value)
+            name = param.name
+            if mutable is not None and param.annotated:
+                ctx.report(param.node.name, f"parameter `{name}` defaults to a {mutable}: TorchScript rejects mutable "
+                                            "defaults (\"Mutable default parameters are not supported because Python "
+                                            "binds them to the function\"); default to None (`Optional[...] = None`) "
+                                            "and build the value in the body")
+                continue
+            if param.annotated and param.type is not None and default_fits(value, param.type) is False:
+                ctx.report(param.node.name, f"parameter `{name}` is annotated {annotation(param.type)} but defaults "
+                                            f"to {ctx.code(param.default)}, which TorchScript cannot convert "
+                                            f"(torch: 'Expected a default value of type {param.type} on parameter "
+                                            f"\"{name}\"'); make the default fit the annotation, or widen the "
+                                            f"annotation (`Optional[...]` for a None default)")
+
     @staticmethod
     def _constant_type(default: cst.BaseExpression, ctx: RuleContext) -> str | None:
         """A default naming a module-level literal constant (`eps=EPS`) has that constant's type."""
@@ -115,7 +142,11 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
 
     def visit_Param(self, node: cst.Param, ctx: RuleContext) -> None:
         default = node.default
-        if node.annotation is not None or not (isinstance(default, cst.Name) and default.value == "None"):
+        if not (isinstance(default, cst.Name) and default.value == "None"):
+            return
+        # annotated `Tensor` with a None default: the same Tensor-typed None when a call leaves it out
+        annotated = node.annotation is not None
+        if annotated and ctx.qualify(node.annotation.annotation) != "torch.Tensor":
             return
         if _typed_by_comment(ctx):
             return
@@ -128,14 +159,16 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
         name = node.name.value
         torch = ctx.torch_name
         annotation = f"{torch}.Tensor | None" if torch else None
-        fix = PendingFix(f"annotate `{name}: {annotation} = None`", annotate_param(node, annotation, ctx)) if annotation else None
+        fix = PendingFix(f"annotate `{name}: {annotation} = None`", annotate_param(node, annotation, ctx)) if (
+            annotation and not annotated) else None
         here = str(function.module.path)  # name a caller in this file first, the one a reader sees
         for site in sorted(ctx.captured.calls_to(function.node), key=lambda site: site.caller_key[0] != here):
             if site.omits(None if index is None else index - int(site.bound), name):
+                typed = "is annotated Tensor and defaults to None" if annotated else (
+                    "defaults to None without an annotation, so TorchScript types it as a Tensor")
                 ctx.report(
                     node.name,
-                    f"parameter `{name}` defaults to None without an annotation, so TorchScript types it as a "
-                    f"Tensor; `{site.caller_name}` calls this without `{name}`, which fails to script with "
+                    f"parameter `{name}` {typed}; `{site.caller_name}` calls this without `{name}`, which fails to script with "
                     f"'Unsupported value kind: Tensor' and no line number. Annotate it: "
                     f"`{name}: Optional[torch.Tensor] = None`",
                     fix=fix,
@@ -145,8 +178,7 @@ class UnannotatedNoneDefaultOmitted(ScriptRule):
 
 class UnannotatedNonTensorParam(ScriptRule):
     code = "JIT202"
-    problem = Problem.UNANNOTATED_NON_TENSOR_PARAM
-    facts = (FlowEvents,)
+    facts = (ScriptTypes,)
     name = "unannotated-nontensor-param"
     severity = "error"
     summary = "an unannotated parameter used by `range()` or compared with a string"
@@ -154,64 +186,76 @@ class UnannotatedNonTensorParam(ScriptRule):
     message = "unannotated parameter used as a non-Tensor"
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        """Uses the control-flow pass finds: compared with a string, given to `torch.cat`, passed a list or a
-        number at a call site."""
-        from jitlint.targets.script.events import report_events
-
-        report_events(self, node, ctx)
-
-    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        if ctx.qualify(node.func) != "builtins.range":
-            return
-        for argument in node.args:
-            param = self._tensor_param(argument.value, ctx)
-            if param is not None:
-                name = param.name.value
-                ctx.report(
-                    node,  # the call: torch names its first line
-                    f"`{name}` is used as an int by `range()`, but it has no annotation, so TorchScript types it "
-                    f"as a Tensor; annotate it: `{name}: int`",
-                    fix=annotate(param, "int", ctx),
-                )
-
-    def visit_Comparison(self, node: cst.Comparison, ctx: RuleContext) -> None:
-        left = node.left
-        for target in node.comparisons:
-            operator = target.operator
-            right = target.comparator
-            if isinstance(operator, (cst.Equal, cst.NotEqual)):
-                pairs = [(left, right), (right, left)]
-            elif isinstance(operator, (cst.In, cst.NotIn)):
-                pairs = [(left, right)]
-            else:
-                pairs = []
-            for candidate, other in pairs:
-                param = self._tensor_param(candidate, ctx)
-                if param is not None and self._is_strings(other):
+        """What the typer finds: a call torch rejects because a parameter of this function without annotation is a
+        Tensor to it (given to `range()`, compared with a string, given to `torch.cat`), or because a call gives a
+        compiled function's unannotated parameter something else than a Tensor."""
+        for result in results_for(self, node, ctx):
+            if isinstance(result, R.RangeArguments):
+                param = _unannotated(result.wrong_node, node, ctx)
+                if param is not None:
                     name = param.name.value
-                    ctx.report(
-                        candidate,
-                        f"`{name}` is compared with a string, but it has no annotation, so TorchScript types it "
-                        f"as a Tensor; annotate it: `{name}: str`",
-                        fix=annotate(param, "str", ctx),
-                    )
-            left = right
+                    self._report(result.node, f"`{name}` is used as an int by `range()`, but it has no annotation, so "
+                                 f"TorchScript types it as a Tensor; annotate it: `{name}: int`", param, "int", node, ctx)
+                continue
+            index = unannotated_argument(result, ctx, node)
+            if index is not None:
+                argument = result.argument_node(index)
+                param = _unannotated(argument, node, ctx)
+                wanted = _wanted(result, index)
+                if param is None:
+                    continue
+                name = param.name.value
+                spelled = annotation(wanted, tensor="torch.Tensor") if wanted is not None else None
+                if result.operator is not None:  # compared with a str (`mode == "train"`), where torch points
+                    message = (f"`{name}` is compared with a string, but it has no annotation, so TorchScript types "
+                               f"it as a Tensor; annotate it: `{name}: {spelled or 'str'}`")
+                    self._report(argument, message, param, spelled or "str", node, ctx)
+                else:  # `torch.cat(xs)`: a list of Tensors
+                    message = (f"`{result.callee}()` takes a list of Tensors, but `{name}` has no annotation, so "
+                               f"TorchScript types it as one Tensor; annotate it: `{name}: List[torch.Tensor]`")
+                    self._report(result.node, message, param, "List[torch.Tensor]", node, ctx)
+                continue
+            for param, _index, value in callee_params(result):
+                callee = result.project_function.display_name
+                none_default = param.default is not None and isinstance(param.default, cst.Name) and (
+                    param.default.value == "None")
+                if value is not None and (value.name == "Optional" or value == NONE):
+                    advice = (f"`{param.name}: Optional[torch.Tensor]{' = None' if none_default else ''}`"
+                              if value == NONE or value.args[0] == TENSOR else f"`{param.name}`")
+                else:
+                    spelled = annotation(value, tensor="torch.Tensor") if value is not None and value.fully_known \
+                        else "..."
+                    advice = f"`{param.name}: {'Optional[' + spelled + '] = None' if none_default else spelled}`"
+                passed = "None" if value == NONE else describe(value)
+                ctx.report(result.node, f"`{callee}` has no annotation on `{param.name}`, so TorchScript types it as a "
+                                        f"Tensor{' (its `None` default included)' if none_default else ''}, and this "
+                                        f"passes {passed}; annotate it: {advice}")
 
-    @staticmethod
-    def _is_strings(node: cst.BaseExpression) -> bool:
-        if isinstance(node, (cst.Tuple, cst.List)):
-            return bool(node.elements) and all(is_str_literal(element.value) for element in node.elements)
-        return is_str_literal(node)
+    def _report(self, where, message, param, spelled, function, ctx) -> None:
+        fix = with_path(ctx, function, where, lambda: annotate(param, _builtin(spelled), ctx)) if spelled else None
+        ctx.report(where, message, fix=fix)
 
-    @staticmethod
-    def _tensor_param(node: cst.BaseExpression, ctx: RuleContext) -> cst.Param | None:
-        info = ctx.function.info if ctx.function else None
-        if info is None:
-            return None
-        return unannotated_tensor_param(node, info.node, info.bound_first_param == "instance", ctx.module.tree)
 
-    def fix_event(self, node, message: str, ctx: RuleContext) -> PendingFix | None:
-        return annotate_from_message(_first_name(node), message, ctx)
+_ADVISED = ("int", "float", "str", "bool", "List[int]", "List[float]", "List[str]", "List[Tensor]")
+
+
+def _wanted(result, index):
+    """The first of the usual annotations that makes the call match with that argument of that type."""
+    from jitlint.targets.script.schemas import schema_type
+
+    for spelled in _ADVISED:
+        kind = schema_type(spelled)
+        if result.rematch(index, kind):
+            return kind
+    return None
+
+
+def _builtin(spelled: str) -> str:
+    return spelled.replace("List[", "list[")
+
+
+def _unannotated(node, function: cst.FunctionDef, ctx: RuleContext) -> cst.Param | None:
+    return unannotated_param(node, ctx, function)
 
 
 class UnsupportedAnnotation(ScriptRule):
@@ -227,6 +271,9 @@ class UnsupportedAnnotation(ScriptRule):
         annotation = node.annotation
         expression = _written_type(annotation)  # a forward reference "np.ndarray" parsed
         problem = self._problem(expression, ctx) if expression is not None else None
+        if problem is None and expression is not None:
+            problem = self._parser_problem(expression, ctx, isinstance(ctx.parent, cst.FunctionDef),
+                                           isinstance(annotation, cst.SimpleString))
         if problem:
             ctx.report(annotation, self._message(problem), fix=self._fix(annotation, ctx))
 
@@ -281,8 +328,57 @@ class UnsupportedAnnotation(ScriptRule):
                 return qualified
         return None
 
+    # `ScriptTypeParser`: the constructors and how many element types each takes
+    _ELEMENTS = {"typing.List": 1, "builtins.list": 1, "typing.Optional": 1, "typing.Dict": 2, "builtins.dict": 2,
+                 "torch.jit.Future": 1, "torch.futures.Future": 1, "typing.Final": 1}
+
+    def _parser_problem(self, node: cst.BaseExpression, ctx: RuleContext, is_return: bool,
+                        forward: bool) -> str | None:
+        """What `ScriptTypeParser::parseTypeFromExpr` rejects in an annotation's shape: the number of element types
+        of `List`/`Optional`/`Dict`, a tuple literal in a `Tuple`, the `BroadcastingListN[T]` forms, a constant where
+        a type belongs, a forward reference naming nothing."""
+        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
+            return "parser:Expression of type const cannot be used in a type expression"
+        if isinstance(node, cst.Name) and forward and ctx.qualify(node) is None and (
+                node.value not in ctx.module.globals and node.value not in _BUILTIN_TYPE_NAMES):
+            return f"parser:Unknown type name '{node.value}'"
+        if not isinstance(node, cst.Subscript):
+            return None
+        outer = ctx.qualify(node.value) or ""
+        items = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
+        short = outer.rsplit(".", 1)[-1]
+        if short.startswith("BroadcastingList") and outer.startswith("torch."):
+            if is_return:
+                return "parser:Broadcastable lists cannot appear as a return type"
+            if len(items) != 1:
+                return "parser:BroadcastingList/Optional[BroadcastingList] must be subscripted with a type"
+            if not isinstance(items[0], cst.Name):
+                return "parser:Subscripted type must be a type identifier"
+            if items[0].value not in ("int", "float"):
+                return "parser:Broadcastable lists only supported for int or float"
+            if not short[len("BroadcastingList"):].isdigit():
+                return "parser:subscript of Broadcastable list must be a positive integer"
+            return None
+        wanted = self._ELEMENTS.get(outer)
+        if wanted is not None and len(items) != wanted and len(items) == len(node.slice):
+            return ("parser:expected exactly one element type but found " if wanted == 1 else
+                    "parser:expected exactly 2 element types but found ") + str(len(items))
+        if outer in _TUPLE:
+            for item in items:
+                if isinstance(item, cst.Tuple) and item.elements:
+                    return "parser:Tuple literal in Tuple type annotation must not have any elements!"
+        for item in items:
+            if not isinstance(item, (cst.List, cst.Tuple)):
+                found = self._parser_problem(item, ctx, False, forward)
+                if found:
+                    return found
+        return None
+
     @staticmethod
     def _message(problem: str) -> str:
+        if problem.startswith("parser:"):
+            return (f"TorchScript cannot read this annotation (torch: '{problem[7:]}'); write a type it knows: "
+                    "`List[T]`, `Dict[K, V]`, `Optional[T]`, `Tuple[A, B]`, a class")
         if problem == "Tuple[T, ...]":
             return (
                 "variable-length `Tuple[T, ...]` is not a TorchScript type; use `List[T]` "
@@ -329,6 +425,24 @@ class DictKeyTypeUnsupported(ScriptRule):
     summary = "`Dict[Tuple[...], V]` and other container key types (torch's error has no line)"
     scope = "signature"
     message = "Dict key type TorchScript does not support"
+    facts = (ScriptTypes,)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        # the keys of dict displays and comprehensions, as the typer types them
+        for result in results_for(self, node, ctx):
+            if result.problem == "unsupported":
+                message = (f"this dict's keys are {describe(result.key)}; TorchScript dicts only take str, int, float, "
+                           f"complex, bool, Tensor or device keys (torch: \"Cannot create dict for key type "
+                           f"'{result.key}'\"). Use a str or int key (e.g. join the tuple into a string)")
+            elif result.problem == "union":
+                message = (f"this comprehension's keys are {describe(result.key)}; TorchScript wants keys of one type "
+                           f"(torch: 'Dicts may only contain homogeneous keys, but the type of the first generated key "
+                           f"was {result.key}'); refine the key first")
+            else:
+                message = (f"this comprehension runs over a tuple, so each element gives a key of its own type: "
+                           f"{result.key} first, then {result.other} (torch: 'Dicts may only contain homogeneous "
+                           f"keys'); give every key one type")
+            ctx.report(result.node, message)
 
     def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
         found: list[cst.Subscript] = []
@@ -631,30 +745,7 @@ class TensorFunctionAsAnnotation(ScriptRule):
 
 
 def annotate(param: cst.Param, annotation: str, ctx: RuleContext) -> PendingFix | None:
-
+    """`name` -> `name: <annotation>` on a parameter without one. Safe."""
     if param.annotation is not None or param.star:
         return None
     return PendingFix(f"annotate `{param.name.value}: {annotation}`", annotate_param(param, annotation, ctx))
-
-
-def annotate_from_message(param_name: str, message: str, ctx: RuleContext) -> PendingFix | None:
-    """A flow finding's `name: T` advice, applied to the compiled function's parameter `name`."""
-    match = suggested_annotation(message, rf"{re.escape(param_name)}: (int|float|bool|str|List\[(?:int|float|str|bool|torch\.Tensor)\])")
-    if match is not None and "torch." in match.group(1) and ctx.torch_name != "torch":
-        return None
-    function = compiled_function(ctx)
-    if match is None or function is None:
-        return None
-    params = function.params
-    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-        if param.name.value == param_name:
-            return annotate(param, builtin_generics(match.group(1)), ctx)
-    return None
-
-
-def _first_name(node: cst.CSTNode) -> str:
-    """The parameter a JIT202 event advises annotating: the event's name, or a call's first argument's
-    (`torch.cat(xs)`, reported at the call); "" otherwise (the advice is then for another function's parameter)."""
-    if isinstance(node, cst.Call) and node.args and node.args[0].keyword is None:
-        node = node.args[0].value
-    return node.value if isinstance(node, cst.Name) else ""

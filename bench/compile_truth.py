@@ -1,0 +1,317 @@
+"""What torch.compile (TorchDynamo, backend "eager", default config, eval mode) does with real models: the ground
+truth the compile target is measured against (a benchmark, not a test; bench/compile_accuracy.py scores jitlint).
+
+    python bench/compile_truth.py --lib torchvision --out truth-torchvision.json [--models a,b]
+    python bench/compile_truth.py --lib timm --out truth-timm.json
+    python bench/compile_truth.py --lib transformers --out truth-transformers.json
+
+    PYTHONPATH=/work/corpus/more/vit_pytorch python bench/compile_truth.py --lib vit_pytorch --out truth-vit.json
+
+Run it with an interpreter that has the library and torch 2.13 (/work/agree-venv; for torchvision's detection
+models bench/compile_torchvision_kernels.py supplies CPU kernels for `nms` and `roi_align`). For each model it records,
+as (file inside the package, line):
+
+- `executed`: the lines of the package the eager forward ran (sys.settrace): code torch.compile traces;
+- `breaks`: the graph breaks of a compile with the default config, two calls with fresh inputs of the same shapes:
+  each break's innermost line in the package (for a break inside torch or the standard library, the package's call
+  site), its id and reason, whether Dynamo gave up the frame;
+- `recompiles`: the guard that failed and its line in the package, if any; `limit`: the recompile limit warning;
+- `fullgraph`: the error of `fullgraph=True` and its line in the package (torch stops at the first).
+
+The child side is the compile confirmer's own (src/jitlint/targets/compile/confirm_child.py, torch and the standard
+library only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import sys
+import time
+import traceback
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHILD = ROOT / "src" / "jitlint" / "targets" / "compile" / "confirm_child.py"
+
+TORCHVISION_DETECTION = [
+    "fasterrcnn_resnet50_fpn", "fasterrcnn_resnet50_fpn_v2", "fasterrcnn_mobilenet_v3_large_fpn",
+    "fasterrcnn_mobilenet_v3_large_320_fpn", "retinanet_resnet50_fpn", "retinanet_resnet50_fpn_v2",
+    "fcos_resnet50_fpn", "ssd300_vgg16", "ssdlite320_mobilenet_v3_large", "maskrcnn_resnet50_fpn",
+    "maskrcnn_resnet50_fpn_v2", "keypointrcnn_resnet50_fpn",
+]
+TORCHVISION_OTHER = [
+    "resnet18", "mobilenet_v3_small", "efficientnet_b0", "convnext_tiny", "vit_b_16", "swin_t", "swin_v2_t",
+    "regnet_y_400mf", "squeezenet1_0", "googlenet", "inception_v3", "densenet121", "shufflenet_v2_x0_5", "mnasnet0_5",
+    "maxvit_t", "alexnet", "vgg11", "wide_resnet50_2", "efficientnet_v2_s",
+    "segmentation.fcn_resnet50", "segmentation.deeplabv3_mobilenet_v3_large", "segmentation.lraspp_mobilenet_v3_large",
+    "video.r3d_18", "video.s3d", "video.mvit_v1_b", "video.swin3d_t", "optical_flow.raft_small",
+]
+TIMM = [
+    "resnet18", "resnet50d", "efficientnet_b0", "mobilenetv3_small_100", "convnext_tiny", "vit_tiny_patch16_224",
+    "deit_tiny_patch16_224", "swin_tiny_patch4_window7_224", "swinv2_tiny_window8_256", "regnety_002",
+    "rexnet_100", "mixer_b16_224", "resmlp_12_224", "gmlp_ti16_224", "cait_xxs24_224", "coat_tiny",
+    "levit_128s", "poolformer_s12", "convmixer_768_32", "edgenext_xx_small", "efficientformer_l1",
+    "mobilevit_xxs", "pit_ti_224", "tnt_s_patch16_224", "twins_svt_small", "xcit_nano_12_p16_224",
+    "crossvit_tiny_240", "volo_d1_224", "nfnet_l0", "dla34", "hrnet_w18_small", "sequencer2d_s", "beit_base_patch16_224",
+    "eva02_tiny_patch14_224", "fastvit_t8", "maxvit_tiny_tf_224", "nest_tiny", "visformer_tiny", "ghostnet_100",
+    "hgnet_tiny", "inception_next_tiny", "mambaout_femto", "davit_tiny", "focalnet_tiny_srf", "vitamin_small_224",
+]
+TRANSFORMERS = [
+    "bert", "gpt2", "t5", "vit", "llama", "mistral", "roberta", "distilbert", "albert", "bart", "whisper",
+    "clip_text", "convnext", "swin", "deit", "opt", "gpt_neox", "qwen2", "phi", "electra",
+]
+
+
+def _load_child():
+    spec = importlib.util.spec_from_file_location("_compile_truth_child", CHILD)
+    child = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(child)
+    return child
+
+
+def _torchvision(name: str):
+    import torch
+    import torchvision.models as models
+
+    namespace, _, short = name.rpartition(".")
+    if short in TORCHVISION_DETECTION:
+        namespace = "detection"
+    builder = getattr(getattr(models, namespace) if namespace else models, short)
+    if short in TORCHVISION_DETECTION:
+        kwargs = {"weights": None, "weights_backbone": None}
+        if short.startswith("keypoint"):
+            kwargs["num_keypoints"] = 17
+        model = builder(**kwargs)
+        return model, lambda: ([torch.rand(3, 256, 256)],)
+    kwargs = {"weights": None}
+    if short == "inception_v3":
+        kwargs["aux_logits"] = True
+        kwargs["init_weights"] = False
+        return builder(**kwargs), lambda: (torch.rand(1, 3, 299, 299),)
+    if namespace == "video":
+        return builder(**kwargs), lambda: (torch.rand(1, 3, 16, 112, 112),)
+    if namespace == "optical_flow":
+        return builder(**kwargs), lambda: (torch.rand(1, 3, 128, 128), torch.rand(1, 3, 128, 128))
+    if short == "googlenet":
+        kwargs["init_weights"] = False
+    size = 224
+    return builder(**kwargs), lambda: (torch.rand(1, 3, size, size),)
+
+
+def _timm(name: str):
+    import timm
+    import torch
+
+    model = timm.create_model(name, pretrained=False)
+    size = model.pretrained_cfg.get("input_size", (3, 224, 224))
+    return model, lambda: (torch.rand(1, *size),)
+
+
+def _transformers(name: str):
+    import torch
+    import transformers as tf
+
+    small = dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128)
+    ids = lambda: (torch.randint(0, 100, (1, 16)),)  # noqa: E731
+    if name in ("bert", "roberta", "distilbert", "albert", "electra"):
+        config = {"bert": tf.BertConfig, "roberta": tf.RobertaConfig, "albert": tf.AlbertConfig,
+                  "electra": tf.ElectraConfig}.get(name)
+        if name == "distilbert":
+            config = tf.DistilBertConfig(dim=64, n_layers=2, n_heads=4, hidden_dim=128, vocab_size=128)
+        else:
+            config = config(vocab_size=128, **small)
+        return tf.AutoModel.from_config(config), ids
+    if name == "gpt2":
+        return tf.GPT2Model(tf.GPT2Config(n_embd=64, n_layer=2, n_head=4, vocab_size=128)), ids
+    if name == "t5":
+        model = tf.T5Model(tf.T5Config(d_model=64, d_ff=128, num_layers=2, num_heads=4, vocab_size=128))
+        return model, lambda: (torch.randint(0, 100, (1, 16)), None, None, torch.randint(0, 100, (1, 8)))
+    if name == "bart":
+        model = tf.BartModel(tf.BartConfig(d_model=64, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
+                                            decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128,
+                                            vocab_size=128))
+        return model, ids
+    if name in ("llama", "mistral", "qwen2", "phi", "gpt_neox", "opt"):
+        config = {"llama": tf.LlamaConfig, "mistral": tf.MistralConfig, "qwen2": tf.Qwen2Config, "phi": tf.PhiConfig,
+                  "gpt_neox": tf.GPTNeoXConfig}.get(name)
+        if name == "opt":
+            config = tf.OPTConfig(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, ffn_dim=128,
+                                  vocab_size=128, word_embed_proj_dim=64)
+        else:
+            config = config(vocab_size=128, num_key_value_heads=4, **small) if name != "gpt_neox" else config(
+                vocab_size=128, **small)
+        return tf.AutoModel.from_config(config), ids
+    if name in ("vit", "deit", "swin", "convnext"):
+        config = {"vit": tf.ViTConfig(image_size=32, patch_size=8, **small),
+                  "deit": tf.DeiTConfig(image_size=32, patch_size=8, **small),
+                  "swin": tf.SwinConfig(image_size=32, patch_size=4, embed_dim=16, depths=[1, 1], num_heads=[2, 2],
+                                        window_size=4),
+                  "convnext": tf.ConvNextConfig(hidden_sizes=[16, 32], depths=[1, 1], num_channels=3)}[name]
+        return tf.AutoModel.from_config(config), lambda: (torch.rand(1, 3, 32, 32),)
+    if name == "whisper":
+        config = tf.WhisperConfig(d_model=64, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4,
+                                  decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128,
+                                  num_mel_bins=16, max_source_positions=32, vocab_size=128)
+        model = tf.WhisperModel(config)
+        return model, lambda: (torch.rand(1, 16, 64), None, None, torch.randint(0, 100, (1, 4)))
+    if name == "clip_text":
+        config = tf.CLIPTextConfig(vocab_size=128, **small)
+        return tf.CLIPTextModel(config), ids
+    raise KeyError(name)
+
+
+# Two libraries nobody tuned the compile target on (`/work/corpus/more`), importable with torch and einops only.
+EFFICIENTNET = ["efficientnet-b0", "efficientnet-b3"]
+VIT_PYTORCH = {
+    "vit.ViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128),
+    "simple_vit.SimpleViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128),
+    "deepvit.DeepViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128),
+    "cait.CaiT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, cls_depth=1, heads=4,
+                      mlp_dim=128, layer_dropout=0.1),
+    "vit_for_small_dataset.ViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4,
+                                      mlp_dim=128),
+    "ats_vit.ViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128,
+                        max_tokens_per_depth=(12, 8)),
+    "parallel_vit.ViT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128),
+    "rvt.RvT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=128),
+    "pit.PiT": dict(image_size=32, patch_size=4, num_classes=10, dim=64, depth=(1, 1, 1), heads=4, mlp_dim=128),
+    "levit.LeViT": dict(image_size=64, num_classes=10, stages=3, dim=(32, 64, 96), depth=1, heads=(2, 2, 2),
+                        mlp_mult=2),
+    "xcit.XCiT": dict(image_size=32, patch_size=8, num_classes=10, dim=64, depth=2, cls_depth=1, heads=4,
+                      mlp_dim=128),
+    "nest.NesT": dict(image_size=32, patch_size=4, num_classes=10, dim=32, heads=2, num_hierarchies=2,
+                      block_repeats=(1, 1)),
+    "twins_svt.TwinsSVT": dict(num_classes=10),
+    "cvt.CvT": dict(num_classes=10),
+    "mobile_vit.MobileViT": dict(image_size=(64, 64), dims=[32, 48, 64],
+                                 channels=[8, 8, 12, 12, 16, 16, 24, 24, 32, 32, 64], num_classes=10),
+}
+
+
+def _efficientnet(name: str):
+    import torch
+    from efficientnet_pytorch import EfficientNet
+
+    model = EfficientNet.from_name(name)
+    return model, lambda: (torch.rand(1, 3, 224, 224),)
+
+
+def _vit_pytorch(name: str):
+    import importlib
+
+    import torch
+
+    module, _, cls = name.rpartition(".")
+    model = getattr(importlib.import_module(f"vit_pytorch.{module}"), cls)(**VIT_PYTORCH[name])
+    size = VIT_PYTORCH[name].get("image_size", 224)
+    size = size if isinstance(size, tuple) else (size, size)
+    return model, lambda: (torch.rand(1, 3, *size),)
+
+
+BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers,
+            "efficientnet_pytorch": _efficientnet, "vit_pytorch": _vit_pytorch}
+MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS,
+          "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH)}
+
+
+def _executed(model, args, package: str) -> set[tuple[str, int]]:
+    lines: set[tuple[str, int]] = set()
+
+    def tracer(frame, event, arg):
+        file = frame.f_code.co_filename
+        if not file.startswith(package):
+            return None
+        if event == "line" or event == "call":
+            lines.add((os.path.relpath(file, package), frame.f_lineno))
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        model(*args)
+    finally:
+        sys.settrace(None)
+    return lines
+
+
+def measure(lib: str, name: str, child, package: str) -> dict:
+    import torch
+
+    def fresh():
+        """The model as built (its first call may set state: torchvision's poolers set their scales)."""
+        torch.manual_seed(0)
+        built, inputs = BUILDERS[lib](name)
+        return built.eval(), inputs
+
+    model, make_inputs = fresh()
+    is_user = lambda file: os.path.realpath(file).startswith(package)  # noqa: E731
+
+    def where(frames):
+        return [[os.path.relpath(os.path.realpath(file), package), line] for file, line in frames]
+
+    started = time.time()
+    with torch.no_grad():
+        executed = _executed(model, make_inputs(), package)
+    record = {"model": name, "executed": sorted([file, line] for file, line in executed)}
+    for mode, options in (("default", {}), ("fullgraph", {"fullgraph": True})):
+        model, make_inputs = fresh()
+        calls = [make_inputs() for _ in range(2 if mode == "default" else 1)]
+        with torch.no_grad(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            seen = child.observe(torch, model, calls, is_user_file=is_user, **options)
+        if mode == "default":
+            record["graphs"] = seen["graphs"]
+            record["breaks"] = [{"frames": where(item["frames"]), "id": item["id"], "reason": item["reason"],
+                                 "eager": item["eager"]} for item in seen["breaks"] if not item["repeat"]]
+            record["recompiles"] = [{"frames": where(item["frames"]), "guard": item["guard"]}
+                                    for item in seen["recompiles"]]
+            record["limit"] = seen["limit"]
+            record["error"] = seen["error"] and {**seen["error"], "frames": where(seen["error"]["frames"])}
+        else:
+            error = seen["error"]
+            record["fullgraph"] = error and {**error, "frames": where(error["frames"])}
+    record["seconds"] = round(time.time() - started, 1)
+    return record
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lib", required=True, choices=sorted(BUILDERS))
+    parser.add_argument("--models", default="")
+    parser.add_argument("--out", required=True)
+    options = parser.parse_args()
+    warnings.simplefilter("ignore")
+    if options.lib == "torchvision":
+        sys.path.insert(0, str(ROOT / "bench"))
+        import compile_torchvision_kernels
+
+        compile_torchvision_kernels.install()
+    module = importlib.import_module(options.lib)
+    package = os.path.realpath(os.path.dirname(module.__file__))
+    child = _load_child()
+    names = [name for name in options.models.split(",") if name] or MODELS[options.lib]
+    out = Path(options.out)
+    done = json.loads(out.read_text()) if out.exists() else {}
+    for name in names:
+        if name in done:
+            continue
+        try:
+            done[name] = measure(options.lib, name, child, package)
+            item = done[name]
+            print(f"{name}: {len(item['breaks'])} break(s), {len(item['recompiles'])} recompile(s), fullgraph "
+                  f"{'ok' if not item['fullgraph'] else item['fullgraph']['frames'][-1:]}, {item['seconds']}s",
+                  flush=True)
+        except Exception as error:  # a model that does not build or run here: recorded, not measured
+            done[name] = {"model": name, "failed": f"{type(error).__name__}: {error}"[:500],
+                          "trace": traceback.format_exc()[-1500:]}
+            print(f"{name}: failed: {type(error).__name__}: {str(error)[:200]}", flush=True)
+        out.write_text(json.dumps(done, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,239 @@
+"""The confirmer's child process: import the user's files, build their modules, hand them to a strategy.
+
+Run as a script (`python child.py LOG STRATEGY_FILE`) by the interpreter that has torch, which need not have jitlint:
+it uses only the standard library and torch, and loads the strategy's child side (`STRATEGY_FILE`, which defines
+`run(target, inputs, ctx)` and may define `setup(torch)`) by its path. It speaks JSON lines over private copies of
+its stdin/stdout; fds 0, 1 and 2 then point at /dev/null and the log, so nothing the user's code reads or prints can
+reach jitlint's protocol or output.
+
+One request per file (or per root, for a strategy that isolates them):
+    {"file", "module", "root": sys.path entry, "roots": [{"name", "kind": "class" | "function", "inputs": spec | null,
+     "options": {...}}], "factories": {"mod:Cls": "mod:fn"}, "user_roots": [dirs], "options": {...}}
+One response each:
+    {"import_error": str | null, "roots": {name: {"built": bool, "reason": str, "passed": bool,
+     "observations": [{"file", "line", "message", "kind", ...}], "opaque": [names], ...}}}
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import sys
+import traceback
+import warnings
+from typing import Callable, NamedTuple
+
+# How many times a strategy's retry loop captures one root: each failure makes its culprit opaque and tries again.
+MAX_ATTEMPTS = 20
+
+
+class Inputs(NamedTuple):
+    """The example inputs a root was declared with: positional arguments, for export dynamic shapes, and keyword
+    arguments."""
+
+    args: tuple
+    dynamic_shapes: object = None
+    kwargs: dict | None = None
+
+
+def _redirect(log_path: str):
+    """Keep the protocol on private fds; send the user's stdin/stdout/stderr elsewhere."""
+    protocol_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    protocol_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    sys.stdout = os.fdopen(1, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
+    sys.stderr = os.fdopen(2, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
+    sys.stdin = open(os.devnull, encoding="utf-8")
+    return protocol_in, protocol_out
+
+
+def resolve(spec: str):
+    """The object a "module:attribute.path" names (factories and inputs, as the configuration writes them)."""
+    module_name, _, attribute = spec.partition(":")
+    target = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        target = getattr(target, part)
+    return target
+
+
+def missing_arguments(cls) -> list[str]:
+    """The constructor parameters of `cls` that have no default."""
+    try:
+        signature = inspect.signature(cls.__init__)
+    except (TypeError, ValueError):
+        return []
+    return [
+        name
+        for name, parameter in list(signature.parameters.items())[1:]
+        if parameter.default is inspect.Parameter.empty
+        and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
+    ]
+
+
+def inputs_from(value) -> Inputs:
+    """What an inputs function returned: a tuple or list of arguments, one value, or {"args": ..., "kwargs": ...,
+    "dynamic_shapes": ...} (each key optional)."""
+    if isinstance(value, dict) and ("args" in value or "kwargs" in value):
+        args, shapes, kwargs = value.get("args", ()), value.get("dynamic_shapes"), dict(value.get("kwargs") or {})
+    else:
+        args, shapes, kwargs = value, None, {}
+    if not isinstance(args, (tuple, list)):
+        args = (args,)
+    return Inputs(tuple(args), shapes, kwargs)
+
+
+def _first_line(error: BaseException, limit: int) -> str:
+    detail = f"exit({error.code})" if isinstance(error, SystemExit) else f"{type(error).__name__}: {error}"
+    return detail.strip().splitlines()[0][:limit] if detail.strip() else type(error).__name__
+
+
+class Context:
+    """What the host gives a strategy's `run` for one root: torch, the imported module, the strategy's options, which
+    files are the user's, more example inputs, and the retry loop."""
+
+    def __init__(self, torch, module, name: str, kind: str, options: dict, user_roots: list[str],
+                 inputs: str | None = None) -> None:
+        self.torch = torch
+        self.module = module
+        self.name = name
+        self.kind = kind
+        self.options = options
+        self.user_roots = user_roots
+        self.inputs = inputs  # the root's declared inputs function ("module:function"), if any
+        self.max_attempts = options.get("max_attempts", MAX_ATTEMPTS)  # a run may bound it (one attempt: no retry)
+
+    def is_user_file(self, path: str) -> bool:
+        """Whether `path` is one of the user's files (under a root of the linted files, not an installed package)."""
+        real = os.path.realpath(path)
+        return any(real.startswith(root + os.sep) for root in self.user_roots) and "site-packages" not in real
+
+    def example_inputs(self, *args, **kwargs) -> Inputs:
+        """The declared inputs function called again (with `args`): another set, for a strategy that runs the model
+        more than once."""
+        return inputs_from(resolve(self.inputs)(*args, **kwargs))
+
+    def until_clean(self, attempt: Callable[[], object], explain: Callable) -> dict:
+        """Run `attempt()` until it passes, so that one run finds several errors: after each failure,
+        `explain(error, opaque)` (`opaque`: the names made opaque so far) returns the observation and a callable that
+        makes the culprit opaque (ignores it, wraps it, makes it a leaf) and returns its name, or None when nothing can
+        be. The loop stops when nothing new was made opaque."""
+        observations: list[dict] = []
+        opaque: list[str] = []
+        for _attempt in range(self.max_attempts):
+            try:
+                attempt()
+                return {"passed": True, "observations": observations, "opaque": opaque}
+            except Exception as error:  # torch raises RuntimeError, NotSupportedError and plain Python errors
+                observation, make_opaque = explain(error, opaque)
+                observations.append(observation)
+                name = make_opaque() if make_opaque is not None else None
+                if name is None or name in opaque:
+                    break
+                opaque.append(name)
+                observation["opaque"] = name
+        return {"passed": False, "observations": observations, "opaque": opaque}
+
+
+def load_strategy(path: str):
+    spec = importlib.util.spec_from_file_location("_jitlint_confirm_strategy", path)
+    strategy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(strategy)
+    return strategy
+
+
+def _build(module, root: dict, factories: dict, module_name: str, result: dict):
+    """The object `root` names, built (a class) or looked up (a function), and its inputs; None with the reason in
+    `result` when it cannot be."""
+    value = getattr(module, root["name"], None)
+    if value is None:
+        result["reason"] = "not defined when the module is imported"
+        return None, None
+    if root.get("kind", "class") == "class":
+        key = f"{module_name}:{root['name']}"
+        try:
+            if key in factories:
+                value = resolve(factories[key])()
+            else:
+                missing = missing_arguments(value)
+                if missing:
+                    result["reason"] = f"needs constructor arguments: {', '.join(missing)} (declare a factory)"
+                    return None, None
+                value = value()
+        except BaseException as error:  # SystemExit and KeyboardInterrupt from user code included
+            result["reason"] = f"building it raised {type(error).__name__}: {str(error)[:200]}"
+            return None, None
+    inputs = None
+    if root.get("inputs"):
+        try:
+            inputs = inputs_from(resolve(root["inputs"])())
+        except BaseException as error:
+            result["reason"] = f"the example inputs ({root['inputs']}) failed: {type(error).__name__}: {error}"
+            return None, None
+    return value, inputs
+
+
+def check_file(torch, strategy, request: dict) -> dict:
+    root = request["root"]
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    response: dict = {"import_error": None, "roots": {}}
+    try:
+        module = importlib.import_module(request["module"])
+    except BaseException as error:  # SystemExit and KeyboardInterrupt from user code included
+        response["import_error"] = _first_line(error, 300)
+        return response
+    user_roots = [os.path.realpath(path) for path in request["user_roots"]]
+    for entry in request["roots"]:
+        result: dict = {"built": False, "reason": "", "passed": False, "observations": [], "opaque": []}
+        response["roots"][entry["name"]] = result
+        target, inputs = _build(module, entry, request.get("factories", {}), request["module"], result)
+        if target is None:
+            continue
+        result["built"] = True
+        options = {**request.get("options", {}), **entry.get("options", {})}
+        context = Context(torch, module, entry["name"], entry.get("kind", "class"), options, user_roots,
+                          entry.get("inputs"))
+        result.update(strategy.run(target, inputs, context))
+    return response
+
+
+def main() -> None:
+    protocol_in, protocol_out = _redirect(sys.argv[1])
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    try:
+        import torch
+    except ImportError as error:
+        protocol_out.write(json.dumps({"ready": False, "error": str(error)}) + "\n")
+        protocol_out.flush()
+        return
+    strategy = load_strategy(sys.argv[2])
+    if hasattr(strategy, "setup"):
+        strategy.setup(torch)
+    protocol_out.write(json.dumps({"ready": True, "torch": torch.__version__.split("+")[0]}) + "\n")
+    protocol_out.flush()
+    directory = os.getcwd()
+    # User code may delete entries of sys.modules; the child's own modules are put back after each file.
+    ours = {name: module for name, module in sys.modules.items() if name.split(".")[0] in ("torch", "json", "re")}
+    for line in protocol_in:
+        request = json.loads(line)
+        try:
+            response = check_file(torch, strategy, request)
+        except BaseException:  # never let one file take the child down silently
+            response = {"import_error": "checker failed: " + traceback.format_exc(limit=3)[-300:], "roots": {}}
+        finally:
+            os.chdir(directory)  # user code may have changed the working directory
+            for name, module in ours.items():
+                sys.modules.setdefault(name, module)
+        protocol_out.write(json.dumps(response) + "\n")
+        protocol_out.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""The policy half of the data-dependence fact (`jitlint.facts.datadep`): the kinds every policy speaks of, and
+`DatadepPolicy`, the base each target subclasses to say what its capture makes of values and what it records."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import libcst as cst
+
+if TYPE_CHECKING:
+    from jitlint.facts.datadep import DatadepDomain
+    from jitlint.facts.flow import Frame, Reads
+
+TENSORISH = frozenset({"tensor", "mask", "ddtensor"})
+# What Python cannot use as a bool while export traces: the truth value of a tensor, or of a value read from its data.
+DEPENDENT = TENSORISH | {"data"}
+# Values a capture records as part of the program (a policy that has sizes adds "size").
+RECORDED = TENSORISH | {"size"}
+
+
+class DatadepPolicy:
+    """What one capture makes of values: how it sees sizes, ranks and dtypes, and what it records as events.
+
+    The base is torch.export's view of sizes (symbols: a size is unknown only when the tensor's shape depends on its
+    data) and records nothing; a target subclasses it in its own package and names the subclass on its capture policy
+    (`datadep = ExportDatadep`). An instance serves one analysis of one function: it may keep state (its events)."""
+
+    # Helper parameters take the kinds their captured callers pass, in any file (a traced value stays traced there):
+    # the target's capture policy then says `needs_one_process`, so that every caller is in the run's process.
+    follow_calls: ClassVar[bool] = False
+    # A call to a project function (or to a submodule) has the kind its body returns: the join of its `return`
+    # values, analysed with its parameters as annotated (a `forward`'s unannotated ones are tensors), and a call of
+    # a torch.nn layer held in `self.<name>` is a tensor.
+    follow_returns: ClassVar[bool] = False
+    # `Tensor | None` (PEP 604) is read as `Optional[Tensor]`. Off for export until its findings with it are
+    # checked against torch.export.
+    union_annotations: ClassVar[bool] = False
+    # A tensor of one Python number (`torch.tensor(2.0)`) and torch ops on it are "const": the capture knows their
+    # values (fake tensors propagate them). False: they are tensors like any other.
+    constant_tensors: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        self.events: list = []
+
+    # -- kinds ----------------------------------------------------------------------------------------------------
+    def size(self, receiver: str) -> str | None:
+        """`t.size(i)`, `t.shape[i]`, `t.numel()` (and the items of `t.shape`) of a tensor of kind `receiver`."""
+        return "data" if receiver == "ddtensor" else None
+
+    def rank(self) -> str | None:
+        """`t.dim()`, `t.ndim`, `len(t.shape)`."""
+        return None
+
+    def dtype(self) -> str | None:
+        """`t.dtype`, `t.is_floating_point()`..."""
+        return None
+
+    def arithmetic(self, left: str | None, right: str | None) -> str | None:
+        """`left <op> right` when the policy decides it (None: the shared rules: data wins, then tensors)."""
+        return None
+
+    def compared(self, kinds: set) -> str | None:
+        """A comparison of values of these kinds (none of them a tensor) when the policy decides it (None: the
+        shared rules: data, else unknown)."""
+        return None
+
+    def loop_item(self, iterable: str | None) -> str | None:
+        """What a `for` loop over a value of kind `iterable` binds to its target."""
+        return {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor",
+                "ddtensors": "ddtensor"}.get(iterable or "")
+
+    def length(self, value: str | None) -> str | None:
+        """`len(value)`."""
+        return "data" if value == "ddtensor" else None
+
+    def scalar(self, method: str) -> str | None:
+        """`t.item()` ("item") and `t.tolist()` ("tolist") of a tensor: what the capture has for their value."""
+        return "datalist" if method == "tolist" else "data"
+
+    def conversion(self, name: str, value: str | None) -> str | None:
+        """`int(value)`, `float(value)`, `bool(value)`, `complex(value)`, and `math.<name>(value)` (name "math")."""
+        if name == "math":
+            return None
+        return "data" if value in DEPENDENT else None
+
+    # -- events ---------------------------------------------------------------------------------------------------
+    def read(self, domain: "DatadepDomain", reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
+        """The expressions a statement evaluates (see `FlowDomain.read`)."""
+
+    def asserted(self, domain: "DatadepDomain", node: cst.Assert, frame: Frame) -> None:
+        """An `assert` (its test has been read)."""
+
+    def returned(self, domain: "DatadepDomain", node: cst.Return, frame: Frame) -> None:
+        """A `return` (its value has been read)."""
+
+    def loop(self, domain: "DatadepDomain", node: cst.For, iterable: str | None, frame: Frame) -> None:
+        """A `for` loop over a value of kind `iterable`."""

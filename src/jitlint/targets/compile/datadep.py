@@ -1,0 +1,264 @@
+"""torch.compile's policy for the shared data-dependence fact (`jitlint.facts.datadep`): where TorchDynamo breaks
+the graph on a value read from tensor data (verified on torch 2.13, backend "eager").
+
+Dynamo traces the model on fake tensors. Sizes are static or symbolic, so shape branches never break (they become
+guards). What depends on the *values* in a tensor is unknown while tracing:
+
+- a Python decision on a tensor (`if x.sum() > 0:`, `while`, a conditional expression, `and`/`or`, `bool(t)` in a
+  test, `torch._assert`) breaks the graph in every mode ("Data-dependent branching", gb0170);
+- reading a tensor's value into Python (`.item()`, `int(t)`, `float(t)`, `.tolist()`) breaks the graph ("Unsupported
+  Tensor.item() call with capture_scalar_outputs=False", gb0124; `.tolist()`: gb0033) unless Dynamo captures
+  scalars (`capture_scalar_outputs`, or `fullgraph=True`, which turns it on): then the value is a symbol, and only a
+  Python decision on it breaks (`if v > 0.5:`, `range(v)`), as a decision on a tensor does;
+- an op whose output size depends on the data (`nonzero`, a boolean mask index, `unique`, `masked_select`,
+  one-argument `torch.where`, `bincount`, `repeat_interleave` by a tensor, torchvision's `nms`) breaks the graph
+  ("Dynamic shape operator", gb0036) unless Dynamo captures such ops (`capture_dynamic_output_shape_ops`, or
+  `fullgraph=True`): then the size is a symbol, and a decision on it breaks (`if y.shape[0] > 2:`, `for c in
+  torch.unique(t):`).
+
+In the default mode, what a breaking call returns reaches the rest of the function as a plain Python value (Dynamo
+resumes after the break with it as an input), so a decision on it does not break again: the policy then gives
+`.item()` results and the sizes of data-dependent tensors no kind, and records the break at the call instead.
+`torch.equal`, `torch.allclose` and `Tensor.is_nonzero` break whatever the mode (gb0033: an op with a non-tensor
+output that depends on the data). A tensor of one Python number (`torch.tensor(8.0)`) is a tensor like any other:
+`float(torch.tensor(8.0).log2())` breaks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import libcst as cst
+
+from jitlint.facts.datadep import DEPENDENT, TENSORISH, DatadepDomain, DatadepPolicy
+from jitlint.facts.flow import Frame, Reads
+
+# Calls whose output size depends on the data: torch functions (qualified) and tensor methods.
+DYNAMIC_SHAPE_FUNCTIONS = frozenset({
+    "torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.masked_select", "torch.argwhere",
+    "torch.bincount", "torch.ops.torchvision.nms", "torchvision.ops.nms", "torchvision.ops.batched_nms", "torchvision.ops.boxes.nms",
+    "torchvision.ops.boxes.batched_nms", "torchvision.ops.remove_small_boxes",
+    "torchvision.ops.boxes.remove_small_boxes",
+})
+DYNAMIC_SHAPE_METHODS = frozenset({"nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "bincount"})
+# Functions and methods whose Python result is read from the data in every mode.
+DATA_FUNCTIONS = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
+DATA_METHODS = frozenset({"equal", "allclose", "is_nonzero"})
+_CONVERSIONS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.complex": "complex"}
+
+
+@dataclass(frozen=True)
+class Break:
+    """A graph break on tensor data, in the mode the run judges; the rule of its `kind` reports it.
+
+    kind: "branch" (a Python decision on a tensor or on a value read from one: DYN101), "scalar" (a tensor's value
+    read into Python: DYN102), "shape" (an op whose output size depends on the data: DYN103), "text" (a tensor's
+    value made into a string that Python then needs: DYN109)."""
+
+    kind: str
+    node: cst.CSTNode
+    what: str  # the code, as the message names it: "`if`", "`.item()`", "`torch.nonzero`"
+    value: str | None = None  # for a branch: "tensor", or "data" (a value read from a tensor)
+    always: bool = False  # for a scalar: breaks whatever the mode (`torch.equal`)
+    eager: bool = False  # Dynamo gives up the whole function there (for text: `len()`, `+`, `%`)
+
+
+class CompileDatadep(DatadepPolicy):
+    follow_calls = True  # Dynamo inlines the helpers forward calls: a tensor passed in is traced there
+    constant_tensors = False
+    settings: ClassVar = None  # the run's CompileSettings (`for_settings`)
+
+    @classmethod
+    def for_settings(cls, settings) -> type["CompileDatadep"]:
+        """This policy for one run's `[tool.jitlint.compile]` settings."""
+        return type(cls.__name__, (cls,), {"settings": settings})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: set[tuple[str, int]] = set()
+        self._texts: set[str] = set()  # names bound to a string formatted from a tensor (`f"{x.sum()}"`)
+        self.scalars = bool(self.settings is not None and self.settings.captures_scalars)
+        self.shapes = bool(self.settings is not None and self.settings.captures_dynamic_shapes)
+
+    # -- kinds ----------------------------------------------------------------------------------------------------
+    def size(self, receiver: str) -> str | None:
+        return "data" if receiver == "ddtensor" and self.shapes else None
+
+    def length(self, value: str | None) -> str | None:
+        return "data" if value == "ddtensor" and self.shapes else None
+
+    def scalar(self, method: str) -> str | None:
+        if not self.scalars:
+            return None  # the call breaks the graph; Dynamo resumes with the Python value
+        return "datalist" if method == "tolist" else "data"
+
+    def arithmetic(self, left: str | None, right: str | None) -> str | None:
+        """A tensor combined with a value read from data (`x * v`) is a tensor: a decision on it is a decision on a
+        tensor."""
+        if TENSORISH & {left, right} and "data" in (left, right):
+            return "ddtensor" if "ddtensor" in (left, right) else "tensor"
+        return None
+
+    def conversion(self, name: str, value: str | None) -> str | None:
+        if name == "math":
+            return None
+        if value in TENSORISH:
+            return "data" if self.scalars else None
+        return "data" if value == "data" else None
+
+    # -- events ---------------------------------------------------------------------------------------------------
+    def _record(self, event: Break) -> None:
+        key = (event.kind, id(event.node))
+        if key not in self._seen:
+            self._seen.add(key)
+            self.events.append(event)
+
+    def _decision(self, domain: DatadepDomain, test: cst.BaseExpression, frame: Frame, where: str,
+                  node: cst.CSTNode | None = None) -> None:
+        if _reads_data_function(domain, test):
+            return  # `if torch.equal(a, b):` breaks at the call (DYN102), and the branch resumes on a Python bool
+        value = domain.kind(test, frame)
+        if value in TENSORISH:
+            self._record(Break("branch", node or test, where, "tensor"))
+        elif value in DEPENDENT:
+            self._record(Break("branch", node or test, where, "data"))
+
+    def read(self, domain: DatadepDomain, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
+        self._text(domain, reads, statement, frame)
+        for call in reads.calls:
+            self._call(domain, call, frame)
+        for subscript in reads.subscripts:
+            if self.shapes or domain.kind(subscript.value, frame) not in TENSORISH:
+                continue
+            for element in subscript.slice:
+                index = element.slice
+                if isinstance(index, cst.Index) and domain.kind(index.value, frame) == "mask":
+                    self._record(Break("shape", subscript, "indexing with a boolean mask"))
+                    break
+        for operation in reads.boolean:
+            self._decision(domain, operation.left, frame, f"`{_operator(operation)}`", operation)
+        for expression in reads.if_expressions:
+            self._decision(domain, expression.test, frame, "a conditional expression")
+        if isinstance(statement, cst.If):
+            self._decision(domain, statement.test, frame, "`if`")
+        elif isinstance(statement, cst.While):
+            self._decision(domain, statement.test, frame, "`while`")
+
+    # -- strings made from tensors -------------------------------------------------------------------------------
+    def _formats_tensor(self, domain: DatadepDomain, node: cst.BaseExpression, frame: Frame) -> bool:
+        """An f-string or `"...".format(...)` with a tensor among its values: Dynamo keeps it unformatted (a lazy
+        string) until Python needs the text."""
+        if isinstance(node, cst.Name):
+            return node.value in self._texts
+        if isinstance(node, cst.FormattedString):
+            return any(isinstance(part, cst.FormattedStringExpression) and domain.kind(part.expression, frame)
+                       in TENSORISH for part in node.parts)
+        if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "format"
+                and isinstance(node.func.value, (cst.SimpleString, cst.ConcatenatedString))):
+            return any(domain.kind(arg.value, frame) in TENSORISH for arg in node.args)
+        return False
+
+    def _text(self, domain: DatadepDomain, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
+        for call in reads.calls:
+            qualified = domain.imports.qualify(call.func) or ""
+            args = [arg.value for arg in call.args if not arg.star]
+            if qualified in ("builtins.str", "builtins.repr") and args and domain.kind(args[0], frame) in TENSORISH:
+                self._record(Break("text", call, f"`{qualified[9:]}()` of a tensor"))
+            elif qualified == "builtins.len" and args and self._formats_tensor(domain, args[0], frame):
+                self._record(Break("text", call, "`len()` of a string formatted from a tensor", eager=True))
+            elif (isinstance(call.func, cst.Attribute) and call.func.attr.value != "format"
+                  and self._formats_tensor(domain, call.func.value, frame)):
+                self._record(Break("text", call, f"`.{call.func.attr.value}()` of a string formatted from a tensor"))
+        for operation in reads.binary:
+            if isinstance(operation.operator, cst.Modulo) and isinstance(
+                    operation.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                right = operation.right
+                values = [element.value for element in right.elements] if isinstance(right, cst.Tuple) else [right]
+                if any(domain.kind(value, frame) in TENSORISH for value in values):
+                    self._record(Break("text", operation, "`%`-formatting a tensor", eager=True))
+            elif isinstance(operation.operator, cst.Add) and (self._formats_tensor(domain, operation.left, frame)
+                                                              or self._formats_tensor(domain, operation.right, frame)):
+                self._record(Break("text", operation, "`+` on a string formatted from a tensor", eager=True))
+        tests = [expression.test for expression in reads.if_expressions]
+        if isinstance(statement, (cst.If, cst.While)):
+            tests.append(statement.test)
+        elif isinstance(statement, (cst.Assign, cst.Return)) and statement.value is not None:
+            tests.append(statement.value)
+        for test in tests:
+            if isinstance(test, cst.Comparison) and any(
+                    self._formats_tensor(domain, side, frame)
+                    for side in (test.left, *(target.comparator for target in test.comparisons))):
+                self._record(Break("text", test, "a comparison of a string formatted from a tensor"))
+        if isinstance(statement, cst.Assign):
+            formatted = self._formats_tensor(domain, statement.value, frame)
+            for target in statement.targets:
+                if isinstance(target.target, cst.Name):
+                    (self._texts.add if formatted else self._texts.discard)(target.target.value)
+
+    def _call(self, domain: DatadepDomain, call: cst.Call, frame: Frame) -> None:
+        func = call.func
+        qualified = domain.imports.qualify(func) or ""
+        args = [arg for arg in call.args if not arg.star]
+        method = func.attr.value if isinstance(func, cst.Attribute) and not qualified else ""
+        receiver = domain.kind(func.value, frame) if method else None
+        if qualified in _CONVERSIONS and args:
+            if domain.kind(args[0].value, frame) in TENSORISH and not self.scalars:
+                self._record(Break("scalar", call, f"`{_CONVERSIONS[qualified]}()` of a tensor"))
+        elif method == "item" and not call.args:
+            if not self.scalars and receiver not in ("shape", "ddshape", "device"):
+                self._record(Break("scalar", call, "`.item()`"))
+        elif method == "tolist" and not call.args:
+            if not self.scalars and receiver in TENSORISH | {None}:
+                self._record(Break("scalar", call, "`.tolist()`"))
+        elif qualified in DATA_FUNCTIONS or (method in DATA_METHODS and receiver in TENSORISH):
+            self._record(Break("scalar", call, f"`{qualified or '.' + method + '()'}`", always=True))
+        elif qualified == "torch._assert" and args:
+            self._decision(domain, args[0].value, frame, "`torch._assert`", call)
+        elif qualified == "builtins.range" and self.scalars | self.shapes:
+            if any(domain.kind(arg.value, frame) == "data" for arg in args):
+                self._record(Break("branch", call, "`range()`", "data"))
+        elif not self.shapes:
+            self._shape_call(domain, call, qualified, method, receiver, args, frame)
+
+    def _shape_call(self, domain: DatadepDomain, call: cst.Call, qualified: str, method: str,
+                    receiver: str | None, args: list[cst.Arg], frame: Frame) -> None:
+        if qualified in DYNAMIC_SHAPE_FUNCTIONS:
+            self._record(Break("shape", call, f"`{qualified}`"))
+        elif qualified == "torch.where" and len(args) == 1:
+            self._record(Break("shape", call, "one-argument `torch.where`"))
+        elif qualified == "torch.repeat_interleave" and len(args) >= 2:
+            if domain.kind(args[1].value, frame) in TENSORISH:
+                self._record(Break("shape", call, "`torch.repeat_interleave` by a tensor of repeats"))
+        elif method in DYNAMIC_SHAPE_METHODS and receiver in TENSORISH:
+            self._record(Break("shape", call, f"`.{method}()`"))
+        elif method == "repeat_interleave" and receiver in TENSORISH and args:
+            if domain.kind(args[0].value, frame) in TENSORISH:
+                self._record(Break("shape", call, "`.repeat_interleave()` by a tensor of repeats"))
+
+    def loop(self, domain: DatadepDomain, node: cst.For, iterable: str | None, frame: Frame) -> None:
+        if self.shapes and iterable in ("ddtensor", "ddtensors"):
+            self._record(Break("branch", node.iter, "a `for` loop over a tensor whose size depends on its data",
+                               "data"))
+
+    def asserted(self, domain: DatadepDomain, node: cst.Assert, frame: Frame) -> None:
+        """`assert` on a tensor is traced as a runtime assertion (no break): nothing to record."""
+
+
+def _reads_data_function(domain: DatadepDomain, test: cst.BaseExpression) -> bool:
+    """The test calls `torch.equal`, `torch.allclose` or `Tensor.is_nonzero` (or their methods)."""
+    found = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if (domain.imports.qualify(func) or "") in DATA_FUNCTIONS or (
+                    isinstance(func, cst.Attribute) and func.attr.value in DATA_METHODS):
+                found.append(node)
+
+    test.visit(Calls())
+    return bool(found)
+
+
+def _operator(node: cst.BooleanOperation) -> str:
+    return "and" if isinstance(node.operator, cst.And) else "or"

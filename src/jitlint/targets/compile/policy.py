@@ -1,0 +1,167 @@
+"""The `compile` capture policy: what TorchDynamo traces when `torch.compile(model)` runs (verified on torch 2.13).
+
+Roots: `forward` of each nn.Module class (any module may be the one compiled, and a compiled model inlines its
+submodules' forwards), the forward hooks and pre-hooks a module registers on itself or on a submodule
+(`self.register_forward_hook(self._hook)`: Dynamo traces a compiled module's `__call__`, hooks included), and free
+functions compiled by name (`@torch.compile`, `torch.compile(fn)`). From there, through the shared worklist,
+everything they call, across files: Dynamo inlines every Python function it meets, `@torch.jit.ignore` and
+`@torch.jit.unused` bodies included (Dynamo does not read TorchScript's markers).
+
+What stops the walk (the body is not traced): `@torch.compiler.disable` / `@torch._dynamo.disable` functions (the
+call is a graph break of its own, which the user asked for), `@torch.compiler.allow_in_graph` functions (put in
+the graph as one call). A `@torch.jit.script` function is traced like any other: Dynamo inlines the Python
+function TorchScript compiled (torch 2.13 keeps it as `_torchdynamo_inline`).
+
+Pruned while tracing (Dynamo constant-folds these and never traces the other branch):
+`torch.compiler.is_compiling()` and `torch._dynamo.is_compiling()` are True; `torch.jit.is_scripting()`,
+`torch.jit.is_tracing()`, `torch.compiler.is_exporting()` and `torch.onnx.is_in_onnx_export()` are False; folded
+with three-valued `and`/`or`/`not`, and code after an `if <folded True>: return` is pruned. `self.training` is not
+folded: torch.compile is used for training and for inference, and guards on the mode.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
+from jitlint.names import ImportTable, first_param_name
+from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo
+from jitlint.targets.compile.datadep import CompileDatadep
+from jitlint.walk import walk
+
+# The value each check has while Dynamo traces (verified on torch 2.13: the other branch holds `print` or NumPy on a
+# tensor's value, and compiles in one graph only when the check has this value).
+COMPILE_CHECKS: dict[str, bool] = {
+    "torch.compiler.is_compiling": True,
+    "torch.compiler.is_dynamo_compiling": True,
+    "torch._dynamo.is_compiling": True,
+    "torch._utils.is_compiling": True,
+    "torch.jit.is_scripting": False,
+    "torch._C._is_scripting": False,
+    "torch.jit.is_tracing": False,
+    "torch.compiler.is_exporting": False,
+    "torch.onnx.is_in_onnx_export": False,
+    "torch.fx._symbolic_trace.is_fx_tracing": False,
+}
+
+# Decorators whose function Dynamo does not trace into.
+NOT_TRACED = frozenset({
+    "torch.compiler.disable", "torch._dynamo.disable", "torch._dynamo.eval_frame.disable",
+    "torch.compiler.allow_in_graph", "torch._dynamo.allow_in_graph",
+})
+COMPILE = frozenset({"torch.compile"})
+_HOOK_REGISTRATIONS = frozenset({"register_forward_hook", "register_forward_pre_hook"})
+
+
+def compile_value(test: cst.BaseExpression, imports: ImportTable) -> bool | None:
+    """The constant a test has while Dynamo traces it, or None when it is not one of `COMPILE_CHECKS`."""
+    if isinstance(test, cst.Call):
+        if test.args:
+            return None
+        return COMPILE_CHECKS.get(imports.qualify(test.func) or "")
+    folded = fold_logic(test, lambda operand: compile_value(operand, imports))
+    return None if folded is NOT_LOGIC else folded
+
+
+def not_traced(function: FunctionInfo) -> bool:
+    """Dynamo does not trace the function's body (`NOT_TRACED` decorators, with or without arguments)."""
+    return bool(function.decorators & NOT_TRACED)
+
+
+class CompileScanner(PruningScanner):
+    def __init__(self, root: cst.FunctionDef, imports: ImportTable) -> None:
+        super().__init__(root)
+        self.imports = imports
+
+    def fold(self, test: cst.BaseExpression) -> bool | None:
+        return compile_value(test, self.imports)
+
+
+class _Registrations(cst.CSTVisitor):
+    """`<x>.register_forward_hook(self.<method>)` / `(<function>)` and `torch.compile(<f>)` / `@torch.compile`."""
+
+    def __init__(self, imports: ImportTable) -> None:
+        self.imports = imports
+        self.hooks: list[tuple[cst.FunctionDef | None, cst.BaseExpression]] = []  # (enclosing function, hook)
+        self.compiled: list[cst.BaseExpression] = []
+        self.functions: list[cst.FunctionDef] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.append(node)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.pop()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not node.args or node.args[0].keyword is not None:
+            return
+        if isinstance(func, cst.Attribute) and func.attr.value in _HOOK_REGISTRATIONS:
+            self.hooks.append((self.functions[-1] if self.functions else None, node.args[0].value))
+        elif (self.imports.qualify(func) or "") in COMPILE:
+            self.compiled.append(node.args[0].value)
+
+
+class CompilePolicy(CapturePolicy):
+    name = "compile"
+    # Helpers' parameters take the kinds their callers pass, from callers in any file (`follow_calls`): a run split
+    # across workers would see only the callers of each worker's files (the engine keeps it whole).
+    needs_one_process = True
+
+    def __init__(self, project, captured, settings=None) -> None:
+        super().__init__(project, captured, settings)
+        # What Dynamo makes of values (`jitlint.facts.datadep`) in the mode the run judges.
+        self.datadep = CompileDatadep.for_settings(self.settings)
+
+    def roots(self) -> Iterator[Capture]:
+        project = self.project
+        for module in list(project.linted):
+            for cls in module.classes.values():
+                if project.is_module_class(cls):
+                    forward = project.find_method(cls, "forward")
+                    if forward is not None:
+                        yield forward, cls, f"forward of {cls.name}"
+            for function in module.functions.values():
+                if function.decorators & COMPILE:
+                    yield function, None, "@torch.compile"
+            yield from self._registered(module)
+
+    def _registered(self, module: ModuleInfo) -> Iterator[Capture]:
+        """Hooks registered in a module class's methods, and functions passed to `torch.compile`."""
+        text = module.text
+        if text is not None and "register_forward" not in text and "compile" not in text:
+            return
+        project = self.project
+        finder = _Registrations(module.imports)
+        walk(module.tree, finder)
+        for enclosing, hook in finder.hooks:
+            if isinstance(hook, cst.Attribute) and isinstance(hook.value, cst.Name):
+                cls = self._class_of(module, enclosing)
+                if cls is not None and enclosing is not None and hook.value.value == first_param_name(enclosing):
+                    method = project.find_method(cls, hook.attr.value)
+                    if method is not None:
+                        yield method, cls, f"forward hook of {cls.name}"
+                continue
+            resolved = project.resolve(module.imports.qualify(hook))
+            if isinstance(resolved, FunctionInfo):
+                yield resolved, resolved.cls, "forward hook"
+        for target in finder.compiled:
+            resolved = project.resolve(module.imports.qualify(target))
+            if isinstance(resolved, FunctionInfo):
+                yield resolved, resolved.cls, "passed to torch.compile"
+
+    def _class_of(self, module: ModuleInfo, function: cst.FunctionDef | None) -> ClassInfo | None:
+        if function is None:
+            return None
+        for cls in module.classes.values():
+            if any(method.node is function for method in cls.methods.values()):
+                return cls if self.project.is_module_class(cls) else None
+        return None
+
+    def body_captured(self, function: FunctionInfo) -> bool:
+        return not not_traced(function)
+
+    def scanner(self, function: FunctionInfo) -> CompileScanner:
+        return CompileScanner(function.node, function.module.imports)

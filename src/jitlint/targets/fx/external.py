@@ -1,0 +1,66 @@
+"""What callables of installed libraries do when symbolic_trace gives them a Proxy: the table in `external.toml`.
+
+The tracing model never reads a library the project does not contain; for one it calls, this table says what its
+own code does with a Proxy (raise which exception, or trace), verified on torch 2.13 and the library version the
+table names. A callable the table does not list is unknown: the model assumes nothing of it and reports nothing at
+its call.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+TABLE = Path(__file__).with_name("external.toml")
+
+
+@dataclass(frozen=True)
+class ExternalCallable:
+    """One entry of the table: `name` (its first qualified name), `kind` ("function" or "module"), `proxy`
+    ("raises" or "traces"), and for "raises" the exception class, a substring of its message (`says`), and the argument
+    whose Proxy triggers it (`argument`: a positional index or "any"; `keyword`: its name when passed by keyword)."""
+
+    name: str
+    kind: str
+    proxy: str
+    library: str
+    exception: str | None = None
+    says: str | None = None
+    argument: int | str | None = None
+    keyword: str | None = None
+
+    def triggering(self, positional: list, keywords: dict) -> list:
+        """The argument values whose Proxy makes this callable raise."""
+        if self.argument == "any":
+            return list(positional)
+        found = []
+        if isinstance(self.argument, int) and self.argument < len(positional):
+            found.append(positional[self.argument])
+        if self.keyword is not None and self.keyword in keywords:
+            found.append(keywords[self.keyword])
+        return found
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, ExternalCallable]:
+    """Every qualified name the table lists, to its entry."""
+    data = tomllib.loads(TABLE.read_text(encoding="utf-8"))
+    libraries = {library["name"] for library in data.get("library", [])}
+    found: dict[str, ExternalCallable] = {}
+    for entry in data.get("callable", []):
+        names = entry["names"]
+        library = names[0].partition(".")[0]
+        if library not in libraries:
+            raise ValueError(f"{TABLE.name}: {names[0]} belongs to no [[library]]")
+        callable_ = ExternalCallable(names[0], entry["kind"], entry["proxy"], library, entry.get("exception"),
+                                     entry.get("message"), entry.get("argument"), entry.get("keyword"))
+        for name in names:
+            found[name] = callable_
+    return found
+
+
+def external_callable(qualified: str) -> ExternalCallable | None:
+    """The table's entry for a qualified name, or None (unknown)."""
+    return table().get(qualified)

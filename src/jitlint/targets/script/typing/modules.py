@@ -1,0 +1,338 @@
+"""What `self.<name>` is in a module's compiled code: the concrete module type torch infers from the instance
+`__init__` leaves (`torch/jit/_recursive.py`, `infer_concrete_type_builder`).
+
+For each attribute, in torch's order: a parameter or a buffer is a Tensor (None when registered as None); a
+submodule is a module (a ModuleList, Sequential, ModuleDict... is a container of modules); a name the class body
+annotates has the annotation's type (`Final[T]`: a constant of type T); any other value has the type torch infers
+from the value itself (`_jit_try_infer_type`): an int, a float, a bool, a str, None, a Tensor, a device, a dtype (an
+int), a list, tuple or dict of those (an empty list or dict, or one of mixed element types, has no type: torch
+leaves it out of the module, and compiled code reading it fails), and `training` is nn.Module's bool.
+
+Statically the instance is the class's `__init__` with its default configuration: each value `__init__` assigns
+is typed here; several assignments of different types (under configuration `if`s) leave the type unknown, and so
+does a value jitlint cannot type (a parameter of `__init__` with no annotation, a call of an unknown function).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+import libcst as cst
+
+from jitlint.facts import RunFact, run_fact
+from jitlint.facts.syntax import assigned_names
+from jitlint.names import first_param_name
+from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
+from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
+from jitlint.targets.script.typing.types import (
+    BOOL, DEVICE, FLOAT, INT, NONE, STR, TENSOR, Type, dict_of, join_all, list_of, tuple_of,
+)
+from jitlint.walk import walk
+
+if TYPE_CHECKING:
+    pass
+
+_REGISTRATIONS = frozenset({"register_buffer", "register_parameter"})
+_PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.UninitializedParameter",
+                                "torch.nn.parameter.Buffer", "torch.nn.Buffer"})
+CONTAINERS = frozenset(CONTAINER_KINDS.values())
+
+
+@dataclass(frozen=True)
+class Submodule:
+    """A module held by an attribute: the project classes it may be (empty: a torch class or unknown), the torch
+    class's qualified name, and the container kind ("ModuleList", ...) for a container."""
+
+    classes: tuple[ClassInfo, ...] = ()
+    torch_class: str | None = None
+    container: str | None = None
+    attribute: str | None = None
+
+
+@dataclass(frozen=True)
+class Failed:
+    """An attribute torch cannot type (an empty list or dict, a value of mixed element types, a Python object)."""
+
+    reason: str
+
+
+Member = Type | Submodule | Failed | None
+
+# Types a Python value stored on a module can have, as `_jit_try_infer_type` sees it: what an expression of
+# `__init__` evaluates to. The typer supplies the function that types the expressions it can (calls, arithmetic).
+ValueTyper = Callable[[cst.BaseExpression, "InitScope"], "Type | None"]
+
+
+@dataclass
+class InitScope:
+    """An `__init__` being read: its file, the name of its first parameter, and its parameters' annotated types."""
+
+    cls: ClassInfo
+    imports: object
+    self_name: str | None
+    params: dict[str, Type | None]
+
+
+class ModuleMembers:
+    """The attributes of module classes, as torch types them when it scripts an instance built with the class's
+    defaults. One per run (cached per class and name in the project index)."""
+
+    def __init__(self, project: ProjectIndex, typer: ValueTyper | None = None) -> None:
+        self.project = project
+        self.typer = typer
+
+    def member(self, cls: ClassInfo, name: str) -> Member:
+        """What `self.<name>` is in compiled code of `cls` (None: unknown, or no such attribute)."""
+        return run_fact(self.project, _Member, cls, name, self)
+
+    def compute_member(self, cls: ClassInfo, name: str) -> Member:
+        if name == "training":
+            info = self.project.attributes(cls).get(name)
+            if info is None or info.annotation is None:
+                return BOOL
+        info = self.project.attributes(cls).get(name)
+        if info is None:
+            return None
+        registered = self._registered(cls).get(name)
+        if registered is not None:
+            return registered
+        if info.kinds & CONTAINERS:
+            kinds = info.kinds & CONTAINERS
+            return Submodule(container=next(iter(kinds)) if len(kinds) == 1 else None, attribute=name)
+        if "module" in info.kinds:
+            if not info.kinds <= {"module"}:
+                return None  # a module or something else (None), by configuration
+            classes = tuple(c for c in (self.project.resolve_class(q) for q in sorted(info.constructors)) if c)
+            torch_classes = sorted(q for q in info.constructors if q.startswith("torch.nn."))
+            return Submodule(tuple(c for c in classes if self.project.is_module_class(c)),
+                             torch_classes[0] if len(torch_classes) == 1 and not classes else None, attribute=name)
+        if info.annotation is not None:
+            imports = info.annotation_imports or cls.module.imports
+            return Reader(imports, self.project).read(info.annotation)
+        return self._inferred(cls, info)
+
+    def _inferred(self, cls: ClassInfo, info: AttributeInfo) -> Member:
+        if not info.init_values:
+            return None
+        init = self.project.find_method(cls, "__init__")
+        scope = self._scope(cls, init) if init is not None else None
+        found: list[Member] = []
+        for value in info.init_values:
+            found.append(self.value(value.node, scope) if scope is not None else None)
+        if any(kind is None for kind in found):
+            return None
+        failed = [kind for kind in found if isinstance(kind, Failed)]
+        if failed and len(failed) == len(found):
+            return failed[0]
+        if failed or any(not isinstance(kind, Type) for kind in found):
+            return None
+        kinds = set(found)
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _scope(self, cls: ClassInfo, init) -> InitScope:
+        imports = init.module.imports
+        reader = Reader(imports, self.project)
+        params: dict[str, Type | None] = {}
+        for param in named_params(init.node.params)[1:]:
+            params[param.name.value] = reader.read(param.annotation.annotation) if param.annotation else None
+        rebound = assigned_names(init.node)
+        for name, kind in params.items():
+            # torch types an attribute by the value stored: a parameter re-bound in the body, or annotated Optional
+            # (None, or a value of the contained type), does not say which
+            if name in rebound or (kind is not None and (kind.name == "Optional" or (
+                    kind.name == "Union" and NONE in kind.args))):
+                params[name] = None
+        return InitScope(cls, imports, first_param_name(init.node), params)
+
+    def value(self, node: cst.BaseExpression, scope: InitScope | None) -> Member:
+        """The type torch infers for a Python value `__init__` computes (`_jit_try_infer_type`): of the value itself,
+        so `torch.jit.annotate(Optional[str], None)` (which returns its value in Python) is a None."""
+        if (isinstance(node, cst.Call) and scope is not None and len(node.args) == 2
+                and scope.imports.qualify(node.func) == "torch.jit.annotate"):
+            return self.value(node.args[1].value, scope)
+        if isinstance(node, cst.Integer):
+            return INT
+        if isinstance(node, cst.Float):
+            return FLOAT
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return STR
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)) and isinstance(
+                node.expression, (cst.Integer, cst.Float)):
+            return self.value(node.expression, scope)
+        if isinstance(node, cst.Name) and node.value in ("True", "False"):
+            return BOOL
+        if is_none(node):
+            return NONE
+        if isinstance(node, (cst.List, cst.Tuple)):
+            if any(not isinstance(element, cst.Element) for element in node.elements):
+                return None
+            kinds = [self.value(element.value, scope) for element in node.elements]
+            if isinstance(node, cst.Tuple):
+                if any(not isinstance(kind, Type) for kind in kinds):
+                    return None
+                return tuple_of(kinds)
+            if not kinds:
+                return Failed("empty-list")
+            if any(kind is None or isinstance(kind, Submodule) for kind in kinds):
+                return None
+            if any(isinstance(kind, Failed) for kind in kinds):
+                return Failed("list-element")
+            if len(set(kinds)) > 1:
+                return Failed("mixed-list")
+            return list_of(kinds[0])
+        if isinstance(node, cst.Dict):
+            if not node.elements:
+                return Failed("empty-dict")
+            keys, values = [], []
+            for element in node.elements:
+                if not isinstance(element, cst.DictElement):
+                    return None
+                keys.append(self.value(element.key, scope))
+                values.append(self.value(element.value, scope))
+            if any(not isinstance(kind, Type) for kind in keys + values):
+                return None
+            if len(set(keys)) > 1 or len(set(values)) > 1:
+                return Failed("mixed-dict")
+            return dict_of(keys[0], values[0])
+        if isinstance(node, (cst.Set, cst.SetComp)):
+            return Failed("set")
+        if isinstance(node, cst.Lambda):
+            return Failed("lambda")
+        if isinstance(node, cst.GeneratorExp):
+            return Failed("generator")
+        if isinstance(node, cst.IfExp):
+            body, orelse = self.value(node.body, scope), self.value(node.orelse, scope)
+            return body if body == orelse else None
+        if isinstance(node, cst.Name) and scope is not None and node.value in scope.params:
+            return scope.params[node.value]
+        if isinstance(node, cst.Call) and scope is not None:
+            qualified = scope.imports.qualify(node.func)
+            if qualified in _PARAMETER_CLASSES:
+                return TENSOR
+            if qualified in ("builtins.set", "builtins.frozenset"):
+                return Failed("set")
+            if qualified == "builtins.object":
+                return Failed("object")
+            if qualified is not None and qualified.startswith("numpy."):
+                return Failed("ndarray")  # numpy arrays and scalars: no TorchScript type
+            if qualified in ("builtins.int", "builtins.len"):
+                return INT
+            if qualified == "builtins.float":
+                return FLOAT
+            if qualified == "builtins.bool":
+                return BOOL
+            if qualified == "builtins.str":
+                return STR
+            if qualified == "torch.device":
+                return DEVICE
+        if scope is not None and self.typer is not None:
+            kind = self.typer(node, scope)
+            # torch types an attribute by the value `__init__` stored (`_jit_try_infer_type`), and a value is never a
+            # Union: where the static type holds one (a call annotated `Union[int, List[int]]`), it does not say which
+            if isinstance(kind, Type) and _holds_union(kind):
+                return None
+            return kind
+        return None
+
+    def _registered(self, cls: ClassInfo) -> dict[str, Type | None]:
+        """`self.register_buffer("name", value)` and `register_parameter` in the `__init__`s of the class and its
+        bases: a Tensor, or None when the value is None (torch types such an attribute NoneType)."""
+        return run_fact(self.project, _Registered, cls)
+
+
+
+class _Member(RunFact):
+    """What `self.<name>` is in compiled code of a class (key: the name, and the inference that computes it)."""
+
+    @classmethod
+    def compute(cls, project: ProjectIndex, owner: ClassInfo, name: str, members: "ModuleMembers") -> Member:
+        return members.compute_member(owner, name)
+
+
+class _Registered(RunFact):
+    """The buffers and parameters a class's `__init__`s register: a Tensor, or None registered as None."""
+
+    @classmethod
+    def compute(cls, project: ProjectIndex, owner: ClassInfo) -> dict:
+        found: dict[str, set] = {}
+        for current in reversed(project.mro(owner)):
+            init = current.methods.get("__init__")
+            if init is None:
+                continue
+            self_name = first_param_name(init.node)
+
+            class Calls(cst.CSTVisitor):
+                def visit_Call(self, node: cst.Call) -> None:
+                    func = node.func
+                    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                            and func.value.value == self_name and func.attr.value in _REGISTRATIONS
+                            and len(node.args) >= 2 and isinstance(node.args[0].value, cst.SimpleString)):
+                        name = node.args[0].value.evaluated_value
+                        if isinstance(name, str):
+                            found.setdefault(name, set()).add(NONE if is_none(node.args[1].value) else TENSOR)
+
+                def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                    return False
+
+            walk(init.node.body, Calls())
+        return {name: kinds.pop() if len(kinds) == 1 else None for name, kinds in found.items()}
+
+
+def _holds_union(kind: Type | None) -> bool:
+    if kind is None:
+        return False
+    return kind.name in ("Union", "Optional", "Any") or any(_holds_union(arg) for arg in kind.args)
+
+
+def join_members(members: list[Member]) -> Member:
+    """One member over the classes a method is compiled for: the same, or unknown."""
+    if not members:
+        return None
+    first = members[0]
+    if all(member == first for member in members):
+        return first
+    if all(isinstance(member, Type) for member in members):
+        joined = join_all(members)
+        return joined if isinstance(joined, Type) and joined in members else None
+    return None
+
+
+_CONTAINER_CLASSES = frozenset({"torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.modules.container.ModuleList",
+                                "torch.nn.modules.container.Sequential"})
+
+
+def static_length(info: AttributeInfo) -> int | None:
+    """How many modules a ModuleList or Sequential attribute holds after `__init__`, when every assignment says so
+    plainly (`nn.ModuleList([a, b])`, `nn.ModuleList([Block() for _ in range(4)])`, `nn.Sequential(a, b)`) and
+    nothing adds to it."""
+    if info.filled_in_init or info.assigned_in - {"__init__"} or not info.init_values or info.registered:
+        return None
+    lengths = set()
+    for value in info.init_values:
+        node = value.node
+        if not isinstance(node, cst.Call) or value.imports.qualify(node.func) not in _CONTAINER_CLASSES:
+            return None
+        if any(argument.star or argument.keyword for argument in node.args):
+            return None
+        kind = value.imports.qualify(node.func).rsplit(".", 1)[-1]
+        if kind == "Sequential":
+            if len(node.args) == 1 and not isinstance(node.args[0].value, (cst.Call, cst.Name, cst.Attribute)):
+                return None
+            if any(not isinstance(argument.value, cst.Call) for argument in node.args):
+                return None  # a name may hold an OrderedDict, or a list to unpack
+            lengths.add(len(node.args))
+            continue
+        if len(node.args) != 1:
+            return None
+        items = node.args[0].value
+        if isinstance(items, cst.List) and all(isinstance(element, cst.Element) for element in items.elements):
+            lengths.add(len(items.elements))
+        elif (isinstance(items, cst.ListComp) and items.for_in.inner_for_in is None and not items.for_in.ifs
+              and isinstance(items.for_in.iter, cst.Call) and value.imports.qualify(items.for_in.iter.func)
+              == "builtins.range" and len(items.for_in.iter.args) == 1
+              and isinstance(items.for_in.iter.args[0].value, cst.Integer)):
+            lengths.add(int(items.for_in.iter.args[0].value.value))
+        else:
+            return None
+    return lengths.pop() if len(lengths) == 1 else None

@@ -1,0 +1,321 @@
+"""The script strategy (`jitlint.targets.script.confirm`): `torch.jit.script` in the children, ignore-and-retry, each
+method on its own, where torch's errors are placed, and how each finding is marked."""
+
+import sys
+import textwrap
+
+import pytest
+
+from .project import SCRIPT_PAGES, by_file, dynamic_findings, located, write_project
+
+pytestmark = pytest.mark.torch
+
+
+# -- the shared run: every page, what only torch sees, flow findings ------------------------------------------------
+def test_every_page_bad_example_is_confirmed_and_good_is_silent(shared_run):
+    _root, _result, findings, _elapsed = shared_run
+    for page in SCRIPT_PAGES:
+        if page.torch_verdict not in ("rejects", "accepts"):
+            continue
+        bad = [f for f in by_file(findings, f"pages/{page.code.lower()}_bad.py") if f["code"] == page.code]
+        assert bad, page.code
+        expected = "confirmed" if page.torch_verdict == "rejects" else "not-reproduced"
+        assert {f["confirmation"]["status"] for f in bad} == {expected}, (page.code, bad[0]["confirmation"])
+        assert by_file(findings, f"pages/{page.code.lower()}_good.py") == [], page.code
+
+
+def test_what_only_torch_sees_is_reported_as_its_own_finding(shared_run):
+    _root, _result, findings, _elapsed = shared_run
+    [finding] = by_file(findings, "models/compiler_only.py")
+    assert (finding["code"], finding["location"]["row"]) == ("JIT000", 8)
+    assert finding["confirmation"]["status"] == "confirmed"
+    assert "torch.jit.script rejects this: pad_sequence(" in finding["message"]  # the schema torch's message names
+
+
+def test_a_flow_finding_is_not_confirmed_by_an_error_elsewhere_in_its_function(shared_run):
+    _root, _result, findings, _elapsed = shared_run
+    found = {(f["code"], f["location"]["row"]): f for f in by_file(findings, "models/flow_elsewhere.py")}
+    assert set(found) == {("JIT000", 8), ("JIT208", 11)}
+    assert found["JIT000", 8]["confirmation"]["status"] == "confirmed"
+    assert found["JIT208", 11]["confirmation"]["status"] == "unverified"
+    assert "masked: torch stopped at another error" in found["JIT208", 11]["confirmation"]["detail"]
+
+
+def test_errors_the_models_first_error_masks_are_confirmed_by_scripting_them_on_their_own(shared_run):
+    _root, _result, findings, _elapsed = shared_run
+    found = {(f["code"], f["location"]["row"]): f["confirmation"] for f in by_file(findings, "models/masked.py")}
+    found.update({(f["code"], f["location"]["row"], "smoothing"): f["confirmation"]
+                  for f in by_file(findings, "models/smoothing.py")})
+    assert set(found) == {("JIT401", 14), ("JIT206", 18), ("JIT401", 7, "smoothing")}, found
+    assert {status["status"] for status in found.values()} == {"confirmed"}, found
+
+
+def test_an_error_behind_a_refused_signature_is_confirmed_with_the_signature_relaxed(shared_run):
+    _root, _result, findings, _elapsed = shared_run
+    found = {(f["code"], f["location"]["row"]): f["confirmation"] for f in by_file(findings, "models/variadic.py")}
+    assert set(found) == {("JIT108", 6), ("JIT206", 7), ("JIT108", 11)}, found
+    assert {status["status"] for status in found.values()} == {"confirmed"}, found
+    assert "Expected type hint for result of tolist()" in found["JIT206", 7]["detail"]
+
+
+# -- what the strategy's own ignoring causes is not the user's error ------------------------------------------------
+# The strategy ignores a function torch failed in (`torch.jit.ignore`) and scripts again, to find more errors. Torch
+# 2.13 builds an ignored function's stub from its Python signature *without the defaults*, so a call that leaves a
+# defaulted argument out then fails ("Argument max_ratio not provided."), an error the user's code, where the
+# function is compiled, does not have. For a method torch names the stub `lazy_bind...`; for a staticmethod or a free
+# function it names it `Cls.name(...)` / `name(...)` (timm's `RandomResizedCropToSequence.get_params`: a for-else,
+# then the call at `naflex_transforms.py:705`, was reported as a miss of its own). A function the *user* ignored and
+# calls the same way is the user's error, and stays reported (JIT438 finds it statically, and torch confirms it).
+IGNORED_STUB = '''
+from typing import Optional, Tuple
+
+import torch
+import torch.nn as nn
+
+
+def helper(x: torch.Tensor, steps: int = 3, limit: Optional[float] = None) -> torch.Tensor:
+    for _ in range(steps):
+        x = x + 1
+    else:
+        x = x * 2
+    return x
+
+
+class Crop(nn.Module):
+    @staticmethod
+    def get_params(x: torch.Tensor, scale: Tuple[float, float], attempts: int = 10,
+                   max_ratio: Optional[float] = None) -> int:
+        for _ in range(attempts):
+            break
+        else:
+            return 0
+        return 1
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        n = self.get_params(x, scale=(0.5, 1.0), attempts=3)
+        return helper(x, steps=n)
+
+
+class Ignored(nn.Module):
+    @torch.jit.ignore
+    def get_params(self, x: torch.Tensor, attempts: int = 10) -> int:
+        return attempts
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.get_params(x)
+'''
+
+CONFIG = "[tool.jitlint.dynamic]\ntimeout = 60\n"
+
+
+@pytest.fixture(scope="module")
+def stub_findings(tmp_path_factory):
+    root = write_project(tmp_path_factory.mktemp("stub"), {
+        "pkg/__init__.py": "", "pkg/crop.py": textwrap.dedent(IGNORED_STUB).lstrip("\n"), "pyproject.toml": CONFIG})
+    return dynamic_findings(root, "pkg")
+
+
+def _rows(findings, code=None):
+    return {f["location"]["row"] for f in findings if code is None or f["code"] == code}
+
+
+def test_the_failing_bodies_are_found(stub_findings):
+    confirmed = {(f["code"], f["location"]["row"]) for f in stub_findings if f["confirmation"]["status"] == "confirmed"}
+    assert ("JIT110", 8) in confirmed and ("JIT110", 19) in confirmed, stub_findings
+
+
+def test_a_call_of_a_function_jitlint_ignored_is_no_miss(stub_findings):
+    # the call at line 26 leaves `max_ratio` out: fine while `get_params` is compiled, as in the user's code
+    assert 26 not in _rows(stub_findings, "JIT000"), stub_findings
+
+
+def test_a_call_of_a_function_the_user_ignored_is_still_reported(stub_findings):
+    found = [(f["code"], f["confirmation"]["status"]) for f in stub_findings if f["location"]["row"] == 36]
+    assert found == [("JIT438", "confirmed")], stub_findings
+
+
+# -- a no-line error torch gives for every class that holds a faulty submodule is one defect, not one per class -----
+# `-> Tuple[torch.tensor, torch.Tensor]` in a submodule's `forward` makes torch refuse the submodule and every class
+# that holds it, each time with "Can not create tuple with None type" and no line. The strategy places those at each
+# scripted class's `class` line; the JIT241 finding at the annotation explains all of them.
+NO_LINE = '''
+from typing import Tuple
+
+import torch
+import torch.nn as nn
+
+
+class Smooth(nn.Module):
+    def forward(self, x: torch.Tensor) -> Tuple[torch.tensor, torch.Tensor]:
+        y = x.cumsum(-1)
+        return y, y[..., -1]
+
+
+class Holder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.smooth = Smooth()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y, last = self.smooth(x)
+        return y + last.unsqueeze(-1)
+'''
+
+
+def test_one_finding_explains_the_no_line_error_of_each_class_holding_it(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/smooth.py": textwrap.dedent(NO_LINE),
+                             "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg")
+    assert ("smooth.py", 9, "JIT241", "confirmed") in located(findings), findings
+    assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# -- a staticmethod is compiled the way compiled code calling it does: as a free function ---------------------------
+# When scripting a module stops at an error, the strategy compiles each method on its own. It used to build a method
+# stub for a staticmethod too, which binds the module to the function's first parameter: torch then reported "Module
+# 'Embeddings' has no attribute 'size'" inside a staticmethod that `self.create_position_ids(x, ...)` compiles fine
+# (a JIT000 no code has; transformers' `RobertaEmbeddings` showed it in the agreement run). A real error of such a
+# staticmethod must still be reported (here `past=0` without an annotation, JIT201).
+STATICMETHOD = '''
+import torch
+import torch.nn as nn
+
+
+class Embeddings(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.padding_idx = 1
+
+    def forward(self, inputs_embeds: torch.Tensor, **kwargs) -> torch.Tensor:
+        position_ids = self.create_position_ids(inputs_embeds, self.padding_idx)
+        return self.shifted(inputs_embeds, self.padding_idx) + position_ids
+
+    @staticmethod
+    def create_position_ids(inputs_embeds, padding_idx: int):
+        input_shape = inputs_embeds.size()[:-1]
+        sequence_length = input_shape[1]
+        position_ids = torch.arange(padding_idx + 1, sequence_length + padding_idx + 1, dtype=torch.long)
+        return position_ids.unsqueeze(0).expand(input_shape)
+
+    @staticmethod
+    def shifted(input_ids, padding_idx: int, past=0):
+        return input_ids + padding_idx + past
+'''
+
+
+def test_staticmethod_is_compiled_as_a_function(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/emb.py": textwrap.dedent(STATICMETHOD),
+                             "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg")
+    assert ("emb.py", 11, "JIT108", "confirmed") in located(findings)  # `**kwargs`: scripting the module stops there
+    assert ("emb.py", 23, "JIT201", "confirmed") in located(findings)  # the staticmethod's own error, still found
+    assert not [f for f in findings if f["code"] == "JIT000"], findings  # no "has no attribute 'size'"
+
+
+# -- where torch's error in a method wrapped with `functools.wraps` is placed ---------------------------------------
+# Torch compiles the wrapped function's own source (it unwraps it), but its error names the *wrapper's* file with the
+# wrapped function's line number: `File "wrapping.py", line 13` for the `**kwargs` at line 13 of `wrapped.py`.
+# transformers wraps every layer's `forward` that way in `GradientCheckpointingLayer.__init_subclass__`, and the
+# agreement run placed seven of those errors at unrelated lines of `modeling_layers.py`. The strategy takes the user
+# file whose lines at that number are the ones torch shows.
+WRAPPING = '''
+from functools import wraps
+
+import torch.nn as nn
+
+
+class Layer(nn.Module):
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        forward = cls.forward
+
+        @wraps(forward)
+        def wrapped(self, *args, **kwargs):
+            return forward(self, *args, **kwargs)
+
+        cls.forward = wrapped
+
+
+def passthrough(func):
+    @wraps(func)
+    def wrapper(self, *args, **kwargs):
+        return func(self, *args, **kwargs)
+
+    return wrapper
+'''
+
+WRAPPED = '''
+import torch
+import torch.nn as nn
+
+from pkg.wrapping import Layer, passthrough
+
+
+class Block(Layer):
+    def forward(
+        self,
+        x: torch.Tensor,
+        scale: float = 1.0,
+        **kwargs,
+    ) -> torch.Tensor:
+        return x * scale
+
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 2)
+
+    @passthrough
+    def forward(self, x: torch.Tensor, *extra) -> torch.Tensor:
+        return self.lin(x)
+'''
+
+
+def test_torch_error_in_a_wrapped_method_lands_on_the_wrapped_line(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/wrapping.py": textwrap.dedent(WRAPPING),
+                             "pkg/wrapped.py": textwrap.dedent(WRAPPED), "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg")
+    assert ("wrapped.py", 13, "JIT108", "confirmed") in located(findings)  # `**kwargs`, where torch's marker is
+    assert ("wrapped.py", 24, "JIT108", "confirmed") in located(findings)  # `*extra`, through a decorator
+    # nothing is placed in the wrapper's file, and torch reported nothing jitlint did not find
+    assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# -- one child scripts many classes, resetting torch's compilation state in between ---------------------------------
+def test_a_class_using_an_overloaded_function_scripts_again_after_a_reset(tmp_path):
+    """A class that calls an `@torch.jit._overload` function must script the second time as the first."""
+    torch = pytest.importorskip("torch")
+    from jitlint.confirm import child
+    from jitlint.targets.script.confirm import ScriptStrategy
+
+    write_project(tmp_path, {"overpkg/__init__.py": "", "overpkg/net.py": textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        @torch.jit._overload
+        def double(x: int) -> int: ...
+
+        @torch.jit._overload
+        def double(x: float) -> float: ...
+
+        def double(x):
+            return x + x
+
+        class Net(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return x * double(2) * double(1.5)
+    """)})
+    strategy = child.load_strategy(str(ScriptStrategy.child))
+    strategy.setup(torch)
+    request = {"file": str(tmp_path / "overpkg" / "net.py"), "module": "overpkg.net", "root": str(tmp_path),
+               "roots": [{"name": "Net", "kind": "class", "inputs": None, "options": {}}], "factories": {},
+               "user_roots": [str(tmp_path)], "options": {}}
+    try:
+        for attempt in range(3):
+            result = child.check_file(torch, strategy, request)["roots"]["Net"]
+            assert result["passed"], (attempt, result["observations"])
+    finally:
+        sys.modules.pop("overpkg.net", None)
+        sys.modules.pop("overpkg", None)
+        sys.path.remove(str(tmp_path))

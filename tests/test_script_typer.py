@@ -1,0 +1,176 @@
+"""The TorchScript typer on small functions: the types it gives expressions, annotations and signatures, what
+conditions decide, and the problems it finds, each as torch 2.13 types it (the rules' own tests check the
+messages; `tests/test_script_types.py` checks the type lattice against torch's)."""
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from jitlint.config import Config
+from jitlint.engine import lint_run
+from jitlint.names import ImportTable
+from jitlint.targets.script.typing import results as R
+from jitlint.targets.script.typing.analysis import captured_types
+from jitlint.targets.script.typing.annotations import Reader, signature
+from jitlint.codes import TARGET_OF
+
+HEADER = ("import math\nfrom typing import Any, Dict, Final, List, Optional, Tuple, Union\n\nimport torch\n"
+          "import torch.nn as nn\nimport torch.nn.functional as F\n\n\n")
+CODES = {code for code, target in TARGET_OF.items() if target == "script"}
+
+
+def typed(source: str, tmp_path, name: str = "f"):
+    """The typer's results for function `name` of `source` (compiled: the file scripts it), and a lookup of the
+    type of an expression by its source text."""
+    path = tmp_path / "model.py"
+    path.write_text(HEADER + textwrap.dedent(source))
+    run = lint_run([path], Config(root=tmp_path), CODES, keep_model=True)
+    captured = run.captured["script"]
+    [entry] = [e for e in captured.functions.values() if e.info.name == name]
+    result = captured_types(run.project, captured, entry)
+    code = entry.info.module.tree.code_for_node
+    by_text = {}
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, node) -> bool:
+            if id(node) in result.types:
+                by_text.setdefault(code(node), result.types[id(node)])
+            return True
+
+    entry.info.node.body.visit(Collect())
+    return result, lambda text: str(by_text[text]) if by_text.get(text) is not None else None
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("1", "int"), ("1.5", "float"), ("'a'", "str"), ("True", "bool"), ("None", "NoneType"),
+    ("x.size(0)", "int"), ("x.size()", "List[int]"), ("x.shape", "List[int]"), ("x.shape[0]", "int"),
+    ("x.dim()", "int"), ("x.item()", "number"), ("len(xs)", "int"), ("int(x.item())", "int"),
+    ("float(n)", "float"), ("x.flatten()", "Tensor"), ("torch.zeros(3)", "Tensor"), ("F.relu(x)", "Tensor"),
+    ("x * 2", "Tensor"), ("n / 2", "float"), ("n // 2", "int"), ("n + f", "float"), ("2 - x", "Tensor"),
+    ("x if n > 0 else x", "Tensor"), ("xs[0]", "Tensor"), ("[1, 2]", "List[int]"), ("x > 0", "Tensor"),
+    ("n > 0", "bool"), ("m is None", "bool"), ("[]", "List[Tensor]"), ("{}", "Dict[str, Tensor]"),
+    ("[1, 2.0]", "List[Union[float, int]]"), ("(x, n)", "Tuple[Tensor, int]"), ("x.max(dim=0)[1]", "Tensor"),
+    ("x.max(dim=0).indices", "Tensor"), ("torch.cat([x, x], 1)", "Tensor"), ("xs[1:]", "List[Tensor]"),
+    ("math.pi", "float"), ("x.dtype", "int"), ("x.device", "Device"), ("[t * 2 for t in xs]", "List[Tensor]"),
+    ("d['a']", "int"), ("list(d.keys())", "List[str]"), ("min(n, 3)", "int"), ("x.tolist()", None),
+    ("y", None),
+])
+def test_expression_types(source, expected, tmp_path):
+    _result, type_of = typed(f'''
+        @torch.jit.script
+        def f(x: torch.Tensor, n: int, f: float, xs: List[torch.Tensor], m: Optional[torch.Tensor], d: Dict[str, int],
+              y: Any):
+            return {source}
+    ''', tmp_path)
+    assert type_of(source) == (expected if expected != "None" else None) or (expected is None and type_of(source) in
+                                                                               (None, "Any"))
+
+
+IMPORTS = ImportTable.from_module(cst.parse_module(
+    "import torch\nimport torch.nn.functional as F\nfrom typing import Any, Dict, Final, List, Optional, Tuple, Union\n"
+    "from torch.jit.annotations import Any as JitAny\n"), "m", False)
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("torch.Tensor", "Tensor"), ("int", "int"), ("Optional[torch.Tensor]", "Optional[Tensor]"),
+    ("torch.Tensor | None", "Optional[Tensor]"), ("None | int", "Optional[int]"),
+    ("Union[torch.Tensor, None]", "Optional[Tensor]"), ("List[int]", "List[int]"), ("list[float]", "List[float]"),
+    ("Final[int]", "int"), ("Union[int, float]", "Union[float, int]"), ("Dict[str, int]", "Dict[str, int]"),
+    ("Any", "Any"), ("JitAny", "Any"), ("Tuple[()]", "Tuple[()]"), ("Union[int, float, complex]", "number"),
+    ("torch.dtype", "int"), ("torch.device", "Device"), ("'Optional[int]'", "Optional[int]"),
+    ("Tuple[int, ...]", None), ("List", None), ("np.ndarray", None),
+])
+def test_annotation_types(source, expected):
+    found = Reader(IMPORTS).read(cst.parse_expression(source))
+    assert (str(found) if found is not None else None) == expected
+
+
+def test_parameters_follow_torchscript():
+    function = cst.parse_module(
+        "def forward(self, x, mask=None, n: int = 1, scale=2.0, m: Optional[torch.Tensor] = None): pass\n"
+    ).body[0]
+    found = signature(function, IMPORTS, None, is_method=True)
+    # unannotated: Tensor, with a `None` default too (torch 2.13 types `mask` Tensor); with a literal default the
+    # signature is JIT201's error, and the type is left unknown
+    assert {p.name: str(p.type) if p.type else None for p in found.params} == {
+        "x": "Tensor", "mask": "Tensor", "n": "int", "scale": None, "m": "Optional[Tensor]"}
+
+
+def test_a_type_comment_anywhere_in_the_source_types_the_signature():
+    function = cst.parse_module(
+        "def f(x: torch.Tensor, n) -> torch.Tensor:\n    y = x + n\n    # type: (Tensor, int) -> int\n    return y\n"
+    ).body[0]
+    found = signature(function, IMPORTS, None, is_method=False)  # torch 2.13 returns an int from this function
+    assert [str(p.type) for p in found.params] == ["Tensor", "int"] and str(found.returns) == "int"
+
+
+def test_refinement_and_static_folding(tmp_path):
+    result, type_of = typed('''
+        @torch.jit.script
+        def f(x: torch.Tensor, m: Optional[torch.Tensor], u: Union[int, List[int]]):
+            if m is not None:
+                a = m + 1
+            if isinstance(u, int):
+                b = u + 1
+            else:
+                b = len(u)
+            if isinstance(x, int):  # statically False: never compiled
+                c = x.nonexistent()
+            return b
+    ''', tmp_path)
+    assert type_of("m + 1") == "Tensor" and type_of("u + 1") == "int" and type_of("len(u)") == "int"
+    assert type_of("x.nonexistent()") is None and not result.results and str(result.returns) == "int"
+
+
+def test_results_name_the_node_and_the_types(tmp_path):
+    result, _ = typed('''
+        @torch.jit.script
+        def f(x: torch.Tensor, flag: bool):
+            if flag:
+                y = 1
+            else:
+                y = 1.5
+            s = 0
+            for i in range(3):
+                s = s + 0.5
+            t = (x, x)
+            a, b, c = t
+            return y
+    ''', tmp_path)
+    kinds = {type(r).__name__: r for r in result.results}
+    assert set(kinds) == {"BranchMismatch", "VariableTypeChange", "UnpackArity"}
+    change = kinds["VariableTypeChange"]
+    assert (change.name, str(change.previous), str(change.new)) == ("s", "int", "float")
+    assert (kinds["UnpackArity"].need, kinds["UnpackArity"].found) == (3, 2)
+
+
+def test_an_empty_list_is_annotated_with_the_join_of_what_it_is_given(tmp_path):
+    result, _ = typed('''
+        @torch.jit.script
+        def f(x: torch.Tensor, flag: bool):
+            kept = []
+            kept.append(x)
+            kept.append(None)
+            return kept
+    ''', tmp_path)
+    [filled] = result.of(R.EmptyContainerFilled)
+    assert filled.name == "kept" and str(filled.element) == "Optional[Tensor]"
+
+
+def test_attributes_torch_folds_prune_what_they_guard(tmp_path):
+    result, type_of = typed('''
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = None
+                self.scale = 0.5
+
+            def forward(self, x):
+                if self.proj is not None:  # None after __init__: torch compiles only the other branch
+                    return x, x
+                if hasattr(self, "missing"):
+                    return x, x
+                return x * self.scale
+    ''', tmp_path, name="forward")
+    assert not result.results and str(result.returns) == "Tensor" and type_of("self.scale") == "float"
