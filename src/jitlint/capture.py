@@ -215,6 +215,12 @@ class CapturedFunction:
         self._scan = None
         self._pruned = value
 
+    def with_owners(self, owners: list[ClassInfo]) -> "CapturedFunction":
+        """The same entry, captured for `owners`."""
+        copy = CapturedFunction(self.info, self.reason, self.body_captured, self.params_captured, owners, self._pruned)
+        copy._scan = self._scan
+        return copy
+
     def __repr__(self) -> str:
         return f"CapturedFunction({self.info!r}, {self.reason!r})"
 

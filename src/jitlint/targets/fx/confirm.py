@@ -49,7 +49,7 @@ def traced_roots(project, captured, factories=()) -> dict[Path, list[str]]:
             if entry is None or not entry.body_captured or cls not in (entry.owners or [cls]):
                 continue
             if f"{dotted}:{name}" in factories or is_root_forward(captured.policy,
-                                                                  dataclasses.replace(entry, owners=[cls])):
+                                                                  entry.with_owners([cls])):
                 roots.setdefault(module.path, []).append(name)
     return roots
 
