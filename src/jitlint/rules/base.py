@@ -140,6 +140,32 @@ def _check_declaration(rule: type[Rule]) -> None:
         raise TypeError(f"{where}: a rule that visits code needs a capture policy")
 
 
+class ResultRule(Rule):
+    """A rule that reports results an analysis gives per function, one finding each: `results` yields those the rule
+    owns, `render` words one (its message and a fix builder, or None to skip it) and `fix_in_context` runs the
+    builder where the result is. Messages and fixes stay in the subclass's own module; this only reports them."""
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: "RuleContext") -> None:
+        for result in self.results(node, ctx):
+            rendered = self.render(result, ctx, node)
+            if rendered is None:
+                continue
+            message, build = rendered
+            fix = None
+            if build is not None and self.fix is not None:
+                fix = self.fix_in_context(ctx, node, result, build)
+            ctx.report(result.node, message, fix=fix)
+
+    def results(self, node: cst.FunctionDef, ctx: "RuleContext"):
+        raise NotImplementedError
+
+    def render(self, result, ctx: "RuleContext", function: cst.FunctionDef):
+        raise NotImplementedError
+
+    def fix_in_context(self, ctx: "RuleContext", function: cst.FunctionDef, result, build):
+        return build()
+
+
 @dataclass
 class PendingEdit:
     """Replace the source of `node` (its position range) with `content`; positions are known only later."""

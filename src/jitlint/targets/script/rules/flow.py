@@ -16,11 +16,10 @@ import libcst as cst
 from jitlint.facts.syntax import names_in
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.claims import optional_argument, results_for, sugared_words, with_path
-from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rewrite import (
     builtin_generics, class_of, compiled_function, count_name, enclosing_statement, final_flag, fresh_name, inner_indent,
 )
-from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules import TypedRule
 from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.typing.types import (
     FLOAT, INT, NONE, Type, annotation, describe, without_none,
@@ -28,31 +27,12 @@ from jitlint.targets.script.typing.types import (
 from jitlint.walk import walk
 
 
-class _TypedRule(ScriptRule):
-    """A script rule that reports the typer results it owns: `render` words one (message, and a fix builder or
-    None), or None to skip it."""
-
-    facts = (ScriptTypes,)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        for result in results_for(self, node, ctx):
-            rendered = self.render(result, ctx, node)
-            if rendered is None:
-                continue
-            message, build = rendered
-            fix = with_path(ctx, node, result.node, build) if build is not None and self.fix is not None else None
-            ctx.report(result.node, message, fix=fix)
-
-    def render(self, result, ctx: RuleContext, function: cst.FunctionDef):
-        raise NotImplementedError
-
-
 def _spelled(kind: Type, ctx: RuleContext) -> str:
     return annotation(kind, tensor="torch.Tensor")
 
 
 # -- JIT206 -----------------------------------------------------------------------------------------------------------
-class TolistNeedsAnnotation(_TypedRule):
+class TolistNeedsAnnotation(TypedRule):
     code = "JIT206"
     name = "tolist-needs-annotation"
     severity = "error"
@@ -71,7 +51,7 @@ class TolistNeedsAnnotation(_TypedRule):
 
 
 # -- JIT208, JIT209, JIT222 -------------------------------------------------------------------------------------------
-class ReturnTypeMismatch(_TypedRule):
+class ReturnTypeMismatch(TypedRule):
     code = "JIT208"
     name = "return-type-mismatch"
     severity = "error"
@@ -89,7 +69,7 @@ class ReturnTypeMismatch(_TypedRule):
                 f"{result.actual}'); return that type, or fix the annotation"), None
 
 
-class TupleReturnArityMismatch(_TypedRule):
+class TupleReturnArityMismatch(TypedRule):
     code = "JIT209"
     name = "tuple-return-arity-mismatch"
     severity = "error"
@@ -109,7 +89,7 @@ def _shape(kind: Type) -> str:
     return describe(kind)
 
 
-class MissingReturn(_TypedRule):
+class MissingReturn(TypedRule):
     code = "JIT222"
     name = "missing-return"
     severity = "error"
@@ -126,7 +106,7 @@ class MissingReturn(_TypedRule):
 
 
 # -- JIT701-708 -------------------------------------------------------------------------------------------------------
-class BranchTypeMismatch(_TypedRule):
+class BranchTypeMismatch(TypedRule):
     code = "JIT701"
     name = "branch-type-mismatch"
     severity = "error"
@@ -139,7 +119,7 @@ class BranchTypeMismatch(_TypedRule):
                 "both branches the same type"), None
 
 
-class DefinedInOneBranch(_TypedRule):
+class DefinedInOneBranch(TypedRule):
     code = "JIT702"
     name = "defined-in-one-branch"
     severity = "error"
@@ -177,7 +157,7 @@ def _final_names(cls: cst.ClassDef) -> set[str]:
     return names
 
 
-class NoneInitThenValue(_TypedRule):
+class NoneInitThenValue(TypedRule):
     code = "JIT703"
     name = "none-init-then-tensor"
     severity = "error"
@@ -193,7 +173,7 @@ class NoneInitThenValue(_TypedRule):
             lambda: annotate_none_start(result.name, spelled, ctx))
 
 
-class OptionalUsedWithoutRefine(_TypedRule):
+class OptionalUsedWithoutRefine(TypedRule):
     code = "JIT704"
     name = "optional-used-without-refine"
     severity = "error"
@@ -250,7 +230,7 @@ def _optional_use(result, ctx: RuleContext):
     return text, how, node
 
 
-class LoopVariableUsedAfterLoop(_TypedRule):
+class LoopVariableUsedAfterLoop(TypedRule):
     code = "JIT705"
     name = "loop-var-used-after-loop"
     severity = "error"
@@ -262,7 +242,7 @@ class LoopVariableUsedAfterLoop(_TypedRule):
                 f"it to the loop ('undefined value {result.name}'). Set it before the loop"), None
 
 
-class LoopCarriedTypeChange(_TypedRule):
+class LoopCarriedTypeChange(TypedRule):
     code = "JIT706"
     name = "loop-carried-type-change"
     severity = "error"
@@ -289,7 +269,7 @@ class LoopCarriedTypeChange(_TypedRule):
                 f"assigned to a value of type {result.new}'). Start it as {describe(result.new)}{hint}"), build
 
 
-class TernaryTypeMismatch(_TypedRule):
+class TernaryTypeMismatch(TypedRule):
     code = "JIT707"
     name = "ternary-type-mismatch"
     severity = "error"
@@ -301,7 +281,7 @@ class TernaryTypeMismatch(_TypedRule):
                 f"{describe(result.orelse)}; TorchScript needs one type. Make both the same type"), None
 
 
-class ItemIsNumber(_TypedRule):
+class ItemIsNumber(TypedRule):
     code = "JIT708"
     name = "item-is-number"
     severity = "error"
@@ -328,7 +308,7 @@ class ItemIsNumber(_TypedRule):
 
 
 # -- JIT609-611 -------------------------------------------------------------------------------------------------------
-class AttributeNoneNeedsOptional(_TypedRule):
+class AttributeNoneNeedsOptional(TypedRule):
     code = "JIT609"
     name = "attr-none-needs-optional-annotation"
     severity = "error"
@@ -344,7 +324,7 @@ class AttributeNoneNeedsOptional(_TypedRule):
             lambda: class_optional_annotation(result.name, spelled, ctx))
 
 
-class AttributeTypeChange(_TypedRule):
+class AttributeTypeChange(TypedRule):
     code = "JIT610"
     name = "attr-type-change-in-forward"
     severity = "error"
@@ -358,7 +338,7 @@ class AttributeTypeChange(_TypedRule):
                 f"{describe(result.current)}, or start it as {describe(result.new)}"), None
 
 
-class OptionalAttributeNoLocalRefine(_TypedRule):
+class OptionalAttributeNoLocalRefine(TypedRule):
     code = "JIT611"
     name = "optional-attr-no-local-refine"
     severity = "error"
@@ -386,7 +366,7 @@ class OptionalAttributeNoLocalRefine(_TypedRule):
 
 
 # -- JIT210 -----------------------------------------------------------------------------------------------------------
-class EmptyContainerNeedsAnnotation(_TypedRule):
+class EmptyContainerNeedsAnnotation(TypedRule):
     code = "JIT210"
     name = "empty-container-needs-annotation"
     severity = "error"

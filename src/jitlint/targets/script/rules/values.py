@@ -9,33 +9,13 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.claims import maybe_none, results_for, with_path
-from jitlint.targets.script.facts import ScriptTypes
+from jitlint.targets.script.claims import maybe_none
 from jitlint.targets.script.rewrite import (
     compiled_function, enclosing_statement, fresh_name, inner_indent, is_pure_chain,
 )
-from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules import TypedRule
 from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.typing.types import FLOAT, INT, Type, annotation, describe
-
-
-class _TypedRule(ScriptRule):
-    """A script rule that reports the typer results it owns: `render` words one (message, and a fix builder or
-    None), or None to skip it."""
-
-    facts = (ScriptTypes,)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        for result in results_for(self, node, ctx):
-            rendered = self.render(result, ctx, node)
-            if rendered is None:
-                continue
-            message, build = rendered
-            fix = with_path(ctx, node, result.node, build) if build is not None and self.fix is not None else None
-            ctx.report(result.node, message, fix=fix)
-
-    def render(self, result, ctx: RuleContext, function: cst.FunctionDef):
-        raise NotImplementedError
 
 
 def _spelled(kind: Type, ctx: RuleContext) -> str:
@@ -43,7 +23,7 @@ def _spelled(kind: Type, ctx: RuleContext) -> str:
 
 
 # -- JIT416, JIT418 ---------------------------------------------------------------------------------------------------
-class NoMatchingOverload(_TypedRule):
+class NoMatchingOverload(TypedRule):
     code = "JIT416"
     name = "no-matching-overload"
     severity = "error"
@@ -133,7 +113,7 @@ def _why(rejection) -> str:
     return "Provided self argument not used in schema."
 
 
-class RangeEnumerateArguments(_TypedRule):
+class RangeEnumerateArguments(TypedRule):
     code = "JIT418"
     name = "range-enumerate-arguments"
     severity = "error"
@@ -153,7 +133,7 @@ class RangeEnumerateArguments(_TypedRule):
 
 
 # -- JIT220-225, JIT233, JIT234, JIT315 -----------------------------------------------------------------------------
-class TupleMisuse(_TypedRule):
+class TupleMisuse(TypedRule):
     code = "JIT220"
     name = "tuple-misuse"
     severity = "error"
@@ -189,7 +169,7 @@ class TupleMisuse(_TypedRule):
                 f"method '{result.name}''); a NamedTuple has its fields"), None
 
 
-class AnnotatedAssignmentMismatch(_TypedRule):
+class AnnotatedAssignmentMismatch(TypedRule):
     code = "JIT221"
     name = "annotated-assignment-mismatch"
     severity = "error"
@@ -250,7 +230,7 @@ def _hint_message(result: R.HintMismatch) -> str:
             "since it converts nothing here. Make the elements that type, or fix the annotation")
 
 
-class NotIterableOrSubscriptable(_TypedRule):
+class NotIterableOrSubscriptable(TypedRule):
     code = "JIT223"
     name = "not-iterable-or-subscriptable"
     severity = "error"
@@ -277,7 +257,7 @@ class NotIterableOrSubscriptable(_TypedRule):
         return f"this indexes {describe(result.type)} (torch: ''{result.type}' object is not subscriptable')", None
 
 
-class UnknownTensorMethod(_TypedRule):
+class UnknownTensorMethod(TypedRule):
     code = "JIT224"
     name = "unknown-tensor-method"
     severity = "error"
@@ -305,7 +285,7 @@ def _other_rules_methods() -> frozenset[str]:
 _OTHER_RULES_METHODS = _other_rules_methods()  # JIT401 `.numpy()`, JIT403 `.new()`, JIT410 autograd
 
 
-class DeleteSlice(_TypedRule):
+class DeleteSlice(TypedRule):
     code = "JIT225"
     name = "del-slice"
     severity = "error"
@@ -331,7 +311,7 @@ class DeleteSlice(_TypedRule):
             lambda: rebuild_without_slice(result.node, ctx))
 
 
-class ModuleContainerLength(_TypedRule):
+class ModuleContainerLength(TypedRule):
     code = "JIT315"
     name = "module-container-length"
     severity = "error"
@@ -353,7 +333,7 @@ class ModuleContainerLength(_TypedRule):
             (lambda: enumerate_the_container(result.node, ctx)) if result.container != "tuple" else None)
 
 
-class UnknownListMethod(_TypedRule):
+class UnknownListMethod(TypedRule):
     code = "JIT233"
     name = "unknown-list-method"
     severity = "error"
@@ -366,7 +346,7 @@ class UnknownListMethod(_TypedRule):
                 "`count`, ... (use `len(...)`, or make it a Tensor first)"), None
 
 
-class CannotUnpack(_TypedRule):
+class CannotUnpack(TypedRule):
     code = "JIT234"
     name = "cannot-unpack"
     severity = "error"

@@ -5,9 +5,7 @@ for TorchScript (what they hide is then checked for trace where it is traced).""
 
 from __future__ import annotations
 
-import libcst as cst
-
-from jitlint.rules.base import RuleContext
+from jitlint.rules.migration import ScriptOnlyConstructRule
 from jitlint.targets.trace.rules import TraceRule
 
 _CHECKS = {
@@ -24,34 +22,11 @@ _DECORATORS = {
 }
 
 
-class TorchScriptOnlyConstruct(TraceRule):
+class TorchScriptOnlyConstruct(TraceRule, ScriptOnlyConstructRule):
     code = "TRC301"
     name = "torchscript-only-under-trace"
     severity = "info"
     summary = "`is_scripting()`, `@torch.jit.ignore`/`unused`, `torch.jit.annotate`: ignored by torch.jit.trace"
     message = "a TorchScript-only construct that torch.jit.trace ignores"
-    scope = "anywhere"
-    text_hints = ("jit",)
-    outside_handlers = frozenset({"ClassDef"})
-
-    def _wanted(self, ctx: RuleContext) -> bool:
-        return "script" not in ctx.targets
-
-    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        if ctx.function is None or not ctx.function.body_captured or not self._wanted(ctx):
-            return
-        qualified = ctx.qualify(node.func) or ""
-        if qualified in _CHECKS:
-            ctx.report(node, f"{_CHECKS[qualified]}; remove it when TorchScript is no longer a target")
-
-    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
-        cls = ctx.module_class(node)
-        if cls is None or not self._wanted(ctx):
-            return
-        for method in cls.methods.values():
-            for decorator in method.node.decorators:
-                expression = decorator.decorator
-                qualified = ctx.qualify(expression.func if isinstance(expression, cst.Call) else expression) or ""
-                if qualified in _DECORATORS:
-                    ctx.report(expression, f"{_DECORATORS[qualified]}; remove it when TorchScript is no longer a "
-                                           "target")
+    checks = _CHECKS
+    decorators = _DECORATORS
