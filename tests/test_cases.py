@@ -10,6 +10,8 @@ A case is plain Python. Its first lines are header comments:
 - `# settings: key = value, ...`: the target's settings for the run (`[tool.jitlint.<target>]`, TOML values);
 - `# inputs: <expression>`: the example inputs (export, trace); a target's own headers follow the same form.
 
+A value goes on over the next comment lines indented by at least two spaces after the `#`.
+
 A line where jitlint reports ends with a mark: a comment holding `<severity>: <code>[, <code>...]` (severity
 `error`, `warning` or `info`; several groups may follow each other). The jitlint check lints the case with every
 code of its target (and the shared file codes): every finding must be marked, every mark found, with the
@@ -35,6 +37,7 @@ from oracles import oracle, points_at
 
 CASES = Path(__file__).parent / "cases"
 HEADER = re.compile(r"#\s*([a-z][a-z0-9-]*):\s*(.*)$")
+CONTINUED = re.compile(r"#\s{2,}(\S.*)$")
 MARK = re.compile(r"\b(error|warning|info):\s*([A-Z]+\d{3}(?:\s*,\s*[A-Z]+\d{3})*)")
 VERDICTS = ("accepts", "rejects", "changes", "breaks", "recompiles")
 # What this runner checks against the tool itself: the verdicts it knows how to ask an oracle for. The trace
@@ -49,11 +52,17 @@ class Case:
         self.target = path.relative_to(CASES).parts[0]
         self.source = path.read_text(encoding="utf-8")
         self.header: dict[str, str] = {}
+        key = None
         for line in self.source.splitlines():
             match = HEADER.match(line)
             if match is None:
-                break
-            self.header[match.group(1)] = match.group(2).strip()
+                continued = CONTINUED.match(line)
+                if continued is None or key is None:
+                    break
+                self.header[key] += " " + continued.group(1).strip()  # an indented line goes on with the value
+                continue
+            key = match.group(1)
+            self.header[key] = match.group(2).strip()
         self.marks: set[tuple[int, str, str]] = set()  # (row, code, severity)
         for row, line in enumerate(self.source.splitlines(), 1):
             if "#" not in line or HEADER.match(line):

@@ -73,6 +73,12 @@ TRACES = {
         def helper(a, b):
             return max(a, b)
         """),
+    "static-forward-submodule": (H + "class Act(nn.Module):\n    @staticmethod\n    def forward(x):\n"
+                                 "        return x * torch.sigmoid(x)\n\n\n"
+                                 "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                 "        self.act = Act()\n\n    def forward(self, x):\n        return self.act(x)\n"),
+    "static-helper": (H + "class M(nn.Module):\n    @staticmethod\n    def scale(x):\n        return x * 2\n\n"
+                      "    def forward(self, x):\n        return self.scale(x) + M.scale(x)\n"),
     "tuple-from-submodule": (H + "class Two(nn.Module):\n    def forward(self, x):\n        return x, x + 1\n\n\n"
                              "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                              "        self.two = Two()\n\n    def forward(self, x):\n        a, b = self.two(x)\n"
@@ -92,6 +98,8 @@ FAILS = {
     "parameter-tensor-test": model("if self.w.sum() > 0:  # error: FX201\n    x = x * 2\nreturn x",
                                    init="self.w = nn.Parameter(torch.ones(3))"),
     "dtype-compare": model("if x.dtype == torch.float16:  # error: FX201\n    x = x.float()\nreturn x"),
+    "static-forward": (H + "class M(nn.Module):\n    @staticmethod\n    def forward(x, y):\n        z = y + 1\n"
+                       "        return torch.relu(x) + z  # error: FX213\n"),
     "max-of-size": model("n = max(x.size(0), 1)  # error: FX202\nreturn x * n"),
     "len": model("return x * len(x)  # error: FX202"),
     "float": model("return x * float(x.size(1))  # error: FX202"),

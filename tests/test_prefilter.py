@@ -33,6 +33,23 @@ _GUARDED_IMPORTS = {
         class M(Base):
             pass
         """,
+    "try_body_classes": """
+        import torch.nn as nn
+        try:
+            import apex
+            class Fused(nn.Module):
+                pass
+            def helper():
+                pass
+        except ImportError:
+            class Fused(nn.Module):
+                pass
+            class Fallback(nn.Module):
+                pass
+        if apex:
+            class Guarded(nn.Module):
+                pass
+        """,
     "if_elif_else": """
         import sys
         if sys.version_info >= (3, 12):
@@ -58,6 +75,11 @@ def test_guarded_imports_are_bound_as_libcst_binds_them(name, tmp_path):
     assert found.imports.local_definitions == module.imports.local_definitions
     assert {cls: info.base_names for cls, info in found.classes.items()} == {
         cls: info.base_names for cls, info in module.classes.items()}
+    assert set(found.functions) == set(module.functions)
+    for cls, info in module.classes.items():  # the nodes of a class in a `try` body too
+        assert found.classes[cls].node.deep_equals(info.node), cls
+        assert {name: method.node.deep_equals(info.methods[name].node)
+                for name, method in found.classes[cls].methods.items()} == dict.fromkeys(info.methods, True)
 
 
 MODULE_CLASS_ONLY = sorted(rule.code for rule in RULES_BY_CODE.values() if rule.reports_only_in == "module-class")
@@ -211,6 +233,50 @@ def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_pat
         assert len(first) == len(read_at_all), first  # no file parsed twice
 
 
+# The trace target's roots are module classes too: a helper only a `forward` of another file calls is parsed when
+# the capture reaches it, and keeps its findings (the values its caller passes included).
+TRACED = {
+    "pkg/__init__.py": "",
+    "pkg/model.py": """\
+        import torch.nn as nn
+        from pkg.ops import halve
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                return halve(x)
+    """,
+    "pkg/ops.py": """\
+        def halve(x):
+            if x.size(0) > 2:
+                return x[: x.size(0) // 2]
+            return x
+    """,
+    "pkg/consts.py": "X = 1\n",
+}
+
+
+def test_a_trace_run_parses_up_front_only_what_may_hold_a_root(tmp_path, monkeypatch):
+    _write(tmp_path, TRACED)
+    enabled = Config(root=tmp_path).enabled_codes(TARGET_OF) | {
+        code for code, rule in RULES_BY_CODE.items() if code.startswith("TRC") and not rule.engine_reported}
+    parsed: list[str] = []  # read with LibCST: up front, or when captured code reaches the file
+    on_demand: list[str] = []
+    read_source, promote = pipeline.read_source, pipeline.Worker.promote
+    monkeypatch.setattr(pipeline, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
+        path, *a, **k))
+    monkeypatch.setattr(pipeline.Worker, "promote",
+                        lambda self, module: on_demand.append(Path(module.path).name) or promote(self, module))
+    with_prefilter = _findings(tmp_path, enabled, 1)
+    up_front, read_at_all = set(parsed) - set(on_demand), set(parsed)
+    monkeypatch.setattr(prefilter.Prefilter, "for_run", classmethod(lambda cls, *args: None))
+    assert with_prefilter == _findings(tmp_path, enabled, 1)
+    assert ("ops.py", "TRC201", 2) in {(Path(f["filename"]).name, f["code"], f["location"]["row"])
+                                       for f in with_prefilter}
+    assert "model.py" in up_front and not {"ops.py", "consts.py"} & up_front, up_front
+    assert "ops.py" in on_demand and "consts.py" not in read_at_all
+
+
 def test_workers_send_their_findings_as_they_lint(tmp_path, monkeypatch):
     """A worker holds no finding to its end: each file's go to the parent once it is linted (held, they were a
     sizeable part of a worker's peak on a large library), and the run prints what one process prints."""
@@ -297,6 +363,15 @@ def test_the_default_rules_are_all_accounted_for():
     rules = _rules(_default_script_codes())
     assert prefilter.why_off(rules, ("script",)) is None
     assert prefilter.Prefilter.for_run(rules, ("script",), set()) is not None
+
+
+def test_the_trace_rules_are_all_accounted_for():
+    """The trace target's rules too (its roots, each module class's forward, are the prefilter's module classes):
+    with `--target script,trace` the prefilter stays on."""
+    codes = _default_script_codes() | {code for code, rule in RULES_BY_CODE.items()
+                                       if code.startswith("TRC") and not rule.engine_reported}
+    assert prefilter.why_off(_rules(codes), ("script", "trace")) is None
+    assert prefilter.why_off(_rules(codes), ("script", "trace", "export")) is not None
 
 
 class _Gains(RULES_BY_CODE["JIT630"]):  # a known rule that gains a handler (no `code` of its own: not registered)

@@ -174,3 +174,44 @@ def test_attributes_torch_folds_prune_what_they_guard(tmp_path):
                 return x * self.scale
     ''', tmp_path, name="forward")
     assert not result.results and str(result.returns) == "Tensor" and type_of("self.scale") == "float"
+
+
+def test_module_attributes_from_torch_classes_and_init_locals(tmp_path):
+    """`self.stride` of a Conv2d subclass and `self.conv.groups` of a Conv2d submodule are what torch.nn's own
+    `__init__` stores; `self.scale` is the value of a local `__init__` binds once."""
+    _result, type_of = typed('''
+        class Conv(nn.Conv2d):
+            def __init__(self, dim: int, heads: int = 2):
+                super().__init__(dim, dim, 3)
+                head_dim = dim // heads
+                self.scale = head_dim ** -0.5
+                self.conv = nn.Conv2d(dim, dim, 1)
+
+            def forward(self, x):
+                return self.stride, self.weight, self.conv.groups, self.scale, self.padding
+    ''', tmp_path, name="forward")
+    assert type_of("self.stride") == "Tuple[int, int]"
+    assert type_of("self.weight") == "Tensor"
+    assert type_of("self.conv.groups") == "int"
+    assert type_of("self.scale") == "float"
+    assert type_of("self.padding") is None  # a str or a tuple, as the configuration says
+
+
+def test_init_runs_as_python(tmp_path):
+    """`round(x)` and `**` in `__init__` are Python's: `round(x)` is an int, and so is an int to the power of a
+    literal int (TorchScript's are floats)."""
+    _result, type_of = typed('''
+        class Attention(nn.Module):
+            def __init__(self, dim: int, ratio: float = 1.0):
+                super().__init__()
+                head_dim = round(dim * ratio)
+                self.head_dim = head_dim
+                self.width = 2 ** dim
+                self.square = dim ** 2
+
+            def forward(self, x):
+                return self.head_dim, self.width, self.square
+    ''', tmp_path, name="forward")
+    assert type_of("self.head_dim") == "int"
+    assert type_of("self.width") is None  # an int or a float, as the sign of `dim` says
+    assert type_of("self.square") == "int"

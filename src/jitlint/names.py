@@ -80,7 +80,7 @@ class ImportTable:
     @classmethod
     def from_module(cls, module: cst.Module, module_name: str, is_package: bool = False) -> "ImportTable":
         table = cls(module_name, is_package)
-        for statement in _top_level_statements(module.body):
+        for statement in top_level_statements(module.body):
             table._add_statement(statement)
         return table
 
@@ -156,21 +156,36 @@ class ImportTable:
         return normalize(full)
 
 
-def _top_level_statements(body):
+def top_level_statements(body):
     """Module-level statements, looking inside `if`/`try` blocks (guarded imports are common)."""
     for statement in body:
         if isinstance(statement, cst.If):
-            yield from _top_level_statements(statement.body.body)
+            yield from top_level_statements(statement.body.body)
             orelse = statement.orelse
             while orelse is not None:
-                yield from _top_level_statements(orelse.body.body)
+                yield from top_level_statements(orelse.body.body)
                 orelse = getattr(orelse, "orelse", None)
         elif isinstance(statement, cst.Try):
-            yield from _top_level_statements(statement.body.body)
+            yield from top_level_statements(statement.body.body)
             for handler in statement.handlers:
-                yield from _top_level_statements(handler.body.body)
+                yield from top_level_statements(handler.body.body)
             for block in (statement.orelse, statement.finalbody):
                 if block is not None:
-                    yield from _top_level_statements(block.body.body)
+                    yield from top_level_statements(block.body.body)
         else:
             yield statement
+
+
+def guarded_definitions(body):
+    """The classes and functions defined in the body of a module-level `try` block (`try: import pyro` /
+    `class Likelihood(...)` / `except ImportError: ...`), which run whenever its imports succeed, after the module's
+    unguarded ones (which they never replace), the first of a name winning. Definitions in `except` handlers (a
+    fallback for an import the environment may well satisfy) and in `if` blocks (`if TYPE_CHECKING:`, `if
+    is_x_available():`, decided by the environment) are left out."""
+    seen: set[str] = {s.name.value for s in body if isinstance(s, (cst.ClassDef, cst.FunctionDef))}
+    for statement in body:
+        if isinstance(statement, cst.Try):
+            for inner in statement.body.body:
+                if isinstance(inner, (cst.ClassDef, cst.FunctionDef)) and inner.name.value not in seen:
+                    seen.add(inner.name.value)
+                    yield inner

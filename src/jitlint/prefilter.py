@@ -31,8 +31,8 @@ that a rule added later (on another branch) can cost speed but never findings:
   rule that gains a handler, or a new rule of that kind, turns the prefilter off;
 - a rule with its own `begin_file` or `end_file` (which could report anything) must declare, on the class that
   defines them, that they report only what its visits collected (`Rule.file_hooks_report_visits`);
-- any capture policy other than TorchScript's (`script`), any other scope, and runs that keep the model for the
-  dynamic checker turn it off, as does the environment variable `JITLINT_PREFILTER=0` (for tests and benchmarks
+- any capture policy whose roots are not all in module classes (`CapturePolicy.roots_in_module_classes`: script's
+  and trace's are), any other scope, and runs that keep the model for the dynamic checker turn it off, as does the environment variable `JITLINT_PREFILTER=0` (for tests and benchmarks
   that compare a run with and without it).
 
 Not exact in one case: a file `ast` accepts but LibCST's parser rejects would, parsed, get a JIT001 finding; left
@@ -109,11 +109,15 @@ def why_off(rules, policies) -> str | None:
     """Why the prefilter cannot apply to a run of these rule instances and capture policies (None: it can)."""
     if os.environ.get(ENVIRONMENT, "1") == "0":
         return f"{ENVIRONMENT}=0"
-    if set(policies) != {"script"}:
-        return f"capture policies {sorted(policies)} (the prefilter knows only `script`'s roots)"
+    from jitlint.targets import policy_class
+
+    rooted = {name for name in policies if getattr(policy_class(name), "roots_in_module_classes", False)}
+    if set(policies) - rooted:
+        return (f"capture policies {sorted(set(policies) - rooted)} (the prefilter knows only roots in module "
+                "classes and `script`)")
     for rule in rules:
         code = rule.code
-        if rule.policy != "script":
+        if rule.policy not in rooted:
             return f"{code}: capture policy {rule.policy!r}"
         if not _hooks_known(rule):
             return f"{code}: its own begin_file/end_file, not known to the prefilter"

@@ -17,22 +17,13 @@ import libcst as cst
 from jitlint.compact import compact, expand
 from jitlint.literals import literal_type
 from jitlint.facts.mro import project_mro
-from jitlint.facts.torch_api import CONTAINER_KINDS, NN_NON_MODULES
+from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
 from jitlint.facts.syntax import binds
-from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved
+from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved, guarded_definitions
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
     from jitlint.source import SourceFile
-
-
-def is_torch_module_base(qualified: str) -> bool:
-    if qualified in NN_NON_MODULES:
-        return False
-    if qualified == "torch.nn.Module":
-        return True
-    head, _, last = qualified.rpartition(".")
-    return head == "torch.nn" and last[:1].isupper()
 
 
 _NO_NAMES: frozenset[str] = frozenset()  # `frozenset()` makes a new empty set (216 bytes) each call on Python 3.11
@@ -431,7 +422,7 @@ class ModuleInfo:
         return info
 
     def _index(self) -> None:
-        for statement in self.tree.body:
+        for statement in (*self.tree.body, *guarded_definitions(self.tree.body)):
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     if isinstance(small, cst.Assign) and len(small.targets) == 1:

@@ -26,7 +26,7 @@ import libcst as cst
 
 from jitlint import layout
 from jitlint.facts.torch_api import CONTAINER_KINDS
-from jitlint.names import BUILTIN_NAMES, ImportTable, module_name_for, normalize, resolved
+from jitlint.names import BUILTIN_NAMES, ImportTable, guarded_definitions, module_name_for, normalize, resolved
 from jitlint.project import (
     BUILTIN_TYPES,
     MIXABLE_LITERALS,
@@ -120,6 +120,8 @@ def _resolve_tree(module: ModuleInfo) -> cst.Module:
     classes = {statement.name.value: statement for statement in tree.body if isinstance(statement, cst.ClassDef)}
     functions = {statement.name.value: statement for statement in tree.body
                  if isinstance(statement, cst.FunctionDef)}
+    for statement in guarded_definitions(tree.body):  # (names the module does not define unguarded)
+        (classes if isinstance(statement, cst.ClassDef) else functions)[statement.name.value] = statement
     for name, cls in module.classes.items():
         if not cls.parsed and name in classes:
             cls.node = classes[name]
@@ -151,11 +153,15 @@ def _bind_methods(cls: ClassInfo) -> None:
 
 
 def _from_tree(module: ModuleInfo, kind: type, name: str):
-    """The last top-level `kind` named `name` of the module's whole tree (where a piece did not parse alone)."""
+    """The last top-level `kind` named `name` of the module's whole tree (where a piece did not parse alone), or
+    else the one a module-level `try` body defines (`names.guarded_definitions`)."""
     found = None
     for statement in module.tree.body:
         if isinstance(statement, kind) and statement.name.value == name:
             found = statement
+    if found is None:
+        found = next((statement for statement in guarded_definitions(module.tree.body)
+                      if isinstance(statement, kind) and statement.name.value == name), None)
     if found is None:
         raise LookupError(f"{name} is not in {module.path}")
     return found
@@ -180,6 +186,23 @@ def _resolve_function(function: FunctionInfo, first: int, last: int) -> cst.Func
                 raise LookupError(f"{function.qualname} is not in {function.module.path}")
             return function.node
     return node
+
+
+def _resolve_guarded(item: "ClassInfo | FunctionInfo", kind: type):
+    """A class or function a module-level `try` body defines, from the whole tree (indented, it is no piece)."""
+    node = _from_tree(item.module, kind, item.name)
+    if isinstance(item, ClassInfo):
+        item._node = node
+        _bind_methods(item)
+    return node
+
+
+def _resolve_guarded_method(method: FunctionInfo) -> cst.FunctionDef:
+    """A method of a class a module-level `try` body defines: from its class, parsed with the whole tree."""
+    _bind_methods(method.cls)  # (parses the class)
+    if not method.parsed:
+        raise LookupError(f"{method.qualname} is not in {method.module.path}")
+    return method.node
 
 
 def _resolve_global(module: ModuleInfo, first: int, last: int, index: int) -> cst.BaseExpression:
@@ -309,7 +332,7 @@ class _Source:
 
 
 def _top_level(body, source: _Source):
-    """`names._top_level_statements`: module-level statements, inside `if` (all branches) and `try` (the body, the
+    """`names.top_level_statements`: module-level statements, inside `if` (all branches) and `try` (the body, the
     handlers, `else` and `finally`), whose blocks are not one-line suites."""
     def block(statements):
         if statements and not source.after_header(statements[0]):
@@ -470,20 +493,43 @@ def build_module(path: Path, display_name: str, text: str, tree: ast.Module,
             function = FunctionInfo(statement.name, None, module, None, decorator_names(statement, table))
             function._node = Lazy(_resolve_function, function, first_line(statement), source.last_line(statement))
             module.functions[statement.name] = function
+    for statement in _guarded_definitions(tree.body):  # as `ModuleInfo` indexes them
+        if isinstance(statement, ast.ClassDef):
+            _index_class(module, statement, source, guarded=True)
+        else:
+            function = FunctionInfo(statement.name, None, module, None, decorator_names(statement, table))
+            function._node = Lazy(_resolve_guarded, function, cst.FunctionDef)
+            module.functions[statement.name] = function
     return module
 
 
-def _index_class(module: ModuleInfo, node: ast.ClassDef, source: _Source) -> None:
+def _guarded_definitions(body: list[ast.stmt]):
+    """`names.guarded_definitions` of an `ast` body: the classes and functions of module-level `try` bodies whose
+    names the module does not define unguarded, the first of a name winning."""
+    definitions = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    seen = {statement.name for statement in body if isinstance(statement, definitions)}
+    for statement in body:
+        if isinstance(statement, ast.Try):
+            for inner in statement.body:
+                if isinstance(inner, definitions) and inner.name not in seen:
+                    seen.add(inner.name)
+                    yield inner
+
+
+def _index_class(module: ModuleInfo, node: ast.ClassDef, source: _Source, guarded: bool = False) -> None:
+    """`guarded`: a class of a module-level `try` body, whose nodes come from the whole tree."""
     table = module.imports
     bases = [qualify(table, base.value if isinstance(base, ast.Starred) else base) for base in node.bases]
     info = ClassInfo(node.name, None, module, bases)
-    info._node = Lazy(_resolve_class, info, first_line(node), source.last_line(node))
+    info._node = (Lazy(_resolve_guarded, info, cst.ClassDef) if guarded
+                  else Lazy(_resolve_class, info, first_line(node), source.last_line(node)))
     body = node.body if not source.after_header(node.body[0]) else []
     definitions: dict[str, ast.FunctionDef] = {}
     for statement in body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             method = FunctionInfo(statement.name, None, module, info, decorator_names(statement, table))
-            method._node = Lazy(_resolve_function, method, first_line(statement), source.last_line(statement))
+            method._node = (Lazy(_resolve_guarded_method, method) if guarded
+                            else Lazy(_resolve_function, method, first_line(statement), source.last_line(statement)))
             info.methods[statement.name] = method
             definitions[statement.name] = statement
         elif not isinstance(statement, COMPOUND):

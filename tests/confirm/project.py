@@ -92,7 +92,8 @@ SHARED_PROJECT = {
                 return torch.nn.utils.rnn.pad_sequence([x], "a")  # compiled from torch's source: untyped here
     """),
     # A flow rule's finding (JIT208, line 11) is confirmed only by an error at its own statement: torch's first
-    # error is at line 8 of the same function, which no static rule explains (a JIT000 of its own).
+    # error is at line 8 of the same function, which no static rule explains (a JIT000 of its own); with line 8 left
+    # out, torch's error at line 11 shows.
     "models/flow_elsewhere.py": HEADER + textwrap.dedent("""
         class Two(nn.Module):
             def forward(self, x) -> torch.Tensor:

@@ -307,3 +307,32 @@ def test_the_documented_example_child_side_works(tmp_path):
     # the `if` on a tensor, line 8 (trace runs forward again to check itself: the warning may come twice)
     assert {(o.line, o.kind) for o in outcome.observations} == {(8, "warning")}, outcome.observations
     assert "Converting a tensor to a Python boolean" in outcome.observations[0].message
+
+
+def test_a_cached_answer_is_reused_only_by_the_child_code_that_gave_it(tmp_path):
+    """The cache key covers the child side's code: after an edit of the strategy's child file (or a module beside
+    it that it loads), the file is asked again rather than answered from what the older code cached."""
+    project = write_project(tmp_path / "project", TOY_PROJECT)
+    request = FileRequest(project / "pkg" / "models.py", "pkg.models", str(project),
+                          [Root("Defaults", inputs="pkg.examples:one_tensor")])
+    strategy_dir = tmp_path / "strategy"
+    strategy_dir.mkdir()
+    child = strategy_dir / "confirm_child.py"
+    child.write_text(TOY_CHILD)
+
+    def run():
+        answers = run_requests(
+            [request], strategy="toy", strategy_file=child, options={}, python=sys.executable,
+            torch_version="2.13.0", jitlint_version="test", timeout=120,
+            factories={"pkg.models:Defaults": "pkg.examples:make"}, jobs=1, cache_dir=tmp_path / "cache",
+            log_path=tmp_path / "log" / "user-output.log")
+        [answer] = answers
+        return answer.cached
+
+    assert run() is False
+    assert run() is True  # same code: the cache answers
+    (strategy_dir / "confirm_helpers.py").write_text("# a module the child side loads by path\n")
+    assert run() is False  # a sibling changed: asked again
+    assert run() is True
+    child.write_text(TOY_CHILD + "\n# edited\n")
+    assert run() is False  # the child file changed: asked again

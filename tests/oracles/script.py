@@ -47,13 +47,15 @@ class ScriptResult(Verdict):
 
 
 def _raised_by_script(error: BaseException) -> bool:
-    """Did `error` propagate out of a `torch.jit.script` call?"""
+    """Did `error` propagate out of a `torch.jit.script` call, or out of a TorchScript decorator that compiles or
+    checks its declaration when the module is imported (`torch.jit.interface`, `torch.jit._overload`)?"""
     import torch
 
-    script_code = torch.jit._script.script.__code__
+    codes = {torch.jit._script.script.__code__, torch.jit._script.interface.__code__,
+             torch._jit_internal._overload.__code__, torch._jit_internal._overload_method.__code__}
     tb = error.__traceback__
     while tb is not None:
-        if tb.tb_frame.f_code is script_code:
+        if tb.tb_frame.f_code in codes:
             return True
         tb = tb.tb_next
     return False

@@ -28,7 +28,9 @@ It has two sides, because the child runs in the user's interpreter, which may la
 - the child side, the file `child` names, standard library and torch only: `run(target, inputs, ctx)`, called with
   the built module (or function), its `Inputs(args, dynamic_shapes)` or None, and a `Context` (`torch`, `module`,
   `name`, `options`, `is_user_file`, `example_inputs` for another set, `until_clean`); it returns `{"passed": bool, "observations": [{"file", "line",
-  "message", "kind", ...}], ...}`. An optional `setup(torch)` runs once per child. `ctx.until_clean(attempt,
+  "message", "kind", ...}], ...}`. An optional `setup(torch)` runs once per child; an optional
+  `run_unbuilt(cls, ctx)` is called with a class root that needs constructor arguments, and returns the
+  observations the strategy can make of the class without an instance (`{"observations": [...]}`). `ctx.until_clean(attempt,
   explain)` is the retry loop: at most `max_attempts` captures (20; an option of that name changes it).
 
 A strategy that runs each module class with declared inputs through `torch.jit.trace` and confirms a finding when

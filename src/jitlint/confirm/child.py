@@ -194,12 +194,17 @@ def check_file(torch, strategy, request: dict) -> dict:
         result: dict = {"built": False, "reason": "", "passed": False, "observations": [], "opaque": []}
         response["roots"][entry["name"]] = result
         target, inputs = _build(module, entry, request.get("factories", {}), request["module"], result)
-        if target is None:
-            continue
-        result["built"] = True
         options = {**request.get("options", {}), **entry.get("options", {})}
         context = Context(torch, module, entry["name"], entry.get("kind", "class"), options, user_roots,
                           entry.get("inputs"))
+        if target is None:
+            unbuilt = getattr(strategy, "run_unbuilt", None)
+            cls = getattr(module, entry["name"], None)
+            if unbuilt is not None and inspect.isclass(cls) and result["reason"].startswith("needs constructor"):
+                # what the strategy can say of the class without an instance (it stays unbuilt, for the reason)
+                result["observations"] = list(unbuilt(cls, context).get("observations", []))
+            continue
+        result["built"] = True
         result.update(strategy.run(target, inputs, context))
     return response
 

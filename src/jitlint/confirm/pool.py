@@ -156,6 +156,22 @@ def _cache_key(request: FileRequest, settings: dict) -> str:
     return digest.hexdigest()
 
 
+def _child_code_digest(strategy_file: Path) -> str:
+    """A digest of the code a child runs (the host's child side, the strategy's child file and the `confirm*.py`
+    modules beside it, which it may load by path): a cached answer is only reused by the code that gave it, so an
+    edited checker (a development install, a patched release) never reads answers an older one wrote."""
+    digest = hashlib.sha256()
+    strategy_file = Path(strategy_file)
+    files = {Path(__file__).with_name("child.py"), strategy_file, *strategy_file.parent.glob("confirm*.py")}
+    for path in sorted(files):
+        digest.update(path.name.encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"<unreadable>")
+    return digest.hexdigest()
+
+
 def run_requests(
     requests: list[FileRequest],
     *,
@@ -177,6 +193,7 @@ def run_requests(
     settings = {
         "protocol": PROTOCOL, "jitlint": jitlint_version, "torch": torch_version, "python": os.path.realpath(python),
         "factories": factories, "timeout": timeout, "strategy": strategy, "options": options,
+        "code": _child_code_digest(strategy_file),
     }
     user_roots = sorted({request.root for request in requests})
     results: list[FileResult] = []

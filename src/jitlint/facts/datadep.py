@@ -38,7 +38,9 @@ The kinds of value (strings, None when nothing is known):
   so `.item()` and `float()` of it are fine (torchvision's `_infer_scale` and `MultiScaleRoIAlign` rely on it).
 
 Joins of different kinds give None (unknown): a finding needs the kind on every path, so that code a tool accepts
-is not flagged on a guess.
+is not flagged on a guess; a policy may keep a kind joined with an unknown value (`DatadepPolicy.join`: what may
+reach a place, for a tool that freezes it on whichever path it is taken). A policy with `tuple_kinds` gives a tuple
+display the tuple of its elements' kinds (`jitlint.facts.datadep_tuples`).
 """
 
 from __future__ import annotations
@@ -48,13 +50,11 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jitlint.facts import CyclicFact, Fact, FactStore, RunFact, read_fact, run_fact
+from jitlint.facts import CyclicFact, Fact, FactStore, read_fact
+from jitlint.facts.datadep_calls import CallKinds
 from jitlint.facts.datadep_policy import DEPENDENT, RECORDED, TENSORISH, DatadepPolicy  # noqa: F401 (RECORDED: shared)
-from jitlint.facts.datadep_tables import (
-    DD_METHODS, DTYPE_METHODS, MASK_METHODS, NOT_TENSOR_LAYERS, OPTIONAL, RANK_METHODS, SEQUENCE_ANNOTATIONS,
-    SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_ANNOTATIONS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS,
-    TORCH_DATA, TORCH_DD, TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE,
-)
+from jitlint.facts.datadep_tables import OPTIONAL, SEQUENCE_ANNOTATIONS, TENSOR_ANNOTATIONS
+from jitlint.facts.datadep_tuples import concatenated, display, flat, is_tuple, item, same, unpacked
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.facts.torch_api import PARAMETER_CLASSES
 from jitlint.names import first_param_name
@@ -74,10 +74,6 @@ def _without_none(annotation: cst.BaseExpression) -> cst.BaseExpression:
     return annotation
 
 
-def _join(first, second):
-    return first if first == second else None
-
-
 @dataclass
 class DatadepResult:
     """The data dependence of one function: the policy's events, and what each call passes (the kinds of its
@@ -87,16 +83,7 @@ class DatadepResult:
     arguments: dict[int, tuple[list, dict]] = field(default_factory=dict)
 
 
-class MethodNames(RunFact):
-    """The method names of every class of the project (a value whose method is one of them may be such an object)."""
-
-    @classmethod
-    def compute(cls, project, owner) -> frozenset[str]:
-        return frozenset(m for module in list(project.modules.values()) for klass in module.classes.values()
-                         for m in klass.methods)
-
-
-class DatadepDomain(FlowDomain):
+class DatadepDomain(CallKinds, FlowDomain):
     unknown = None
 
     def __init__(self, function: cst.FunctionDef, ctx: "RuleContext", entry: "CapturedFunction | None",
@@ -112,6 +99,8 @@ class DatadepDomain(FlowDomain):
         self.parameters = parameters or {}  # kinds the callers pass, by parameter name (`follow_calls`)
         self.arguments: dict[int, tuple[list, dict]] = {}
         self.returns: list[str | None] = []  # the kind of each `return` reached, in order
+        self.quiet = False  # True: only the kinds are wanted (no events, no arguments)
+        self._memo: dict[int, tuple] = {}  # id(expression) -> (expression, frame, kind), until a name is bound
         self.frame: Frame | None = None
 
     @property
@@ -125,14 +114,29 @@ class DatadepDomain(FlowDomain):
             return None
         if isinstance(node, cst.Name):
             return frame.values.get(node.value)
+        # Kept while no name is bound: the rules ask again for the same expressions of a statement.
+        found = self._memo.get(id(node))
+        if found is not None and found[0] is node and found[1] is frame:
+            return found[2]
+        kind = self._kind(node, frame)
+        self._memo[id(node)] = (node, frame, kind)
+        return kind
+
+    def _kind(self, node: cst.BaseExpression, frame: Frame) -> str | None:
         if isinstance(node, cst.Attribute):
             return self._attribute(node, frame)
         if isinstance(node, cst.Subscript):
             return self._subscript(node, frame)
         if isinstance(node, cst.Call):
             return self._call(node, frame)
+        if isinstance(node, (cst.Tuple, cst.List)) and self.policy.tuple_kinds:
+            if not any(isinstance(element, cst.StarredElement) for element in node.elements):
+                return display([self.kind(element.value, frame) for element in node.elements])
+            return None
         if isinstance(node, cst.BinaryOperation):
             left, right = self.kind(node.left, frame), self.kind(node.right, frame)
+            if is_tuple(left) or is_tuple(right):
+                return concatenated(left, right) if isinstance(node.operator, cst.Add) else None
             if isinstance(node.operator, cst.MatrixMultiply):
                 return "tensor" if TENSORISH & {left, right} else None
             combined = self.policy.arithmetic(left, right)
@@ -156,7 +160,8 @@ class DatadepDomain(FlowDomain):
         if isinstance(node, cst.Comparison):
             if any(isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for target in node.comparisons):
                 return None
-            kinds = {self.kind(node.left, frame)} | {self.kind(target.comparator, frame) for target in node.comparisons}
+            kinds = flat({self.kind(node.left, frame)} | {self.kind(target.comparator, frame)
+                          for target in node.comparisons})
             if TENSORISH & kinds:
                 return "mask"
             compared = self.policy.compared(kinds)
@@ -181,7 +186,7 @@ class DatadepDomain(FlowDomain):
                     return kind
             return None
         if isinstance(node, cst.IfExp):
-            return _join(self.kind(node.body, frame), self.kind(node.orelse, frame))
+            return self.policy.join(self.kind(node.body, frame), self.kind(node.orelse, frame))
         if isinstance(node, cst.NamedExpr):
             return self.kind(node.value, frame)
         return None
@@ -191,6 +196,8 @@ class DatadepDomain(FlowDomain):
         if isinstance(node.value, cst.Name) and node.value.value == self.self_name and self.self_name is not None:
             return self._self_attribute(attr)
         base = self.kind(node.value, frame)
+        if base is None and attr == "shape" and self.policy.shape_of_unknown:
+            return "shape"
         if base in TENSORISH:
             if attr == "shape":
                 return "ddshape" if base == "ddtensor" else "shape"
@@ -231,6 +238,8 @@ class DatadepDomain(FlowDomain):
 
     def _subscript(self, node: cst.Subscript, frame: Frame) -> str | None:
         base = self.kind(node.value, frame)
+        if is_tuple(base):
+            return item(base, node)
         if base in TENSORISH:
             for element in node.slice:
                 # A boolean mask, or indices of data-dependent length: the result's size depends on data.
@@ -251,137 +260,6 @@ class DatadepDomain(FlowDomain):
             return "ddtensor"
         return None
 
-    def _call(self, node: cst.Call, frame: Frame) -> str | None:
-        func = node.func
-        if self.policy.follow_returns:
-            returned = self._project_call(node)
-            if returned is not None:
-                return returned
-        qualified = self.imports.qualify(func)
-        if isinstance(func, cst.Attribute) and qualified is None:  # a method of a value (not of an imported module)
-            receiver = self.kind(func.value, frame)
-            return self._method(func.attr.value, receiver, node, frame)
-        qualified = qualified or ""
-        if qualified.startswith("numpy."):
-            return "ndarray"
-        if qualified.startswith("math."):
-            return self.policy.conversion("math", self._first_argument(node, frame))
-        if qualified.startswith("builtins."):
-            return self._builtin(qualified[len("builtins."):], node, frame)
-        if qualified == "torch.jit.annotate" and len(node.args) == 2:
-            return self.kind(node.args[1].value, frame)
-        if qualified in ("torch.tensor", "torch.as_tensor", "torch.scalar_tensor"):
-            # A tensor of one Python number is a constant to fake tensors (its value propagates through ops):
-            # `float(torch.tensor(s).log2())` exports (torchvision's `_infer_scale`). A list of them is not.
-            first = node.args[0].value if node.args else None
-            if isinstance(first, (cst.List, cst.Tuple)) or self.kind(first, frame) in TENSORISH | {"shape", "size"}:
-                return "tensor"  # several numbers (`torch.tensor(x.shape[-2:])`): values unknown to fake tensors
-            return "const" if self.policy.constant_tensors else "tensor"
-        if qualified in TORCH_DATA:
-            return "data"
-        if qualified in TORCH_DD:
-            return "ddtensor"
-        if qualified in TORCH_SEQUENCE:
-            return "tensors"
-        if qualified in TORCH_MASK:
-            return "mask"
-        arguments = {self.kind(arg.value, frame) for arg in node.args}
-        if "const" in arguments and not arguments & TENSORISH and qualified.startswith(("torch.", "torchvision.")):
-            return "const"  # torch ops on a constant one-number tensor stay constant (fake tensors propagate it)
-        if qualified.startswith(TENSOR_NAMESPACES):
-            return "tensor"
-        if qualified.startswith("torch.") and qualified.count(".") == 1:
-            name = qualified[len("torch."):]
-            if name in TORCH_NOT_TENSOR or name.startswith(("is_", "get_", "set_", "are_", "use_", "_")):
-                return None
-            if name == "where" and len(node.args) == 1:
-                return "ddtensors"  # `torch.where(cond)`: the indices where cond holds, one tensor per dimension
-            return "tensor"
-        return None
-
-    def _project_call(self, node: cst.Call) -> str | None:
-        """The kind a call of a project function or a submodule returns (`follow_returns`), None if unknown."""
-        callee = self.ctx.captured.callee_of(node)
-        if callee is not None:
-            return returned_kind(self.ctx, callee[0])
-        func = node.func
-        if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and self.self_name is not None
-                and func.value.value == self.self_name and self.entry is not None and self.entry.owners):
-            constructors = set()
-            for owner in self.entry.owners:
-                info = self.ctx.project.attributes(owner).get(func.attr.value)
-                if info is None or not info.constructors:
-                    return None
-                constructors |= info.constructors
-            if all(name.startswith("torch.nn.") and name.rsplit(".", 1)[-1] not in NOT_TENSOR_LAYERS
-                   and name.count(".") in (2, 4) for name in constructors):
-                return "tensor"  # `self.norm(x)`: a torch.nn layer's output
-        return None
-
-    def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
-        args = [arg for arg in node.args if not arg.star]
-        return self.kind(args[0].value, frame) if args else None
-
-    def _method(self, name: str, receiver: str | None, node: cst.Call, frame: Frame) -> str | None:
-        if receiver in ("const", "ndarray"):
-            return None if name in ("item", "tolist") else receiver
-        if name == "item":
-            return self.policy.scalar("item")  # a Python scalar read from a tensor (or a NumPy value)
-        if receiver is None and name in TENSOR_ONLY_METHODS and not self._project_object(node):
-            receiver = "tensor"
-        if receiver not in TENSORISH:
-            return None
-        if name == "tolist":
-            return self.policy.scalar("tolist")
-        if name == "size":
-            if node.args:
-                return self.policy.size(receiver)
-            return "ddshape" if receiver == "ddtensor" else "shape"
-        if name in ("numel", "nelement"):
-            return self.policy.size(receiver)
-        if name == "numpy":
-            return "ndarray"
-        if name in RANK_METHODS:
-            return self.policy.rank()
-        if name in DTYPE_METHODS:
-            return self.policy.dtype()
-        if name in STATIC_METHODS:
-            return None
-        if name in ("equal", "allclose", "is_nonzero"):
-            return "data"
-        if name in MASK_METHODS:
-            return "mask"
-        if name in DD_METHODS:
-            return "ddtensor"
-        if name in SEQUENCE_METHODS:
-            return "tensors"
-        if name in SHAPE_KEEPING and receiver == "ddtensor":
-            return "ddtensor"
-        return "tensor"
-
-    def _project_object(self, node: cst.Call) -> bool:
-        """`obj.method()` where the project defines a class with such a method: not assumed to be a tensor."""
-        name = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
-        return name in run_fact(self.ctx.project, MethodNames, self.ctx.project)
-
-    def _builtin(self, name: str, node: cst.Call, frame: Frame) -> str | None:
-        args = [self.kind(arg.value, frame) for arg in node.args if not arg.star]
-        if name in ("int", "float", "bool", "complex"):
-            return self.policy.conversion(name, args[0] if args else None)
-        if name == "len":
-            if args and args[0] in ("shape", "ddshape"):
-                return self.policy.rank()
-            return self.policy.length(args[0] if args else None)
-        if name in ("list", "tuple") and args and args[0] in ("shape", "ddshape"):
-            return args[0]  # the sizes, in a list
-        if name in ("min", "max", "abs", "round", "sum", "divmod", "pow"):
-            if "data" in args:
-                return "data"
-            if "size" in args and name in ("min", "max", "abs"):
-                return "size"  # the operand picked is still the recorded size
-            return None
-        return None
-
     # -- the walker's hooks --------------------------------------------------------------------------------------
     def initial(self) -> dict[str, str | None]:
         values: dict[str, str | None] = {}
@@ -392,8 +270,8 @@ class DatadepDomain(FlowDomain):
             if index == 0 and self.self_name == name:
                 continue
             values[name] = self._param_kind(param)
-            if values[name] is None and name in self.parameters:
-                values[name] = self.parameters[name]
+            if name in self.parameters:
+                values[name] = self.policy.parameter(values[name], self.parameters[name])
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 values[star.name.value] = None
@@ -418,8 +296,14 @@ class DatadepDomain(FlowDomain):
 
     def read(self, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         self.frame = frame
+        self._memo.clear()
+        if self.quiet:
+            return
         if self.policy.follow_calls:
+            sited = self.ctx.captured.site_calls
             for call in reads.calls:
+                if id(call) not in sited:
+                    continue  # no project function is called there: no parameter takes what it passes
                 self.arguments[id(call)] = (
                     [self.kind(arg.value, frame) for arg in call.args if arg.keyword is None and not arg.star],
                     {arg.keyword.value: self.kind(arg.value, frame) for arg in call.args if arg.keyword is not None},
@@ -433,19 +317,25 @@ class DatadepDomain(FlowDomain):
         """The kind of an item of a sequence of kind `value`, unpacked or iterated."""
         if value in ("shape", "ddshape"):
             return self.policy.size("ddtensor" if value == "ddshape" else "tensor")
+        if is_tuple(value):
+            return same(value)
         return {"tensors": "tensor", "ddtensors": "ddtensor", "datalist": "data"}.get(value or "")
+
+    def _bind(self, frame: Frame, name: str, value) -> None:
+        self._memo.clear()
+        frame.bind(name, value)
 
     def _bind_target(self, target: cst.BaseExpression, value: str | None, frame: Frame) -> None:
         if isinstance(target, cst.Name):
-            frame.bind(target.value, value)
+            self._bind(frame, target.value, value)
         elif isinstance(target, (cst.Tuple, cst.List)):
-            item = self.element(value)
-            for element in target.elements:
+            items = unpacked(value, list(target.elements)) if is_tuple(value) else None
+            for index, element in enumerate(target.elements):
                 inner = element.value
                 if isinstance(element, cst.StarredElement):
                     self._bind_target(inner, None, frame)
                 else:
-                    self._bind_target(inner, item, frame)
+                    self._bind_target(inner, self.element(value) if items is None else items[index], frame)
         else:
             frame.read_names(target)
 
@@ -471,18 +361,19 @@ class DatadepDomain(FlowDomain):
         outer = node.annotation.annotation
         qualified = self.imports.qualify(outer.value if isinstance(outer, cst.Subscript) else outer) or ""
         value = "tensor" if qualified in TENSOR_ANNOTATIONS else self.kind(node.value, frame)
-        frame.bind(node.target.value, value)
+        self._bind(frame, node.target.value, value)
 
     def augmented_assign(self, node: cst.AugAssign, frame: Frame) -> None:
         if isinstance(node.target, cst.Name):
             combined = cst.BinaryOperation(left=node.target, operator=cst.Add(), right=node.value)
-            frame.bind(node.target.value, self.kind(combined, frame))
+            self._bind(frame, node.target.value, self.kind(combined, frame))
         else:
             frame.read_names(node.target)
 
     def for_target(self, node: cst.For, outer: Frame, body: Frame) -> None:
         iterable = self.kind(node.iter, outer)
-        self.policy.loop(self, node, iterable, outer)
+        if not self.quiet:
+            self.policy.loop(self, node, iterable, outer)
         item = self.policy.loop_item(iterable)
         self._bind_target(node.target, item, body)
 
@@ -491,37 +382,39 @@ class DatadepDomain(FlowDomain):
 
     def walrus(self, node: cst.NamedExpr, frame: Frame) -> None:
         if isinstance(node.target, cst.Name):
-            frame.bind(node.target.value, self.kind(node.value, frame))
+            self._bind(frame, node.target.value, self.kind(node.value, frame))
 
     def refine(self, test, body: Frame, orelse: Frame) -> None:
         pass
 
     def asserted(self, node: cst.Assert, frame: Frame) -> None:
         self.frame = frame
-        self.policy.asserted(self, node, frame)
+        if not self.quiet:
+            self.policy.asserted(self, node, frame)
 
     def returned(self, node: cst.Return, frame: Frame) -> None:
         self.frame = frame
         self.returns.append(self.kind(node.value, frame) if node.value is not None else None)
-        self.policy.returned(self, node, frame)
+        if not self.quiet:
+            self.policy.returned(self, node, frame)
 
     def uncertain(self, test) -> bool:
         return False
 
     def join(self, name, first, second):
-        return _join(first, second)
+        return self.policy.join(first, second)
 
     def join_new(self, name, first, second, node, frame):
-        return _join(first, second)
+        return self.policy.join(first, second)
 
     def one_branch(self, name, in_body, node, frame) -> None:
         pass
 
     def uncertain_join(self, before, after):
-        return _join(before, after)
+        return self.policy.join(before, after)
 
     def loop_join(self, before, after):
-        return _join(before, after)
+        return self.policy.join(before, after)
 
     def first_set_in_loop(self, name, node, frame) -> None:
         pass
@@ -530,11 +423,17 @@ class DatadepDomain(FlowDomain):
 class _OtherFiles:
     """The data dependence of captured callers in other files than the one being linted, kept for the run (by
     capture policy and module): a helper's parameters take the kinds its callers pass wherever they are. A caller
-    whose analysis is under way (calls that go round through several files) passes nothing known."""
+    whose analysis is under way (calls that go round through several files) passes nothing known.
+
+    Under a policy that follows calls, every function's result is kept for the run (`results`), whichever file
+    asked for it first: the file's own lint and the helpers of other files read the same one. A result computed
+    while some caller's analysis was under way (`cycles` moved) may lack what that caller passes: it is not kept."""
 
     def __init__(self) -> None:
         self.stores: dict[tuple, tuple] = {}  # (policy, id(module)) -> (module, FactStore)
         self.running: set[tuple] = set()
+        self.results: dict[tuple, tuple] = {}  # (policy, id(function node)) -> (node, DatadepResult)
+        self.cycles = 0  # callers skipped because their analysis was under way
 
     def result(self, ctx: "RuleContext", caller) -> "DatadepResult":
         key = (ctx.policy, id(caller.module))
@@ -554,18 +453,23 @@ class _OtherFiles:
             self.running.discard(running)
 
 
-def _caller_result(ctx: "RuleContext", caller) -> "DatadepResult":
-    if caller.module is ctx.module:
-        return ctx.fact(DataDependence, caller.node)
+def _other_files(ctx: "RuleContext") -> _OtherFiles:
     others = ctx.project.derived.get(_OtherFiles)
     if others is None:
         others = ctx.project.derived[_OtherFiles] = _OtherFiles()
-    return others.result(ctx, caller)
+    return others
 
 
-def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFunction") -> dict[str, str | None]:
+def _caller_result(ctx: "RuleContext", caller) -> "DatadepResult":
+    if caller.module is ctx.module:
+        return ctx.fact(DataDependence, caller.node)
+    return _other_files(ctx).result(ctx, caller)
+
+
+def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFunction",
+                  policy: DatadepPolicy) -> dict[str, str | None]:
     """The kinds the captured callers pass to each parameter of `node`, in any file of the run (joined over the
-    calls: one kind when every call that passes a known kind passes that one). A capture policy whose datadep
+    calls by the policy's `passed`). A capture policy whose datadep
     policy follows calls says `needs_one_process`: every caller is then parsed in this process."""
     params = node.params
     positional = [*params.posonly_params, *params.params]
@@ -577,6 +481,7 @@ def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFun
         try:
             result = _caller_result(ctx, caller)
         except CyclicFact:
+            _other_files(ctx).cycles += 1
             continue
         passed = result.arguments.get(id(site.call))
         if passed is None:
@@ -590,38 +495,10 @@ def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFun
             seen.setdefault(name, set()).add(kind)
     found = {}
     for name, kinds in seen.items():
-        known = kinds - {None}
-        if len(known) == 1:
-            found[name] = next(iter(known))
+        kind = policy.passed(frozenset(kinds - {None}))
+        if kind is not None:
+            found[name] = kind
     return found
-
-
-def returned_kind(ctx: "RuleContext", callee) -> str | None:
-    """The kind a project function returns under `ctx`'s capture policy (`follow_returns`): one kind when every
-    `return` gives it and the end of the body is not reached, analysed once per run with its parameters as its
-    annotations say. A function whose analysis is under way (recursion) returns nothing known."""
-    cache = ctx.project.derived.setdefault(returned_kind, {})
-    key = (ctx.policy, id(callee.node))
-    found = cache.get(key)
-    if found is not None and found[0] is callee.node:
-        return found[1]
-    cache[key] = (callee.node, None)  # while it is analysed: unknown
-    other = type(ctx)(callee.module, ctx.project, ctx.captured, policy=ctx.policy, facts=FactStore(),
-                      settings=ctx.settings)
-    other.targets = ctx.targets
-    entry = ctx.captured.get(callee.node)
-    policy = ctx.captured.policy.datadep()
-    domain = DatadepDomain(callee.node, other, entry, policy, {})
-    kind = None
-    try:
-        falls_through = FlowWalker(domain, entry.pruned if entry is not None else ()).run(callee.node)
-    except RecursionError:
-        falls_through = True
-    if domain.returns and not falls_through:
-        kinds = set(domain.returns)
-        kind = next(iter(kinds)) if len(kinds) == 1 else None
-    cache[key] = (callee.node, kind)
-    return kind
 
 
 class DataDependence(Fact):
@@ -635,12 +512,21 @@ class DataDependence(Fact):
             raise TypeError(f"the capture policy {ctx.policy!r} names no data-dependence policy (`datadep`)")
         policy = policy_class()
         entry = ctx.captured.get(node)
+        run = _other_files(ctx) if policy.follow_calls else None
+        if run is not None:
+            found = run.results.get((ctx.policy, id(node)))
+            if found is not None and found[0] is node:
+                return found[1]
+            cycles = run.cycles
         parameters = {}
         if policy.follow_calls and entry is not None and node.name.value != "forward":
-            parameters = _caller_kinds(ctx, node, entry)
+            parameters = _caller_kinds(ctx, node, entry, policy)
         domain = DatadepDomain(node, ctx, entry, policy, parameters)
         FlowWalker(domain, entry.pruned if entry is not None else ()).run(node)
-        return DatadepResult(policy.events, domain.arguments)
+        result = DatadepResult(policy.events, domain.arguments)
+        if run is not None and run.cycles == cycles:
+            run.results[(ctx.policy, id(node))] = (node, result)
+        return result
 
 
 DataDependence.requires = (DataDependence,)

@@ -38,6 +38,12 @@ class DatadepPolicy:
     # A tensor of one Python number (`torch.tensor(2.0)`) and torch ops on it are "const": the capture knows their
     # values (fake tensors propagate them). False: they are tensors like any other.
     constant_tensors: ClassVar[bool] = True
+    # A tuple display has the kinds of its elements (`jitlint.facts.datadep_tuples`): sizes carried, passed,
+    # returned and unpacked in tuples keep what they are. False: a tuple display is unknown.
+    tuple_kinds: ClassVar[bool] = False
+    # `.shape` of a value of unknown kind (what a submodule of unknown class returns) is a tensor's: what else has a
+    # `.shape` in model code is a NumPy array, whose kind is known where it is made (`.numpy()`, `np.*`).
+    shape_of_unknown: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.events: list = []
@@ -82,6 +88,20 @@ class DatadepPolicy:
         if name == "math":
             return None
         return "data" if value in DEPENDENT else None
+
+    def passed(self, kinds: frozenset) -> str | None:
+        """The kind of a helper's parameter, from the known kinds its callers pass (the base: the kind every one of
+        them passes)."""
+        return next(iter(kinds)) if len(kinds) == 1 else None
+
+    def parameter(self, annotated: str | None, passed: str) -> str | None:
+        """The kind of a helper's parameter whose annotation gives `annotated` (None: no kind) and whose callers pass
+        `passed` (the base: the annotation's kind when it has one)."""
+        return passed if annotated is None else annotated
+
+    def join(self, first, second):
+        """The kind of a value where paths that give it these kinds merge (the base: the kind of every path)."""
+        return first if first == second else None
 
     # -- events ---------------------------------------------------------------------------------------------------
     def read(self, domain: "DatadepDomain", reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:

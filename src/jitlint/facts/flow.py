@@ -65,6 +65,7 @@ class Reads(cst.CSTVisitor):
         self.binary: list[cst.BinaryOperation] = []
         self.subscripts: list[cst.Subscript] = []
         self.boolean: list[cst.BooleanOperation] = []
+        self.comprehensions: list[cst.BaseExpression] = []  # not walked: they bind their own names
 
     @classmethod
     def of(cls, *nodes: cst.CSTNode | None) -> "Reads":
@@ -104,17 +105,21 @@ class Reads(cst.CSTVisitor):
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False
 
-    # Comprehensions bind their own names (`[t for t in ts]` does not read an outer `t`): left out entirely.
+    # Comprehensions bind their own names (`[t for t in ts]` does not read an outer `t`): not walked, only listed.
     def visit_ListComp(self, node) -> bool:
+        self.comprehensions.append(node)
         return False
 
     def visit_SetComp(self, node) -> bool:
+        self.comprehensions.append(node)
         return False
 
     def visit_DictComp(self, node) -> bool:
+        self.comprehensions.append(node)
         return False
 
     def visit_GeneratorExp(self, node) -> bool:
+        self.comprehensions.append(node)
         return False
 
 

@@ -20,10 +20,34 @@ SCALAR_ANNOTATIONS = frozenset({"builtins.int", "builtins.float", "builtins.bool
 # What a module attribute constructed by one of these holds a tensor registered on the module (a parameter or a
 # buffer: `self.w = nn.Parameter(...)`, `self.b = nn.Buffer(...)`).
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"})
-# torch.nn classes that are not nn.Modules, although they live in torch.nn with capitalised names.
-NN_NON_MODULES = frozenset(
-    {"torch.nn.Parameter", "torch.nn.UninitializedParameter", "torch.nn.UninitializedBuffer", "torch.nn.Buffer"}
-)
+# torch.nn classes that are not nn.Modules although their names are capitalised: in torch.nn, and those defined in
+# files under torch/nn/modules/ (an autograd Function, a mixin), spelled as `ImportTable.qualify` spells a name of
+# those files (`torch.nn.modules.lazy.LazyModuleMixin` is `torch.nn.LazyModuleMixin`).
+NN_NON_MODULES = frozenset({
+    "torch.nn.Parameter", "torch.nn.UninitializedParameter", "torch.nn.UninitializedBuffer", "torch.nn.Buffer",
+    "torch.nn.LinearCrossEntropyOptions", "torch.nn.LazyModuleMixin", "torch.nn.BackwardHookFunction",
+})
+# The nn.Module classes that torch.nn does not export: the private bases of its layers, which code imports from the
+# file that defines them (`from torch.nn.modules.loss import _Loss`, `nn.modules.batchnorm._BatchNorm`), spelled as
+# `ImportTable.qualify` spells them (`torch.nn._Loss`).
+NN_PRIVATE_MODULE_BASES = frozenset(f"torch.nn.{name}" for name in """
+_BatchNorm _LazyNormBase _NormBase _ConvNd _ConvTransposeMixin _ConvTransposeNd _DropoutNd _InstanceNorm _Loss
+_WeightedLoss _CircularPadNd _ConstantPadNd _ReflectionPadNd _ReplicationPadNd _AdaptiveAvgPoolNd _AdaptiveMaxPoolNd
+_AvgPoolNd _LPPoolNd _MaxPoolNd _MaxUnpoolNd
+""".split())
+
+
+def is_torch_module_base(qualified: str) -> bool:
+    """Whether a qualified name (as `ImportTable.qualify` spells it) is one of torch's nn.Module classes: a
+    capitalised name of torch.nn (`torch.nn.Conv2d`) or a private base (`torch.nn._Loss`)."""
+    if qualified in NN_NON_MODULES:
+        return False
+    if qualified == "torch.nn.Module" or qualified in NN_PRIVATE_MODULE_BASES:
+        return True
+    head, _, last = qualified.rpartition(".")
+    return head == "torch.nn" and last[:1].isupper()
+
+
 # The nn containers, by the kind the project index records for an attribute holding one.
 CONTAINER_KINDS = {
     "torch.nn.ModuleList": "ModuleList",

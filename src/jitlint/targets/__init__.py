@@ -74,8 +74,6 @@ def confirm(target: Target, run, settings):
     from jitlint.confirm import confirm as run_strategy
 
     module, _, name = target.confirmer.partition(":")
-    if not name:  # a confirmer that runs its own children (`run_dynamic`) until it is a strategy of the host
-        return importlib.import_module(module).run_dynamic(run, settings)
     return run_strategy(getattr(importlib.import_module(module), name)(), run, settings)
 
 

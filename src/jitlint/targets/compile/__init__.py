@@ -8,6 +8,6 @@ TARGET = Target(
     prefix="DYN",
     description="torch.compile / TorchDynamo graph breaks and recompiles (`[tool.jitlint.compile] fullgraph = true`)",
     policies={"compile": "jitlint.targets.compile.policy:CompilePolicy"},
-    confirmer="jitlint.targets.compile.confirm",
+    confirmer="jitlint.targets.compile.confirm:CompileStrategy",
     settings="jitlint.targets.compile.settings:CompileSettings",
 )

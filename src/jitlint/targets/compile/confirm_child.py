@@ -130,10 +130,6 @@ def observe(torch, model, calls, *, fullgraph: bool = False, dynamic=None, captu
     return found
 
 
-def _real(path) -> str:
-    return os.path.realpath(str(path))
-
-
 def run(target, inputs, ctx) -> dict:
     """The confirmer host's entry (`jitlint.confirm`): compile the built root with its declared inputs (several
     calls: the declared set, then the sets its inputs function gives again), in the mode of `ctx.options`."""
@@ -147,10 +143,13 @@ def run(target, inputs, ctx) -> dict:
         calls.append(tuple(again.args) if again is not None else tuple(inputs.args))
     if hasattr(target, "eval"):
         target.eval()
+    linted = set(options.get("user_files") or ())
+    # The frames that count are those of the linted files (a break in a user helper nobody lints names its caller).
+    is_linted = (lambda path: os.path.realpath(path) in linted) if linted else ctx.is_user_file
     seen = observe(torch, target, calls, fullgraph=bool(options.get("fullgraph")), dynamic=options.get("dynamic"),
                    capture_scalar_outputs=bool(options.get("capture_scalar_outputs")),
                    capture_dynamic_output_shape_ops=bool(options.get("capture_dynamic_output_shape_ops")),
-                   is_user_file=ctx.is_user_file)
+                   is_user_file=is_linted)
     observations = []
     for item in seen["breaks"]:
         if item["repeat"]:
@@ -171,64 +170,3 @@ def run(target, inputs, ctx) -> dict:
                              "message": f"{error['type']}: {error['message']}"[:400], "id": error["id"],
                              "frames": error["frames"]})
     return {"passed": not observations, "observations": observations, "graphs": seen["graphs"]}
-
-
-# -- a stand-in for the confirmer host's child, until the compile strategy runs on it --------------------------------
-class _Inputs:
-    def __init__(self, args) -> None:
-        self.args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
-
-
-class _Context:
-    def __init__(self, torch, options: dict, make_inputs) -> None:
-        self.torch = torch
-        self.options = options
-        self._make_inputs = make_inputs
-        self._user_files = set(options.get("user_files", []))
-
-    def is_user_file(self, path: str) -> bool:
-        return os.path.realpath(path) in self._user_files
-
-    def example_inputs(self):
-        return _Inputs(self._make_inputs())
-
-
-def _resolve(spec: str):
-    import importlib
-
-    module, _, name = spec.partition(":")
-    target = importlib.import_module(module)
-    for part in name.split("."):
-        target = getattr(target, part)
-    return target
-
-
-def _main() -> None:
-    import contextlib
-    import io
-    import json
-    import sys
-    import warnings
-
-    job = json.loads(sys.stdin.read())
-    answer = {"built": False, "reason": "", "observations": []}
-    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            import torch
-
-            sys.path.insert(0, job["root"])
-            model_class = _resolve(f"{job['module']}:{job['cls']}")
-            model = _resolve(job["factory"])() if job.get("factory") else model_class()
-            make_inputs = _resolve(job["inputs"])
-            inputs = _Inputs(make_inputs())
-            answer["built"] = True
-            answer.update(run(model, inputs, _Context(torch, job.get("options", {}), make_inputs)))
-        except Exception as error:  # the user's import, constructor or inputs function failed
-            answer["reason"] = f"{'building' if not answer['built'] else 'compiling'} {job['cls']} failed: " \
-                               f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
-    sys.stdout.write("@@JITLINT-COMPILE@@" + json.dumps(answer))
-
-
-if __name__ == "__main__":
-    _main()

@@ -45,6 +45,8 @@ DYNAMIC_SHAPE_METHODS = frozenset({"nonzero", "unique", "unique_consecutive", "m
 # Functions and methods whose Python result is read from the data in every mode.
 DATA_FUNCTIONS = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
 DATA_METHODS = frozenset({"equal", "allclose", "is_nonzero"})
+# Builtins that take the truth value of each element they iterate (`all(mask)`: `bool()` of each element).
+_ITERATING_TESTS = frozenset({"builtins.all", "builtins.any"})
 _CONVERSIONS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.complex": "complex"}
 
 
@@ -93,6 +95,21 @@ class CompileDatadep(DatadepPolicy):
             return None  # the call breaks the graph; Dynamo resumes with the Python value
         return "datalist" if method == "tolist" else "data"
 
+    def passed(self, kinds: frozenset) -> str | None:
+        """Dynamo inlines a helper once for each call it traces: when some callers pass a tensor whose size depends
+        on its data and the others a plain tensor, the helper's decisions on that size break for the former, at the
+        helper's line."""
+        if "ddtensor" in kinds and kinds <= {"tensor", "ddtensor"}:
+            return "ddtensor"
+        return super().passed(kinds)
+
+    def parameter(self, annotated: str | None, passed: str) -> str | None:
+        """A parameter annotated `Tensor` holds what the callers pass: a tensor whose size depends on its data, or
+        a mask, is one."""
+        if annotated == "tensor" and passed in TENSORISH:
+            return passed
+        return super().parameter(annotated, passed)
+
     def arithmetic(self, left: str | None, right: str | None) -> str | None:
         """A tensor combined with a value read from data (`x * v`) is a tensor: a decision on it is a decision on a
         tensor."""
@@ -128,6 +145,10 @@ class CompileDatadep(DatadepPolicy):
         self._text(domain, reads, statement, frame)
         for call in reads.calls:
             self._call(domain, call, frame)
+        for comprehension in reads.comprehensions:
+            self._element_tests(domain, comprehension, frame)
+            if not self.shapes:
+                self._shape_calls_in(domain, comprehension, frame)
         for subscript in reads.subscripts:
             if self.shapes or domain.kind(subscript.value, frame) not in TENSORISH:
                 continue
@@ -213,6 +234,10 @@ class CompileDatadep(DatadepPolicy):
                 self._record(Break("scalar", call, "`.tolist()`"))
         elif qualified in DATA_FUNCTIONS or (method in DATA_METHODS and receiver in TENSORISH):
             self._record(Break("scalar", call, f"`{qualified or '.' + method + '()'}`", always=True))
+        elif qualified in _ITERATING_TESTS and len(args) == 1:
+            if domain.kind(args[0].value, frame) in TENSORISH:
+                self._record(Break("branch", call, f"`{qualified[9:]}()` over a tensor (the truth value of each "
+                                   "element)", "tensor"))
         elif qualified == "torch._assert" and args:
             self._decision(domain, args[0].value, frame, "`torch._assert`", call)
         elif qualified == "builtins.range" and self.scalars | self.shapes:
@@ -236,6 +261,50 @@ class CompileDatadep(DatadepPolicy):
             if domain.kind(args[0].value, frame) in TENSORISH:
                 self._record(Break("shape", call, "`.repeat_interleave()` by a tensor of repeats"))
 
+    def _element_tests(self, domain: DatadepDomain, comprehension: cst.BaseExpression, frame: Frame) -> None:
+        """A comprehension's `if` on an element of a tensor it iterates (`[t for t in x if t > 0]`, `[l for (l, d)
+        in zip(layers, mask) if not d]`): iterating a tensor yields tensors, so the test is a decision on a tensor.
+        Only one `for` clause, whose iterable is read in the enclosing scope; the names it binds from a tensor are
+        the iterated tensor itself, or the tensors at their place in a `zip(...)`."""
+        clause = comprehension.for_in
+        if clause.inner_for_in is not None:
+            return
+        elements: set[str] = set()
+        if domain.kind(clause.iter, frame) in TENSORISH and isinstance(clause.target, cst.Name):
+            elements.add(clause.target.value)
+        elif (isinstance(clause.iter, cst.Call) and domain.imports.qualify(clause.iter.func) == "builtins.zip"
+              and isinstance(clause.target, (cst.Tuple, cst.List))
+              and len(clause.target.elements) == len(clause.iter.args)
+              and not any(arg.star or arg.keyword for arg in clause.iter.args)):
+            for element, arg in zip(clause.target.elements, clause.iter.args):
+                if isinstance(element.value, cst.Name) and domain.kind(arg.value, frame) in TENSORISH:
+                    elements.add(element.value.value)
+        for condition in clause.ifs:
+            if _tests_element(condition.test, elements):
+                self._record(Break("branch", condition.test, "a comprehension's `if`", "tensor"))
+
+    def _shape_calls_in(self, domain: DatadepDomain, comprehension: cst.BaseExpression, frame: Frame) -> None:
+        """A comprehension's calls of torch functions whose output size depends on the data: Dynamo traces the
+        comprehension's body like any other code, so the call breaks wherever it sits. Only the qualified functions,
+        whose break does not depend on what the comprehension's own names hold."""
+        calls: list[cst.Call] = []
+
+        class Calls(cst.CSTVisitor):
+            def visit_Lambda(self, node: cst.Lambda) -> bool:
+                return False
+
+            def visit_Call(self, node: cst.Call) -> None:
+                calls.append(node)
+
+        comprehension.visit(Calls())
+        for call in calls:
+            qualified = domain.imports.qualify(call.func) or ""
+            args = [arg for arg in call.args if not arg.star]
+            if qualified in DYNAMIC_SHAPE_FUNCTIONS:
+                self._record(Break("shape", call, f"`{qualified}`"))
+            elif qualified == "torch.where" and len(args) == 1 and not any(arg.keyword for arg in call.args):
+                self._record(Break("shape", call, "one-argument `torch.where`"))
+
     def loop(self, domain: DatadepDomain, node: cst.For, iterable: str | None, frame: Frame) -> None:
         if self.shapes and iterable in ("ddtensor", "ddtensors"):
             self._record(Break("branch", node.iter, "a `for` loop over a tensor whose size depends on its data",
@@ -258,6 +327,21 @@ def _reads_data_function(domain: DatadepDomain, test: cst.BaseExpression) -> boo
 
     test.visit(Calls())
     return bool(found)
+
+
+def _tests_element(test: cst.BaseExpression, elements: set[str]) -> bool:
+    """The test takes the truth value of one of `elements` (tensors): the name itself, `not` it, or an ordering or
+    equality comparison of it (`is`, `is not`, `in`, `not in` are Python's and do not read the data)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _tests_element(test.expression, elements)
+    if isinstance(test, cst.Name):
+        return test.value in elements
+    if isinstance(test, cst.Comparison):
+        if any(isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for target in test.comparisons):
+            return False
+        sides = (test.left, *(target.comparator for target in test.comparisons))
+        return any(isinstance(side, cst.Name) and side.value in elements for side in sides)
+    return False
 
 
 def _operator(node: cst.BooleanOperation) -> str:

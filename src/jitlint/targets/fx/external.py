@@ -1,4 +1,5 @@
-"""What callables of installed libraries do when symbolic_trace gives them a Proxy: the table in `external.toml`.
+"""What callables of installed libraries do when symbolic_trace gives them a Proxy: the table in `external.toml`,
+and torch's own functions that check their arguments in Python before any dispatch: `torch_checks.toml`.
 
 The tracing model never reads a library the project does not contain; for one it calls, this table says what its
 own code does with a Proxy (raise which exception, or trace), verified on torch 2.13 and the library version the
@@ -14,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 TABLE = Path(__file__).with_name("external.toml")
+TORCH_TABLE = Path(__file__).with_name("torch_checks.toml")
 
 
 @dataclass(frozen=True)
@@ -30,11 +32,16 @@ class ExternalCallable:
     says: str | None = None
     argument: int | str | None = None
     keyword: str | None = None
+    any_keyword: bool = False
+    silenced_by: str | None = None
 
     def triggering(self, positional: list, keywords: dict) -> list:
-        """The argument values whose Proxy makes this callable raise."""
+        """The argument values whose Proxy makes this callable raise (none when a keyword that changes its checks,
+        `silenced_by`, is passed)."""
+        if self.silenced_by is not None and self.silenced_by in keywords:
+            return []
         if self.argument == "any":
-            return list(positional)
+            return list(positional) + (list(keywords.values()) if self.any_keyword else [])
         found = []
         if isinstance(self.argument, int) and self.argument < len(positional):
             found.append(positional[self.argument])
@@ -43,9 +50,15 @@ class ExternalCallable:
         return found
 
 
+def _entry(entry: dict, names: list[str], library: str) -> ExternalCallable:
+    return ExternalCallable(names[0], entry["kind"], entry["proxy"], library, entry.get("exception"),
+                            entry.get("message"), entry.get("argument"), entry.get("keyword"),
+                            entry.get("keywords") == "any", entry.get("silenced_by"))
+
+
 @lru_cache(maxsize=1)
 def table() -> dict[str, ExternalCallable]:
-    """Every qualified name the table lists, to its entry."""
+    """Every qualified name the tables list, to its entry."""
     data = tomllib.loads(TABLE.read_text(encoding="utf-8"))
     libraries = {library["name"] for library in data.get("library", [])}
     found: dict[str, ExternalCallable] = {}
@@ -54,10 +67,19 @@ def table() -> dict[str, ExternalCallable]:
         library = names[0].partition(".")[0]
         if library not in libraries:
             raise ValueError(f"{TABLE.name}: {names[0]} belongs to no [[library]]")
-        callable_ = ExternalCallable(names[0], entry["kind"], entry["proxy"], library, entry.get("exception"),
-                                     entry.get("message"), entry.get("argument"), entry.get("keyword"))
+        callable_ = _entry(entry, names, library)
         for name in names:
             found[name] = callable_
+    torch_data = tomllib.loads(TORCH_TABLE.read_text(encoding="utf-8"))
+    for entry in torch_data.get("callable", []):
+        callable_ = _entry(entry, entry["names"], "torch")
+        for name in entry["names"]:
+            found[name] = callable_
+    for entry in torch_data.get("distribution", []):
+        for qualified in entry["classes"]:
+            exported = f"torch.distributions.{qualified.rpartition('.')[2]}"
+            callable_ = _entry(entry, [exported, qualified], "torch")
+            found[exported] = found[qualified] = callable_
     return found
 
 

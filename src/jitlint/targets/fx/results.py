@@ -94,6 +94,16 @@ class ModuleBuiltInTrace(TraceResult):
 
 
 @dataclass(frozen=True, eq=False)
+class StaticForwardModule(TraceResult):
+    """A root whose `forward` is a staticmethod: symbolic_trace binds the module itself to its first parameter
+    (`Tracer.create_args_for_root` passes the root where `self` would be), and here the module is an operand of an
+    operator or an argument of a torch function, which raise TypeError. `name`: that parameter."""
+
+    name: str = ""
+    exception = "TypeError"
+
+
+@dataclass(frozen=True, eq=False)
 class ScriptFunctionCalled(TraceResult):
     """A `@torch.jit.script` function given a Proxy."""
 

@@ -43,14 +43,14 @@ import libcst as cst
 from jitlint.facts import Fact
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.facts.syntax import assigned_names
-from jitlint.facts.torch_api import CONTAINER_KINDS
+from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
 from jitlint.names import first_param_name
 from jitlint.project import (
     CallResult,
     ClassInfo,
     FunctionInfo,
     ModuleInfo,
-    is_torch_module_base,
+    ProjectIndex,
 )
 from jitlint.targets.fx.external import ExternalCallable, external_callable
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
@@ -68,9 +68,18 @@ from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as 
     ProxyItemAssigned,
     ProxyIterated,
     ScriptFunctionCalled,
+    StaticForwardModule,
     TraceResult,
     TypeCheckRaises,
     VarargsFactory,
+)
+from jitlint.targets.fx.scan import (
+    KeywordLiterals,
+    Registrations,
+    free_names,
+    is_generator,
+    nested_definitions,
+    try_bodies,
 )
 from jitlint.targets.fx.trace import TRACE_TIME_VALUES, attribute_only_classes, is_root_forward
 from jitlint.targets.fx.values import (
@@ -231,6 +240,10 @@ class TracingModel:
     # -- contexts ---------------------------------------------------------------------------------------------
     def root_context(self, function: FunctionInfo, owner: ClassInfo | None) -> Context:
         params = {name: PROXY for name in _parameter_names(function)}
+        if params and function.cls is not None and function.bound_first_param is None:
+            # a static forward: the tracer passes the root module where `self` would be, the rest are placeholders
+            first = next(iter(params))
+            params[first] = Module(frozenset({owner}) if owner is not None else frozenset(), root_argument=True)
         return self._context(function, owner, params, root=True)
 
     def guessed_context(self, function: FunctionInfo, owner: ClassInfo | None) -> Context:
@@ -355,7 +368,7 @@ class TracingModel:
             returned = trace.return_value
             if falls_through or returned is None:
                 returned = NONE if returned is None else join(returned, NONE)
-            if _is_generator(function.node):
+            if is_generator(function.node):
                 returned = Seq("generator", None, trace.yielded if trace.yielded is not None else UNKNOWN)
         except RecursionError:
             returned = UNKNOWN
@@ -378,7 +391,7 @@ class TracingModel:
             found = {}
             for current in self.project.mro(cls):
                 for method in current.methods.values():
-                    collector = _Registrations()
+                    collector = Registrations()
                     walk(method.node, collector)
                     for attribute, kind in collector.found.items():
                         found.setdefault(attribute, kind)
@@ -433,7 +446,7 @@ class TracingModel:
         """The bool literals the project's code passes by keyword (`f(flag=True)`, `dict(flag=True)`,
         `{"flag": True}`), by keyword: a configuration flag passed both ways is not decided by its default."""
         if self._passed is None:
-            collector = _KeywordLiterals()
+            collector = KeywordLiterals()
             for module in list(self.project.modules.values()):
                 text = module.text
                 if text is not None and "True" not in text and "False" not in text:
@@ -527,7 +540,7 @@ class FunctionTrace(FlowDomain[Value]):
         self.model = model
         self.report_to = report_to or function
         self.yielded: Value | None = None
-        self.nested_defs = _nested_definitions(function.node)
+        self.nested_defs = nested_definitions(function.node)
         self.project = model.project
         self.function = function
         self.context = context
@@ -547,6 +560,7 @@ class FunctionTrace(FlowDomain[Value]):
         self._decisions: dict[int, bool | None] = {}
         self._try_bodies: list[tuple[set[int], list[cst.ExceptHandler]]] | None = None
         self.halted = False  # a statement every run reaches raised: symbolic_trace never runs what follows
+        self.static_forward_reported = False
 
     # -- reporting --------------------------------------------------------------------------------------------
     def report(self, result: TraceResult) -> None:
@@ -557,6 +571,13 @@ class FunctionTrace(FlowDomain[Value]):
         self.model.report(self.report_to, result)
         if result.raises and self.definite:
             self.halted = True
+
+    def report_static_forward(self, node: cst.CSTNode, value: Value) -> None:
+        """The root module, given to a static forward, used as a tensor: the first use raises (TypeError)."""
+        if not self.static_forward_reported:
+            self.static_forward_reported = True
+            first = first_param_name(self.function.node) if self.context.root else None
+            self.report(StaticForwardModule(node, first or ""))
 
     def called(self, call: Callable[[], Value]) -> Value:
         """Makes a project call (the model analyses the callee): after a failure, as code no trace runs; when
@@ -591,7 +612,7 @@ class FunctionTrace(FlowDomain[Value]):
 
     def _caught(self, result: TraceResult) -> bool:
         if self._try_bodies is None:
-            self._try_bodies = _try_bodies(self.function.node)
+            self._try_bodies = try_bodies(self.function.node)
         if not self._try_bodies:
             return False
         caught_by = _CAUGHT_BY.get(result.exception, {result.exception}) | {"Exception", "BaseException"}
@@ -994,6 +1015,10 @@ class FunctionTrace(FlowDomain[Value]):
         return self.binary(self.ev(node.left), self.ev(node.right), node.operator, node)
 
     def binary(self, left: Value, right: Value, operator: cst.CSTNode, node: cst.CSTNode | None = None) -> Value:
+        if _root_argument(left) or _root_argument(right):
+            if node is not None:
+                self.report_static_forward(node, left if _root_argument(left) else right)
+            return OPAQUE  # an nn.Module has no arithmetic: TypeError
         if isinstance(left, Const) and isinstance(left.value, str) and type(operator).__name__ == "Modulo":
             values = right.items if isinstance(right, Seq) and right.items is not None else (right,)
             if any(isinstance(v, Proxy) for v in values) and re.search(r"%[-+ #0-9.]*[diouxXeEfFgGc]", left.value):
@@ -1619,7 +1644,7 @@ class FunctionTrace(FlowDomain[Value]):
             finally:
                 self.scopes.pop()
         function = self.model.nested_function(node, where)
-        free = {name: self.name_value(name) for name in _free_names(node, self.locals | set(self.nested_defs))}
+        free = {name: self.name_value(name) for name in free_names(node, self.locals | set(self.nested_defs))}
         return self.called(partial(self.model.call, function, None, args, None, self.definite,
                                    self.context.type_checked or self.type_checks > 0, free, self.report_to))
 
@@ -1857,6 +1882,12 @@ class FunctionTrace(FlowDomain[Value]):
                 if method is not None:
                     bound = TypeValue(cls.qualname) if method.bound_first_param == "class" else None
                     return self.project_call(node, method, cls, self.arguments(node), bound)
+        if target is None and "." in qualified:
+            # a name outside the project that a project module re-exports (`base_distributions.Normal`, where
+            # the package did `import torch.distributions as base_distributions`)
+            outside = _outside_name(self.project, qualified)
+            if outside != qualified and self.project.resolve(outside) is None:
+                qualified = outside
         if qualified == "torch._assert":
             return self.torch_assert(node)
         args = self.arguments(node)
@@ -1888,8 +1919,11 @@ class FunctionTrace(FlowDomain[Value]):
         """A library callable the table of external callables knows, called with these arguments."""
         if external.proxy == "raises":
             if any(holds_proxy(value) for value in external.triggering(args.positional, args.keywords)):
-                self.report(ExternalRejects(node, external.name, external.exception or "Exception",
-                                            external.says or ""))
+                if external.exception == "TraceError":  # the callable's own `if` on the Proxy
+                    self.report(ProxyAsBool(node, "validation"))
+                else:
+                    self.report(ExternalRejects(node, external.name, external.exception or "Exception",
+                                                external.says or ""))
                 return OPAQUE
             return Unknown(args.may_hold_proxy())
         if external.proxy == "traces" and args.holds_proxy():
@@ -1922,6 +1956,10 @@ class FunctionTrace(FlowDomain[Value]):
 
     def torch_call(self, node: cst.Call, qualified: str, args: Arguments) -> Value:
         first = args.positional[0] if args.positional else None
+        given = next((value for value in args.all() if _root_argument(value)), None)
+        if given is not None and not qualified.startswith(("torch.jit.", "torch.fx.", "torch._dynamo.")):
+            self.report_static_forward(node, given)  # "argument 'input' (position 1) must be Tensor, not <Module>"
+            return OPAQUE
         if qualified in ("torch.is_tensor",):
             if isinstance(first, Proxy):
                 self.type_checks += 1
@@ -2220,57 +2258,32 @@ _SELF = "<self>."  # in a frame's values: `self.<name>` as this function last as
 _DEFINITE = "<definite>"  # in a frame's values: the block depth down to which the path is certain (loop bodies)
 
 
-class _KeywordLiterals(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found: dict[str, set] = {}
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            constant = literal_value(node.value)
-            if isinstance(constant, bool):
-                self.found.setdefault(node.keyword.value, set()).add(constant)
-
-    def visit_DictElement(self, node: cst.DictElement) -> None:
-        key, constant = literal_value(node.key), literal_value(node.value)
-        if isinstance(key, str) and isinstance(constant, bool):
-            self.found.setdefault(key, set()).add(constant)
-
-
-class _NestedDefinitions(cst.CSTVisitor):
-    def __init__(self, root: cst.FunctionDef) -> None:
-        self.root = root
-        self.found: dict[str, cst.FunctionDef] = {}
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        if node is self.root:
-            return True
-        self.found.setdefault(node.name.value, node)
-        return False
-
-    def visit_ClassDef(self, node) -> bool:
-        return False
-
-    def visit_Lambda(self, node) -> bool:
-        return False
-
-
-def _nested_definitions(function: cst.FunctionDef) -> dict[str, cst.FunctionDef]:
-    """The functions a function defines in its body (not those of nested classes), by name."""
-    collector = _NestedDefinitions(function)
-    walk(function, collector)
-    return collector.found
-
-
-def _free_names(function: cst.FunctionDef, enclosing: set[str]) -> list[str]:
-    """Names an inner function reads that its enclosing function binds (its free variables there)."""
-    own = assigned_names(function) | {p.name.value for p in (*function.params.posonly_params,
-                                                              *function.params.params,
-                                                              *function.params.kwonly_params)}
-    for star in (function.params.star_arg, function.params.star_kwarg):
-        if isinstance(star, cst.Param):
-            own = own | {star.name.value}
-    reads = Reads.of(function.body)
-    return sorted({name.value for name in reads.names} & enclosing - own)
+def _outside_name(project: ProjectIndex, qualified: str) -> str:
+    """The name outside the project that a qualified name spells through project modules' imports
+    (`pkg.dists.Normal` is `torch.distributions.Normal` when `pkg/__init__.py` did `import torch.distributions
+    as dists`), or the name itself when a project module defines it or nothing re-exports it."""
+    for _depth in range(8):
+        if qualified.startswith(("builtins.", "torch.", "typing.")):
+            return qualified
+        parts = qualified.split(".")
+        module = None
+        cut = len(parts) - 1
+        while cut > 0:
+            module = project.module(".".join(parts[:cut]))
+            if module is not None:
+                break
+            cut -= 1
+        if module is None:
+            return qualified
+        attr = parts[cut]
+        if attr in module.classes or attr in module.functions or attr in module.globals:
+            return qualified
+        target = module.imports.aliases.get(attr)
+        following = ".".join([target, *parts[cut + 1:]]) if target is not None else None
+        if following is None or following == qualified:
+            return qualified
+        qualified = following
+    return qualified
 
 
 def _external_module(qualified: str) -> bool:
@@ -2297,6 +2310,11 @@ def _parameters(function: FunctionInfo):
         positional = positional[1:]
     star = params.star_arg if isinstance(params.star_arg, cst.Param) else None
     return positional, list(params.kwonly_params), star, params.star_kwarg
+
+
+def _root_argument(value: Value) -> bool:
+    """Whether a value is the traced root module given to a static forward as its first parameter."""
+    return isinstance(value, Module) and value.root_argument
 
 
 def _parameter_names(function: FunctionInfo, with_self: bool = False) -> list[str]:
@@ -2335,67 +2353,6 @@ def _guess(param: cst.Param, module: ModuleInfo) -> Value:
     if qualified in _SCALAR_ANNOTATIONS:
         return Concrete(_SCALAR_ANNOTATIONS[qualified])
     return UNKNOWN
-
-
-class _Registrations(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found: dict[str, str] = {}
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        kinds = {"register_buffer": "buffer", "register_parameter": "parameter", "add_module": "module",
-                 "register_module": "module"}
-        if (isinstance(func, cst.Attribute) and func.attr.value in kinds and node.args
-                and isinstance(node.args[0].value, cst.SimpleString)):
-            name = node.args[0].value.evaluated_value
-            if isinstance(name, str):
-                self.found.setdefault(name, kinds[func.attr.value])
-
-
-class _TryBodies(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found: list[tuple[set[int], list[cst.ExceptHandler]]] = []
-
-    def visit_Try(self, node: cst.Try) -> None:
-        if node.handlers:
-            inside: set[int] = set()
-
-            class Ids(cst.CSTVisitor):
-                def on_visit(self, child: cst.CSTNode) -> bool:
-                    inside.add(id(child))
-                    return True
-
-            walk(node.body, Ids())
-            self.found.append((inside, list(node.handlers)))
-
-    def visit_FunctionDef(self, node) -> bool:
-        return True
-
-
-def _try_bodies(function: cst.FunctionDef) -> list[tuple[set[int], list[cst.ExceptHandler]]]:
-    collector = _TryBodies()
-    walk(function.body, collector)
-    return collector.found
-
-
-class _Yields(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found = False
-
-    def visit_Yield(self, node) -> None:
-        self.found = True
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    def visit_Lambda(self, node) -> bool:
-        return False
-
-
-def _is_generator(function: cst.FunctionDef) -> bool:
-    collector = _Yields()
-    walk(function.body, collector)
-    return collector.found
 
 
 def tracing_model(policy: "TracePolicy") -> TracingModel:

@@ -59,11 +59,13 @@ class Module:
     """An nn.Module instance. `classes`: the project classes it may be an instance of (ClassInfo, compared by
     identity) or the qualified names of torch.nn classes; for a container ("ModuleList", "Sequential",
     "ModuleDict" in `container`), the classes of its elements; `local` when it was built in the traced code
-    (symbolic_trace knows only installed submodules)."""
+    (symbolic_trace knows only installed submodules); `root_argument` when it is the traced root itself, given to
+    a static `forward` as its first parameter."""
 
     classes: frozenset = frozenset()
     container: str | None = None
     local: bool = False
+    root_argument: bool = False
     order: tuple | None = None  # a container's elements in order (a class each), when all are known
 
     def element(self) -> "Module":

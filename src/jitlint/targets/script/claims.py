@@ -15,7 +15,7 @@ from jitlint.facts.syntax import assigned_names, path_to
 from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.typing.analysis import function_types, type_at
 from jitlint.targets.script.typing.annotations import signature
-from jitlint.targets.script.typing.types import FLOAT, NONE, NUMBER, STR, TENSOR, Type, without_none
+from jitlint.targets.script.typing.types import FLOAT, NONE, NUMBER, STR, TENSOR, Type, annotation, without_none
 
 if TYPE_CHECKING:
     from jitlint.rules.base import PendingFix, Rule, RuleContext
@@ -233,6 +233,11 @@ def sums_tensors(node: cst.Call, ctx: "RuleContext") -> bool:
                                          summed.args[0].members())):
         return True
     return len(node.args) > 1 and type_at(ctx, node.args[1].value) == TENSOR
+
+
+def written_type(kind: Type) -> str:
+    """How a fix writes `kind` in an annotation (`torch.Tensor` for Tensor)."""
+    return annotation(kind, tensor="torch.Tensor")
 
 
 def sugared_words(kind: str | None) -> str:

@@ -29,6 +29,12 @@ from jitlint.targets.script.policy import is_script
 COMPILER_ERROR = "JIT000"
 
 
+# At most this many captures of one root (or unit): each makes the culprit of its error opaque and tries again.
+MAX_ATTEMPTS = 40
+
+# The share of a file's time limit after which no more failing statements are left out to see the next error.
+LEAVE_OUT_SHARE = 0.4
+
 # At most this many units (functions, methods) of one root are scripted on their own when its errors mask them.
 MAX_UNITS = 40
 
@@ -83,6 +89,11 @@ class ScriptStrategy(Strategy):
             requests.append(file_request(project, module, roots))
         return requests
 
+    def options(self, run, settings) -> dict:
+        # Each attribute or property torch cannot type costs an attempt before any method is compiled (a library's
+        # base class may hold a dozen), besides each failing function.
+        return {"max_attempts": MAX_ATTEMPTS, "leave_out_seconds": settings.timeout * LEAVE_OUT_SHARE}
+
     def mark(self, run, results, torch_version, settings):
         from jitlint.rules import RULES_BY_CODE
 
@@ -130,6 +141,7 @@ def _units(run, compiled, project) -> dict[tuple[str, str], list[dict]]:
     """Per root (real path, class name): the units holding the static errors its scripting reaches, to script on
     their own when the root's own errors mask them."""
     found: dict[tuple[str, str], list[dict]] = {}
+    rows: dict[str, set[int]] = {}  # unit id -> the lines of its static errors
     for finding in run.findings:
         function = getattr(finding.context, "function", None)
         if function is None or finding.severity != "error" or not finding.code.startswith("JIT"):
@@ -137,9 +149,14 @@ def _units(run, compiled, project) -> dict[tuple[str, str], list[dict]]:
         unit = None
         for root in _roots_of(finding, compiled, project):
             unit = unit or _unit(function.info, project)
+            rows.setdefault(unit["id"], set()).add(finding.location.row)
             listed = found.setdefault(root, [])
             if all(other["id"] != unit["id"] for other in listed):
                 listed.append(unit)
+    for listed in found.values():
+        for unit in listed:
+            # how many of its failing statements the child may leave out to see the next error
+            unit["errors"] = len(rows.get(unit["id"], ()))
     return found
 
 
@@ -159,11 +176,13 @@ def _collect(results) -> tuple[list[Observation], dict[tuple[str, str], RootStat
                             {unit["unit"]: unit for unit in outcome.details.get("units", [])})
         roots[key] = status
         for error in outcome.observations:
+            # A function ignored to go on was not checked, whatever made it fail; a module attribute left out of
+            # the type (torch could not type it) masks no code of its own.
+            if error.opaque and not error.details.get("unit") and not error.details.get("attribute"):
+                status.ignored[error.opaque] = error
             if error.details.get("artifact"):
                 continue  # caused by jitlint's own ignoring, not by the user's code
             errors.append(error)
-            if error.opaque and not error.details.get("unit"):
-                status.ignored[error.opaque] = error
         if outcome.built and not status.scripted and not status.reason:
             last = outcome.observations[-1].message if outcome.observations else "unknown error"
             status.reason = f"scripting {outcome.name} stopped at an error torch gives no usable location for: {last}"
@@ -276,6 +295,10 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
                         and other.message == error.message:
                     other.used = True
             where = f"line {error.line}" if error.line else "no line given"
+            if error.details.get("dropped"):
+                # torch's error at this statement, seen with the earlier failing statements of its function left
+                # out (the uses of what they bound are not counted: `artifact`)
+                where += ", the function's earlier failing statements left out"
             if error.file is not None and real(error.file) != path and real(error.file) not in linted:
                 where = f"line {error.line} of {os.path.basename(error.file)}, a file not linted"
             return marked(finding, "confirmed", f"torch {torch_version}: {_short(error.message)} ({where})",
@@ -290,7 +313,7 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         uid = unit_id(function.info)
         for root in sorted(reaching_roots):
             unit = roots[root].units.get(uid) if root in roots else None
-            if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"]:
+            if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"] and not unit.get("dropped"):
                 relaxed = ", its *args/**kwargs left out of the signature" if unit.get("relaxed") else ""
                 result = marked(finding, "not-reproduced", f"torch {torch_version} scripted `{name}` on its own "
                                 f"(built in {root[1]}{relaxed})", torch_version)

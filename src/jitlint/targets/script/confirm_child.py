@@ -15,18 +15,30 @@ error caused by the ignoring itself, `opaque` the function ignored after it.
 
 from __future__ import annotations
 
-import copy
 import importlib
+import importlib.util
 import inspect
+import linecache
 import os
 import re
 import sys
+import time
 import warnings
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 _COMPILED_FROM = re.compile(r"'([\w.<>]+)' is being compiled since it was called from")
-_NOT_PROVIDED = re.compile(r"^Argument \w+ not provided\.$", re.MULTILINE)
 
+
+def _sibling(name: str):
+    """The child-side module `name` next to this file, loaded by its path (the user's interpreter has no jitlint)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_jitlint_script_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_leave_out = _sibling("confirm_leave_out")
 _SPENT_OVERLOADS: dict[str, list] = {}
 _CHECKER = None
 
@@ -66,6 +78,10 @@ class Checker:
         _keep_overloads(torch)
         self.is_user_file = lambda path: False
         self.patches: list[tuple[object, str, object, bool]] = []
+        self.module = None  # the module of the file whose roots are being scripted
+        self.leave_out_until: float | None = None  # when leaving failing statements out stops, for this file
+        self.type_patches: list[tuple[object, str, object]] = []  # the lists of torch's below, as they were
+        self.opaque_attributes: set[str] = set()  # attributes and properties left out of the types
 
     # -- locating errors ----------------------------------------------------------------------------------------
     def _source_match(self, text: str, start: int) -> tuple[str, int] | None:
@@ -138,6 +154,25 @@ class Checker:
             return True
         return 0 < number <= len(lines) and lines[number - 1].strip() == shown[-1]
 
+    def _range_on_stack(self, error: BaseException) -> tuple[str, int] | None:
+        """Where in the user's files torch was when it failed, when its message names no place: compiling a class an
+        annotation names (`_recursive_compile_class`, handed the annotation's source range `loc`), failing on that
+        class (its methods have no source, ...): the annotation, which is what to make opaque."""
+        found = None
+        traceback = error.__traceback__
+        while traceback is not None:
+            frame = traceback.tb_frame
+            where = frame.f_locals.get("loc") if frame.f_code.co_name == "_recursive_compile_class" else None
+            if where is not None and hasattr(where, "highlight"):
+                try:
+                    match = _FRAME.search(where.highlight())
+                except Exception:  # a range with no source: nothing to read
+                    match = None
+                if match is not None and self.is_user_file(match.group(1)):
+                    found = (os.path.realpath(match.group(1)), int(match.group(2)))
+            traceback = traceback.tb_next
+        return found
+
     def parse_error(self, error: BaseException) -> dict:
         text = str(error)
         message = text.strip().splitlines()[0] if text.strip() else type(error).__name__
@@ -157,6 +192,8 @@ class Checker:
             if first is not None:
                 holder = self._file_holding(text, first.start(), int(first.group(2)))
                 location = (holder, int(first.group(2))) if holder else self._source_match(text, first.start())
+        if location is None:
+            location = self._range_on_stack(error)
         compiled = _COMPILED_FROM.findall(text)
         return {
             "message": message,
@@ -176,14 +213,15 @@ class Checker:
             candidates = []
             for name, value in list(vars(module).items()):
                 if inspect.isfunction(value) and value.__module__ == module.__name__:
-                    candidates.append((module, name, value))
+                    candidates.append((module, name, value, value))
                 elif inspect.isclass(value) and value.__module__ == module.__name__:
                     for attr, member in vars(value).items():
-                        function = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
-                        if inspect.isfunction(function):
-                            candidates.append((value, attr, member))
-            for owner, name, member in candidates:
-                function = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+                        # a property's getter and setter (torch compiles both)
+                        functions = [member.fget, member.fset] if isinstance(member, property) else [
+                            getattr(member, "__func__", member)]
+                        candidates.extend((value, attr, member, function) for function in functions
+                                          if inspect.isfunction(function))
+            for owner, name, member, function in candidates:
                 try:
                     lines, start = inspect.getsourcelines(inspect.unwrap(function))
                 except (OSError, TypeError):
@@ -192,16 +230,63 @@ class Checker:
                     best = (len(lines), owner, name, member)
         return best[1:] if best else None
 
+    def attribute_at(self, error: BaseException):
+        """(module class, attribute name) when torch failed inferring the type of a module's attribute (an
+        annotation naming a class it cannot compile, such as a configuration object whose generated `__init__` has
+        no source): the `infer_type(name, ...)` frame of `torch.jit._recursive`, under the builder of that module's
+        concrete type. Such an error names no line; the attribute is what to make opaque."""
+        traceback = error.__traceback__
+        while traceback is not None:
+            frame = traceback.tb_frame
+            code = frame.f_code
+            if code.co_name == "infer_type" and code.co_filename.endswith(_RECURSIVE) and frame.f_back is not None:
+                module = frame.f_back.f_locals.get("nn_module")
+                name = frame.f_locals.get("name")
+                if isinstance(module, self.torch.nn.Module) and isinstance(name, str):
+                    # the class that declares the annotation, so that its other subclasses go on without it too
+                    declaring = next((cls for cls in type(module).__mro__
+                                      if name in vars(cls).get("__annotations__", {})), type(module))
+                    return declaring, name
+            traceback = traceback.tb_next
+        return None
+
     # -- ignoring what failed -------------------------------------------------------------------------------------
+    def _add_to_list(self, owner, list_name: str, name: str) -> bool:
+        """Add `name` to the class's `list_name` (torch's own lists of what not to compile), remembered to undo.
+        Torch reads the list off the compiled object's class, so a subclass that has a list of its own (which hides
+        this one) gets the name too."""
+        changed = False
+        for cls in [owner, *(sub for sub in _leave_out.subclasses(owner) if list_name in vars(sub))]:
+            current = list(getattr(cls, list_name, []) or [])
+            if name in current:
+                continue
+            self.type_patches.append((cls, list_name, vars(cls).get(list_name, _ABSENT)))
+            setattr(cls, list_name, [*current, name])
+            changed = True
+        if changed:
+            self.opaque_attributes.add(name)
+        return changed
+
+    def ignore_attribute(self, owner, name: str) -> str | None:
+        """Leave a module attribute out of its concrete type, as `__jit_ignored_attributes__` does."""
+        return f"{owner.__name__}.{name}" if self._add_to_list(owner, "__jit_ignored_attributes__", name) else None
+
     def ignore(self, owner, name: str, member) -> str | None:
         torch = self.torch
         if isinstance(member, property):
-            return None  # a property cannot be ignored; torch compiles every one
+            # torch compiles every property of a class it scripts, unless `__jit_unused_properties__` lists it
+            if inspect.isclass(owner) and self._add_to_list(owner, "__jit_unused_properties__", name):
+                return f"{owner.__name__}.{name}"
+            return None
         if isinstance(member, classmethod):
             return None  # torch.jit.ignore takes no classmethod (and compiled code does not call one)
         if inspect.isclass(owner):
             if isinstance(member, staticmethod):
                 replacement = staticmethod(torch.jit.ignore(member.__func__))
+            elif not issubclass(owner, torch.nn.Module):
+                # a TorchScript class compiles every method it defines, ignored or not; an unused one is compiled
+                # as its signature only
+                replacement = torch.jit.unused(member)
             else:
                 replacement = torch.jit.ignore(member)
             self.patches.append((owner, name, member, True))
@@ -217,10 +302,45 @@ class Checker:
                     setattr(module, key, replacement)
         return name
 
-    def restore(self) -> None:
+    def restore(self, keep_types: bool = False) -> None:
+        """Undo the ignoring; with `keep_types`, only the functions ignored (what torch could not type stays out)."""
         for owner, name, value, _ in reversed(self.patches):
             setattr(owner, name, value)
         self.patches.clear()
+        if keep_types:
+            return
+        for owner, name, value in reversed(self.type_patches):
+            if value is _ABSENT:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, value)
+        self.type_patches.clear()
+        self.opaque_attributes.clear()
+
+    def culprit(self, parsed: dict, error: BaseException):
+        """What to make opaque after `error`: a callable returning its name, or None. The function holding the line
+        torch names (ignored), else the module attribute torch failed to type (left out of the module's type)."""
+        target = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
+        if target is not None:
+            return self.ignoring(parsed, target)
+        attribute = self.attribute_at(error)
+        if attribute is not None:
+            parsed["attribute"] = True
+            return lambda: self.ignore_attribute(*attribute)
+        return None
+
+    def ignoring(self, parsed: dict, target):
+        """What ignores `target` (owner, name, member); a property is left out of the type, and said so."""
+        if isinstance(target[2], property):
+            parsed["property"] = True
+        return lambda: self.ignore(*target)
+
+    def is_artifact(self, parsed: dict, ignored) -> bool:
+        """An error caused by jitlint's own ignoring: a stub's (see `_stub_artifact`), or a use of an attribute or
+        property it left out of the type."""
+        if _leave_out.stub_artifact(parsed, ignored):
+            return True
+        return any(f"has no attribute '{name}'" in parsed["message"] for name in self.opaque_attributes)
 
     # -- one root -----------------------------------------------------------------------------------------------
     def script_until_clean(self, obj, ctx) -> dict:
@@ -237,9 +357,8 @@ class Checker:
             parsed = self.parse_error(error)
             # An ignored function's stub is built from its Python signature, without defaults: once jitlint
             # has ignored something, a stub error at a call is an artifact of that, not the user's error.
-            parsed["artifact"] = _stub_artifact(parsed, ignored)
-            target = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
-            return parsed, (lambda: self.ignore(*target)) if target else None
+            parsed["artifact"] = self.is_artifact(parsed, ignored)
+            return parsed, self.culprit(parsed, error)
 
         return ctx.until_clean(attempt, explain)
 
@@ -279,7 +398,9 @@ class Checker:
         errors masked. One outcome per unit: {"unit", "found", "passed", "opaque", "observations"}."""
         outcomes = []
         for unit in units:
-            self.restore()
+            # the functions the model's run ignored are compiled again; the attributes and properties torch could
+            # not type stay out of the types (no unit is one, and each would stop every unit again)
+            self.restore(keep_types=True)
             compile_it, own = self._unit(target, unit, ctx)
             outcome = {"unit": unit["id"], "found": compile_it is not None, "passed": False, "opaque": [],
                        "observations": []}
@@ -295,27 +416,48 @@ class Checker:
 
             def explain(error, ignored, own=own):
                 parsed = self.parse_error(error)
-                parsed["artifact"] = _stub_artifact(parsed, ignored)
+                parsed["artifact"] = self.is_artifact(parsed, ignored)
                 parsed["unit"] = unit["id"]
                 culprit = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
-                if culprit is None or culprit[2] is own or getattr(culprit[2], "__func__", None) is own:
+                if culprit is None:
+                    return parsed, self.culprit(parsed, error)
+                if culprit[2] is own or getattr(culprit[2], "__func__", None) is own:
                     return parsed, None  # the unit's own body: nothing further to learn by ignoring it
-                return parsed, (lambda: self.ignore(*culprit))
+                return parsed, self.ignoring(parsed, culprit)
 
-            outcome.update(ctx.until_clean(attempt, explain))
-            if not outcome["passed"] and outcome["observations"] and _VARIADIC in outcome["observations"][-1]["message"]:
-                # torch refuses the unit's signature (`*args`, `**kwargs`, keyword-only defaults) before its body:
-                # compiled again with those left out of the signature, its body's own errors show
-                with _relaxed_signatures(self.torch) as dropped:
-                    relaxed = ctx.until_clean(attempt, explain)
-                for error in relaxed["observations"]:
-                    error["relaxed"] = True
-                    error["artifact"] = error["artifact"] or any(
-                        error["message"].startswith(f"undefined value {name}") for name in dropped)
-                outcome["observations"] += relaxed["observations"]
-                outcome.update(passed=relaxed["passed"], opaque=relaxed["opaque"], relaxed=True)
-        self.restore()
+            outcome.update(_leave_out.functions_only(ctx.until_clean(attempt, explain)))
+            self._past_own_errors(outcome, own, attempt, explain, ctx, int(unit.get("errors", 0)))
+        self.restore(keep_types=True)
         return outcomes
+
+    def _past_own_errors(self, outcome: dict, own, attempt, explain, ctx, errors: int) -> None:
+        """A unit that fails in its own function hides the rest of that function: compile it again with what failed
+        left out (the signature's `*args`, `**kwargs` and keyword-only defaults; a statement of its own body, at most
+        one more than the static errors the unit holds, `errors`), so that its later errors show. What is seen
+        so is marked `relaxed` (with a statement left out, `dropped`; the errors its absence causes, a use of a name
+        it bound, `artifact`)."""
+        span = _leave_out.lines_of(own)
+        dropped_lines: set[tuple[str, int]] = set()
+        while not outcome["passed"] and outcome["observations"]:
+            last = outcome["observations"][-1]
+            variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
+            in_body = span is not None and last["file"] == span[0] and span[1] <= (last["line"] or 0) <= span[2]
+            if not variadic:
+                if self.leave_out_until is not None and time.monotonic() > self.leave_out_until:
+                    return  # the signature is still relaxed past the file's share of time, no statement left out
+                if not in_body or len(dropped_lines) > errors or (last["file"], last["line"]) in dropped_lines:
+                    return
+                dropped_lines.add((last["file"], last["line"]))
+            with _leave_out.Relaxed(self.torch, dropped_lines) as left_out:
+                again = _leave_out.functions_only(ctx.until_clean(attempt, explain))
+            for error in again["observations"]:
+                error["relaxed"] = True
+                error["dropped"] = bool(dropped_lines)
+                error["artifact"] = error["artifact"] or any(
+                    error["message"].startswith(f"undefined value {name}") for name in left_out)
+            outcome["observations"] += again["observations"]
+            outcome.update(passed=again["passed"], opaque=again["opaque"], relaxed=True,
+                           dropped=sorted(line for _file, line in dropped_lines))
 
     def _unit(self, target, unit: dict, ctx):
         """(what compiles the unit, its own function object), or (None, None) when it is not there."""
@@ -365,57 +507,14 @@ class Checker:
                 compile_it()
         except Exception as error:
             parsed = self.parse_error(error)
-            parsed["artifact"] = _stub_artifact(parsed, ["lazy_bind", *ignored])
+            parsed["artifact"] = self.is_artifact(parsed, ["lazy_bind", *ignored])
             return [parsed]
         return []
 
 
 _VARIADIC = "Compiled functions can't take variable number of arguments"
-
-
-class _relaxed_signatures:
-    """While active, torch's frontend compiles a function whose signature has `*args`, `**kwargs` or keyword-only
-    parameters with defaults as if the variadic parameters were not there (the defaults still come from the
-    function's signature); the names left out are collected (a use of one is then "undefined value NAME")."""
-
-    def __init__(self, torch) -> None:
-        self.frontend = torch.jit.frontend
-        self.original = self.frontend.build_param_list
-        self.dropped: set[str] = set()
-
-    def __enter__(self) -> set[str]:
-        original, dropped = self.original, self.dropped
-
-        def build_param_list(ctx, py_args, self_name, pdt_arg_types=None):
-            relaxed = copy.copy(py_args)
-            for name in ("vararg", "kwarg"):
-                if getattr(py_args, name) is not None:
-                    dropped.add(getattr(py_args, name).arg)
-                    setattr(relaxed, name, None)
-            relaxed.kw_defaults = []
-            return original(ctx, relaxed, self_name, pdt_arg_types)
-
-        self.frontend.build_param_list = build_param_list
-        return dropped
-
-    def __exit__(self, *exc) -> None:
-        self.frontend.build_param_list = self.original
-
-
-def _stub_artifact(parsed: dict, ignored) -> bool:
-    """An error caused by jitlint's own ignoring: torch builds the stub of an ignored function from its Python
-    signature without the defaults (torch 2.13: calling an `@torch.jit.ignore` function without a defaulted
-    argument fails with "Argument a not provided."). A method's stub is named `lazy_bind...` (any error at a call of
-    it counts, as before); a staticmethod's or free function's is named as jitlint reported it ignored
-    (`Cls.name(...)`, `name(...)`): there only the missing-default error counts, which the compiled function would
-    not give."""
-    if not ignored:
-        return False
-    message = parsed["message"]
-    if message.startswith("lazy_bind"):
-        return True
-    return any(message.startswith(f"{name}(") for name in ignored) and bool(
-        _NOT_PROVIDED.search(parsed.get("text") or ""))
+_RECURSIVE = os.path.join("jit", "_recursive.py")
+_ABSENT = object()  # a class attribute that was not there before a patch
 
 
 def setup(torch) -> None:
@@ -423,11 +522,50 @@ def setup(torch) -> None:
     _CHECKER = Checker(torch)
 
 
+def run_unbuilt(cls, ctx) -> dict:
+    """A module class that needs constructor arguments: torch.jit.script calls an instance's
+    `__prepare_scriptable__` before anything else, and one whose own `raise` statement fires on an instance nothing
+    was given to (a class-level refusal, as torchvision's v2 transforms make) refuses every instance: observed with
+    no line, as scripting any instance would fail. Any other failure there (reading state the instance lacks,
+    building another module from it) says nothing."""
+    torch = ctx.torch
+    prepare = getattr(cls, "__prepare_scriptable__", None)
+    code = getattr(inspect.unwrap(prepare), "__code__", None) if prepare is not None else None
+    if code is None or not issubclass(cls, torch.nn.Module):
+        return {"observations": []}
+    instance = cls.__new__(cls)
+    try:
+        torch.nn.Module.__init__(instance)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            instance.__prepare_scriptable__()
+    except Exception as error:
+        innermost = error.__traceback__
+        while innermost.tb_next is not None:
+            innermost = innermost.tb_next
+        raised_there = innermost.tb_frame.f_code is code and linecache.getline(
+            code.co_filename, innermost.tb_lineno).strip().startswith("raise")
+        if isinstance(error, AttributeError) or not raised_there:
+            return {"observations": []}
+        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return {"observations": [{"message": message, "text": str(error)[:4000], "file": None, "line": None,
+                                  "function": None, "kind": type(error).__name__, "artifact": False,
+                                  "unbuilt": True}]}
+    return {"observations": []}
+
+
 def run(target, inputs, ctx) -> dict:
     """Script one root: a built module (then, if something had to be ignored, each of its compiled methods and the
     file's compiled free functions on their own), or a function."""
     checker = _CHECKER
     checker.is_user_file = ctx.is_user_file
+    if checker.module is not ctx.module:  # a new file: what the last one left out of the types is put back
+        checker.restore()
+        checker.module = ctx.module
+        # leaving failing statements out stops past this share of the file's time limit, so that the file's other
+        # roots are still checked in time
+        budget = ctx.options.get("leave_out_seconds")
+        checker.leave_out_until = time.monotonic() + budget if budget else None
     if ctx.kind == "function" and isinstance(target, ctx.torch.jit.ScriptFunction):
         return {"passed": True, "observations": []}  # @torch.jit.script already compiled it at import
     try:
@@ -455,4 +593,6 @@ def run(target, inputs, ctx) -> dict:
                         result["observations"].append(error)
         return result
     finally:
-        checker.restore()
+        # What torch could not type stays out for the file's next roots: each would stop at it again (a library's
+        # base class holds the same properties for every model), costing an attempt each.
+        checker.restore(keep_types=True)

@@ -276,6 +276,7 @@ class ScriptScanner(PruningScanner):
 
 class ScriptPolicy(CapturePolicy):
     name = "script"
+    roots_in_module_classes = True  # module classes, and `torch.jit.script` (spelled out in the file)
     primary_reasons = frozenset({"@torch.jit.script", "passed to torch.jit.script"})  # JIT214 reads them
 
     def roots(self) -> Iterator[Capture]:

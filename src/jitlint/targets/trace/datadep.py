@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jitlint.facts.datadep import RECORDED, TENSORISH, DatadepDomain, DatadepPolicy
+from jitlint.facts.datadep_tuples import flat, is_tuple, may_join, same
 from jitlint.facts.flow import Frame, Reads
 from jitlint.walk import walk
 
@@ -47,6 +48,8 @@ _EXPORT_REMEDIES = frozenset({"torch.cond", "torch._higher_order_ops.cond.cond"}
 _CHECKS = frozenset({"torch._check", "torch._check_is_size", "torch._check_with"})
 # Values that are constants of the program once computed from a recorded size.
 _CONVERTING = ("data", "baked")
+# Kinds a value keeps where paths merge with one of unknown kind (`join`).
+_MAY_REACH = frozenset({"size"})
 
 
 def _reexported(domain: DatadepDomain, qualified: str) -> str:
@@ -117,6 +120,8 @@ class TraceDatadep(DatadepPolicy):
     follow_calls = True
     follow_returns = True
     union_annotations = True
+    tuple_kinds = True
+    shape_of_unknown = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -162,7 +167,14 @@ class TraceDatadep(DatadepPolicy):
     def loop_item(self, iterable: str | None) -> str | None:
         if iterable in ("shape", "ddshape"):
             return "size"
+        if is_tuple(iterable):
+            return same(iterable)
         return super().loop_item(iterable)
+
+    def join(self, first, second):
+        # A recorded size on some of the paths that reach a place is frozen there whenever the model takes one of
+        # them (a size the example's configuration computes in a branch: `if self.pool: x, hw = self.pool(x, hw)`).
+        return may_join(first, second, _MAY_REACH)
 
     # -- events ---------------------------------------------------------------------------------------------------
     def _event(self, kind: str, node: cst.CSTNode, value: str, how: str, warning: str = "",
@@ -242,8 +254,8 @@ class TraceDatadep(DatadepPolicy):
             if qualified == "builtins.range":
                 self._range(domain, call, frame)
                 continue
-            if qualified in ("builtins.min", "builtins.max") and any(k in RECORDED for k in kinds):
-                value = next(k for k in kinds if k in RECORDED)
+            if qualified in ("builtins.min", "builtins.max") and flat(kinds) & RECORDED:
+                value = next(k for k in flat(kinds) if k in RECORDED)
                 self._event("branch", call, _value(value), qualified[len("builtins."):], WARN_BOOL)
                 continue
             if qualified in ("builtins.enumerate", "builtins.zip", "builtins.reversed") and any(
@@ -388,19 +400,20 @@ class TraceDatadep(DatadepPolicy):
     def _implicit_truths(self, domain: DatadepDomain, statement: cst.CSTNode, frame: Frame) -> None:
         """Truth values Python takes outside tests: every operand of `and`/`or` but the last, the operand of
         `not`, and the links of a chained comparison (`a == b <= c` takes the truth of `a == b`)."""
-        found: list[tuple[cst.BaseExpression, str]] = []
+        # (the operand whose truth is taken, the node of the source that shows it, how)
+        found: list[tuple[cst.BaseExpression, cst.BaseExpression, str]] = []
 
         class Truths(cst.CSTVisitor):
             def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
-                found.append((node.left, "and" if isinstance(node.operator, cst.And) else "or"))
+                found.append((node.left, node.left, "and" if isinstance(node.operator, cst.And) else "or"))
 
             def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
                 if isinstance(node.operator, cst.Not):
-                    found.append((node.expression, "not"))
+                    found.append((node.expression, node.expression, "not"))
 
             def visit_Comparison(self, node: cst.Comparison) -> None:
-                if len(node.comparisons) > 1:
-                    found.append((node.with_changes(comparisons=node.comparisons[:1]), "chained comparison"))
+                if len(node.comparisons) > 1:  # its first link, a node of its own (reported at the comparison)
+                    found.append((node.with_changes(comparisons=node.comparisons[:1]), node, "chained comparison"))
 
             def visit_Lambda(self, node) -> bool:
                 return False
@@ -414,12 +427,12 @@ class TraceDatadep(DatadepPolicy):
         header = statement.test if isinstance(statement, (cst.If, cst.While)) else (
             statement.iter if isinstance(statement, cst.For) else statement)
         walk(header, Truths())
-        for operand, how in found:
-            if id(operand) in self._done:
+        for operand, shown, how in found:
+            if id(shown) in self._done:
                 continue
             value = domain.kind(operand, frame)
             if value in RECORDED:
-                self._event("branch", operand, _value(value), how, WARN_BOOL)
+                self._event("branch", shown, _value(value), how, WARN_BOOL)
 
     def read(self, domain: DatadepDomain, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         if isinstance(statement, cst.If):

@@ -7,6 +7,9 @@ like any other code. What TorchScript compiles instead is kept as it is: a `@tor
 so does a module class the project only uses scripted (`self.child = torch.jit.script(Child())`): their bodies are
 not traced.
 
+A call through a value (`ATTENTION[name](q, k, v)`, `fn = REGISTRY.get(name, default); fn(x)`) captures every
+project function the value may hold (`jitlint.facts.dispatch`): the model runs one of them, by its configuration.
+
 Pruned while tracing (the branch the tracer never runs): `torch.jit.is_tracing()` and
 `torch._C._get_tracing_state()` are true, `torch.jit.is_scripting()`, `torch.compiler.is_compiling()` /
 `is_exporting()` and `torch.onnx.is_in_onnx_export()` are False; folded with three-valued `and`/`or`/`not`, and
@@ -24,6 +27,7 @@ import libcst as cst
 
 from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
 from jitlint.facts import RunFact, run_fact
+from jitlint.facts.dispatch import possible_callees
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
 from jitlint.targets.trace.datadep import TraceDatadep
@@ -108,6 +112,7 @@ class TracePolicy(CapturePolicy):
     # A helper's parameters take the kinds its callers pass, from callers in any file (`follow_calls`): a run split
     # across workers would see only the callers of each worker's files (the engine keeps it whole).
     needs_one_process = True
+    roots_in_module_classes = True  # the forward of each module class
 
     def roots(self) -> Iterator[Capture]:
         project = self.project
@@ -132,3 +137,7 @@ class TracePolicy(CapturePolicy):
 
     def class_used(self, cls: ClassInfo, caller: FunctionInfo) -> Iterator[Capture]:
         return iter(())
+
+    def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> list[FunctionInfo]:
+        # The tracer runs whichever function the value holds: each one a registry or a local name may give.
+        return possible_callees(self.project, caller, func)

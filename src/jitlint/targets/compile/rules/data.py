@@ -32,8 +32,9 @@ class DataDependentBranch(_DataRule):
     code = "DYN101"
     name = "branch-on-tensor"
     severity = "warning"
-    summary = ("`if`/`while`/conditional expression/`and`/`or`/`torch._assert` on a tensor's value (and, when Dynamo "
-               "captures scalars, on `.item()` values and data-dependent sizes)")
+    summary = ("`if`/`while`/conditional expression/`and`/`or`/`torch._assert` on a tensor's value, `all()`/`any()` "
+               "over a tensor, a comprehension's `if` on a tensor's element (and, when Dynamo captures scalars, on "
+               "`.item()` values and data-dependent sizes)")
     message = "Python decision on tensor data: torch.compile breaks the graph here; use `torch.cond` or `torch.where`"
     kind = "branch"
 
@@ -71,7 +72,7 @@ class DynamicOutputShape(_DataRule):
     name = "dynamic-shape-op"
     severity = "warning"
     summary = ("`nonzero`, boolean-mask indexing, `unique`, `masked_select`, one-argument `torch.where`, `bincount`, "
-               "`nms` (unless Dynamo captures dynamic output shapes)")
+               "`nms`, also inside comprehensions (unless Dynamo captures dynamic output shapes)")
     message = "an op whose output size depends on the data: torch.compile breaks the graph here"
     kind = "shape"
 

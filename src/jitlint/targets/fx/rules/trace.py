@@ -42,6 +42,8 @@ _BOOL_CONSTRUCTS = {
     "comprehension": "a comprehension's `if`",
     "chained comparison": "a chained comparison (`a < b < c` makes `a < b` a bool)",
     "in": "an `in` test on a sequence (each item is compared with `==` and the result made a bool)",
+    "validation": "torch's own validation of the arguments of the call here (a `torch.distributions` constructor "
+                  "checks its parameters' constraints with `if`)",
 }
 
 
@@ -56,6 +58,7 @@ class ProxyAsBool(_ModelRule):
     def describe(self, result: tracing.ProxyAsBool) -> str:
         where = _BOOL_CONSTRUCTS.get(result.construct, "a condition")
         hint = ("use `torch._assert`" if result.construct == "assert" else
+                "build it outside the traced code (in a leaf module)" if result.construct == "validation" else
                 "use `torch.where`, make the decision from Python attributes")
         return (f"a Proxy used as a Python bool in {where}: symbolic_trace cannot follow control flow on traced "
                 f"values (TraceError); {hint}, {_WRAP}")
@@ -203,6 +206,24 @@ class ModuleBuiltInForward(_ModelRule):
                "submodule (\"module is not installed as a submodule\"); build it in `__init__`")
 
 
+class StaticForward(_ModelRule):
+    code = "FX213"
+    name = "static-forward"
+    severity = "error"
+    result = tracing.StaticForwardModule
+    summary = "a module whose `forward` is a staticmethod, traced: the module itself is its first parameter"
+    message = ("`forward` is a staticmethod: symbolic_trace passes the module itself as its first argument (where "
+               "`self` would be), so that parameter is the module, not a tensor, and using it as one raises "
+               "TypeError; make `forward` an ordinary method (`def forward(self, x)`)")
+
+    def describe(self, result: tracing.StaticForwardModule) -> str:
+        if not result.name:
+            return self.message
+        return (f"`forward` is a staticmethod: symbolic_trace passes the module itself as its first argument (where "
+                f"`self` would be), so `{result.name}` is the module, not a tensor, and using it as one raises "
+                "TypeError; make `forward` an ordinary method (`def forward(self, x)`)")
+
+
 class ScriptFunctionOnProxy(_ModelRule):
     code = "FX209"
     name = "script-function-on-proxy"
@@ -235,6 +256,11 @@ class TypeCheckFailsOnProxy(_ModelRule):
     message = "a type check fails on a Proxy, and the code raises"
 
     def describe(self, result: tracing.TypeCheckRaises | tracing.ExternalRejects) -> str:
+        if isinstance(result, tracing.ExternalRejects) and result.callable.startswith("torch."):
+            return (f"symbolic_trace fails in `{result.callable}`: torch's own code checks this argument in Python "
+                    f"before any dispatch, and a traced value (a `torch.fx.Proxy`) fails the check: "
+                    f"`{result.raised}` (\"{result.says}\"); compute it from concrete values, or call it in a "
+                    "function registered with `torch.fx.wrap`")
         if isinstance(result, tracing.ExternalRejects):
             says = f" (\"{result.says}...\")" if " " in result.says else ""
             return (f"symbolic_trace fails in `{result.callable}`, an installed library's code: given a traced value "

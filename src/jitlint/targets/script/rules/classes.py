@@ -498,3 +498,34 @@ def _locally_bound(name: str, function: cst.FunctionDef) -> bool:
     from jitlint.targets.script.scopes import bound_in, parameter_names
 
     return name in parameter_names(function) or name in bound_in(function.body)
+
+
+class MethodWithoutSelf(ScriptRule):
+    code = "JIT629"
+    name = "method-without-self"
+    severity = "error"
+    summary = "a compiled method of a module or a TorchScript class that has no parameter for `self`"
+    message = "a compiled method without a `self` parameter"
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
+        function = ctx.function
+        if function is None or function.info.node is not node or function.info.cls is None:
+            return
+        if function.info.bound_first_param != "instance":
+            return  # a staticmethod or classmethod
+        params = node.params
+        if params.posonly_params or params.params or isinstance(params.star_arg, cst.Param):
+            return
+        if params.star_kwarg is not None:
+            return  # torch rejects the `**kwargs` first (JIT108)
+        cls = function.info.cls
+        if ctx.project.is_module_class(cls):
+            # torch reads every compiled method's signature with `inspect.signature` of the bound method, which
+            # has no parameter to bind the instance to.
+            ctx.report(node.name, (
+                f"`{cls.name}.{node.name.value}` is compiled as a method but has no parameter for `self` (torch: "
+                f"'invalid method signature'); add `self`, or make it a `@staticmethod`"))
+        else:
+            ctx.report(node.name, (
+                f"`{cls.name}.{node.name.value}` is a method of a TorchScript class without a `self` parameter "
+                f"(torch: 'methods must have a self argument'); add `self`, or make it a `@staticmethod`"))

@@ -204,7 +204,7 @@ class AttributeSetConditionally(ScriptRule):
             sites.extend(site for site in found if site not in sites)
         if _under_constant_flag(owners, ctx):
             return  # `if self.flag:` with `flag` Final or in `__constants__`: torch drops the branch per instance
-        if guarded_by_hasattr(name, ctx) or _under_attribute_none_test(ctx) or _asks_hasattr(
+        if guarded_by_hasattr(name, ctx) or _under_attribute_none_test(ctx, node) or _asks_hasattr(
                 _stores(sites[0], "self") | {name}, ctx):
             return  # torch folds `hasattr(self, "name")` and `self.other is None` and drops the branch
         test = sites[0].test
@@ -288,9 +288,10 @@ def _always_fails(small: cst.BaseSmallStatement) -> bool:
     return (isinstance(test, cst.Name) and test.value == "False") or (isinstance(test, cst.Integer) and test.value == "0")
 
 
-def _under_attribute_none_test(ctx: RuleContext) -> bool:
+def _under_attribute_none_test(ctx: RuleContext, node: cst.CSTNode) -> bool:
     """Inside an `if`/`while`/if-expression/boolean operation whose test compares an attribute with None
-    (`if self.qkv is None:`): torch folds it from the module's state, so the branch may be dropped."""
+    (`if self.qkv is None:`): torch folds it from the module's state, so the branch may be dropped. The test itself
+    is read all the same (`if self.proj is not None:` fails when the module has no `proj`)."""
     found = False
 
     class Find(cst.CSTVisitor):
@@ -306,11 +307,25 @@ def _under_attribute_none_test(ctx: RuleContext) -> bool:
         test = getattr(ancestor, "test", None) if isinstance(ancestor, (cst.If, cst.While, cst.IfExp)) else None
         if isinstance(ancestor, cst.BooleanOperation):
             test = ancestor.left
-        if test is not None:
+        if test is not None and not _holds(test, node):
             walk(test, Find())
             if found:
                 return True
     return False
+
+
+def _holds(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+    """Whether `node` is `tree` or inside it."""
+    inside = False
+
+    class Find(cst.CSTVisitor):
+        def on_visit(self, current: cst.CSTNode) -> bool:
+            nonlocal inside
+            inside = inside or current is node
+            return not inside
+
+    walk(tree, Find())
+    return inside
 
 
 def _asks_hasattr(names: set[str], ctx: RuleContext) -> bool:

@@ -15,20 +15,17 @@ import libcst as cst
 
 from jitlint.facts.syntax import names_in
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
-from jitlint.targets.script.claims import optional_argument, results_for, sugared_words, with_path
+from jitlint.targets.script.claims import optional_argument, results_for, sugared_words, with_path, written_type
 from jitlint.targets.script.rewrite import (
     builtin_generics, class_of, compiled_function, count_name, enclosing_statement, final_flag, fresh_name, inner_indent,
 )
 from jitlint.targets.script.rules import TypedRule
 from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.typing.types import (
-    FLOAT, INT, NONE, Type, annotation, describe, without_none,
+    FLOAT, INT, NONE, Type, describe, without_none,
 )
 from jitlint.walk import walk
 
-
-def _spelled(kind: Type, ctx: RuleContext) -> str:
-    return annotation(kind, tensor="torch.Tensor")
 
 
 # -- JIT206 -----------------------------------------------------------------------------------------------------------
@@ -62,7 +59,7 @@ class ReturnTypeMismatch(TypedRule):
     def render(self, result: R.ReturnMismatch, ctx, function):
         if result.actual == NONE:
             return (f"the function is annotated to return {result.declared}, but this returns None; TorchScript "
-                    f"rejects it. Annotate the return as `Optional[{_spelled(result.declared, ctx)}]`"), (
+                    f"rejects it. Annotate the return as `Optional[{written_type(result.declared)}]`"), (
                 lambda: optional_return(result.node, ctx))
         return (f"the function is annotated to return {result.declared}, but this returns {describe(result.actual)} "
                 f"(torch: 'Return value was annotated as having type {result.declared} but is actually of type "
@@ -166,7 +163,7 @@ class NoneInitThenValue(TypedRule):
     message = "variable initialised to None without annotation, then assigned in a branch or loop"
 
     def render(self, result: R.NoneThenValue, ctx, function):
-        spelled = _spelled(without_none(result.new), ctx)
+        spelled = written_type(without_none(result.new))
         return (f"`{result.name}` was set to None without an annotation, so TorchScript types it NoneType; this "
                 f"assignment of {describe(result.new)} inside a branch or loop fails. Annotate the first assignment: "
                 f"`{result.name}: Optional[{spelled}] = None`"), (
@@ -317,7 +314,7 @@ class AttributeNoneNeedsOptional(TypedRule):
     message = "attribute that is None in `__init__` assigned a value without a class-level Optional annotation"
 
     def render(self, result: R.AttributeNoneAssigned, ctx, function):
-        spelled = _spelled(without_none(result.new), ctx)
+        spelled = written_type(without_none(result.new))
         return (f"`self.{result.name}` is None in `__init__` and has no class-level annotation, so TorchScript types "
                 f"it NoneType; assigning {describe(result.new)} here fails. Declare it in the class body: "
                 f"`{result.name}: Optional[{spelled}]`"), (
@@ -377,7 +374,7 @@ class EmptyContainerNeedsAnnotation(TypedRule):
     def render(self, result: R.EmptyContainerFilled, ctx, function):
         name = result.name
         if result.kind == "list":
-            element = _spelled(result.element, ctx) if result.element is not None else None
+            element = written_type(result.element) if result.element is not None else None
             given = describe(result.element) if result.element is not None else "values of other types"
             shown = f"List[{element}]" if element is not None else "List[...]"
             message = (f"`{name}` starts as an unannotated `[]`, which TorchScript types List[Tensor], and this "
@@ -385,8 +382,8 @@ class EmptyContainerNeedsAnnotation(TypedRule):
             annotation_text = f"List[{element}]" if element is not None else None
             empty = "[]"
         else:
-            key = _spelled(result.key, ctx) if result.key is not None else "str"
-            value = _spelled(result.element, ctx) if result.element is not None else "torch.Tensor"
+            key = written_type(result.key) if result.key is not None else "str"
+            value = written_type(result.element) if result.element is not None else "torch.Tensor"
             message = (f"`{name}` starts as an unannotated `{{}}`, which TorchScript types Dict[str, Tensor], and this "
                        f"stores a key or value of another type; annotate it where it starts: "
                        f"`{name}: Dict[{key}, {value}] = {{}}`")

@@ -1,7 +1,8 @@
 """JIT125: syntax torch's frontend (`torch/jit/frontend.py`) has no translation for, wherever it stands in compiled
 code: a `match` statement (no `build_Match`), a bytes literal (`build_Constant` knows None, bools, numbers, str and
 `...`), a unary `+` (`unop_map` has `not`, `-` and `~`; the frontend then fails on its own error range), and a name
-starting with `__jit` (`build_Name` keeps that prefix for itself). The frontend reads the whole function before
+starting with `__jit` (`build_Name` keeps that prefix for itself), and an annotated assignment to `self.x` in any
+method but `__init__` (`build_AnnAssign`). The frontend reads the whole function before
 anything is pruned, so these fail in `is_scripting()` branches too.
 """
 
@@ -19,7 +20,7 @@ class NoUnsupportedSyntax(ScriptRule):
     code = "JIT125"
     name = "no-unsupported-syntax"
     severity = "error"
-    summary = "`match`, bytes literals, unary `+`, names starting with `__jit`"
+    summary = "`match`, bytes literals, unary `+`, names starting with `__jit`, `self.x: T = v` outside `__init__`"
     message = "syntax TorchScript's frontend cannot translate"
     fires_in_pruned = True
 
@@ -36,6 +37,19 @@ class NoUnsupportedSyntax(ScriptRule):
         if isinstance(node.operator, cst.Plus):
             ctx.report(node, "unary `+` is not supported by TorchScript (its frontend has no translation for it and "
                              "fails with \"'UnaryOp' object has no attribute 'range'\"); drop the `+`")
+
+    def visit_AnnAssign(self, node: cst.AnnAssign, ctx: RuleContext) -> None:
+        target = node.target
+        if node.value is None or not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                                      and target.value.value == "self"):
+            return
+        function = ctx.function.info.node if ctx.function is not None else None
+        if function is None or function.name.value == "__init__":
+            return
+        ctx.report(node.target, (
+            f"TorchScript takes annotations of instance attributes only in `__init__` (torch: \"Type annotations on "
+            f"instance attributes must be declared in __init__, not '{function.name.value}'\"); annotate "
+            f"`self.{target.attr.value}` where `__init__` first sets it and assign it here without the annotation"))
 
     def visit_Name(self, node: cst.Name, ctx: RuleContext) -> None:
         if not node.value.startswith(_RESERVED_PREFIX) or not _is_expression(node, ctx.parent):

@@ -8,13 +8,13 @@ from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.claims import callee_params, results_for, unannotated_argument, unannotated_param, with_path
 from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.literals import literal_type
-from jitlint.targets.script.overloads import is_overload_implementation, overload_group
+from jitlint.targets.script.overloads import is_overload_implementation
 from jitlint.targets.script.rewrite import annotate_param
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.scopes import called_params
 from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.typing.annotations import (
-    comment_count_mismatch, default_fits, default_value, has_annotations, mutable_default, signature, signature_comment,
+    comment_count_mismatch, default_fits, default_value, mutable_default, signature, signature_comment,
 )
 from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
 from jitlint.walk import walk
@@ -398,7 +398,7 @@ class IsinstanceUnsupportedType(ScriptRule):
     code = "JIT205"
     name = "isinstance-unsupported-type"
     severity = "error"
-    summary = "`isinstance(x, dict)` (torch rejects `dict` as a type)"
+    summary = "`isinstance(x, dict)` or `isinstance(x, np.ndarray)` (torch rejects `dict` and NumPy types as types)"
     message = "`isinstance()` against a type TorchScript cannot check"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -411,6 +411,10 @@ class IsinstanceUnsupportedType(ScriptRule):
                 ctx.report(element, "`isinstance(x, dict)` is not supported by TorchScript (it rejects `dict` and bare "
                                     "`Dict` as types); use `torch.jit.isinstance(x, Dict[str, Tensor])` with the "
                                     "contained types, or give the parameter one type")
+            elif qualified is not None and qualified.startswith("numpy."):
+                ctx.report(element, f"`{ctx.code(element)}` is not a type TorchScript knows (torch: \"Unknown type name "
+                                    f"'{ctx.code(element)}'\"), so it cannot check `isinstance()` against it; give "
+                                    f"the parameter one type, or convert in Python before the compiled code")
 
 
 _DICTS = frozenset({"typing.Dict", "builtins.dict"})
@@ -490,8 +494,11 @@ class SignatureCommentMismatch(ScriptRule):
             )
 
 
+# `torch._jit_internal.is_future`/`is_rref` raise for the bare classes as `typing`'s containers do.
 _BARE_CONTAINERS = {"typing.List": "List", "typing.Dict": "Dict", "typing.Tuple": "Tuple",
-                    "typing.Optional": "Optional"}
+                    "typing.Optional": "Optional", "torch.jit.Future": "Future", "torch.futures.Future": "Future",
+                    "torch._jit_internal.Future": "Future", "torch.distributed.rpc.RRef": "RRef",
+                    "torch.distributed.rpc.api.RRef": "RRef"}
 _TYPE_ARGUMENT_CALLS = {"builtins.isinstance": 1, "torch.jit.isinstance": 1, "torch.jit.annotate": 0}
 
 
@@ -499,8 +506,9 @@ class ContainerAnnotationWithoutTypes(ScriptRule):
     code = "JIT213"
     name = "container-annotation-without-types"
     severity = "error"
-    summary = "`List`, `Dict`, `Tuple` or `Optional` from `typing` without its contained types, as an annotation"
-    message = "`typing` container used without its contained types"
+    summary = ("`List`, `Dict`, `Tuple` or `Optional` from `typing`, or `Future`/`RRef`, without its contained types, "
+               "as an annotation")
+    message = "container type used without its contained types"
 
     def visit_Annotation(self, node: cst.Annotation, ctx: RuleContext) -> None:
         self._check(node.annotation, ctx)
@@ -517,7 +525,7 @@ class ContainerAnnotationWithoutTypes(ScriptRule):
         if name is None:
             return
         example = {"List": "List[int]", "Dict": "Dict[str, int]", "Tuple": "Tuple[int, int]",
-                   "Optional": "Optional[int]"}[name]
+                   "Optional": "Optional[int]", "Future": "Future[int]", "RRef": "RRef[int]"}[name]
         ctx.report(
             node,
             f"TorchScript needs the contained types of `{name}` ('Attempted to use {name} without a contained "
@@ -546,64 +554,6 @@ class IntegerConstantOutOfRange(ScriptRule):
                 f"TorchScript ints are signed 64-bit, and `{node.value}` does not fit ('Integral constant out of "
                 f"range'); use a float, or a smaller constant (the largest is {_INT64_MAX})",
             )
-
-
-class OverloadMisuse(ScriptRule):
-    code = "JIT214"
-    name = "overload-misuse"
-    severity = "error"
-    summary = (
-        "`@torch.jit._overload` declarations with no implementation after them, without the annotations that say "
-        "their signature, with defaults the implementation does not share, or leaving out an unannotated parameter "
-        "of the implementation; an overloaded function passed to `torch.jit.script` itself"
-    )
-    message = "`torch.jit._overload` declarations TorchScript cannot use"
-
-    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        if ctx.function is None or ctx.function.info.node is not node:
-            return
-        group = overload_group(node, ctx.module.tree)
-        if group is None:
-            return
-        if group.implementation is None and node is group.declarations[-1]:
-            ctx.report(
-                node.decorators[0] if node.decorators else node.name,  # torch points at the decorator
-                f"`{node.name.value}` is declared with `@torch.jit._overload` but no function of that name follows "
-                f"the declarations ('Implementation ... is missing'); define the implementation after them",
-            )
-        elif node is group.implementation:
-            from jitlint.targets.script import overloads
-            from jitlint.targets.script.policy import ScriptPolicy
-
-            if ctx.function.reason in ScriptPolicy.primary_reasons:  # torch.jit.script(g) or @torch.jit.script
-                ctx.report(node.name, _DIRECTLY_SCRIPTED)
-            for declaration in group.declarations:
-                for differs in overloads.default_mismatches(declaration, node, ctx.module.tree):
-                    ctx.report(differs.node, (
-                        f"the default of `{differs.name}` on this `@torch.jit._overload` declaration differs from "
-                        f"the implementation's ('Default parameters on overloads do not affect the runtime so they "
-                        f"must equal to the default parameter on the implementation function. Found on parameter "
-                        f"{differs.name}'); give both the same default, or none on the declaration"))
-                for left_out in overloads.undeclared_unannotated(declaration, node, signature_comment(node) is not None):
-                    ctx.report(left_out.node, (
-                        f"`{left_out.name}` is not a parameter of an `@torch.jit._overload` declaration and has no "
-                        f"annotation here ('Parameters not specified on the overloaded declaration must have a type "
-                        f"annotation in the implementation function. Did not find type for param {left_out.name}'); "
-                        f"annotate it, or declare it in every overload"))
-            for declaration in group.declarations:
-                if not has_annotations(declaration) and signature_comment(declaration) is None:
-                    ctx.report(
-                        declaration.name,
-                        f"this `@torch.jit._overload` declaration of `{node.name.value}` has no annotations, so it "
-                        f"declares no signature ('Must explicitly add type annotations to overloaded functions'); "
-                        f"annotate its parameters and return",
-                    )
-
-
-_DIRECTLY_SCRIPTED = (
-    "an overloaded function is passed to `torch.jit.script` itself ('cannot be directly compiled because it is "
-    "overloaded'); script a function that calls it, so that its arguments choose the overload"
-)
 
 
 _UNION = frozenset({"typing.Union", "typing_extensions.Union"})

@@ -15,11 +15,8 @@ from jitlint.targets.script.rewrite import (
 )
 from jitlint.targets.script.rules import TypedRule
 from jitlint.targets.script.typing import results as R
-from jitlint.targets.script.typing.types import FLOAT, INT, Type, annotation, describe
+from jitlint.targets.script.typing.types import FLOAT, INT, describe
 
-
-def _spelled(kind: Type, ctx: RuleContext) -> str:
-    return annotation(kind, tensor="torch.Tensor")
 
 
 # -- JIT416, JIT418 ---------------------------------------------------------------------------------------------------

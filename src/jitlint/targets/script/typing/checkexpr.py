@@ -39,7 +39,7 @@ from jitlint.targets.script import schemas
 from jitlint.targets.script.typing import calls
 from jitlint.targets.script.typing.annotations import Reader, Signature, class_type, is_none, signature
 from jitlint.targets.script.typing.calls import Arg, CallMatch, Overload
-from jitlint.targets.script.typing.modules import Failed, ModuleMembers, Submodule, join_members
+from jitlint.targets.script.typing.modules import Failed, ModuleMembers, Submodule, join_members, torch_module_attribute
 from jitlint.targets.script.typing.results import (
     AnnotateMismatch, AttributeUnconvertible, CallArgument, ClassProblem, DictKeyProblem, UnionCandidates, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
     NotSubscriptable, RangeArguments, Result, SpecialFormArguments, TensorIndex, StarredList, SugaredMisuse, TernaryMismatch, TolistBadHint, TolistWithoutHint,
@@ -532,7 +532,7 @@ class ExpressionChecker:
             return self._unknown(node, "container-attribute")
         if submodule.classes:
             return self._module_member(node, list(submodule.classes), name)
-        return self._unknown(node, "torch-module-attribute")
+        return torch_module_attribute(submodule.torch_class, name) or self._unknown(node, "torch-module-attribute")
 
     # -- calls -------------------------------------------------------------------------------------------------------
     def _call(self, node: cst.Call, env: dict, hint: Type | None) -> Value:

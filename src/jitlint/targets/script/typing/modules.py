@@ -15,13 +15,14 @@ does a value jitlint cannot type (a parameter of `__init__` with no annotation, 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
-from jitlint.facts.syntax import assigned_names
+from jitlint.facts.syntax import assigned_names, bindings, target_names
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
 from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
@@ -37,6 +38,40 @@ _REGISTRATIONS = frozenset({"register_buffer", "register_parameter"})
 _PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.UninitializedParameter",
                                 "torch.nn.parameter.Buffer", "torch.nn.Buffer"})
 CONTAINERS = frozenset(CONTAINER_KINDS.values())
+
+
+def _conv(n: int) -> dict[str, Type]:
+    ints = tuple_of([INT] * n)
+    return {"weight": TENSOR, "in_channels": INT, "out_channels": INT, "groups": INT, "kernel_size": ints,
+            "stride": ints, "dilation": ints, "output_padding": ints, "transposed": BOOL, "padding_mode": STR}
+
+
+# The attributes `torch.nn` classes set in their own `__init__`, as torch types them on an instance: parameters
+# that are always there (`weight` of a convolution) are Tensors, and `__constants__` take the type of the value
+# the constructor stores, which is fixed by the class (`stride` of a Conv2d is a tuple of two ints). Left out
+# (unknown): what the configuration decides (`bias`, a LayerNorm's `weight`, a BatchNorm's `momentum` may be
+# None; a convolution's `padding` may be a str; a LayerNorm's `normalized_shape` has the length it is given).
+TORCH_MODULE_ATTRIBUTES: dict[str, dict[str, Type]] = {
+    **{name: _conv(n) for n, names in ((1, ("Conv1d", "ConvTranspose1d")), (2, ("Conv2d", "ConvTranspose2d")),
+                                       (3, ("Conv3d", "ConvTranspose3d"))) for name in names},
+    "Linear": {"weight": TENSOR, "in_features": INT, "out_features": INT},
+    "LayerNorm": {"eps": FLOAT, "elementwise_affine": BOOL},
+    "GroupNorm": {"num_groups": INT, "num_channels": INT, "eps": FLOAT, "affine": BOOL},
+    **{name: {"num_features": INT, "eps": FLOAT, "affine": BOOL, "track_running_stats": BOOL}
+       for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d",
+                    "InstanceNorm3d")},
+    **{name: {"ceil_mode": BOOL, "return_indices": BOOL} for name in ("MaxPool1d", "MaxPool2d", "MaxPool3d")},
+    **{name: {"ceil_mode": BOOL, "count_include_pad": BOOL} for name in ("AvgPool1d", "AvgPool2d", "AvgPool3d")},
+    "Embedding": {"weight": TENSOR, "num_embeddings": INT, "embedding_dim": INT, "norm_type": FLOAT,
+                  "scale_grad_by_freq": BOOL, "sparse": BOOL},
+}
+
+
+def torch_module_attribute(qualified: str | None, name: str) -> Type | None:
+    """The type of attribute `name` of an instance of the `torch.nn` class `qualified` (None: not known)."""
+    if not qualified or not qualified.startswith("torch.nn."):
+        return None
+    return TORCH_MODULE_ATTRIBUTES.get(qualified.rsplit(".", 1)[-1], {}).get(name)
 
 
 @dataclass(frozen=True)
@@ -66,7 +101,8 @@ ValueTyper = Callable[[cst.BaseExpression, "InitScope"], "Type | None"]
 
 @dataclass
 class InitScope:
-    """An `__init__` being read: its file, the name of its first parameter, and its parameters' annotated types."""
+    """An `__init__` being read: its file, the name of its first parameter, and the types of the names it reads: its
+    parameters' annotated types, and the locals it binds once."""
 
     cls: ClassInfo
     imports: object
@@ -81,6 +117,7 @@ class ModuleMembers:
     def __init__(self, project: ProjectIndex, typer: ValueTyper | None = None) -> None:
         self.project = project
         self.typer = typer
+        self._scopes: dict[int, tuple[ClassInfo, InitScope]] = {}  # per class: its `__init__` read once
 
     def member(self, cls: ClassInfo, name: str) -> Member:
         """What `self.<name>` is in compiled code of `cls` (None: unknown, or no such attribute)."""
@@ -93,7 +130,9 @@ class ModuleMembers:
                 return BOOL
         info = self.project.attributes(cls).get(name)
         if info is None:
-            return None
+            # set by the `__init__` of a torch class it derives from (`self.weight` of a Conv2d subclass)
+            found = {torch_module_attribute(base, name) for base in self.project.torch_bases(cls)} - {None}
+            return found.pop() if len(found) == 1 else None
         registered = self._registered(cls).get(name)
         if registered is not None:
             return registered
@@ -131,6 +170,22 @@ class ModuleMembers:
         return kinds.pop() if len(kinds) == 1 else None
 
     def _scope(self, cls: ClassInfo, init) -> InitScope:
+        cached = self._scopes.get(id(cls))
+        if cached is not None and cached[0] is cls:
+            return cached[1]
+        scope = self._parameters(cls, init)
+        # Kept before its locals are typed: typing them may read another attribute of the class, which reads this
+        # scope (with the locals not typed yet) instead of reading `__init__` again.
+        self._scopes[id(cls)] = (cls, scope)
+        # A local `__init__` binds once (`head_dim = dim // num_heads`) holds the value of that one assignment
+        # wherever it is read; its type is that value's, typed in the order the assignments come.
+        for name, value in _single_assignments(init.node, tuple(scope.params)):
+            kind = self.value(value, scope)
+            if isinstance(kind, Type):
+                scope.params[name] = kind
+        return scope
+
+    def _parameters(self, cls: ClassInfo, init) -> InitScope:
         imports = init.module.imports
         reader = Reader(imports, self.project)
         params: dict[str, Type | None] = {}
@@ -204,6 +259,11 @@ class ModuleMembers:
         if isinstance(node, cst.IfExp):
             body, orelse = self.value(node.body, scope), self.value(node.orelse, scope)
             return body if body == orelse else None
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Power):
+            # Python's int ** int is an int for an exponent >= 0 and a float otherwise (TorchScript's is a float)
+            base, exponent = self.value(node.left, scope), self.value(node.right, scope)
+            if base == INT and exponent == INT:
+                return INT if isinstance(node.right, cst.Integer) else None
         if isinstance(node, cst.Name) and scope is not None and node.value in scope.params:
             return scope.params[node.value]
         if isinstance(node, cst.Call) and scope is not None:
@@ -216,8 +276,8 @@ class ModuleMembers:
                 return Failed("object")
             if qualified is not None and qualified.startswith("numpy."):
                 return Failed("ndarray")  # numpy arrays and scalars: no TorchScript type
-            if qualified in ("builtins.int", "builtins.len"):
-                return INT
+            if qualified in ("builtins.int", "builtins.len") or (qualified == "builtins.round" and len(node.args) == 1):
+                return INT  # Python's `round(x)` is an int (TorchScript's `round` of a float is a float)
             if qualified == "builtins.float":
                 return FLOAT
             if qualified == "builtins.bool":
@@ -240,6 +300,33 @@ class ModuleMembers:
         bases: a Tensor, or None when the value is None (torch types such an attribute NoneType)."""
         return run_fact(self.project, _Registered, cls)
 
+
+
+def _single_assignments(init: cst.FunctionDef, params) -> list[tuple[str, cst.BaseExpression]]:
+    """`name = value` statements of `init` (not in nested functions or classes) whose name no other binding of
+    `init` binds and that is not a parameter, in source order."""
+    counts = Counter(name for _binding, target in bindings(init.body, into_functions=False)
+                     for name in target_names(target))
+    found: list[tuple[str, cst.BaseExpression]] = []
+
+    class Assignments(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                name = node.targets[0].target.value
+                if counts[name] == 1 and name not in params:
+                    found.append((name, node.value))
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    walk(init.body, Assignments())
+    return found
 
 
 class _Member(RunFact):

@@ -64,6 +64,7 @@ class PythonStateBaked(TraceRule):
     summary = ("`random.*`/`time.*` values, globals assigned in traced code, `self.<attr>` state read and written "
                "in forward: evaluated once while tracing and baked")
     message = "Python state evaluated once while tracing: its trace-time value is baked into the traced program"
+    file_hooks_report_visits = True  # begin_file only resets what the visits collect
 
     def begin_file(self, ctx: RuleContext) -> None:
         self.globals: dict[int, set[str]] = {}

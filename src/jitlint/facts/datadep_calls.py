@@ -1,0 +1,196 @@
+"""The kinds of calls in the data-dependence fact (`jitlint.facts.datadep`): what a torch function, a tensor method,
+a Python builtin, a project function (the kind its body returns: `follow_returns`) or a submodule gives. A mixin of
+`DatadepDomain`, which supplies `kind`, `policy`, `ctx`, `imports`, `entry` and `self_name`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jitlint.facts import FactStore, RunFact, run_fact
+from jitlint.facts.datadep_policy import TENSORISH
+from jitlint.facts.datadep_tables import (
+    DD_METHODS, DTYPE_METHODS, MASK_METHODS, NOT_TENSOR_LAYERS, RANK_METHODS, SEQUENCE_METHODS, SHAPE_KEEPING,
+    STATIC_METHODS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS, TORCH_DATA, TORCH_DD, TORCH_MASK, TORCH_NOT_TENSOR,
+    TORCH_SEQUENCE,
+)
+from jitlint.facts.datadep_tuples import flat, is_tuple
+from jitlint.facts.flow import FlowWalker, Frame
+
+if TYPE_CHECKING:
+    from jitlint.rules.base import RuleContext
+
+
+class MethodNames(RunFact):
+    """The method names of every class of the project (a value whose method is one of them may be such an object)."""
+
+    @classmethod
+    def compute(cls, project, owner) -> frozenset[str]:
+        return frozenset(m for module in list(project.modules.values()) for klass in module.classes.values()
+                         for m in klass.methods)
+
+
+class CallKinds:
+    """How `DatadepDomain` gives the kind of a call."""
+
+    def _call(self, node: cst.Call, frame: Frame) -> str | None:
+        func = node.func
+        if self.policy.follow_returns:
+            returned = self._project_call(node)
+            if returned is not None:
+                return returned
+        qualified = self.imports.qualify(func)
+        if isinstance(func, cst.Attribute) and qualified is None:  # a method of a value (not of an imported module)
+            receiver = self.kind(func.value, frame)
+            return self._method(func.attr.value, receiver, node, frame)
+        qualified = qualified or ""
+        if qualified.startswith("numpy."):
+            return "ndarray"
+        if qualified.startswith("math."):
+            return self.policy.conversion("math", self._first_argument(node, frame))
+        if qualified.startswith("builtins."):
+            return self._builtin(qualified[len("builtins."):], node, frame)
+        if qualified == "torch.jit.annotate" and len(node.args) == 2:
+            return self.kind(node.args[1].value, frame)
+        if qualified in ("torch.tensor", "torch.as_tensor", "torch.scalar_tensor"):
+            # A tensor of one Python number is a constant to fake tensors (its value propagates through ops):
+            # `float(torch.tensor(s).log2())` exports (torchvision's `_infer_scale`). A list of them is not.
+            first = node.args[0].value if node.args else None
+            if isinstance(first, (cst.List, cst.Tuple)) or self.kind(first, frame) in TENSORISH | {"shape", "size"}:
+                return "tensor"  # several numbers (`torch.tensor(x.shape[-2:])`): values unknown to fake tensors
+            return "const" if self.policy.constant_tensors else "tensor"
+        if qualified in TORCH_DATA:
+            return "data"
+        if qualified in TORCH_DD:
+            return "ddtensor"
+        if qualified in TORCH_SEQUENCE:
+            return "tensors"
+        if qualified in TORCH_MASK:
+            return "mask"
+        arguments = {self.kind(arg.value, frame) for arg in node.args}
+        if "const" in arguments and not arguments & TENSORISH and qualified.startswith(("torch.", "torchvision.")):
+            return "const"  # torch ops on a constant one-number tensor stay constant (fake tensors propagate it)
+        if qualified.startswith(TENSOR_NAMESPACES):
+            return "tensor"
+        if qualified.startswith("torch.") and qualified.count(".") == 1:
+            name = qualified[len("torch."):]
+            if name in TORCH_NOT_TENSOR or name.startswith(("is_", "get_", "set_", "are_", "use_", "_")):
+                return None
+            if name == "where" and len(node.args) == 1:
+                return "ddtensors"  # `torch.where(cond)`: the indices where cond holds, one tensor per dimension
+            return "tensor"
+        return None
+
+    def _project_call(self, node: cst.Call) -> str | None:
+        """The kind a call of a project function or a submodule returns (`follow_returns`), None if unknown."""
+        callee = self.ctx.captured.callee_of(node)
+        if callee is not None:
+            return returned_kind(self.ctx, callee[0], type(self))
+        func = node.func
+        if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and self.self_name is not None
+                and func.value.value == self.self_name and self.entry is not None and self.entry.owners):
+            constructors = set()
+            for owner in self.entry.owners:
+                info = self.ctx.project.attributes(owner).get(func.attr.value)
+                if info is None or not info.constructors:
+                    return None
+                constructors |= info.constructors
+            if all(name.startswith("torch.nn.") and name.rsplit(".", 1)[-1] not in NOT_TENSOR_LAYERS
+                   and name.count(".") in (2, 4) for name in constructors):
+                return "tensor"  # `self.norm(x)`: a torch.nn layer's output
+        return None
+
+    def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
+        args = [arg for arg in node.args if not arg.star]
+        return self.kind(args[0].value, frame) if args else None
+
+    def _method(self, name: str, receiver: str | None, node: cst.Call, frame: Frame) -> str | None:
+        if receiver in ("const", "ndarray"):
+            return None if name in ("item", "tolist") else receiver
+        if name == "item":
+            return self.policy.scalar("item")  # a Python scalar read from a tensor (or a NumPy value)
+        if receiver is None and name in TENSOR_ONLY_METHODS and not self._project_object(node):
+            receiver = "tensor"
+        if receiver not in TENSORISH:
+            return None
+        if name == "tolist":
+            return self.policy.scalar("tolist")
+        if name == "size":
+            if node.args:
+                return self.policy.size(receiver)
+            return "ddshape" if receiver == "ddtensor" else "shape"
+        if name in ("numel", "nelement"):
+            return self.policy.size(receiver)
+        if name == "numpy":
+            return "ndarray"
+        if name in RANK_METHODS:
+            return self.policy.rank()
+        if name in DTYPE_METHODS:
+            return self.policy.dtype()
+        if name in STATIC_METHODS:
+            return None
+        if name in ("equal", "allclose", "is_nonzero"):
+            return "data"
+        if name in MASK_METHODS:
+            return "mask"
+        if name in DD_METHODS:
+            return "ddtensor"
+        if name in SEQUENCE_METHODS:
+            return "tensors"
+        if name in SHAPE_KEEPING and receiver == "ddtensor":
+            return "ddtensor"
+        return "tensor"
+
+    def _project_object(self, node: cst.Call) -> bool:
+        """`obj.method()` where the project defines a class with such a method: not assumed to be a tensor."""
+        name = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
+        return name in run_fact(self.ctx.project, MethodNames, self.ctx.project)
+
+    def _builtin(self, name: str, node: cst.Call, frame: Frame) -> str | None:
+        args = [self.kind(arg.value, frame) for arg in node.args if not arg.star]
+        if name in ("int", "float", "bool", "complex"):
+            return self.policy.conversion(name, args[0] if args else None)
+        if name == "len":
+            if args and args[0] in ("shape", "ddshape"):
+                return self.policy.rank()
+            return self.policy.length(args[0] if args else None)
+        if name in ("list", "tuple") and args and (args[0] in ("shape", "ddshape") or is_tuple(args[0])):
+            return args[0]  # the sizes, in a list
+        if name in ("min", "max", "abs", "round", "sum", "divmod", "pow"):
+            args = flat(args)
+            if "data" in args:
+                return "data"
+            if "size" in args and name in ("min", "max", "abs"):
+                return "size"  # the operand picked is still the recorded size
+            return None
+        return None
+
+
+def returned_kind(ctx: "RuleContext", callee, domain_class: type) -> str | None:
+    """The kind a project function returns under `ctx`'s capture policy (`follow_returns`): one kind when every
+    `return` gives it and the end of the body is not reached, analysed once per run with its parameters as its
+    annotations say. A function whose analysis is under way (recursion) returns nothing known."""
+    cache = ctx.project.derived.setdefault(returned_kind, {})
+    key = (ctx.policy, id(callee.node))
+    found = cache.get(key)
+    if found is not None and found[0] is callee.node:
+        return found[1]
+    cache[key] = (callee.node, None)  # while it is analysed: unknown
+    other = type(ctx)(callee.module, ctx.project, ctx.captured, policy=ctx.policy, facts=FactStore(),
+                      settings=ctx.settings)
+    other.targets = ctx.targets
+    entry = ctx.captured.get(callee.node)
+    policy = ctx.captured.policy.datadep()
+    domain = domain_class(callee.node, other, entry, policy, {})
+    domain.quiet = True
+    kind = None
+    try:
+        falls_through = FlowWalker(domain, entry.pruned if entry is not None else ()).run(callee.node)
+    except RecursionError:
+        falls_through = True
+    if domain.returns and not falls_through:
+        kinds = set(domain.returns)
+        kind = next(iter(kinds)) if len(kinds) == 1 else None
+    cache[key] = (callee.node, kind)
+    return kind
