@@ -140,9 +140,7 @@ class CapturePolicy:
 
     name: ClassVar[str]
     # Reasons a function keeps over any other it is captured for: a root the capture compiles by itself, whatever
-    # else reaches it (a rule may read it). One process explores every root before it follows any call, so such a
-    # root's reason comes first there; a process that learns of the root later, from another worker or from the
-    # cache's records, after a call reached the function, takes it over the call's.
+    # else reaches it (a rule may read it). See `CaptureMap.better_reason` for the order of the others.
     primary_reasons: ClassVar[frozenset[str]] = frozenset()
     # What the capture makes of values, for the shared data-dependence fact (`jitlint.facts.datadep`): a
     # `DatadepPolicy` subclass, for the targets that record tensor operations by running the Python (None: not read).
@@ -293,6 +291,27 @@ def class_address(cls: ClassInfo) -> Address:
     return (cls.module.name, str(cls.module.path), cls.name)
 
 
+_CALLED = ("called from ", "stored in ")
+
+
+def reason_order(reason: str, primary: frozenset[str]) -> tuple[int, str]:
+    """The order in which a function's reasons compete (the least is kept): the policy's primary reasons, then the
+    reasons of roots (a forward, a property, a method of a TorchScript class: what the capture chain starts from),
+    then calls, then what the cache's records say of a function a root file reaches; the text within each. Every
+    reason a function is enqueued with follows from one edge of the capture (a root, or a caller and how it
+    reaches the function), and the edges do not depend on the order they are explored in, nor on the processes that
+    explore them: so the least of them does not either."""
+    if reason in primary:
+        rank = 0
+    elif reason.startswith(_CALLED):
+        rank = 2
+    elif reason.startswith("captured from "):
+        rank = 3
+    else:
+        rank = 1
+    return rank, reason
+
+
 def captured_from(root_file: str) -> str:
     """The reason the cache's records give what a root file's roots reach, other than those roots themselves
     (`CaptureMap.contributions`)."""
@@ -333,11 +352,11 @@ class CaptureMap:
         self._callee_candidates: dict[int, dict[tuple[str, str], tuple[FunctionInfo, bool]]] = {}
         self._callees: dict[int, tuple[FunctionInfo, bool]] = {}
         self._follow: Callable[[FunctionInfo], bool] | None = None  # while receiving: explore only these
-        self._primary: dict[int, str] = {}  # function id -> the first of the policy's `primary_reasons` it had
+        self._best: dict[int, str] = {}  # function id -> the least reason it was enqueued with (`reason_order`)
         # Which worker explores a function (None: this process); what goes to each other worker.
         self.route = route
         self.outbox: dict[int, list] = {}
-        self._sent_primary: set[int] = set()
+        self._sent_reason: dict[int, str] = {}  # function id -> the least reason sent to its worker
         # Who led where (for the cache's per-file records, `contributions`): the file whose roots enqueued each
         # root, and for each (function, owner) explored, what it enqueued and the call sites it recorded.
         self._current: Key | None = None
@@ -612,10 +631,15 @@ class CaptureMap:
         return out
 
     # -- reachability -----------------------------------------------------------------------------------------
+    def better_reason(self, reason: str, than: str | None) -> bool:
+        """Whether `reason` comes before `than` (None: nothing yet) among a function's reasons (`reason_order`)."""
+        primary = self.policy.primary_reasons
+        return than is None or reason_order(reason, primary) < reason_order(than, primary)
+
     def _entry(self, function: FunctionInfo, reason: str) -> CapturedFunction:
         entry = self.functions.get(id(function))
         if entry is None:
-            reason = self._primary.get(id(function), reason)
+            reason = self._best.get(id(function), reason)
             entry = CapturedFunction(function, reason, body_captured=self.policy.body_captured(function),
                                      params_captured=self.policy.params_captured(function))
             self.functions[id(function)] = entry
@@ -632,23 +656,22 @@ class CaptureMap:
         self._key_of[key] = (function, owner)
         if self._current is not None:
             self._edges.setdefault(self._current, []).append(key)
-        primary = reason in self.policy.primary_reasons and id(function) not in self._primary
-        if primary:
-            self._primary[id(function)] = reason
+        if self.better_reason(reason, self._best.get(id(function))):
+            self._best[id(function)] = reason
             entry = self.functions.get(id(function))
             if entry is not None:
                 entry.reason = reason
         if key in self._seen:
-            if primary and id(function) not in self._sent_primary:  # its worker keeps it too
-                self._sent_primary.add(id(function))
-                self._send(function, ("enqueue", function_address(function),
-                                      class_address(owner) if owner is not None else None, reason))
+            if self.better_reason(reason, self._sent_reason.get(id(function))):  # its worker keeps the least too
+                if self._send(function, ("enqueue", function_address(function),
+                                         class_address(owner) if owner is not None else None, reason)):
+                    self._sent_reason[id(function)] = reason
             return
         self._seen.add(key)
         if self._send(function, ("enqueue", function_address(function),
                                  class_address(owner) if owner is not None else None, reason)):
-            if primary:
-                self._sent_primary.add(id(function))
+            if self.better_reason(reason, self._sent_reason.get(id(function))):
+                self._sent_reason[id(function)] = reason
             entry = self._entry(function, reason)  # what this process knows of it (see `CapturedFunction`)
             if owner is not None and owner not in entry.owners:
                 entry.owners.append(owner)

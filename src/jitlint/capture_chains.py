@@ -163,7 +163,8 @@ def _same_file(filename: str, path: Path) -> bool:
 
 
 def _root_reason(entry: "CapturedFunction | None", function: FunctionInfo) -> str:
-    """Why a root is captured, the same whichever process explored it first: the reason it was enqueued with, or for
+    """Why a root is captured, the same whichever process explored it first: the least reason it was enqueued with
+    (`capture.reason_order`), or for
     a method captured for several classes, the first of them by file and name (`CaptureMap.finalize`'s order)."""
     if entry is None:
         return ""
