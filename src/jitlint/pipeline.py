@@ -405,8 +405,7 @@ def split(job: Job, workers: int, costs: dict[str, float] | None = None) -> list
         if costs and str(item.path) in costs:
             weights[item.path] = costs[str(item.path)] * 100_000 + 1
             continue
-        module = item.module
-        likely = module is None or item.words or any(cls.base_names for cls in module.classes.values())
+        likely = not item.plain or item.words or item.classes_with_bases
         weights[item.path] = (item.size if likely else item.size // 10) + 2048
     shares: list[list[Path]] = [[] for _ in range(workers)]
     totals = [0.0] * workers

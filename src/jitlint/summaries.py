@@ -11,6 +11,7 @@ content, path and module name (`SummaryCache`), so a run after an edit reads onl
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import multiprocessing
 import os
@@ -33,11 +34,15 @@ FORMAT = 1
 @dataclass(eq=False)
 class Summary:
     """What phase one knows of one file (see the module's docstring). `module` is None for a file that is not
-    plain source `ast` reads (`plain` False: it goes to LibCST, which reports what is wrong with it)."""
+    plain source `ast` reads (`plain` False: it goes to LibCST, which reports what is wrong with it).
+
+    A summary read in another process, or kept on disk, holds its module pickled (`pack`): a process unpickles the
+    modules it reads only (a worker reads its share's and those its names lead to, not the whole run's: held as
+    objects, the index of every file of a large library is most of a worker's memory)."""
 
     path: Path
     size: int
-    module: ModuleInfo | None
+    _module: ModuleInfo | None
     plain: bool
     generated: bool = False
     words: frozenset[str] = frozenset()
@@ -46,6 +51,28 @@ class Summary:
     chains: frozenset[str] = frozenset()
     lines: tuple[int, ...] = ()  # the first line of each top-level statement (LibCST's `Module.body`)
     seconds: float = field(default=0.0, compare=False)  # what reading it cost (phase one's share of the run)
+    classes_with_bases: bool = False  # a top-level class derives from something (`pipeline.split` weighs it)
+    _packed: bytes | None = None  # `module`, pickled, until first read
+
+    @property
+    def module(self) -> ModuleInfo | None:
+        if self._packed is not None:
+            self._module = pickle.loads(self._packed)
+            self._packed = None
+        return self._module
+
+    @module.setter
+    def module(self, value: ModuleInfo | None) -> None:
+        self._module = value
+        self._packed = None
+        self.classes_with_bases = value is not None and any(cls.base_names for cls in value.classes.values())
+
+    def pack(self) -> "Summary":
+        """The same summary with its module pickled (to send to another process, or to keep on disk)."""
+        if self._packed is not None or self._module is None:
+            return self
+        return dataclasses.replace(self, _module=None, _packed=pickle.dumps(self._module,
+                                                                            protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _returns_wrapper(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -143,7 +170,7 @@ class SummaryCache:
             entry.parent.mkdir(parents=True, exist_ok=True)
             temporary = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
             with open(temporary, "wb") as stream:
-                pickle.dump(found, stream, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(found.pack(), stream, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(temporary, entry)
         except OSError:
             self.writable = False
@@ -219,7 +246,7 @@ def summaries(files: list[Path], words: tuple[str, ...], cache: SummaryCache | N
 
 def _summarize_share(files, share, words, cache, max_size, connection) -> None:
     try:
-        found = [read_summary(files[index], words, cache, max_size) for index in share]
+        found = [read_summary(files[index], words, cache, max_size).pack() for index in share]
         connection.send_bytes(pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
     except BaseException:
         pass
