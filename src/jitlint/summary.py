@@ -859,6 +859,8 @@ def adopt(module: ModuleInfo, tree: cst.Module, text: str | None, linted: bool =
             classes[statement.name.value] = statement
         elif isinstance(statement, cst.FunctionDef):
             functions[statement.name.value] = statement
+    for statement in guarded_definitions(tree.body):  # (names the module does not define unguarded)
+        (classes if isinstance(statement, cst.ClassDef) else functions)[statement.name.value] = statement
     for name in list(module.globals):
         if name in globals_found:
             dict.__setitem__(module.globals, name, globals_found[name])
