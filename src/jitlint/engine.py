@@ -69,9 +69,14 @@ def _words(rules) -> tuple[str, ...]:
 
 
 def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache: Path | None,
-               max_size: int | None = None) -> list:
-    from jitlint.summaries import SummaryCache, summaries, summarize
+               max_size: int | None = None, index: bool = True) -> list:
+    """Phase one. Without `index` (a run in one process that parses every file with LibCST up front, so that no
+    file's index comes from its summary), only empty summaries: reading every file with `ast` too would be work
+    the run never reads."""
+    from jitlint.summaries import Summary, SummaryCache, summaries, summarize
 
+    if not index:
+        return [Summary(path, 0, None, False) for path in files]
     words = _words(rules)
     cache = SummaryCache(summary_cache, words) if summary_cache is not None else None
     on_disk = [path for path in files if resolved(path) not in buffers]
@@ -126,9 +131,10 @@ def _lint_run(
              and "fork" in multiprocessing.get_all_start_methods())
     if progress is not None:
         progress(0, 2 * max(len(run_files), 1), "summaries")
-    summaries = _summaries(run_files, replaced, rules, max(jobs, 1), summary_cache, config.limits().max_file_size)
     prefilter = (None if in_memory or keep_model or loader is not None
                  else Prefilter.for_run(rules, policies, enabled))
+    summaries = _summaries(run_files, replaced, rules, max(jobs, 1), summary_cache, config.limits().max_file_size,
+                           index=split or prefilter is not None)
     job = pipeline.Job(run_files, summaries, rules, policies, config, enabled, prefilter=prefilter,
                        buffers=replaced, record=record, loader=loader)
     notes: list[str] = []
