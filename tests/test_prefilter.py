@@ -333,7 +333,7 @@ def test_a_deferred_file_keeps_what_its_names_read_but_not_its_text(tmp_path):
     kept: list = []
     summaries = engine._summaries
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(engine, "_summaries", lambda *a: kept.extend(summaries(*a)) or kept)
+        patch.setattr(engine, "_summaries", lambda *a, **k: kept.extend(summaries(*a, **k)) or kept)
         run = engine.lint_run([tmp_path / "pkg"], config, enabled, record=True)
     by_name = {Path(item.path).name: item for item in kept}
     assert "cfg.py" in by_name, by_name
