@@ -1,87 +1,21 @@
-"""The case files: `tests/cases/<target>/<topic>/<name>.py`, each checked against jitlint and against the real tool.
-
-A case is plain Python. Its first lines are header comments:
-
-- `# case: <what it shows>` (required);
-- `# torch: accepts | rejects | changes | breaks | recompiles` (required): what the real tool of the pinned torch
-  does with it (`tests/oracles`);
-- `# torch-error: <text>`: a part of the tool's message (up to whitespace and addresses);
-- `# torch-line: none`: the tool names no line of the file (a whole-class rejection);
-- `# settings: key = value, ...`: the target's settings for the run (`[tool.jitlint.<target>]`, TOML values);
-- `# inputs: <expression>`: the example inputs (export, trace); a target's own headers follow the same form.
-
-A value goes on over the next comment lines indented by at least two spaces after the `#`.
-
-A line where jitlint reports ends with a mark: a comment holding `<severity>: <code>[, <code>...]` (severity
-`error`, `warning` or `info`; several groups may follow each other). The jitlint check lints the case with every
-code of its target (and the shared file codes): every finding must be marked, every mark found, with the
-severity it says. The tool check (`@pytest.mark.torch`) runs the target's oracle: a case that `accepts` must go
-through; one that `rejects` must be rejected by the tool itself, with its message when the header quotes it, at
-one of the marked lines (the smallest statement around it, as `oracles.points_at` says), or at no line when the
-header says so.
-"""
+"""The case files (format: `tests/casefile.py`), each checked against jitlint and against the real tool."""
 
 from __future__ import annotations
 
-import re
-import tomllib
-from pathlib import Path
-
 import pytest
 
+from casefile import Case, all_cases, case_id
 from conftest import codes_for
 from jitlint.config import Config
 from jitlint.engine import lint
 from jitlint.targets import all_targets
 from oracles import oracle, points_at
 
-CASES = Path(__file__).parent / "cases"
-HEADER = re.compile(r"#\s*([a-z][a-z0-9-]*):\s*(.*)$")
-CONTINUED = re.compile(r"#\s{2,}(\S.*)$")
-MARK = re.compile(r"\b(error|warning|info):\s*([A-Z]+\d{3}(?:\s*,\s*[A-Z]+\d{3})*)")
 VERDICTS = ("accepts", "rejects", "changes", "breaks", "recompiles")
-# What this runner checks against the tool itself: the verdicts it knows how to ask an oracle for. The trace
-# target's cases (traced twice and compared with eager, TracerWarnings by line) are checked against torch by
-# tests/test_trace_cases.py, which batches them in one child process.
+# What this runner checks against the tool itself: the verdicts it knows how to ask an oracle for. The trace and
+# compile targets' cases are checked against torch by tests/test_trace_cases.py and tests/test_compile_cases.py,
+# which batch them in one child process each.
 TOOL_CHECKED = {"script", "export", "fx"}
-
-
-class Case:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.target = path.relative_to(CASES).parts[0]
-        self.source = path.read_text(encoding="utf-8")
-        self.header: dict[str, str] = {}
-        key = None
-        for line in self.source.splitlines():
-            match = HEADER.match(line)
-            if match is None:
-                continued = CONTINUED.match(line)
-                if continued is None or key is None:
-                    break
-                self.header[key] += " " + continued.group(1).strip()  # an indented line goes on with the value
-                continue
-            key = match.group(1)
-            self.header[key] = match.group(2).strip()
-        self.marks: set[tuple[int, str, str]] = set()  # (row, code, severity)
-        for row, line in enumerate(self.source.splitlines(), 1):
-            if "#" not in line or HEADER.match(line):
-                continue
-            comment = line[line.index("#"):]
-            for severity, codes in MARK.findall(comment):
-                self.marks.update((row, code.strip(), severity) for code in codes.split(","))
-
-    def settings(self) -> dict:
-        text = self.header.get("settings", "")
-        return tomllib.loads("\n".join(part.strip() for part in text.split(","))) if text else {}
-
-
-def all_cases() -> list[Path]:
-    return sorted(CASES.rglob("*.py"))
-
-
-def case_id(path: Path) -> str:
-    return str(path.relative_to(CASES).with_suffix(""))
 
 
 @pytest.mark.parametrize("path", all_cases(), ids=case_id)
@@ -135,11 +69,6 @@ def test_the_runner_reads_marks_and_headers(tmp_path):
     path.parent.mkdir(parents=True)
     path.write_text("# case: an example\n# torch: rejects\n# settings: strict = true\n"
                     "x = 1  # error: JIT101, JIT102 warning: JIT103\ny = 2  # a comment, not a mark\n")
-    global CASES
-    saved, CASES = CASES, tmp_path / "cases"
-    try:
-        case = Case(path)
-    finally:
-        CASES = saved
+    case = Case(path, root=tmp_path / "cases")
     assert case.target == "script" and case.header["case"] == "an example" and case.settings() == {"strict": True}
     assert case.marks == {(4, "JIT101", "error"), (4, "JIT102", "error"), (4, "JIT103", "warning")}

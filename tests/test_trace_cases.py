@@ -1,4 +1,5 @@
-"""The trace target's cases (tests/cases/trace/<topic>/<name>.py): jitlint's findings are the marked lines, and
+"""The trace target's cases (tests/cases/trace/<topic>/<name>.py): jitlint's findings are the marked lines (checked
+with every other target's cases by tests/test_cases.py, which reads the format: tests/casefile.py), and
 torch.jit.trace 2.13 does what each case's header says.
 
 A case is plain Python whose last nn.Module class is the traced model, with a header:
@@ -21,48 +22,14 @@ removed: hidden warnings count); a case torch traces correctly has no error.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from conftest import codes_for, lint_files
-from jitlint.config import Config
+from casefile import Case, all_cases, case_id
 from jitlint.targets.trace.settings import TraceSettings
-
 from oracles.trace import jit_trace_sources
 
-CASES = sorted((Path(__file__).parent / "cases" / "trace").rglob("*.py"))
-TRACE_CODES = codes_for("trace")
-MARK = re.compile(r"# (error|warning|info): ((?:TRC\d{3}[, ]*)+)")
-
-
-def header(source: str, key: str) -> str:
-    match = re.search(rf"^# {key}: (.+)$", source, re.MULTILINE)
-    return match.group(1).strip() if match else ""
-
-
-def marks(source: str) -> list[tuple[str, int]]:
-    found = []
-    for row, line in enumerate(source.splitlines(), 1):
-        for _severity, codes in MARK.findall(line):
-            found.extend((code, row) for code in re.findall(r"TRC\d{3}", codes))
-    return sorted(found)
-
-
-def settings_of(source: str) -> TraceSettings:
-    values = dict(item.split("=") for item in header(source, "settings").replace(" ", "").split(",") if item)
-    return TraceSettings(strict=values.get("strict", "true") == "true")
-
-
-def lint_case(path: Path, tmp_path) -> list[tuple[str, int]]:
-    source = path.read_text()
-    config = Config(root=tmp_path, target_settings={"trace": settings_of(source)})
-    findings = lint_files({"case.py": source}, tmp_path, codes=TRACE_CODES, config=config)
-    return sorted((f.code, f.location.row) for f in findings if f.code.startswith("TRC"))
-
-
-def case_id(path: Path) -> str:
-    return f"{path.parent.name}/{path.stem}"
+CASES = all_cases("trace")
 
 
 def test_there_are_cases_for_every_hazard():
@@ -71,20 +38,15 @@ def test_there_are_cases_for_every_hazard():
     assert len(CASES) >= 95
 
 
-@pytest.mark.parametrize("path", CASES, ids=case_id)
-def test_jitlint_flags_the_marked_lines(path, tmp_path):
-    assert lint_case(path, tmp_path) == marks(path.read_text())
-
-
 @pytest.fixture(scope="module")
 def traced(tmp_path_factory):
     """Every case traced once by torch (one child process)."""
     jobs = []
     for path in CASES:
-        source = path.read_text()
-        jobs.append({"source": source, "inputs": header(source, "inputs"), "inputs2": header(source, "inputs2"),
-                     "strict": settings_of(source).strict, "trace_mode": header(source, "trace-mode") or "eval",
-                     "run_mode": header(source, "run-mode")})
+        case = Case(path)
+        jobs.append({"source": case.source, "inputs": case.get("inputs"), "inputs2": case.get("inputs2"),
+                     "strict": TraceSettings.from_table(case.settings()).strict,
+                     "trace_mode": case.get("trace-mode") or "eval", "run_mode": case.get("run-mode")})
     results = jit_trace_sources(jobs, tmp_path_factory.mktemp("trace-cases"))
     return dict(zip(CASES, results))
 
@@ -92,26 +54,26 @@ def traced(tmp_path_factory):
 @pytest.mark.torch
 @pytest.mark.parametrize("path", CASES, ids=case_id)
 def test_torch_does_what_the_case_says(path, traced):
-    source = path.read_text()
+    case = Case(path)
     result = traced[path]
     assert result.stage in (None, "trace"), f"{case_id(path)}: {result}"
-    assert result.verdict == header(source, "torch"), f"{case_id(path)}: torch.jit.trace {result}"
+    assert result.verdict == case.get("torch"), f"{case_id(path)}: torch.jit.trace {result}"
     if result.verdict == "rejects":
-        assert result.says(header(source, "torch-error")), f"{case_id(path)}: torch said {result.message!r}"
+        assert result.says(case.get("torch-error")), f"{case_id(path)}: torch said {result.message!r}"
 
 
 @pytest.mark.torch
 @pytest.mark.parametrize("path", CASES, ids=case_id)
 def test_every_hazard_is_found_at_torchs_line(path, traced):
-    source = path.read_text()
+    case = Case(path)
     result = traced[path]
-    marked = marks(source)
-    if result.verdict == "accepts" or header(source, "hazard") == "no":
+    marked = case.marked("TRC")
+    if result.verdict == "accepts" or case.get("hazard") == "no":
         assert not [code for code, _row in marked if code.startswith("TRC1")], (
             f"{case_id(path)}: torch traces it correctly, but the case marks an error")
         return
     assert marked, f"{case_id(path)}: torch.jit.trace {result}, and the case marks no finding"
-    explained = {int(line) for line in re.findall(r"\d+", header(source, "unmarked-warnings"))}
+    explained = {int(line) for line in re.findall(r"\d+", case.get("unmarked-warnings"))}
     rows = {row for _code, row in marked}
     missing = sorted(result.warned_lines() - rows - explained)
     assert not missing, f"{case_id(path)}: torch warns at lines {missing}, where no finding is marked ({result})"

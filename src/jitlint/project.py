@@ -18,7 +18,7 @@ from jitlint.compact import compact, expand
 from jitlint.literals import literal_type
 from jitlint.facts.mro import project_mro
 from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
-from jitlint.facts.syntax import binds
+from jitlint.facts.syntax import binds, returns_in
 from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved, guarded_definitions
 from jitlint.walk import walk
 
@@ -498,25 +498,8 @@ def _returned_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
     return [statement.value for statement in _return_statements(function)]
 
 
-class _ReturnStatements(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found: list[cst.Return] = []
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_Return(self, node: cst.Return) -> None:
-        if node.value is not None:
-            self.found.append(node)
-
-
 def _return_statements(function: cst.FunctionDef) -> list[cst.Return]:
-    collector = _ReturnStatements()
-    walk(function.body, collector)
-    return collector.found
+    return [statement for statement in returns_in(function) if statement.value is not None]
 
 
 class _Contains(cst.CSTVisitor):

@@ -83,13 +83,14 @@ from typing import ClassVar
 
 from jitlint import __version__
 from jitlint.confirm.pool import ConfirmError, FileRequest, FileResult, Root, probe_torch, run_requests
-from jitlint.confirm.results import (Observation, Results, RootOutcome, definition_line, marked, reaching, real,
-                                     unexplained)
+from jitlint.confirm.results import (ModuleRoot, Observation, Results, RootOutcome, definition_line, marked,
+                                     module_roots, reached_roots, reaching, real, unexplained)
 from jitlint.names import module_name_for
 
 __all__ = [
-    "ConfirmError", "ConfirmSettings", "FileRequest", "FileResult", "Observation", "Results", "Root", "RootOutcome",
-    "Strategy", "confirm", "definition_line", "file_request", "marked", "reaching", "real", "unexplained",
+    "ConfirmError", "ConfirmSettings", "FileRequest", "FileResult", "ModuleRoot", "Observation", "Results", "Root",
+    "RootOutcome", "Strategy", "confirm", "definition_line", "file_request", "marked", "module_roots", "reached_roots",
+    "reaching", "real", "unexplained",
 ]
 
 

@@ -11,6 +11,7 @@ from typing import Callable, Iterable
 from jitlint import pages
 from jitlint.confirm.pool import FileResult
 from jitlint.finding import Confirmation, Finding, Location
+from jitlint.names import module_name_for
 
 
 _OBSERVATION_FIELDS = ("file", "line", "message", "kind", "opaque")
@@ -105,6 +106,39 @@ def reaching(captured, function, also: Callable[[object], bool] | None = None) -
         if also is not None and also(current) and current.module.linted:
             found.add((real(current.module.path), current.name))
     return found
+
+
+@dataclass(frozen=True)
+class ModuleRoot:
+    """A module class of the linted files, as a strategy builds it: the project's module, the class name and the
+    key `[tool.jitlint.dynamic] inputs` and `factories` name it by ("pkg.module:Class")."""
+
+    module: object  # the project's ModuleInfo
+    name: str
+    key: str
+
+
+def module_roots(project) -> dict[tuple[str, str], ModuleRoot]:
+    """Every module class of the linted files, by (real path, class name)."""
+    found = {}
+    for module in project.modules.values():
+        if not module.linted:
+            continue
+        dotted = module_name_for(module.path)[0]
+        for name, cls in module.classes.items():
+            if project.is_module_class(cls):
+                found[(real(module.path), name)] = ModuleRoot(module, name, f"{dotted}:{name}")
+    return found
+
+
+def reached_roots(finding: Finding, captured, roots: dict) -> set[tuple[str, str]]:
+    """The roots whose capture runs the finding's code (the owners up its call chain); for a finding outside any
+    function (a class-level one), the class that holds it, when it is a root."""
+    function = getattr(finding.context, "function", None)
+    if function is None or captured is None:
+        key = (real(finding.context.path), (finding.context.scope or "").split(".")[0])
+        return {key} if key in roots else set()
+    return reaching(captured, function) & roots.keys()
 
 
 def definition_line(module, name: str) -> int:

@@ -374,8 +374,29 @@ class DatadepDomain(CallKinds, FlowDomain):
         iterable = self.kind(node.iter, outer)
         if not self.quiet:
             self.policy.loop(self, node, iterable, outer)
-        item = self.policy.loop_item(iterable)
-        self._bind_target(node.target, item, body)
+        parts = self.zipped(node.iter, node.target, outer)
+        if parts is None:
+            self._bind_target(node.target, self.policy.loop_item(iterable), body)
+            return
+        for element, kind in zip(node.target.elements, parts):
+            self._bind_target(element.value, kind, body)
+
+    def zipped(self, iterable: cst.BaseExpression, target: cst.BaseExpression, frame: Frame) -> list | None:
+        """What each element of a tuple target gets from `zip(a, b, ...)` (an item of each iterable, at its place)
+        or `enumerate(a)` (an index, then an item of `a`), iterated by a `for` or a comprehension; None for another
+        iterable or target shape."""
+        if not (isinstance(iterable, cst.Call) and isinstance(target, (cst.Tuple, cst.List))
+                and not any(isinstance(element, cst.StarredElement) for element in target.elements)):
+            return None
+        function = self.imports.qualify(iterable.func)
+        positional = [arg for arg in iterable.args if arg.keyword is None]
+        if any(arg.star for arg in iterable.args):
+            return None
+        if function == "builtins.zip" and len(positional) == len(iterable.args) == len(target.elements):
+            return [self.policy.loop_item(self.kind(arg.value, frame)) for arg in positional]
+        if function == "builtins.enumerate" and len(positional) == 1 and len(target.elements) == 2:
+            return [None, self.policy.loop_item(self.kind(positional[0].value, frame))]
+        return None
 
     def with_target(self, item: cst.WithItem, frame: Frame) -> None:
         self._bind_target(item.asname.name, None, frame)

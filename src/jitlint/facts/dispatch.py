@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
-from jitlint.facts.syntax import target_names
+from jitlint.facts.syntax import OneScope, returns_in, target_names
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class LocalValues(RunFact):
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             other.add(param.name.value)
 
-        class Assignments(cst.CSTVisitor):
+        class Assignments(OneScope):
             def visit_Assign(self, node: cst.Assign) -> None:
                 for target in node.targets:
                     if isinstance(target.target, cst.Name):
@@ -68,12 +68,6 @@ class LocalValues(RunFact):
 
             def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
                 other.add(node.name.value)
-                return False
-
-            def visit_Lambda(self, node: cst.Lambda) -> bool:
-                return False
-
-            def visit_ClassDef(self, node: cst.ClassDef) -> bool:
                 return False
 
         walk(owner.body, Assignments())
@@ -142,19 +136,7 @@ def _registry(project: "ProjectIndex", module: "ModuleInfo", node: cst.BaseExpre
 
 def _is_lookup(method: "FunctionInfo") -> bool:
     """Every `return` of the method gives `self[...]`, `self.get(...)` or `super().get(...)` (or another lookup)."""
-    returns: list[cst.Return] = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            returns.append(node)
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is method.node
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-    walk(method.node, Returns())
+    returns = returns_in(method.node)
     self_name = method.node.params.params[0].name.value if method.node.params.params else None
 
     def on_self(node: cst.BaseExpression) -> bool:

@@ -8,7 +8,9 @@ and rule; what each caller counts as a binding is a choice of `kinds`, not a vis
 - `names_in`: every name spelled under a node; `names_read`: the names an expression reads (not the attribute
   names of `a.b`, not keyword names of a call).
 - `enclosing`: the innermost of a list of ancestors of some node types; `path_to`: the nodes from a root down to
-  a node; `calls_in`: the calls of a function, not of its nested functions.
+  a node; `calls_in`: the calls of a function, not of its nested functions; `returns_in`: its `return` statements.
+- `OneScope`: the base of a visitor of one scope's own code, which does not enter nested functions, classes or
+  lambdas.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ import libcst as cst
 
 from jitlint.walk import walk
 
-__all__ = ["ASSIGNMENTS", "BINDING_FIELDS", "DEFINITION", "assigned_names", "binds", "calls_in", "bindings", "bound_names", "enclosing",
-           "names_in", "names_in_targets", "names_read", "path_to",
+__all__ = ["ASSIGNMENTS", "BINDING_FIELDS", "DEFINITION", "OneScope", "assigned_names", "binds", "calls_in", "bindings",
+           "bound_names", "enclosing", "names_in", "names_in_targets", "names_read", "path_to", "returns_in",
            "target_names"]
 
 
@@ -161,6 +163,38 @@ def enclosing(ancestors: list[cst.CSTNode], *types: type) -> cst.CSTNode | None:
         if isinstance(ancestor, types):
             return ancestor
     return None
+
+
+class OneScope(cst.CSTVisitor):
+    """A visitor of one scope's own code: nested functions, classes and lambdas, whose code runs elsewhere or later,
+    are not entered; `scope`, the function or class a walk starts at, is."""
+
+    scope: cst.CSTNode | None = None
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return node is self.scope
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return node is self.scope
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+class _Returns(OneScope):
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.scope = function
+        self.found: list[cst.Return] = []
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.found.append(node)
+
+
+def returns_in(function: cst.FunctionDef) -> list[cst.Return]:
+    """The `return` statements of a function, in source order, not those of its nested functions."""
+    finder = _Returns(function)
+    walk(function, finder)
+    return finder.found
 
 
 class _FindCalls(cst.CSTVisitor):

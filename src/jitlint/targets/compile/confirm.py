@@ -32,38 +32,11 @@ from pathlib import Path
 
 from jitlint import pages
 from jitlint.codes import TARGET_OF
-from jitlint.confirm import Results, Root, RootOutcome, Strategy, file_request, reaching, real
+from jitlint.confirm import (Results, Root, RootOutcome, Strategy, file_request, module_roots, reached_roots,
+                             real)
 from jitlint.finding import Confirmation, Finding, Location
-from jitlint.names import module_name_for
 
 UNEXPLAINED = "DYN000"
-
-
-@dataclasses.dataclass
-class CompileRoot:
-    """A module class of the linted files, as torch.compile would be given it."""
-
-    module: object  # the project's ModuleInfo
-    name: str
-    key: str  # "pkg.module:Class", as `inputs` and `factories` name it
-
-
-def _roots(project) -> dict[tuple[str, str], CompileRoot]:
-    found = {}
-    for module in project.modules.values():
-        if not module.linted:
-            continue
-        dotted = module_name_for(module.path)[0]
-        for name, cls in module.classes.items():
-            if project.is_module_class(cls):
-                found[(real(module.path), name)] = CompileRoot(module, name, f"{dotted}:{name}")
-    return found
-
-
-def _reaching(finding: Finding, captured, roots: dict) -> set[tuple[str, str]]:
-    """The linted module classes whose compiled forward runs the finding's code (the owners up its call chain)."""
-    function = getattr(finding.context, "function", None)
-    return set() if function is None else reaching(captured, function) & roots.keys()
 
 
 def _ours(run) -> list[Finding]:
@@ -84,9 +57,9 @@ class CompileStrategy(Strategy):
 
     def requests(self, run, settings):
         """The module classes with declared example inputs that a compile finding reaches."""
-        roots = _roots(run.project)
+        roots = module_roots(run.project)
         captured = run.captured["compile"]
-        wanted = {key for finding in _ours(run) for key in _reaching(finding, captured, roots)
+        wanted = {key for finding in _ours(run) for key in reached_roots(finding, captured, roots)
                   if roots[key].key in settings.inputs}
         return [file_request(run.project, roots[key].module,
                              [Root(roots[key].name, inputs=settings.inputs[roots[key].key])])
@@ -100,7 +73,7 @@ class CompileStrategy(Strategy):
                 "user_files": sorted(real(m.path) for m in run.project.modules.values() if m.linted)}
 
     def mark(self, run, results: Results, torch_version: str, settings) -> list[Finding]:
-        roots = _roots(run.project)
+        roots = module_roots(run.project)
         captured = run.captured["compile"]
         answers = results.roots
         version = torch_version if answers else "n/a"
@@ -110,7 +83,7 @@ class CompileStrategy(Strategy):
             if id(finding) not in ours:
                 out.append(finding)
                 continue
-            reached = _reaching(finding, captured, roots)
+            reached = reached_roots(finding, captured, roots)
             status, detail = _judge(finding, reached, roots, answers, version)
             out.append(dataclasses.replace(finding, confirmation=Confirmation(status, detail, version)))
         out.extend(_unexplained(answers, run.project, version))

@@ -265,19 +265,17 @@ class CompileDatadep(DatadepPolicy):
         """A comprehension's `if` on an element of a tensor it iterates (`[t for t in x if t > 0]`, `[l for (l, d)
         in zip(layers, mask) if not d]`): iterating a tensor yields tensors, so the test is a decision on a tensor.
         Only one `for` clause, whose iterable is read in the enclosing scope; the names it binds from a tensor are
-        the iterated tensor itself, or the tensors at their place in a `zip(...)`."""
+        the iterated tensor itself, or the tensors at their place in a `zip(...)` or `enumerate(...)`."""
         clause = comprehension.for_in
         if clause.inner_for_in is not None:
             return
         elements: set[str] = set()
         if domain.kind(clause.iter, frame) in TENSORISH and isinstance(clause.target, cst.Name):
             elements.add(clause.target.value)
-        elif (isinstance(clause.iter, cst.Call) and domain.imports.qualify(clause.iter.func) == "builtins.zip"
-              and isinstance(clause.target, (cst.Tuple, cst.List))
-              and len(clause.target.elements) == len(clause.iter.args)
-              and not any(arg.star or arg.keyword for arg in clause.iter.args)):
-            for element, arg in zip(clause.target.elements, clause.iter.args):
-                if isinstance(element.value, cst.Name) and domain.kind(arg.value, frame) in TENSORISH:
+        else:
+            parts = domain.zipped(clause.iter, clause.target, frame) or []
+            for element, kind in zip(getattr(clause.target, "elements", ()), parts):
+                if isinstance(element.value, cst.Name) and kind in TENSORISH:
                     elements.add(element.value.value)
         for condition in clause.ifs:
             if _tests_element(condition.test, elements):

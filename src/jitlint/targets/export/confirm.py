@@ -18,15 +18,13 @@ A finding of the export target is then:
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
 from jitlint import pages
 from jitlint.codes import TARGET_OF
-from jitlint.confirm import Root, Strategy, file_request, marked, reaching, real
+from jitlint.confirm import Root, Strategy, file_request, marked, module_roots, reached_roots, real
 from jitlint.finding import Finding
-from jitlint.names import module_name_for
 
 
 def _shape(text: str) -> str:
@@ -50,38 +48,6 @@ def _strict(config) -> bool:
     return config.settings("export").strict
 
 
-@dataclasses.dataclass
-class ExportRoot:
-    """A module class of the linted files, as export sees it."""
-
-    module: object  # the project's ModuleInfo
-    name: str
-    key: str  # "pkg.module:Class", as `inputs` and `factories` name it
-
-
-def _roots(project) -> dict[tuple[str, str], ExportRoot]:
-    found = {}
-    for module in project.modules.values():
-        if not module.linted:
-            continue
-        dotted = module_name_for(module.path)[0]
-        for name, cls in module.classes.items():
-            if project.is_module_class(cls):
-                found[(real(module.path), name)] = ExportRoot(module, name, f"{dotted}:{name}")
-    return found
-
-
-def _reaching(finding: Finding, captured, roots: dict) -> set[tuple[str, str]]:
-    """The linted module classes whose export traces the finding's code (or, for a class-level finding, holds it)."""
-    context = finding.context
-    function = getattr(context, "function", None)
-    if function is None:
-        name = (context.scope or "").split(".")[0]
-        key = (real(context.path), name)
-        return {key} if key in roots else set()
-    return reaching(captured, function) & set(roots)
-
-
 def _ours(run) -> list[Finding]:
     return [f for f in run.findings if TARGET_OF.get(f.code) == "export" and f.context is not None]
 
@@ -95,9 +61,9 @@ class ExportStrategy(Strategy):
 
     def requests(self, run, settings):
         """The module classes with declared example inputs that an export finding reaches."""
-        roots = _roots(run.project)
+        roots = module_roots(run.project)
         captured = run.captured["export"]
-        wanted = sorted({key for finding in _ours(run) for key in _reaching(finding, captured, roots)
+        wanted = sorted({key for finding in _ours(run) for key in reached_roots(finding, captured, roots)
                          if roots[key].key in settings.inputs})
         return [file_request(run.project, roots[key].module,
                              [Root(roots[key].name, inputs=settings.inputs[roots[key].key])]) for key in wanted]
@@ -107,7 +73,7 @@ class ExportStrategy(Strategy):
                 "user_files": sorted(real(m.path) for m in run.project.modules.values() if m.linted)}
 
     def mark(self, run, results, torch_version, settings):
-        roots = _roots(run.project)
+        roots = module_roots(run.project)
         captured = run.captured["export"]
         ours = {id(finding) for finding in _ours(run)}
         # no model exported: torch's version played no part
@@ -117,7 +83,7 @@ class ExportStrategy(Strategy):
             if id(finding) not in ours:
                 marked_findings.append(finding)
                 continue
-            status, detail = _judge(finding, _reaching(finding, captured, roots), roots, results.roots, version)
+            status, detail = _judge(finding, reached_roots(finding, captured, roots), roots, results.roots, version)
             marked_findings.append(marked(finding, status, detail, version))
         marked_findings.sort(key=Finding.sort_key)
         return marked_findings

@@ -7,7 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.facts.flow import Reads
-from jitlint.facts.syntax import assigned_names
+from jitlint.facts.syntax import OneScope, assigned_names
 from jitlint.targets.fx.literals import literal_value
 from jitlint.walk import walk
 
@@ -30,7 +30,7 @@ class KeywordLiterals(cst.CSTVisitor):
             self.found.setdefault(key, set()).add(constant)
 
 
-class _NestedDefinitions(cst.CSTVisitor):
+class _NestedDefinitions(OneScope):
     def __init__(self, root: cst.FunctionDef) -> None:
         self.root = root
         self.found: dict[str, cst.FunctionDef] = {}
@@ -39,12 +39,6 @@ class _NestedDefinitions(cst.CSTVisitor):
         if node is self.root:
             return True
         self.found.setdefault(node.name.value, node)
-        return False
-
-    def visit_ClassDef(self, node) -> bool:
-        return False
-
-    def visit_Lambda(self, node) -> bool:
         return False
 
 
@@ -110,18 +104,12 @@ def try_bodies(function: cst.FunctionDef) -> list[tuple[set[int], list[cst.Excep
     return collector.found
 
 
-class _Yields(cst.CSTVisitor):
+class _Yields(OneScope):
     def __init__(self) -> None:
         self.found = False
 
     def visit_Yield(self, node) -> None:
         self.found = True
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    def visit_Lambda(self, node) -> bool:
-        return False
 
 
 def is_generator(function: cst.FunctionDef) -> bool:

@@ -30,33 +30,12 @@ from pathlib import Path
 
 from jitlint import pages
 from jitlint.codes import TARGET_OF
-from jitlint.confirm import Observation, Results, Root, Strategy, definition_line, file_request, reaching, real
+from jitlint.confirm import (Observation, Results, Root, Strategy, definition_line, file_request, module_roots,
+                             reached_roots, real)
 from jitlint.finding import Confirmation, Finding, Location
-from jitlint.names import module_name_for
 
 TRACE_ERROR = "TRC000"
 TRACE_WARNING = "TRC010"
-
-
-@dataclasses.dataclass
-class TraceRoot:
-    """A module class of the linted files, as the trace confirmer builds it."""
-
-    module: object  # the project's ModuleInfo
-    name: str
-    key: str  # "pkg.module:Class", as `inputs` names it
-
-
-def _roots(project) -> dict[tuple[str, str], TraceRoot]:
-    found = {}
-    for module in project.modules.values():
-        if not module.linted:
-            continue
-        dotted = module_name_for(module.path)[0]
-        for name, cls in module.classes.items():
-            if project.is_module_class(cls):
-                found[(real(module.path), name)] = TraceRoot(module, name, f"{dotted}:{name}")
-    return found
 
 
 def _trace_settings(settings):
@@ -87,13 +66,13 @@ class TraceStrategy(Strategy):
         compare = _trace_settings(settings).compare_inputs
         return [file_request(run.project, root.module, [Root(root.name, inputs=inputs[root.key],
                                                              options={"compare": {root.name: compare.get(root.key)}})])
-                for _key, root in sorted(_roots(run.project).items()) if root.key in inputs]
+                for _key, root in sorted(module_roots(run.project).items()) if root.key in inputs]
 
     def options(self, run, settings) -> dict:
         return {"strict": _trace_settings(settings).strict}
 
     def mark(self, run, results: Results, torch_version: str, settings) -> list[Finding]:
-        roots = _roots(run.project)
+        roots = module_roots(run.project)
         answers = results.roots
         captured = run.captured.get("trace")
         version = torch_version if answers else "n/a"
@@ -103,7 +82,7 @@ class TraceStrategy(Strategy):
             if TARGET_OF.get(finding.code) != "trace" or finding.context is None:
                 out.append(finding)
                 continue
-            reached = _reached(finding, captured, roots)
+            reached = reached_roots(finding, captured, roots)
             status, detail = _judge(finding, reached, roots, answers, version)
             if status == "confirmed":
                 explained |= reached
@@ -111,15 +90,6 @@ class TraceStrategy(Strategy):
         out.extend(_unexplained(answers, run.project, roots, version, explained))
         out.sort(key=Finding.sort_key)
         return out
-
-
-def _reached(finding: Finding, captured, roots) -> set[tuple[str, str]]:
-    function = getattr(finding.context, "function", None)
-    if function is None or captured is None:
-        name = (finding.context.scope or "").split(".")[0]
-        key = (real(finding.context.path), name)
-        return {key} if key in roots else set()
-    return reaching(captured, function) & set(roots)
 
 
 def _short(text: str, limit: int = 110) -> str:

@@ -27,6 +27,7 @@ import libcst as cst
 from jitlint.facts.datadep import RECORDED, TENSORISH, DatadepDomain, DatadepPolicy
 from jitlint.facts.datadep_tuples import flat, is_tuple, may_join, same
 from jitlint.facts.flow import Frame, Reads
+from jitlint.facts.syntax import OneScope
 from jitlint.walk import walk
 
 # torch's TracerWarning texts, by what converts (the start of each text, up to the kind of value).
@@ -403,7 +404,7 @@ class TraceDatadep(DatadepPolicy):
         # (the operand whose truth is taken, the node of the source that shows it, how)
         found: list[tuple[cst.BaseExpression, cst.BaseExpression, str]] = []
 
-        class Truths(cst.CSTVisitor):
+        class Truths(OneScope):
             def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
                 found.append((node.left, node.left, "and" if isinstance(node.operator, cst.And) else "or"))
 
@@ -415,13 +416,7 @@ class TraceDatadep(DatadepPolicy):
                 if len(node.comparisons) > 1:  # its first link, a node of its own (reported at the comparison)
                     found.append((node.with_changes(comparisons=node.comparisons[:1]), node, "chained comparison"))
 
-            def visit_Lambda(self, node) -> bool:
-                return False
-
             def visit_IndentedBlock(self, node) -> bool:
-                return False
-
-            def visit_FunctionDef(self, node) -> bool:
                 return False
 
         header = statement.test if isinstance(statement, (cst.If, cst.While)) else (

@@ -22,6 +22,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.facts.datadep import PARAMETER_CLASSES
+from jitlint.facts.syntax import OneScope
 from jitlint.names import first_param_name
 from jitlint.rules.base import RuleContext
 from jitlint.targets.compile.rules import RECOMPILE_LIMIT, CompileRule
@@ -204,7 +205,7 @@ def _compiled_parameters(node: cst.FunctionDef, ctx: RuleContext) -> list[tuple[
     return [(param, kind) for param in params if (kind := _annotation(param, ctx))]
 
 
-class _Uses(cst.CSTVisitor):
+class _Uses(OneScope):
     """How a function body reads one name: any read, and the reads where Python needs its value (`range(n)`, an
     index or key of a Python container)."""
 
@@ -213,12 +214,6 @@ class _Uses(cst.CSTVisitor):
         self.ctx = ctx
         self.reads: list[cst.Name] = []
         self.concrete: list[tuple[cst.CSTNode, str]] = []
-
-    def visit_FunctionDef(self, node) -> bool:
-        return False
-
-    def visit_Lambda(self, node) -> bool:
-        return False
 
     def visit_Name(self, node: cst.Name) -> None:
         if node.value == self.name:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.facts import Fact
+from jitlint.facts.syntax import OneScope
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.fx.fxtypes import GRAPH, GRAPH_MODULE, INTERPRETERS, NODE, NODE_CREATORS, fx_types, type_of
 from jitlint.targets.fx.rules import FxPassRule
@@ -224,15 +225,9 @@ class DependentNodesInOneInsertBlock(FxPassRule):
         created: set[str] = set()
         rule = self
 
-        class Block(cst.CSTVisitor):
+        class Block(OneScope):
             def visit_With(self, inner: cst.With) -> bool:
                 return not any(_is_inserting_call(item.item, ctx) for item in inner.items)
-
-            def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
-                return False
-
-            def visit_Lambda(self, inner: cst.Lambda) -> bool:
-                return False
 
             def visit_Assign(self, assign: cst.Assign) -> bool:
                 if _is_creator_call(assign.value, ctx):

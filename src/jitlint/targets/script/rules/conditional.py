@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
-from jitlint.facts.syntax import ASSIGNMENTS, bound_names
+from jitlint.facts.syntax import ASSIGNMENTS, OneScope, bound_names
 from jitlint.facts.torch_api import NN_MODULE_NAMES
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo
@@ -30,7 +30,7 @@ class _ReceiverAttributes(cst.CSTVisitor):
             self.names.add(node.attr.value)
 
 
-class _Stores(cst.CSTVisitor):
+class _Stores(OneScope):
     """The attribute names `self.<name>` a statement stores (assignment, loop, `with` and walrus targets, tuple
     unpacking), not looking into nested functions or classes."""
 
@@ -40,15 +40,6 @@ class _Stores(cst.CSTVisitor):
 
     def _collect(self, target: cst.CSTNode) -> None:
         walk(target, _ReceiverAttributes(self.receiver, self.names))
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._collect(node.target)

@@ -12,7 +12,7 @@ import re
 import libcst as cst
 
 from jitlint.facts.mro import linearization
-from jitlint.facts.syntax import calls_in
+from jitlint.facts.syntax import calls_in, returns_in
 from jitlint.facts.torch_api import CONTAINER_KINDS
 from jitlint.literals import UNKNOWN, literal_value
 from jitlint.names import first_param_name
@@ -279,28 +279,10 @@ def _returned_wrapper(function: cst.FunctionDef) -> cst.FunctionDef | None:
     ]
     if len(returned) != 1 or returned[0] not in defined:
         return None
-    if len(_all_returns(function)) != 1:
+    if len(returns_in(function)) != 1:
         return None  # another return (of the function itself, say) on some path
     return defined[returned[0]]
 
-
-def _all_returns(function: cst.FunctionDef) -> list[cst.Return]:
-    class Find(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.found: list[cst.Return] = []
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is function
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-        def visit_Return(self, node: cst.Return) -> None:
-            self.found.append(node)
-
-    finder = Find()
-    function.visit(finder)
-    return finder.found
 
 
 def _variable_signature(function: cst.FunctionDef) -> str | None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
-from jitlint.facts.syntax import assigned_names, bindings, target_names
+from jitlint.facts.syntax import OneScope, assigned_names, bindings, target_names
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
 from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
@@ -309,21 +309,12 @@ def _single_assignments(init: cst.FunctionDef, params) -> list[tuple[str, cst.Ba
                      for name in target_names(target))
     found: list[tuple[str, cst.BaseExpression]] = []
 
-    class Assignments(cst.CSTVisitor):
+    class Assignments(OneScope):
         def visit_Assign(self, node: cst.Assign) -> None:
             if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
                 name = node.targets[0].target.value
                 if counts[name] == 1 and name not in params:
                     found.append((name, node.value))
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
 
     walk(init.body, Assignments())
     return found

@@ -11,6 +11,7 @@ import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.datadep import DataDependence
+from jitlint.facts.syntax import returns_in
 from jitlint.project import ClassInfo, ProjectIndex
 from jitlint.rules.base import RuleContext
 from jitlint.targets.trace.datadep import Returned
@@ -57,26 +58,6 @@ def top_level_forward(ctx: RuleContext, node: cst.FunctionDef) -> ClassInfo | No
     if id(cls.node) in run_fact(ctx.project, SubmoduleClasses, ctx.project):
         return None
     return cls
-
-
-def _returns(node: cst.FunctionDef) -> list[cst.Return]:
-    found: list[cst.Return] = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_Return(self, ret: cst.Return) -> None:
-            found.append(ret)
-
-        def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
-            return inner is node
-
-        def visit_Lambda(self, inner) -> bool:
-            return False
-
-        def visit_ClassDef(self, inner) -> bool:
-            return False
-
-    walk(node, Returns())
-    return found
 
 
 def _elements(value: cst.BaseExpression) -> list[cst.BaseExpression]:
@@ -128,7 +109,7 @@ class DictOutput(TraceRule):
             return
         if any(ctx.project.resolve_function(ctx.qualify(_decorator(d)) or "") is not None for d in node.decorators):
             return  # a project decorator may turn the output into a tuple (transformers' `can_return_tuple`)
-        returns = [ret for ret in _returns(node) if ret.value is not None]
+        returns = [ret for ret in returns_in(node) if ret.value is not None]
         kinds = [_is_dict(ctx, ret.value) for ret in returns]
         if not returns or not all(kinds):  # another path returns tensors: the example may take it
             return
@@ -154,7 +135,7 @@ class NonTensorOutput(TraceRule):
             return  # a project decorator may turn the output into something else
         kinds = {id(event.node): event.kinds for event in ctx.fact(DataDependence, node).events
                  if isinstance(event, Returned)}
-        for ret in _returns(node):
+        for ret in returns_in(node):
             if ret.value is None:
                 continue
             elements = _elements(ret.value)
@@ -195,7 +176,7 @@ class NoReturnValue(TraceRule):
         if top_level_forward(ctx, node) is None:
             return
         if any(ret.value is not None and not (isinstance(ret.value, cst.Name) and ret.value.value == "None")
-               for ret in _returns(node)):
+               for ret in returns_in(node)):
             return
         if _raises_only(node):
             return
@@ -314,7 +295,7 @@ class OutputTypeChanged(TraceRule):
             return
         kinds = {id(event.node): event.kinds for event in ctx.fact(DataDependence, node).events
                  if isinstance(event, Returned)}
-        for ret in _returns(node):
+        for ret in returns_in(node):
             value = ret.value
             if value is None:
                 continue

@@ -3,14 +3,10 @@ inputs` declares, over three calls, in child processes; every graph break and re
 finding is marked confirmed, not reproduced, or unverified with the reason, and what no rule saw becomes DYN000."""
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from .project import run_jitlint, write_project
 
 MODELS = '''
 import inspect
@@ -74,15 +70,10 @@ inputs = { "pkg.models:Detector" = "pkg.examples:one_tensor", "pkg.models:Quiet"
 
 @pytest.fixture(scope="module")
 def confirmed(tmp_path_factory):
-    root = tmp_path_factory.mktemp("project")
-    (root / "pkg").mkdir()
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "models.py").write_text(MODELS.lstrip())
-    (root / "pkg" / "examples.py").write_text(EXAMPLES.lstrip())
-    (root / "pyproject.toml").write_text(CONFIG.lstrip())
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    result = subprocess.run([sys.executable, "-m", "jitlint", "check", "--dynamic", "--no-cache", "--output-format",
-                             "json", "pkg"], capture_output=True, text=True, cwd=root, env=env, timeout=900)
+    root = write_project(tmp_path_factory.mktemp("project"), {
+        "pkg/__init__.py": "", "pkg/models.py": MODELS.lstrip(), "pkg/examples.py": EXAMPLES.lstrip(),
+        "pyproject.toml": CONFIG.lstrip()})
+    result = run_jitlint("--dynamic", "--no-cache", "--output-format", "json", "pkg", cwd=root)
     assert result.returncode in (0, 1), result.stderr  # warnings only: exit 0
     return {(f["code"], f["location"]["row"]): f["confirmation"] for f in json.loads(result.stdout)}
 

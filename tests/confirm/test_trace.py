@@ -2,14 +2,12 @@
 findings marked confirmed / not-reproduced / unverified, and what no rule saw reported (TRC010, TRC000)."""
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from .project import run_jitlint, write_project
 
 MODELS = """
 import math
@@ -111,14 +109,11 @@ compare-inputs = { "pkg.models:Attention" = "pkg.examples:q6", "pkg.models:Halve
 
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory):
-    root = tmp_path_factory.mktemp("traced")
-    for name, text in {"pkg/__init__.py": "", "pkg/models.py": MODELS, "pkg/helpers.py": HELPERS,
-                       "pkg/examples.py": EXAMPLES, "pyproject.toml": CONFIG}.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(textwrap.dedent(text).lstrip())
-    done = subprocess.run([sys.executable, "-m", "jitlint", "check", "--no-cache", "--dynamic", "--output-format",
-                           "json", "pkg"], capture_output=True, text=True, cwd=root, timeout=1800,
-                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+    root = write_project(tmp_path_factory.mktemp("traced"), {
+        name: textwrap.dedent(text).lstrip() for name, text in {
+            "pkg/__init__.py": "", "pkg/models.py": MODELS, "pkg/helpers.py": HELPERS, "pkg/examples.py": EXAMPLES,
+            "pyproject.toml": CONFIG}.items()})
+    done = run_jitlint("--no-cache", "--dynamic", "--output-format", "json", "pkg", cwd=root, timeout=1800)
     assert done.returncode in (0, 1), done.stderr
     return {(Path(f["filename"]).name, f["location"]["row"], f["code"]): f["confirmation"]
             for f in json.loads(done.stdout)}
