@@ -29,7 +29,7 @@ library's own builders (bench/agreement_factories.py: each class found in a mode
 factory that returns that submodule), passed to jitlint as `[tool.jitlint.dynamic] factories` in a generated
 `--config`. `--families a,b` restricts the builders (timm model modules, torchvision builder names, transformers
 model directories) and `--only sub/dir,...` the linted files (paths inside the package); `--timeout` is the
-per-file limit. Run it with the interpreter that has the library and torch, e.g. a virtualenv made with
+per-file limit (300 s with factories, else jitlint's default unless given). Run it with the interpreter that has the library and torch, e.g. a virtualenv made with
 `--system-site-packages`; for torchvision's CUDA-only wheels on a CPU torch see bench/agreement_torchvision_ops.py.
 
     python bench/agreement.py --path /tmp/corpus/timm/timm --factories timm --save runs/
@@ -94,7 +94,8 @@ def run_dynamic(directory: Path, jobs: int | None, config: Path | None = None, t
         command[4:4] = ["--jobs", str(jobs)]
     if config is not None:
         command[4:4] = ["--config", str(config)]
-        env["JITLINT_AGREEMENT_FACTORIES"] = str(table)
+        if table is not None:
+            env["JITLINT_AGREEMENT_FACTORIES"] = str(table)
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=directory.parent)
     elapsed = time.perf_counter() - started
@@ -163,10 +164,12 @@ def score(findings: list[dict]) -> dict:
     precision = len(confirmed) / (len(confirmed) + len(false)) if confirmed or false else None
     # What `--dynamic` settled: each static error confirmed or refuted (not-reproduced), the rest by why not.
     settled = sum(1 for f in errors if status(f) in ("confirmed", "not-reproduced"))
-    why = Counter(_unverified_reason((f.get("confirmation") or {}).get("detail", "")) for f in errors
-                  if status(f) not in ("confirmed", "not-reproduced"))
+    unsettled = [(f.get("confirmation") or {}).get("detail", "") for f in errors
+                 if status(f) not in ("confirmed", "not-reproduced")]
+    why = Counter(_unverified_reason(detail) for detail in unsettled)
     return {
         "errors": len(errors), "settled": settled, "unverified_by_reason": why.most_common(),
+        "unverified_by_detail": Counter(_detail_shape(detail) for detail in unsettled).most_common(),
         "confirmed": len(confirmed), "missed": len(missed), "false_errors": len(false),
         "unverified": len(unverified), "recall": recall, "precision": precision,
         "located_missed": len(located_missed),
@@ -183,11 +186,22 @@ def _unverified_reason(detail: str) -> str:
     for kind, pattern in (("masked", r"^masked"), ("needs constructor arguments", r"needs constructor arguments"),
                           ("no module class or scripted function reaches it", r"reaches this code"),
                           ("import failed", r"importing it failed"), ("building failed", r"building it raised"),
-                          ("timed out", r"timed out"), ("stopped at an error with no usable location",
+                          ("timed out", r"timed out"),
+                          ("the file's time limit ran out first", r"time limit .*(?:ran out|nearly out)"),
+                          ("stopped at an error with no usable location",
                                                         r"no usable location")):
         if re.search(pattern, detail):
             return kind
     return "other: " + _masked(detail)[:60]
+
+
+def _detail_shape(detail: str) -> str:
+    """An unverified finding's detail with its names, numbers and places blanked: its reason, for grouping."""
+    detail = re.sub(r"`[^`]*`", "`…`", detail)
+    detail = re.sub(r"'[^']*'", "'…'", detail)
+    detail = re.sub(r"^masked: \w+ scripted only", "masked: X scripted only", detail)
+    detail = re.sub(r"^scripting \w+ stopped", "scripting X stopped", detail)
+    return re.sub(r"\b\d+(\.\d+)?\b", "N", detail)[:150]
 
 
 def _ratio(value: float | None) -> str:
@@ -202,12 +216,15 @@ def main() -> int:
     parser.add_argument("--name", default=None, help="the library's name in the table (with --from-json)")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--reasons", action="store_true",
+                        help="also list the unverified static errors by their detail (names and numbers blanked)")
     parser.add_argument("--save", type=Path, help="write each run's raw JSON findings here (a directory)")
     parser.add_argument("--factories", choices=["timm", "torchvision", "transformers"],
                         help="build classes through this library's model builders (see the docstring)")
     parser.add_argument("--families", default="", help="comma-separated: restrict the builders")
     parser.add_argument("--only", default="", help="comma-separated paths inside the package: lint only these")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per file, with --factories")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds per file (default: 300 with --factories, else jitlint's own default)")
     options = parser.parse_args()
     runs: list[tuple[str, dict, float]] = []
     if options.from_json:
@@ -221,7 +238,12 @@ def main() -> int:
 
             work = Path(tempfile.mkdtemp(prefix="agreement-"))
             families = [part for part in options.families.split(",") if part]
-            config, table = factory_config(options.factories, families, work, options.timeout)
+            config, table = factory_config(options.factories, families, work, options.timeout or 300.0)
+        elif options.timeout:
+            import tempfile
+
+            config = Path(tempfile.mkdtemp(prefix="agreement-")) / "pyproject.toml"
+            config.write_text(f"[tool.jitlint.dynamic]\ntimeout = {options.timeout}\n")
         findings, elapsed = run_dynamic(directory.resolve(), options.jobs, config, table, only)
         if options.save:
             options.save.mkdir(parents=True, exist_ok=True)
@@ -251,6 +273,9 @@ def main() -> int:
               f"({_ratio(result['settled'] / result['errors'] if result['errors'] else None)}: confirmed or "
               "not reproduced); unverified: " + ", ".join(f"{count} {why}" for why, count in
                                                          result["unverified_by_reason"]))
+        if options.reasons:
+            for detail, count in result["unverified_by_detail"]:
+                print(f"  {count:4}  unverified: {detail}")
         for line in result["false_error_lines"]:
             print(f"    false error: {line}")
         for message, count in result["misses_by_message"]:

@@ -95,8 +95,95 @@ def _efficientnet():
                                         [(torch.randn(2, 3, 160, 160),)]))
 
 
+def _vit_pytorch():
+    import torch
+
+    def image(size):
+        return (torch.randn(1, 3, size, size),), [(torch.randn(2, 3, size + size // 2, size + size // 2),),
+                                                   (torch.randn(2, 3, size, size),)]
+
+    small = {"num_classes": 10, "dim": 64, "depth": 2, "heads": 4, "mlp_dim": 96}
+
+    def vit(module, cls, size=32, **kwargs):
+        def make():
+            import importlib
+
+            model = getattr(importlib.import_module(f"vit_pytorch.{module}"), cls)(**kwargs)
+            return (model, *image(size))
+        return make
+
+    yield "vit", vit("vit", "ViT", image_size=32, patch_size=8, **small)
+    yield "simple_vit", vit("simple_vit", "SimpleViT", image_size=32, patch_size=8, **small)
+    yield "cait", vit("cait", "CaiT", image_size=32, patch_size=8, cls_depth=1, **small)
+    yield "deepvit", vit("deepvit", "DeepViT", image_size=32, patch_size=8, **small)
+    yield "local_vit", vit("local_vit", "LocalViT", image_size=32, patch_size=8, **small)
+    yield "vit_small_dataset", vit("vit_for_small_dataset", "ViT", image_size=32, patch_size=8, **small)
+    yield "parallel_vit", vit("parallel_vit", "ViT", image_size=32, patch_size=8, **small)
+    yield "cross_vit", vit("cross_vit", "CrossViT", size=48, image_size=48, num_classes=10, sm_dim=32, lg_dim=64,
+                           sm_patch_size=8, lg_patch_size=16, sm_enc_mlp_dim=64, lg_enc_mlp_dim=64, depth=1,
+                           lg_enc_depth=1, cross_attn_depth=1)
+    yield "t2t", vit("t2t", "T2TViT", size=64, image_size=64, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=96)
+    yield "levit", vit("levit", "LeViT", size=64, image_size=64, num_classes=10, stages=3, dim=(32, 64, 96),
+                       depth=1, heads=(2, 4, 4), mlp_mult=2)
+    yield "pit", vit("pit", "PiT", size=64, image_size=64, patch_size=8, num_classes=10, dim=32, depth=(1, 1, 1),
+                     heads=4, mlp_dim=64)
+    yield "cvt", vit("cvt", "CvT", size=64, num_classes=10)
+    yield "mobile_vit", vit("mobile_vit", "MobileViT", size=64, image_size=(64, 64), dims=[32, 40, 48],
+                            channels=[16, 16, 24, 24, 32, 32, 40, 40, 48, 48, 96], num_classes=10)
+    yield "nest", vit("nest", "NesT", size=64, image_size=64, patch_size=4, num_classes=10, dim=32, heads=2,
+                      num_hierarchies=3, block_repeats=(1, 1, 1))
+    yield "max_vit", vit("max_vit", "MaxViT", size=64, num_classes=10, dim=32, depth=(1, 1), dim_conv_stem=16,
+                         window_size=4)
+    yield "twins_svt", vit("twins_svt", "TwinsSVT", size=64, num_classes=10)
+    yield "regionvit", vit("regionvit", "RegionViT", size=64, dim=(16, 32, 48, 64), depth=(1, 1, 1, 1),
+                           window_size=2, num_classes=10)
+    yield "crossformer", vit("crossformer", "CrossFormer", size=64, dim=(16, 32, 48, 64), depth=(1, 1, 1, 1),
+                             global_window_size=(2, 2, 1, 1), local_window_size=2, num_classes=10)
+    yield "scalable_vit", vit("scalable_vit", "ScalableViT", size=64, num_classes=10, dim=32, depth=(1, 1, 1, 1),
+                              heads=(1, 2, 2, 4), reduction_factor=(2, 2, 1, 1), window_size=(2, 2, None, None))
+    yield "sep_vit", vit("sep_vit", "SepViT", size=64, num_classes=10, dim=32, depth=(1, 1, 1, 1),
+                         heads=(1, 2, 2, 4), window_size=2)
+    yield "cct", vit("cct", "CCT", size=32, img_size=32, embedding_dim=64, n_conv_layers=1, kernel_size=3, stride=1,
+                     padding=1, pooling_kernel_size=3, pooling_stride=2, pooling_padding=1, num_layers=2, num_heads=4,
+                     mlp_ratio=2.0, num_classes=10, positional_embedding="learnable")
+
+    def seq():
+        import vit_pytorch.vit_1d as v1
+
+        model = v1.ViT(seq_len=64, patch_size=8, num_classes=10, dim=64, depth=2, heads=4, mlp_dim=96)
+        return model, (torch.randn(1, 3, 64),), [(torch.randn(2, 3, 96),), (torch.randn(2, 3, 64),)]
+
+    yield "vit_1d", seq
+
+
+def _pytorchcv():
+    import torch
+
+    def make(name, size):
+        def build():
+            from pytorchcv.model_provider import get_model
+
+            model = get_model(name, pretrained=False)
+            return model, (torch.randn(1, 3, size, size),), [(torch.randn(2, 3, size + 32, size + 32),),
+                                                               (torch.randn(2, 3, size, size),)]
+        return build
+
+    for name in ("resnet10", "preresnet10", "resnext14_16x4d", "seresnet10", "sepreresnet10", "densenet121",
+                 "mobilenet_w1", "mobilenetv2_w1", "mobilenetv3_small_w1", "shufflenet_g1_w1", "shufflenetv2_w1",
+                 "squeezenet_v1_1", "mnasnet_b1", "efficientnet_b0", "ghostnet", "hrnet_w18_small_v1",
+                 "darknet_ref", "sknet50", "resnesta18", "regnetx002", "ibn_resnet50", "dla34", "pyramidnet101_a360",
+                 "diracnet18v2", "fbnet_cb", "spnasnet", "peleenet", "vovnet27s", "selecsls42", "hardnet39ds",
+                 "igcv3_w1", "condensenet74_c4_g4", "proxylessnas_mobile", "bagnet9", "menet108_8x1_g3",
+                 "xception", "inceptionv3", "polynet", "nasnet_4a1056", "pnasnet5large", "drnc26", "dpn68",
+                 "airnet50_1x64d_r2", "bamresnet18", "cbamresnet18", "resattnet56", "pyramidnet101_a360",
+                 "alexnet", "vgg11", "zfnet", "channelnet", "fishnet99", "octresnet10_ad2", "espnetv2_w1"):
+        size = 299 if name in ("xception", "inceptionv3") else 331 if name == "pnasnet5large" else 224
+        yield name, make(name, size)
+
+
 _LIBRARIES = {"whisper": _whisper, "torchaudio": _torchaudio, "encodec": _encodec, "asteroid": _asteroid,
-              "efficientnet_pytorch": _efficientnet}
+              "efficientnet_pytorch": _efficientnet,
+              "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv}
 _BUILDERS: dict = {}
 
 

@@ -281,6 +281,68 @@ def test_fx_wrap_patches_only_the_registering_module(tmp_path):
     assert [(f.filename.rsplit("/", 1)[-1], f.code, f.location.row) for f in findings] == [("layers.py", "FX201", 6)]
 
 
+ROOTS_SCALE = """import torch
+import torch.nn as nn
+
+
+class Scale(nn.Module):
+    def forward(self, x, flag=False):
+        if flag:  # error: FX201
+            return x
+        return x * 2
+"""
+ROOTS_SCRIPTABLE = """
+
+class ScaleForScript(nn.Module):
+    v1_cls = Scale
+
+    def __prepare_scriptable__(self):
+        return self.v1_cls()
+
+    def forward(self, x):
+        return x * 2
+"""
+ROOTS_PART = """
+
+class Part(nn.Module):
+    def forward(self, x, flag=False):
+        if flag:
+            return x
+        return x * 3
+"""
+ROOTS_HOLDER = """
+
+class Holder(nn.Module):
+    part_cls = Part
+
+    def __init__(self):
+        super().__init__()
+        self.part = self.build()
+
+    def build(self):
+        return self.part_cls()
+
+    def forward(self, x):
+        return self.part(x)
+"""
+
+
+def test_a_class_named_only_where_nothing_is_built_or_traced_stays_a_root(tmp_path):
+    """`symbolic_trace` takes any module: a class is traced as a part of another only when an instance of it ends
+    up in a module being built or traced. `ScaleForScript.__prepare_scriptable__` builds a `Scale` for
+    `torch.jit.script`, so `Scale` stays a class users trace (its `flag` a placeholder: torch fails at the `if`);
+    `Holder.__init__` builds a `Part` through a class attribute and a method, so `Part` is a submodule called with
+    `flag` at its default (torch traces `Holder`). Verified on torch 2.13 below."""
+    source = ROOTS_SCALE + ROOTS_SCRIPTABLE + ROOTS_PART + ROOTS_HOLDER
+    assert lint_one(source, tmp_path / "lint") == marks(source)
+    (tmp_path / "torch").mkdir()
+    traced = trace_sources({"holder": source, "scale": ROOTS_SCALE, "scriptable": ROOTS_SCALE + ROOTS_SCRIPTABLE},
+                           tmp_path / "torch")
+    assert traced["holder"].ok, traced["holder"]
+    assert traced["scriptable"].ok, traced["scriptable"]
+    assert traced["scale"].rejected and traced["scale"].line == marks(ROOTS_SCALE)[0][1], traced["scale"]
+
+
 def test_submodule_parameters_follow_their_annotations(tmp_path):
     """A forward whose callers are not resolved (here: in a loop over a ModuleList built from a local list) gets a
     Proxy for a tensor parameter, a sequence for `List[...]`, and nothing claimed for an alias it cannot read

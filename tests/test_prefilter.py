@@ -185,6 +185,19 @@ PACKAGE = {
 }
 
 
+def _record_reads(monkeypatch) -> tuple[list[str], list[str]]:
+    """The names of the files the pipeline parses with LibCST (up front, or when captured code reaches the file)
+    and of those parsed because captured code reached them (`Worker.promote`)."""
+    parsed: list[str] = []
+    reached: list[str] = []
+    read_source, promote = pipeline.read_source, pipeline.Worker.promote
+    monkeypatch.setattr(pipeline, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
+        path, *a, **k))
+    monkeypatch.setattr(pipeline.Worker, "promote",
+                        lambda self, module: reached.append(Path(module.path).name) or promote(self, module))
+    return parsed, reached
+
+
 def _findings(root: Path, enabled: set[str], jobs: int, split=None, monkeypatch=None):
     if split is not None:
         def forced(job, workers):
@@ -204,13 +217,7 @@ def _findings(root: Path, enabled: set[str], jobs: int, split=None, monkeypatch=
 def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_path, monkeypatch, split):
     _write(tmp_path, PACKAGE)
     enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
-    parsed: list[str] = []  # read with LibCST: up front, or when captured code reaches the file
-    reached: list[str] = []
-    read_source, promote = pipeline.read_source, pipeline.Worker.promote
-    monkeypatch.setattr(pipeline, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
-        path, *a, **k))
-    monkeypatch.setattr(pipeline.Worker, "promote",
-                        lambda self, module: reached.append(Path(module.path).name) or promote(self, module))
+    parsed, reached = _record_reads(monkeypatch)
     jobs = 1 if split is None else len(split)
     with_prefilter = _findings(tmp_path, enabled, jobs, split, monkeypatch)
     up_front, read_at_all, first = set(parsed) - set(reached), set(parsed), list(parsed)
@@ -260,13 +267,7 @@ def test_a_trace_run_parses_up_front_only_what_may_hold_a_root(tmp_path, monkeyp
     _write(tmp_path, TRACED)
     enabled = Config(root=tmp_path).enabled_codes(TARGET_OF) | {
         code for code, rule in RULES_BY_CODE.items() if code.startswith("TRC") and not rule.engine_reported}
-    parsed: list[str] = []  # read with LibCST: up front, or when captured code reaches the file
-    on_demand: list[str] = []
-    read_source, promote = pipeline.read_source, pipeline.Worker.promote
-    monkeypatch.setattr(pipeline, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
-        path, *a, **k))
-    monkeypatch.setattr(pipeline.Worker, "promote",
-                        lambda self, module: on_demand.append(Path(module.path).name) or promote(self, module))
+    parsed, on_demand = _record_reads(monkeypatch)
     with_prefilter = _findings(tmp_path, enabled, 1)
     up_front, read_at_all = set(parsed) - set(on_demand), set(parsed)
     monkeypatch.setattr(prefilter.Prefilter, "for_run", classmethod(lambda cls, *args: None))

@@ -27,7 +27,7 @@ def typed(source: str, tmp_path, name: str = "f"):
     path.write_text(HEADER + textwrap.dedent(source))
     run = lint_run([path], Config(root=tmp_path), CODES, keep_model=True)
     captured = run.captured["script"]
-    [entry] = [e for e in captured.functions.values() if e.info.name == name]
+    [entry] = [e for e in captured.functions.values() if name in (e.info.name, e.info.display_name)]
     result = captured_types(run.project, captured, entry)
     code = entry.info.module.tree.code_for_node
     by_text = {}
@@ -215,3 +215,150 @@ def test_init_runs_as_python(tmp_path):
     assert type_of("self.head_dim") == "int"
     assert type_of("self.width") is None  # an int or a float, as the sign of `dim` says
     assert type_of("self.square") == "int"
+
+
+def test_modules_built_by_factories_and_class_valued_parameters(tmp_path):
+    """torch types a submodule by the instance's class: what a factory function returns, the class a parameter
+    holds by default or as a construction site passes it; a parameter re-bound in `__init__`, or a site passing a
+    class the source does not show, leaves it unknown."""
+    _result, type_of = typed('''
+        class Pair(nn.Module):
+            def forward(self, x):
+                return x, 1
+
+        def make_pair():
+            return Pair()
+
+        class Block(nn.Module):
+            def __init__(self, act_layer=nn.GELU, norm_layer=nn.Identity, other=None):
+                super().__init__()
+                self.act = act_layer()
+                self.norm = norm_layer()
+                self.pair = make_pair()
+                if other is not None:
+                    other = other
+                self.other = other() if other is not None else nn.Identity()
+
+            def forward(self, x):
+                return self.act(x), self.norm(x), self.pair(x), self.other(x)
+
+        class Net(nn.Module):
+            def __init__(self, layer=Pair):
+                super().__init__()
+                self.block = Block(norm_layer=layer)
+                self.block2 = Block(act_layer=nn.ReLU)
+    ''', tmp_path, name="Block.forward")
+    assert type_of("self.act(x)") == "Tensor"  # GELU or ReLU
+    assert type_of("self.norm(x)") is None  # a Tensor (Identity) or a tuple (Pair)
+    assert type_of("self.pair(x)") == "Tuple[Tensor, int]"
+    assert type_of("self.other(x)") is None  # `other` is re-bound
+
+
+def test_a_construction_site_the_source_does_not_show_leaves_the_class_unknown(tmp_path):
+    _result, type_of = typed('''
+        class Block(nn.Module):
+            def __init__(self, act_layer=nn.GELU):
+                super().__init__()
+                self.act = act_layer()
+
+            def forward(self, x):
+                return self.act(x)
+
+        def build(kind):
+            return Block(act_layer=kind)
+    ''', tmp_path, name="forward")
+    assert type_of("self.act(x)") is None
+
+
+def test_a_site_passing_a_dict_of_other_keys_keeps_the_default(tmp_path):
+    """`**dd` of a local bound only to a dict display cannot pass `act_layer` unless it has that key."""
+    _result, type_of = typed('''
+        class Block(nn.Module):
+            def __init__(self, act_layer=nn.GELU, norm_layer=nn.Identity, device=None):
+                super().__init__()
+                self.act = act_layer()
+                self.norm = norm_layer()
+
+            def forward(self, x):
+                return self.act(x), self.norm(x)
+
+        class Net(nn.Module):
+            def __init__(self, device=None):
+                super().__init__()
+                dd = {"device": device}
+                self.block = Block(**dd)
+                options = {"norm_layer": nn.Linear}
+                self.block2 = Block(**options)
+    ''', tmp_path, name="Block.forward")
+    assert type_of("self.act(x)") == "Tensor"
+    assert type_of("self.norm(x)") is None  # `options` passes it: not followed into the dict
+
+
+def test_a_class_held_by_a_local_of_init(tmp_path):
+    """`Conv = make_conv(...)` in `__init__`: the classes the project function returns (a class, or a partial of
+    one)."""
+    _result, type_of = typed('''
+        from functools import partial
+
+        class Same(nn.Module):
+            def __init__(self, size: int = 1):
+                super().__init__()
+
+            def forward(self, x):
+                return x, 1
+
+        def make_conv(size=None):
+            return Same if size is None else partial(Same, size=size)
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                Conv = make_conv(3)
+                self.conv = Conv()
+
+            def forward(self, x):
+                return self.conv(x)
+    ''', tmp_path, name="Block.forward")
+    assert type_of("self.conv(x)") == "Tuple[Tensor, int]"
+
+
+def test_a_sequential_returns_what_its_last_module_returns(tmp_path):
+    """torch compiles a Sequential's call as the chain of its modules' `forward`s: the type is the last one's."""
+    _result, type_of = typed('''
+        class Pair(nn.Module):
+            def forward(self, x):
+                return x, 1
+
+        class Net(nn.Module):
+            def __init__(self, act_layer=nn.ReLU):
+                super().__init__()
+                self.seq = nn.Sequential(nn.Conv2d(1, 1, 1), Pair())
+                self.seq2 = nn.Sequential(nn.Conv2d(1, 1, 1), act_layer())
+                self.seq3 = nn.Sequential(nn.Conv2d(1, 1, 1), nn.MaxPool2d(2))
+                layers = [nn.ReLU()]
+                self.seq4 = nn.Sequential(*layers)
+
+            def forward(self, x):
+                return self.seq(x), self.seq2(x), self.seq3(x), self.seq4(x)
+    ''', tmp_path, name="Net.forward")
+    assert type_of("self.seq(x)") == "Tuple[Tensor, int]"
+    assert type_of("self.seq2(x)") == "Tensor"
+    assert type_of("self.seq3(x)") is None  # MaxPool2d's return depends on `return_indices`
+    assert type_of("self.seq4(x)") is None  # its modules are not written out
+
+
+def test_an_attribute_stored_from_a_union_parameter_is_typed_by_its_value(tmp_path):
+    """torch types an attribute by the value stored (an int for `patch_size=16`), never a Union: the annotation of
+    the parameter does not say which member it is."""
+    _result, type_of = typed('''
+        class Embed(nn.Module):
+            def __init__(self, patch_size: Union[int, Tuple[int, int]] = 16, dim: int = 4):
+                super().__init__()
+                self.patch = patch_size
+                self.dim = dim
+
+            def forward(self, x):
+                return self.patch, self.dim
+    ''', tmp_path, name="forward")
+    assert type_of("self.patch") is None
+    assert type_of("self.dim") == "int"

@@ -169,7 +169,8 @@ def test_a_module_changed_on_disk_is_read_again(workspace):
     assert [f.code for f in server._findings(child, CHILD, False)] == ["JIT301"]
     reads = server.MODULES.reads
     (workspace / "pkg" / "base.py").write_text(BASE.replace("nn.ModuleList([nn.Linear(2, 2)])", "[1, 2]"))
-    assert server._findings(child, CHILD, False) == []
+    # child.py no longer indexes a ModuleList but calls an int of a list (torch: 'cannot call a value of type 'int'')
+    assert [f.code for f in server._findings(child, CHILD, False)] == ["JIT426"]
     assert server.MODULES.reads == reads + 1
     assert [f.to_json() for f in server._findings(child, CHILD, False)] == _fresh(child, CHILD)
 
@@ -206,7 +207,8 @@ def test_saving_a_module_re_lints_the_open_documents_that_read_it(workspace):
         client.diagnostics(base.as_uri())
         base.write_text(edited)  # what the editor does on save, then it tells the server
         client.send("textDocument/didSave", {"textDocument": {"uri": base.as_uri()}})
-        assert client.diagnostics(child.as_uri()) == []  # child.py, not touched, no longer indexes a ModuleList
+        # child.py, not touched, no longer indexes a ModuleList: it calls an int of a list
+        assert [d["code"] for d in client.diagnostics(child.as_uri())] == ["JIT426"]
     finally:
         client.process.kill()
 

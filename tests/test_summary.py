@@ -45,9 +45,14 @@ def compare(path: Path, text: str, nodes: bool = True) -> bool:
     expected = ModuleInfo.build(path, str(path), parsed, linted=False)
     found = summary.build_module(path, str(path), text, tree)
     where = str(path)
+    if found is None:  # a star import: indexed by LibCST, through the project
+        assert expected.imports.stars, where
+        return False
+    assert not expected.imports.stars, where
     assert found.name == expected.name, where
     assert found.imports.aliases == expected.imports.aliases, where
     assert found.imports.local_definitions == expected.imports.local_definitions, where
+    assert found.imports.star_exports() == expected.imports.star_exports(), where
     assert list(found.globals) == list(expected.globals), where
     assert list(found.functions) == list(expected.functions), where
     assert list(found.classes) == list(expected.classes), where
@@ -105,6 +110,10 @@ AWKWARD = {
             "  def forward(self, x):\r\n    return x\r\n",
     "tabs": "import torch\nclass M(torch.nn.Module):\n\tdef __init__(self):\n\t\tself.a = (\n1)\n"
             "\t@property\n\tdef p(self):\n\t\treturn 1\n\t@p.setter\n\tdef p(self, v):\n\t\tself.q = v\n",
+    "all": "import torch\nfrom torch import nn as _nn\nclass A: pass\n__all__ = ['A', 'B' 'C']\n",
+    "all_literal": "import torch\nclass A: pass\n__all__: list = ('A', 'torch')\n",
+    "all_extended": "class A: pass\n__all__ = ['A']\n__all__ += ['B']\n",
+    "all_public": "import torch\nfrom torch import nn as _nn, fft\nclass A: pass\ndef _f(): pass\nx = y = 1\n",
     "calls": "import torch\nclass M(torch.nn.Module):\n    def __init__(self, **k):\n"
              "        self.items.append(x=1)\n        self.register_buffer(name='n', tensor=None, *k)\n"
              "        setattr(self, *k)\n        self.d = {**k, 'a': self.add_module('m', None)}\n"

@@ -196,6 +196,71 @@ FLAGGED = {
 
         m = torch.jit.script(M())
         '''), "JIT406", "Could not compile named_modules() because module is an interface type"),
+    "state-dict-in-a-compiled-property": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(2, 2)
+
+            @property
+            def keys(self) -> List[str]:
+                return [k for k in self.state_dict()]  # flagged
+
+            def forward(self, x):
+                return x
+
+
+        m = torch.jit.script(M())
+        '''), "JIT406", "Compiled functions can't take variable number of arguments"),
+    "train-in-forward": (src('''
+        class M(torch.nn.Module):
+            def forward(self, x):
+                self.train()  # flagged
+                return x
+
+
+        m = torch.jit.script(M())
+        '''), "JIT406", "Unknown type name 'Self'"),
+    "attribute-none-called": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.gate = None
+
+            def forward(self, x):
+                return self.gate(x)  # flagged
+
+
+        m = torch.jit.script(M())
+        '''), "JIT426", "cannot call a value of type 'NoneType'"),
+    "global-int-in-range": (src('''
+        HEADS = 2
+
+
+        @torch.jit.script
+        def f(x: torch.Tensor) -> torch.Tensor:
+            for _ in range(HEADS):  # flagged
+                x = x + 1
+            return x
+        '''), "JIT415", "python value of type 'int' cannot be used as a value"),
+    "module-loop-variable-rebound-in-a-branch": (src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = torch.nn.ModuleList([torch.nn.ReLU()])
+                self.b = torch.nn.ModuleList([torch.nn.ReLU()])
+
+            def forward(self, x, flag: bool):
+                for blk in self.a:
+                    x = blk(x)
+                if flag:
+                    for blk in self.b:  # flagged
+                        x = blk(x)
+                return x
+
+
+        m = torch.jit.script(M())
+        '''), "JIT706", "Cannot re-assign 'blk' to a value of type module"),
     "modulelist-index-typed-by-an-interface-an-element-lacks": (src('''
         from typing import Any
 
@@ -498,6 +563,94 @@ LOOKALIKES = {
         def f(a: Box, b: Optional[Box]) -> bool:
             c = Box(1)
             return id(a) != id(b) and id(c) != id(None)
+        '''),
+    "module-methods-torch-builds-or-compiles": src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("b", torch.zeros(2))
+
+            def train(self, mode: bool = True):
+                return super().train(mode)
+
+            @torch.jit.export
+            def to(self, x: torch.Tensor) -> torch.Tensor:
+                return x * 2
+
+            def forward(self, x):
+                for name, b in self.named_buffers():
+                    x = x + b
+                return self.to(x), self.extra_repr()
+
+
+        m = torch.jit.script(M())
+        '''),
+    "int-accumulator-over-an-unrolled-modulelist": src('''
+        class M(torch.nn.Module):
+            def __init__(self, act_layer=torch.nn.ReLU):
+                super().__init__()
+                self.convs = torch.nn.ModuleList([torch.nn.Conv2d(4, 4, 1) for _ in range(3)])
+                self.act = act_layer(inplace=True)
+
+            def forward(self, x):
+                x1 = 0
+                for conv in self.convs:
+                    x1 += conv(x)
+                return self.act(x1)
+
+
+        m = torch.jit.script(M())
+        '''),
+    "attribute-none-called-under-its-test": src('''
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.gate = None
+
+            def forward(self, x):
+                if self.gate is not None:
+                    x = self.gate(x)
+                return x
+
+
+        m = torch.jit.script(M())
+        '''),
+    "attribute-stored-again-by-an-unpacking": src('''
+        def make_head(n: int):
+            return torch.nn.Identity(), torch.nn.Linear(n, n)
+
+
+        class M(torch.nn.Module):
+            def __init__(self, global_pool: str = "avg"):
+                super().__init__()
+                self.global_pool = global_pool
+                self.global_pool, self.fc = make_head(4)
+
+            def forward(self, x):
+                return self.fc(self.global_pool(x))
+
+
+        m = torch.jit.script(M())
+        '''),
+    "code-after-an-assert-of-a-false-constant": src('''
+        from typing import Final
+
+
+        class M(torch.nn.Module):
+            flag: Final[bool]
+
+            def __init__(self):
+                super().__init__()
+                self.flag = False
+                self.layers = torch.nn.ModuleList([torch.nn.Linear(2, 2)])
+
+            def forward(self, x):
+                assert self.flag, "unsupported"
+                i = x.dim()
+                return self.layers[i](x)
+
+
+        m = torch.jit.script(M())
         '''),
     "range-of-int-expression": src('''
         @torch.jit.script

@@ -85,6 +85,8 @@ class PruningScanner(cst.CSTVisitor):
     """Walks a captured function's live code: records the calls and the branches `fold` decides. A policy
     subclasses it to fold the tests its capture folds (the base folds nothing)."""
 
+    folds_asserts = False  # an `assert` of a test folded to False ends the live code (torch.jit.script's emitter)
+
     def __init__(self, root: cst.FunctionDef) -> None:
         self.root = root
         self.scan = FunctionScan()
@@ -104,8 +106,13 @@ class PruningScanner(cst.CSTVisitor):
         self._prune_after_leaving_branch(node.body)
 
     def _prune_after_leaving_branch(self, statements) -> None:
-        """Code after an `if` whose live branch always leaves (`if is_scripting(): return ...`) is pruned."""
+        """Code after an `if` whose live branch always leaves (`if is_scripting(): return ...`) is pruned, and code
+        after an `assert` whose test folds to False (it always raises) for a policy that `folds_asserts`."""
         for index, statement in enumerate(statements):
+            if self.folds_asserts and isinstance(statement, cst.SimpleStatementLine) and any(
+                    isinstance(small, cst.Assert) and self.fold(small.test) is False for small in statement.body):
+                self.scan.pruned.update(id(rest) for rest in statements[index + 1 :])
+                return
             if not isinstance(statement, cst.If):
                 continue
             value = self.fold(statement.test)
@@ -746,7 +753,10 @@ class CaptureMap:
         if qualified is None:  # a call through a value: what the policy knows it may hold
             callees = list(self.policy.dispatched(func, caller))
             for target in callees:
-                self._record_call(target, call, caller, bound=False, owner=owner, ordinal=ordinal)
+                # `obj.method(...)`: a method looked up on an instance gets it as its first argument.
+                bound = (target.bound_first_param == "instance" and isinstance(func, cst.Attribute)
+                         and func.attr.value == target.name)
+                self._record_call(target, call, caller, bound=bound, owner=owner, ordinal=ordinal)
                 self._enqueue(target, target.cls, reason)
             if len(callees) > 1:  # no one callee stands for the call
                 self._callee_candidates.pop(id(call), None)

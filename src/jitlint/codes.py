@@ -176,6 +176,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT416": CodeInfo("no-matching-overload", "error", "script", "safe"),
     "JIT417": CodeInfo("hasattr-name-not-literal", "error", "script", None),
     "JIT418": CodeInfo("range-enumerate-arguments", "error", "script", None),
+    "JIT419": CodeInfo("library-function-not-scriptable", "error", "script", None),
     "JIT425": CodeInfo("undefined-name", "error", "script", None),
     "JIT426": CodeInfo("call-of-non-callable", "error", "script", None),
     "JIT429": CodeInfo("ignored-return-unannotated", "error", "script", "safe"),

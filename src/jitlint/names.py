@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 from pathlib import Path
+from typing import Callable
 
 import libcst as cst
 
@@ -76,6 +77,14 @@ class ImportTable:
         self.is_package = is_package
         self.aliases: dict[str, str] = {}
         self.local_definitions: set[str] = set()
+        # `from m import *` at the top level: (m's qualified name, the statement's position), in the file's order;
+        # what they bind is added by `bind_star` (the names another module exports are the project's to know).
+        self.stars: list[tuple[str, int]] = []
+        # The literal `__all__` of the file (None: no literal one; `star_exports`).
+        self.all_names: tuple[str, ...] | None = None
+        self._all_unknown = False
+        self._bound_at: dict[str, int] = {}  # name -> position of the last statement that binds it
+        self._position = 0
 
     @classmethod
     def from_module(cls, module: cst.Module, module_name: str, is_package: bool = False) -> "ImportTable":
@@ -85,8 +94,10 @@ class ImportTable:
         return table
 
     def _add_statement(self, statement: cst.CSTNode) -> None:
+        self._position += 1
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             self.local_definitions.add(statement.name.value)
+            self._bound_at[statement.name.value] = self._position
             return
         if not isinstance(statement, cst.SimpleStatementLine):
             return
@@ -98,13 +109,19 @@ class ImportTable:
                         continue
                     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                         self.aliases[alias.asname.name.value] = full
+                        self._bound_at[alias.asname.name.value] = self._position
                     else:
                         # `import torch.nn` binds `torch`
                         top = full.split(".", 1)[0]
                         self.aliases[top] = top
+                        self._bound_at[top] = self._position
             elif isinstance(small, cst.ImportFrom):
                 base = self._resolve_from(small)
-                if base is None or isinstance(small.names, cst.ImportStar):
+                if base is None:
+                    continue
+                if isinstance(small.names, cst.ImportStar):
+                    if base:
+                        self.stars.append((base, self._position))
                     continue
                 for alias in small.names:
                     name = dotted_name(alias.name)
@@ -114,6 +131,7 @@ class ImportTable:
                     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                         bound = alias.asname.name.value
                     self.aliases[bound] = f"{base}.{name}" if base else name
+                    self._bound_at[bound] = self._position
             elif isinstance(small, (cst.Assign, cst.AnnAssign)):
                 targets = small.targets if isinstance(small, cst.Assign) else [small]
                 for target in targets:
@@ -121,6 +139,47 @@ class ImportTable:
                     if isinstance(node, cst.Name):
                         self.local_definitions.add(node.value)
                         self.aliases.pop(node.value, None)
+                        self._bound_at[node.value] = self._position
+                        if node.value == "__all__":
+                            self.note_all(literal_strings(small.value))
+            elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) \
+                    and small.target.value == "__all__":
+                self.note_all(None)
+
+    def note_all(self, names: tuple[str, ...] | None) -> None:
+        """A binding of `__all__`: its strings when it is a literal list or tuple of them, else None (unknown)."""
+        if names is None or self.all_names is not None:
+            # computed, extended or bound twice: what a star import binds is not known
+            self._all_unknown = True
+            self.all_names = None
+        elif not self._all_unknown:
+            self.all_names = names
+
+    def star_exports(self) -> dict[str, str]:
+        """What `from <this module> import *` binds, each name to the qualified name it refers to: exactly the
+        literal `__all__`, else every module-level name not starting with `_` (the names `bind_star` added
+        included). A non-literal `__all__` exports nothing known."""
+        if self._all_unknown:
+            return {}
+        if self.all_names is not None:
+            names = self.all_names
+        else:
+            names = [name for name in (*self.aliases, *self.local_definitions) if not name.startswith("_")]
+        exports = {}
+        for name in names:
+            if name in self.aliases:
+                exports[name] = self.aliases[name]
+            else:  # a definition, or (in `__all__`) a submodule of a package
+                exports[name] = f"{self.module_name}.{name}"
+        return exports
+
+    def bind_star(self, position: int, exports: dict[str, str]) -> None:
+        """Bind what the star import at `position` brings in (`star_exports` of its module), except the names a
+        later statement of the file binds again."""
+        for name, target in exports.items():
+            if self._bound_at.get(name, -1) < position:
+                self.aliases[name] = target
+                self.local_definitions.discard(name)
 
     def _resolve_from(self, node: cst.ImportFrom) -> str | None:
         module = dotted_name(node.module) if node.module is not None else ""
@@ -154,6 +213,45 @@ class ImportTable:
         else:
             return None
         return normalize(full)
+
+
+def bind_stars(imports: ImportTable, table_of: "Callable[[str], ImportTable | None]") -> None:
+    """Bind the names a file's `from m import *` statements bring in, as Python does: what each module `m` of the
+    project (`table_of`: its import table, None outside the project or while it is being loaded, in an import
+    cycle) exports, its own star imports included when its table was built the same way."""
+    for base, position in imports.stars:
+        source = table_of(base)
+        if source is not None:
+            imports.bind_star(position, source.star_exports())
+
+
+def star_closure(imports: ImportTable, table_of: "Callable[[str], ImportTable | None]") -> list[str]:
+    """The modules whose exported names a file's star imports read, transitively, each once."""
+    seen: list[str] = []
+    todo = [imports]
+    while todo:
+        for base, _position in todo.pop().stars:
+            if base not in seen:
+                seen.append(base)
+                found = table_of(base)
+                if found is not None:
+                    todo.append(found)
+    return seen
+
+
+def literal_strings(node: cst.BaseExpression) -> tuple[str, ...] | None:
+    """The strings of a list or tuple of plain string literals (`__all__ = ["a", "b"]`), else None."""
+    if not isinstance(node, (cst.List, cst.Tuple)):
+        return None
+    names = []
+    for element in node.elements:
+        if not isinstance(element, cst.Element) or not isinstance(element.value, cst.SimpleString):
+            return None
+        value = element.value.evaluated_value
+        if not isinstance(value, str):
+            return None
+        names.append(value)
+    return tuple(names)
 
 
 def top_level_statements(body):

@@ -110,7 +110,7 @@ class _Kept:
     def __init__(self, module: ModuleInfo) -> None:
         self.module = module
 
-    def module_info(self, _path: Path) -> ModuleInfo:
+    def module_info(self, _path: Path, _project=None) -> ModuleInfo:
         return self.module
 
 
@@ -245,7 +245,7 @@ class Worker:
                     module = summarize_file(source.path, source.text, source.display_name)
                 if module is None:
                     module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True,
-                                              text=source.text)
+                                              text=source.text, project=self.project)
                 else:
                     adopt(module, source.tree, source.text)
             else:

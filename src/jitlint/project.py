@@ -19,7 +19,7 @@ from jitlint.literals import literal_type
 from jitlint.facts.mro import project_mro
 from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
 from jitlint.facts.syntax import binds, returns_in
-from jitlint.names import ImportTable, dotted_name, first_param_name, module_name_for, resolved, guarded_definitions
+from jitlint.names import ImportTable, bind_stars, dotted_name, star_closure, first_param_name, module_name_for, resolved, guarded_definitions
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
@@ -413,10 +413,14 @@ class ModuleInfo:
         return f"ModuleInfo({self.name}, {self.path})"
 
     @classmethod
-    def build(cls, path: Path, display_name: str, tree: cst.Module, linted: bool, text: str | None = None) -> "ModuleInfo":
-        """`text`, the file's source, lets the index skip a walk over files that cannot contain what it seeks."""
+    def build(cls, path: Path, display_name: str, tree: cst.Module, linted: bool, text: str | None = None,
+              project: "ProjectIndex | None" = None) -> "ModuleInfo":
+        """`text`, the file's source, lets the index skip a walk over files that cannot contain what it seeks;
+        `project` resolves the file's star imports (`names.bind_stars`) before its names are read."""
         name, _root = module_name_for(path)
         imports = ImportTable.from_module(tree, name, is_package=path.name == "__init__.py")
+        if project is not None:
+            bind_stars(imports, lambda base: getattr(project.module(base), "imports", None))
         info = cls(name, path, display_name, tree, imports, linted, text=text if linted else None)
         info._index()
         return info
@@ -752,13 +756,13 @@ def _collection_kinds(collection: str, elements, imports: ImportTable, self_name
     return kinds or {"other"}
 
 
-def _loaded_module(path: Path, source) -> ModuleInfo:
+def _loaded_module(path: Path, source, project: "ProjectIndex") -> ModuleInfo:
     """The index of a module read on demand. A loader may hand back a source that keeps its index (the editor
     server keeps modules between edits: `server.ModuleCache`); a ModuleInfo is never changed once built."""
     kept = getattr(source, "module_info", None)
     if kept is not None:
-        return kept(path)
-    return ModuleInfo.build(path, str(path), source.tree, linted=False, text=source.text)
+        return kept(path, project)
+    return ModuleInfo.build(path, str(path), source.tree, linted=False, text=source.text, project=project)
 
 
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
@@ -832,7 +836,7 @@ class ProjectIndex:
                 source = self._loader(path) if self._loader is not None else None
                 if source is None:
                     return None
-                self._by_path[key] = _loaded_module(path, source)
+                self._by_path[key] = _loaded_module(path, source, self)
         return self._by_path.get(key)
 
     # -- lookup -----------------------------------------------------------------------------------------------
@@ -856,7 +860,7 @@ class ProjectIndex:
                     self.loaded.append(candidate)
                 if source is None:
                     return None
-                info = _loaded_module(candidate, source)
+                info = _loaded_module(candidate, source, self)
                 self.modules[info.name] = info
                 self._by_path[resolved(candidate)] = info
                 return info
@@ -887,6 +891,8 @@ class ProjectIndex:
         missing: set[str] = set()
         for name in qualified:
             self._trace(name, via, defs, missing)
+        for base in star_closure(module.imports, lambda name: getattr(self.modules.get(name), "imports", None)):
+            self._trace(f"{base}.*", via, defs, missing)  # what it exports: its interface
         own = str(module.path)
         defs.discard(own)
         via -= defs

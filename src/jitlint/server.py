@@ -107,13 +107,15 @@ class _KeptSource:
         self.text = text
         self.infos: dict[str, object] = {}
 
-    def module_info(self, path: Path):
+    def module_info(self, path: Path, project=None):
         from jitlint.project import ModuleInfo, module_name_for
 
         key = str(path)
         info = self.infos.get(key)
         if info is None or info.name != module_name_for(path)[0]:  # a package's __init__.py came or went
-            info = self.infos[key] = ModuleInfo.build(path, key, self.tree, linted=False, text=self.text)
+            info = ModuleInfo.build(path, key, self.tree, linted=False, text=self.text, project=project)
+            if not info.imports.stars:  # what a star import binds depends on other files: built anew each time
+                self.infos[key] = info
         return info
 
 

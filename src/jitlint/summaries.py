@@ -122,6 +122,8 @@ def summarize(path: Path, data: bytes, words: tuple[str, ...], name: str | None 
         module = summary_module.build_module(path, str(path), text, tree, name)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return result
+    if module is None:  # (a star import: LibCST indexes it, as a file `ast` cannot read)
+        return result
     result.module = module
     result.plain = True
     result.wrappers = any(_returns_wrapper(statement) for statement in tree.body

@@ -366,7 +366,11 @@ def import_table(tree: ast.Module, module_name: str, is_package: bool, source: _
                     table.aliases[top] = top
         elif isinstance(statement, ast.ImportFrom):
             base = _resolve_from(table, statement)
-            if base is None or any(alias.name == "*" for alias in statement.names):
+            if base is None:
+                continue
+            if any(alias.name == "*" for alias in statement.names):
+                if base:
+                    table.stars.append((base, statement.lineno))
                 continue
             for alias in statement.names:
                 bound = alias.asname if alias.asname is not None else alias.name
@@ -377,7 +381,24 @@ def import_table(tree: ast.Module, module_name: str, is_package: bool, source: _
                 if isinstance(target, ast.Name):
                     table.local_definitions.add(target.id)
                     table.aliases.pop(target.id, None)
+                    if target.id == "__all__":
+                        table.note_all(_literal_strings(statement.value, source))
+        elif (isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name)
+              and statement.target.id == "__all__"):
+            table.note_all(None)
     return table
+
+
+def _literal_strings(node: ast.expr | None, source: _Source) -> tuple[str, ...] | None:
+    """`names.literal_strings` of an `ast` value: the strings of a list or tuple of single string literals."""
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return None
+    names = []
+    for element in node.elts:
+        if not (isinstance(element, ast.Constant) and isinstance(element.value, str) and source.one_string(element)):
+            return None
+        names.append(element.value)
+    return tuple(names)
 
 
 def _resolve_from(table: ImportTable, node: ast.ImportFrom) -> str | None:
@@ -469,13 +490,17 @@ def _blocks(statement: ast.stmt) -> list[list]:
 
 
 def build_module(path: Path, display_name: str, text: str, tree: ast.Module,
-                 name: str | None = None) -> ModuleInfo:
+                 name: str | None = None) -> ModuleInfo | None:
     """The index of a file read with `ast` (`tree` of `text`), with the nodes LibCST would give parsed when first
-    read. `name`: its module name when the caller knows it (else from the directories, as `ModuleInfo.build`)."""
+    read. `name`: its module name when the caller knows it (else from the directories, as `ModuleInfo.build`).
+    None for a file with a top-level star import of a project module: `ModuleInfo.build` indexes it, its names
+    bound through the project."""
     if name is None:
         name = module_name_for(path)[0]
     source = _Source(text)
     table = import_table(tree, name, path.name == "__init__.py", source)
+    if table.stars:  # what they bind is the project's to know before the names are read (`ModuleInfo.build`)
+        return None
     module = ModuleInfo(name, path, display_name, None, table, False, globals=LazyValues())
     module._tree = Lazy(_resolve_tree, module)
     module.layout = _layout(tree, source)

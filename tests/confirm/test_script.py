@@ -438,3 +438,92 @@ def test_a_class_using_an_overloaded_function_scripts_again_after_a_reset(tmp_pa
         sys.modules.pop("overpkg.net", None)
         sys.modules.pop("overpkg", None)
         sys.path.remove(str(tmp_path))
+
+
+def test_a_function_ignored_for_one_root_is_compiled_again_for_the_next(tmp_path):
+    """torch.jit.ignore marks the function object itself: what one root's retry loop ignored must be unmarked
+    before the next root (a subclass inheriting the method), or that root scripts past the error and passes."""
+    torch = pytest.importorskip("torch")
+    from jitlint.confirm import child
+    from jitlint.targets.script.confirm import ScriptStrategy
+
+    write_project(tmp_path, {"ignpkg/__init__.py": "", "ignpkg/net.py": textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        class Base(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return x.numpy()
+
+        class Sub(Base):
+            pass
+    """)})
+    strategy = child.load_strategy(str(ScriptStrategy.child))
+    strategy.setup(torch)
+    roots = [{"name": name, "kind": "class", "inputs": None, "options": {}} for name in ("Base", "Sub", "Base")]
+    request = {"file": str(tmp_path / "ignpkg" / "net.py"), "module": "ignpkg.net", "root": str(tmp_path),
+               "roots": roots[:2], "factories": {}, "user_roots": [str(tmp_path)], "options": {}}
+    try:
+        answered = child.check_file(torch, strategy, request)["roots"]
+        again = child.check_file(torch, strategy, {**request, "roots": roots[2:]})["roots"]  # the next file's
+        for result in (answered["Base"], answered["Sub"], again["Base"]):
+            assert [error["line"] for error in result["observations"]][:1] == [7], result["observations"]
+    finally:
+        sys.modules.pop("ignpkg.net", None)
+        sys.modules.pop("ignpkg", None)
+        sys.path.remove(str(tmp_path))
+
+
+# -- why a finding stays masked: where its function, scripted on its own, stopped, and why it went no further --------
+BOUNDED = '''
+import torch
+import torch.nn as nn
+
+
+def many(x: torch.Tensor) -> torch.Tensor:
+    a = torch.nn.utils.rnn.pad_sequence([x], "a")
+    b = torch.nn.utils.rnn.pad_sequence([x], "b")
+    c = torch.nn.utils.rnn.pad_sequence([x], "c")
+    return x.numpy()
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return many(x)
+'''
+
+
+def test_a_masked_finding_says_where_its_function_on_its_own_stopped_and_why(tmp_path):
+    write_project(tmp_path, {"bpkg/__init__.py": "", "bpkg/net.py": BOUNDED,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = dynamic_findings(tmp_path, "bpkg")
+    [numpy] = [f for f in findings if f["code"] == "JIT401"]
+    # one static error in `many`: two failing statements may be left out (lines 7 and 8), torch stops at line 9
+    assert numpy["confirmation"]["status"] == "unverified", numpy
+    assert numpy["confirmation"]["detail"].startswith("masked: `many` scripted on its own stopped at line 9 ("), numpy
+    assert numpy["confirmation"]["detail"].endswith(
+        "as many failing statements as it holds static errors (and one more) were left out"), numpy
+
+
+# A method wrapped with `functools.wraps` is compiled from its own lines, which torch's frontend reads under the
+# wrapper's file name (`inspect.getsourcefile` does not unwrap): a failing statement of it is left out by that name too.
+WRAPPED_TWICE_FAILING = '''
+import torch
+
+from pkg.wrapping import Layer
+
+
+class Twice(Layer):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a = torch.nn.utils.rnn.pad_sequence([x], "a")
+        return x.numpy()
+'''
+
+
+def test_a_failing_statement_of_a_wrapped_method_is_left_out(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/wrapping.py": textwrap.dedent(WRAPPING),
+                             "pkg/twice.py": WRAPPED_TWICE_FAILING, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg/twice.py")
+    [numpy] = [f for f in findings if f["code"] == "JIT401"]
+    assert numpy["confirmation"]["status"] == "confirmed", numpy
+    assert "(line 10, the function's earlier failing statements left out)" in numpy["confirmation"]["detail"], numpy

@@ -10,8 +10,9 @@ with a time limit per request, never by default. The host does what every target
   `.jitlint_cache/dynamic/user-output.log`; answers are cached by the file's content and that of the linted files
   of its package, the torch version, the interpreter, jitlint's version and the strategy's options;
 - in the child (`child.py`): imports each file as part of its package (or standalone), builds each class root (a
-  declared factory, else a constructor whose parameters all have defaults; "needs constructor arguments: ..."
-  otherwise), calls its example-inputs function when one is declared (`[tool.jitlint.dynamic] inputs`), and hands
+  declared factory, else a constructor whose parameters all have defaults, else or when that raises the literal
+  arguments of a construction site of the class in the project (`constructions.py`: calls and doctest examples);
+  "needs constructor arguments: ..." otherwise), calls its example-inputs function when one is declared (`[tool.jitlint.dynamic] inputs`), and hands
   the result to the strategy's child side; offers it the retry loop (`ctx.until_clean`) that makes the failing part
   opaque and captures again, so one run finds several errors;
 - reads the answers back (`results.py`: `Results`, `Observation`) and gives the strategy the helpers to mark each
@@ -82,6 +83,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from jitlint import __version__
+from jitlint.confirm.constructions import add_constructions
 from jitlint.confirm.pool import ConfirmError, FileRequest, FileResult, Root, probe_torch, run_requests
 from jitlint.confirm.results import (ModuleRoot, Observation, Results, RootOutcome, definition_line, marked,
                                      module_roots, reached_roots, reaching, real, unexplained)
@@ -149,6 +151,7 @@ def file_request(project, module, roots: list[Root]) -> FileRequest:
 def confirm(strategy: Strategy, run, settings: ConfirmSettings) -> list:
     """`run.findings`, marked by `strategy` with what torch does; ConfirmError (exit 2) when torch is missing."""
     requests = strategy.requests(run, settings)
+    add_constructions(run.project, requests, settings.factories)
     torch_version = probe_torch(settings.python)
     if strategy.isolate_roots:
         requests = [request.only(root) for request in requests for root in request.roots]

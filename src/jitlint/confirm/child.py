@@ -8,7 +8,8 @@ reach jitlint's protocol or output.
 
 One request per file (or per root, for a strategy that isolates them):
     {"file", "module", "root": sys.path entry, "roots": [{"name", "kind": "class" | "function", "inputs": spec | null,
-     "options": {...}}], "factories": {"mod:Cls": "mod:fn"}, "user_roots": [dirs], "options": {...}}
+     "options": {...}, "constructions": [{"args", "kwargs", "where"}]}], "factories": {"mod:Cls": "mod:fn"},
+     "user_roots": [dirs], "options": {...}}
 One response each:
     {"import_error": str | null, "roots": {name: {"built": bool, "reason": str, "passed": bool,
      "observations": [{"file", "line", "message", "kind", ...}], "opaque": [names], ...}}}
@@ -16,18 +17,23 @@ One response each:
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import inspect
 import json
 import os
 import sys
+import time
 import traceback
 import warnings
 from typing import Callable, NamedTuple
 
 # How many times a strategy's retry loop captures one root: each failure makes its culprit opaque and tries again.
 MAX_ATTEMPTS = 20
+# The share of a request's time limit after which its child starts no new root and no new capture: what was seen
+# by then is answered, rather than nothing when the limit kills the child.
+DEADLINE_SHARE = 0.85
 
 
 class Inputs(NamedTuple):
@@ -99,7 +105,7 @@ class Context:
     files are the user's, more example inputs, and the retry loop."""
 
     def __init__(self, torch, module, name: str, kind: str, options: dict, user_roots: list[str],
-                 inputs: str | None = None) -> None:
+                 inputs: str | None = None, deadline: float | None = None) -> None:
         self.torch = torch
         self.module = module
         self.name = name
@@ -108,6 +114,12 @@ class Context:
         self.user_roots = user_roots
         self.inputs = inputs  # the root's declared inputs function ("module:function"), if any
         self.max_attempts = options.get("max_attempts", MAX_ATTEMPTS)  # a run may bound it (one attempt: no retry)
+        self.deadline = deadline  # time.monotonic() past which nothing new is started (None: no limit)
+
+    def out_of_time(self) -> bool:
+        """Whether the request's time is nearly out: a strategy starts no new capture then (`until_clean` stops by
+        itself, with `out_of_time` in its result)."""
+        return self.deadline is not None and time.monotonic() > self.deadline
 
     def is_user_file(self, path: str) -> bool:
         """Whether `path` is one of the user's files (under a root of the linted files, not an installed package)."""
@@ -126,7 +138,9 @@ class Context:
         be. The loop stops when nothing new was made opaque."""
         observations: list[dict] = []
         opaque: list[str] = []
-        for _attempt in range(self.max_attempts):
+        for attempt_number in range(self.max_attempts):
+            if attempt_number and self.out_of_time():
+                return {"passed": False, "observations": observations, "opaque": opaque, "out_of_time": True}
             try:
                 attempt()
                 return {"passed": True, "observations": observations, "opaque": opaque}
@@ -157,18 +171,16 @@ def _build(module, root: dict, factories: dict, module_name: str, result: dict):
         return None, None
     if root.get("kind", "class") == "class":
         key = f"{module_name}:{root['name']}"
-        try:
-            if key in factories:
+        if key in factories:
+            try:
                 value = resolve(factories[key])()
-            else:
-                missing = missing_arguments(value)
-                if missing:
-                    result["reason"] = f"needs constructor arguments: {', '.join(missing)} (declare a factory)"
-                    return None, None
-                value = value()
-        except BaseException as error:  # SystemExit and KeyboardInterrupt from user code included
-            result["reason"] = f"building it raised {type(error).__name__}: {str(error)[:200]}"
-            return None, None
+            except BaseException as error:  # SystemExit and KeyboardInterrupt from user code included
+                result["reason"] = f"building it raised {type(error).__name__}: {str(error)[:200]}"
+                return None, None
+        else:
+            value = _construct(value, root.get("constructions") or [], result)
+            if value is None:
+                return None, None
     inputs = None
     if root.get("inputs"):
         try:
@@ -179,7 +191,36 @@ def _build(module, root: dict, factories: dict, module_name: str, result: dict):
     return value, inputs
 
 
+def _construct(cls, constructions: list[dict], result: dict):
+    """An instance of `cls`: built with its defaults (when every parameter has one), else (or when that raises)
+    with the literal arguments of each construction site the parent found (`constructions.py`), in order; None with
+    the reason in `result` when none builds. `result["built_with"]` names the site used."""
+    missing = missing_arguments(cls)
+    attempts = ([] if missing else [None]) + list(constructions)
+    first_error = None
+    for site in attempts:
+        try:
+            if site is None:
+                return cls()
+            args = [ast.literal_eval(text) for text in site.get("args", [])]
+            kwargs = {name: ast.literal_eval(text) for name, text in site.get("kwargs", {}).items()}
+            instance = cls(*args, **kwargs)
+        except BaseException as error:  # SystemExit and KeyboardInterrupt from user code included
+            first_error = first_error or error
+            continue
+        result["built_with"] = site["where"]
+        return instance
+    tried = f" (nor with the arguments of {len(constructions)} construction site(s) in the project)" \
+        if constructions else ""
+    if missing:
+        result["reason"] = f"needs constructor arguments: {', '.join(missing)} (declare a factory){tried}"
+    else:
+        result["reason"] = f"building it raised {type(first_error).__name__}: {str(first_error)[:200]}{tried}"
+    return None
+
+
 def check_file(torch, strategy, request: dict) -> dict:
+    started = time.monotonic()
     root = request["root"]
     if root not in sys.path:
         sys.path.insert(0, root)
@@ -190,19 +231,26 @@ def check_file(torch, strategy, request: dict) -> dict:
         response["import_error"] = _first_line(error, 300)
         return response
     user_roots = [os.path.realpath(path) for path in request["user_roots"]]
+    limit = request.get("time_limit")
+    deadline = started + limit * DEADLINE_SHARE if limit else None
     for entry in request["roots"]:
         result: dict = {"built": False, "reason": "", "passed": False, "observations": [], "opaque": []}
         response["roots"][entry["name"]] = result
+        if deadline is not None and time.monotonic() > deadline:
+            result["reason"] = f"not checked: the file's time limit ({limit:g} s) ran out before it"
+            continue
         target, inputs = _build(module, entry, request.get("factories", {}), request["module"], result)
         options = {**request.get("options", {}), **entry.get("options", {})}
         context = Context(torch, module, entry["name"], entry.get("kind", "class"), options, user_roots,
-                          entry.get("inputs"))
+                          entry.get("inputs"), deadline)
         if target is None:
             unbuilt = getattr(strategy, "run_unbuilt", None)
             cls = getattr(module, entry["name"], None)
             if unbuilt is not None and inspect.isclass(cls) and result["reason"].startswith("needs constructor"):
                 # what the strategy can say of the class without an instance (it stays unbuilt, for the reason)
-                result["observations"] = list(unbuilt(cls, context).get("observations", []))
+                said = unbuilt(cls, context)
+                result.update({key: value for key, value in said.items() if key not in ("built", "reason", "passed")})
+                result["observations"] = list(said.get("observations", []))
             continue
         result["built"] = True
         result.update(strategy.run(target, inputs, context))

@@ -38,6 +38,9 @@ class Root:
     kind: str = "class"  # "class": built (a factory, or a constructor whose arguments all have defaults); "function"
     inputs: str | None = None  # "module:function" returning its example inputs, for strategies that run the model
     options: dict = field(default_factory=dict)  # JSON for the strategy's child side (`ctx.options`)
+    # literal arguments the project builds the class with, tried when its defaults are missing or fail
+    # (`constructions.py`): [{"args": [source], "kwargs": {name: source}, "where": "file:line"}]
+    constructions: list = field(default_factory=list)
 
 
 @dataclass
@@ -220,7 +223,7 @@ def run_requests(
                 message = {
                     "file": str(request.path), "module": request.module, "root": request.root,
                     "roots": _roots_json(request), "factories": factories, "user_roots": user_roots,
-                    "options": options,
+                    "options": options, "time_limit": timeout,
                 }
                 response, failure = child.check(message, timeout)
                 if response is None or fresh_child:

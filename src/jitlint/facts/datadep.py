@@ -28,6 +28,7 @@ The kinds of value (strings, None when nothing is known):
 - "shape": `x.shape` / `x.size()` of a tensor; "ddshape": the same of a "ddtensor" (its items are what the
   policy's `size` says of a "ddtensor");
 - "size": one size that the capture records as a value of the program (a policy's `size`: torch.jit.trace);
+  "sizes": a list comprehension or generator of them (`comprehension_kinds`);
 - "baked": a Python number the capture computed once from a recorded size (`int(x.shape[0])`, `math.sqrt(...)`,
   `len(x)`): a constant of the captured program (a policy's `builtin`);
 - "prop": a Python value that describes an input without being recorded (its rank, dtype: a policy's `rank`,
@@ -129,6 +130,8 @@ class DatadepDomain(CallKinds, FlowDomain):
             return self._subscript(node, frame)
         if isinstance(node, cst.Call):
             return self._call(node, frame)
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)) and self.policy.comprehension_kinds:
+            return {"size": "sizes", "tensor": "tensors"}.get(self._element_kind(node, frame) or "")
         if isinstance(node, (cst.Tuple, cst.List)) and self.policy.tuple_kinds:
             if not any(isinstance(element, cst.StarredElement) for element in node.elements):
                 return display([self.kind(element.value, frame) for element in node.elements])
@@ -191,6 +194,25 @@ class DatadepDomain(CallKinds, FlowDomain):
             return self.kind(node.value, frame)
         return None
 
+    def _element_kind(self, node: cst.ListComp | cst.GeneratorExp, frame: Frame) -> str | None:
+        """The kind of a comprehension's element, its `for` targets bound to the items of what they iterate (in a
+        scope of their own: the function's names are not rebound)."""
+        inner = Frame(frame.walker, dict(frame.values), dict(frame.depth), frame.level)
+        clause: cst.CompFor | None = node.for_in
+        while clause is not None:
+            if clause.asynchronous is not None:
+                return None
+            if isinstance(clause.target, cst.Name):
+                inner.values[clause.target.value] = self.policy.loop_item(self.kind(clause.iter, inner))
+            else:  # `for a, b in zip(xs, ys)`, `for i, x in enumerate(xs)`: each name from its own iterable
+                parts = self.zipped(clause.iter, clause.target, inner)
+                if parts is None or not all(isinstance(element.value, cst.Name) for element in clause.target.elements):
+                    return None
+                for element, kind in zip(clause.target.elements, parts):
+                    inner.values[element.value.value] = kind
+            clause = clause.inner_for_in
+        return self.kind(node.elt, inner)
+
     def _attribute(self, node: cst.Attribute, frame: Frame) -> str | None:
         attr = node.attr.value
         if isinstance(node.value, cst.Name) and node.value.value == self.self_name and self.self_name is not None:
@@ -234,6 +256,11 @@ class DatadepDomain(CallKinds, FlowDomain):
             return "tensor"
         if any(getattr(kind, "qualified", None) in PARAMETER_CLASSES for info in infos for kind in info.kinds):
             return "tensor"
+        if self.policy.follow_returns:  # what a method of the class built it from returns
+            built = {self._built_by_method(owner, info) for owner in owners
+                     if (info := self.ctx.project.attributes(owner).get(name)) is not None}
+            if len(built) == 1:
+                return next(iter(built))
         return None
 
     def _subscript(self, node: cst.Subscript, frame: Frame) -> str | None:
@@ -252,6 +279,8 @@ class DatadepDomain(CallKinds, FlowDomain):
             return self.policy.size("ddtensor" if base == "ddshape" else "tensor")
         if base == "datalist":
             return "data"
+        if base == "sizes":
+            return base if any(isinstance(element.slice, cst.Slice) for element in node.slice) else "size"
         if base in ("tensors", "ddtensors") and any(isinstance(element.slice, cst.Slice) for element in node.slice):
             return base  # a slice of a sequence of tensors is one
         if base == "tensors":
@@ -281,18 +310,36 @@ class DatadepDomain(CallKinds, FlowDomain):
         if param.annotation is None:
             # TorchScript types an unannotated parameter as a Tensor; export's inputs are tensors: forward only.
             return "tensor" if self.is_forward and param.default is None else None
-        annotation = param.annotation.annotation
+        return self._annotated(param.annotation.annotation, self.imports)
+
+    def _annotated(self, annotation: cst.BaseExpression, imports) -> str | None:
+        """The kind an annotation gives: "tensor" (`Tensor`, `Optional[Tensor]`), "tensors" (`List[Tensor]`...)."""
         if self.policy.union_annotations:
             annotation = _without_none(annotation)
         outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-        qualified = self.imports.qualify(outer) or ""
+        qualified = imports.qualify(outer) or ""
         if qualified in TENSOR_ANNOTATIONS:
             return "tensor"
         if isinstance(annotation, cst.Subscript) and qualified in OPTIONAL | SEQUENCE_ANNOTATIONS:
             inner = annotation.slice[0].slice
-            if isinstance(inner, cst.Index) and (self.imports.qualify(inner.value) or "") in TENSOR_ANNOTATIONS:
+            if isinstance(inner, cst.Index) and (imports.qualify(inner.value) or "") in TENSOR_ANNOTATIONS:
                 return "tensor" if qualified in OPTIONAL else "tensors"
         return None
+
+    def _built_by_method(self, owner, info) -> str | None:
+        """`self.<name> = self.<method>(...)` in `__init__`, every time, with a method annotated to return tensors
+        (`-> list[Tensor]`): the kind the annotation gives."""
+        kinds = set()
+        for value in info.init_values:
+            node = value.node
+            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                    and isinstance(node.func.value, cst.Name)):
+                return None
+            method = self.ctx.project.find_method(owner, node.func.attr.value)
+            if method is None or method.node.returns is None:
+                return None
+            kinds.add(self._annotated(method.node.returns.annotation, method.module.imports))
+        return next(iter(kinds)) if len(kinds) == 1 else None
 
     def read(self, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         self.frame = frame
@@ -319,7 +366,7 @@ class DatadepDomain(CallKinds, FlowDomain):
             return self.policy.size("ddtensor" if value == "ddshape" else "tensor")
         if is_tuple(value):
             return same(value)
-        return {"tensors": "tensor", "ddtensors": "ddtensor", "datalist": "data"}.get(value or "")
+        return {"tensors": "tensor", "ddtensors": "ddtensor", "datalist": "data", "sizes": "size"}.get(value or "")
 
     def _bind(self, frame: Frame, name: str, value) -> None:
         self._memo.clear()

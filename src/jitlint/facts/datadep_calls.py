@@ -157,6 +157,8 @@ class CallKinds:
             return self.policy.length(args[0] if args else None)
         if name in ("list", "tuple") and args and (args[0] in ("shape", "ddshape") or is_tuple(args[0])):
             return args[0]  # the sizes, in a list
+        if name in ("min", "max", "sum") and args == ["sizes"]:
+            return "size"  # of a sequence of recorded sizes: one of them, or their recorded sum
         if name in ("min", "max", "abs", "round", "sum", "divmod", "pow"):
             args = flat(args)
             if "data" in args:

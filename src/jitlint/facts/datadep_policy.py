@@ -44,6 +44,10 @@ class DatadepPolicy:
     # `.shape` of a value of unknown kind (what a submodule of unknown class returns) is a tensor's: what else has a
     # `.shape` in model code is a NumPy array, whose kind is known where it is made (`.numpy()`, `np.*`).
     shape_of_unknown: ClassVar[bool] = False
+    # A list comprehension or generator expression whose element is a recorded size is a sequence of them ("sizes":
+    # `[b.size(0) for b in boxes]`, `(s < m for s in x.shape[-2:])`), one of tensors is "tensors"; its items, when
+    # iterated, indexed or unpacked, are what its element is. False: a comprehension is unknown.
+    comprehension_kinds: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.events: list = []
@@ -73,7 +77,7 @@ class DatadepPolicy:
     def loop_item(self, iterable: str | None) -> str | None:
         """What a `for` loop over a value of kind `iterable` binds to its target."""
         return {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor",
-                "ddtensors": "ddtensor"}.get(iterable or "")
+                "ddtensors": "ddtensor", "sizes": "size", "mask": "mask"}.get(iterable or "")
 
     def length(self, value: str | None) -> str | None:
         """`len(value)`."""

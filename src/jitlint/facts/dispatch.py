@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.facts.constructions import calls_of
 from jitlint.facts.syntax import OneScope, returns_in, target_names
 from jitlint.walk import walk
 
@@ -209,3 +210,106 @@ def _collect(project, caller: "FunctionInfo", value: cst.BaseExpression, found: 
         for arg in value.args:  # a default the lookup may give
             if not arg.star:
                 _collect(project, caller, arg.value, found, depth + 1)
+
+
+# -- methods of a submodule: `self.<attribute>.<method>(...)` -------------------------------------------------------
+def _classes_of(project: "ProjectIndex", function: cst.FunctionDef | None, imports, value: cst.BaseExpression,
+                found: list, depth: int) -> None:
+    """The project classes `value` (an expression of `function`, or of a module's top level when None) may be an
+    instance of: a call of a class, either side of `a or b` / `a if c else b`, what a local name is assigned."""
+    if depth > _DEPTH:
+        return
+    if isinstance(value, cst.Call):
+        klass = project.resolve_class(imports.qualify(value.func))
+        if klass is not None and klass not in found:
+            found.append(klass)
+    elif isinstance(value, cst.BooleanOperation):
+        _classes_of(project, function, imports, value.left, found, depth + 1)
+        _classes_of(project, function, imports, value.right, found, depth + 1)
+    elif isinstance(value, cst.IfExp):
+        _classes_of(project, function, imports, value.body, found, depth + 1)
+        _classes_of(project, function, imports, value.orelse, found, depth + 1)
+    elif isinstance(value, cst.Name) and function is not None:
+        local, _unknown = run_fact(project, LocalValues, function)
+        for assigned in local.get(value.value, ()):
+            _classes_of(project, function, imports, assigned, found, depth + 1)
+
+
+class PassedClasses(RunFact):
+    """The project classes the project passes to each parameter of a class's `__init__` where it builds one
+    (`Model(block=Block(...))`, `block = kwargs.pop("block", None) or Block(...); Model(block=block)`), in the
+    modules of the run that name the class: {parameter name: [class, ...]}."""
+
+    @classmethod
+    def compute(cls, project, klass: "ClassInfo") -> dict[str, list]:
+        init = project.find_method(klass, "__init__")
+        if init is None:
+            return {}
+        params = init.node.params
+        positional = [param.name.value for param in (*params.posonly_params, *params.params)][1:]
+        named = set(positional) | {param.name.value for param in params.kwonly_params}
+        passed: dict[str, list] = {}
+        for module in list(project.modules.values()):
+            if module.text is not None and klass.name not in module.text:
+                continue
+            imports = module.imports
+            for node, _init_of, function in calls_of(project, module).ordered:
+                if project.resolve_class(imports.qualify(node.func)) is not klass:
+                    continue
+                for index, arg in enumerate(node.args):
+                    if arg.star:
+                        continue
+                    name = arg.keyword.value if arg.keyword is not None else (
+                        positional[index] if index < len(positional) else None)
+                    if name in named:
+                        _classes_of(project, function, imports, arg.value, passed.setdefault(name, []), 0)
+        return passed
+
+
+def _parameter_of_init(klass: "ClassInfo", value: cst.BaseExpression) -> str | None:
+    """The `__init__` parameter an attribute's assigned value names (`self.block = block`), if it is one."""
+    init = klass.methods.get("__init__")
+    if init is None or not isinstance(value, cst.Name):
+        return None
+    params = init.node.params
+    names = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    return value.value if value.value in names else None
+
+
+def attribute_classes(project: "ProjectIndex", owner: "ClassInfo", name: str) -> list:
+    """The project classes `self.<name>` of `owner` may hold: the classes assigned to it, and those the project
+    passes to the `__init__` parameter assigned to it."""
+    info = project.attributes(owner).get(name)
+    if info is None:
+        return []
+    found = []
+    for constructor in sorted(info.constructors):
+        klass = project.resolve_class(constructor)
+        if klass is not None and klass not in found:
+            found.append(klass)
+    for current in project.mro(owner):
+        own = current.own_attributes.get(name)
+        for value in own.init_values if own is not None else ():
+            parameter = _parameter_of_init(current, value.node)
+            if parameter is not None:
+                for klass in run_fact(project, PassedClasses, current).get(parameter, ()):
+                    if klass not in found:
+                        found.append(klass)
+    return found
+
+
+def submodule_methods(project: "ProjectIndex", caller: "FunctionInfo", func: cst.BaseExpression) -> list:
+    """The methods `self.<attribute>.<method>` (what a call in a method of `caller`'s class calls) may be: that
+    method of each project class the attribute may hold."""
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute)
+            and isinstance(func.value.value, cst.Name) and caller.cls is not None and caller.bound_first_param):
+        return []
+    params = caller.node.params.params
+    if not params or func.value.value.value != params[0].name.value:
+        return []
+    found = []
+    for klass in attribute_classes(project, caller.cls, func.value.attr.value):
+        method = project.find_method(klass, func.attr.value)
+        if method is not None and method not in found:
+            found.append(method)
+    return found

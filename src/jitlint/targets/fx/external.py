@@ -83,6 +83,31 @@ def table() -> dict[str, ExternalCallable]:
     return found
 
 
+@dataclass(frozen=True)
+class TorchForward:
+    """A torch.nn class whose own `forward` fails on a Proxy input when it runs as traced code, which it does for a
+    subclass defined outside torch.nn (only torch.nn's own classes are leaves). `hook`: the method of `self` that
+    forward calls first with the input (a subclass may override it); `fails`: "hook" when the failure is in that
+    method (an override decides instead), "forward" when forward itself fails after it."""
+
+    name: str
+    hook: str | None
+    fails: str
+    exception: str
+    says: str
+
+
+@lru_cache(maxsize=1)
+def torch_forwards() -> dict[str, TorchForward]:
+    """Every torch.nn class the [[forward]] entries of `torch_checks.toml` list (as `ImportTable.qualify` spells it)."""
+    data = tomllib.loads(TORCH_TABLE.read_text(encoding="utf-8"))
+    found: dict[str, TorchForward] = {}
+    for entry in data.get("forward", []):
+        for name in entry["classes"]:
+            found[name] = TorchForward(name, entry.get("hook"), entry["fails"], entry["exception"], entry["message"])
+    return found
+
+
 def external_callable(qualified: str) -> ExternalCallable | None:
     """The table's entry for a qualified name, or None (unknown)."""
     return table().get(qualified)

@@ -21,7 +21,8 @@ class TraceResult:
 class ProxyAsBool(TraceResult):
     """`bool()` of a Proxy: `TraceError: symbolically traced variables cannot be used as inputs to control flow`.
     `construct`: "if", "while", "assert", "ternary", "and/or", "not", "bool()", "comprehension", "chained
-    comparison", "in", "builtin"."""
+    comparison", "in", "builtin", "validation" (a torch function's own test of its argument), "module-method"
+    (`module.to(<Proxy>)` and the like), "torch-forward" (torch.nn's own forward, inherited by a project class)."""
 
     construct: str = "if"
     exception = "TraceError"

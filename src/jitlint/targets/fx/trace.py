@@ -27,8 +27,9 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.capture import NOT_LOGIC, Capture, CapturedFunction, CapturePolicy, PruningScanner, fold_logic
-from jitlint.names import ImportTable
+from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
+from jitlint.targets.fx.external import TorchForward, torch_forwards
 from jitlint.targets.fx.settings import FxSettings
 from jitlint.walk import walk
 
@@ -197,14 +198,42 @@ def _class_decorators(cls: ClassInfo) -> set[str]:
     return names
 
 
+def torch_forward(project: ProjectIndex, cls: ClassInfo) -> TorchForward | None:
+    """What `torch_checks.toml` says of the torch.nn class whose `forward` a project module class inherits (the first
+    torch.nn base in its bases' order), or None when it lists nothing for it."""
+    for current in project.mro(cls):
+        for base in current.base_names:
+            if base and base.startswith("torch.nn."):
+                return torch_forwards().get(base)
+    return None
+
+
+def torch_forward_override(project: ProjectIndex, cls: ClassInfo) -> FunctionInfo | None:
+    """The project's override of the method torch's inherited `forward` calls first with the input
+    (`_check_input_dim` of a BatchNorm subclass)."""
+    entry = torch_forward(project, cls)
+    if entry is None or entry.hook is None:
+        return None
+    return project.find_method(cls, entry.hook)
+
+
+def torch_forward_hook(project: ProjectIndex, cls: ClassInfo) -> FunctionInfo | None:
+    """`torch_forward_override` of a class that defines no forward of its own: what stands for its forward."""
+    if project.find_method(cls, "forward") is not None:
+        return None
+    return torch_forward_override(project, cls)
+
+
 def submodule_classes(project: ProjectIndex) -> frozenset[int]:
     """Module classes (ids) traced as parts of a model rather than as the model itself: another module class of the
     project builds them or passes them on (a parent's `__init__`, `_make_layer(Block, ...)`), or functions only
     pass them on (`_create(Block, ...)`, `build_model_with_cfg(Model, ...)`). They are called with what their
     caller passes (an argument a call omits keeps its default). The others are the classes users trace themselves
     (roots): never referred to, or built by a function or by a class that is not a module (`model = ResNet(...)`
-    in a builder, a trainer's `get_model`). An `isinstance`/`issubclass` test names a class without using it.
-    Every forward parameter of a root becomes a Proxy placeholder, flags with defaults too."""
+    in a builder, a trainer's `get_model`). An `isinstance`/`issubclass` test names a class without using it, so
+    does a module-level alias (`bN = BatchNorm`), and so does a module class's method that runs neither while it
+    is built nor while it is traced (the v1 transform a `__prepare_scriptable__` returns is not part of the
+    module, which a user may trace; `symbolic_trace` takes any module). Every forward parameter of a root becomes a Proxy placeholder, flags with defaults too."""
     return _class_references(project)[0]
 
 
@@ -224,19 +253,27 @@ def _class_references(project: ProjectIndex) -> tuple[frozenset[int], frozenset[
     built_by_function: set[int] = set()
     as_attribute: set[int] = set()
     otherwise: set[int] = set()
+    seen: dict = {}  # per class: the methods building or tracing runs; per method: its `_SelfAttributes`
     for module in list(project.modules.values()):
         if module.text is not None and not any(name in module.text for name in names):
             continue
         collector = _References(names)
         walk(module.tree, collector)
-        for node, inside, called in collector.found:
+        for node, inside, called, method in collector.found:
+            if id(node) in collector.aliases:
+                continue
             target = project.resolve_class(module.imports.qualify(node))
             if target is None or not project.is_module_class(target):
                 continue
+            enclosing = module.classes.get(inside) if inside is not None else None
+            if enclosing is not None and project.is_module_class(enclosing) and not (
+                    id(node) in collector.attribute_values or _builds_submodules(
+                        project, enclosing, method, collector.class_attributes.get(id(node)), seen)):
+                continue  # named where no module is built or traced (`__prepare_scriptable__`, a class attribute
+                # nothing built or traced reads): the module being built does not hold one
             (as_attribute if id(node) in collector.attribute_values else otherwise).add(id(target))
             if inside is not None and target.module is module and target.name == inside:
                 continue  # its own body
-            enclosing = module.classes.get(inside) if inside is not None else None
             if enclosing is not None and project.is_module_class(enclosing) and (
                     called or id(node) in collector.arguments):
                 in_classes.add(id(target))  # a parent module builds it, or hands it to what builds it
@@ -249,14 +286,99 @@ def _class_references(project: ProjectIndex) -> tuple[frozenset[int], frozenset[
     return result
 
 
+# Methods that run when a module is built or traced: what they build may be a submodule or traced through.
+_BUILD_OR_TRACE = ("__init__", "forward", "__call__")
+
+
+def _builds_submodules(project: ProjectIndex, cls: ClassInfo, method: str | None, attributes: tuple[str, ...] | None,
+                       cache: dict) -> bool:
+    """Whether a class named in the body of module class `cls` may end up inside a module being built or traced.
+    In a method (`method`): when that method runs while an instance is built or traced (`__init__`, `forward`, and
+    what they call on `self`, along the MRO). In a class-level `NAME = Cls` (`attributes`): when such a method
+    reads `self.NAME`. Another class-level use (a default, a table) is taken to be one."""
+    if method is None and not attributes:
+        return True
+    key = ("methods", id(cls))
+    names = cache.get(key)
+    if names is None:
+        names = cache[key] = _methods_run_by_build_or_trace(project, cls, cache)
+    if method is not None:
+        return method in names
+    return any(attribute in _self_attributes_read(project, cls, names, cache) for attribute in attributes)
+
+
+def _methods_run_by_build_or_trace(project: ProjectIndex, cls: ClassInfo, cache: dict) -> set[str]:
+    names: set[str] = set()
+    pending = list(_BUILD_OR_TRACE)
+    while pending:
+        name = pending.pop()
+        if name in names:
+            continue
+        names.add(name)
+        for current in project.mro(cls):
+            function = current.methods.get(name)
+            if function is not None:
+                pending.extend(_SelfAttributes.of(function, cache).called)
+    return names
+
+
+def _self_attributes_read(project: ProjectIndex, cls: ClassInfo, methods: set[str], cache: dict) -> set[str]:
+    read: set[str] = set()
+    for current in project.mro(cls):
+        for name in methods:
+            function = current.methods.get(name)
+            if function is not None:
+                read |= _SelfAttributes.of(function, cache).read
+    return read
+
+
+class _SelfAttributes(cst.CSTVisitor):
+    """The attributes a method reads on its first parameter (`self.x`, `cls.x`, `type(self).x`) and the methods it
+    calls on it or on `super()`."""
+
+    def __init__(self, self_name: str | None) -> None:
+        self.self_name = self_name
+        self.read: set[str] = set()
+        self.called: set[str] = set()
+
+    @classmethod
+    def of(cls, function: FunctionInfo, cache: dict) -> "_SelfAttributes":
+        found = cache.get(id(function.node))
+        if found is None:
+            found = cache[id(function.node)] = cls(first_param_name(function.node))
+            walk(function.node.body, found)
+        return found
+
+    def _is_self(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Name):
+            return expr.value == self.self_name
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+            if expr.func.value == "super":
+                return True
+            return expr.func.value == "type" and len(expr.args) == 1 and self._is_self(expr.args[0].value)
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self._is_self(node.value):
+            self.read.add(node.attr.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and self._is_self(node.func.value):
+            self.called.add(node.func.attr.value)
+
+
 class _References(cst.CSTVisitor):
     """Names and dotted names that may refer to a project class: with the top-level class they sit in (None at
-    module level and in functions), and whether they are called."""
+    module level and in functions), whether they are called, and the method of that class they are in (None in
+    its body)."""
 
     def __init__(self, names: set[str]) -> None:
         self.names = names
-        self.found: list[tuple[cst.BaseExpression, str | None, bool]] = []
+        self.found: list[tuple[cst.BaseExpression, str | None, bool, str | None]] = []
         self.classes: list[str] = []
+        self.functions: list[tuple[str, int]] = []  # enclosing defs, with the number of classes around each
+        self.class_attributes: dict[int, tuple[str, ...]] = {}  # the class of a top-level class's `NAME = Cls`
+        self.aliases: set[int] = set()  # the class of a module-level `NAME = Cls`
         self.bases: set[int] = set()
         self.called: set[int] = set()
         self.attribute_values: set[int] = set()  # the class of `self.<name> = Cls(...)`
@@ -268,6 +390,26 @@ class _References(cst.CSTVisitor):
         if isinstance(value, cst.Call) and all(
                 isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) for t in node.targets):
             self.attribute_values.add(id(value.func))
+        self._class_attribute([t.target for t in node.targets], value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._class_attribute([node.target], node.value)
+
+    def _class_attribute(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
+        if not self.classes and not self.functions and isinstance(value, (cst.Name, cst.Attribute)):
+            self.aliases.add(id(value))  # `bN = BatchNorm` at module level: another name, not a use
+            return
+        if len(self.classes) == 1 and not self.functions and isinstance(value, (cst.Name, cst.Attribute)):
+            names = tuple(t.value for t in targets if isinstance(t, cst.Name))
+            if len(names) == len(targets):
+                self.class_attributes[id(value)] = names
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.append((node.name.value, len(self.classes)))
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.pop()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self.classes.append(node.name.value)
@@ -293,7 +435,8 @@ class _References(cst.CSTVisitor):
     def _found(self, node: cst.BaseExpression) -> None:
         if id(node) in self.type_tests:
             return  # `isinstance(m, Cls)` names the class without using it
-        self.found.append((node, self.classes[0] if self.classes else None, id(node) in self.called))
+        method = self.functions[0][0] if self.functions and self.functions[0][1] == 1 else None
+        self.found.append((node, self.classes[0] if self.classes else None, id(node) in self.called, method))
 
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in self.names and id(node) not in self.bases:
@@ -344,6 +487,9 @@ class TracePolicy(CapturePolicy):
                 forward = project.find_method(cls, "forward")
                 if forward is not None:
                     yield forward, cls, f"forward of {cls.name}"
+                hook = torch_forward_override(project, cls)
+                if hook is not None:
+                    yield hook, cls, f"{hook.name} of {cls.name}, called by the forward it inherits from torch.nn"
 
     def body_captured(self, function: FunctionInfo) -> bool:
         if "torch.jit.script" in function.decorators:
@@ -364,10 +510,14 @@ class TracePolicy(CapturePolicy):
 
 
 def is_root_forward(policy: TracePolicy, entry: CapturedFunction) -> bool:
-    """A forward of a module class that no other module class of the project uses: users trace it themselves."""
+    """A forward of a module class that no other module class of the project uses: users trace it themselves. The
+    method torch's inherited forward calls with the input (`torch_forward_hook`) stands for the forward of a class
+    that defines none."""
     info = entry.info
-    if info.name != "forward" or info.cls is None:
+    if info.cls is None:
         return False
     owners = entry.owners or [info.cls]
+    if info.name != "forward":
+        owners = [owner for owner in owners if torch_forward_hook(policy.project, owner) is info]
     used = submodule_classes(policy.project)
     return any(policy.project.is_module_class(owner) and id(owner) not in used for owner in owners)

@@ -81,7 +81,13 @@ from jitlint.targets.fx.scan import (
     nested_definitions,
     try_bodies,
 )
-from jitlint.targets.fx.trace import TRACE_TIME_VALUES, attribute_only_classes, is_root_forward
+from jitlint.targets.fx.trace import (
+    TRACE_TIME_VALUES,
+    attribute_only_classes,
+    is_root_forward,
+    torch_forward,
+    torch_forward_override,
+)
 from jitlint.targets.fx.values import (
     CONCRETE,
     EMPTY,
@@ -1660,6 +1666,8 @@ class FunctionTrace(FlowDomain[Value]):
                     TypeValue(owner.qualname) if method.bound_first_param == "class" else None)
                 results.append(self.project_call(node, method, owner, args, bound))
             return join_all(results)
+        if owners and self.project.is_module_class(self.owner) and external_callable(f"torch.nn.Module.{name}"):
+            return self.method_call(node, Module(frozenset(owners)), name, args, node.func)  # `self.to(x.device)`
         value = self.self_attribute(name)
         return self.call_value(node, value, args)
 
@@ -1678,9 +1686,30 @@ class FunctionTrace(FlowDomain[Value]):
             if current is cls:
                 after = True
         if name == "forward":
-            # a torch.nn class's forward (`class MyConv(nn.Conv2d)`): recorded like a leaf's
+            # a torch.nn class's forward (`class MyConv(nn.Conv2d)`): recorded like a leaf's, unless it fails
+            found = self.torch_forward_call(node, owner, args)
+            if found is not None:
+                return found
             return PROXY if args.holds_proxy() else Unknown(args.may_hold_proxy())
         return Unknown(args.may_hold_proxy())
+
+    def torch_forward_call(self, node: cst.Call, cls: ClassInfo, args: Arguments) -> Value | None:
+        """The forward a project module class inherits from torch.nn, run as traced code (the class is not a leaf),
+        when `torch_checks.toml` says it fails on a Proxy input and one is given (None otherwise); the method it
+        calls first with the input (`_check_input_dim`) is the project's when the class overrides it."""
+        entry = torch_forward(self.project, cls)
+        if entry is None or not args.holds_proxy():
+            return None
+        hook = torch_forward_override(self.project, cls)
+        if hook is not None:
+            first = args.positional[:1] or list(args.keywords.values())[:1]
+            self.project_call(node, hook, cls, Arguments(first), Module(frozenset([cls])))
+            if self.halted:
+                return OPAQUE
+            if entry.fails == "hook":
+                return PROXY
+        self.report(ProxyAsBool(node, "torch-forward"))
+        return OPAQUE
 
     def method_call(self, node: cst.Call, receiver: Value, name: str, args: Arguments,
                     base: cst.BaseExpression) -> Value:
@@ -1700,6 +1729,11 @@ class FunctionTrace(FlowDomain[Value]):
                             results.append(either(self.project_call(node, method, cls, args, Module(frozenset([cls])))))
             if results:
                 return join_all(results)
+            inherited = external_callable(f"torch.nn.Module.{name}")
+            if inherited is not None and inherited.kind == "module-method" and (receiver.classes or receiver.container):
+                # a module of known classes (an item of a module of unknown class may be a tensor: a BufferDict's)
+                found = self.external_call(node, inherited, args, "module-method")
+                return OPAQUE if found is OPAQUE else receiver  # these return the module itself
             if receiver.container and name in ("values", "children", "modules"):
                 return Seq("list", None, receiver.element())
             if receiver.container and name == "items":
@@ -1810,7 +1844,8 @@ class FunctionTrace(FlowDomain[Value]):
                 else:
                     forward = self.project.find_method(cls, "forward")
                     if forward is None:
-                        results.append(either(Unknown(True)))
+                        found = self.torch_forward_call(node, cls, args)
+                        results.append(either(Unknown(True) if found is None else found))
                     else:
                         results.append(either(self.project_call(node, forward, cls, args, Module(frozenset([cls])))))
         return join_all(results)
@@ -1915,12 +1950,13 @@ class FunctionTrace(FlowDomain[Value]):
             return PROXY
         return Unknown(args.may_hold_proxy())
 
-    def external_call(self, node: cst.Call, external: ExternalCallable, args: Arguments) -> Value:
+    def external_call(self, node: cst.Call, external: ExternalCallable, args: Arguments,
+                      construct: str = "validation") -> Value:
         """A library callable the table of external callables knows, called with these arguments."""
         if external.proxy == "raises":
             if any(holds_proxy(value) for value in external.triggering(args.positional, args.keywords)):
                 if external.exception == "TraceError":  # the callable's own `if` on the Proxy
-                    self.report(ProxyAsBool(node, "validation"))
+                    self.report(ProxyAsBool(node, construct))
                 else:
                     self.report(ExternalRejects(node, external.name, external.exception or "Exception",
                                                 external.says or ""))

@@ -81,6 +81,13 @@ def owner(result: R.Result, ctx: "RuleContext", function: cst.FunctionDef) -> st
         return "JIT412" if result.keyword is not None and result.form != "torch._check" or result.twice else "JIT416"
     if isinstance(result, R.SugaredMisuse):
         return "JIT415" if result.kind == "python-value" else "JIT435"
+    if isinstance(result, R.NotCallable):
+        # a parameter called is JIT426's (no default) or JIT430's (a default) by its own check
+        func = result.node.func if isinstance(result.node, cst.Call) else None
+        is_param = isinstance(func, cst.Name) and any(
+            param.name.value == func.value for param in (*function.params.posonly_params, *function.params.params,
+                                                         *function.params.kwonly_params))
+        return None if is_param or func is None else "JIT426"
     return None
 
 

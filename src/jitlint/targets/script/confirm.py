@@ -45,6 +45,7 @@ class RootStatus:
     reason: str
     ignored: dict[str, Observation]  # function ignored to go on -> the error it was ignored for
     units: dict[str, dict] = field(default_factory=dict)  # unit id -> how scripting it on its own went
+    built_with: str = ""  # "file:line" of the construction site whose arguments built it, if one did
 
 
 def _shape(text: str) -> str:
@@ -173,7 +174,8 @@ def _collect(results) -> tuple[list[Observation], dict[tuple[str, str], RootStat
         if outcome.failure:
             continue
         status = RootStatus(outcome.passed, outcome.reason, {},
-                            {unit["unit"]: unit for unit in outcome.details.get("units", [])})
+                            {unit["unit"]: unit for unit in outcome.details.get("units", [])},
+                            outcome.details.get("built_with", ""))
         roots[key] = status
         for error in outcome.observations:
             # A function ignored to go on was not checked, whatever made it fail; a module attribute left out of
@@ -183,7 +185,10 @@ def _collect(results) -> tuple[list[Observation], dict[tuple[str, str], RootStat
             if error.details.get("artifact"):
                 continue  # caused by jitlint's own ignoring, not by the user's code
             errors.append(error)
-        if outcome.built and not status.scripted and not status.reason:
+        if outcome.built and not status.scripted and not status.reason and outcome.details.get("out_of_time"):
+            status.reason = f"scripting {outcome.name} stopped when the file's time limit was nearly out (raise " \
+                            "`timeout` in [tool.jitlint.dynamic])"
+        elif outcome.built and not status.scripted and not status.reason:
             last = outcome.observations[-1].message if outcome.observations else "unknown error"
             status.reason = f"scripting {outcome.name} stopped at an error torch gives no usable location for: {last}"
     return errors, roots
@@ -270,7 +275,8 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         at_statement = error.file is not None and real(error.file) == path and first <= (error.line or 0) <= last
         # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:
         # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding.
-        relaxed = bool(error.details.get("relaxed"))
+        # (nor one seen scripting a unit of a class no instance of which was built: torch never compiled the rest)
+        relaxed = bool(error.details.get("relaxed")) or (bool(error.details.get("unbuilt")) and error.file is not None)
         by_message = not relaxed and (error.file is None or real(error.file) == path or real(error.file) not in
                                       linted) and error.root in reaching_roots and same_error(error.message,
                                                                                                finding.code)
@@ -327,6 +333,11 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
             return marked(finding, "unverified", f"{root[1]} was not checked", torch_version)
         if name is not None and name in status.ignored:
             masking = status.ignored[name]
+            stopped = _unit_stopped(function, reaching_roots, roots)
+            if stopped is not None:
+                return marked(finding, "unverified", f"masked: `{name}` scripted on its own stopped at line "
+                                                     f"{stopped['line']} ({_short(stopped['message'])}): "
+                                                     f"{stopped['why']}", torch_version)
             return marked(finding, "unverified", f"masked: torch stopped at another error in `{name}` first "
                                                  f"(line {masking.line}: {_short(masking.message)})", torch_version)
         if not status.scripted:
@@ -337,11 +348,25 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
             first = next(iter(status.ignored.values()))
             return marked(finding, "unverified", f"masked: {root[1]} scripted only with `{first.opaque}` ignored "
                                                  f"(line {first.line}: {_short(first.message)})", torch_version)
-    names = ", ".join(sorted(root[1] for root in reaching_roots))
+    names = ", ".join(root[1] + (f" (built with the arguments at {os.path.basename(roots[root].built_with)})"
+                                 if roots[root].built_with else "") for root in sorted(reaching_roots))
     result = marked(finding, "not-reproduced", f"torch {torch_version} scripted {names}", torch_version)
     if finding.severity == "error" and not strict:
         result = dataclasses.replace(result, severity="warning")
     return result
+
+
+def _unit_stopped(function, reaching_roots, roots) -> dict | None:
+    """Where and why the finding's function, scripted on its own, stopped before the rest of its body (the unit's
+    `stopped`: {"line", "message", "why"}), when it did."""
+    if function is None:
+        return None
+    uid = unit_id(function.info)
+    for root in sorted(reaching_roots):
+        unit = roots[root].units.get(uid) if root in roots else None
+        if unit is not None and unit.get("stopped") and not unit["passed"]:
+            return unit["stopped"]
+    return None
 
 
 def _short(message: str, limit: int = 80) -> str:

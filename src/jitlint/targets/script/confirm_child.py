@@ -18,7 +18,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
-import linecache
 import os
 import re
 import sys
@@ -39,49 +38,23 @@ def _sibling(name: str):
 
 
 _leave_out = _sibling("confirm_leave_out")
-_SPENT_OVERLOADS: dict[str, list] = {}
+_state = _sibling("confirm_state")
+_reset_torch_state = _state.reset_torch_state
+_unbuilt = _sibling("confirm_unbuilt")
 _CHECKER = None
-
-
-def _reset_torch_state(torch) -> None:
-    """Forget what earlier attempts compiled, or torch refuses to redefine methods."""
-    from torch.jit import _recursive
-
-    _recursive.concrete_type_store = _recursive.ConcreteTypeStore()
-    torch.jit._state._python_cu = torch._C.CompilationUnit()
-    torch.jit._state._clear_class_state()
-    # The function caches name functions of the compilation unit just dropped: a cached overload would resolve to
-    # None ("_create_methods_and_properties(): incompatible function arguments" when a class that calls an
-    # `@torch.jit._overload` function is scripted a second time). Torch forgets an overload's declarations once it
-    # compiled them, so they are kept aside (`_keep_overloads`) and registered again with the new unit.
-    torch.jit._state._jit_caching_layer.clear()
-    torch.jit._state._jit_function_overload_caching.clear()
-    for qual_name, overloads in _SPENT_OVERLOADS.items():
-        torch._jit_internal._overloaded_fns.setdefault(qual_name, overloads)
-    _SPENT_OVERLOADS.clear()
-
-
-def _keep_overloads(torch) -> None:
-    internal = torch._jit_internal
-    clear = internal._clear_fn_overloads
-
-    def keeping(qual_name):
-        _SPENT_OVERLOADS[qual_name] = internal._overloaded_fns.get(qual_name)
-        clear(qual_name)
-
-    internal._clear_fn_overloads = keeping
 
 
 class Checker:
     def __init__(self, torch) -> None:
         self.torch = torch
-        _keep_overloads(torch)
+        _state.keep_overloads(torch)
         self.is_user_file = lambda path: False
         self.patches: list[tuple[object, str, object, bool]] = []
         self.module = None  # the module of the file whose roots are being scripted
         self.leave_out_until: float | None = None  # when leaving failing statements out stops, for this file
         self.type_patches: list[tuple[object, str, object]] = []  # the lists of torch's below, as they were
         self.opaque_attributes: set[str] = set()  # attributes and properties left out of the types
+        self.units_done: set[str] = set()  # the units of this file already scripted on their own (for a root)
 
     # -- locating errors ----------------------------------------------------------------------------------------
     def _source_match(self, text: str, start: int) -> tuple[str, int] | None:
@@ -176,7 +149,7 @@ class Checker:
     def parse_error(self, error: BaseException) -> dict:
         text = str(error)
         message = text.strip().splitlines()[0] if text.strip() else type(error).__name__
-        location = None
+        location = named = None  # where the error is; the file torch named, when that is a wrapper's
         for match in _FRAME.finditer(text):
             if self.is_user_file(match.group(1)):
                 number = int(match.group(2))
@@ -185,13 +158,14 @@ class Checker:
                     # torch named a wrapper's file: the wrapped function's file has the shown lines at that number
                     holder = self._file_holding(text, match.start(), number)
                     if holder is not None:
-                        location = (holder, number)
+                        location, named = (holder, number), os.path.realpath(match.group(1))
                 break
         if location is None:
             first = _FRAME.search(text)
             if first is not None:
                 holder = self._file_holding(text, first.start(), int(first.group(2)))
                 location = (holder, int(first.group(2))) if holder else self._source_match(text, first.start())
+                named = os.path.realpath(first.group(1)) if holder else None
         if location is None:
             location = self._range_on_stack(error)
         compiled = _COMPILED_FROM.findall(text)
@@ -202,6 +176,7 @@ class Checker:
             "line": location[1] if location else None,
             "function": compiled[0] if compiled else None,
             "kind": type(error).__name__,
+            "named_file": named,
         }
 
     def function_at(self, path: str, line: int):
@@ -282,18 +257,18 @@ class Checker:
             return None  # torch.jit.ignore takes no classmethod (and compiled code does not call one)
         if inspect.isclass(owner):
             if isinstance(member, staticmethod):
-                replacement = staticmethod(torch.jit.ignore(member.__func__))
+                replacement = staticmethod(self._marked(torch.jit.ignore, member.__func__))
             elif not issubclass(owner, torch.nn.Module):
                 # a TorchScript class compiles every method it defines, ignored or not; an unused one is compiled
                 # as its signature only
-                replacement = torch.jit.unused(member)
+                replacement = self._marked(torch.jit.unused, member)
             else:
-                replacement = torch.jit.ignore(member)
+                replacement = self._marked(torch.jit.ignore, member)
             self.patches.append((owner, name, member, True))
             setattr(owner, name, replacement)
             return f"{owner.__name__}.{name}"
         # A free function: torch resolves it through each caller's globals, so patch every user module.
-        replacement = torch.jit.ignore(member)
+        replacement = self._marked(torch.jit.ignore, member)
         for module in list(sys.modules.values()):
             namespace = getattr(module, "__dict__", {})
             for key, value in list(namespace.items()):
@@ -302,10 +277,20 @@ class Checker:
                     setattr(module, key, replacement)
         return name
 
+    def _marked(self, decorator, function):
+        """`decorator(function)` (torch.jit.ignore or unused), which marks the function object itself: its mark as
+        it was is kept, to put back (or later roots, other files' too, would find it still ignored)."""
+        self.patches.append((function, "_torchscript_modifier", vars(function).get("_torchscript_modifier", _ABSENT),
+                             False))
+        return decorator(function)
+
     def restore(self, keep_types: bool = False) -> None:
         """Undo the ignoring; with `keep_types`, only the functions ignored (what torch could not type stays out)."""
         for owner, name, value, _ in reversed(self.patches):
-            setattr(owner, name, value)
+            if value is _ABSENT:
+                vars(owner).pop(name, None)
+            else:
+                setattr(owner, name, value)
         self.patches.clear()
         if keep_types:
             return
@@ -398,6 +383,10 @@ class Checker:
         errors masked. One outcome per unit: {"unit", "found", "passed", "opaque", "observations"}."""
         outcomes = []
         for unit in units:
+            if ctx.out_of_time():
+                break  # the rest stay masked, rather than the whole file unanswered
+            if unit["id"] in self.units_done:
+                continue  # scripted on its own for another root of the file, which reaches it too: said there
             # the functions the model's run ignored are compiled again; the attributes and properties torch could
             # not type stay out of the types (no unit is one, and each would stop every unit again)
             self.restore(keep_types=True)
@@ -407,6 +396,7 @@ class Checker:
             outcomes.append(outcome)
             if compile_it is None:
                 continue
+            self.units_done.add(unit["id"])
 
             def attempt(compile_it=compile_it):
                 _reset_torch_state(self.torch)
@@ -438,17 +428,26 @@ class Checker:
         it bound, `artifact`)."""
         span = _leave_out.lines_of(own)
         dropped_lines: set[tuple[str, int]] = set()
+        named_lines: set[tuple[str, int]] = set()  # the same lines, under the file name torch gave them
         while not outcome["passed"] and outcome["observations"]:
             last = outcome["observations"][-1]
             variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
             in_body = span is not None and last["file"] == span[0] and span[1] <= (last["line"] or 0) <= span[2]
+            # why the unit's later statements stay unseen, if they do (the marking says so)
+            outcome["stopped"] = {"line": last["line"], "message": last["message"][:120], "why": _stop_reason(
+                self.leave_out_until, in_body, len(dropped_lines) > errors, (last["file"], last["line"]) in
+                dropped_lines, outcome.get("out_of_time"))}
+            if outcome.get("out_of_time"):
+                return
             if not variadic:
                 if self.leave_out_until is not None and time.monotonic() > self.leave_out_until:
                     return  # the signature is still relaxed past the file's share of time, no statement left out
                 if not in_body or len(dropped_lines) > errors or (last["file"], last["line"]) in dropped_lines:
                     return
                 dropped_lines.add((last["file"], last["line"]))
-            with _leave_out.Relaxed(self.torch, dropped_lines) as left_out:
+                if last.get("named_file"):  # torch's frontend reads the wrapped lines under the wrapper's file name
+                    named_lines.add((last["named_file"], last["line"]))
+            with _leave_out.Relaxed(self.torch, dropped_lines | named_lines) as left_out:
                 again = _leave_out.functions_only(ctx.until_clean(attempt, explain))
             for error in again["observations"]:
                 error["relaxed"] = True
@@ -457,7 +456,7 @@ class Checker:
                     error["message"].startswith(f"undefined value {name}") for name in left_out)
             outcome["observations"] += again["observations"]
             outcome.update(passed=again["passed"], opaque=again["opaque"], relaxed=True,
-                           dropped=sorted(line for _file, line in dropped_lines))
+                           dropped=sorted(line for _file, line in dropped_lines), out_of_time=again.get("out_of_time"))
 
     def _unit(self, target, unit: dict, ctx):
         """(what compiles the unit, its own function object), or (None, None) when it is not there."""
@@ -512,6 +511,18 @@ class Checker:
         return []
 
 
+def _stop_reason(leave_out_until, in_body: bool, bound: bool, again: bool, out_of_time) -> str:
+    if out_of_time:
+        return "the file's time limit was nearly out"
+    if leave_out_until is not None and time.monotonic() > leave_out_until:
+        return "the file's share of time for leaving failing statements out had passed"
+    if not in_body:
+        return "the error is outside its own body"
+    if bound:
+        return "as many failing statements as it holds static errors (and one more) were left out"
+    return "the statement left out failed again" if again else "no statement could be left out"
+
+
 _VARIADIC = "Compiled functions can't take variable number of arguments"
 _RECURSIVE = os.path.join("jit", "_recursive.py")
 _ABSENT = object()  # a class attribute that was not there before a patch
@@ -522,50 +533,39 @@ def setup(torch) -> None:
     _CHECKER = Checker(torch)
 
 
-def run_unbuilt(cls, ctx) -> dict:
-    """A module class that needs constructor arguments: torch.jit.script calls an instance's
-    `__prepare_scriptable__` before anything else, and one whose own `raise` statement fires on an instance nothing
-    was given to (a class-level refusal, as torchvision's v2 transforms make) refuses every instance: observed with
-    no line, as scripting any instance would fail. Any other failure there (reading state the instance lacks,
-    building another module from it) says nothing."""
-    torch = ctx.torch
-    prepare = getattr(cls, "__prepare_scriptable__", None)
-    code = getattr(inspect.unwrap(prepare), "__code__", None) if prepare is not None else None
-    if code is None or not issubclass(cls, torch.nn.Module):
-        return {"observations": []}
-    instance = cls.__new__(cls)
-    try:
-        torch.nn.Module.__init__(instance)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            instance.__prepare_scriptable__()
-    except Exception as error:
-        innermost = error.__traceback__
-        while innermost.tb_next is not None:
-            innermost = innermost.tb_next
-        raised_there = innermost.tb_frame.f_code is code and linecache.getline(
-            code.co_filename, innermost.tb_lineno).strip().startswith("raise")
-        if isinstance(error, AttributeError) or not raised_there:
-            return {"observations": []}
-        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        return {"observations": [{"message": message, "text": str(error)[:4000], "file": None, "line": None,
-                                  "function": None, "kind": type(error).__name__, "artifact": False,
-                                  "unbuilt": True}]}
-    return {"observations": []}
-
-
-def run(target, inputs, ctx) -> dict:
-    """Script one root: a built module (then, if something had to be ignored, each of its compiled methods and the
-    file's compiled free functions on their own), or a function."""
+def _enter(ctx) -> Checker:
+    """The checker, set for the root's file."""
     checker = _CHECKER
     checker.is_user_file = ctx.is_user_file
     if checker.module is not ctx.module:  # a new file: what the last one left out of the types is put back
         checker.restore()
         checker.module = ctx.module
+        checker.units_done = set()
         # leaving failing statements out stops past this share of the file's time limit, so that the file's other
         # roots are still checked in time
         budget = ctx.options.get("leave_out_seconds")
         checker.leave_out_until = time.monotonic() + budget if budget else None
+    return checker
+
+
+def run_unbuilt(cls, ctx) -> dict:
+    """A module class no instance of which could be built: what torch says of every instance
+    (`confirm_unbuilt.prepare_refusal`), and the units of it torch compiles without an instance (a free function, a
+    staticmethod, a TorchScript class: `ctx.options["units"]` but the methods), scripted on their own."""
+    result = _unbuilt.prepare_refusal(cls, ctx)
+    if ctx.options.get("units"):  # a method needs an instance: found not there, unless it is a staticmethod
+        checker = _enter(ctx)
+        result["units"] = checker.script_units(None, ctx.options["units"], ctx)
+        for outcome in result["units"]:
+            # seen with no instance of the class: confirms only what is at its own line
+            result["observations"].extend({**error, "unbuilt": True} for error in outcome.pop("observations"))
+    return result
+
+
+def run(target, inputs, ctx) -> dict:
+    """Script one root: a built module (then, if something had to be ignored, each of its compiled methods and the
+    file's compiled free functions on their own), or a function."""
+    checker = _enter(ctx)
     if ctx.kind == "function" and isinstance(target, ctx.torch.jit.ScriptFunction):
         return {"passed": True, "observations": []}  # @torch.jit.script already compiled it at import
     try:

@@ -216,6 +216,8 @@ class ScriptScanner(PruningScanner):
     """Folds what torch.jit.script folds while emitting (see `scripting_value`), with the parameter types that
     still hold where the test is (a parameter rebound to a value of unknown type no longer folds)."""
 
+    folds_asserts = True
+
     def __init__(
         self,
         root: cst.FunctionDef,

@@ -123,6 +123,7 @@ class TraceDatadep(DatadepPolicy):
     union_annotations = True
     tuple_kinds = True
     shape_of_unknown = True
+    comprehension_kinds = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -255,9 +256,13 @@ class TraceDatadep(DatadepPolicy):
             if qualified == "builtins.range":
                 self._range(domain, call, frame)
                 continue
-            if qualified in ("builtins.min", "builtins.max") and flat(kinds) & RECORDED:
-                value = next(k for k in flat(kinds) if k in RECORDED)
+            if qualified in ("builtins.min", "builtins.max") and flat(kinds) & (RECORDED | {"sizes"}):
+                value = next(k for k in flat(kinds) if k in RECORDED | {"sizes"})
                 self._event("branch", call, _value(value), qualified[len("builtins."):], WARN_BOOL)
+                continue
+            if qualified in ("builtins.any", "builtins.all") and kinds == ["sizes"]:
+                # the truth of each recorded size (or comparison of one) the sequence yields
+                self._event("branch", call, "size", qualified[len("builtins."):], WARN_BOOL)
                 continue
             if qualified in ("builtins.enumerate", "builtins.zip", "builtins.reversed") and any(
                     k in TENSORISH for k in kinds):
@@ -463,7 +468,7 @@ class TraceDatadep(DatadepPolicy):
 
 
 def _value(kind: str | None) -> str:
-    return "size" if kind == "size" else "tensor"
+    return "size" if kind in ("size", "sizes") else "tensor"
 
 
 def _of_self(domain: DatadepDomain, node: cst.BaseExpression) -> bool:

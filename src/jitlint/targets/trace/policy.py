@@ -8,7 +8,9 @@ so does a module class the project only uses scripted (`self.child = torch.jit.s
 not traced.
 
 A call through a value (`ATTENTION[name](q, k, v)`, `fn = REGISTRY.get(name, default); fn(x)`) captures every
-project function the value may hold (`jitlint.facts.dispatch`): the model runs one of them, by its configuration.
+project function the value may hold (`jitlint.facts.dispatch`): the model runs one of them, by its configuration. A
+method of a submodule (`self.box_coder.decode(...)`) is captured for each project class the attribute may hold: the
+classes assigned to it, or passed to the `__init__` parameter assigned to it where the project builds the module.
 
 Pruned while tracing (the branch the tracer never runs): `torch.jit.is_tracing()` and
 `torch._C._get_tracing_state()` are true, `torch.jit.is_scripting()`, `torch.compiler.is_compiling()` /
@@ -27,7 +29,7 @@ import libcst as cst
 
 from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
 from jitlint.facts import RunFact, run_fact
-from jitlint.facts.dispatch import possible_callees
+from jitlint.facts.dispatch import possible_callees, submodule_methods
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
 from jitlint.targets.trace.datadep import TraceDatadep
@@ -48,7 +50,8 @@ TRACE_TIME_VALUES: dict[str, bool] = {
     "torch.fx._symbolic_trace.is_fx_symbolic_tracing": False,
 }
 # Decorators whose function runs as TorchScript when traced code calls it.
-SCRIPTED_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_if_tracing", "torch.jit._script.script"})
+SCRIPTED_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_if_tracing", "torch.jit._script.script",
+                                 "torch.jit._script_if_tracing", "torch.jit._trace._script_if_tracing"})
 _SCRIPT_CALL = re.compile(r"\bscript\(")
 
 
@@ -139,5 +142,6 @@ class TracePolicy(CapturePolicy):
         return iter(())
 
     def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> list[FunctionInfo]:
-        # The tracer runs whichever function the value holds: each one a registry or a local name may give.
-        return possible_callees(self.project, caller, func)
+        # The tracer runs whichever function the value holds: each one a registry or a local name may give, or the
+        # method of each class a submodule may be (`self.box_coder.decode(...)`, `self.block.build(...)`).
+        return possible_callees(self.project, caller, func) or submodule_methods(self.project, caller, func)

@@ -44,6 +44,11 @@ _BOOL_CONSTRUCTS = {
     "in": "an `in` test on a sequence (each item is compared with `==` and the result made a bool)",
     "validation": "torch's own validation of the arguments of the call here (a `torch.distributions` constructor "
                   "checks its parameters' constraints with `if`)",
+    "torch-forward": "the forward this module inherits from torch.nn (a subclass defined outside torch.nn is not a "
+                     "leaf, so torch's forward runs as traced code, and it tests the input's `dim()`/`size()` with "
+                     "`if`)",
+    "module-method": "the arguments of an `nn.Module` method (`module.to(x.device)`: `Module.to` parses them into a "
+                     "device and a dtype it tests with `if`)",
 }
 
 
@@ -59,6 +64,10 @@ class ProxyAsBool(_ModelRule):
         where = _BOOL_CONSTRUCTS.get(result.construct, "a condition")
         hint = ("use `torch._assert`" if result.construct == "assert" else
                 "build it outside the traced code (in a leaf module)" if result.construct == "validation" else
+                "make the class a leaf (a `Tracer` whose `is_leaf_module` returns True for it, or "
+                "`[tool.jitlint.fx] leaf-modules`)" if result.construct == "torch-forward" else
+                "move or convert the model before tracing it (`model.to(device)`), with concrete values" if
+                result.construct == "module-method" else
                 "use `torch.where`, make the decision from Python attributes")
         return (f"a Proxy used as a Python bool in {where}: symbolic_trace cannot follow control flow on traced "
                 f"values (TraceError); {hint}, {_WRAP}")

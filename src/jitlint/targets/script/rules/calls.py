@@ -302,17 +302,16 @@ class NoModuleIntrospection(ScriptRule):
     code = "JIT406"
     name = "no-module-introspection-in-forward"
     severity = "error"
-    summary = "`self.parameters()`, `self.named_parameters()`, `self.buffers()` in compiled code (torch gives no line)"
+    summary = "`self.parameters()`, `self.state_dict()`, `self.train()` and such nn.Module methods in compiled code"
     message = "module introspection in compiled code"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         name = _self_method_name(node, ctx)
-        if name in unsupported("module-introspection"):
-            ctx.report(
-                node,
-                f"`self.{name}()` cannot be compiled (TorchScript compiles it from torch's module.py and fails "
-                f"there, with no line in your code); compute what you need in `__init__`",
-            )
+        if name in unsupported("module-introspection") and not any(
+                ctx.project.find_method(owner, name) or name in ctx.project.attributes(owner)
+                for owner in ctx.function.owners):  # a method or attribute of the class's own is compiled instead
+            ctx.report(node, f"`self.{name}()` cannot be compiled (TorchScript compiles it from torch's module.py and "
+                             f"fails there, with no line in your code); compute what you need in `__init__`")
         elif name in ("modules", "named_modules") and ctx.function.owners:
             # Every owner must hold an interface: stop at the first that does not (in a base with hundreds of
             # subclasses, asking each one reads the modules of all their annotations).

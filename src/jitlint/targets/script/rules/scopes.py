@@ -8,7 +8,7 @@ import libcst as cst
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.claims import results_for
 from jitlint.targets.script.facts import ScriptTypes
-from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules import ScriptRule, TypedRule
 from jitlint.targets.script.scopes import BUILTIN_NAMES, module_globals, unresolved_reads, unresolved_reads_with
 
 
@@ -54,15 +54,21 @@ _NOT_CALLABLE = {
 _FORK = frozenset({"torch.jit.fork", "torch.jit._fork"})
 
 
-class CallOfNonCallable(ScriptRule):
+class CallOfNonCallable(TypedRule):
     code = "JIT426"
     name = "call-of-non-callable"
     severity = "error"
     summary = (
-        "compiled code calls a parameter (or forks it with `torch.jit.fork`) whose TorchScript type is not callable: "
-        "unannotated (so a Tensor), or annotated Tensor, a number, a str or a container"
+        "compiled code calls a value whose TorchScript type is not callable: a parameter (or forks it with "
+        "`torch.jit.fork`) unannotated (so a Tensor), or annotated Tensor, a number, a str or a container; an "
+        "attribute `__init__` sets to None"
     )
-    message = "call of a parameter TorchScript types as a value, not a function"
+    message = "call of a value TorchScript types as a value, not a function"
+
+    def render(self, result, ctx, function):
+        return (f"`{ctx.code(result.node.func)}` is of type {result.type}, which TorchScript cannot call ('cannot "
+                f"call a value of type '{result.type}''); make it a submodule (`nn.Identity()` rather than None) or "
+                "call it only under a test torch can decide (`if self.gate is not None:`)"), None
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         from jitlint.targets.script.overloads import is_overload_implementation

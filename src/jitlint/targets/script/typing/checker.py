@@ -604,7 +604,8 @@ class Checker:
         if not augmented:
             self.state.empty.pop(name, None)
         in_parent, previous = frame.in_parent(name)
-        if in_parent and self.loops and self.loops[-1].unrolled and frame.block() is self._unrolled_frame(frame):
+        if in_parent and self.loops and self.loops[-1].unrolled and frame.block() is self._unrolled_frame(frame) and (
+                not isinstance(previous, Sugared) and not isinstance(value, Sugared)):
             frame.values[name] = value
             return
         if in_parent and (isinstance(previous, Sugared) or isinstance(value, Sugared)):
@@ -732,8 +733,11 @@ class Checker:
         value = self.exprs.value(node.value, env)
         if not isinstance(current, Type) or not isinstance(value, Type):
             if isinstance(target, cst.Name):
-                self.set_variable(target.value, None if not isinstance(current, Type) else current, frame, target,
-                                  augmented=True)
+                # a Tensor or a list is updated in place, and a name of an enclosing block keeps its type (or torch
+                # rejects the assignment); in its own block `n += t` of an int and a Tensor is a Tensor: unknown
+                kept = current if isinstance(current, Type) and (current == TENSOR or current.name == "List" or (
+                    frame.in_parent(target.value)[0])) else None
+                self.set_variable(target.value, kept, frame, target, augmented=True)
             return
         if current.name in ("Class", "Module"):
             if current.name == "Class" and operator_type not in _CLASS_AUGMENTED and operator_type not in (
@@ -744,7 +748,7 @@ class Checker:
         in_place = current == TENSOR or current.name == "List"
         operator = _IN_PLACE.get(operator_type) if in_place else None
         binary = _ASSIGNMENT_OPERATORS.get(operator_type)
-        from jitlint.targets.script.typing.checkexpr import BINARY_OPERATORS
+        from jitlint.targets.script.typing.frontend_names import BINARY_OPERATORS
 
         if operator is None and binary is not None:
             operator = BINARY_OPERATORS[binary][0]

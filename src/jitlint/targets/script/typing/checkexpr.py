@@ -39,6 +39,9 @@ from jitlint.targets.script import schemas
 from jitlint.targets.script.typing import calls
 from jitlint.targets.script.typing.annotations import Reader, Signature, class_type, is_none, signature
 from jitlint.targets.script.typing.calls import Arg, CallMatch, Overload
+from jitlint.targets.script.typing.frontend_names import (
+    BINARY_OPERATORS, COMPARISONS, DEVICE_PROPERTIES, DTYPES, EXCEPTIONS, MATH_CONSTANTS, TENSOR_CASTS, TENSOR_PROPERTIES,
+)
 from jitlint.targets.script.typing.modules import Failed, ModuleMembers, Submodule, join_members, torch_module_attribute
 from jitlint.targets.script.typing.results import (
     AnnotateMismatch, AttributeUnconvertible, CallArgument, ClassProblem, DictKeyProblem, UnionCandidates, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
@@ -47,7 +50,7 @@ from jitlint.targets.script.typing.results import (
 )
 from jitlint.targets.script.typing.types import (
     ANY, BOOL, COMPLEX, DEVICE, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, assignable, convert, dict_of, join,
-    join_or_union, list_of, optional_of, subtype, tuple_of, without_none,
+    join_or_union, list_of, subtype, tuple_of, without_none,
 )
 from jitlint.targets.script.typing.values import Sugared, Value
 
@@ -68,47 +71,6 @@ CASTS = {"float": (FLOAT, "aten::Float"), "int": (INT, "aten::Int"), "bool": (BO
 SPECIAL_FORMS = frozenset({"print", "tuple", "getattr", "hasattr", "isinstance", "list", "dict", "range", "zip",
                            "enumerate", "AssertionError"})
 FRONTEND_NAMES = frozenset(BUILTIN_FUNCTIONS) | frozenset(CASTS) | SPECIAL_FORMS
-# Tensor properties the frontend reads as operators (`SimpleValue::attr`, `builtin_properties`).
-TENSOR_PROPERTIES: dict[str, Type] = {
-    "dtype": INT, "device": DEVICE, "grad": optional_of(TENSOR), "data": TENSOR, "shape": list_of(INT),
-    "is_cuda": BOOL, "is_cpu": BOOL, "is_xla": BOOL, "is_xpu": BOOL, "is_sparse": BOOL, "is_sparse_csr": BOOL,
-    "is_mkldnn": BOOL, "is_mps": BOOL, "is_mtia": BOOL, "is_quantized": BOOL, "is_vulkan": BOOL, "is_ipu": BOOL,
-    "is_meta": BOOL, "is_leaf": BOOL, "is_nested": BOOL, "requires_grad": BOOL, "layout": INT, "T": TENSOR,
-    "H": TENSOR, "mT": TENSOR, "mH": TENSOR, "is_maia": BOOL, "itemsize": INT, "nbytes": INT, "ndim": INT,
-    "name": optional_of(STR), "real": TENSOR, "imag": TENSOR, "retains_grad": BOOL,
-}
-DEVICE_PROPERTIES: dict[str, Type] = {"type": STR, "index": optional_of(INT)}
-# `x.float()` and friends (`builtin_cast_method_to_scalar_type`): Tensor casts.
-TENSOR_CASTS = frozenset("byte char double float cfloat cdouble half int long short".split())
-_DTYPES = frozenset(
-    "float32 float float64 double float16 half bfloat16 complex32 chalf complex64 cfloat complex128 cdouble uint8 "
-    "uint16 uint32 uint64 int8 int16 short int32 int int64 long bool quint8 qint8 qint32 quint4x2 quint2x4 "
-    "float8_e4m3fn float8_e5m2 float8_e4m3fnuz float8_e5m2fnuz bits8 bits16 "
-    "strided sparse_coo sparse_csr sparse_csc sparse_bsr sparse_bsc _mkldnn contiguous_format channels_last "
-    "channels_last_3d preserve_format per_tensor_affine per_channel_affine per_tensor_symmetric "
-    "per_channel_symmetric per_channel_affine_float_qparams".split())
-_MATH_CONSTANTS = frozenset({"math.pi", "math.e", "math.inf", "math.nan", "math.tau", "torch.pi", "torch.e",
-                             "torch.inf", "torch.nan"})
-BINARY_OPERATORS = {
-    cst.Add: ("aten::add", "__add__", "+"), cst.Subtract: ("aten::sub", "__sub__", "-"),
-    cst.Multiply: ("aten::mul", "__mul__", "*"), cst.Divide: ("aten::div", "__truediv__", "/"),
-    cst.Modulo: ("aten::remainder", "__mod__", "%"), cst.Power: ("aten::pow", "__pow__", "**"),
-    cst.FloorDivide: ("aten::floordiv", None, "//"), cst.MatrixMultiply: ("aten::matmul", None, "@"),
-    cst.LeftShift: ("aten::__lshift__", "__lshift__", "<<"), cst.RightShift: ("aten::__rshift__", "__rshift__", ">>"),
-    cst.BitAnd: ("aten::__and__", "__and__", "&"), cst.BitOr: ("aten::__or__", "__or__", "|"),
-    cst.BitXor: ("aten::__xor__", "__xor__", "^"),
-}
-COMPARISONS = {
-    cst.Equal: ("aten::eq", "__eq__"), cst.NotEqual: ("aten::ne", "__ne__"), cst.LessThan: ("aten::lt", "__lt__"),
-    cst.GreaterThan: ("aten::gt", "__gt__"), cst.LessThanEqual: ("aten::le", "__le__"),
-    cst.GreaterThanEqual: ("aten::ge", "__ge__"), cst.In: ("aten::__contains__", "__contains__"),
-    cst.NotIn: ("aten::__contains__", "__contains__"),
-}
-_EXCEPTIONS = frozenset(
-    f"builtins.{name}" for name in (
-        "Exception", "BaseException", "ValueError", "RuntimeError", "TypeError", "AssertionError", "KeyError",
-        "IndexError", "NotImplementedError", "AttributeError", "ZeroDivisionError", "StopIteration", "OSError",
-        "LookupError", "ArithmeticError", "UserWarning", "Warning", "DeprecationWarning"))
 
 
 class Environment(dict):
@@ -283,15 +245,15 @@ class ExpressionChecker:
         if qualified.startswith("builtins."):
             if qualified == "builtins.Ellipsis":
                 return Sugared("ellipsis")
-            if qualified in _EXCEPTIONS:
+            if qualified in EXCEPTIONS:
                 return Sugared("exception", qualified)
             if qualified[9:] in ("int", "float", "bool", "str", "list", "dict", "tuple", "complex"):
                 return Sugared("builtin", qualified)
             return Sugared("builtin", qualified)  # a Python builtin torch does not know: an error when called
         head = qualified.split(".", 1)[0]
-        if qualified in _MATH_CONSTANTS:
+        if qualified in MATH_CONSTANTS:
             return FLOAT
-        if head == "torch" and qualified.rsplit(".", 1)[-1] in _DTYPES and qualified.count(".") == 1:
+        if head == "torch" and qualified.rsplit(".", 1)[-1] in DTYPES and qualified.count(".") == 1:
             return INT
         if schemas.operator_for(qualified) is not None:
             return Sugared("builtin", qualified)
@@ -346,7 +308,8 @@ class ExpressionChecker:
         project = self.scope.project
         if isinstance(subject, Sugared) and subject.kind == "self-module":
             owners = self.scope.owners
-        elif isinstance(subject, Sugared) and subject.kind == "module" and subject.info.classes:
+        elif isinstance(subject, Sugared) and subject.kind == "module" and subject.info.classes and not (
+                subject.info.torch_classes):
             owners = list(subject.info.classes)
         elif isinstance(subject, Type) and subject.name in ("Class", "Module"):
             cls = project.resolve_class(subject.qualname)
@@ -530,9 +493,12 @@ class ExpressionChecker:
             if submodule.container == "ModuleDict" and name in ("items", "values", "keys"):
                 return Sugared("method", name, receiver=base)
             return self._unknown(node, "container-attribute")
-        if submodule.classes:
+        if submodule.classes and not submodule.torch_classes:
             return self._module_member(node, list(submodule.classes), name)
-        return torch_module_attribute(submodule.torch_class, name) or self._unknown(node, "torch-module-attribute")
+        found = {torch_module_attribute(torch_class, name) for torch_class in submodule.candidates()
+                 if isinstance(torch_class, str)} | ({self._module_member(node, list(submodule.classes), name)}
+                                                     if submodule.classes else set())
+        return found.pop() if len(found) == 1 and None not in found else self._unknown(node, "torch-module-attribute")
 
     # -- calls -------------------------------------------------------------------------------------------------------
     def _call(self, node: cst.Call, env: dict, hint: Type | None) -> Value:
@@ -910,7 +876,7 @@ class ExpressionChecker:
         if any(argument.star or argument.keyword for argument in node.args):
             self._arguments(node, env)
             return self._unknown(node, name)
-        values = [self.expr(argument.value, env) for argument in node.args]
+        values = [(self.value if name == "range" else self.expr)(argument.value, env) for argument in node.args]
         count = len(values)
         if name == "range":
             most = 3
@@ -1092,28 +1058,24 @@ class ExpressionChecker:
         if resolved is not None and (submodule.container is not None or not submodule.classes):
             callee, bound = resolved
             value = self._function_call(node, callee, env, bound=bound, owner=callee.cls)
-            return value if submodule.container != "Sequential" else self._unknown(node, "sequential")
+            return value if submodule.container != "Sequential" else self._sequential(node, submodule)
         if submodule.container is not None:
             if submodule.container == "Sequential":
                 args = self._arguments(node, env)
-                return self._unknown(node, "sequential") if args is not None else None
+                return self._sequential(node, submodule) if args is not None else None
             self._arguments(node, env)
             return self._unknown(node, "container-call")
-        if submodule.classes:
+        candidates = submodule.candidates()
+        if candidates:
             # torch compiles the call against the one class the attribute holds; of several the source may build,
             # a problem is certain only when every one of them has it
             results = set()
             report, found = self.report, []
-            for cls in submodule.classes:
-                forward = self.scope.project.find_method(cls, "forward")
-                if forward is None:
-                    results.add(None)
-                    found.append([])
-                    continue
+            for candidate in candidates:
                 problems: list = []
-                self.report = problems.append if len(submodule.classes) > 1 else report
+                self.report = problems.append if len(candidates) > 1 else report
                 try:
-                    results.add(self._function_call(node, forward, env, bound=True, owner=cls))
+                    results.add(self._forward_call(node, candidate, env))
                 finally:
                     self.report = report
                 found.append(problems)
@@ -1121,19 +1083,33 @@ class ExpressionChecker:
                 for problem in found[0]:
                     report(problem)
             return results.pop() if len(results) == 1 else self._unknown(node, "forward")
-        if submodule.torch_class is not None:
-            declared = schemas.module_forward(submodule.torch_class)
-            args = self._arguments(node, env)
-            if declared:
-                returned = self._matched(node, f"{submodule.torch_class}.forward", declared, args, node)
-                if returned == ANY:
-                    # no return annotation (`MaxPool2d` returns what `return_indices` dispatches to): torch infers
-                    # it from the body, which the data does not hold
-                    return self._unknown(node, "torch-module-forward")
-                return returned
-            return self._unknown(node, "torch-module-forward")
         self._arguments(node, env)
         return self._unknown(node, "submodule")
+
+    def _sequential(self, node: cst.Call, submodule: Submodule) -> Value:
+        """A Sequential returns what its last module's `forward` returns: each module's `forward` is compiled with
+        its own parameter types, so the type does not depend on what the modules before it pass on."""
+        found = set()
+        for candidate in submodule.last:
+            if isinstance(candidate, str):
+                found |= {overload.returns for overload in schemas.module_forward(candidate)} or {None}
+                continue
+            forward = self.scope.project.find_method(candidate, "forward")
+            found.add(forward and (self._declared_returns(forward) or self.scope.returns_of(forward, candidate)))
+        if len(found) == 1 and None not in found and ANY not in found:
+            return found.pop()
+        return self._unknown(node, "sequential")
+
+    def _forward_call(self, node: cst.Call, candidate, env: dict) -> Value:
+        """A call of a module of one class: a project class's `forward`, or a torch class's by its schema."""
+        if not isinstance(candidate, str):
+            forward = self.scope.project.find_method(candidate, "forward")
+            return self._function_call(node, forward, env, bound=True, owner=candidate) if forward else None
+        declared = schemas.module_forward(candidate)
+        args = self._arguments(node, env)
+        returned = self._matched(node, f"{candidate}.forward", declared, args, node) if declared else None
+        # no return annotation (`MaxPool2d`'s depends on `return_indices`): torch infers it from a body not in the data
+        return returned if returned is not None and returned != ANY else self._unknown(node, "torch-module-forward")
 
     def _class_call(self, node: cst.Call, callee: Sugared, env: dict) -> Value:
         cls = callee.info

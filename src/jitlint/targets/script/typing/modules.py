@@ -26,6 +26,7 @@ from jitlint.facts.syntax import OneScope, assigned_names, bindings, target_name
 from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
 from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
+from jitlint.targets.script.typing.built import BuiltClasses, Classes
 from jitlint.targets.script.typing.types import (
     BOOL, DEVICE, FLOAT, INT, NONE, STR, TENSOR, Type, dict_of, join_all, list_of, tuple_of,
 )
@@ -83,6 +84,12 @@ class Submodule:
     torch_class: str | None = None
     container: str | None = None
     attribute: str | None = None
+    torch_classes: tuple[str, ...] = ()  # torch classes it may be besides `classes` (when `torch_class` is None)
+    last: tuple = ()  # a Sequential's last module: the classes it may be (project classes, torch class names)
+
+    def candidates(self) -> tuple:
+        """The classes the module may be an instance of: project classes and qualified names of torch classes."""
+        return (*self.classes, *self.torch_classes, *((self.torch_class,) if self.torch_class else ()))
 
 
 @dataclass(frozen=True)
@@ -118,6 +125,7 @@ class ModuleMembers:
         self.project = project
         self.typer = typer
         self._scopes: dict[int, tuple[ClassInfo, InitScope]] = {}  # per class: its `__init__` read once
+        self._built_classes = BuiltClasses(project)
 
     def member(self, cls: ClassInfo, name: str) -> Member:
         """What `self.<name>` is in compiled code of `cls` (None: unknown, or no such attribute)."""
@@ -138,10 +146,13 @@ class ModuleMembers:
             return registered
         if info.kinds & CONTAINERS:
             kinds = info.kinds & CONTAINERS
-            return Submodule(container=next(iter(kinds)) if len(kinds) == 1 else None, attribute=name)
+            container = next(iter(kinds)) if len(kinds) == 1 else None
+            last = self._last_module(cls, name) if container == "Sequential" else None
+            return Submodule(container=container, attribute=name,
+                             last=(*last.project, *last.torch) if last is not None else ())
         if "module" in info.kinds:
             if not info.kinds <= {"module"}:
-                return None  # a module or something else (None), by configuration
+                return self._built(cls, name)  # a module or something else (None), by configuration
             classes = tuple(c for c in (self.project.resolve_class(q) for q in sorted(info.constructors)) if c)
             torch_classes = sorted(q for q in info.constructors if q.startswith("torch.nn."))
             return Submodule(tuple(c for c in classes if self.project.is_module_class(c)),
@@ -149,11 +160,50 @@ class ModuleMembers:
         if info.annotation is not None:
             imports = info.annotation_imports or cls.module.imports
             return Reader(imports, self.project).read(info.annotation)
-        return self._inferred(cls, info)
+        return self._built(cls, name) or self._inferred(cls, info, name)
 
-    def _inferred(self, cls: ClassInfo, info: AttributeInfo) -> Member:
-        if not info.init_values:
+    def _last_module(self, cls: ClassInfo, name: str) -> Classes | None:
+        """The classes the last module of a Sequential `__init__` builds as `nn.Sequential(a, ..., z)` may be."""
+        info = self.project.attributes(cls).get(name)
+        if info is None or not info.init_values or info.registered or info.filled_in_init or (
+                info.assigned_in - {"__init__"}):
             return None
+        found = Classes()
+        for current in self.project.mro(cls):
+            own, init = current.own_attributes.get(name), current.methods.get("__init__")
+            for value in own.init_values if own is not None else ():
+                node = value.node
+                if init is None or not isinstance(node, cst.Call) or value.imports.qualify(node.func) not in (
+                        _SEQUENTIAL_CLASSES) or not node.args or any(a.star or a.keyword for a in node.args):
+                    return None
+                classes = self._built_classes.value_classes(node.args[-1].value, value.imports, current, init)
+                if classes is None:
+                    return None
+                found = found | classes
+        return found if found.project or found.torch else None
+
+    def _built(self, cls: ClassInfo, name: str) -> Submodule | None:
+        """A module built by a factory function or a class-valued parameter (see `built`), when every value
+        `__init__` stores says which classes."""
+        info = self.project.attributes(cls).get(name)
+        if info is None or not info.init_values or info.registered or info.assigned_in - {"__init__"}:
+            return None
+        found = Classes()
+        for current in self.project.mro(cls):
+            own, init = current.own_attributes.get(name), current.methods.get("__init__")
+            for value in own.init_values if own is not None else ():
+                classes = self._built_classes.value_classes(value.node, value.imports, current, init) if (
+                    init is not None) else None
+                if classes is None:
+                    return None
+                found = found | classes
+        if not found.project and not found.torch:
+            return None
+        return Submodule(found.project, None, attribute=name, torch_classes=found.torch)
+
+    def _inferred(self, cls: ClassInfo, info: AttributeInfo, name: str) -> Member:
+        if not info.init_values or name in run_fact(self.project, _Unpacked, cls):
+            return None  # an element of an unpacked value is also stored, of a type not typed here
         init = self.project.find_method(cls, "__init__")
         scope = self._scope(cls, init) if init is not None else None
         found: list[Member] = []
@@ -194,9 +244,8 @@ class ModuleMembers:
         rebound = assigned_names(init.node)
         for name, kind in params.items():
             # torch types an attribute by the value stored: a parameter re-bound in the body, or annotated Optional
-            # (None, or a value of the contained type), does not say which
-            if name in rebound or (kind is not None and (kind.name == "Optional" or (
-                    kind.name == "Union" and NONE in kind.args))):
+            # or Union (None or a value of the contained type, one of the members), does not say which
+            if name in rebound or (kind is not None and _holds_union(kind)):
                 params[name] = None
         return InitScope(cls, imports, first_param_name(init.node), params)
 
@@ -357,6 +406,40 @@ class _Registered(RunFact):
         return {name: kinds.pop() if len(kinds) == 1 else None for name, kinds in found.items()}
 
 
+class _Unpacked(RunFact):
+    """The attributes the `__init__`s of a class and its bases assign as targets of an unpacking
+    (`self.pool, self.fc = make_head(...)`)."""
+
+    @classmethod
+    def compute(cls, project: ProjectIndex, owner: ClassInfo) -> frozenset[str]:
+        found: set[str] = set()
+        for current in project.mro(owner):
+            init = current.methods.get("__init__")
+            if init is None:
+                continue
+            self_name = first_param_name(init.node)
+
+            class Targets(OneScope):
+                scope = init.node
+
+                def visit_Assign(self, node: cst.Assign) -> None:
+                    for target in node.targets:
+                        if isinstance(target.target, (cst.Tuple, cst.List)):
+                            _self_elements(target.target, self_name, found)
+
+            walk(init.node, Targets())
+        return frozenset(found)
+
+
+def _self_elements(target: cst.Tuple | cst.List, self_name: str | None, found: set[str]) -> None:
+    for element in target.elements:
+        value = element.value
+        if isinstance(value, (cst.Tuple, cst.List)):
+            _self_elements(value, self_name, found)
+        elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == self_name:
+            found.add(value.attr.value)
+
+
 def _holds_union(kind: Type | None) -> bool:
     if kind is None:
         return False
@@ -376,6 +459,7 @@ def join_members(members: list[Member]) -> Member:
     return None
 
 
+_SEQUENTIAL_CLASSES = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
 _CONTAINER_CLASSES = frozenset({"torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.modules.container.ModuleList",
                                 "torch.nn.modules.container.Sequential"})
 

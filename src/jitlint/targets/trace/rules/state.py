@@ -57,6 +57,21 @@ def _reads_self_attribute(function: cst.FunctionDef, name: str, self_name: str) 
     return bool(found)
 
 
+def _written_first(function: cst.FunctionDef, target: cst.BaseExpression, name: str, self_name: str) -> bool:
+    """`self.<name> = ...` (`target`) is a statement of the function's own body (run on every call) and no
+    statement before it reads `self.<name>`."""
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    for statement in body:
+        mine = isinstance(statement, cst.SimpleStatementLine) and any(
+            isinstance(small, cst.Assign) and any(t.target is target for t in small.targets) for small in statement.body)
+        holder = cst.FunctionDef(name=function.name, params=function.params, body=cst.IndentedBlock(body=[statement]))
+        if _reads_self_attribute(holder, name, self_name):  # (`self.x = self.x + 1` reads the last call's value)
+            return False
+        if mine:
+            return True
+    return False
+
+
 class PythonStateBaked(TraceRule):
     code = "TRC207"
     name = "python-state-baked"
@@ -97,6 +112,8 @@ class PythonStateBaked(TraceRule):
             return
         if not augmented and not _reads_self_attribute(ctx.function.info.node, name, _self_name(ctx)):
             return  # written only: nothing the traced program reads back
+        if not augmented and _written_first(ctx.function.info.node, target, name, _self_name(ctx)):
+            return  # what the function reads back is what this call wrote: the tensors it traced
         ctx.report(target, (f"`self.{name}` is state that forward reads and changes: torch.jit.trace runs forward once, "
                             "bakes the value it read into the traced program, and the traced module never updates "
                             "it; torch gives no warning for it; keep the state in a registered buffer updated in "

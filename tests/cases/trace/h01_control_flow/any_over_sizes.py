@@ -1,0 +1,13 @@
+# case: `any()` over a generator of comparisons of sizes: each comparison's truth is taken once, while tracing
+# torch: changes
+# inputs: (torch.ones(1, 1, 8, 8),)
+# inputs2: (torch.ones(1, 1, 2, 8),)
+import torch
+import torch.nn as nn
+
+
+class M(nn.Module):
+    def forward(self, x):
+        if any(size < 4 for size in x.shape[-2:]):  # warning: TRC201
+            return x * 0
+        return x

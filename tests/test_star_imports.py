@@ -1,0 +1,123 @@
+"""`from m import *` of a project module binds what Python binds: m's public module-level names, or exactly its
+literal `__all__`, transitively, later statements of the importing file winning; in a run, through the cache and
+past the prefilter."""
+
+import json
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from jitlint.cli import main
+from jitlint.layout import parse_module
+from jitlint.names import ImportTable
+
+COMMON = """\
+    import torch.nn as nn
+    from torch.nn import functional as F
+
+
+    class Conv(nn.Module):
+        def forward(self, x):
+            return x
+
+
+    class _Hidden(nn.Module):
+        def forward(self, x):
+            return x
+    """
+
+MODEL = """\
+    from pkg.common import *
+
+
+    class Model(nn.Module):
+        def forward(self, x):
+            f = lambda y: y + 1
+            return f(x)
+
+
+    class Sub(Conv):
+        def forward(self, x):
+            f = lambda y: y + 1
+            return f(x)
+    """
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    package = root / "pkg"
+    package.mkdir(parents=True, exist_ok=True)
+    (package / "__init__.py").write_text("")
+    for name, text in files.items():
+        (package / name).write_text(textwrap.dedent(text))
+    return package
+
+
+def _lines(result) -> set[tuple[str, int, str]]:
+    assert result.exit_code == 0, result.output
+    return {(Path(f["filename"]).name, f["location"]["row"], f["code"]) for f in json.loads(result.output)}
+
+
+def _check(package: Path, *extra: str):
+    return CliRunner().invoke(main, ["check", "--target", "script", "--output-format", "json", "--exit-zero",
+                                     *extra, str(package)])
+
+
+def test_names_of_a_star_imported_project_module_are_known(tmp_path):
+    package = _write(tmp_path, {"common.py": COMMON, "model.py": MODEL})
+    found = _lines(_check(package, "--no-cache"))
+    assert found == {("model.py", 6, "JIT105"), ("model.py", 12, "JIT105")}
+
+
+def test_a_literal_all_is_exactly_what_a_star_import_binds(tmp_path):
+    common = textwrap.dedent(COMMON) + "\n__all__ = [\"Conv\"]\n"
+    package = _write(tmp_path, {"common.py": common, "model.py": MODEL})
+    # `nn` is not exported: `Model`'s base is unknown, so it is no module class; `Sub` still is
+    assert _lines(_check(package, "--no-cache")) == {("model.py", 12, "JIT105")}
+
+
+def test_star_imports_are_followed_transitively_and_cycles_end(tmp_path):
+    files = {
+        "common.py": COMMON,
+        "layers.py": "from pkg.common import *\nfrom pkg.model import *\n",
+        "model.py": MODEL.replace("from pkg.common import *", "from pkg.layers import *"),
+    }
+    package = _write(tmp_path, files)
+    assert _lines(_check(package, "--no-cache")) == {("model.py", 6, "JIT105"), ("model.py", 12, "JIT105")}
+
+
+def test_an_edit_of_the_star_imported_module_reaches_its_importer_through_the_cache(tmp_path):
+    package = _write(tmp_path, {"common.py": COMMON, "model.py": MODEL})
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    assert _lines(_check(package, *cache)) == {("model.py", 6, "JIT105"), ("model.py", 12, "JIT105")}
+    (package / "common.py").write_text(textwrap.dedent(COMMON) + '\n__all__ = ["Conv"]\n')
+    assert _lines(_check(package, *cache)) == {("model.py", 12, "JIT105")}
+    (package / "common.py").write_text(textwrap.dedent(COMMON))
+    assert _lines(_check(package, *cache)) == {("model.py", 6, "JIT105"), ("model.py", 12, "JIT105")}
+
+
+def _table(text: str, name: str = "pkg.m") -> ImportTable:
+    return ImportTable.from_module(parse_module(textwrap.dedent(text)), name)
+
+
+def test_what_a_module_exports():
+    common = _table(COMMON, "pkg.common")
+    assert common.star_exports() == {"nn": "torch.nn", "F": "torch.nn.functional", "Conv": "pkg.common.Conv"}
+    assert _table('class A: pass\nclass B: pass\n__all__ = ("B", "sub")\n', "pkg").star_exports() == {
+        "B": "pkg.B", "sub": "pkg.sub"}
+    # an `__all__` that is computed or extended: what a star import binds is not known
+    assert _table('class A: pass\n__all__ = ["A"]\n__all__ += ["B"]\n').star_exports() == {}
+    assert _table('class A: pass\n__all__ = [n for n in dir()]\n').star_exports() == {}
+
+
+def test_a_later_binding_of_the_importing_file_wins():
+    table = _table("""\
+        import numpy as nn
+        from pkg.common import *
+        from jax import F
+        """)
+    table.bind_star(table.stars[0][1], _table(COMMON, "pkg.common").star_exports())
+    assert table.qualify(parse_module("nn.Module").body[0].body[0].value) == "torch.nn.Module"
+    assert table.aliases["F"] == "jax.F"
+    assert table.aliases["Conv"] == "pkg.common.Conv"
+    assert "_Hidden" not in table.aliases
