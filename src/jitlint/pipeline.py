@@ -37,7 +37,7 @@ from jitlint.config import Config
 from jitlint.finding import Finding
 from jitlint.linting import UNUSED_NOQA, Sweeper, in_lint_thread, lint_module
 from jitlint.names import resolved
-from jitlint.project import FROM_DISK, ModuleInfo, ProjectIndex
+from jitlint.project import FROM_DISK, ModuleInfo, ProjectIndex, bind_stars_once
 from jitlint.records import contributions_of, graph_of, union_of
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
 from jitlint.summaries import Summary
@@ -110,8 +110,8 @@ class _Kept:
     def __init__(self, module: ModuleInfo) -> None:
         self.module = module
 
-    def module_info(self, _path: Path, _project=None) -> ModuleInfo:
-        return self.module
+    def module_info(self, _path: Path, project: ProjectIndex | None = None) -> ModuleInfo:
+        return bind_stars_once(self.module, project) if project is not None else self.module
 
 
 class Worker:
@@ -251,6 +251,7 @@ class Worker:
             else:
                 module.display_name = source.display_name
                 adopt(module, source.tree, source.text)
+                bind_stars_once(module, self.project)
             module.worker = self.index
             self.project.add(module)
             self.sources[key] = source

@@ -78,6 +78,8 @@ class Prefilter:
             return True
         if summary.generated and not limits.lint_generated:
             return True
+        if summary.stars:  # what a star import binds is the project's to know (`ProjectIndex.bind_stars`)
+            return True
         if any(word in summary.words for word in self.words):
             return True
         if self.noqa and summary.noqa:

@@ -765,6 +765,16 @@ def _loaded_module(path: Path, source, project: "ProjectIndex") -> ModuleInfo:
     return ModuleInfo.build(path, str(path), source.tree, linted=False, text=source.text, project=project)
 
 
+def bind_stars_once(module: ModuleInfo, project: "ProjectIndex") -> ModuleInfo:
+    """Bind the names a summarized module's star imports bring in (`names.bind_stars`, as `ModuleInfo.build` does
+    for a module it indexes), once, when it joins `project`: a summary holds no class or function whose names
+    they would change (`summary.build_module`)."""
+    if module.imports.stars and not getattr(module, "stars_bound", False):
+        module.stars_bound = True
+        bind_stars(module.imports, lambda base: getattr(project.module(base), "imports", None))
+    return module
+
+
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 

@@ -52,6 +52,7 @@ class Summary:
     lines: tuple[int, ...] = ()  # the first line of each top-level statement (LibCST's `Module.body`)
     seconds: float = field(default=0.0, compare=False)  # what reading it cost (phase one's share of the run)
     classes_with_bases: bool = False  # a top-level class derives from something (`pipeline.split` weighs it)
+    stars: bool = False  # a module-level `from m import *` (the prefilter parses the file up front)
     _packed: bytes | None = None  # `module`, pickled, until first read
 
     @property
@@ -83,6 +84,23 @@ def _returns_wrapper(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
             if args.vararg is not None or args.kwarg is not None or any(d is not None for d in args.kw_defaults):
                 return True
     return False
+
+
+def _module_level(body):
+    """Module-level statements, inside `if` and `try` blocks (what a star import the prefilter looks for may be
+    under)."""
+    for statement in body:
+        if isinstance(statement, ast.If):
+            yield from _module_level(statement.body)
+            yield from _module_level(statement.orelse)
+        elif isinstance(statement, ast.Try):
+            yield from _module_level(statement.body)
+            for handler in statement.handlers:
+                yield from _module_level(handler.body)
+            yield from _module_level(statement.orelse)
+            yield from _module_level(statement.finalbody)
+        else:
+            yield statement
 
 
 def statement_lines(tree: ast.Module) -> tuple[int, ...]:
@@ -129,6 +147,8 @@ def summarize(path: Path, data: bytes, words: tuple[str, ...], name: str | None 
     result.wrappers = any(_returns_wrapper(statement) for statement in tree.body
                           if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)))
     result.chains = dotted_chains(text)
+    result.stars = any(isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names)
+                       for statement in _module_level(tree.body))
     result.lines = statement_lines(tree)
     result.seconds = time.process_time() - start
     return result

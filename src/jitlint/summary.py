@@ -353,34 +353,42 @@ def _top_level(body, source: _Source):
 
 
 def import_table(tree: ast.Module, module_name: str, is_package: bool, source: _Source) -> ImportTable:
+    """`ImportTable.from_module` of an `ast` module; a statement's position (what a later binding of a name a star
+    import brings is compared with, `ImportTable.bind_star`) is its line, as LibCST's statement lines are ordered."""
     table = ImportTable(module_name, is_package)
     for statement in _top_level(tree.body, source):
+        position = statement.lineno
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             table.local_definitions.add(statement.name)
+            table._bound_at[statement.name] = position
         elif isinstance(statement, ast.Import):
             for alias in statement.names:
                 if alias.asname is not None:
                     table.aliases[alias.asname] = alias.name
+                    table._bound_at[alias.asname] = position
                 else:
                     top = alias.name.split(".", 1)[0]
                     table.aliases[top] = top
+                    table._bound_at[top] = position
         elif isinstance(statement, ast.ImportFrom):
             base = _resolve_from(table, statement)
             if base is None:
                 continue
             if any(alias.name == "*" for alias in statement.names):
                 if base:
-                    table.stars.append((base, statement.lineno))
+                    table.stars.append((base, position))
                 continue
             for alias in statement.names:
                 bound = alias.asname if alias.asname is not None else alias.name
                 table.aliases[bound] = f"{base}.{alias.name}" if base else alias.name
+                table._bound_at[bound] = position
         elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             for target in targets:
                 if isinstance(target, ast.Name):
                     table.local_definitions.add(target.id)
                     table.aliases.pop(target.id, None)
+                    table._bound_at[target.id] = position
                     if target.id == "__all__":
                         table.note_all(_literal_strings(statement.value, source))
         elif (isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name)
@@ -493,14 +501,16 @@ def build_module(path: Path, display_name: str, text: str, tree: ast.Module,
                  name: str | None = None) -> ModuleInfo | None:
     """The index of a file read with `ast` (`tree` of `text`), with the nodes LibCST would give parsed when first
     read. `name`: its module name when the caller knows it (else from the directories, as `ModuleInfo.build`).
-    None for a file with a top-level star import of a project module: `ModuleInfo.build` indexes it, its names
-    bound through the project."""
+    A file with a top-level star import of a project module: what the import binds is added when the module joins
+    a project (`names.bind_stars`, as `ModuleInfo.build` does); None when the file also defines classes or
+    functions, whose names are read through those bindings (`ModuleInfo.build` indexes it)."""
     if name is None:
         name = module_name_for(path)[0]
     source = _Source(text)
     table = import_table(tree, name, path.name == "__init__.py", source)
-    if table.stars:  # what they bind is the project's to know before the names are read (`ModuleInfo.build`)
-        return None
+    if table.stars and any(isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                           for statement in (*tree.body, *_guarded_definitions(tree.body))):
+        return None  # its classes' and functions' names are read through what the star imports bind (the project's)
     module = ModuleInfo(name, path, display_name, None, table, False, globals=LazyValues())
     module._tree = Lazy(_resolve_tree, module)
     module.layout = _layout(tree, source)
