@@ -184,3 +184,29 @@ def adopted_matches(path: Path, text: str) -> bool:
 def test_adopting_the_tree_gives_the_libcst_index_nodes():
     compared = sum(adopted_matches(path, path.read_text(encoding="utf-8")) for path in python_files()[::7])
     assert compared > 40
+
+
+def test_a_packed_module_unpickles_its_classes_functions_and_values_when_one_is_first_read(tmp_path):
+    from jitlint.summaries import PackedModule, summarize
+
+    path = tmp_path / "m.py"
+    text = ("import torch\nfrom torch import nn\nLIMIT: int = 3\n\n\nclass M(nn.Module):\n    a: torch.Tensor\n\n"
+            "    def __init__(self):\n        self.b = nn.Linear(1, 1)\n\n    def forward(self, x):\n        return x\n\n\n"
+            "def f():\n    return 1\n")
+    path.write_text(text)
+    expected = summarize(path, text.encode(), ()).module
+    module = summarize(path, text.encode(), ()).pack().module
+    assert isinstance(module, PackedModule) and "_body" in vars(module)
+    assert module.imports.aliases == expected.imports.aliases == {"torch": "torch", "nn": "torch.nn"}
+    assert module.name == expected.name and "_body" in vars(module)  # its names alone: the head
+    cls = module.classes["M"]
+    assert "_body" not in vars(module)
+    assert cls.module is module and module.functions["f"].module is module and cls.methods["forward"].cls is cls
+    assert cls.base_names == expected.classes["M"].base_names
+    assert list(cls.own_attributes) == list(expected.classes["M"].own_attributes)
+    for attribute in cls.own_attributes.values():  # the body shares the head's import table, not a copy
+        assert attribute.annotation_imports is None or attribute.annotation_imports is module.imports
+    assert list(module.globals) == ["LIMIT"] and module.globals["LIMIT"].deep_equals(expected.globals["LIMIT"])
+    assert cls.methods["forward"].node.deep_equals(expected.classes["M"].methods["forward"].node)
+    with pytest.raises(AttributeError):
+        module.worker

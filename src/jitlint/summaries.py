@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import hashlib
+import io
 import multiprocessing
 import os
 import pickle
@@ -28,7 +29,7 @@ from jitlint.names import module_name_for
 from jitlint.paths import resolved
 from jitlint.project import ModuleInfo, dotted_chains
 
-FORMAT = 1
+FORMAT = 2
 
 
 @dataclass(eq=False)
@@ -58,7 +59,7 @@ class Summary:
     @property
     def module(self) -> ModuleInfo | None:
         if self._packed is not None:
-            self._module = pickle.loads(self._packed)
+            self._module = PackedModule.unpack(self._packed)
             self._packed = None
         return self._module
 
@@ -72,8 +73,63 @@ class Summary:
         """The same summary with its module pickled (to send to another process, or to keep on disk)."""
         if self._packed is not None or self._module is None:
             return self
-        return dataclasses.replace(self, _module=None, _packed=pickle.dumps(self._module,
-                                                                            protocol=pickle.HIGHEST_PROTOCOL))
+        return dataclasses.replace(self, _module=None, _packed=PackedModule.pack(self._module))
+
+
+_BODY = ("classes", "functions", "globals")
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a part of a module, the module itself and its import table by reference (`_Unpickler`)."""
+
+    def __init__(self, file, module: ModuleInfo, body: bool) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.shared = {id(module): "module", id(module.imports): "imports"} if body else {id(module): "module"}
+
+    def persistent_id(self, obj):
+        return self.shared.get(id(obj))
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file, module: ModuleInfo) -> None:
+        super().__init__(file)
+        self.module = module
+
+    def persistent_load(self, key):
+        return self.module if key == "module" else self.module.imports
+
+
+class PackedModule(ModuleInfo):
+    """A summarized module unpickled in two parts: its name, path and import table first, its classes, functions
+    and module-level values (`_BODY`) when one of them is first read. A module a worker reads only for its names
+    (what a star import of it binds, a name it re-exports) never unpickles its classes."""
+
+    @staticmethod
+    def pack(module: ModuleInfo) -> bytes:
+        head = {name: value for name, value in vars(module).items() if name not in _BODY and name != "_body"}
+        parts = []
+        for body, part in ((False, head), (True, {name: getattr(module, name) for name in _BODY})):
+            stream = io.BytesIO()
+            _Pickler(stream, module, body).dump(part)
+            parts.append(stream.getvalue())
+        return pickle.dumps(tuple(parts), protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def unpack(cls, packed: bytes) -> "PackedModule":
+        head, body = pickle.loads(packed)
+        module = cls.__new__(cls)
+        fields = _Unpickler(io.BytesIO(head), module).load()
+        module.__dict__.update(fields)
+        module.__dict__["_body"] = body
+        return module
+
+    def __getattr__(self, name: str):
+        body = self.__dict__.get("_body")
+        if name not in _BODY or body is None:
+            raise AttributeError(name)
+        self.__dict__.update(_Unpickler(io.BytesIO(body), self).load())
+        del self.__dict__["_body"]
+        return self.__dict__[name]
 
 
 def _returns_wrapper(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
