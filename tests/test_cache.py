@@ -751,7 +751,7 @@ def test_a_partial_run_keeps_no_text_of_the_modules_it_reads_on_demand(across, m
 
     def loaded_module(path, source, project):
         if hasattr(source, "module_info"):  # indexed from its summary: the text it holds, if any
-            stored = vars(source.module_info(path, project)).get("_text")
+            stored = vars(source.module_info(path, project)).get("_text_stored")
             handed.append((path.name, None if stored is project_module.FROM_DISK else stored))
         else:
             handed.append((path.name, source.text))

@@ -394,7 +394,7 @@ class ModuleInfo:
 
     @property
     def text(self) -> str | None:
-        stored = self._text
+        stored = self._text_stored
         if stored is FROM_DISK:
             from jitlint.source import decode
 
@@ -402,12 +402,12 @@ class ModuleInfo:
                 text = decode(Path(self.path).read_bytes())
             except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
                 text = None
-            self._text = stored = compact(text)
+            self._text_stored = stored = compact(text)
         return expand(stored)
 
     @text.setter
     def text(self, value) -> None:
-        self._text = value if value is FROM_DISK else compact(value)
+        self._text_stored = value if value is FROM_DISK else compact(value)
 
     def __repr__(self) -> str:
         return f"ModuleInfo({self.name}, {self.path})"
