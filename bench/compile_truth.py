@@ -6,6 +6,7 @@ truth the compile target is measured against (a benchmark, not a test; bench/com
     python bench/compile_truth.py --lib transformers --out truth-transformers.json
 
     PYTHONPATH=/work/corpus/more/vit_pytorch python bench/compile_truth.py --lib vit_pytorch --out truth-vit.json
+    PYTHONPATH=/work/corpus/more/pytorchcv python bench/compile_truth.py --lib pytorchcv --out truth-pytorchcv.json
 
 Run it with an interpreter that has the library and torch 2.13 (/work/agree-venv; for torchvision's detection
 models bench/compile_torchvision_kernels.py supplies CPU kernels for `nms` and `roi_align`). For each model it records,
@@ -214,10 +215,52 @@ def _vit_pytorch(name: str):
     return model, lambda: (torch.rand(1, 3, *size),)
 
 
+# Two more (`/work/corpus/more`): pytorchcv (torch only) and perceiver_pytorch (torch and einops).
+PYTORCHCV = ["shufflenetv2_wd2", "squeezenet_v1_1", "mobilenetv3_small_w7d20", "ghostnet", "resnet10", "superpointnet",
+             "simplepose_resnet18_coco", "visemenet20"]
+_PERCEIVER = dict(num_freq_bands=4, depth=2, max_freq=10.0, input_channels=3, input_axis=2, num_latents=16,
+                  latent_dim=32, cross_dim_head=16, latent_dim_head=16, num_classes=10)
+PERCEIVER = {
+    "perceiver_pytorch.Perceiver": _PERCEIVER,
+    "mixed_latents.Perceiver": _PERCEIVER,
+    "gated.Perceiver": _PERCEIVER,
+    "perceiver_io.PerceiverLM": dict(num_tokens=64, dim=32, depth=2, max_seq_len=32, num_latents=8, latent_dim=32,
+                                     cross_dim_head=16, latent_dim_head=16),
+}
+
+
+def _pytorchcv(name: str):
+    import torch
+    from pytorchcv.model_provider import get_model
+
+    model = get_model(name, pretrained=False)
+    if name == "superpointnet":
+        return model, lambda: (torch.rand(1, 1, 224, 224),)
+    if name.startswith("simplepose"):
+        return model, lambda: (torch.rand(1, 3, 256, 192),)
+    if name == "visemenet20":
+        return model, lambda: (torch.randn(2, 8, 195), torch.full((2, 76), 3.0))
+    return model, lambda: (torch.rand(1, 3, 224, 224),)
+
+
+def _perceiver(name: str):
+    import importlib
+
+    import torch
+
+    module, _, cls = name.rpartition(".")
+    model = getattr(importlib.import_module(f"perceiver_pytorch.{module}"), cls)(**PERCEIVER[name])
+    if cls == "PerceiverLM":
+        return model, lambda: (torch.randint(0, 64, (1, 16)),)
+    return model, lambda: (torch.rand(1, 16, 16, 3),)
+
+
 BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers,
-            "efficientnet_pytorch": _efficientnet, "vit_pytorch": _vit_pytorch}
+            "efficientnet_pytorch": _efficientnet, "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv,
+            "perceiver_pytorch": _perceiver}
 MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS,
-          "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH)}
+          "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH), "pytorchcv": PYTORCHCV,
+          "perceiver_pytorch": list(PERCEIVER)}
 
 
 def _executed(model, args, package: str) -> set[tuple[str, int]]:

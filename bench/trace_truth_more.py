@@ -99,7 +99,10 @@ def _vit_pytorch():
     import torch
 
     def image(size):
+        # another resolution first (half as large again, then twice: window and patch sizes must divide it), then
+        # another batch only
         return (torch.randn(1, 3, size, size),), [(torch.randn(2, 3, size + size // 2, size + size // 2),),
+                                                   (torch.randn(2, 3, 2 * size, 2 * size),),
                                                    (torch.randn(2, 3, size, size),)]
 
     small = {"num_classes": 10, "dim": 64, "depth": 2, "heads": 4, "mlp_dim": 96}
@@ -164,7 +167,10 @@ def _pytorchcv():
             from pytorchcv.model_provider import get_model
 
             model = get_model(name, pretrained=False)
+            # another resolution first: larger, then a smaller one that a final fixed 7x7 pooling still takes
+            # (224 - 16 keeps the last feature map at 7 after five stride-2 stages), then another batch only
             return model, (torch.randn(1, 3, size, size),), [(torch.randn(2, 3, size + 32, size + 32),),
+                                                               (torch.randn(2, 3, size - 16, size - 16),),
                                                                (torch.randn(2, 3, size, size),)]
         return build
 
@@ -181,9 +187,185 @@ def _pytorchcv():
         yield name, make(name, size)
 
 
+def _x_transformers():
+    import torch
+
+    def lm(n=16, m=24, **layers):
+        def make():
+            from x_transformers import Decoder, Encoder, TransformerWrapper
+
+            kind = Encoder if layers.pop("encoder", False) else Decoder
+            model = TransformerWrapper(num_tokens=50, max_seq_len=64,
+                                       attn_layers=kind(dim=32, depth=2, heads=4, **layers))
+            return model, (torch.randint(0, 50, (1, n)),), [(torch.randint(0, 50, (2, m)),),
+                                                            (torch.randint(0, 50, (2, n)),)]
+        return make
+
+    yield "decoder", lm()
+    yield "encoder", lm(encoder=True)
+    yield "decoder_rotary", lm(rotary_pos_emb=True)
+    yield "decoder_alibi", lm(alibi_pos_bias=True)
+    yield "encoder_rel_pos", lm(encoder=True, rel_pos_bias=True)
+    yield "decoder_dynamic_pos", lm(dynamic_pos_bias=True)
+    yield "decoder_xpos", lm(rotary_xpos=True)
+    yield "decoder_cope", lm(attn_use_cope=True)
+    yield "encoder_sandwich", lm(encoder=True, sandwich_norm=True, ff_glu=True)
+    yield "decoder_residual_attn", lm(residual_attn=True, macaron=True)
+
+    def continuous():
+        from x_transformers import ContinuousTransformerWrapper, Encoder
+
+        model = ContinuousTransformerWrapper(dim_in=8, dim_out=8, max_seq_len=64,
+                                             attn_layers=Encoder(dim=32, depth=2, heads=4))
+        return model, (torch.randn(1, 16, 8),), [(torch.randn(2, 24, 8),), (torch.randn(2, 16, 8),)]
+
+    yield "continuous", continuous
+
+    def vit():
+        from x_transformers import Encoder, ViTransformerWrapper
+
+        model = ViTransformerWrapper(image_size=32, patch_size=8, num_classes=10,
+                                     attn_layers=Encoder(dim=32, depth=2, heads=4))
+        return model, (torch.randn(1, 3, 32, 32),), [(torch.randn(2, 3, 32, 32),)]
+
+    yield "vit", vit
+
+    def xtransformer():
+        from x_transformers import XTransformer
+
+        model = XTransformer(dim=32, enc_num_tokens=50, enc_depth=1, enc_heads=4, enc_max_seq_len=64,
+                             dec_num_tokens=50, dec_depth=1, dec_heads=4, dec_max_seq_len=64)
+        return model, (torch.randint(0, 50, (1, 12)), torch.randint(0, 50, (1, 10))), \
+            [(torch.randint(0, 50, (2, 20)), torch.randint(0, 50, (2, 14))),
+             (torch.randint(0, 50, (2, 12)), torch.randint(0, 50, (2, 10)))]
+
+    yield "xtransformer", xtransformer
+
+
+def _perceiver_pytorch():
+    import torch
+
+    def perceiver(module, **extra):
+        def make():
+            import importlib
+
+            cls = importlib.import_module(f"perceiver_pytorch.{module}").Perceiver
+            model = cls(input_channels=3, input_axis=2, num_freq_bands=4, max_freq=10.0, depth=2, num_latents=16,
+                        latent_dim=32, latent_heads=4, cross_dim_head=16, latent_dim_head=16, num_classes=10,
+                        **extra)
+            return model, (torch.randn(1, 16, 16, 3),), [(torch.randn(2, 24, 20, 3),), (torch.randn(2, 16, 16, 3),)]
+        return make
+
+    yield "perceiver", perceiver("perceiver_pytorch")
+    yield "perceiver_residual", perceiver("perceiver_pytorch", attn_residual=True, attn_residual_rank=8)
+    yield "perceiver_experimental", perceiver("experimental")
+    yield "perceiver_gated", perceiver("gated")
+    yield "perceiver_mixed", perceiver("mixed_latents")
+
+    def io():
+        from perceiver_pytorch.perceiver_io import PerceiverIO
+
+        model = PerceiverIO(dim=8, queries_dim=16, logits_dim=5, depth=2, num_latents=16, latent_dim=32,
+                            latent_heads=4, cross_dim_head=16, latent_dim_head=16)
+        return model, (torch.randn(1, 20, 8),), [(torch.randn(2, 30, 8),), (torch.randn(2, 20, 8),)]
+
+    yield "perceiver_io", io
+
+    def lm():
+        from perceiver_pytorch.perceiver_io import PerceiverLM
+
+        model = PerceiverLM(dim=16, num_tokens=50, max_seq_len=64, depth=2, num_latents=16, latent_dim=32,
+                            latent_heads=4, cross_dim_head=16, latent_dim_head=16)
+        return model, (torch.randint(0, 50, (1, 12)),), [(torch.randint(0, 50, (2, 20)),),
+                                                         (torch.randint(0, 50, (2, 12)),)]
+
+    yield "perceiver_lm", lm
+
+
+def _pretrainedmodels():
+    import torch
+
+    def make(name, size):
+        def build():
+            import pretrainedmodels
+
+            model = pretrainedmodels.__dict__[name](num_classes=1000, pretrained=None)
+            return model, (torch.randn(1, 3, size, size),), [(torch.randn(2, 3, size + 32, size + 32),),
+                                                               (torch.randn(2, 3, size - 16, size - 16),),
+                                                               (torch.randn(2, 3, size, size),)]
+        return build
+
+    for name in ("fbresnet152", "bninception", "resnext101_32x4d", "inceptionv4", "inceptionresnetv2",
+                 "nasnetamobile", "dpn68", "xception", "se_resnet50", "se_resnext50_32x4d", "cafferesnet101",
+                 "polynet", "resnet18", "squeezenet1_0", "alexnet", "densenet121"):
+        size = 299 if name in ("inceptionv4", "inceptionresnetv2", "xception") else 331 if name == "polynet" else 224
+        yield name, make(name, size)
+
+
+def _denoising_diffusion_pytorch():
+    import torch
+
+    def image(size, channels=3):
+        time = torch.tensor([5.0])
+        return (torch.randn(1, channels, size, size), time), \
+            [(torch.randn(2, channels, size + size // 2, size + size // 2), torch.tensor([5.0, 9.0])),
+             (torch.randn(2, channels, size, size), torch.tensor([5.0, 9.0]))]
+
+    def seq(length, channels=2):
+        return (torch.randn(1, channels, length), torch.tensor([5.0])), \
+            [(torch.randn(2, channels, length + length // 2), torch.tensor([5.0, 9.0])),
+             (torch.randn(2, channels, length), torch.tensor([5.0, 9.0]))]
+
+    def unet(**kwargs):
+        def make():
+            from denoising_diffusion_pytorch import Unet
+
+            return (Unet(dim=16, dim_mults=(1, 2), attn_dim_head=8, attn_heads=2, **kwargs), *image(16))
+        return make
+
+    yield "unet", unet()
+    yield "unet_self_condition", unet(self_condition=True)
+    yield "unet_learned_sinusoidal", unet(learned_sinusoidal_cond=True, learned_variance=True)
+
+    def unet1d():
+        from denoising_diffusion_pytorch import Unet1D
+
+        return (Unet1D(dim=16, dim_mults=(1, 2), channels=2, attn_dim_head=8, attn_heads=2), *seq(32))
+
+    yield "unet1d", unet1d
+
+    def karras():
+        from denoising_diffusion_pytorch import KarrasUnet
+
+        model = KarrasUnet(image_size=16, dim=16, dim_max=32, channels=3, num_downsamples=2, num_blocks_per_stage=1,
+                           attn_res=(4,), attn_dim_head=8)
+        return (model, *image(16))
+
+    yield "karras_unet", karras
+
+    def karras1d():
+        from denoising_diffusion_pytorch import KarrasUnet1D
+
+        model = KarrasUnet1D(seq_len=32, dim=16, dim_max=32, channels=2, num_downsamples=2, num_blocks_per_stage=1,
+                             attn_res=(8,), attn_dim_head=8)
+        return (model, *seq(32))
+
+    yield "karras_unet1d", karras1d
+
+    def uvit():
+        from denoising_diffusion_pytorch.simple_diffusion import UViT
+
+        model = UViT(dim=16, dim_mults=(1, 2), vit_depth=1, attn_dim_head=8, attn_heads=2)
+        return (model, *image(16))
+
+    yield "uvit", uvit
+
+
 _LIBRARIES = {"whisper": _whisper, "torchaudio": _torchaudio, "encodec": _encodec, "asteroid": _asteroid,
               "efficientnet_pytorch": _efficientnet,
-              "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv}
+              "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv,
+              "x_transformers": _x_transformers, "perceiver_pytorch": _perceiver_pytorch,
+              "pretrainedmodels": _pretrainedmodels, "denoising_diffusion_pytorch": _denoising_diffusion_pytorch}
 _BUILDERS: dict = {}
 
 

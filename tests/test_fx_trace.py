@@ -51,7 +51,7 @@ TRACES = {
     "ternary-on-attribute": model("return x * (2 if self.training else 3)"),
     "fstring": model('key = f"{x.shape[0]}"\nreturn {key: x}'),
     "is-none-in-submodule": (H + "class Block(nn.Module):\n    def forward(self, x, mask=None, flag=False):\n"
-                             "        if mask is not None:\n            x = x * mask\n        if flag:\n"
+                             "        if mask is not None:\n            x = x * mask\n        if flag is True:\n"
                              "            x = x + 1\n        return x\n\n\nclass M(nn.Module):\n"
                              "    def __init__(self):\n        super().__init__()\n        self.block = Block()\n\n"
                              "    def forward(self, x):\n        return self.block(x)\n"),
@@ -73,10 +73,6 @@ TRACES = {
         def helper(a, b):
             return max(a, b)
         """),
-    "static-forward-submodule": (H + "class Act(nn.Module):\n    @staticmethod\n    def forward(x):\n"
-                                 "        return x * torch.sigmoid(x)\n\n\n"
-                                 "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
-                                 "        self.act = Act()\n\n    def forward(self, x):\n        return self.act(x)\n"),
     "static-helper": (H + "class M(nn.Module):\n    @staticmethod\n    def scale(x):\n        return x * 2\n\n"
                       "    def forward(self, x):\n        return self.scale(x) + M.scale(x)\n"),
     "tuple-from-submodule": (H + "class Two(nn.Module):\n    def forward(self, x):\n        return x, x + 1\n\n\n"
@@ -164,6 +160,11 @@ FAILS = {
 def marks(source: str) -> list[tuple[str, int]]:
     return sorted((code, row) for row, line in enumerate(source.splitlines(), 1) if "# error:" in line
                   for code in re.findall(r"\bFX\d{3}\b", line.split("# error:", 1)[1]))
+
+
+def alone_rows(source: str) -> set[int]:
+    """The marked rows whose failure only a trace of their class on its own meets (`# error: FX201 (alone)`)."""
+    return {row for row, line in enumerate(source.splitlines(), 1) if "# error:" in line and "(alone)" in line}
 
 
 def lint_one(source: str, tmp_path):
@@ -306,7 +307,7 @@ ROOTS_PART = """
 
 class Part(nn.Module):
     def forward(self, x, flag=False):
-        if flag:
+        if flag:  # error: FX201
             return x
         return x * 3
 """
@@ -332,21 +333,100 @@ def test_a_class_named_only_where_nothing_is_built_or_traced_stays_a_root(tmp_pa
     up in a module being built or traced. `ScaleForScript.__prepare_scriptable__` builds a `Scale` for
     `torch.jit.script`, so `Scale` stays a class users trace (its `flag` a placeholder: torch fails at the `if`);
     `Holder.__init__` builds a `Part` through a class attribute and a method, so `Part` is a submodule called with
-    `flag` at its default (torch traces `Holder`). Verified on torch 2.13 below."""
+    `flag` at its default (torch traces `Holder`): its `if flag` fails only when `Part` is traced on its own, which
+    the finding says. Verified on torch 2.13 below."""
     source = ROOTS_SCALE + ROOTS_SCRIPTABLE + ROOTS_PART + ROOTS_HOLDER
-    assert lint_one(source, tmp_path / "lint") == marks(source)
+    findings = lint_files({"model.py": source}, tmp_path / "lint", codes=FX)
+    assert sorted((f.code, f.location.row) for f in findings) == marks(source)
+    alone = {f.location.row: _alone_note(f.message) for f in findings}
+    assert alone == {marks(source)[0][1]: None, marks(source)[1][1]: "Part"}
     (tmp_path / "torch").mkdir()
-    traced = trace_sources({"holder": source, "scale": ROOTS_SCALE, "scriptable": ROOTS_SCALE + ROOTS_SCRIPTABLE},
-                           tmp_path / "torch")
+    traced = trace_sources({"holder": source, "scale": ROOTS_SCALE, "scriptable": ROOTS_SCALE + ROOTS_SCRIPTABLE,
+                            "part": ROOTS_SCALE + ROOTS_PART}, tmp_path / "torch")
+    part_row = marks(ROOTS_SCALE + ROOTS_PART)[1][1]
     assert traced["holder"].ok, traced["holder"]
     assert traced["scriptable"].ok, traced["scriptable"]
     assert traced["scale"].rejected and traced["scale"].line == marks(ROOTS_SCALE)[0][1], traced["scale"]
+    assert traced["part"].rejected and traced["part"].line == part_row, traced["part"]
+
+
+def test_parts_alone_false_judges_a_part_only_as_its_parents_call_it(tmp_path):
+    """`[tool.jitlint.fx] parts-alone = false`: the part's failure met only when it is traced on its own is not
+    reported; the root's own failure still is."""
+    from jitlint.config import Config
+    from jitlint.targets.fx.settings import FxSettings
+
+    source = ROOTS_SCALE + ROOTS_SCRIPTABLE + ROOTS_PART + ROOTS_HOLDER
+    config = Config(root=tmp_path, target_settings={"fx": FxSettings.from_table({"parts-alone": False})})
+    findings = lint_files({"model.py": source}, tmp_path, codes=FX, config=config)
+    assert sorted((f.code, f.location.row) for f in findings) == [marks(source)[0]]
+    assert all(_alone_note(f.message) is None for f in findings)
+
+
+def _alone_note(message: str) -> str | None:
+    found = re.search(r"when `(\w+)` is traced on its own", message)
+    return found.group(1) if found else None
+
+
+# A part of a model, built as `self.<name> = Cls()` and called there with its flags at their defaults. Traced on its
+# own, every parameter of its forward is a placeholder Proxy (`Tracer.create_args_for_root`), defaulted ones too:
+# what a flag decides fails then, what tests it against None does not (a Proxy is not None).
+ALONE_PART = H + """class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.key = "k"
+
+    def forward(self, x, mask=None, kv_cache=None, is_causal=False, bandwidth=None, scale=2.0):
+        if mask is not None:
+            x = x * mask
+        if x.sum() > 0:  # error: FX201
+            x = -x
+        if kv_cache is None or self.key not in kv_cache:  # error: FX203
+            x = x + 1
+        assert not is_causal  # error: FX201
+        if bandwidth:  # error: FX201
+            x = x[:, :bandwidth]
+        return x * scale
+"""
+ALONE_MODEL = """
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attention = Attention()
+
+    def forward(self, x):
+        return self.attention(x)
+"""
+
+
+def test_a_part_traced_on_its_own_fails_where_its_flags_decide(tmp_path):
+    """`Attention` is a part of `Model`, which calls it with its flags at their defaults: traced as part of it, only
+    the test on the input fails (reported once, without a note); traced on its own, the flags are Proxies:
+    `kv_cache is None` is False, so `not in` runs and iterates it, and `assert not is_causal` and `if bandwidth`
+    make Proxies bools, while `mask is not None` and `* scale` trace. Checked on torch 2.13: the class alone fails at
+    each marked line once the earlier ones are made constant; `Model` traces once the first one is."""
+    source = ALONE_PART + ALONE_MODEL
+    findings = lint_files({"model.py": source}, tmp_path / "lint", codes=FX)
+    assert sorted((f.code, f.location.row) for f in findings) == marks(source)
+    notes = {f.location.row: _alone_note(f.message) for f in findings}
+    rows = [row for _, row in marks(source)]
+    assert notes == {rows[0]: None, rows[1]: "Attention", rows[2]: "Attention", rows[3]: "Attention"}
+    part_rows = [row for _, row in marks(ALONE_PART)]
+    sources = {f"part_{row}": _made_constant(ALONE_PART, [r for r in part_rows if r < row]) for row in part_rows}
+    sources["model"] = _made_constant(source, rows[:1])
+    (tmp_path / "torch").mkdir()
+    traced = trace_sources(sources, tmp_path / "torch")
+    assert traced["model"].ok, traced["model"]
+    for row in part_rows:
+        assert traced[f"part_{row}"].rejected and traced[f"part_{row}"].line == row, (row, traced[f"part_{row}"])
 
 
 def test_submodule_parameters_follow_their_annotations(tmp_path):
     """A forward whose callers are not resolved (here: in a loop over a ModuleList built from a local list) gets a
     Proxy for a tensor parameter, a sequence for `List[...]`, and nothing claimed for an alias it cannot read
-    (timm's hrnet and twins)."""
+    (timm's hrnet and twins). Each class traced on its own has every parameter a Proxy: what fails only then is
+    reported with a note (marked "alone")."""
     source = H + textwrap.dedent("""
         from typing import List, Tuple
 
@@ -355,8 +435,8 @@ def test_submodule_parameters_follow_their_annotations(tmp_path):
 
         class Fuse(nn.Module):
             def forward(self, x: List[torch.Tensor]):
-                for i in range(len(x)):
-                    x[i] = x[i] * 2
+                for i in range(len(x)):  # error: FX202 (alone)
+                    x[i] = x[i] * 2  # error: FX205 (alone)
                 if x[0].shape[0] > 1:  # error: FX201
                     pass
                 return x
@@ -364,7 +444,7 @@ def test_submodule_parameters_follow_their_annotations(tmp_path):
 
         class Reshape(nn.Module):
             def forward(self, x, size: Size_):
-                return x.view(x.shape[0], -1, *size)
+                return x.view(x.shape[0], -1, *size)  # error: FX203 (alone)
 
 
         class Plain(nn.Module):
@@ -385,7 +465,9 @@ def test_submodule_parameters_follow_their_annotations(tmp_path):
                     x = block(x)
                 return x
         """)
-    assert lint_one(source, tmp_path) == marks(source)
+    findings = lint_files({"model.py": source}, tmp_path, codes=FX)
+    assert sorted((f.code, f.location.row) for f in findings) == marks(source)
+    assert {f.location.row for f in findings if _alone_note(f.message)} == alone_rows(source)
 
 
 def test_the_modules_a_container_holds_get_what_it_is_called_with(tmp_path):
@@ -445,3 +527,70 @@ def test_a_run_with_fx_trace_rules_stays_in_one_process(tmp_path, monkeypatch):
     two = engine.lint_run([tmp_path], Config(root=tmp_path), FX, jobs=2)
     assert used == [] and len(one.findings) == 12
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
+
+
+def _made_constant(source: str, rows: list[int]) -> str:
+    """`source` with the marked statements at `rows` made to run without a Proxy: an `if` tests False, another
+    statement is `pass`."""
+    lines = source.splitlines()
+    for row in rows:
+        line = lines[row - 1]
+        indent = line[: len(line) - len(line.lstrip())]
+        lines[row - 1] = indent + ("if False:" if line.lstrip().startswith("if ") else "pass")
+    return "\n".join(lines) + "\n"
+
+
+# Parts whose failures only a trace of the part alone meets: (the part, the model holding it). Traced as a part the
+# model traces; traced alone the part fails at its first marked line (torch 2.13).
+ALONE_CASES = {
+    # a static forward called by its parent gets the parent's tensor; traced alone, the module itself
+    "static-forward-submodule": (H + "class Act(nn.Module):\n    @staticmethod\n    def forward(x):\n"
+                                 "        return x * torch.sigmoid(x)  # error: FX213\n",
+                                 "\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                 "        self.act = Act()\n\n    def forward(self, x):\n        return self.act(x)\n"),
+    # a flag its parent passes as a constant
+    "flag-passed-by-parent": (H + "class Block(nn.Module):\n    def forward(self, x, return_all):\n"
+                              "        if return_all:  # error: FX201\n            return x, x\n        return x\n",
+                              "\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                              "        self.block = Block()\n\n    def forward(self, x):\n"
+                              "        return self.block(x, False)\n"),
+    # a module taking a dict of features it reads and writes: its parent passes a dict; traced alone, the dict is
+    # one Proxy, and assigning into it fails
+    "features-dict": (H + "class Dense(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                      "        self.linear = nn.Linear(4, 4)\n\n    def forward(self, features):\n"
+                      "        out = self.linear(features[\"token_embeddings\"])\n"
+                      "        features[\"sentence_embedding\"] = out  # error: FX205\n        return features\n",
+                      "\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                      "        self.dense = Dense()\n\n    def forward(self, x):\n"
+                      "        return self.dense({\"token_embeddings\": x})[\"sentence_embedding\"]\n"),
+    # `features.get(name)` of a Proxy is a Proxy (never None), so the assignment under the test runs and fails
+    "features-dict-get": (H + "class Normalize(nn.Module):\n    def forward(self, features):\n"
+                          "        x = features.get(\"sentence_embedding\")\n        if x is not None:\n"
+                          "            features[\"sentence_embedding\"] = x / x.norm()  # error: FX205\n"
+                          "        return features\n",
+                          "\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                          "        self.norm = Normalize()\n\n    def forward(self, x):\n"
+                          "        return self.norm({\"sentence_embedding\": x})[\"sentence_embedding\"]\n"),
+    # `key in features` on a Proxy iterates it
+    "features-dict-in": (H + "class Pooling(nn.Module):\n    def forward(self, features):\n"
+                         "        x = features[\"token_embeddings\"]\n"
+                         "        if \"attention_mask\" in features:  # error: FX203\n"
+                         "            x = x * features[\"attention_mask\"].unsqueeze(-1)\n"
+                         "        return {\"sentence_embedding\": x.mean(1)}\n",
+                         "\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                         "        self.pool = Pooling()\n\n    def forward(self, x):\n"
+                         "        return self.pool({\"token_embeddings\": x})[\"sentence_embedding\"]\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ALONE_CASES))
+def test_parts_traced_on_their_own(name, tmp_path):
+    part, holder = ALONE_CASES[name]
+    findings = lint_files({"model.py": part + holder}, tmp_path / "lint", codes=FX)
+    assert sorted((f.code, f.location.row) for f in findings) == marks(part)
+    assert all(_alone_note(f.message) for f in findings), [f.message for f in findings]
+    (tmp_path / "torch").mkdir()
+    traced = trace_sources({"model": part + holder, "part": part}, tmp_path / "torch")
+    assert traced["model"].ok, traced["model"]
+    assert traced["part"].rejected and traced["part"].line == marks(part)[0][1], traced["part"]
+

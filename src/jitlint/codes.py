@@ -30,6 +30,7 @@ CODES: dict[str, CodeInfo] = {
     "DYN110": CodeInfo("rnn-module-call", "warning", "compile", None),
     "DYN111": CodeInfo("scripted-submodule-call", "warning", "compile", None),
     "DYN112": CodeInfo("traced-submodule-call", "warning", "compile", None),
+    "DYN113": CodeInfo("comprehension-frame", "warning", "compile", None),
     "DYN201": CodeInfo("python-counter-attribute", "warning", "compile", None),
     "DYN202": CodeInfo("string-argument", "warning", "compile", None),
     "DYN203": CodeInfo("container-argument", "warning", "compile", None),

@@ -132,3 +132,67 @@ def test_a_class_built_with_the_arguments_of_its_construction_site_is_confirmed(
     [gated] = [f for f in findings if f["code"] == "JIT306"]
     assert gated["confirmation"]["status"] == "not-reproduced", gated
     assert gated["confirmation"]["detail"].endswith("scripted Gated (built with the arguments at layers.py:51)"), gated
+
+
+# A class whose constructor takes a configuration object is built with one when its declarations say which class
+# that is and that class builds with its own defaults: the parameter's annotation, or (for `config`) the class's
+# `config_class`. A parameter declared with no such class (`width`, a configuration that needs arguments) is never
+# guessed.
+CONFIGURED = '''
+import torch
+import torch.nn as nn
+
+
+class Config:
+    def __init__(self, hidden: int = 8, layers: int = 2):
+        self.hidden = hidden
+        self.layers = layers
+
+
+class Dims:
+    def __init__(self, n_state: int):
+        self.n_state = n_state
+
+
+class Encoder(nn.Module):
+    def __init__(self, config: Config):
+        super().__init__()
+        self.lin = nn.Linear(config.hidden, config.hidden)
+
+    def forward(self, x):
+        return x.numpy()
+
+
+class Pretrained(nn.Module):
+    config_class = Config
+
+
+class Decoder(Pretrained):
+    def __init__(self, config, scale=2.0):
+        super().__init__()
+        self.lin = nn.Linear(config.hidden, config.hidden)
+
+    def forward(self, x):
+        return x.tolist()
+
+
+class Sized(nn.Module):
+    def __init__(self, dims: Dims):
+        super().__init__()
+        self.lin = nn.Linear(dims.n_state, dims.n_state)
+
+    def forward(self, x):
+        return x.numpy()
+'''
+
+
+@pytest.mark.torch
+def test_a_configuration_argument_its_declarations_name_is_built_with_its_defaults(tmp_path):
+    write_project(tmp_path, {"cpkg/__init__.py": "", "cpkg/model.py": CONFIGURED,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = [f for f in dynamic_findings(tmp_path, "cpkg") if f["code"] != "JIT000"]
+    status = {f["location"]["row"]: f["confirmation"] for f in findings}
+    assert status[23]["status"] == "confirmed", status  # Encoder(config=Config())
+    assert status[36]["status"] == "confirmed", status  # Decoder(config=Config()), through `config_class`
+    assert status[45]["status"] == "unverified", status  # Dims needs `n_state`: nothing is guessed
+    assert "needs constructor arguments: dims" in status[45]["detail"], status

@@ -176,3 +176,41 @@ def test_with_both_targets_each_confirmer_marks_its_own_findings(tmp_path):
     assert (padding["severity"], status(padding)) == ("error", "confirmed")
     assert status(findings[("model.py", 45, "FX202")]) == "not-reproduced"
     assert any(code.startswith("JIT") for _file, _row, code in findings)
+
+
+ALONE = {
+    "pyproject.toml": """
+        [tool.jitlint]
+        target = ["fx"]
+    """,
+    "pk/__init__.py": "",
+    "pk/model.py": """
+        import torch.nn as nn
+
+
+        class Part(nn.Module):
+            def forward(self, x, flag=False):
+                if flag:
+                    return x
+                return x * 2
+
+
+        class Holder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.part = Part()
+
+            def forward(self, x):
+                return self.part(x)
+    """,
+}
+
+
+def test_a_failure_only_a_part_traced_on_its_own_meets_is_confirmed_by_tracing_it(tmp_path):
+    """`Holder` traces (it calls `Part` with `flag` at its default); `Part` traced on its own fails at `if flag`:
+    the confirmer traces the part too, so the finding is confirmed, not taken for one tracing never reaches."""
+    root = write_project(tmp_path, {name: textwrap.dedent(text).lstrip() for name, text in ALONE.items()})
+    result = run_jitlint("--dynamic", "--no-cache", "--output-format", "json", "pk", cwd=root, timeout=600)
+    findings = json.loads(result.stdout)
+    assert [(f["location"]["row"], f["code"]) for f in findings] == [(6, "FX201")], result.stdout
+    assert status(findings[0]) == "confirmed" and "traced on its own" in findings[0]["message"], findings[0]

@@ -527,3 +527,224 @@ def test_a_failing_statement_of_a_wrapped_method_is_left_out(tmp_path):
     [numpy] = [f for f in findings if f["code"] == "JIT401"]
     assert numpy["confirmation"]["status"] == "confirmed", numpy
     assert "(line 10, the function's earlier failing statements left out)" in numpy["confirmation"]["detail"], numpy
+
+
+# A function under `@torch.no_grad()` is handed to torch as `_contextlib`'s wrapper: torch compiles the wrapped lines
+# but resolves their globals in `_contextlib` ("undefined value dist"), and names `_contextlib.py` with the wrapped
+# function's line numbers, then the call site in the user's file. The error is the function's own (JIT235 at its
+# line), seen both scripting the model and the function on its own: once explained, it is no JIT000 at the call.
+NO_GRAD = '''
+import torch
+import torch.distributed as dist
+
+
+@torch.no_grad()
+def gather(x: torch.Tensor) -> torch.Tensor:
+    if dist.is_initialized():
+        return x
+    return x + 1
+
+
+class Loss(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = gather(x)
+        return y.sum()
+'''
+
+
+def test_an_error_under_a_decorator_is_confirmed_at_its_line_and_not_again_at_the_call(tmp_path):
+    write_project(tmp_path, {"gpkg/__init__.py": "", "gpkg/loss.py": NO_GRAD,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = dynamic_findings(tmp_path, "gpkg")
+    assert ("loss.py", 8, "JIT235", "confirmed") in located(findings), findings
+    assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# With `from __future__ import annotations` every annotation is a string, and torch types a call of an ignored function
+# from its Python signature without resolving names ("Unknown type annotation: 'Tensor'" at the call): a function
+# jitlint ignored to go on must neither stop its callers nor be reported as the user's error at their calls.
+FUTURE_ANNOTATIONS = '''
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+
+def check(x: Tensor) -> None:
+    values = x.numpy()
+
+
+class Pair(torch.nn.Module):
+    def forward(self, x: Tensor) -> Tensor:
+        check(x)
+        return x.numpy()
+'''
+
+
+def test_a_call_of_a_function_ignored_to_go_on_in_a_future_annotations_file_is_no_error(tmp_path):
+    write_project(tmp_path, {"fpkg/__init__.py": "", "fpkg/pair.py": FUTURE_ANNOTATIONS,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = dynamic_findings(tmp_path, "fpkg")
+    assert ("pair.py", 9, "JIT401", "confirmed") in located(findings), findings
+    # the call of `check` (ignored after its own error) types, and `forward`'s later error shows
+    assert ("pair.py", 15, "JIT401", "confirmed") in located(findings), findings
+    assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+def test_an_unknown_string_annotation_at_a_call_of_an_ignored_function_is_an_artifact():
+    from jitlint.targets.script.confirm_leave_out import stub_artifact
+
+    text = ("Unknown type annotation: 'Tensor' at   File \"/p/m.py\", line 10\n"
+            "    def forward(self, x: Tensor) -> Tensor:\n        return self.comp(\n"
+            "               ~~~~~~~~~ <--- HERE\n            x=x, y=x\n")
+    parsed = {"message": text.splitlines()[0], "text": text}
+    assert stub_artifact(parsed, ["Block.comp"])
+    assert not stub_artifact(parsed, ["Block.other"])  # the call of a function the user ignored: the user's error
+    assert stub_artifact(parsed, ["Norm.forward"])  # `self.comp` may be a submodule whose forward jitlint ignored
+    assert not stub_artifact(parsed, [])
+
+
+# A decorator hands torch its wrapper, whose globals are the decorator's module: torch compiles the wrapped lines but
+# resolves the names of their annotations there ("Unknown type name 'Memory'" at the signature). Scripted on its own,
+# the function is compiled from what the decorator wraps, so that the errors of its body show (confirming findings at
+# their own statements, never refuting one).
+WRAPPED_SIGNATURE = '''
+from typing import Optional
+
+import torch
+import torch.nn as nn
+
+from pkg.wrapping import passthrough
+
+
+class Memory:
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+
+class Reader(nn.Module):
+    @passthrough
+    def forward(self, x: torch.Tensor, memory: Optional[Memory] = None) -> torch.Tensor:
+        y = x + 1
+        return y.numpy()
+'''
+
+
+def test_a_function_whose_signature_fails_under_a_decorator_is_compiled_from_what_it_wraps(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/wrapping.py": textwrap.dedent(WRAPPING),
+                             "pkg/reader.py": WRAPPED_SIGNATURE, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg/reader.py")
+    [numpy] = [f for f in findings if f["code"] == "JIT401"]
+    assert numpy["confirmation"]["status"] == "confirmed", numpy
+    assert "(line 19" in numpy["confirmation"]["detail"], numpy
+
+
+# An error in code a function calls, which ignoring cannot get past (a classmethod: `torch.jit.ignore` takes none),
+# hides the rest of the function: the statement of its own body the error is reached through (torch's call stack)
+# is left out, so that its later errors show.
+THROUGH_A_CALL = '''
+import torch
+import torch.nn as nn
+
+
+class Helper:
+    @classmethod
+    def make(cls, x: torch.Tensor) -> torch.Tensor:
+        return torch.from_numpy(x.numpy())
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = Helper.make(x)
+        values = x.tolist()
+        return y
+'''
+
+
+def test_the_statement_an_error_in_a_callee_is_reached_through_is_left_out(tmp_path):
+    write_project(tmp_path, {"tpkg/__init__.py": "", "tpkg/net.py": THROUGH_A_CALL,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = dynamic_findings(tmp_path, "tpkg")
+    [tolist] = [f for f in findings if f["code"] == "JIT206"]
+    assert tolist["confirmation"]["status"] == "confirmed", tolist
+    assert "(line 15, the function's earlier failing statements left out)" in tolist["confirmation"]["detail"], tolist
+
+
+# A return annotation naming a class torch cannot compile (a generated `__init__` has no source) stops the function
+# at its signature, before any statement: left out, the return type is inferred and the body's errors show.
+RETURNS_UNCOMPILABLE = '''
+import torch
+import torch.nn as nn
+
+namespace = {}
+exec("def __init__(self, value):\\n    self.value = value\\n", namespace)
+
+
+class Output:
+    __init__ = namespace["__init__"]
+
+
+class Head(nn.Module):
+    def forward(self, x: torch.Tensor) -> Output:
+        y = x + 1
+        values = y.tolist()
+        return Output(y)
+'''
+
+
+def test_a_return_annotation_torch_cannot_compile_is_left_out_to_see_the_body(tmp_path):
+    write_project(tmp_path, {"rpkg/__init__.py": "", "rpkg/head.py": RETURNS_UNCOMPILABLE,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = dynamic_findings(tmp_path, "rpkg")
+    [tolist] = [f for f in findings if f["code"] == "JIT206"]
+    assert tolist["confirmation"]["status"] == "confirmed", tolist
+    assert "(line 16, the function's earlier failing statements left out)" in tolist["confirmation"]["detail"], tolist
+
+
+# Torch's frontend refuses syntax (`**kwargs` in a call) before any type is known, one statement per compile: the
+# function's other refusals are found by running the frontend alone (no compile) and left out in the same retry.
+KWARGS_CALLS = '''
+from typing import Dict
+
+import torch
+
+
+def scale(x: torch.Tensor, factor: float = 1.0) -> torch.Tensor:
+    return x * factor
+
+
+def many(x: torch.Tensor, options: Dict[str, float]) -> torch.Tensor:
+    a = scale(x, **options)
+    b = scale(x, **options)
+    values = x.tolist()
+    c = scale(x, **options)
+    return x
+'''
+
+
+def test_the_frontend_alone_finds_the_other_refused_statements_of_a_function(tmp_path):
+    import importlib.util
+    import os
+
+    import torch
+
+    (tmp_path / "kwcalls.py").write_text(KWARGS_CALLS)
+    spec = importlib.util.spec_from_file_location("kwcalls", tmp_path / "kwcalls.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["kwcalls"] = module
+    spec.loader.exec_module(module)
+    child_spec = importlib.util.spec_from_file_location(
+        "_script_child_for_test", os.path.join(os.path.dirname(__import__("jitlint").__file__), "targets", "script",
+                                               "confirm_child.py"))
+    child = importlib.util.module_from_spec(child_spec)
+    child_spec.loader.exec_module(child)
+    checker = child.Checker(torch)
+    checker.is_user_file = lambda path: os.path.realpath(path).startswith(os.path.realpath(str(tmp_path)))
+    path = os.path.realpath(str(tmp_path / "kwcalls.py"))
+    dropped = {(path, 12)}  # the first refusal, seen compiling
+    found = checker._frontend_refusals(module.many, (path, 11, 16), dropped, set(), bound=5)
+    # the other two `**options` calls, not the `.tolist()` (a type error the frontend does not see)
+    assert [(error["line"], error["message"]) for error in found] == [
+        (13, "keyword-arg expansion is not supported:"), (15, "keyword-arg expansion is not supported:")], found
+    assert dropped == {(path, 12), (path, 13), (path, 15)}
+    assert checker._frontend_refusals(module.many, (path, 11, 16), {(path, 12)}, set(), bound=1)[0]["line"] == 13

@@ -83,6 +83,43 @@ def missing_arguments(cls) -> list[str]:
     ]
 
 
+def declared_arguments(cls, missing: list[str]) -> dict | None:
+    """The missing constructor arguments of `cls` that its own declarations say how to build: a parameter annotated
+    with a class of the user's whose every constructor parameter has a default (`config: BertConfig`), or, for a
+    `config` parameter with no such annotation, the class's declared `config_class`. {"built": {name: class},
+    "where": text} when every missing argument is so declared, else None (no value is guessed)."""
+    try:
+        signature = inspect.signature(cls.__init__, eval_str=True)
+    except Exception:  # an annotation that does not evaluate: only what is not a string is read
+        try:
+            signature = inspect.signature(cls.__init__)
+        except (TypeError, ValueError):
+            return None
+    built = {}
+    for name in missing:
+        parameter = signature.parameters.get(name)
+        annotation = parameter.annotation if parameter is not None else inspect.Parameter.empty
+        candidate = annotation if _buildable(annotation) else None
+        if candidate is None and name == "config":
+            declared = getattr(cls, "config_class", None)
+            candidate = declared if _buildable(declared) else None
+        if candidate is None:
+            return None
+        built[name] = candidate
+    where = ", ".join(f"{name}={value.__name__}()" for name, value in built.items())
+    return {"built": built, "where": where}
+
+
+def _buildable(annotation) -> bool:
+    """A class of the user's (not a builtin, typing or torch type) that builds with no arguments."""
+    if not inspect.isclass(annotation) or annotation is inspect.Parameter.empty:
+        return False
+    module = getattr(annotation, "__module__", "") or ""
+    if module.split(".")[0] in ("builtins", "typing", "torch", "collections", "numpy"):
+        return False
+    return not missing_arguments(annotation)
+
+
 def inputs_from(value) -> Inputs:
     """What an inputs function returned: a tuple or list of arguments, one value, or {"args": ..., "kwargs": ...,
     "dynamic_shapes": ...} (each key optional)."""
@@ -196,15 +233,19 @@ def _construct(cls, constructions: list[dict], result: dict):
     with the literal arguments of each construction site the parent found (`constructions.py`), in order; None with
     the reason in `result` when none builds. `result["built_with"]` names the site used."""
     missing = missing_arguments(cls)
-    attempts = ([] if missing else [None]) + list(constructions)
+    declared = declared_arguments(cls, missing) if missing else None
+    attempts = ([] if missing else [None]) + ([declared] if declared else []) + list(constructions)
     first_error = None
     for site in attempts:
         try:
             if site is None:
                 return cls()
-            args = [ast.literal_eval(text) for text in site.get("args", [])]
-            kwargs = {name: ast.literal_eval(text) for name, text in site.get("kwargs", {}).items()}
-            instance = cls(*args, **kwargs)
+            if "built" in site:
+                instance = cls(**{name: built() for name, built in site["built"].items()})
+            else:
+                args = [ast.literal_eval(text) for text in site.get("args", [])]
+                kwargs = {name: ast.literal_eval(text) for name, text in site.get("kwargs", {}).items()}
+                instance = cls(*args, **kwargs)
         except BaseException as error:  # SystemExit and KeyboardInterrupt from user code included
             first_error = first_error or error
             continue

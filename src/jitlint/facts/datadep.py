@@ -54,8 +54,10 @@ import libcst as cst
 from jitlint.facts import CyclicFact, Fact, FactStore, read_fact
 from jitlint.facts.datadep_calls import CallKinds
 from jitlint.facts.datadep_policy import DEPENDENT, RECORDED, TENSORISH, DatadepPolicy  # noqa: F401 (RECORDED: shared)
-from jitlint.facts.datadep_tables import OPTIONAL, SEQUENCE_ANNOTATIONS, TENSOR_ANNOTATIONS
-from jitlint.facts.datadep_tuples import concatenated, display, flat, is_tuple, item, same, unpacked
+from jitlint.facts.datadep_tables import OPTIONAL, SEQUENCE_ANNOTATIONS, TENSOR_ANNOTATIONS, without_none
+from jitlint.facts.datadep_tuples import (
+    concatenated, display, flat, is_tuple, item, same, spread_display, unpacked,
+)
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.facts.torch_api import PARAMETER_CLASSES
 from jitlint.names import first_param_name
@@ -63,16 +65,6 @@ from jitlint.names import first_param_name
 if TYPE_CHECKING:
     from jitlint.capture import CapturedFunction
     from jitlint.rules.base import RuleContext
-
-
-def _without_none(annotation: cst.BaseExpression) -> cst.BaseExpression:
-    """`X | None` and `None | X` as `X` (the value is X whenever it is not None)."""
-    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
-        if isinstance(annotation.right, cst.Name) and annotation.right.value == "None":
-            return annotation.left
-        if isinstance(annotation.left, cst.Name) and annotation.left.value == "None":
-            return annotation.right
-    return annotation
 
 
 @dataclass
@@ -315,7 +307,7 @@ class DatadepDomain(CallKinds, FlowDomain):
     def _annotated(self, annotation: cst.BaseExpression, imports) -> str | None:
         """The kind an annotation gives: "tensor" (`Tensor`, `Optional[Tensor]`), "tensors" (`List[Tensor]`...)."""
         if self.policy.union_annotations:
-            annotation = _without_none(annotation)
+            annotation = without_none(annotation)
         outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
         qualified = imports.qualify(outer) or ""
         if qualified in TENSOR_ANNOTATIONS:
@@ -397,6 +389,13 @@ class DatadepDomain(CallKinds, FlowDomain):
             for element, value in zip(node.targets[0].target.elements, values):
                 self._bind_target(element.value, value, frame)
             return
+        if self.policy.tuple_kinds and len(node.targets) == 1:
+            spread = spread_display(node.targets[0].target, node.value, lambda value: self.kind(value, frame),
+                                    self.element)
+            if spread is not None:  # `h, w, k = *x.shape[-2:], self.k`: each name from its place in the display
+                for element, value in zip(node.targets[0].target.elements, spread):
+                    self._bind_target(element.value, value, frame)
+                return
         value = self.kind(node.value, frame)
         for target in node.targets:
             self._bind_target(target.target, value, frame)

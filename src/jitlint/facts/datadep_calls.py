@@ -11,9 +11,9 @@ import libcst as cst
 from jitlint.facts import FactStore, RunFact, run_fact
 from jitlint.facts.datadep_policy import TENSORISH
 from jitlint.facts.datadep_tables import (
-    DD_METHODS, DTYPE_METHODS, MASK_METHODS, NOT_TENSOR_LAYERS, RANK_METHODS, SEQUENCE_METHODS, SHAPE_KEEPING,
-    STATIC_METHODS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS, TORCH_DATA, TORCH_DD, TORCH_MASK, TORCH_NOT_TENSOR,
-    TORCH_SEQUENCE,
+    DD_METHODS, DTYPE_METHODS, EINOPS_LAYERS, EINOPS_TENSOR, MASK_METHODS, NOT_TENSOR_LAYERS, RANK_METHODS,
+    SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS, TORCH_DATA, TORCH_DD,
+    TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE, TORCH_SHAPE_KEEPING,
 )
 from jitlint.facts.datadep_tuples import flat, is_tuple
 from jitlint.facts.flow import FlowWalker, Frame
@@ -37,7 +37,7 @@ class CallKinds:
     def _call(self, node: cst.Call, frame: Frame) -> str | None:
         func = node.func
         if self.policy.follow_returns:
-            returned = self._project_call(node)
+            returned = self._project_call(node, frame)
             if returned is not None:
                 return returned
         qualified = self.imports.qualify(func)
@@ -45,6 +45,8 @@ class CallKinds:
             receiver = self.kind(func.value, frame)
             return self._method(func.attr.value, receiver, node, frame)
         qualified = qualified or ""
+        if self.policy.follow_returns and qualified.startswith("einops."):
+            return self._einops(qualified)
         if qualified.startswith("numpy."):
             return "ndarray"
         if qualified.startswith("math."):
@@ -68,6 +70,8 @@ class CallKinds:
             return "tensors"
         if qualified in TORCH_MASK:
             return "mask"
+        if qualified in TORCH_SHAPE_KEEPING and self._first_argument(node, frame) == "ddtensor":
+            return "ddtensor"
         arguments = {self.kind(arg.value, frame) for arg in node.args}
         if "const" in arguments and not arguments & TENSORISH and qualified.startswith(("torch.", "torchvision.")):
             return "const"  # torch ops on a constant one-number tensor stay constant (fake tensors propagate it)
@@ -82,11 +86,14 @@ class CallKinds:
             return "tensor"
         return None
 
-    def _project_call(self, node: cst.Call) -> str | None:
-        """The kind a call of a project function or a submodule returns (`follow_returns`), None if unknown."""
+    def _project_call(self, node: cst.Call, frame: Frame) -> str | None:
+        """The kind a call of a project function or a submodule returns (`follow_returns`), None if unknown. Under
+        a policy that follows calls, the callee's parameters hold what this call passes (a traced value passed
+        to a helper is traced there, and so is what it computes from it and returns: `divisible_by(h, p)`)."""
         callee = self.ctx.captured.callee_of(node)
         if callee is not None:
-            return returned_kind(self.ctx, callee[0], type(self))
+            passed = self._passed(callee[0].node, node, callee[1], frame) if self.policy.follow_calls else {}
+            return returned_kind(self.ctx, callee[0], type(self), passed)
         func = node.func
         if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and self.self_name is not None
                 and func.value.value == self.self_name and self.entry is not None and self.entry.owners):
@@ -96,10 +103,44 @@ class CallKinds:
                 if info is None or not info.constructors:
                     return None
                 constructors |= info.constructors
-            if all(name.startswith("torch.nn.") and name.rsplit(".", 1)[-1] not in NOT_TENSOR_LAYERS
-                   and name.count(".") in (2, 4) for name in constructors):
-                return "tensor"  # `self.norm(x)`: a torch.nn layer's output
+            if all(name in EINOPS_LAYERS or (name.startswith("torch.nn.") and name.count(".") in (2, 4)
+                                              and name.rsplit(".", 1)[-1] not in NOT_TENSOR_LAYERS)
+                   for name in constructors):
+                return "tensor"  # `self.norm(x)`: a torch.nn (or einops) layer's output
         return None
+
+    def _einops(self, qualified: str):
+        """What an einops function gives on torch tensors (`follow_returns`)."""
+        if qualified in EINOPS_TENSOR:
+            return "tensor"
+        if qualified == "einops.unpack":
+            return "tensors"
+        if qualified == "einops.pack" and self.policy.tuple_kinds:
+            return ("tensor", None)  # the packed tensor, and the shapes it packed
+        return None
+
+    def _passed(self, function: cst.FunctionDef, call: cst.Call, bound: bool, frame: Frame) -> dict:
+        """The known kinds `call` passes to the parameters of `function`, by name (its first one skipped when the
+        call binds it; nothing past a starred argument, whose place is unknown)."""
+        params = function.params
+        positional = [*params.posonly_params, *params.params][1 if bound else 0:]
+        names = {param.name.value for param in (*positional, *params.kwonly_params)}
+        passed: dict = {}
+        index = 0
+        for arg in call.args:
+            if arg.star:
+                if arg.keyword is None and arg.star == "*":
+                    index = len(positional)  # the positions after it are unknown
+                continue
+            if arg.keyword is not None:
+                name = arg.keyword.value if arg.keyword.value in names else None
+            else:
+                name = positional[index].name.value if index < len(positional) else None
+                index += 1
+            kind = self.kind(arg.value, frame) if name is not None else None
+            if kind is not None:
+                passed[name] = kind
+        return passed
 
     def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
         args = [arg for arg in node.args if not arg.star]
@@ -112,6 +153,9 @@ class CallKinds:
             return self.policy.scalar("item")  # a Python scalar read from a tensor (or a NumPy value)
         if receiver is None and name in TENSOR_ONLY_METHODS and not self._project_object(node):
             receiver = "tensor"
+        if (receiver is None and name == "size" and self.policy.shape_of_unknown
+                and not self._project_object(node)):
+            receiver = "tensor"  # `.size(i)` of what a submodule of unknown class returns, as its `.shape`
         if receiver not in TENSORISH:
             return None
         if name == "tolist":
@@ -169,12 +213,15 @@ class CallKinds:
         return None
 
 
-def returned_kind(ctx: "RuleContext", callee, domain_class: type) -> str | None:
-    """The kind a project function returns under `ctx`'s capture policy (`follow_returns`): one kind when every
-    `return` gives it and the end of the body is not reached, analysed once per run with its parameters as its
-    annotations say. A function whose analysis is under way (recursion) returns nothing known."""
+def returned_kind(ctx: "RuleContext", callee, domain_class: type, passed: dict | None = None) -> str | None:
+    """The kind a project function returns under `ctx`'s capture policy (`follow_returns`): the policy's join of
+    what its `return`s give (under the base join, one kind when every `return` gives it) when the end of the body
+    is not reached, analysed once per run for each set of kinds a call passes (`passed`, by parameter name: the
+    policy's `parameter` decides with the annotation), its other parameters as their annotations say. A function
+    whose analysis is under way (recursion) returns nothing known."""
     cache = ctx.project.derived.setdefault(returned_kind, {})
-    key = (ctx.policy, id(callee.node))
+    passed = passed or {}
+    key = (ctx.policy, id(callee.node), tuple(sorted(passed.items())))
     found = cache.get(key)
     if found is not None and found[0] is callee.node:
         return found[1]
@@ -184,7 +231,7 @@ def returned_kind(ctx: "RuleContext", callee, domain_class: type) -> str | None:
     other.targets = ctx.targets
     entry = ctx.captured.get(callee.node)
     policy = ctx.captured.policy.datadep()
-    domain = domain_class(callee.node, other, entry, policy, {})
+    domain = domain_class(callee.node, other, entry, policy, passed)
     domain.quiet = True
     kind = None
     try:
@@ -192,7 +239,8 @@ def returned_kind(ctx: "RuleContext", callee, domain_class: type) -> str | None:
     except RecursionError:
         falls_through = True
     if domain.returns and not falls_through:
-        kinds = set(domain.returns)
-        kind = next(iter(kinds)) if len(kinds) == 1 else None
+        kind = domain.returns[0]
+        for other_kind in domain.returns[1:]:  # as paths that merge (a traced size on some of them: the policy's join)
+            kind = policy.join(kind, other_kind)
     cache[key] = (callee.node, kind)
     return kind

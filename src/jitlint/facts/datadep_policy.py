@@ -41,8 +41,9 @@ class DatadepPolicy:
     # A tuple display has the kinds of its elements (`jitlint.facts.datadep_tuples`): sizes carried, passed,
     # returned and unpacked in tuples keep what they are. False: a tuple display is unknown.
     tuple_kinds: ClassVar[bool] = False
-    # `.shape` of a value of unknown kind (what a submodule of unknown class returns) is a tensor's: what else has a
-    # `.shape` in model code is a NumPy array, whose kind is known where it is made (`.numpy()`, `np.*`).
+    # `.shape` and `.size()` of a value of unknown kind (what a submodule of unknown class returns) are a tensor's:
+    # what else has a `.shape` in model code is a NumPy array, whose kind is known where it is made (`.numpy()`,
+    # `np.*`), and has no `.size()` method (a project class that defines one keeps its objects' calls unknown).
     shape_of_unknown: ClassVar[bool] = False
     # A list comprehension or generator expression whose element is a recorded size is a sequence of them ("sizes":
     # `[b.size(0) for b in boxes]`, `(s < m for s in x.shape[-2:])`), one of tensors is "tensors"; its items, when

@@ -1,8 +1,10 @@
 """What torch's tensor methods and functions give, in the kinds of the data-dependence fact
 (`jitlint.facts.datadep`): which give static Python values, masks, tensors of data-dependent size, sequences of
-tensors, or something that is not a tensor at all; and which torch.nn layers' calls are one tensor."""
+tensors, or something that is not a tensor at all; and which torch.nn layers' calls are one tensor; and how an optional annotation reads."""
 
 from __future__ import annotations
+
+import libcst as cst
 
 # Tensor methods that give Python values known at trace time (static or symbolic): not tensors, not data.
 STATIC_METHODS = frozenset({
@@ -24,8 +26,15 @@ SEQUENCE_METHODS = frozenset({"split", "chunk", "unbind", "tensor_split", "split
 SHAPE_KEEPING = frozenset({
     "cpu", "cuda", "to", "float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "detach",
     "clone", "contiguous", "abs", "neg", "sigmoid", "relu", "exp", "log", "sqrt", "clamp", "clamp_min",
-    "clamp_max", "round", "floor", "ceil", "type_as", "mul", "add", "sub", "div", "pow",
+    "clamp_max", "round", "floor", "ceil", "type_as", "mul", "add", "sub", "div", "pow", "argsort", "sign", "flip",
+    "cumsum", "softmax", "log_softmax", "tanh", "masked_fill",
 })
+# torch functions whose output has the shape of their first argument (`torch.argsort(t)`, `torch.zeros_like(t)`).
+TORCH_SHAPE_KEEPING = frozenset({f"torch.{name}" for name in (
+    "argsort", "abs", "neg", "sigmoid", "relu", "exp", "log", "sqrt", "clamp", "round", "floor", "ceil", "sign",
+    "flip", "cumsum", "softmax", "log_softmax", "tanh", "masked_fill", "clone", "detach", "zeros_like", "ones_like",
+    "empty_like", "full_like", "rand_like", "randn_like",
+)})
 
 # Tensor methods no Python builtin type has (lists, dicts, strings and numbers have `count`, `index`, `split`,
 # `sort`, `copy`, `real`...): called on a value of unknown kind (a submodule's output), the value is a tensor.
@@ -57,6 +66,11 @@ TORCH_NOT_TENSOR = frozenset({
     "memory_format", "get_default_dtype", "Tensor", "export", "fx", "jit", "library", "ops", "cond", "vmap",
 })
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
+# einops on torch tensors: functions that give one tensor (made of torch ops on their input), `unpack`'s list of
+# tensors, `pack`'s tensor and list of shapes; its torch layers, whose call gives one tensor.
+EINOPS_TENSOR = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce", "einops.einsum"})
+EINOPS_LAYERS = frozenset({"einops.layers.torch.Rearrange", "einops.layers.torch.Reduce",
+                           "einops.layers.torch.Repeat", "einops.layers.torch.EinMix"})
 TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"})
 SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "builtins.list", "builtins.tuple"})
 OPTIONAL = frozenset({"typing.Optional"})
@@ -68,3 +82,13 @@ NOT_TENSOR_LAYERS = frozenset({
     "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "FractionalMaxPool2d", "FractionalMaxPool3d", "Parameter", "Buffer",
     "Transformer", "Unflatten",
 })
+
+
+def without_none(annotation: cst.BaseExpression) -> cst.BaseExpression:
+    """`X | None` and `None | X` as `X` (the value is X whenever it is not None)."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        if isinstance(annotation.right, cst.Name) and annotation.right.value == "None":
+            return annotation.left
+        if isinstance(annotation.left, cst.Name) and annotation.left.value == "None":
+            return annotation.right
+    return annotation

@@ -96,3 +96,28 @@ def may_join(first, second, keep: frozenset):
             return display([may_join(element, None, keep) for element in known])
         return known if known in keep else None
     return None
+
+
+def spread_display(target: cst.BaseExpression, value: cst.BaseExpression, kind_of, element_of) -> list | None:
+    """The kind each name of a tuple target gets from a display with one starred element (`h, w, k =
+    *x.shape[-2:], self.k`), whose items fill the places the other elements leave: a tuple's own kinds when its
+    length fits, else `element_of` the kind it unpacks. `kind_of` gives an expression's kind (every element is read
+    before any name is bound). None for any other target or value."""
+    if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))):
+        return None
+    names = list(target.elements)
+    starred = [index for index, element in enumerate(value.elements) if isinstance(element, cst.StarredElement)]
+    if len(starred) != 1 or any(isinstance(element, cst.StarredElement) for element in names):
+        return None
+    width = len(names) - (len(value.elements) - 1)
+    if width < 0:
+        return None
+    kinds = [kind_of(element.value) for element in value.elements]
+    at = starred[0]
+    if isinstance(kinds[at], tuple):
+        if len(kinds[at]) != width:
+            return None
+        middle = list(kinds[at])
+    else:
+        middle = [element_of(kinds[at])] * width
+    return [*kinds[:at], *middle, *kinds[at + 1:]]

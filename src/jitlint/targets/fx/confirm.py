@@ -1,7 +1,7 @@
-"""The fx target's confirmer strategy: `torch.fx.symbolic_trace` on the root module classes, wrap-and-retry.
+"""The fx target's confirmer strategy: `torch.fx.symbolic_trace` on the module classes, wrap-and-retry.
 
-Each module class the static map treats as a root (a non-leaf module class no other module class of the project
-uses), or that has a declared factory, is built and traced by the child side (`confirm_child.py`) with a `Tracer`
+Each non-leaf module class (a root, which no other module class of the project uses, or a part of one, which a user
+may also trace on its own), or one that has a declared factory, is built and traced by the child side (`confirm_child.py`) with a `Tracer`
 that has the configured leaves and autowrap functions; after each failure the failing function is wrapped (or the
 failing submodule made a leaf) and the model traced again, so one run shows every failure.
 
@@ -33,8 +33,9 @@ def _is_trace_rule(code: str) -> bool:
 
 def traced_roots(project, captured, factories=()) -> dict[Path, list[str]]:
     """Per linted file, the module classes to trace: those whose forward the map treats as a root (no other code
-    of the project uses the class), and those with a declared factory."""
-    from jitlint.targets.fx.trace import is_root_forward
+    of the project uses the class), the parts of other modules (the model reports what fails when one is traced on
+    its own), and those with a declared factory."""
+    from jitlint.targets.fx.trace import alone_roots, is_root_forward
 
     roots: dict[Path, list[str]] = {}
     for module in project.modules.values():
@@ -48,8 +49,9 @@ def traced_roots(project, captured, factories=()) -> dict[Path, list[str]]:
             entry = captured.get(forward.node) if forward is not None else None
             if entry is None or not entry.body_captured or cls not in (entry.owners or [cls]):
                 continue
-            if f"{dotted}:{name}" in factories or is_root_forward(captured.policy,
-                                                                  entry.with_owners([cls])):
+            own = entry.with_owners([cls])
+            if f"{dotted}:{name}" in factories or is_root_forward(captured.policy, own) or alone_roots(
+                    captured.policy, own):
                 roots.setdefault(module.path, []).append(name)
     return roots
 
@@ -99,11 +101,14 @@ class FxStrategy(Strategy):
 def _confirm_one(finding, results, captured, traced, torch_version, strict) -> Finding:
     path = real(finding.context.path)
     first, last = finding.context.statement_lines
-    for error in results.observations:
-        if error.file is not None and real(error.file) == path and first <= (error.line or 0) <= last:
-            error.used = True
-            return marked(finding, "confirmed", f"torch {torch_version}: {_short(error.message)} "
-                                                f"(line {error.line})", torch_version)
+    at_statement = [error for error in results.observations
+                    if error.file is not None and real(error.file) == path and first <= (error.line or 0) <= last]
+    for error in at_statement:
+        error.used = True  # every class traced through here (a part on its own, the model holding it) fails here
+    if at_statement:
+        error = at_statement[0]
+        return marked(finding, "confirmed", f"torch {torch_version}: {_short(error.message)} (line {error.line})",
+                      torch_version)
     from jitlint.rules import RULES_BY_CODE
 
     if RULES_BY_CODE[finding.code].severity != "error":

@@ -13,6 +13,10 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from jitlint.project import ProjectIndex
 
 TABLE = Path(__file__).with_name("external.toml")
 TORCH_TABLE = Path(__file__).with_name("torch_checks.toml")
@@ -111,3 +115,31 @@ def torch_forwards() -> dict[str, TorchForward]:
 def external_callable(qualified: str) -> ExternalCallable | None:
     """The table's entry for a qualified name, or None (unknown)."""
     return table().get(qualified)
+
+
+def outside_name(project: ProjectIndex, qualified: str) -> str:
+    """The name outside the project that a qualified name spells through project modules' imports
+    (`pkg.dists.Normal` is `torch.distributions.Normal` when `pkg/__init__.py` did `import torch.distributions
+    as dists`), or the name itself when a project module defines it or nothing re-exports it."""
+    for _depth in range(8):
+        if qualified.startswith(("builtins.", "torch.", "typing.")):
+            return qualified
+        parts = qualified.split(".")
+        module = None
+        cut = len(parts) - 1
+        while cut > 0:
+            module = project.module(".".join(parts[:cut]))
+            if module is not None:
+                break
+            cut -= 1
+        if module is None:
+            return qualified
+        attr = parts[cut]
+        if attr in module.classes or attr in module.functions or attr in module.globals:
+            return qualified
+        target = module.imports.aliases.get(attr)
+        following = ".".join([target, *parts[cut + 1:]]) if target is not None else None
+        if following is None or following == qualified:
+            return qualified
+        qualified = following
+    return qualified

@@ -3,7 +3,7 @@ traced code. Each FX2xx rule turns the results of its type into findings with it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -13,6 +13,9 @@ class TraceResult:
     """Something symbolic_trace does at `node` (the expression or statement torch's traceback points at)."""
 
     node: cst.CSTNode
+    # The class whose forward reaches this failure only when that class is traced on its own (a part of other
+    # modules, which call it with other values); None: a trace of the model it belongs to reaches it.
+    alone: str | None = field(default=None, kw_only=True)
     exception = "Exception"  # what torch raises there (a handler catching it makes the failure not one)
     raises = True  # symbolic_trace stops there (False: it goes on, tracing something else than eager runs)
 

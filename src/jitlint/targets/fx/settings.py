@@ -19,3 +19,7 @@ class FxSettings(TargetSettings):
     # Whether libraries' own notrace registrations count (timm's, torchvision.ops), as `create_feature_extractor`
     # and timm's tracer make them leaves.
     library_leaves: bool = False
+    # Whether a module class used as a part of another is also judged as traced on its own (every parameter of its
+    # forward a placeholder, defaulted ones too), as `symbolic_trace(Part(...))` does; `false` judges it only as its
+    # parents call it.
+    parts_alone: bool = True

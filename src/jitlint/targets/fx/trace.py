@@ -509,15 +509,31 @@ class TracePolicy(CapturePolicy):
         return ()
 
 
+def _forward_owners(policy: TracePolicy, entry: CapturedFunction) -> list[ClassInfo]:
+    """The classes this function is the forward of, or stands for (`torch_forward_hook`)."""
+    info = entry.info
+    if info.cls is None:
+        return []
+    owners = entry.owners or [info.cls]
+    if info.name != "forward":
+        owners = [owner for owner in owners if torch_forward_hook(policy.project, owner) is info]
+    return owners
+
+
+def alone_roots(policy: TracePolicy, entry: CapturedFunction) -> list[ClassInfo]:
+    """The module classes this function is the forward of (or stands for, `torch_forward_hook`) that are parts of
+    other modules of the project (`submodule_classes`): a user may still build one and trace it on its own."""
+    if not policy.settings.parts_alone:
+        return []
+    used = submodule_classes(policy.project)
+    return [owner for owner in _forward_owners(policy, entry) if policy.project.is_module_class(owner)
+            and id(owner) in used and not policy.leaves.leaf(owner)]
+
+
 def is_root_forward(policy: TracePolicy, entry: CapturedFunction) -> bool:
     """A forward of a module class that no other module class of the project uses: users trace it themselves. The
     method torch's inherited forward calls with the input (`torch_forward_hook`) stands for the forward of a class
     that defines none."""
-    info = entry.info
-    if info.cls is None:
-        return False
-    owners = entry.owners or [info.cls]
-    if info.name != "forward":
-        owners = [owner for owner in owners if torch_forward_hook(policy.project, owner) is info]
     used = submodule_classes(policy.project)
-    return any(policy.project.is_module_class(owner) and id(owner) not in used for owner in owners)
+    return any(policy.project.is_module_class(owner) and id(owner) not in used
+               for owner in _forward_owners(policy, entry))

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Callable
 
@@ -50,9 +50,8 @@ from jitlint.project import (
     ClassInfo,
     FunctionInfo,
     ModuleInfo,
-    ProjectIndex,
 )
-from jitlint.targets.fx.external import ExternalCallable, external_callable
+from jitlint.targets.fx.external import ExternalCallable, external_callable, outside_name
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
     BuiltinOnProxy,
@@ -83,6 +82,7 @@ from jitlint.targets.fx.scan import (
 )
 from jitlint.targets.fx.trace import (
     TRACE_TIME_VALUES,
+    alone_roots,
     attribute_only_classes,
     is_root_forward,
     torch_forward,
@@ -106,6 +106,7 @@ from jitlint.targets.fx.values import (
     TypeValue,
     Unknown,
     Value,
+    annotated_value,
     holds_proxy,
     join,
     join_all,
@@ -210,6 +211,11 @@ class TracingModel:
         self.after_failure = 0
         self._after_failure: dict[int, dict[tuple[str, int], TraceResult]] = {}
         self._live: set[int] = set()
+        # A part of a model (a submodule class) may also be traced on its own: every parameter of its forward is
+        # then a placeholder, those its parents leave at their defaults too. While `alone` is set, what is found
+        # goes to `_alone`, and is kept where the part's own analyses found nothing at that node.
+        self.alone: ClassInfo | None = None
+        self._alone: dict[int, dict[tuple[str, int], TraceResult]] = {}
 
     # -- queries ----------------------------------------------------------------------------------------------
     def results_of(self, node: cst.FunctionDef) -> list[TraceResult]:
@@ -238,10 +244,36 @@ class TracingModel:
                 kept = self.results.setdefault(node_id, {})
                 for key, result in found.items():
                     kept.setdefault(key, result)
+        self._trace_parts_alone(entries)
+
+    def _trace_parts_alone(self, entries: list["CapturedFunction"]) -> None:
+        """Each module class analysed so far only as a part of another (`submodule_classes`), traced as a root:
+        `symbolic_trace(Part(...))` makes every parameter of its forward a placeholder Proxy. A failure found only
+        this way is kept, marked with the class (`TraceResult.alone`); one its parents' calls reach already is
+        not repeated."""
+        for entry in entries:
+            for owner in alone_roots(self.policy, entry):
+                self.alone = owner
+                try:
+                    self.analyse(entry.info, self.root_context(entry.info, owner))
+                finally:
+                    self.alone = None
+        for node_id, found in self._alone.items():
+            kept = self.results.setdefault(node_id, {})
+            for key, result in found.items():
+                kept.setdefault(key, result)
 
     def report(self, function: FunctionInfo, result: TraceResult) -> None:
+        key = (type(result).__name__, id(result.node))
+        if self.alone is not None:
+            if self.after_failure or not result.raises:
+                return  # what a lone trace never reaches, or a note that it traces differently: not a failure
+            found = self._alone.setdefault(id(function.node), {})
+            if key not in found:
+                found[key] = replace(result, alone=self.alone.name)
+            return
         found = (self._after_failure if self.after_failure else self.results).setdefault(id(function.node), {})
-        found.setdefault((type(result).__name__, id(result.node)), result)
+        found.setdefault(key, result)
 
     # -- contexts ---------------------------------------------------------------------------------------------
     def root_context(self, function: FunctionInfo, owner: ClassInfo | None) -> Context:
@@ -265,7 +297,7 @@ class TracingModel:
             if param.default is not None:
                 params[name] = self.static_value(param.default, function.module)
             elif forward:
-                params[name] = _guess(param, function.module)
+                params[name] = annotated_value(param, function.module)
             else:
                 params[name] = OPAQUE  # a helper no root reaches with known arguments: nothing is claimed
         for param in (star, star_kwarg):
@@ -344,7 +376,7 @@ class TracingModel:
         node_id = id(function.node)
         self._reached.add(node_id)
         self.halted = False
-        if not self.after_failure:
+        if not self.after_failure and self.alone is None:
             self._live.add(node_id)
             if report_to is not None:
                 self._live.add(id(report_to.node))
@@ -1920,7 +1952,7 @@ class FunctionTrace(FlowDomain[Value]):
         if target is None and "." in qualified:
             # a name outside the project that a project module re-exports (`base_distributions.Normal`, where
             # the package did `import torch.distributions as base_distributions`)
-            outside = _outside_name(self.project, qualified)
+            outside = outside_name(self.project, qualified)
             if outside != qualified and self.project.resolve(outside) is None:
                 qualified = outside
         if qualified == "torch._assert":
@@ -2294,34 +2326,6 @@ _SELF = "<self>."  # in a frame's values: `self.<name>` as this function last as
 _DEFINITE = "<definite>"  # in a frame's values: the block depth down to which the path is certain (loop bodies)
 
 
-def _outside_name(project: ProjectIndex, qualified: str) -> str:
-    """The name outside the project that a qualified name spells through project modules' imports
-    (`pkg.dists.Normal` is `torch.distributions.Normal` when `pkg/__init__.py` did `import torch.distributions
-    as dists`), or the name itself when a project module defines it or nothing re-exports it."""
-    for _depth in range(8):
-        if qualified.startswith(("builtins.", "torch.", "typing.")):
-            return qualified
-        parts = qualified.split(".")
-        module = None
-        cut = len(parts) - 1
-        while cut > 0:
-            module = project.module(".".join(parts[:cut]))
-            if module is not None:
-                break
-            cut -= 1
-        if module is None:
-            return qualified
-        attr = parts[cut]
-        if attr in module.classes or attr in module.functions or attr in module.globals:
-            return qualified
-        target = module.imports.aliases.get(attr)
-        following = ".".join([target, *parts[cut + 1:]]) if target is not None else None
-        if following is None or following == qualified:
-            return qualified
-        qualified = following
-    return qualified
-
-
 def _external_module(qualified: str) -> bool:
     """Whether a qualified name is a module class of an installed library the table of external callables knows."""
     external = external_callable(qualified)
@@ -2362,33 +2366,6 @@ def _parameter_names(function: FunctionInfo, with_self: bool = False) -> list[st
         if first is not None:
             names.insert(0, first)
     return names
-
-
-_SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "typing.Sequence", "builtins.list", "builtins.tuple",
-                                   "collections.abc.Sequence"})
-_SCALAR_ANNOTATIONS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.str": "str"}
-
-
-def _guess(param: cst.Param, module: ModuleInfo) -> Value:
-    """What a forward parameter whose callers are unknown holds, by its annotation (see `guessed_context`)."""
-    if param.annotation is None:
-        return PROXY
-    imports = module.imports
-    annotation = param.annotation.annotation
-    outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-    qualified = imports.qualify(outer) or ""
-    if qualified == "typing.Optional" and isinstance(annotation, cst.Subscript) and annotation.slice:
-        inner = annotation.slice[0].slice
-        if isinstance(inner, cst.Index):
-            outer = inner.value.value if isinstance(inner.value, cst.Subscript) else inner.value
-            qualified = imports.qualify(outer) or ""
-    if qualified == "torch.Tensor":
-        return PROXY
-    if qualified in _SEQUENCE_ANNOTATIONS:
-        return Seq("list", None, PROXY)
-    if qualified in _SCALAR_ANNOTATIONS:
-        return Concrete(_SCALAR_ANNOTATIONS[qualified])
-    return UNKNOWN
 
 
 def tracing_model(policy: "TracePolicy") -> TracingModel:

@@ -9,7 +9,12 @@ key of its analysis in that context.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
+
+import libcst as cst
+
+if TYPE_CHECKING:
+    from jitlint.project import ModuleInfo
 
 
 @dataclass(frozen=True)
@@ -206,3 +211,30 @@ def widen(value: Value) -> Value:
     if isinstance(value, Mapping):
         return Mapping(widen(value.item), value.proxy_key)
     return value
+
+
+_SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "typing.Sequence", "builtins.list", "builtins.tuple",
+                                   "collections.abc.Sequence"})
+_SCALAR_ANNOTATIONS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.str": "str"}
+
+
+def annotated_value(param: cst.Param, module: "ModuleInfo") -> Value:
+    """What a forward parameter whose callers are unknown holds, by its annotation (`TracingModel.guessed_context`)."""
+    if param.annotation is None:
+        return PROXY
+    imports = module.imports
+    annotation = param.annotation.annotation
+    outer = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+    qualified = imports.qualify(outer) or ""
+    if qualified == "typing.Optional" and isinstance(annotation, cst.Subscript) and annotation.slice:
+        inner = annotation.slice[0].slice
+        if isinstance(inner, cst.Index):
+            outer = inner.value.value if isinstance(inner.value, cst.Subscript) else inner.value
+            qualified = imports.qualify(outer) or ""
+    if qualified == "torch.Tensor":
+        return PROXY
+    if qualified in _SEQUENCE_ANNOTATIONS:
+        return Seq("list", None, PROXY)
+    if qualified in _SCALAR_ANNOTATIONS:
+        return Concrete(_SCALAR_ANNOTATIONS[qualified])
+    return UNKNOWN

@@ -39,6 +39,9 @@ def owner(result: R.Result, ctx: "RuleContext", function: cst.FunctionDef) -> st
             node = result.argument_node(index)
             return "JIT611" if isinstance(node, cst.Attribute) else "JIT704"
         return "JIT416"
+    if isinstance(result, R.StarredList):
+        # `(a, *xs)` of a list is JIT124's; `a, *b = xs` is JIT119's and `f(*xs)` JIT116's, each at its own node
+        return "JIT124" if isinstance(result.node, cst.StarredElement) else None
     if isinstance(result, R.NoAttribute):
         if result.owner.name in ("Optional", "Union") and optional_receiver(result, ctx) is not None:
             return "JIT611" if isinstance(result.node.value, cst.Attribute) else "JIT704"

@@ -271,8 +271,14 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         errors = sorted(errors, key=lambda error: not (
             error.file is None and error.root[0] == path
             and finding.location.row in _class_lines(project, path, error.root[1])))
+    def at(error) -> bool:
+        """Torch's error is at the finding's statement: where it is placed, or, for an error in a function a
+        decorator wraps (placed at its call), the wrapped line it is in."""
+        places = [(error.file, error.line), tuple(error.details.get("wrapped") or (None, None))]
+        return any(file is not None and real(file) == path and first <= (line or 0) <= last for file, line in places)
+
     for error in errors:
-        at_statement = error.file is not None and real(error.file) == path and first <= (error.line or 0) <= last
+        at_statement = at(error)
         # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:
         # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding.
         # (nor one seen scripting a unit of a class no instance of which was built: torch never compiled the rest)
@@ -292,15 +298,18 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
             # Torch may report the same statement again (the class and its methods compiled on their own, another
             # root): those reports are explained too, not JIT000s of their own.
             for other in errors:
-                if other.file is not None and real(other.file) == path and first <= (other.line or 0) <= last \
-                        and other.message == error.message:
+                if at(other) and other.message == error.message:
                     other.used = True
                 # The same error with no line from another root that compiles this code (a class holding the
                 # faulty submodule, refused while torch builds that submodule's signatures) is this one again.
                 if error.file is None and other.file is None and other.root in reaching_roots \
                         and other.message == error.message:
                     other.used = True
-            where = f"line {error.line}" if error.line else "no line given"
+            wrapped = error.details.get("wrapped")
+            if wrapped and real(wrapped[0]) == path and first <= wrapped[1] <= last:
+                where = f"line {wrapped[1]}, reached through the call at line {error.line}"
+            else:
+                where = f"line {error.line}" if error.line else "no line given"
             if error.details.get("dropped"):
                 # torch's error at this statement, seen with the earlier failing statements of its function left
                 # out (the uses of what they bound are not counted: `artifact`)
@@ -319,7 +328,8 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         uid = unit_id(function.info)
         for root in sorted(reaching_roots):
             unit = roots[root].units.get(uid) if root in roots else None
-            if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"] and not unit.get("dropped"):
+            if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"] and not unit.get("dropped") \
+                    and not unit.get("unwrapped"):
                 relaxed = ", its *args/**kwargs left out of the signature" if unit.get("relaxed") else ""
                 result = marked(finding, "not-reproduced", f"torch {torch_version} scripted `{name}` on its own "
                                 f"(built in {root[1]}{relaxed})", torch_version)
@@ -348,12 +358,18 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
             first = next(iter(status.ignored.values()))
             return marked(finding, "unverified", f"masked: {root[1]} scripted only with `{first.opaque}` ignored "
                                                  f"(line {first.line}: {_short(first.message)})", torch_version)
-    names = ", ".join(root[1] + (f" (built with the arguments at {os.path.basename(roots[root].built_with)})"
+    names = ", ".join(root[1] + (f" (built with {_built_with(roots[root].built_with)})"
                                  if roots[root].built_with else "") for root in sorted(reaching_roots))
     result = marked(finding, "not-reproduced", f"torch {torch_version} scripted {names}", torch_version)
     if finding.severity == "error" and not strict:
         result = dataclasses.replace(result, severity="warning")
     return result
+
+
+def _built_with(where: str) -> str:
+    """How a root was built: the arguments of a construction site ("file:line"), or the arguments its declarations
+    build ("config=BertConfig()")."""
+    return f"the arguments at {os.path.basename(where)}" if os.sep in where else where
 
 
 def _unit_stopped(function, reaching_roots, roots) -> dict | None:

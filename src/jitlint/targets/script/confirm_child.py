@@ -19,13 +19,10 @@ import importlib
 import importlib.util
 import inspect
 import os
-import re
 import sys
 import time
 import warnings
 
-_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
-_COMPILED_FROM = re.compile(r"'([\w.<>]+)' is being compiled since it was called from")
 
 
 def _sibling(name: str):
@@ -38,6 +35,7 @@ def _sibling(name: str):
 
 
 _leave_out = _sibling("confirm_leave_out")
+_locate = _sibling("confirm_locate")
 _state = _sibling("confirm_state")
 _reset_torch_state = _state.reset_torch_state
 _unbuilt = _sibling("confirm_unbuilt")
@@ -55,129 +53,11 @@ class Checker:
         self.type_patches: list[tuple[object, str, object]] = []  # the lists of torch's below, as they were
         self.opaque_attributes: set[str] = set()  # attributes and properties left out of the types
         self.units_done: set[str] = set()  # the units of this file already scripted on their own (for a root)
-
-    # -- locating errors ----------------------------------------------------------------------------------------
-    def _source_match(self, text: str, start: int) -> tuple[str, int] | None:
-        """A decorator can make torch name the wrapper's file: find the shown source line in the user's files."""
-        shown = [line.strip() for line in text[start:].splitlines()[1:4] if line.strip() and "~" not in line]
-        if not shown:
-            return None
-        for module in list(sys.modules.values()):
-            path = getattr(module, "__file__", None)
-            if not path or not self.is_user_file(path):
-                continue
-            try:
-                with open(path, encoding="utf-8") as handle:
-                    lines = [line.strip() for line in handle]
-            except (OSError, UnicodeDecodeError):
-                continue
-            for number, line in enumerate(lines, 1):
-                if line == shown[-1] and len(shown[-1]) > 8:
-                    return path, number
-        return None
-
-    @staticmethod
-    def _shown_before_marker(text: str, start: int) -> list[str]:
-        """The source lines torch shows after the frame at `start`, up to the one its `~~~` marker underlines
-        (the frame's line number is that last line's)."""
-        shown = []
-        for line in text[start:].splitlines()[1:]:
-            if line.strip().startswith("~"):
-                return shown
-            shown.append(line.strip())
-        return []
-
-    def _file_holding(self, text: str, start: int, number: int) -> str | None:
-        """A function wrapped with `functools.wraps` is compiled from its own source (torch unwraps it), but torch
-        names the wrapper's file with the wrapped function's line number (transformers' `__init_subclass__`
-        wrapping every layer's `forward`, a decorator module): the one user file whose lines up to `number` are the
-        shown ones, if exactly one."""
-        shown = self._shown_before_marker(text, start)
-        if not shown or not shown[-1]:
-            return None
-        found = []
-        for module in list(sys.modules.values()):
-            path = getattr(module, "__file__", None)
-            if not path or not self.is_user_file(path):
-                continue
-            real = os.path.realpath(path)
-            if any(real == other for other in found):
-                continue
-            try:
-                with open(path, encoding="utf-8") as handle:
-                    lines = handle.read().splitlines()
-            except (OSError, UnicodeDecodeError):
-                continue
-            first = number - len(shown)
-            if first < 0 or number > len(lines):
-                continue
-            if [line.strip() for line in lines[first:number]] == shown:
-                found.append(real)
-        return found[0] if len(found) == 1 else None
-
-    def _holds(self, path: str, text: str, start: int, number: int) -> bool:
-        """Whether line `number` of `path` is the line torch's marker underlines (True when nothing is shown)."""
-        shown = self._shown_before_marker(text, start)
-        if not shown:
-            return True
-        try:
-            with open(path, encoding="utf-8") as handle:
-                lines = handle.read().splitlines()
-        except (OSError, UnicodeDecodeError):
-            return True
-        return 0 < number <= len(lines) and lines[number - 1].strip() == shown[-1]
-
-    def _range_on_stack(self, error: BaseException) -> tuple[str, int] | None:
-        """Where in the user's files torch was when it failed, when its message names no place: compiling a class an
-        annotation names (`_recursive_compile_class`, handed the annotation's source range `loc`), failing on that
-        class (its methods have no source, ...): the annotation, which is what to make opaque."""
-        found = None
-        traceback = error.__traceback__
-        while traceback is not None:
-            frame = traceback.tb_frame
-            where = frame.f_locals.get("loc") if frame.f_code.co_name == "_recursive_compile_class" else None
-            if where is not None and hasattr(where, "highlight"):
-                try:
-                    match = _FRAME.search(where.highlight())
-                except Exception:  # a range with no source: nothing to read
-                    match = None
-                if match is not None and self.is_user_file(match.group(1)):
-                    found = (os.path.realpath(match.group(1)), int(match.group(2)))
-            traceback = traceback.tb_next
-        return found
+        self.unwrap_own = False  # a unit is compiled from the function its decorators wrap, not their wrapper
+        self.own_is_method = False  # the unit being scripted on its own is a module's method
 
     def parse_error(self, error: BaseException) -> dict:
-        text = str(error)
-        message = text.strip().splitlines()[0] if text.strip() else type(error).__name__
-        location = named = None  # where the error is; the file torch named, when that is a wrapper's
-        for match in _FRAME.finditer(text):
-            if self.is_user_file(match.group(1)):
-                number = int(match.group(2))
-                location = (os.path.realpath(match.group(1)), number)
-                if not self._holds(match.group(1), text, match.start(), number):
-                    # torch named a wrapper's file: the wrapped function's file has the shown lines at that number
-                    holder = self._file_holding(text, match.start(), number)
-                    if holder is not None:
-                        location, named = (holder, number), os.path.realpath(match.group(1))
-                break
-        if location is None:
-            first = _FRAME.search(text)
-            if first is not None:
-                holder = self._file_holding(text, first.start(), int(first.group(2)))
-                location = (holder, int(first.group(2))) if holder else self._source_match(text, first.start())
-                named = os.path.realpath(first.group(1)) if holder else None
-        if location is None:
-            location = self._range_on_stack(error)
-        compiled = _COMPILED_FROM.findall(text)
-        return {
-            "message": message,
-            "text": text[:4000],
-            "file": location[0] if location else None,
-            "line": location[1] if location else None,
-            "function": compiled[0] if compiled else None,
-            "kind": type(error).__name__,
-            "named_file": named,
-        }
+        return _locate.parse_error(error, self.is_user_file)
 
     def function_at(self, path: str, line: int):
         """(owner, attribute name, function object) of the innermost user function whose source holds the line."""
@@ -282,6 +162,20 @@ class Checker:
         it was is kept, to put back (or later roots, other files' too, would find it still ignored)."""
         self.patches.append((function, "_torchscript_modifier", vars(function).get("_torchscript_modifier", _ABSENT),
                              False))
+        annotations = getattr(function, "__annotations__", None)
+        if annotations and any(isinstance(value, str) for value in annotations.values()):
+            # torch types a call of an ignored function from its Python signature, resolving no names: a string
+            # annotation (`from __future__ import annotations`) would stop every caller ("Unknown type annotation").
+            # Evaluated in the function's module, as the compiled function's own annotations are.
+            try:
+                resolved = inspect.get_annotations(function, eval_str=True)
+            except Exception:  # a name only imported for type checkers: the call stays untyped, an artifact
+                resolved = None
+            # only plain classes: torch may refuse an evaluated union or generic with no place named ("Can not
+            # create tuple with None type"), which would stop the whole root; left a string, the call is an artifact
+            if resolved is not None and all(value is None or inspect.isclass(value) for value in resolved.values()):
+                self.patches.append((function, "__annotations__", annotations, False))
+                function.__annotations__ = resolved
         return decorator(function)
 
     def restore(self, keep_types: bool = False) -> None:
@@ -416,6 +310,7 @@ class Checker:
                 return parsed, self.ignoring(parsed, culprit)
 
             outcome.update(_leave_out.functions_only(ctx.until_clean(attempt, explain)))
+            self.own_is_method = unit["kind"] == "method"
             self._past_own_errors(outcome, own, attempt, explain, ctx, int(unit.get("errors", 0)))
         self.restore(keep_types=True)
         return outcomes
@@ -427,19 +322,42 @@ class Checker:
         so is marked `relaxed` (with a statement left out, `dropped`; the errors its absence causes, a use of a name
         it bound, `artifact`)."""
         span = _leave_out.lines_of(own)
+        # a decorated function is handed to torch as its wrapper, whose globals are the decorator's module: the
+        # names of its own annotations are unknown there (the function's signature fails)
+        body = _leave_out.body_start(own) if own is not None and inspect.unwrap(own) is not own else None
         dropped_lines: set[tuple[str, int]] = set()
         named_lines: set[tuple[str, int]] = set()  # the same lines, under the file name torch gave them
+        try:
+            self._relax_past(outcome, own, span, body, dropped_lines, named_lines, attempt, explain, ctx, errors)
+        finally:
+            self.unwrap_own = False
+
+    def _relax_past(self, outcome, own, span, body, dropped_lines, named_lines, attempt, explain, ctx,
+                    errors) -> None:
         while not outcome["passed"] and outcome["observations"]:
             last = outcome["observations"][-1]
             variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
             in_body = span is not None and last["file"] == span[0] and span[1] <= (last["line"] or 0) <= span[2]
+            if span is not None and not in_body and not variadic:
+                # an error in code its own body calls (torch compiling a callee for it): the statement of its own
+                # body the error is reached through is the one to leave out
+                through = next((frame for frame in _locate.call_stack(last.get("text") or "", self.is_user_file)
+                                if frame[0] == span[0] and span[1] <= frame[1] <= span[2]), None)
+                if through is not None:
+                    last = {**last, "file": through[0], "line": through[1], "named_file": through[2]}
+                    in_body = True
+            # an error in the signature of a function a decorator wraps: compile the function it wraps, with its own
+            # module's names (the wrapper is not left out of the code torch checks otherwise)
+            unwrap = in_body and body is not None and (last["line"] or 0) < body and not self.unwrap_own
             # why the unit's later statements stay unseen, if they do (the marking says so)
             outcome["stopped"] = {"line": last["line"], "message": last["message"][:120], "why": _stop_reason(
                 self.leave_out_until, in_body, len(dropped_lines) > errors, (last["file"], last["line"]) in
                 dropped_lines, outcome.get("out_of_time"))}
             if outcome.get("out_of_time"):
                 return
-            if not variadic:
+            if unwrap:
+                self.unwrap_own = outcome["unwrapped"] = True
+            elif not variadic:
                 if self.leave_out_until is not None and time.monotonic() > self.leave_out_until:
                     return  # the signature is still relaxed past the file's share of time, no statement left out
                 if not in_body or len(dropped_lines) > errors or (last["file"], last["line"]) in dropped_lines:
@@ -447,6 +365,11 @@ class Checker:
                 dropped_lines.add((last["file"], last["line"]))
                 if last.get("named_file"):  # torch's frontend reads the wrapped lines under the wrapper's file name
                     named_lines.add((last["named_file"], last["line"]))
+                if last.get("frontend"):
+                    # the frontend's refusals are the syntax's, independent of each other: the function's others
+                    # are found by its frontend alone (no compile) and left out in the same retry
+                    outcome["observations"] += self._frontend_refusals(own, span, dropped_lines, named_lines,
+                                                                       errors + 1 - len(dropped_lines))
             with _leave_out.Relaxed(self.torch, dropped_lines | named_lines) as left_out:
                 again = _leave_out.functions_only(ctx.until_clean(attempt, explain))
             for error in again["observations"]:
@@ -457,6 +380,33 @@ class Checker:
             outcome["observations"] += again["observations"]
             outcome.update(passed=again["passed"], opaque=again["opaque"], relaxed=True,
                            dropped=sorted(line for _file, line in dropped_lines), out_of_time=again.get("out_of_time"))
+
+    def _frontend_refusals(self, own, span, dropped_lines, named_lines, bound: int) -> list[dict]:
+        """Run torch's frontend alone (`get_jit_def`: source to TorchScript's syntax tree, nothing compiled) on the
+        unit's own function with what is left out so far, leaving out each statement of its body it refuses, at most
+        `bound`: what torch would report at them one compile at a time. Each refusal is an observation (`relaxed`,
+        `dropped`) and its line is added to `dropped_lines`."""
+        frontend = self.torch.jit.frontend
+        function = self._own(own)
+        found = []
+        for _ in range(max(bound, 0)):
+            with _leave_out.Relaxed(self.torch, dropped_lines | named_lines):
+                try:
+                    frontend.get_jit_def(function, function.__name__,
+                                         self_name="RecursiveScriptModule" if self.own_is_method else None)
+                    return found
+                except frontend.FrontendError as error:
+                    parsed = self.parse_error(error)
+                except Exception:  # the source cannot be read or parsed: the compile says why
+                    return found
+            where = (parsed["file"], parsed["line"])
+            if not (where[0] == span[0] and span[1] <= (where[1] or 0) <= span[2]) or where in dropped_lines:
+                return found
+            found.append({**parsed, "artifact": False, "relaxed": True, "dropped": True, "frontend": True})
+            dropped_lines.add(where)
+            if parsed.get("named_file"):
+                named_lines.add((parsed["named_file"], parsed["line"]))
+        return found
 
     def _unit(self, target, unit: dict, ctx):
         """(what compiles the unit, its own function object), or (None, None) when it is not there."""
@@ -471,7 +421,7 @@ class Checker:
             function = getattr(module, unit["name"], None)
             if not inspect.isfunction(function):
                 return None, None
-            return (lambda: torch.jit.script(function)), function
+            return (lambda: torch.jit.script(self._own(function))), function
         cls = getattr(module, unit["class"], None)
         if not inspect.isclass(cls):
             return None, None
@@ -481,7 +431,7 @@ class Checker:
         if static is None or isinstance(static, (property, classmethod)):
             return None, None
         if isinstance(static, staticmethod):
-            return (lambda: torch.jit.script(static.__func__)), static.__func__
+            return (lambda: torch.jit.script(self._own(static.__func__))), static.__func__
         modules = list(target.modules()) if isinstance(target, torch.nn.Module) else []
         # the first instance of the class the method is defined in (a subclass's instance when it inherits it)
         instance = next((m for m in modules if type(m) is cls), None) or next(
@@ -492,11 +442,17 @@ class Checker:
         name = unit["name"]
 
         def stubs(module, name=name, instance=instance):
+            if module is instance and self.unwrap_own:
+                return [_recursive.make_stub(self._own(static).__get__(instance, type(instance)), name)]
             if module is instance:
                 return [_recursive.make_stub_from_method(module, name)]
             return _recursive.infer_methods_to_compile(module)
 
         return (lambda: _recursive.create_script_module(instance, stubs)), static
+
+    def _own(self, function):
+        """The unit's own function as torch is handed it, or, while `unwrap_own`, the function its decorators wrap."""
+        return inspect.unwrap(function) if self.unwrap_own else function
 
     def _attempt(self, compile_it, ignored: list[str] = ()) -> list[dict]:
         _reset_torch_state(self.torch)

@@ -25,6 +25,21 @@ def lines_of(function):
         return None
 
 
+def body_start(function) -> int | None:
+    """The line of the first statement of a function's body (its signature's lines come before), or None."""
+    import ast
+    import textwrap
+
+    try:
+        function = inspect.unwrap(function)
+        lines, start = inspect.getsourcelines(function)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    definition = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    return start + definition.body[0].lineno - 1 if definition is not None and definition.body else None
+
+
 _LINE = re.compile(r"line (\d+)")
 
 
@@ -32,19 +47,20 @@ class Relaxed:
     """While active, torch's frontend compiles a function whose signature has `*args`, `**kwargs` or keyword-only
     parameters with defaults as if the variadic parameters were not there (the defaults still come from the
     function's signature), and leaves out each statement whose own line (a simple statement's lines, a compound
-    one's header) is one of `drop` ((real path, line)). The names left out (parameters, and names the left-out
-    statements bind) are collected: a use of one is then "undefined value NAME"."""
+    one's header) is one of `drop` ((real path, line)), and a return annotation on such a line (inferred instead).
+    The names left out (parameters, and names the left-out statements bind) are collected: a use of one is then
+    "undefined value NAME"."""
 
     def __init__(self, torch, drop: set[tuple[str, int]]) -> None:
         self.frontend = torch.jit.frontend
-        self.originals = (self.frontend.build_param_list, self.frontend.build_stmts)
+        self.originals = (self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def)
         self.drop = drop
         self.left_out: set[str] = set()
 
     def __enter__(self) -> set[str]:
         import ast
 
-        build_param_list, build_stmts = self.originals
+        build_param_list, build_stmts, build_def = self.originals
         left_out, drop = self.left_out, self.drop
 
         def relaxed_params(ctx, py_args, self_name, pdt_arg_types=None):
@@ -77,12 +93,25 @@ class Relaxed:
                 stmts = kept
             return build_stmts(ctx, stmts)
 
+        def bare_def(ctx, py_def, *args, **kwargs):
+            # a return annotation on a line to leave out (torch cannot compile the class it names): inferred
+            returns = getattr(py_def, "returns", None)
+            path = os.path.realpath(ctx.filename or "")
+            lines = {line for file, line in drop if file == path}
+            shift = offset(ctx) if lines and returns is not None else None
+            if shift is not None and any(returns.lineno + shift <= line <= returns.end_lineno + shift
+                                         for line in lines):
+                py_def = copy.copy(py_def)
+                py_def.returns = None
+            return build_def(ctx, py_def, *args, **kwargs)
+
         self.frontend.build_param_list = relaxed_params
         self.frontend.build_stmts = kept_stmts
+        self.frontend.build_def = bare_def
         return left_out
 
     def __exit__(self, *exc) -> None:
-        self.frontend.build_param_list, self.frontend.build_stmts = self.originals
+        self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def = self.originals
 
 
 def subclasses(cls) -> list:
@@ -107,8 +136,28 @@ def stub_artifact(parsed: dict, ignored) -> bool:
     message = parsed["message"]
     if message.startswith("lazy_bind"):
         return True
+    if message.startswith("Unknown type annotation:"):
+        # torch types an ignored function's call from its Python signature with no resolution of names: a string
+        # annotation (`from __future__ import annotations`) is unknown, at each call of a function jitlint ignored
+        # (a submodule's call, `self.norm(x)`, calls its `forward`)
+        callee = underlined(parsed.get("text") or "")
+        return callee is not None and any(callee.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1] or (
+            name.endswith(".forward") and callee.startswith("self.")) for name in ignored)
     return any(message.startswith(f"{name}(") for name in ignored) and bool(
         NOT_PROVIDED.search(parsed.get("text") or ""))
+
+
+def underlined(text: str) -> str | None:
+    """The source text torch's first `~~~` marker underlines in an error text (for a call, its callee), or None."""
+    lines = text.splitlines()
+    for number, line in enumerate(lines[1:], 1):
+        marker = line.rstrip()
+        if marker.lstrip().startswith("~"):
+            start = len(marker) - len(marker.lstrip())
+            end = start + len(marker.lstrip().split(" ", 1)[0])
+            shown = lines[number - 1][start:end].strip()
+            return shown or None
+    return None
 
 
 def functions_only(result: dict) -> dict:

@@ -25,7 +25,12 @@ class _ModelRule(FxTraceRule):
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         for result in ctx.fact(tracing.TraceResults, node):
             if isinstance(result, self.result):
-                ctx.report(result.node, self.describe(result))
+                message = self.describe(result)
+                if result.alone is not None:
+                    message += (f" (when `{result.alone}` is traced on its own: symbolic_trace makes every parameter "
+                                "of its forward a placeholder Proxy, those with defaults too, while the modules that "
+                                "hold it pass other values; trace those, or give the defaults as `concrete_args`)")
+                ctx.report(result.node, message)
 
     def describe(self, result) -> str:
         return self.message

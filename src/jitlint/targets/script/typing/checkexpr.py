@@ -199,17 +199,17 @@ class ExpressionChecker:
             return self._dict(node, env, hint)
         if isinstance(node, cst.Tuple):
             return self._tuple(node, env, hint)
-        if isinstance(node, (cst.FormattedString,)):
-            for part in node.parts:
-                if isinstance(part, cst.FormattedStringExpression):
-                    self.value(part.expression, env)
+        if isinstance(node, (cst.FormattedString, cst.ConcatenatedString)):
+            # `f"a" f"{x}"` is one f-string to Python's parser (and torch's frontend): every part is compiled
+            parts = [node.left, node.right] if isinstance(node, cst.ConcatenatedString) else [
+                part.expression for part in node.parts if isinstance(part, cst.FormattedStringExpression)]
+            for part in parts:
+                self.value(part, env)
             return STR
         kind = literal_type(node)
         if kind is not None:
             return {"int": INT, "float": FLOAT, "complex": COMPLEX, "bool": BOOL, "str": STR, "bytes": STR,
                     "None": NONE}.get(kind)
-        if isinstance(node, cst.ConcatenatedString):
-            return STR
         if isinstance(node, cst.NamedExpr):
             return self.expr(node.value, env)
         if isinstance(node, cst.Ellipsis):

@@ -1,0 +1,17 @@
+# case: tuple of a shape inside an implicitly concatenated f-string
+# torch: rejects
+from typing import Dict, Final, List, Optional, Tuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class M(nn.Module):
+    def forward(self, x):
+        if x.dim() != 3:
+            raise ValueError(
+                f"expected (B, N, D), got "
+                f"{tuple(x.shape)}."  # error: JIT124
+            )
+        return x
