@@ -187,6 +187,7 @@ def main() -> None:
     ruff = bench_python.parent / "ruff"
     torchfix = bench_python.parent / "torchfix"
 
+    build = cache_build()
     results = [
         measure("parse-only floor (libcst.parse_module, 1 process)", [sys.executable, "-c", PARSE_FLOOR,
                 *map(str, files)], site, lines),
@@ -198,6 +199,7 @@ def main() -> None:
     ]
     measure("(filling the one-file cache)", [*jitlint, ONE_FILE], site, one_file_lines)
     results.append(measure("jitlint one file, warm", [*jitlint, ONE_FILE], site, one_file_lines))
+    same_build(build, "the end of the cached runs")
     results.append(measure('python -c "import libcst"', [sys.executable, "-c", "import libcst"], site, 0))
     results.append(measure("ruff check (defaults, --no-cache)", [str(ruff), "check", "--no-cache", "--isolated",
                                                                   "--exit-zero", "--quiet", *targets], site, lines))
@@ -340,12 +342,40 @@ def commit() -> str:
     return head + ("+dirty" if run("status", "--porcelain", "--untracked-files=no").stdout.strip() else "")
 
 
-def linted_again(cache: Path) -> int:
+def run_generation(cache: Path) -> str | None:
+    """The generation of the last manifest written in `cache` (None before the first)."""
+    manifests = list(cache.glob("static/*/*/run-manifest"))
+    if not manifests:
+        return None
+    [manifest] = manifests  # (writing a manifest removes those of other builds)
+    return json.loads(manifest.read_text())["generation"]
+
+
+def linted_again(cache: Path, before: str | None) -> int:
     """How many files the last run linted (wrote an entry for): those of the manifest's files whose entry is of the
-    run's generation (0 after a run that only wrote the manifest, e.g. a deleted file nothing imported)."""
+    run's generation; 0 if the run wrote no manifest (`before`, the generation before it: a warm run), or wrote one
+    that lints nothing (e.g. a deleted file nothing imported)."""
     [manifest] = cache.glob("static/*/*/run-manifest")
     data = json.loads(manifest.read_text())
+    if data["generation"] == before:
+        return 0
     return sum(generation == data["generation"] for _content, _interface, generation in data["files"].values())
+
+
+def cache_build() -> str:
+    """The cache's build of the jitlint this bench runs (its version, its own files' sizes and mtimes): entries of
+    another build are never read, so a run after an edit of jitlint (an editable install) is a cold run."""
+    from jitlint.cache import build_id
+
+    return build_id()
+
+
+def same_build(build: str, name: str) -> None:
+    """Stop the bench if jitlint's own files changed since it started: the cached runs' figures would be cold runs'."""
+    if cache_build() != build:
+        raise SystemExit(f"jitlint's own files changed during the bench (before {name!r}): the cache's entries are "
+                         f"of another build, so the runs that read the cache would be cold runs. Do not edit the "
+                         f"installed jitlint while the bench runs.")
 
 
 def scale(args) -> None:
@@ -371,15 +401,25 @@ def scale(args) -> None:
     stats_name = "jitlint cold (no cache), measuring itself"
     outputs = {name: workdir / f"scale-{name}.txt" for name in ("cold", "single", "warm", "edit", "code", "undo",
                                                                  "added", "deleted")}
+    build = cache_build()
+
+    def cached(name: str, output: str) -> dict:  # a run that reads and writes the cache, of the build measured
+        same_build(build, name)
+        result = measure(name, [*jitlint, "transformers"], tree, lines, outputs[output])
+        same_build(build, name)
+        return result
+
     results = [
         measure("parse-only floor (libcst.parse_module, 1 process)", [sys.executable, "-c", PARSE_FLOOR,
                 *map(str, files)], tree, lines),
-        measure(cold_name, [*jitlint, "transformers"], tree, lines, outputs["cold"]),
+        cached(cold_name, "cold"),
         # The work of a cold run with each file parsed once and nothing repeated across processes: its CPU time
         # over the cores bounds from below what any split of the run across them can reach.
         measure(single_name, [*jitlint, "--no-cache", "-j1", "transformers"], tree, lines, outputs["single"]),
-        measure("jitlint warm (cache full)", [*jitlint, "transformers"], tree, lines, outputs["warm"]),
     ]
+    before = run_generation(cache)
+    results.append(cached("jitlint warm (cache full)", "warm"))
+    relinted = {"warm": linted_again(cache, before)}
     stats_file = workdir / "scale-stats.json"
     results.append(measure(stats_name, [sys.executable, "-c", RUN_WITH_STATS, str(stats_file), "transformers"], tree,
                            lines))
@@ -387,35 +427,40 @@ def scale(args) -> None:
     original = edited.read_bytes()
     # A comment at the end changes no finding: the run after the edit must print what the cold run printed.
     edited.write_bytes(original + b"# a comment appended by bench/speed.py\n")
+    before = run_generation(cache)
     try:
-        results.append(measure(edit_name, [*jitlint, "transformers"], tree, lines, outputs["edit"]))
+        results.append(cached(edit_name, "edit"))
     finally:
         edited.write_bytes(original)
-    relinted = {"comment": linted_again(cache)}
+    relinted["comment"] = linted_again(cache, before)
     # A code edit inside a function body (RMSNorm.forward, compiled code; it changes no finding), then the edit
     # undone: each run lints the edited file, the files that read it and those whose records it changes; after the
     # undo the output must again be the cold run's.
     code = original.replace(CODE_EDIT[0], CODE_EDIT[1], 1)
     assert code != original, "the code edit's line is not in the file"
     edited.write_bytes(code)
+    before = run_generation(cache)
     try:
-        results.append(measure(code_name, [*jitlint, "transformers"], tree, lines, outputs["code"]))
-        relinted["code"] = linted_again(cache)
+        results.append(cached(code_name, "code"))
+        relinted["code"] = linted_again(cache, before)
     finally:
         edited.write_bytes(original)
-    results.append(measure(undo_name, [*jitlint, "transformers"], tree, lines, outputs["undo"]))
-    relinted["undo"] = linted_again(cache)
+    before = run_generation(cache)
+    results.append(cached(undo_name, "undo"))
+    relinted["undo"] = linted_again(cache, before)
     # A new file nothing imports, then that file deleted (the tree is the original again: the output must be the
     # cold run's): each lints what can see the file, here only the new file, then nothing.
     new_file = tree / NEW_FILE
     new_file.write_text(NEW_FILE_TEXT)
+    before = run_generation(cache)
     try:
-        results.append(measure(added_name, [*jitlint, "transformers"], tree, lines, outputs["added"]))
-        relinted["new file"] = linted_again(cache)
+        results.append(cached(added_name, "added"))
+        relinted["new file"] = linted_again(cache, before)
     finally:
         new_file.unlink()
-    results.append(measure(deleted_name, [*jitlint, "transformers"], tree, lines, outputs["deleted"]))
-    relinted["deleted"] = linted_again(cache)
+    before = run_generation(cache)
+    results.append(cached(deleted_name, "deleted"))
+    relinted["deleted"] = linted_again(cache, before)
     same_output = outputs["cold"].read_bytes() == outputs["warm"].read_bytes() == outputs["edit"].read_bytes()
     single_same = outputs["cold"].read_bytes() == outputs["single"].read_bytes()
     code_same = (outputs["cold"].read_bytes() == outputs["code"].read_bytes() == outputs["undo"].read_bytes()

@@ -713,6 +713,41 @@ def test_an_edit_other_files_can_see_re_lints_what_depends_on_it(across, monkeyp
     assert calls[0] == ("share", explored) and seen[0] == linted
 
 
+def test_the_cache_a_run_split_across_workers_fills_serves_the_next_run(across, monkeypatch):
+    """A cold run split across two workers fills the cache: the next run lints nothing, and a code edit lints only
+    the edited file and what depends on it (the same files as after a one-process run), each time printing what a
+    cold run prints. (A run of another jitlint build, an edited editable install, is a whole run by design.)"""
+    from jitlint.cache import StaticCache
+
+    shares: list[list[str]] = []
+    real_split = pipeline.run_split
+
+    def run_split(job, split, progress=None):
+        shares.extend(sorted(path.name for path in share) for share in split)
+        return real_split(job, split, progress)
+
+    monkeypatch.setattr(pipeline, "run_split", run_split)
+    cold = check("-j", "2", "pkg", cwd=across)[1]
+    assert len(shares) == 2 and all(shares), "the cold run was not split across two workers"
+    assert {"helpers.py", "net.py"} & set(shares[0]) and {"helpers.py", "net.py"} & set(shares[1]), (
+        "the caller and its callee were linted by the same worker")
+    assert cold == check("-j", "2", "pkg", "--no-cache", cwd=across)[1]
+    plans = []
+    real_plan = StaticCache.plan
+    monkeypatch.setattr(StaticCache, "plan", lambda self, files: plans.append(real_plan(self, files)) or plans[-1])
+    linted: list[list[str]] = []
+    calls = _watch(monkeypatch, linted)
+    assert check("-j", "2", "pkg", cwd=across)[1] == cold
+    assert calls == [] and not plans[-1].full and not plans[-1].work
+    helpers = across / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text().replace("def second(xs):", "def second(xs: List[torch.Tensor]):"))
+    edited = check("-j", "2", "pkg", cwd=across)[1]
+    assert calls == [("share", ["helpers.py", "net.py"])] and linted == [["base.py", "helpers.py", "net.py"]]
+    assert edited == check("-j", "2", "pkg", "--no-cache", cwd=across)[1]
+    calls.clear()
+    assert check("-j", "2", "pkg", cwd=across)[1] == edited and calls == []
+
+
 def test_a_partial_run_explored_twice_frees_its_first_pass(across, monkeypatch):
     """When an edit changes what other files capture, a partial run explores again with those files; the first
     pass's index (cycles, and the lint thread has Python's collector off) is freed before the second is built."""
