@@ -294,6 +294,32 @@ def test_a_site_passing_a_dict_of_other_keys_keeps_the_default(tmp_path):
     assert type_of("self.norm(x)") is None  # `options` passes it: not followed into the dict
 
 
+def test_a_starred_site_hides_the_positional_parameters_not_the_keywords(tmp_path):
+    """`Block(*args, norm_layer=Pair)`: the keyword names its parameter, while `*args` may hold `act_layer` (a
+    class the source does not show: unknown); `*args` cannot reach a keyword-only parameter (its default stays)."""
+    _result, type_of = typed('''
+        class Pair(nn.Module):
+            def forward(self, x):
+                return x, 1
+
+        class Block(nn.Module):
+            def __init__(self, act_layer=nn.GELU, norm_layer=Pair, *, head=nn.Identity):
+                super().__init__()
+                self.act = act_layer()
+                self.norm = norm_layer()
+                self.head = head()
+
+            def forward(self, x):
+                return self.act(x), self.norm(x), self.head(x)
+
+        def build(*args):
+            return Block(*args, norm_layer=Pair)
+    ''', tmp_path, name="Block.forward")
+    assert type_of("self.act(x)") is None
+    assert type_of("self.norm(x)") == "Tuple[Tensor, int]"
+    assert type_of("self.head(x)") == "Tensor"
+
+
 def test_a_class_held_by_a_local_of_init(tmp_path):
     """`Conv = make_conv(...)` in `__init__`: the classes the project function returns (a class, or a partial of
     one)."""

@@ -83,6 +83,37 @@ def test_traced_values_follow_into_helpers(tmp_path):
     assert found(findings) == [("TRC203", 8)]
 
 
+STARRED_CALL = """
+import math
+import torch.nn as nn
+
+
+def pad_rows(x, n, width):
+    for i in range(n):
+        x = x + 1
+    return x * math.sqrt(width)
+
+
+class Starred(nn.Module):
+    def forward(self, q):
+        qs = [q]
+        return pad_rows(*qs, 3, q.size(-1))
+
+
+class Keywords(nn.Module):
+    def forward(self, q):
+        qs = [q]
+        return pad_rows(*qs, width=q.size(-1), n=3)
+"""
+
+
+def test_arguments_after_a_starred_one_reach_no_known_parameter(tmp_path):
+    """After `*qs` the positions are unknown: `q.size(-1)` is not `n` (no TRC202 at `range(n)`); a keyword still
+    names its parameter (`width=q.size(-1)`: torch warns at `math.sqrt(width)`)."""
+    findings = lint_files({"m.py": STARRED_CALL}, tmp_path, codes=codes_for("trace"))
+    assert found(findings) == [("TRC203", 9)]
+
+
 OTHER_FILE_HELPERS = """
 import math
 

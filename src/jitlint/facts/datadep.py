@@ -59,6 +59,7 @@ from jitlint.facts.datadep_tuples import (
     concatenated, display, flat, is_tuple, item, same, spread_display, unpacked,
 )
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
+from jitlint.facts.signature import passed_to
 from jitlint.facts.torch_api import PARAMETER_CLASSES
 from jitlint.names import first_param_name
 
@@ -69,11 +70,11 @@ if TYPE_CHECKING:
 
 @dataclass
 class DatadepResult:
-    """The data dependence of one function: the policy's events, and what each call passes (the kinds of its
-    positional and keyword arguments, by the call node's id: what a helper's parameters receive)."""
+    """The data dependence of one function: the policy's events, and what each call passes (the kind of each of its
+    arguments, in the order of `call.args`, by the call node's id: what a helper's parameters receive)."""
 
     events: list = field(default_factory=list)
-    arguments: dict[int, tuple[list, dict]] = field(default_factory=dict)
+    arguments: dict[int, tuple] = field(default_factory=dict)
 
 
 class DatadepDomain(CallKinds, FlowDomain):
@@ -90,7 +91,7 @@ class DatadepDomain(CallKinds, FlowDomain):
         self.is_forward = function.name.value == "forward" and info is not None and info.cls is not None
         self.self_name = first_param_name(function) if info is not None and info.bound_first_param else None
         self.parameters = parameters or {}  # kinds the callers pass, by parameter name (`follow_calls`)
-        self.arguments: dict[int, tuple[list, dict]] = {}
+        self.arguments: dict[int, tuple] = {}
         self.returns: list[str | None] = []  # the kind of each `return` reached, in order
         self.quiet = False  # True: only the kinds are wanted (no events, no arguments)
         self._memo: dict[int, tuple] = {}  # id(expression) -> (expression, frame, kind), until a name is bound
@@ -343,10 +344,8 @@ class DatadepDomain(CallKinds, FlowDomain):
             for call in reads.calls:
                 if id(call) not in sited:
                     continue  # no project function is called there: no parameter takes what it passes
-                self.arguments[id(call)] = (
-                    [self.kind(arg.value, frame) for arg in call.args if arg.keyword is None and not arg.star],
-                    {arg.keyword.value: self.kind(arg.value, frame) for arg in call.args if arg.keyword is not None},
-                )
+                self.arguments[id(call)] = tuple(None if arg.star else self.kind(arg.value, frame)
+                                                 for arg in call.args)
         self.policy.read(self, reads, statement, frame)
 
     def deferred(self, item, name: cst.Name) -> None:
@@ -538,8 +537,6 @@ def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFun
     """The kinds the captured callers pass to each parameter of `node`, in any file of the run (joined over the
     calls by the policy's `passed`). A capture policy whose datadep
     policy follows calls says `needs_one_process`: every caller is then parsed in this process."""
-    params = node.params
-    positional = [*params.posonly_params, *params.params]
     seen: dict[str, set] = {}
     for site in ctx.captured.calls_to(node):
         caller = site.caller
@@ -553,13 +550,8 @@ def _caller_kinds(ctx: "RuleContext", node: cst.FunctionDef, entry: "CapturedFun
         passed = result.arguments.get(id(site.call))
         if passed is None:
             continue
-        args, keywords = passed
-        offset = 1 if site.bound else 0
-        for index, kind in enumerate(args):
-            if offset + index < len(positional):
-                seen.setdefault(positional[offset + index].name.value, set()).add(kind)
-        for name, kind in keywords.items():
-            seen.setdefault(name, set()).add(kind)
+        for name, index in passed_to(node, site.call, site.bound).items():
+            seen.setdefault(name, set()).add(passed[index])
     found = {}
     for name, kinds in seen.items():
         kind = policy.passed(frozenset(kinds - {None}))

@@ -17,6 +17,7 @@ from jitlint.facts.datadep_tables import (
 )
 from jitlint.facts.datadep_tuples import flat, is_tuple
 from jitlint.facts.flow import FlowWalker, Frame
+from jitlint.facts.signature import passed_to
 
 if TYPE_CHECKING:
     from jitlint.rules.base import RuleContext
@@ -120,24 +121,11 @@ class CallKinds:
         return None
 
     def _passed(self, function: cst.FunctionDef, call: cst.Call, bound: bool, frame: Frame) -> dict:
-        """The known kinds `call` passes to the parameters of `function`, by name (its first one skipped when the
-        call binds it; nothing past a starred argument, whose place is unknown)."""
-        params = function.params
-        positional = [*params.posonly_params, *params.params][1 if bound else 0:]
-        names = {param.name.value for param in (*positional, *params.kwonly_params)}
+        """The known kinds `call` passes to the parameters of `function`, by name (`passed_to`: its first one
+        skipped when the call binds it; no positional argument after a starred one, whose place is unknown)."""
         passed: dict = {}
-        index = 0
-        for arg in call.args:
-            if arg.star:
-                if arg.keyword is None and arg.star == "*":
-                    index = len(positional)  # the positions after it are unknown
-                continue
-            if arg.keyword is not None:
-                name = arg.keyword.value if arg.keyword.value in names else None
-            else:
-                name = positional[index].name.value if index < len(positional) else None
-                index += 1
-            kind = self.kind(arg.value, frame) if name is not None else None
+        for name, index in passed_to(function, call, bound).items():
+            kind = self.kind(call.args[index].value, frame)
             if kind is not None:
                 passed[name] = kind
         return passed

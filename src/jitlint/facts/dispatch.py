@@ -20,6 +20,7 @@ import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.constructions import calls_of
+from jitlint.facts.signature import passed_to
 from jitlint.facts.syntax import OneScope, returns_in, target_names
 from jitlint.walk import walk
 
@@ -245,9 +246,6 @@ class PassedClasses(RunFact):
         init = project.find_method(klass, "__init__")
         if init is None:
             return {}
-        params = init.node.params
-        positional = [param.name.value for param in (*params.posonly_params, *params.params)][1:]
-        named = set(positional) | {param.name.value for param in params.kwonly_params}
         passed: dict[str, list] = {}
         for module in list(project.modules.values()):
             if module.text is not None and klass.name not in module.text:
@@ -256,13 +254,8 @@ class PassedClasses(RunFact):
             for node, _init_of, function in calls_of(project, module).ordered:
                 if project.resolve_class(imports.qualify(node.func)) is not klass:
                     continue
-                for index, arg in enumerate(node.args):
-                    if arg.star:
-                        continue
-                    name = arg.keyword.value if arg.keyword is not None else (
-                        positional[index] if index < len(positional) else None)
-                    if name in named:
-                        _classes_of(project, function, imports, arg.value, passed.setdefault(name, []), 0)
+                for name, index in passed_to(init.node, node, bound=True).items():
+                    _classes_of(project, function, imports, node.args[index].value, passed.setdefault(name, []), 0)
         return passed
 
 

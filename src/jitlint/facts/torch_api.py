@@ -19,7 +19,8 @@ SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "typing.Sequenc
 SCALAR_ANNOTATIONS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.str"})
 # What a module attribute constructed by one of these holds a tensor registered on the module (a parameter or a
 # buffer: `self.w = nn.Parameter(...)`, `self.b = nn.Buffer(...)`).
-PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"})
+PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
+                               "torch.nn.parameter.Buffer"})
 # torch.nn classes that are not nn.Modules although their names are capitalised: in torch.nn, and those defined in
 # files under torch/nn/modules/ (an autograd Function, a mixin), spelled as `ImportTable.qualify` spells a name of
 # those files (`torch.nn.modules.lazy.LazyModuleMixin` is `torch.nn.LazyModuleMixin`).

@@ -67,7 +67,7 @@ def owner(result: R.Result, ctx: "RuleContext", function: cst.FunctionDef) -> st
     if isinstance(result, R.ClassProblem):
         return {"augmented": "JIT626", "no-delitem": "JIT225", "with-methods": "JIT122", "with-enter": "JIT122",
                 "with-exit": "JIT122", "with-exit-any": "JIT122", "enum-member": "JIT226",
-                "bool-return": "JIT416", "instantiate": "JIT622"}.get(result.problem, "JIT620")
+                "bool-return": "JIT416", "instantiate": "JIT622", "instantiate-parameter": "JIT622"}.get(result.problem, "JIT620")
     if isinstance(result, R.ValueProblem):
         return {"raise": "JIT416", "with": "JIT122", "set-attribute": "JIT410"}[result.problem]
     if isinstance(result, R.NoTruthValue):

@@ -25,6 +25,7 @@ from jitlint.facts.syntax import target_names
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, decorator_names
 from jitlint.targets.script.typing.annotations import is_none, named_params, signature_comment
+from jitlint.targets.script.typing.frontend_names import EXCEPTIONS
 from jitlint.targets.script.typing.types import ANY_LIST, ANY_TUPLE, BOOL, FLOAT, INT, STR, TENSOR, Type
 from jitlint.walk import walk
 
@@ -384,7 +385,14 @@ class ScriptPolicy(CapturePolicy):
         )
 
     def class_used(self, cls: ClassInfo, caller: FunctionInfo) -> Iterator[Capture]:
+        if self._is_exception(cls):
+            return iter(())  # a Python exception class: torch raises it by name, never compiles it
         return self._script_class(cls, f"used in {caller.display_name}")
+
+    def _is_exception(self, cls: ClassInfo) -> bool:
+        """Whether a project class derives from a builtin exception: torch's frontend gives such a class (any
+        subclass of `BaseException`) a value that builds an exception message, whatever its methods."""
+        return any(base in EXCEPTIONS for klass in self.project.mro(cls) for base in klass.base_names)
 
     def constant_flag(self, cls: ClassInfo | None, name: str) -> bool | None:
         """The value of a `Final[bool]`/`__constants__` flag of the method's class, in its default configuration."""

@@ -251,6 +251,11 @@ class IgnoredClassInstantiated(ScriptRule):
         # an nn.Module class called in compiled code: TorchScript never builds a module
 
         for result in results_for(self, node, ctx):
+            if result.problem == "instantiate-parameter":
+                ctx.report(result.node, f"compiled code cannot build an `nn.{result.cls}` (torch: \"Cannot instantiate "
+                                        f"class '{result.cls}' in a script function\"); register it in `__init__` "
+                                        "(`self.weight = nn.Parameter(...)`) and read it there, or use the tensor itself")
+                continue
             ctx.report(result.node, f"`{result.cls}` is an nn.Module class, and compiled code cannot build a module "
                                     f"(torch: \"Cannot instantiate class '{result.cls}' in a script function\"); "
                                     "build it in `__init__` and call the submodule")

@@ -26,6 +26,7 @@ import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.constructions import calls_of
+from jitlint.facts.signature import passed_to
 from jitlint.facts.syntax import OneScope, assigned_names, bindings, returns_in, target_names
 from jitlint.facts.torch_api import is_torch_module_base
 from jitlint.names import ImportTable
@@ -129,10 +130,9 @@ class BuiltClasses:
             if default is None:
                 return None
             found = default
-        position = params.index(param) if param in init.node.params.params or param in (
-            init.node.params.posonly_params) else None
+        positional = param in init.node.params.params or param in init.node.params.posonly_params
         for site in run_fact(self.project, _Sites, owner):
-            passed = _argument(site.call, name, position, site.function)
+            passed = _argument(init.node, site.call, name, positional, site.function)
             if passed is False:
                 return None  # `*args` or `**kwargs` may hold it
             if passed is None:
@@ -218,25 +218,21 @@ def _param_names(function: "FunctionInfo") -> set[str]:
     return names
 
 
-def _argument(call: cst.Call, name: str, position: int | None, function: cst.FunctionDef | None):
-    """What a construction site passes for a parameter: the expression, None (nothing: the default), or False (a
-    `*args` or `**kwargs` that may hold it; `**options` of a local bound only to dict displays of other string keys
-    does not)."""
-    index = 0
+def _argument(init: cst.FunctionDef, call: cst.Call, name: str, positional: bool, function: cst.FunctionDef | None):
+    """What a construction site passes for a parameter of `init`: the expression, None (nothing: the default), or
+    False (a `*args` or `**kwargs` that may hold it; `**options` of a local bound only to dict displays of other
+    string keys does not)."""
+    passed = passed_to(init, call, bound=True)
+    if name in passed:
+        return call.args[passed[name]].value
     for argument in call.args:
-        if argument.star == "**" and isinstance(argument.value, cst.Name) and function is not None:
-            keys = _dict_keys(function, argument.value.value)
-            if keys is not None and name not in keys:
-                continue
-        if argument.star:
+        if argument.star == "*" and positional:
             return False
-        if argument.keyword is not None:
-            if argument.keyword.value == name:
-                return argument.value
-            continue
-        if position is not None and index == position:
-            return argument.value
-        index += 1
+        if argument.star == "**":
+            keys = _dict_keys(function, argument.value.value) if (
+                isinstance(argument.value, cst.Name) and function is not None) else None
+            if keys is None or name in keys:
+                return False
     return None
 
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
+from jitlint.facts.torch_api import PARAMETER_CLASSES
 from jitlint.literals import literal_type
 from jitlint.names import ImportTable
 from jitlint.targets.script import schemas
@@ -615,17 +616,17 @@ class ExpressionChecker:
                 return None
             return without_none(args[0].type) if args and len(args) == 1 else None
         if qualified == "torch.device":
-            return self._matched(node, "torch.device", schemas.overloads("aten::device"), self._arguments(node, env),
-                                 node)
+            return self._matched(node, qualified, schemas.overloads("aten::device"), self._arguments(node, env), node)
         if qualified in ("torch.jit.fork", "torch.jit._fork", "torch.jit._awaitable"):
             if self._form_arguments(node, qualified.rpartition(".")[2].lstrip("_"), 1, None,
                                     tuple(a.keyword.value for a in node.args if a.keyword is not None)):
                 return None
             self._arguments(node, env, sugared=1)
             return self._unknown(node, "fork")
-        if schemas.module_forward(qualified):  # an nn.Module class: torch builds modules only outside compiled code
+        parameter = qualified in PARAMETER_CLASSES  # `nn.Parameter(...)`: a class torch tries to compile as a function
+        if parameter or schemas.module_forward(qualified):  # torch builds modules only outside compiled code
             self._arguments(node, env, sugared=len(node.args))
-            self.report(ClassProblem(node, qualified.rsplit(".", 1)[-1], "instantiate"))
+            self.report(ClassProblem(node, qualified.rsplit(".", 1)[-1], f"instantiate{'-parameter' * parameter}"))
             return None
         if qualified in _LEGACY_CONSTRUCTORS:
             return self._legacy_constructor(node, qualified, env)
@@ -866,8 +867,7 @@ class ExpressionChecker:
         if name == "enumerate":
             for argument in node.args:
                 if argument.keyword is not None and argument.keyword.value != "start":
-                    self.report(SpecialFormArguments(node, name, len(node.args), 1, 2,
-                                                     keyword=argument.keyword.value))
+                    self.report(SpecialFormArguments(node, name, len(node.args), 1, 2, keyword=argument.keyword.value))
                     self._arguments(node, env)
                     return None
         if name == "zip" and not node.args:
@@ -1130,8 +1130,7 @@ class ExpressionChecker:
         if kind.name in ("Class",):
             if self.scope.project.find_method(cls, "__init__") is None and not any(
                     "dataclass" in decorator or "ignore" in decorator or "unused" in decorator
-                    for decorator in _decorators(cls.node)) and _plain_bases(
-                    cls, self.scope.project):
+                    for decorator in _decorators(cls.node)) and _plain_bases(cls, self.scope.project):
                 self.report(ClassProblem(node, cls.name, "no-init"))
                 return None
             return kind

@@ -44,9 +44,21 @@ COMPARISONS = {
     cst.GreaterThanEqual: ("aten::ge", "__ge__"), cst.In: ("aten::__contains__", "__contains__"),
     cst.NotIn: ("aten::__contains__", "__contains__"),
 }
+# Python's builtin exception classes (`BaseException` and its subclasses): torch's frontend gives any subclass of
+# `BaseException` a value that builds an exception message (`raise ValueError(...)`), and never compiles the class.
 EXCEPTIONS = frozenset(
     f"builtins.{name}" for name in (
-        "Exception", "BaseException", "ValueError", "RuntimeError", "TypeError", "AssertionError", "KeyError",
-        "IndexError", "NotImplementedError", "AttributeError", "ZeroDivisionError", "StopIteration", "OSError",
-        "LookupError", "ArithmeticError", "UserWarning", "Warning", "DeprecationWarning"))
+        "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
+        "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
+        "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
+        "DeprecationWarning", "EOFError", "EncodingWarning", "EnvironmentError", "Exception", "ExceptionGroup",
+        "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError",
+        "ImportError", "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError",
+        "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError", "NameError",
+        "NotADirectoryError", "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
+        "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError", "ResourceWarning",
+        "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError", "SyntaxWarning",
+        "SystemError", "SystemExit", "TabError", "TimeoutError", "TypeError", "UnboundLocalError",
+        "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError", "UnicodeWarning",
+        "UserWarning", "ValueError", "Warning", "ZeroDivisionError"))
 
