@@ -361,15 +361,116 @@ def _denoising_diffusion_pytorch():
     yield "uvit", uvit
 
 
+def _facenet_pytorch():
+    import torch
+    from facenet_pytorch import InceptionResnetV1, ONet, PNet, RNet
+
+    face = (torch.randn(1, 3, 160, 160),)
+    yield "inception_resnet_v1", lambda: (InceptionResnetV1(), face, [(torch.randn(2, 3, 200, 200),),
+                                                                    (torch.randn(2, 3, 160, 160),)])
+    yield "inception_resnet_v1_classify", lambda: (InceptionResnetV1(classify=True, num_classes=10), face,
+                                                   [(torch.randn(2, 3, 200, 200),), (torch.randn(2, 3, 160, 160),)])
+    yield "pnet", lambda: (PNet(pretrained=False), (torch.randn(1, 3, 48, 64),), [(torch.randn(2, 3, 72, 96),)])
+    yield "rnet", lambda: (RNet(pretrained=False), (torch.randn(1, 3, 24, 24),), [(torch.randn(3, 3, 24, 24),)])
+    yield "onet", lambda: (ONet(pretrained=False), (torch.randn(1, 3, 48, 48),), [(torch.randn(3, 3, 48, 48),)])
+
+
+def _audiocraft_package():
+    """audiocraft's modules without its package `__init__` (which imports its data pipeline: `av`, `julius`...) and
+    with `xformers` stood in by a module whose `ops.unbind` is `torch.unbind` (what its custom attention calls; the
+    rest, `memory_efficient=True`, is not built here)."""
+    import importlib.util
+    import os
+    import types
+
+    if "audiocraft" in sys.modules:
+        return
+    root = list(importlib.util.find_spec("audiocraft").submodule_search_locations)
+    package = types.ModuleType("audiocraft")
+    package.__path__ = root
+    package.__file__ = os.path.join(root[0], "__init__.py")
+    sys.modules["audiocraft"] = package
+    xformers = types.ModuleType("xformers")
+    xformers.ops = types.ModuleType("xformers.ops")
+    import torch
+
+    xformers.ops.unbind = torch.unbind
+    sys.modules.setdefault("xformers", xformers)
+    sys.modules.setdefault("xformers.ops", xformers.ops)
+
+
+def _audiocraft():
+    import torch
+
+    from audiocraft.modules import SEANetDecoder, SEANetEncoder, StreamingTransformer
+
+    small = {"channels": 1, "dimension": 16, "n_filters": 4, "n_residual_layers": 1, "ratios": [4, 2]}
+    wave = (torch.randn(1, 1, 800),)
+    waves = [(torch.randn(2, 1, 1200),), (torch.randn(2, 1, 800),)]
+    yield "seanet_encoder", lambda: (SEANetEncoder(**small), wave, waves)
+    yield "seanet_encoder_lstm", lambda: (SEANetEncoder(**small, lstm=1), wave, waves)
+    yield "seanet_encoder_causal", lambda: (SEANetEncoder(**small, causal=True), wave, waves)
+    latent = (torch.randn(1, 16, 100),)
+    latents = [(torch.randn(2, 16, 150),), (torch.randn(2, 16, 100),)]
+    yield "seanet_decoder", lambda: (SEANetDecoder(**small), latent, latents)
+    yield "seanet_decoder_causal", lambda: (SEANetDecoder(**small, causal=True, trim_right_ratio=0.5), latent, latents)
+    tokens = (torch.randn(1, 20, 32),)
+    more = [(torch.randn(2, 30, 32),), (torch.randn(2, 20, 32),)]
+    yield "transformer", lambda: (StreamingTransformer(d_model=32, num_heads=4, num_layers=2, dim_feedforward=64),
+                                  tokens, more)
+    yield "transformer_causal_rope", lambda: (StreamingTransformer(d_model=32, num_heads=4, num_layers=2,
+                                                                   dim_feedforward=64, causal=True, custom=True,
+                                                                   positional_embedding="rope"), tokens, more)
+    yield "transformer_sin_cross", lambda: (StreamingTransformer(d_model=32, num_heads=4, num_layers=1,
+                                                                 dim_feedforward=64, causal=True, custom=True,
+                                                                 positional_embedding="sin_rope",
+                                                                 layer_scale=0.1), tokens, more)
+
+
+def _e3nn():
+    import torch
+    from e3nn import nn as enn
+    from e3nn import o3
+
+    def batch(irreps, n):
+        return (o3.Irreps(irreps).randn(n, -1),)
+
+    irreps = "4x0e + 2x1o + 1x2e"
+    yield "linear", lambda: (o3.Linear(irreps, "3x0e + 3x1o"), batch(irreps, 3), [batch(irreps, 5)])
+    yield "fc_tensor_product", lambda: (o3.FullyConnectedTensorProduct(irreps, "1x0e + 1x1o", "2x0e + 2x1o"),
+                                        batch(irreps, 3) + batch("1x0e + 1x1o", 3),
+                                        [batch(irreps, 5) + batch("1x0e + 1x1o", 5)])
+    yield "spherical_harmonics", lambda: (o3.SphericalHarmonics([0, 1, 2], normalize=True), (torch.randn(4, 3),),
+                                          [(torch.randn(7, 3),)])
+    yield "norm", lambda: (o3.Norm(irreps), batch(irreps, 3), [batch(irreps, 5)])
+    yield "gate", lambda: (enn.Gate("2x0e", [torch.relu], "2x0e", [torch.sigmoid], "2x1o"),
+                           batch("2x0e + 2x0e + 2x1o", 3), [batch("2x0e + 2x0e + 2x1o", 5)])
+    yield "batch_norm", lambda: (enn.BatchNorm(irreps).eval(), batch(irreps, 3), [batch(irreps, 5)])
+    yield "fully_connected_net", lambda: (enn.FullyConnectedNet([4, 16, 2], torch.relu), (torch.randn(3, 4),),
+                                          [(torch.randn(5, 4),)])
+    yield "extract", lambda: (enn.Extract(irreps, ["4x0e", "2x1o"], [(0,), (1,)]), batch(irreps, 3),
+                              [batch(irreps, 5)])
+
+
 _LIBRARIES = {"whisper": _whisper, "torchaudio": _torchaudio, "encodec": _encodec, "asteroid": _asteroid,
               "efficientnet_pytorch": _efficientnet,
               "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv,
               "x_transformers": _x_transformers, "perceiver_pytorch": _perceiver_pytorch,
-              "pretrainedmodels": _pretrainedmodels, "denoising_diffusion_pytorch": _denoising_diffusion_pytorch}
+              "pretrainedmodels": _pretrainedmodels, "denoising_diffusion_pytorch": _denoising_diffusion_pytorch,
+              "facenet_pytorch": _facenet_pytorch, "audiocraft": _audiocraft, "e3nn": _e3nn}
 _BUILDERS: dict = {}
 
 
+_PREPARE = {"audiocraft": _audiocraft_package}
+
+
 def models(library: str, only):
+    if library in _PREPARE:  # before the collector imports the library's package
+        _PREPARE[library]()
+    return _models(library, only)
+
+
+def _models(library: str, only):
     for name, builder in _LIBRARIES[library]():
         if not only or name in only:
             _BUILDERS[name] = builder

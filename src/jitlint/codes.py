@@ -232,6 +232,7 @@ CODES: dict[str, CodeInfo] = {
     "TRC103": CodeInfo("no-return-value", "error", "trace", None),
     "TRC104": CodeInfo("non-tensor-input", "error", "trace", None),
     "TRC105": CodeInfo("export-remedy-under-trace", "error", "trace", None),
+    "TRC106": CodeInfo("traced-size-needs-a-number", "error", "trace", None),
     "TRC201": CodeInfo("frozen-branch", "warning", "trace", None),
     "TRC202": CodeInfo("frozen-loop-count", "warning", "trace", None),
     "TRC203": CodeInfo("baked-python-value", "warning", "trace", None),

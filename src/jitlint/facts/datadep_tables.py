@@ -1,8 +1,11 @@
 """What torch's tensor methods and functions give, in the kinds of the data-dependence fact
 (`jitlint.facts.datadep`): which give static Python values, masks, tensors of data-dependent size, sequences of
-tensors, or something that is not a tensor at all; and which torch.nn layers' calls are one tensor; and how an optional annotation reads."""
+tensors, or something that is not a tensor at all; and which torch.nn layers' calls are one tensor; how an optional
+annotation reads; and which library functions convert a size they are given to a Python int."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -71,6 +74,99 @@ TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "tor
 EINOPS_TENSOR = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce", "einops.einsum"})
 EINOPS_LAYERS = frozenset({"einops.layers.torch.Rearrange", "einops.layers.torch.Reduce",
                            "einops.layers.torch.Repeat", "einops.layers.torch.EinMix"})
+
+
+@dataclass(frozen=True)
+class SizeConversion:
+    """A library function that converts a size it is given to a Python int: under torch.jit.trace, where sizes are
+    recorded 0-dim tensors, the example's value becomes a constant.
+
+    - `argument`: the position of the converted size argument (counting the receiver out for a method), or None:
+      the function converts the shape of every tensor argument, and each keyword argument's value;
+    - `keywords`: the keyword spellings of that argument;
+    - `warns`: where the TracerWarning of the conversion is issued: "torch" (in torch's own file, where torch's
+      default filter hides it), "library" (in the library's file: shown, at the library's line, not the caller's),
+      "" (nowhere: torch reads the value as a plain number and says nothing);
+    - `where`: the conversion in the library's source;
+    - `instead`: what keeps the size traced;
+    - `outcome`: "baked" (the example's value is a constant of the trace) or "rejects" (the function needs a Python
+      number where the tracer gives a 0-dim tensor: torch.jit.trace raises).
+    """
+
+    argument: int | None
+    keywords: tuple[str, ...]
+    warns: str
+    where: str
+    instead: str = ""
+    outcome: str = "baked"
+
+
+_SPLIT = SizeConversion(1, ("split_size_or_sections", "split_size"), "torch",
+                        "`Tensor.split` calls `int(split_size)` (torch/_tensor.py)",
+                        "split into a constant number of parts (`x.chunk(2, dim)`)")
+# torch's argument parser (torch/csrc/utils/python_arg_parser.cpp) records a traced size given inside a list or tuple
+# to an integer-list parameter (`int[2] kernel_size`, `SymInt[1] shifts`): the op takes the recorded value. One size
+# given alone, which the parser repeats to the list's length, is read as a plain number, silently; so is the count of
+# `chunk` and `tensor_split(x, sections)`, which compute their parts' sizes from it in C++. Verified on torch 2.13:
+# each of these traced with a lone size gives the example's result shape on another input (or fails there), and
+# with a tuple of sizes (`(n,)`) stays right.
+_LONE = "torch reads one size given alone to an integer-list argument as a plain number"
+_KERNEL = SizeConversion(1, ("kernel_size",), "", _LONE, "give a tuple of sizes (`(h, w)`, `(n,)`), which torch records")
+_OUTPUT = SizeConversion(1, ("output_size",), "", _LONE, "give a tuple of sizes (`(n,)`), which torch records")
+_ROLL = SizeConversion(1, ("shifts",), "", _LONE, "give the shifts as a tuple (`shifts=(n,), dims=(d,)`), which torch "
+                       "records")
+_COUNT = "torch computes the parts' sizes from the count as a plain number"
+_CHUNK = SizeConversion(1, ("chunks",), "", _COUNT, "split by a size (`x.split(x.shape[d] // k, d)` keeps it a "
+                        "number too: use a constant count)")
+_SECTIONS = SizeConversion(1, ("sections", "indices_or_sections"), "", _COUNT,
+                           "give the split indices as a list (`[n]`), which torch records")
+# The 2-d and 3-d adaptive pools pass `output_size` to `_list_with_default` (torch/nn/functional.py), which takes
+# `len()` of a lone size: a 0-dim tensor under trace ("len() of a 0-d tensor").
+_ADAPTIVE = SizeConversion(1, ("output_size",), "", "`_list_with_default` takes `len()` of a lone output size "
+                           "(torch/nn/functional.py): \"len() of a 0-d tensor\"",
+                           "give a tuple of sizes (`(h, w)`), which torch records", outcome="rejects")
+# einx 0.4: every operation (`einx._src.frontend.ops`, re-exported as `einx.<name>`) builds its graph from the
+# shapes of its tensor arguments, read by the torch backend's `get_shape` (`tuple(int(x) for x in tensor.shape)`,
+# einx/_src/frontend/impl/torch.py), and its axis-length keywords are solved as Python numbers: the traced graph
+# reshapes and broadcasts by the example's sizes.
+_EINX = SizeConversion(None, (), "library",
+                       "einx reads each tensor argument's shape with `int()` (`get_shape`, "
+                       "einx/_src/frontend/impl/torch.py)",
+                       "use torch operations (broadcasting, `einops.rearrange`/`repeat`, whose sizes stay traced)")
+EINX_OPERATIONS = (
+    "id", "sum", "mean", "var", "std", "prod", "count_nonzero", "any", "all", "max", "min", "logsumexp", "dot", "add",
+    "subtract", "multiply", "true_divide", "floor_divide", "divide", "logical_and", "logical_or", "where", "maximum",
+    "minimum", "less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logaddexp", "get_at",
+    "set_at", "add_at", "subtract_at", "softmax", "log_softmax", "sort", "argsort", "flip", "roll", "argmax",
+    "argmin",
+)
+# Library functions that convert a size to a Python int, by qualified name. Not here, because they keep a traced
+# size traced (verified on torch 2.13 with einops 0.8.2): einops' `rearrange`/`repeat`/`reduce` give their axis
+# lengths and the input's shape to `reshape`/`expand` as they are (`_reconstruct_from_shape` multiplies them, its
+# `isinstance(length, int)` checks skip recorded sizes); `einops.unpack` takes `int(x == -1)` and the truth of
+# `-1 in shape` of its recorded sizes (warned inside einops), which are the same for every size; `parse_shape`
+# returns the recorded sizes; the `einops.layers.torch` layers take constants. torch's 2-d pools given a list of
+# sizes (`F.avg_pool2d(x, x.shape[2:])`), `view`/`reshape`/`expand`/`zeros`/`pad`/`narrow`/`topk`/`unflatten` and
+# `split` with a list of sizes record them.
+SIZE_CONVERSIONS: dict[str, SizeConversion] = {
+    "torch.split": _SPLIT,
+    "torch.functional.split": _SPLIT,
+    **{f"torch.nn.functional.{name}": _KERNEL for name in ("avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool2d")},
+    **{f"torch.nn.functional.{name}": _OUTPUT for name in ("adaptive_avg_pool1d", "adaptive_max_pool1d")},
+    **{f"torch.nn.functional.adaptive_{kind}_pool{n}d": _ADAPTIVE for kind in ("avg", "max") for n in (2, 3)},
+    "torch.roll": _ROLL,
+    "torch.chunk": _CHUNK,
+    "torch.tensor_split": _SECTIONS,
+    **{f"einx.{name}": _EINX for name in EINX_OPERATIONS},
+}
+# Tensor methods that convert a size argument (the receiver a tensor).
+METHOD_SIZE_CONVERSIONS: dict[str, SizeConversion] = {
+    "split": SizeConversion(0, ("split_size",), "torch", _SPLIT.where, _SPLIT.instead),
+    "roll": SizeConversion(0, _ROLL.keywords, "", _LONE, _ROLL.instead),
+    "chunk": SizeConversion(0, _CHUNK.keywords, "", _COUNT, _CHUNK.instead),
+    "tensor_split": SizeConversion(0, _SECTIONS.keywords, "", _COUNT, _SECTIONS.instead),
+}
+
 TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"})
 SEQUENCE_ANNOTATIONS = frozenset({"typing.List", "typing.Tuple", "builtins.list", "builtins.tuple"})
 OPTIONAL = frozenset({"typing.Optional"})

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jitlint.facts.datadep import RECORDED, TENSORISH, DatadepDomain, DatadepPolicy
+from jitlint.facts.datadep_tables import METHOD_SIZE_CONVERSIONS, SIZE_CONVERSIONS, SizeConversion
 from jitlint.facts.datadep_tuples import flat, is_tuple, may_join, same
 from jitlint.facts.flow import Frame, Reads
 from jitlint.facts.syntax import OneScope
@@ -40,10 +41,13 @@ WARN_NUMPY = "Converting a tensor to a NumPy array"
 WARN_LEN = "Using len to get tensor shape"
 WARN_ITER = "Iterating over a tensor"
 _CONVERSION_WARNING = {"int": WARN_INT, "float": WARN_FLOAT, "bool": WARN_BOOL, "complex": WARN_NUMBER}
-# Tensor functions that convert a recorded size to a Python int inside torch (the warning is attributed to torch's
-# file, which its default filter hides), by qualified name or method name, with the index of the size argument.
-LIBRARY_CONVERSIONS = {"torch.split": 1, "torch.functional.split": 1}
-LIBRARY_METHOD_CONVERSIONS = {"split": 0}
+# Builtins that iterate their tensor arguments (`Tensor.__iter__`: the example's leading size is the count of items).
+_ITERATING = frozenset(f"builtins.{name}" for name in (
+    "enumerate", "zip", "reversed", "map", "filter", "list", "tuple", "sorted", "sum",
+))
+# Builtins that need a Python number's own protocol (`__round__`, `__divmod__`), which a traced size, a 0-dim tensor
+# under trace, does not have: torch.jit.trace raises a TypeError there.
+_NUMBER_ONLY = frozenset({"builtins.round", "builtins.divmod"})
 # Checks that are only what a later export-era remedy needs: they do not trace.
 _EXPORT_REMEDIES = frozenset({"torch.cond", "torch._higher_order_ops.cond.cond"})
 _CHECKS = frozenset({"torch._check", "torch._check_is_size", "torch._check_with"})
@@ -78,13 +82,16 @@ class Frozen:
     - `kind`: "branch" (an `if`, conditional expression, `assert`, `bool()`, or a `min`/`max` comparison),
       "loop" (a loop count: `range()`, `while`, iterating a tensor or `.tolist()`), "value" (a Python number:
       `.item()`, `int()`, `float()`, `len()`, `math.*`, list indexing), "numpy", "library" (a conversion inside a
-      torch function), "data-attribute" (`x.data`), "device" (a device or dtype taken from a value), "remedy" (an
+      library function: torch's `split`, einx's operations), "rejected" (a traced size where Python or torch needs a
+      number: `round()`, `divmod()`, a lone 2-d adaptive pool size: torch.jit.trace raises), "data-attribute" (`x.data`), "device" (a device or dtype taken from a value), "remedy" (an
       export-era construct that does not trace);
     - `value`: what was converted: "tensor" (a tensor's value), "size" (a recorded size), "data" (a Python value
       read from tensor data), "prop" (the input's rank, dtype or device);
     - `how`: the construct (`if`, `while`, `range`, `item`, `math.sqrt`, `split`...);
     - `warning`: the start of torch's TracerWarning for it, or "" when torch says nothing;
-    - `inside_torch`: the warning is issued inside torch's own code (hidden by torch's default filter).
+    - `inside_torch`: the warning is issued inside torch's own code (hidden by torch's default filter);
+    - `library`: for a conversion inside a library function, its entry of the shared table (where it converts,
+      where torch's warning is issued).
     """
 
     kind: str
@@ -93,6 +100,7 @@ class Frozen:
     how: str
     warning: str = ""
     inside_torch: bool = False
+    library: SizeConversion | None = None
 
 
 @dataclass(frozen=True)
@@ -180,11 +188,11 @@ class TraceDatadep(DatadepPolicy):
 
     # -- events ---------------------------------------------------------------------------------------------------
     def _event(self, kind: str, node: cst.CSTNode, value: str, how: str, warning: str = "",
-               inside_torch: bool = False) -> None:
+               inside_torch: bool = False, library: SizeConversion | None = None) -> None:
         if id(node) in self._done:
             return
         self._done.add(id(node))
-        self.events.append(Frozen(kind, node, value, how, warning, inside_torch))
+        self.events.append(Frozen(kind, node, value, how, warning, inside_torch, library))
 
     def _conversion(self, domain: DatadepDomain, call: cst.Call, frame: Frame) -> tuple[str, str, str] | None:
         """(value, how, warning) when `call` converts a recorded value to a Python one, else None."""
@@ -264,8 +272,11 @@ class TraceDatadep(DatadepPolicy):
                 # the truth of each recorded size (or comparison of one) the sequence yields
                 self._event("branch", call, "size", qualified[len("builtins."):], WARN_BOOL)
                 continue
-            if qualified in ("builtins.enumerate", "builtins.zip", "builtins.reversed") and any(
-                    k in TENSORISH for k in kinds):
+            if qualified in _NUMBER_ONLY and kinds and kinds[0] == "size":
+                # a Python protocol the 0-dim tensor of a traced size lacks (`Tensor` has no `__round__`)
+                self._event("rejected", call, "size", qualified[len("builtins."):])
+                continue
+            if qualified in _ITERATING and any(k in TENSORISH for k in kinds):
                 self._event("loop", call, "tensor", "iterate", WARN_ITER)
                 continue
             if qualified in _EXPORT_REMEDIES:
@@ -314,24 +325,45 @@ class TraceDatadep(DatadepPolicy):
             self._done.add(id(inner))
 
     def _library(self, domain: DatadepDomain, call: cst.Call, qualified: str, positional, frame: Frame) -> bool:
-        """A torch function that converts a recorded size inside torch (`torch.split(x, x.size(1) // 2)`)."""
+        """A library function that converts a recorded size to a Python int in its own code (the shared table
+        `SIZE_CONVERSIONS`): `torch.split(x, x.size(1) // 2)`, `einx.subtract('i, j -> i j', a, b)` on tensors whose
+        shapes are traced."""
         func = call.func
-        index = None
-        if qualified in LIBRARY_CONVERSIONS:
-            index = LIBRARY_CONVERSIONS[qualified]
-        elif isinstance(func, cst.Attribute) and not qualified and func.attr.value in LIBRARY_METHOD_CONVERSIONS:
-            if domain.kind(func.value, frame) in TENSORISH:
-                index = LIBRARY_METHOD_CONVERSIONS[func.attr.value]
-        if index is None:
+        conversion = SIZE_CONVERSIONS.get(qualified)
+        if conversion is None and isinstance(func, cst.Attribute) and not qualified:
+            method = METHOD_SIZE_CONVERSIONS.get(func.attr.value)
+            if method is not None and domain.kind(func.value, frame) in TENSORISH:
+                conversion = method
+        if conversion is None:
             return False
-        size = positional[index].value if len(positional) > index else None
-        keyword = next((arg.value for arg in call.args if arg.keyword and arg.keyword.value in
-                        ("split_size", "split_size_or_sections")), None)
-        size = size if size is not None else keyword
-        if size is None or domain.kind(size, frame) != "size":
+        value = self._converted(domain, call, conversion, positional, frame)
+        if value is None:
             return False
-        self._event("library", call, "size", (qualified or f".{func.attr.value}()"), WARN_INT, inside_torch=True)
+        how = qualified or f".{func.attr.value}()"
+        if conversion.outcome == "rejects":
+            self._event("rejected", call, value, how, library=conversion)
+            return True
+        self._event("library", call, value, how, WARN_INT if conversion.warns else "", conversion.warns == "torch",
+                    library=conversion)
         return True
+
+    @staticmethod
+    def _converted(domain: DatadepDomain, call: cst.Call, conversion: SizeConversion, positional,
+                   frame: Frame) -> str | None:
+        """What of the call's arguments the library converts that is traced: "size" (a size argument, or an axis
+        length given by keyword), "tensor" (a traced tensor whose shape it reads), or None."""
+        if conversion.argument is None:
+            if any(domain.kind(arg.value, frame) == "size" for arg in call.args if arg.keyword is not None):
+                return "size"
+            if any(domain.kind(arg.value, frame) in TENSORISH and not _of_self(domain, arg.value)
+                   for arg in positional):  # a parameter's or buffer's shape is the same for every input
+                return "tensor"
+            return None
+        size = positional[conversion.argument].value if len(positional) > conversion.argument else None
+        if size is None:
+            size = next((arg.value for arg in call.args if arg.keyword and arg.keyword.value in conversion.keywords),
+                        None)
+        return "size" if size is not None and domain.kind(size, frame) == "size" else None
 
     def _device(self, domain: DatadepDomain, call: cst.Call, qualified: str, frame: Frame) -> bool:
         """A device or dtype taken from a value (`device=x.device`, `.to(x.device)`, `dtype=x.dtype`), or a fixed
@@ -420,6 +452,12 @@ class TraceDatadep(DatadepPolicy):
             def visit_Comparison(self, node: cst.Comparison) -> None:
                 if len(node.comparisons) > 1:  # its first link, a node of its own (reported at the comparison)
                     found.append((node.with_changes(comparisons=node.comparisons[:1]), node, "chained comparison"))
+                first = node.comparisons[0]
+                if isinstance(first.operator, (cst.In, cst.NotIn)) and (
+                        isinstance(first.comparator, (cst.Tuple, cst.List)) or _python_sequence(domain,
+                                                                                               first.comparator)):
+                    # `n in (4, 5)` compares `n` with each item by `==` and takes each result's truth
+                    found.append((node.left, node, "in"))
 
             def visit_IndentedBlock(self, node) -> bool:
                 return False

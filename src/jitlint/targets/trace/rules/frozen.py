@@ -148,14 +148,27 @@ class HiddenLibraryConversion(_FrozenRule):
     code = "TRC206"
     name = "hidden-library-conversion"
     severity = "warning"
-    summary = "a traced size given to a torch function that converts it with `int()` inside torch (`split`)"
-    message = "a torch function converts this traced size to a Python int: baked, and torch's warning is hidden"
+    summary = ("a traced size given to a library function that reads it as a plain number (`split`, `chunk`, `roll`, "
+               "a lone pool size, einx's operations)")
+    message = "a library function reads this traced size as a plain number: baked, and no warning shows it here"
     event = "library"
 
     def describe(self, event: Frozen, ctx: RuleContext) -> str:
-        return (f"`{event.how}` with a traced size converts it with `int()` inside torch (`Tensor.split`): the size "
-                f"is baked, and an input of another size fails when the traced module runs; "
-                f"{torch_says(ctx, event.warning, True)}; split into a constant number of parts (`x.chunk(2, dim)`)")
+        conversion = event.library
+        if conversion is None:
+            return (f"`{event.how}` with a traced size converts it inside torch: the size is baked; "
+                    f"{torch_says(ctx, event.warning, True)}")
+        if conversion.warns == "library":
+            what = ("the shapes of its traced tensor arguments" if event.value == "tensor"
+                    else "the traced size given as an axis length")
+            return (f"`{event.how}()` converts {what} to Python ints ({conversion.where}): the traced graph keeps the "
+                    f"example's sizes, and an input of another size gets wrong results or fails when the traced "
+                    f"module runs; torch warns (\"{event.warning}...\") at the library's own line, not at this one; "
+                    f"{conversion.instead}")
+        says = torch_says(ctx, event.warning, True) if conversion.warns == "torch" else "torch gives no warning for it"
+        return (f"`{event.how}` with a traced size: {conversion.where}, so the size is baked, and an input of "
+                f"another size gets the example's result shape or fails when the traced module runs; {says}; "
+                f"{conversion.instead}")
 
 
 class DataAttributeBaked(_FrozenRule):
@@ -210,3 +223,22 @@ class ExportRemedyUnderTrace(_FrozenRule):
         return (f"`{event.how}` needs a Python bool, but under torch.jit.trace a comparison of {_what(event.value)} "
                 "is a tensor (\"cond must be a bool, but got a Tensor\"); drop the check from traced code or use "
                 "`torch._assert_async` on a tensor condition")
+
+
+class SizeWherePythonNeedsANumber(_FrozenRule):
+    code = "TRC106"
+    name = "traced-size-needs-a-number"
+    severity = "error"
+    summary = ("`round()`/`divmod()` of a traced size, or a lone size given to a 2-d/3-d adaptive pool: a traced "
+               "size is a 0-dim tensor while tracing, and torch.jit.trace raises")
+    message = "a traced size where Python needs a number: torch.jit.trace raises here"
+    event = "rejected"
+
+    def describe(self, event: Frozen, ctx: RuleContext) -> str:
+        if event.library is not None:
+            return (f"`{event.how}` with a traced size: {event.library.where}; under torch.jit.trace a size is a "
+                    f"0-dim tensor, so tracing raises; {event.library.instead}")
+        return (f"`{event.how}()` of a traced size: under torch.jit.trace a size is a 0-dim tensor, which has no "
+                f"`__{event.how}__` (\"type Tensor doesn't define __round__ method\"), so tracing raises (eager, "
+                f"where sizes are ints, does not); use tensor arithmetic that stays traced (`(n + 1) // 2` for "
+                f"`round(n / 2)`), or `int(n)` first if the example's value may be a constant")

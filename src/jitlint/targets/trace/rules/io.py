@@ -178,18 +178,20 @@ class NoReturnValue(TraceRule):
         if any(ret.value is not None and not (isinstance(ret.value, cst.Name) and ret.value.value == "None")
                for ret in returns_in(node)):
             return
-        if _raises_only(node):
-            return
+        if _raises_only(node) or any(ctx.qualify(_decorator(d)) == "abc.abstractmethod" for d in node.decorators):
+            return  # an abstract forward: its class is never instantiated, so never traced
         ctx.report(node.name, "forward returns nothing: torch.jit.trace rejects it (\"The traced function didn't "
                               "return any values! Side-effects are not captured in traces, so it would be a "
                               "no-op.\"), naming no line; return the tensors it computes")
 
 
 def _raises_only(node: cst.FunctionDef) -> bool:
-    """A body that only raises (`raise NotImplementedError`): an abstract forward."""
+    """A body that only raises (`raise NotImplementedError`), or holds nothing but a docstring, `pass` or `...`: an
+    abstract forward."""
     body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
     statements = [s for s in body if not (isinstance(s, cst.SimpleStatementLine) and all(
-        isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))
+        isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString,
+                                                                 cst.Ellipsis))
         or isinstance(small, cst.Pass) for small in s.body))]
     return bool(statements) and all(isinstance(s, cst.SimpleStatementLine) and any(
         isinstance(small, cst.Raise) for small in s.body) for s in statements) or not statements
