@@ -93,6 +93,63 @@ def measure(name: str, command: list[str], cwd: Path, lines: int, output: Path |
     }
 
 
+# A cold run through the command line (no cache, the default jobs) that also writes what the run measured of
+# itself (`LintRun.stats`: CPU seconds by phase and by process, each file's cost, what each process parsed with
+# LibCST) and the CPU seconds of this process and of its children, to the JSON file named first.
+RUN_WITH_STATS = """
+import json, resource, sys, time
+from jitlint import cli, engine
+runs = []
+real = engine.lint_run
+engine.lint_run = lambda *a, **k: runs.append(real(*a, **k)) or runs[-1]
+start = time.perf_counter()
+try:
+    cli.main(["check", "--no-cache", "--exit-zero", "--output-format", "concise", *sys.argv[2:]], standalone_mode=False)
+except SystemExit:
+    pass
+wall = time.perf_counter() - start
+own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(sys.argv[1], "w") as stream:
+    json.dump({"wall_s": wall, "self_cpu_s": own.ru_utime + own.ru_stime,
+               "children_cpu_s": children.ru_utime + children.ru_stime, "stats": runs[0].stats}, stream)
+"""
+
+
+def makespan(costs: list[float], cores: int) -> float:
+    """The longest share when tasks of these costs go, largest first, each to the least loaded of `cores`."""
+    loads = [0.0] * cores
+    for cost in sorted(costs, reverse=True):
+        loads[loads.index(min(loads))] += cost
+    return max(loads)
+
+
+def pipeline_figures(measured: dict, files: int) -> dict:
+    """What a cold run's own measurements say (`RUN_WITH_STATS`): the serial CPU (everything in the parent process:
+    start-up, discovery, splitting, gathering, output), the total CPU (the parent and every child: phase one's
+    readers and the workers), the wall time the measured costs predict on more cores (the serial part, plus the
+    per-file costs of parsing and linting spread largest first over the cores, plus the rest of the workers' and
+    phase one's CPU divided evenly), and how many times each file was parsed with LibCST across the processes."""
+    stats = measured["stats"]
+    serial = measured["self_cpu_s"]
+    total = serial + measured["children_cpu_s"]
+    costs = list(stats.get("costs", {}).values())
+    rest = max(measured["children_cpu_s"] - sum(costs), 0.0)
+    predicted = {cores: round(serial + rest / cores + makespan(costs, cores), 2) for cores in (2, 4, 8, 16)}
+    parsed: dict[str, int] = {}
+    pieces = 0
+    for process in stats.get("parses", []):
+        for path, count in process["files"].items():
+            parsed[path] = parsed.get(path, 0) + count
+        pieces += sum(process["pieces"].values())
+    return {"serial_cpu_s": round(serial, 2), "total_cpu_s": round(total, 2),
+            "serial_share": round(serial / total, 4) if total else None,
+            "summaries_cpu_s": stats.get("summaries_cpu_s"), "workers": stats.get("workers"),
+            "predicted_wall_s": predicted, "files": files, "files_parsed": len(parsed),
+            "parses_per_file_max": max(parsed.values(), default=0),
+            "files_parsed_more_than_once": sorted(path for path, count in parsed.items() if count > 1),
+            "pieces_parsed": pieces, "wall_s": round(measured["wall_s"], 2)}
+
+
 def count_lines(files: list[Path]) -> int:
     return sum(path.read_bytes().count(b"\n") for path in files)
 
@@ -130,6 +187,7 @@ def main() -> None:
     ruff = bench_python.parent / "ruff"
     torchfix = bench_python.parent / "torchfix"
 
+    build = cache_build()
     results = [
         measure("parse-only floor (libcst.parse_module, 1 process)", [sys.executable, "-c", PARSE_FLOOR,
                 *map(str, files)], site, lines),
@@ -141,6 +199,7 @@ def main() -> None:
     ]
     measure("(filling the one-file cache)", [*jitlint, ONE_FILE], site, one_file_lines)
     results.append(measure("jitlint one file, warm", [*jitlint, ONE_FILE], site, one_file_lines))
+    same_build(build, "the end of the cached runs")
     results.append(measure('python -c "import libcst"', [sys.executable, "-c", "import libcst"], site, 0))
     results.append(measure("ruff check (defaults, --no-cache)", [str(ruff), "check", "--no-cache", "--isolated",
                                                                   "--exit-zero", "--quiet", *targets], site, lines))
@@ -283,12 +342,40 @@ def commit() -> str:
     return head + ("+dirty" if run("status", "--porcelain", "--untracked-files=no").stdout.strip() else "")
 
 
-def linted_again(cache: Path) -> int:
+def run_generation(cache: Path) -> str | None:
+    """The generation of the last manifest written in `cache` (None before the first)."""
+    manifests = list(cache.glob("static/*/*/run-manifest"))
+    if not manifests:
+        return None
+    [manifest] = manifests  # (writing a manifest removes those of other builds)
+    return json.loads(manifest.read_text())["generation"]
+
+
+def linted_again(cache: Path, before: str | None) -> int:
     """How many files the last run linted (wrote an entry for): those of the manifest's files whose entry is of the
-    run's generation (0 after a run that only wrote the manifest, e.g. a deleted file nothing imported)."""
+    run's generation; 0 if the run wrote no manifest (`before`, the generation before it: a warm run), or wrote one
+    that lints nothing (e.g. a deleted file nothing imported)."""
     [manifest] = cache.glob("static/*/*/run-manifest")
     data = json.loads(manifest.read_text())
+    if data["generation"] == before:
+        return 0
     return sum(generation == data["generation"] for _content, _interface, generation in data["files"].values())
+
+
+def cache_build() -> str:
+    """The cache's build of the jitlint this bench runs (its version, its own files' sizes and mtimes): entries of
+    another build are never read, so a run after an edit of jitlint (an editable install) is a cold run."""
+    from jitlint.cache import build_id
+
+    return build_id()
+
+
+def same_build(build: str, name: str) -> None:
+    """Stop the bench if jitlint's own files changed since it started: the cached runs' figures would be cold runs'."""
+    if cache_build() != build:
+        raise SystemExit(f"jitlint's own files changed during the bench (before {name!r}): the cache's entries are "
+                         f"of another build, so the runs that read the cache would be cold runs. Do not edit the "
+                         f"installed jitlint while the bench runs.")
 
 
 def scale(args) -> None:
@@ -311,49 +398,69 @@ def scale(args) -> None:
     added_name = "jitlint after adding a file nothing imports"
     deleted_name = "jitlint after deleting that file"
     single_name = "jitlint cold in one process (-j1, no cache)"
+    stats_name = "jitlint cold (no cache), measuring itself"
     outputs = {name: workdir / f"scale-{name}.txt" for name in ("cold", "single", "warm", "edit", "code", "undo",
                                                                  "added", "deleted")}
+    build = cache_build()
+
+    def cached(name: str, output: str) -> dict:  # a run that reads and writes the cache, of the build measured
+        same_build(build, name)
+        result = measure(name, [*jitlint, "transformers"], tree, lines, outputs[output])
+        same_build(build, name)
+        return result
+
     results = [
         measure("parse-only floor (libcst.parse_module, 1 process)", [sys.executable, "-c", PARSE_FLOOR,
                 *map(str, files)], tree, lines),
-        measure(cold_name, [*jitlint, "transformers"], tree, lines, outputs["cold"]),
+        cached(cold_name, "cold"),
         # The work of a cold run with each file parsed once and nothing repeated across processes: its CPU time
         # over the cores bounds from below what any split of the run across them can reach.
         measure(single_name, [*jitlint, "--no-cache", "-j1", "transformers"], tree, lines, outputs["single"]),
-        measure("jitlint warm (cache full)", [*jitlint, "transformers"], tree, lines, outputs["warm"]),
     ]
+    before = run_generation(cache)
+    results.append(cached("jitlint warm (cache full)", "warm"))
+    relinted = {"warm": linted_again(cache, before)}
+    stats_file = workdir / "scale-stats.json"
+    results.append(measure(stats_name, [sys.executable, "-c", RUN_WITH_STATS, str(stats_file), "transformers"], tree,
+                           lines))
+    figures = pipeline_figures(json.loads(stats_file.read_text()), len(files))
     original = edited.read_bytes()
     # A comment at the end changes no finding: the run after the edit must print what the cold run printed.
     edited.write_bytes(original + b"# a comment appended by bench/speed.py\n")
+    before = run_generation(cache)
     try:
-        results.append(measure(edit_name, [*jitlint, "transformers"], tree, lines, outputs["edit"]))
+        results.append(cached(edit_name, "edit"))
     finally:
         edited.write_bytes(original)
-    relinted = {"comment": linted_again(cache)}
+    relinted["comment"] = linted_again(cache, before)
     # A code edit inside a function body (RMSNorm.forward, compiled code; it changes no finding), then the edit
     # undone: each run lints the edited file, the files that read it and those whose records it changes; after the
     # undo the output must again be the cold run's.
     code = original.replace(CODE_EDIT[0], CODE_EDIT[1], 1)
     assert code != original, "the code edit's line is not in the file"
     edited.write_bytes(code)
+    before = run_generation(cache)
     try:
-        results.append(measure(code_name, [*jitlint, "transformers"], tree, lines, outputs["code"]))
-        relinted["code"] = linted_again(cache)
+        results.append(cached(code_name, "code"))
+        relinted["code"] = linted_again(cache, before)
     finally:
         edited.write_bytes(original)
-    results.append(measure(undo_name, [*jitlint, "transformers"], tree, lines, outputs["undo"]))
-    relinted["undo"] = linted_again(cache)
+    before = run_generation(cache)
+    results.append(cached(undo_name, "undo"))
+    relinted["undo"] = linted_again(cache, before)
     # A new file nothing imports, then that file deleted (the tree is the original again: the output must be the
     # cold run's): each lints what can see the file, here only the new file, then nothing.
     new_file = tree / NEW_FILE
     new_file.write_text(NEW_FILE_TEXT)
+    before = run_generation(cache)
     try:
-        results.append(measure(added_name, [*jitlint, "transformers"], tree, lines, outputs["added"]))
-        relinted["new file"] = linted_again(cache)
+        results.append(cached(added_name, "added"))
+        relinted["new file"] = linted_again(cache, before)
     finally:
         new_file.unlink()
-    results.append(measure(deleted_name, [*jitlint, "transformers"], tree, lines, outputs["deleted"]))
-    relinted["deleted"] = linted_again(cache)
+    before = run_generation(cache)
+    results.append(cached(deleted_name, "deleted"))
+    relinted["deleted"] = linted_again(cache, before)
     same_output = outputs["cold"].read_bytes() == outputs["warm"].read_bytes() == outputs["edit"].read_bytes()
     single_same = outputs["cold"].read_bytes() == outputs["single"].read_bytes()
     code_same = (outputs["cold"].read_bytes() == outputs["code"].read_bytes() == outputs["undo"].read_bytes()
@@ -364,24 +471,32 @@ def scale(args) -> None:
     cold = by_name[cold_name]["wall_s"]
     peak = max(result["peak_mb"] for result in results  # (the target is stated with the default jobs)
                if result["name"].startswith("jitlint") and result["name"] != single_name)
+    floor_cpu = by_name["parse-only floor (libcst.parse_module, 1 process)"]["cpu_s"]
     def cpu(name: str) -> float:
         return by_name[name]["cpu_s"]
 
     floor_name = "parse-only floor (libcst.parse_module, 1 process)"
     cores = os.cpu_count() or 1
     targets = [
+        ("serial CPU (the parent process) / the cold run's total CPU", figures["serial_share"], 0.05),
+        ("the cold run's total CPU / parse-only floor (CPU)", round(figures["total_cpu_s"] / floor_cpu, 3), 1.5),
+        *[(f"predicted wall on {n} cores / parse-only floor (CPU)", round(figures["predicted_wall_s"][n] / floor_cpu,
+                                                                          3), 0.25 if n == 16 else None)
+          for n in (4, 8, 16)],
+        ("LibCST parses of one file in a cold run, most (all processes)", figures["parses_per_file_max"], 1),
         ("jitlint cold / parse-only floor (wall)", round(cold / floor, 3), 0.7),
-        ("one-file edit / jitlint cold (wall)", round(by_name[edit_name]["wall_s"] / cold, 3), 0.1),
+        ("one-file edit / jitlint cold (wall)", round(by_name[edit_name]["wall_s"] / cold, 3), 0.02),
         ("(on a shared machine) jitlint cold / parse-only floor (CPU)", round(cpu(cold_name) / cpu(floor_name), 3),
          None),
         ("one-process cold / parse-only floor (CPU): the work itself", round(cpu(single_name) / cpu(floor_name), 3),
          None),
         (f"best cold / parse-only floor (wall) any split on {cores} cores can reach: one-process CPU / {cores} / "
          "floor", round(cpu(single_name) / cores / floor, 3), None),
-        ("(on a shared machine) one-file edit / jitlint cold (CPU)", round(cpu(edit_name) / cpu(cold_name), 3), 0.1),
+        ("(on a shared machine) one-file edit / jitlint cold (CPU)", round(cpu(edit_name) / cpu(cold_name), 3),
+         0.02),
         ("code edit in a body / jitlint cold (wall)", round(by_name[code_name]["wall_s"] / cold, 3), None),
         ("code edit in a body / jitlint cold (CPU)", round(cpu(code_name) / cpu(cold_name), 3), None),
-        ("editor: change to diagnostics, median (s, debounce included)", editor["change_median_s"], 1.0),
+        ("editor: change to diagnostics, median (s, debounce included)", editor["change_median_s"], 0.3),
         ("jitlint peak memory per process (MB)", peak, 600),
     ]
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
@@ -389,7 +504,7 @@ def scale(args) -> None:
     report = {
         "machine": machine, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": measured,
         "load_average_at_start": [round(x, 1) for x in load_at_start], "load_average": [round(x, 1) for x in load],
-        "files": len(files), "lines": lines, "results": results, "editor": editor,
+        "files": len(files), "lines": lines, "results": results, "editor": editor, "pipeline": figures,
         "warm_and_edit_output_same_as_cold": same_output, "one_process_output_same_as_cold": single_same,
         "code_edit_and_undo_output_same_as_cold": code_same, "files_linted_again": relinted,
         "targets": [{"figure": name, "value": value, "target": target,
@@ -412,6 +527,14 @@ def scale(args) -> None:
         met = "-" if item["met"] is None else "yes" if item["met"] else "NO"
         target = "-" if item["target"] is None else f"≤ {item['target']}"
         print(f"| {item['figure']} | {item['value']} | {target} | {met} |")
+    print(f"\nThe cold run measuring itself: serial {figures['serial_cpu_s']} CPU-s of {figures['total_cpu_s']} "
+          f"(phase one {figures['summaries_cpu_s']} CPU-s); predicted wall (s) by cores {figures['predicted_wall_s']}; "
+          f"parse-only floor {floor_cpu:.2f} CPU-s; {figures['files_parsed']} of {figures['files']} files parsed "
+          f"with LibCST, {len(figures['files_parsed_more_than_once'])} more than once "
+          f"{figures['files_parsed_more_than_once'][:10]}, {figures['pieces_parsed']} pieces of files")
+    for number, worker in enumerate(figures["workers"] or []):
+        print(f"  worker {number}: " + ", ".join(f"{phase} {seconds:.1f}" if isinstance(seconds, float) else
+                                                  f"{phase} {seconds}" for phase, seconds in worker.items()))
     print(f"\nOutput of the warm run and of the run after the edit identical to the cold run's: "
           f"{'yes' if same_output else 'NO'}; of the one-process run: {'yes' if single_same else 'NO'}")
     print(f"Output after the code edit, after undoing it and after the new file was deleted identical to the cold "

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from jitlint import apart, engine
+from jitlint import engine, pipeline
 from jitlint.cli import main
 from jitlint.codes import CODES
 from jitlint.config import Config
@@ -193,8 +193,9 @@ def test_jobs_give_the_same_findings_in_the_same_order(tmp_path, monkeypatch):
             target.write_text(path.read_text())
     config = Config(root=tmp_path)
     used = []
-    real = engine._lint_sharded
-    monkeypatch.setattr(engine, "_lint_sharded", lambda *args: used.append(args[5]) or real(*args))
+    real = pipeline.run_split
+    monkeypatch.setattr(pipeline, "run_split", lambda job, shares, *rest: used.append(len(shares)) or real(
+        job, shares, *rest))
     one = engine.lint_run([tmp_path], config, SPLITTABLE, jobs=1)
     two = engine.lint_run([tmp_path], config, SPLITTABLE, jobs=2)
     assert used == [2]  # the second run really was split across two workers
@@ -269,15 +270,16 @@ def test_workers_see_what_other_files_make_compiled(tmp_path, monkeypatch, split
     assert {("helpers.py", "JIT401"), ("helpers.py", "JIT204"), ("helpers.py", "JIT202"), ("base.py", "JIT301")} <= found, found
     assert any("`User.forward` calls this" in f.message for f in one.findings)
 
-    def forced(files, shards):
+    def forced(job, workers):
         shares = [[tmp_path / name for name in share] for share in split]
-        rest = [path for path in files if all(path not in share for share in shares)]
+        rest = [path for path in job.files if all(path not in share for share in shares)]
         shares[-1].extend(rest)
-        return shares
+        order = {path: number for number, path in enumerate(job.files)}
+        return [sorted(share, key=order.__getitem__) for share in shares]
 
     used = []
-    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
-    monkeypatch.setattr(engine, "_split", lambda files, shards: used.append(shards) or forced(files, shards))
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(pipeline, "split", lambda job, workers: used.append(workers) or forced(job, workers))
     split_run = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=len(split))
     assert used == [len(split)]
     assert [f.to_json() for f in split_run.findings] == [f.to_json() for f in one.findings]
@@ -323,7 +325,7 @@ def test_a_workers_records_go_before_it_lints_and_hold_each_address_once(tmp_pat
     assert json.loads(json.dumps(one.contrib)) == one.contrib
 
     events = tmp_path / "events"
-    contributions_of, lint_module = engine.contributions_of, engine.lint_module
+    contributions_of, lint_module = pipeline.contributions_of, pipeline.lint_module
 
     def logged(what, function):
         def wrapper(*args, **kwargs):
@@ -332,12 +334,12 @@ def test_a_workers_records_go_before_it_lints_and_hold_each_address_once(tmp_pat
             return function(*args, **kwargs)
         return wrapper
 
-    monkeypatch.setattr(engine, "contributions_of", logged("records", contributions_of))
-    monkeypatch.setattr(engine, "lint_module", logged("lint", lint_module))
-    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
-    monkeypatch.setattr(engine, "_split", lambda files, shards: [
-        [path for path in files if path.name in ("base.py", "net0.py")],
-        [path for path in files if path.name not in ("base.py", "net0.py")]])
+    monkeypatch.setattr(pipeline, "contributions_of", logged("records", contributions_of))
+    monkeypatch.setattr(pipeline, "lint_module", logged("lint", lint_module))
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(pipeline, "split", lambda job, workers: [
+        [path for path in job.files if path.name in ("base.py", "net0.py")],
+        [path for path in job.files if path.name not in ("base.py", "net0.py")]])
     two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2, record=True)
     assert two.project is None  # split across the two workers
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings] and one.findings
@@ -358,10 +360,10 @@ def test_a_failing_worker_leaves_the_run_to_the_parent(tmp_path, monkeypatch):
     config = Config(root=tmp_path)
     one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1)
 
-    def broken(self, *args):
+    def broken(*args):
         raise RuntimeError("a bug in a worker")
 
-    monkeypatch.setattr(engine.CaptureMap, "receive", broken)  # only workers call it
+    monkeypatch.setattr(pipeline, "_worker", broken)  # only the forked workers call it
     two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2)
     assert two.project is not None  # linted again in the parent
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
@@ -371,7 +373,7 @@ def test_a_failing_worker_leaves_the_run_to_the_parent(tmp_path, monkeypatch):
     # and exit code are the run's.
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
-    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
     result = CliRunner().invoke(main, ["check", "--no-cache", "-j", "2", "--output-format", "concise", "pkg"])
     monkeypatch.undo()
     monkeypatch.chdir(tmp_path)
@@ -410,10 +412,10 @@ def test_a_decorator_used_in_another_share_and_its_use_removed(tmp_path, monkeyp
     for name, text in DECORATED.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
     shares = []
-    real_split = engine._split
-    monkeypatch.setattr(engine, "_split", lambda files, n: shares.append(real_split(files, n)) or shares[-1])
+    real_split = pipeline.split
+    monkeypatch.setattr(pipeline, "split", lambda *args: shares.append(real_split(*args)) or shares[-1])
     first = _same_as_cold("-j", jobs, "--select", "JIT632", "pkg", cwd=tmp_path)
     assert "pkg/d1/deco.py:2:9: JIT632" in first and "`M.forward`" in first, first
     if jobs == "2":  # the decorator and its use were linted by different workers
@@ -534,33 +536,25 @@ def _heavy(setter: int) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("setter", [3, 0])
-def test_a_file_checked_against_classes_of_many_files_is_linted_in_a_process_of_its_own(tmp_path, monkeypatch, setter):
+def test_a_file_checked_against_classes_of_many_files_keeps_its_findings_in_a_partial_run(tmp_path, monkeypatch,
+                                                                                         setter):
     """A code edit in `llama.py` explores it and its readers (net0, net1) again, and lints `base.py` again, whose
     method is checked against the classes of those files. Its record also names the classes of net2 and net3,
-    which the partial run did not parse: with more such files than `HEAVY_OWNER_FILES`, `base.py` is linted in
-    the process forked at the start (a large library's base model file names hundreds of files, which parsed in
-    the partial run's process grew it by more than half). It receives what the partial run explored (net0's part) and
-    what it kept (net3's): one subclass sets `self.cache` in `__init__`, so `Base.scaled` setting it gets no JIT601,
-    as in a cold run."""
+    which the partial run does not parse (their index comes from their summaries): one subclass sets `self.cache`
+    in `__init__`, so `Base.scaled` setting it gets no JIT601, as in a cold run. Every file is linted in this
+    process, and none is parsed with LibCST twice."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
     for name, text in _heavy(setter).items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1)
     first = _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
     assert "base.py:7:20: JIT401" in first and "JIT601" not in first, first
 
-    events = tmp_path.parent / f"{tmp_path.name}-events"
-    lint_module = engine.lint_module
-
-    def logged(source, *args, **kwargs):
-        with open(events, "a") as stream:  # (from the forked process too)
-            stream.write(f"{os.getpid()} {source.path.name}\n")
-        return lint_module(source, *args, **kwargs)
-
-    monkeypatch.setattr(engine, "lint_module", logged)
     seen = []
+    parses = []
+    real_share = engine.lint_share
+    monkeypatch.setattr(engine, "lint_share", lambda *a, **k: parses.append(real_share(*a, **k)) or parses[-1])
     calls = _watch(monkeypatch, seen)
     llama = tmp_path / "pkg" / "llama.py"
     llama.write_text(llama.read_text().replace("torch.relu(x)", "torch.relu(x + 0.0)"))
@@ -568,119 +562,40 @@ def test_a_file_checked_against_classes_of_many_files_is_linted_in_a_process_of_
     assert cached[1] == first
     assert calls == [("share", ["llama.py", "net0.py", "net1.py"])] and seen == [
         ["base.py", "llama.py", "net0.py", "net1.py"]], (calls, seen)
-    by_pid: dict[str, list[str]] = {}
-    for line in events.read_text().splitlines():
-        pid, name = line.split()
-        by_pid.setdefault(pid, []).append(name)
-    assert by_pid.pop(str(os.getpid())) == ["llama.py", "net0.py", "net1.py"], by_pid
-    assert list(by_pid.values()) == [["base.py"]], by_pid  # one other process, for base.py only
+    files, = [parsed["files"] for parsed in parses[-1].stats["parses"]]
+    assert files and all(count == 1 for count in files.values()), files
+    assert not {"net2.py", "net3.py"} & {Path(path).name for path in files}, files
 
     # The subclass no longer sets it: base.py now gets JIT601 (that file is explored again).
     setting = tmp_path / "pkg" / f"net{setter}.py"
     setting.write_text(setting.read_text().replace("self.cache = torch.zeros(1)", "pass"))
     assert "base.py:6:9: JIT601" in _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
 
-    # With a threshold it never reaches, the same edits give the same output in one process (what the cached runs
-    # printed above is what cold runs print: `_same_as_cold`).
-    llama.write_text(llama.read_text().replace("x + 0.0", "x + 1.0"))
-    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1000)
-    events.unlink()
-    assert "base.py:6:9: JIT601" in _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
-    assert {line.split()[0] for line in events.read_text().splitlines()} == {str(os.getpid())}
-
 
 @pytest.mark.parametrize("setter", [3, 0])
-def test_a_worker_hands_a_file_checked_against_the_others_classes_to_a_process_of_its_own(tmp_path, monkeypatch,
-                                                                                         setter):
-    """In a run split across workers, the worker that lints `base.py` would parse the files of the other share to
-    check `Base.scaled` against their classes (for a large library's base model file, hundreds of files). With more such files than `HEAVY_OWNER_FILES`, it hands what it found in `base.py` to the
-    process forked before the workers, which receives that and what the other worker found, and lints it: the
-    findings and the cache's records are those of one process (net<setter> sets
-    `self.cache`, in the worker of base.py or in the other)."""
+def test_a_file_checked_against_the_other_workers_classes_keeps_its_findings(tmp_path, monkeypatch, setter):
+    """In a run split across workers, the worker that lints `base.py` checks `Base.scaled` against the classes of
+    the other share's files from their summaries, without parsing them: the findings and the cache's records are
+    those of one process (net<setter> sets `self.cache`, in the worker of base.py or in the other), and no file is
+    parsed with LibCST by two workers."""
     for name, text in _heavy(setter).items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     config = Config(root=tmp_path)
     one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1, record=True)
     assert any(f.code == "JIT401" for f in one.findings) and not any(f.code == "JIT601" for f in one.findings)
-
-    events = tmp_path.parent / f"{tmp_path.name}-events"
-    lint_module = engine.lint_module
-
-    def logged(source, *args, **kwargs):
-        with open(events, "a") as stream:
-            stream.write(f"{os.getpid()} {source.path.name}\n")
-        return lint_module(source, *args, **kwargs)
-
-    monkeypatch.setattr(engine, "lint_module", logged)
-    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1)
-    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
-    monkeypatch.setattr(engine, "_split", lambda files, shards: [
-        [path for path in files if path.name in ("base.py", "net0.py")],
-        [path for path in files if path.name not in ("base.py", "net0.py")]])
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(pipeline, "split", lambda job, workers: [
+        [path for path in job.files if path.name in ("base.py", "net0.py")],
+        [path for path in job.files if path.name not in ("base.py", "net0.py")]])
     two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2, record=True)
     assert two.project is None and two.notes == []
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
     assert two.contrib == one.contrib and sorted(two.loaded) == sorted(one.loaded)
-    by_pid: dict[str, set[str]] = {}
-    for line in events.read_text().splitlines():
-        pid, name = line.split()
-        by_pid.setdefault(pid, set()).add(name)
-    assert str(os.getpid()) not in by_pid and len(by_pid) == 3, by_pid
-    assert {"base.py"} in by_pid.values() and {"net0.py"} in by_pid.values(), by_pid
-
-    # Below the threshold, base.py stays with its worker.
-    events.unlink()
-    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1000)
-    again = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2, record=True)
-    assert [f.to_json() for f in again.findings] == [f.to_json() for f in one.findings]
-    assert len({line.split()[0] for line in events.read_text().splitlines()}) == 2
-
-
-def test_a_failing_process_for_a_heavy_file_leaves_the_run_to_one_process(tmp_path, monkeypatch):
-    for name, text in _heavy(3).items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    config = Config(root=tmp_path)
-    one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1)
-
-    def broken(*args):
-        raise RuntimeError("a bug in the process")
-
-    monkeypatch.setattr(engine, "lint_apart", broken)  # only the forked process calls it
-    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1)
-    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
-    monkeypatch.setattr(engine, "_split", lambda files, shards: [
-        [path for path in files if path.name in ("base.py", "net0.py")],
-        [path for path in files if path.name not in ("base.py", "net0.py")]])
-    two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2)
-    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
-    assert two.notes == ["the process for the heaviest files failed (RuntimeError: a bug in the process); linting "
-                         "the run in one process instead"], two.notes
-
-
-def test_a_failing_process_for_a_heavy_file_leaves_it_to_the_partial_run(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
-    for name, text in _heavy(3).items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    monkeypatch.setattr(apart, "HEAVY_OWNER_FILES", 1)
-    first = _same_as_cold("-j", "1", "pkg", cwd=tmp_path)
-
-    def broken(self, *args):
-        raise RuntimeError("a bug in the process")
-
-    real = engine.CaptureMap.receive
-    pid = os.getpid()
-    monkeypatch.setattr(engine.CaptureMap, "receive",
-                        lambda self, *args: real(self, *args) if os.getpid() == pid else broken(self, *args))
-    llama = tmp_path / "pkg" / "llama.py"
-    llama.write_text(llama.read_text().replace("torch.relu(x)", "torch.relu(x + 0.0)"))
-    result = CliRunner().invoke(main, ["check", "-j", "1", "--output-format", "concise", "pkg"])
-    assert result.stdout == first and result.exit_code == 1
-    assert ("jitlint: the process for the heaviest files failed (RuntimeError: a bug in the process); linting 1 "
-            "file(s) of the partial run in this process instead") in result.stderr, result.stderr
+    first, second = [set(parsed["files"]) for parsed in two.stats["parses"]]
+    assert not first & second and all(count == 1 for parsed in two.stats["parses"]
+                                       for count in parsed["files"].values()), two.stats["parses"]
+    assert {Path(path).name for path in first} <= {"base.py", "net0.py"}, first
 
 
 def _overloaded_g_scripted_in_other(tmp_path, imports: str = "import torch\n", after: str = "") -> None:
@@ -737,9 +652,9 @@ def test_a_worker_learning_that_a_function_it_reached_is_scripted_elsewhere_keep
     config = Config(root=tmp_path)
     one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1)
     assert "JIT214" in {f.code for f in one.findings}
-    monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
-    monkeypatch.setattr(engine, "_split", lambda files, shards: [[tmp_path / "pkg" / "f.py"],
-                                                                  [path for path in files if path.name != "f.py"]])
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(pipeline, "split", lambda job, workers: [[tmp_path / "pkg" / "f.py"],
+                                                                 [path for path in job.files if path.name != "f.py"]])
     two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2)
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
 
@@ -798,6 +713,41 @@ def test_an_edit_other_files_can_see_re_lints_what_depends_on_it(across, monkeyp
     assert calls[0] == ("share", explored) and seen[0] == linted
 
 
+def test_the_cache_a_run_split_across_workers_fills_serves_the_next_run(across, monkeypatch):
+    """A cold run split across two workers fills the cache: the next run lints nothing, and a code edit lints only
+    the edited file and what depends on it (the same files as after a one-process run), each time printing what a
+    cold run prints. (A run of another jitlint build, an edited editable install, is a whole run by design.)"""
+    from jitlint.cache import StaticCache
+
+    shares: list[list[str]] = []
+    real_split = pipeline.run_split
+
+    def run_split(job, split, progress=None):
+        shares.extend(sorted(path.name for path in share) for share in split)
+        return real_split(job, split, progress)
+
+    monkeypatch.setattr(pipeline, "run_split", run_split)
+    cold = check("-j", "2", "pkg", cwd=across)[1]
+    assert len(shares) == 2 and all(shares), "the cold run was not split across two workers"
+    assert {"helpers.py", "net.py"} & set(shares[0]) and {"helpers.py", "net.py"} & set(shares[1]), (
+        "the caller and its callee were linted by the same worker")
+    assert cold == check("-j", "2", "pkg", "--no-cache", cwd=across)[1]
+    plans = []
+    real_plan = StaticCache.plan
+    monkeypatch.setattr(StaticCache, "plan", lambda self, files: plans.append(real_plan(self, files)) or plans[-1])
+    linted: list[list[str]] = []
+    calls = _watch(monkeypatch, linted)
+    assert check("-j", "2", "pkg", cwd=across)[1] == cold
+    assert calls == [] and not plans[-1].full and not plans[-1].work
+    helpers = across / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text().replace("def second(xs):", "def second(xs: List[torch.Tensor]):"))
+    edited = check("-j", "2", "pkg", cwd=across)[1]
+    assert calls == [("share", ["helpers.py", "net.py"])] and linted == [["base.py", "helpers.py", "net.py"]]
+    assert edited == check("-j", "2", "pkg", "--no-cache", cwd=across)[1]
+    calls.clear()
+    assert check("-j", "2", "pkg", cwd=across)[1] == edited and calls == []
+
+
 def test_a_partial_run_explored_twice_frees_its_first_pass(across, monkeypatch):
     """When an edit changes what other files capture, a partial run explores again with those files; the first
     pass's index (cycles, and the lint thread has Python's collector off) is freed before the second is built."""
@@ -835,7 +785,11 @@ def test_a_partial_run_keeps_no_text_of_the_modules_it_reads_on_demand(across, m
     real = project_module._loaded_module
 
     def loaded_module(path, source, project):
-        handed.append((path.name, source.text))
+        if hasattr(source, "module_info"):  # indexed from its summary: the text it holds, if any
+            stored = vars(source.module_info(path, project)).get("_text_stored")
+            handed.append((path.name, None if stored is project_module.FROM_DISK else stored))
+        else:
+            handed.append((path.name, source.text))
         return real(path, source, project)
 
     monkeypatch.setattr(project_module, "_loaded_module", loaded_module)
@@ -844,7 +798,7 @@ def test_a_partial_run_keeps_no_text_of_the_modules_it_reads_on_demand(across, m
     net.write_text(net.read_text().replace("return helper(x)", "return x", 1))
     partial = check("pkg", cwd=across)
     assert calls == [("share", ["net.py"])]
-    assert handed and all(text == "" for _name, text in handed), handed
+    assert handed and all(text in ("", None) for _name, text in handed), handed
     assert partial[:2] == check("pkg", "--no-cache", cwd=across)[:2]
 
 
@@ -1070,7 +1024,7 @@ def test_old_generations_are_evicted(package, monkeypatch):
     static = package / ".jitlint_cache" / "static"
     [build] = [child for child in static.iterdir() if child.is_dir()]
     (static / "0123.json").write_text("{}")  # an entry of the format-2 layout
-    monkeypatch.setattr(cache, "_build_id", lambda: "another-build")  # as after an edit of jitlint
+    monkeypatch.setattr(cache, "build_id", lambda: "another-build")  # as after an edit of jitlint
     check("pkg", cwd=package)
     assert sorted(child.name for child in static.iterdir()) == ["another-build"]
     assert not build.exists()
@@ -1087,7 +1041,7 @@ def test_progress_reports_each_worker_and_ends_at_the_total(tmp_path, monkeypatc
             target = tmp_path / f"copy{copy}" / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
-    monkeypatch.setattr(engine._Teller, "__call__", lambda self, phase, done, total, force=False: self.connection.send(
+    monkeypatch.setattr(pipeline._Teller, "__call__", lambda self, phase, done, total, force=False: self.connection.send(
         ("progress", (phase, done, total))))  # every report, not a few a second
     reports = []
     run = engine.lint_run([tmp_path], Config(root=tmp_path), SPLITTABLE, jobs=2,
@@ -1097,14 +1051,16 @@ def test_progress_reports_each_worker_and_ends_at_the_total(tmp_path, monkeypatc
     assert all(total == 2 * files for _done, total, _phase in reports)
     counts = [done for done, _total, _phase in reports]
     assert counts == sorted(counts) and counts[-1] == 2 * files, reports
-    phases = [phase.split(" | ") for _done, _total, phase in reports]
+    assert reports[0][2] == "summaries"  # phase one, before the workers start
+    phases = [phase.split(" | ") for _done, _total, phase in reports[1:]]
     assert all(len(workers) == 2 for workers in phases)
     seen = {worker.split(" ")[0] for workers in phases for worker in workers}
-    assert {"parse", "capture", "exchange", "lint", "done"} <= seen
+    assert {"parse", "capture", "lint", "done"} <= seen
     one = []
     engine.lint_run([tmp_path], Config(root=tmp_path), SPLITTABLE, jobs=1,
                     progress=lambda done, total, phase="": one.append((done, total, phase)))
-    assert one[0][2] == f"parse 0/{files}" and one[-1][2].startswith("lint ") and one[-1][0] < one[-1][1]
+    assert one[0][2] == "summaries" and one[1][2] == f"parse 0/{files}"
+    assert one[-1][2].startswith("lint ") and one[-1][0] < one[-1][1]
 
 
 def test_what_counts_as_an_interface_change():
@@ -1460,8 +1416,8 @@ def test_with_a_policy_that_needs_one_process_a_file_leaving_the_run_lints_the_w
     assert cached[:2] == check("--target", "fx", "pkg", "--no-cache", cwd=across)[:2]
     assert calls == [("full", None)], calls
 
-def test_shares_keep_each_directory_together_and_hold_every_file_once(tmp_path):
-    from jitlint.engine import _split
+def test_shares_hold_every_file_once_in_the_run_order(tmp_path):
+    from jitlint.summaries import summaries
 
     files = []
     for directory, count in (("a", 5), ("b", 3), ("c", 2), ("d", 1), ("e", 4)):
@@ -1471,10 +1427,8 @@ def test_shares_keep_each_directory_together_and_hold_every_file_once(tmp_path):
             path.write_text("x = 1\n" * (10 + number))
             files.append(path)
     files.sort()
-    shares = _split(files, 2)
+    job = pipeline.Job(files, summaries(files, (), None, 1), [], (), Config(root=tmp_path), set())
+    shares = pipeline.split(job, 2)
     assert sorted(path for share in shares for path in share) == files
     assert all(share == sorted(share) for share in shares)  # in the run's order
-    for directory in "abcde":
-        holders = {index for index, share in enumerate(shares) for path in share if path.parent.name == directory}
-        assert len(holders) == 1, directory
-    assert all(shares)
+    assert all(shares) and abs(len(shares[0]) - len(shares[1])) <= 2

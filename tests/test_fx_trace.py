@@ -550,14 +550,15 @@ def test_is_fx_tracing_guard_prunes(tmp_path):
 def test_a_run_with_fx_trace_rules_stays_in_one_process(tmp_path, monkeypatch):
     """Parameters take their taint from callers in any file, so the run is not split (same findings for any
     --jobs)."""
-    from jitlint import engine
+    from jitlint import engine, pipeline
     from jitlint.config import Config
 
     for n in range(12):
         (tmp_path / f"m{n}.py").write_text(FAILS["if-shape"])
     used = []
-    real = engine._lint_sharded
-    monkeypatch.setattr(engine, "_lint_sharded", lambda *args: used.append(args[5]) or real(*args))
+    real = pipeline.run_split
+    monkeypatch.setattr(pipeline, "run_split", lambda job, shares, *rest: used.append(len(shares)) or real(
+        job, shares, *rest))
     one = engine.lint_run([tmp_path], Config(root=tmp_path), FX, jobs=1)
     two = engine.lint_run([tmp_path], Config(root=tmp_path), FX, jobs=2)
     assert used == [] and len(one.findings) == 12

@@ -9,43 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from jitlint import engine, prefilter
+from jitlint import engine, pipeline, prefilter, summary
 from jitlint.cli import TARGET_OF
 from jitlint.config import Config
 from jitlint.layout import parse_module
 from jitlint.project import ModuleInfo
 from jitlint.rules import RULES_BY_CODE
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _python_files():  # (not bench/.work: the sources a benchmark unpacked there, which it edits as it runs)
-    return sorted([*(ROOT / "src").rglob("*.py"), *(ROOT / "tests").rglob("*.py"), *(ROOT / "bench").glob("*.py"),
-                   *(ROOT / "scripts").rglob("*.py")])
-
-
-def test_the_ast_import_table_and_bases_are_libcsts():
-    """What decides a module class without LibCST qualifies names as `ImportTable` does: the same aliases, local
-    definitions, top-level classes with the same qualified bases, and top-level functions, on every file here."""
-    compared = 0
-    for path in _python_files():
-        text = path.read_text(encoding="utf-8")
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            continue
-        summary = prefilter.summarize(path, text, tree)
-        module = ModuleInfo.build(path, str(path), parse_module(text), linted=True, text=text)
-        where = str(path.relative_to(ROOT))
-        assert summary.name == module.name, where
-        assert summary.imports.aliases == module.imports.aliases, where
-        assert summary.imports.local_definitions == module.imports.local_definitions, where
-        assert summary.classes == {name: cls.base_names for name, cls in module.classes.items()}, where
-        assert summary.functions == set(module.functions), where
-        compared += 1
-    assert compared > 100
-
-
 
 _GUARDED_IMPORTS = {
     "try_else": """
@@ -100,12 +69,17 @@ def test_guarded_imports_are_bound_as_libcst_binds_them(name, tmp_path):
     text = textwrap.dedent(_GUARDED_IMPORTS[name])
     path = tmp_path / "guarded.py"
     path.write_text(text, encoding="utf-8")
-    summary = prefilter.summarize(path, text, ast.parse(text))
+    found = summary.build_module(path, str(path), text, ast.parse(text))
     module = ModuleInfo.build(path, str(path), parse_module(text), linted=True, text=text)
-    assert summary.imports.aliases == module.imports.aliases
-    assert summary.imports.local_definitions == module.imports.local_definitions
-    assert summary.classes == {cls: info.base_names for cls, info in module.classes.items()}
-    assert summary.functions == set(module.functions)
+    assert found.imports.aliases == module.imports.aliases
+    assert found.imports.local_definitions == module.imports.local_definitions
+    assert {cls: info.base_names for cls, info in found.classes.items()} == {
+        cls: info.base_names for cls, info in module.classes.items()}
+    assert set(found.functions) == set(module.functions)
+    for cls, info in module.classes.items():  # the nodes of a class in a `try` body too
+        assert found.classes[cls].node.deep_equals(info.node), cls
+        assert {name: method.node.deep_equals(info.methods[name].node)
+                for name, method in found.classes[cls].methods.items()} == dict.fromkeys(info.methods, True)
 
 
 MODULE_CLASS_ONLY = sorted(rule.code for rule in RULES_BY_CODE.values() if rule.reports_only_in == "module-class")
@@ -212,26 +186,28 @@ PACKAGE = {
 
 
 def _record_reads(monkeypatch) -> tuple[list[str], list[str]]:
-    """The names of the files the engine parses (`read_source`: up front, and on demand, since `load_quietly`
-    reads with it) and of those it loads on demand."""
+    """The names of the files the pipeline parses with LibCST (up front, or when captured code reaches the file)
+    and of those parsed because captured code reached them (`Worker.promote`)."""
     parsed: list[str] = []
-    on_demand: list[str] = []
-    read_source, load = engine.read_source, engine.load_quietly
-    monkeypatch.setattr(engine, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
+    reached: list[str] = []
+    read_source, promote = pipeline.read_source, pipeline.Worker.promote
+    monkeypatch.setattr(pipeline, "read_source", lambda path, *a, **k: parsed.append(Path(path).name) or read_source(
         path, *a, **k))
-    monkeypatch.setattr(engine, "load_quietly", lambda path: on_demand.append(Path(path).name) or load(path))
-    return parsed, on_demand
+    monkeypatch.setattr(pipeline.Worker, "promote",
+                        lambda self, module: reached.append(Path(module.path).name) or promote(self, module))
+    return parsed, reached
 
 
 def _findings(root: Path, enabled: set[str], jobs: int, split=None, monkeypatch=None):
     if split is not None:
-        def forced(files, shards):
+        def forced(job, workers):
             shares = [[root / name for name in share] for share in split]
-            shares[-1].extend(path for path in files if all(path not in share for share in shares))
-            return shares
+            shares[-1].extend(path for path in job.files if all(path not in share for share in shares))
+            order = {path: number for number, path in enumerate(job.files)}
+            return [sorted(share, key=order.__getitem__) for share in shares]
 
-        monkeypatch.setattr(engine, "MIN_FILES_PER_JOB", 1)
-        monkeypatch.setattr(engine, "_split", forced)
+        monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+        monkeypatch.setattr(pipeline, "split", forced)
     run = engine.lint_run([root / "pkg"], Config(root=root), enabled, jobs=jobs)
     return [finding.to_json() for finding in run.findings]
 
@@ -241,10 +217,10 @@ def _findings(root: Path, enabled: set[str], jobs: int, split=None, monkeypatch=
 def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_path, monkeypatch, split):
     _write(tmp_path, PACKAGE)
     enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
-    parsed, on_demand = _record_reads(monkeypatch)
+    parsed, reached = _record_reads(monkeypatch)
     jobs = 1 if split is None else len(split)
     with_prefilter = _findings(tmp_path, enabled, jobs, split, monkeypatch)
-    up_front, read_at_all = set(parsed) - set(on_demand), set(parsed)
+    up_front, read_at_all, first = set(parsed) - set(reached), set(parsed), list(parsed)
     monkeypatch.setattr(prefilter.Prefilter, "for_run", classmethod(lambda cls, *args: None))
     parsed.clear()
     without = _findings(tmp_path, enabled, jobs, split, monkeypatch)
@@ -255,12 +231,13 @@ def test_files_that_matter_only_through_another_file_keep_their_findings(tmp_pat
     assert {("leaf.py", "JIT401", 6), ("ops.py", "JIT401", 5), ("more.py", "JIT401", 2),
             ("hooks.py", "JIT624", 10)} <= where, where
     if split is None:  # (workers count in their own processes)
-        # Parsed before the capture maps: the module classes (found through two files' bases; `middle.py` on
-        # demand, as leaf.py's base, then linted as it is), the file with a hint word; not the helpers (parsed
-        # where `forward` leads), nor the configuration and the constants (never parsed).
-        assert {"base.py", "leaf.py", "user.py", "hooks.py"} <= up_front and "middle.py" in on_demand, up_front
+        # Parsed before the capture maps: the module classes (found through two files' bases, from the summaries),
+        # the file with a hint word; not the helpers (parsed when `forward` reaches them), nor the configuration
+        # and the constants (never parsed).
+        assert {"base.py", "middle.py", "leaf.py", "user.py", "hooks.py"} <= up_front, up_front
         assert not {"ops.py", "more.py", "config.py", "consts.py", "__init__.py"} & up_front, up_front
-        assert {"ops.py", "more.py"} <= set(on_demand) and not {"config.py", "consts.py"} & read_at_all
+        assert {"ops.py", "more.py"} <= set(reached) and not {"config.py", "consts.py"} & read_at_all
+        assert len(first) == len(read_at_all), first  # no file parsed twice
 
 
 # The trace target's roots are module classes too: a helper only a `forward` of another file calls is parsed when
@@ -308,23 +285,25 @@ def test_workers_send_their_findings_as_they_lint(tmp_path, monkeypatch):
     enabled = Config(root=tmp_path).enabled_codes(TARGET_OF)
     one = _findings(tmp_path, enabled, 1)
     gathered = []
-    real = engine._gather
+    real = pipeline._gather
 
-    def gather(connections, expected, shown, streamed=None):
-        results = real(connections, expected, shown, streamed)
-        gathered.append((expected, results, [list(part.findings) for part in streamed] if streamed is not None else None))
+    def gather(connections, expected, shown, outcome):
+        before = len(outcome.findings)
+        results = real(connections, expected, shown, outcome)
+        gathered.append((expected, results, outcome.findings[before:]))
         return results
 
-    monkeypatch.setattr(engine, "_gather", gather)
+    monkeypatch.setattr(pipeline, "_gather", gather)
     two = _findings(tmp_path, enabled, 2, [["pkg/base.py", "pkg/ops.py", "pkg/hooks.py"],
                                            ["pkg/leaf.py", "pkg/more.py", "pkg/user.py"]], monkeypatch)
     assert two == one and len(one) >= 4
     (expected, done, streamed), = [entry for entry in gathered if entry[0] == "done"]
-    assert all(part for part in streamed), "each worker lints files with findings"
     rows = lambda findings: sorted(json.dumps(row, sort_keys=True) for row in findings)  # noqa: E731
-    assert rows(finding.to_json() for part in streamed for finding in part) == rows(one)
-    assert not any(isinstance(item, list) and item and hasattr(item[0], "code") for payload in done
-                   for item in payload), "the workers' last message carries no findings"
+    assert rows(finding.to_json() for finding in streamed) == rows(one)
+    with_findings = {Path(finding.filename).name for finding in streamed}
+    assert all(with_findings & {Path(path).name for path in part.linted} for part in done), \
+        "each worker lints files with findings"
+    assert not any(part.findings for part in done), "the workers' last message carries no findings"
 
 
 def test_a_deferred_file_keeps_what_its_names_read_but_not_its_text(tmp_path):
@@ -353,14 +332,15 @@ def test_a_deferred_file_keeps_what_its_names_read_but_not_its_text(tmp_path):
     config = Config(root=tmp_path)
     enabled = config.enabled_codes(TARGET_OF)
     kept: list = []
-    screen = prefilter.Prefilter.screen
+    summaries = engine._summaries
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(prefilter.Prefilter, "screen", lambda self, *a: kept.append(screen(self, *a)) or kept[-1])
+        patch.setattr(engine, "_summaries", lambda *a, **k: kept.extend(summaries(*a, **k)) or kept)
         run = engine.lint_run([tmp_path / "pkg"], config, enabled, record=True)
-    summaries = {Path(summary.path).name: summary for summary in kept if summary is not None}
-    assert "cfg.py" in summaries, summaries
-    assert "pkg.sub.helper" in summaries["cfg.py"].chains
-    assert not any(isinstance(value, str) and "SETTINGS" in value for value in vars(summaries["cfg.py"]).values())
+    by_name = {Path(item.path).name: item for item in kept}
+    assert "cfg.py" in by_name, by_name
+    assert "pkg.sub.helper" in by_name["cfg.py"].chains
+    held = [*vars(by_name["cfg.py"]).values(), *vars(by_name["cfg.py"].module).values()]
+    assert not any(isinstance(value, str) and "SETTINGS" in value for value in held), held
     graph = {Path(path).name: reads for path, reads in run.graph.items()}
     assert [Path(path).name for path in graph["cfg.py"]["defs"]] == ["sub.py"], graph["cfg.py"]
 

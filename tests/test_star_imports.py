@@ -6,9 +6,13 @@ import json
 import textwrap
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
+from jitlint import engine, pipeline
 from jitlint.cli import main
+from jitlint.codes import TARGET_OF
+from jitlint.config import Config
 from jitlint.layout import parse_module
 from jitlint.names import ImportTable
 
@@ -121,3 +125,48 @@ def test_a_later_binding_of_the_importing_file_wins():
     assert table.aliases["F"] == "jax.F"
     assert table.aliases["Conv"] == "pkg.common.Conv"
     assert "_Hidden" not in table.aliases
+
+
+REEXPORT = {
+    "common.py": COMMON,
+    "layers.py": "from pkg.common import *\nfrom pkg.common import _Hidden\n",
+    "model.py": """\
+        from pkg.layers import Conv, _Hidden, nn
+
+
+        class Sub(Conv):
+            def forward(self, x):
+                f = lambda y: y + 1
+                return f(x)
+
+
+        class Other(_Hidden):
+            def forward(self, x):
+                f = lambda y: y + 1
+                return f(x)
+        """,
+}
+
+
+@pytest.mark.parametrize("split", [None, [["model.py"], ["common.py", "layers.py"]],
+                                   [["layers.py"], ["common.py", "model.py"]]])
+def test_a_module_that_only_re_exports_binds_its_star_imports_in_every_worker(tmp_path, monkeypatch, split):
+    """A star-importing module with no class or function of its own is indexed from its summary (`ast`): what its
+    star imports bind is bound when a worker's index reads it, whichever worker parses it."""
+    package = _write(tmp_path, REEXPORT)
+    enabled = Config(root=tmp_path).enabled_codes(TARGET_OF, None, (), (), ["script"])
+    jobs = 1
+    if split is not None:
+        jobs = len(split)
+
+        def forced(job, workers):
+            order = {path: number for number, path in enumerate(job.files)}
+            shares = [[package / name for name in share] for share in split]
+            shares[-1].extend(path for path in job.files if all(path not in share for share in shares))
+            return [sorted(share, key=order.__getitem__) for share in shares]
+
+        monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+        monkeypatch.setattr(pipeline, "split", forced)
+    run = engine.lint_run([package], Config(root=tmp_path), enabled, jobs=jobs)
+    found = {(Path(finding.filename).name, finding.location.row, finding.code) for finding in run.findings}
+    assert found == {("model.py", 6, "JIT105"), ("model.py", 12, "JIT105")}

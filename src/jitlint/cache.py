@@ -90,7 +90,7 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-def _build_id() -> str:
+def build_id() -> str:
     """jitlint's version plus the size and mtime of its own files, so an edited (editable) install never reads
     entries written by different code."""
     parts = [__version__, str(FORMAT)]
@@ -266,7 +266,7 @@ class StaticCache:
     def __init__(self, directory: Path, config: Config, enabled: set[str]) -> None:
         self.directory = directory
         self.static = directory / "static"
-        self.build = _build_id()
+        self.build = build_id()
         self.settings = settings_key(config, enabled)
         self.entries = self.static / self.build / self.settings
         self.limits = config.limits()
@@ -522,7 +522,7 @@ class StaticCache:
 
 
 class SharedRows:
-    """One object per distinct address and string in the records (`engine.contributions_of`'s rows). The records
+    """One object per distinct address and string in the records (`records.contributions_of`'s rows). The records
     repeat them (a base class's property is captured for each of its subclasses, in the part of each of their
     root files): a worker builds its records with one (pickle then sends each once), and a plan reads them with
     one, where JSON makes a new one for each occurrence, which held the records many times over in the parent of
@@ -577,7 +577,7 @@ def _is_address(value, size: int) -> bool:
 
 
 def _well_formed(record) -> bool:
-    """Whether a file's record (root file -> policy -> [entries, sites], `engine.contributions_of`'s lists) has the
+    """Whether a file's record (root file -> policy -> [entries, sites], `records.contributions_of`'s lists) has the
     shape a partial run reads: entries [function address, class address or None, reason], sites [function address,
     [file, display name, ordinal, bound, positional, keywords, star]]."""
     if not isinstance(record, dict):

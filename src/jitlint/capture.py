@@ -15,6 +15,7 @@ torch.jit.is_scripting():` folded to a constant): semantic rules are silent ther
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, ClassVar, Iterable
@@ -150,9 +151,7 @@ class CapturePolicy:
 
     name: ClassVar[str]
     # Reasons a function keeps over any other it is captured for: a root the capture compiles by itself, whatever
-    # else reaches it (a rule may read it). One process explores every root before it follows any call, so such a
-    # root's reason comes first there; a process that learns of the root later, from another worker or from the
-    # cache's records, after a call reached the function, takes it over the call's.
+    # else reaches it (a rule may read it). See `CaptureMap.better_reason` for the order of the others.
     primary_reasons: ClassVar[frozenset[str]] = frozenset()
     # What the capture makes of values, for the shared data-dependence fact (`jitlint.facts.datadep`): a
     # `DatadepPolicy` subclass, for the targets that record tensor operations by running the Python (None: not read).
@@ -200,14 +199,46 @@ class CapturePolicy:
         return None
 
 
-@dataclass(eq=False)
 class CapturedFunction:
-    info: FunctionInfo
-    reason: str
-    body_captured: bool
-    params_captured: bool = True  # False: of the signature, only the return annotation is captured
-    owners: list[ClassInfo] = field(default_factory=list)  # sorted by file, then name (see `finalize`)
-    pruned: set[int] = field(default_factory=set)
+    """A function a capture policy captures: why, whether its body and parameters are, the classes it is captured
+    for (sorted by file, then name: see `CaptureMap.finalize`) and its pruned branches (ids of its nodes).
+
+    A run split across workers explores each function in the worker that lints its file; another worker whose code
+    reaches it keeps an entry too (`remote`), with the classes it reached it for, and finds its pruned branches the
+    first time a rule asks (parsing the function)."""
+
+    __slots__ = ("info", "reason", "body_captured", "params_captured", "owners", "_pruned", "_scan")
+
+    def __init__(self, info: FunctionInfo, reason: str, body_captured: bool, params_captured: bool = True,
+                 owners: list[ClassInfo] | None = None, pruned: set[int] | None = None) -> None:
+        self.info = info
+        self.reason = reason
+        self.body_captured = body_captured
+        self.params_captured = params_captured  # False: of the signature, only the return annotation is captured
+        self.owners: list[ClassInfo] = owners if owners is not None else []
+        self._pruned = pruned if pruned is not None else set()
+        self._scan: Callable[[], set[int]] | None = None  # finds `pruned` when first asked (a remote entry)
+
+    @property
+    def pruned(self) -> set[int]:
+        if self._scan is not None:
+            scan, self._scan = self._scan, None
+            self._pruned = scan()
+        return self._pruned
+
+    @pruned.setter
+    def pruned(self, value: set[int]) -> None:
+        self._scan = None
+        self._pruned = value
+
+    def with_owners(self, owners: list[ClassInfo]) -> "CapturedFunction":
+        """The same entry, captured for `owners`."""
+        copy = CapturedFunction(self.info, self.reason, self.body_captured, self.params_captured, owners, self._pruned)
+        copy._scan = self._scan
+        return copy
+
+    def __repr__(self) -> str:
+        return f"CapturedFunction({self.info!r}, {self.reason!r})"
 
 
 @dataclass(frozen=True)
@@ -271,52 +302,90 @@ def class_address(cls: ClassInfo) -> Address:
     return (cls.module.name, str(cls.module.path), cls.name)
 
 
+_CALLED = ("called from ", "stored in ")
+
+
+def reason_order(reason: str, primary: frozenset[str]) -> tuple[int, str]:
+    """The order in which a function's reasons compete (the least is kept): the policy's primary reasons, then the
+    reasons of roots (a forward, a property, a method of a TorchScript class: what the capture chain starts from),
+    then calls, then what the cache's records say of a function a root file reaches; the text within each. Every
+    reason a function is enqueued with follows from one edge of the capture (a root, or a caller and how it
+    reaches the function), and the edges do not depend on the order they are explored in, nor on the processes that
+    explore them: so the least of them does not either."""
+    if reason in primary:
+        rank = 0
+    elif reason.startswith(_CALLED):
+        rank = 2
+    elif reason.startswith("captured from "):
+        rank = 3
+    else:
+        rank = 1
+    return rank, reason
+
+
 def captured_from(root_file: str) -> str:
     """The reason the cache's records give what a root file's roots reach, other than those roots themselves
     (`CaptureMap.contributions`)."""
     return "captured from " + root_file
 
 
+Key = tuple[int, int]  # (id of the function's FunctionInfo, id of the class it is captured for, or of None)
+
+
 class CaptureMap:
     """Which functions of the project one capture policy captures, why, and their pruned branches.
 
-    `build` explores from the policy's roots in the linted modules parsed in this process. A worker that parses a
-    share of the run also `receive`s what the other workers found in its files (`export`), so that each
-    worker ends with the map a single process would have built for those files."""
+    `build` explores from the policy's roots in the linted modules parsed in this process. In a run split across
+    workers (`route`), each function is explored by the worker that lints its file: a call into another worker's
+    file goes to it as a message (`outbox`, taken in with `take`), so that each worker ends with the map one process
+    would have built for its files, without parsing theirs. A partial run `receive`s what the last run found in its
+    files instead of exploring the other files."""
 
     def __init__(self, project: ProjectIndex, policy: type[CapturePolicy],
-                 settings: TargetSettings | None = None) -> None:
+                 settings: TargetSettings | None = None, route: Callable[[FunctionInfo], "int | None"] | None = None,
+                 ) -> None:
         self.project = project
         self.policy = policy(project, self, settings)
+        # By the id of each function's FunctionInfo (a function of a module read from its summary is not parsed to
+        # be captured); `get` finds them by node.
         self.functions: dict[int, CapturedFunction] = {}
+        self._by_node: dict[int, CapturedFunction] = {}
+        self._unindexed: list[CapturedFunction] = []  # entries whose function was not parsed when they were made
         self._scans: dict[int, FunctionScan] = {}
-        self._queue: list[tuple[FunctionInfo, ClassInfo | None, str]] = []
-        self._seen: set[tuple[int, int]] = set()
-        self._nodes: dict[int, FunctionInfo] = {}  # callee node id -> callee
-        # Calls from captured code to project functions, by callee node.
-        self.call_sites: dict[int, list[CallSite]] = {}
+        self._queue: deque[tuple[FunctionInfo, ClassInfo | None, str]] = deque()
+        self._seen: set[Key] = set()
+        self._infos: dict[int, FunctionInfo] = {}  # callee id -> callee
+        # Calls from captured code to project functions, by callee.
+        self._sites: dict[int, list[CallSite]] = {}
         self.site_calls: set[int] = set()  # the ids of the calls recorded as call sites in this process
         # The project function a call resolves to, per owner the caller was captured for: one call in an
         # inherited method may reach different overrides; `finalize` keeps the one of the first owner.
         self._callee_candidates: dict[int, dict[tuple[str, str], tuple[FunctionInfo, bool]]] = {}
         self._callees: dict[int, tuple[FunctionInfo, bool]] = {}
         self._follow: Callable[[FunctionInfo], bool] | None = None  # while receiving: explore only these
-        self._primary: dict[int, str] = {}  # function node id -> the first of the policy's `primary_reasons` it had
+        self._best: dict[int, str] = {}  # function id -> the least reason it was enqueued with (`reason_order`)
+        # Which worker explores a function (None: this process); what goes to each other worker.
+        self.route = route
+        self.outbox: dict[int, list] = {}
+        self._sent_reason: dict[int, str] = {}  # function id -> the least reason sent to its worker
         # Who led where (for the cache's per-file records, `contributions`): the file whose roots enqueued each
         # root, and for each (function, owner) explored, what it enqueued and the call sites it recorded.
-        self._current: tuple[int, int] | None = None
-        self._root_keys: dict[Path, list[tuple[int, int]]] = {}
+        self._current: Key | None = None
+        self._root_keys: dict[Path, list[Key]] = {}
         # Why each root file made each of its roots a root (`torch.jit.script(f)`, `@torch.jit.script`, ...): the
         # records keep it, where the rest of what a root file reaches is just "captured from" it.
-        self._root_reasons: dict[tuple[Path, tuple[int, int]], str] = {}
-        self._edges: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        self._key_of: dict[tuple[int, int], tuple[FunctionInfo, ClassInfo | None]] = {}
-        self._sites_of: dict[tuple[int, int], list[tuple[FunctionInfo, CallSite]]] = {}
+        self._root_reasons: dict[tuple[str, Key], str] = {}
+        self._edges: dict[Key, list[Key]] = {}
+        self._key_of: dict[Key, tuple[FunctionInfo, ClassInfo | None]] = {}
+        self._sites_of: dict[Key, list[tuple[FunctionInfo, CallSite]]] = {}
+        self._explored: set[Key] = set()  # the keys this process explored (the others went to their workers)
+        self._labels: dict[Key, set[str]] = {}  # per key, the root files whose roots reach it (`label`)
 
     @classmethod
     def build(cls, project: ProjectIndex, policy: type[CapturePolicy], finalize: bool = True,
-              settings: TargetSettings | None = None) -> "CaptureMap":
-        captured = cls(project, policy, settings)
+              settings: TargetSettings | None = None,
+              route: Callable[[FunctionInfo], "int | None"] | None = None) -> "CaptureMap":
+        captured = cls(project, policy, settings, route)
         linted = project.linted
         try:
             for module in list(linted):  # one module at a time, to know which file each root comes from
@@ -324,9 +393,9 @@ class CaptureMap:
                 roots = list(captured.policy.roots())
                 project.linted = linted
                 for function, owner, reason in roots:
-                    key = (id(function.node), id(owner))
+                    key = (id(function), id(owner))
                     captured._root_keys.setdefault(module.path, []).append(key)
-                    captured._root_reasons.setdefault((module.path, key), reason)
+                    captured._root_reasons.setdefault((str(module.path), key), reason)
                     captured._enqueue(function, owner, reason)
         finally:
             project.linted = linted
@@ -335,17 +404,47 @@ class CaptureMap:
             captured.finalize()
         return captured
 
+    # -- queries ----------------------------------------------------------------------------------------------
     def get(self, node: cst.FunctionDef) -> CapturedFunction | None:
-        return self.functions.get(id(node))
+        found = self._by_node.get(id(node))
+        if found is None and self._unindexed:
+            self._index_parsed()
+            found = self._by_node.get(id(node))
+        return found if found is not None and found.info.node is node else None
+
+    def entry(self, function: FunctionInfo) -> CapturedFunction | None:
+        """The entry of a function, by its index (without parsing it)."""
+        return self.functions.get(id(function))
+
+    def _index_parsed(self) -> None:
+        waiting = []
+        for entry in self._unindexed:
+            if entry.info.parsed:
+                self._by_node[id(entry.info.node)] = entry
+            else:
+                waiting.append(entry)
+        self._unindexed = waiting
+
+    @property
+    def call_sites(self) -> dict[int, list[CallSite]]:
+        """Call sites by the id of the callee's node (of the callees parsed in this process)."""
+        return {id(self._infos[key].node): sites for key, sites in self._sites.items() if self._infos[key].parsed}
+
+    def _sites_to(self, node: cst.FunctionDef) -> list[CallSite]:
+        entry = self.get(node)
+        key = id(entry.info) if entry is not None else None
+        if key is None:
+            key = next((key for key, info in self._infos.items() if info.parsed and info.node is node), None)
+        return self._sites.get(key, []) if key is not None else []
 
     def calls_to(self, node: cst.FunctionDef) -> list[CallSite]:
-        sites = self.call_sites.get(id(node), [])
+        sites = self._sites_to(node)
         return [site for site in sites if site.ordinal >= 0] if any(site.ordinal < 0 for site in sites) else sites
 
     def decorations(self, node: cst.FunctionDef) -> list[CallSite]:
         """The captured functions this function decorates (`CapturePolicy.decorated_by`), as call sites with
         ordinal -1 and the decorated function as the caller, in the order of `finalize`."""
-        return [site for site in self.call_sites.get(id(node), []) if site.ordinal < 0]
+        return [site for site in self._sites_to(node) if site.ordinal < 0]
 
     def upstream(self, function: FunctionInfo) -> Iterable[FunctionInfo]:
         """`function` and every function of this process whose captured code calls it, directly or not (each once):
@@ -354,47 +453,93 @@ class CaptureMap:
         todo = [function]
         while todo:
             current = todo.pop()
-            if id(current.node) in seen:
+            if id(current) in seen:
                 continue
-            seen.add(id(current.node))
+            seen.add(id(current))
             yield current
-            todo.extend(site.caller for site in self.calls_to(current.node) if site.caller is not None)
+            sites = self._sites.get(id(current), [])
+            if any(site.ordinal < 0 for site in sites):
+                sites = [site for site in sites if site.ordinal >= 0]
+            todo.extend(site.caller for site in sites if site.caller is not None)
 
     def callee_of(self, call: cst.Call) -> tuple[FunctionInfo, bool] | None:
         """The project function a call in captured code resolves to, and whether its first parameter is bound."""
         return self._callees.get(id(call))
 
+    # -- recording --------------------------------------------------------------------------------------------
+    def _send(self, function: FunctionInfo, message: tuple) -> bool:
+        """Queue `message` for the worker that explores `function`; False when this process explores it."""
+        worker = self.route(function) if self.route is not None else None
+        if worker is None:
+            return False
+        self.outbox.setdefault(worker, []).append(message)
+        return True
+
     def _record_call(self, callee: FunctionInfo, call: cst.Call, caller: FunctionInfo, bound: bool,
                      owner: ClassInfo | None, ordinal: int) -> None:
-        self._nodes[id(callee.node)] = callee
         site = _call_site(call, caller, bound, ordinal)
         self.site_calls.add(id(call))
-        self.call_sites.setdefault(id(callee.node), []).append(site)
-        if self._current is not None:
-            self._sites_of.setdefault(self._current, []).append((callee, site))
+        self._add_site(callee, site)
         self._callee_candidates.setdefault(id(call), {}).setdefault(_class_key(owner), (callee, bound))
 
     def _record_decoration(self, decorator: FunctionInfo, function: FunctionInfo) -> None:
-        self._nodes[id(decorator.node)] = decorator
         site = CallSite((str(function.module.path), function.display_name), -1, False, 1, frozenset(), False,
                         function, None)
-        self.call_sites.setdefault(id(decorator.node), []).append(site)
+        self._add_site(decorator, site)
+
+    def _add_site(self, callee: FunctionInfo, site: CallSite) -> None:
+        self._infos[id(callee)] = callee
+        self._sites.setdefault(id(callee), []).append(site)
         if self._current is not None:
-            self._sites_of.setdefault(self._current, []).append((decorator, site))
+            self._sites_of.setdefault(self._current, []).append((callee, site))
+        self._send(callee, ("site", function_address(callee), site.detached()))
 
     def finalize(self) -> None:
         """Put what exploration order decided into a canonical order: owners by file and name, call sites by
         caller and place (each once), and for a call that reaches different overrides, the first owner's."""
         for entry in self.functions.values():
             entry.owners.sort(key=_class_key)
-        for key, sites in self.call_sites.items():
-            self.call_sites[key] = sorted(set(sites), key=lambda site: (site.caller_key, site.ordinal, site.bound))
+        for key, sites in self._sites.items():
+            self._sites[key] = sorted(set(sites), key=lambda site: (site.caller_key, site.ordinal, site.bound))
         self._callees = {call: candidates[min(candidates)] for call, candidates in self._callee_candidates.items()}
 
     # -- across workers ---------------------------------------------------------------------------------------
+    def take(self, messages: list) -> None:
+        """Take in what other workers sent (`outbox`): functions to explore here (with the class each is captured
+        for, and why) and calls into this worker's functions; then explore."""
+        project = self.project
+        for message in messages:
+            kind = message[0]
+            if kind == "enqueue":
+                _kind, address, owner_address, reason = message
+                function = project.function_at(address)
+                owner = project.class_at(owner_address) if owner_address is not None else None
+                if function is not None and (owner_address is None or owner is not None):
+                    self._enqueue(function, owner, reason)
+            elif kind == "site":
+                callee = project.function_at(message[1])
+                if callee is not None:
+                    self._infos[id(callee)] = callee
+                    self._sites.setdefault(id(callee), []).append(message[2])
+            elif kind == "labels":
+                _kind, address, owner_address, labels, roots = message
+                key = self._key_at(address, owner_address)
+                if key is not None:
+                    for root_file, reason in roots:
+                        self._root_reasons.setdefault((root_file, key), reason)
+                    self._label(key, labels)
+        self._drain()
+
+    def _key_at(self, address, owner_address) -> Key | None:
+        function = self.project.function_at(address)
+        owner = self.project.class_at(owner_address) if owner_address is not None else None
+        if function is None or (owner_address is not None and owner is None):
+            return None
+        return (id(function), id(owner))
+
     def export(self, elsewhere: Callable[[Path], "int | None"]) -> dict[int, tuple[list, list]]:
-        """What this map found in files another worker lints, by that worker: the captured functions there (with
-        the class each was captured for), and the calls to them."""
+        """What this map found in files `elsewhere` names (by a number), as `receive` takes it: the captured
+        functions there (with the class each was captured for), and the calls to them."""
         out: dict[int, tuple[list, list]] = {}
         for entry in self.functions.values():
             worker = elsewhere(entry.info.module.path)
@@ -406,8 +551,8 @@ class CaptureMap:
                 entries.append((address, None, entry.reason))
             for owner in entry.owners:
                 entries.append((address, class_address(owner), entry.reason))
-        for node, sites in self.call_sites.items():
-            callee = self._nodes[node]
+        for key, sites in self._sites.items():
+            callee = self._infos[key]
             worker = elsewhere(callee.module.path)
             if worker is not None:
                 address = function_address(callee)
@@ -415,8 +560,8 @@ class CaptureMap:
         return out
 
     def receive(self, entries: list, sites: list, local: Callable[[FunctionInfo], bool]) -> None:
-        """Take in what other workers found in this worker's files (`export`), and follow the calls those
-        functions make, as far as this worker's own files."""
+        """Take in what the last run found in this process's files (a partial run: the cache's records), and follow
+        the calls those functions make, as far as this process's own files."""
         for address, owner_address, reason in entries:
             function = self.project.function_at(address)
             owner = self.project.class_at(owner_address) if owner_address is not None else None
@@ -430,15 +575,43 @@ class CaptureMap:
         for address, site in sites:
             callee = self.project.function_at(address)
             if callee is not None:
-                self._nodes[id(callee.node)] = callee
-                self.call_sites.setdefault(id(callee.node), []).append(site)
+                self._infos[id(callee)] = callee
+                self._sites.setdefault(id(callee), []).append(site)
+
+    # -- the cache's records ----------------------------------------------------------------------------------
+    def label(self) -> None:
+        """Mark each key with the root files whose roots reach it (after exploring). A key another worker explores
+        gets its marks as a message (taken with `take`), with the reasons of the roots among them."""
+        for root_file, keys in self._root_keys.items():
+            source = str(root_file)
+            for key in keys:
+                self._label(key, {source})
+
+    def _label(self, key: Key, labels) -> None:
+        todo = [(key, labels)]
+        while todo:
+            key, labels = todo.pop()
+            held = self._labels.setdefault(key, set())
+            new = set(labels) - held
+            if not new:
+                continue
+            held |= new
+            if key in self._explored:
+                todo.extend((following, new) for following in self._edges.get(key, ()))
+                continue
+            function, owner = self._key_of[key]
+            roots = [(source, self._root_reasons[(source, key)]) for source in new
+                     if (source, key) in self._root_reasons]
+            self._send(function, ("labels", function_address(function),
+                                  class_address(owner) if owner is not None else None, sorted(new), roots))
 
     def contributions(self, target: Callable[[Path], "str | None"]) -> dict[str, dict[str, tuple[list, list]]]:
-        """What the roots of each linted file of this process capture in each file `target` names (a key, or None
-        for a file that is not wanted): {target key: {root file: (entries, sites)}}, entries and sites as `export`
-        gives them. Capture is reachability from the roots, so a file's part of the map is the union of what each
-        root file reaches in it: the cache keeps these parts, and after an edit explores again only the root files
-        whose reach may have changed (see `jitlint.cache`)."""
+        """What the roots of each root file capture in each file `target` names (a key, or None for a file that is
+        not wanted), of what this process explored: {target key: {root file: (entries, sites)}}, entries and sites
+        as `export` gives them. Capture is reachability from the roots, so a file's part of the map is the union of
+        what each root file reaches in it: the cache keeps these parts, and after an edit explores again only the
+        root files whose reach may have changed (see `jitlint.cache`). Call `label` first (and, across workers,
+        exchange its messages)."""
         out: dict[str, dict[str, tuple[list, list]]] = {}
         addresses: dict[int, tuple] = {}  # one address per function and class (each root file repeats them)
 
@@ -449,72 +622,99 @@ class CaptureMap:
                                                else class_address(item))
             return found
 
-        for root_file, keys in self._root_keys.items():
-            seen: set[tuple[int, int]] = set()
-            todo = list(keys)
-            while todo:
-                key = todo.pop()
-                if key in seen:
-                    continue
-                seen.add(key)
-                todo.extend(self._edges.get(key, ()))
-            source = str(root_file)
-            reason = captured_from(source)  # (why it was first captured depends on the order explored)
-            for key in seen:
-                function, owner = self._key_of[key]
-                where = target(function.module.path)
+        for key, sources in self._labels.items():
+            if key not in self._explored:
+                continue
+            function, owner = self._key_of[key]
+            where = target(function.module.path)
+            for source in sources:
                 if where is not None:
                     part = out.setdefault(where, {}).setdefault(source, ([], []))
+                    # (why it was first captured depends on the order explored)
                     part[0].append((address_of(function), address_of(owner) if owner is not None else None,
-                                    self._root_reasons.get((root_file, key), reason)))
-                for callee, site in self._sites_of.get(key, ()):
-                    where = target(callee.module.path)
-                    if where is not None:
-                        part = out.setdefault(where, {}).setdefault(source, ([], []))
-                        part[1].append((address_of(callee), site.detached()))
+                                    self._root_reasons.get((source, key)) or captured_from(source)))
+            for callee, site in self._sites_of.get(key, ()):
+                where = target(callee.module.path)
+                if where is not None:
+                    row = (address_of(callee), site.detached())
+                    for source in sources:
+                        out.setdefault(where, {}).setdefault(source, ([], []))[1].append(row)
         return out
 
     # -- reachability -----------------------------------------------------------------------------------------
+    def better_reason(self, reason: str, than: str | None) -> bool:
+        """Whether `reason` comes before `than` (None: nothing yet) among a function's reasons (`reason_order`)."""
+        primary = self.policy.primary_reasons
+        return than is None or reason_order(reason, primary) < reason_order(than, primary)
+
+    def _entry(self, function: FunctionInfo, reason: str) -> CapturedFunction:
+        entry = self.functions.get(id(function))
+        if entry is None:
+            reason = self._best.get(id(function), reason)
+            entry = CapturedFunction(function, reason, body_captured=self.policy.body_captured(function),
+                                     params_captured=self.policy.params_captured(function))
+            self.functions[id(function)] = entry
+            if function.parsed:
+                self._by_node[id(function.node)] = entry
+            else:
+                self._unindexed.append(entry)
+        return entry
+
     def _enqueue(self, function: FunctionInfo, owner: ClassInfo | None, reason: str) -> None:
         if self._follow is not None and not self._follow(function):
             return
-        key = (id(function.node), id(owner))
+        key = (id(function), id(owner))
         self._key_of[key] = (function, owner)
         if self._current is not None:
             self._edges.setdefault(self._current, []).append(key)
-        if reason in self.policy.primary_reasons and id(function.node) not in self._primary:
-            self._primary[id(function.node)] = reason
-            entry = self.functions.get(id(function.node))
+        if self.better_reason(reason, self._best.get(id(function))):
+            self._best[id(function)] = reason
+            entry = self.functions.get(id(function))
             if entry is not None:
                 entry.reason = reason
         if key in self._seen:
+            if self.better_reason(reason, self._sent_reason.get(id(function))):  # its worker keeps the least too
+                if self._send(function, ("enqueue", function_address(function),
+                                         class_address(owner) if owner is not None else None, reason)):
+                    self._sent_reason[id(function)] = reason
             return
         self._seen.add(key)
+        if self._send(function, ("enqueue", function_address(function),
+                                 class_address(owner) if owner is not None else None, reason)):
+            if self.better_reason(reason, self._sent_reason.get(id(function))):
+                self._sent_reason[id(function)] = reason
+            entry = self._entry(function, reason)  # what this process knows of it (see `CapturedFunction`)
+            if owner is not None and owner not in entry.owners:
+                entry.owners.append(owner)
+            if entry.body_captured and entry._scan is None and not self._scans.get(id(function)):
+                entry._scan = lambda function=function: self._scan(function).pruned
+            return
         self._queue.append((function, owner, reason))
+
+    def _scan(self, function: FunctionInfo) -> FunctionScan:
+        scan = self._scans.get(id(function))
+        if scan is None:
+            scanner = self.policy.scanner(function)
+            walk(function.node, scanner)
+            scan = self._scans[id(function)] = scanner.scan
+        return scan
 
     def _drain(self) -> None:
         while self._queue:
-            function, owner, reason = self._queue.pop(0)
-            entry = self.functions.get(id(function.node))
-            if entry is None:
-                reason = self._primary.get(id(function.node), reason)
-                entry = CapturedFunction(function, reason, body_captured=self.policy.body_captured(function),
-                                         params_captured=self.policy.params_captured(function))
-                self.functions[id(function.node)] = entry
+            function, owner, reason = self._queue.popleft()
+            key = (id(function), id(owner))
+            self._explored.add(key)
+            entry = self._entry(function, reason)
             if owner is not None and owner not in entry.owners:
                 entry.owners.append(owner)
             if not entry.body_captured:
                 continue
-            self._current = (id(function.node), id(owner))
+            self._current = key
             decorator = self.policy.decorated_by(function, owner)
             if decorator is not None:
                 self._record_decoration(decorator, function)
-            scan = self._scans.get(id(function.node))
-            if scan is None:
-                scanner = self.policy.scanner(function)
-                walk(function.node, scanner)
-                scan = self._scans[id(function.node)] = scanner.scan
-                entry.pruned = scan.pruned
+            scan = self._scan(function)
+            entry.pruned = scan.pruned
             for ordinal, call in enumerate(scan.calls):
                 self._follow_call(call, function, owner, ordinal)
             self._current = None

@@ -42,7 +42,7 @@ class Chains:
         seen = {id(start.node)}
         outer = None  # (caller file, caller name, its call's row) when the chain leaves the file
         while True:
-            entry = self.captured.functions.get(id(node.node))
+            entry = self.captured.entry(node)
             sites = self.captured.calls_to(node.node)
             if entry is None or not sites or not entry.reason.startswith(_CALLED):
                 break
@@ -63,7 +63,7 @@ class Chains:
                                      "its caller, in another file" if not _same_file(filename, start.module.path)
                                      else "its caller"))
         else:
-            entry = self.captured.functions.get(id(node.node))
+            entry = self.captured.entry(node)
             filename = str(node.module.path)
             steps.append(CaptureStep(node.display_name, self._shown(filename),
                                      self._def_row(filename, node.display_name),
@@ -163,7 +163,8 @@ def _same_file(filename: str, path: Path) -> bool:
 
 
 def _root_reason(entry: "CapturedFunction | None", function: FunctionInfo) -> str:
-    """Why a root is captured, the same whichever process explored it first: the reason it was enqueued with, or for
+    """Why a root is captured, the same whichever process explored it first: the least reason it was enqueued with
+    (`capture.reason_order`), or for
     a method captured for several classes, the first of them by file and name (`CaptureMap.finalize`'s order)."""
     if entry is None:
         return ""

@@ -169,16 +169,12 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
     # neither is served from the static cache.
     cache = None
     findings = None
-    apart = None
     if not (no_cache or run_dynamic or stdin is not None or fix):
-        from jitlint.apart import Apart
         from jitlint.cache import StaticCache
         from jitlint.discovery import discover
 
         files, errors = discover(paths, config, force_exclude)
         cache = StaticCache(cache_dir, config, enabled)
-        # Forked before the plan reads the cache: it holds no more than it lints (see `jitlint.apart`).
-        apart = Apart.start(files, config, enabled, _lint_apart_job)
         plan = cache.plan(files)
         if not plan.full and (plan.work or plan.changed):
             from jitlint.engine import enabled_policies, needs_one_process
@@ -192,8 +188,7 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                 from jitlint.engine import lint_share
 
                 progress = _Progress() if _wants_progress() else None
-                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint, progress=progress,
-                                  apart=apart)
+                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint, progress=progress)
                 if progress is not None:
                     progress.finish()
                 for note in part.notes:
@@ -207,18 +202,13 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                 cache.store(files, {path: str(path) for path in files}, [], [], {}, {}, only=[], plan=plan)
             findings = sorted([error.finding() for error in errors if error.code in enabled] + findings,
                               key=lambda finding: finding.sort_key())
-        if apart is not None and findings is not None:
-            apart.close()
-            apart = None
     if findings is None:
         from jitlint.engine import lint_run
 
         progress = _Progress() if _wants_progress() else None
         run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress,
                        jobs=jobs or os.cpu_count() or 1, keep_model=run_dynamic, record=cache is not None,
-                       policies=tuple(policy for target in confirmers for policy in target.policies), apart=apart)
-        if apart is not None:
-            apart.close()
+                       policies=tuple(policy for target in confirmers for policy in target.policies))
         if progress is not None:
             progress.finish()
         for note in run.notes:
@@ -636,13 +626,6 @@ def _watch_loop(paths, config_path, stdin_filename, respect_gitignore, force_exc
             click.echo(f"\njitlint: a file changed; checking again ({time.strftime('%H:%M:%S')}).", err=True)
     except KeyboardInterrupt:
         sys.exit(0)
-
-
-def _lint_apart_job(job, config, enabled):
-    """The work of the process `jitlint.apart` forks (it imports the engine, and LibCST, only once it has work)."""
-    from jitlint.engine import lint_apart_job
-
-    return lint_apart_job(job, config, enabled)
 
 
 def _any_included(paths: list[Path], config) -> bool:

@@ -109,8 +109,37 @@ def is_shared(node: object) -> bool:
     return id(node) in _SHARED_IDS
 
 
-def parse_module(text: str) -> cst.Module:
-    """`libcst.parse_module`, with layout nodes shared. The `libcst` package is restored before returning."""
+class Parses:
+    """What this process parsed with LibCST: whole files (by path, with how many times each) and pieces of files
+    whose index came from their summary (`jitlint.summary`: a method, a class, a top-level statement), by kind."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, int] = {}
+        self.file_bytes = 0
+        self.pieces: dict[str, int] = {}
+        self.piece_bytes = 0
+
+    def snapshot(self) -> dict:
+        return {"files": dict(self.files), "file_bytes": self.file_bytes, "pieces": dict(self.pieces),
+                "piece_bytes": self.piece_bytes}
+
+    def reset(self) -> None:
+        self.__init__()
+
+
+PARSES = Parses()
+
+
+def parse_module(text: str, path=None, snippet: str | None = None) -> cst.Module:
+    """`libcst.parse_module`, with layout nodes shared. The `libcst` package is restored before returning. `path`: the
+    file whose whole text this is; `snippet`: what kind of piece of a file it is (counted in `PARSES`)."""
+    if snippet is not None:
+        PARSES.pieces[snippet] = PARSES.pieces.get(snippet, 0) + 1
+        PARSES.piece_bytes += len(text)
+    else:
+        key = str(path) if path is not None else "<text>"
+        PARSES.files[key] = PARSES.files.get(key, 0) + 1
+        PARSES.file_bytes += len(text)
     with _LOCK:
         for name, factory in _FACTORIES.items():
             setattr(cst, name, factory)

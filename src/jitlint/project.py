@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
 import libcst as cst
 
-from jitlint.compact import CompactText
+from jitlint.compact import compact, expand
 from jitlint.literals import literal_type
 from jitlint.facts.mro import project_mro
 from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
@@ -43,13 +43,52 @@ def decorator_names(node: cst.FunctionDef | cst.ClassDef, imports: ImportTable) 
     return shared(names)
 
 
-@dataclass(eq=False)
+class Lazy:
+    """A LibCST node of a module indexed from its summary (`jitlint.summary`), parsed from the file's text when it is
+    first read: `resolve(*args)` gives it. The index's fields that hold nodes hold one of these until then."""
+
+    __slots__ = ("resolve", "args")
+
+    def __init__(self, resolve, *args) -> None:
+        self.resolve = resolve
+        self.args = args
+
+    def get(self):
+        return self.resolve(*self.args)
+
+
 class FunctionInfo:
-    name: str
-    node: cst.FunctionDef
-    module: "ModuleInfo"
-    cls: "ClassInfo | None"
-    decorators: frozenset[str]
+    """A top-level function or a method of a top-level class. `node` is its `FunctionDef`; in a module indexed
+    from its summary, it is parsed when first read."""
+
+    __slots__ = ("name", "_node", "module", "cls", "decorators", "__weakref__")
+
+    def __init__(self, name: str, node: "cst.FunctionDef | Lazy", module: "ModuleInfo", cls: "ClassInfo | None",
+                 decorators: frozenset[str]) -> None:
+        self.name = name
+        self._node = node
+        self.module = module
+        self.cls = cls
+        self.decorators = decorators
+
+    @property
+    def node(self) -> cst.FunctionDef:
+        node = self._node
+        if type(node) is Lazy:
+            node = self._node = node.get()
+        return node
+
+    @node.setter
+    def node(self, value: cst.FunctionDef) -> None:
+        self._node = value
+
+    @property
+    def parsed(self) -> bool:
+        """Whether `node` is at hand without parsing (always, in a module parsed with LibCST)."""
+        return type(self._node) is not Lazy
+
+    def __repr__(self) -> str:
+        return f"FunctionInfo({self.module.name}.{self.display_name})"
 
     @property
     def qualname(self) -> str:
@@ -121,33 +160,86 @@ class ElementOf:
 Kind = str | CallResult | MethodResult | CollectionOf | ElementOf
 
 
-@dataclass(slots=True)
+_NO_KINDS: frozenset = frozenset()
+
+
 class AttributeInfo:
     """What `self.<name>` holds in a module, seen from `__init__` (and other methods) and the class body.
 
     There is one per attribute of every class, and one more per attribute of each class that `ProjectIndex.attributes`
     merges over its bases (transformers: tens of thousands): the collections are immutable and start as the shared
     empty ones, so an attribute costs its slots and what it holds, not five empty containers (about 1 KB). Update
-    them by rebinding (`info.kinds = joined(info.kinds, {kind})`, `info.init_values += (value,)`)."""
+    them by rebinding (`info.kinds = joined(info.kinds, {kind})`, `info.init_values += (value,)`).
 
-    kinds: frozenset[Kind] = frozenset()
-    final: bool = False  # annotated `Final[...]` in the class body
-    function: str | None = None  # qualified name of a function stored in the attribute
-    constructors: frozenset[str] = frozenset()  # qualified names of the classes assigned to it
-    assigned_in: frozenset[str] = frozenset()  # names of the methods that assign `self.<name> = ...`
-    init_kinds: frozenset[Kind] = frozenset()  # kinds assigned in `__init__`: the state torch scripts
-    filled_in_init: bool = False  # `__init__` adds items (`self.x[k] = v`, `self.x.append(v)`): not empty then
-    # The bool `__init__` assigns: a literal, or the default of the `__init__` parameter assigned (the default
-    # configuration). With `constant`, torch folds `if self.flag:` to this value and prunes the other branch.
-    init_bool: bool | None = None
-    class_value: cst.BaseExpression | None = None  # `name = value` in the class body
-    annotation: cst.BaseExpression | None = None  # `name: T` in the class body
-    registered: bool = False  # register_buffer / register_parameter / add_module with this literal name
-    # The values `__init__` assigns, in source order (base classes first, once merged), for a target to type in its
-    # own terms, and the imports the class-level `annotation` is written with (it may come from a base class in
-    # another file).
-    init_values: tuple["SourceExpression", ...] = ()
-    annotation_imports: ImportTable | None = None
+    Fields:
+    - kinds: what it holds; final: annotated `Final[...]` in the class body; function: qualified name of a function
+      stored in it; constructors: qualified names of the classes assigned to it; assigned_in: names of the methods
+      that assign `self.<name> = ...`; init_kinds: kinds assigned in `__init__` (the state torch scripts);
+      filled_in_init: `__init__` adds items (`self.x[k] = v`, `self.x.append(v)`): not empty then;
+    - init_bool: the bool `__init__` assigns: a literal, or the default of the `__init__` parameter assigned (the
+      default configuration); with `constant`, torch folds `if self.flag:` to this value and prunes the other
+      branch;
+    - class_value: `name = value` in the class body; annotation: `name: T` in the class body (both parsed when first
+      read, in a module indexed from its summary);
+    - registered: register_buffer / register_parameter / add_module with this literal name;
+    - init_values: the values `__init__` assigns, in source order (base classes first, once merged), for a target to
+      type in its own terms; annotation_imports: the imports the class-level `annotation` is written with (it may
+      come from a base class in another file)."""
+
+    __slots__ = ("kinds", "final", "function", "constructors", "assigned_in", "init_kinds", "filled_in_init",
+                 "init_bool", "_class_value", "_annotation", "registered", "init_values", "annotation_imports")
+
+    def __init__(self, kinds: frozenset = _NO_KINDS, final: bool = False, function: str | None = None,
+                 constructors: frozenset = _NO_KINDS, assigned_in: frozenset = _NO_KINDS,
+                 init_kinds: frozenset = _NO_KINDS, filled_in_init: bool = False, init_bool: bool | None = None,
+                 class_value=None, annotation=None, registered: bool = False,
+                 init_values: tuple = (), annotation_imports: ImportTable | None = None) -> None:
+        self.kinds = kinds
+        self.final = final
+        self.function = function
+        self.constructors = constructors
+        self.assigned_in = assigned_in
+        self.init_kinds = init_kinds
+        self.filled_in_init = filled_in_init
+        self.init_bool = init_bool
+        self._class_value = class_value
+        self._annotation = annotation
+        self.registered = registered
+        self.init_values = init_values
+        self.annotation_imports = annotation_imports
+
+    @property
+    def class_value(self) -> cst.BaseExpression | None:
+        value = self._class_value
+        if type(value) is Lazy:
+            value = self._class_value = value.get()
+        return value
+
+    @class_value.setter
+    def class_value(self, value) -> None:
+        self._class_value = value
+
+    @property
+    def annotation(self) -> cst.BaseExpression | None:
+        value = self._annotation
+        if type(value) is Lazy:
+            value = self._annotation = value.get()
+        return value
+
+    @annotation.setter
+    def annotation(self, value) -> None:
+        self._annotation = value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AttributeInfo):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name.lstrip('_')}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"AttributeInfo({fields})"
 
 
 _SMALL_SETS: dict[frozenset, frozenset] = {}  # one instance of each small set of kinds or names, as `sys.intern`
@@ -174,47 +266,151 @@ def shared(values) -> frozenset:
     return result
 
 
-@dataclass(frozen=True, eq=False)
 class SourceExpression:
-    """An expression as written in a file, with the import table its names resolve through."""
+    """An expression as written in a file, with the import table its names resolve through (the node is parsed when
+    first read, in a module indexed from its summary)."""
 
-    node: cst.BaseExpression
-    imports: ImportTable
+    __slots__ = ("_node", "imports")
+
+    def __init__(self, node: "cst.BaseExpression | Lazy", imports: ImportTable) -> None:
+        self._node = node
+        self.imports = imports
+
+    @property
+    def node(self) -> cst.BaseExpression:
+        node = self._node
+        if type(node) is Lazy:
+            node = self._node = node.get()
+        return node
 
 
-@dataclass(eq=False)
 class ClassInfo:
-    name: str
-    node: cst.ClassDef
-    module: "ModuleInfo"
-    base_names: list[str | None]
-    methods: dict[str, FunctionInfo] = field(default_factory=dict)
-    own_attributes: dict[str, AttributeInfo] = field(default_factory=dict)
-    # Class-level `__name__ = ["a", "b"]` declarations (`__constants__`, `__slots__`, ...): the strings, by name.
-    # What they mean is a target's business.
-    string_lists: dict[str, list[str]] = field(default_factory=dict)
-    dynamic_attributes: bool = False  # setattr(self, <non-literal>, ...) somewhere: attribute sets are unknown
+    """A top-level class. `node` is its `ClassDef` (in a module indexed from its summary, parsed when first read);
+    `string_lists` holds its class-level `__name__ = ["a", "b"]` declarations (`__constants__`, `__slots__`, ...),
+    the strings by name (what they mean is a target's business); `dynamic_attributes`: setattr(self, <non-literal>,
+    ...) somewhere, so its attribute set is unknown."""
+
+    __slots__ = ("name", "_node", "module", "base_names", "methods", "own_attributes", "string_lists",
+                 "dynamic_attributes", "__weakref__")
+
+    def __init__(self, name: str, node: "cst.ClassDef | Lazy", module: "ModuleInfo", base_names: list[str | None],
+                 methods: dict | None = None, own_attributes: dict | None = None, string_lists: dict | None = None,
+                 dynamic_attributes: bool = False) -> None:
+        self.name = name
+        self._node = node
+        self.module = module
+        self.base_names = base_names
+        self.methods: dict[str, FunctionInfo] = methods if methods is not None else {}
+        self.own_attributes: dict[str, AttributeInfo] = own_attributes if own_attributes is not None else {}
+        self.string_lists: dict[str, list[str]] = string_lists if string_lists is not None else {}
+        self.dynamic_attributes = dynamic_attributes
+
+    @property
+    def node(self) -> cst.ClassDef:
+        node = self._node
+        if type(node) is Lazy:
+            node = self._node = node.get()
+        return node
+
+    @node.setter
+    def node(self, value: cst.ClassDef) -> None:
+        self._node = value
+
+    @property
+    def parsed(self) -> bool:
+        return type(self._node) is not Lazy
 
     @property
     def qualname(self) -> str:
         return f"{self.module.name}.{self.name}"
 
+    def __repr__(self) -> str:
+        return f"ClassInfo({self.module.name}.{self.name})"
 
-@dataclass(eq=False)
+
+class LazyValues(dict):
+    """A dict whose values may be `Lazy`: each is parsed when first read (`ModuleInfo.globals` of a module indexed
+    from its summary)."""
+
+    def __getitem__(self, key):
+        value = dict.__getitem__(self, key)
+        if type(value) is Lazy:
+            value = value.get()
+            dict.__setitem__(self, key, value)
+        return value
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def values(self):
+        return [self[key] for key in self]
+
+    def items(self):
+        return [(key, self[key]) for key in self]
+
+    def __reduce__(self):
+        return (LazyValues, (dict(dict.items(self)),))
+
+
+FROM_DISK = object()  # `ModuleInfo.text` of a summarized module of the run: read from its file when first asked for
+
+
 class ModuleInfo:
-    name: str
-    path: Path
-    display_name: str
-    tree: cst.Module
-    imports: ImportTable
-    linted: bool
-    classes: dict[str, ClassInfo] = field(default_factory=dict)
-    functions: dict[str, FunctionInfo] = field(default_factory=dict)
-    # The file's source, when the run has it (linted files): lets a capture policy skip a walk over a file that
-    # cannot contain what it seeks. Kept compactly (`jitlint.compact`).
-    text: str | None = CompactText(default=None)
-    # Module-level `NAME = value` assignments (the last one seen), for rules about global Python values.
-    globals: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    """One file of the project: its import table, top-level classes and functions, module-level `NAME = value`
+    assignments (`globals`, the last one seen, for rules about global Python values) and, when the run has it, its
+    source (`text`, kept compactly: `jitlint.compact`), which lets a capture policy skip a walk over a file that cannot
+    contain what it seeks. `tree` is the file's LibCST module: in a module indexed from its summary
+    (`jitlint.summary`), it and every node its classes and functions hold are parsed when first read."""
+
+    def __init__(self, name: str, path: Path, display_name: str, tree: "cst.Module | Lazy", imports: ImportTable,
+                 linted: bool, classes: dict | None = None, functions: dict | None = None, text: str | None = None,
+                 globals: dict | None = None) -> None:
+        self.name = name
+        self.path = path
+        self.display_name = display_name
+        self._tree = tree
+        self.imports = imports
+        self.linted = linted
+        self.classes: dict[str, ClassInfo] = classes if classes is not None else {}
+        self.functions: dict[str, FunctionInfo] = functions if functions is not None else {}
+        self.text = text
+        self.globals: dict[str, cst.BaseExpression] = globals if globals is not None else {}
+
+    @property
+    def tree(self) -> cst.Module:
+        tree = self._tree
+        if type(tree) is Lazy:
+            tree = self._tree = tree.get()
+        return tree
+
+    @tree.setter
+    def tree(self, value: cst.Module) -> None:
+        self._tree = value
+
+    @property
+    def parsed(self) -> bool:
+        """Whether the whole file is parsed with LibCST in this process."""
+        return type(self._tree) is not Lazy
+
+    @property
+    def text(self) -> str | None:
+        stored = self._text_stored
+        if stored is FROM_DISK:
+            from jitlint.source import decode
+
+            try:
+                text = decode(Path(self.path).read_bytes())
+            except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
+                text = None
+            self._text_stored = stored = compact(text)
+        return expand(stored)
+
+    @text.setter
+    def text(self, value) -> None:
+        self._text_stored = value if value is FROM_DISK else compact(value)
+
+    def __repr__(self) -> str:
+        return f"ModuleInfo({self.name}, {self.path})"
 
     @classmethod
     def build(cls, path: Path, display_name: str, tree: cst.Module, linted: bool, text: str | None = None,
@@ -347,10 +543,10 @@ def _reaching_value(function: cst.FunctionDef, statement: cst.Return, name: str)
     return None
 
 
-_REGISTRATIONS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
+REGISTRATIONS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
 
 
-class _SelfAssignmentCollector(cst.CSTVisitor):
+class SelfAssignmentCollector(cst.CSTVisitor):
     def __init__(self, self_name: str, info: ClassInfo, imports: ImportTable, method: FunctionInfo) -> None:
         self.self_name = self_name
         self.info = info
@@ -387,7 +583,7 @@ class _SelfAssignmentCollector(cst.CSTVisitor):
             isinstance(func, cst.Attribute)
             and isinstance(func.value, cst.Name)
             and func.value.value == self.self_name
-            and func.attr.value in _REGISTRATIONS
+            and func.attr.value in REGISTRATIONS
         ):
             name = self._literal_name(node.args[0].value)
             if name is not None:
@@ -483,7 +679,7 @@ def _collect_self_assignments(method: FunctionInfo, info: ClassInfo, imports: Im
     self_name = first_param_name(method.node)
     if self_name is None or method.bound_first_param != "instance":
         return
-    walk(method.node.body, _SelfAssignmentCollector(self_name, info, imports, method))
+    walk(method.node.body, SelfAssignmentCollector(self_name, info, imports, method))
 
 
 def value_kinds(
@@ -517,7 +713,7 @@ def value_kinds(
         return {"other"}, None
     if isinstance(value, (cst.Name, cst.Attribute)):
         qualified = imports.qualify(value)
-        if qualified in _BUILTIN_TYPES:
+        if qualified in BUILTIN_TYPES:
             return {"python-type"}, None
         if qualified and not qualified.startswith("builtins."):
             return {"reference"}, qualified
@@ -539,18 +735,18 @@ def value_kinds(
 
 
 # Builtin classes stored as values (`self.cast = float`): torch cannot convert a Python `type` (verified on 2.13).
-_BUILTIN_TYPES = frozenset(
+BUILTIN_TYPES = frozenset(
     f"builtins.{name}" for name in ("object", "int", "float", "str", "bool", "list", "dict", "tuple", "set", "type",
                                     "bytes", "complex", "frozenset")
 )
 
 # The literals whose types make a list "mixed": numbers and strings (a bytes literal counts as a string).
-_MIXABLE_LITERALS = {"int": "int", "float": "float", "str": "str", "bytes": "str"}
+MIXABLE_LITERALS = {"int": "int", "float": "float", "str": "str", "bytes": "str"}
 
 
 def _collection_kinds(collection: str, elements, imports: ImportTable, self_name: str | None) -> set[Kind]:
     """A `CollectionOf` for each element kind; "mixed-list" for literals of different types."""
-    literal_types = {_MIXABLE_LITERALS[name] for element in elements if (name := literal_type(element)) in _MIXABLE_LITERALS}
+    literal_types = {MIXABLE_LITERALS[name] for element in elements if (name := literal_type(element)) in MIXABLE_LITERALS}
     if collection == "list" and len(literal_types) > 1 and not literal_types <= {"int", "float"}:
         return {"mixed-list"}
     kinds: set[Kind] = set()
@@ -567,6 +763,16 @@ def _loaded_module(path: Path, source, project: "ProjectIndex") -> ModuleInfo:
     if kept is not None:
         return kept(path, project)
     return ModuleInfo.build(path, str(path), source.tree, linted=False, text=source.text, project=project)
+
+
+def bind_stars_once(module: ModuleInfo, project: "ProjectIndex") -> ModuleInfo:
+    """Bind the names a summarized module's star imports bring in (`names.bind_stars`, as `ModuleInfo.build` does
+    for a module it indexes), once, when it joins `project`: a summary holds no class or function whose names
+    they would change (`summary.build_module`)."""
+    if module.imports.stars and not getattr(module, "stars_bound", False):
+        module.stars_bound = True
+        bind_stars(module.imports, lambda base: getattr(project.module(base), "imports", None))
+    return module
 
 
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
@@ -830,9 +1036,11 @@ class ProjectIndex:
                 target.registered = target.registered or info.registered
                 target.filled_in_init = target.filled_in_init or info.filled_in_init
                 target.init_bool = info.init_bool if info.init_bool is not None else target.init_bool
-                target.class_value = info.class_value if info.class_value is not None else target.class_value
-                target.annotation = info.annotation if info.annotation is not None else target.annotation
-                if info.annotation is not None:
+                # (the raw slots: a value not yet parsed stays so in the merge)
+                if info._class_value is not None:
+                    target._class_value = info._class_value
+                if info._annotation is not None:
+                    target._annotation = info._annotation
                     target.annotation_imports = info.annotation_imports
                 target.init_values += info.init_values
                 for kind in info.kinds:

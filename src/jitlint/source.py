@@ -49,7 +49,7 @@ def parse_text(path: Path, display_name: str, text: str, limits: Limits = DEFAUL
         code = "JIT001" if problem[0].startswith("cannot parse") else "JIT004"
         return SourceError(path, display_name, code, problem[0], problem[1])
     try:
-        tree = layout.parse_module(text)
+        tree = layout.parse_module(text, path=path)
     except cst.ParserSyntaxError as error:
         return _syntax_error(path, display_name, text, error)
     except RecursionError:

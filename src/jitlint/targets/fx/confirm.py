@@ -49,7 +49,7 @@ def traced_roots(project, captured, factories=()) -> dict[Path, list[str]]:
             entry = captured.get(forward.node) if forward is not None else None
             if entry is None or not entry.body_captured or cls not in (entry.owners or [cls]):
                 continue
-            own = dataclasses.replace(entry, owners=[cls])
+            own = entry.with_owners([cls])
             if f"{dotted}:{name}" in factories or is_root_forward(captured.policy, own) or alone_roots(
                     captured.policy, own):
                 roots.setdefault(module.path, []).append(name)

@@ -87,7 +87,7 @@ def build_scope(project: "ProjectIndex", captured: "CaptureMap | None", info: "F
     node = info.node
     bound = info.bound_first_param
     is_method = bound is not None
-    from jitlint.targets.script.overloads import is_overload_implementation
+    from jitlint.targets.script.overload_lookup import implements_overloads
 
     found = signature(node, info.module.imports, project, is_method)
     module_owners = [owner for owner in owners if project.is_module_class(owner)]
@@ -103,7 +103,7 @@ def build_scope(project: "ProjectIndex", captured: "CaptureMap | None", info: "F
             params[self_name] = None
     elif bound == "class" and node.params.params:
         params[node.params.params[0].name.value] = None
-    overloaded = is_overload_implementation(node, info.module.tree)
+    overloaded = implements_overloads(info)
     for param in found.params:
         params[param.name] = None if overloaded else param.type
     params.update({p.name.value: None for p in _star_params(node)})

@@ -1620,18 +1620,18 @@ def _name_of(node: cst.BaseExpression) -> str | None:
 
 
 def overloaded(info: "FunctionInfo") -> bool:
-    from jitlint.targets.script.overloads import overload_group
+    from jitlint.targets.script.overload_lookup import overload_group_of
 
-    return overload_group(info.node, info.module.tree) is not None
+    return overload_group_of(info) is not None
 
 
 def declared_overloads(info: "FunctionInfo", project, is_method: bool) -> tuple[Overload, ...] | None:
     """The signatures a call of an `@torch.jit._overload` implementation is matched against: each declaration's,
     with the implementation's defaults and the parameters a declaration leaves out (torch merges them). None when
     the group is not one torch can use (JIT214 reports those)."""
-    from jitlint.targets.script.overloads import overload_group
+    from jitlint.targets.script.overload_lookup import overload_group_of
 
-    group = overload_group(info.node, info.module.tree)
+    group = overload_group_of(info)
     if group is None or group.implementation is not info.node or not group.declarations:
         return None
     implementation = signature(info.node, info.module.imports, project, is_method)
