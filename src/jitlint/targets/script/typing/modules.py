@@ -143,6 +143,8 @@ class ModuleMembers:
             return found.pop() if len(found) == 1 else None
         registered = self._registered(cls).get(name)
         if registered is not None:
+            if registered == NONE and info.assigned_in & run_fact(self.project, _InitHelpers, cls):
+                return None  # registered as None, then given a value by a method `__init__` calls
             return registered
         if info.kinds & CONTAINERS:
             kinds = info.kinds & CONTAINERS
@@ -382,13 +384,15 @@ class _Member(RunFact):
 
 
 class _Registered(RunFact):
-    """The buffers and parameters a class's `__init__`s register: a Tensor, or None registered as None."""
+    """The buffers and parameters a class's `__init__`s register, and the methods they call (`_InitHelpers`): a
+    Tensor, or None registered as None (unknown when both)."""
 
     @classmethod
     def compute(cls, project: ProjectIndex, owner: ClassInfo) -> dict:
         found: dict[str, set] = {}
-        for current in reversed(project.mro(owner)):
-            init = current.methods.get("__init__")
+        methods = [current.methods.get("__init__") for current in reversed(project.mro(owner))]
+        methods += [project.find_method(owner, name) for name in sorted(run_fact(project, _InitHelpers, owner))]
+        for init in methods:
             if init is None:
                 continue
             self_name = first_param_name(init.node)
