@@ -143,6 +143,8 @@ class ModuleMembers:
             return found.pop() if len(found) == 1 else None
         registered = self._registered(cls).get(name)
         if registered is not None:
+            if registered == NONE and info.assigned_in & run_fact(self.project, _InitHelpers, cls):
+                return None  # registered as None, then given a value by a method `__init__` calls
             return registered
         if info.kinds & CONTAINERS:
             kinds = info.kinds & CONTAINERS
@@ -226,6 +228,10 @@ class ModuleMembers:
     def _inferred(self, cls: ClassInfo, info: AttributeInfo, name: str) -> Member:
         if not info.init_values or name in run_fact(self.project, _Unpacked, cls):
             return None  # an element of an unpacked value is also stored, of a type not typed here
+        if info.assigned_in & run_fact(self.project, _InitHelpers, cls):
+            # a method `__init__` calls stores it too (`self.w = None`, then `self.populate()` stores a Parameter):
+            # torch types the value the instance holds when `__init__` returns, which is not typed here
+            return None
         init = self.project.find_method(cls, "__init__")
         scope = self._scope(cls, init) if init is not None else None
         found: list[Member] = []
@@ -426,13 +432,15 @@ class _Member(RunFact):
 
 
 class _Registered(RunFact):
-    """The buffers and parameters a class's `__init__`s register: a Tensor, or None registered as None."""
+    """The buffers and parameters a class's `__init__`s register, and the methods they call (`_InitHelpers`): a
+    Tensor, or None registered as None (unknown when both)."""
 
     @classmethod
     def compute(cls, project: ProjectIndex, owner: ClassInfo) -> dict:
         found: dict[str, set] = {}
-        for current in reversed(project.mro(owner)):
-            init = current.methods.get("__init__")
+        methods = [current.methods.get("__init__") for current in reversed(project.mro(owner))]
+        methods += [project.find_method(owner, name) for name in sorted(run_fact(project, _InitHelpers, owner))]
+        for init in methods:
             if init is None:
                 continue
             self_name = first_param_name(init.node)
@@ -452,6 +460,37 @@ class _Registered(RunFact):
 
             walk(init.node.body, Calls())
         return {name: kinds.pop() if len(kinds) == 1 else None for name, kinds in found.items()}
+
+
+class _InitHelpers(RunFact):
+    """The methods the `__init__`s of a class and its bases call on the instance (`self.populate()`), and the
+    methods those call, transitively: each is resolved on the class (a subclass's override is the one that runs)."""
+
+    @classmethod
+    def compute(cls, project: ProjectIndex, owner: ClassInfo) -> frozenset[str]:
+        found: set[str] = set()
+        pending = [init for init in (current.methods.get("__init__") for current in project.mro(owner)) if init]
+        while pending:
+            method = pending.pop()
+            self_name = first_param_name(method.node)
+            called: set[str] = set()
+
+            class Calls(OneScope):
+                scope = method.node
+
+                def visit_Call(self, node: cst.Call) -> None:
+                    func = node.func
+                    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                            and func.value.value == self_name):
+                        called.add(func.attr.value)
+
+            walk(method.node, Calls())
+            for name in sorted(called - found - {"__init__"}):
+                helper = project.find_method(owner, name)
+                if helper is not None:
+                    found.add(name)
+                    pending.append(helper)
+        return frozenset(found)
 
 
 class _Unpacked(RunFact):
