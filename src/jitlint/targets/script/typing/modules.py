@@ -143,7 +143,7 @@ class ModuleMembers:
             return found.pop() if len(found) == 1 else None
         registered = self._registered(cls).get(name)
         if registered is not None:
-            if registered == NONE and info.assigned_in & run_fact(self.project, _InitHelpers, cls):
+            if registered == NONE and self._stored_by_init_helper(cls, info):
                 return None  # registered as None, then given a value by a method `__init__` calls
             return registered
         if info.kinds & CONTAINERS:
@@ -225,10 +225,16 @@ class ModuleMembers:
             return None
         return Submodule(found.project, None, attribute=name, torch_classes=found.torch)
 
+    def _stored_by_init_helper(self, cls: ClassInfo, info: AttributeInfo) -> bool:
+        """Whether a method `__init__` calls (transitively) stores it too; the calls (whose bodies following parses)
+        are followed only for an attribute another method stores."""
+        others = info.assigned_in - {"__init__"}
+        return bool(others) and bool(others & run_fact(self.project, _InitHelpers, cls))
+
     def _inferred(self, cls: ClassInfo, info: AttributeInfo, name: str) -> Member:
         if not info.init_values or name in run_fact(self.project, _Unpacked, cls):
             return None  # an element of an unpacked value is also stored, of a type not typed here
-        if info.assigned_in & run_fact(self.project, _InitHelpers, cls):
+        if self._stored_by_init_helper(cls, info):
             # a method `__init__` calls stores it too (`self.w = None`, then `self.populate()` stores a Parameter):
             # torch types the value the instance holds when `__init__` returns, which is not typed here
             return None
@@ -438,28 +444,33 @@ class _Registered(RunFact):
     @classmethod
     def compute(cls, project: ProjectIndex, owner: ClassInfo) -> dict:
         found: dict[str, set] = {}
-        methods = [current.methods.get("__init__") for current in reversed(project.mro(owner))]
-        methods += [project.find_method(owner, name) for name in sorted(run_fact(project, _InitHelpers, owner))]
-        for init in methods:
-            if init is None:
-                continue
-            self_name = first_param_name(init.node)
-
-            class Calls(cst.CSTVisitor):
-                def visit_Call(self, node: cst.Call) -> None:
-                    func = node.func
-                    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-                            and func.value.value == self_name and func.attr.value in _REGISTRATIONS
-                            and len(node.args) >= 2 and isinstance(node.args[0].value, cst.SimpleString)):
-                        name = node.args[0].value.evaluated_value
-                        if isinstance(name, str):
-                            found.setdefault(name, set()).add(NONE if is_none(node.args[1].value) else TENSOR)
-
-                def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-                    return False
-
-            walk(init.node.body, Calls())
+        for current in reversed(project.mro(owner)):
+            cls._scan(current.methods.get("__init__"), found)
+        if any(NONE in kinds for kinds in found.values()):  # only then do the methods `__init__` calls matter
+            for name in sorted(run_fact(project, _InitHelpers, owner)):  # (following them parses their bodies)
+                cls._scan(project.find_method(owner, name), found)
         return {name: kinds.pop() if len(kinds) == 1 else None for name, kinds in found.items()}
+
+    @staticmethod
+    def _scan(init, found: dict[str, set]) -> None:
+        if init is None:
+            return
+        self_name = first_param_name(init.node)
+
+        class Calls(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                func = node.func
+                if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                        and func.value.value == self_name and func.attr.value in _REGISTRATIONS
+                        and len(node.args) >= 2 and isinstance(node.args[0].value, cst.SimpleString)):
+                    name = node.args[0].value.evaluated_value
+                    if isinstance(name, str):
+                        found.setdefault(name, set()).add(NONE if is_none(node.args[1].value) else TENSOR)
+
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                return False
+
+        walk(init.node.body, Calls())
 
 
 class _InitHelpers(RunFact):
