@@ -110,7 +110,7 @@ def settings_key(config: Config, enabled: set[str]) -> str:
         "enabled": sorted(enabled),
         "per_file_ignores": {pattern: sorted(codes) for pattern, codes in sorted(config.per_file_ignores.items())},
         "root": str(config.root),
-        "ignore_noqa": config.ignore_noqa,
+        "ignore_noqa": config.ignore_noqa, "module_bases": sorted(config.module_bases),
         "max_file_size": limits.max_file_size,
         "lint_generated": limits.lint_generated,
         # Every enabled target's settings, whatever they are (`TargetSettings.key`).

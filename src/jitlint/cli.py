@@ -570,6 +570,7 @@ def _settings_text(config, enabled: set[str]) -> str:
         ("per-file-ignores", config.per_file_ignores), ("exclude", config.exclude),
         ("respect-gitignore", config.respect_gitignore), ("baseline", config.baseline),
         ("max-file-size", config.max_file_size), ("lint-generated", config.lint_generated),
+        ("module-bases", sorted(config.module_bases)),
         ("dynamic.enabled", config.dynamic_enabled), ("dynamic.timeout", config.dynamic_timeout),
         ("dynamic.python", config.dynamic_python), ("dynamic.factories", config.dynamic_factories),
         ("dynamic.inputs", config.dynamic_inputs),

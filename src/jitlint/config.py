@@ -14,7 +14,7 @@ from jitlint.targets import DEFAULT_TARGETS, all_targets
 # The keys of [tool.jitlint] itself; each target that declares settings adds its table (`[tool.jitlint.<target>]`).
 KNOWN_KEYS = frozenset(
     {"target", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "dynamic",
-     "baseline", "max-file-size", "lint-generated", "respect-gitignore"}
+     "baseline", "max-file-size", "lint-generated", "respect-gitignore", "module-bases"}
 )
 DYNAMIC_KEYS = frozenset({"enabled", "timeout", "factories", "python", "inputs"})
 
@@ -55,6 +55,8 @@ class Config:
     max_file_size: int | None = None  # `max-file-size` in bytes (None: the default of jitlint.source); larger: JIT004
     lint_generated: bool = False  # `lint-generated`: lint files that declare themselves generated (else JIT005)
     respect_gitignore: bool = True  # `respect-gitignore`: discovery skips what `.gitignore` files ignore
+    # `module-bases`: qualified names of classes outside the linted files taken for `torch.nn.Module` subclasses
+    module_bases: frozenset[str] = frozenset()
 
     def limits(self):
         """What a run skips instead of linting (`jitlint.source.Limits`)."""
@@ -199,7 +201,7 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
     settled = {name: target for name, target in all_targets().items() if target.settings}
     _check_table(table, "tool.jitlint", KNOWN_KEYS | set(settled), path)
     config = Config(root=Path(path).resolve().parent, source=Path(path))
-    for key in ("target", "select", "ignore", "extend-select", "exclude", "extend-exclude"):
+    for key in ("target", "select", "ignore", "extend-select", "exclude", "extend-exclude", "module-bases"):
         if key in table:
             value = table[key]
             if not (isinstance(value, list) and all(isinstance(item, str) for item in value)):
@@ -211,6 +213,10 @@ def load_config(path: Path | None, start: Path | None = None) -> Config:
     config.ignore = table.get("ignore", [])
     config.extend_select = table.get("extend-select", [])
     config.exclude = table.get("exclude", []) + table.get("extend-exclude", [])
+    bases = table.get("module-bases", [])
+    if any(not all(part.isidentifier() for part in name.split(".")) for name in bases):
+        raise ConfigError(f"{path}: `module-bases` in [tool.jitlint] must be a list of qualified class names")
+    config.module_bases = frozenset(bases)
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict) or not all(
         isinstance(codes, list) and all(isinstance(code, str) for code in codes) for codes in per_file.values()

@@ -126,7 +126,7 @@ class Worker:
         self.share = share if share is not None else list(job.files)
         self.by_key = {resolved(item.path): item for item in job.summaries}
         self.outside: dict[Path, object] = {}  # modules outside the run, read on demand
-        self.project = ProjectIndex(loader=self.load)
+        self.project = ProjectIndex(loader=self.load, module_bases=job.config.module_bases)
         self.sources: dict[Path, SourceFile] = {}  # the files parsed here, by resolved path
         self.order: dict[Path, int] = {resolved(path): number for number, path in enumerate(job.files)}
         self.errors: list[SourceError] = []

@@ -16,9 +16,10 @@ import libcst as cst
 
 from jitlint.compact import compact, expand
 from jitlint.literals import literal_type
-from jitlint.facts.mro import project_mro
+from jitlint.facts.external_bases import ExternalClass, external_class
+from jitlint.facts.mro import is_inert, project_mro
 from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
-from jitlint.facts.syntax import binds, returns_in
+from jitlint.facts.syntax import reaching_value, returns_in
 from jitlint.names import ImportTable, bind_stars, dotted_name, star_closure, first_param_name, module_name_for, resolved, guarded_definitions
 from jitlint.walk import walk
 
@@ -506,43 +507,6 @@ def _return_statements(function: cst.FunctionDef) -> list[cst.Return]:
     return [statement for statement in returns_in(function) if statement.value is not None]
 
 
-class _Contains(cst.CSTVisitor):
-    def __init__(self, target: cst.CSTNode) -> None:
-        self.target = target
-        self.found = False
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if node is self.target:
-            self.found = True
-        return not self.found
-
-
-def _contains(node: cst.CSTNode, target: cst.CSTNode) -> bool:
-    finder = _Contains(target)
-    walk(node, finder)
-    return finder.found
-
-
-def _reaching_value(function: cst.FunctionDef, statement: cst.Return, name: str) -> cst.BaseExpression | None:
-    """The value of `name = value`, a statement of the function's own top-level body, when it is the one
-    assignment to `name` that reaches `statement`: the top-level statement holding the return, and every statement
-    between the two, bind `name` nowhere (a loop or branch that may re-bind it makes the value unknown: None)."""
-    body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
-    holder = next((index for index, top in enumerate(body) if _contains(top, statement)), None)
-    if holder is None:
-        return None
-    if binds(body[holder], name):
-        return None
-    for top in reversed(body[:holder]):
-        if (isinstance(top, cst.SimpleStatementLine) and len(top.body) == 1 and isinstance(top.body[0], cst.Assign)
-                and len(top.body[0].targets) == 1 and isinstance(top.body[0].targets[0].target, cst.Name)
-                and top.body[0].targets[0].target.value == name):
-            return top.body[0].value
-        if binds(top, name):
-            return None
-    return None
-
-
 REGISTRATIONS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
 
 
@@ -786,7 +750,9 @@ def dotted_chains(text: str) -> frozenset[str]:
 class ProjectIndex:
     """All modules of a run, and the classes and functions they define, resolved by qualified name."""
 
-    def __init__(self, loader: "Callable[[Path], SourceFile | None] | None" = None) -> None:
+    def __init__(self, loader: "Callable[[Path], SourceFile | None] | None" = None,
+                 module_bases: frozenset[str] = frozenset()) -> None:
+        self.module_bases = module_bases  # `module-bases` of the configuration: more library module classes
         self.modules: dict[str, ModuleInfo] = {}
         self._roots: list[Path] = []
         self._packages: set[str] = set()
@@ -994,13 +960,20 @@ class ProjectIndex:
         return found[1]
 
     def torch_bases(self, cls: ClassInfo) -> set[str]:
-        """The torch classes a project class derives from, through any depth of project classes."""
+        """The torch classes a project class derives from, through any depth of project classes; a base the run does
+        not resolve that is a library's module class (`jitlint.facts.external_bases`) adds its name and its torch
+        classes."""
         found = set()
         for current in self.mro(cls):
             for base in current.base_names:
                 if base and base.startswith("torch."):
                     found.add(base)
+                elif base and not is_inert(base) and (external := self.external_base(base)) is not None:
+                    found.update((external.name, *external.torch))
         return found
+
+    def external_base(self, qualified: str) -> ExternalClass | None:
+        return None if self.resolve_class(qualified) else external_class(qualified, self.module_bases)
 
     def is_module_class(self, cls: ClassInfo) -> bool:
         key = id(cls)
@@ -1096,7 +1069,7 @@ class ProjectIndex:
     def element_kinds(self, kind: ElementOf, owner: ClassInfo) -> set[Kind]:
         """The unresolved kinds of element `kind.index` of what the called function returns, over its `return`
         statements: each must return a tuple display of enough elements (else "other"); an element that is a local
-        name is followed to the one assignment that reaches the return (see `_reaching_value`)."""
+        name is followed to the one assignment that reaches the return (see `jitlint.facts.syntax.reaching_value`)."""
         source = kind.source
         if isinstance(source, MethodResult):
             function = self.find_method(owner, source.name)
@@ -1116,7 +1089,7 @@ class ProjectIndex:
                 continue
             element = items[kind.index].value
             if isinstance(element, cst.Name) and element.value not in ("None", "True", "False"):
-                element = _reaching_value(function.node, statement, element.value)
+                element = reaching_value(function.node, statement, element.value)
                 if element is None:
                     kinds.add("other")
                     continue

@@ -240,3 +240,40 @@ def path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
 
     walk(root, Path())
     return found
+
+
+class _Contains(cst.CSTVisitor):
+    def __init__(self, target: cst.CSTNode) -> None:
+        self.target = target
+        self.found = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if node is self.target:
+            self.found = True
+        return not self.found
+
+
+def _contains(node: cst.CSTNode, target: cst.CSTNode) -> bool:
+    finder = _Contains(target)
+    walk(node, finder)
+    return finder.found
+
+
+def reaching_value(function: cst.FunctionDef, statement: cst.Return, name: str) -> cst.BaseExpression | None:
+    """The value of `name = value`, a statement of the function's own top-level body, when it is the one
+    assignment to `name` that reaches `statement`: the top-level statement holding the return, and every statement
+    between the two, bind `name` nowhere (a loop or branch that may re-bind it makes the value unknown: None)."""
+    body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
+    holder = next((index for index, top in enumerate(body) if _contains(top, statement)), None)
+    if holder is None:
+        return None
+    if binds(body[holder], name):
+        return None
+    for top in reversed(body[:holder]):
+        if (isinstance(top, cst.SimpleStatementLine) and len(top.body) == 1 and isinstance(top.body[0], cst.Assign)
+                and len(top.body[0].targets) == 1 and isinstance(top.body[0].targets[0].target, cst.Name)
+                and top.body[0].targets[0].target.value == name):
+            return top.body[0].value
+        if binds(top, name):
+            return None
+    return None
