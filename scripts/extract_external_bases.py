@@ -14,7 +14,11 @@ their method-resolution orders outside torch, is recorded by its defining name w
   spells them (`torch.nn.Module`, `torch.nn.ModuleDict`, `torch.nn._Loss`); `object`, `abc` and `typing` left out;
 - `names`: the attributes its own body defines (methods, properties, class attributes), and `properties` those of
   them that are properties (torch.jit.script compiles every property of a module it scripts);
-- `unused_properties`: `__jit_unused_properties__` where its own body sets it (what torch.jit.script skips).
+- `unused_properties`: `__jit_unused_properties__` where its own body sets it (what torch.jit.script skips), and
+  `unscriptable_properties` those of them torch 2.13 fails to compile: a subclass whose list leaves out that one
+  name, built without arguments, is scripted through the class's own entry point when it has one
+  (`to_torchscript()`, which sets what the library needs while scripting) or `torch.jit.script`; recorded only when
+  the same subclass leaving out nothing scripts.
 
 `aliases` maps every public spelling (`lightning.LightningModule`, `pytorch_lightning.LightningModule`) to the
 defining name. Run it with the library versions the table names (`libraries`); `--check` skips, saying so, a library
@@ -84,7 +88,34 @@ def describe(cls) -> dict:
     entry["properties"] = sorted(name for name, value in own.items() if isinstance(value, property))
     if isinstance(own.get("__jit_unused_properties__"), (list, tuple)):
         entry["unused_properties"] = sorted(own["__jit_unused_properties__"])
+        failing = unscriptable(cls, list(own["__jit_unused_properties__"]))
+        if failing is not None:
+            entry["unscriptable_properties"] = failing
     return entry
+
+
+def _scripts(cls, unused: list[str]) -> bool:
+    import torch
+
+    probe = type(f"Probe{cls.__name__}", (cls,), {"__jit_unused_properties__": unused, "__module__": __name__,
+                                                   "forward": _identity})
+    try:
+        module = probe()
+        module.to_torchscript() if hasattr(module, "to_torchscript") else torch.jit.script(module)
+    except Exception:
+        return False
+    return True
+
+
+def _identity(self, x):  # TorchScript takes an unannotated parameter for a Tensor
+    return x
+
+
+def unscriptable(cls, unused: list[str]) -> list[str] | None:
+    """The names of `unused` whose property torch fails to compile (see the module's docstring); None: unknown."""
+    if not _scripts(cls, unused):
+        return None
+    return sorted(name for name in unused if not _scripts(cls, [other for other in unused if other != name]))
 
 
 def build(libraries=LIBRARIES) -> dict:

@@ -126,3 +126,18 @@ def covered_lines(source: str, row: int) -> range:
 def points_at(result: Verdict, source: str, row: int) -> bool:
     """torch's line is `row`, or inside the statement (or compound statement header) a finding on `row` covers."""
     return result.line is not None and (result.line == row or result.line in covered_lines(source, row))
+
+
+def missing_import(source: str) -> str | None:
+    """The first top-level module `source` imports that is not installed (an example of a library's class, such
+    as Lightning's, is checked against torch only where the library is), or None."""
+    import ast
+    import importlib.util
+
+    for node in ast.parse(source).body:
+        names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                 else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else [])
+        for name in names:
+            if importlib.util.find_spec(name.split(".")[0]) is None:
+                return name.split(".")[0]
+    return None

@@ -112,7 +112,10 @@ def script_file(path: Path, package_root: Path | None = None) -> ScriptResult:
                 except Exception as error:
                     return _failure("build", error, path, name)
                 try:
-                    torch.jit.script(instance)
+                    # A class that brings its own entry point (Lightning's `to_torchscript`, which sets what its
+                    # properties need while torch reads them) is scripted through it, as its users script it.
+                    scripting = getattr(instance, "to_torchscript", None)
+                    scripting() if callable(scripting) else torch.jit.script(instance)
                 except Exception as error:  # RuntimeError, NotSupportedError, and a few Python errors
                     return _failure("script", error, path, name)
     finally:

@@ -26,13 +26,15 @@ _TABLE = Path(__file__).resolve().parents[1] / "data" / "external_bases.json"
 class ExternalClass:
     """A class outside the run: `torch` the torch classes of its order (spelled as `ImportTable.qualify` spells
     them); `names` the attributes the classes of its order outside torch define (None: unknown, a class the user
-    declared); `unused_properties` the `__jit_unused_properties__` torch.jit.script reads on it (None: not set)."""
+    declared); `unused_properties` the `__jit_unused_properties__` torch.jit.script reads on it (None: not set), and
+    `unscriptable` those of them torch fails to compile (what a subclass's own list must keep)."""
 
     name: str
     torch: tuple[str, ...]
     names: frozenset[str] | None
     properties: frozenset[str] | None
     unused_properties: tuple[str, ...] | None
+    unscriptable: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +58,7 @@ def external_class(qualified: str, declared: frozenset[str] = frozenset()) -> Ex
             return None  # a mixin of a module class, not a module itself
         names: set[str] = set()
         properties: set[str] = set()
-        unused = None
+        unused, unscriptable = None, frozenset()
         for base in order:
             found = data["classes"].get(base)
             if found is None:
@@ -65,7 +67,8 @@ def external_class(qualified: str, declared: frozenset[str] = frozenset()) -> Ex
             properties.update(found["properties"])
             if unused is None and "unused_properties" in found:
                 unused = tuple(found["unused_properties"])  # torch reads the attribute: the first class setting it
-        return ExternalClass(name, torch, frozenset(names), frozenset(properties), unused)
+                unscriptable = frozenset(found.get("unscriptable_properties", ()))
+        return ExternalClass(name, torch, frozenset(names), frozenset(properties), unused, unscriptable)
     if qualified in declared:
         return ExternalClass(qualified, ("torch.nn.Module",), None, None, None)
     return None

@@ -370,6 +370,9 @@ class ScriptPolicy(CapturePolicy):
         unused = set()
         for current in self.project.mro(cls):
             unused.update(current.string_lists.get("__jit_unused_properties__", ()))
+        for base in self.project.torch_bases(cls):  # a library base's list (`jitlint.facts.external_bases`)
+            external = None if base.startswith("torch.") else self.project.external_base(base)
+            unused.update(external.unused_properties or () if external is not None else ())
         seen: set[str] = set()
         for current in self.project.mro(cls):
             for name, method in current.methods.items():
