@@ -138,3 +138,85 @@ def test_a_run_captures_the_forward_of_a_declared_base_s_subclass(tmp_path):
     config = Config(root=tmp_path, module_bases=frozenset({"mypkg.base.Base"}))
     declared = lint_files({"model.py": source}, tmp_path, codes=codes_for("fx"), config=config)
     assert [(finding.code, finding.location.row) for finding in declared] == [("FX201", 7)]
+
+
+def _jit636(tmp_path, source: str, config=None) -> list[int]:
+    findings = lint_files({"model.py": source}, tmp_path, codes=codes_for("script"), config=config)
+    return [finding.location.row for finding in findings if finding.code == "JIT636"]
+
+
+def test_an_own_list_that_drops_the_library_s_is_flagged_where_it_is_set(tmp_path):
+    source = """
+        import pytorch_lightning as pl
+
+        class Net(pl.LightningModule):
+            __jit_unused_properties__ = ["extra", "trainer"]
+
+            def forward(self, x):
+                return x
+        """
+    assert _jit636(tmp_path, source) == [5]
+
+
+def test_lists_jitlint_cannot_blame_on_the_library_are_left_alone(tmp_path):
+    extended = """
+        import pytorch_lightning as pl
+
+        class Net(pl.LightningModule):
+            __jit_unused_properties__ = pl.LightningModule.__jit_unused_properties__ + ["extra"]
+
+            def forward(self, x):
+                return x
+        """
+    assert _jit636(tmp_path, extended) == []
+    below_a_project_list = """
+        import pytorch_lightning as pl
+
+        class Base(pl.LightningModule):
+            __jit_unused_properties__ = pl.LightningModule.__jit_unused_properties__ + ["extra"]
+
+        class Net(Base):
+            __jit_unused_properties__ = Base.__jit_unused_properties__ + ["more"]
+
+            def forward(self, x):
+                return x
+        """
+    assert _jit636(tmp_path, below_a_project_list) == []
+    declared = """
+        from mypkg.base import Base
+
+        class Net(Base):
+            __jit_unused_properties__ = ["extra"]
+
+            def forward(self, x):
+                return x
+        """
+    config = Config(root=tmp_path, module_bases=frozenset({"mypkg.base.Base"}))
+    assert _jit636(tmp_path, declared, config) == []  # a declared base's list is unknown
+    compilable_only = """
+        import pytorch_lightning as pl
+
+        class Net(pl.LightningModule):
+            __jit_unused_properties__ = [name for name in pl.LightningModule.__jit_unused_properties__]
+
+            def forward(self, x):
+                return x
+        """
+    assert _jit636(tmp_path, compilable_only) == []  # a list built by an expression: not read
+
+
+def test_dropping_only_properties_torch_compiles_is_silent(tmp_path):
+    """`automatic_optimization` and `dtype` compile (the table, from scripting a subclass leaving each out)."""
+    kept = sorted(external_class("lightning.LightningModule").unscriptable)
+    assert "dtype" not in kept and "automatic_optimization" not in kept and len(kept) == 15
+    source = f"""
+import lightning as L
+
+class Net(L.LightningModule):
+    __jit_unused_properties__ = {kept!r}
+
+    def forward(self, x):
+        return x
+"""
+    assert _jit636(tmp_path, source) == []
+    assert _jit636(tmp_path, source.replace("'trainer'", "'extra'")) == [5]
