@@ -29,8 +29,28 @@ GATE = """class Gate(nn.Module):
         return -x"""
 
 
+HELPER_FILT = """
+        def prep(h, device=None):
+            return torch.tensor(h, dtype=torch.float, device=device).reshape(1, -1)
+
+
+        def filt(x, filters):
+            convert = [not isinstance(f, torch.Tensor) for f in filters]
+            if True in convert:
+                h0, h1 = [prep(f, device=x.device) for f in filters]
+            else:
+                h0, h1 = filters
+            if h0.shape != (1, 2):{mark}
+                h0 = h0.reshape(1, 2)
+            return x * h0.sum() + x * h1.sum()
+        """
+
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
+    # `True in [...]` of a list whose every item is False is False, whatever its length
+    "constant-list-membership": model("return filt(x, (self.h0, self.h1))", extra=HELPER_FILT.format(mark=""),
+                                      init='self.register_buffer("h0", prep([0.5, 0.5]))\n'
+                                           'self.register_buffer("h1", prep([0.5, -0.5]))'),
     "tuple-unpack-shape": model("B, C = x.shape\nreturn x.view(B, C)"),
     "zeros-of-shape": model("return torch.zeros(x.shape)"),
     "zeros-of-size-tuple": model("return torch.zeros((x.size(0), 3))"),
@@ -101,6 +121,10 @@ TRACES = {
 
 # Patterns symbolic_trace rejects (the first marked line is where it stops) or silently mis-traces (warnings).
 FAILS = {
+    # the same test of plain lists: converted with a traced device, so the shape test is on a Proxy
+    "constant-list-membership-lists": model("return filt(x, self.filters)",
+                                            extra=HELPER_FILT.format(mark="  # error: FX201"),
+                                            init="self.filters = ([0.5, 0.5], [0.5, -0.5])"),
     "if-shape": model("if x.shape[0] > 1:  # error: FX201\n    x = x + 1\nreturn x"),
     "flag-parameter": model("if flip:  # error: FX201\n    x = x.flip(0)\nreturn x", signature="self, x, flip=False"),
     "assert-shape": model('assert x.shape[1] == 4, "four"  # error: FX201\nreturn x'),

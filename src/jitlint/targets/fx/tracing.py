@@ -53,7 +53,9 @@ from jitlint.project import (
 )
 from jitlint.targets.fx.appends import appended
 from jitlint.targets.fx.external import ExternalCallable, built_to_trace, external_callable, outside_name
-from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
+from jitlint.targets.fx.literals import (
+    NOT_CONSTANT, compare_constants, fold_constants, literal_value, never_equal, unless_none,
+)
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
     BuiltinOnProxy,
     ExternalRejects,
@@ -1210,6 +1212,12 @@ class FunctionTrace(FlowDomain[Value]):
                 return None
             if isinstance(element, Const) and items is not None and all(isinstance(i, Const) for i in items):
                 return any(element.value == i.value for i in items)
+            if isinstance(element, Const) and items is None and (
+                    container.item == EMPTY or isinstance(container.item, Const)
+                    and never_equal(element.value, container.item.value)):
+                # every item (however many) is one constant other than the element: `True in [not isinstance(f,
+                # torch.Tensor) for f in filters]` of real tensors is False
+                return False
             if isinstance(element, TypeValue) and items is not None and all(isinstance(i, TypeValue) for i in items):
                 return any(element.name == i.name for i in items)
             return None
