@@ -28,6 +28,28 @@ GATE = """class Gate(nn.Module):
             return x
         return -x"""
 
+BLOCK = """class Block(nn.Module):
+    def __init__(self, channels=4, context_channels={default}):
+        super().__init__()
+        {guard_line}
+        if {guard}:
+            self.context_layer = nn.Linear(4, channels)
+        self.linear = nn.Linear(channels, channels)
+
+    def forward(self, inputs, context=None):
+        out = self.linear(inputs)
+        if {read_guard}:{note}
+            out = out + self.context_layer(context){mark}
+        return out
+"""
+
+
+def block(default="None", guard="context_channels is not None", read_guard="context is not None", mark="",
+          guard_line="self.use_context = context_channels is not None") -> str:
+    note = "  # error: FX221" if read_guard == "context is not None" else ""  # the placeholder's None-check
+    return H + BLOCK.format(default=default, guard=guard, read_guard=read_guard, mark=mark, guard_line=guard_line,
+                            note=note)
+
 
 HELPER_FILT = """
         def prep(h, device=None):
@@ -47,6 +69,8 @@ HELPER_FILT = """
 
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
+    # an attribute read where the module's own flag guards it
+    "attribute-read-under-own-flag": block(read_guard="self.use_context"),
     # `True in [...]` of a list whose every item is False is False, whatever its length
     "constant-list-membership": model("return filt(x, (self.h0, self.h1))", extra=HELPER_FILT.format(mark=""),
                                       init='self.register_buffer("h0", prep([0.5, 0.5]))\n'
@@ -121,6 +145,13 @@ TRACES = {
 
 # Patterns symbolic_trace rejects (the first marked line is where it stops) or silently mis-traces (warnings).
 FAILS = {
+    # `__init__` sets it only for a non-default argument; `context is not None` is True on a placeholder
+    "attribute-absent-with-defaults": block(mark="  # error: FX214"),
+    # look-alikes that trace (only the placeholder's None-check is noted): `__init__` sets it for the defaults
+    "attribute-set-by-default": block(default="4"),
+    "attribute-set-when-none": block(guard="context_channels is None", guard_line="pass"),
+    "attribute-absent-with-a-default-given": block(default="4", guard="not context_channels", guard_line="pass",
+                                                   mark="  # error: FX214"),
     # the same test of plain lists: converted with a traced device, so the shape test is on a Proxy
     "constant-list-membership-lists": model("return filt(x, self.filters)",
                                             extra=HELPER_FILT.format(mark="  # error: FX201"),

@@ -51,12 +51,14 @@ from jitlint.project import (
     FunctionInfo,
     ModuleInfo,
 )
+from jitlint.targets.fx.absent import absent_with_defaults
 from jitlint.targets.fx.appends import appended
 from jitlint.targets.fx.external import ExternalCallable, built_to_trace, external_callable, outside_name
 from jitlint.targets.fx.literals import (
     NOT_CONSTANT, compare_constants, fold_constants, literal_value, never_equal, unless_none,
 )
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
+    AbsentAttribute,
     BuiltinOnProxy,
     ExternalRejects,
     FinfoOfProxy,
@@ -312,7 +314,8 @@ class TracingModel:
         if function.bound_first_param == "instance":
             self_name = first_param_name(function.node)
             if self_name is not None:
-                params = {self_name: Module(frozenset([owner] if owner is not None else ())), **params}
+                params = {self_name: Module(frozenset([owner] if owner is not None else ()),
+                                            with_defaults=bool(flags.get("root"))), **params}
         return Context(tuple(params.items()), owner, **flags)
 
     # -- calls ------------------------------------------------------------------------------------------------
@@ -1215,8 +1218,7 @@ class FunctionTrace(FlowDomain[Value]):
             if isinstance(element, Const) and items is None and (
                     container.item == EMPTY or isinstance(container.item, Const)
                     and never_equal(element.value, container.item.value)):
-                # every item (however many) is one constant other than the element: `True in [not isinstance(f,
-                # torch.Tensor) for f in filters]` of real tensors is False
+                # every item is one other constant: `True in [not isinstance(f, torch.Tensor) for f in filters]`
                 return False
             if isinstance(element, TypeValue) and items is not None and all(isinstance(i, TypeValue) for i in items):
                 return any(element.name == i.name for i in items)
@@ -1245,7 +1247,7 @@ class FunctionTrace(FlowDomain[Value]):
         if isinstance(base, cst.Name) and base.value == self.self_name and not self.is_rebound(base.value):
             if self.frame is not None and _SELF + node.attr.value in self.frame.values:
                 return self.frame.values[_SELF + node.attr.value]  # assigned earlier in this function
-            return self.self_attribute(node.attr.value)
+            return self.own_attribute(node, node.attr.value)
         return self.attribute(self.ev(base), node.attr.value)
 
     def is_rebound(self, name: str) -> bool:
@@ -1276,6 +1278,15 @@ class FunctionTrace(FlowDomain[Value]):
             # methods, so what is left is a Proxy (or an object the model does not know).
             return PROXY if value.maybe_proxy and name not in _CONTAINER_METHODS else value
         return CONCRETE
+
+    def own_attribute(self, node: cst.CSTNode, name: str) -> Value:
+        """`self.<name>`; absent from the root built with its defaults: AttributeError, where every run reads it."""
+        if self.owner is not None and self.definite and getattr(self.name_value(self.self_name), "with_defaults", 0):
+            skipped = absent_with_defaults(self.project, self.owner, name)
+            if skipped is not None:
+                self.report(AbsentAttribute(node, name, skipped.test, skipped.when))
+                return OPAQUE
+        return self.self_attribute(name)
 
     def self_attribute(self, name: str) -> Value:
         classes = [cls for cls in ([self.owner] if self.owner else [])]
@@ -1719,13 +1730,13 @@ class FunctionTrace(FlowDomain[Value]):
         if methods:
             results = []
             for owner, method in methods:
-                bound = Module(frozenset([owner])) if method.bound_first_param == "instance" else (
+                bound = self.name_value(self.self_name) if method.bound_first_param == "instance" else (
                     TypeValue(owner.qualname) if method.bound_first_param == "class" else None)
                 results.append(self.project_call(node, method, owner, args, bound))
             return join_all(results)
         if owners and self.project.is_module_class(self.owner) and external_callable(f"torch.nn.Module.{name}"):
             return self.method_call(node, Module(frozenset(owners)), name, args, node.func)  # `self.to(x.device)`
-        value = self.self_attribute(name)
+        value = self.own_attribute(node.func, name)
         return self.call_value(node, value, args)
 
     def super_call(self, node: cst.Call, name: str, args: Arguments) -> Value:
