@@ -50,6 +50,16 @@ def block(default="None", guard="context_channels is not None", read_guard="cont
     return H + BLOCK.format(default=default, guard=guard, read_guard=read_guard, mark=mark, guard_line=guard_line,
                             note=note)
 
+AUTOGRAD = """class Halve(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k):
+        ctx.k = k
+        {body}
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None"""
+
 
 HELPER_FILT = """
         def prep(h, device=None):
@@ -69,6 +79,8 @@ HELPER_FILT = """
 
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
+    # `Function.apply` runs the subclass's forward with the Proxies (after a `ctx`)
+    "autograd-function-apply": model("return Halve.apply(x, 2)", extra=AUTOGRAD.format(body="return x[..., :k] * 2")),
     # an attribute read where the module's own flag guards it
     "attribute-read-under-own-flag": block(read_guard="self.use_context"),
     # `True in [...]` of a list whose every item is False is False, whatever its length
@@ -145,6 +157,8 @@ TRACES = {
 
 # Patterns symbolic_trace rejects (the first marked line is where it stops) or silently mis-traces (warnings).
 FAILS = {
+    "autograd-function-apply-branches": model("return Halve.apply(x, 2)", extra=AUTOGRAD.format(
+        body="if x.shape[-1] > k:  # error: FX201\n            return x[..., :k]\n        return x")),
     # `__init__` sets it only for a non-default argument; `context is not None` is True on a placeholder
     "attribute-absent-with-defaults": block(mark="  # error: FX214"),
     # look-alikes that trace (only the placeholder's None-check is noted): `__init__` sets it for the defaults

@@ -54,9 +54,8 @@ from jitlint.project import (
 from jitlint.targets.fx.absent import absent_with_defaults
 from jitlint.targets.fx.appends import appended
 from jitlint.targets.fx.external import ExternalCallable, built_to_trace, external_callable, outside_name
-from jitlint.targets.fx.literals import (
-    NOT_CONSTANT, compare_constants, fold_constants, literal_value, never_equal, unless_none,
-)
+from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, never_equal
+from jitlint.targets.fx.literals import unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
     AbsentAttribute,
     BuiltinOnProxy,
@@ -89,6 +88,7 @@ from jitlint.targets.fx.trace import (
     TRACE_TIME_VALUES,
     alone_roots,
     attribute_only_classes,
+    autograd_forward,
     is_root_forward,
     torch_forward,
     torch_forward_override,
@@ -1282,8 +1282,7 @@ class FunctionTrace(FlowDomain[Value]):
     def own_attribute(self, node: cst.CSTNode, name: str) -> Value:
         """`self.<name>`; absent from the root built with its defaults: AttributeError, where every run reads it."""
         if self.owner is not None and self.definite and getattr(self.name_value(self.self_name), "with_defaults", 0):
-            skipped = absent_with_defaults(self.project, self.owner, name)
-            if skipped is not None:
+            if (skipped := absent_with_defaults(self.project, self.owner, name)) is not None:
                 self.report(AbsentAttribute(node, name, skipped.test, skipped.when))
                 return OPAQUE
         return self.self_attribute(name)
@@ -1981,10 +1980,12 @@ class FunctionTrace(FlowDomain[Value]):
             # `Cls.method(...)` of a project class
             cls = self.project.resolve_class(head)
             if cls is not None:
-                method = self.project.find_method(cls, last)
+                method = self.project.find_method(cls, last) or autograd_forward(self.project, cls, last)
                 if method is not None:
                     bound = TypeValue(cls.qualname) if method.bound_first_param == "class" else None
-                    return self.project_call(node, method, cls, self.arguments(node), bound)
+                    args = self.arguments(node)  # `Function.apply(...)` runs `forward(ctx, ...)`:
+                    args = replace(args, positional=[OPAQUE, *args.positional]) if method.name != last else args
+                    return self.project_call(node, method, cls, args, bound)
         if target is None and "." in qualified:
             # a name outside the project that a project module re-exports (`base_distributions.Normal`, where
             # the package did `import torch.distributions as base_distributions`)
