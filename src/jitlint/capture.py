@@ -193,9 +193,7 @@ class CapturePolicy:
         return ()
 
     def runs_instead(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
-        """The project method a `Cls.<name>(...)` call runs when `Cls` inherits `<name>` from outside the project
-        (`Function.apply` runs the subclass's `forward`, given one argument before the call's)."""
-        return None
+        """The method (bound to one argument) that `Cls.<name>(...)`, inherited from outside the project, runs."""
 
     def decorated_by(self, function: FunctionInfo, owner: ClassInfo | None) -> FunctionInfo | None:
         """The project function whose result stands in for a captured function (the decorator the capture sees
