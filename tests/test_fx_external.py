@@ -59,9 +59,14 @@ def test_the_loaded_table_knows_every_name():
     assert external.external_callable("einops.not_a_function") is None
 
 
+def distribution(library: str) -> str:
+    """The distribution that installs the importable package `library` (`pywt` is PyWavelets')."""
+    return next(iter(importlib.metadata.packages_distributions().get(library, [])), library)
+
+
 def installed(library: str) -> bool:
     try:
-        importlib.metadata.version(library)
+        importlib.metadata.version(distribution(library))
     except importlib.metadata.PackageNotFoundError:
         return False
     return True
@@ -82,7 +87,7 @@ def test_torch_does_what_the_table_says(index, traced):
     if not installed(library):
         pytest.skip(f"{library} is not installed")
     result = traced[f"case{index}"]
-    version = importlib.metadata.version(library)
+    version = importlib.metadata.version(distribution(library))
     if entry["proxy"] == "traces":
         assert result.ok, f"{entry['names'][0]} ({library} {version}): {result}"
         return

@@ -28,9 +28,74 @@ GATE = """class Gate(nn.Module):
             return x
         return -x"""
 
+BLOCK = """class Block(nn.Module):
+    def __init__(self, channels=4, context_channels={default}):
+        super().__init__()
+        {guard_line}
+        if {guard}:
+            self.context_layer = nn.Linear(4, channels)
+        self.linear = nn.Linear(channels, channels)
+
+    def forward(self, inputs, context=None):
+        out = self.linear(inputs)
+        if {read_guard}:{note}
+            out = out + self.context_layer(context){mark}
+        return out
+"""
+
+
+def block(default="None", guard="context_channels is not None", read_guard="context is not None", mark="",
+          guard_line="self.use_context = context_channels is not None") -> str:
+    note = "  # error: FX221" if read_guard == "context is not None" else ""  # the placeholder's None-check
+    return H + BLOCK.format(default=default, guard=guard, read_guard=read_guard, mark=mark, guard_line=guard_line,
+                            note=note)
+
+AUTOGRAD = """class Halve(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k):
+        ctx.k = k
+        {body}
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None"""
+
+
+HELPER_FILT = """
+        def prep(h, device=None):
+            return torch.tensor(h, dtype=torch.float, device=device).reshape(1, -1)
+
+
+        def filt(x, filters):
+            convert = [not isinstance(f, torch.Tensor) for f in filters]
+            if True in convert:
+                h0, h1 = [prep(f, device=x.device) for f in filters]
+            else:
+                h0, h1 = filters
+            if h0.shape != (1, 2):{mark}
+                h0 = h0.reshape(1, 2)
+            return x * h0.sum() + x * h1.sum()
+        """
 
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
+    # a read in a branch of a conditional expression on the module's own flag, which the project sets both ways
+    "attribute-read-in-an-undecided-ternary": (H + "class SE(nn.Module):\n"
+        "    def __init__(self, channels=4, use_conv=True):\n        super().__init__()\n"
+        "        self.use_conv = use_conv\n        if use_conv:\n            self.conv = nn.Conv1d(channels, channels, 1)\n"
+        "        else:\n            self.fc = nn.Linear(channels, channels)\n\n"
+        "    def forward(self, x):\n        return self.conv(x) if self.use_conv else self.fc(x)\n\n\n"
+        "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.a = SE(use_conv=False)\n        self.b = SE()\n\n"
+        "    def forward(self, x):\n        return self.b(self.a(x))\n"),
+    # `Function.apply` runs the subclass's forward with the Proxies (after a `ctx`)
+    "autograd-function-apply": model("return Halve.apply(x, 2)", extra=AUTOGRAD.format(body="return x[..., :k] * 2")),
+    # an attribute read where the module's own flag guards it
+    "attribute-read-under-own-flag": block(read_guard="self.use_context"),
+    # `True in [...]` of a list whose every item is False is False, whatever its length
+    "constant-list-membership": model("return filt(x, (self.h0, self.h1))", extra=HELPER_FILT.format(mark=""),
+                                      init='self.register_buffer("h0", prep([0.5, 0.5]))\n'
+                                           'self.register_buffer("h1", prep([0.5, -0.5]))'),
     "tuple-unpack-shape": model("B, C = x.shape\nreturn x.view(B, C)"),
     "zeros-of-shape": model("return torch.zeros(x.shape)"),
     "zeros-of-size-tuple": model("return torch.zeros((x.size(0), 3))"),
@@ -101,6 +166,19 @@ TRACES = {
 
 # Patterns symbolic_trace rejects (the first marked line is where it stops) or silently mis-traces (warnings).
 FAILS = {
+    "autograd-function-apply-branches": model("return Halve.apply(x, 2)", extra=AUTOGRAD.format(
+        body="if x.shape[-1] > k:  # error: FX201\n            return x[..., :k]\n        return x")),
+    # `__init__` sets it only for a non-default argument; `context is not None` is True on a placeholder
+    "attribute-absent-with-defaults": block(mark="  # error: FX214"),
+    # look-alikes that trace (only the placeholder's None-check is noted): `__init__` sets it for the defaults
+    "attribute-set-by-default": block(default="4"),
+    "attribute-set-when-none": block(guard="context_channels is None", guard_line="pass"),
+    "attribute-absent-with-a-default-given": block(default="4", guard="not context_channels", guard_line="pass",
+                                                   mark="  # error: FX214"),
+    # the same test of plain lists: converted with a traced device, so the shape test is on a Proxy
+    "constant-list-membership-lists": model("return filt(x, self.filters)",
+                                            extra=HELPER_FILT.format(mark="  # error: FX201"),
+                                            init="self.filters = ([0.5, 0.5], [0.5, -0.5])"),
     "if-shape": model("if x.shape[0] > 1:  # error: FX201\n    x = x + 1\nreturn x"),
     "flag-parameter": model("if flip:  # error: FX201\n    x = x.flip(0)\nreturn x", signature="self, x, flip=False"),
     "assert-shape": model('assert x.shape[1] == 4, "four"  # error: FX201\nreturn x'),

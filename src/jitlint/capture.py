@@ -192,6 +192,9 @@ class CapturePolicy:
         """The project functions a call of a value that is not a name of one (`REGISTRY[key](x)`) may reach."""
         return ()
 
+    def runs_instead(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        """The method (bound to one argument) that `Cls.<name>(...)`, inherited from outside the project, runs."""
+
     def decorated_by(self, function: FunctionInfo, owner: ClassInfo | None) -> FunctionInfo | None:
         """The project function whose result stands in for a captured function (the decorator the capture sees
         first), if the capture compiles what that decorator returns; recorded as a call site of the decorator
@@ -778,8 +781,8 @@ class CaptureMap:
             prefix, _, name = qualified.rpartition(".")
             cls = project.resolve_class(prefix)
             if cls is not None:
-                method = project.find_method(cls, name)
+                method = project.find_method(cls, name) or self.policy.runs_instead(cls, name)
                 if method is not None:
-                    bound = method.bound_first_param == "class"
+                    bound = method.bound_first_param == "class" or method.name != name
                     self._record_call(method, call, caller, bound=bound, owner=owner, ordinal=ordinal)
                     self._enqueue(method, cls, reason)

@@ -82,6 +82,7 @@ CODES: dict[str, CodeInfo] = {
     "FX211": CodeInfo("type-check-fails-on-proxy", "error", "fx", None),
     "FX212": CodeInfo("proxy-dict-key", "error", "fx", None),
     "FX213": CodeInfo("static-forward", "error", "fx", None),
+    "FX214": CodeInfo("attribute-absent-with-defaults", "error", "fx", None),
     "FX220": CodeInfo("isinstance-of-proxy", "warning", "fx", None),
     "FX221": CodeInfo("parameter-none-check", "warning", "fx", None),
     "FX222": CodeInfo("try-around-traced-code", "warning", "fx", None),

@@ -75,3 +75,11 @@ def compare_constants(left, right, operator: cst.CSTNode):
         return bool(function(left, right))
     except Exception:  # noqa: BLE001
         return NOT_CONSTANT
+
+
+def never_equal(left, right) -> bool:
+    """Whether `left == right` is certainly False for these two known values (what `in` compares each item with)."""
+    try:
+        return not bool(left == right)
+    except Exception:  # noqa: BLE001
+        return False

@@ -110,6 +110,17 @@ class StaticForwardModule(TraceResult):
 
 
 @dataclass(frozen=True, eq=False)
+class AbsentAttribute(TraceResult):
+    """`self.<name>` read in traced code of a module built with its defaults, which `__init__` sets only under a
+    test those defaults decide against (`skipped_by`): `nn.Module.__getattr__` raises AttributeError."""
+
+    name: str = ""
+    skipped_by: str = ""
+    when: bool = True  # `__init__` sets it where `skipped_by` is this
+    exception = "AttributeError"
+
+
+@dataclass(frozen=True, eq=False)
 class ScriptFunctionCalled(TraceResult):
     """A `@torch.jit.script` function given a Proxy."""
 

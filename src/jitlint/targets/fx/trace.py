@@ -217,6 +217,19 @@ def torch_forward_override(project: ProjectIndex, cls: ClassInfo) -> FunctionInf
     return project.find_method(cls, entry.hook)
 
 
+_AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
+
+
+def autograd_forward(project: ProjectIndex, cls: ClassInfo, name: str) -> FunctionInfo | None:
+    """The `forward` that `Cls.apply(...)` runs for a project subclass of `torch.autograd.Function`: under
+    symbolic_trace, `Function.apply` calls it with the Proxies as they are (a Proxy is no tensor to the autograd
+    machinery), after a `ctx`."""
+    if name != "apply" or not any(base in _AUTOGRAD_FUNCTIONS for current in project.mro(cls)
+                                  for base in current.base_names):
+        return None
+    return project.find_method(cls, "forward")
+
+
 def torch_forward_hook(project: ProjectIndex, cls: ClassInfo) -> FunctionInfo | None:
     """`torch_forward_override` of a class that defines no forward of its own: what stands for its forward."""
     if project.find_method(cls, "forward") is not None:
@@ -502,6 +515,9 @@ class TracePolicy(CapturePolicy):
 
     def scanner(self, function: FunctionInfo) -> TraceScanner:
         return TraceScanner(function.node, function.module.imports)
+
+    def runs_instead(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        return autograd_forward(self.project, cls, name)
 
     def class_used(self, cls: ClassInfo, caller: FunctionInfo) -> Iterator[Capture]:
         # A plain Python object built in forward runs its `__init__` and the methods called on it as Python; the

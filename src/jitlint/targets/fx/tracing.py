@@ -51,10 +51,13 @@ from jitlint.project import (
     FunctionInfo,
     ModuleInfo,
 )
+from jitlint.targets.fx.absent import absent_with_defaults
 from jitlint.targets.fx.appends import appended
 from jitlint.targets.fx.external import ExternalCallable, built_to_trace, external_callable, outside_name
-from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, unless_none
+from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, never_equal
+from jitlint.targets.fx.literals import unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
+    AbsentAttribute,
     BuiltinOnProxy,
     ExternalRejects,
     FinfoOfProxy,
@@ -85,6 +88,7 @@ from jitlint.targets.fx.trace import (
     TRACE_TIME_VALUES,
     alone_roots,
     attribute_only_classes,
+    autograd_forward,
     is_root_forward,
     torch_forward,
     torch_forward_override,
@@ -310,7 +314,8 @@ class TracingModel:
         if function.bound_first_param == "instance":
             self_name = first_param_name(function.node)
             if self_name is not None:
-                params = {self_name: Module(frozenset([owner] if owner is not None else ())), **params}
+                params = {self_name: Module(frozenset([owner] if owner else ()), with_defaults=bool(flags.get("root"))),
+                          **params}
         return Context(tuple(params.items()), owner, **flags)
 
     # -- calls ------------------------------------------------------------------------------------------------
@@ -606,6 +611,7 @@ class FunctionTrace(FlowDomain[Value]):
         self._try_bodies: list[tuple[set[int], list[cst.ExceptHandler]]] | None = None
         self.halted = False  # a statement every run reaches raised: symbolic_trace never runs what follows
         self.static_forward_reported = False
+        self.undecided = 0  # inside a branch of a conditional expression or `and`/`or` whose test is undecided
 
     # -- reporting --------------------------------------------------------------------------------------------
     def report(self, result: TraceResult) -> None:
@@ -1037,7 +1043,10 @@ class FunctionTrace(FlowDomain[Value]):
             return self.ev(node.body)
         if decided is False:
             return self.ev(node.orelse)
-        return join(self.ev(node.body), self.ev(node.orelse))
+        self.undecided += 1
+        body, orelse = self.ev(node.body), self.ev(node.orelse)
+        self.undecided -= 1
+        return join(body, orelse)
 
     def e_BooleanOperation(self, node: cst.BooleanOperation) -> Value:
         left_value = self.ev(node.left)
@@ -1045,7 +1054,9 @@ class FunctionTrace(FlowDomain[Value]):
         is_and = isinstance(node.operator, cst.And)
         if left is (not is_and):
             return left_value
+        self.undecided += left is None
         right = self.ev(node.right)
+        self.undecided -= left is None
         return right if left is not None else join(left_value, right)
 
     def e_UnaryOperation(self, node: cst.UnaryOperation) -> Value:
@@ -1210,6 +1221,9 @@ class FunctionTrace(FlowDomain[Value]):
                 return None
             if isinstance(element, Const) and items is not None and all(isinstance(i, Const) for i in items):
                 return any(element.value == i.value for i in items)
+            if isinstance(element, Const) and items is None and (container.item == EMPTY or isinstance(
+                    container.item, Const) and never_equal(element.value, container.item.value)):
+                return False  # every item is one other constant: `True in [not isinstance(f, Tensor) for f in fs]`
             if isinstance(element, TypeValue) and items is not None and all(isinstance(i, TypeValue) for i in items):
                 return any(element.name == i.name for i in items)
             return None
@@ -1237,7 +1251,7 @@ class FunctionTrace(FlowDomain[Value]):
         if isinstance(base, cst.Name) and base.value == self.self_name and not self.is_rebound(base.value):
             if self.frame is not None and _SELF + node.attr.value in self.frame.values:
                 return self.frame.values[_SELF + node.attr.value]  # assigned earlier in this function
-            return self.self_attribute(node.attr.value)
+            return self.own_attribute(node, node.attr.value)
         return self.attribute(self.ev(base), node.attr.value)
 
     def is_rebound(self, name: str) -> bool:
@@ -1268,6 +1282,15 @@ class FunctionTrace(FlowDomain[Value]):
             # methods, so what is left is a Proxy (or an object the model does not know).
             return PROXY if value.maybe_proxy and name not in _CONTAINER_METHODS else value
         return CONCRETE
+
+    def own_attribute(self, node: cst.CSTNode, name: str) -> Value:
+        """`self.<name>`; absent from the root built with its defaults: AttributeError, where every run reads it."""
+        if self.owner and self.definite and not self.undecided and getattr(self.name_value(self.self_name),
+                                                                           "with_defaults", 0):
+            if (skipped := absent_with_defaults(self.project, self.owner, name)) is not None:
+                self.report(AbsentAttribute(node, name, skipped.test, skipped.when))
+                return OPAQUE
+        return self.self_attribute(name)
 
     def self_attribute(self, name: str) -> Value:
         classes = [cls for cls in ([self.owner] if self.owner else [])]
@@ -1711,13 +1734,13 @@ class FunctionTrace(FlowDomain[Value]):
         if methods:
             results = []
             for owner, method in methods:
-                bound = Module(frozenset([owner])) if method.bound_first_param == "instance" else (
+                bound = self.name_value(self.self_name) if method.bound_first_param == "instance" else (
                     TypeValue(owner.qualname) if method.bound_first_param == "class" else None)
                 results.append(self.project_call(node, method, owner, args, bound))
             return join_all(results)
         if owners and self.project.is_module_class(self.owner) and external_callable(f"torch.nn.Module.{name}"):
             return self.method_call(node, Module(frozenset(owners)), name, args, node.func)  # `self.to(x.device)`
-        value = self.self_attribute(name)
+        value = self.own_attribute(node.func, name)
         return self.call_value(node, value, args)
 
     def super_call(self, node: cst.Call, name: str, args: Arguments) -> Value:
@@ -1962,10 +1985,12 @@ class FunctionTrace(FlowDomain[Value]):
             # `Cls.method(...)` of a project class
             cls = self.project.resolve_class(head)
             if cls is not None:
-                method = self.project.find_method(cls, last)
+                method = self.project.find_method(cls, last) or autograd_forward(self.project, cls, last)
                 if method is not None:
                     bound = TypeValue(cls.qualname) if method.bound_first_param == "class" else None
-                    return self.project_call(node, method, cls, self.arguments(node), bound)
+                    args = self.arguments(node)  # `Function.apply(...)` runs `forward(ctx, ...)`:
+                    args = replace(args, positional=[OPAQUE, *args.positional]) if method.name != last else args
+                    return self.project_call(node, method, cls, args, bound)
         if target is None and "." in qualified:
             # a name outside the project that a project module re-exports (`base_distributions.Normal`, where
             # the package did `import torch.distributions as base_distributions`)

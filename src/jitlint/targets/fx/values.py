@@ -72,6 +72,7 @@ class Module:
     local: bool = False
     root_argument: bool = False
     order: tuple | None = None  # a container's elements in order (a class each), when all are known
+    with_defaults: bool = False  # the traced root, built with its constructor's defaults (the model checked)
 
     def element(self) -> "Module":
         """What an element of this container is (an item of a ModuleList, a step of a Sequential)."""

@@ -244,6 +244,24 @@ class StaticForward(_ModelRule):
                 "TypeError; make `forward` an ordinary method (`def forward(self, x)`)")
 
 
+class AbsentAttribute(_ModelRule):
+    code = "FX214"
+    name = "attribute-absent-with-defaults"
+    severity = "error"
+    result = tracing.AbsentAttribute
+    summary = ("reads an attribute `__init__` sets only for non-default arguments, on a path tracing runs (a "
+               "parameter tested `is not None` is a placeholder Proxy)")
+    message = ("reads an attribute the module built with its defaults does not have: `__init__` sets it only for "
+               "other arguments, and symbolic_trace runs this line (AttributeError)")
+
+    def describe(self, result: tracing.AbsentAttribute) -> str:
+        return (f"`__init__` sets `self.{result.name}` only where `{result.skipped_by}` is {result.when}, which the "
+                f"constructor's defaults make {not result.when}: the module built with its defaults has no such "
+                "attribute, and symbolic_trace runs this line (AttributeError; a forward parameter tested `is not "
+                "None` is a placeholder Proxy, never None, while tracing); give that parameter in `concrete_args`, "
+                "or build the module with the argument")
+
+
 class ScriptFunctionOnProxy(_ModelRule):
     code = "FX209"
     name = "script-function-on-proxy"
