@@ -156,8 +156,8 @@ def _units(run, compiled, project) -> dict[tuple[str, str], list[dict]]:
                 listed.append(unit)
     for listed in found.values():
         for unit in listed:
-            # how many of its failing statements the child may leave out to see the next error
-            unit["errors"] = len(rows.get(unit["id"], ()))
+            # the lines of its static errors: the child leaves failing statements out while one lies after them
+            unit["lines"] = sorted(rows.get(unit["id"], ()))
     return found
 
 
@@ -277,7 +277,8 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         places = [(error.file, error.line), tuple(error.details.get("wrapped") or (None, None))]
         return any(file is not None and real(file) == path and first <= (line or 0) <= last for file, line in places)
 
-    for error in errors:
+    # torch's error at the finding's own statement explains it before one matched by its text elsewhere
+    for error in sorted(errors, key=lambda error: not at(error)):
         at_statement = at(error)
         # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:
         # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding.
@@ -328,8 +329,10 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         uid = unit_id(function.info)
         for root in sorted(reaching_roots):
             unit = roots[root].units.get(uid) if root in roots else None
+            # (not when a statement was left out, the function unwrapped or a parameter typed from its default:
+            # then torch compiled other code than the user's)
             if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"] and not unit.get("dropped") \
-                    and not unit.get("unwrapped"):
+                    and not unit.get("unwrapped") and not unit.get("typed"):
                 relaxed = ", its *args/**kwargs left out of the signature" if unit.get("relaxed") else ""
                 result = marked(finding, "not-reproduced", f"torch {torch_version} scripted `{name}` on its own "
                                 f"(built in {root[1]}{relaxed})", torch_version)
