@@ -122,3 +122,34 @@ def test_failing_statements_are_left_out_while_a_static_error_lies_after_them(tm
     # `first`'s static error is its first statement: nothing is left out past it, so torch's refusals at lines 15
     # and 16 are never seen (the model's own run stops at line 7 and ignores `many`, then at 14 and ignores `first`)
     assert not {f["location"]["row"] for f in findings if f["code"] == "JIT000"} & {15, 16}, findings
+
+
+# A call of a function torch cannot read the source of (`os.makedirs`) fails with no place of its own in torch's text,
+# only the calls it was compiling the caller for; torch was handed the call's range (`try_compile_fn(fn, loc)`): the
+# error is there, not at the model's call of the user's function.
+NO_SOURCE = '''
+import os
+
+import torch
+import torch.nn as nn
+
+
+def save(x: torch.Tensor, path: str) -> torch.Tensor:
+    y = x + 1
+    os.makedirs(os.path.dirname(path) + "/", exist_ok=True)
+    return y
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return save(x, "a/b")
+'''
+
+
+def test_an_error_at_a_call_of_a_function_with_no_source_is_placed_at_that_call(tmp_path):
+    write_project(tmp_path, {"opkg/__init__.py": "", "opkg/net.py": NO_SOURCE, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "opkg")
+    calls = _statuses(findings, "JIT402")
+    assert set(calls) == {10} and calls[10]["status"] == "confirmed", calls
+    assert "(line 10)" in calls[10]["detail"], calls
+    assert not [f for f in findings if f["code"] == "JIT000"], findings

@@ -292,12 +292,13 @@ class Checker:
                 break  # the rest stay masked, rather than the whole file unanswered
             if unit["id"] in self.units_done:
                 continue  # scripted on its own for another root of the file, which reaches it too: said there
-            # each unit's share of what is left of the file's time for leaving failing statements out: the first
-            # units of a file do not spend the time of the last, and what a unit did not need goes to the next
+            # the file's time for leaving failing statements out, less a reserve for each unit after this one (half
+            # of an even share): the first units of a file do not spend all of the last ones' time, and what a unit
+            # did not need goes to the next
             self.unit_until = None
             if self.leave_out_until is not None:
-                now = time.monotonic()
-                self.unit_until = now + max(self.leave_out_until - now, 0.0) / (len(units) - number)
+                reserve = ctx.options.get("leave_out_seconds", 0) / (2 * len(units))
+                self.unit_until = self.leave_out_until - reserve * (len(units) - number - 1)
             # the functions the model's run ignored are compiled again; the attributes and properties torch could
             # not type stay out of the types (no unit is one, and each would stop every unit again)
             self.restore(keep_types=True)
