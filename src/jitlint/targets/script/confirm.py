@@ -86,6 +86,9 @@ class ScriptStrategy(Strategy):
             roots = [Root(name, options={"methods": _compiled_methods(module.classes[name], compiled),
                                          "free_functions": free, "units": units.get((path, name), [])[:MAX_UNITS]})
                      for name in classes]
+            if roots:
+                # no class root after it: its units may take the rest of the file's time
+                roots[-1].options["last"] = True
             roots += [Root(name, kind="function") for name in functions]
             requests.append(file_request(project, module, roots))
         return requests

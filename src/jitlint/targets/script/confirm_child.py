@@ -354,6 +354,10 @@ class Checker:
     def _relax_past(self, outcome, own, span, body, dropped_lines, named_lines, attempt, explain, ctx,
                     pending) -> None:
         typed: set[tuple[str, int, str]] = set()  # parameters annotated from their defaults: (file, line, name)
+        # the `if`/`while` statements whose failing condition was replaced, keeping their bodies, in order; and those
+        # left out whole after all (their body failed in a way no statement of it can be left out for)
+        kept_bodies: list[tuple[str, int]] = []
+        whole: set[tuple[str, int]] = set()
         while not outcome["passed"] and outcome["observations"]:
             pending.seen(outcome["observations"])
             last = outcome["observations"][-1]
@@ -390,19 +394,29 @@ class Checker:
             elif not variadic:
                 if self.unit_until is not None and time.monotonic() > self.unit_until:
                     return  # the signature is still relaxed past the unit's share of time, no statement left out
-                if not in_body or not pending.after(last["line"], len(dropped_lines)) or where in dropped_lines \
-                        or last.get("parameter"):  # a default that has no literal type to annotate with
+                if last.get("parameter"):  # a default that has no literal type to annotate with
                     return
-                dropped_lines.add((last["file"], last["line"]))
-                if last.get("named_file"):  # torch's frontend reads the wrapped lines under the wrapper's file name
-                    named_lines.add((last["named_file"], last["line"]))
-                if last.get("frontend"):
-                    # the frontend's refusals are the syntax's, independent of each other: the function's others
-                    # are found by its frontend alone (no compile) and left out in the same retry
-                    outcome["observations"] += self._frontend_refusals(own, span, dropped_lines, named_lines,
-                                                                       _leave_out.MAX_LEFT_OUT - len(dropped_lines))
-            with _leave_out.Relaxed(self.torch, dropped_lines | named_lines, typed) as left_out:
+                if not in_body or not pending.after(last["line"], len(dropped_lines)) or where in dropped_lines:
+                    # stuck inside a body kept under a replaced condition: that statement is left out whole, as
+                    # any other failing statement, so that what follows it is seen
+                    fallback = next((line for line in reversed(kept_bodies) if line not in whole), None)
+                    if fallback is None or not pending.after(fallback[1], len(dropped_lines)):
+                        return
+                    whole.add(fallback)
+                    outcome["stopped"]["why"] = "the body kept under a failing condition failed"
+                else:
+                    dropped_lines.add((last["file"], last["line"]))
+                    if last.get("named_file"):  # torch's frontend reads the wrapped lines under the wrapper's name
+                        named_lines.add((last["named_file"], last["line"]))
+                    if last.get("frontend"):
+                        # the frontend's refusals are the syntax's, independent of each other: the function's
+                        # others are found by its frontend alone (no compile) and left out in the same retry
+                        outcome["observations"] += self._frontend_refusals(
+                            own, span, dropped_lines, named_lines, _leave_out.MAX_LEFT_OUT - len(dropped_lines))
+            relaxed = _leave_out.Relaxed(self.torch, dropped_lines | named_lines, typed, whole)
+            with relaxed as left_out:
                 again = _leave_out.functions_only(ctx.until_clean(attempt, explain))
+            kept_bodies.extend(line for line in relaxed.kept_bodies if line not in kept_bodies)
             for error in again["observations"]:
                 error["relaxed"] = True
                 error["dropped"] = bool(dropped_lines)
@@ -521,6 +535,9 @@ def _enter(ctx) -> Checker:
         # roots are still checked in time
         budget = ctx.options.get("leave_out_seconds")
         checker.leave_out_until = time.monotonic() + budget if budget else None
+    if ctx.options.get("last") and checker.leave_out_until is not None and ctx.deadline is not None:
+        # the file's last module class: no root after it needs the time its units may take
+        checker.leave_out_until = max(checker.leave_out_until, ctx.deadline)
     return checker
 
 

@@ -80,18 +80,21 @@ class Relaxed:
     The names left out (parameters, and names the left-out statements bind) are collected: a use of one is then
     "undefined value NAME"."""
 
-    def __init__(self, torch, drop: set[tuple[str, int]], typed: set[tuple[str, int, str]] = frozenset()) -> None:
+    def __init__(self, torch, drop: set[tuple[str, int]], typed: set[tuple[str, int, str]] = frozenset(),
+                 whole: set[tuple[str, int]] = frozenset()) -> None:
         self.frontend = torch.jit.frontend
         self.originals = (self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def)
         self.drop = drop
         self.typed = typed
+        self.whole = whole  # lines of `drop` whose `if`/`while` is left out whole all the same
+        self.kept_bodies: list[tuple[str, int]] = []  # lines of `drop` whose statement kept its body, in order
         self.left_out: set[str] = set()
 
     def __enter__(self) -> set[str]:
         import ast
 
         build_param_list, build_stmts, build_def = self.originals
-        left_out, drop, typed = self.left_out, self.drop, self.typed
+        left_out, drop, typed, whole, kept_bodies = self.left_out, self.drop, self.typed, self.whole, self.kept_bodies
 
         def relaxed_params(ctx, py_args, self_name, pdt_arg_types=None):
             relaxed = copy.copy(py_args)
@@ -120,10 +123,12 @@ class Relaxed:
                 for stmt in stmts:
                     body = getattr(stmt, "body", None)
                     last = (body[0].lineno - 1) if isinstance(body, list) and body else stmt.end_lineno
-                    if any(stmt.lineno + shift <= line <= last + shift for line in lines):
-                        kept_body = opaque_condition(stmt)
+                    matched = [line for line in lines if stmt.lineno + shift <= line <= last + shift]
+                    if matched:
+                        kept_body = None if any((path, line) in whole for line in matched) else opaque_condition(stmt)
                         if kept_body is not None:
                             # an `if`/`while` whose condition failed: its body is still compiled
+                            kept_bodies.extend((path, line) for line in matched if (path, line) not in kept_bodies)
                             kept.append(kept_body)
                             continue
                         left_out.update(node.id for node in ast.walk(stmt)
