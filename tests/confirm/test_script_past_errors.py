@@ -153,3 +153,27 @@ def test_an_error_at_a_call_of_a_function_with_no_source_is_placed_at_that_call(
     assert set(calls) == {10} and calls[10]["status"] == "confirmed", calls
     assert "(line 10)" in calls[10]["detail"], calls
     assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# A module class whose `__init__` never calls `nn.Module.__init__` builds, torch refuses it, and its methods are then
+# scripted on their own: the instance is not asked for its submodules (which raises: it has no `_modules`), or the
+# whole file's answer is lost ("checker failed").
+NO_SUPER_INIT = '''
+import torch
+import torch.nn as nn
+
+
+class Plain(nn.Module):
+    def __init__(self, mu: float = 1.0):
+        self.mu = mu
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.numpy()
+'''
+
+
+def test_a_module_whose_init_skips_nn_module_init_does_not_stop_the_file(tmp_path):
+    write_project(tmp_path, {"npkg/__init__.py": "", "npkg/net.py": NO_SUPER_INIT, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "npkg")
+    assert findings, findings
+    assert not [f for f in findings if "checker failed" in f["confirmation"]["detail"]], findings

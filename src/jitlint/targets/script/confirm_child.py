@@ -477,7 +477,10 @@ class Checker:
             return None, None
         if isinstance(static, staticmethod):
             return (lambda: torch.jit.script(self._own(static.__func__))), static.__func__
-        modules = list(target.modules()) if isinstance(target, torch.nn.Module) else []
+        try:
+            modules = list(target.modules()) if isinstance(target, torch.nn.Module) else []
+        except AttributeError:  # a module class whose __init__ never called nn.Module's: it has no submodules
+            modules = []
         # the first instance of the class the method is defined in (a subclass's instance when it inherits it)
         instance = next((m for m in modules if type(m) is cls), None) or next(
             (m for m in modules if isinstance(m, cls) and inspect.getattr_static(type(m), unit["name"], None) is static),
