@@ -177,3 +177,37 @@ def test_a_module_whose_init_skips_nn_module_init_does_not_stop_the_file(tmp_pat
     findings = dynamic_findings(tmp_path, "npkg")
     assert findings, findings
     assert not [f for f in findings if "checker failed" in f["confirmation"]["detail"]], findings
+
+
+# Torch's frontend refuses syntax (`**options` in a call) while it reads the whole function, before any type is
+# checked: a type error on an earlier line (`.tolist()` with no annotation) shows only once the refused statement is
+# left out, although it lies before it.
+FRONTEND_FIRST = '''
+from typing import Dict
+
+import torch
+import torch.nn as nn
+
+
+def scale(x: torch.Tensor, factor: float = 1.0) -> torch.Tensor:
+    return x * factor
+
+
+def both(x: torch.Tensor, options: Dict[str, float]) -> torch.Tensor:
+    values = x.tolist()
+    y = scale(x, **options)
+    return y
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return both(x, {"factor": 2.0})
+'''
+
+
+def test_a_type_error_before_a_frontend_refusal_is_confirmed(tmp_path):
+    write_project(tmp_path, {"fpkg/__init__.py": "", "fpkg/net.py": FRONTEND_FIRST, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "fpkg")
+    tolist = _statuses(findings, "JIT206")
+    assert tolist[13]["status"] == "confirmed", tolist
+    assert "(line 13, the function's earlier failing statements left out)" in tolist[13]["detail"], tolist

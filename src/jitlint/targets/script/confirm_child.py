@@ -379,8 +379,9 @@ class Checker:
             # module's names (the wrapper is not left out of the code torch checks otherwise)
             unwrap = in_body and body is not None and (last["line"] or 0) < body and not self.unwrap_own and not typing
             # why the unit's later statements stay unseen, if they do (the marking says so)
-            why = _leave_out.stop_reason(self.unit_until, in_body, not pending.after(last["line"], len(dropped_lines)),
-                                         where in dropped_lines, outcome.get("out_of_time"))
+            later = pending.after(last["line"], len(dropped_lines), anywhere=bool(last.get("frontend")))
+            why = _leave_out.stop_reason(self.unit_until, in_body, not later, where in dropped_lines,
+                                         outcome.get("out_of_time"))
             outcome["stopped"] = {"line": last["line"], "message": last["message"][:120], "why": why}
             if outcome.get("out_of_time"):
                 return
@@ -396,7 +397,7 @@ class Checker:
                     return  # the signature is still relaxed past the unit's share of time, no statement left out
                 if last.get("parameter"):  # a default that has no literal type to annotate with
                     return
-                if not in_body or not pending.after(last["line"], len(dropped_lines)) or where in dropped_lines:
+                if not in_body or not later or where in dropped_lines:
                     # stuck inside a body kept under a replaced condition: that statement is left out whole, as
                     # any other failing statement, so that what follows it is seen
                     fallback = next((line for line in reversed(kept_bodies) if line not in whole), None)

@@ -327,8 +327,10 @@ class Pending:
         self.shown.update(error["line"] for error in observations
                           if not error.get("artifact") and error["line"] and error["file"] == self.path)
 
-    def after(self, line: int | None, left_out: int) -> bool:
+    def after(self, line: int | None, left_out: int, anywhere: bool = False) -> bool:
+        """Whether a static error not shown yet lies after `line` (or anywhere, for a refusal of torch's frontend:
+        it reads the whole function before any type is checked, so the type errors before it are not seen yet)."""
         if left_out >= MAX_LEFT_OUT:
             return False
-        return any((other > (line or 0) or other in self.signature) and other not in self.shown
+        return any((anywhere or other > (line or 0) or other in self.signature) and other not in self.shown
                    for other in self.lines)
