@@ -1,6 +1,8 @@
 """The script strategy's units, compiled past their own errors: a refused default placed at its parameter and the
-parameter then typed from it, an `if` whose condition fails compiled with its body, and failing statements left out
-while a static error of the unit lies after them. Each file holds an error that masks another."""
+parameter then typed from it, an `if` whose condition fails compiled with its body, failing statements left out while
+a static error of the unit lies after them (or anywhere, after a refusal of torch's frontend), a call of a function
+with no source placed at that call, and a module that skipped `nn.Module.__init__`. Each file holds an error that
+masks another."""
 
 import pytest
 
