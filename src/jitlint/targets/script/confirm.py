@@ -280,8 +280,10 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         places = [(error.file, error.line), tuple(error.details.get("wrapped") or (None, None))]
         return any(file is not None and real(file) == path and first <= (line or 0) <= last for file, line in places)
 
-    # torch's error at the finding's own statement explains it before one matched by its text elsewhere
-    for error in sorted(errors, key=lambda error: not at(error)):
+    # the error the rule predicts (its page's text) explains it first, then one at its statement, then one on its
+    # own line (a statement's other lines hold other findings' errors)
+    for error in sorted(errors, key=lambda error: (not same_error(error.message, finding.code), not at(error),
+                                                   error.line != finding.location.row)):
         at_statement = at(error)
         # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:
         # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding.
