@@ -86,6 +86,9 @@ class ScriptStrategy(Strategy):
             roots = [Root(name, options={"methods": _compiled_methods(module.classes[name], compiled),
                                          "free_functions": free, "units": units.get((path, name), [])[:MAX_UNITS]})
                      for name in classes]
+            if roots:
+                # no class root after it: its units may take the rest of the file's time
+                roots[-1].options["last"] = True
             roots += [Root(name, kind="function") for name in functions]
             requests.append(file_request(project, module, roots))
         return requests
@@ -156,8 +159,8 @@ def _units(run, compiled, project) -> dict[tuple[str, str], list[dict]]:
                 listed.append(unit)
     for listed in found.values():
         for unit in listed:
-            # how many of its failing statements the child may leave out to see the next error
-            unit["errors"] = len(rows.get(unit["id"], ()))
+            # the lines of its static errors: the child leaves failing statements out while one lies after them
+            unit["lines"] = sorted(rows.get(unit["id"], ()))
     return found
 
 
@@ -277,7 +280,10 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         places = [(error.file, error.line), tuple(error.details.get("wrapped") or (None, None))]
         return any(file is not None and real(file) == path and first <= (line or 0) <= last for file, line in places)
 
-    for error in errors:
+    # the error the rule predicts (its page's text) explains it first, then one at its statement, then one on its
+    # own line (a statement's other lines hold other findings' errors)
+    for error in sorted(errors, key=lambda error: (not same_error(error.message, finding.code), not at(error),
+                                                   error.line != finding.location.row)):
         at_statement = at(error)
         # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:
         # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding.
@@ -328,8 +334,10 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         uid = unit_id(function.info)
         for root in sorted(reaching_roots):
             unit = roots[root].units.get(uid) if root in roots else None
+            # (not when a statement was left out, the function unwrapped or a parameter typed from its default:
+            # then torch compiled other code than the user's)
             if unit is not None and unit["found"] and unit["passed"] and not unit["opaque"] and not unit.get("dropped") \
-                    and not unit.get("unwrapped"):
+                    and not unit.get("unwrapped") and not unit.get("typed"):
                 relaxed = ", its *args/**kwargs left out of the signature" if unit.get("relaxed") else ""
                 result = marked(finding, "not-reproduced", f"torch {torch_version} scripted `{name}` on its own "
                                 f"(built in {root[1]}{relaxed})", torch_version)

@@ -19,6 +19,7 @@ import importlib
 import importlib.util
 import inspect
 import os
+import re
 import sys
 import time
 import warnings
@@ -55,9 +56,19 @@ class Checker:
         self.units_done: set[str] = set()  # the units of this file already scripted on their own (for a root)
         self.unwrap_own = False  # a unit is compiled from the function its decorators wrap, not their wrapper
         self.own_is_method = False  # the unit being scripted on its own is a module's method
+        self.unit_until: float | None = None  # when leaving failing statements out stops, for the current unit
 
     def parse_error(self, error: BaseException) -> dict:
-        return _locate.parse_error(error, self.is_user_file)
+        parsed = _locate.parse_error(error, self.is_user_file)
+        default = _DEFAULT_TYPE.match(parsed["message"])
+        if default is not None and parsed["file"] and parsed["line"]:
+            # torch checks a default against its parameter's type after compiling the body, and names the whole
+            # `def` (its first line): the parameter it names is declared at its own line, where the error is
+            found = self.function_at(parsed["file"], parsed["line"])
+            line = _leave_out.parameter_line(found[2], default.group(1)) if found is not None else None
+            if line is not None:
+                parsed["line"], parsed["parameter"] = line, default.group(1)
+        return parsed
 
     def function_at(self, path: str, line: int):
         """(owner, attribute name, function object) of the innermost user function whose source holds the line."""
@@ -276,11 +287,18 @@ class Checker:
         on its own, with nothing of the model's run ignored, ignore-and-retry inside it: what the model's first
         errors masked. One outcome per unit: {"unit", "found", "passed", "opaque", "observations"}."""
         outcomes = []
-        for unit in units:
+        for number, unit in enumerate(units):
             if ctx.out_of_time():
                 break  # the rest stay masked, rather than the whole file unanswered
             if unit["id"] in self.units_done:
                 continue  # scripted on its own for another root of the file, which reaches it too: said there
+            # the file's time for leaving failing statements out, less a reserve for each unit after this one (half
+            # of an even share): the first units of a file do not spend all of the last ones' time, and what a unit
+            # did not need goes to the next
+            self.unit_until = None
+            if self.leave_out_until is not None:
+                reserve = ctx.options.get("leave_out_seconds", 0) / (2 * len(units))
+                self.unit_until = self.leave_out_until - reserve * (len(units) - number - 1)
             # the functions the model's run ignored are compiled again; the attributes and properties torch could
             # not type stay out of the types (no unit is one, and each would stop every unit again)
             self.restore(keep_types=True)
@@ -311,16 +329,17 @@ class Checker:
 
             outcome.update(_leave_out.functions_only(ctx.until_clean(attempt, explain)))
             self.own_is_method = unit["kind"] == "method"
-            self._past_own_errors(outcome, own, attempt, explain, ctx, int(unit.get("errors", 0)))
+            self._past_own_errors(outcome, own, attempt, explain, ctx, _leave_out.Pending(unit, own))
         self.restore(keep_types=True)
         return outcomes
 
-    def _past_own_errors(self, outcome: dict, own, attempt, explain, ctx, errors: int) -> None:
+    def _past_own_errors(self, outcome: dict, own, attempt, explain, ctx, pending: "_leave_out.Pending") -> None:
         """A unit that fails in its own function hides the rest of that function: compile it again with what failed
-        left out (the signature's `*args`, `**kwargs` and keyword-only defaults; a statement of its own body, at most
-        one more than the static errors the unit holds, `errors`), so that its later errors show. What is seen
-        so is marked `relaxed` (with a statement left out, `dropped`; the errors its absence causes, a use of a name
-        it bound, `artifact`)."""
+        left out (the signature's `*args`, `**kwargs` and keyword-only defaults; a parameter whose default torch
+        refused, annotated with the default's type; a statement of its own body, while a static error of the unit
+        lies after it and within the unit's share of time: `pending`), so that its later errors show. What is
+        seen so is marked `relaxed` (with a statement left out, `dropped`; the errors its absence causes, a use of a
+        name it bound, `artifact`)."""
         span = _leave_out.lines_of(own)
         # a decorated function is handed to torch as its wrapper, whose globals are the decorator's module: the
         # names of its own annotations are unknown there (the function's signature fails)
@@ -328,13 +347,19 @@ class Checker:
         dropped_lines: set[tuple[str, int]] = set()
         named_lines: set[tuple[str, int]] = set()  # the same lines, under the file name torch gave them
         try:
-            self._relax_past(outcome, own, span, body, dropped_lines, named_lines, attempt, explain, ctx, errors)
+            self._relax_past(outcome, own, span, body, dropped_lines, named_lines, attempt, explain, ctx, pending)
         finally:
             self.unwrap_own = False
 
     def _relax_past(self, outcome, own, span, body, dropped_lines, named_lines, attempt, explain, ctx,
-                    errors) -> None:
+                    pending) -> None:
+        typed: set[tuple[str, int, str]] = set()  # parameters annotated from their defaults: (file, line, name)
+        # the `if`/`while` statements whose failing condition was replaced, keeping their bodies, in order; and those
+        # left out whole after all (their body failed in a way no statement of it can be left out for)
+        kept_bodies: list[tuple[str, int]] = []
+        whole: set[tuple[str, int]] = set()
         while not outcome["passed"] and outcome["observations"]:
+            pending.seen(outcome["observations"])
             last = outcome["observations"][-1]
             variadic = _VARIADIC in last["message"] and not outcome.get("relaxed")
             in_body = span is not None and last["file"] == span[0] and span[1] <= (last["line"] or 0) <= span[2]
@@ -346,32 +371,53 @@ class Checker:
                 if through is not None:
                     last = {**last, "file": through[0], "line": through[1], "named_file": through[2]}
                     in_body = True
+            # a default torch refused for its parameter's type (checked after the body): the parameter annotated
+            # with its default's type, as the user would, so that the signature's next refused default shows
+            where = (last["file"], last["line"])
+            typing = bool(last.get("parameter")) and in_body and (*where, last.get("parameter")) not in typed
             # an error in the signature of a function a decorator wraps: compile the function it wraps, with its own
             # module's names (the wrapper is not left out of the code torch checks otherwise)
-            unwrap = in_body and body is not None and (last["line"] or 0) < body and not self.unwrap_own
+            unwrap = in_body and body is not None and (last["line"] or 0) < body and not self.unwrap_own and not typing
             # why the unit's later statements stay unseen, if they do (the marking says so)
-            outcome["stopped"] = {"line": last["line"], "message": last["message"][:120], "why": _stop_reason(
-                self.leave_out_until, in_body, len(dropped_lines) > errors, (last["file"], last["line"]) in
-                dropped_lines, outcome.get("out_of_time"))}
+            later = pending.after(last["line"], len(dropped_lines), anywhere=bool(last.get("frontend")))
+            why = _leave_out.stop_reason(self.unit_until, in_body, not later, where in dropped_lines,
+                                         outcome.get("out_of_time"))
+            outcome["stopped"] = {"line": last["line"], "message": last["message"][:120], "why": why}
             if outcome.get("out_of_time"):
                 return
-            if unwrap:
+            if typing:
+                typed.add((*where, last["parameter"]))
+                if last.get("named_file"):
+                    typed.add((last["named_file"], last["line"], last["parameter"]))
+                outcome["typed"] = True
+            elif unwrap:
                 self.unwrap_own = outcome["unwrapped"] = True
             elif not variadic:
-                if self.leave_out_until is not None and time.monotonic() > self.leave_out_until:
-                    return  # the signature is still relaxed past the file's share of time, no statement left out
-                if not in_body or len(dropped_lines) > errors or (last["file"], last["line"]) in dropped_lines:
+                if self.unit_until is not None and time.monotonic() > self.unit_until:
+                    return  # the signature is still relaxed past the unit's share of time, no statement left out
+                if last.get("parameter"):  # a default that has no literal type to annotate with
                     return
-                dropped_lines.add((last["file"], last["line"]))
-                if last.get("named_file"):  # torch's frontend reads the wrapped lines under the wrapper's file name
-                    named_lines.add((last["named_file"], last["line"]))
-                if last.get("frontend"):
-                    # the frontend's refusals are the syntax's, independent of each other: the function's others
-                    # are found by its frontend alone (no compile) and left out in the same retry
-                    outcome["observations"] += self._frontend_refusals(own, span, dropped_lines, named_lines,
-                                                                       errors + 1 - len(dropped_lines))
-            with _leave_out.Relaxed(self.torch, dropped_lines | named_lines) as left_out:
+                if not in_body or not later or where in dropped_lines:
+                    # stuck inside a body kept under a replaced condition: that statement is left out whole, as
+                    # any other failing statement, so that what follows it is seen
+                    fallback = next((line for line in reversed(kept_bodies) if line not in whole), None)
+                    if fallback is None or not pending.after(fallback[1], len(dropped_lines)):
+                        return
+                    whole.add(fallback)
+                    outcome["stopped"]["why"] = "the body kept under a failing condition failed"
+                else:
+                    dropped_lines.add((last["file"], last["line"]))
+                    if last.get("named_file"):  # torch's frontend reads the wrapped lines under the wrapper's name
+                        named_lines.add((last["named_file"], last["line"]))
+                    if last.get("frontend"):
+                        # the frontend's refusals are the syntax's, independent of each other: the function's
+                        # others are found by its frontend alone (no compile) and left out in the same retry
+                        outcome["observations"] += self._frontend_refusals(
+                            own, span, dropped_lines, named_lines, _leave_out.MAX_LEFT_OUT - len(dropped_lines))
+            relaxed = _leave_out.Relaxed(self.torch, dropped_lines | named_lines, typed, whole)
+            with relaxed as left_out:
                 again = _leave_out.functions_only(ctx.until_clean(attempt, explain))
+            kept_bodies.extend(line for line in relaxed.kept_bodies if line not in kept_bodies)
             for error in again["observations"]:
                 error["relaxed"] = True
                 error["dropped"] = bool(dropped_lines)
@@ -432,7 +478,10 @@ class Checker:
             return None, None
         if isinstance(static, staticmethod):
             return (lambda: torch.jit.script(self._own(static.__func__))), static.__func__
-        modules = list(target.modules()) if isinstance(target, torch.nn.Module) else []
+        try:
+            modules = list(target.modules()) if isinstance(target, torch.nn.Module) else []
+        except AttributeError:  # a module class whose __init__ never called nn.Module's: it has no submodules
+            modules = []
         # the first instance of the class the method is defined in (a subclass's instance when it inherits it)
         instance = next((m for m in modules if type(m) is cls), None) or next(
             (m for m in modules if isinstance(m, cls) and inspect.getattr_static(type(m), unit["name"], None) is static),
@@ -467,19 +516,8 @@ class Checker:
         return []
 
 
-def _stop_reason(leave_out_until, in_body: bool, bound: bool, again: bool, out_of_time) -> str:
-    if out_of_time:
-        return "the file's time limit was nearly out"
-    if leave_out_until is not None and time.monotonic() > leave_out_until:
-        return "the file's share of time for leaving failing statements out had passed"
-    if not in_body:
-        return "the error is outside its own body"
-    if bound:
-        return "as many failing statements as it holds static errors (and one more) were left out"
-    return "the statement left out failed again" if again else "no statement could be left out"
-
-
 _VARIADIC = "Compiled functions can't take variable number of arguments"
+_DEFAULT_TYPE = re.compile(r'Expected a default value of type .* on parameter "(\w+)"')
 _RECURSIVE = os.path.join("jit", "_recursive.py")
 _ABSENT = object()  # a class attribute that was not there before a patch
 
@@ -501,6 +539,9 @@ def _enter(ctx) -> Checker:
         # roots are still checked in time
         budget = ctx.options.get("leave_out_seconds")
         checker.leave_out_until = time.monotonic() + budget if budget else None
+    if ctx.options.get("last") and checker.leave_out_until is not None and ctx.deadline is not None:
+        # the file's last module class: no root after it needs the time its units may take
+        checker.leave_out_until = max(checker.leave_out_until, ctx.deadline)
     return checker
 
 

@@ -9,6 +9,7 @@ import copy
 import inspect
 import os
 import re
+import time
 
 NOT_PROVIDED = re.compile(r"^Argument \w+ not provided\.$", re.MULTILINE)
 
@@ -40,6 +41,30 @@ def body_start(function) -> int | None:
     return start + definition.body[0].lineno - 1 if definition is not None and definition.body else None
 
 
+def parameter_line(function, name: str) -> int | None:
+    """The line a parameter `name` of `function` (a function, or a method, staticmethod or property) is declared
+    at, or None."""
+    import ast
+    import textwrap
+
+    function = getattr(function, "__func__", function)
+    if not inspect.isfunction(function):
+        return None
+    try:
+        function = inspect.unwrap(function)
+        lines, start = inspect.getsourcelines(function)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    definition = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if definition is None:
+        return None
+    arguments = definition.args
+    found = next((arg for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs] if arg.arg == name),
+                 None)
+    return start + found.lineno - 1 if found is not None else None
+
+
 _LINE = re.compile(r"line (\d+)")
 
 
@@ -47,21 +72,29 @@ class Relaxed:
     """While active, torch's frontend compiles a function whose signature has `*args`, `**kwargs` or keyword-only
     parameters with defaults as if the variadic parameters were not there (the defaults still come from the
     function's signature), and leaves out each statement whose own line (a simple statement's lines, a compound
-    one's header) is one of `drop` ((real path, line)), and a return annotation on such a line (inferred instead).
+    one's header) is one of `drop` ((real path, line)), and a return annotation on such a line (inferred instead);
+    an `if` or `while` whose header is such a line keeps its body, its condition replaced by one torch cannot
+    decide while compiling (`opaque_condition`).
+    An unannotated parameter named in `typed` ((real path, line, name): where it is declared) is annotated with the
+    type of its literal default (what torch's "Expected a default value of type Tensor (inferred)" asks for).
     The names left out (parameters, and names the left-out statements bind) are collected: a use of one is then
     "undefined value NAME"."""
 
-    def __init__(self, torch, drop: set[tuple[str, int]]) -> None:
+    def __init__(self, torch, drop: set[tuple[str, int]], typed: set[tuple[str, int, str]] = frozenset(),
+                 whole: set[tuple[str, int]] = frozenset()) -> None:
         self.frontend = torch.jit.frontend
         self.originals = (self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def)
         self.drop = drop
+        self.typed = typed
+        self.whole = whole  # lines of `drop` whose `if`/`while` is left out whole all the same
+        self.kept_bodies: list[tuple[str, int]] = []  # lines of `drop` whose statement kept its body, in order
         self.left_out: set[str] = set()
 
     def __enter__(self) -> set[str]:
         import ast
 
         build_param_list, build_stmts, build_def = self.originals
-        left_out, drop = self.left_out, self.drop
+        left_out, drop, typed, whole, kept_bodies = self.left_out, self.drop, self.typed, self.whole, self.kept_bodies
 
         def relaxed_params(ctx, py_args, self_name, pdt_arg_types=None):
             relaxed = copy.copy(py_args)
@@ -70,6 +103,11 @@ class Relaxed:
                     left_out.add(getattr(py_args, name).arg)
                     setattr(relaxed, name, None)
             relaxed.kw_defaults = []
+            path = os.path.realpath(ctx.filename or "")
+            chosen = {(line, name) for file, line, name in typed if file == path}
+            shift = offset(ctx) if chosen else None
+            if shift is not None:
+                relaxed.args = annotated_from_defaults(py_args, lambda arg: (arg.lineno + shift, arg.arg) in chosen)
             return build_param_list(ctx, relaxed, self_name, pdt_arg_types)
 
         def offset(ctx) -> int | None:
@@ -85,7 +123,14 @@ class Relaxed:
                 for stmt in stmts:
                     body = getattr(stmt, "body", None)
                     last = (body[0].lineno - 1) if isinstance(body, list) and body else stmt.end_lineno
-                    if any(stmt.lineno + shift <= line <= last + shift for line in lines):
+                    matched = [line for line in lines if stmt.lineno + shift <= line <= last + shift]
+                    if matched:
+                        kept_body = None if any((path, line) in whole for line in matched) else opaque_condition(stmt)
+                        if kept_body is not None:
+                            # an `if`/`while` whose condition failed: its body is still compiled
+                            kept_bodies.extend((path, line) for line in matched if (path, line) not in kept_bodies)
+                            kept.append(kept_body)
+                            continue
                         left_out.update(node.id for node in ast.walk(stmt)
                                         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
                         continue
@@ -112,6 +157,86 @@ class Relaxed:
 
     def __exit__(self, *exc) -> None:
         self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def = self.originals
+
+
+def annotated_from_defaults(py_args, chosen) -> list:
+    """`py_args.args` (an `ast.arguments`), each unannotated parameter `chosen(arg)` picks that has a literal default
+    annotated with the default's type (`method='mean'`: `method: str`); the others as they are."""
+    import ast
+
+    positional = [*py_args.posonlyargs, *py_args.args]
+    first_default = len(positional) - len(py_args.defaults)
+    result = []
+    for index, arg in enumerate(py_args.args, len(py_args.posonlyargs)):
+        annotation = None
+        if arg.annotation is None and index >= first_default and chosen(arg):
+            annotation = literal_type(py_args.defaults[index - first_default])
+        if annotation is not None:
+            for node in ast.walk(annotation):
+                ast.copy_location(node, arg)
+            arg = copy.copy(arg)
+            arg.annotation = annotation
+        result.append(arg)
+    return result
+
+
+def literal_type(node):
+    """The TorchScript type of a literal default, as an annotation expression (`int`, `Tuple[int, int]`,
+    `List[float]`), or None when it is not a literal of one."""
+    import ast
+
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+        if not isinstance(node, ast.Constant) or type(node.value) not in (int, float):
+            return None
+    if isinstance(node, ast.Constant) and type(node.value) in (bool, int, float, str):
+        return ast.Name(id=type(node.value).__name__, ctx=ast.Load())
+    if isinstance(node, (ast.Tuple, ast.List)) and node.elts:
+        items = [literal_type(element) for element in node.elts]
+        if any(item is None for item in items):
+            return None
+        if isinstance(node, ast.Tuple):
+            return ast.Subscript(value=ast.Name(id="Tuple", ctx=ast.Load()),
+                                 slice=ast.Tuple(elts=items, ctx=ast.Load()), ctx=ast.Load())
+        if len({ast.dump(item) for item in items}) != 1:
+            return None
+        return ast.Subscript(value=ast.Name(id="List", ctx=ast.Load()), slice=items[0], ctx=ast.Load())
+    return None
+
+
+# The calls in a condition that TorchScript decides while compiling (`isinstance`, `hasattr`, `is_scripting`...):
+# one branch of such an `if` is never compiled, so it is not replaced by a condition that compiles both.
+_STATIC_CALLS = frozenset({"isinstance", "hasattr", "is_scripting", "is_tracing", "_get_tracing_state",
+                           "is_compiling", "is_dynamo_compiling"})
+
+
+def opaque_condition(stmt):
+    """A copy of an `if` or `while` statement whose condition is replaced by one torch types as a bool and cannot
+    decide while compiling (`len([0]) == 1`), so that both branches are compiled as they would be once the user's
+    condition compiled; None for another statement, or a condition torch decides itself (an `is None` test refines
+    a type, an `isinstance` test skips a branch): the statement is left out whole then."""
+    import ast
+
+    if not isinstance(stmt, (ast.If, ast.While)):
+        return None
+    for node in ast.walk(stmt.test):
+        if isinstance(node, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+            return None
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+            if name in _STATIC_CALLS:
+                return None
+        if isinstance(node, ast.NamedExpr):
+            return None
+    test = ast.Compare(
+        left=ast.Call(func=ast.Name(id="len", ctx=ast.Load()),
+                      args=[ast.List(elts=[ast.Constant(value=0)], ctx=ast.Load())], keywords=[]),
+        ops=[ast.Eq()], comparators=[ast.Constant(value=1)])
+    for node in ast.walk(test):
+        ast.copy_location(node, stmt.test)
+    replaced = copy.copy(stmt)
+    replaced.test = test
+    return replaced
 
 
 def subclasses(cls) -> list:
@@ -167,3 +292,45 @@ def functions_only(result: dict) -> dict:
                  if error.get("attribute") or error.get("property")}
     result["opaque"] = [name for name in result["opaque"] if name not in typed_out]
     return result
+
+
+def stop_reason(unit_until, in_body: bool, nothing_after: bool, again: bool, out_of_time) -> str:
+    if out_of_time:
+        return "the file's time limit was nearly out"
+    if unit_until is not None and time.monotonic() > unit_until:
+        return "its share of the file's time for leaving failing statements out had passed"
+    if not in_body:
+        return "the error is outside its own body"
+    if nothing_after:
+        return "no static error of it lies after that statement"
+    return "the statement left out failed again" if again else "no statement could be left out"
+
+
+# At most this many statements of one unit are left out, whatever its static errors.
+MAX_LEFT_OUT = 40
+
+
+class Pending:
+    """The static errors of a unit (`unit["lines"]`, the parent's) torch has not shown yet: a failing statement is
+    left out only while one lies after it (torch compiles a body in order, so what is before it compiled), or in
+    the signature (whose refused defaults torch reports after the body)."""
+
+    def __init__(self, unit: dict, own) -> None:
+        self.lines = set(unit.get("lines") or ())
+        span = lines_of(own)
+        self.path = span[0] if span is not None else None
+        body = body_start(own)
+        self.signature = range(span[1], body) if span is not None and body is not None else range(0)
+        self.shown: set[int] = set()
+
+    def seen(self, observations: list[dict]) -> None:
+        self.shown.update(error["line"] for error in observations
+                          if not error.get("artifact") and error["line"] and error["file"] == self.path)
+
+    def after(self, line: int | None, left_out: int, anywhere: bool = False) -> bool:
+        """Whether a static error not shown yet lies after `line` (or anywhere, for a refusal of torch's frontend:
+        it reads the whole function before any type is checked, so the type errors before it are not seen yet)."""
+        if left_out >= MAX_LEFT_OUT:
+            return False
+        return any((anywhere or other > (line or 0) or other in self.signature) and other not in self.shown
+                   for other in self.lines)

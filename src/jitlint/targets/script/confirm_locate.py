@@ -4,6 +4,7 @@ when the text names no place, from the frames of the compile). Standard library 
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import sys
@@ -85,15 +86,27 @@ def _holds(path: str, text: str, start: int, number: int) -> bool:
     return 0 < number <= len(lines) and lines[number - 1].strip() == shown[-1]
 
 
+# The frames of torch's that are handed the source range (`loc`) of the user's code they compile something for: a
+# class an annotation names, a function a call names.
+_HANDED_A_RANGE = frozenset({"_recursive_compile_class", "try_compile_fn"})
+
+
 def _range_on_stack(is_user_file, error: BaseException) -> tuple[str, int] | None:
     """Where in the user's files torch was when it failed, when its message names no place: compiling a class an
     annotation names (`_recursive_compile_class`, handed the annotation's source range `loc`), failing on that
-    class (its methods have no source, ...): the annotation, which is what to make opaque."""
+    class (its methods have no source, ...): the annotation, which is what to make opaque; compiling a function a
+    call names (`try_compile_fn`, handed the call's range), failing on that function ("Can't get source for
+    <function makedirs>"): the call. The innermost such range in a user's file."""
     found = None
     traceback = error.__traceback__
     while traceback is not None:
         frame = traceback.tb_frame
-        where = frame.f_locals.get("loc") if frame.f_code.co_name == "_recursive_compile_class" else None
+        where = frame.f_locals.get("loc") if frame.f_code.co_name in _HANDED_A_RANGE else None
+        if where is not None and frame.f_code.co_name == "try_compile_fn" and _users(is_user_file,
+                                                                                    frame.f_locals.get("fn")):
+            # a function of the user's failed, somewhere in it: not at the call (its own frames are deeper, when
+            # torch kept them)
+            where = None
         if where is not None and hasattr(where, "highlight"):
             try:
                 match = _FRAME.search(where.highlight())
@@ -105,6 +118,15 @@ def _range_on_stack(is_user_file, error: BaseException) -> tuple[str, int] | Non
     return found
 
 
+def _users(is_user_file, function) -> bool:
+    """Whether `function` is defined in one of the user's files."""
+    try:
+        path = inspect.getsourcefile(inspect.unwrap(function))
+    except (TypeError, ValueError):
+        return False
+    return bool(path) and os.path.isfile(path) and is_user_file(path)  # not "<frozen os>"
+
+
 def parse_error(error: BaseException, is_user_file) -> dict:
     """What torch said: its message, the place in the user's files it is at (`file`, `line`), the function it was
     compiling (`function`), and where a decorator's wrapper named a file (`named_file`, `wrapped`)."""
@@ -112,6 +134,13 @@ def parse_error(error: BaseException, is_user_file) -> dict:
     message = text.strip().splitlines()[0] if text.strip() else type(error).__name__
     location = named = wrapped = None  # where the error is; the file torch named, when that is a wrapper's
     first = _FRAME.search(text)
+    caller = _COMPILED_FROM.search(text)
+    if first is not None and caller is not None and caller.start() < first.start():
+        # torch gave the error no place of its own, only the calls it was compiling the function for: where the
+        # function it failed on was named, when torch was handed that (`try_compile_fn`), is the error's place
+        location = _range_on_stack(is_user_file, error)
+        if location is not None:
+            first = None
     if first is not None and not is_user_file(first.group(1)):
         # The error's own frame names a file outside the user's (a decorator's wrapper, `@torch.no_grad()`'s
         # `_contextlib.py`) with the wrapped function's line numbers; the frames after it are the call stack.
@@ -120,7 +149,7 @@ def parse_error(error: BaseException, is_user_file) -> dict:
         holder = _file_holding(is_user_file, text, first.start(), int(first.group(2)))
         if holder is not None:
             wrapped = [holder, int(first.group(2))]
-    for match in _FRAME.finditer(text):
+    for match in _FRAME.finditer(text) if location is None else ():
         if is_user_file(match.group(1)):
             number = int(match.group(2))
             location = (os.path.realpath(match.group(1)), number)

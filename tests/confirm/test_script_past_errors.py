@@ -1,0 +1,215 @@
+"""The script strategy's units, compiled past their own errors: a refused default placed at its parameter and the
+parameter then typed from it, an `if` whose condition fails compiled with its body, failing statements left out while
+a static error of the unit lies after them (or anywhere, after a refusal of torch's frontend), a call of a function
+with no source placed at that call, and a module that skipped `nn.Module.__init__`. Each file holds an error that
+masks another."""
+
+import pytest
+
+from .project import dynamic_findings, write_project
+
+pytestmark = pytest.mark.torch
+
+CONFIG = "[tool.jitlint.dynamic]\ntimeout = 120\n"
+
+
+def _statuses(findings, code):
+    return {f["location"]["row"]: f["confirmation"] for f in findings if f["code"] == code}
+
+
+# Torch checks a default against its parameter's type once the body compiled, names the whole `def` (its first line)
+# and stops at the first such parameter: each refused default is placed at its parameter's own line, and the
+# parameter is then annotated with its default's type (what the user would write) to see the next one.
+DEFAULTS = '''
+import torch
+import torch.nn as nn
+
+
+def select(
+    x: torch.Tensor, method='mean',
+    threshold=0.5,
+    weight=2.0,
+):
+    return x
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return select(x)
+'''
+
+
+def test_each_refused_default_is_confirmed_at_its_own_parameter(tmp_path):
+    write_project(tmp_path, {"dpkg/__init__.py": "", "dpkg/net.py": DEFAULTS, "pyproject.toml": CONFIG})
+    found = _statuses(dynamic_findings(tmp_path, "dpkg"), "JIT201")
+    assert set(found) == {7, 8, 9}, found
+    for row, parameter in ((7, "method"), (8, "threshold"), (9, "weight")):
+        assert found[row]["status"] == "confirmed", found
+        assert f'on parameter "{parameter}"' in found[row]["detail"], found[row]
+    # no JIT000 at the `def` line: torch's error there is each parameter's
+    assert not [f for f in dynamic_findings(tmp_path, "dpkg") if f["code"] == "JIT000"]
+
+
+# An `if` whose condition torch refuses (a parameter with no annotation is a Tensor, compared with a string) is
+# compiled again with a condition torch cannot decide, so its body's errors show; an `isinstance` condition is one
+# torch decides itself (the branch is never compiled when it is false): it is left out whole, its body unseen.
+CONDITION = '''
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+def pick(x: torch.Tensor, method) -> torch.Tensor:
+    if method == "largest":
+        values = x.numpy()
+    return x
+
+
+def check(x: torch.Tensor) -> torch.Tensor:
+    if isinstance(x, np.ndarray):
+        values = x.numpy()
+    return x
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return pick(x, "largest") + check(x)
+'''
+
+
+def test_the_body_of_an_if_whose_condition_fails_is_compiled(tmp_path):
+    write_project(tmp_path, {"cpkg/__init__.py": "", "cpkg/net.py": CONDITION, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "cpkg")
+    numpy = _statuses(findings, "JIT401")
+    assert numpy[9]["status"] == "confirmed", numpy
+    assert "(line 9, the function's earlier failing statements left out)" in numpy[9]["detail"], numpy
+    # the branch torch decides statically stays unseen: not confirmed, not refuted
+    assert numpy[15]["status"] == "unverified", numpy
+
+
+# A unit's failing statements are left out while a static error of it lies after them, however many there are (here
+# three statements torch refuses before the one the static error is on); none is left out past the last one.
+MANY = '''
+import torch
+import torch.nn as nn
+
+
+def many(x: torch.Tensor) -> torch.Tensor:
+    a = torch.nn.utils.rnn.pad_sequence([x], "a")
+    b = torch.nn.utils.rnn.pad_sequence([x], "b")
+    c = torch.nn.utils.rnn.pad_sequence([x], "c")
+    return x.numpy()
+
+
+def first(x: torch.Tensor) -> torch.Tensor:
+    y = x.numpy()
+    a = torch.nn.utils.rnn.pad_sequence([x], "a")
+    b = torch.nn.utils.rnn.pad_sequence([x], "b")
+    return x
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return many(x) + first(x)
+'''
+
+
+def test_failing_statements_are_left_out_while_a_static_error_lies_after_them(tmp_path):
+    write_project(tmp_path, {"mpkg/__init__.py": "", "mpkg/net.py": MANY, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "mpkg")
+    numpy = _statuses(findings, "JIT401")
+    assert numpy[10]["status"] == "confirmed", numpy
+    assert "(line 10, the function's earlier failing statements left out)" in numpy[10]["detail"], numpy
+    assert numpy[14]["status"] == "confirmed", numpy
+    # `first`'s static error is its first statement: nothing is left out past it, so torch's refusals at lines 15
+    # and 16 are never seen (the model's own run stops at line 7 and ignores `many`, then at 14 and ignores `first`)
+    assert not {f["location"]["row"] for f in findings if f["code"] == "JIT000"} & {15, 16}, findings
+
+
+# A call of a function torch cannot read the source of (`os.makedirs`) fails with no place of its own in torch's text,
+# only the calls it was compiling the caller for; torch was handed the call's range (`try_compile_fn(fn, loc)`): the
+# error is there, not at the model's call of the user's function.
+NO_SOURCE = '''
+import os
+
+import torch
+import torch.nn as nn
+
+
+def save(x: torch.Tensor, path: str) -> torch.Tensor:
+    y = x + 1
+    os.makedirs(os.path.dirname(path) + "/", exist_ok=True)
+    return y
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return save(x, "a/b")
+'''
+
+
+def test_an_error_at_a_call_of_a_function_with_no_source_is_placed_at_that_call(tmp_path):
+    write_project(tmp_path, {"opkg/__init__.py": "", "opkg/net.py": NO_SOURCE, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "opkg")
+    calls = _statuses(findings, "JIT402")
+    assert set(calls) == {10} and calls[10]["status"] == "confirmed", calls
+    assert "(line 10)" in calls[10]["detail"], calls
+    assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# A module class whose `__init__` never calls `nn.Module.__init__` builds, torch refuses it, and its methods are then
+# scripted on their own: the instance is not asked for its submodules (which raises: it has no `_modules`), or the
+# whole file's answer is lost ("checker failed").
+NO_SUPER_INIT = '''
+import torch
+import torch.nn as nn
+
+
+class Plain(nn.Module):
+    def __init__(self, mu: float = 1.0):
+        self.mu = mu
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.numpy()
+'''
+
+
+def test_a_module_whose_init_skips_nn_module_init_does_not_stop_the_file(tmp_path):
+    write_project(tmp_path, {"npkg/__init__.py": "", "npkg/net.py": NO_SUPER_INIT, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "npkg")
+    assert findings, findings
+    assert not [f for f in findings if "checker failed" in f["confirmation"]["detail"]], findings
+
+
+# Torch's frontend refuses syntax (`**options` in a call) while it reads the whole function, before any type is
+# checked: a type error on an earlier line (`.tolist()` with no annotation) shows only once the refused statement is
+# left out, although it lies before it.
+FRONTEND_FIRST = '''
+from typing import Dict
+
+import torch
+import torch.nn as nn
+
+
+def scale(x: torch.Tensor, factor: float = 1.0) -> torch.Tensor:
+    return x * factor
+
+
+def both(x: torch.Tensor, options: Dict[str, float]) -> torch.Tensor:
+    values = x.tolist()
+    y = scale(x, **options)
+    return y
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return both(x, {"factor": 2.0})
+'''
+
+
+def test_a_type_error_before_a_frontend_refusal_is_confirmed(tmp_path):
+    write_project(tmp_path, {"fpkg/__init__.py": "", "fpkg/net.py": FRONTEND_FIRST, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "fpkg")
+    tolist = _statuses(findings, "JIT206")
+    assert tolist[13]["status"] == "confirmed", tolist
+    assert "(line 13, the function's earlier failing statements left out)" in tolist[13]["detail"], tolist
