@@ -63,8 +63,13 @@ def _is_list_like(node: cst.BaseExpression, ctx: RuleContext) -> bool:
 
 
 def _list_for_torch(node: cst.BaseExpression, ctx: RuleContext) -> bool:
-    """A list by its form, or by the type the typer gives it."""
-    return _is_list_like(node, ctx) or getattr(type_at(ctx, node), "name", None) == "List"
+    """A list by its form, or by the type the typer gives it; a module attribute by its form only (a `Final` or
+    `__constants__` list attribute is a tuple constant to torch)."""
+    if _is_list_like(node, ctx):
+        return True
+    if isinstance(node, cst.Attribute) and _self_attribute_is_list(node, ctx) is not None:
+        return False
+    return getattr(type_at(ctx, node), "name", None) == "List"
 
 
 def _self_attribute_is_list(node: cst.Attribute, ctx: RuleContext) -> bool | None:
