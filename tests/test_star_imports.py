@@ -170,3 +170,47 @@ def test_a_module_that_only_re_exports_binds_its_star_imports_in_every_worker(tm
     run = engine.lint_run([package], Config(root=tmp_path), enabled, jobs=jobs)
     found = {(Path(finding.filename).name, finding.location.row, finding.code) for finding in run.findings}
     assert found == {("model.py", 6, "JIT105"), ("model.py", 12, "JIT105")}
+
+
+USES = """\
+    import torch
+    import torch.nn as nn
+    from pkg.helpers import *
+
+
+    class Model(nn.Module):
+        def forward(self, x):
+            if x.sum() < 0:
+                raise ParameterError("negative")
+            return clamp_value(x) * scale(x)
+    """
+
+HELPERS = """\
+    import math
+
+    if math.pi > 3:
+        def scale(x):
+            return x * 2.0
+    else:
+        def scale(x):
+            return x
+
+
+    def clamp_value(x):
+        return x.clamp(0.0, 1.0)
+    """
+
+
+def test_a_name_neither_the_file_nor_its_star_imported_project_modules_bind_is_undefined(tmp_path):
+    # torch 2.13: "undefined value ParameterError" (bound nowhere); `scale` and `clamp_value` resolve, and with
+    # ParameterError defined in the star-imported module torch scripts the model
+    package = _write(tmp_path, {"helpers.py": HELPERS, "model.py": USES})
+    assert _lines(_check(package, "--no-cache")) == {("model.py", 9, "JIT425")}
+    defined = textwrap.dedent(HELPERS) + "\n\nclass ParameterError(Exception):\n    pass\n"
+    package = _write(tmp_path / "defined", {"helpers.py": defined, "model.py": USES})
+    assert _lines(_check(package, "--no-cache")) == set()
+
+
+def test_a_star_import_of_a_library_module_leaves_every_name_possibly_bound(tmp_path):
+    package = _write(tmp_path, {"model.py": USES.replace("from pkg.helpers import *", "from math import *")})
+    assert _lines(_check(package, "--no-cache")) == set()

@@ -1,6 +1,6 @@
 """The `script` capture policy: what `torch.jit.script(module)` compiles (torch 2.13).
 
-Roots: `forward`, `@torch.jit.export` methods and every `@property` of each nn.Module class (less
+Roots: `forward`, `@torch.jit.export` methods and every `@property` (getter and setter) of each nn.Module class (less
 `__jit_unused_properties__`, and none for a class with `__prepare_scriptable__`), `@torch.jit.script` functions and
 classes, and `torch.jit.script(f)` targets. A project class that is not a module, used in compiled code, is a
 TorchScript class: all its methods are compiled. `__init__` is not compiled (it is no root);
@@ -240,6 +240,19 @@ def is_ignored(function: FunctionInfo) -> bool:
 _TORCH_JIT_DECORATORS = frozenset({"torch.jit.export", "torch.jit.ignore", "torch.jit.unused", "torch.jit._drop"})
 
 
+def is_property_setter(function: FunctionInfo) -> bool:
+    """`@<name>.setter` on a method of the same name: the setter of a property."""
+    return f"{function.name}.setter" in function.decorators
+
+
+def _dropped_getter(cls: ClassInfo, name: str) -> bool:
+    """Whether the getter of the property `name` is `@torch.jit.unused` (or `_drop`): torch drops the property, its
+    setter too (`frontend.get_class_properties`: `should_drop(fget)`)."""
+    body = cls.node.body.body if isinstance(cls.node.body, cst.IndentedBlock) else ()
+    return any(isinstance(statement, cst.FunctionDef) and statement.name.value == name and decorator_names(
+        statement, cls.module.imports) & {"torch.jit.unused", "torch.jit._drop"} for statement in body)
+
+
 def is_export(function: FunctionInfo) -> bool:
     return "torch.jit.export" in function.decorators
 
@@ -381,7 +394,11 @@ class ScriptPolicy(CapturePolicy):
                 seen.add(name)
                 if is_export(method):
                     yield (method, cls, f"@torch.jit.export method of {cls.name}")
-                elif method.is_property and name not in unused:
+                elif (method.is_property or is_property_setter(method) and not _dropped_getter(current, name)) and (
+                        name not in unused):
+                    # the index keeps the last `def` of a name: a property's setter when it has one (its getter is
+                    # then not indexed); torch compiles both, unless the getter is `@torch.jit.unused`
+                    # (`frontend.get_class_properties`)
                     yield method, cls, f"property of {cls.name} (torch compiles every property)"
 
     def _script_class(self, cls: ClassInfo, reason: str) -> Iterator[Capture]:

@@ -23,11 +23,15 @@ import builtins
 import re
 import typing
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
 from jitlint.facts.syntax import target_names
 from jitlint.walk import walk
+
+if TYPE_CHECKING:
+    from jitlint.project import ModuleInfo
 
 _MODULE_NAMES = frozenset(
     {"__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__builtins__", "__path__",
@@ -464,11 +468,51 @@ def parameter_names(function: cst.FunctionDef) -> set[str]:
     return names
 
 
+def globals_through_stars(module: "ModuleInfo", source_of: "Callable[[str], ModuleInfo | None]") -> frozenset[str] | None:
+    """`module_globals` of a file with `from m import *` statements when every module they read (transitively) is a
+    project module: what the file binds itself, and every top-level name of each of those modules that a star import
+    may bring in (its literal `__all__`, and its public names however they are bound: a superset, so that no name
+    they bind is taken for undefined). None when one is a library module or binds names dynamically
+    (`globals()`)."""
+    from jitlint.names import star_closure
+
+    own = _own_globals(module)
+    if own is None:
+        return None
+    names = set(own) | set(module.imports.aliases) | module.imports.local_definitions
+    for name in star_closure(module.imports, lambda base: getattr(source_of(base), "imports", None)):
+        source = source_of(name)
+        exported = _own_globals(source) if source is not None else None
+        if exported is None:
+            return None
+        names.update(name for name in exported if not name.startswith("_"))
+        names.update(source.imports.all_names or ())
+        names.update(name for name in source.imports.aliases if not name.startswith("_"))
+    return frozenset(names)
+
+
+def _own_globals(module: "ModuleInfo") -> frozenset[str] | None:
+    """The names a module's top-level statements bind, its star imports aside (None: bound dynamically, or a star
+    import the import table does not list, in a nested block)."""
+    tree = module.tree
+    text = module.text if module.text is not None else tree.code
+    if len(re.findall(r"\bimport\s*\*", text)) != len(module.imports.stars) or "globals()" in text or "vars()" in text or "locals()" in text or "__builtins__" in text or re.search(
+            r"\bglobal\b", text) is not None:
+        return None
+    collect = _Bindings() if ":=" in text else _StatementBindings()
+    for statement in tree.body:
+        walk(statement, collect)
+    return frozenset(collect.names)
+
+
 def unresolved_reads(
-    function: cst.FunctionDef, module: cst.Module, pruned: set[int], text: str | None = None
+    function: cst.FunctionDef, module: cst.Module, pruned: set[int], text: str | None = None,
+    known: frozenset[str] | None = None,
 ) -> list[UnresolvedRead]:
-    """The reads of names the function cannot resolve (see the module's docstring); [] when that is unknowable."""
-    known = module_globals(module, text)
+    """The reads of names the function cannot resolve (see the module's docstring); [] when that is unknowable.
+    `known`: the module's globals when the caller has them (`globals_through_stars`)."""
+    if known is None:
+        known = module_globals(module, text)
     if known is None or not isinstance(function.body, cst.IndentedBlock):
         return []
     walker = _Walk(known | BUILTIN_NAMES, pruned, walrus=text is None or ":=" in text)

@@ -190,7 +190,8 @@ class MethodUsedAsValue(ScriptRule):
             words = sugared_words(result.kind)
             said = self._USES.get(result.use, "cannot be used as a value")
             torch_kind = {"builtin": "builtin", "function": "function",
-                          "python-module": "python value of type 'module'"}.get(result.kind, result.kind)
+                          "python-module": "python value of type 'module'",
+                          "exception": "Python exception"}.get(result.kind, result.kind)
             torch_says = f"{said} {torch_kind}" if said.endswith(" on") else f"{torch_kind} {said}"
             spelled = result.name.removeprefix("builtins.")
             use = {"value": "used as a value", "iterable": "iterated", "subscript": "indexed",

@@ -9,7 +9,9 @@ from jitlint.rules.base import RuleContext
 from jitlint.targets.script.claims import results_for
 from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule, TypedRule
-from jitlint.targets.script.scopes import BUILTIN_NAMES, module_globals, unresolved_reads, unresolved_reads_with
+from jitlint.targets.script.scopes import (
+    BUILTIN_NAMES, globals_through_stars, module_globals, unresolved_reads, unresolved_reads_with,
+)
 
 
 class UndefinedName(ScriptRule):
@@ -29,7 +31,8 @@ class UndefinedName(ScriptRule):
             return
         if any(isinstance(ancestor, (cst.FunctionDef, cst.Lambda)) for ancestor in ctx.ancestors[:-1]):
             return  # a closure: what it may read from the enclosing function is not modelled
-        for read in unresolved_reads(node, ctx.module.tree, function.pruned, ctx.module.text):
+        known = globals_through_stars(ctx.module, ctx.project.module) if ctx.module.imports.stars else None
+        for read in unresolved_reads(node, ctx.module.tree, function.pruned, ctx.module.text, known):
             if read.deleted:
                 message = f"undefined value `{read.name.value}`: `del` removed it on a path that reaches this read"
             else:

@@ -28,10 +28,13 @@ class NoStarUnpackInCall(ScriptRule):
         "list itself: `x.view(shape)`"
     )
 
+    facts = (ScriptTypes,)
+
     def visit_Arg(self, node: cst.Arg, ctx: RuleContext) -> None:
-        # `*(1, -1)` and `*tuple_var` script fine (a tuple has a static length): flag what is certainly a list.
-        if node.star == "*" and _is_list_like(node.value, ctx):
-            ctx.report(node, fix=pass_the_list(node, ctx, _is_list_like))
+        # `*(1, -1)` and `*tuple_var` script fine (a tuple has a static length): flag what is certainly a list,
+        # by its form or by the type the typer gives it (`ir_emitter.cpp: emitStarredValues` needs a tuple)
+        if node.star == "*" and _list_for_torch(node.value, ctx):
+            ctx.report(node, fix=pass_the_list(node, ctx, _list_for_torch))
 
     def visit_List(self, node: cst.List, ctx: RuleContext) -> None:
         for element in node.elements:
@@ -57,6 +60,16 @@ def _is_list_like(node: cst.BaseExpression, ctx: RuleContext) -> bool:
     if isinstance(node, cst.Name) and ctx.function is not None:
         return node.value in _list_locals(ctx.function.info.node)
     return False
+
+
+def _list_for_torch(node: cst.BaseExpression, ctx: RuleContext) -> bool:
+    """A list by its form, or by the type the typer gives it; a module attribute by its form only (a `Final` or
+    `__constants__` list attribute is a tuple constant to torch)."""
+    if _is_list_like(node, ctx):
+        return True
+    if isinstance(node, cst.Attribute) and _self_attribute_is_list(node, ctx) is not None:
+        return False
+    return getattr(type_at(ctx, node), "name", None) == "List"
 
 
 def _self_attribute_is_list(node: cst.Attribute, ctx: RuleContext) -> bool | None:

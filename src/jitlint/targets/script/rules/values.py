@@ -251,8 +251,9 @@ class NotIterableOrSubscriptable(TypedRule):
                         "bug report'); index with a tuple built before: `x[tuple(idx)]` is no option either, so "
                         "spell the indices out"), None
             if result.problem == "tensor-after-ellipsis":
-                return ("TorchScript does not index a Tensor with a Tensor after a `...` (torch: 'Ellipses followed by "
-                        "tensor indexing is currently not supported'); spell out the leading dimensions with `:`"), None
+                return ("TorchScript does not index a Tensor with a Tensor or a list after a `...` (torch: 'Ellipses "
+                        "followed by tensor indexing is currently not supported'); spell out the leading dimensions "
+                        "with `:`"), None
             return (f"a Tensor is indexed here by {describe(result.type)}; TorchScript indexes a Tensor only with ints, "
                     f"slices, None, lists and Tensors (torch: \"Unsupported operation: indexing tensor with unsupported "
                     f"index type '{result.type}'\")"), None

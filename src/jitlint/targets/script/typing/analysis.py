@@ -86,12 +86,14 @@ def build_scope(project: "ProjectIndex", captured: "CaptureMap | None", info: "F
     """The scope a compiled function is typed in, and its parameters' values."""
     node = info.node
     bound = info.bound_first_param
-    is_method = bound is not None
     from jitlint.targets.script.overload_lookup import implements_overloads
 
-    found = signature(node, info.module.imports, project, is_method)
     module_owners = [owner for owner in owners if project.is_module_class(owner)]
     is_module = bool(module_owners) and len(module_owners) == len(owners)
+    if bound is None and is_module and static_method_compiled_as_method(info):
+        bound = "instance"
+    is_method = bound is not None
+    found = signature(node, info.module.imports, project, is_method)
     self_name = first_param_name(node) if bound == "instance" else None
     params: dict = {}
     if self_name is not None:
@@ -116,6 +118,16 @@ def build_scope(project: "ProjectIndex", captured: "CaptureMap | None", info: "F
     scope.constant_flag = lambda name: _constant_flag(project, owners, name) if is_module else None
     scope.container_length = lambda name: _container_length(project, owners, name)
     return scope, params
+
+
+def static_method_compiled_as_method(info: "FunctionInfo") -> bool:
+    """A module's `forward` (or `@torch.jit.export` method) written as a `@staticmethod`: `_recursive.py` compiles
+    the module's `forward` and exported methods as methods whatever they are (`make_stub_from_method`), and the
+    frontend binds a method's first parameter to the module, whatever its name (`ir_emitter.cpp:
+    emitFormalArguments`)."""
+    if info.cls is None or "builtins.staticmethod" not in info.decorators or not named_params(info.node.params):
+        return False
+    return info.name == "forward" or bool(info.decorators & {"torch.jit.export", "torch.jit._script.export"})
 
 
 def _star_params(node: cst.FunctionDef) -> list[cst.Param]:

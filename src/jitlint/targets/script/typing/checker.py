@@ -716,10 +716,8 @@ class Checker:
         target = node.target
         operator_type = type(node.operator)
         if isinstance(target, cst.Subscript):
-            base = self.exprs.expr(target.value, env)
-            for element in target.slice:
-                if isinstance(element.slice, cst.Index):
-                    self.exprs.expr(element.slice.value, env)
+            self.exprs.expr(target, env)  # read first (`emitAugAssignmentToSubscript`): a Tensor's indices checked
+            base = self.exprs.types.get(id(target.value))
             self.exprs.expr(node.value, env)
             if isinstance(base, Type) and base.name == "Tuple":
                 self._report(TupleMisuse(target, base, "aug-assign"))

@@ -132,6 +132,8 @@ class ExpressionChecker:
         """An expression whose first-class value torch needs (`asValue`: an argument, an operand, an element of a
         display, a returned value): a name that holds none is reported, and unknown after."""
         value = self.expr(node, env, hint)
+        if isinstance(value, Sugared) and value.kind == "self-module":  # `ModuleValue::asValue`: its class type
+            return class_type(self.scope.owners[0], self.scope.project) if len(self.scope.owners) == 1 else None
         return None if self.misused(node, value, "value") else value
 
     def misused(self, node: cst.CSTNode, value: Value, use: str) -> bool:
@@ -143,13 +145,12 @@ class ExpressionChecker:
 
     @staticmethod
     def _no_first_class(value: "Sugared", use: str) -> bool:
-        """Whether torch rejects this use of a sugared value: a module-level Python value has no use but a call;
-        a Python module only gives attributes; a builtin operator or a compiled function only gets called."""
+        """Whether torch rejects this use of a sugared value: a module-level Python value, an exception class have
+        no use but a call (and `raise`); a Python module only gives attributes; a builtin operator or a compiled
+        function only gets called."""
         kind = value.kind
-        if kind == "python-value":
-            return True
-        if kind == "python-module":
-            return use not in ("attribute", "hasattr")
+        if kind in ("python-value", "python-module", "exception"):
+            return kind != "python-module" or use not in ("attribute", "hasattr")
         if kind == "builtin":
             return value.name.startswith("builtins.") or schemas.operator_for(value.name) is not None
         if kind == "function":
@@ -1214,7 +1215,7 @@ class ExpressionChecker:
                 continue
             if not isinstance(index, Type) or not index.fully_known:
                 continue
-            if index == TENSOR and ellipsis:
+            if ellipsis and (index == TENSOR or index.name == "List"):  # a list index is made a Tensor index
                 self.report(TensorIndex(part.value, "tensor-after-ellipsis"))
                 return
             if index not in (INT, TENSOR, NONE) and index.name != "List":
