@@ -80,6 +80,7 @@ class CompileDatadep(DatadepPolicy):
     comprehension_kinds = True  # `[torch.unique(t) for t in ...]` is a list of tensors of data-dependent sizes
     carries_round_loops = True  # Dynamo unrolls loops: the second iteration sees what the first left
     constant_tensors = False
+    type_comments = True  # a `# type: (Tensor, ...)` signature says which parameters are tensors
     settings: ClassVar = None  # the run's CompileSettings (`for_settings`)
 
     @classmethod
@@ -135,6 +136,11 @@ class CompileDatadep(DatadepPolicy):
             return "ddtensor" if "ddtensor" in (left, right) else "tensor"
         return None
 
+    def extremum(self, kinds: list) -> str | None:
+        """`max(t, 0)`, `min(a, b)` with a tensor among them: Dynamo makes it `torch.clamp` or `torch.maximum`
+        (`BuiltinVariable._call_min_max_binary`), a tensor of the tensor operand's shape."""
+        return "ddtensor" if "ddtensor" in kinds else "tensor"
+
     def conversion(self, name: str, value: str | None) -> str | None:
         if name == "math":
             return None
@@ -169,6 +175,8 @@ class CompileDatadep(DatadepPolicy):
             if not self.shapes:
                 self._shape_calls_in(domain, comprehension, frame)
         for subscript in reads.subscripts:
+            if not self.scalars and self._tensor_bound(domain, subscript, frame):
+                self._record(Break("scalar", subscript, "a slice bound that is a tensor (its `__index__`)"))
             if self.shapes or domain.kind(subscript.value, frame) not in TENSORISH:
                 continue
             for element in subscript.slice:
@@ -184,6 +192,20 @@ class CompileDatadep(DatadepPolicy):
             self._decision(domain, statement.test, frame, "`if`")
         elif isinstance(statement, cst.While):
             self._decision(domain, statement.test, frame, "`while`")
+
+    @staticmethod
+    def _tensor_bound(domain: DatadepDomain, subscript: cst.Subscript, frame: Frame) -> bool:
+        """`t[a:b]` with a bound that is a tensor: Python calls its `__index__`, which reads its value (Dynamo:
+        `.item()`, a break unless scalars are captured; verified on torch 2.13)."""
+        if domain.kind(subscript.value, frame) not in TENSORISH:
+            return False
+        for element in subscript.slice:
+            part = element.slice
+            if isinstance(part, cst.Slice) and any(
+                    bound is not None and domain.kind(bound, frame) in TENSORISH
+                    for bound in (part.lower, part.upper, part.step)):
+                return True
+        return False
 
     # -- strings made from tensors -------------------------------------------------------------------------------
     def _formats_tensor(self, domain: DatadepDomain, node: cst.BaseExpression, frame: Frame) -> bool:

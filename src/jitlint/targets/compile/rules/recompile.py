@@ -162,8 +162,26 @@ class CounterAttribute(CompileRule):
         if not (isinstance(func, cst.Attribute) and func.attr.value in ("append", "extend", "insert")):
             return
         name = _self_target(func.value, self._self_name(ctx))
-        if name is not None and self._kind(name, ctx) == "list":
+        if name is not None and self._kind(name, ctx) == "list" and not self._rebuilt(name, ctx):
             self._report(func.value, f"`self.{name}` grows on every call: it", "list", ctx)
+
+    def _rebuilt(self, name: str, ctx: RuleContext) -> bool:
+        """The function assigns `self.<name>` a new list itself (`self.levels = [x]`): each call starts it again,
+        and it grows to the same length every time (no recompile: verified on torch 2.13)."""
+        function = ctx.function
+        self_name = self._self_name(ctx)
+        found = []
+
+        class Assigned(OneScope):
+            scope = function.info.node
+
+            def visit_Assign(self, node: cst.Assign) -> None:
+                if _literal_kind(node.value) == "list" and any(
+                        _self_target(target.target, self_name) == name for target in node.targets):
+                    found.append(node)
+
+        walk(function.info.node, Assigned())
+        return bool(found)
 
 
 # -- arguments of the compiled function -------------------------------------------------------------------------
