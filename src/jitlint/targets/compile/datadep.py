@@ -199,10 +199,11 @@ class CompileDatadep(DatadepPolicy):
         `.item()`, a break unless scalars are captured; verified on torch 2.13)."""
         if domain.kind(subscript.value, frame) not in TENSORISH:
             return False
+        assumed = _assumed_tensors(domain)
         for element in subscript.slice:
             part = element.slice
             if isinstance(part, cst.Slice) and any(
-                    bound is not None and domain.kind(bound, frame) in TENSORISH
+                    bound is not None and domain.kind(bound, frame) in TENSORISH and not _reads_only(bound, assumed)
                     for bound in (part.lower, part.upper, part.step)):
                 return True
         return False
@@ -384,6 +385,28 @@ class CompileDatadep(DatadepPolicy):
 
     def asserted(self, domain: DatadepDomain, node: cst.Assert, frame: Frame) -> None:
         """`assert` on a tensor is traced as a runtime assertion (no break): nothing to record."""
+
+
+def _assumed_tensors(domain: DatadepDomain) -> set[str]:
+    """The parameters of a `forward` taken for tensors only because they are unannotated (a compiled model's inputs
+    are): a slice bounded by one of them says the callers pass an int (`x[..., -n:]` in a submodule given sizes)."""
+    if not domain.is_forward:
+        return set()
+    params = domain.function.params
+    return {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)
+            if param.annotation is None and param.name.value not in domain.parameters}
+
+
+def _reads_only(node: cst.BaseExpression, names: set[str]) -> bool:
+    """`node` reads names, every one of them in `names` (`-n`, `n + 1`)."""
+    read: list[str] = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            read.append(name.value)
+
+    node.visit(Names())
+    return bool(read) and set(read) <= names
 
 
 def _reads_data_function(domain: DatadepDomain, test: cst.BaseExpression) -> bool:
