@@ -310,7 +310,8 @@ class DatadepDomain(CallKinds, FlowDomain):
                 return "tensor" if bare else self._annotated(typed, self.imports)
         if param.annotation is None:
             # TorchScript types an unannotated parameter as a Tensor; export's inputs are tensors: forward only.
-            return "tensor" if self.is_forward and param.default is None else None
+            return self.policy.model_input(self.function, param.name.value) if (
+                self.is_forward and param.default is None) else None
         return self._annotated(param.annotation.annotation, self.imports)
 
     def _annotated(self, annotation: cst.BaseExpression, imports) -> str | None:

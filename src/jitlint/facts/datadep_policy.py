@@ -90,6 +90,11 @@ class DatadepPolicy:
         return {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor",
                 "ddtensors": "ddtensor", "sizes": "size", "mask": "mask"}.get(iterable or "")
 
+    def model_input(self, function: cst.FunctionDef, name: str) -> str | None:
+        """An unannotated parameter of a `forward` with no default, whose callers are not known: an input of the
+        captured model (the base: a tensor)."""
+        return "tensor"
+
     def extremum(self, kinds: list) -> str | None:
         """`min(...)`/`max(...)` of values of these kinds, one of them a tensor (the base: unknown)."""
         return None

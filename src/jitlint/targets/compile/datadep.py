@@ -33,6 +33,8 @@ import libcst as cst
 
 from jitlint.facts.datadep import DEPENDENT, TENSORISH, DatadepDomain, DatadepPolicy
 from jitlint.facts.flow import Frame, Reads
+from jitlint.facts.syntax import OneScope
+from jitlint.walk import walk
 
 # Calls whose output size depends on the data: torch functions (qualified) and tensor methods.
 DYNAMIC_SHAPE_FUNCTIONS = frozenset({
@@ -136,6 +138,12 @@ class CompileDatadep(DatadepPolicy):
             return "ddtensor" if "ddtensor" in (left, right) else "tensor"
         return None
 
+    def model_input(self, function: cst.FunctionDef, name: str) -> str | None:
+        """A tensor, unless the forward slices with it (`x[..., -n:]`, alone or in arithmetic of such parameters):
+        a bound Python must have as an int says the callers pass one (a submodule given sizes, `rel_pos(i, j)`),
+        which Dynamo treats as a number, not tensor data."""
+        return None if name in _slice_bound_parameters(function) else "tensor"
+
     def extremum(self, kinds: list) -> str | None:
         """`max(t, 0)`, `min(a, b)` with a tensor among them: Dynamo makes it `torch.clamp` or `torch.maximum`
         (`BuiltinVariable._call_min_max_binary`), a tensor of the tensor operand's shape."""
@@ -199,11 +207,10 @@ class CompileDatadep(DatadepPolicy):
         `.item()`, a break unless scalars are captured; verified on torch 2.13)."""
         if domain.kind(subscript.value, frame) not in TENSORISH:
             return False
-        assumed = _assumed_tensors(domain)
         for element in subscript.slice:
             part = element.slice
             if isinstance(part, cst.Slice) and any(
-                    bound is not None and domain.kind(bound, frame) in TENSORISH and not _reads_only(bound, assumed)
+                    bound is not None and domain.kind(bound, frame) in TENSORISH
                     for bound in (part.lower, part.upper, part.step)):
                 return True
         return False
@@ -387,14 +394,34 @@ class CompileDatadep(DatadepPolicy):
         """`assert` on a tensor is traced as a runtime assertion (no break): nothing to record."""
 
 
-def _assumed_tensors(domain: DatadepDomain) -> set[str]:
-    """The parameters of a `forward` taken for tensors only because they are unannotated (a compiled model's inputs
-    are): a slice bounded by one of them says the callers pass an int (`x[..., -n:]` in a submodule given sizes)."""
-    if not domain.is_forward:
-        return set()
-    params = domain.function.params
-    return {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)
-            if param.annotation is None and param.name.value not in domain.parameters}
+def _slice_bound_parameters(function: cst.FunctionDef) -> set[str]:
+    """The unannotated parameters of `function` that bound one of its slices, alone or in arithmetic of them."""
+    params = function.params
+    names = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)
+             if param.annotation is None}
+    found: set[str] = set()
+
+    class Slices(OneScope):
+        scope = function
+
+        def visit_Slice(self, part: cst.Slice) -> None:
+            for bound in (part.lower, part.upper, part.step):
+                if bound is not None and _reads_only(bound, names):
+                    found.update(_names_in(bound))
+
+    walk(function, Slices())
+    return found
+
+
+def _names_in(node: cst.BaseExpression) -> set[str]:
+    read: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            read.add(name.value)
+
+    node.visit(Names())
+    return read
 
 
 def _reads_only(node: cst.BaseExpression, names: set[str]) -> bool:
