@@ -347,14 +347,65 @@ def _ddpm(name: str):
     raise KeyError(name)
 
 
+# Two more (`/work/corpus/more`), configurations written from each library's README before any run: torchdiffeq
+# (torch only; `odeint` of a small MLP inside a module, one per solver) and facenet_pytorch (torch, numpy,
+# torchvision's `batched_nms` for MTCNN's detector, with the CPU kernels of bench/compile_torchvision_kernels.py).
+TORCHDIFFEQ = ["dopri5", "rk4", "euler", "midpoint", "bosh3", "adaptive_heun", "dopri8", "explicit_adams",
+               "implicit_adams", "adjoint_dopri5"]
+FACENET = ["InceptionResnetV1", "InceptionResnetV1_classify", "PNet", "RNet", "ONet", "MTCNN"]
+
+
+def _torchdiffeq(name: str):
+    import torch
+    import torchdiffeq
+
+    class Field(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.nn.Sequential(torch.nn.Linear(4, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4))
+
+        def forward(self, t, y):
+            return self.net(y)
+
+    class Block(torch.nn.Module):
+        def __init__(self, method: str, adjoint: bool):
+            super().__init__()
+            self.func, self.method = Field(), method
+            self.solve = torchdiffeq.odeint_adjoint if adjoint else torchdiffeq.odeint
+            self.register_buffer("t", torch.linspace(0.0, 1.0, 3))
+
+        def forward(self, y0):
+            options = {"step_size": 0.25} if self.method in FIXED_GRID else None
+            return self.solve(self.func, y0, self.t, rtol=1e-3, atol=1e-4, method=self.method, options=options)[-1]
+
+    FIXED_GRID = {"rk4", "euler", "midpoint", "explicit_adams", "implicit_adams"}
+    adjoint = name.startswith("adjoint_")
+    return Block(name.removeprefix("adjoint_"), adjoint), lambda: (torch.rand(2, 4),)
+
+
+def _facenet(name: str):
+    import torch
+    import facenet_pytorch as fp
+
+    if name.startswith("InceptionResnetV1"):
+        classify = name.endswith("_classify")
+        model = fp.InceptionResnetV1(classify=classify, num_classes=10 if classify else None)
+        return model, lambda: (torch.rand(2, 3, 160, 160),)
+    if name == "MTCNN":
+        model = fp.MTCNN(image_size=64, keep_all=True, device="cpu")
+        return model, lambda: (torch.rand(120, 120, 3) * 255,)
+    sizes = {"PNet": 24, "RNet": 24, "ONet": 48}
+    return getattr(fp.models.mtcnn, name)(pretrained=False), lambda: (torch.rand(2, 3, sizes[name], sizes[name]),)
+
+
 BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers,
             "efficientnet_pytorch": _efficientnet, "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv,
             "perceiver_pytorch": _perceiver, "x_transformers": _x_transformers, "whisper": _whisper,
-            "denoising_diffusion_pytorch": _ddpm}
+            "denoising_diffusion_pytorch": _ddpm, "torchdiffeq": _torchdiffeq, "facenet_pytorch": _facenet}
 MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS,
           "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH), "pytorchcv": PYTORCHCV,
           "perceiver_pytorch": list(PERCEIVER), "x_transformers": list(X_TRANSFORMERS), "whisper": list(WHISPER),
-          "denoising_diffusion_pytorch": DDPM}
+          "denoising_diffusion_pytorch": DDPM, "torchdiffeq": TORCHDIFFEQ, "facenet_pytorch": FACENET}
 
 
 def _executed(model, args, package: str) -> set[tuple[str, int]]:
@@ -422,7 +473,7 @@ def main() -> int:
     parser.add_argument("--out", required=True)
     options = parser.parse_args()
     warnings.simplefilter("ignore")
-    if options.lib == "torchvision":
+    if options.lib in ("torchvision", "facenet_pytorch"):
         sys.path.insert(0, str(ROOT / "bench"))
         import compile_torchvision_kernels
 

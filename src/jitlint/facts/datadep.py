@@ -59,7 +59,7 @@ from jitlint.facts.datadep_tuples import (
     concatenated, display, flat, is_tuple, item, same, spread_display, unpacked,
 )
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
-from jitlint.facts.signature import passed_to
+from jitlint.facts.signature import comment_types, passed_to
 from jitlint.facts.torch_api import PARAMETER_CLASSES
 from jitlint.names import first_param_name
 
@@ -301,9 +301,17 @@ class DatadepDomain(CallKinds, FlowDomain):
         return values
 
     def _param_kind(self, param: cst.Param) -> str | None:
+        if param.annotation is None and self.policy.type_comments:
+            typed = comment_types(self.function, self.self_name is not None).get(param.name.value)
+            if typed is not None:
+                # TorchScript evaluates the comment with `Tensor` (and `List`, `Optional`...) predefined
+                # (`torch.jit.annotations.EvalEnv`): a bare `Tensor` needs no import.
+                bare = isinstance(typed, cst.Name) and typed.value == "Tensor" and not self.imports.qualify(typed)
+                return "tensor" if bare else self._annotated(typed, self.imports)
         if param.annotation is None:
             # TorchScript types an unannotated parameter as a Tensor; export's inputs are tensors: forward only.
-            return "tensor" if self.is_forward and param.default is None else None
+            return self.policy.model_input(self.function, param.name.value) if (
+                self.is_forward and param.default is None) else None
         return self._annotated(param.annotation.annotation, self.imports)
 
     def _annotated(self, annotation: cst.BaseExpression, imports) -> str | None:

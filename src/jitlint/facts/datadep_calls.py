@@ -214,6 +214,8 @@ class CallKinds:
                 return "data"
             if "size" in args and name in ("min", "max", "abs"):
                 return "size"  # the operand picked is still the recorded size
+            if name in ("min", "max") and len(args) > 1 and TENSORISH & set(args):
+                return self.policy.extremum(args)
             return None
         return None
 

@@ -56,6 +56,9 @@ class DatadepPolicy:
     # A `for` body is walked again with what the first walk carries round (`carried`): a capture that unrolls loops
     # sees, from the second iteration on, what the body left (`x = x[mask]`). False: one walk.
     carries_round_loops: ClassVar[bool] = False
+    # An unannotated function's `# type: (Tensor, int) -> Tensor` signature comment types its parameters as
+    # annotations would (torchvision writes TorchScript's signatures so). False: such parameters are unannotated.
+    type_comments: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.events: list = []
@@ -86,6 +89,15 @@ class DatadepPolicy:
         """What a `for` loop over a value of kind `iterable` binds to its target."""
         return {"datalist": "data", "tensor": "tensor", "tensors": "tensor", "ddtensor": "ddtensor",
                 "ddtensors": "ddtensor", "sizes": "size", "mask": "mask"}.get(iterable or "")
+
+    def model_input(self, function: cst.FunctionDef, name: str) -> str | None:
+        """An unannotated parameter of a `forward` with no default, whose callers are not known: an input of the
+        captured model (the base: a tensor)."""
+        return "tensor"
+
+    def extremum(self, kinds: list) -> str | None:
+        """`min(...)`/`max(...)` of values of these kinds, one of them a tensor (the base: unknown)."""
+        return None
 
     def length(self, value: str | None) -> str | None:
         """`len(value)`."""

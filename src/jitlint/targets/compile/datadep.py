@@ -33,6 +33,8 @@ import libcst as cst
 
 from jitlint.facts.datadep import DEPENDENT, TENSORISH, DatadepDomain, DatadepPolicy
 from jitlint.facts.flow import Frame, Reads
+from jitlint.facts.syntax import OneScope
+from jitlint.walk import walk
 
 # Calls whose output size depends on the data: torch functions (qualified) and tensor methods.
 DYNAMIC_SHAPE_FUNCTIONS = frozenset({
@@ -80,6 +82,7 @@ class CompileDatadep(DatadepPolicy):
     comprehension_kinds = True  # `[torch.unique(t) for t in ...]` is a list of tensors of data-dependent sizes
     carries_round_loops = True  # Dynamo unrolls loops: the second iteration sees what the first left
     constant_tensors = False
+    type_comments = True  # a `# type: (Tensor, ...)` signature says which parameters are tensors
     settings: ClassVar = None  # the run's CompileSettings (`for_settings`)
 
     @classmethod
@@ -135,6 +138,17 @@ class CompileDatadep(DatadepPolicy):
             return "ddtensor" if "ddtensor" in (left, right) else "tensor"
         return None
 
+    def model_input(self, function: cst.FunctionDef, name: str) -> str | None:
+        """A tensor, unless the forward slices with it (`x[..., -n:]`, alone or in arithmetic of such parameters):
+        a bound Python must have as an int says the callers pass one (a submodule given sizes, `rel_pos(i, j)`),
+        which Dynamo treats as a number, not tensor data."""
+        return None if name in _slice_bound_parameters(function) else "tensor"
+
+    def extremum(self, kinds: list) -> str | None:
+        """`max(t, 0)`, `min(a, b)` with a tensor among them: Dynamo makes it `torch.clamp` or `torch.maximum`
+        (`BuiltinVariable._call_min_max_binary`), a tensor of the tensor operand's shape."""
+        return "ddtensor" if "ddtensor" in kinds else "tensor"
+
     def conversion(self, name: str, value: str | None) -> str | None:
         if name == "math":
             return None
@@ -169,6 +183,8 @@ class CompileDatadep(DatadepPolicy):
             if not self.shapes:
                 self._shape_calls_in(domain, comprehension, frame)
         for subscript in reads.subscripts:
+            if not self.scalars and self._tensor_bound(domain, subscript, frame):
+                self._record(Break("scalar", subscript, "a slice bound that is a tensor (its `__index__`)"))
             if self.shapes or domain.kind(subscript.value, frame) not in TENSORISH:
                 continue
             for element in subscript.slice:
@@ -184,6 +200,20 @@ class CompileDatadep(DatadepPolicy):
             self._decision(domain, statement.test, frame, "`if`")
         elif isinstance(statement, cst.While):
             self._decision(domain, statement.test, frame, "`while`")
+
+    @staticmethod
+    def _tensor_bound(domain: DatadepDomain, subscript: cst.Subscript, frame: Frame) -> bool:
+        """`t[a:b]` with a bound that is a tensor: Python calls its `__index__`, which reads its value (Dynamo:
+        `.item()`, a break unless scalars are captured; verified on torch 2.13)."""
+        if domain.kind(subscript.value, frame) not in TENSORISH:
+            return False
+        for element in subscript.slice:
+            part = element.slice
+            if isinstance(part, cst.Slice) and any(
+                    bound is not None and domain.kind(bound, frame) in TENSORISH
+                    for bound in (part.lower, part.upper, part.step)):
+                return True
+        return False
 
     # -- strings made from tensors -------------------------------------------------------------------------------
     def _formats_tensor(self, domain: DatadepDomain, node: cst.BaseExpression, frame: Frame) -> bool:
@@ -362,6 +392,48 @@ class CompileDatadep(DatadepPolicy):
 
     def asserted(self, domain: DatadepDomain, node: cst.Assert, frame: Frame) -> None:
         """`assert` on a tensor is traced as a runtime assertion (no break): nothing to record."""
+
+
+def _slice_bound_parameters(function: cst.FunctionDef) -> set[str]:
+    """The unannotated parameters of `function` that bound one of its slices, alone or in arithmetic of them."""
+    params = function.params
+    names = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)
+             if param.annotation is None}
+    found: set[str] = set()
+
+    class Slices(OneScope):
+        scope = function
+
+        def visit_Slice(self, part: cst.Slice) -> None:
+            for bound in (part.lower, part.upper, part.step):
+                if bound is not None and _reads_only(bound, names):
+                    found.update(_names_in(bound))
+
+    walk(function, Slices())
+    return found
+
+
+def _names_in(node: cst.BaseExpression) -> set[str]:
+    read: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            read.add(name.value)
+
+    node.visit(Names())
+    return read
+
+
+def _reads_only(node: cst.BaseExpression, names: set[str]) -> bool:
+    """`node` reads names, every one of them in `names` (`-n`, `n + 1`)."""
+    read: list[str] = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            read.append(name.value)
+
+    node.visit(Names())
+    return bool(read) and set(read) <= names
 
 
 def _reads_data_function(domain: DatadepDomain, test: cst.BaseExpression) -> bool:

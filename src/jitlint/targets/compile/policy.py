@@ -14,7 +14,8 @@ function TorchScript compiled (torch 2.13 keeps it as `_torchdynamo_inline`).
 
 Pruned while tracing (Dynamo constant-folds these and never traces the other branch):
 `torch.compiler.is_compiling()` and `torch._dynamo.is_compiling()` are True; `torch.jit.is_scripting()`,
-`torch.jit.is_tracing()`, `torch.compiler.is_exporting()` and `torch.onnx.is_in_onnx_export()` are False; folded
+`torch.jit.is_tracing()`, `torch._C._get_tracing_state()`, `torch.compiler.is_exporting()` and
+`torch.onnx.is_in_onnx_export()` are False (a project function that only returns one of them, too); folded
 with three-valued `and`/`or`/`not`, and code after an `if <folded True>: return` is pruned. `self.training` is not
 folded: torch.compile is used for training and for inference, and guards on the mode.
 """
@@ -26,6 +27,7 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
+from jitlint.facts.dispatch import possible_callees, submodule_methods
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo
 from jitlint.targets.compile.datadep import CompileDatadep
@@ -44,6 +46,8 @@ COMPILE_CHECKS: dict[str, bool] = {
     "torch.compiler.is_exporting": False,
     "torch.onnx.is_in_onnx_export": False,
     "torch.fx._symbolic_trace.is_fx_tracing": False,
+    "torch.fx._symbolic_trace.is_fx_symbolic_tracing": False,
+    "torch._C._get_tracing_state": False,  # None under Dynamo (`tracing_state_functions`): falsy
 }
 
 # Decorators whose function Dynamo does not trace into.
@@ -55,14 +59,39 @@ COMPILE = frozenset({"torch.compile"})
 _HOOK_REGISTRATIONS = frozenset({"register_forward_hook", "register_forward_pre_hook"})
 
 
-def compile_value(test: cst.BaseExpression, imports: ImportTable) -> bool | None:
-    """The constant a test has while Dynamo traces it, or None when it is not one of `COMPILE_CHECKS`."""
+def compile_value(test: cst.BaseExpression, imports: ImportTable, project=None, depth: int = 0) -> bool | None:
+    """The constant a test has while Dynamo traces it, or None when it is not one of `COMPILE_CHECKS` (or a project
+    function of no parameters that only returns one: `torchvision._is_tracing()`, inlined by Dynamo)."""
     if isinstance(test, cst.Call):
         if test.args:
             return None
-        return COMPILE_CHECKS.get(imports.qualify(test.func) or "")
-    folded = fold_logic(test, lambda operand: compile_value(operand, imports))
+        qualified = imports.qualify(test.func) or ""
+        if qualified in COMPILE_CHECKS:
+            return COMPILE_CHECKS[qualified]
+        return _wrapper_value(project.resolve(qualified), project, depth) if project is not None and depth < 3 \
+            and qualified else None
+    folded = fold_logic(test, lambda operand: compile_value(operand, imports, project, depth))
     return None if folded is NOT_LOGIC else folded
+
+
+def _wrapper_value(function, project, depth: int) -> bool | None:
+    """The value of a call of `function` when its body is one `return <check>` and it takes no parameters."""
+    if not isinstance(function, FunctionInfo):
+        return None
+    node = function.node
+    params = node.params
+    if params.params or params.posonly_params or params.kwonly_params or isinstance(params.star_arg, cst.Param):
+        return None
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    statements = [statement for statement in body if not (
+        isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.SimpleString))]
+    if len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
+        return None
+    small = statements[0].body[0]
+    if not isinstance(small, cst.Return) or small.value is None:
+        return None
+    return compile_value(small.value, function.module.imports, project, depth + 1)
 
 
 def not_traced(function: FunctionInfo) -> bool:
@@ -71,12 +100,13 @@ def not_traced(function: FunctionInfo) -> bool:
 
 
 class CompileScanner(PruningScanner):
-    def __init__(self, root: cst.FunctionDef, imports: ImportTable) -> None:
+    def __init__(self, root: cst.FunctionDef, imports: ImportTable, project=None) -> None:
         super().__init__(root)
         self.imports = imports
+        self.project = project
 
     def fold(self, test: cst.BaseExpression) -> bool | None:
-        return compile_value(test, self.imports)
+        return compile_value(test, self.imports, self.project)
 
 
 class _Registrations(cst.CSTVisitor):
@@ -163,5 +193,11 @@ class CompilePolicy(CapturePolicy):
     def body_captured(self, function: FunctionInfo) -> bool:
         return not not_traced(function)
 
+    def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> list[FunctionInfo]:
+        # Dynamo inlines whichever function the value holds when it runs the call: each one a registry or a local
+        # name may give, or the method of each class a submodule may be (`self.transform.postprocess(...)`, the
+        # submodule passed to `__init__` by the classes that build it).
+        return possible_callees(self.project, caller, func) or submodule_methods(self.project, caller, func)
+
     def scanner(self, function: FunctionInfo) -> CompileScanner:
-        return CompileScanner(function.node, function.module.imports)
+        return CompileScanner(function.node, function.module.imports, self.project)

@@ -12,6 +12,7 @@ import libcst as cst
 
 from jitlint.facts.datadep import PARAMETER_CLASSES, DataDependence
 from jitlint.rules.base import RuleContext
+from jitlint.targets.compile.flags import OffByDefault
 from jitlint.targets.compile.rules import CompileRule, break_cost, eager_cost, enclosing_function
 
 _CALLS = Path(__file__).resolve().parents[1] / "calls.toml"
@@ -40,7 +41,18 @@ def _logger(node: cst.BaseExpression, ctx: RuleContext) -> bool:
     return qualified.rpartition(".")[2] in ("getLogger", "get_logger")
 
 
-class PrintCall(CompileRule):
+def off_by_default(node: cst.Call, ctx: RuleContext) -> bool:
+    """The call runs only under a configuration flag of the module that is False as built with its defaults:
+    Dynamo decides the flag while tracing and does not trace the call (`jitlint.targets.compile.flags`)."""
+    function = enclosing_function(ctx)
+    return function is not None and id(node) in ctx.fact(OffByDefault, function)
+
+
+class PythonCallRule(CompileRule):
+    facts = (OffByDefault,)
+
+
+class PrintCall(PythonCallRule):
     code = "DYN104"
     name = "print-call"
     severity = "warning"
@@ -48,7 +60,7 @@ class PrintCall(CompileRule):
     message = "`print` in compiled code: torch.compile breaks the graph here"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
-        if ctx.qualify(node.func) != "builtins.print":
+        if ctx.qualify(node.func) != "builtins.print" or off_by_default(node, ctx):
             return
         ctx.report(node, (
             f"`print(...)`: Dynamo cannot trace it (\"Failed to trace builtin operator\"); {break_cost(ctx, node)}; "
@@ -56,7 +68,7 @@ class PrintCall(CompileRule):
             "`@torch.compiler.disable` function, which makes the break deliberate"))
 
 
-class LoggingCall(CompileRule):
+class LoggingCall(PythonCallRule):
     code = "DYN105"
     name = "logging-call"
     severity = "warning"
@@ -74,13 +86,15 @@ class LoggingCall(CompileRule):
             reason, hint = ("\"Attempted to call function marked as skipped\"", "")
         else:
             return
+        if off_by_default(node, ctx):
+            return
         ctx.report(node, (
             f"this logging call: Dynamo does not trace it ({reason}); {break_cost(ctx, node)}; log outside the "
             "compiled model, or in a `@torch.compiler.disable` function (a deliberate break)"
             + (f", {hint}" if hint else "")))
 
 
-class UntraceableCall(CompileRule):
+class UntraceableCall(PythonCallRule):
     code = "DYN106"
     name = "untraceable-call"
     severity = "warning"
@@ -91,7 +105,7 @@ class UntraceableCall(CompileRule):
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         qualified = ctx.qualify(node.func) or ""
         row = breaking_calls().get(qualified)
-        if row is None or row["rule"] != self.code:
+        if row is None or row["rule"] != self.code or off_by_default(node, ctx):
             return
         skipped = row["gb"] in ("GB0007", "GB0008")
         reason = ("it is marked as skipped (a C function, or a module Dynamo does not trace)" if skipped
@@ -104,7 +118,7 @@ class UntraceableCall(CompileRule):
             "(`torch.rand`, ...)").replace(";;", ";"))
 
 
-class DeepcopyInForward(CompileRule):
+class DeepcopyInForward(PythonCallRule):
     code = "DYN107"
     name = "deepcopy-of-module"
     severity = "warning"
@@ -115,7 +129,7 @@ class DeepcopyInForward(CompileRule):
         if ctx.qualify(node.func) != "copy.deepcopy" or not node.args:
             return
         what = _module_or_tensor(node.args[0].value, ctx)
-        if what is None:
+        if what is None or off_by_default(node, ctx):
             return
         ctx.report(node, (
             f"`copy.deepcopy` of {what}: Dynamo cannot copy tensors (\"Attempted to copy.deepcopy a tensor\"); "
@@ -143,7 +157,7 @@ def _module_or_tensor(value: cst.BaseExpression, ctx: RuleContext) -> str | None
     return None
 
 
-class ParameterInForward(CompileRule):
+class ParameterInForward(PythonCallRule):
     code = "DYN108"
     name = "parameter-created-in-forward"
     severity = "warning"
@@ -157,6 +171,8 @@ class ParameterInForward(CompileRule):
         elif qualified in parameter_layers():
             what = f"`{qualified}(...)`, whose constructor creates parameters,"
         else:
+            return
+        if off_by_default(node, ctx):
             return
         ctx.report(node, (
             f"{what} in compiled code: Dynamo does not trace parameter creation (\"Attempted to use "

@@ -22,6 +22,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.facts.datadep import PARAMETER_CLASSES
+from jitlint.facts.signature import passed_to
 from jitlint.facts.syntax import OneScope
 from jitlint.names import first_param_name
 from jitlint.rules.base import RuleContext
@@ -161,8 +162,26 @@ class CounterAttribute(CompileRule):
         if not (isinstance(func, cst.Attribute) and func.attr.value in ("append", "extend", "insert")):
             return
         name = _self_target(func.value, self._self_name(ctx))
-        if name is not None and self._kind(name, ctx) == "list":
+        if name is not None and self._kind(name, ctx) == "list" and not self._rebuilt(name, ctx):
             self._report(func.value, f"`self.{name}` grows on every call: it", "list", ctx)
+
+    def _rebuilt(self, name: str, ctx: RuleContext) -> bool:
+        """The function assigns `self.<name>` a new list itself (`self.levels = [x]`): each call starts it again,
+        and it grows to the same length every time (no recompile: verified on torch 2.13)."""
+        function = ctx.function
+        self_name = self._self_name(ctx)
+        found = []
+
+        class Assigned(OneScope):
+            scope = function.info.node
+
+            def visit_Assign(self, node: cst.Assign) -> None:
+                if _literal_kind(node.value) == "list" and any(
+                        _self_target(target.target, self_name) == name for target in node.targets):
+                    found.append(node)
+
+        walk(function.info.node, Assigned())
+        return bool(found)
 
 
 # -- arguments of the compiled function -------------------------------------------------------------------------
@@ -260,6 +279,78 @@ class _ArgumentRule(CompileRule):
         raise NotImplementedError
 
 
+class _ModeReads(OneScope):
+    """How a function reads a `str` name: the string literals it is compared with (`==`, `!=`, `in`/`not in` a
+    literal tuple, list or set), and its other reads. Passed on to a traced function's parameter (`self.f(x,
+    mode=mode)`), the callee's reads of that parameter count too."""
+
+    def __init__(self, function: cst.FunctionDef, name: str, ctx: RuleContext, depth: int) -> None:
+        self.scope = function
+        self.name = name
+        self.ctx = ctx
+        self.depth = depth
+        self.literals: set[str] = set()
+        self.other = False
+
+    def _is(self, node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Name) and node.value == self.name
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.name:
+            self.other = True  # any read the visits below do not account for
+
+    def visit_Comparison(self, node: cst.Comparison) -> bool:
+        if self._is(node.left) and len(node.comparisons) == 1:
+            found = _string_literals(node.comparisons[0])
+            if found is not None:
+                self.literals |= found
+                return False
+        return True
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False  # a keyword's name is not a read
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        node.func.visit(self)
+        callee = self.ctx.captured.callee_of(node)
+        for index, arg in enumerate(node.args):
+            if not (self._is(arg.value) and not arg.star and callee is not None and self.depth > 0):
+                arg.visit(self)
+                continue
+            passed = {position: name for name, position in passed_to(callee[0].node, node, callee[1]).items()}
+            if index not in passed:
+                self.other = True
+                continue
+            inner = mode_literals(callee[0].node, passed[index], self.ctx, self.depth - 1)
+            if inner is None:
+                self.other = True
+            else:
+                self.literals |= inner
+        return False
+
+
+def _string_literals(target: cst.ComparisonTarget) -> set[str] | None:
+    """The strings a comparison's right side names, when it is `==`/`!=` a string literal or `in`/`not in` a literal
+    container of them."""
+    operator, right = target.operator, target.comparator
+    if isinstance(operator, (cst.Equal, cst.NotEqual)) and isinstance(right, cst.SimpleString):
+        return {right.evaluated_value}
+    if isinstance(operator, (cst.In, cst.NotIn)) and isinstance(right, (cst.Tuple, cst.List, cst.Set)):
+        values = [element.value for element in right.elements]
+        if values and all(isinstance(value, cst.SimpleString) for value in values):
+            return {value.evaluated_value for value in values}
+    return None
+
+
+def mode_literals(function: cst.FunctionDef, name: str, ctx: RuleContext, depth: int = 3) -> set[str] | None:
+    """The strings `function` compares its `str` parameter `name` with, when that is all it (and the traced
+    functions it passes it to) does with it: the parameter chooses among a fixed set of modes. None otherwise."""
+    reads = _ModeReads(function, name, ctx, depth)
+    walk(function.body, reads)
+    return None if reads.other else reads.literals
+
+
 class StringArgument(_ArgumentRule):
     code = "DYN202"
     name = "string-argument"
@@ -269,6 +360,13 @@ class StringArgument(_ArgumentRule):
     kinds = ("str",)
 
     def check(self, param: cst.Param, kind: str, uses: _Uses, ctx: RuleContext) -> None:
+        if not uses.reads:
+            return
+        modes = mode_literals(ctx.function.info.node, param.name.value, ctx)
+        if modes is not None and len(modes) + 1 < RECOMPILE_LIMIT:
+            # Only compared with a few literals: a mode. Dynamo still guards on the value (one compile per string
+            # passed), but callers pick among the modes the code names, so the compiles stop before the limit.
+            return
         if uses.reads:
             ctx.report(param.name, (
                 f"`{param.name.value}` is a string: Dynamo guards the compiled code on its value and never makes a "
