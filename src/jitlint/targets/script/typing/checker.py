@@ -182,7 +182,9 @@ class Checker:
         frame = Frame(None)
         frame.values.update(params)
         body = function.body
-        statements = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+        # a one-line body (`def f(x): return x + 1`) holds small statements: one statement line to the walk
+        statements = list(body.body) if isinstance(body, cst.IndentedBlock) else (
+            [cst.SimpleStatementLine(body=body.body)] if isinstance(body, cst.SimpleStatementSuite) else [])
         exits = self.block(statements, frame)
         signature = self.scope.signature
         if not exits:
