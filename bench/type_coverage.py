@@ -53,7 +53,7 @@ def coverage(path: Path, examples: str | None = None, shown: int = 0, origin_exa
                     _example(entry, node_id)
             else:
                 typed += 1
-        for origin, example in Origins(entry, result).each():
+        for origin, example in Origins(entry, result, project).each():
             origins[origin] += 1
             if len(origin_shown.setdefault(origin, [])) < origin_examples:
                 origin_shown[origin].append(example)
@@ -66,11 +66,11 @@ def coverage(path: Path, examples: str | None = None, shown: int = 0, origin_exa
 class Origins:
     """The construct each unknown expression of one compiled function comes from (see the module's docstring)."""
 
-    def __init__(self, entry, result) -> None:
+    def __init__(self, entry, result, project) -> None:
         import libcst as cst
 
         self.cst = cst
-        self.entry, self.result = entry, result
+        self.entry, self.result, self.project = entry, result, project
         self.code = entry.info.module.tree.code_for_node
         self.order: dict[int, int] = {}
         self.bindings: dict[str, list[tuple[int, str, object]]] = {}  # name -> (order, construct, value node)
@@ -174,12 +174,28 @@ class Origins:
         for child in self._parts(node):
             if self._unknown(child):
                 return self.origin(id(child))
+        if reason == "module-attribute" and isinstance(node, cst.Attribute):
+            reason = f"{reason}: {self._attribute_kind(node.attr.value)}"
         return reason, where
+
+    def _attribute_kind(self, name: str) -> str:
+        """What the index knows of `self.<name>` in the classes the function is compiled for."""
+        project = self.project
+        found = set()
+        for owner in self.entry.owners:
+            info = project.attributes(owner).get(name)
+            if info is None:
+                found.add("not assigned")
+                continue
+            kinds = sorted(str(kind) if isinstance(kind, str) else type(kind).__name__ for kind in info.kinds)
+            others = "+methods" if info.assigned_in - {"__init__"} else ""
+            found.add(f"{'/'.join(kinds) or 'no value'}{others}{'+registered' * info.registered}")
+        return " | ".join(sorted(found))
 
     def _parts(self, node) -> list:
         cst = self.cst
         if isinstance(node, cst.Call):
-            return [node.func]
+            return [node.func, *(argument.value for argument in node.args)]
         if isinstance(node, cst.Attribute):
             return [node.value]
         if isinstance(node, cst.Subscript):

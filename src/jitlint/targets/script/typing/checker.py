@@ -672,6 +672,9 @@ class Checker:
                 self._report(CannotUnpack(node, value, "tensor"))
             elif value.name not in ("Class",):
                 self._report(CannotUnpack(node, value, str(value)))
+        elif isinstance(value, Sugared) and value.kind == "items":
+            if not starred and len(value.info) == len(elements):
+                parts = list(value.info)  # a step of `enumerate`/`zip` over a module container: index, module, ...
         elif isinstance(value, Sugared) and value.kind == "module" and value.info.container in (
                 "ModuleList", "Sequential"):
             parts = None  # the container's modules, one per target: not followed

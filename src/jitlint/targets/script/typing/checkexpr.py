@@ -71,6 +71,19 @@ SPECIAL_FORMS = frozenset({"print", "tuple", "getattr", "hasattr", "isinstance",
 FRONTEND_NAMES = frozenset(BUILTIN_FUNCTIONS) | frozenset(CASTS) | SPECIAL_FORMS
 
 
+def _items(elements) -> Value:
+    """What one step of `enumerate`/`zip` gives: a tuple of the elements' types; over a module container (an
+    unrolled loop: `SugaredTupleValue`) the module and the other values side by side ("items", `info` the parts),
+    which a tuple target unpacks; unknown when a part is."""
+    elements = tuple(elements)
+    if all(isinstance(element, Type) for element in elements):
+        return tuple_of(elements)
+    if all(isinstance(element, Type) or (isinstance(element, Sugared) and element.kind == "module")
+           for element in elements):
+        return Sugared("items", info=elements)
+    return None
+
+
 class Environment(dict):
     """Local names and their values (the flow's frame values)."""
 
@@ -814,7 +827,7 @@ class ExpressionChecker:
                     joined = join_or_union(value.args)
                     return list_of(joined) if joined is not None else None
             if isinstance(value, Sugared) and value.kind in ("range", "zip", "enumerate"):
-                return list_of(value.receiver) if value.receiver is not None else None
+                return list_of(value.receiver) if isinstance(value.receiver, Type) else None
             return self._unknown(node, "list")
         if name == "dict":
             return self._dict_call(node, env, hint)
@@ -893,11 +906,9 @@ class ExpressionChecker:
                 self.report(RangeArguments(node, name, count, 2))
                 return None
             element = self.element_of(values[0], node.args[0].value)
-            return Sugared("enumerate", receiver=tuple_of((INT, element)) if isinstance(element, Type) else None)
+            return Sugared("enumerate", receiver=_items((INT, element)))
         elements = [self.element_of(value, argument.value) for value, argument in zip(values, node.args)]
-        if elements and all(isinstance(element, Type) for element in elements):
-            return Sugared("zip", receiver=tuple_of(elements))
-        return Sugared("zip", receiver=None)
+        return Sugared("zip", receiver=_items(elements) if elements else None)
 
     def element_of(self, value: Value, node: cst.CSTNode | None = None) -> Value:
         """What iterating over a value gives (`SugaredValue::iter`): a list's element, a Tensor's rows, a str's
@@ -1541,12 +1552,14 @@ class ExpressionChecker:
     def bind_target(self, target: cst.BaseExpression, value: Value, env: dict) -> None:
         """Bind the names of a loop or comprehension target to the parts of `value`."""
         if isinstance(target, cst.Name):
-            env[target.value] = value
+            env[target.value] = None if isinstance(value, Sugared) and value.kind == "items" else value
             return
         if isinstance(target, (cst.Tuple, cst.List)):
             parts: list[Value] = [None] * len(target.elements)
             if isinstance(value, Type) and value.name == "Tuple" and len(value.args) == len(target.elements):
                 parts = list(value.args)
+            elif isinstance(value, Sugared) and value.kind == "items" and len(value.info) == len(target.elements):
+                parts = list(value.info)
             for element, part in zip(target.elements, parts):
                 self.bind_target(element.value, part, env)
 
