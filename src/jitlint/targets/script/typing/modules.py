@@ -231,13 +231,42 @@ class ModuleMembers:
         others = info.assigned_in - {"__init__"}
         return bool(others) and bool(others & run_fact(self.project, _InitHelpers, cls))
 
+    def _helper_submodule(self, cls: ClassInfo, info: AttributeInfo, name: str) -> Submodule | None:
+        """An attribute `__init__` sets to None that the methods it calls store from their own parameter annotated
+        with a module class (`self.store = None`, then `self.update(store)` with `def update(self, store: Store)`
+        storing `self.store = store`): the instance holds that module when `__init__` returns, or still None when
+        the method did not run. Unknown for any other value a method stores. The methods' bodies were parsed to
+        find the calls (`_InitHelpers`); only their statements storing this attribute are read here."""
+        if any(not is_none(value.node) for value in info.init_values):
+            return None
+        helpers = info.assigned_in & run_fact(self.project, _InitHelpers, cls)
+        found = Classes()
+        for helper_name in sorted(helpers):
+            method = self.project.find_method(cls, helper_name)
+            if method is None:
+                return None
+            params = {param.name.value: param for param in named_params(method.node.params)[1:]}
+            rebound = assigned_names(method.node)
+            for value in _stored_values(method.node, first_param_name(method.node), name):
+                param = params.get(value.value) if isinstance(value, cst.Name) else None
+                if param is None or param.annotation is None or value.value in rebound:
+                    return None
+                classes = self._built_classes.class_reference(param.annotation.annotation, method.module.imports)
+                if classes is None:
+                    return None
+                found = found | classes
+        if not found.project and not found.torch:
+            return None
+        return Submodule(found.project, None, attribute=name, torch_classes=found.torch)
+
     def _inferred(self, cls: ClassInfo, info: AttributeInfo, name: str) -> Member:
         if not info.init_values or name in run_fact(self.project, _Unpacked, cls):
             return None  # an element of an unpacked value is also stored, of a type not typed here
         if self._stored_by_init_helper(cls, info):
             # a method `__init__` calls stores it too (`self.w = None`, then `self.populate()` stores a Parameter):
-            # torch types the value the instance holds when `__init__` returns, which is not typed here
-            return None
+            # torch types the value the instance holds when `__init__` returns: typed here only when that is a
+            # module the helper is given
+            return self._helper_submodule(cls, info, name)
         init = self.project.find_method(cls, "__init__")
         scope = self._scope(cls, init) if init is not None else None
         found: list[Member] = []
@@ -409,6 +438,45 @@ def _callable_annotation(node: cst.BaseExpression, imports, none: bool = False) 
             return all(_callable_annotation(e, imports, True) for e in elements)
         return False
     return isinstance(node, (cst.Name, cst.Attribute)) and imports.qualify(node) in _CALLABLE
+
+
+def _stored_values(method: cst.FunctionDef, self_name: str | None, name: str) -> list[cst.BaseExpression | None]:
+    """The values `method` (not its nested functions) stores in `self.<name>`: None for a store whose value is not
+    one expression (an unpacking, an augmented assignment, `setattr`)."""
+    found: list[cst.BaseExpression | None] = []
+
+    def stores(target: cst.BaseExpression) -> bool:
+        return (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                and target.value.value == self_name and target.attr.value == name)
+
+    def unpacks(target: cst.BaseExpression) -> bool:
+        return isinstance(target, (cst.Tuple, cst.List)) and any(
+            stores(element.value) or unpacks(element.value) for element in target.elements)
+
+    class Stores(OneScope):
+        scope = method
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if stores(target.target):
+                    found.append(node.value)
+                elif unpacks(target.target):
+                    found.append(None)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if stores(node.target):
+                found.append(node.value)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if stores(node.target):
+                found.append(None)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == "setattr":
+                found.append(None)
+
+    walk(method, Stores())
+    return found
 
 
 def _single_assignments(init: cst.FunctionDef, params) -> list[tuple[str, cst.BaseExpression]]:
