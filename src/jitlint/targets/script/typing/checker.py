@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jitlint.facts.syntax import target_names
 from jitlint.targets.script import schemas
 from jitlint.targets.script.typing.annotations import Reader, named_params
 from jitlint.targets.script.typing.binder import Condition, condition
@@ -42,6 +41,7 @@ from jitlint.targets.script.typing.results import (
     NoneThenValue, OneBranch, Result, ReturnJoin, ReturnMismatch, SugaredReassign, TupleMisuse,
     UnpackArity, VariableTypeChange,
 )
+from jitlint.targets.script.typing.statements import assigned_in, is_stub, reads_name
 from jitlint.targets.script.typing.types import (
     BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, convert, join, subtype,
 )
@@ -191,7 +191,7 @@ class Checker:
             declared = signature.returns
             if (signature.declared_return and declared != NONE and not self._pruned_anywhere()
                     and not self.state.exit_unknown):
-                if not _is_stub(statements) or self._compiled_stub(statements):
+                if not is_stub(statements) or self._compiled_stub(statements):
                     if declared is not None or signature.declared_return:
                         self._report(MissingReturn(function.name, declared))
             self._merge_return(None, NONE, None)
@@ -457,7 +457,7 @@ class Checker:
             self._list_targets(node.target)
         self._module_loop(node, iterable)
         if unrolled:
-            before = {name: frame.lookup(name) for name in _assigned_in(node.body)}
+            before = {name: frame.lookup(name) for name in assigned_in(node.body)}
             self.loops.append(_Loop(unrolled=True))
             try:
                 self.bind(node.target, element, frame, node.target, loop=True)
@@ -516,7 +516,7 @@ class Checker:
             if iterable.kind == "range":
                 return False
         if iterable is None:
-            return self.scope.self_name is not None and _reads_name(node, self.scope.self_name)
+            return self.scope.self_name is not None and reads_name(node, self.scope.self_name)
         return False
 
     def _module_loop(self, node: cst.For, iterable: Value) -> None:
@@ -1023,53 +1023,3 @@ def _empty_container(value: cst.BaseExpression, imports) -> str | None:
     if isinstance(value, cst.Call) and not value.args:
         return {"builtins.list": "list", "builtins.dict": "dict"}.get(imports.qualify(value.func) or "")
     return None
-
-
-def _reads_name(node: cst.CSTNode, name: str) -> bool:
-    found = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            if n.value == name:
-                found.append(n)
-
-    node.visit(Find())
-    return bool(found)
-
-
-def _assigned_in(node: cst.CSTNode) -> set[str]:
-    found: set[str] = set()
-
-    class Collect(cst.CSTVisitor):
-        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
-            found.update(target_names(n.target))
-
-        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
-            found.update(target_names(n.target))
-
-        def visit_AugAssign(self, n: cst.AugAssign) -> None:
-            found.update(target_names(n.target))
-
-        def visit_For(self, n: cst.For) -> None:
-            found.update(target_names(n.target))
-
-        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
-            return False
-
-    node.visit(Collect())
-    return found
-
-
-def _is_stub(statements: list) -> bool:
-    """A body of a docstring, `...` or `pass` alone (a declaration)."""
-    for statement in statements:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            return False
-        for small in statement.body:
-            if isinstance(small, cst.Pass):
-                continue
-            if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Ellipsis, cst.SimpleString,
-                                                                         cst.ConcatenatedString)):
-                continue
-            return False
-    return True

@@ -27,6 +27,7 @@ from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
 from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
 from jitlint.targets.script.typing.built import BuiltClasses, Classes
+from jitlint.targets.script.typing.init_helpers import InitHelpers, stored_values
 from jitlint.targets.script.typing.types import (
     BOOL, DEVICE, FLOAT, INT, NONE, STR, TENSOR, Type, dict_of, join_all, list_of, tuple_of,
 )
@@ -229,17 +230,17 @@ class ModuleMembers:
         """Whether a method `__init__` calls (transitively) stores it too; the calls (whose bodies following parses)
         are followed only for an attribute another method stores."""
         others = info.assigned_in - {"__init__"}
-        return bool(others) and bool(others & run_fact(self.project, _InitHelpers, cls))
+        return bool(others) and bool(others & run_fact(self.project, InitHelpers, cls))
 
     def _helper_submodule(self, cls: ClassInfo, info: AttributeInfo, name: str) -> Submodule | None:
         """An attribute `__init__` sets to None that the methods it calls store from their own parameter annotated
         with a module class (`self.store = None`, then `self.update(store)` with `def update(self, store: Store)`
         storing `self.store = store`): the instance holds that module when `__init__` returns, or still None when
         the method did not run. Unknown for any other value a method stores. The methods' bodies were parsed to
-        find the calls (`_InitHelpers`); only their statements storing this attribute are read here."""
+        find the calls (`InitHelpers`); only their statements storing this attribute are read here."""
         if any(not is_none(value.node) for value in info.init_values):
             return None
-        helpers = info.assigned_in & run_fact(self.project, _InitHelpers, cls)
+        helpers = info.assigned_in & run_fact(self.project, InitHelpers, cls)
         found = Classes()
         for helper_name in sorted(helpers):
             method = self.project.find_method(cls, helper_name)
@@ -247,7 +248,7 @@ class ModuleMembers:
                 return None
             params = {param.name.value: param for param in named_params(method.node.params)[1:]}
             rebound = assigned_names(method.node)
-            for value in _stored_values(method.node, first_param_name(method.node), name):
+            for value in stored_values(method.node, first_param_name(method.node), name):
                 param = params.get(value.value) if isinstance(value, cst.Name) else None
                 if param is None or param.annotation is None or value.value in rebound:
                     return None
@@ -440,45 +441,6 @@ def _callable_annotation(node: cst.BaseExpression, imports, none: bool = False) 
     return isinstance(node, (cst.Name, cst.Attribute)) and imports.qualify(node) in _CALLABLE
 
 
-def _stored_values(method: cst.FunctionDef, self_name: str | None, name: str) -> list[cst.BaseExpression | None]:
-    """The values `method` (not its nested functions) stores in `self.<name>`: None for a store whose value is not
-    one expression (an unpacking, an augmented assignment, `setattr`)."""
-    found: list[cst.BaseExpression | None] = []
-
-    def stores(target: cst.BaseExpression) -> bool:
-        return (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
-                and target.value.value == self_name and target.attr.value == name)
-
-    def unpacks(target: cst.BaseExpression) -> bool:
-        return isinstance(target, (cst.Tuple, cst.List)) and any(
-            stores(element.value) or unpacks(element.value) for element in target.elements)
-
-    class Stores(OneScope):
-        scope = method
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                if stores(target.target):
-                    found.append(node.value)
-                elif unpacks(target.target):
-                    found.append(None)
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            if stores(node.target):
-                found.append(node.value)
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if stores(node.target):
-                found.append(None)
-
-        def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Name) and node.func.value == "setattr":
-                found.append(None)
-
-    walk(method, Stores())
-    return found
-
-
 def _single_assignments(init: cst.FunctionDef, params) -> list[tuple[str, cst.BaseExpression]]:
     """`name = value` statements of `init` (not in nested functions or classes) whose name no other binding of
     `init` binds and that is not a parameter, in source order."""
@@ -506,7 +468,7 @@ class _Member(RunFact):
 
 
 class _Registered(RunFact):
-    """The buffers and parameters a class's `__init__`s register, and the methods they call (`_InitHelpers`): a
+    """The buffers and parameters a class's `__init__`s register, and the methods they call (`InitHelpers`): a
     Tensor, or None registered as None (unknown when both)."""
 
     @classmethod
@@ -515,7 +477,7 @@ class _Registered(RunFact):
         for current in reversed(project.mro(owner)):
             cls._scan(current.methods.get("__init__"), found)
         if any(NONE in kinds for kinds in found.values()):  # only then do the methods `__init__` calls matter
-            for name in sorted(run_fact(project, _InitHelpers, owner)):  # (following them parses their bodies)
+            for name in sorted(run_fact(project, InitHelpers, owner)):  # (following them parses their bodies)
                 cls._scan(project.find_method(owner, name), found)
         return {name: kinds.pop() if len(kinds) == 1 else None for name, kinds in found.items()}
 
@@ -539,37 +501,6 @@ class _Registered(RunFact):
                 return False
 
         walk(init.node.body, Calls())
-
-
-class _InitHelpers(RunFact):
-    """The methods the `__init__`s of a class and its bases call on the instance (`self.populate()`), and the
-    methods those call, transitively: each is resolved on the class (a subclass's override is the one that runs)."""
-
-    @classmethod
-    def compute(cls, project: ProjectIndex, owner: ClassInfo) -> frozenset[str]:
-        found: set[str] = set()
-        pending = [init for init in (current.methods.get("__init__") for current in project.mro(owner)) if init]
-        while pending:
-            method = pending.pop()
-            self_name = first_param_name(method.node)
-            called: set[str] = set()
-
-            class Calls(OneScope):
-                scope = method.node
-
-                def visit_Call(self, node: cst.Call) -> None:
-                    func = node.func
-                    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-                            and func.value.value == self_name):
-                        called.add(func.attr.value)
-
-            walk(method.node, Calls())
-            for name in sorted(called - found - {"__init__"}):
-                helper = project.find_method(owner, name)
-                if helper is not None:
-                    found.add(name)
-                    pending.append(helper)
-        return frozenset(found)
 
 
 class _Unpacked(RunFact):
