@@ -555,6 +555,9 @@ class Checker:
         env = frame.chain()
         self.exprs.sugared_ok.add(id(node.value))
         value = self.exprs.expr(node.value, env)
+        if any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in node.targets) and self.exprs.misused(
+                node.value, value, "value"):
+            value = None  # stored in an item or an attribute (`emitSubscriptAssign`, `emitSelectAssign`): a value
         empty = _empty_container(node.value, self.scope.imports)
         for target in node.targets:
             if isinstance(target.target, cst.List):
