@@ -779,7 +779,7 @@ class Checker:
             return
         if isinstance(owner, Type):
             self._set_object_attribute(target, owner, frame)
-        if not isinstance(value, Type) or value == NONE:
+        if not isinstance(value, Type):
             return
         if not (isinstance(owner, Sugared) and owner.kind == "self-module"):
             return
@@ -796,7 +796,10 @@ class Checker:
         current = current_values[0]
         if not isinstance(current, Type):
             return
-        if current == NONE and (value in (TENSOR, INT, FLOAT, BOOL, STR) or (
+        if value == NONE:  # None for an int, float, bool or str attribute (not Optional: torch typed the value)
+            if current in (INT, FLOAT, BOOL, STR):
+                self._report(AttributeTypeChange(target, name, current, value))
+        elif current == NONE and (value in (TENSOR, INT, FLOAT, BOOL, STR) or (
                 value.name == "Optional" and value.args[0] in (TENSOR, INT, FLOAT, BOOL, STR))):
             self._report(AttributeNoneAssigned(target, name, value))
         elif current in (TENSOR, INT, FLOAT, BOOL, STR) and value in (TENSOR, INT, FLOAT, BOOL, STR) and (
