@@ -11,7 +11,10 @@ import libcst as cst
 from jitlint.facts.torch_api import CONTAINER_KINDS
 from jitlint.project import AttributeInfo
 from jitlint.rules.base import RuleContext
+from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.typing.analysis import type_at
+from jitlint.targets.script.typing.values import Sugared
 
 # The methods `ModuleValue::tryGetAttr` desugars into a `ModuleDictMethod` on every module (`items`, `keys` and
 # `values` only on a ModuleDict); `ModuleDictMethod::call` refuses any argument.
@@ -33,6 +36,10 @@ def _torch_leaf_modules(info: AttributeInfo) -> list[str]:
     return []
 
 
+def _article(name: str) -> str:
+    return "an" if name.startswith("nn.") or name[:1] in "AEIOU" else "a"
+
+
 class SubmoduleNotAContainer(ScriptRule):
     code = "JIT310"
     name = "submodule-not-a-container"
@@ -40,6 +47,7 @@ class SubmoduleNotAContainer(ScriptRule):
     summary = ("a submodule that is not a container (`nn.Linear`) indexed or iterated, a ModuleDict or parameter "
                "container sliced, or `named_modules()`/`children()`/`items()`... called with arguments")
     message = "a submodule used as a kind of container it is not"
+    facts = (ScriptTypes,)
 
     def visit_Subscript(self, node: cst.Subscript, ctx: RuleContext) -> None:
         found = ctx.self_attribute(node.value)
@@ -47,16 +55,16 @@ class SubmoduleNotAContainer(ScriptRule):
             return
         name, info = found
         sliced = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
-        leaves = _torch_leaf_modules(info)
+        leaves = [f"nn.{leaf}" for leaf in _torch_leaf_modules(info)] or self._project_modules(node.value, ctx)
         if sliced and (leaves or (info.kinds and info.kinds <= _NOT_SLICEABLE)):
-            kind = leaves[0] if leaves else sorted(info.kinds)[0]
+            kind = leaves[0] if leaves else f"nn.{sorted(info.kinds)[0]}"
             ctx.report(node, (
-                f"`self.{name}` is an nn.{kind}, and TorchScript slices only a ModuleList or a Sequential ('Only "
-                f"ModuleList or Sequential modules can be used as tuple'); index it with literals, or iterate it"))
+                f"`self.{name}` is {_article(kind)} {kind}, and TorchScript slices only a ModuleList or a Sequential "
+                f"('Only ModuleList or Sequential modules can be used as tuple'); index it with literals, or iterate it"))
         elif not sliced and leaves:
             ctx.report(node, (
-                f"`self.{name}` is an nn.{leaves[0]}, not a module container, and TorchScript cannot index it ('Only "
-                f"ModuleList, Sequential, ModuleDict, ParameterList, and ParameterDict modules are subscriptable'); "
+                f"`self.{name}` is {_article(leaves[0])} {leaves[0]}, not a module container, and TorchScript cannot "
+                f"index it ('Only ModuleList, Sequential, ModuleDict, ParameterList, and ParameterDict modules are subscriptable'); "
                 f"use `self.{name}` itself"))
 
     def visit_For(self, node: cst.For, ctx: RuleContext) -> None:
@@ -86,6 +94,22 @@ class SubmoduleNotAContainer(ScriptRule):
         ctx.report(node, (
             f"TorchScript desugars `{method}()` of a module at compile time and takes no arguments for it ('{method} "
             f"method does not accept any arguments'); call `{method}()` and pick from what it yields"))
+
+    @staticmethod
+    def _project_modules(value: cst.BaseExpression, ctx: RuleContext) -> list[str]:
+        """The project module classes the typer finds a submodule to be, when it is one of those alone and none is
+        a module container (`ModuleValue::getitem` subscripts only the container kinds, whatever `__getitem__` the
+        class defines)."""
+        found = type_at(ctx, value)
+        if not isinstance(found, Sugared) or found.kind != "module" or found.info is None:
+            return []
+        submodule = found.info
+        if (submodule.container is not None or submodule.torch_class or submodule.torch_classes
+                or not submodule.classes):
+            return []
+        if any(ctx.project.container_kind(cls) is not None for cls in submodule.classes):
+            return []
+        return [cls.name for cls in submodule.classes]
 
     @staticmethod
     def _is_self(receiver: cst.BaseExpression, method: str, ctx: RuleContext) -> bool:

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jitlint.facts.syntax import target_names
 from jitlint.targets.script import schemas
 from jitlint.targets.script.typing.annotations import Reader, named_params
 from jitlint.targets.script.typing.binder import Condition, condition
@@ -42,6 +41,7 @@ from jitlint.targets.script.typing.results import (
     NoneThenValue, OneBranch, Result, ReturnJoin, ReturnMismatch, SugaredReassign, TupleMisuse,
     UnpackArity, VariableTypeChange,
 )
+from jitlint.targets.script.typing.statements import assigned_in, is_stub, reads_name
 from jitlint.targets.script.typing.types import (
     BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, convert, join, subtype,
 )
@@ -182,14 +182,16 @@ class Checker:
         frame = Frame(None)
         frame.values.update(params)
         body = function.body
-        statements = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+        # a one-line body (`def f(x): return x + 1`) holds small statements: one statement line to the walk
+        statements = list(body.body) if isinstance(body, cst.IndentedBlock) else (
+            [cst.SimpleStatementLine(body=body.body)] if isinstance(body, cst.SimpleStatementSuite) else [])
         exits = self.block(statements, frame)
         signature = self.scope.signature
         if not exits:
             declared = signature.returns
             if (signature.declared_return and declared != NONE and not self._pruned_anywhere()
                     and not self.state.exit_unknown):
-                if not _is_stub(statements) or self._compiled_stub(statements):
+                if not is_stub(statements) or self._compiled_stub(statements):
                     if declared is not None or signature.declared_return:
                         self._report(MissingReturn(function.name, declared))
             self._merge_return(None, NONE, None)
@@ -455,7 +457,7 @@ class Checker:
             self._list_targets(node.target)
         self._module_loop(node, iterable)
         if unrolled:
-            before = {name: frame.lookup(name) for name in _assigned_in(node.body)}
+            before = {name: frame.lookup(name) for name in assigned_in(node.body)}
             self.loops.append(_Loop(unrolled=True))
             try:
                 self.bind(node.target, element, frame, node.target, loop=True)
@@ -514,7 +516,7 @@ class Checker:
             if iterable.kind == "range":
                 return False
         if iterable is None:
-            return self.scope.self_name is not None and _reads_name(node, self.scope.self_name)
+            return self.scope.self_name is not None and reads_name(node, self.scope.self_name)
         return False
 
     def _module_loop(self, node: cst.For, iterable: Value) -> None:
@@ -553,6 +555,9 @@ class Checker:
         env = frame.chain()
         self.exprs.sugared_ok.add(id(node.value))
         value = self.exprs.expr(node.value, env)
+        if any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in node.targets) and self.exprs.misused(
+                node.value, value, "value"):
+            value = None  # stored in an item or an attribute (`emitSubscriptAssign`, `emitSelectAssign`): a value
         empty = _empty_container(node.value, self.scope.imports)
         for target in node.targets:
             if isinstance(target.target, cst.List):
@@ -670,6 +675,9 @@ class Checker:
                 self._report(CannotUnpack(node, value, "tensor"))
             elif value.name not in ("Class",):
                 self._report(CannotUnpack(node, value, str(value)))
+        elif isinstance(value, Sugared) and value.kind == "items":
+            if not starred and len(value.info) == len(elements):
+                parts = list(value.info)  # a step of `enumerate`/`zip` over a module container: index, module, ...
         elif isinstance(value, Sugared) and value.kind == "module" and value.info.container in (
                 "ModuleList", "Sequential"):
             parts = None  # the container's modules, one per target: not followed
@@ -769,7 +777,7 @@ class Checker:
             return
         if isinstance(owner, Type):
             self._set_object_attribute(target, owner, frame)
-        if not isinstance(value, Type) or value == NONE:
+        if not isinstance(value, Type):
             return
         if not (isinstance(owner, Sugared) and owner.kind == "self-module"):
             return
@@ -786,7 +794,10 @@ class Checker:
         current = current_values[0]
         if not isinstance(current, Type):
             return
-        if current == NONE and (value in (TENSOR, INT, FLOAT, BOOL, STR) or (
+        if value == NONE:  # None for an int, float, bool or str attribute (not Optional: torch typed the value)
+            if current in (INT, FLOAT, BOOL, STR):
+                self._report(AttributeTypeChange(target, name, current, value))
+        elif current == NONE and (value in (TENSOR, INT, FLOAT, BOOL, STR) or (
                 value.name == "Optional" and value.args[0] in (TENSOR, INT, FLOAT, BOOL, STR))):
             self._report(AttributeNoneAssigned(target, name, value))
         elif current in (TENSOR, INT, FLOAT, BOOL, STR) and value in (TENSOR, INT, FLOAT, BOOL, STR) and (
@@ -1016,53 +1027,3 @@ def _empty_container(value: cst.BaseExpression, imports) -> str | None:
     if isinstance(value, cst.Call) and not value.args:
         return {"builtins.list": "list", "builtins.dict": "dict"}.get(imports.qualify(value.func) or "")
     return None
-
-
-def _reads_name(node: cst.CSTNode, name: str) -> bool:
-    found = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            if n.value == name:
-                found.append(n)
-
-    node.visit(Find())
-    return bool(found)
-
-
-def _assigned_in(node: cst.CSTNode) -> set[str]:
-    found: set[str] = set()
-
-    class Collect(cst.CSTVisitor):
-        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
-            found.update(target_names(n.target))
-
-        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
-            found.update(target_names(n.target))
-
-        def visit_AugAssign(self, n: cst.AugAssign) -> None:
-            found.update(target_names(n.target))
-
-        def visit_For(self, n: cst.For) -> None:
-            found.update(target_names(n.target))
-
-        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
-            return False
-
-    node.visit(Collect())
-    return found
-
-
-def _is_stub(statements: list) -> bool:
-    """A body of a docstring, `...` or `pass` alone (a declaration)."""
-    for statement in statements:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            return False
-        for small in statement.body:
-            if isinstance(small, cst.Pass):
-                continue
-            if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Ellipsis, cst.SimpleString,
-                                                                         cst.ConcatenatedString)):
-                continue
-            return False
-    return True

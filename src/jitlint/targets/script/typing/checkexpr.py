@@ -41,6 +41,7 @@ from jitlint.targets.script.literals import is_lambda_global
 from jitlint.targets.script.typing import calls
 from jitlint.targets.script.typing.annotations import Reader, Signature, class_type, is_none, signature
 from jitlint.targets.script.typing.calls import Arg, CallMatch, Overload
+from jitlint.targets.script.typing.classes import decorator_texts, enum_members, plain_bases
 from jitlint.targets.script.typing.frontend_names import (
     BINARY_OPERATORS, COMPARISONS, DEVICE_PROPERTIES, DTYPES, EXCEPTIONS, MATH_CONSTANTS, TENSOR_CASTS, TENSOR_PROPERTIES,
 )
@@ -69,6 +70,19 @@ CASTS = {"float": (FLOAT, "aten::Float"), "int": (INT, "aten::Int"), "bool": (BO
 SPECIAL_FORMS = frozenset({"print", "tuple", "getattr", "hasattr", "isinstance", "list", "dict", "range", "zip",
                            "enumerate", "AssertionError"})
 FRONTEND_NAMES = frozenset(BUILTIN_FUNCTIONS) | frozenset(CASTS) | SPECIAL_FORMS
+
+
+def _items(elements) -> Value:
+    """What one step of `enumerate`/`zip` gives: a tuple of the elements' types; over a module container (an
+    unrolled loop: `SugaredTupleValue`) the module and the other values side by side ("items", `info` the parts),
+    which a tuple target unpacks; unknown when a part is."""
+    elements = tuple(elements)
+    if all(isinstance(element, Type) for element in elements):
+        return tuple_of(elements)
+    if all(isinstance(element, Type) or (isinstance(element, Sugared) and element.kind == "module")
+           for element in elements):
+        return Sugared("items", info=elements)
+    return None
 
 
 class Environment(dict):
@@ -416,7 +430,7 @@ class ExpressionChecker:
         if merged is not None and "__init__" not in merged.assigned_in and not (
                 isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)
                 and node.value.value == self.scope.self_name) and (
-                merged.class_value is not None or merged.annotation is not None) and _plain_bases(
+                merged.class_value is not None or merged.annotation is not None) and plain_bases(
                 cls, self.scope.project):
             self.report(ClassProblem(node, cls.name, "class-attribute", name))  # an instance has no class attributes
             return None
@@ -441,7 +455,7 @@ class ExpressionChecker:
                 project = self.scope.project
                 kind_type = class_type(cls, project)
                 if kind_type is not None and kind_type.name == "Enum":
-                    if name not in _enum_members(cls) and _plain_bases(cls, project, enum=True):
+                    if name not in enum_members(cls) and plain_bases(cls, project, enum=True):
                         self.report(ClassProblem(node, cls.name, "enum-member", name, kind_type))
                         return None
                     return kind_type
@@ -449,7 +463,7 @@ class ExpressionChecker:
                 if method is not None:
                     return Sugared("function", f"{base.name}.{name}", info=method)
                 if kind_type is not None and kind_type.name == "Class" and name not in project.attributes(cls) and (
-                        _plain_bases(cls, project)) and not name.startswith("__"):
+                        plain_bases(cls, project)) and not name.startswith("__"):
                     self.report(ClassProblem(node, cls.name, "class-lookup", name))
                     return None
             return self._unknown(node, "class-attribute")
@@ -815,7 +829,7 @@ class ExpressionChecker:
                     joined = join_or_union(value.args)
                     return list_of(joined) if joined is not None else None
             if isinstance(value, Sugared) and value.kind in ("range", "zip", "enumerate"):
-                return list_of(value.receiver) if value.receiver is not None else None
+                return list_of(value.receiver) if isinstance(value.receiver, Type) else None
             return self._unknown(node, "list")
         if name == "dict":
             return self._dict_call(node, env, hint)
@@ -894,11 +908,9 @@ class ExpressionChecker:
                 self.report(RangeArguments(node, name, count, 2))
                 return None
             element = self.element_of(values[0], node.args[0].value)
-            return Sugared("enumerate", receiver=tuple_of((INT, element)) if isinstance(element, Type) else None)
+            return Sugared("enumerate", receiver=_items((INT, element)))
         elements = [self.element_of(value, argument.value) for value, argument in zip(values, node.args)]
-        if elements and all(isinstance(element, Type) for element in elements):
-            return Sugared("zip", receiver=tuple_of(elements))
-        return Sugared("zip", receiver=None)
+        return Sugared("zip", receiver=_items(elements) if elements else None)
 
     def element_of(self, value: Value, node: cst.CSTNode | None = None) -> Value:
         """What iterating over a value gives (`SugaredValue::iter`): a list's element, a Tensor's rows, a str's
@@ -1131,7 +1143,7 @@ class ExpressionChecker:
         if kind.name in ("Class",):
             if self.scope.project.find_method(cls, "__init__") is None and not any(
                     "dataclass" in decorator or "ignore" in decorator or "unused" in decorator
-                    for decorator in _decorators(cls.node)) and _plain_bases(cls, self.scope.project):
+                    for decorator in decorator_texts(cls.node)) and plain_bases(cls, self.scope.project):
                 self.report(ClassProblem(node, cls.name, "no-init"))
                 return None
             return kind
@@ -1542,12 +1554,14 @@ class ExpressionChecker:
     def bind_target(self, target: cst.BaseExpression, value: Value, env: dict) -> None:
         """Bind the names of a loop or comprehension target to the parts of `value`."""
         if isinstance(target, cst.Name):
-            env[target.value] = value
+            env[target.value] = None if isinstance(value, Sugared) and value.kind == "items" else value
             return
         if isinstance(target, (cst.Tuple, cst.List)):
             parts: list[Value] = [None] * len(target.elements)
             if isinstance(value, Type) and value.name == "Tuple" and len(value.args) == len(target.elements):
                 parts = list(value.args)
+            elif isinstance(value, Sugared) and value.kind == "items" and len(value.info) == len(target.elements):
+                parts = list(value.info)
             for element, part in zip(target.elements, parts):
                 self.bind_target(element.value, part, env)
 
@@ -1566,41 +1580,6 @@ _FORM_ARITY: dict[str, tuple[int, int | None]] = {
 }
 _COMPARISON_SYMBOLS = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.GreaterThan: ">",
                        cst.LessThanEqual: "<=", cst.GreaterThanEqual: ">=", cst.In: "in", cst.NotIn: "not in"}
-
-
-def _decorators(node: cst.ClassDef | cst.FunctionDef) -> list[str]:
-    return [cst.Module([]).code_for_node(decorator.decorator) for decorator in node.decorators]
-
-
-def _plain_bases(cls: "ClassInfo", project: "ProjectIndex", enum: bool = False) -> bool:
-    """The class's bases are all known: project classes (themselves plain), `object`, or (`enum`) an Enum base: what
-    the class holds is all in the project."""
-    for name in cls.base_names:
-        if name is None:
-            return False
-        if name in ("builtins.object", "object") or (enum and name.startswith("enum.")):
-            continue
-        found = project.resolve_class(name)
-        if found is None or found is cls or not _plain_bases(found, project, enum):
-            return False
-    return True
-
-
-def _enum_members(cls: "ClassInfo") -> set[str]:
-    """The names an Enum's body assigns (its members)."""
-    found: set[str] = set()
-    body = cls.node.body.body if isinstance(cls.node.body, cst.IndentedBlock) else ()
-    for statement in body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                targets = small.targets if isinstance(small, cst.Assign) else (
-                    [small] if isinstance(small, cst.AnnAssign) else [])
-                for target in targets:
-                    if isinstance(target.target, cst.Name):
-                        found.add(target.target.value)
-        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-            found.add(statement.name.value)
-    return found
 
 
 def _int_literal(node: cst.BaseExpression) -> int | None:

@@ -27,6 +27,7 @@ from jitlint.names import first_param_name
 from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIndex
 from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
 from jitlint.targets.script.typing.built import BuiltClasses, Classes
+from jitlint.targets.script.typing.init_helpers import InitHelpers, stored_values
 from jitlint.targets.script.typing.types import (
     BOOL, DEVICE, FLOAT, INT, NONE, STR, TENSOR, Type, dict_of, join_all, list_of, tuple_of,
 )
@@ -229,15 +230,44 @@ class ModuleMembers:
         """Whether a method `__init__` calls (transitively) stores it too; the calls (whose bodies following parses)
         are followed only for an attribute another method stores."""
         others = info.assigned_in - {"__init__"}
-        return bool(others) and bool(others & run_fact(self.project, _InitHelpers, cls))
+        return bool(others) and bool(others & run_fact(self.project, InitHelpers, cls))
+
+    def _helper_submodule(self, cls: ClassInfo, info: AttributeInfo, name: str) -> Submodule | None:
+        """An attribute `__init__` sets to None that the methods it calls store from their own parameter annotated
+        with a module class (`self.store = None`, then `self.update(store)` with `def update(self, store: Store)`
+        storing `self.store = store`): the instance holds that module when `__init__` returns, or still None when
+        the method did not run. Unknown for any other value a method stores. The methods' bodies were parsed to
+        find the calls (`InitHelpers`); only their statements storing this attribute are read here."""
+        if any(not is_none(value.node) for value in info.init_values):
+            return None
+        helpers = info.assigned_in & run_fact(self.project, InitHelpers, cls)
+        found = Classes()
+        for helper_name in sorted(helpers):
+            method = self.project.find_method(cls, helper_name)
+            if method is None:
+                return None
+            params = {param.name.value: param for param in named_params(method.node.params)[1:]}
+            rebound = assigned_names(method.node)
+            for value in stored_values(method.node, first_param_name(method.node), name):
+                param = params.get(value.value) if isinstance(value, cst.Name) else None
+                if param is None or param.annotation is None or value.value in rebound:
+                    return None
+                classes = self._built_classes.class_reference(param.annotation.annotation, method.module.imports)
+                if classes is None:
+                    return None
+                found = found | classes
+        if not found.project and not found.torch:
+            return None
+        return Submodule(found.project, None, attribute=name, torch_classes=found.torch)
 
     def _inferred(self, cls: ClassInfo, info: AttributeInfo, name: str) -> Member:
         if not info.init_values or name in run_fact(self.project, _Unpacked, cls):
             return None  # an element of an unpacked value is also stored, of a type not typed here
         if self._stored_by_init_helper(cls, info):
             # a method `__init__` calls stores it too (`self.w = None`, then `self.populate()` stores a Parameter):
-            # torch types the value the instance holds when `__init__` returns, which is not typed here
-            return None
+            # torch types the value the instance holds when `__init__` returns: typed here only when that is a
+            # module the helper is given
+            return self._helper_submodule(cls, info, name)
         init = self.project.find_method(cls, "__init__")
         scope = self._scope(cls, init) if init is not None else None
         found: list[Member] = []
@@ -438,7 +468,7 @@ class _Member(RunFact):
 
 
 class _Registered(RunFact):
-    """The buffers and parameters a class's `__init__`s register, and the methods they call (`_InitHelpers`): a
+    """The buffers and parameters a class's `__init__`s register, and the methods they call (`InitHelpers`): a
     Tensor, or None registered as None (unknown when both)."""
 
     @classmethod
@@ -447,7 +477,7 @@ class _Registered(RunFact):
         for current in reversed(project.mro(owner)):
             cls._scan(current.methods.get("__init__"), found)
         if any(NONE in kinds for kinds in found.values()):  # only then do the methods `__init__` calls matter
-            for name in sorted(run_fact(project, _InitHelpers, owner)):  # (following them parses their bodies)
+            for name in sorted(run_fact(project, InitHelpers, owner)):  # (following them parses their bodies)
                 cls._scan(project.find_method(owner, name), found)
         return {name: kinds.pop() if len(kinds) == 1 else None for name, kinds in found.items()}
 
@@ -471,37 +501,6 @@ class _Registered(RunFact):
                 return False
 
         walk(init.node.body, Calls())
-
-
-class _InitHelpers(RunFact):
-    """The methods the `__init__`s of a class and its bases call on the instance (`self.populate()`), and the
-    methods those call, transitively: each is resolved on the class (a subclass's override is the one that runs)."""
-
-    @classmethod
-    def compute(cls, project: ProjectIndex, owner: ClassInfo) -> frozenset[str]:
-        found: set[str] = set()
-        pending = [init for init in (current.methods.get("__init__") for current in project.mro(owner)) if init]
-        while pending:
-            method = pending.pop()
-            self_name = first_param_name(method.node)
-            called: set[str] = set()
-
-            class Calls(OneScope):
-                scope = method.node
-
-                def visit_Call(self, node: cst.Call) -> None:
-                    func = node.func
-                    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-                            and func.value.value == self_name):
-                        called.add(func.attr.value)
-
-            walk(method.node, Calls())
-            for name in sorted(called - found - {"__init__"}):
-                helper = project.find_method(owner, name)
-                if helper is not None:
-                    found.add(name)
-                    pending.append(helper)
-        return frozenset(found)
 
 
 class _Unpacked(RunFact):
