@@ -201,8 +201,11 @@ class ImportTable:
     def qualify(self, node: cst.BaseExpression) -> str | None:
         """The qualified name an expression like `nn.ModuleList` or `is_scripting` refers to, if known."""
         name = dotted_name(node)
-        if name is None:
-            return None
+        return None if name is None else self.qualify_dotted(name)
+
+    def qualify_dotted(self, name: str) -> str | None:
+        """The qualified name a dotted name written in this module (`nn.ModuleList`) refers to, if known: what
+        `qualify` answers for the expression, whichever parser read it."""
         head, _, rest = name.partition(".")
         if head in self.aliases:
             full = self.aliases[head] + ("." + rest if rest else "")
