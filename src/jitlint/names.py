@@ -185,7 +185,11 @@ class ImportTable:
         module = dotted_name(node.module) if node.module is not None else ""
         if module is None:
             return None
-        level = len(node.relative)
+        return self.import_base(module, len(node.relative))
+
+    def import_base(self, module: str, level: int) -> str | None:
+        """The module `from <level dots><module> import ...` written in this module imports from (None: above the
+        top package), whichever parser read the statement."""
         if level == 0:
             return module
         package_parts = self.module_name.split(".")

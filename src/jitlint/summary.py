@@ -401,19 +401,7 @@ def _literal_strings(node: ast.expr | None, source: _Source) -> tuple[str, ...] 
 
 
 def _resolve_from(table: ImportTable, node: ast.ImportFrom) -> str | None:
-    module = node.module or ""
-    level = node.level or 0
-    if level == 0:
-        return module
-    package_parts = table.module_name.split(".")
-    if not table.is_package:
-        package_parts = package_parts[:-1]
-    if level - 1 > len(package_parts):
-        return None
-    base_parts = package_parts[: len(package_parts) - (level - 1)]
-    if module:
-        base_parts.append(module)
-    return ".".join(base_parts)
+    return table.import_base(node.module or "", node.level or 0)
 
 
 # -- the module's index -----------------------------------------------------------------------------------------
