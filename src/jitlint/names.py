@@ -185,7 +185,11 @@ class ImportTable:
         module = dotted_name(node.module) if node.module is not None else ""
         if module is None:
             return None
-        level = len(node.relative)
+        return self.import_base(module, len(node.relative))
+
+    def import_base(self, module: str, level: int) -> str | None:
+        """The module `from <level dots><module> import ...` written in this module imports from (None: above the
+        top package), whichever parser read the statement."""
         if level == 0:
             return module
         package_parts = self.module_name.split(".")
@@ -201,8 +205,11 @@ class ImportTable:
     def qualify(self, node: cst.BaseExpression) -> str | None:
         """The qualified name an expression like `nn.ModuleList` or `is_scripting` refers to, if known."""
         name = dotted_name(node)
-        if name is None:
-            return None
+        return None if name is None else self.qualify_dotted(name)
+
+    def qualify_dotted(self, name: str) -> str | None:
+        """The qualified name a dotted name written in this module (`nn.ModuleList`) refers to, if known: what
+        `qualify` answers for the expression, whichever parser read it."""
         head, _, rest = name.partition(".")
         if head in self.aliases:
             full = self.aliases[head] + ("." + rest if rest else "")

@@ -7,13 +7,26 @@ file gives the same answer as linting its whole package.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
 import libcst as cst
 
+from jitlint.attributes import (
+    FILLING_METHODS,
+    REGISTRATIONS,
+    AttributeInfo,
+    AttributeRecorder,
+    CallResult,
+    CollectionOf,
+    ElementOf,
+    Kind,
+    Lazy,
+    MethodResult,
+    joined,
+    shared,
+)
 from jitlint.compact import compact, expand
 from jitlint.literals import literal_type
 from jitlint.facts.external_bases import ExternalClass, external_class
@@ -42,20 +55,6 @@ def decorator_names(node: cst.FunctionDef | cst.ClassDef, imports: ImportTable) 
         if qualified:
             names.add(qualified)
     return shared(names)
-
-
-class Lazy:
-    """A LibCST node of a module indexed from its summary (`jitlint.summary`), parsed from the file's text when it is
-    first read: `resolve(*args)` gives it. The index's fields that hold nodes hold one of these until then."""
-
-    __slots__ = ("resolve", "args")
-
-    def __init__(self, resolve, *args) -> None:
-        self.resolve = resolve
-        self.args = args
-
-    def get(self):
-        return self.resolve(*self.args)
 
 
 class FunctionInfo:
@@ -117,154 +116,6 @@ class FunctionInfo:
             return None
         return "class" if "builtins.classmethod" in self.decorators else "instance"
 
-
-
-@dataclass(frozen=True)
-class CallResult:
-    """What a call of `qualified` returns (`self.fc = nn.Linear(...)`). `ProjectIndex.attributes` resolves it to
-    a container kind ("ModuleList"...), "module" or "object", and keeps it when it is none of those."""
-
-    qualified: str
-
-
-@dataclass(frozen=True)
-class MethodResult:
-    """What `self.<name>(...)` returns (`self.layer1 = self._make_layer(...)`, torchvision's and timm's idiom).
-    Resolved to the kinds of the method's return values."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class CollectionOf:
-    """A "list" (list, tuple or list comprehension) or "dict" (dict or dict comprehension) of elements of
-    `element` kind. Resolved to "list-of-modules"/"dict-of-modules" when the elements are modules, else to
-    "list"/"dict"."""
-
-    collection: str
-    element: "Kind"
-
-
-@dataclass(frozen=True)
-class ElementOf:
-    """Element `index` of what a call returns, unpacked into a tuple target (`self.stage2, channels =
-    self._make_stage(...)`, hrnet's idiom): `source` is the call's `MethodResult` or `CallResult` (of a project
-    function). Resolved through the function's `return a, b` statements to the kinds of that element."""
-
-    source: "MethodResult | CallResult"
-    index: int
-
-
-# What `self.x = <value>` holds (see `value_kinds`): a plain string, or one of the values above that
-# `ProjectIndex.attributes` resolves. The rules read resolved kinds: the plain strings, and the `CallResult`s
-# that resolve to no kind.
-Kind = str | CallResult | MethodResult | CollectionOf | ElementOf
-
-
-_NO_KINDS: frozenset = frozenset()
-
-
-class AttributeInfo:
-    """What `self.<name>` holds in a module, seen from `__init__` (and other methods) and the class body.
-
-    There is one per attribute of every class, and one more per attribute of each class that `ProjectIndex.attributes`
-    merges over its bases (transformers: tens of thousands): the collections are immutable and start as the shared
-    empty ones, so an attribute costs its slots and what it holds, not five empty containers (about 1 KB). Update
-    them by rebinding (`info.kinds = joined(info.kinds, {kind})`, `info.init_values += (value,)`).
-
-    Fields:
-    - kinds: what it holds; final: annotated `Final[...]` in the class body; function: qualified name of a function
-      stored in it; constructors: qualified names of the classes assigned to it; assigned_in: names of the methods
-      that assign `self.<name> = ...`; init_kinds: kinds assigned in `__init__` (the state torch scripts);
-      filled_in_init: `__init__` adds items (`self.x[k] = v`, `self.x.append(v)`): not empty then;
-    - init_bool: the bool `__init__` assigns: a literal, or the default of the `__init__` parameter assigned (the
-      default configuration); with `constant`, torch folds `if self.flag:` to this value and prunes the other
-      branch;
-    - class_value: `name = value` in the class body; annotation: `name: T` in the class body (both parsed when first
-      read, in a module indexed from its summary);
-    - registered: register_buffer / register_parameter / add_module with this literal name;
-    - init_values: the values `__init__` assigns, in source order (base classes first, once merged), for a target to
-      type in its own terms; annotation_imports: the imports the class-level `annotation` is written with (it may
-      come from a base class in another file)."""
-
-    __slots__ = ("kinds", "final", "function", "constructors", "assigned_in", "init_kinds", "filled_in_init",
-                 "init_bool", "_class_value", "_annotation", "registered", "init_values", "annotation_imports")
-
-    def __init__(self, kinds: frozenset = _NO_KINDS, final: bool = False, function: str | None = None,
-                 constructors: frozenset = _NO_KINDS, assigned_in: frozenset = _NO_KINDS,
-                 init_kinds: frozenset = _NO_KINDS, filled_in_init: bool = False, init_bool: bool | None = None,
-                 class_value=None, annotation=None, registered: bool = False,
-                 init_values: tuple = (), annotation_imports: ImportTable | None = None) -> None:
-        self.kinds = kinds
-        self.final = final
-        self.function = function
-        self.constructors = constructors
-        self.assigned_in = assigned_in
-        self.init_kinds = init_kinds
-        self.filled_in_init = filled_in_init
-        self.init_bool = init_bool
-        self._class_value = class_value
-        self._annotation = annotation
-        self.registered = registered
-        self.init_values = init_values
-        self.annotation_imports = annotation_imports
-
-    @property
-    def class_value(self) -> cst.BaseExpression | None:
-        value = self._class_value
-        if type(value) is Lazy:
-            value = self._class_value = value.get()
-        return value
-
-    @class_value.setter
-    def class_value(self, value) -> None:
-        self._class_value = value
-
-    @property
-    def annotation(self) -> cst.BaseExpression | None:
-        value = self._annotation
-        if type(value) is Lazy:
-            value = self._annotation = value.get()
-        return value
-
-    @annotation.setter
-    def annotation(self, value) -> None:
-        self._annotation = value
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AttributeInfo):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
-
-    __hash__ = None  # mutable
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name.lstrip('_')}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"AttributeInfo({fields})"
-
-
-_SMALL_SETS: dict[frozenset, frozenset] = {}  # one instance of each small set of kinds or names, as `sys.intern`
-_MAX_SMALL_SETS = 1 << 16
-
-
-def joined(held: frozenset, more) -> frozenset:
-    """`held | more` as a frozenset, sharing `held` or `more` when the other adds nothing (an `AttributeInfo`'s
-    collections are immutable, so a merged attribute may share its base's), and one instance of each small result:
-    the same few sets (`{"module"}`, `{"__init__"}`) are held by most attributes. What they hold is strings and
-    frozen kinds, never a node, so the shared instances keep no tree alive."""
-    if not more or more <= held:
-        return held
-    if not held and type(more) is frozenset:
-        return more
-    return shared(held | more if held else more)
-
-
-def shared(values) -> frozenset:
-    """`frozenset(values)`, one instance of each small one (see `joined`)."""
-    result = values if type(values) is frozenset else frozenset(values)
-    if len(result) <= 4 and len(_SMALL_SETS) < _MAX_SMALL_SETS:
-        return _SMALL_SETS.setdefault(result, result)
-    return result
 
 
 class SourceExpression:
@@ -507,15 +358,17 @@ def _return_statements(function: cst.FunctionDef) -> list[cst.Return]:
     return [statement for statement in returns_in(function) if statement.value is not None]
 
 
-REGISTRATIONS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
 
 
 class SelfAssignmentCollector(cst.CSTVisitor):
+    """The facts of `AttributeRecorder` in a method read with LibCST."""
+
     def __init__(self, self_name: str, info: ClassInfo, imports: ImportTable, method: FunctionInfo) -> None:
         self.self_name = self_name
         self.info = info
         self.imports = imports
         self.method = method.name
+        self.recorder = AttributeRecorder(info, method.name)
         params = method.node.params
         self.defaults = {
             p.name.value: p.default for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.default
@@ -524,7 +377,7 @@ class SelfAssignmentCollector(cst.CSTVisitor):
     def _literal_name(self, node: cst.BaseExpression) -> str | None:
         if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
             return node.evaluated_value
-        self.info.dynamic_attributes = True  # a computed name: which attributes exist is unknown
+        self.recorder.computed_name()
         return None
 
     def _self_attribute_name(self, node: cst.BaseExpression) -> str | None:
@@ -536,13 +389,9 @@ class SelfAssignmentCollector(cst.CSTVisitor):
         func = node.func
         if not node.args:
             return
-        if (  # self.items.append(...) in __init__
-            self.method == "__init__"
-            and isinstance(func, cst.Attribute)
-            and func.attr.value in ("append", "extend", "insert", "update", "add", "setdefault")
-            and (filled := self._self_attribute_name(func.value)) is not None
-        ):
-            self.info.own_attributes.setdefault(filled, AttributeInfo()).filled_in_init = True
+        if (isinstance(func, cst.Attribute) and func.attr.value in FILLING_METHODS  # self.items.append(...)
+                and (filled := self._self_attribute_name(func.value)) is not None):
+            self.recorder.filled(filled)
         if (  # self.register_buffer("name", ...), self.add_module("name", ...)
             isinstance(func, cst.Attribute)
             and isinstance(func.value, cst.Name)
@@ -551,7 +400,7 @@ class SelfAssignmentCollector(cst.CSTVisitor):
         ):
             name = self._literal_name(node.args[0].value)
             if name is not None:
-                self.info.own_attributes.setdefault(name, AttributeInfo()).registered = True
+                self.recorder.registered(name)
         elif (  # setattr(self, "name", value)
             isinstance(func, cst.Name)
             and func.value == "setattr"
@@ -561,8 +410,7 @@ class SelfAssignmentCollector(cst.CSTVisitor):
         ):
             name = self._literal_name(node.args[1].value)
             if name is not None:
-                attribute = self.info.own_attributes.setdefault(name, AttributeInfo())
-                attribute.assigned_in = joined(attribute.assigned_in, {self.method})
+                self.recorder.assigned(name)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False  # nested functions have their own `self`
@@ -576,30 +424,15 @@ class SelfAssignmentCollector(cst.CSTVisitor):
         if isinstance(target, (cst.Tuple, cst.List)):
             self._record_unpacked(target, value)
             return
-        if (
-            isinstance(target, cst.Attribute)
-            and isinstance(target.value, cst.Name)
-            and target.value.value == self.self_name
-        ):
-            attribute = self.info.own_attributes.setdefault(target.attr.value, AttributeInfo())
-            attribute.assigned_in = joined(attribute.assigned_in, {self.method})
-            if kinds is not None:
-                attribute.kinds = joined(attribute.kinds, kinds)
-                if self.method == "__init__":
-                    attribute.init_kinds = joined(attribute.init_kinds, kinds)
-                return
-            if value is None:
-                return
-            kinds, function = value_kinds(value, self.imports, self.self_name)
-            attribute.kinds = joined(attribute.kinds, kinds)
-            if self.method == "__init__":
-                attribute.init_kinds = joined(attribute.init_kinds, kinds)
-                attribute.init_values += (SourceExpression(value, self.imports),)
-                attribute.init_bool = _bool_literal(self.defaults.get(value.value) if isinstance(value, cst.Name) and value.value in self.defaults else value)
-            attribute.constructors = joined(attribute.constructors,
-                                            {kind.qualified for kind in kinds if isinstance(kind, CallResult)})
-            if function:
-                attribute.function = function
+        name = self._self_attribute_name(target)
+        if name is None:
+            return
+        if kinds is not None or value is None:
+            self.recorder.assigned(name, kinds)
+            return
+        found, function = value_kinds(value, self.imports, self.self_name)
+        self.recorder.stored(name, found, function, lambda: SourceExpression(value, self.imports), lambda: _bool_literal(
+            self.defaults.get(value.value) if isinstance(value, cst.Name) and value.value in self.defaults else value))
 
     def _record_unpacked(self, target: cst.Tuple | cst.List, value: cst.BaseExpression | None) -> None:
         """`self.a, self.b = x, y` (element by element) and `self.a, rest = self._make(...)` (`ElementOf` the
@@ -624,10 +457,10 @@ class SelfAssignmentCollector(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._record(target.target, node.value)
-            if self.method == "__init__" and isinstance(target.target, cst.Subscript):
+            if isinstance(target.target, cst.Subscript):
                 filled = self._self_attribute_name(target.target.value)  # self.items[key] = value
                 if filled is not None:
-                    self.info.own_attributes.setdefault(filled, AttributeInfo()).filled_in_init = True
+                    self.recorder.filled(filled)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._record(node.target, node.value)

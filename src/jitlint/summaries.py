@@ -142,23 +142,6 @@ def _returns_wrapper(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
-def _module_level(body):
-    """Module-level statements, inside `if` and `try` blocks (what a star import the prefilter looks for may be
-    under)."""
-    for statement in body:
-        if isinstance(statement, ast.If):
-            yield from _module_level(statement.body)
-            yield from _module_level(statement.orelse)
-        elif isinstance(statement, ast.Try):
-            yield from _module_level(statement.body)
-            for handler in statement.handlers:
-                yield from _module_level(handler.body)
-            yield from _module_level(statement.orelse)
-            yield from _module_level(statement.finalbody)
-        else:
-            yield statement
-
-
 def statement_lines(tree: ast.Module) -> tuple[int, ...]:
     """The first line of each statement of LibCST's `Module.body` for this module: a compound statement (from its
     first decorator), or a line of simple statements (`a = 1; b = 2` is one)."""
@@ -204,7 +187,7 @@ def summarize(path: Path, data: bytes, words: tuple[str, ...], name: str | None 
                           if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)))
     result.chains = dotted_chains(text)
     result.stars = any(isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names)
-                       for statement in _module_level(tree.body))
+                       for statement in summary_module.module_level(tree.body))
     result.lines = statement_lines(tree)
     result.seconds = time.process_time() - start
     return result

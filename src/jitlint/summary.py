@@ -26,12 +26,14 @@ import libcst as cst
 
 from jitlint import layout
 from jitlint.facts.torch_api import CONTAINER_KINDS
-from jitlint.names import BUILTIN_NAMES, ImportTable, guarded_definitions, module_name_for, normalize, resolved
+from jitlint.names import ImportTable, guarded_definitions, module_name_for, resolved
 from jitlint.project import (
     BUILTIN_TYPES,
     MIXABLE_LITERALS,
+    FILLING_METHODS,
     REGISTRATIONS,
     AttributeInfo,
+    AttributeRecorder,
     CallResult,
     ClassInfo,
     CollectionOf,
@@ -48,7 +50,6 @@ from jitlint.project import (
 )
 
 _FINAL_NAMES = ("typing.Final", "typing_extensions.Final", "torch.jit.Final")
-_FILLING = ("append", "extend", "insert", "update", "add", "setdefault")
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
@@ -268,18 +269,7 @@ def dotted(node: ast.AST) -> str | None:
 def qualify(table: ImportTable, node: ast.AST) -> str | None:
     """`ImportTable.qualify` of the same expression written in LibCST."""
     name = dotted(node)
-    if name is None:
-        return None
-    head, _, rest = name.partition(".")
-    if head in table.aliases:
-        full = table.aliases[head] + ("." + rest if rest else "")
-    elif head in table.local_definitions:
-        full = f"{table.module_name}.{name}"
-    elif head in BUILTIN_NAMES:
-        full = f"builtins.{name}"
-    else:
-        return None
-    return normalize(full)
+    return None if name is None else table.qualify_dotted(name)
 
 
 class _Source:
@@ -331,12 +321,13 @@ class _Source:
         return count == 1
 
 
-def _top_level(body, source: _Source):
-    """`names.top_level_statements`: module-level statements, inside `if` (all branches) and `try` (the body, the
-    handlers, `else` and `finally`), whose blocks are not one-line suites."""
+def module_level(body, source: _Source | None = None):
+    """Module-level statements, inside `if` (all branches) and `try` (the body, the handlers, `else` and
+    `finally`). With the file's `source`, `names.top_level_statements` of the same code: blocks that are one-line
+    suites are left out (LibCST's statements there are not statement lines)."""
     def block(statements):
-        if statements and not source.after_header(statements[0]):
-            yield from _top_level(statements, source)
+        if statements and (source is None or not source.after_header(statements[0])):
+            yield from module_level(statements, source)
 
     for statement in body:
         if isinstance(statement, ast.If):
@@ -356,7 +347,7 @@ def import_table(tree: ast.Module, module_name: str, is_package: bool, source: _
     """`ImportTable.from_module` of an `ast` module; a statement's position (what a later binding of a name a star
     import brings is compared with, `ImportTable.bind_star`) is its line, as LibCST's statement lines are ordered."""
     table = ImportTable(module_name, is_package)
-    for statement in _top_level(tree.body, source):
+    for statement in module_level(tree.body, source):
         position = statement.lineno
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             table.local_definitions.add(statement.name)
@@ -410,19 +401,7 @@ def _literal_strings(node: ast.expr | None, source: _Source) -> tuple[str, ...] 
 
 
 def _resolve_from(table: ImportTable, node: ast.ImportFrom) -> str | None:
-    module = node.module or ""
-    level = node.level or 0
-    if level == 0:
-        return module
-    package_parts = table.module_name.split(".")
-    if not table.is_package:
-        package_parts = package_parts[:-1]
-    if level - 1 > len(package_parts):
-        return None
-    base_parts = package_parts[: len(package_parts) - (level - 1)]
-    if module:
-        base_parts.append(module)
-    return ".".join(base_parts)
+    return table.import_base(node.module or "", node.level or 0)
 
 
 # -- the module's index -----------------------------------------------------------------------------------------
@@ -623,6 +602,12 @@ def _source_order(node: ast.AST):
     return list(ast.iter_child_nodes(node))
 
 
+# Not walked for assignments: nested functions and lambdas (their own `self`), and what can hold no call and no
+# assignment (names, constants, and the operator and context leaves `ast` gives every expression).
+_NOT_WALKED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Name, ast.Constant, ast.expr_context,
+               ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
+
+
 def _position(node: ast.AST) -> tuple[int, int]:
     return node.lineno, node.col_offset
 
@@ -634,14 +619,15 @@ def _arguments(call: ast.Call) -> list[ast.expr]:
 
 
 class _Assignments:
+    """The facts of `project.AttributeRecorder` in a method read with `ast`."""
+
     def __init__(self, self_name: str, info: ClassInfo, table: ImportTable, method: FunctionInfo,
                  definition: ast.FunctionDef, source: _Source) -> None:
         self.self_name = self_name
-        self.info = info
         self.table = table
-        self.method = method.name
         self.function = method
         self.source = source
+        self.recorder = AttributeRecorder(info, method.name)
         self.values: dict[str, int] = {}  # attribute -> how many values `__init__` assigned it so far
         args = definition.args
         positional = [*args.posonlyargs, *args.args]
@@ -653,17 +639,17 @@ class _Assignments:
                 self.defaults[arg.arg] = default
 
     def walk(self, node: ast.AST) -> None:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        if isinstance(node, _NOT_WALKED):
             return
         if isinstance(node, ast.Call):
             self.call(node)
         elif isinstance(node, ast.Assign):
             for target in node.targets:
                 self.record(target, node.value)
-                if self.method == "__init__" and isinstance(target, ast.Subscript):
+                if isinstance(target, ast.Subscript):
                     filled = self.self_attribute_name(target.value)
                     if filled is not None:
-                        self.info.own_attributes.setdefault(filled, AttributeInfo()).filled_in_init = True
+                        self.recorder.filled(filled)
         elif isinstance(node, ast.AnnAssign):
             self.record(node.target, node.value)
         for child in _source_order(node):
@@ -672,7 +658,7 @@ class _Assignments:
     def literal_name(self, node: ast.expr) -> str | None:
         if isinstance(node, ast.Constant) and type(node.value) is str and self.source.one_string(node):
             return node.value
-        self.info.dynamic_attributes = True
+        self.recorder.computed_name()
         return None
 
     def self_attribute_name(self, node: ast.expr) -> str | None:
@@ -685,51 +671,39 @@ class _Assignments:
         arguments = _arguments(node)
         if not arguments:
             return
-        if (self.method == "__init__" and isinstance(func, ast.Attribute) and func.attr in _FILLING
+        if (isinstance(func, ast.Attribute) and func.attr in FILLING_METHODS
                 and (filled := self.self_attribute_name(func.value)) is not None):
-            self.info.own_attributes.setdefault(filled, AttributeInfo()).filled_in_init = True
+            self.recorder.filled(filled)
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == self.self_name
                 and func.attr in REGISTRATIONS):
             name = self.literal_name(arguments[0])
             if name is not None:
-                self.info.own_attributes.setdefault(name, AttributeInfo()).registered = True
+                self.recorder.registered(name)
         elif (isinstance(func, ast.Name) and func.id == "setattr" and len(arguments) == 3
               and isinstance(arguments[0], ast.Name) and arguments[0].id == self.self_name):
             name = self.literal_name(arguments[1])
             if name is not None:
-                attribute = self.info.own_attributes.setdefault(name, AttributeInfo())
-                attribute.assigned_in = joined(attribute.assigned_in, {self.method})
+                self.recorder.assigned(name)
 
     def record(self, target: ast.expr, value: ast.expr | None, kinds: set | None = None) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
             self.record_unpacked(target, value)
             return
-        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                and target.value.id == self.self_name):
+        name = self.self_attribute_name(target)
+        if name is None:
             return
-        attribute = self.info.own_attributes.setdefault(target.attr, AttributeInfo())
-        attribute.assigned_in = joined(attribute.assigned_in, {self.method})
-        if kinds is not None:
-            attribute.kinds = joined(attribute.kinds, kinds)
-            if self.method == "__init__":
-                attribute.init_kinds = joined(attribute.init_kinds, kinds)
+        if kinds is not None or value is None:
+            self.recorder.assigned(name, kinds)
             return
-        if value is None:
-            return
-        kinds, function = value_kinds(value, self.table, self.self_name, self.source)
-        attribute.kinds = joined(attribute.kinds, kinds)
-        if self.method == "__init__":
-            attribute.init_kinds = joined(attribute.init_kinds, kinds)
-            index = self.values.get(target.attr, 0)
-            self.values[target.attr] = index + 1
-            attribute.init_values += (SourceExpression(Lazy(_resolve_init_value, self.function, target.attr, index),
-                                                       self.table),)
-            attribute.init_bool = _bool_literal(self.defaults.get(value.id) if isinstance(value, ast.Name)
-                                                and value.id in self.defaults else value)
-        attribute.constructors = joined(attribute.constructors,
-                                        {kind.qualified for kind in kinds if isinstance(kind, CallResult)})
-        if function:
-            attribute.function = function
+        found, function = value_kinds(value, self.table, self.self_name, self.source)
+        self.recorder.stored(name, found, function, lambda: self.init_value(name), lambda: _bool_literal(
+            self.defaults.get(value.id) if isinstance(value, ast.Name) and value.id in self.defaults else value))
+
+    def init_value(self, name: str) -> SourceExpression:
+        """The next value `__init__` assigns to `self.<name>`, parsed with LibCST when first read."""
+        index = self.values.get(name, 0)
+        self.values[name] = index + 1
+        return SourceExpression(Lazy(_resolve_init_value, self.function, name, index), self.table)
 
     def record_unpacked(self, target: ast.Tuple | ast.List, value: ast.expr | None) -> None:
         elements = [element.value if isinstance(element, ast.Starred) else element for element in target.elts]
@@ -867,7 +841,7 @@ def summarize_file(path: Path, text: str, display_name: str | None = None) -> Mo
         return None
 
 
-__all__ = ["build_module", "summarize_file", "qualify", "import_table", "resolved"]
+__all__ = ["build_module", "summarize_file", "qualify", "import_table", "module_level", "resolved"]
 
 
 # -- a summarized module parsed after all ---------------------------------------------------------------------
