@@ -188,8 +188,8 @@ class CapturePolicy:
         """What calling a project class that is not a module in captured code captures."""
         return ()
 
-    def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> Iterable[FunctionInfo]:
-        """The project functions a call of a value that is not a name of one (`REGISTRY[key](x)`) may reach."""
+    def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> Iterable[tuple[FunctionInfo, ClassInfo]]:
+        """What a call of a value (`REGISTRY[key](x)`, `obj.method(x)`) may reach: (function, class it runs for)."""
         return ()
 
     def runs_instead(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
@@ -759,12 +759,12 @@ class CaptureMap:
         qualified = imports.qualify(func)
         if qualified is None:  # a call through a value: what the policy knows it may hold
             callees = list(self.policy.dispatched(func, caller))
-            for target in callees:
+            for target, cls in callees:
                 # `obj.method(...)`: a method looked up on an instance gets it as its first argument.
                 bound = (target.bound_first_param == "instance" and isinstance(func, cst.Attribute)
                          and func.attr.value == target.name)
                 self._record_call(target, call, caller, bound=bound, owner=owner, ordinal=ordinal)
-                self._enqueue(target, target.cls, reason)
+                self._enqueue(target, cls, reason)
             if len(callees) > 1:  # no one callee stands for the call
                 self._callee_candidates.pop(id(call), None)
             return

@@ -224,6 +224,8 @@ def _classes_of(project: "ProjectIndex", function: cst.FunctionDef | None, impor
         klass = project.resolve_class(imports.qualify(value.func))
         if klass is not None and klass not in found:
             found.append(klass)
+        elif klass is None and isinstance(value.func, cst.Subscript):
+            found.extend(klass for klass in _class_table(project, imports, value.func.value) if klass not in found)
     elif isinstance(value, cst.BooleanOperation):
         _classes_of(project, function, imports, value.left, found, depth + 1)
         _classes_of(project, function, imports, value.right, found, depth + 1)
@@ -234,6 +236,36 @@ def _classes_of(project: "ProjectIndex", function: cst.FunctionDef | None, impor
         local, _unknown = run_fact(project, LocalValues, function)
         for assigned in local.get(value.value, ()):
             _classes_of(project, function, imports, assigned, found, depth + 1)
+
+
+def _class_table(project: "ProjectIndex", imports, node: cst.BaseExpression) -> list:
+    """The project classes a module-level dict, list or tuple literal (`node` names it) holds as values or elements:
+    what `TABLE[key]` may be, whichever key is given."""
+    found = _global(project, imports.qualify(node))
+    if found is None:
+        return []
+    return run_fact(project, ClassTable, *found)
+
+
+class ClassTable(RunFact):
+    """The project classes a module-level variable (of `module`, by name) holds when its value is a dict, list or
+    tuple literal (`SOLVERS = {"euler": Euler, "rk4": RK4}`); empty otherwise."""
+
+    @classmethod
+    def compute(cls, project, module: "ModuleInfo", name: str) -> list:
+        value = module.globals.get(name)
+        if isinstance(value, cst.Dict):
+            entries = [element.value for element in value.elements if isinstance(element, cst.DictElement)]
+        elif isinstance(value, (cst.List, cst.Tuple)):
+            entries = [element.value for element in value.elements if isinstance(element, cst.Element)]
+        else:
+            return []
+        found = []
+        for entry in entries:
+            klass = project.resolve_class(module.imports.qualify(entry))
+            if klass is not None and klass not in found:
+                found.append(klass)
+        return found
 
 
 class PassedClasses(RunFact):
@@ -305,4 +337,20 @@ def submodule_methods(project: "ProjectIndex", caller: "FunctionInfo", func: cst
         method = project.find_method(klass, func.attr.value)
         if method is not None and method not in found:
             found.append(method)
+    return found
+
+
+def instance_methods(project: "ProjectIndex", caller: "FunctionInfo", func: cst.BaseExpression) -> list:
+    """The methods `<name>.<method>` (what a call in `caller` calls, `name` a local name) may be, with the class each
+    is looked up on: that method of each project class the name's assignments build (`solver = Euler(...)`,
+    `solver = SOLVERS[method](...)` with `SOLVERS` a module-level table of classes). [(method, class), ...]"""
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        return []
+    found = []
+    classes: list = []
+    _classes_of(project, caller.node, caller.module.imports, func.value, classes, 0)
+    for klass in classes:
+        method = project.find_method(klass, func.attr.value)
+        if method is not None and method.bound_first_param == "instance" and (method, klass) not in found:
+            found.append((method, klass))
     return found

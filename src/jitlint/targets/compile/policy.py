@@ -27,7 +27,7 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
-from jitlint.facts.dispatch import possible_callees, submodule_methods
+from jitlint.facts.dispatch import instance_methods, possible_callees, submodule_methods
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo
 from jitlint.targets.compile.datadep import CompileDatadep
@@ -193,11 +193,14 @@ class CompilePolicy(CapturePolicy):
     def body_captured(self, function: FunctionInfo) -> bool:
         return not not_traced(function)
 
-    def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> list[FunctionInfo]:
+    def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> list[tuple[FunctionInfo, ClassInfo | None]]:
         # Dynamo inlines whichever function the value holds when it runs the call: each one a registry or a local
         # name may give, or the method of each class a submodule may be (`self.transform.postprocess(...)`, the
-        # submodule passed to `__init__` by the classes that build it).
-        return possible_callees(self.project, caller, func) or submodule_methods(self.project, caller, func)
+        # submodule passed to `__init__` by the classes that build it), or of each class an object built in the
+        # function may be (`solver = SOLVERS[method](...); solver.integrate(t)`), bound to it: `self.<name>` inside
+        # resolves against that class.
+        found = possible_callees(self.project, caller, func) or submodule_methods(self.project, caller, func)
+        return [(function, function.cls) for function in found] or instance_methods(self.project, caller, func)
 
     def scanner(self, function: FunctionInfo) -> CompileScanner:
         return CompileScanner(function.node, function.module.imports, self.project)

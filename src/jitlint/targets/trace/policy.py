@@ -141,7 +141,8 @@ class TracePolicy(CapturePolicy):
     def class_used(self, cls: ClassInfo, caller: FunctionInfo) -> Iterator[Capture]:
         return iter(())
 
-    def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> list[FunctionInfo]:
+    def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> list[tuple[FunctionInfo, ClassInfo | None]]:
         # The tracer runs whichever function the value holds: each one a registry or a local name may give, or the
         # method of each class a submodule may be (`self.box_coder.decode(...)`, `self.block.build(...)`).
-        return possible_callees(self.project, caller, func) or submodule_methods(self.project, caller, func)
+        found = possible_callees(self.project, caller, func) or submodule_methods(self.project, caller, func)
+        return [(function, function.cls) for function in found]
