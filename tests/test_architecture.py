@@ -47,10 +47,10 @@ LARGEST_MODULES = {
     "targets/script/typing/checker.py": 1070,
     "targets/script/rules/syntax.py": 1040,
     "targets/script/rules/wholeclass_properties.py": 1198,
-    "project.py": 937,  # (attribute kinds, AttributeInfo and AttributeRecorder went to attributes.py; reaching_value to facts/syntax.py) the index built from `ast` summaries (summary.py) as well: engine.py (1471) went to 261
+    "project.py": 938,  # +1: FunctionInfo.shadows (a property's accessors; indexing them and the addresses went to methods.py) (attribute kinds, AttributeInfo and AttributeRecorder went to attributes.py; reaching_value to facts/syntax.py) the index built from `ast` summaries (summary.py) as well: engine.py (1471) went to 261
     "summary.py": 920,  # +48: the classes and functions of module-level `try` bodies, indexed as ModuleInfo does; +35: star imports, their positions and `__all__` as ImportTable reads them
     "targets/script/rules/calls.py": 939,
-    "capture.py": 788,  # the capture explored across workers in rounds (pipeline.py); chains in capture_chains.py; +10: main's folded asserts and bound dispatched methods; +4: fold_expression (a conditional expression folds fewer tests than an `if`); +3: the policy hook `runs_instead` (`Function.apply` runs `forward`)
+    "capture.py": 777,  # (the addresses went to methods.py) the capture explored across workers in rounds (pipeline.py); chains in capture_chains.py; +10: main's folded asserts and bound dispatched methods; +4: fold_expression (a conditional expression folds fewer tests than an `if`); +3: the policy hook `runs_instead` (`Function.apply` runs `forward`)
     "targets/script/rules/flow.py": 816,
     "cli.py": 761,
     "targets/fx/rules/edits.py": 729,

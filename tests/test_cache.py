@@ -428,6 +428,74 @@ def test_a_decorator_used_in_another_share_and_its_use_removed(tmp_path, monkeyp
     assert _same_as_cold("-j", jobs, "--select", "JIT632", "pkg", cwd=tmp_path) == first
 
 
+PROPERTY = {
+    "pkg/__init__.py": "",
+    "pkg/d1/__init__.py": "",
+    "pkg/d2/__init__.py": "",
+    "pkg/d1/model.py": textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+        from pkg.d2.helpers import checked, stored
+
+
+        class Scale(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.raw = nn.Parameter(torch.zeros(1))
+
+            @property
+            def scale(self):
+                return checked(self.raw)
+
+            @scale.setter
+            def scale(self, value: torch.Tensor):
+                stored(self.raw, value)
+
+            def forward(self, x):
+                return x * self.raw
+    """),
+    "pkg/d2/helpers.py": textwrap.dedent("""\
+        import torch
+
+
+        def checked(value):
+            if torch.is_tensor(value):
+                return value
+            return torch.ones(1)
+
+
+        def stored(raw, value):
+            if torch.is_tensor(value):
+                raw.data.copy_(value)
+    """),
+    **{f"pkg/d{d}/filler{n}.py": f"X{n} = {n}\n" for d in (1, 2) for n in range(5)},
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_property_getter_and_setter_reach_another_share(tmp_path, monkeypatch, jobs):
+    """torch compiles a module property's getter and its setter: what each calls in another worker's file is
+    compiled there, the getter (which the setter's `def` rebinds) named apart from the setter; cached as cold."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    for name, text in PROPERTY.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+    shares = []
+    real_split = pipeline.split
+    monkeypatch.setattr(pipeline, "split", lambda *args: shares.append(real_split(*args)) or shares[-1])
+    first = _same_as_cold("-j", jobs, "--select", "JIT414", "pkg", cwd=tmp_path)
+    if jobs == "2":  # the property and the helpers were linted by different workers
+        split = [{path.name for path in share} for share in shares[0]]
+        assert any("model.py" in share and "helpers.py" not in share for share in split), split
+    assert "pkg/d2/helpers.py:5:8: JIT414" in first and "pkg/d2/helpers.py:11:8: JIT414" in first, first
+    model = tmp_path / "pkg" / "d1" / "model.py"
+    model.write_text(model.read_text().replace("return checked(self.raw)", "return self.raw"))
+    second = _same_as_cold("-j", jobs, "--select", "JIT414", "pkg", cwd=tmp_path)
+    assert "helpers.py:5:8" not in second and "pkg/d2/helpers.py:11:8: JIT414" in second, second
+
+
 def test_jobs_option_on_the_command_line(package):
     one = check("pkg", "--no-cache", "-j", "1", cwd=package)
     two = check("pkg", "--no-cache", "--jobs", "2", cwd=package)

@@ -35,6 +35,15 @@ def _attribute_fields(info: AttributeInfo) -> dict:
             if name not in ("_class_value", "_annotation", "init_values", "annotation_imports")}
 
 
+def _accessors(method) -> list:
+    """A class's method and the property accessors it `shadows`."""
+    chain = []
+    while method is not None:
+        chain.append(method)
+        method = method.shadows
+    return chain
+
+
 def compare(path: Path, text: str, nodes: bool = True) -> bool:
     """Whether `path` could be compared (ast and LibCST both read it); asserts the two indexes agree."""
     try:
@@ -66,7 +75,8 @@ def compare(path: Path, text: str, nodes: bool = True) -> bool:
         assert other.dynamic_attributes == cls.dynamic_attributes, here
         assert list(other.methods) == list(cls.methods), here
         for method_name, method in cls.methods.items():
-            assert other.methods[method_name].decorators == method.decorators, f"{here}.{method_name}"
+            assert [m.decorators for m in _accessors(other.methods[method_name])] == [
+                m.decorators for m in _accessors(method)], f"{here}.{method_name}"
         assert list(other.own_attributes) == list(cls.own_attributes), here
         for attribute_name, attribute in cls.own_attributes.items():
             mine = other.own_attributes[attribute_name]
@@ -86,7 +96,8 @@ def compare(path: Path, text: str, nodes: bool = True) -> bool:
             _same_node(found.functions[name].node, function.node, f"{where}: def {name}")
         for name, cls in expected.classes.items():
             for method_name, method in cls.methods.items():
-                _same_node(found.classes[name].methods[method_name].node, method.node, f"{where}: {name}.{method_name}")
+                for mine, theirs in zip(_accessors(found.classes[name].methods[method_name]), _accessors(method)):
+                    _same_node(mine.node, theirs.node, f"{where}: {name}.{method_name}")
             _same_node(found.classes[name].node, cls.node, f"{where}: class {name}")
     return True
 
@@ -110,6 +121,11 @@ AWKWARD = {
             "  def forward(self, x):\r\n    return x\r\n",
     "tabs": "import torch\nclass M(torch.nn.Module):\n\tdef __init__(self):\n\t\tself.a = (\n1)\n"
             "\t@property\n\tdef p(self):\n\t\treturn 1\n\t@p.setter\n\tdef p(self, v):\n\t\tself.q = v\n",
+    "accessors": "import torch\nclass M(torch.nn.Module):\n    def p(self): return 0\n    @property\n    def p(self): return 1\n"
+                 "    @p.setter\n    def p(self, v): self.q = v\n    @p.deleter\n    def p(self): pass\n"
+                 "    @property\n    def r(self): return 2\n    def r(self): return 3\n"
+                 "try:\n    class N(torch.nn.Module):\n        @property\n        def p(self): return 1\n"
+                 "        @p.setter\n        def p(self, v): self.q = v\nexcept ImportError:\n    pass\n",
     "all": "import torch\nfrom torch import nn as _nn\nclass A: pass\n__all__ = ['A', 'B' 'C']\n",
     "all_literal": "import torch\nclass A: pass\n__all__: list = ('A', 'torch')\n",
     "all_extended": "class A: pass\n__all__ = ['A']\n__all__ += ['B']\n",
@@ -210,3 +226,16 @@ def test_a_packed_module_unpickles_its_classes_functions_and_values_when_one_is_
     assert cls.methods["forward"].node.deep_equals(expected.classes["M"].methods["forward"].node)
     with pytest.raises(AttributeError):
         module.worker
+
+
+def test_a_property_keeps_its_getter_and_setter_under_the_deleter(tmp_path):
+    path = tmp_path / "accessors.py"
+    path.write_text(AWKWARD["accessors"])
+    for module in (summary.build_module(path, str(path), AWKWARD["accessors"], ast.parse(AWKWARD["accessors"])),
+                   ModuleInfo.build(path, str(path), layout.parse_module(AWKWARD["accessors"]), linted=False)):
+        chain = _accessors(module.classes["M"].methods["p"])
+        assert [sorted(m.decorators) for m in chain] == [["p.deleter"], ["p.setter"], ["builtins.property"]]
+        assert [len(m.node.params.params) for m in chain] == [1, 2, 1]
+        assert _accessors(module.classes["M"].methods["r"]) == [module.classes["M"].methods["r"]]
+        assert [m.node.params.params[-1].name.value for m in _accessors(module.classes["N"].methods["p"])] == [
+            "v", "self"]

@@ -23,6 +23,7 @@ from typing import Callable, ClassVar, Iterable
 import libcst as cst
 
 from jitlint.capture_chains import Chains  # noqa: F401 (the chains of a map: importable with it)
+from jitlint.methods import class_address, function_address
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
 from jitlint.settings import TargetSettings
@@ -291,18 +292,6 @@ def _call_site(call: cst.Call, caller: FunctionInfo, bound: bool, ordinal: int) 
 
 def _class_key(cls: ClassInfo | None) -> tuple[str, str]:
     return ("", "") if cls is None else (str(cls.module.path), cls.name)
-
-
-# What identifies a function or a class across processes: (module name, file, class name or None, name).
-Address = tuple
-
-
-def function_address(function: FunctionInfo) -> Address:
-    return (function.module.name, str(function.module.path), function.cls.name if function.cls else None, function.name)
-
-
-def class_address(cls: ClassInfo) -> Address:
-    return (cls.module.name, str(cls.module.path), cls.name)
 
 
 _CALLED = ("called from ", "stored in ")

@@ -29,6 +29,7 @@ from jitlint.attributes import (
 )
 from jitlint.compact import compact, expand
 from jitlint.literals import literal_type
+from jitlint.methods import add_method, shadowed_by
 from jitlint.facts.external_bases import ExternalClass, external_class
 from jitlint.facts.mro import is_inert, project_mro
 from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
@@ -59,9 +60,9 @@ def decorator_names(node: cst.FunctionDef | cst.ClassDef, imports: ImportTable) 
 
 class FunctionInfo:
     """A top-level function or a method of a top-level class. `node` is its `FunctionDef`; in a module indexed
-    from its summary, it is parsed when first read."""
+    from its summary, it is parsed when first read. `shadows`: the property accessor it rebinds."""
 
-    __slots__ = ("name", "_node", "module", "cls", "decorators", "__weakref__")
+    __slots__ = ("name", "_node", "module", "cls", "decorators", "shadows", "__weakref__")
 
     def __init__(self, name: str, node: "cst.FunctionDef | Lazy", module: "ModuleInfo", cls: "ClassInfo | None",
                  decorators: frozenset[str]) -> None:
@@ -70,6 +71,7 @@ class FunctionInfo:
         self.module = module
         self.cls = cls
         self.decorators = decorators
+        self.shadows: FunctionInfo | None = None  # (`jitlint.methods.add_method`)
 
     @property
     def node(self) -> cst.FunctionDef:
@@ -305,9 +307,8 @@ class ModuleInfo:
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         for statement in body:
             if isinstance(statement, cst.FunctionDef):
-                info.methods[statement.name.value] = FunctionInfo(
-                    statement.name.value, statement, self, info, decorator_names(statement, self.imports)
-                )
+                add_method(info.methods, FunctionInfo(
+                    statement.name.value, statement, self, info, decorator_names(statement, self.imports)))
             elif isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     self._index_class_statement(info, small)
@@ -739,15 +740,15 @@ class ProjectIndex:
         return module.classes.get(cls) if module is not None else None
 
     def function_at(self, address: tuple) -> FunctionInfo | None:
-        """A function by `capture.function_address`: (module name, file, class name or None, name)."""
-        name, path, cls, function = address
+        """A function by `methods.function_address`: (module name, file, class name or None, name[, back])."""
+        name, path, cls, function, *shadowed = address
         module = self.module_at(name, Path(path))
         if module is None:
             return None
         if cls is None:
             return module.functions.get(function)
         owner = module.classes.get(cls)
-        return owner.methods.get(function) if owner is not None else None
+        return shadowed_by(owner.methods.get(function), *shadowed) if owner is not None else None
 
     def resolve(self, qualified: str | None, depth: int = 0) -> ClassInfo | FunctionInfo | None:
         """The project class or function a qualified name refers to, following re-exports."""

@@ -26,6 +26,7 @@ import libcst as cst
 
 from jitlint import layout
 from jitlint.facts.torch_api import CONTAINER_KINDS
+from jitlint.methods import add_method
 from jitlint.names import ImportTable, guarded_definitions, module_name_for, resolved
 from jitlint.project import (
     BUILTIN_TYPES,
@@ -143,14 +144,22 @@ def _resolve_class(cls: ClassInfo, first: int, last: int) -> cst.ClassDef:
 
 
 def _bind_methods(cls: ClassInfo) -> None:
-    """The methods not parsed yet take their nodes from the class's (the last definition of each name)."""
+    """The methods not parsed yet take their nodes from the class's (the last definition of each name, and the
+    earlier ones it `shadows`)."""
     body = cls.node.body
     if not isinstance(body, cst.IndentedBlock):
         return
-    found = {statement.name.value: statement for statement in body.body if isinstance(statement, cst.FunctionDef)}
+    found: dict[str, list[cst.FunctionDef]] = {}
+    for statement in body.body:
+        if isinstance(statement, cst.FunctionDef):
+            found.setdefault(statement.name.value, []).append(statement)
     for name, method in cls.methods.items():
-        if not method.parsed and name in found:
-            method.node = found[name]
+        for statement in reversed(found.get(name, ())):  # the method, then what it `shadows` (`add_method`)
+            if method is None:
+                break
+            if not method.parsed:
+                method.node = statement
+            method = method.shadows
 
 
 def _from_tree(module: ModuleInfo, kind: type, name: str):
@@ -544,7 +553,7 @@ def _index_class(module: ModuleInfo, node: ast.ClassDef, source: _Source, guarde
             method = FunctionInfo(statement.name, None, module, info, decorator_names(statement, table))
             method._node = (Lazy(_resolve_guarded_method, method) if guarded
                             else Lazy(_resolve_function, method, first_line(statement), source.last_line(statement)))
-            info.methods[statement.name] = method
+            add_method(info.methods, method)
             definitions[statement.name] = statement
         elif not isinstance(statement, COMPOUND):
             _index_class_statement(info, statement, table, source)

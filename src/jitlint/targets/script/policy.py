@@ -245,12 +245,18 @@ def is_property_setter(function: FunctionInfo) -> bool:
     return f"{function.name}.setter" in function.decorators
 
 
-def _dropped_getter(cls: ClassInfo, name: str) -> bool:
-    """Whether the getter of the property `name` is `@torch.jit.unused` (or `_drop`): torch drops the property, its
-    setter too (`frontend.get_class_properties`: `should_drop(fget)`)."""
-    body = cls.node.body.body if isinstance(cls.node.body, cst.IndentedBlock) else ()
-    return any(isinstance(statement, cst.FunctionDef) and statement.name.value == name and decorator_names(
-        statement, cls.module.imports) & {"torch.jit.unused", "torch.jit._drop"} for statement in body)
+def property_accessors(method: FunctionInfo) -> list[FunctionInfo]:
+    """What torch compiles of the property a class's last `def` of a name belongs to (`frontend.get_class_properties`):
+    its getter and its setter (the methods `shadows` holds, not a deleter); none when the name is no property or its
+    getter is `@torch.jit.unused` (or `_drop`): torch drops the property, its setter too (`should_drop(fget)`)."""
+    chain = []
+    while method is not None:
+        chain.append(method)
+        method = method.shadows
+    if any(accessor.is_property and accessor.decorators & {"torch.jit.unused", "torch.jit._drop"}
+           for accessor in chain):
+        return []
+    return [accessor for accessor in reversed(chain) if accessor.is_property or is_property_setter(accessor)]
 
 
 def is_export(function: FunctionInfo) -> bool:
@@ -394,12 +400,9 @@ class ScriptPolicy(CapturePolicy):
                 seen.add(name)
                 if is_export(method):
                     yield (method, cls, f"@torch.jit.export method of {cls.name}")
-                elif (method.is_property or is_property_setter(method) and not _dropped_getter(current, name)) and (
-                        name not in unused):
-                    # the index keeps the last `def` of a name: a property's setter when it has one (its getter is
-                    # then not indexed); torch compiles both, unless the getter is `@torch.jit.unused`
-                    # (`frontend.get_class_properties`)
-                    yield method, cls, f"property of {cls.name} (torch compiles every property)"
+                elif name not in unused:
+                    for accessor in property_accessors(method):
+                        yield accessor, cls, f"property of {cls.name} (torch compiles every property)"
 
     def _script_class(self, cls: ClassInfo, reason: str) -> Iterator[Capture]:
         if decorator_names(cls.node, cls.module.imports) & IGNORE_DECORATORS:
@@ -407,6 +410,8 @@ class ScriptPolicy(CapturePolicy):
         for method in cls.methods.values():
             if "torch.jit._drop" not in method.decorators:
                 yield method, cls, f"method of TorchScript class {cls.name} ({reason})"
+            for accessor in property_accessors(method.shadows):  # a property's getter its setter rebinds
+                yield accessor, cls, f"method of TorchScript class {cls.name} ({reason})"
 
     def _script_call_targets(self, module: ModuleInfo) -> list[cst.BaseExpression]:
         """Arguments of `torch.jit.script(f)` calls anywhere in the file."""
