@@ -149,6 +149,37 @@ def test_a_call_of_a_function_the_user_ignored_is_still_reported(stub_findings):
     assert found == [("JIT438", "confirmed")], stub_findings
 
 
+# -- an error at one finding's statement confirms no other finding of its file by its text --------------------------
+# torch stops at `x.numpy()` on line 6; the loop over `a` is left out whole with the statement binding it, so torch
+# never compiles line 8. The error at line 6, with the same rule's text, is line 6's finding's own: it used to be
+# matched by message to line 8 too (facenet-pytorch: one error at `detect_face.py:271` "confirmed" 16 other lines).
+TWO_NUMPY = '''
+import torch
+import torch.nn as nn
+
+
+def boxes(x: torch.Tensor) -> torch.Tensor:
+    a = x.numpy()
+    for v in a:
+        b = x.numpy()
+    return x
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return boxes(x)
+'''
+
+
+def test_an_error_at_one_findings_statement_does_not_confirm_another_with_the_same_text(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/nms.py": TWO_NUMPY.lstrip("\n"), "pyproject.toml": CONFIG})
+    found = {(f["location"]["row"], f["code"]): f["confirmation"] for f in dynamic_findings(tmp_path, "pkg")}
+    assert found[6, "JIT401"]["status"] == "confirmed", found
+    # the same rule's finding, at a line torch never compiled: not confirmed by line 6's error
+    assert found[8, "JIT401"]["status"] == "unverified", found
+    assert "masked" in found[8, "JIT401"]["detail"], found
+
+
 # -- a no-line error torch gives for every class that holds a faulty submodule is one defect, not one per class -----
 # `-> Tuple[torch.tensor, torch.Tensor]` in a submodule's `forward` makes torch refuse the submodule and every class
 # that holds it, each time with "Can not create tuple with None type" and no line. The strategy places those at each

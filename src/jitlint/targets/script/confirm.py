@@ -104,6 +104,9 @@ class ScriptStrategy(Strategy):
         compiled, project = run.captured["script"], run.project
         errors, roots = _collect(results)
         confirmed: list[Finding] = []
+        mine = [finding for finding in run.findings if finding.context is not None
+                and getattr(RULES_BY_CODE.get(finding.code), "target", None) in (None, "script")]
+        owned = _owned(errors, mine)
         for finding in run.findings:
             if finding.context is None:  # a file that could not be read: nothing to confirm
                 confirmed.append(finding)
@@ -113,7 +116,7 @@ class ScriptStrategy(Strategy):
                 confirmed.append(finding)  # another target's finding: its own confirmer marks it
                 continue
             confirmed.append(_confirm_one(finding, errors, roots, results.failures, compiled, project, torch_version,
-                                          settings.strict))
+                                          settings.strict, owned))
         # an error seen only with a signature relaxed confirms a finding at its statement, and is no JIT000
         confirmed.extend(unexplained([error for error in errors if not error.details.get("relaxed")],
                                      RULES_BY_CODE[COMPILER_ERROR], project, torch_version,
@@ -260,7 +263,25 @@ def _linted_paths(project) -> set[str]:
     return found
 
 
-def _confirm_one(finding, errors, roots, failures, compiled, project, torch_version, strict) -> Finding:
+def _places(error) -> list[tuple[str, int]]:
+    """Where torch placed an error in the user's files: the line it names, and, for an error in a function a decorator
+    wraps (placed at its call), the wrapped line it is in."""
+    places = [(error.file, error.line), tuple(error.details.get("wrapped") or (None, None))]
+    return [(real(file), line or 0) for file, line in places if file is not None]
+
+
+def _owned(errors, findings) -> set[int]:
+    """The ids of the errors torch placed at the statement of one of `findings` (the script target's): each is that
+    finding's own (it confirms it whatever its text), so it is no evidence for a finding at another line."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for finding in findings:
+        spans.setdefault(real(finding.context.path), []).append(finding.context.statement_lines)
+    return {id(error) for error in errors
+            if any(first <= line <= last for file, line in _places(error) for first, last in spans.get(file, ()))}
+
+
+def _confirm_one(finding, errors, roots, failures, compiled, project, torch_version, strict,
+                 owned: set[int] = frozenset()) -> Finding:
     from jitlint.rules import RULES_BY_CODE
 
     path = real(finding.context.path)
@@ -268,6 +289,7 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
     first, last = finding.context.statement_lines
     reaching_roots = _roots_of(finding, compiled, project)
     whole_class = getattr(RULES_BY_CODE.get(finding.code), "whole_class", None)
+    explains = bool(getattr(RULES_BY_CODE.get(finding.code), "explains_other_findings", False))
     if whole_class is not None:
         # the class's own no-line error first, so that another class's error with the same text (matched by
         # message below) is left to explain that class
@@ -277,8 +299,7 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
     def at(error) -> bool:
         """Torch's error is at the finding's statement: where it is placed, or, for an error in a function a
         decorator wraps (placed at its call), the wrapped line it is in."""
-        places = [(error.file, error.line), tuple(error.details.get("wrapped") or (None, None))]
-        return any(file is not None and real(file) == path and first <= (line or 0) <= last for file, line in places)
+        return any(file == path and first <= line <= last for file, line in _places(error))
 
     # the error the rule predicts (its page's text) explains it first, then one at its statement, then one on its
     # own line (a statement's other lines hold other findings' errors)
@@ -286,12 +307,16 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
                                                    error.line != finding.location.row)):
         at_statement = at(error)
         # An error torch gave no line for in the linted code (none at all, or one in a file the run does not lint:
-        # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding.
+        # a helper the linted code calls) is matched by its text, while scripting a root that reaches the finding;
+        # so is one torch placed elsewhere in the finding's file, unless a finding sits at that statement: then the
+        # error is that finding's own, and says nothing of this one's line (torch may never have compiled it). A
+        # rule that explains other findings (a guard that does not prune) is confirmed by their errors.
         # (nor one seen scripting a unit of a class no instance of which was built: torch never compiled the rest)
         relaxed = bool(error.details.get("relaxed")) or (bool(error.details.get("unbuilt")) and error.file is not None)
-        by_message = not relaxed and (error.file is None or real(error.file) == path or real(error.file) not in
-                                      linted) and error.root in reaching_roots and same_error(error.message,
-                                                                                               finding.code)
+        placed = error.file is not None and real(error.file) in linted
+        elsewhere = real(error.file) == path and (explains or id(error) not in owned) if placed else True
+        by_message = not relaxed and elsewhere and error.root in reaching_roots and same_error(error.message,
+                                                                                                finding.code)
         # A rule that predicts a rejection of the whole class (torch refuses it before compiling any line of it)
         # is confirmed by an error torch gave no line for while scripting the class whose body holds the finding:
         # with the page's error text, or any text when the message is the class's own (`__prepare_scriptable__`
