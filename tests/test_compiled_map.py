@@ -327,9 +327,9 @@ NOT_COMPILED = {
                 return x.numpy()
     """,
     "unknown-base-from-outside-the-project": """
-        from lightning import LightningModule
+        from some_library import Model
 
-        class M(LightningModule):
+        class M(Model):
             def forward(self, x):
                 return x.numpy()
     """,

@@ -53,7 +53,9 @@ class UnusedPropertiesReplaced(ScriptRule):
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
-        if cls is None or ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
+        if cls is None:
+            return
+        if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
             return
         own = _own_list(cls)
         if own is None or own[1] is None:
