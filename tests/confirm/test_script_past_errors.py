@@ -213,3 +213,44 @@ def test_a_type_error_before_a_frontend_refusal_is_confirmed(tmp_path):
     tolist = _statuses(findings, "JIT206")
     assert tolist[13]["status"] == "confirmed", tolist
     assert "(line 13, the function's earlier failing statements left out)" in tolist[13]["detail"], tolist
+
+
+# numpy 2's functions and ufuncs cannot be weakly referenced; torch's resolver does that to every callable it looks up
+# (`_try_get_dispatched_fn`) and fails with a Python TypeError and no place: nothing could be left out, the function's
+# later code stayed unseen. The error is placed at the call torch was compiling (`check_fn(fn, loc)`), so each call is
+# confirmed at its own line; a numpy call under `if not torch.jit.is_scripting():` is never resolved (torch accepts it).
+NUMPY_CALLS = '''
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+def boxes(x: torch.Tensor) -> torch.Tensor:
+    y = x + 1
+    order = np.argsort(y)
+    keep = np.where(y > 0)
+    return y
+
+
+def guarded(x: torch.Tensor) -> torch.Tensor:
+    if not torch.jit.is_scripting():
+        x = torch.from_numpy(np.maximum(x.numpy(), 0))
+    return x
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return boxes(guarded(x))
+'''
+
+
+def test_numpy_functions_torch_cannot_resolve_are_placed_at_their_calls(tmp_path):
+    write_project(tmp_path, {"upkg/__init__.py": "", "upkg/net.py": NUMPY_CALLS, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "upkg")
+    calls = _statuses(findings, "JIT401")
+    assert set(calls) == {9, 10}, findings
+    for row in (9, 10):
+        assert calls[row]["status"] == "confirmed", calls
+        assert "cannot create weak reference" in calls[row]["detail"] and f"(line {row}" in calls[row]["detail"], calls
+    # explained at the calls: no JIT000 at the class torch was scripting, none in the guarded function
+    assert not [f for f in findings if f["code"] == "JIT000"], findings

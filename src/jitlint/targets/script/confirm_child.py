@@ -47,6 +47,7 @@ class Checker:
     def __init__(self, torch) -> None:
         self.torch = torch
         _state.keep_overloads(torch)
+        _state.place_resolver_errors(torch)
         self.is_user_file = lambda path: False
         self.patches: list[tuple[object, str, object, bool]] = []
         self.module = None  # the module of the file whose roots are being scripted
@@ -242,6 +243,7 @@ class Checker:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 torch.jit.script(obj)
+            _state.raise_unplaced()
 
         def explain(error, ignored):
             parsed = self.parse_error(error)
@@ -315,6 +317,7 @@ class Checker:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     compile_it()
+                _state.raise_unplaced()
 
             def explain(error, ignored, own=own):
                 parsed = self.parse_error(error)
@@ -509,6 +512,7 @@ class Checker:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 compile_it()
+            _state.raise_unplaced()
         except Exception as error:
             parsed = self.parse_error(error)
             parsed["artifact"] = self.is_artifact(parsed, ["lazy_bind", *ignored])

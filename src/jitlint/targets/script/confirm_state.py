@@ -14,6 +14,7 @@ def reset_torch_state(torch) -> None:
     _recursive.concrete_type_store = _recursive.ConcreteTypeStore()
     torch.jit._state._python_cu = torch._C.CompilationUnit()
     torch.jit._state._clear_class_state()
+    _UNPLACED.clear()
     # The function caches name functions of the compilation unit just dropped: a cached overload would resolve to
     # None ("_create_methods_and_properties(): incompatible function arguments" when a class that calls an
     # `@torch.jit._overload` function is scripted a second time). Torch forgets an overload's declarations once it
@@ -35,3 +36,51 @@ def keep_overloads(torch) -> None:
         clear(qual_name)
 
     internal._clear_fn_overloads = keeping
+
+
+# Objects torch's resolver failed on with a Python error of its own and no place (numpy 2's functions and ufuncs
+# cannot be weakly referenced, which `_try_get_dispatched_fn` does to every callable it resolves), by id, with that
+# error's message; cleared with each reset.
+_UNPLACED: dict[int, tuple[object, str]] = {}
+
+
+class ResolverError(RuntimeError):
+    """A Python error torch's resolver raised on an object the user's code names, placed at the call torch was
+    compiling it for (torch's own message, then the call's source range, as torch formats its errors)."""
+
+
+def place_resolver_errors(torch) -> None:
+    """Make an error torch's resolver raises with no place (`_try_get_dispatched_fn(obj)` raising TypeError: "cannot
+    create weak reference to 'numpy._ArrayFunctionDispatcher' object") an error at the call that names the object.
+    The resolver's lookup is let through (the object is not a boolean-dispatched function, which is all it asks), so
+    torch goes on as for any opaque Python callable: a call of it is checked by `torch.jit.annotations.check_fn(fn,
+    loc)`, handed the call's range, which then raises the resolver's message there. An object resolved that way but
+    never placed (not called: `raise_unplaced` after a compile that passed) raises the resolver's error as torch
+    did, with no place: nothing is accepted that torch refuses."""
+    internal, annotations = torch._jit_internal, torch.jit.annotations
+    dispatched, check_fn = internal._try_get_dispatched_fn, annotations.check_fn
+
+    def tolerant_dispatched(fn):
+        try:
+            return dispatched(fn)
+        except TypeError as error:
+            _UNPLACED[id(fn)] = (fn, str(error))
+            return None
+
+    def placing_check_fn(fn, loc):
+        unplaced = _UNPLACED.get(id(fn))
+        if unplaced is not None and unplaced[0] is fn:
+            del _UNPLACED[id(fn)]
+            raise ResolverError(f"{unplaced[1]}:\n{loc.highlight()}")
+        return check_fn(fn, loc)
+
+    internal._try_get_dispatched_fn = tolerant_dispatched
+    annotations.check_fn = placing_check_fn
+
+
+def raise_unplaced() -> None:
+    """After a compile that passed: the resolver's error on an object no call placed, as torch raised it."""
+    if _UNPLACED:
+        message = next(iter(_UNPLACED.values()))[1]
+        _UNPLACED.clear()
+        raise TypeError(message)
