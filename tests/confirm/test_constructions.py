@@ -196,3 +196,84 @@ def test_a_configuration_argument_its_declarations_name_is_built_with_its_defaul
     assert status[36]["status"] == "confirmed", status  # Decoder(config=Config()), through `config_class`
     assert status[45]["status"] == "unverified", status  # Dims needs `n_state`: nothing is guessed
     assert "needs constructor arguments: dims" in status[45]["detail"], status
+
+
+# A class built from the library's own functions or classes (a loss wrapper given a loss): a site whose arguments
+# are what the file or its doctest example imports or defines at its top level, as they are or called with literals,
+# is built with them (imported in the child by their qualified names); a local variable is still no site.
+LOSSES = '''
+import torch
+
+
+def pairwise_mse(a, b):
+    return (a - b).pow(2).mean()
+
+
+class Scaled:
+    def __init__(self, factor):
+        self.factor = factor
+'''
+
+WRAPPERS = '''
+import torch
+import torch.nn as nn
+
+
+class Wrapper(nn.Module):
+    """Wraps a loss.
+
+    Examples:
+        >>> from wpkg.losses import pairwise_mse
+        >>> loss = Wrapper(pairwise_mse, mode="pw")
+    """
+
+    def __init__(self, loss_func, mode="pw"):
+        super().__init__()
+        self.mode = mode
+
+    def forward(self, x):
+        return x.numpy()
+
+
+class Scaler(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.factor = float(scale.factor)
+
+    def forward(self, x):
+        return x.tolist()
+
+
+def build(fn):
+    return [Scaler(Scaled(2)), Wrapper(fn)]
+
+
+from wpkg.losses import Scaled
+'''
+
+
+def test_sites_may_pass_the_librarys_own_functions_and_classes(tmp_path):
+    root = write_project(tmp_path, {"wpkg/__init__.py": "", "wpkg/losses.py": LOSSES, "wpkg/wrappers.py": WRAPPERS,
+                                    "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    project = ProjectIndex(loader=load_quietly)
+    project.seed([root / "wpkg" / "wrappers.py"])
+    sites = construction_sites(project, sorted((root / "wpkg").glob("*.py")),
+                               {"wpkg.wrappers.Wrapper", "wpkg.wrappers.Scaler"})
+    shown = {name: [(site["args"], site["kwargs"], site.get("refs"), Path(site["where"]).name) for site in found]
+             for name, found in sites.items()}
+    assert shown == {
+        # the example's import; `build`'s `Wrapper(fn)` passes a parameter: no site
+        "wpkg.wrappers.Wrapper": [(["pairwise_mse"], {"mode": "'pw'"}, {"pairwise_mse": "wpkg.losses.pairwise_mse"},
+                                   "wrappers.py:11")],
+        "wpkg.wrappers.Scaler": [(["Scaled(2)"], {}, {"Scaled": "wpkg.losses.Scaled"}, "wrappers.py:32")],
+    }
+
+
+@pytest.mark.torch
+def test_a_class_built_with_the_librarys_own_function_is_confirmed(tmp_path):
+    write_project(tmp_path, {"wpkg/__init__.py": "", "wpkg/losses.py": LOSSES, "wpkg/wrappers.py": WRAPPERS,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = {f["location"]["row"]: f["confirmation"] for f in dynamic_findings(tmp_path, "wpkg/wrappers.py")
+                if f["code"] != "JIT000"}
+    assert findings[19]["status"] == "confirmed", findings  # Wrapper(pairwise_mse, mode="pw")
+    assert findings[28]["status"] == "confirmed", findings  # Scaler(Scaled(2))

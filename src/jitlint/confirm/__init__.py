@@ -10,8 +10,8 @@ with a time limit per request, never by default. The host does what every target
   `.jitlint_cache/dynamic/user-output.log`; answers are cached by the file's content and that of the linted files
   of its package, the torch version, the interpreter, jitlint's version and the strategy's options;
 - in the child (`child.py`): imports each file as part of its package (or standalone), builds each class root (a
-  declared factory, else a constructor whose parameters all have defaults, else or when that raises the literal
-  arguments of a construction site of the class in the project (`constructions.py`: calls and doctest examples);
+  declared factory, else a constructor whose parameters all have defaults, else or when that raises the
+  arguments (literals, the library's own functions and classes) of a construction site of the class in the project (`constructions.py`: calls and doctest examples);
   "needs constructor arguments: ..." otherwise), calls its example-inputs function when one is declared (`[tool.jitlint.dynamic] inputs`), and hands
   the result to the strategy's child side; offers it the retry loop (`ctx.until_clean`) that makes the failing part
   opaque and captures again, so one run finds several errors;

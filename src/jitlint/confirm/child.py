@@ -8,7 +8,7 @@ reach jitlint's protocol or output.
 
 One request per file (or per root, for a strategy that isolates them):
     {"file", "module", "root": sys.path entry, "roots": [{"name", "kind": "class" | "function", "inputs": spec | null,
-     "options": {...}, "constructions": [{"args", "kwargs", "where"}]}], "factories": {"mod:Cls": "mod:fn"},
+     "options": {...}, "constructions": [{"args", "kwargs", "refs"?, "where"}]}], "factories": {"mod:Cls": "mod:fn"},
      "user_roots": [dirs], "options": {...}}
 One response each:
     {"import_error": str | null, "roots": {name: {"built": bool, "reason": str, "passed": bool,
@@ -228,9 +228,32 @@ def _build(module, root: dict, factories: dict, module_name: str, result: dict):
     return value, inputs
 
 
+def import_qualified(qualified: str):
+    """The object a qualified name ("pkg.losses.pairwise_neg_sisdr") names: its longest importable module prefix,
+    then attributes."""
+    parts = qualified.split(".")
+    for end in range(len(parts), 0, -1):
+        try:
+            target = importlib.import_module(".".join(parts[:end]))
+        except ImportError:
+            continue
+        for part in parts[end:]:
+            target = getattr(target, part)
+        return target
+    raise ImportError(f"cannot import {qualified}")
+
+
+def _site_value(text: str, namespace: dict):
+    """A construction site's argument: a literal, or (with `namespace`, the objects its names were imported as) an
+    expression of literals, those names, their attributes and calls of them (`constructions.py` checked its shape)."""
+    if not namespace:
+        return ast.literal_eval(text)
+    return eval(compile(text, "<construction site>", "eval"), {"__builtins__": {}}, dict(namespace))
+
+
 def _construct(cls, constructions: list[dict], result: dict):
     """An instance of `cls`: built with its defaults (when every parameter has one), else (or when that raises)
-    with the literal arguments of each construction site the parent found (`constructions.py`), in order; None with
+    with the arguments of each construction site the parent found (`constructions.py`), in order; None with
     the reason in `result` when none builds. `result["built_with"]` names the site used."""
     missing = missing_arguments(cls)
     declared = declared_arguments(cls, missing) if missing else None
@@ -243,8 +266,9 @@ def _construct(cls, constructions: list[dict], result: dict):
             if "built" in site:
                 instance = cls(**{name: built() for name, built in site["built"].items()})
             else:
-                args = [ast.literal_eval(text) for text in site.get("args", [])]
-                kwargs = {name: ast.literal_eval(text) for name, text in site.get("kwargs", {}).items()}
+                namespace = {name: import_qualified(qualified) for name, qualified in site.get("refs", {}).items()}
+                args = [_site_value(text, namespace) for text in site.get("args", [])]
+                kwargs = {name: _site_value(text, namespace) for name, text in site.get("kwargs", {}).items()}
                 instance = cls(*args, **kwargs)
         except BaseException as error:  # SystemExit and KeyboardInterrupt from user code included
             first_error = first_error or error

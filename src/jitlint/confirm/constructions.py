@@ -10,9 +10,12 @@ instead with the arguments of a construction site found here, tried in order:
 - a doctest example in a docstring of those files (`>>> head = Cls(nc=80, ch=(256, 512))`): the library's own
   word on how the class is built,
 
-whose arguments are all literals (`ast.literal_eval` reads them; a call with `*args`, `**kwargs` or any computed
-argument is no site), the callee resolved to the class as Python binds the name: the class's own module, an import
-of it (a re-export followed through the project index), the example's own imports. Files are read with `ast`
+whose arguments are all literals (`ast.literal_eval` reads them) or what the file (or the example) imports or
+defines at its top level, as it is or called with such arguments (`PITLossWrapper(pairwise_neg_sisdr,
+pit_from='pw_mtx')`, `Wrapper(Loss("sisdr"))`: the library's own functions and classes, importable by their
+qualified names: `refs`); a call with `*args`, `**kwargs`, or any other computed argument (a local variable, an
+attribute of one, a builtin) is no site. The callee is resolved to the class as Python binds the name: the class's
+own module, an import of it (a re-export followed through the project index), the example's own imports. Files are read with `ast`
 (the scan reads only literal calls, in files the run may not lint) after a text filter on the classes' names.
 """
 
@@ -65,8 +68,9 @@ def _package_files(requests) -> list[Path]:
 
 
 def construction_sites(project, paths: list[Path], wanted: set[str]) -> dict[str, list[dict]]:
-    """For each qualified class name of `wanted`, the literal-argument calls of it in `paths`:
-    [{"args": [source], "kwargs": {name: source}, "where": "file:line"}], without repeats."""
+    """For each qualified class name of `wanted`, the calls of it in `paths` whose arguments the child can build:
+    [{"args": [source], "kwargs": {name: source}, "refs": {name: qualified}?, "where": "file:line"}], without
+    repeats."""
     short = {name.rpartition(".")[2] for name in wanted}
     if not short:
         return {}
@@ -98,7 +102,7 @@ def construction_sites(project, paths: list[Path], wanted: set[str]) -> dict[str
             if qualified not in resolved:
                 resolved[qualified] = _class_named(project, qualified, wanted)
             target = resolved[qualified]
-            site = _literal_arguments(call)
+            site = _site_arguments(call, names)
             if target is None or site is None or (target, repr(site)) in seen:
                 continue
             seen.add((target, repr(site)))
@@ -194,20 +198,56 @@ def _callee(func: ast.AST, names: dict[str, str]) -> str | None:
     return ".".join([names[func.id], *reversed(parts)])
 
 
-def _literal_arguments(call: ast.Call) -> dict | None:
-    """{"args": [source], "kwargs": {name: source}} when every argument is a literal, else None."""
+def _site_arguments(call: ast.Call, names: dict[str, str]) -> dict | None:
+    """{"args": [source], "kwargs": {name: source}} when every argument is a literal or built from what `names`
+    binds (then also "refs": {name: qualified name} of the names the sources use), else None."""
+    refs: dict[str, str] = {}
     args: list[str] = []
     for argument in call.args:
-        if isinstance(argument, ast.Starred) or not _is_literal(argument):
+        if isinstance(argument, ast.Starred) or not _buildable(argument, names, refs):
             return None
         args.append(ast.unparse(argument))
     kwargs: dict[str, str] = {}
     for keyword in call.keywords:
-        if keyword.arg is None or not _is_literal(keyword.value):
+        if keyword.arg is None or not _buildable(keyword.value, names, refs):
             return None
         kwargs[keyword.arg] = ast.unparse(keyword.value)
     # a call with no arguments is the defaults, which the child tries first anyway
-    return {"args": args, "kwargs": kwargs} if args or kwargs else None
+    if not args and not kwargs:
+        return None
+    return {"args": args, "kwargs": kwargs, **({"refs": refs} if refs else {})}
+
+
+# How deeply a site's argument may nest calls and containers (`Wrapper(Loss(Inner(1)))`).
+_MAX_DEPTH = 4
+
+
+def _buildable(node: ast.AST, names: dict[str, str], refs: dict[str, str], depth: int = 0) -> bool:
+    """Whether the argument is a literal, a name (or attribute of one) the file imports or defines at its top level,
+    a call of such a name with such arguments, or a container of such values; the names used go to `refs`."""
+    if _is_literal(node):
+        return True
+    if depth >= _MAX_DEPTH:
+        return False
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id not in names:
+            return False
+        refs[root.id] = names[root.id]
+        return True
+    if isinstance(node, ast.Call):
+        return _buildable(node.func, names, refs, depth + 1) and all(
+            not isinstance(argument, ast.Starred) and _buildable(argument, names, refs, depth + 1)
+            for argument in node.args) and all(
+            keyword.arg is not None and _buildable(keyword.value, names, refs, depth + 1) for keyword in node.keywords)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(_buildable(element, names, refs, depth + 1) for element in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(key is not None and _buildable(key, names, refs, depth + 1) for key in node.keys) and all(
+            _buildable(value, names, refs, depth + 1) for value in node.values)
+    return False
 
 
 def _is_literal(node: ast.AST) -> bool:

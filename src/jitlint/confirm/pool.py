@@ -38,8 +38,8 @@ class Root:
     kind: str = "class"  # "class": built (a factory, or a constructor whose arguments all have defaults); "function"
     inputs: str | None = None  # "module:function" returning its example inputs, for strategies that run the model
     options: dict = field(default_factory=dict)  # JSON for the strategy's child side (`ctx.options`)
-    # literal arguments the project builds the class with, tried when its defaults are missing or fail
-    # (`constructions.py`): [{"args": [source], "kwargs": {name: source}, "where": "file:line"}]
+    # the arguments the project builds the class with, tried when its defaults are missing or fail
+    # (`constructions.py`): [{"args": [source], "kwargs": {name: source}, "refs": {name: qualified}?, "where"}]
     constructions: list = field(default_factory=list)
 
 
