@@ -778,3 +778,34 @@ def test_the_frontend_alone_finds_the_other_refused_statements_of_a_function(tmp
         (13, "keyword-arg expansion is not supported:"), (15, "keyword-arg expansion is not supported:")], found
     assert dropped == {(path, 12), (path, 13), (path, 15)}
     assert checker._frontend_refusals(module.many, (path, 11, 16), {(path, 12)}, set(), bound=1)[0]["line"] == 13
+
+
+# A function reached only through one the model's run ignored (a `**` call torch's frontend refuses) is scripted on its
+# own; when that stops too (here at a parameter annotation torch cannot resolve), the finding's detail says where and
+# why, not only which function the model's run ignored.
+REACHED_THROUGH_IGNORED = '''
+import torch
+import torch.nn as nn
+
+
+def inner(x: torch.Tensor, head: torch.nn.Module) -> torch.Tensor:
+    return x.numpy()
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.kw = {"head": nn.Identity()}
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return inner(x, **self.kw)
+'''
+
+
+def test_a_masked_finding_reached_through_an_ignored_caller_says_where_its_own_function_stopped(tmp_path):
+    write_project(tmp_path, {"rpkg/__init__.py": "", "rpkg/net.py": REACHED_THROUGH_IGNORED,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    [finding] = [f for f in dynamic_findings(tmp_path, "rpkg") if f["code"] == "JIT401"]
+    assert finding["confirmation"]["status"] == "unverified", finding
+    assert finding["confirmation"]["detail"].startswith(
+        "masked: `inner` scripted on its own stopped at line 6 (Unknown type name 'torch.nn.Module')"), finding

@@ -387,7 +387,13 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
             return marked(finding, "unverified", status.reason or f"{root[1]} did not script", torch_version)
         if status.ignored:
             # Scripting only finished once the failing functions were ignored, and this code may have been
-            # compiled only through them: torch has not shown whether it accepts it.
+            # compiled only through them: torch has not shown whether it accepts it. Where its own function,
+            # scripted on its own, stopped says more.
+            stopped = _unit_stopped(function, reaching_roots, roots)
+            if stopped is not None:
+                return marked(finding, "unverified", f"masked: `{name}` scripted on its own stopped at line "
+                                                     f"{stopped['line']} ({_short(stopped['message'])}): "
+                                                     f"{stopped['why']}", torch_version)
             first = next(iter(status.ignored.values()))
             return marked(finding, "unverified", f"masked: {root[1]} scripted only with `{first.opaque}` ignored "
                                                  f"(line {first.line}: {_short(first.message)})", torch_version)
