@@ -150,8 +150,8 @@ def test_a_call_of_a_function_the_user_ignored_is_still_reported(stub_findings):
 
 
 # -- an error at one finding's statement confirms no other finding of its file by its text --------------------------
-# torch stops at `x.numpy()` on line 6; the loop over `a` is left out whole with the statement binding it, so torch
-# never compiles line 8. The error at line 6, with the same rule's text, is line 6's finding's own: it used to be
+# torch stops at `x.numpy()` on line 6; `a` is then bound to a stand-in Tensor, whose `.tolist()` torch cannot type:
+# the loop's header fails on the stand-in and the loop is left out whole, so torch never compiles line 8. The error at line 6, with the same rule's text, is line 6's finding's own: it used to be
 # matched by message to line 8 too (facenet-pytorch: one error at `detect_face.py:271` "confirmed" 16 other lines).
 TWO_NUMPY = '''
 import torch
@@ -160,7 +160,7 @@ import torch.nn as nn
 
 def boxes(x: torch.Tensor) -> torch.Tensor:
     a = x.numpy()
-    for v in a:
+    for v in a.tolist():
         b = x.numpy()
     return x
 

@@ -254,3 +254,38 @@ def test_numpy_functions_torch_cannot_resolve_are_placed_at_their_calls(tmp_path
         assert "cannot create weak reference" in calls[row]["detail"] and f"(line {row}" in calls[row]["detail"], calls
     # explained at the calls: no JIT000 at the class torch was scripting, none in the guarded function
     assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# A failing assignment left out would leave its names unbound, and every later statement using them would fail on
+# that ("undefined value order"), its own error unseen. Its names stay bound to a stand-in Tensor instead: torch's
+# error at a later call that does not depend on them (resolving `np.maximum`) confirms that finding; an error whose
+# underlined code names a stand-in, or a name computed from one (`order.tolist()`), is the stand-in's: no JIT000.
+STANDINS = '''
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+def nms(boxes: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
+    order = np.argsort(scores)
+    first = order[0]
+    area = boxes[:, 2] * boxes[:, 3]
+    xx = np.maximum(boxes[first], area)
+    keep = order.tolist()
+    return area.numpy()
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return nms(x, x)
+'''
+
+
+def test_names_a_failing_assignment_binds_stay_bound_to_a_stand_in(tmp_path):
+    write_project(tmp_path, {"spkg/__init__.py": "", "spkg/net.py": STANDINS, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "spkg")
+    calls = _statuses(findings, "JIT401")
+    assert set(calls) == {8, 11, 13}, findings
+    assert all(calls[row]["status"] == "confirmed" for row in calls), calls
+    assert "(line 11, the function's earlier failing statements left out)" in calls[11]["detail"], calls
+    assert not [f for f in findings if f["code"] == "JIT000"], findings

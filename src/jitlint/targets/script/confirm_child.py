@@ -403,11 +403,12 @@ class Checker:
                 if not in_body or not later or where in dropped_lines:
                     # stuck inside a body kept under a replaced condition: that statement is left out whole, as
                     # any other failing statement, so that what follows it is seen
-                    fallback = next((line for line in reversed(kept_bodies) if line not in whole), None)
+                    fallback = where if where in kept_bodies and where not in whole else next(
+                        (line for line in reversed(kept_bodies) if line not in whole), None)
                     if fallback is None or not pending.after(fallback[1], len(dropped_lines)):
                         return
                     whole.add(fallback)
-                    outcome["stopped"]["why"] = "the body kept under a failing condition failed"
+                    outcome["stopped"]["why"] = "a statement kept in a changed form (a body, a stand-in) failed"
                 else:
                     dropped_lines.add((last["file"], last["line"]))
                     if last.get("named_file"):  # torch's frontend reads the wrapped lines under the wrapper's name
@@ -418,14 +419,13 @@ class Checker:
                         outcome["observations"] += self._frontend_refusals(
                             own, span, dropped_lines, named_lines, _leave_out.MAX_LEFT_OUT - len(dropped_lines))
             relaxed = _leave_out.Relaxed(self.torch, dropped_lines | named_lines, typed, whole)
-            with relaxed as left_out:
+            with relaxed:
                 again = _leave_out.functions_only(ctx.until_clean(attempt, explain))
             kept_bodies.extend(line for line in relaxed.kept_bodies if line not in kept_bodies)
             for error in again["observations"]:
                 error["relaxed"] = True
                 error["dropped"] = bool(dropped_lines)
-                error["artifact"] = error["artifact"] or any(
-                    error["message"].startswith(f"undefined value {name}") for name in left_out)
+                error["artifact"] = error["artifact"] or relaxed.is_artifact(error, own)
             outcome["observations"] += again["observations"]
             outcome.update(passed=again["passed"], opaque=again["opaque"], relaxed=True,
                            dropped=sorted(line for _file, line in dropped_lines), out_of_time=again.get("out_of_time"))

@@ -77,6 +77,10 @@ class Relaxed:
     decide while compiling (`opaque_condition`).
     An unannotated parameter named in `typed` ((real path, line, name): where it is declared) is annotated with the
     type of its literal default (what torch's "Expected a default value of type Tensor (inferred)" asks for).
+    An assignment to plain names (`a = f(x)`, `a, b = f(x)`) keeps its names bound, each to a stand-in Tensor
+    (`torch.empty(0)`), so that the statements using them are still compiled (`standins`; their lines go to
+    `kept_bodies` too, and one that fails again is left out whole once its line is in `whole`); an error whose
+    underlined code names a stand-in, or a name computed from one, is the stand-in's, not the user's (`is_artifact`).
     The names left out (parameters, and names the left-out statements bind) are collected: a use of one is then
     "undefined value NAME"."""
 
@@ -89,12 +93,14 @@ class Relaxed:
         self.whole = whole  # lines of `drop` whose `if`/`while` is left out whole all the same
         self.kept_bodies: list[tuple[str, int]] = []  # lines of `drop` whose statement kept its body, in order
         self.left_out: set[str] = set()
+        self.standins: set[str] = set()  # names bound to a stand-in instead of a failing statement's value
 
     def __enter__(self) -> set[str]:
         import ast
 
         build_param_list, build_stmts, build_def = self.originals
         left_out, drop, typed, whole, kept_bodies = self.left_out, self.drop, self.typed, self.whole, self.kept_bodies
+        standins = self.standins
 
         def relaxed_params(ctx, py_args, self_name, pdt_arg_types=None):
             relaxed = copy.copy(py_args)
@@ -125,9 +131,13 @@ class Relaxed:
                     last = (body[0].lineno - 1) if isinstance(body, list) and body else stmt.end_lineno
                     matched = [line for line in lines if stmt.lineno + shift <= line <= last + shift]
                     if matched:
-                        kept_body = None if any((path, line) in whole for line in matched) else opaque_condition(stmt)
+                        kept_body = None if any((path, line) in whole for line in matched) else (
+                            opaque_condition(stmt) or standin_assignment(stmt))
                         if kept_body is not None:
-                            # an `if`/`while` whose condition failed: its body is still compiled
+                            if isinstance(stmt, ast.Assign):
+                                standins.update(bound_names(stmt))
+                            # an `if`/`while` whose condition failed: its body is still compiled; an assignment
+                            # that failed: its names are still bound
                             kept_bodies.extend((path, line) for line in matched if (path, line) not in kept_bodies)
                             kept.append(kept_body)
                             continue
@@ -157,6 +167,84 @@ class Relaxed:
 
     def __exit__(self, *exc) -> None:
         self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def = self.originals
+
+    def is_artifact(self, error: dict, own) -> bool:
+        """An error of a compile with statements left out that they caused: a use of a name left out, or an error
+        whose underlined code names a stand-in or a name computed from one (its type is the stand-in's)."""
+        if any(error["message"].startswith(f"undefined value {name}") for name in self.left_out):
+            return True
+        if not self.standins:
+            return False
+        shown = underlined(error.get("text") or "")
+        tainted = computed_from(own, self.standins)
+        return shown is None or bool(set(re.findall(r"[A-Za-z_]\w*", shown)) & tainted)
+
+
+def bound_names(stmt) -> set[str]:
+    import ast
+
+    return {node.id for target in stmt.targets for node in ast.walk(target) if isinstance(node, ast.Name)}
+
+
+def standin_assignment(stmt):
+    """A copy of an assignment to plain names (`a = ...`, `a, b = ...`) whose value is a stand-in Tensor for each name
+    (`torch.empty(0)`), or None for another statement."""
+    import ast
+
+    if not isinstance(stmt, ast.Assign):
+        return None
+    shapes = []
+    for target in stmt.targets:
+        names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+        if not names or not all(isinstance(name, ast.Name) for name in names):
+            return None
+        shapes.append(len(names) if isinstance(target, (ast.Tuple, ast.List)) else None)
+    if len(set(shapes)) != 1:
+        return None
+
+    def standin():
+        return ast.Call(func=ast.Attribute(value=ast.Name(id="torch", ctx=ast.Load()), attr="empty", ctx=ast.Load()),
+                        args=[ast.Constant(value=0)], keywords=[])
+
+    value = standin() if shapes[0] is None else ast.Tuple(elts=[standin() for _ in range(shapes[0])], ctx=ast.Load())
+    for node in ast.walk(value):
+        ast.copy_location(node, stmt.value)
+    replaced = copy.copy(stmt)
+    replaced.value = value
+    return replaced
+
+
+def computed_from(function, seeds: set[str]) -> set[str]:
+    """`seeds` and every name of `function` assigned (or iterated) from an expression that names one of them, to a
+    fixed point, flow-insensitively (a name computed from a stand-in anywhere has the stand-in's type somewhere)."""
+    import ast
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(function))))
+    except (OSError, TypeError, SyntaxError):
+        return set(seeds)
+    flows = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            flows.append((node.value, node.targets))
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            flows.append((node.value, [node.target]))
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            flows.append((node.iter, [node.target]))
+        elif isinstance(node, ast.NamedExpr):
+            flows.append((node.value, [node.target]))
+    tainted = set(seeds)
+    changed = True
+    while changed:
+        changed = False
+        for value, targets in flows:
+            if any(isinstance(node, ast.Name) and node.id in tainted for node in ast.walk(value)):
+                for node in (node for target in targets for node in ast.walk(target)):
+                    if isinstance(node, ast.Name) and node.id not in tainted:
+                        tainted.add(node.id)
+                        changed = True
+    return tainted
 
 
 def annotated_from_defaults(py_args, chosen) -> list:
