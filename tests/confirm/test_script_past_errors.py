@@ -260,10 +260,14 @@ def test_numpy_functions_torch_cannot_resolve_are_placed_at_their_calls(tmp_path
 # that ("undefined value order"), its own error unseen. Its names stay bound to a stand-in Tensor instead: torch's
 # error at a later call that does not depend on them (resolving `np.maximum`) confirms that finding; an error whose
 # underlined code names a stand-in, or a name computed from one (`order.tolist()`), is the stand-in's: no JIT000.
+# An error in a function it calls (`pad`, compiled from its own signature) is that function's own, even where the
+# callee's code uses a name the caller stood in for.
 STANDINS = '''
 import numpy as np
 import torch
 import torch.nn as nn
+
+from spkg.ops import pad
 
 
 def nms(boxes: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
@@ -272,6 +276,7 @@ def nms(boxes: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
     area = boxes[:, 2] * boxes[:, 3]
     xx = np.maximum(boxes[first], area)
     keep = order.tolist()
+    padded = pad(order)
     return area.numpy()
 
 
@@ -280,12 +285,24 @@ class Net(nn.Module):
         return nms(x, x)
 '''
 
+# in another file: not compiled on its own with the model's module (its free functions are), only through `nms`
+OPS = '''
+import torch
+
+
+def pad(order: torch.Tensor) -> torch.Tensor:
+    return order.numpy()
+'''
+
 
 def test_names_a_failing_assignment_binds_stay_bound_to_a_stand_in(tmp_path):
-    write_project(tmp_path, {"spkg/__init__.py": "", "spkg/net.py": STANDINS, "pyproject.toml": CONFIG})
+    write_project(tmp_path, {"spkg/__init__.py": "", "spkg/net.py": STANDINS, "spkg/ops.py": OPS,
+                             "pyproject.toml": CONFIG})
     findings = dynamic_findings(tmp_path, "spkg")
-    calls = _statuses(findings, "JIT401")
-    assert set(calls) == {8, 11, 13}, findings
-    assert all(calls[row]["status"] == "confirmed" for row in calls), calls
-    assert "(line 11, the function's earlier failing statements left out)" in calls[11]["detail"], calls
+    calls = {(f["filename"].rsplit("/", 1)[-1], row): status for f in findings if f["code"] == "JIT401"
+             for row, status in [(f["location"]["row"], f["confirmation"])]}
+    assert set(calls) == {("net.py", 10), ("net.py", 13), ("net.py", 16), ("ops.py", 6)}, findings
+    assert all(status["status"] == "confirmed" for status in calls.values()), calls
+    assert "(line 13, the function's earlier failing statements left out)" in calls["net.py", 13]["detail"], calls
+    assert "(line 6" in calls["ops.py", 6]["detail"], calls
     assert not [f for f in findings if f["code"] == "JIT000"], findings

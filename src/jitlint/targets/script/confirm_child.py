@@ -425,7 +425,7 @@ class Checker:
             for error in again["observations"]:
                 error["relaxed"] = True
                 error["dropped"] = bool(dropped_lines)
-                error["artifact"] = error["artifact"] or relaxed.is_artifact(error, own)
+                error["artifact"] = error["artifact"] or relaxed.is_artifact(error, own, span)
             outcome["observations"] += again["observations"]
             outcome.update(passed=again["passed"], opaque=again["opaque"], relaxed=True,
                            dropped=sorted(line for _file, line in dropped_lines), out_of_time=again.get("out_of_time"))
@@ -585,12 +585,13 @@ def run(target, inputs, ctx) -> dict:
                     result["observations"].append(error)
         if ctx.options.get("units") and (result["opaque"] or not result["passed"]):
             # what the model's errors masked: each unit that holds a static error, scripted on its own
-            seen = {(e["file"], e["line"], e["message"]) for e in result["observations"]}
+            # (an artifact, of a retry's stand-ins, does not hide the same error seen as the user's)
+            seen = {(e["file"], e["line"], e["message"]) for e in result["observations"] if not e.get("artifact")}
             result["units"] = checker.script_units(target, ctx.options["units"], ctx)
             for outcome in result["units"]:
                 for error in outcome.pop("observations"):
                     if (error["file"], error["line"], error["message"]) not in seen:
-                        seen.add((error["file"], error["line"], error["message"]))
+                        seen.update([] if error.get("artifact") else [(error["file"], error["line"], error["message"])])
                         result["observations"].append(error)
         return result
     finally:

@@ -168,12 +168,15 @@ class Relaxed:
     def __exit__(self, *exc) -> None:
         self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def = self.originals
 
-    def is_artifact(self, error: dict, own) -> bool:
-        """An error of a compile with statements left out that they caused: a use of a name left out, or an error
-        whose underlined code names a stand-in or a name computed from one (its type is the stand-in's)."""
+    def is_artifact(self, error: dict, own, span) -> bool:
+        """An error of a compile with statements left out that they caused: a use of a name left out, or an error in
+        the unit's own function (`span`: (path, first, last line)) whose underlined code names a stand-in or a name
+        computed from one (its type is the stand-in's). An error in a function it calls is that function's own
+        (torch compiles a callee from its own signature, whatever the call passes)."""
         if any(error["message"].startswith(f"undefined value {name}") for name in self.left_out):
             return True
-        if not self.standins:
+        inside = span is not None and error.get("file") == span[0] and span[1] <= (error.get("line") or 0) <= span[2]
+        if not self.standins or (error.get("file") is not None and not inside):
             return False
         shown = underlined(error.get("text") or "")
         tainted = computed_from(own, self.standins)
