@@ -306,3 +306,35 @@ def test_names_a_failing_assignment_binds_stay_bound_to_a_stand_in(tmp_path):
     assert "(line 13, the function's earlier failing statements left out)" in calls["net.py", 13]["detail"], calls
     assert "(line 6" in calls["ops.py", 6]["detail"], calls
     assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# A refused default is checked against its parameter's declared type after the body, whatever the body binds: with a
+# failing assignment of the body stood in, it is still the user's error (its `def` line names the reassigned `x`).
+STANDIN_THEN_DEFAULT = '''
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+def pixel_norm(x: torch.Tensor, dim=-1, eps=1e-4):
+    scale = np.sqrt(x.shape[dim])
+    x = x * scale
+    return x / (x.norm(dim=dim, keepdim=True) + eps)
+
+
+class Net(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return pixel_norm(x)
+'''
+
+
+def test_a_refused_default_after_a_stand_in_is_still_confirmed(tmp_path):
+    write_project(tmp_path, {"kpkg/__init__.py": "", "kpkg/net.py": STANDIN_THEN_DEFAULT, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "kpkg")
+    defaults = [f["confirmation"] for f in findings if f["code"] == "JIT201"]
+    assert defaults and all(status["status"] == "confirmed" for status in defaults), findings
+    assert _statuses(findings, "JIT401")[8]["status"] == "confirmed", findings

@@ -176,7 +176,8 @@ class Relaxed:
         if any(error["message"].startswith(f"undefined value {name}") for name in self.left_out):
             return True
         inside = span is not None and error.get("file") == span[0] and span[1] <= (error.get("line") or 0) <= span[2]
-        if not self.standins or (error.get("file") is not None and not inside):
+        # a refused default is checked against its parameter's declared type, whatever the body binds
+        if not self.standins or (error.get("file") is not None and not inside) or error.get("parameter"):
             return False
         shown = underlined(error.get("text") or "")
         tainted = computed_from(own, self.standins)
