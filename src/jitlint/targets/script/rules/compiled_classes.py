@@ -1,12 +1,13 @@
 """JIT608: project classes torch must compile as TorchScript classes and cannot (a dataclass, whose generated
-methods have no source; a class with a method taking `*args`/`**kwargs`): held by a module attribute (its class-level
-annotation, or the value `__init__` stores that compiled code reads), built in compiled code, or named in a compiled
-function's signature."""
+methods have no source; a class with a method taking `*args`/`**kwargs`; a method whose `# type:` comment names a
+type through its module): held by a module attribute (its class-level annotation, or the value `__init__` stores
+that compiled code reads), built in compiled code, or named in a compiled function's signature."""
 
 from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.signature import signature_comment
 from jitlint.facts.syntax import calls_in
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
@@ -14,6 +15,7 @@ from jitlint.targets.script.members import (
     DATACLASS_DECORATORS, annotation_uncompilable_reason, dataclass_method, module_owners, self_attribute_load,
 )
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.typing.annotations import class_type, has_annotations
 
 
 def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
@@ -91,18 +93,22 @@ class UncompilableAttributeClass(ScriptRule):
         found = []
         for part in _class_names(expression, ctx.module.imports):
             target = ctx.project.resolve_class(ctx.qualify(part))
-            dataclass = target is not None and (dataclass_method(ctx, target) is not None or bool(
-                decorator_names(target.node, target.module.imports) & DATACLASS_DECORATORS))
-            reason = annotation_uncompilable_reason(target, ctx) if dataclass else None
+            if target is None:
+                continue
+            dataclass = dataclass_method(ctx, target) is not None or bool(
+                decorator_names(target.node, target.module.imports) & DATACLASS_DECORATORS)
+            reason = annotation_uncompilable_reason(target, ctx) if dataclass else unresolved_comment_type(target, ctx)
             if reason is not None and not ctx.project.is_module_class(target):
                 found.append((part, target, reason))
         return found
 
     @staticmethod
     def _report(part, target: ClassInfo, reason: str, how: str, ctx: RuleContext) -> None:
+        advice = ("Write the type as the comment's own module would not need it (`Any`, `Optional[int]`, imported "
+                  "by name)" if reason.startswith(_COMMENT_REASON) else "Pass the fields as Tensors or a tuple")
         ctx.report(part, f"this {how} `{target.name}` (module `{target.module.name}`), which torch must compile as a "
-                         f"TorchScript class, and it cannot: {reason}. Pass the fields as Tensors or a tuple, or move "
-                         f"this code into a `@torch.jit.ignore` function")
+                         f"TorchScript class, and it cannot: {reason}. {advice}, or move this code into a "
+                         f"`@torch.jit.ignore` function")
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -120,7 +126,8 @@ class UncompilableAttributeClass(ScriptRule):
             if seen is None or "__init__" not in seen.assigned_in:
                 continue
             target = ctx.project.resolve_class(ctx.qualify(info.annotation))
-            reason = annotation_uncompilable_reason(target, ctx) if target is not None else None
+            reason = (annotation_uncompilable_reason(target, ctx) or unresolved_comment_type(target, ctx)
+                      if target is not None else None)
             if reason is not None and not ctx.project.is_module_class(target):
                 ctx.report(info.annotation, f"`{name}: {target.name}` makes torch compile `{target.name}` "
                            f"(module `{target.module.name}`) as a TorchScript class, and it cannot: {reason}. Store "
@@ -166,6 +173,139 @@ def _class_names(expression: cst.BaseExpression, imports) -> list[cst.BaseExpres
         return _class_names(expression.left, imports) + _class_names(expression.right, imports)
     return []
 
+
+# -- a TorchScript class's type comments ---------------------------------------------------------------------
+# torch compiles a TorchScript class's methods with one resolver made from the class
+# (`torch._jit_internal.createResolutionCallbackForClassMethods`): a name is looked up whole among the methods'
+# globals and closures and the source text of their signature annotations (`get_type_hint_captures`), then among
+# the builtins. The C++ type parser (`ScriptTypeParser::parseTypeFromExpr`) asks it for the whole text of a type,
+# then for each base name: so a dotted name in a `# type:` comment (`typing.Any`, `t.Optional[int]`) is "Unknown type
+# name" / "Unknown type constructor", where a module's method or a function (whose resolver follows dots) reads it.
+# `torch.Tensor` and its subtypes are the parser's own names.
+_TENSOR_NAMES = frozenset({"Tensor", "LongTensor", "FloatTensor", "DoubleTensor", "IntTensor", "ShortTensor",
+                           "HalfTensor", "CharTensor", "ByteTensor", "BoolTensor"})
+_PARSER_CONSTRUCTORS = frozenset({"Tuple", "List", "Optional", "Union", "Future", "torch.jit.Future", "RRef", "Dict"})
+_SKIPPED_METHODS = frozenset({"torch.jit._drop", "torch.jit.unused", "torch.jit.ignore"})
+_COMMENT_REASON = "its method"
+_EMPTY = cst.Module([])
+
+
+def unresolved_comment_type(cls: ClassInfo, ctx: RuleContext) -> str | None:
+    """Why torch cannot compile the project class `cls` as a TorchScript class because of a method's `# type:`
+    comment (the signature of a method with no annotation): a dotted type name its class resolver cannot find."""
+    kind = class_type(cls, ctx.project)
+    if kind is None or kind.name != "Class":
+        return None
+    captured: set[str] | None = None
+    for name, method in cls.methods.items():
+        if method.decorators & _SKIPPED_METHODS or method.is_property:
+            continue
+        node = method.node
+        if has_annotations(node):
+            continue
+        comment = signature_comment(node)
+        if comment is None or comment.params is None:
+            continue
+        if captured is None:
+            captured = _signature_texts(cls)
+        for expression in (*comment.params, comment.returns):
+            problem = _unresolved(expression, captured, True) if expression is not None else None
+            if problem is not None:
+                return (f"{_COMMENT_REASON} `{name}` types its signature in a `# type:` comment, and torch resolves "
+                        f"the names there without their modules in a TorchScript class (torch: \"{problem}\")")
+    return None
+
+
+def _unresolved(expression: cst.BaseExpression, captured: set[str], whole: bool) -> str | None:
+    if whole and _EMPTY.code_for_node(expression) in captured:
+        return None
+    if isinstance(expression, cst.Subscript):
+        base = _base_name(expression.value)
+        if base is None:
+            return None
+        if base not in _PARSER_CONSTRUCTORS:
+            return f"Unknown type constructor {base}" if "." in base else None
+        for element in expression.slice:
+            if isinstance(element.slice, cst.Index):
+                problem = _unresolved(element.slice.value, captured, False)
+                if problem is not None:
+                    return problem
+        return None
+    if isinstance(expression, cst.Attribute):
+        base = _base_name(expression)
+        if base is None or base in _TENSOR_NAMES or base in captured:
+            return None
+        return f"Unknown type name '{base}'"
+    return None
+
+
+def _base_name(node: cst.BaseExpression) -> str | None:
+    """`ScriptTypeParser::parseBaseTypeName`: a name, `torch.Tensor` (and subtypes) as `Tensor`, else the dotted
+    name."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        if isinstance(node.value, cst.Name) and node.value.value == "torch" and node.attr.value in _TENSOR_NAMES:
+            return node.attr.value
+        parts = []
+        while isinstance(node, cst.Attribute):
+            parts.append(node.attr.value)
+            node = node.value
+        if not isinstance(node, cst.Name):
+            return None
+        return ".".join([node.value, *reversed(parts)])
+    return None
+
+
+def _signature_texts(cls: ClassInfo) -> set[str]:
+    """The keys `get_type_hint_captures` adds: the source text (`get_annotation_str`) of the annotations of each
+    method's positional parameters and return, when they are not strings at run time (none is, under
+    `from __future__ import annotations`)."""
+    if _postponed(cls.module.tree):
+        return set()
+    texts = set()
+    for method in cls.methods.values():
+        node = method.node
+        annotations = [param.annotation for param in node.params.params if param.annotation is not None]
+        if node.returns is not None:
+            annotations.append(node.returns)
+        for annotation in annotations:
+            if isinstance(annotation.annotation, (cst.SimpleString, cst.ConcatenatedString)):
+                continue
+            text = _annotation_text(annotation.annotation)
+            if text is not None:
+                texts.add(text)
+    return texts
+
+
+def _annotation_text(node: cst.BaseExpression) -> str | None:
+    """`torch._jit_internal.get_annotation_str`: names and attributes dotted, subscripts with their elements joined
+    by `,` (no space), constants as `str` gives them."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        value = _annotation_text(node.value)
+        return f"{value}.{node.attr.value}"
+    if isinstance(node, cst.Subscript):
+        inner = [_annotation_text(element.slice.value) if isinstance(element.slice, cst.Index) else None
+                 for element in node.slice]
+        return f"{_annotation_text(node.value)}[{','.join(str(text) for text in inner)}]"
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return str(node.evaluated_value)
+    if isinstance(node, cst.SimpleString):
+        return str(node.evaluated_value)
+    return None
+
+
+def _postponed(tree: cst.Module) -> bool:
+    for statement in tree.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and \
+                        small.module.value == "__future__" and not isinstance(small.names, cst.ImportStar) and \
+                        any(alias.name.value == "annotations" for alias in small.names):
+                    return True
+    return False
 
 
 # -- fixes ----------------------------------------------------------------------------------------------------
