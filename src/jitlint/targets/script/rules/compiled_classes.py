@@ -16,6 +16,7 @@ from jitlint.targets.script.members import (
 )
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.typing.annotations import class_type, has_annotations
+from jitlint.targets.script.typing.class_names import resolver_texts, unresolved_in_class
 
 
 def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
@@ -175,19 +176,8 @@ def _class_names(expression: cst.BaseExpression, imports) -> list[cst.BaseExpres
 
 
 # -- a TorchScript class's type comments ---------------------------------------------------------------------
-# torch compiles a TorchScript class's methods with one resolver made from the class
-# (`torch._jit_internal.createResolutionCallbackForClassMethods`): a name is looked up whole among the methods'
-# globals and closures and the source text of their signature annotations (`get_type_hint_captures`), then among
-# the builtins. The C++ type parser (`ScriptTypeParser::parseTypeFromExpr`) asks it for the whole text of a type,
-# then for each base name: so a dotted name in a `# type:` comment (`typing.Any`, `t.Optional[int]`) is "Unknown type
-# name" / "Unknown type constructor", where a module's method or a function (whose resolver follows dots) reads it.
-# `torch.Tensor` and its subtypes are the parser's own names.
-_TENSOR_NAMES = frozenset({"Tensor", "LongTensor", "FloatTensor", "DoubleTensor", "IntTensor", "ShortTensor",
-                           "HalfTensor", "CharTensor", "ByteTensor", "BoolTensor"})
-_PARSER_CONSTRUCTORS = frozenset({"Tuple", "List", "Optional", "Union", "Future", "torch.jit.Future", "RRef", "Dict"})
 _SKIPPED_METHODS = frozenset({"torch.jit._drop", "torch.jit.unused", "torch.jit.ignore"})
 _COMMENT_REASON = "its method"
-_EMPTY = cst.Module([])
 
 
 def unresolved_comment_type(cls: ClassInfo, ctx: RuleContext) -> str | None:
@@ -196,7 +186,7 @@ def unresolved_comment_type(cls: ClassInfo, ctx: RuleContext) -> str | None:
     kind = class_type(cls, ctx.project)
     if kind is None or kind.name != "Class":
         return None
-    captured: set[str] | None = None
+    texts: frozenset[str] | None = None
     for name, method in cls.methods.items():
         if method.decorators & _SKIPPED_METHODS or method.is_property:
             continue
@@ -206,106 +196,15 @@ def unresolved_comment_type(cls: ClassInfo, ctx: RuleContext) -> str | None:
         comment = signature_comment(node)
         if comment is None or comment.params is None:
             continue
-        if captured is None:
-            captured = _signature_texts(cls)
+        if texts is None:
+            texts = resolver_texts(cls)
         for expression in (*comment.params, comment.returns):
-            problem = _unresolved(expression, captured, True) if expression is not None else None
+            problem = unresolved_in_class(expression, texts) if expression is not None else None
             if problem is not None:
                 return (f"{_COMMENT_REASON} `{name}` types its signature in a `# type:` comment, and torch resolves "
                         f"the names there without their modules in a TorchScript class (torch: \"{problem}\")")
     return None
 
-
-def _unresolved(expression: cst.BaseExpression, captured: set[str], whole: bool) -> str | None:
-    if whole and _EMPTY.code_for_node(expression) in captured:
-        return None
-    if isinstance(expression, cst.Subscript):
-        base = _base_name(expression.value)
-        if base is None:
-            return None
-        if base not in _PARSER_CONSTRUCTORS:
-            return f"Unknown type constructor {base}" if "." in base else None
-        for element in expression.slice:
-            if isinstance(element.slice, cst.Index):
-                problem = _unresolved(element.slice.value, captured, False)
-                if problem is not None:
-                    return problem
-        return None
-    if isinstance(expression, cst.Attribute):
-        base = _base_name(expression)
-        if base is None or base in _TENSOR_NAMES or base in captured:
-            return None
-        return f"Unknown type name '{base}'"
-    return None
-
-
-def _base_name(node: cst.BaseExpression) -> str | None:
-    """`ScriptTypeParser::parseBaseTypeName`: a name, `torch.Tensor` (and subtypes) as `Tensor`, else the dotted
-    name."""
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        if isinstance(node.value, cst.Name) and node.value.value == "torch" and node.attr.value in _TENSOR_NAMES:
-            return node.attr.value
-        parts = []
-        while isinstance(node, cst.Attribute):
-            parts.append(node.attr.value)
-            node = node.value
-        if not isinstance(node, cst.Name):
-            return None
-        return ".".join([node.value, *reversed(parts)])
-    return None
-
-
-def _signature_texts(cls: ClassInfo) -> set[str]:
-    """The keys `get_type_hint_captures` adds: the source text (`get_annotation_str`) of the annotations of each
-    method's positional parameters and return, when they are not strings at run time (none is, under
-    `from __future__ import annotations`)."""
-    if _postponed(cls.module.tree):
-        return set()
-    texts = set()
-    for method in cls.methods.values():
-        node = method.node
-        annotations = [param.annotation for param in node.params.params if param.annotation is not None]
-        if node.returns is not None:
-            annotations.append(node.returns)
-        for annotation in annotations:
-            if isinstance(annotation.annotation, (cst.SimpleString, cst.ConcatenatedString)):
-                continue
-            text = _annotation_text(annotation.annotation)
-            if text is not None:
-                texts.add(text)
-    return texts
-
-
-def _annotation_text(node: cst.BaseExpression) -> str | None:
-    """`torch._jit_internal.get_annotation_str`: names and attributes dotted, subscripts with their elements joined
-    by `,` (no space), constants as `str` gives them."""
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        value = _annotation_text(node.value)
-        return f"{value}.{node.attr.value}"
-    if isinstance(node, cst.Subscript):
-        inner = [_annotation_text(element.slice.value) if isinstance(element.slice, cst.Index) else None
-                 for element in node.slice]
-        return f"{_annotation_text(node.value)}[{','.join(str(text) for text in inner)}]"
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return str(node.evaluated_value)
-    if isinstance(node, cst.SimpleString):
-        return str(node.evaluated_value)
-    return None
-
-
-def _postponed(tree: cst.Module) -> bool:
-    for statement in tree.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                if isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and \
-                        small.module.value == "__future__" and not isinstance(small.names, cst.ImportStar) and \
-                        any(alias.name.value == "annotations" for alias in small.names):
-                    return True
-    return False
 
 
 # -- fixes ----------------------------------------------------------------------------------------------------
