@@ -15,8 +15,8 @@ from jitlint.targets.script.members import (
     DATACLASS_DECORATORS, annotation_uncompilable_reason, dataclass_method, module_owners, self_attribute_load,
 )
 from jitlint.targets.script.rules import ScriptRule
-from jitlint.targets.script.typing.annotations import class_type, has_annotations
-from jitlint.targets.script.typing.class_names import resolver_texts, unresolved_in_class
+from jitlint.targets.script.typing.annotations import has_annotations
+from jitlint.targets.script.typing.class_names import compiled_as_class, resolver_texts, unresolved_in_class
 
 
 def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
@@ -183,8 +183,7 @@ _COMMENT_REASON = "its method"
 def unresolved_comment_type(cls: ClassInfo, ctx: RuleContext) -> str | None:
     """Why torch cannot compile the project class `cls` as a TorchScript class because of a method's `# type:`
     comment (the signature of a method with no annotation): a dotted type name its class resolver cannot find."""
-    kind = class_type(cls, ctx.project)
-    if kind is None or kind.name != "Class":
+    if not compiled_as_class(cls, ctx.project):
         return None
     texts: frozenset[str] | None = None
     for name, method in cls.methods.items():

@@ -14,9 +14,9 @@ from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.scopes import called_params
 from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.typing.annotations import (
-    class_type, default_fits, default_value, mutable_default, signature, signature_comment,
+    default_fits, default_value, mutable_default, signature, signature_comment,
 )
-from jitlint.targets.script.typing.class_names import resolver_texts, unresolved_in_class
+from jitlint.targets.script.typing.class_names import compiled_as_class, resolver_texts, unresolved_in_class
 from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
 from jitlint.walk import walk
 
@@ -290,8 +290,7 @@ class UnsupportedAnnotation(ScriptRule):
         (`jitlint.targets.script.typing.class_names`): a dotted name it cannot find."""
         function = ctx.function
         owner = function.info.cls if function is not None and function.body_captured else None
-        kind = class_type(owner, ctx.project) if owner is not None else None
-        if kind is None or kind.name != "Class":
+        if owner is None or not compiled_as_class(owner, ctx.project):
             return
         problem = unresolved_in_class(written, resolver_texts(owner))
         if problem is not None:

@@ -13,18 +13,37 @@ it. `torch.Tensor` and its subtypes are the parser's own names. Signature annota
 
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jitlint.targets.script.typing.annotations import class_type
+
 if TYPE_CHECKING:
-    from jitlint.project import ClassInfo
+    from jitlint.project import ClassInfo, ProjectIndex
 
 _TENSOR_NAMES = frozenset({"Tensor", "LongTensor", "FloatTensor", "DoubleTensor", "IntTensor", "ShortTensor",
                            "HalfTensor", "CharTensor", "ByteTensor", "BoolTensor"})
 # `ScriptTypeParser::subscriptToType`: the constructors it knows by name
 _PARSER_CONSTRUCTORS = frozenset({"Tuple", "List", "Optional", "Union", "Future", "torch.jit.Future", "RRef", "Dict"})
 _EMPTY = cst.Module([])
+
+
+def compiled_as_class(cls: "ClassInfo", project: "ProjectIndex") -> bool:
+    """Whether torch compiles the project class as a TorchScript class where compiled code builds or names it: a
+    plain class (not a module, NamedTuple, Enum or interface), and not a subclass of an exception, a tuple or a list
+    (`torch._jit_internal.can_compile_class` refuses those)."""
+    kind = class_type(cls, project)
+    if kind is None or kind.name != "Class":
+        return False
+    for current in project.mro(cls):
+        for base in current.base_names:
+            if base and base.startswith("builtins."):
+                found = getattr(builtins, base[len("builtins."):], None)
+                if isinstance(found, type) and issubclass(found, (BaseException, tuple, list)):
+                    return False
+    return True
 
 
 def unresolved_in_class(expression: cst.BaseExpression, texts: frozenset[str], whole: bool = True) -> str | None:
