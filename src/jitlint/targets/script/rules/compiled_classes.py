@@ -1,12 +1,13 @@
 """JIT608: project classes torch must compile as TorchScript classes and cannot (a dataclass, whose generated
-methods have no source; a class with a method taking `*args`/`**kwargs`): held by a module attribute (its class-level
-annotation, or the value `__init__` stores that compiled code reads), built in compiled code, or named in a compiled
-function's signature."""
+methods have no source; a class with a method taking `*args`/`**kwargs`; a method whose `# type:` comment names a
+type through its module): held by a module attribute (its class-level annotation, or the value `__init__` stores
+that compiled code reads), built in compiled code, or named in a compiled function's signature."""
 
 from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.facts.signature import signature_comment
 from jitlint.facts.syntax import calls_in
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
@@ -14,6 +15,8 @@ from jitlint.targets.script.members import (
     DATACLASS_DECORATORS, annotation_uncompilable_reason, dataclass_method, module_owners, self_attribute_load,
 )
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.typing.annotations import has_annotations
+from jitlint.targets.script.typing.class_names import compiled_as_class, resolver_texts, unresolved_in_class
 
 
 def uncompilable_reason(cls: ClassInfo, ctx: RuleContext) -> str | None:
@@ -91,18 +94,22 @@ class UncompilableAttributeClass(ScriptRule):
         found = []
         for part in _class_names(expression, ctx.module.imports):
             target = ctx.project.resolve_class(ctx.qualify(part))
-            dataclass = target is not None and (dataclass_method(ctx, target) is not None or bool(
-                decorator_names(target.node, target.module.imports) & DATACLASS_DECORATORS))
-            reason = annotation_uncompilable_reason(target, ctx) if dataclass else None
+            if target is None:
+                continue
+            dataclass = dataclass_method(ctx, target) is not None or bool(
+                decorator_names(target.node, target.module.imports) & DATACLASS_DECORATORS)
+            reason = annotation_uncompilable_reason(target, ctx) if dataclass else unresolved_comment_type(target, ctx)
             if reason is not None and not ctx.project.is_module_class(target):
                 found.append((part, target, reason))
         return found
 
     @staticmethod
     def _report(part, target: ClassInfo, reason: str, how: str, ctx: RuleContext) -> None:
+        advice = ("Write the type as the comment's own module would not need it (`Any`, `Optional[int]`, imported "
+                  "by name)" if reason.startswith(_COMMENT_REASON) else "Pass the fields as Tensors or a tuple")
         ctx.report(part, f"this {how} `{target.name}` (module `{target.module.name}`), which torch must compile as a "
-                         f"TorchScript class, and it cannot: {reason}. Pass the fields as Tensors or a tuple, or move "
-                         f"this code into a `@torch.jit.ignore` function")
+                         f"TorchScript class, and it cannot: {reason}. {advice}, or move this code into a "
+                         f"`@torch.jit.ignore` function")
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
         cls = ctx.module_class(node)
@@ -120,7 +127,8 @@ class UncompilableAttributeClass(ScriptRule):
             if seen is None or "__init__" not in seen.assigned_in:
                 continue
             target = ctx.project.resolve_class(ctx.qualify(info.annotation))
-            reason = annotation_uncompilable_reason(target, ctx) if target is not None else None
+            reason = (annotation_uncompilable_reason(target, ctx) or unresolved_comment_type(target, ctx)
+                      if target is not None else None)
             if reason is not None and not ctx.project.is_module_class(target):
                 ctx.report(info.annotation, f"`{name}: {target.name}` makes torch compile `{target.name}` "
                            f"(module `{target.module.name}`) as a TorchScript class, and it cannot: {reason}. Store "
@@ -165,6 +173,36 @@ def _class_names(expression: cst.BaseExpression, imports) -> list[cst.BaseExpres
     if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, cst.BitOr):
         return _class_names(expression.left, imports) + _class_names(expression.right, imports)
     return []
+
+
+# -- a TorchScript class's type comments ---------------------------------------------------------------------
+_SKIPPED_METHODS = frozenset({"torch.jit._drop", "torch.jit.unused", "torch.jit.ignore"})
+_COMMENT_REASON = "its method"
+
+
+def unresolved_comment_type(cls: ClassInfo, ctx: RuleContext) -> str | None:
+    """Why torch cannot compile the project class `cls` as a TorchScript class because of a method's `# type:`
+    comment (the signature of a method with no annotation): a dotted type name its class resolver cannot find."""
+    if not compiled_as_class(cls, ctx.project):
+        return None
+    texts: frozenset[str] | None = None
+    for name, method in cls.methods.items():
+        if method.decorators & _SKIPPED_METHODS or method.is_property:
+            continue
+        node = method.node
+        if has_annotations(node):
+            continue
+        comment = signature_comment(node)
+        if comment is None or comment.params is None:
+            continue
+        if texts is None:
+            texts = resolver_texts(cls)
+        for expression in (*comment.params, comment.returns):
+            problem = unresolved_in_class(expression, texts) if expression is not None else None
+            if problem is not None:
+                return (f"{_COMMENT_REASON} `{name}` types its signature in a `# type:` comment, and torch resolves "
+                        f"the names there without their modules in a TorchScript class (torch: \"{problem}\")")
+    return None
 
 
 

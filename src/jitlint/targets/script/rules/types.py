@@ -14,8 +14,9 @@ from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.scopes import called_params
 from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.typing.annotations import (
-    comment_count_mismatch, default_fits, default_value, mutable_default, signature, signature_comment,
+    default_fits, default_value, mutable_default, signature, signature_comment,
 )
+from jitlint.targets.script.typing.class_names import compiled_as_class, resolver_texts, unresolved_in_class
 from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
 from jitlint.walk import walk
 
@@ -276,6 +277,26 @@ class UnsupportedAnnotation(ScriptRule):
                                            isinstance(annotation, cst.SimpleString))
         if problem:
             ctx.report(annotation, self._message(problem), fix=self._fix(annotation, ctx))
+        elif isinstance(ctx.parent, cst.AnnAssign) and not isinstance(annotation, cst.SimpleString):
+            self._in_class_method(annotation, ctx)
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) == "torch.jit.annotate" and node.args and node.args[0].keyword is None:
+            self._in_class_method(node.args[0].value, ctx)
+
+    @staticmethod
+    def _in_class_method(written: cst.BaseExpression, ctx: RuleContext) -> None:
+        """A type in the body of a TorchScript class's method, which torch resolves by whole names
+        (`jitlint.targets.script.typing.class_names`): a dotted name it cannot find."""
+        function = ctx.function
+        owner = function.info.cls if function is not None and function.body_captured else None
+        if owner is None or not compiled_as_class(owner, ctx.project):
+            return
+        problem = unresolved_in_class(written, resolver_texts(owner))
+        if problem is not None:
+            ctx.report(written, f"in a TorchScript class's method torch looks type names up whole, without following "
+                                f"modules (torch: '{problem}'); import the name itself (`from typing import "
+                                f"List`) and write it alone")
 
     _AS_LIST = frozenset({"Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "Set", "AbstractSet",
                           "FrozenSet", "set", "frozenset", "Deque"})
@@ -469,29 +490,6 @@ class DictKeyTypeUnsupported(ScriptRule):
                     "type fails with 'Cannot create dict for key type' and no line number. Use a str or int key "
                     "(e.g. join the tuple into a string)",
                 )
-
-
-class SignatureCommentMismatch(ScriptRule):
-    code = "JIT211"
-    name = "signature-comment-mismatch"
-    severity = "error"
-    summary = (
-        "a `# type: (...) -> ...` signature comment TorchScript cannot use: another number of types than "
-        "parameters, or split over lines without the `# type: (...) -> T` line"
-    )
-    message = "`# type:` signature comment that does not match the function"
-
-    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
-        if ctx.function is None or ctx.function.info.node is not node:
-            return
-        problem = comment_count_mismatch(node, ctx.function.info.bound_first_param is not None)
-        if problem is not None:
-            ctx.report(
-                node.name,
-                f"TorchScript reads this function's signature from its `# type:` comment and rejects it: "
-                f"'{problem}'. Give one type per parameter (not `self`) and the return type, "
-                f"`# type: (int, Tensor) -> Tensor`, or use annotations",
-            )
 
 
 # `torch._jit_internal.is_future`/`is_rref` raise for the bare classes as `typing`'s containers do.
