@@ -276,6 +276,8 @@ class CompileDatadep(DatadepPolicy):
                 if (isinstance(node, cst.Attribute) and node.attr.value == "requires_grad"
                         and domain.kind(node.value, frame) in TENSORISH):
                     self._record(Break("refused", statement, "requires-grad-set"))
+        if not reads.comprehensions and all(attribute.attr.value != "data_ptr" for attribute in reads.attributes):
+            return  # (no `.data_ptr` the statement reads: no comparison below can be of two)
         tests = [expression.test for expression in reads.if_expressions]
         if isinstance(statement, (cst.If, cst.While)):
             tests.append(statement.test)
