@@ -398,14 +398,59 @@ def _facenet(name: str):
     return getattr(fp.models.mtcnn, name)(pretrained=False), lambda: (torch.rand(2, 3, sizes[name], sizes[name]),)
 
 
+ENCODEC = ["encodec_24khz", "encodec_48khz", "SEANetEncoder", "SEANetDecoder", "ResidualVectorQuantizer", "LMModel"]
+PRETRAINEDMODELS = ["nasnetamobile", "bninception", "dpn68", "se_resnet50", "xception", "inceptionv4",
+                    "cafferesnet101"]
+
+
+def _torchaudio_stub() -> None:
+    """encodec imports torchaudio for audio files and resampling only (not in the models' forwards)."""
+    if "torchaudio" not in sys.modules and importlib.util.find_spec("torchaudio") is None:
+        sys.modules["torchaudio"] = types.ModuleType("torchaudio")
+
+
+def _encodec(name: str):
+    import torch
+
+    _torchaudio_stub()
+    import encodec
+    from encodec import modules, quantization
+
+    if name.startswith("encodec_"):
+        model = getattr(encodec.EncodecModel, f"encodec_model_{name.removeprefix('encodec_')}")(pretrained=False)
+        model.set_target_bandwidth(6.0)
+        channels = model.channels
+        return model, lambda: (torch.rand(1, channels, 3200) * 2 - 1,)
+    if name == "SEANetEncoder":
+        return modules.SEANetEncoder(channels=1, norm="weight_norm", causal=True), lambda: (torch.rand(1, 1, 3200),)
+    if name == "SEANetDecoder":
+        return modules.SEANetDecoder(channels=1, norm="weight_norm", causal=True), lambda: (torch.rand(1, 128, 10),)
+    if name == "ResidualVectorQuantizer":
+        model = quantization.ResidualVectorQuantizer(dimension=32, n_q=4, bins=64)
+        return model, lambda: (torch.rand(1, 32, 10), 75)
+    model = encodec.model.LMModel(n_q=4, card=32, dim=32, num_layers=2, past_context=8)
+    return model, lambda: (torch.randint(0, 33, (1, 4, 5)),)
+
+
+def _pretrainedmodels(name: str):
+    import torch
+    import pretrainedmodels
+
+    model = pretrainedmodels.__dict__[name](num_classes=1000, pretrained=None)
+    size = pretrainedmodels.pretrained_settings[name]["imagenet"]["input_size"]
+    return model, lambda: (torch.rand(1, *size),)
+
+
 BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers,
             "efficientnet_pytorch": _efficientnet, "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv,
             "perceiver_pytorch": _perceiver, "x_transformers": _x_transformers, "whisper": _whisper,
-            "denoising_diffusion_pytorch": _ddpm, "torchdiffeq": _torchdiffeq, "facenet_pytorch": _facenet}
+            "denoising_diffusion_pytorch": _ddpm, "torchdiffeq": _torchdiffeq, "facenet_pytorch": _facenet,
+            "encodec": _encodec, "pretrainedmodels": _pretrainedmodels}
 MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS,
           "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH), "pytorchcv": PYTORCHCV,
           "perceiver_pytorch": list(PERCEIVER), "x_transformers": list(X_TRANSFORMERS), "whisper": list(WHISPER),
-          "denoising_diffusion_pytorch": DDPM, "torchdiffeq": TORCHDIFFEQ, "facenet_pytorch": FACENET}
+          "denoising_diffusion_pytorch": DDPM, "torchdiffeq": TORCHDIFFEQ, "facenet_pytorch": FACENET,
+          "encodec": ENCODEC, "pretrainedmodels": PRETRAINEDMODELS}
 
 
 def _executed(model, args, package: str) -> set[tuple[str, int]]:
@@ -480,6 +525,8 @@ def main() -> int:
         compile_torchvision_kernels.install()
     if options.lib == "whisper":
         _numba_stub()
+    if options.lib == "encodec":
+        _torchaudio_stub()
     module = importlib.import_module(options.lib)
     package = os.path.realpath(os.path.dirname(module.__file__))
     child = _load_child()

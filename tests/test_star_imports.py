@@ -214,3 +214,44 @@ def test_a_name_neither_the_file_nor_its_star_imported_project_modules_bind_is_u
 def test_a_star_import_of_a_library_module_leaves_every_name_possibly_bound(tmp_path):
     package = _write(tmp_path, {"model.py": USES.replace("from pkg.helpers import *", "from math import *")})
     assert _lines(_check(package, "--no-cache")) == set()
+
+
+def test_a_file_the_index_asks_for_before_its_turn_is_parsed_once(tmp_path, monkeypatch):
+    """In a run in one process (the compile target follows values across files), a file whose star import names a
+    file later in the run's order makes the index read that file first: it is parsed then, once, and linted as it
+    would have been in its turn."""
+    package = _write(tmp_path, {
+        "a_model.py": """\
+            import torch
+            from pkg.z_layers import *
+
+
+            class Model(nn.Module):
+                def forward(self, x):
+                    return Block()(x)
+            """,
+        "z_layers.py": """\
+            import torch
+            import torch.nn as nn
+
+
+            class Block(nn.Module):
+                def forward(self, x):
+                    if x.sum() > 0:
+                        return x * 2
+                    return x
+            """,
+    })
+    read: list[str] = []
+    real = pipeline.read_source
+
+    def counted(path, *args, **kwargs):
+        read.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "read_source", counted)
+    enabled = Config(root=tmp_path).enabled_codes(TARGET_OF, None, (), (), ["compile"])
+    run = engine.lint_run([package], Config(root=tmp_path), enabled, jobs=1)
+    assert sorted(read) == ["__init__.py", "a_model.py", "z_layers.py"]
+    found = {(Path(finding.filename).name, finding.location.row, finding.code) for finding in run.findings}
+    assert ("z_layers.py", 7, "DYN101") in found

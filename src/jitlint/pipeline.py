@@ -38,7 +38,7 @@ from jitlint.finding import Finding
 from jitlint.linting import UNUSED_NOQA, Sweeper, in_lint_thread, lint_module
 from jitlint.names import resolved
 from jitlint.project import FROM_DISK, ModuleInfo, ProjectIndex, bind_stars_once
-from jitlint.records import contributions_of, graph_of, union_of
+from jitlint.records import contributions_of, graph_of, merge_records, union_of
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
 from jitlint.summaries import Summary
 from jitlint.summary import adopt, summarize_file
@@ -136,6 +136,7 @@ class Worker:
         self.exploring = job.explore is not None
         self.mine = {resolved(path) for path in (job.explore if self.exploring else self.share)}
         self.promoted: set[Path] = set()  # files of the share captured code reached (parsed then, or tried)
+        self._parsing: set[Path] = set()  # files being parsed and indexed up front, now
 
     # -- the index --------------------------------------------------------------------------------------------
     def load(self, path: Path):
@@ -146,7 +147,8 @@ class Worker:
         if found is not None and key not in self.job.buffers:
             module = found.module
             if module is None:
-                return self._load_with_libcst(path)
+                parsed = self._parse_upfront(found.path, key) if self._parses_upfront(key) else None
+                return _Kept(parsed) if parsed is not None else self._load_with_libcst(path)
             module.text = FROM_DISK  # (a run's file: its text is there when asked for)
             module.worker = self.owner.get(key, self.index) if self.owner is not None else self.index
             if found.chains:
@@ -155,6 +157,12 @@ class Worker:
         if key not in self.outside:
             self.outside[key] = self._outside(path)
         return self.outside[key]
+
+    def _parses_upfront(self, key: Path) -> bool:
+        """Whether setup parses this file, not parsed yet nor now (a cycle of star imports reads it as before)."""
+        if key in self.sources or key in self.promoted or key in self._parsing or key not in self.mine:
+            return False
+        return self.job.buffers.get(key) is not None or self.exploring or self.upfront(key)
 
     def _outside(self, path: Path):
         if self.job.loader is not None:
@@ -226,10 +234,21 @@ class Worker:
             if job.tell is not None:
                 job.tell("parse", done, total)
             key = resolved(path)
-            buffer = job.buffers.get(key)
-            if buffer is None and not self.exploring and not self.upfront(key):
+            if key in self.sources or key in self.promoted:
+                continue  # (parsed already, when the index asked for it: a star import of a file before it)
+            if job.buffers.get(key) is None and not self.exploring and not self.upfront(key):
                 continue
-            file_started = time.process_time()
+            self._parse_upfront(path, key)
+        self.project.linted.sort(key=lambda module: self.order.get(resolved(module.path), len(self.order)))  # (run's)
+        self.seconds["parse"] = time.process_time() - started
+
+    def _parse_upfront(self, path: Path, key: Path) -> ModuleInfo | None:
+        """Parse and index one file this worker parses up front (in setup's loop, or earlier when the index asks
+        for it: each file is parsed once); its module, None when it cannot be read (an error of the run)."""
+        job, file_started = self.job, time.process_time()
+        self._parsing.add(key)
+        try:
+            buffer = job.buffers.get(key)
             if buffer is not None:
                 source = parse_bytes(buffer[0], buffer[1], buffer[2], job.config.limits())
             else:
@@ -237,7 +256,7 @@ class Worker:
             if not isinstance(source, SourceFile):
                 self.errors.append(source)
                 self.promoted.add(key)  # (reported once: not read again when captured code reaches it)
-                continue
+                return None
             summary = self.by_key.get(key)
             module = summary.module if summary is not None and buffer is None else None
             if module is None:
@@ -246,6 +265,7 @@ class Worker:
                 if module is None:
                     module = ModuleInfo.build(source.path, source.display_name, source.tree, linted=True,
                                               text=source.text, project=self.project)
+                    module.stars_bound = True  # (`build` bound them)
                 else:
                     adopt(module, source.tree, source.text)
             else:
@@ -256,7 +276,9 @@ class Worker:
             self.project.add(module)
             self.sources[key] = source
             self.costs[str(path)] = time.process_time() - file_started
-        self.seconds["parse"] = time.process_time() - started
+            return module
+        finally:
+            self._parsing.discard(key)
 
     def upfront(self, key: Path) -> bool:
         """Whether a file of this share is parsed up front (`jitlint.prefilter`)."""
@@ -486,28 +508,6 @@ def run_split(job: Job, shares: list[list[Path]], progress=None) -> Outcome:
     outcome.parses = [part.parses for part in done]
     outcome.seconds["workers"] = [part.seconds for part in done]
     return outcome
-
-
-def merge_records(into: dict[str, dict], more: dict[str, dict]) -> None:
-    """Add one worker's records to the run's: a part (file, root file, policy) that two workers hold (the entries
-    from the file's worker, calls into it from others') is their union, sorted and each row once, as
-    `records.contributions_of` makes them."""
-    import json
-
-    for target, by_root in more.items():
-        held = into.setdefault(target, {})
-        for root, by_policy in by_root.items():
-            if root not in held:
-                held[root] = by_policy
-                continue
-            for policy, (entries, sites) in by_policy.items():
-                if policy not in held[root]:
-                    held[root][policy] = [entries, sites]
-                    continue
-                old_entries, old_sites = held[root][policy]
-                held[root][policy] = [
-                    [row for _key, row in sorted({json.dumps(row): row for row in [*old_entries, *entries]}.items())],
-                    [row for _key, row in sorted({json.dumps(row): row for row in [*old_sites, *sites]}.items())]]
 
 
 def _gather(connections: list, expected: str, shown, outcome: Outcome) -> list:

@@ -29,7 +29,7 @@ def contributions_of(maps: dict[str, CaptureMap], files: list[Path]) -> dict[str
     reason], sites [callee address, [caller's file, its display name, ordinal, bound, positional, keywords, star]],
     plain lists sorted as their JSON texts sort, each once. (Across workers, the maps were labelled in rounds
     first: `CaptureMap.label`; the parts of one file and root file that two workers hold are merged by
-    `pipeline.merge_records`.)
+    `merge_records`.)
 
     The records repeat themselves (a base class's property is captured for each of its subclasses, in the part
     of each root file): each distinct address, reason and caller's file is one object (`SharedRows`), which
@@ -82,3 +82,23 @@ def union_of(recorded: dict[str, dict], policy: str) -> tuple[list, list]:
     owned = {repr(address) for address, owner, _reason in entries if owner is not None}
     entries = [entry for entry in entries if entry[1] is not None or repr(entry[0]) not in owned]
     return received_of({"": {policy: [entries, sites]}}, policy)
+
+
+def merge_records(into: dict[str, dict], more: dict[str, dict]) -> None:
+    """Add one worker's records to the run's: a part (file, root file, policy) that two workers hold (the entries
+    from the file's worker, calls into it from others') is their union, sorted and each row once, as
+    `contributions_of` makes them."""
+    for target, by_root in more.items():
+        held = into.setdefault(target, {})
+        for root, by_policy in by_root.items():
+            if root not in held:
+                held[root] = by_policy
+                continue
+            for policy, (entries, sites) in by_policy.items():
+                if policy not in held[root]:
+                    held[root][policy] = [entries, sites]
+                    continue
+                old_entries, old_sites = held[root][policy]
+                held[root][policy] = [
+                    [row for _key, row in sorted({json.dumps(row): row for row in [*old_entries, *entries]}.items())],
+                    [row for _key, row in sorted({json.dumps(row): row for row in [*old_sites, *sites]}.items())]]

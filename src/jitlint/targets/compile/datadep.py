@@ -276,6 +276,8 @@ class CompileDatadep(DatadepPolicy):
                 if (isinstance(node, cst.Attribute) and node.attr.value == "requires_grad"
                         and domain.kind(node.value, frame) in TENSORISH):
                     self._record(Break("refused", statement, "requires-grad-set"))
+        if not reads.comprehensions and all(attribute.attr.value != "data_ptr" for attribute in reads.attributes):
+            return  # (no `.data_ptr` the statement reads: no comparison below can be of two)
         tests = [expression.test for expression in reads.if_expressions]
         if isinstance(statement, (cst.If, cst.While)):
             tests.append(statement.test)
@@ -391,7 +393,33 @@ class CompileDatadep(DatadepPolicy):
                                "data"))
 
     def asserted(self, domain: DatadepDomain, node: cst.Assert, frame: Frame) -> None:
-        """`assert` on a tensor is traced as a runtime assertion (no break): nothing to record."""
+        """`assert <tensor>` is traced as a runtime assertion (`torch._assert_async`, no break) only when the
+        statement's bytecode is Python's plain assert: the jump on the test's truth followed by the raise, with no
+        message or one constant (`_detect_and_normalize_assert_statement`, torch/_dynamo/symbolic_convert.py). A
+        message Python computes (`.format(...)`, an f-string with fields, `%`, a name) or a negated test (`assert not
+        t`: the jump tests falsity) leaves an ordinary jump on a tensor: "Data-dependent branching" at the assert.
+        (`and`/`or` in the test are decisions of their own, read with the statement.)"""
+        test = node.test
+        negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+        if not negated and _constant_message(node.msg):
+            return
+        if isinstance(test, cst.BooleanOperation) or _reads_data_function(domain, test):
+            return
+        if domain.kind(test.expression if negated else test, frame) in TENSORISH:
+            what = "`assert not`" if negated else "`assert` with a message Python computes"
+            self._record(Break("branch", node, what, "tensor"))
+
+
+def _constant_message(message: cst.BaseExpression | None) -> bool:
+    """No message, or one Python compiles to a single constant: a string (implicit concatenation included) or an
+    f-string without fields."""
+    if message is None or isinstance(message, cst.SimpleString):
+        return True
+    if isinstance(message, cst.ConcatenatedString):
+        return _constant_message(message.left) and _constant_message(message.right)
+    if isinstance(message, cst.FormattedString):
+        return not any(isinstance(part, cst.FormattedStringExpression) for part in message.parts)
+    return False
 
 
 def _slice_bound_parameters(function: cst.FunctionDef) -> set[str]:

@@ -32,7 +32,8 @@ class DataDependentBranch(_DataRule):
     code = "DYN101"
     name = "branch-on-tensor"
     severity = "warning"
-    summary = ("`if`/`while`/conditional expression/`and`/`or`/`torch._assert` on a tensor's value, `all()`/`any()` "
+    summary = ("`if`/`while`/conditional expression/`and`/`or`/`torch._assert` on a tensor's value, an `assert` on "
+               "one with a computed message or a negated test, `all()`/`any()` "
                "over a tensor, a comprehension's `if` on a tensor's element (and, when Dynamo captures scalars, on "
                "`.item()` values and data-dependent sizes)")
     message = "Python decision on tensor data: torch.compile breaks the graph here; use `torch.cond` or `torch.where`"
@@ -40,6 +41,11 @@ class DataDependentBranch(_DataRule):
 
     def describe(self, event, ctx: RuleContext, function: cst.FunctionDef) -> str:
         what = "a tensor's value" if event.value == "tensor" else "a value read from tensor data"
+        if isinstance(event.node, cst.Assert):
+            return (f"{event.what} on {what}: Dynamo keeps an assert in the graph only in Python's plain form (a "
+                    "constant message, or none), and jumps on the tensor's truth here (\"Data-dependent branching\"); "
+                    f"{break_cost(ctx, event.node, function)}; give the assert a constant message and a test that is "
+                    "not negated (`assert (x > 0).all(), \"...\"`)")
         return (f"{event.what} on {what}: Dynamo cannot decide it while tracing (\"Data-dependent branching\"); "
                 f"{break_cost(ctx, event.node, function)}; express it with `torch.cond(pred, true_fn, false_fn, "
                 "operands)` or branch-free tensor code (`torch.where`, `clamp`), or bound the value with "
