@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import Callable
@@ -44,7 +45,7 @@ def module_name_of(real: str, is_package: Callable[[str], bool],
             top = current
         elif is_project_root(current):
             break
-        elif top is not None and pending and is_install_root(current):
+        elif top is not None and 0 < len(pending) <= _NAMESPACE_DEPTH and is_install_root(current):
             parts.extend(pending)
             top = os.path.join(current, pending[-1])
             break
@@ -59,9 +60,14 @@ def has_init(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "__init__.py"))
 
 
+_NAMESPACE_DEPTH = 2  # top-level namespace packages nest at most this deep (`google/cloud/<package>`)
+
+
+@functools.lru_cache(maxsize=1024)
 def is_install_root(directory: str) -> bool:
     """Whether installed distributions live in the directory (a `sys.path` entry such as site-packages): it holds
-    a `*.dist-info` or `*.egg-info` folder."""
+    a `*.dist-info` or `*.egg-info` folder. Cached for the process (a server sees such a folder made later only
+    after a restart)."""
     try:
         return any(name.endswith((".dist-info", ".egg-info")) for name in os.listdir(directory))
     except OSError:
