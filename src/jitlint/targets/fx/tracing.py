@@ -400,8 +400,7 @@ class TracingModel:
                 return UNKNOWN
         summary = self._summaries.get(key)
         if summary is not None:
-            self.halted = summary.halts
-            self.returned_checked = summary.type_checked
+            self.halted, self.returned_checked = summary.halts, summary.type_checked
             return summary.returned if summary.returned is not None else UNKNOWN  # None: still being analysed
         if self._depth >= _MAX_DEPTH or self._analyses >= _MAX_ANALYSES:
             return UNKNOWN
@@ -425,8 +424,7 @@ class TracingModel:
         finally:
             self._depth -= 1
         summary.returned = returned
-        self.halted = summary.halts
-        self.returned_checked = summary.type_checked
+        self.halted, self.returned_checked = summary.halts, summary.type_checked
         return returned
 
     def _pruned(self, function: FunctionInfo) -> set[int]:
@@ -612,6 +610,7 @@ class FunctionTrace(FlowDomain[Value]):
         self.scopes: list[dict[str, Value]] = []  # comprehension variables, innermost last
         self.quiet = 0
         self.type_checks = 0  # decisions a Proxy's type made so far in this walk
+        self.helper_checks = 0  # answers of called helpers a Proxy's type decided (for assertions and raises only)
         self.last_check: cst.CSTNode | None = None
         self._stash: dict[int, Value] = {}
         self._iterated: dict[int, Value] = {}
@@ -651,7 +650,7 @@ class FunctionTrace(FlowDomain[Value]):
         if self.model.halted and self.definite and not self.quiet:
             self.halted = True
         if self.model.returned_checked and isinstance(returned, Const):  # a Proxy's type decided it: `p is not None`
-            self.type_checks += 1
+            self.helper_checks += 1
         return returned
 
     @contextmanager
@@ -787,7 +786,7 @@ class FunctionTrace(FlowDomain[Value]):
 
     def returned(self, node: cst.Return, frame: Frame) -> None:
         value = self._stash.pop(id(node), NONE)
-        self.return_checked = self.return_checked or self.type_checks > 0
+        self.return_checked = self.return_checked or self.type_checks + self.helper_checks > 0
         self.return_value = value if self.return_value is None else join(self.return_value, value)
 
     def uncertain(self, test) -> bool:
@@ -813,11 +812,11 @@ class FunctionTrace(FlowDomain[Value]):
 
     # -- statements -------------------------------------------------------------------------------------------
     def _assert(self, statement: cst.Assert) -> None:
-        before = self.type_checks
+        before = self.type_checks + self.helper_checks
         decided = self.truth(statement.test, "assert", statement)
         if statement.msg is not None:
             self.ev(statement.msg)
-        if decided is False and self.type_checks > before:
+        if decided is False and self.type_checks + self.helper_checks > before:
             self._type_check_raises(statement, "AssertionError", "assert")
 
     def _raise(self, statement: cst.Raise) -> None:
@@ -830,7 +829,7 @@ class FunctionTrace(FlowDomain[Value]):
                 self.quiet -= 1
             expression = statement.exc.func if isinstance(statement.exc, cst.Call) else statement.exc
             raised = self.imports.qualify(expression) if isinstance(expression, (cst.Name, cst.Attribute)) else None
-        if self.type_checks or self.context.type_checked:
+        if self.type_checks or self.helper_checks or self.context.type_checked:
             self._type_check_raises(statement, raised, "raise")
 
     def _type_check_raises(self, node: cst.CSTNode, raised: str | None, statement: str) -> None:
@@ -2067,11 +2066,11 @@ class FunctionTrace(FlowDomain[Value]):
         return Unknown(True) if args.may_hold_proxy() else Concrete("float")
 
     def torch_assert(self, node: cst.Call) -> Value:
-        before = self.type_checks
+        before = self.type_checks + self.helper_checks
         condition = self.ev(node.args[0].value) if node.args else UNKNOWN
         for arg in node.args[1:]:
             self.ev(arg.value)
-        if isinstance(condition, Const) and not condition.value and self.type_checks > before:
+        if isinstance(condition, Const) and not condition.value and self.type_checks + self.helper_checks > before:
             self._type_check_raises(node, "AssertionError", "torch._assert")
         return NONE
 
