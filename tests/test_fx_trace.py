@@ -50,6 +50,8 @@ def block(default="None", guard="context_channels is not None", read_guard="cont
     return H + BLOCK.format(default=default, guard=guard, read_guard=read_guard, mark=mark, guard_line=guard_line,
                             note=note)
 
+HELPER_EXISTS = "def exists(value):\n    return value is not None\n"
+
 AUTOGRAD = """class Halve(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, k):
@@ -96,6 +98,10 @@ TRACES = {
     "constant-list-membership": model("return filt(x, (self.h0, self.h1))", extra=HELPER_FILT.format(mark=""),
                                       init='self.register_buffer("h0", prep([0.5, 0.5]))\n'
                                            'self.register_buffer("h1", prep([0.5, -0.5]))'),
+    # a helper's answer to `x is not None` on a Proxy: True, so asserting it holds traces
+    "helper-none-check-holds": model('assert exists(context), "context"\nif not exists(mask):\n'
+                                     '    raise ValueError("mask")\nreturn x * mask',
+                                     signature="self, x, context=None, mask=None", extra=HELPER_EXISTS),
     "tuple-unpack-shape": model("B, C = x.shape\nreturn x.view(B, C)"),
     "zeros-of-shape": model("return torch.zeros(x.shape)"),
     "zeros-of-size-tuple": model("return torch.zeros((x.size(0), 3))"),
@@ -179,6 +185,9 @@ FAILS = {
     "constant-list-membership-lists": model("return filt(x, self.filters)",
                                             extra=HELPER_FILT.format(mark="  # error: FX201"),
                                             init="self.filters = ([0.5, 0.5], [0.5, -0.5])"),
+    # the same helper's answer asserted false: a Proxy is never None, the library's own assertion fails
+    "helper-none-check-fails": model('assert not exists(context), "no context"  # error: FX211\nreturn x',
+                                     signature="self, x, context=None", extra=HELPER_EXISTS),
     "if-shape": model("if x.shape[0] > 1:  # error: FX201\n    x = x + 1\nreturn x"),
     "flag-parameter": model("if flip:  # error: FX201\n    x = x.flip(0)\nreturn x", signature="self, x, flip=False"),
     "assert-shape": model('assert x.shape[1] == 4, "four"  # error: FX201\nreturn x'),

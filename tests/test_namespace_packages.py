@@ -79,3 +79,49 @@ def test_the_dynamic_checker_imports_a_module_of_a_namespace_package(tmp_path):
                                        str(package)])
     findings = [f for f in json.loads(result.output) if f["code"] == "JIT105"]
     assert findings and findings[0]["confirmation"]["status"] == "confirmed", findings
+
+
+def _installed(tmp_path: Path, dist_info: bool) -> Path:
+    """A top-level namespace package (`nsorg/`, no `__init__.py`) holding a package, as pip installs one."""
+    site = tmp_path / "site"
+    package = site / "nsorg" / "facepkg"
+    package.mkdir(parents=True)
+    if dist_info:
+        (site / "nsorg_facepkg-1.0.dist-info").mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "mtcnn.py").write_text(textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+        from nsorg.facepkg.detect import detect_face
+
+
+        class MTCNN(nn.Module):
+            def forward(self, x):
+                return detect_face(x)
+        """))
+    (package / "detect.py").write_text(textwrap.dedent("""\
+        import torch
+
+
+        def detect_face(x):
+            boxes = [b for b in x]
+            return lambda t: t
+        """))
+    return site
+
+
+def test_a_top_level_namespace_package_where_distributions_are_installed(tmp_path):
+    site = _installed(tmp_path, dist_info=True)
+    module = site / "nsorg" / "facepkg" / "mtcnn.py"
+    assert module_name_for(module) == ("nsorg.facepkg.mtcnn", site.resolve())
+    assert Layout([module]).module_name(module) == ("nsorg.facepkg.mtcnn", str(site.resolve()))
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "json", "--exit-zero", str(site)])
+    findings = json.loads(result.output)
+    assert any(f["code"] == "JIT105" and f["filename"].endswith("detect.py") for f in findings), findings
+
+
+def test_a_directory_without_init_above_a_package_elsewhere_is_not_one(tmp_path):
+    site = _installed(tmp_path, dist_info=False)
+    module = site / "nsorg" / "facepkg" / "mtcnn.py"
+    assert module_name_for(module) == ("facepkg.mtcnn", (site / "nsorg").resolve())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import Callable
@@ -24,9 +25,12 @@ def module_name_of(real: str, is_package: Callable[[str], bool],
     """The dotted module name of the file at the resolved path `real`, and the directory imports of it start from,
     as Python's import system resolves it (PEP 420): up through the directories that hold an `__init__.py`, and
     through the directories without one (namespace packages) that lie inside such a package, up to the topmost
-    package below a project root. A directory without `__init__.py` and no package above it is where imports start
-    (a script's directory). The one definition of module names: the static analysis (`names.module_name_for`), the
-    cache's layout and the dynamic checker (which imports the file by this name, from that directory) share it."""
+    package below a project root. Directories without one above the topmost package are namespace packages too
+    when the directory above them is where installed distributions live (`is_install_root`: `pyannote/audio/`
+    in site-packages is `pyannote.audio`). A directory without `__init__.py` and no package above it is where
+    imports start (a script's directory). The one definition of module names: the static analysis
+    (`names.module_name_for`), the cache's layout and the dynamic checker (which imports the file by this name,
+    from that directory) share it."""
     directory, base = os.path.split(real)
     stem = os.path.splitext(base)[0]
     parts = [stem] if stem != "__init__" else []
@@ -41,6 +45,10 @@ def module_name_of(real: str, is_package: Callable[[str], bool],
             top = current
         elif is_project_root(current):
             break
+        elif top is not None and 0 < len(pending) <= _NAMESPACE_DEPTH and is_install_root(current):
+            parts.extend(pending)
+            top = os.path.join(current, pending[-1])
+            break
         else:
             pending.append(os.path.basename(current))
         current = os.path.dirname(current)
@@ -50,6 +58,20 @@ def module_name_of(real: str, is_package: Callable[[str], bool],
 
 def has_init(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "__init__.py"))
+
+
+_NAMESPACE_DEPTH = 2  # top-level namespace packages nest at most this deep (`google/cloud/<package>`)
+
+
+@functools.lru_cache(maxsize=1024)
+def is_install_root(directory: str) -> bool:
+    """Whether installed distributions live in the directory (a `sys.path` entry such as site-packages): it holds
+    a `*.dist-info` or `*.egg-info` folder. Cached for the process (a server sees such a folder made later only
+    after a restart)."""
+    try:
+        return any(name.endswith((".dist-info", ".egg-info")) for name in os.listdir(directory))
+    except OSError:
+        return False
 
 
 def is_project_root(directory: str) -> bool:

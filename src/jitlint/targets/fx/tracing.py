@@ -117,6 +117,7 @@ from jitlint.targets.fx.values import (
     join_all,
     kind_of,
     may_hold_proxy,
+    non_empty,
     sequence,
     widen,
 )
@@ -187,6 +188,7 @@ class Context:
 class _Analysis:
     returned: Value | None = None
     halts: bool = False  # every run of it in this context raises while tracing
+    type_checked: bool = False  # a Proxy's type decided something before a `return` of it
 
 
 class TracingModel:
@@ -210,6 +212,7 @@ class TracingModel:
         self.closures: dict[int, tuple[cst.Lambda | cst.FunctionDef, FunctionInfo]] = {}  # key -> (node, where)
         self._nested: dict[int, FunctionInfo] = {}
         self.halted = False  # whether the analysis `analyse` last returned from always raises
+        self.returned_checked = False  # whether what it returned may have been decided by a Proxy's type
         # Code after a failure every run meets is never traced. It is still analysed (the values it computes, the
         # failures a user meets next), but what it finds in a function goes to `_after_failure` and is kept only
         # for a function no trace reaches otherwise: a failure claimed in shared code would be one no run meets.
@@ -382,6 +385,7 @@ class TracingModel:
         node_id = id(function.node)
         self._reached.add(node_id)
         self.halted = False
+        self.returned_checked = False
         if not self.after_failure and self.alone is None:
             self._live.add(node_id)
             if report_to is not None:
@@ -396,7 +400,7 @@ class TracingModel:
                 return UNKNOWN
         summary = self._summaries.get(key)
         if summary is not None:
-            self.halted = summary.halts
+            self.halted, self.returned_checked = summary.halts, summary.type_checked
             return summary.returned if summary.returned is not None else UNKNOWN  # None: still being analysed
         if self._depth >= _MAX_DEPTH or self._analyses >= _MAX_ANALYSES:
             return UNKNOWN
@@ -409,6 +413,7 @@ class TracingModel:
             walker = FlowWalker(trace, self._pruned(function))
             falls_through = walker.run(function.node)
             summary.halts = trace.halted
+            summary.type_checked = trace.return_checked
             returned = trace.return_value
             if falls_through or returned is None:
                 returned = NONE if returned is None else join(returned, NONE)
@@ -419,7 +424,7 @@ class TracingModel:
         finally:
             self._depth -= 1
         summary.returned = returned
-        self.halted = summary.halts
+        self.halted, self.returned_checked = summary.halts, summary.type_checked
         return returned
 
     def _pruned(self, function: FunctionInfo) -> set[int]:
@@ -600,10 +605,12 @@ class FunctionTrace(FlowDomain[Value]):
         self.self_name = first_param_name(function.node) if function.bound_first_param == "instance" else None
         self.locals = assigned_names(function.node) | set(_parameter_names(function, with_self=True))
         self.return_value: Value | None = None
+        self.return_checked = False  # a Proxy's type decided something before a `return` (`return x is not None`)
         self.frame: Frame | None = None
         self.scopes: list[dict[str, Value]] = []  # comprehension variables, innermost last
         self.quiet = 0
         self.type_checks = 0  # decisions a Proxy's type made so far in this walk
+        self.helper_checks = 0  # answers of called helpers a Proxy's type decided (for assertions and raises only)
         self.last_check: cst.CSTNode | None = None
         self._stash: dict[int, Value] = {}
         self._iterated: dict[int, Value] = {}
@@ -642,6 +649,8 @@ class FunctionTrace(FlowDomain[Value]):
         returned = call()
         if self.model.halted and self.definite and not self.quiet:
             self.halted = True
+        if self.model.returned_checked and isinstance(returned, Const):  # a Proxy's type decided it: `p is not None`
+            self.helper_checks += 1
         return returned
 
     @contextmanager
@@ -757,7 +766,7 @@ class FunctionTrace(FlowDomain[Value]):
         element = self._stash.pop(id(node), UNKNOWN)
         iterated = self._iterated.pop(id(node), None)
         self.bind(node.target, element, body, source=None)
-        if iterated is not None and _non_empty(iterated) and (
+        if iterated is not None and non_empty(iterated) and (
                 outer.level == 0 or outer.values.get(_DEFINITE) == Const(outer.level)):
             body.values[_DEFINITE] = Const(body.level)  # the body runs at least once on every run
 
@@ -777,6 +786,7 @@ class FunctionTrace(FlowDomain[Value]):
 
     def returned(self, node: cst.Return, frame: Frame) -> None:
         value = self._stash.pop(id(node), NONE)
+        self.return_checked = self.return_checked or self.type_checks + self.helper_checks > 0
         self.return_value = value if self.return_value is None else join(self.return_value, value)
 
     def uncertain(self, test) -> bool:
@@ -802,11 +812,11 @@ class FunctionTrace(FlowDomain[Value]):
 
     # -- statements -------------------------------------------------------------------------------------------
     def _assert(self, statement: cst.Assert) -> None:
-        before = self.type_checks
+        before = self.type_checks + self.helper_checks
         decided = self.truth(statement.test, "assert", statement)
         if statement.msg is not None:
             self.ev(statement.msg)
-        if decided is False and self.type_checks > before:
+        if decided is False and self.type_checks + self.helper_checks > before:
             self._type_check_raises(statement, "AssertionError", "assert")
 
     def _raise(self, statement: cst.Raise) -> None:
@@ -819,7 +829,7 @@ class FunctionTrace(FlowDomain[Value]):
                 self.quiet -= 1
             expression = statement.exc.func if isinstance(statement.exc, cst.Call) else statement.exc
             raised = self.imports.qualify(expression) if isinstance(expression, (cst.Name, cst.Attribute)) else None
-        if self.type_checks or self.context.type_checked:
+        if self.type_checks or self.helper_checks or self.context.type_checked:
             self._type_check_raises(statement, raised, "raise")
 
     def _type_check_raises(self, node: cst.CSTNode, raised: str | None, statement: str) -> None:
@@ -2056,11 +2066,11 @@ class FunctionTrace(FlowDomain[Value]):
         return Unknown(True) if args.may_hold_proxy() else Concrete("float")
 
     def torch_assert(self, node: cst.Call) -> Value:
-        before = self.type_checks
+        before = self.type_checks + self.helper_checks
         condition = self.ev(node.args[0].value) if node.args else UNKNOWN
         for arg in node.args[1:]:
             self.ev(arg.value)
-        if isinstance(condition, Const) and not condition.value and self.type_checks > before:
+        if isinstance(condition, Const) and not condition.value and self.type_checks + self.helper_checks > before:
             self._type_check_raises(node, "AssertionError", "torch._assert")
         return NONE
 
@@ -2372,17 +2382,6 @@ def _external_module(qualified: str) -> bool:
     """Whether a qualified name is a module class of an installed library the table of external callables knows."""
     external = external_callable(qualified)
     return external is not None and external.kind == "module"
-
-
-def _non_empty(value: Value) -> bool:
-    """Whether iterating the value certainly yields an item."""
-    if isinstance(value, Seq):
-        return bool(value.items)
-    if isinstance(value, Const) and isinstance(value.value, (tuple, str)):
-        return bool(value.value)
-    if isinstance(value, Module):
-        return bool(value.order)
-    return False
 
 
 def _parameters(function: FunctionInfo):

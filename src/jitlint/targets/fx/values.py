@@ -159,6 +159,17 @@ def holds_proxy(value: Value) -> bool:
     return False
 
 
+def non_empty(value: Value) -> bool:
+    """Whether iterating the value certainly yields an item."""
+    if isinstance(value, Seq):
+        return bool(value.items)
+    if isinstance(value, Const) and isinstance(value.value, (tuple, str)):
+        return bool(value.value)
+    if isinstance(value, Module):
+        return bool(value.order)
+    return False
+
+
 def sequence(kind: str, items) -> Seq:
     items = tuple(items)
     return Seq(kind, items, join_all(items))
