@@ -373,6 +373,79 @@ def test_a_sequential_returns_what_its_last_module_returns(tmp_path):
     assert type_of("self.seq4(x)") is None  # its modules are not written out
 
 
+def test_an_attribute_stored_from_an_unannotated_parameter_is_typed_by_what_builders_pass(tmp_path):
+    """torch types `self.dim = dim` by the value the instance holds: what the construction sites pass (through the
+    builder's own parameters) or the default; unknown when builders disagree, pass `**kwargs`, or are hidden (the
+    class used as a value)."""
+    source = '''
+        from functools import partial
+
+        class Block(nn.Module):
+            def __init__(self, dim, heads, ratio=4.0, name=None, drop=0.1, size: Union[int, Tuple[int, int]] = 8):
+                super().__init__()
+                self.dim = dim
+                self.heads = heads
+                self.ratio = ratio
+                self.name = name
+                self.drop = drop
+                self.size = size
+
+            def forward(self, x):
+                return self.dim, self.heads, self.ratio, self.name, self.drop, self.size
+
+        class Hidden(nn.Module):
+            def __init__(self, dim=4):
+                super().__init__()
+                self.dim = dim
+
+            def forward(self, x):
+                return self.dim
+
+        class Net(nn.Module):
+            def __init__(self, width=64, **kwargs):
+                super().__init__()
+                self.a = Block(width, 2, name="a", size=16)
+                self.b = Block(width * 2, heads=4, ratio=2.0, drop=0.2, **kwargs)
+                self.c = Block(dim=8, heads=1, name=None, drop=0.0, size=4)
+                self.make = partial(Hidden, dim=0.5)
+
+            def forward(self, x):
+                return self.a(x), self.b(x), self.c(x)
+    '''
+    _result, type_of = typed(source, tmp_path, name="Block.forward")
+    assert type_of("self.dim") == "int"  # 64, 64 * 2, 8
+    assert type_of("self.heads") == "int"
+    assert type_of("self.ratio") == "float"  # the default where nothing is passed
+    assert type_of("self.name") is None  # "a", or None
+    assert type_of("self.drop") == "float"  # passed by name next to `**kwargs` (which then cannot hold it)
+    assert type_of("self.size") is None  # `**kwargs` may hold it
+    _result, type_of = typed(source, tmp_path, name="Hidden.forward")
+    assert type_of("self.dim") is None  # `partial(Hidden, dim=0.5)` builds it too
+
+
+def test_a_union_parameter_is_typed_by_what_builders_pass(tmp_path):
+    """A parameter annotated with a Union holds the one member every construction site gives it."""
+    _result, type_of = typed('''
+        class Embed(nn.Module):
+            def __init__(self, patch_size: Union[int, Tuple[int, int]] = 16):
+                super().__init__()
+                self.patch = patch_size
+
+            def forward(self, x):
+                return self.patch
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = Embed(8)
+                self.b = Embed()
+
+            def forward(self, x):
+                return self.a(x), self.b(x)
+    ''', tmp_path, name="Embed.forward")
+    assert type_of("self.patch") == "int"
+
+
 def test_an_attribute_stored_from_a_union_parameter_is_typed_by_its_value(tmp_path):
     """torch types an attribute by the value stored (an int for `patch_size=16`), never a Union: the annotation of
     the parameter does not say which member it is."""
