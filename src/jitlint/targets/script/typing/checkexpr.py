@@ -479,6 +479,8 @@ class ExpressionChecker:
         values: list = []
         for owner in owners:
             method = project.find_method(owner, name)
+            while method is not None and method.shadows is not None and not method.is_property:
+                method = method.shadows  # a property's setter (or deleter): its getter is read
             if method is not None and method.node is not None:
                 if method.is_property:
                     values.append(self.scope.returns_of(method, owner))
