@@ -1542,16 +1542,24 @@ class ExpressionChecker:
         while clause is not None:
             iterable = self.expr(clause.iter, inner)
             element = self.element_of(iterable, clause.iter)
-            target = clause.target
-            if isinstance(target, cst.Name) and isinstance(env.get(target.value), Type) and isinstance(
-                    element, Type) and subtype(element, env[target.value]) is False:
-                # the loop of a comprehension is a block of the function: its variable keeps an outer one's type
-                self.report(VariableTypeChange(target, target.value, env[target.value], element))
+            self._outer_variables(clause.target, element, env)
             self.bind_target(clause.target, element, inner)
             for condition_if in clause.ifs:
                 self.expr(condition_if.test, inner)
             clause = clause.inner_for_in
         return inner
+
+    def _outer_variables(self, target: cst.BaseExpression, element: Value, env: dict) -> None:
+        """The loop of a comprehension is a block of the function: a variable it binds keeps an outer one's type
+        (each name of an unpacked target too)."""
+        if isinstance(target, cst.Name) and isinstance(env.get(target.value), Type) and isinstance(
+                element, Type) and subtype(convert(element, env[target.value]), env[target.value]) is False:
+            self.report(VariableTypeChange(target, target.value, env[target.value], element))
+        elif isinstance(target, (cst.Tuple, cst.List)) and isinstance(element, Type) and element.name == "Tuple" and (
+                len(element.args) == len(target.elements)) and all(
+                    isinstance(item, cst.Element) for item in target.elements):
+            for item, kind in zip(target.elements, element.args):
+                self._outer_variables(item.value, kind, env)
 
     def bind_target(self, target: cst.BaseExpression, value: Value, env: dict) -> None:
         """Bind the names of a loop or comprehension target to the parts of `value`."""
