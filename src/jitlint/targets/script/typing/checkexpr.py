@@ -47,7 +47,7 @@ from jitlint.targets.script.typing.frontend_names import (
 )
 from jitlint.targets.script.typing.modules import Failed, ModuleMembers, Submodule, join_members, torch_module_attribute
 from jitlint.targets.script.typing.results import (
-    AnnotateMismatch, AttributeUnconvertible, CallArgument, ClassProblem, DictKeyProblem, UnionCandidates, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
+    AnnotateMismatch, AttributeUnconvertible, SugaredReassign, CallArgument, ClassProblem, DictKeyProblem, UnionCandidates, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
     NotSubscriptable, RangeArguments, Result, SpecialFormArguments, TensorIndex, StarredList, SugaredMisuse, TernaryMismatch, TolistBadHint, TolistWithoutHint,
     TupleMisuse, TupleOfList, UnwrapNone, VariableTypeChange)
 from jitlint.targets.script.typing.types import (
@@ -1552,7 +1552,16 @@ class ExpressionChecker:
     def _outer_variables(self, target: cst.BaseExpression, element: Value, env: dict) -> None:
         """The loop of a comprehension is a block of the function: a variable it binds keeps an outer one's type
         (each name of an unpacked target too)."""
-        if isinstance(target, cst.Name) and isinstance(env.get(target.value), Type) and isinstance(
+        if isinstance(target, cst.Name) and target.value in env and (
+                isinstance(env[target.value], Sugared) or isinstance(element, Sugared)):
+            # only first-class values are re-bound in an inner block ("Cannot re-assign ...")
+            previous = env[target.value]
+            if isinstance(previous, (Sugared, Type)) and isinstance(element, (Sugared, Type)):
+                self.report(SugaredReassign(
+                    target, target.value, previous.kind if isinstance(previous, Sugared) else None,
+                    element.kind if isinstance(element, Sugared) else None,
+                    previous if isinstance(previous, Type) else None, element if isinstance(element, Type) else None))
+        elif isinstance(target, cst.Name) and isinstance(env.get(target.value), Type) and isinstance(
                 element, Type) and subtype(convert(element, env[target.value]), env[target.value]) is False:
             self.report(VariableTypeChange(target, target.value, env[target.value], element))
         elif isinstance(target, (cst.Tuple, cst.List)) and isinstance(element, Type) and element.name == "Tuple" and (
