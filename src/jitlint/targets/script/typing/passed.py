@@ -92,8 +92,11 @@ class _Hidden(RunFact):
 
 
 def _default_sites(project: "ProjectIndex", cls: "ClassInfo") -> list[Site] | None:
+    pattern = re.compile(rf"\b{re.escape(cls.name)}\b")
     found: list[Site] = []
-    for module in run_fact(project, _Naming, project).get(cls.name, ()):
+    for module in list(project.modules.values()):
+        if module.text is not None and not pattern.search(module.text):
+            continue
         uses = run_fact(project, _ValueNames, module)
         if cls.name in uses.values:
             return None
@@ -108,24 +111,6 @@ def _default_sites(project: "ProjectIndex", cls: "ClassInfo") -> list[Site] | No
                 return None  # the parameter passed on, re-bound, or a default outside a module's `__init__`
             found.extend(Site(site.call, module.imports, owner, function) for site in calls)
     return found
-
-
-class _Naming(RunFact):
-    """The files that spell each project class's name (a file without text: every name)."""
-
-    @classmethod
-    def compute(cls, project: "ProjectIndex", owner) -> dict[str, list]:
-        modules = list(project.modules.values())
-        names = {name for module in modules for name in module.classes}
-        found: dict[str, list] = {}
-        for module in modules:
-            spelled = names if module.text is None else names.intersection(_WORD.findall(module.text))
-            for name in spelled:
-                found.setdefault(name, []).append(module)
-        return found
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _reads(function: cst.FunctionDef, name: str) -> int:
