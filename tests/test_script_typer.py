@@ -423,44 +423,6 @@ def test_an_attribute_stored_from_an_unannotated_parameter_is_typed_by_what_buil
     assert type_of("self.dim") is None  # `partial(Hidden, dim=0.5)` builds it too
 
 
-def test_a_class_held_by_a_parameter_default_is_built_where_the_parameter_is_called(tmp_path):
-    """`block_fn=Block`, then `block_fn(dim)` in the same `__init__`: a construction site of `Block` (torch types the
-    instance it builds); a default passed on elsewhere hides the builders."""
-    source = '''
-        class Block(nn.Module):
-            def __init__(self, dim, ratio=4.0):
-                super().__init__()
-                self.dim = dim
-                self.ratio = ratio
-
-            def forward(self, x):
-                return self.dim, self.ratio
-
-        class Other(nn.Module):
-            def __init__(self, dim=1):
-                super().__init__()
-                self.dim = dim
-
-            def forward(self, x):
-                return self.dim
-
-        class Net(nn.Module):
-            def __init__(self, width: int = 64, block_fn=Block, other_fn=Other):
-                super().__init__()
-                self.blocks = nn.ModuleList([block_fn(width * 2) for _ in range(2)])
-                self.last = block_fn(dim=8, ratio=2.0)
-                self.other = make(other_fn)
-
-            def forward(self, x):
-                return x
-    '''
-    _result, type_of = typed(source, tmp_path, name="Block.forward")
-    assert type_of("self.dim") == "int"
-    assert type_of("self.ratio") == "float"
-    _result, type_of = typed(source, tmp_path, name="Other.forward")
-    assert type_of("self.dim") is None  # `other_fn` is passed on: its builders are not visible
-
-
 def test_a_union_parameter_is_typed_by_what_builders_pass(tmp_path):
     """A parameter annotated with a Union holds the one member every construction site gives it."""
     _result, type_of = typed('''

@@ -54,7 +54,7 @@ class Classes:
 
 
 @dataclass(frozen=True)
-class Site:
+class _Site:
     """A call that constructs a class: the call, the imports of its file, and the `__init__` it is written in (with
     its class) when it is in one."""
 
@@ -209,12 +209,12 @@ class BuiltClasses:
         return Classes(project=(cls,))
 
 
-def construction_sites(project: "ProjectIndex", owner: "ClassInfo") -> list[Site]:
+def construction_sites(project: "ProjectIndex", owner: "ClassInfo") -> list[_Site]:
     """The calls in the project that construct `owner` through its `__init__` (see `_Sites`)."""
     return run_fact(project, _Sites, owner)
 
 
-def site_argument(init: cst.FunctionDef, site: Site, name: str):
+def site_argument(init: cst.FunctionDef, site: _Site, name: str):
     """What a construction site passes for parameter `name` of `init`: the expression, None (the default), or False
     (a `*args` or `**kwargs` that may hold it)."""
     param = next((p for p in named_params(init.params) if p.name.value == name), None)
@@ -304,7 +304,7 @@ class _Sites(RunFact):
     `self`, as in a call of the class)."""
 
     @classmethod
-    def compute(cls, project: "ProjectIndex", owner: "ClassInfo") -> list[Site]:
+    def compute(cls, project: "ProjectIndex", owner: "ClassInfo") -> list[_Site]:
         classes = [owner]
         supers: list["ClassInfo"] = []
         for other in _project_classes(project):
@@ -315,18 +315,18 @@ class _Sites(RunFact):
             if any("__init__" in middle.methods for middle in between):
                 continue  # constructed through an `__init__` in between, whose own sites count there
             (supers if own_init else classes).append(other)
-        sites: list[Site] = []
+        sites: list[_Site] = []
         for current in classes:
             for module in list(project.modules.values()):
                 if module.text is not None and current.name not in module.text:
                     continue
                 for call, init_of, function in calls_of(project, module).by_name.get(current.name, ()):
                     if project.resolve_class(module.imports.qualify(call.func)) is current:
-                        sites.append(Site(call, module.imports, init_of, function))
+                        sites.append(_Site(call, module.imports, init_of, function))
         for sub in supers:
             for call, init_of, function in calls_of(project, sub.module).by_name.get("__init__", ()):
                 if init_of is sub and _is_super_init(call):
-                    sites.append(Site(call, sub.module.imports, init_of, function))
+                    sites.append(_Site(call, sub.module.imports, init_of, function))
         return sites
 
 

@@ -15,15 +15,12 @@ between builders (torch then compiles one type per instance), and when a passed 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
-from jitlint.facts.constructions import calls_of
-from jitlint.facts.syntax import assigned_names
-from jitlint.targets.script.typing.built import Site, construction_sites, site_argument
+from jitlint.targets.script.typing.built import construction_sites, site_argument
 from jitlint.targets.script.typing.types import Type
 from jitlint.walk import walk
 
@@ -46,10 +43,9 @@ def passed_type(project: "ProjectIndex", init: "FunctionInfo", param: cst.Param,
     owner = init.cls
     if owner is None or init.name != "__init__":
         return None
-    hidden = run_fact(project, _Hidden, owner)
-    if hidden is None:
+    if run_fact(project, _Hidden, owner):
         return None
-    sites = [*construction_sites(project, owner), *hidden]
+    sites = construction_sites(project, owner)
     found: set = set()
     if param.default is not None:
         found.add(default_value(param.default))
@@ -76,54 +72,12 @@ def passed_type(project: "ProjectIndex", init: "FunctionInfo", param: cst.Param,
 
 
 class _Hidden(RunFact):
-    """The builders of a class that are not calls of it by name: calls of an `__init__` parameter whose default is
-    the class (`block_fn=Block`, then `block_fn(dim)`), when that parameter is only called. None when the class
-    (or a subclass built through its `__init__`) is used as a value any other way: some builders are not visible."""
+    """Whether some builders of a class are not calls of it: the class, or a subclass built through its
+    `__init__`, is used as a value."""
 
     @classmethod
-    def compute(cls, project: "ProjectIndex", owner: "ClassInfo") -> list[Site] | None:
-        found: list[Site] = []
-        for built in _built_as(project, owner):
-            sites = _default_sites(project, built)
-            if sites is None:
-                return None
-            found.extend(sites)
-        return found
-
-
-def _default_sites(project: "ProjectIndex", cls: "ClassInfo") -> list[Site] | None:
-    pattern = re.compile(rf"\b{re.escape(cls.name)}\b")
-    found: list[Site] = []
-    for module in list(project.modules.values()):
-        if module.text is not None and not pattern.search(module.text):
-            continue
-        uses = run_fact(project, _ValueNames, module)
-        if cls.name in uses.values:
-            return None
-        for function, param, default in uses.defaults.get(cls.name, ()):
-            if project.resolve_class(module.imports.qualify(default)) is not cls:
-                continue  # another class of that name
-            owner = next((c for c in module.classes.values() if "__init__" in c.methods
-                          and c.methods["__init__"].node is function), None)
-            calls = [site for site in calls_of(project, module).by_name.get(param, ())
-                     if site.function is function and isinstance(site.call.func, cst.Name)]
-            if owner is None or param in assigned_names(function) or len(calls) != _reads(function, param):
-                return None  # the parameter passed on, re-bound, or a default outside a module's `__init__`
-            found.extend(Site(site.call, module.imports, owner, function) for site in calls)
-    return found
-
-
-def _reads(function: cst.FunctionDef, name: str) -> int:
-    """How many times `name` is spelled in `function`'s body."""
-    count = 0
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            nonlocal count
-            count += node.value == name
-
-    walk(function.body, Names())
-    return count
+    def compute(cls, project: "ProjectIndex", owner: "ClassInfo") -> bool:
+        return any(_escapes(project, built) for built in _built_as(project, owner))
 
 
 def _built_as(project: "ProjectIndex", owner: "ClassInfo") -> list["ClassInfo"]:
@@ -147,23 +101,26 @@ class _InitOwners(RunFact):
         return found
 
 
-@dataclass(frozen=True)
-class _Uses:
-    values: frozenset[str]  # names used as values (see `_ValueNames`)
-    defaults: dict  # name -> (function, parameter, default) where it is a parameter's default
+def _escapes(project: "ProjectIndex", cls: "ClassInfo") -> bool:
+    """Whether the class's name is used as a value anywhere in the project (passed, stored, wrapped in `partial`,
+    an attribute of it read): then some of its builders are not calls of it by name."""
+    pattern = re.compile(rf"\b{re.escape(cls.name)}\b")
+    for module in list(project.modules.values()):
+        if module.text is not None and not pattern.search(module.text):
+            continue
+        if cls.name in run_fact(project, _ValueNames, module):
+            return True
+    return False
 
 
 class _ValueNames(RunFact):
     """The names a file uses as values: not called, not a class's name or base, not imported, not in an annotation,
-    not what `isinstance`/`issubclass`/`super`/`type` are given (a name or an attribute's last name); apart, those
-    written as a parameter's default."""
+    not what `isinstance`/`issubclass`/`super`/`type` are given (a name or an attribute's last name)."""
 
     @classmethod
-    def compute(cls, project: "ProjectIndex", module: "ModuleInfo") -> _Uses:
+    def compute(cls, project: "ProjectIndex", module: "ModuleInfo") -> frozenset[str]:
         found: set[str] = set()
         skip: set[int] = set()
-        defaults: dict[str, list] = {}
-        functions: list[cst.FunctionDef] = []
 
         class Names(cst.CSTVisitor):
             def visit_Import(self, node: cst.Import) -> bool:
@@ -181,18 +138,9 @@ class _ValueNames(RunFact):
 
             def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
                 skip.add(id(node.name))
-                functions.append(node)
-
-            def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-                functions.pop()
 
             def visit_Param(self, node: cst.Param) -> None:
                 skip.add(id(node.name))
-                default = node.default
-                if isinstance(default, (cst.Name, cst.Attribute)) and functions:
-                    skip.add(id(default))
-                    last = default.value if isinstance(default, cst.Name) else default.attr.value
-                    defaults.setdefault(last, []).append((functions[-1], node.name.value, default))
 
             def visit_Arg(self, node: cst.Arg) -> None:
                 if node.keyword is not None:
@@ -216,4 +164,4 @@ class _ValueNames(RunFact):
                     found.add(node.value)
 
         walk(module.tree, Names())
-        return _Uses(frozenset(found), defaults)
+        return frozenset(found)
