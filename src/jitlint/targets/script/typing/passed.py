@@ -82,23 +82,15 @@ class _Hidden(RunFact):
 
 def _built_as(project: "ProjectIndex", owner: "ClassInfo") -> list["ClassInfo"]:
     """`owner` and the project classes built through its `__init__` (subclasses that do not define their own)."""
-    return [owner, *run_fact(project, _InitOwners, project).get(id(owner), ())]
-
-
-class _InitOwners(RunFact):
-    """For each project class defining `__init__` (by id), the classes that inherit that `__init__`."""
-
-    @classmethod
-    def compute(cls, project: "ProjectIndex", owner) -> dict[int, list["ClassInfo"]]:
-        found: dict[int, list] = {}
-        for module in list(project.modules.values()):
-            for current in module.classes.values():
-                if "__init__" in current.methods:
-                    continue
-                base = next((c for c in project.mro(current)[1:] if "__init__" in c.methods), None)
-                if base is not None:
-                    found.setdefault(id(base), []).append(current)
-        return found
+    found = [owner]
+    for module in list(project.modules.values()):
+        for other in module.classes.values():
+            mro = project.mro(other)
+            if other is owner or owner not in mro[1:]:
+                continue
+            if not any("__init__" in middle.methods for middle in mro[:mro.index(owner)]):
+                found.append(other)
+    return found
 
 
 def _escapes(project: "ProjectIndex", cls: "ClassInfo") -> bool:
