@@ -186,7 +186,7 @@ def _constant_flag(project: "ProjectIndex", owners: list, name: str) -> bool | s
 
 def _container_length(project: "ProjectIndex", owners: list, name: str) -> int | None:
     """How many modules a ModuleList/Sequential attribute holds after `__init__`, the same in every owner."""
-    from jitlint.targets.script.typing.lengths import static_length
+    from jitlint.targets.script.typing.modules import static_length
 
     infos = [project.attributes(owner).get(name) for owner in owners]
     if not infos or any(info is None or not info.kinds or not info.kinds <= {"ModuleList", "Sequential"}

@@ -209,19 +209,6 @@ class BuiltClasses:
         return Classes(project=(cls,))
 
 
-def construction_sites(project: "ProjectIndex", owner: "ClassInfo") -> list[_Site]:
-    """The calls in the project that construct `owner` through its `__init__` (see `_Sites`)."""
-    return run_fact(project, _Sites, owner)
-
-
-def site_argument(init: cst.FunctionDef, site: _Site, name: str):
-    """What a construction site passes for parameter `name` of `init`: the expression, None (the default), or False
-    (a `*args` or `**kwargs` that may hold it)."""
-    param = next((p for p in named_params(init.params) if p.name.value == name), None)
-    positional = param is not None and (param in init.params.params or param in init.params.posonly_params)
-    return _argument(init, site.call, name, positional, site.function)
-
-
 def _param_names(function: "FunctionInfo") -> set[str]:
     params = function.node.params
     names = {param.name.value for param in named_params(params)}

@@ -16,8 +16,8 @@ does a value jitlint cannot type (a parameter of `__init__` with no annotation, 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
@@ -28,11 +28,13 @@ from jitlint.project import CONTAINER_KINDS, AttributeInfo, ClassInfo, ProjectIn
 from jitlint.targets.script.typing.annotations import Reader, is_none, named_params
 from jitlint.targets.script.typing.built import BuiltClasses, Classes
 from jitlint.targets.script.typing.init_helpers import InitHelpers, stored_values
-from jitlint.targets.script.typing.passed import passed_type
 from jitlint.targets.script.typing.types import (
     BOOL, DEVICE, FLOAT, INT, NONE, STR, TENSOR, Type, dict_of, join_all, list_of, tuple_of,
 )
 from jitlint.walk import walk
+
+if TYPE_CHECKING:
+    pass
 
 _REGISTRATIONS = frozenset({"register_buffer", "register_parameter"})
 _PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.UninitializedParameter",
@@ -114,8 +116,6 @@ class InitScope:
     imports: object
     self_name: str | None
     params: dict[str, Type | None]
-    init: object = None  # the `__init__` (FunctionInfo)
-    pending: dict = field(default_factory=dict)  # parameters typed from what builders pass, when first read
 
 
 class ModuleMembers:
@@ -127,7 +127,6 @@ class ModuleMembers:
         self.typer = typer
         self._scopes: dict[int, tuple[ClassInfo, InitScope]] = {}  # per class: its `__init__` read once
         self._built_classes = BuiltClasses(project)
-        self._resolving: list[str] = []
 
     def member(self, cls: ClassInfo, name: str) -> Member:
         """What `self.<name>` is in compiled code of `cls` (None: unknown, or no such attribute)."""
@@ -307,30 +306,12 @@ class ModuleMembers:
         for param in named_params(init.node.params)[1:]:
             params[param.name.value] = reader.read(param.annotation.annotation) if param.annotation else None
         rebound = assigned_names(init.node)
-        pending = {}
-        for param in named_params(init.node.params)[1:]:
-            # torch types an attribute by the value stored: a parameter re-bound in the body does not say which; one
-            # without annotation, or annotated Optional or Union, holds what the builders pass (`passed`)
-            name, kind = param.name.value, params[param.name.value]
-            if name in rebound or kind is None or _holds_union(kind):
+        for name, kind in params.items():
+            # torch types an attribute by the value stored: a parameter re-bound in the body, or annotated Optional
+            # or Union (None or a value of the contained type, one of the members), does not say which
+            if name in rebound or (kind is not None and _holds_union(kind)):
                 params[name] = None
-                if name not in rebound:
-                    pending[name] = param
-        return InitScope(cls, imports, first_param_name(init.node), params, init, pending)
-
-    def _resolve(self, scope: InitScope, node: cst.BaseExpression) -> None:
-        """Type the parameters of `scope` that `node` reads and builders give (once; a cycle reads unknown)."""
-        names = [node.value] if isinstance(node, cst.Name) else [n.value for n in _names(node)]
-        for name in names:
-            param = scope.pending.pop(name, None)
-            if param is not None and len(self._resolving) < 8:
-                self._resolving.append(name)
-                try:
-                    scope.params[name] = passed_type(
-                        self.project, scope.init, param, lambda value: self.value(value, None),
-                        lambda value, cls, init: self.value(value, self._scope(cls, init) if cls else None))
-                finally:
-                    self._resolving.pop()
+        return InitScope(cls, imports, first_param_name(init.node), params)
 
     def value(self, node: cst.BaseExpression, scope: InitScope | None) -> Member:
         """The type torch infers for a Python value `__init__` computes (`_jit_try_infer_type`): of the value itself,
@@ -396,8 +377,6 @@ class ModuleMembers:
             base, exponent = self.value(node.left, scope), self.value(node.right, scope)
             if base == INT and exponent == INT:
                 return INT if isinstance(node.right, cst.Integer) else None
-        if scope is not None and scope.pending:
-            self._resolve(scope, node)
         if isinstance(node, cst.Name) and scope is not None and node.value in scope.params:
             return scope.params[node.value]
         if isinstance(node, cst.Call) and scope is not None:
@@ -558,17 +537,6 @@ def _self_elements(target: cst.Tuple | cst.List, self_name: str | None, found: s
             found.add(value.attr.value)
 
 
-def _names(node: cst.BaseExpression) -> list[cst.Name]:
-    found: list[cst.Name] = []
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.append(name)
-
-    walk(node, Names())
-    return found
-
-
 def _holds_union(kind: Type | None) -> bool:
     if kind is None:
         return False
@@ -589,3 +557,41 @@ def join_members(members: list[Member]) -> Member:
 
 
 _SEQUENTIAL_CLASSES = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
+_CONTAINER_CLASSES = frozenset({"torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.modules.container.ModuleList",
+                                "torch.nn.modules.container.Sequential"})
+
+
+def static_length(info: AttributeInfo) -> int | None:
+    """How many modules a ModuleList or Sequential attribute holds after `__init__`, when every assignment says so
+    plainly (`nn.ModuleList([a, b])`, `nn.ModuleList([Block() for _ in range(4)])`, `nn.Sequential(a, b)`) and
+    nothing adds to it."""
+    if info.filled_in_init or info.assigned_in - {"__init__"} or not info.init_values or info.registered:
+        return None
+    lengths = set()
+    for value in info.init_values:
+        node = value.node
+        if not isinstance(node, cst.Call) or value.imports.qualify(node.func) not in _CONTAINER_CLASSES:
+            return None
+        if any(argument.star or argument.keyword for argument in node.args):
+            return None
+        kind = value.imports.qualify(node.func).rsplit(".", 1)[-1]
+        if kind == "Sequential":
+            if len(node.args) == 1 and not isinstance(node.args[0].value, (cst.Call, cst.Name, cst.Attribute)):
+                return None
+            if any(not isinstance(argument.value, cst.Call) for argument in node.args):
+                return None  # a name may hold an OrderedDict, or a list to unpack
+            lengths.add(len(node.args))
+            continue
+        if len(node.args) != 1:
+            return None
+        items = node.args[0].value
+        if isinstance(items, cst.List) and all(isinstance(element, cst.Element) for element in items.elements):
+            lengths.add(len(items.elements))
+        elif (isinstance(items, cst.ListComp) and items.for_in.inner_for_in is None and not items.for_in.ifs
+              and isinstance(items.for_in.iter, cst.Call) and value.imports.qualify(items.for_in.iter.func)
+              == "builtins.range" and len(items.for_in.iter.args) == 1
+              and isinstance(items.for_in.iter.args[0].value, cst.Integer)):
+            lengths.add(int(items.for_in.iter.args[0].value.value))
+        else:
+            return None
+    return lengths.pop() if len(lengths) == 1 else None
