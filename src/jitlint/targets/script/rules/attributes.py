@@ -48,6 +48,9 @@ class AttributeSetOutsideInit(ScriptRule):
                                     f"(`{name}: List[int]`)")
             return
         for owner in owners:
+            method = ctx.project.find_method(owner, name)
+            if method is not None and (method.is_property or method.shadows is not None):
+                return  # a property: torch calls its setter (the typer checks the value), or has none
             if not self._only_set_in_compiled_code(owner, name, ctx):
                 return
         ctx.report(node.target, f"`self.{name}` is set here but never in `__init__`; TorchScript only knows the "

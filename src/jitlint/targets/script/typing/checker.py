@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.targets.script import schemas
-from jitlint.targets.script.typing.annotations import Reader, named_params
+from jitlint.targets.script.policy import is_property_setter
+from jitlint.targets.script.typing.annotations import Reader, named_params, signature
 from jitlint.targets.script.typing.binder import Condition, condition
 from jitlint.targets.script.typing.calls import Arg
 from jitlint.targets.script.typing.checkexpr import ExpressionChecker, Scope, Sugared, Value
@@ -783,6 +784,8 @@ class Checker:
             return
         name = target.attr.value
         project = self.scope.project
+        if self._set_property(target, name, value):
+            return
         current_values = []
         for cls in self.scope.owners:
             info = project.attributes(cls).get(name)
@@ -803,6 +806,30 @@ class Checker:
         elif current in (TENSOR, INT, FLOAT, BOOL, STR) and value in (TENSOR, INT, FLOAT, BOOL, STR) and (
                 subtype(value, current) is False):
             self._report(AttributeTypeChange(target, name, current, value))
+
+    def _set_property(self, target: cst.Attribute, name: str, value: Type) -> bool:
+        """`self.<name> = value` where the module class defines a property `name` (`SimpleValue::setAttr`): torch
+        calls its setter with the value (matched against the setter's parameter, "Expected a value of type ...
+        for argument"), or rejects a property without setter ("Tried to set read-only attribute")."""
+        project = self.scope.project
+        methods = [project.find_method(cls, name) for cls in self.scope.owners]
+        if not methods or any(m is None or not (m.is_property or is_property_setter(m)) for m in methods):
+            return False
+        if len({id(m.node) for m in methods}) != 1:
+            return True
+        method, cls = methods[0], self.scope.owners[0]
+        if method.is_property:
+            self._report(ClassProblem(target, cls.name, "read-only", name))
+            return True
+        found = signature(method.node, method.module.imports, project, True)
+        if found.varargs or len(found.params) != 1:
+            return True
+        params = [(p.name, p.type, p.default is not None, p.keyword_only) for p in found.params]
+        overload = schemas.declared_overload(method.display_name, params, found.returns if found.declared_return
+                                             else None)
+        self.exprs._matched(target, method.display_name, (overload,), [Arg(None, value)], None,
+                            project_function=method)
+        return True
 
     def _set_object_attribute(self, target: cst.Attribute, owner: Type, frame: Frame) -> None:
         """`obj.x = value` (`SimpleValue::setAttr`): only a class instance takes attributes; a property needs a

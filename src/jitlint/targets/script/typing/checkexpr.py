@@ -47,7 +47,7 @@ from jitlint.targets.script.typing.frontend_names import (
 )
 from jitlint.targets.script.typing.modules import Failed, ModuleMembers, Submodule, join_members, torch_module_attribute
 from jitlint.targets.script.typing.results import (
-    AnnotateMismatch, AttributeUnconvertible, CallArgument, ClassProblem, DictKeyProblem, UnionCandidates, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
+    AnnotateMismatch, AttributeUnconvertible, SugaredReassign, CallArgument, ClassProblem, DictKeyProblem, UnionCandidates, HasattrSubject, HintMismatch, IdOfValue, MethodAsValue, NoAttribute, NoMatchingCall, NotCallable, NotIterable,
     NotSubscriptable, RangeArguments, Result, SpecialFormArguments, TensorIndex, StarredList, SugaredMisuse, TernaryMismatch, TolistBadHint, TolistWithoutHint,
     TupleMisuse, TupleOfList, UnwrapNone, VariableTypeChange)
 from jitlint.targets.script.typing.types import (
@@ -479,6 +479,8 @@ class ExpressionChecker:
         values: list = []
         for owner in owners:
             method = project.find_method(owner, name)
+            while method is not None and method.shadows is not None and not method.is_property:
+                method = method.shadows  # a property's setter (or deleter): its getter is read
             if method is not None and method.node is not None:
                 if method.is_property:
                     values.append(self.scope.returns_of(method, owner))
@@ -1540,16 +1542,33 @@ class ExpressionChecker:
         while clause is not None:
             iterable = self.expr(clause.iter, inner)
             element = self.element_of(iterable, clause.iter)
-            target = clause.target
-            if isinstance(target, cst.Name) and isinstance(env.get(target.value), Type) and isinstance(
-                    element, Type) and subtype(element, env[target.value]) is False:
-                # the loop of a comprehension is a block of the function: its variable keeps an outer one's type
-                self.report(VariableTypeChange(target, target.value, env[target.value], element))
+            self._outer_variables(clause.target, element, env)
             self.bind_target(clause.target, element, inner)
             for condition_if in clause.ifs:
                 self.expr(condition_if.test, inner)
             clause = clause.inner_for_in
         return inner
+
+    def _outer_variables(self, target: cst.BaseExpression, element: Value, env: dict) -> None:
+        """The loop of a comprehension is a block of the function: a variable it binds keeps an outer one's type
+        (each name of an unpacked target too)."""
+        if isinstance(target, cst.Name) and target.value in env and (
+                isinstance(env[target.value], Sugared) or isinstance(element, Sugared)):
+            # only first-class values are re-bound in an inner block ("Cannot re-assign ...")
+            previous = env[target.value]
+            if isinstance(previous, (Sugared, Type)) and isinstance(element, (Sugared, Type)):
+                self.report(SugaredReassign(
+                    target, target.value, previous.kind if isinstance(previous, Sugared) else None,
+                    element.kind if isinstance(element, Sugared) else None,
+                    previous if isinstance(previous, Type) else None, element if isinstance(element, Type) else None))
+        elif isinstance(target, cst.Name) and isinstance(env.get(target.value), Type) and isinstance(
+                element, Type) and subtype(convert(element, env[target.value]), env[target.value]) is False:
+            self.report(VariableTypeChange(target, target.value, env[target.value], element))
+        elif isinstance(target, (cst.Tuple, cst.List)) and isinstance(element, Type) and element.name == "Tuple" and (
+                len(element.args) == len(target.elements)) and all(
+                    isinstance(item, cst.Element) for item in target.elements):
+            for item, kind in zip(target.elements, element.args):
+                self._outer_variables(item.value, kind, env)
 
     def bind_target(self, target: cst.BaseExpression, value: Value, env: dict) -> None:
         """Bind the names of a loop or comprehension target to the parts of `value`."""
