@@ -93,7 +93,7 @@ def measure(name: str, command: list[str], cwd: Path, lines: int, output: Path |
     }
 
 
-# A cold run through the command line (no cache, the default jobs) that also writes what the run measured of
+# A run through the command line (`check` and the arguments after the file's name) that also writes what the run measured of
 # itself (`LintRun.stats`: CPU seconds by phase and by process, each file's cost, what each process parsed with
 # LibCST) and the CPU seconds of this process and of its children, to the JSON file named first.
 RUN_WITH_STATS = """
@@ -104,7 +104,7 @@ real = engine.lint_run
 engine.lint_run = lambda *a, **k: runs.append(real(*a, **k)) or runs[-1]
 start = time.perf_counter()
 try:
-    cli.main(["check", "--no-cache", "--exit-zero", "--output-format", "concise", *sys.argv[2:]], standalone_mode=False)
+    cli.main(["check", *sys.argv[2:]], standalone_mode=False)
 except SystemExit:
     pass
 wall = time.perf_counter() - start
@@ -398,7 +398,6 @@ def scale(args) -> None:
     added_name = "jitlint after adding a file nothing imports"
     deleted_name = "jitlint after deleting that file"
     single_name = "jitlint cold in one process (-j1, no cache)"
-    stats_name = "jitlint cold (no cache), measuring itself"
     outputs = {name: workdir / f"scale-{name}.txt" for name in ("cold", "single", "warm", "edit", "code", "undo",
                                                                  "added", "deleted")}
     build = cache_build()
@@ -409,21 +408,48 @@ def scale(args) -> None:
         same_build(build, name)
         return result
 
-    results = [
-        measure("parse-only floor (libcst.parse_module, 1 process)", [sys.executable, "-c", PARSE_FLOOR,
-                *map(str, files)], tree, lines),
-        cached(cold_name, "cold"),
-        # The work of a cold run with each file parsed once and nothing repeated across processes: its CPU time
-        # over the cores bounds from below what any split of the run across them can reach.
-        measure(single_name, [*jitlint, "--no-cache", "-j1", "transformers"], tree, lines, outputs["single"]),
-    ]
+    floor_name = "parse-only floor (libcst.parse_module, 1 process)"
+    stats_file = workdir / "scale-stats.json"
+    partial = json_path.with_name(json_path.stem + "-partial.json")
+    shown: list[dict] = []
+    relinted: dict[str, int] = {}
+    results: list[dict] = []
+
+    def show(figure: str, value, target=None) -> None:
+        """Print one figure as soon as it is measured (and keep every one so far in the partial JSON): a run
+        stopped before the end still says what it measured."""
+        met = None if target is None or value is None else value <= target
+        shown.append({"figure": figure, "value": value, "target": target, "met": met})
+        print(f"FIGURE | {figure} | {value} | {'-' if target is None else f'≤ {target}'} | "
+              f"{'-' if met is None else 'met' if met else 'NOT met'} |", flush=True)
+        partial.write_text(json.dumps({"commit": measured, "results": results, "figures": shown,
+                                       "files_linted_again": relinted}, indent=2) + "\n")
+
+    # The figures of the issue first, the longest run (one process) last.
+    results.append(measure(floor_name, [sys.executable, "-c", PARSE_FLOOR, *map(str, files)], tree, lines))
+    floor, floor_cpu = results[0]["wall_s"], results[0]["cpu_s"]
+    show("parse-only floor (CPU s)", floor_cpu)
+    # The cold run (empty cache, filling it) measures itself: serial share, predicted wall by cores, parses.
+    same_build(build, cold_name)
+    results.append(measure(cold_name, [sys.executable, "-c", RUN_WITH_STATS, str(stats_file), "--exit-zero",
+                                       "--output-format", "concise", "--cache-dir", str(cache), "transformers"],
+                           tree, lines, outputs["cold"]))
+    same_build(build, cold_name)
+    cold = results[-1]["wall_s"]
+    figures = pipeline_figures(json.loads(stats_file.read_text()), len(files))
+    show("cold run: total CPU (s)", figures["total_cpu_s"])
+    show("serial CPU (the parent process) / the cold run's total CPU", figures["serial_share"], 0.05)
+    show("the cold run's total CPU / parse-only floor (CPU)", round(figures["total_cpu_s"] / floor_cpu, 3), 1.5)
+    for n in (4, 8, 16):
+        show(f"predicted wall on {n} cores / parse-only floor (CPU)",
+             round(figures["predicted_wall_s"][n] / floor_cpu, 3), 0.25 if n == 16 else None)
+    show("LibCST parses of one file in a cold run, most (all processes)", figures["parses_per_file_max"], 1)
+    show("jitlint cold / parse-only floor (wall)", round(cold / floor, 3), 0.7)
+    show("cold run: largest process (MB)", results[-1]["peak_mb"], 600)
     before = run_generation(cache)
     results.append(cached("jitlint warm (cache full)", "warm"))
-    relinted = {"warm": linted_again(cache, before)}
-    stats_file = workdir / "scale-stats.json"
-    results.append(measure(stats_name, [sys.executable, "-c", RUN_WITH_STATS, str(stats_file), "transformers"], tree,
-                           lines))
-    figures = pipeline_figures(json.loads(stats_file.read_text()), len(files))
+    relinted["warm"] = linted_again(cache, before)
+    show("warm / cold (wall)", round(results[-1]["wall_s"] / cold, 3))
     original = edited.read_bytes()
     # A comment at the end changes no finding: the run after the edit must print what the cold run printed.
     edited.write_bytes(original + b"# a comment appended by bench/speed.py\n")
@@ -433,6 +459,11 @@ def scale(args) -> None:
     finally:
         edited.write_bytes(original)
     relinted["comment"] = linted_again(cache, before)
+    show("one-file edit / jitlint cold (wall)", round(results[-1]["wall_s"] / cold, 3), 0.02)
+    show("(on a shared machine) one-file edit / jitlint cold (CPU)",
+         round(results[-1]["cpu_s"] / results[1]["cpu_s"], 3), 0.02)
+    editor = editor_latency(tree, EDITED)
+    show("editor: change to diagnostics, median (s, debounce included)", editor["change_median_s"], 0.3)
     # A code edit inside a function body (RMSNorm.forward, compiled code; it changes no finding), then the edit
     # undone: each run lints the edited file, the files that read it and those whose records it changes; after the
     # undo the output must again be the cold run's.
@@ -445,6 +476,7 @@ def scale(args) -> None:
         relinted["code"] = linted_again(cache, before)
     finally:
         edited.write_bytes(original)
+    show("code edit in a body / jitlint cold (wall)", round(results[-1]["wall_s"] / cold, 3))
     before = run_generation(cache)
     results.append(cached(undo_name, "undo"))
     relinted["undo"] = linted_again(cache, before)
@@ -461,21 +493,21 @@ def scale(args) -> None:
     before = run_generation(cache)
     results.append(cached(deleted_name, "deleted"))
     relinted["deleted"] = linted_again(cache, before)
+    # The work of a cold run with each file parsed once and nothing repeated across processes: its CPU time
+    # over the cores bounds from below what any split of the run across them can reach.
+    results.append(measure(single_name, [*jitlint, "--no-cache", "-j1", "transformers"], tree, lines,
+                           outputs["single"]))
+    show("one-process cold / parse-only floor (CPU): the work itself", round(results[-1]["cpu_s"] / floor_cpu, 3))
     same_output = outputs["cold"].read_bytes() == outputs["warm"].read_bytes() == outputs["edit"].read_bytes()
     single_same = outputs["cold"].read_bytes() == outputs["single"].read_bytes()
     code_same = (outputs["cold"].read_bytes() == outputs["code"].read_bytes() == outputs["undo"].read_bytes()
                  == outputs["deleted"].read_bytes())
-    editor = editor_latency(tree, EDITED)
     by_name = {result["name"]: result for result in results}
-    floor = by_name["parse-only floor (libcst.parse_module, 1 process)"]["wall_s"]
-    cold = by_name[cold_name]["wall_s"]
     peak = max(result["peak_mb"] for result in results  # (the target is stated with the default jobs)
                if result["name"].startswith("jitlint") and result["name"] != single_name)
-    floor_cpu = by_name["parse-only floor (libcst.parse_module, 1 process)"]["cpu_s"]
     def cpu(name: str) -> float:
         return by_name[name]["cpu_s"]
 
-    floor_name = "parse-only floor (libcst.parse_module, 1 process)"
     cores = os.cpu_count() or 1
     targets = [
         ("serial CPU (the parent process) / the cold run's total CPU", figures["serial_share"], 0.05),

@@ -8,7 +8,7 @@ import pytest
 
 from jitlint import positions as positions_module
 from jitlint.layout import parse_module
-from jitlint.positions import _libcst_positions, positions
+from jitlint.positions import StatementPositions, _libcst_positions, positions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -81,3 +81,87 @@ def test_the_provider_of_libcst_is_what_it_compares_with():
     finally:
         positions_module._State = real
     assert dict(positions(tree)) == dict(_libcst_positions(tree))
+
+
+def _per_statement_agrees(text: str, first_lines, order_seed: int = 0) -> StatementPositions:
+    import random
+
+    from jitlint.layout import is_shared
+
+    tree = parse_module(text)
+    whole = positions(tree)
+    lazy = StatementPositions(tree, text, first_lines)
+    nodes = [node for node in whole if not is_shared(node) and node is not tree]
+    random.Random(order_seed).shuffle(nodes)
+    for node in nodes:
+        assert lazy[node] == whole[node], (type(node).__name__, whole[node])
+    return lazy
+
+
+STATEMENTS = textwrap.dedent('''\
+    """Doc."""
+    # a comment before the imports
+
+    import torch
+    from torch import nn
+
+
+    @decorator(1,
+               2)
+    # between the decorator and the def
+    def f(x):  # trailing
+        return x; y = 1
+
+
+    class C(nn.Module):
+        def forward(self, x):
+            if x:
+                return x
+            # a comment at the end of the block
+
+    x = 1; y = 2
+    if x:
+        z = 3
+    ''')
+
+
+def test_positions_one_statement_at_a_time_are_those_of_the_whole_module():
+    from jitlint.linting import statement_lines
+
+    lazy = _per_statement_agrees(STATEMENTS, statement_lines(STATEMENTS))
+    assert not lazy.whole  # (each statement on its own: the lines were right)
+    for name in sorted(AWKWARD):
+        _per_statement_agrees(AWKWARD[name], statement_lines(AWKWARD[name]))
+    for path in sorted((ROOT / "src" / "jitlint").glob("*.py"))[:20]:
+        text = path.read_text(encoding="utf-8")
+        _per_statement_agrees(text, statement_lines(text), order_seed=len(text))
+
+
+def test_wrong_statement_lines_compute_the_whole_module():
+    from jitlint.linting import statement_lines
+
+    lines = list(statement_lines(STATEMENTS))
+    lines[3] += 1  # the decorated function said to start a line later
+    tree = parse_module(STATEMENTS)
+    lazy = StatementPositions(tree, STATEMENTS, lines)
+    function = tree.body[3]
+    assert lazy[function.body] == positions(tree)[function.body]
+    assert lazy.whole
+    assert StatementPositions(tree, STATEMENTS, None).whole
+
+
+def test_a_range_bound_to_a_shared_node_computes_the_whole_module():
+    """`from m import (a, b)` ends where its shared `)` was first generated in the module (here in the first
+    import): not known from the statement alone."""
+    from jitlint.linting import statement_lines
+
+    text = "from n import (c)\nprint(1)\nfrom m import (a,\n    b)\nx = 1\n"
+    tree = parse_module(text)
+    whole = positions(tree)
+    lazy = StatementPositions(tree, text, statement_lines(text))
+    assert lazy[tree.body[2]] == whole[tree.body[2]]
+    assert lazy.whole
+    lazy = StatementPositions(tree, text, statement_lines(text))
+    assert lazy[tree.body[3]] == whole[tree.body[3]]
+    assert not lazy.whole
+    _per_statement_agrees(text, statement_lines(text))

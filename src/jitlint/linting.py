@@ -18,7 +18,7 @@ from jitlint.facts import FactStore
 from jitlint.finding import Edit, Finding, FindingContext, Fix, Location
 from jitlint.located import Where, to_finding
 from jitlint.noqa import Suppressions, directives, removal
-from jitlint.positions import positions as positions_of
+from jitlint.positions import StatementPositions
 from jitlint.rules import RULES_BY_CODE
 from jitlint.rules.base import RawFinding, Rule, RuleContext
 from jitlint.source import SourceError
@@ -194,10 +194,13 @@ def _internal_error(source, what: str) -> Finding:
 UNUSED_NOQA = "JIT900"
 
 
-def lint_module(source, module, project, maps, rules, config, unused_noqa: bool = False) -> list[Finding]:
-    """The findings of one file. `unused_noqa`: also report the `# noqa` codes that suppressed nothing (JIT900)."""
+def lint_module(source, module, project, maps, rules, config, unused_noqa: bool = False,
+                first_lines: tuple[int, ...] | None = None) -> list[Finding]:
+    """The findings of one file. `unused_noqa`: also report the `# noqa` codes that suppressed nothing (JIT900).
+    `first_lines`: where each top-level statement starts (`Summary.lines`), if known (else read with `ast` when the
+    file has findings)."""
     try:
-        findings, failed = _lint_module(source, module, project, maps, rules, config, unused_noqa)
+        findings, failed = _lint_module(source, module, project, maps, rules, config, unused_noqa, first_lines)
     except RecursionError:
         return [SourceError(source.path, source.display_name, "JIT001", "cannot analyze: nested too deeply").finding()]
     except Exception as error:
@@ -206,7 +209,8 @@ def lint_module(source, module, project, maps, rules, config, unused_noqa: bool 
                        for code, what in sorted(failed.items())]
 
 
-def _lint_module(source, module, project, maps, rules, config, unused_noqa=False) -> tuple[list[Finding], dict[str, str]]:
+def _lint_module(source, module, project, maps, rules, config, unused_noqa=False,
+                 first_lines=None) -> tuple[list[Finding], dict[str, str]]:
     raws: list[RawFinding] = []
     failed: dict[str, str] = {}
     targets = frozenset(rule.target for rule in rules if rule.target is not None)
@@ -238,7 +242,9 @@ def _lint_module(source, module, project, maps, rules, config, unused_noqa=False
     suppressions = Suppressions(source.text, ignore=ignore_noqa)
     if not raws:
         return _unused_noqa(source, suppressions, config), failed
-    positions = positions_of(source.tree)
+    # positions only for the top-level statements that hold findings (and what else a finding's place reads)
+    positions = StatementPositions(source.tree, source.text, first_lines or statement_lines(source.text))
+    positions.prepare(*(raw.top for raw in raws))
     per_file_ignored = config.ignored_for(source.path)
     results = []
     seen = set()
@@ -262,6 +268,22 @@ def _lint_module(source, module, project, maps, rules, config, unused_noqa=False
     if check_noqa:
         results.extend(_unused_noqa(source, suppressions, config))
     return results, failed
+
+
+def statement_lines(text: str) -> tuple[int, ...] | None:
+    """Where each top-level statement of `text` starts (`summaries.statement_lines`), read with `ast`; None if it
+    cannot read it."""
+    import ast
+    import warnings
+
+    from jitlint.summaries import statement_lines as lines_of
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return lines_of(ast.parse(text))
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
 
 
 def _unused_noqa(source, suppressions: Suppressions, config) -> list[Finding]:

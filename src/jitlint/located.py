@@ -47,17 +47,29 @@ class Where:
         self.scopes: list[tuple[int, int, str]] | None = None
         self.tree = tree
         self.statements: dict[int, str] = {}
+        self.statement_scopes: dict[int, list[tuple[int, int, str]]] = {}  # per top-level statement
 
     def _offset(self, position) -> int:
         return self.line_starts[min(position.line - 1, len(self.line_starts) - 1)] + position.column
 
     def scope(self, row: int) -> str:
-        if self.scopes is None:
-            self.scopes = []
-            self._collect(self.tree.body, "")
+        around = getattr(self.positions, "around", None)  # (positions computed per statement: those around `row`)
+        if around is not None:
+            scopes = []
+            for statement in around(row):
+                if id(statement) not in self.statement_scopes:
+                    self.scopes = []
+                    self._collect([statement], "")
+                    self.statement_scopes[id(statement)] = self.scopes
+                scopes.extend(self.statement_scopes[id(statement)])
+        else:
+            if self.scopes is None:
+                self.scopes = []
+                self._collect(self.tree.body, "")
+            scopes = self.scopes
         best = ""
         best_start = -1
-        for start, end, name in self.scopes:
+        for start, end, name in scopes:
             if start <= row <= end and start > best_start:
                 best, best_start = name, start
         return best
@@ -103,9 +115,12 @@ class Where:
             return fallback
         start, end = (target.start.line, target.start.column), (target.end.line, target.end.column)
         current, best = self.tree, None
+        top = getattr(self.positions, "top", None)  # (positions computed per statement: the one holding `node`)
+        holder = top(node) if top is not None else None
         while True:
             inner = None
-            for child in children(current):  # no layout node holds a finding (and shared ones have no position)
+            # no layout node holds a finding (and shared ones have no position); top-level statements do not overlap
+            for child in [holder] if current is self.tree and holder is not None else children(current):
                 span = self.positions.get(child)
                 if span is None:
                     continue

@@ -367,7 +367,7 @@ class Worker:
                 job.tell("lint", done, len(modules))
             file_started = time.process_time()
             file_findings = lint_module(source, by_path[key], self.project, self.maps, job.rules, job.config,
-                                        unused_noqa)
+                                        unused_noqa, getattr(self.by_key.get(key), "lines", None))
             self.costs[str(source.path)] = self.costs.get(str(source.path), 0.0) + time.process_time() - file_started
             if send is not None:
                 if file_findings:

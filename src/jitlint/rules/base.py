@@ -198,6 +198,7 @@ class RawFinding:
     fix: PendingFix | None = None
     statement: cst.CSTNode | None = None  # the smallest enclosing statement
     function: "CapturedFunction | None" = None
+    top: cst.CSTNode | None = None  # the top-level statement being walked when it was reported (where it likely is)
 
     def __post_init__(self) -> None:
         if layout.is_shared(self.node):  # it has no position of its own: report the node that holds it instead
@@ -248,7 +249,8 @@ class RuleContext:
                 raise TypeError(f"{rule.code} reports a fix but declares `fix = None`")
             fix.applicability = rule.fix
         statement = self.enclosing(cst.SimpleStatementLine, cst.BaseCompoundStatement)
-        self.findings.append(RawFinding(self._rule, node, text, fix, statement, self.function))
+        top = self.ancestors[1] if len(self.ancestors) > 1 else None
+        self.findings.append(RawFinding(self._rule, node, text, fix, statement, self.function, top))
 
     def code(self, node: cst.CSTNode) -> str:
         """Source text for a (new or existing) node, as LibCST prints it."""

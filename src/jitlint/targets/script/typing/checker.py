@@ -786,15 +786,22 @@ class Checker:
         project = self.scope.project
         if self._set_property(target, name, value):
             return
-        current_values = []
-        for cls in self.scope.owners:
-            info = project.attributes(cls).get(name)
-            if info is None or info.annotation is not None:
-                return
-            current_values.append(self.scope.members.member(cls, name))
-        if not current_values or len(set(map(_hashable, current_values))) != 1:
+        if not (value == NONE or value in (TENSOR, INT, FLOAT, BOOL, STR) or (
+                value.name == "Optional" and (not value.args or value.args[0] in (TENSOR, INT, FLOAT, BOOL, STR)))):
+            return  # no attribute type makes storing this value an error below: nothing to type per class
+        owners = self.scope.owners
+        # every class first (its attributes are at hand), then each class's member until two differ: a method of
+        # a library's base class is compiled for each of thousands of subclasses, each typed on its own
+        if not owners or any((info := project.attributes(cls).get(name)) is None or info.annotation is not None
+                             for cls in owners):
             return
-        current = current_values[0]
+        current = None
+        for number, cls in enumerate(owners):
+            member = self.scope.members.member(cls, name)
+            if number == 0:
+                current = member
+            elif _hashable(member) != _hashable(current):
+                return
         if not isinstance(current, Type):
             return
         if value == NONE:  # None for an int, float, bool or str attribute (not Optional: torch typed the value)
