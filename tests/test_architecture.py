@@ -55,7 +55,7 @@ LARGEST_MODULES = {
     "cli.py": 761,
     "targets/fx/rules/edits.py": 729,
     "pipeline.py": 650,
-    "cache.py": 683,
+    "cache.py": 685,
     "targets/script/rules/types.py": 701,
 }
 NEW_MODULE_CAP = 600  # any module not in the table above

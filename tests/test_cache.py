@@ -1500,3 +1500,27 @@ def test_shares_hold_every_file_once_in_the_run_order(tmp_path):
     assert sorted(path for share in shares for path in share) == files
     assert all(share == sorted(share) for share in shares)  # in the run's order
     assert all(shares) and abs(len(shares[0]) - len(shares[1])) <= 2
+
+
+def test_a_comment_re_lints_only_that_file_where_a_property_has_a_setter(tmp_path, monkeypatch):
+    """A property with a setter is compiled through both accessors; the getter's address carries a fifth element
+    (how far back it is from the setter). The cache must read such records as its own: a comment in one file of
+    the project lints that file alone, not the whole project again."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "base.py").write_text(
+        "import torch.nn as nn\n\n\nclass Base(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self._scale = 2\n\n    @property\n    def scale(self) -> int:\n        return self._scale\n\n"
+        "    @scale.setter\n    def scale(self, value: int) -> None:\n        self._scale = value\n")
+    (tmp_path / "pkg" / "net.py").write_text(
+        "import torch\nfrom pkg.base import Base\n\n\nclass Net(Base):\n    def forward(self, x):\n"
+        "        return x.numpy() * self.scale\n")
+    first = _same_as_cold("pkg", cwd=tmp_path)
+    assert "net.py:7:16: JIT401" in first, first
+    calls = _watch(monkeypatch)
+    net = tmp_path / "pkg" / "net.py"
+    net.write_text(net.read_text() + "# a comment\n")
+    assert check("pkg", cwd=tmp_path)[1] == first
+    assert calls == [("share", ["net.py"])], calls

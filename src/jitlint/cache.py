@@ -571,7 +571,9 @@ class SharedRows:
         return record
 
 
-def _is_address(value, size: int) -> bool:
+def _is_address(value, size: int) -> bool:  # a function's may end with a getter's depth (methods.function_address)
+    if size == 4 and isinstance(value, list) and len(value) == 5 and type(value[4]) is int and value[4] > 0:
+        value = value[:4]
     return isinstance(value, list) and len(value) == size and all(
         part is None or isinstance(part, str) for part in value)
 
