@@ -441,16 +441,131 @@ def _pretrainedmodels(name: str):
     return model, lambda: (torch.rand(1, *size),)
 
 
+# Three more (`/work/corpus/more`, never used for compile before), configurations written from each library's
+# documentation before any run: torchaudio 2.9.1 (its models; the package copied without its C++ libraries, which
+# were built for another torch and which none of these forwards calls), lightly 1.6.0 (projection heads and losses,
+# the modules a self-supervised training step compiles) and peft 0.21.2 (adapters on tiny transformers models).
+TORCHAUDIO = ["Wav2Letter", "DeepSpeech", "ConvTasNet", "Conformer", "Emformer", "Wav2Vec2", "Wav2Vec2_lengths",
+              "Tacotron2", "WaveRNN", "HDemucs"]
+LIGHTLY = ["SimCLRProjectionHead", "SwaVPrototypes", "DINOProjectionHead", "NTXentLoss", "NTXentLoss_memory_bank",
+           "BarlowTwinsLoss", "VICRegLoss", "DCLLoss", "SwaVLoss", "DINOLoss", "TiCoLoss", "MMCRLoss", "KoLeoLoss",
+           "MSNLoss", "NegativeCosineSimilarity", "NNMemoryBankModule"]
+PEFT = ["bert_lora", "llama_lora", "llama_ia3", "bert_prefix", "llama_adalora"]
+
+
+def _torchaudio(name: str):
+    import torch
+    import torchaudio.models as tm
+
+    if name == "Wav2Letter":
+        return tm.Wav2Letter(num_classes=20, input_type="waveform"), lambda: (torch.rand(1, 1, 4000),)
+    if name == "DeepSpeech":
+        return tm.DeepSpeech(n_feature=40, n_hidden=64, n_class=20), lambda: (torch.rand(1, 1, 12, 40),)
+    if name == "ConvTasNet":
+        model = tm.ConvTasNet(num_sources=2, enc_kernel_size=16, enc_num_feats=32, msk_kernel_size=3, msk_num_feats=16,
+                              msk_num_hidden_feats=32, msk_num_layers=2, msk_num_stacks=1)
+        return model, lambda: (torch.rand(1, 1, 800),)
+    if name == "Conformer":
+        model = tm.Conformer(input_dim=32, num_heads=4, ffn_dim=64, num_layers=2, depthwise_conv_kernel_size=7)
+        return model, lambda: (torch.rand(2, 20, 32), torch.tensor([20, 15]))
+    if name == "Emformer":
+        model = tm.Emformer(input_dim=32, num_heads=4, ffn_dim=64, num_layers=2, segment_length=4,
+                            right_context_length=1)
+        return model, lambda: (torch.rand(2, 21, 32), torch.tensor([20, 16]))
+    if name.startswith("Wav2Vec2"):
+        model = tm.wav2vec2_model(
+            extractor_mode="group_norm", extractor_conv_layer_config=[(32, 10, 5), (32, 3, 2), (32, 2, 2)],
+            extractor_conv_bias=False, encoder_embed_dim=64, encoder_projection_dropout=0.0,
+            encoder_pos_conv_kernel=16, encoder_pos_conv_groups=4, encoder_num_layers=2, encoder_num_heads=4,
+            encoder_attention_dropout=0.0, encoder_ff_interm_features=128, encoder_ff_interm_dropout=0.0,
+            encoder_dropout=0.0, encoder_layer_norm_first=False, encoder_layer_drop=0.0, aux_num_out=20)
+        if name.endswith("_lengths"):
+            return model, lambda: (torch.rand(2, 1600), torch.tensor([1600, 1200]))
+        return model, lambda: (torch.rand(1, 1600),)
+    if name == "Tacotron2":
+        model = tm.Tacotron2(n_mels=16, n_symbol=20, symbol_embedding_dim=32, encoder_embedding_dim=32,
+                             decoder_rnn_dim=32, attention_rnn_dim=32, attention_hidden_dim=16, prenet_dim=16,
+                             postnet_embedding_dim=16, attention_location_n_filter=4, decoder_max_step=20)
+        return model, lambda: (torch.randint(0, 20, (2, 6)), torch.tensor([6, 4]), torch.rand(2, 16, 8),
+                               torch.tensor([8, 6]))
+    if name == "WaveRNN":
+        model = tm.WaveRNN(upsample_scales=[2, 2], n_classes=16, hop_length=4, n_res_block=1, n_rnn=16, n_fc=16,
+                           n_freq=8, n_hidden=8, n_output=8)
+        return model, lambda: (torch.rand(1, 1, 4 * 6), torch.rand(1, 1, 8, 10))
+    if name == "HDemucs":
+        model = tm.HDemucs(sources=["a", "b"], audio_channels=1, channels=8, nfft=1024, depth=4)
+        return model, lambda: (torch.rand(1, 1, 4096),)
+    raise KeyError(name)
+
+
+def _lightly(name: str):
+    import torch
+    from lightly import loss
+    from lightly.models import modules
+
+    pair = lambda: (torch.rand(8, 16), torch.rand(8, 16))  # noqa: E731
+    if name == "SimCLRProjectionHead":
+        return modules.SimCLRProjectionHead(32, 32, 16), lambda: (torch.rand(8, 32),)
+    if name == "SwaVPrototypes":
+        return modules.SwaVPrototypes(16, n_prototypes=8), lambda: (torch.rand(8, 16),)
+    if name == "DINOProjectionHead":
+        return modules.DINOProjectionHead(32, 32, 16, 16), lambda: (torch.rand(8, 32),)
+    if name == "NTXentLoss_memory_bank":
+        return loss.NTXentLoss(memory_bank_size=(32, 16)), pair
+    if name == "SwaVLoss":
+        return loss.SwaVLoss(), lambda: ([torch.rand(8, 8), torch.rand(8, 8)], [torch.rand(8, 8)])
+    if name == "DINOLoss":
+        return loss.DINOLoss(output_dim=16), lambda: ([torch.rand(8, 16)], [torch.rand(8, 16), torch.rand(8, 16)])
+    if name == "KoLeoLoss":
+        return loss.KoLeoLoss(), lambda: (torch.rand(8, 16),)
+    if name == "MSNLoss":
+        return loss.MSNLoss(), lambda: (torch.rand(8, 16), torch.rand(4, 16), torch.rand(6, 16))
+    if name == "MMCRLoss":
+        return loss.MMCRLoss(), lambda: (torch.rand(8, 16, 4), torch.rand(8, 16, 4))
+    if name == "NNMemoryBankModule":
+        return modules.NNMemoryBankModule(size=(32, 16)), lambda: (torch.rand(8, 16),)
+    return getattr(loss, name)(), pair
+
+
+def _peft(name: str):
+    import peft
+    import torch
+    import transformers as tf
+
+    family, _, method = name.partition("_")
+    if family == "bert":
+        config = tf.BertConfig(vocab_size=64, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                               intermediate_size=64, max_position_embeddings=32)
+        base, targets, task = tf.BertForSequenceClassification(config), ["query", "value"], "SEQ_CLS"
+    else:
+        config = tf.LlamaConfig(vocab_size=64, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                                num_key_value_heads=2, intermediate_size=64, max_position_embeddings=32)
+        base, targets, task = tf.LlamaForCausalLM(config), ["q_proj", "v_proj"], "CAUSAL_LM"
+    if method == "lora":
+        adapter = peft.LoraConfig(r=4, lora_alpha=8, target_modules=targets, task_type=task)
+    elif method == "ia3":
+        adapter = peft.IA3Config(target_modules=targets + ["down_proj"], feedforward_modules=["down_proj"],
+                                 task_type=task)
+    elif method == "prefix":
+        adapter = peft.PrefixTuningConfig(num_virtual_tokens=4, task_type=task)
+    else:
+        adapter = peft.AdaLoraConfig(init_r=4, target_r=2, target_modules=targets, total_step=10, task_type=task)
+    model = peft.get_peft_model(base, adapter)
+    return model, lambda: (torch.randint(0, 64, (1, 8)),)
+
+
 BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers,
             "efficientnet_pytorch": _efficientnet, "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv,
             "perceiver_pytorch": _perceiver, "x_transformers": _x_transformers, "whisper": _whisper,
             "denoising_diffusion_pytorch": _ddpm, "torchdiffeq": _torchdiffeq, "facenet_pytorch": _facenet,
-            "encodec": _encodec, "pretrainedmodels": _pretrainedmodels}
+            "encodec": _encodec, "pretrainedmodels": _pretrainedmodels, "torchaudio": _torchaudio,
+            "lightly": _lightly, "peft": _peft}
 MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS,
           "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH), "pytorchcv": PYTORCHCV,
           "perceiver_pytorch": list(PERCEIVER), "x_transformers": list(X_TRANSFORMERS), "whisper": list(WHISPER),
           "denoising_diffusion_pytorch": DDPM, "torchdiffeq": TORCHDIFFEQ, "facenet_pytorch": FACENET,
-          "encodec": ENCODEC, "pretrainedmodels": PRETRAINEDMODELS}
+          "encodec": ENCODEC, "pretrainedmodels": PRETRAINEDMODELS, "torchaudio": TORCHAUDIO, "lightly": LIGHTLY,
+          "peft": PEFT}
 
 
 def _executed(model, args, package: str) -> set[tuple[str, int]]:
