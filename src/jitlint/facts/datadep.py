@@ -18,22 +18,19 @@ The kinds of value (strings, None when nothing is known):
 
 - "tensor": a Tensor (a parameter annotated `Tensor` or, TorchScript-style, an unannotated `forward` parameter; a
   torch function's result; a tensor method's result; arithmetic with a tensor);
-- "mask": a boolean tensor made by a comparison (`x > 0`): indexing with it gives a data-dependent shape;
+- "mask": a boolean tensor (`x > 0`, one made with `dtype=torch.bool`): indexing with it gives a data-dependent shape;
 - "ddtensor": a tensor whose *shape* depends on data (`x[mask]`, `nonzero`, `unique`, `nms`): its sizes are data;
 - "tensors": a sequence of tensors (`split`, `chunk`, `unbind`, `List[Tensor]`): its items are tensors, its
   truth value and length are not data; "ddtensors": the same of data-dependent size (`torch.where(cond)`);
 - "data": a Python number or bool computed from tensor data (`.item()`, a size of a "ddtensor" where the policy
-  says so, arithmetic on data);
-- "datalist": `.tolist()` (its items are data);
-- "shape": `x.shape` / `x.size()` of a tensor; "ddshape": the same of a "ddtensor" (its items are what the
-  policy's `size` says of a "ddtensor");
+  says so, arithmetic on data); "datalist": `.tolist()` (its items are data);
+- "shape": `x.shape` / `x.size()` of a tensor; "ddshape": the same of a "ddtensor" (items: the policy's `size`);
 - "size": one size that the capture records as a value of the program (a policy's `size`: torch.jit.trace);
   "sizes": a list comprehension or generator of them (`comprehension_kinds`);
 - "baked": a Python number the capture computed once from a recorded size (`int(x.shape[0])`, `math.sqrt(...)`,
   `len(x)`): a constant of the captured program (a policy's `builtin`);
-- "prop": a Python value that describes an input without being recorded (its rank, dtype: a policy's `rank`,
-  `dtype`);
-- "device": `x.device`, `x.is_cuda`;
+- "prop": a Python value describing an input without being recorded (rank, dtype: a policy's `rank`, `dtype`);
+  "device": `x.device`, `x.is_cuda`;
 - "ndarray": a NumPy array (`x.numpy()`, `np.*(...)`): its methods are not tensor methods;
 - "const": a tensor of one Python number (`torch.tensor(2.0)`) and torch ops on it: fake tensors keep its value,
   so `.item()` and `float()` of it are fine (torchvision's `_infer_scale` and `MultiScaleRoIAlign` rely on it).
@@ -101,6 +98,9 @@ class DatadepDomain(CallKinds, FlowDomain):
     @property
     def events(self) -> list:
         return self.policy.events
+
+    def decide(self, test: cst.BaseExpression, frame: Frame) -> bool | None:
+        return self.policy.decided(test, self)
 
     # -- the value of an expression -----------------------------------------------------------------------------
     def kind(self, node: cst.BaseExpression | None, frame: Frame | None = None) -> str | None:

@@ -11,10 +11,10 @@ import libcst as cst
 from jitlint.facts import FactStore, RunFact, run_fact
 from jitlint.facts.datadep_policy import TENSORISH
 from jitlint.facts.datadep_tables import (
-    DD_METHODS, DTYPE_METHODS, EINOPS_LAYERS, EINOPS_TENSOR, INDEX_SHAPED_METHODS, MASK_METHODS, NOT_TENSOR_LAYERS,
-    PAD_SEQUENCE, RANK_METHODS, SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_NAMESPACES,
-    TENSOR_ONLY_METHODS, TORCH_DATA, TORCH_DD, TORCH_INDEX_SHAPED, TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE,
-    TORCH_SHAPE_KEEPING,
+    BOOL_DTYPES, DD_METHODS, DTYPE_KEEPING, DTYPE_KEYWORD_METHODS, DTYPE_METHODS, DTYPE_POSITIONAL_METHODS,
+    EINOPS_LAYERS, EINOPS_TENSOR, INDEX_SHAPED_METHODS, MASK_METHODS, NOT_TENSOR_LAYERS, PAD_SEQUENCE, RANK_METHODS,
+    SEQUENCE_METHODS, SHAPE_KEEPING, STATIC_METHODS, TENSOR_NAMESPACES, TENSOR_ONLY_METHODS, TORCH_DATA, TORCH_DD,
+    TORCH_INDEX_SHAPED, TORCH_MASK, TORCH_NOT_TENSOR, TORCH_SEQUENCE, TORCH_SHAPE_KEEPING,
 )
 from jitlint.facts.datadep_tuples import flat, is_tuple
 from jitlint.facts.flow import FlowWalker, Frame
@@ -72,6 +72,8 @@ class CallKinds:
             return "tensors"
         if qualified in TORCH_MASK:
             return "mask"
+        if qualified.startswith("torch.") and self._bool_dtype(node, positional=False):
+            return "mask"  # `torch.eye(n, dtype=torch.bool)`: indexing with it calls `nonzero`, as with a comparison
         if qualified in TORCH_SHAPE_KEEPING and self._first_argument(node, frame) == "ddtensor":
             return "ddtensor"
         if qualified in TORCH_INDEX_SHAPED and self._argument(node, *TORCH_INDEX_SHAPED[qualified], frame) == "ddtensor":
@@ -145,6 +147,12 @@ class CallKinds:
         positional = [arg for arg in node.args if arg.keyword is None]
         return self.kind(positional[position].value, frame) if position < len(positional) else None
 
+    def _bool_dtype(self, node: cst.Call, positional: bool) -> bool:
+        """The call passes the boolean dtype as `dtype=`, or (`positional`) as a positional argument."""
+        return any(self.imports.qualify(arg.value) in BOOL_DTYPES for arg in node.args
+                   if (arg.keyword is not None and arg.keyword.value == "dtype")
+                   or (positional and arg.keyword is None and not arg.star))
+
     def _first_argument(self, node: cst.Call, frame: Frame) -> str | None:
         args = [arg for arg in node.args if not arg.star]
         return self.kind(args[0].value, frame) if args else None
@@ -161,6 +169,11 @@ class CallKinds:
             receiver = "tensor"  # `.size(i)` of what a submodule of unknown class returns, as its `.shape`
         if receiver not in TENSORISH:
             return None
+        if ((name in DTYPE_POSITIONAL_METHODS and self._bool_dtype(node, positional=True))
+                or (name in DTYPE_KEYWORD_METHODS and self._bool_dtype(node, positional=False))):
+            return "mask"
+        if receiver == "mask" and name in DTYPE_KEEPING:
+            return "mask"
         if name == "tolist":
             return self.policy.scalar("tolist")
         if name == "size":

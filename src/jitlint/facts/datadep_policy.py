@@ -64,6 +64,11 @@ class DatadepPolicy:
         self.events: list = []
 
     # -- kinds ----------------------------------------------------------------------------------------------------
+    def decided(self, test: cst.BaseExpression, domain: "DatadepDomain") -> bool | None:
+        """The value an `if`/`while` test of the function `domain` analyses has while the tool
+        captures it, when the tool decides it then (only that branch is captured), else None."""
+        return None
+
     def size(self, receiver: str) -> str | None:
         """`t.size(i)`, `t.shape[i]`, `t.numel()` (and the items of `t.shape`) of a tensor of kind `receiver`."""
         return "data" if receiver == "ddtensor" else None

@@ -52,6 +52,17 @@ TENSOR_ONLY_METHODS = frozenset({
     "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "sigmoid_", "softmax", "max", "min", "argsort",
 })
 TORCH_DATA = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
+# The dtype of a boolean tensor (Python's `bool` is accepted as a dtype): a tensor made with it is a mask.
+BOOL_DTYPES = frozenset({"torch.bool", "builtins.bool"})
+# Tensor methods that make a tensor of a dtype they are given: by the keyword `dtype`, or positionally too
+# (`.to(torch.bool)`, `.type(torch.bool)`).
+DTYPE_POSITIONAL_METHODS = frozenset({"to", "type"})
+DTYPE_KEYWORD_METHODS = frozenset({"new_ones", "new_zeros", "new_full", "new_empty", "new_tensor"})
+# Tensor methods that keep their receiver's dtype (they move or pick its elements): of a mask, a mask.
+DTYPE_KEEPING = frozenset({
+    "triu", "tril", "t", "view", "reshape", "transpose", "permute", "flip", "clone", "contiguous", "expand",
+    "expand_as", "repeat", "unsqueeze", "squeeze", "flatten", "roll", "detach", "cpu", "cuda", "diag", "diagonal",
+})
 TORCH_DD = frozenset({
     "torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.masked_select", "torch.argwhere",
     "torchvision.ops.nms", "torchvision.ops.batched_nms", "torchvision.ops.boxes.nms",

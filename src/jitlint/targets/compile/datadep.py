@@ -34,6 +34,7 @@ import libcst as cst
 from jitlint.facts.datadep import DEPENDENT, TENSORISH, DatadepDomain, DatadepPolicy
 from jitlint.facts.flow import Frame, Reads
 from jitlint.facts.syntax import OneScope
+from jitlint.targets.compile.flags import flag_test
 from jitlint.walk import walk
 
 # Calls whose output size depends on the data: torch functions (qualified) and tensor methods.
@@ -98,6 +99,17 @@ class CompileDatadep(DatadepPolicy):
         self.shapes = bool(self.settings is not None and self.settings.captures_dynamic_shapes)
 
     # -- kinds ----------------------------------------------------------------------------------------------------
+    def decided(self, test: cst.BaseExpression, domain) -> bool | None:
+        """A test of configuration flags of the module (`if self.gather_distributed and ...:`): Dynamo guards such a
+        bool attribute as a constant and traces only the branch it takes (`jitlint.targets.compile.flags`), so what
+        the other branch binds never reaches the code after it."""
+        entry = domain.entry
+        if entry is None or domain.self_name is None or not entry.owners:
+            return None
+        if entry.info.bound_first_param != "instance":
+            return None
+        return flag_test(domain.ctx.project, entry.owners, domain.self_name, test)
+
     def size(self, receiver: str) -> str | None:
         return "data" if receiver == "ddtensor" and self.shapes else None
 

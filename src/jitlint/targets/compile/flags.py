@@ -29,7 +29,7 @@ from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
 from jitlint.walk import walk
 
-__all__ = ["OffByDefault"]
+__all__ = ["OffByDefault", "flag_test"]
 
 
 def _bool(node: cst.BaseExpression | None) -> bool | None:
@@ -52,13 +52,41 @@ def _init_defaults(project, cls: ClassInfo) -> dict[str, cst.BaseExpression]:
 class PassedOtherwise(RunFact):
     """Whether some file of the project passes `name=<value>` by keyword (`Unet(self_condition=True)`): a flag
     built both ways is not decided by its default. A text search of the project's sources (a match on anything else
-    only keeps a flag undecided)."""
+    only keeps a flag undecided), not counting a `name=<value>` inside a comment or a string other than a dict key
+    (a docstring's usage example: `` ``gather_distributed=True`` to also gather... ``)."""
 
     @classmethod
     def compute(cls, project, owner, name: str, value: bool) -> bool:
-        pattern = re.compile(rf"\b{re.escape(name)}\s*=\s*{value}\b|['\"]{re.escape(name)}['\"]\s*:\s*{value}\b")
-        return any(module.text is None or pattern.search(module.text)
-                   for module in list(project.modules.values()))
+        keyword = re.compile(rf"\b{re.escape(name)}\s*=\s*{value}\b")
+        key = re.compile(rf"['\"]{re.escape(name)}['\"]\s*:\s*{value}\b")
+        for module in list(project.modules.values()):
+            text = module.text
+            if text is None or key.search(text):
+                return True
+            found = [match.start() for match in keyword.finditer(text)]
+            if found and not _all_in_strings(text, found):
+                return True
+        return False
+
+
+def _all_in_strings(text: str, offsets: list[int]) -> bool:
+    """Whether every offset of `text` falls inside a string literal or a comment (False when `text` does not
+    tokenize: then nothing is known)."""
+    import io
+    import tokenize
+
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    spans = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in (tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MIDDLE", -1)):
+                (row, col), (end_row, end_col) = token.start, token.end
+                spans.append((starts[row - 1] + col, starts[end_row - 1] + end_col))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return False
+    return all(any(start <= offset < end for start, end in spans) for offset in offsets)
 
 
 class NamedFlag(RunFact):
@@ -117,6 +145,17 @@ def class_flag(project, cls: ClassInfo, name: str, depth: int = 0) -> bool | str
     return found.pop() if len(found) == 1 else None
 
 
+def flag_test(project, owners, self_name: str, test: cst.BaseExpression) -> bool | None:
+    """The value of `test` in a method of `owners` (its instance `self_name`) when it is decided by configuration
+    flags alone (`self.flag`, and `not`/`and`/`or` of such tests and of literals), else None."""
+    if (isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == self_name
+            and test.attr.value != "training"):
+        values = {class_flag(project, owner, test.attr.value) for owner in owners}
+        return values.pop() if len(values) == 1 else None
+    folded = fold_logic(test, lambda part: flag_test(project, owners, self_name, part))
+    return None if folded is NOT_LOGIC else folded
+
+
 class OffByDefault(Fact):
     """The ids of the calls of a traced method that run only when a configuration flag of its module holds that is
     False in the default-configured module (`if self.flag: ...`, `self.flag and f()`, the other side for `not`,
@@ -134,12 +173,7 @@ class OffByDefault(Fact):
         project = ctx.project
 
         def value_of(test: cst.BaseExpression) -> bool | None:
-            if (isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == self_name
-                    and test.attr.value != "training"):
-                values = {class_flag(project, owner, test.attr.value) for owner in owners}
-                return values.pop() if len(values) == 1 else None
-            folded = fold_logic(test, value_of)
-            return None if folded is NOT_LOGIC else folded
+            return flag_test(project, owners, self_name, test)
 
         off: set[int] = set()
 
