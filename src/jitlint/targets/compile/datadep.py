@@ -34,6 +34,7 @@ import libcst as cst
 from jitlint.facts.datadep import DEPENDENT, TENSORISH, DatadepDomain, DatadepPolicy
 from jitlint.facts.flow import Frame, Reads
 from jitlint.facts.syntax import OneScope
+from jitlint.names import first_param_name
 from jitlint.targets.compile.flags import flag_test
 from jitlint.walk import walk
 
@@ -435,45 +436,41 @@ def _constant_message(message: cst.BaseExpression | None) -> bool:
 
 
 def _slice_bound_parameters(function: cst.FunctionDef) -> set[str]:
-    """The unannotated parameters of `function` that bound one of its slices, alone or in arithmetic of them."""
+    """The unannotated parameters of `function` that bound one of its slices, alone or in arithmetic of them and of
+    attributes of its instance (`x[..., self.pad : self.pad + length]`: the module's own sizes)."""
     params = function.params
     names = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)
              if param.annotation is None}
     found: set[str] = set()
+    self_name = first_param_name(function)
 
     class Slices(OneScope):
         scope = function
 
         def visit_Slice(self, part: cst.Slice) -> None:
             for bound in (part.lower, part.upper, part.step):
-                if bound is not None and _reads_only(bound, names):
-                    found.update(_names_in(bound))
+                read = _names_in(bound, self_name) if bound is not None else set()
+                if read and read <= names:
+                    found.update(read)
 
     walk(function, Slices())
     return found
 
 
-def _names_in(node: cst.BaseExpression) -> set[str]:
+def _names_in(node: cst.BaseExpression, self_name: str | None = None) -> set[str]:
+    """The names `node` reads, but for the instance `self_name` in its attributes (`self.pad`)."""
     read: set[str] = set()
 
     class Names(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            return not (self_name is not None and isinstance(attribute.value, cst.Name)
+                        and attribute.value.value == self_name)
+
         def visit_Name(self, name: cst.Name) -> None:
             read.add(name.value)
 
     node.visit(Names())
     return read
-
-
-def _reads_only(node: cst.BaseExpression, names: set[str]) -> bool:
-    """`node` reads names, every one of them in `names` (`-n`, `n + 1`)."""
-    read: list[str] = []
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            read.append(name.value)
-
-    node.visit(Names())
-    return bool(read) and set(read) <= names
 
 
 def _reads_data_function(domain: DatadepDomain, test: cst.BaseExpression) -> bool:

@@ -99,7 +99,8 @@ class UntraceableCall(PythonCallRule):
     name = "untraceable-call"
     severity = "warning"
     summary = ("a standard-library call Dynamo cannot trace: `time.*`, most of `random`, `inspect.stack`, "
-               "`sys._getframe`, `copy.copy`, C extensions (`zlib`, `hashlib`), ...")
+               "`sys._getframe`, `copy.copy`, C extensions (`zlib`, `hashlib`), ...; the torch functions it skips "
+               "(`pack_padded_sequence`, RNG state)")
     message = "a call Dynamo cannot trace: torch.compile breaks the graph here"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -110,12 +111,16 @@ class UntraceableCall(PythonCallRule):
         skipped = row["gb"] in ("GB0007", "GB0008")
         reason = ("it is marked as skipped (a C function, or a module Dynamo does not trace)" if skipped
                   else "it does what Dynamo cannot trace")
+        fix = "call it outside the compiled model and pass the result in (a tensor), or use the torch equivalent " \
+              "(`torch.rand`, ...)"
+        if qualified.startswith("torch."):
+            reason = "Dynamo's trace rules mark this torch function as skipped"
+            fix = ("call it outside the compiled model, or do without it in forward (a padding mask instead of a "
+                   "packed sequence)")
         result = (" the value it returns is a constant of the resumed code: one recompile when it changes"
                   if qualified.startswith(("time.", "random.")) else "")
-        ctx.report(node, (
-            f"`{qualified}(...)`: {reason} ({row['gb'].lower()}); {break_cost(ctx, node)};{result} call it outside "
-            "the compiled model and pass the result in (a tensor), or use the torch equivalent "
-            "(`torch.rand`, ...)").replace(";;", ";"))
+        ctx.report(node, (f"`{qualified}(...)`: {reason} ({row['gb'].lower()}); {break_cost(ctx, node)};{result} "
+                          f"{fix}").replace(";;", ";"))
 
 
 class DeepcopyInForward(PythonCallRule):
