@@ -54,7 +54,7 @@ LARGEST_MODULES = {
     "targets/script/rules/flow.py": 816,
     "cli.py": 761,
     "targets/fx/rules/edits.py": 729,
-    "pipeline.py": 650,
+    "pipeline.py": 635,  # (the split into shares went to shares.py)
     "cache.py": 685,
     "targets/script/rules/types.py": 701,
 }

@@ -437,3 +437,34 @@ def test_an_unknown_rule_outside_compiled_code_keeps_its_findings_in_files_nothi
     monkeypatch.setattr(prefilter, "why_off", lambda rules, policies: None)
     forced = {(Path(f["filename"]).name, f["code"]) for f in _findings(tmp_path, enabled, jobs, split, monkeypatch)}
     assert ("consts.py", "JIT605") not in forced and ("leaf.py", "JIT401") in forced
+
+
+def test_in_a_run_of_several_targets_in_one_process_each_target_s_rules_run_where_its_own_run_would(
+        tmp_path, monkeypatch):
+    """A run with compile (whose capture follows values across files) is one process that parses every file; the
+    script rules still run only on the files a script run parses (up front, or when its capture reaches them), and
+    the findings are those of running every rule on every file."""
+    _write(tmp_path, PACKAGE)
+    compile_codes = {code for code, rule in RULES_BY_CODE.items()
+                     if code.startswith("DYN") and not rule.engine_reported}
+    enabled = Config(root=tmp_path).enabled_codes(TARGET_OF) | compile_codes
+    script, compiled = RULES_BY_CODE["JIT401"].policy, RULES_BY_CODE[sorted(compile_codes)[0]].policy
+    ran: dict[str, set[str]] = {}
+    real = pipeline.lint_module
+
+    def recording(source, module, project, maps, rules, *args, **kwargs):
+        ran.setdefault(Path(source.path).name, set()).update(rule.policy for rule in rules)
+        return real(source, module, project, maps, rules, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "lint_module", recording)
+    assert engine.needs_one_process({script, compiled})
+    per_target = _findings(tmp_path, enabled, 2)
+    chosen = dict(ran)
+    ran.clear()
+    monkeypatch.setattr(prefilter.PerTarget, "for_run", classmethod(lambda cls, *args: None))
+    assert per_target == _findings(tmp_path, enabled, 2)
+    assert ("leaf.py", "JIT401", 6) in {(Path(f["filename"]).name, f["code"], f["location"]["row"]) for f in per_target}
+    assert set(chosen) == set(ran) and all(policies == {script, compiled} for policies in ran.values()), ran
+    assert {name for name, policies in chosen.items() if script in policies} == {
+        "base.py", "middle.py", "leaf.py", "user.py", "hooks.py", "ops.py", "more.py"}, chosen
+    assert all(compiled in policies for policies in chosen.values())

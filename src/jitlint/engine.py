@@ -19,7 +19,7 @@ from jitlint.linting import UNUSED_NOQA, in_lint_thread, lint_module  # noqa: F4
 from jitlint.names import resolved
 from jitlint.noqa import Suppressions  # noqa: F401  (re-exported)
 from jitlint.pipeline import load_quietly, policy_settings  # noqa: F401  (re-exported)
-from jitlint.prefilter import Prefilter
+from jitlint.prefilter import PerTarget, Prefilter
 from jitlint.project import ProjectIndex
 from jitlint.records import contributions_of, graph_of, received_of, union_of  # noqa: F401  (re-exported)
 from jitlint.rules import RULES
@@ -133,10 +133,14 @@ def _lint_run(
         progress(0, 2 * max(len(run_files), 1), "summaries")
     prefilter = (None if in_memory or keep_model or loader is not None
                  else Prefilter.for_run(rules, policies, enabled))
+    # A run in one process whose prefilter is off (for one of its targets) runs each other target's rules on the
+    # files its own prefilter and capture say (`PerTarget`): it reads the summaries for it.
+    per_target = (PerTarget.for_run(rules, policies, enabled)
+                  if prefilter is None and not split and not (in_memory or keep_model or loader is not None) else None)
     summaries = _summaries(run_files, replaced, rules, max(jobs, 1), summary_cache, config.limits().max_file_size,
-                           index=split or prefilter is not None)
+                           index=split or prefilter is not None or per_target is not None)
     job = pipeline.Job(run_files, summaries, rules, policies, config, enabled, prefilter=prefilter,
-                       buffers=replaced, record=record, loader=loader)
+                       per_target=per_target, buffers=replaced, record=record, loader=loader)
     notes: list[str] = []
     before_workers = time.process_time() - started
     if split:

@@ -195,12 +195,14 @@ UNUSED_NOQA = "JIT900"
 
 
 def lint_module(source, module, project, maps, rules, config, unused_noqa: bool = False,
-                first_lines: tuple[int, ...] | None = None) -> list[Finding]:
+                first_lines: tuple[int, ...] | None = None, targets: frozenset[str] | None = None) -> list[Finding]:
     """The findings of one file. `unused_noqa`: also report the `# noqa` codes that suppressed nothing (JIT900).
     `first_lines`: where each top-level statement starts (`Summary.lines`), if known (else read with `ast` when the
-    file has findings)."""
+    file has findings). `targets`: the run's enabled targets, where `rules` are some of the run's (default: the
+    targets of `rules`)."""
     try:
-        findings, failed = _lint_module(source, module, project, maps, rules, config, unused_noqa, first_lines)
+        findings, failed = _lint_module(source, module, project, maps, rules, config, unused_noqa, first_lines,
+                                        targets)
     except RecursionError:
         return [SourceError(source.path, source.display_name, "JIT001", "cannot analyze: nested too deeply").finding()]
     except Exception as error:
@@ -210,10 +212,11 @@ def lint_module(source, module, project, maps, rules, config, unused_noqa: bool 
 
 
 def _lint_module(source, module, project, maps, rules, config, unused_noqa=False,
-                 first_lines=None) -> tuple[list[Finding], dict[str, str]]:
+                 first_lines=None, targets=None) -> tuple[list[Finding], dict[str, str]]:
     raws: list[RawFinding] = []
     failed: dict[str, str] = {}
-    targets = frozenset(rule.target for rule in rules if rule.target is not None)
+    if targets is None:
+        targets = frozenset(rule.target for rule in rules if rule.target is not None)
     facts = FactStore()  # the file's facts, shared by the traversals of every policy and dropped after the file
     for policy in dict.fromkeys(rule.policy for rule in rules):  # one traversal per capture policy, in code order
         group = [rule for rule in rules if rule.policy == policy]

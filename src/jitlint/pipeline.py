@@ -39,6 +39,7 @@ from jitlint.linting import UNUSED_NOQA, Sweeper, in_lint_thread, lint_module
 from jitlint.names import resolved
 from jitlint.project import FROM_DISK, ModuleInfo, ProjectIndex, bind_stars_once
 from jitlint.records import contributions_of, graph_of, merge_records, union_of
+from jitlint.shares import split  # noqa: F401  (re-exported: the engine calls `pipeline.split`)
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
 from jitlint.summaries import Summary
 from jitlint.summary import adopt, summarize_file
@@ -76,6 +77,7 @@ class Job:
     config: object
     enabled: set[str]
     prefilter: object = None
+    per_target: object = None  # which files each target's rules run on, where `prefilter` is off (`PerTarget`)
     buffers: dict[Path, tuple[Path, str, bytes]] = field(default_factory=dict)
     record: bool = False
     explore: list[Path] | None = None
@@ -293,8 +295,10 @@ class Worker:
         started = time.process_time()
         if self.job.tell is not None:
             self.job.tell("capture maps", 0, 0)
+        per_target = self.job.per_target
         self.maps = {name: CaptureMap.build(self.project, policy_class(name), finalize=False,
-                                            settings=policy_settings(name, self.job.config), route=self.route)
+                                            settings=policy_settings(name, self.job.config),
+                                            route=per_target.noting(name, self.route) if per_target else self.route)
                      for name in self.job.policies}
         self.seconds["capture"] = time.process_time() - started
         return self.outbox()
@@ -362,12 +366,15 @@ class Worker:
         sweep = Sweeper(len(modules))
         unused_noqa = UNUSED_NOQA in job.enabled
         by_path = {resolved(module.path): module for module in self.project.linted}
+        targets = frozenset(rule.target for rule in job.rules if rule.target is not None)
         for done, (key, source) in enumerate(modules):
             if job.tell is not None:
                 job.tell("lint", done, len(modules))
             file_started = time.process_time()
-            file_findings = lint_module(source, by_path[key], self.project, self.maps, job.rules, job.config,
-                                        unused_noqa, getattr(self.by_key.get(key), "lines", None))
+            rules = job.rules if job.per_target is None else job.per_target.rules_for(
+                key, self.by_key.get(key), self.project, job.config.limits(), job.rules)
+            file_findings = lint_module(source, by_path[key], self.project, self.maps, rules, job.config,
+                                        unused_noqa, getattr(self.by_key.get(key), "lines", None), targets)
             self.costs[str(source.path)] = self.costs.get(str(source.path), 0.0) + time.process_time() - file_started
             if send is not None:
                 if file_findings:
@@ -416,28 +423,6 @@ def run_here(job: Job) -> tuple[Worker, Outcome]:
     outcome = worker.outcome(findings)
     outcome.contrib = contrib
     return worker, outcome
-
-
-# -- splitting a run ------------------------------------------------------------------------------------------
-def split(job: Job, workers: int, costs: dict[str, float] | None = None) -> list[list[Path]]:
-    """The run's files in `workers` shares of about the same cost, each in the run's order: a file's cost is what
-    it cost the last time it was linted (`costs`), else its size (a file with no class and nothing a rule looks
-    for is likely never parsed: a tenth)."""
-    weights = {}
-    for item in job.summaries:
-        if costs and str(item.path) in costs:
-            weights[item.path] = costs[str(item.path)] * 100_000 + 1
-            continue
-        likely = not item.plain or item.words or item.classes_with_bases
-        weights[item.path] = (item.size if likely else item.size // 10) + 2048
-    shares: list[list[Path]] = [[] for _ in range(workers)]
-    totals = [0.0] * workers
-    for path in sorted(job.files, key=lambda path: (-weights.get(path, 0), str(path))):
-        smallest = totals.index(min(totals))
-        shares[smallest].append(path)
-        totals[smallest] += weights.get(path, 0)
-    order = {path: number for number, path in enumerate(job.files)}
-    return [sorted(share, key=order.__getitem__) for share in shares]
 
 
 class WorkerFailed(Exception):

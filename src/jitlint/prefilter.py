@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import os
 
+from jitlint.paths import resolved
+
 ENVIRONMENT = "JITLINT_PREFILTER"  # "0": no prefilter (tests and benchmarks compare runs with and without it)
 
 
@@ -132,3 +134,55 @@ def why_off(rules, policies) -> str | None:
         if not _known(rule):
             return f"{code}: runs outside compiled code with no text_hints and is not known to the prefilter"
     return None
+
+
+class PerTarget:
+    """In a run whose own prefilter is off because one of its capture policies is not rooted in module classes
+    (compile's follows values across files, so the run is one process that parses every file), the prefilter of
+    each other policy's rules, which says on which files those rules run: the files a run of that target alone
+    would lint, those its prefilter parses up front and those its capture map reaches (`noting`). Every other file
+    is parsed for the other targets only; running a rooted target's rules there would find nothing (what the
+    prefilter's exactness says), at the cost of a traversal per file."""
+
+    def __init__(self, prefilters: dict[str, Prefilter]) -> None:
+        self.prefilters = prefilters
+        self.reached: dict[str, set] = {}  # per policy, the run's files its capture map reached (resolved paths)
+        self._groups: dict[frozenset[str], list] = {}
+
+    @classmethod
+    def for_run(cls, rules, policies, enabled: set[str]) -> "PerTarget | None":
+        """None when no policy of the run has rules the prefilter applies to (or the run has one policy: its own
+        prefilter is then the run's)."""
+        found = {}
+        for policy in policies:
+            group = [rule for rule in rules if rule.policy == policy]
+            prefilter = Prefilter.for_run(group, (policy,), enabled) if group and len(policies) > 1 else None
+            if prefilter is not None:
+                found[policy] = prefilter
+        return cls(found) if found else None
+
+    def noting(self, policy: str, route):
+        """`route` (`pipeline.Worker.route`) for the map of `policy`, noting the run's files it reaches (the files
+        a run of that target alone would parse when reached, and lint)."""
+        reached = self.reached.setdefault(policy, set())
+
+        def routed(function):
+            module = function.module
+            if getattr(module, "worker", None) is not None:  # (a file of the run)
+                reached.add(resolved(module.path))
+            return route(function)
+
+        return routed
+
+    def rules_for(self, key, summary, project, limits, rules: list) -> list:
+        """The rules that run on the file `key` (resolved) of summary `summary` (None: unknown, all of them)."""
+        skipped = frozenset(
+            policy for policy, prefilter in self.prefilters.items()
+            if summary is not None and key not in self.reached.get(policy, ())
+            and not prefilter.needs(summary, project, limits))
+        if not skipped:
+            return rules
+        group = self._groups.get(skipped)
+        if group is None:
+            group = self._groups[skipped] = [rule for rule in rules if rule.policy not in skipped]
+        return group
