@@ -134,11 +134,11 @@ def _lint_run(
     prefilter = (None if in_memory or keep_model or loader is not None
                  else Prefilter.for_run(rules, policies, enabled))
     # A run in one process whose prefilter is off (for one of its targets) runs each other target's rules on the
-    # files its own prefilter and capture say (`PerTarget`): it reads the summaries for it.
+    # files its own prefilter and capture say (`PerTarget`), decided from each file's text and index once parsed.
     per_target = (PerTarget.for_run(rules, policies, enabled)
                   if prefilter is None and not split and not (in_memory or keep_model or loader is not None) else None)
     summaries = _summaries(run_files, replaced, rules, max(jobs, 1), summary_cache, config.limits().max_file_size,
-                           index=split or prefilter is not None or per_target is not None)
+                           index=split or prefilter is not None)
     job = pipeline.Job(run_files, summaries, rules, policies, config, enabled, prefilter=prefilter,
                        per_target=per_target, buffers=replaced, record=record, loader=loader)
     notes: list[str] = []

@@ -372,7 +372,7 @@ class Worker:
                 job.tell("lint", done, len(modules))
             file_started = time.process_time()
             rules = job.rules if job.per_target is None else job.per_target.rules_for(
-                key, self.by_key.get(key), self.project, job.config.limits(), job.rules)
+                key, source, by_path[key], self.by_key.get(key), self.project, job.config.limits(), job.rules)
             file_findings = lint_module(source, by_path[key], self.project, self.maps, rules, job.config,
                                         unused_noqa, getattr(self.by_key.get(key), "lines", None), targets)
             self.costs[str(source.path)] = self.costs.get(str(source.path), 0.0) + time.process_time() - file_started

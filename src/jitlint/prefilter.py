@@ -91,6 +91,42 @@ class Prefilter:
         return any(cls.base_names and project.is_module_class(cls) for cls in summary.module.classes.values())
 
 
+    def needs_parsed(self, source, module, project, limits) -> bool:
+        """`needs` for a file parsed with LibCST already (a run in one process reads no summaries), from its text
+        and its index; where the summary's answer is not read from them it says True (never fewer files)."""
+        from jitlint.limits import generated_marker, structure_problem
+
+        text = source.text
+        if "\x00" in text or len(text.encode("utf-8", "surrogatepass")) > limits.max_file_size:
+            return True
+        if (not limits.lint_generated and generated_marker(text) is not None) or structure_problem(text) is not None:
+            return True
+        if "import *" in text or any(word in text for word in self.words):
+            return True
+        if self.noqa and "noqa" in text.lower():
+            return True
+        if self.wrappers and _returns_wrappers(source.tree):
+            return True
+        return any(cls.base_names and project.is_module_class(cls) for cls in module.classes.values())
+
+
+def _returns_wrappers(tree) -> bool:
+    """A module-level function with a nested function (directly in its body) taking a variable signature: what
+    `summaries._returns_wrapper` finds with `ast`, read from LibCST's tree."""
+    import libcst as cst
+
+    for statement in tree.body:
+        if not isinstance(statement, cst.FunctionDef) or not isinstance(statement.body, cst.IndentedBlock):
+            continue
+        for inner in statement.body.body:
+            if isinstance(inner, cst.FunctionDef):
+                params = inner.params
+                if (isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None
+                        or any(param.default is not None for param in params.kwonly_params)):
+                    return True
+    return False
+
+
 def _known(rule) -> bool:
     """A rule outside compiled code that declares where it reports, with the handlers it had when that was
     checked."""
@@ -174,12 +210,17 @@ class PerTarget:
 
         return routed
 
-    def rules_for(self, key, summary, project, limits, rules: list) -> list:
-        """The rules that run on the file `key` (resolved) of summary `summary` (None: unknown, all of them)."""
-        skipped = frozenset(
-            policy for policy, prefilter in self.prefilters.items()
-            if summary is not None and key not in self.reached.get(policy, ())
-            and not prefilter.needs(summary, project, limits))
+    def rules_for(self, key, source, module, summary, project, limits, rules: list) -> list:
+        """The rules that run on the file `key` (resolved), parsed as `source` and indexed as `module`, of summary
+        `summary` (read where it holds the file's index; else the file's text and index are)."""
+
+        def needed(prefilter) -> bool:
+            if summary is not None and summary.module is not None:
+                return prefilter.needs(summary, project, limits)
+            return prefilter.needs_parsed(source, module, project, limits)
+
+        skipped = frozenset(policy for policy, prefilter in self.prefilters.items()
+                            if key not in self.reached.get(policy, ()) and not needed(prefilter))
         if not skipped:
             return rules
         group = self._groups.get(skipped)
