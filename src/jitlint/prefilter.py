@@ -90,7 +90,6 @@ class Prefilter:
             return True
         return any(cls.base_names and project.is_module_class(cls) for cls in summary.module.classes.values())
 
-
     def needs_parsed(self, source, module, project, limits) -> bool:
         """`needs` for a file parsed with LibCST already (a run in one process reads no summaries), from its text
         and its index; where the summary's answer is not read from them it says True (never fewer files)."""
