@@ -50,6 +50,15 @@ def block(default="None", guard="context_channels is not None", read_guard="cont
     return H + BLOCK.format(default=default, guard=guard, read_guard=read_guard, mark=mark, guard_line=guard_line,
                             note=note)
 
+PART = """class Part(nn.Module):
+    def __init__(self, mode="loss"):
+        super().__init__()
+        self.mode = mode
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.proj(x)"""
+
 HELPER_EXISTS = "def exists(value):\n    return value is not None\n"
 
 AUTOGRAD = """class Halve(torch.autograd.Function):
@@ -102,6 +111,10 @@ TRACES = {
     "helper-none-check-holds": model('assert exists(context), "context"\nif not exists(mask):\n'
                                      '    raise ValueError("mask")\nreturn x * mask',
                                      signature="self, x, context=None, mask=None", extra=HELPER_EXISTS),
+    # the loop variable read after the loop: the last module of the list, its string attribute decides
+    "loop-variable-after-loop": model('for f in self.parts:\n    x = f(x)\nif f.mode == "full":\n    return x, x\n'
+                                      'return x', init='self.parts = nn.ModuleList([Part(), Part()])',
+                                      extra=PART),
     "tuple-unpack-shape": model("B, C = x.shape\nreturn x.view(B, C)"),
     "zeros-of-shape": model("return torch.zeros(x.shape)"),
     "zeros-of-size-tuple": model("return torch.zeros((x.size(0), 3))"),
@@ -188,6 +201,9 @@ FAILS = {
     # the same helper's answer asserted false: a Proxy is never None, the library's own assertion fails
     "helper-none-check-fails": model('assert not exists(context), "no context"  # error: FX211\nreturn x',
                                      signature="self, x, context=None", extra=HELPER_EXISTS),
+    # a name first bound in a loop's body, read after it: what the last round left, here a Proxy
+    "loop-result-after-loop": model("for f in self.parts:\n    out = f(x)\nif out:  # error: FX201\n    return out\n"
+                                    "return x", init="self.parts = nn.ModuleList([Part(), Part()])", extra=PART),
     "if-shape": model("if x.shape[0] > 1:  # error: FX201\n    x = x + 1\nreturn x"),
     "flag-parameter": model("if flip:  # error: FX201\n    x = x.flip(0)\nreturn x", signature="self, x, flip=False"),
     "assert-shape": model('assert x.shape[1] == 4, "four"  # error: FX201\nreturn x'),

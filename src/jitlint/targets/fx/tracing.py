@@ -614,6 +614,7 @@ class FunctionTrace(FlowDomain[Value]):
         self.last_check: cst.CSTNode | None = None
         self._stash: dict[int, Value] = {}
         self._iterated: dict[int, Value] = {}
+        self._loop_bodies: dict[int, Frame] = {}
         self._decisions: dict[int, bool | None] = {}
         self._try_bodies: list[tuple[set[int], list[cst.ExceptHandler]]] | None = None
         self.halted = False  # a statement every run reaches raised: symbolic_trace never runs what follows
@@ -766,6 +767,7 @@ class FunctionTrace(FlowDomain[Value]):
         element = self._stash.pop(id(node), UNKNOWN)
         iterated = self._iterated.pop(id(node), None)
         self.bind(node.target, element, body, source=None)
+        self._loop_bodies[id(node)] = body
         if iterated is not None and non_empty(iterated) and (
                 outer.level == 0 or outer.values.get(_DEFINITE) == Const(outer.level)):
             body.values[_DEFINITE] = Const(body.level)  # the body runs at least once on every run
@@ -808,7 +810,12 @@ class FunctionTrace(FlowDomain[Value]):
         return join(before, after)
 
     def first_set_in_loop(self, name, node, frame) -> None:
-        pass
+        # After a `for` loop a name its body binds holds what the last round left (the target: the last item);
+        # after no round at all, reading it raises UnboundLocalError, eagerly as when tracing, so what the body
+        # leaves is the only value a read after the loop can see.
+        body = self._loop_bodies.get(id(node))
+        if body is not None and name in body.values:
+            frame.bind(name, body.values[name])
 
     # -- statements -------------------------------------------------------------------------------------------
     def _assert(self, statement: cst.Assert) -> None:
