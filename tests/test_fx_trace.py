@@ -130,6 +130,11 @@ TRACES = {
     "shape-concat": model("return x.reshape(x.shape[:1] + (-1,))"),
     "training-flag": model("if self.training and self.flag:\n    x = x * 2\nreturn x", init="self.flag = True"),
     # modules appended to a container __init__ creates empty: one added only in a branch is not known to be there
+    # the same choice between two modules that trace
+    "sequential-conditional-step-traces": model(
+        "return self.net(x)",
+        init="self.causal = False\nself.net = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4) if not "
+             "self.causal else nn.Identity())"),
     "appended-in-a-branch": model("for layer in self.layers:\n    x = layer(x)\nreturn x",
                                   init="self.gated = False\nself.layers = nn.ModuleList()\n"
                                        "self.layers.append(nn.Linear(4, 4))\nif self.gated:\n"
@@ -266,6 +271,12 @@ FAILS = {
         "for layer in self.layers:\n    x = layer(x)\nreturn x",
         init="self.layers = nn.ModuleList()\nself.layers.append(nn.Linear(4, 4))\nself.layers.append(Gate())",
         extra=GATE.format(mark="  # error: FX201")),
+    # a step chosen by a constructor flag: either module may be there, the library's one fails
+    "sequential-conditional-step": model(
+        "return self.net(x)  # error: FX211",
+        init="self.causal = False\nself.net = nn.Sequential(nn.Linear(4, 4), Rearrange('b c -> c b') if not "
+             "self.causal else nn.Identity())",
+        extra="from einops.layers.torch import Rearrange"),
     "appended-library-module": model(
         "for layer in self.layers:\n    x = layer(x)  # error: FX211\nreturn x",
         init="self.layers = nn.ModuleList()\nself.layers.append(nn.Linear(4, 4))\n"

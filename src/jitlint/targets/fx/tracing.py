@@ -479,23 +479,29 @@ class TracingModel:
                 items = [e.value if isinstance(e, cst.DictElement) else None for e in argument.elements]
             else:
                 items = [None]
-        order = []
-        for item in items:
-            found = None
-            if isinstance(item, cst.Call):
-                qualified = imports.qualify(item.func) or ""
-                if qualified.startswith("torch.nn.") and is_torch_module_base(qualified):
-                    found = None if qualified in CONTAINER_KINDS else qualified
-                elif _external_module(qualified):
-                    found = None if external_callable(qualified).built_to_trace(item) else qualified
-                else:
-                    target = self.project.resolve_class(qualified)
-                    if target is not None and self.project.is_module_class(target):
-                        found = target
-            order.append(found)
-        classes = frozenset(c for c in order if c is not None)
+        order = [self._element_class(item, imports) for item in items]
+        classes = frozenset(c for found in order if found is not None
+                            for c in (found if isinstance(found, frozenset) else (found,)))
         complete = bool(order) and all(c is not None for c in order)
         return (classes if complete else frozenset()), (tuple(order) if complete and appended_in_order else None)
+
+    def _element_class(self, item: cst.BaseExpression | None, imports) -> "ClassInfo | str | frozenset | None":
+        """The class of the module a container's element expression builds (a project ClassInfo or a torch.nn
+        qualified name); for `A(...) if c else B(...)`, the two (a frozenset); None when not known."""
+        if isinstance(item, cst.IfExp):
+            both = (self._element_class(item.body, imports), self._element_class(item.orelse, imports))
+            if any(found is None for found in both):
+                return None
+            return frozenset(c for found in both for c in (found if isinstance(found, frozenset) else (found,)))
+        if not isinstance(item, cst.Call):
+            return None
+        qualified = imports.qualify(item.func) or ""
+        if qualified.startswith("torch.nn.") and is_torch_module_base(qualified):
+            return None if qualified in CONTAINER_KINDS else qualified
+        if _external_module(qualified):
+            return None if external_callable(qualified).built_to_trace(item) else qualified
+        target = self.project.resolve_class(qualified)
+        return target if target is not None and self.project.is_module_class(target) else None
 
     def passed_literals(self) -> dict[str, set]:
         """The bool literals the project's code passes by keyword (`f(flag=True)`, `dict(flag=True)`,
@@ -1948,7 +1954,8 @@ class FunctionTrace(FlowDomain[Value]):
         value: Value | None = None
         for step in module.order:
             step_args = args if value is None else Arguments([value])
-            value = self.module_call(node, Module(frozenset([step])), step_args)
+            classes = step if isinstance(step, frozenset) else frozenset([step])  # `A() if c else B()`: either
+            value = self.module_call(node, Module(classes), step_args)
         return value if value is not None else (args.positional[0] if args.positional else UNKNOWN)
 
     def construct(self, node: cst.Call, qualified: str, args: Arguments) -> Value:
