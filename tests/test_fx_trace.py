@@ -59,6 +59,30 @@ PART = """class Part(nn.Module):
     def forward(self, x):
         return self.proj(x)"""
 
+LAYERS = """def exists(value):
+    return value is not None
+
+
+class Layers(nn.Module):
+    def __init__(self, dim=4, cross_attend=False, causal=False):
+        super().__init__()
+        self.cross_attend = cross_attend
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x, context=None):
+{body}
+
+
+class CrossAttender(Layers):
+    def __init__(self, **kwargs):
+        super().__init__(cross_attend=True, **kwargs)
+
+
+class Encoder(Layers):
+    def __init__(self, **kwargs):
+        super().__init__(causal=False, **kwargs)
+"""
+
 HELPER_EXISTS = "def exists(value):\n    return value is not None\n"
 
 AUTOGRAD = """class Halve(torch.autograd.Function):
@@ -115,6 +139,9 @@ TRACES = {
     "loop-variable-after-loop": model('for f in self.parts:\n    x = f(x)\nif f.mode == "full":\n    return x, x\n'
                                       'return x', init='self.parts = nn.ModuleList([Part(), Part()])',
                                       extra=PART),
+    # a flag a subclass gives `super().__init__`: decided per class, each branch traces
+    "flag-given-by-a-subclass-init": H + LAYERS.format(
+        body="        if self.cross_attend:\n            return self.proj(x + context)\n        return self.proj(x)"),
     "tuple-unpack-shape": model("B, C = x.shape\nreturn x.view(B, C)"),
     "zeros-of-shape": model("return torch.zeros(x.shape)"),
     "zeros-of-size-tuple": model("return torch.zeros((x.size(0), 3))"),
@@ -209,6 +236,11 @@ FAILS = {
     # a name first bound in a loop's body, read after it: what the last round left, here a Proxy
     "loop-result-after-loop": model("for f in self.parts:\n    out = f(x)\nif out:  # error: FX201\n    return out\n"
                                     "return x", init="self.parts = nn.ModuleList([Part(), Part()])", extra=PART),
+    # the flag a sibling subclass sets in its `super().__init__` call does not configure the others: the base
+    # and Encoder are built with cross_attend False, and a placeholder Proxy is never None
+    "flag-given-by-a-sibling-subclass-init": H + LAYERS.format(
+        body="        assert not (self.cross_attend ^ exists(context)), 'context'  # error: FX211\n"
+             "        return self.proj(x)"),
     "if-shape": model("if x.shape[0] > 1:  # error: FX201\n    x = x + 1\nreturn x"),
     "flag-parameter": model("if flip:  # error: FX201\n    x = x.flip(0)\nreturn x", signature="self, x, flip=False"),
     "assert-shape": model('assert x.shape[1] == 4, "four"  # error: FX201\nreturn x'),

@@ -54,6 +54,7 @@ from jitlint.project import (
 from jitlint.targets.fx.absent import absent_with_defaults
 from jitlint.targets.fx.appends import appended
 from jitlint.targets.fx.external import ExternalCallable, built_to_trace, external_callable, outside_name
+from jitlint.targets.fx.flags import collect_passed_literals, default_flag, element_class, literals_for
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, never_equal
 from jitlint.targets.fx.literals import unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
@@ -77,7 +78,6 @@ from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as 
     VarargsFactory,
 )
 from jitlint.targets.fx.scan import (
-    KeywordLiterals,
     Registrations,
     free_names,
     is_generator,
@@ -208,7 +208,7 @@ class TracingModel:
         self._static_cache: dict[tuple[int, str], Value] = {}
         self._registrations: dict[int, dict[str, str]] = {}
         self._autowrapped: dict[int, bool] = {}
-        self._passed: dict[str, set] | None = None
+        self._passed: dict[str, set] | None = None  # keyword -> {(literal, id of the class it builds or None)}
         self.closures: dict[int, tuple[cst.Lambda | cst.FunctionDef, FunctionInfo]] = {}  # key -> (node, where)
         self._nested: dict[int, FunctionInfo] = {}
         self.halted = False  # whether the analysis `analyse` last returned from always raises
@@ -479,42 +479,18 @@ class TracingModel:
                 items = [e.value if isinstance(e, cst.DictElement) else None for e in argument.elements]
             else:
                 items = [None]
-        order = [self._element_class(item, imports) for item in items]
+        order = [element_class(self.project, item, imports) for item in items]
         classes = frozenset(c for found in order if found is not None
                             for c in (found if isinstance(found, frozenset) else (found,)))
         complete = bool(order) and all(c is not None for c in order)
         return (classes if complete else frozenset()), (tuple(order) if complete and appended_in_order else None)
 
-    def _element_class(self, item: cst.BaseExpression | None, imports) -> "ClassInfo | str | frozenset | None":
-        """The class of the module a container's element expression builds (a project ClassInfo or a torch.nn
-        qualified name); for `A(...) if c else B(...)`, the two (a frozenset); None when not known."""
-        if isinstance(item, cst.IfExp):
-            both = (self._element_class(item.body, imports), self._element_class(item.orelse, imports))
-            if any(found is None for found in both):
-                return None
-            return frozenset(c for found in both for c in (found if isinstance(found, frozenset) else (found,)))
-        if not isinstance(item, cst.Call):
-            return None
-        qualified = imports.qualify(item.func) or ""
-        if qualified.startswith("torch.nn.") and is_torch_module_base(qualified):
-            return None if qualified in CONTAINER_KINDS else qualified
-        if _external_module(qualified):
-            return None if external_callable(qualified).built_to_trace(item) else qualified
-        target = self.project.resolve_class(qualified)
-        return target if target is not None and self.project.is_module_class(target) else None
-
-    def passed_literals(self) -> dict[str, set]:
-        """The bool literals the project's code passes by keyword (`f(flag=True)`, `dict(flag=True)`,
-        `{"flag": True}`), by keyword: a configuration flag passed both ways is not decided by its default."""
+    def passed_literals(self, cls: ClassInfo) -> dict[str, set]:
+        """The bool literals the project passes by keyword that may configure a module of class `cls`
+        (`jitlint.targets.fx.flags.passed_literals`), by keyword."""
         if self._passed is None:
-            collector = KeywordLiterals()
-            for module in list(self.project.modules.values()):
-                text = module.text
-                if text is not None and "True" not in text and "False" not in text:
-                    continue
-                walk(module.tree, collector)
-            self._passed = collector.found
-        return self._passed
+            self._passed = collect_passed_literals(self.project)
+        return literals_for(self._passed, cls)
 
     def autowrapped_globals(self, module: ModuleInfo) -> bool:
         """Whether the tracer patches the `math` functions a module imported by name: it patches the globals of
@@ -1356,7 +1332,7 @@ class FunctionTrace(FlowDomain[Value]):
         if self._assigned_in_traced_code(cls, info):
             return UNKNOWN  # set while tracing: maybe a Proxy
         if info.init_bool is not None and info.assigned_in <= {"__init__"}:
-            flag = self._default_flag(cls, info)
+            flag = default_flag(self.project, cls, info, self.model.passed_literals(cls))
             if flag is not None:
                 return Const(flag)
         containers = {kind for kind in kinds if kind in ("ModuleList", "Sequential", "ModuleDict")}
@@ -1385,30 +1361,6 @@ class FunctionTrace(FlowDomain[Value]):
         if any(isinstance(kind, CallResult) and kind.qualified.startswith("torch.") for kind in kinds):
             return Concrete("tensor") if all(isinstance(kind, CallResult) for kind in kinds) else CONCRETE
         return CONCRETE
-
-    def _default_flag(self, cls: ClassInfo, info) -> bool | None:
-        """The bool a configuration flag holds in the module built with the defaults of `__init__`: what every
-        assignment in `__init__` gives it, a literal or an `__init__` parameter with a literal default (None when
-        they differ, or one is anything else). The model checked is the default-configured one."""
-        defaults: dict[str, cst.BaseExpression] = {}
-        for current in self.project.mro(cls):
-            init = current.methods.get("__init__")
-            if init is not None:
-                for param in (*init.node.params.params, *init.node.params.kwonly_params):
-                    if param.default is not None:
-                        defaults.setdefault(param.name.value, param.default)
-        found: set[bool] = set()
-        for value in info.init_values:
-            node = value.node
-            if isinstance(node, cst.Name) and node.value in defaults:
-                if self.model.passed_literals().get(node.value, set()) - {literal_value(defaults[node.value])}:
-                    return None  # the project builds this module with the flag set otherwise too
-                node = defaults[node.value]
-            constant = literal_value(node)
-            if not isinstance(constant, bool):
-                return None
-            found.add(constant)
-        return found.pop() if len(found) == 1 else None
 
     def _assigned_in_traced_code(self, cls: ClassInfo, info) -> bool:
         """Whether traced code other than this function may have set the attribute before it is read here: a
