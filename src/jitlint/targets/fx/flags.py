@@ -101,7 +101,8 @@ def default_flag(project: "ProjectIndex", cls: "ClassInfo", info, passed: dict[s
     return found.pop() if len(found) == 1 else None
 
 
-def element_class(project: "ProjectIndex", item: cst.BaseExpression | None, imports) -> "ClassInfo | str | frozenset | None":
+def element_class(project: "ProjectIndex", item: cst.BaseExpression | None,
+                  imports) -> "ClassInfo | str | frozenset | None":
     """The class of the module a container's element expression builds (a project ClassInfo or a torch.nn
     qualified name); for `A(...) if c else B(...)`, both (a frozenset); None when not known."""
     if isinstance(item, cst.IfExp):
