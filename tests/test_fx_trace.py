@@ -688,6 +688,46 @@ def test_the_modules_a_container_holds_get_what_it_is_called_with(tmp_path):
     assert result.rejected and result.line == marks(source)[0][1], result
 
 
+WRAPPED_FLAG = H + """class Core(nn.Module):
+    def __init__(self, checked=False):
+        super().__init__()
+        self.checked = checked
+
+    def forward(self, x):
+        if self.checked:
+            assert x.sum() > 0, "positive"
+        return x
+
+
+class Holder(nn.Module):
+    def __init__(self, {holder_params}):
+        super().__init__()
+        self.core = Core({core_args})
+
+    def forward(self, x):
+        return self.core(x)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.holder = Holder(checked=True)
+
+    def forward(self, x):
+        return self.holder(x)
+"""
+
+
+def test_a_flag_given_to_another_class_configures_only_what_that_class_passes_it_on_to(tmp_path):
+    # `Holder(checked=True)` builds a Holder; through its `**kwargs` the flag reaches Core, whose branch is then
+    # judged (torch: `Model()` fails at the assert); a Holder whose own `checked` parameter stays with it does not
+    # configure Core, which every build leaves unchecked (torch traces Core(), Holder() and Model() alike)
+    forwarded = lint_one(WRAPPED_FLAG.format(holder_params="**kwargs", core_args="**kwargs"), tmp_path)
+    kept = lint_one(WRAPPED_FLAG.format(holder_params="checked=False", core_args=""), tmp_path)
+    assert ("FX201", 13) in forwarded
+    assert kept == []
+
+
 def test_is_fx_tracing_guard_prunes(tmp_path):
     source = model("if not torch.fx._symbolic_trace.is_fx_tracing():\n    n = int(x.size(0))\n    x = x * n\nreturn x")
     assert lint_one(source, tmp_path) == []

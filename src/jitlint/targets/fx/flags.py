@@ -4,14 +4,14 @@ and the class of each module a container's constructor expression holds."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
 from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
 from jitlint.targets.fx.external import external_callable
 from jitlint.targets.fx.literals import literal_value
-from jitlint.targets.fx.scan import KeywordLiterals, SuperInitKeywords
+from jitlint.targets.fx.scan import GivenOn, KeywordLiterals, SuperInitKeywords
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 _UNSET = cst.Name("__unset__")  # an `__init__` parameter whose value is not known (see `init_defaults`)
 
 
-def collect_passed_literals(project: "ProjectIndex") -> dict[str, set]:
+def collect_passed_literals(project: "ProjectIndex") -> dict[str, list]:
     """The bool literals the project's code passes by keyword (`f(flag=True)`, `dict(flag=True)`,
-    `{"flag": True}`): keyword -> {(literal, id of the project module class whose constructor receives it, or
-    None)}. Those given to `super().__init__` are left out: they are part of a class's own construction
+    `{"flag": True}`): keyword -> [(literal, the project module class whose constructor receives it, or None)].
+    Those given to `super().__init__` are left out: they are part of a class's own construction
     (`init_defaults`)."""
-    found: dict[str, set] = {}
+    found: dict[str, dict] = {}
     collector = KeywordLiterals()
     for module in list(project.modules.values()):
         text = module.text
@@ -41,16 +41,47 @@ def collect_passed_literals(project: "ProjectIndex") -> dict[str, set]:
                 if receiver is not None:
                     qualified = module.imports.qualify(receiver[1])
                     target = project.resolve_class(qualified) if qualified else None
-                    built = id(target) if target is not None and project.is_module_class(target) else None
-                found.setdefault(keyword, set()).add((constant, built))
-    return found
+                    built = target if target is not None and project.is_module_class(target) else None
+                found.setdefault(keyword, {})[(constant, id(built))] = (constant, built)
+    return {keyword: list(passed.values()) for keyword, passed in found.items()}
 
 
-def literals_for(found: dict[str, set], cls: "ClassInfo") -> dict[str, set]:
-    """Of `collect_passed_literals`' literals, those that may configure a module of class `cls`: a literal given
-    to the constructor of another project class builds that class, not `cls`."""
-    return {keyword: {constant for constant, built in passed if built is None or built == id(cls)}
-            for keyword, passed in found.items()}
+def literals_for(project: "ProjectIndex", found: dict[str, list], cls: "ClassInfo", keyword: str,
+                 cache: dict) -> set:
+    """Of `collect_passed_literals`' literals for `keyword`, those that may configure a module of class `cls`: one
+    given to the constructor of another project class builds that class, not `cls`, unless that constructor may
+    give the keyword on to a module of class `cls` (`gives_on`)."""
+    return {constant for constant, built in found.get(keyword, ())
+            if built is None or built is cls or gives_on(project, built, cls, keyword, cache)}
+
+
+def gives_on(project: "ProjectIndex", built: "ClassInfo", cls: "ClassInfo", keyword: str, cache: dict,
+             seen: frozenset = frozenset()) -> bool:
+    """Whether building `built` with `keyword` may pass it on to the constructor of a module of class `cls`:
+    a call of its `__init__`s (other than `super().__init__`) that takes `**` or names the keyword, whose callee
+    is `cls`, a project module class that gives it on in turn, or anything not known (a factory, a variable)."""
+    key = (id(built), id(cls), keyword)
+    if key in cache:
+        return cache[key]
+    cache[key] = False  # a cycle gives nothing on
+    result = False
+    for current in project.mro(built):
+        init = current.methods.get("__init__")
+        if init is None or result:
+            continue
+        collector = GivenOn(init.node, keyword)
+        walk(init.node, collector)
+        for func in collector.found:
+            qualified = init.module.imports.qualify(func)
+            if qualified and qualified.startswith(("torch.", "builtins.")):
+                continue
+            target = project.resolve_class(qualified) if qualified else None
+            if target is None or not project.is_module_class(target) or target is cls or (
+                    id(target) not in seen and gives_on(project, target, cls, keyword, cache, seen | {id(built)})):
+                result = True
+                break
+    cache[key] = result
+    return result
 
 
 def init_defaults(project: "ProjectIndex", cls: "ClassInfo") -> dict[str, cst.BaseExpression]:
@@ -81,7 +112,7 @@ def init_defaults(project: "ProjectIndex", cls: "ClassInfo") -> dict[str, cst.Ba
     return defaults
 
 
-def default_flag(project: "ProjectIndex", cls: "ClassInfo", info, passed: dict[str, set]) -> bool | None:
+def default_flag(project: "ProjectIndex", cls: "ClassInfo", info, passed: Callable[[str], set]) -> bool | None:
     """The bool a configuration flag holds in the module built with the defaults of `__init__`: what every
     assignment in `__init__` gives it, a literal or an `__init__` parameter with a literal default or one a
     subclass gives `super().__init__` (None when they differ, or one is anything else, or `passed`, the literals
@@ -91,7 +122,7 @@ def default_flag(project: "ProjectIndex", cls: "ClassInfo", info, passed: dict[s
     for value in info.init_values:
         node = value.node
         if isinstance(node, cst.Name) and node.value in defaults:
-            if passed.get(node.value, set()) - {literal_value(defaults[node.value])}:
+            if passed(node.value) - {literal_value(defaults[node.value])}:
                 return None  # the project builds this module with the flag set otherwise too
             node = defaults[node.value]
         constant = literal_value(node)

@@ -69,6 +69,53 @@ class SuperInitKeywords(cst.CSTVisitor):
             self.found.extend(arg for arg in node.args if arg.keyword is not None)
 
 
+class GivenOn(cst.CSTVisitor):
+    """The callees of the calls of an `__init__` (not `super().__init__`, not in nested functions) that may
+    receive one of its keyword arguments: an argument that reads a name spelt as the keyword or, when the
+    `__init__` has no parameter of that name (so its `**kwargs` holds it), a `**` argument or the keyword itself."""
+
+    def __init__(self, root: cst.FunctionDef, keyword: str) -> None:
+        self.root = root
+        self.keyword = keyword
+        params = root.params
+        self.spread = keyword not in {param.name.value for param in (
+            *params.posonly_params, *params.params, *params.kwonly_params)}
+        self.found: list[cst.BaseExpression] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return node is self.root
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if is_super_init(node):
+            return
+        for arg in node.args:
+            spread = self.spread and (arg.star == "**" or (arg.keyword is not None
+                                                           and arg.keyword.value == self.keyword))
+            if spread or any(name.value == self.keyword for name in _names(arg.value)):
+                self.found.append(node.func)
+                return
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    collector = _Names()
+    walk(node, collector)
+    return collector.found
+
+
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: list[cst.Name] = []
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.found.append(node)
+
+
 class _NestedDefinitions(OneScope):
     def __init__(self, root: cst.FunctionDef) -> None:
         self.root = root

@@ -208,7 +208,8 @@ class TracingModel:
         self._static_cache: dict[tuple[int, str], Value] = {}
         self._registrations: dict[int, dict[str, str]] = {}
         self._autowrapped: dict[int, bool] = {}
-        self._passed: dict[str, set] | None = None  # keyword -> {(literal, id of the class it builds or None)}
+        self._passed: dict[str, list] | None = None  # keyword -> [(literal, the class it builds or None)]
+        self._given_on: dict[tuple, bool] = {}
         self.closures: dict[int, tuple[cst.Lambda | cst.FunctionDef, FunctionInfo]] = {}  # key -> (node, where)
         self._nested: dict[int, FunctionInfo] = {}
         self.halted = False  # whether the analysis `analyse` last returned from always raises
@@ -485,12 +486,12 @@ class TracingModel:
         complete = bool(order) and all(c is not None for c in order)
         return (classes if complete else frozenset()), (tuple(order) if complete and appended_in_order else None)
 
-    def passed_literals(self, cls: ClassInfo) -> dict[str, set]:
-        """The bool literals the project passes by keyword that may configure a module of class `cls`
-        (`jitlint.targets.fx.flags.passed_literals`), by keyword."""
+    def passed_literals(self, cls: ClassInfo, keyword: str) -> set:
+        """The bool literals the project passes as `keyword` that may configure a module of class `cls`
+        (`jitlint.targets.fx.flags.literals_for`)."""
         if self._passed is None:
             self._passed = collect_passed_literals(self.project)
-        return literals_for(self._passed, cls)
+        return literals_for(self.project, self._passed, cls, keyword, self._given_on)
 
     def autowrapped_globals(self, module: ModuleInfo) -> bool:
         """Whether the tracer patches the `math` functions a module imported by name: it patches the globals of
@@ -1332,7 +1333,7 @@ class FunctionTrace(FlowDomain[Value]):
         if self._assigned_in_traced_code(cls, info):
             return UNKNOWN  # set while tracing: maybe a Proxy
         if info.init_bool is not None and info.assigned_in <= {"__init__"}:
-            flag = default_flag(self.project, cls, info, self.model.passed_literals(cls))
+            flag = default_flag(self.project, cls, info, partial(self.model.passed_literals, cls))
             if flag is not None:
                 return Const(flag)
         containers = {kind for kind in kinds if kind in ("ModuleList", "Sequential", "ModuleDict")}
