@@ -50,6 +50,39 @@ def block(default="None", guard="context_channels is not None", read_guard="cont
     return H + BLOCK.format(default=default, guard=guard, read_guard=read_guard, mark=mark, guard_line=guard_line,
                             note=note)
 
+PART = """class Part(nn.Module):
+    def __init__(self, mode="loss"):
+        super().__init__()
+        self.mode = mode
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.proj(x)"""
+
+LAYERS = """def exists(value):
+    return value is not None
+
+
+class Layers(nn.Module):
+    def __init__(self, dim=4, cross_attend=False, causal=False):
+        super().__init__()
+        self.cross_attend = cross_attend
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x, context=None):
+{body}
+
+
+class CrossAttender(Layers):
+    def __init__(self, **kwargs):
+        super().__init__(cross_attend=True, **kwargs)
+
+
+class Encoder(Layers):
+    def __init__(self, **kwargs):
+        super().__init__(causal=False, **kwargs)
+"""
+
 HELPER_EXISTS = "def exists(value):\n    return value is not None\n"
 
 AUTOGRAD = """class Halve(torch.autograd.Function):
@@ -102,6 +135,13 @@ TRACES = {
     "helper-none-check-holds": model('assert exists(context), "context"\nif not exists(mask):\n'
                                      '    raise ValueError("mask")\nreturn x * mask',
                                      signature="self, x, context=None, mask=None", extra=HELPER_EXISTS),
+    # the loop variable read after the loop: the last module of the list, its string attribute decides
+    "loop-variable-after-loop": model('for f in self.parts:\n    x = f(x)\nif f.mode == "full":\n    return x, x\n'
+                                      'return x', init='self.parts = nn.ModuleList([Part(), Part()])',
+                                      extra=PART),
+    # a flag a subclass gives `super().__init__`: decided per class, each branch traces
+    "flag-given-by-a-subclass-init": H + LAYERS.format(
+        body="        if self.cross_attend:\n            return self.proj(x + context)\n        return self.proj(x)"),
     "tuple-unpack-shape": model("B, C = x.shape\nreturn x.view(B, C)"),
     "zeros-of-shape": model("return torch.zeros(x.shape)"),
     "zeros-of-size-tuple": model("return torch.zeros((x.size(0), 3))"),
@@ -117,6 +157,11 @@ TRACES = {
     "shape-concat": model("return x.reshape(x.shape[:1] + (-1,))"),
     "training-flag": model("if self.training and self.flag:\n    x = x * 2\nreturn x", init="self.flag = True"),
     # modules appended to a container __init__ creates empty: one added only in a branch is not known to be there
+    # the same choice between two modules that trace
+    "sequential-conditional-step-traces": model(
+        "return self.net(x)",
+        init="self.causal = False\nself.net = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4) if not "
+             "self.causal else nn.Identity())"),
     "appended-in-a-branch": model("for layer in self.layers:\n    x = layer(x)\nreturn x",
                                   init="self.gated = False\nself.layers = nn.ModuleList()\n"
                                        "self.layers.append(nn.Linear(4, 4))\nif self.gated:\n"
@@ -188,6 +233,14 @@ FAILS = {
     # the same helper's answer asserted false: a Proxy is never None, the library's own assertion fails
     "helper-none-check-fails": model('assert not exists(context), "no context"  # error: FX211\nreturn x',
                                      signature="self, x, context=None", extra=HELPER_EXISTS),
+    # a name first bound in a loop's body, read after it: what the last round left, here a Proxy
+    "loop-result-after-loop": model("for f in self.parts:\n    out = f(x)\nif out:  # error: FX201\n    return out\n"
+                                    "return x", init="self.parts = nn.ModuleList([Part(), Part()])", extra=PART),
+    # the flag a sibling subclass sets in its `super().__init__` call does not configure the others: the base
+    # and Encoder are built with cross_attend False, and a placeholder Proxy is never None
+    "flag-given-by-a-sibling-subclass-init": H + LAYERS.format(
+        body="        assert not (self.cross_attend ^ exists(context)), 'context'  # error: FX211\n"
+             "        return self.proj(x)"),
     "if-shape": model("if x.shape[0] > 1:  # error: FX201\n    x = x + 1\nreturn x"),
     "flag-parameter": model("if flip:  # error: FX201\n    x = x.flip(0)\nreturn x", signature="self, x, flip=False"),
     "assert-shape": model('assert x.shape[1] == 4, "four"  # error: FX201\nreturn x'),
@@ -250,6 +303,12 @@ FAILS = {
         "for layer in self.layers:\n    x = layer(x)\nreturn x",
         init="self.layers = nn.ModuleList()\nself.layers.append(nn.Linear(4, 4))\nself.layers.append(Gate())",
         extra=GATE.format(mark="  # error: FX201")),
+    # a step chosen by a constructor flag: either module may be there, the library's one fails
+    "sequential-conditional-step": model(
+        "return self.net(x)  # error: FX211",
+        init="self.causal = False\nself.net = nn.Sequential(nn.Linear(4, 4), Rearrange('b c -> c b') if not "
+             "self.causal else nn.Identity())",
+        extra="from einops.layers.torch import Rearrange"),
     "appended-library-module": model(
         "for layer in self.layers:\n    x = layer(x)  # error: FX211\nreturn x",
         init="self.layers = nn.ModuleList()\nself.layers.append(nn.Linear(4, 4))\n"
@@ -627,6 +686,46 @@ def test_the_modules_a_container_holds_get_what_it_is_called_with(tmp_path):
     assert lint_one(source, tmp_path) == marks(source)
     result = trace_sources({"container_calls": source}, tmp_path)["container_calls"]
     assert result.rejected and result.line == marks(source)[0][1], result
+
+
+WRAPPED_FLAG = H + """class Core(nn.Module):
+    def __init__(self, checked=False):
+        super().__init__()
+        self.checked = checked
+
+    def forward(self, x):
+        if self.checked:
+            assert x.sum() > 0, "positive"
+        return x
+
+
+class Holder(nn.Module):
+    def __init__(self, {holder_params}):
+        super().__init__()
+        self.core = Core({core_args})
+
+    def forward(self, x):
+        return self.core(x)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.holder = Holder(checked=True)
+
+    def forward(self, x):
+        return self.holder(x)
+"""
+
+
+def test_a_flag_given_to_another_class_configures_only_what_that_class_passes_it_on_to(tmp_path):
+    # `Holder(checked=True)` builds a Holder; through its `**kwargs` the flag reaches Core, whose branch is then
+    # judged (torch: `Model()` fails at the assert); a Holder whose own `checked` parameter stays with it does not
+    # configure Core, which every build leaves unchecked (torch traces Core(), Holder() and Model() alike)
+    forwarded = lint_one(WRAPPED_FLAG.format(holder_params="**kwargs", core_args="**kwargs"), tmp_path)
+    kept = lint_one(WRAPPED_FLAG.format(holder_params="checked=False", core_args=""), tmp_path)
+    assert ("FX201", 13) in forwarded
+    assert kept == []
 
 
 def test_is_fx_tracing_guard_prunes(tmp_path):

@@ -54,6 +54,7 @@ from jitlint.project import (
 from jitlint.targets.fx.absent import absent_with_defaults
 from jitlint.targets.fx.appends import appended
 from jitlint.targets.fx.external import ExternalCallable, built_to_trace, external_callable, outside_name
+from jitlint.targets.fx.flags import collect_passed_literals, default_flag, element_class, literals_for
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, never_equal
 from jitlint.targets.fx.literals import unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
@@ -77,7 +78,6 @@ from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as 
     VarargsFactory,
 )
 from jitlint.targets.fx.scan import (
-    KeywordLiterals,
     Registrations,
     free_names,
     is_generator,
@@ -208,7 +208,8 @@ class TracingModel:
         self._static_cache: dict[tuple[int, str], Value] = {}
         self._registrations: dict[int, dict[str, str]] = {}
         self._autowrapped: dict[int, bool] = {}
-        self._passed: dict[str, set] | None = None
+        self._passed: dict[str, list] | None = None  # keyword -> [(literal, the class it builds or None)]
+        self._given_on: dict[tuple, bool] = {}
         self.closures: dict[int, tuple[cst.Lambda | cst.FunctionDef, FunctionInfo]] = {}  # key -> (node, where)
         self._nested: dict[int, FunctionInfo] = {}
         self.halted = False  # whether the analysis `analyse` last returned from always raises
@@ -479,36 +480,18 @@ class TracingModel:
                 items = [e.value if isinstance(e, cst.DictElement) else None for e in argument.elements]
             else:
                 items = [None]
-        order = []
-        for item in items:
-            found = None
-            if isinstance(item, cst.Call):
-                qualified = imports.qualify(item.func) or ""
-                if qualified.startswith("torch.nn.") and is_torch_module_base(qualified):
-                    found = None if qualified in CONTAINER_KINDS else qualified
-                elif _external_module(qualified):
-                    found = None if external_callable(qualified).built_to_trace(item) else qualified
-                else:
-                    target = self.project.resolve_class(qualified)
-                    if target is not None and self.project.is_module_class(target):
-                        found = target
-            order.append(found)
-        classes = frozenset(c for c in order if c is not None)
+        order = [element_class(self.project, item, imports) for item in items]
+        classes = frozenset(c for found in order if found is not None
+                            for c in (found if isinstance(found, frozenset) else (found,)))
         complete = bool(order) and all(c is not None for c in order)
         return (classes if complete else frozenset()), (tuple(order) if complete and appended_in_order else None)
 
-    def passed_literals(self) -> dict[str, set]:
-        """The bool literals the project's code passes by keyword (`f(flag=True)`, `dict(flag=True)`,
-        `{"flag": True}`), by keyword: a configuration flag passed both ways is not decided by its default."""
+    def passed_literals(self, cls: ClassInfo, keyword: str) -> set:
+        """The bool literals the project passes as `keyword` that may configure a module of class `cls`
+        (`jitlint.targets.fx.flags.literals_for`)."""
         if self._passed is None:
-            collector = KeywordLiterals()
-            for module in list(self.project.modules.values()):
-                text = module.text
-                if text is not None and "True" not in text and "False" not in text:
-                    continue
-                walk(module.tree, collector)
-            self._passed = collector.found
-        return self._passed
+            self._passed = collect_passed_literals(self.project)
+        return literals_for(self.project, self._passed, cls, keyword, self._given_on)
 
     def autowrapped_globals(self, module: ModuleInfo) -> bool:
         """Whether the tracer patches the `math` functions a module imported by name: it patches the globals of
@@ -614,6 +597,7 @@ class FunctionTrace(FlowDomain[Value]):
         self.last_check: cst.CSTNode | None = None
         self._stash: dict[int, Value] = {}
         self._iterated: dict[int, Value] = {}
+        self._loop_bodies: dict[int, Frame] = {}
         self._decisions: dict[int, bool | None] = {}
         self._try_bodies: list[tuple[set[int], list[cst.ExceptHandler]]] | None = None
         self.halted = False  # a statement every run reaches raised: symbolic_trace never runs what follows
@@ -766,6 +750,7 @@ class FunctionTrace(FlowDomain[Value]):
         element = self._stash.pop(id(node), UNKNOWN)
         iterated = self._iterated.pop(id(node), None)
         self.bind(node.target, element, body, source=None)
+        self._loop_bodies[id(node)] = body
         if iterated is not None and non_empty(iterated) and (
                 outer.level == 0 or outer.values.get(_DEFINITE) == Const(outer.level)):
             body.values[_DEFINITE] = Const(body.level)  # the body runs at least once on every run
@@ -808,7 +793,12 @@ class FunctionTrace(FlowDomain[Value]):
         return join(before, after)
 
     def first_set_in_loop(self, name, node, frame) -> None:
-        pass
+        # After a `for` loop a name its body binds holds what the last round left (the target: the last item);
+        # after no round at all, reading it raises UnboundLocalError, eagerly as when tracing, so what the body
+        # leaves is the only value a read after the loop can see.
+        body = self._loop_bodies.get(id(node))
+        if body is not None and name in body.values:
+            frame.bind(name, body.values[name])
 
     # -- statements -------------------------------------------------------------------------------------------
     def _assert(self, statement: cst.Assert) -> None:
@@ -1343,7 +1333,7 @@ class FunctionTrace(FlowDomain[Value]):
         if self._assigned_in_traced_code(cls, info):
             return UNKNOWN  # set while tracing: maybe a Proxy
         if info.init_bool is not None and info.assigned_in <= {"__init__"}:
-            flag = self._default_flag(cls, info)
+            flag = default_flag(self.project, cls, info, partial(self.model.passed_literals, cls))
             if flag is not None:
                 return Const(flag)
         containers = {kind for kind in kinds if kind in ("ModuleList", "Sequential", "ModuleDict")}
@@ -1372,30 +1362,6 @@ class FunctionTrace(FlowDomain[Value]):
         if any(isinstance(kind, CallResult) and kind.qualified.startswith("torch.") for kind in kinds):
             return Concrete("tensor") if all(isinstance(kind, CallResult) for kind in kinds) else CONCRETE
         return CONCRETE
-
-    def _default_flag(self, cls: ClassInfo, info) -> bool | None:
-        """The bool a configuration flag holds in the module built with the defaults of `__init__`: what every
-        assignment in `__init__` gives it, a literal or an `__init__` parameter with a literal default (None when
-        they differ, or one is anything else). The model checked is the default-configured one."""
-        defaults: dict[str, cst.BaseExpression] = {}
-        for current in self.project.mro(cls):
-            init = current.methods.get("__init__")
-            if init is not None:
-                for param in (*init.node.params.params, *init.node.params.kwonly_params):
-                    if param.default is not None:
-                        defaults.setdefault(param.name.value, param.default)
-        found: set[bool] = set()
-        for value in info.init_values:
-            node = value.node
-            if isinstance(node, cst.Name) and node.value in defaults:
-                if self.model.passed_literals().get(node.value, set()) - {literal_value(defaults[node.value])}:
-                    return None  # the project builds this module with the flag set otherwise too
-                node = defaults[node.value]
-            constant = literal_value(node)
-            if not isinstance(constant, bool):
-                return None
-            found.add(constant)
-        return found.pop() if len(found) == 1 else None
 
     def _assigned_in_traced_code(self, cls: ClassInfo, info) -> bool:
         """Whether traced code other than this function may have set the attribute before it is read here: a
@@ -1941,7 +1907,8 @@ class FunctionTrace(FlowDomain[Value]):
         value: Value | None = None
         for step in module.order:
             step_args = args if value is None else Arguments([value])
-            value = self.module_call(node, Module(frozenset([step])), step_args)
+            classes = step if isinstance(step, frozenset) else frozenset([step])  # `A() if c else B()`: either
+            value = self.module_call(node, Module(classes), step_args)
         return value if value is not None else (args.positional[0] if args.positional else UNKNOWN)
 
     def construct(self, node: cst.Call, qualified: str, args: Arguments) -> Value:
