@@ -375,3 +375,48 @@ def test_a_class_no_site_builds_is_the_instance_its_host_holds(tmp_path):
     assert findings[26]["status"] == "not-reproduced", findings  # Gated(8 > 100): torch prunes the branch
     assert "the instance Model builds" in findings[26]["detail"], findings
     assert findings[50]["status"] == "confirmed", findings  # Wrapper(model, scale=2.0), `model` from its scope
+
+
+# The README a package is documented with (a checkout's README, an installed distribution's METADATA) shows how its
+# classes are built: its Python code blocks are sites too (each block a module of its own, its names bound once
+# before the call read as values); a block of another language is not read.
+DOCUMENTED = '''
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, dim, depth=1):
+        super().__init__()
+        self.lin = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return x.numpy()
+'''
+
+README = '''# dpkg
+
+```bash
+python -c "from dpkg import Net; Net(dim=3)"
+```
+
+```python
+from dpkg import Net
+
+width = 4
+net = Net(dim=width)
+```
+'''
+
+
+def test_the_code_blocks_of_a_packages_readme_are_sites(tmp_path):
+    root = write_project(tmp_path, {"dpkg/__init__.py": "from dpkg.net import Net\n", "dpkg/net.py": DOCUMENTED,
+                                    "README.md": README, "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    project = ProjectIndex(loader=load_quietly)
+    project.seed([root / "dpkg" / "net.py"])
+    sites, _hosts = scan(project, sorted((root / "dpkg").glob("*.py")), {"dpkg.net.Net"}, [root / "README.md"])
+    assert [(site["kwargs"], site.get("lets"), Path(site["where"]).name) for site in sites["dpkg.net.Net"]] == [
+        ({"dim": "width"}, [["width", "4"]], "README.md:11")]
+    findings = {f["location"]["row"]: f["confirmation"] for f in dynamic_findings(tmp_path, "dpkg/net.py")
+                if f["code"] != "JIT000"}
+    assert findings[12]["status"] == "confirmed", findings

@@ -9,12 +9,16 @@ instead with the arguments of a construction site found here, tried in order:
   package, which `--dynamic` would import anyway),
 - a doctest example in a docstring of those files (`>>> head = Cls(nc=80, ch=(256, 512))`): the library's own
   word on how the class is built,
+- a Python code block of the package's README (a checkout's, or the installed distribution's METADATA): the same
+  word, where most libraries say it,
 
 whose arguments are all literals (`ast.literal_eval` reads them) or what the file (or the example) imports or
 defines at its top level, as it is or called with such arguments (`PITLossWrapper(pairwise_neg_sisdr,
 pit_from='pw_mtx')`, `Wrapper(Loss("sisdr"))`: the library's own functions and classes, importable by their
-qualified names: `refs`); a call with `*args`, `**kwargs`, or any other computed argument (a local variable, an
-attribute of one, a builtin) is no site. The callee is resolved to the class as Python binds the name: the class's
+qualified names: `refs`), or a name the call's scope binds once, before it, to such a value (`model = Unet(dim=64)`
+then `GaussianDiffusion(model, image_size=128)`: `lets`); a call with `*args`, `**kwargs`, or any other computed
+argument (a parameter, a name bound twice, an attribute of one, a builtin) is no site. A class no site builds is
+taken from a host: a class whose own code builds it, built itself (the child searches its submodules). The callee is resolved to the class as Python binds the name: the class's
 own module, an import of it (a re-export followed through the project index), the example's own imports. Files are read with `ast`
 (the scan reads only literal calls, in files the run may not lint) after a text filter on the classes' names.
 """
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 from pathlib import Path
 
 from jitlint.names import module_name_for
@@ -49,14 +54,14 @@ def add_constructions(project, requests, factories: dict[str, str]) -> None:
     if not wanted:
         return
     files = _package_files(requests)
-    sites, hosts = scan(project, files, set(wanted))
+    sites, hosts = scan(project, files, set(wanted), _documents(requests))
     # the hosts' own construction sites and hosts, a level at a time: a block built by a block built by a model
     known, frontier = set(wanted), {host for found in hosts.values() for host in found} - set(wanted)
     for _level in range(MAX_HOST_DEPTH - 1):
         if not frontier:
             break
         known |= frontier
-        more_sites, more_hosts = scan(project, files, frontier)
+        more_sites, more_hosts = scan(project, files, frontier, _documents(requests))
         sites.update(more_sites)
         hosts.update(more_hosts)
         frontier = {host for found in more_hosts.values() for host in found} - known
@@ -99,6 +104,58 @@ def _package_files(requests) -> list[Path]:
     return list(files)
 
 
+def _documents(requests) -> list[Path]:
+    """The documents that show how a linted package is used: the README of the directory it is imported from (a
+    checkout), and the description of its installed distribution (`<name>-<version>.dist-info/METADATA`, the
+    README a package index shows)."""
+    found: dict[Path, None] = {}
+    for request in requests:
+        root, top = Path(request.root), request.module.split(".")[0]
+        if not (root / top).is_dir():
+            continue
+        candidates = [root / name for name in README_NAMES]
+        candidates += [info / "METADATA" for info in sorted(root.glob("*.dist-info"))
+                       if info.name.partition("-")[0].lower().replace("-", "_").replace(".", "_") == top.lower()]
+        found.update((path, None) for path in candidates if path.is_file())
+    return list(found)
+
+
+README_NAMES = ("README.md", "README.rst", "README.txt", "README")
+_FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
+
+
+def example_blocks(text: str) -> list[tuple[int, str]]:
+    """The Python code blocks of a Markdown document ((the line before the block's first, its code)): fenced
+    blocks marked `python`/`py` or unmarked, and reStructuredText `.. code-block:: python` blocks. A block that
+    does not parse is skipped by the caller."""
+    blocks: list[tuple[int, str]] = []
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        fence = _FENCE.match(lines[index])
+        directive = lines[index].strip() in (".. code-block:: python", ".. code:: python", ".. code-block:: py")
+        if fence and fence.group(2).lower() in ("python", "py", "python3", ""):
+            end = next((j for j in range(index + 1, len(lines)) if lines[j].strip().startswith(fence.group(1))),
+                       len(lines))
+            blocks.append((index + 1, textwrap.dedent("\n".join(lines[index + 1:end]))))
+            index = end + 1
+            continue
+        if fence:  # another language's block: skipped whole
+            end = next((j for j in range(index + 1, len(lines)) if lines[j].strip().startswith(fence.group(1))),
+                       len(lines))
+            index = end + 1
+            continue
+        if directive:
+            end = index + 1
+            while end < len(lines) and (not lines[end].strip() or lines[end].startswith((" ", "\t"))):
+                end += 1
+            blocks.append((index + 1, textwrap.dedent("\n".join(lines[index + 1:end]))))
+            index = end
+            continue
+        index += 1
+    return blocks
+
+
 def construction_sites(project, paths: list[Path], wanted: set[str]) -> dict[str, list[dict]]:
     """For each qualified class name of `wanted`, the calls of it in `paths` whose arguments the child can build:
     [{"args": [source], "kwargs": {name: source}, "refs": {name: qualified}?, "where": "file:line"}], without
@@ -106,9 +163,11 @@ def construction_sites(project, paths: list[Path], wanted: set[str]) -> dict[str
     return scan(project, paths, wanted)[0]
 
 
-def scan(project, paths: list[Path], wanted: set[str]) -> tuple[dict[str, list[dict]], dict[str, list[str]]]:
-    """`construction_sites`, and for each class of `wanted` its hosts: the top-level classes of `paths` whose own
-    code calls it (with any arguments: the instance a built host holds is one the library built)."""
+def scan(project, paths: list[Path], wanted: set[str], documents: list[Path] = ()) -> tuple[
+        dict[str, list[dict]], dict[str, list[str]]]:
+    """`construction_sites` (in `paths`, and in the code blocks of `documents`: `example_blocks`), and for each class
+    of `wanted` its hosts: the top-level classes of `paths` whose own code calls it (with any arguments: the instance
+    a built host holds is one the library built)."""
     short = {name.rpartition(".")[2] for name in wanted}
     hosts: dict[str, list[str]] = {}
     if not short:
@@ -119,7 +178,7 @@ def scan(project, paths: list[Path], wanted: set[str]) -> tuple[dict[str, list[d
     found: dict[str, list[dict]] = {}
     seen: set[tuple] = set()
     resolved: dict[str, str | None] = {}
-    for path in paths:
+    for path in [*paths, *documents]:
         try:
             if path.stat().st_size > MAX_FILE_BYTES:
                 continue
@@ -128,31 +187,36 @@ def scan(project, paths: list[Path], wanted: set[str]) -> tuple[dict[str, list[d
             continue
         if not maybe.search(text) or not mention.search(text):
             continue
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            continue
-        module_name = module_name_for(path)[0]
-        bindings = _bindings(tree, module_name, path.name == "__init__.py")
-        owners = {id(node): f"{module_name}.{top.name}" for top in tree.body if isinstance(top, ast.ClassDef)
-                  for node in ast.walk(top) if isinstance(node, ast.Call)}
-        scopes = _scope_values(tree, bindings)
-        for call, names, line in _calls(tree, bindings, module_name, path.name == "__init__.py"):
-            qualified = _callee(call.func, names)
-            if qualified is None or qualified.rpartition(".")[2] not in short:
+        if path.suffix == ".py":
+            module_name, is_package = module_name_for(path)[0], path.name == "__init__.py"
+            parsed = [(0, text)]
+        else:  # a document's examples: each code block a module of its own, importing what it uses
+            module_name, is_package, parsed = "", False, example_blocks(text)
+        for offset, code in parsed:
+            try:
+                tree = ast.parse(code)
+            except (SyntaxError, ValueError):
                 continue
-            if qualified not in resolved:
-                resolved[qualified] = _class_named(project, qualified, wanted)
-            target = resolved[qualified]
-            owner = owners.get(id(call))
-            if target is not None and owner is not None and owner != target \
-                    and owner not in hosts.setdefault(target, []):
-                hosts[target].append(owner)
-            site = _site_arguments(call, names, scopes.get(id(call)), line)
-            if target is None or site is None or (target, repr(site)) in seen:
-                continue
-            seen.add((target, repr(site)))
-            found.setdefault(target, []).append({**site, "where": f"{path}:{line}"})
+            bindings = _bindings(tree, module_name, is_package)
+            owners = {id(node): f"{module_name}.{top.name}" for top in tree.body if isinstance(top, ast.ClassDef)
+                      for node in ast.walk(top) if isinstance(node, ast.Call)} if module_name else {}
+            scopes = _scope_values(tree, bindings)
+            for call, names, line in _calls(tree, bindings, module_name, is_package):
+                qualified = _callee(call.func, names)
+                if qualified is None or qualified.rpartition(".")[2] not in short:
+                    continue
+                if qualified not in resolved:
+                    resolved[qualified] = _class_named(project, qualified, wanted)
+                target = resolved[qualified]
+                owner = owners.get(id(call))
+                if target is not None and owner is not None and owner != target \
+                        and owner not in hosts.setdefault(target, []):
+                    hosts[target].append(owner)
+                site = _site_arguments(call, names, scopes.get(id(call)), line)
+                if target is None or site is None or (target, repr(site)) in seen:
+                    continue
+                seen.add((target, repr(site)))
+                found.setdefault(target, []).append({**site, "where": f"{path}:{line + offset}"})
     return found, hosts
 
 
