@@ -282,8 +282,8 @@ def test_a_class_built_with_the_librarys_own_function_is_confirmed(tmp_path):
 # A class no site builds (its arguments are computed where it is built) is the instance a class that builds it holds:
 # the host, built with its own site's arguments (here a `__main__` example whose values are names it bound once
 # before the call), searched among its submodules. What torch says of that instance is what it says of the class: an
-# error confirmed, and a flag the host passed (`Final`, pruned) not reproduced. A name bound twice, or a parameter,
-# is no value.
+# error confirmed, and a flag the host passed (`Final`, pruned) not reproduced. Arithmetic of values is a value too
+# (`2**3`, a power only of a small literal exponent); a name bound twice, or a parameter, is no value.
 HOSTED = '''
 from typing import Final
 
@@ -339,11 +339,11 @@ class Wrapper(nn.Module):
 def build(width):
     twice = 2
     twice = 3
-    return Wrapper(Model(width), scale=twice)
+    return Wrapper(Model(width), scale=twice), Wrapper(Model(2**10**10), scale=1)
 
 
 if __name__ == "__main__":
-    width = 8
+    width = 2**3
     model = Model(dim=width, depth=2)
     wrapper = Wrapper(model, scale=2.0)
 '''
@@ -357,10 +357,10 @@ def test_sites_read_the_names_their_scope_binds_once_and_classes_name_their_host
     sites, hosts = scan(project, sorted((root / "hpkg").glob("*.py")), wanted)
     shown = {name: [(site["args"], site["kwargs"], site.get("lets")) for site in found] for name, found in sites.items()}
     assert shown == {
-        # `build`'s calls pass a parameter and a name bound twice: no site
-        "hpkg.model.Model": [([], {"dim": "width", "depth": "2"}, [["width", "8"]])],
+        # `build`'s calls pass a parameter, a name bound twice, a power of a power: no site
+        "hpkg.model.Model": [([], {"dim": "width", "depth": "2"}, [["width", "2 ** 3"]])],
         "hpkg.model.Wrapper": [(["model"], {"scale": "2.0"},
-                                [["width", "8"], ["model", "Model(dim=width, depth=2)"]])],
+                                [["width", "2 ** 3"], ["model", "Model(dim=width, depth=2)"]])],
     }
     assert hosts == {"hpkg.model.Block": ["hpkg.model.Model"], "hpkg.model.Gated": ["hpkg.model.Model"]}
 

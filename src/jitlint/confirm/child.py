@@ -246,10 +246,13 @@ def import_qualified(qualified: str):
 
 def _site_value(text: str, namespace: dict):
     """A construction site's argument: a literal, or (with `namespace`, the objects its names were imported as) an
-    expression of literals, those names, their attributes and calls of them (`constructions.py` checked its shape);
-    a site's `lets` are evaluated the same way, in order, into `namespace`."""
+    expression of literals, those names, their attributes and calls of them, and arithmetic of such values
+    (`constructions.py` checked its shape); a site's `lets` are evaluated the same way, in order, into `namespace`."""
     if not namespace:
-        return ast.literal_eval(text)
+        try:
+            return ast.literal_eval(text)
+        except ValueError:  # arithmetic (`2**16`): evaluated with no names at all
+            pass
     return eval(compile(text, "<construction site>", "eval"), {"__builtins__": {}}, dict(namespace))
 
 

@@ -430,13 +430,15 @@ class _Local:
 
 # How deeply a site's argument may nest calls and containers (`Wrapper(Loss(Inner(1)))`).
 _MAX_DEPTH = 4
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+_MAX_EXPONENT = 64
 
 
 def _buildable(node: ast.AST, names: dict[str, str], refs: dict[str, str], depth: int = 0,
                local: _Local | None = None) -> bool:
     """Whether the argument is a literal, a name (or attribute of one) the file imports or defines at its top level
     or (`local`) its scope binds once before the site to such a value, a call of such a name with such arguments,
-    or a container of such values; the names used go to `refs` (or the local ones to `local.lets`)."""
+    a container of such values, or arithmetic of them; the names used go to `refs` (or the local ones to `local.lets`)."""
     if _is_literal(node):
         return True
     if depth >= _MAX_DEPTH:
@@ -461,6 +463,13 @@ def _buildable(node: ast.AST, names: dict[str, str], refs: dict[str, str], depth
             for keyword in node.keywords)
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
         return all(_buildable(element, names, refs, depth + 1, local) for element in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
+        # `2**16`, `dim * 4`: arithmetic of such values (a power only of a small literal exponent)
+        if isinstance(node.op, ast.Pow) and not (isinstance(node.right, ast.Constant) and type(
+                node.right.value) is int and 0 <= node.right.value <= _MAX_EXPONENT):
+            return False
+        return _buildable(node.left, names, refs, depth + 1, local) and _buildable(
+            node.right, names, refs, depth + 1, local)
     if isinstance(node, ast.Dict):
         return all(key is not None and _buildable(key, names, refs, depth + 1, local) for key in node.keys) and all(
             _buildable(value, names, refs, depth + 1, local) for value in node.values)
