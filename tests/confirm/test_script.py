@@ -782,14 +782,14 @@ def test_the_frontend_alone_finds_the_other_refused_statements_of_a_function(tmp
 
 
 # A function reached only through one the model's run ignored (a `**` call torch's frontend refuses) is scripted on its
-# own; when that stops too (here at a parameter annotation torch cannot resolve), the finding's detail says where and
-# why, not only which function the model's run ignored.
+# own; when that stops too (here at a parameter annotation torch cannot resolve, kept: its default is not `None`), the
+# finding's detail says where and why, not only which function the model's run ignored.
 REACHED_THROUGH_IGNORED = '''
 import torch
 import torch.nn as nn
 
 
-def inner(x: torch.Tensor, head: torch.nn.Module) -> torch.Tensor:
+def inner(x: torch.Tensor, head: torch.nn.Module = nn.Identity()) -> torch.Tensor:
     return x.numpy()
 
 

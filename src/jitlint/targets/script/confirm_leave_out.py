@@ -85,12 +85,13 @@ class Relaxed:
     "undefined value NAME"."""
 
     def __init__(self, torch, drop: set[tuple[str, int]], typed: set[tuple[str, int, str]] = frozenset(),
-                 whole: set[tuple[str, int]] = frozenset()) -> None:
+                 whole: set[tuple[str, int]] = frozenset(), refused: dict | None = None) -> None:
         self.frontend = torch.jit.frontend
         self.originals = (self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def)
         self.drop = drop
         self.typed = typed
         self.whole = whole  # lines of `drop` whose `if`/`while` is left out whole all the same
+        self.refused = refused or {}  # (path, line) -> the code torch underlined there (an annotation it refused)
         self.kept_bodies: list[tuple[str, int]] = []  # lines of `drop` whose statement kept its body, in order
         self.left_out: set[str] = set()
         self.standins: set[str] = set()  # names bound to a stand-in instead of a failing statement's value
@@ -174,8 +175,8 @@ class Relaxed:
         self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def = self.originals
 
     def _relax_annotations(self, py_def, path: str, shift: int, lines: set[int]):
-        """`py_def` with each parameter whose annotation is on a line to leave out (torch refused the type it
-        names: `Sequence[Tensor]`, `nn.Module`) unannotated instead: a stand-in Tensor (with a `None` default, torch
+        """`py_def` with each parameter whose annotation torch refused (what it underlined on a line to leave out:
+        `Sequence[Tensor]`, `nn.Module`; `refused`) unannotated instead: a stand-in Tensor (with a `None` default, torch
         takes it as an undefined Tensor, which `is None` tests still refine); a parameter with another default keeps
         its annotation (the default's own type would be a guess). The parameters so changed are recorded
         (`relaxed_annotations`)."""
@@ -190,8 +191,13 @@ class Relaxed:
         changed: set[str] = set()
         for arg in [*positional, *arguments.kwonlyargs]:
             annotation = arg.annotation
-            if annotation is None or not any(
-                    annotation.lineno + shift <= line <= annotation.end_lineno + shift for line in lines):
+            if annotation is None:
+                continue
+            # the annotation torch underlined at a line left out (another annotation on that line is kept)
+            span = range(annotation.lineno + shift, annotation.end_lineno + shift + 1)
+            shown = {"".join(text.split()) for line in span if line in lines
+                     for text in self.refused.get((path, line), ())}
+            if "".join(ast.unparse(annotation).split()) not in shown:
                 continue
             default = defaults.get(arg.arg)
             if default is None or (isinstance(default, ast.Constant) and default.value is None):
@@ -248,6 +254,21 @@ class Relaxed:
         shown = underlined(error.get("text") or "")
         tainted = computed_from(own, self.standins)
         return shown is None or bool(set(re.findall(r"[A-Za-z_]\w*", shown)) & tainted)
+
+
+class Refused(dict):
+    """(path, line) -> the code torch underlined in its errors at that line (under the file name torch gave it too):
+    on a signature line, the annotations it refused."""
+
+    def note(self, error: dict) -> bool:
+        """Record what `error` underlined; whether that was new."""
+        shown = underlined(error.get("text") or "")
+        if not shown or shown in self.get((error["file"], error["line"]), ()):
+            return False
+        for key in [(error["file"], error["line"])] + ([(error["named_file"], error["line"])]
+                                                          if error.get("named_file") else []):
+            self.setdefault(key, set()).add(shown)
+        return True
 
 
 def bound_names(stmt) -> set[str]:
