@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from .project import dynamic_findings, located, write_project
-from jitlint.confirm.constructions import construction_sites
+from jitlint.confirm.constructions import construction_sites, scan
 from jitlint.project import ProjectIndex
 from jitlint.engine import load_quietly
 
@@ -277,3 +277,146 @@ def test_a_class_built_with_the_librarys_own_function_is_confirmed(tmp_path):
                 if f["code"] != "JIT000"}
     assert findings[19]["status"] == "confirmed", findings  # Wrapper(pairwise_mse, mode="pw")
     assert findings[28]["status"] == "confirmed", findings  # Scaler(Scaled(2))
+
+
+# A class no site builds (its arguments are computed where it is built) is the instance a class that builds it holds:
+# the host, built with its own site's arguments (here a `__main__` example whose values are names it bound once
+# before the call), searched among its submodules. What torch says of that instance is what it says of the class: an
+# error confirmed, and a flag the host passed (`Final`, pruned) not reproduced. Arithmetic of values is a value too
+# (`2**3`, a power only of a small literal exponent); a name bound twice, or a parameter, is no value.
+HOSTED = '''
+from typing import Final
+
+import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.lin = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return x.numpy()
+
+
+class Gated(nn.Module):
+    flag: Final[bool]
+
+    def __init__(self, flag):
+        super().__init__()
+        self.flag = flag
+
+    def forward(self, x):
+        if self.flag:
+            return getattr(self, "n" + "orm")(x)
+        return x
+
+
+class Model(nn.Module):
+    def __init__(self, dim, depth=1):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(dim) for _ in range(depth)])
+        self.gate = Gated(dim > 100)
+
+    def forward(self, x):
+        return x
+
+    def features(self, x):
+        return [block(x) for block in self.blocks]
+
+
+class Wrapper(nn.Module):
+    def __init__(self, model, scale):
+        super().__init__()
+        self.model = model
+        self.scale = scale
+
+    def forward(self, x):
+        return x.tolist()
+
+
+def build(width):
+    twice = 2
+    twice = 3
+    return Wrapper(Model(width), scale=twice), Wrapper(Model(2**10**10), scale=1)
+
+
+if __name__ == "__main__":
+    width = 2**3
+    model = Model(dim=width, depth=2)
+    wrapper = Wrapper(model, scale=2.0)
+'''
+
+
+def test_sites_read_the_names_their_scope_binds_once_and_classes_name_their_hosts(tmp_path):
+    root = write_project(tmp_path, {"hpkg/__init__.py": "", "hpkg/model.py": HOSTED})
+    project = ProjectIndex(loader=load_quietly)
+    project.seed([root / "hpkg" / "model.py"])
+    wanted = {f"hpkg.model.{name}" for name in ("Block", "Gated", "Model", "Wrapper")}
+    sites, hosts = scan(project, sorted((root / "hpkg").glob("*.py")), wanted)
+    shown = {name: [(site["args"], site["kwargs"], site.get("lets")) for site in found] for name, found in sites.items()}
+    assert shown == {
+        # `build`'s calls pass a parameter, a name bound twice, a power of a power: no site
+        "hpkg.model.Model": [([], {"dim": "width", "depth": "2"}, [["width", "2 ** 3"]])],
+        "hpkg.model.Wrapper": [(["model"], {"scale": "2.0"},
+                                [["width", "2 ** 3"], ["model", "Model(dim=width, depth=2)"]])],
+    }
+    assert hosts == {"hpkg.model.Block": ["hpkg.model.Model"], "hpkg.model.Gated": ["hpkg.model.Model"]}
+
+
+@pytest.mark.torch
+def test_a_class_no_site_builds_is_the_instance_its_host_holds(tmp_path):
+    write_project(tmp_path, {"hpkg/__init__.py": "", "hpkg/model.py": HOSTED,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = {f["location"]["row"]: f["confirmation"] for f in dynamic_findings(tmp_path, "hpkg/model.py")
+                if f["code"] != "JIT000"}
+    assert findings[14]["status"] == "confirmed", findings  # Block, compiled as a submodule of Model(dim=8, depth=2)
+    assert findings[26]["status"] == "not-reproduced", findings  # Gated(8 > 100): torch prunes the branch
+    assert "the instance Model builds" in findings[26]["detail"], findings
+    assert findings[50]["status"] == "confirmed", findings  # Wrapper(model, scale=2.0), `model` from its scope
+
+
+# The README a package is documented with (a checkout's README, an installed distribution's METADATA) shows how its
+# classes are built: its Python code blocks are sites too (each block a module of its own, its names bound once
+# before the call read as values); a block of another language is not read.
+DOCUMENTED = '''
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, dim, depth=1):
+        super().__init__()
+        self.lin = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return x.numpy()
+'''
+
+README = '''# dpkg
+
+```bash
+python -c "from dpkg import Net; Net(dim=3)"
+```
+
+```python
+from dpkg import Net
+
+width = 4
+net = Net(dim=width)
+```
+'''
+
+
+def test_the_code_blocks_of_a_packages_readme_are_sites(tmp_path):
+    root = write_project(tmp_path, {"dpkg/__init__.py": "from dpkg.net import Net\n", "dpkg/net.py": DOCUMENTED,
+                                    "README.md": README, "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    project = ProjectIndex(loader=load_quietly)
+    project.seed([root / "dpkg" / "net.py"])
+    sites, _hosts = scan(project, sorted((root / "dpkg").glob("*.py")), {"dpkg.net.Net"}, [root / "README.md"])
+    assert [(site["kwargs"], site.get("lets"), Path(site["where"]).name) for site in sites["dpkg.net.Net"]] == [
+        ({"dim": "width"}, [["width", "4"]], "README.md:11")]
+    findings = {f["location"]["row"]: f["confirmation"] for f in dynamic_findings(tmp_path, "dpkg/net.py")
+                if f["code"] != "JIT000"}
+    assert findings[12]["status"] == "confirmed", findings

@@ -338,3 +338,42 @@ def test_a_refused_default_after_a_stand_in_is_still_confirmed(tmp_path):
     defaults = [f["confirmation"] for f in findings if f["code"] == "JIT201"]
     assert defaults and all(status["status"] == "confirmed" for status in defaults), findings
     assert _statuses(findings, "JIT401")[8]["status"] == "confirmed", findings
+
+
+# A parameter whose annotation torch refuses (`Sequence[...]`, no default or a `None` one) stops its function at its
+# signature: compiled again with that parameter unannotated (a stand-in Tensor), the rest of the body shows. An
+# error whose underlined code names the stand-in (`torch.cat(xs)`, which torch accepts of a list) is the stand-in's,
+# no JIT000; and one that names it at a static error (`len(xs)`: an `int` of a list, of a Tensor too, but not
+# everything the stand-in's type allows is so) confirms nothing: the conservative side.
+SEQUENCE_PARAMETERS = '''
+from typing import Optional, Sequence
+
+import torch
+import torch.nn as nn
+
+
+class Pool(nn.Module):
+    def forward(
+        self,
+        xs: Sequence[torch.Tensor],
+        extra: Optional[Sequence[torch.Tensor]] = None,
+        scale: float = 1.0,
+    ):
+        joined = torch.cat(xs)
+        if extra is not None:
+            joined = joined + torch.cat(extra)
+        values = torch.ones(2).tolist()
+        sizes = torch.zeros(len(xs)).tolist()
+        return joined * scale
+'''
+
+
+def test_a_parameter_whose_annotation_torch_refuses_is_compiled_as_a_stand_in(tmp_path):
+    write_project(tmp_path, {"qpkg/__init__.py": "", "qpkg/pool.py": SEQUENCE_PARAMETERS, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "qpkg")
+    annotations = _statuses(findings, "JIT203")
+    assert annotations[11]["status"] == "confirmed" and annotations[12]["status"] == "confirmed", findings
+    assert _statuses(findings, "JIT206")[18]["status"] == "confirmed", findings
+    assert "line 18" in _statuses(findings, "JIT206")[18]["detail"], findings
+    assert _statuses(findings, "JIT206")[19]["status"] == "unverified", findings
+    assert not [f for f in findings if f["code"] == "JIT000"], findings

@@ -8,7 +8,8 @@ reach jitlint's protocol or output.
 
 One request per file (or per root, for a strategy that isolates them):
     {"file", "module", "root": sys.path entry, "roots": [{"name", "kind": "class" | "function", "inputs": spec | null,
-     "options": {...}, "constructions": [{"args", "kwargs", "refs"?, "where"}]}], "factories": {"mod:Cls": "mod:fn"},
+     "options": {...}, "constructions": [{"args", "kwargs", "refs"?, "lets"?, "where"}],
+     "hosts": [{"class", "constructions"}]}], "factories": {"mod:Cls": "mod:fn"},
      "user_roots": [dirs], "options": {...}}
 One response each:
     {"import_error": str | null, "roots": {name: {"built": bool, "reason": str, "passed": bool,
@@ -215,7 +216,7 @@ def _build(module, root: dict, factories: dict, module_name: str, result: dict):
                 result["reason"] = f"building it raised {type(error).__name__}: {str(error)[:200]}"
                 return None, None
         else:
-            value = _construct(value, root.get("constructions") or [], result)
+            value = _construct(value, root.get("constructions") or [], result, root.get("hosts") or [])
             if value is None:
                 return None, None
     inputs = None
@@ -245,16 +246,57 @@ def import_qualified(qualified: str):
 
 def _site_value(text: str, namespace: dict):
     """A construction site's argument: a literal, or (with `namespace`, the objects its names were imported as) an
-    expression of literals, those names, their attributes and calls of them (`constructions.py` checked its shape)."""
+    expression of literals, those names, their attributes and calls of them, and arithmetic of such values
+    (`constructions.py` checked its shape); a site's `lets` are evaluated the same way, in order, into `namespace`."""
     if not namespace:
-        return ast.literal_eval(text)
+        try:
+            return ast.literal_eval(text)
+        except ValueError:  # arithmetic (`2**16`): evaluated with no names at all
+            pass
     return eval(compile(text, "<construction site>", "eval"), {"__builtins__": {}}, dict(namespace))
 
 
-def _construct(cls, constructions: list[dict], result: dict):
+# The hosts built so far in this child (qualified name -> the instance, or None when it did not build): one model
+# holds the blocks of several files.
+_HOSTS: dict[str, object] = {}
+
+
+def _from_hosts(cls, hosts: list[dict], result: dict):
+    """The first instance of exactly `cls` among the submodules of a host (a class whose own code builds it: the
+    parent's `hosts`, nearest first) that builds with its defaults or its own construction sites; None if none."""
+    for host in hosts:
+        qualified = host["class"]
+        if qualified not in _HOSTS:
+            _HOSTS[qualified] = None
+            try:
+                host_cls = import_qualified(qualified)
+            except BaseException:  # an import that fails, or a name that is not there
+                continue
+            scratch: dict = {}
+            if inspect.isclass(host_cls):
+                _HOSTS[qualified] = _construct(host_cls, host.get("constructions") or [], scratch)
+                _HOSTS[f"{qualified}#how"] = scratch.get("built_with", "its defaults")
+        instance = _HOSTS[qualified]
+        submodules = getattr(instance, "modules", None)
+        if instance is None or not callable(submodules):
+            continue
+        try:
+            found = next((module for module in submodules() if type(module) is cls), None)
+        except Exception:
+            found = None
+        if found is not None:
+            how = _HOSTS[f"{qualified}#how"]
+            how = f"the arguments at {os.path.basename(how)}" if os.sep in how else how
+            result["built_with"] = f"the instance {qualified.rpartition('.')[2]} builds (with {how})"
+            return found
+    return None
+
+
+def _construct(cls, constructions: list[dict], result: dict, hosts: list[dict] = ()):
     """An instance of `cls`: built with its defaults (when every parameter has one), else (or when that raises)
-    with the arguments of each construction site the parent found (`constructions.py`), in order; None with
-    the reason in `result` when none builds. `result["built_with"]` names the site used."""
+    with the arguments of each construction site the parent found (`constructions.py`), in order, else the one a
+    host builds (`_from_hosts`); None with the reason in `result` when none builds. `result["built_with"]` names
+    the site used."""
     missing = missing_arguments(cls)
     declared = declared_arguments(cls, missing) if missing else None
     attempts = ([] if missing else [None]) + ([declared] if declared else []) + list(constructions)
@@ -267,6 +309,8 @@ def _construct(cls, constructions: list[dict], result: dict):
                 instance = cls(**{name: built() for name, built in site["built"].items()})
             else:
                 namespace = {name: import_qualified(qualified) for name, qualified in site.get("refs", {}).items()}
+                for name, text in site.get("lets", []):  # the names the site's scope bound before it, in order
+                    namespace[name] = _site_value(text, namespace)
                 args = [_site_value(text, namespace) for text in site.get("args", [])]
                 kwargs = {name: _site_value(text, namespace) for name, text in site.get("kwargs", {}).items()}
                 instance = cls(*args, **kwargs)
@@ -275,8 +319,13 @@ def _construct(cls, constructions: list[dict], result: dict):
             continue
         result["built_with"] = site["where"]
         return instance
+    found = _from_hosts(cls, hosts, result) if hosts else None
+    if found is not None:
+        return found
     tried = f" (nor with the arguments of {len(constructions)} construction site(s) in the project)" \
         if constructions else ""
+    if hosts:
+        tried += f" (nor inside {len(hosts)} class(es) that build it)"
     if missing:
         result["reason"] = f"needs constructor arguments: {', '.join(missing)} (declare a factory){tried}"
     else:

@@ -41,6 +41,10 @@ class Root:
     # the arguments the project builds the class with, tried when its defaults are missing or fail
     # (`constructions.py`): [{"args": [source], "kwargs": {name: source}, "refs": {name: qualified}?, "where"}]
     constructions: list = field(default_factory=list)
+    # the classes that build it in their own code, nearest first, each with its construction sites: built when
+    # nothing else builds the class, the instance found among its submodules is used
+    # [{"class": qualified, "constructions": [...]}]
+    hosts: list = field(default_factory=list)
 
 
 @dataclass

@@ -361,6 +361,7 @@ class Checker:
         # left out whole after all (their body failed in a way no statement of it can be left out for)
         kept_bodies: list[tuple[str, int]] = []
         whole: set[tuple[str, int]] = set()
+        refused = _leave_out.Refused()  # what torch underlined at each line left out (an annotation it refused)
         while not outcome["passed"] and outcome["observations"]:
             pending.seen(outcome["observations"])
             last = outcome["observations"][-1]
@@ -400,7 +401,9 @@ class Checker:
                     return  # the signature is still relaxed past the unit's share of time, no statement left out
                 if last.get("parameter"):  # a default that has no literal type to annotate with
                     return
-                if not in_body or not later or where in dropped_lines:
+                # another annotation torch refused on a signature line left out: relaxed too, in the next retry
+                refusal = in_body and later and where in dropped_lines and refused.note(last)
+                if (not in_body or not later or where in dropped_lines) and not refusal:
                     # stuck inside a body kept under a replaced condition: that statement is left out whole, as
                     # any other failing statement, so that what follows it is seen
                     fallback = where if where in kept_bodies and where not in whole else next(
@@ -409,8 +412,9 @@ class Checker:
                         return
                     whole.add(fallback)
                     outcome["stopped"]["why"] = "a statement kept in a changed form (a body, a stand-in) failed"
-                else:
+                elif not refusal:
                     dropped_lines.add((last["file"], last["line"]))
+                    refused.note(last)
                     if last.get("named_file"):  # torch's frontend reads the wrapped lines under the wrapper's name
                         named_lines.add((last["named_file"], last["line"]))
                     if last.get("frontend"):
@@ -418,14 +422,13 @@ class Checker:
                         # others are found by its frontend alone (no compile) and left out in the same retry
                         outcome["observations"] += self._frontend_refusals(
                             own, span, dropped_lines, named_lines, _leave_out.MAX_LEFT_OUT - len(dropped_lines))
-            relaxed = _leave_out.Relaxed(self.torch, dropped_lines | named_lines, typed, whole)
+            relaxed = _leave_out.Relaxed(self.torch, dropped_lines | named_lines, typed, whole, refused)
             with relaxed:
                 again = _leave_out.functions_only(ctx.until_clean(attempt, explain))
             kept_bodies.extend(line for line in relaxed.kept_bodies if line not in kept_bodies)
             for error in again["observations"]:
-                error["relaxed"] = True
-                error["dropped"] = bool(dropped_lines)
-                error["artifact"] = error["artifact"] or relaxed.is_artifact(error, own, span)
+                error.update(relaxed=True, dropped=bool(dropped_lines),
+                             artifact=error["artifact"] or relaxed.is_artifact(error, own, span))
             outcome["observations"] += again["observations"]
             outcome.update(passed=again["passed"], opaque=again["opaque"], relaxed=True,
                            dropped=sorted(line for _file, line in dropped_lines), out_of_time=again.get("out_of_time"))
@@ -550,17 +553,8 @@ def _enter(ctx) -> Checker:
 
 
 def run_unbuilt(cls, ctx) -> dict:
-    """A module class no instance of which could be built: what torch says of every instance
-    (`confirm_unbuilt.prepare_refusal`), and the units of it torch compiles without an instance (a free function, a
-    staticmethod, a TorchScript class: `ctx.options["units"]` but the methods), scripted on their own."""
-    result = _unbuilt.prepare_refusal(cls, ctx)
-    if ctx.options.get("units"):  # a method needs an instance: found not there, unless it is a staticmethod
-        checker = _enter(ctx)
-        result["units"] = checker.script_units(None, ctx.options["units"], ctx)
-        for outcome in result["units"]:
-            # seen with no instance of the class: confirms only what is at its own line
-            result["observations"].extend({**error, "unbuilt": True} for error in outcome.pop("observations"))
-    return result
+    """A module class no instance of which could be built (`confirm_unbuilt.run_unbuilt`)."""
+    return _unbuilt.run_unbuilt(cls, ctx, lambda: _enter(ctx))
 
 
 def run(target, inputs, ctx) -> dict:

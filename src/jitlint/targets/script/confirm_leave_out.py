@@ -85,15 +85,19 @@ class Relaxed:
     "undefined value NAME"."""
 
     def __init__(self, torch, drop: set[tuple[str, int]], typed: set[tuple[str, int, str]] = frozenset(),
-                 whole: set[tuple[str, int]] = frozenset()) -> None:
+                 whole: set[tuple[str, int]] = frozenset(), refused: dict | None = None) -> None:
         self.frontend = torch.jit.frontend
         self.originals = (self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def)
         self.drop = drop
         self.typed = typed
         self.whole = whole  # lines of `drop` whose `if`/`while` is left out whole all the same
+        self.refused = refused or {}  # (path, line) -> the code torch underlined there (an annotation it refused)
         self.kept_bodies: list[tuple[str, int]] = []  # lines of `drop` whose statement kept its body, in order
         self.left_out: set[str] = set()
         self.standins: set[str] = set()  # names bound to a stand-in instead of a failing statement's value
+        # functions a parameter of which lost the annotation torch refused: (path, first line, last line, the
+        # parameters, the function's syntax tree)
+        self.relaxed_annotations: list[tuple[str, int, int, set[str], object]] = []
 
     def __enter__(self) -> set[str]:
         import ast
@@ -153,11 +157,13 @@ class Relaxed:
             returns = getattr(py_def, "returns", None)
             path = os.path.realpath(ctx.filename or "")
             lines = {line for file, line in drop if file == path}
-            shift = offset(ctx) if lines and returns is not None else None
-            if shift is not None and any(returns.lineno + shift <= line <= returns.end_lineno + shift
-                                         for line in lines):
+            shift = offset(ctx) if lines else None
+            if shift is not None and returns is not None and any(
+                    returns.lineno + shift <= line <= returns.end_lineno + shift for line in lines):
                 py_def = copy.copy(py_def)
                 py_def.returns = None
+            if shift is not None:
+                py_def = self._relax_annotations(py_def, path, shift, lines)
             return build_def(ctx, py_def, *args, **kwargs)
 
         self.frontend.build_param_list = relaxed_params
@@ -168,12 +174,78 @@ class Relaxed:
     def __exit__(self, *exc) -> None:
         self.frontend.build_param_list, self.frontend.build_stmts, self.frontend.build_def = self.originals
 
+    def _relax_annotations(self, py_def, path: str, shift: int, lines: set[int]):
+        """`py_def` with each parameter whose annotation torch refused (what it underlined on a line to leave out:
+        `Sequence[Tensor]`, `nn.Module`; `refused`) unannotated instead: a stand-in Tensor (with a `None` default, torch
+        takes it as an undefined Tensor, which `is None` tests still refine); a parameter with another default keeps
+        its annotation (the default's own type would be a guess). The parameters so changed are recorded
+        (`relaxed_annotations`)."""
+        import ast
+
+        arguments = py_def.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults = dict(zip([arg.arg for arg in positional[len(positional) - len(arguments.defaults):]],
+                            arguments.defaults))
+        defaults.update((arg.arg, default) for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults)
+                        if default is not None)
+        changed: set[str] = set()
+        for arg in [*positional, *arguments.kwonlyargs]:
+            annotation = arg.annotation
+            if annotation is None:
+                continue
+            # the annotation torch underlined at a line left out (another annotation on that line is kept)
+            span = range(annotation.lineno + shift, annotation.end_lineno + shift + 1)
+            shown = {"".join(text.split()) for line in span if line in lines
+                     for text in self.refused.get((path, line), ())}
+            if "".join(ast.unparse(annotation).split()) not in shown:
+                continue
+            default = defaults.get(arg.arg)
+            if default is None or (isinstance(default, ast.Constant) and default.value is None):
+                changed.add(arg.arg)
+        if not changed:
+            return py_def
+
+        def relaxed(args):
+            result = []
+            for arg in args:
+                if arg.arg in changed:
+                    arg = copy.copy(arg)
+                    arg.annotation = None
+                result.append(arg)
+            return result
+
+        py_def = copy.copy(py_def)
+        py_def.args = copy.copy(arguments)
+        py_def.args.posonlyargs = relaxed(arguments.posonlyargs)
+        py_def.args.args = relaxed(arguments.args)
+        py_def.args.kwonlyargs = relaxed(arguments.kwonlyargs)
+        self.relaxed_annotations.append((path, py_def.lineno + shift, py_def.end_lineno + shift, changed, py_def))
+        return py_def
+
+    def _relaxed_annotation_artifact(self, error: dict) -> bool:
+        """An error a parameter's stand-in annotation caused: a value passed for such a parameter (torch names the
+        argument), or an error in its function whose underlined code names it or a name computed from it (or
+        underlines nothing)."""
+        import ast
+
+        for path, first, last, names, py_def in self.relaxed_annotations:
+            if any(f"argument '{name}'" in error["message"] for name in names):
+                return True
+            if error.get("file") == path and first <= (error.get("line") or 0) <= last:
+                shown = underlined(error.get("text") or "")
+                tainted = computed_from(ast.Module(body=[py_def], type_ignores=[]), names)
+                if shown is None or set(re.findall(r"[A-Za-z_]\w*", shown)) & tainted:
+                    return True
+        return False
+
     def is_artifact(self, error: dict, own, span) -> bool:
         """An error of a compile with statements left out that they caused: a use of a name left out, or an error in
         the unit's own function (`span`: (path, first, last line)) whose underlined code names a stand-in or a name
         computed from one (its type is the stand-in's). An error in a function it calls is that function's own
         (torch compiles a callee from its own signature, whatever the call passes)."""
         if any(error["message"].startswith(f"undefined value {name}") for name in self.left_out):
+            return True
+        if self.relaxed_annotations and self._relaxed_annotation_artifact(error):
             return True
         inside = span is not None and error.get("file") == span[0] and span[1] <= (error.get("line") or 0) <= span[2]
         # a refused default is checked against its parameter's declared type, whatever the body binds
@@ -182,6 +254,21 @@ class Relaxed:
         shown = underlined(error.get("text") or "")
         tainted = computed_from(own, self.standins)
         return shown is None or bool(set(re.findall(r"[A-Za-z_]\w*", shown)) & tainted)
+
+
+class Refused(dict):
+    """(path, line) -> the code torch underlined in its errors at that line (under the file name torch gave it too):
+    on a signature line, the annotations it refused."""
+
+    def note(self, error: dict) -> bool:
+        """Record what `error` underlined; whether that was new."""
+        shown = underlined(error.get("text") or "")
+        if not shown or shown in self.get((error["file"], error["line"]), ()):
+            return False
+        for key in [(error["file"], error["line"])] + ([(error["named_file"], error["line"])]
+                                                          if error.get("named_file") else []):
+            self.setdefault(key, set()).add(shown)
+        return True
 
 
 def bound_names(stmt) -> set[str]:
@@ -219,13 +306,14 @@ def standin_assignment(stmt):
 
 
 def computed_from(function, seeds: set[str]) -> set[str]:
-    """`seeds` and every name of `function` assigned (or iterated) from an expression that names one of them, to a
+    """`seeds` and every name of `function` (or of a syntax tree) assigned (or iterated) from an expression that names one of them, to a
     fixed point, flow-insensitively (a name computed from a stand-in anywhere has the stand-in's type somewhere)."""
     import ast
     import textwrap
 
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(function))))
+        tree = function if isinstance(function, ast.AST) else ast.parse(
+            textwrap.dedent(inspect.getsource(inspect.unwrap(function))))
     except (OSError, TypeError, SyntaxError):
         return set(seeds)
     flows = []

@@ -39,3 +39,17 @@ def prepare_refusal(cls, ctx) -> dict:
                                   "function": None, "kind": type(error).__name__, "artifact": False,
                                   "unbuilt": True}]}
     return {"observations": []}
+
+
+def run_unbuilt(cls, ctx, enter) -> dict:
+    """A module class no instance of which could be built: what torch says of every instance (`prepare_refusal`),
+    and the units of it torch compiles without an instance (a free function, a staticmethod, a TorchScript class:
+    `ctx.options["units"]` but the methods), scripted on their own by the checker `enter()` returns."""
+    result = prepare_refusal(cls, ctx)
+    if ctx.options.get("units"):  # a method needs an instance: found not there, unless it is a staticmethod
+        checker = enter()
+        result["units"] = checker.script_units(None, ctx.options["units"], ctx)
+        for outcome in result["units"]:
+            # seen with no instance of the class: confirms only what is at its own line
+            result["observations"].extend({**error, "unbuilt": True} for error in outcome.pop("observations"))
+    return result
