@@ -635,6 +635,27 @@ def test_an_unknown_string_annotation_at_a_call_of_an_ignored_function_is_an_art
     assert not stub_artifact(parsed, [])
 
 
+def test_an_undefined_value_the_named_module_binds_is_an_artifact(tmp_path, monkeypatch):
+    import sys
+    import types
+
+    from jitlint.targets.script.confirm_leave_out import bound_where_undefined
+
+    path = str(tmp_path / "diffusion.py")
+    module = types.ModuleType("diffusion")
+    module.__file__ = path
+    module.extract = lambda a, t, shape: a
+    monkeypatch.setitem(sys.modules, "diffusion", module)
+    # torch resolves a compiled function's globals in its module: only a compile jitlint arranged misses `extract`
+    assert bound_where_undefined({"message": "undefined value extract:", "file": path})
+    assert not bound_where_undefined({"message": "undefined value missing:", "file": path})  # the user's error
+    assert not bound_where_undefined({"message": "undefined value extract:", "file": str(tmp_path / "other.py")})
+    # a decorator's wrapper: torch names the decorator's module, where the name is unbound, the user's error
+    assert not bound_where_undefined({"message": "undefined value extract:", "file": path,
+                                      "named_file": str(tmp_path / "decorators.py")})
+    assert not bound_where_undefined({"message": "Expected a value of type 'Tensor'", "file": path})
+
+
 # A decorator hands torch its wrapper, whose globals are the decorator's module: torch compiles the wrapped lines but
 # resolves the names of their annotations there ("Unknown type name 'Memory'" at the signature). Scripted on its own,
 # the function is compiled from what the decorator wraps, so that the errors of its body show (confirming findings at
