@@ -112,6 +112,23 @@ class Base(nn.Module):
 class M(Base):
     device = None
 """,
+    # an abstract property listed in `__jit_ignored_attributes__`: torch skips reading it
+    "abstract-property-ignored": """
+import abc
+
+
+class M(nn.Module):
+    __jit_ignored_attributes__ = ["length"]
+
+    @property
+    @abc.abstractmethod
+    def length(self) -> int:
+        \"\"\"The length.\"\"\"
+        raise NotImplementedError
+
+    def forward(self, x):
+        return x
+""",
     # the raise is behind a condition that is false
     "conditional-raise": """
 class M(nn.Module):
@@ -157,6 +174,20 @@ class M(nn.Module):
     def forward(self, x):
         return x
 """, "p is not known here"),
+    "abstract-property": ("""
+import abc
+
+
+class M(nn.Module):
+    @property
+    @abc.abstractmethod
+    def length(self) -> int:
+        \"\"\"The length.\"\"\"
+        raise NotImplementedError("abstract length")
+
+    def forward(self, x):
+        return x
+""", "abstract length"),
     "cached-property-over-buffers": ("""
 class M(nn.Module):
     @functools.cached_property

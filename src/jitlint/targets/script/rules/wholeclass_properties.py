@@ -35,6 +35,13 @@ from jitlint.walk import children, walk
 
 _MODULE = "torch.nn.Module"
 _PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
+# Decorators that return the function they are given (marking it at most): under a property's decorator the getter
+# is still the function written (`@property` over `@abstractmethod`: an nn.Module is no ABC, so nothing forbids
+# building it, and torch's read runs the body).
+_IDENTITY_DECORATORS = frozenset({
+    "abc.abstractmethod", "typing.final", "typing_extensions.final", "typing.override", "typing_extensions.override",
+    "typing.no_type_check",
+})
 # Builtin exceptions that are not AttributeError (which getattr's default swallows); none of them derives from it.
 _RAISING = frozenset(
     name for name in dir(builtins)
@@ -110,7 +117,8 @@ def _own_getter(cls: ClassInfo, name: str) -> cst.FunctionDef | None | bool:
         if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
             imports = cls.module.imports
             qualified = [imports.qualify(d.decorator) for d in statement.decorators]
-            if any(q in _PROPERTY_DECORATORS for q in qualified) and len(statement.decorators) == 1:
+            if qualified and qualified[0] in _PROPERTY_DECORATORS and all(
+                    q in _IDENTITY_DECORATORS for q in qualified[1:]):
                 found = statement
             elif found is not None and found is not False and statement.decorators and all(
                 isinstance(d.decorator, cst.Attribute) and isinstance(d.decorator.value, cst.Name)
