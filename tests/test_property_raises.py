@@ -477,3 +477,46 @@ def test_torch_scripts_only_the_subclasses_that_register_a_parameter(tmp_path):
             torch.jit.script(getattr(module, name)())
     for name in ("Registers", "RegistersToo"):
         torch.jit.script(getattr(module, name)())
+
+
+# A generic module class (`Generic[T]` among its bases) and a subclass of its subscripted form (`Base[int]`): the
+# subscripted base is its origin class, so the property the base defines is the subclass's too.
+GENERIC = HEADER + textwrap.dedent("""
+    from typing import Generic, TypeVar
+
+    T = TypeVar("T")
+
+
+    class Base(nn.Module, Generic[T]):
+        @property
+        def length(self) -> int:
+            raise NotImplementedError("no length")
+
+        def forward(self, x):
+            return x
+
+
+    class M(Base[int]):
+        pass
+""")
+
+GENERIC_LOOKALIKE = GENERIC.replace('raise NotImplementedError("no length")', "return 3")
+
+
+def test_generic_base_and_its_subscripted_subclass_are_flagged(tmp_path):
+    findings = lint_files({"model.py": GENERIC}, tmp_path)
+    lines = GENERIC.splitlines()
+    assert sorted(f.location.row for f in findings if f.code == "JIT633") == [
+        lines.index("class Base(nn.Module, Generic[T]):") + 1, lines.index("class M(Base[int]):") + 1]
+
+
+def test_generic_lookalike_is_silent(tmp_path):
+    findings = lint_files({"model.py": GENERIC_LOOKALIKE}, tmp_path)
+    assert [f for f in findings if f.severity == "error"] == []
+
+
+@pytest.mark.torch
+def test_torch_rejects_the_generic_classes_and_scripts_the_lookalike(tmp_path):
+    result = script_source(GENERIC, tmp_path, "generic.py")
+    assert result.rejected and result.says("no length") and result.line is None, result
+    assert script_source(GENERIC_LOOKALIKE, tmp_path, "generic_lookalike.py").ok

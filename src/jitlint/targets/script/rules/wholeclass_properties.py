@@ -27,7 +27,7 @@ import libcst as cst
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.mro import linearization
 from jitlint.facts.torch_api import NN_MODULE_DUNDER_NAMES, NN_MODULE_NAMES
-from jitlint.names import first_param_name
+from jitlint.names import IDENTITY_DECORATORS, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
@@ -35,13 +35,6 @@ from jitlint.walk import children, walk
 
 _MODULE = "torch.nn.Module"
 _PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
-# Decorators that return the function they are given (marking it at most): under a property's decorator the getter
-# is still the function written (`@property` over `@abstractmethod`: an nn.Module is no ABC, so nothing forbids
-# building it, and torch's read runs the body).
-_IDENTITY_DECORATORS = frozenset({
-    "abc.abstractmethod", "typing.final", "typing_extensions.final", "typing.override", "typing_extensions.override",
-    "typing.no_type_check",
-})
 # Builtin exceptions that are not AttributeError (which getattr's default swallows); none of them derives from it.
 _RAISING = frozenset(
     name for name in dir(builtins)
@@ -117,8 +110,7 @@ def _own_getter(cls: ClassInfo, name: str) -> cst.FunctionDef | None | bool:
         if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
             imports = cls.module.imports
             qualified = [imports.qualify(d.decorator) for d in statement.decorators]
-            if qualified and qualified[0] in _PROPERTY_DECORATORS and all(
-                    q in _IDENTITY_DECORATORS for q in qualified[1:]):
+            if qualified and qualified[0] in _PROPERTY_DECORATORS and set(qualified[1:]) <= IDENTITY_DECORATORS:
                 found = statement
             elif found is not None and found is not False and statement.decorators and all(
                 isinstance(d.decorator, cst.Attribute) and isinstance(d.decorator.value, cst.Name)
