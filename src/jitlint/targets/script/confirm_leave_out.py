@@ -12,6 +12,7 @@ import re
 import time
 
 NOT_PROVIDED = re.compile(r"^Argument \w+ not provided\.$", re.MULTILINE)
+TENSOR_INFERRED = re.compile(r"^Expected a value of type 'Tensor \(inferred\)' for argument '(\w+)'", re.MULTILINE)
 
 
 def lines_of(function):
@@ -362,6 +363,31 @@ def stub_artifact(parsed: dict, ignored) -> bool:
             name.endswith(".forward") and callee.startswith("self.")) for name in ignored)
     return any(message.startswith(f"{name}(") for name in ignored) and bool(
         NOT_PROVIDED.search(parsed.get("text") or ""))
+
+
+def refused_default(parsed: dict, ignored, patches, torch) -> bool:
+    """A call of a function jitlint ignored that gives a parameter with no annotation and a default that is no
+    Tensor (`normalize=False`) something else than a Tensor: the stub, typed from the Python signature without its
+    defaults, rejects the call, but the compiled function refuses that default at its own `def` first (torch:
+    "Expected a default value of type Tensor (inferred)"), the error the user sees and fixes. `patches`: the
+    child's (owner, name, original member, ...) of what it ignored."""
+    found = TENSOR_INFERRED.search(parsed.get("text") or "")
+    callee = parsed["message"].split("(", 1)[0].rsplit(".", 1)[-1]
+    if found is None or not any(name.rsplit(".", 1)[-1] == callee for name in ignored):
+        return False
+    for _owner, key, member, *_rest in patches:
+        function = getattr(member, "__func__", member)
+        if key != callee or not callable(function):
+            continue
+        try:
+            param = inspect.signature(function).parameters.get(found.group(1))
+        except (TypeError, ValueError):
+            continue
+        default = param.default if param is not None else None
+        if default is not None and default is not inspect.Parameter.empty and (
+                param.annotation is inspect.Parameter.empty and not isinstance(default, torch.Tensor)):
+            return True
+    return False
 
 
 def underlined(text: str) -> str | None:
