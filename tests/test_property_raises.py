@@ -520,3 +520,43 @@ def test_torch_rejects_the_generic_classes_and_scripts_the_lookalike(tmp_path):
     result = script_source(GENERIC, tmp_path, "generic.py")
     assert result.rejected and result.says("no length") and result.line is None, result
     assert script_source(GENERIC_LOOKALIKE, tmp_path, "generic_lookalike.py").ok
+
+
+# An abstract property of a class Python builds with ABCMeta: no instance of it exists (building one raises
+# TypeError), and a subclass that can be built overrides the property, so torch never reads the raising getter.
+ABSTRACT_ABC = HEADER + textwrap.dedent("""
+    import abc
+
+
+    class Model(nn.Module, abc.ABC):
+        @property
+        @abc.abstractmethod
+        def length(self) -> int:
+            raise NotImplementedError
+
+        def forward(self, x):
+            return x
+
+
+    class Meta(nn.Module, metaclass=abc.ABCMeta):
+        @property
+        @abc.abstractmethod
+        def length(self) -> int:
+            raise NotImplementedError
+
+        def forward(self, x):
+            return x
+""")
+
+
+def test_an_abstract_property_of_an_abc_is_silent(tmp_path):
+    assert [f for f in lint_files({"model.py": ABSTRACT_ABC}, tmp_path) if f.code == "JIT633"] == []
+
+
+@pytest.mark.torch
+def test_no_instance_of_the_abc_exists(tmp_path):
+    namespace: dict = {}
+    exec(compile(ABSTRACT_ABC, str(tmp_path / "abc_model.py"), "exec"), namespace)
+    for name in ("Model", "Meta"):
+        with pytest.raises(TypeError, match="abstract"):
+            namespace[name]()
