@@ -112,6 +112,23 @@ class Base(nn.Module):
 class M(Base):
     device = None
 """,
+    # an abstract property listed in `__jit_ignored_attributes__`: torch skips reading it
+    "abstract-property-ignored": """
+import abc
+
+
+class M(nn.Module):
+    __jit_ignored_attributes__ = ["length"]
+
+    @property
+    @abc.abstractmethod
+    def length(self) -> int:
+        \"\"\"The length.\"\"\"
+        raise NotImplementedError
+
+    def forward(self, x):
+        return x
+""",
     # the raise is behind a condition that is false
     "conditional-raise": """
 class M(nn.Module):
@@ -157,6 +174,20 @@ class M(nn.Module):
     def forward(self, x):
         return x
 """, "p is not known here"),
+    "abstract-property": ("""
+import abc
+
+
+class M(nn.Module):
+    @property
+    @abc.abstractmethod
+    def length(self) -> int:
+        \"\"\"The length.\"\"\"
+        raise NotImplementedError("abstract length")
+
+    def forward(self, x):
+        return x
+""", "abstract length"),
     "cached-property-over-buffers": ("""
 class M(nn.Module):
     @functools.cached_property
@@ -446,3 +477,86 @@ def test_torch_scripts_only_the_subclasses_that_register_a_parameter(tmp_path):
             torch.jit.script(getattr(module, name)())
     for name in ("Registers", "RegistersToo"):
         torch.jit.script(getattr(module, name)())
+
+
+# A generic module class (`Generic[T]` among its bases) and a subclass of its subscripted form (`Base[int]`): the
+# subscripted base is its origin class, so the property the base defines is the subclass's too.
+GENERIC = HEADER + textwrap.dedent("""
+    from typing import Generic, TypeVar
+
+    T = TypeVar("T")
+
+
+    class Base(nn.Module, Generic[T]):
+        @property
+        def length(self) -> int:
+            raise NotImplementedError("no length")
+
+        def forward(self, x):
+            return x
+
+
+    class M(Base[int]):
+        pass
+""")
+
+GENERIC_LOOKALIKE = GENERIC.replace('raise NotImplementedError("no length")', "return 3")
+
+
+def test_generic_base_and_its_subscripted_subclass_are_flagged(tmp_path):
+    findings = lint_files({"model.py": GENERIC}, tmp_path)
+    lines = GENERIC.splitlines()
+    assert sorted(f.location.row for f in findings if f.code == "JIT633") == [
+        lines.index("class Base(nn.Module, Generic[T]):") + 1, lines.index("class M(Base[int]):") + 1]
+
+
+def test_generic_lookalike_is_silent(tmp_path):
+    findings = lint_files({"model.py": GENERIC_LOOKALIKE}, tmp_path)
+    assert [f for f in findings if f.severity == "error"] == []
+
+
+@pytest.mark.torch
+def test_torch_rejects_the_generic_classes_and_scripts_the_lookalike(tmp_path):
+    result = script_source(GENERIC, tmp_path, "generic.py")
+    assert result.rejected and result.says("no length") and result.line is None, result
+    assert script_source(GENERIC_LOOKALIKE, tmp_path, "generic_lookalike.py").ok
+
+
+# An abstract property of a class Python builds with ABCMeta: no instance of it exists (building one raises
+# TypeError), and a subclass that can be built overrides the property, so torch never reads the raising getter.
+ABSTRACT_ABC = HEADER + textwrap.dedent("""
+    import abc
+
+
+    class Model(nn.Module, abc.ABC):
+        @property
+        @abc.abstractmethod
+        def length(self) -> int:
+            raise NotImplementedError
+
+        def forward(self, x):
+            return x
+
+
+    class Meta(nn.Module, metaclass=abc.ABCMeta):
+        @property
+        @abc.abstractmethod
+        def length(self) -> int:
+            raise NotImplementedError
+
+        def forward(self, x):
+            return x
+""")
+
+
+def test_an_abstract_property_of_an_abc_is_silent(tmp_path):
+    assert [f for f in lint_files({"model.py": ABSTRACT_ABC}, tmp_path) if f.code == "JIT633"] == []
+
+
+@pytest.mark.torch
+def test_no_instance_of_the_abc_exists(tmp_path):
+    namespace: dict = {}
+    exec(compile(ABSTRACT_ABC, str(tmp_path / "abc_model.py"), "exec"), namespace)
+    for name in ("Model", "Meta"):
+        with pytest.raises(TypeError, match="abstract"):
+            namespace[name]()

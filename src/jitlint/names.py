@@ -17,6 +17,13 @@ import libcst as cst
 from jitlint.paths import has_init, is_project_root, module_name_of, resolved  # noqa: F401  (re-exported)
 
 BUILTIN_NAMES = frozenset(dir(builtins))
+# Decorators that return the function they are given, marking it at most: under another decorator (`@property`
+# over `@abc.abstractmethod`) the function is still the one written, and an nn.Module is no ABC, so nothing
+# forbids building one with abstract methods.
+IDENTITY_DECORATORS = frozenset({
+    "abc.abstractmethod", "typing.final", "typing_extensions.final", "typing.override", "typing_extensions.override",
+    "typing.no_type_check",
+})
 
 # Public names that torch re-exports from private modules; qualified names are normalised to the public one so
 # rules compare against a single spelling.

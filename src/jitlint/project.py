@@ -302,7 +302,7 @@ class ModuleInfo:
         for arg in node.bases:
             if arg.keyword is not None:
                 continue
-            bases.append(self.imports.qualify(arg.value))
+            bases.append(self.imports.qualify(arg.value.value if isinstance(arg.value, cst.Subscript) else arg.value))
         info = ClassInfo(node.name.value, node, self, bases)
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         for statement in body:

@@ -542,7 +542,9 @@ def _guarded_definitions(body: list[ast.stmt]):
 def _index_class(module: ModuleInfo, node: ast.ClassDef, source: _Source, guarded: bool = False) -> None:
     """`guarded`: a class of a module-level `try` body, whose nodes come from the whole tree."""
     table = module.imports
-    bases = [qualify(table, base.value if isinstance(base, ast.Starred) else base) for base in node.bases]
+    # a subscripted base (`Generic[T]`, `Base[int]`) is its origin class: `__mro_entries__` of the alias
+    bases = [qualify(table, base.value if isinstance(base, (ast.Starred, ast.Subscript)) else base)
+             for base in node.bases]
     info = ClassInfo(node.name, None, module, bases)
     info._node = (Lazy(_resolve_guarded, info, cst.ClassDef) if guarded
                   else Lazy(_resolve_class, info, first_line(node), source.last_line(node)))

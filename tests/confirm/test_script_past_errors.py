@@ -377,3 +377,46 @@ def test_a_parameter_whose_annotation_torch_refuses_is_compiled_as_a_stand_in(tm
     assert "line 18" in _statuses(findings, "JIT206")[18]["detail"], findings
     assert _statuses(findings, "JIT206")[19]["status"] == "unverified", findings
     assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# A function whose body fails is ignored to go on; its stub is typed from the Python signature without the defaults,
+# so a call giving `normalize=True` to the unannotated `normalize=False` fails against the stub. The compiled function
+# refuses that default at its own `def` first (JIT201, confirmed there): the call's error is jitlint's artifact. The
+# same call to a parameter with no default is the user's error (torch types it a Tensor), and stays.
+REFUSED_DEFAULT_CALL = '''
+import torch
+import torch.nn as nn
+
+
+def dot(a: torch.Tensor, b: torch.Tensor, normalize=False):
+    if normalize:
+        a = torch.nn.functional.normalize(a, p=2, dim=1)
+    return torch.mm(a, b)
+
+
+def scaled(a: torch.Tensor, scale):
+    if scale:
+        a = torch.nn.functional.normalize(a, p=2, dim=1)
+    return a
+
+
+class Cosine(nn.Module):
+    def forward(self, a, b):
+        return -dot(a, b, normalize=True)
+
+
+class Scaled(nn.Module):
+    def forward(self, a):
+        return scaled(a, 2)
+'''
+
+
+def test_a_call_refused_only_by_the_stub_of_a_refused_default_is_no_error(tmp_path):
+    write_project(tmp_path, {"rpkg/__init__.py": "", "rpkg/net.py": REFUSED_DEFAULT_CALL, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "rpkg")
+    lines = REFUSED_DEFAULT_CALL.splitlines()
+    assert _statuses(findings, "JIT201")[lines.index("def dot(a: torch.Tensor, b: torch.Tensor, normalize=False):")
+                                         + 1]["status"] == "confirmed"
+    confirmed = {f["location"]["row"] for f in findings if (f.get("confirmation") or {}).get("status") == "confirmed"}
+    assert lines.index("        return -dot(a, b, normalize=True)") + 1 not in confirmed
+    assert lines.index("        return scaled(a, 2)") + 1 in confirmed

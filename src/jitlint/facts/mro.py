@@ -117,3 +117,19 @@ def project_mro(project: ClassIndex, cls: Any) -> list[Any]:
         found.append(current)
         stack[0:0] = list(project.base_classes(current))
     return found
+
+
+def abstract_in_abc(function: Any, owner: Any, order: list) -> bool:
+    """Whether `function` (a FunctionDef of `owner`'s body) is marked `@abc.abstractmethod` in a class Python builds
+    with `ABCMeta` (an `abc.ABC` base, or `metaclass=ABCMeta`, anywhere in its order `order`): no instance exists while
+    it is abstract, and a class that can be built overrides it."""
+    if not any(owner.module.imports.qualify(d.decorator) == "abc.abstractmethod" for d in function.decorators):
+        return False
+    for entry in order:
+        if isinstance(entry, str):
+            continue
+        if "abc.ABC" in entry.base_names or any(
+                keyword.keyword is not None and keyword.keyword.value == "metaclass"
+                and entry.module.imports.qualify(keyword.value) == "abc.ABCMeta" for keyword in entry.node.keywords):
+            return True
+    return False

@@ -14,6 +14,7 @@ import time
 
 NOT_PROVIDED = re.compile(r"^Argument \w+ not provided\.$", re.MULTILINE)
 _UNDEFINED = re.compile(r"undefined value (\w+)")
+TENSOR_INFERRED = re.compile(r"^Expected a value of type 'Tensor \(inferred\)' for argument '(\w+)'", re.MULTILINE)
 
 
 def lines_of(function):
@@ -464,6 +465,31 @@ def bound_where_undefined(parsed: dict) -> bool:
         return False
     return any(os.path.realpath(getattr(module, "__file__", "") or "") == path and match.group(1) in vars(module)
                for module in list(sys.modules.values()))
+
+
+def refused_default(parsed: dict, ignored, patches, torch) -> bool:
+    """A call of a function jitlint ignored that gives a parameter with no annotation and a default that is no
+    Tensor (`normalize=False`) something else than a Tensor: the stub, typed from the Python signature without its
+    defaults, rejects the call, but the compiled function refuses that default at its own `def` first (torch:
+    "Expected a default value of type Tensor (inferred)"), the error the user sees and fixes. `patches`: the
+    child's (owner, name, original member, ...) of what it ignored."""
+    found = TENSOR_INFERRED.search(parsed.get("text") or "")
+    callee = parsed["message"].split("(", 1)[0].rsplit(".", 1)[-1]
+    if found is None or not any(name.rsplit(".", 1)[-1] == callee for name in ignored):
+        return False
+    for _owner, key, member, *_rest in patches:
+        function = getattr(member, "__func__", member)
+        if key != callee or not callable(function):
+            continue
+        try:
+            param = inspect.signature(function).parameters.get(found.group(1))
+        except (TypeError, ValueError):
+            continue
+        default = param.default if param is not None else None
+        if default is not None and default is not inspect.Parameter.empty and (
+                param.annotation is inspect.Parameter.empty and not isinstance(default, torch.Tensor)):
+            return True
+    return False
 
 
 def underlined(text: str) -> str | None:

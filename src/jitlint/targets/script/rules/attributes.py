@@ -439,14 +439,27 @@ class NoModuleInternals(ScriptRule):
     code = "JIT619"
     name = "no-module-internals"
     severity = "error"
-    summary = "`self._modules`, `self._parameters`, `self._buffers` in compiled code"
+    summary = ("`self._modules`, `self._parameters`, `self._buffers`, or an attribute named `self.__x`, in compiled "
+               "code")
     message = "nn.Module's internal dicts are not module attributes in TorchScript"
     INTERNALS = frozenset({"_modules", "_parameters", "_buffers"})
 
     def visit_Attribute(self, node: cst.Attribute, ctx: RuleContext) -> None:
         name = self_attribute_name(node, ctx)
         owners = module_owners(ctx)
-        if name not in self.INTERNALS or not owners or len(owners) != len(ctx.function.owners):
+        if name is None or not owners or len(owners) != len(ctx.function.owners):
+            return
+        if name.startswith("__") and all(ctx.project.attributes(owner).get(name) is not None and
+                                         ctx.project.find_method(owner, name) is None for owner in owners):
+            # Python stores `self.__x` as `_Cls__x`, which the frontend does not mangle back; torch leaves every
+            # instance attribute whose stored name starts with `__` out of the type (`infer_concrete_type_builder`)
+            why = ("torch leaves attributes named `__...` out of the module" if name.endswith("__") else
+                   f"Python stores it as `_{owners[0].name}{name}` and torch looks for `{name}`")
+            ctx.report(node, f"`self.{name}` is not an attribute of the scripted module: {why} (torch: \"Module "
+                             f"'{owners[0].name}' has no attribute '{name}'\"); name it with one underscore "
+                             f"(`self._{name.strip('_')}`)")
+            return
+        if name not in self.INTERNALS:
             return
         if any(ctx.project.attributes(owner).get(name) is not None for owner in owners):
             return  # the class assigns or declares it itself

@@ -9,12 +9,13 @@ from jitlint.targets.script.claims import callee_params, results_for, unannotate
 from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.literals import literal_type
 from jitlint.targets.script.overloads import is_overload_implementation
+from jitlint.targets.script.policy import IGNORE_DECORATORS
 from jitlint.targets.script.rewrite import annotate_param
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.scopes import called_params
 from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.typing.annotations import (
-    default_fits, default_value, mutable_default, signature, signature_comment,
+    default_fits, default_value, is_type_variable, mutable_default, signature, signature_comment,
 )
 from jitlint.targets.script.typing.class_names import compiled_as_class, resolver_texts, unresolved_in_class
 from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
@@ -192,7 +193,7 @@ class UnannotatedNonTensorParam(ScriptRule):
         compiled function's unannotated parameter something else than a Tensor."""
         for result in results_for(self, node, ctx):
             if isinstance(result, R.RangeArguments):
-                param = _unannotated(result.wrong_node, node, ctx)
+                param = unannotated_param(result.wrong_node, ctx, node)
                 if param is not None:
                     name = param.name.value
                     self._report(result.node, f"`{name}` is used as an int by `range()`, but it has no annotation, so "
@@ -201,7 +202,7 @@ class UnannotatedNonTensorParam(ScriptRule):
             index = unannotated_argument(result, ctx, node)
             if index is not None:
                 argument = result.argument_node(index)
-                param = _unannotated(argument, node, ctx)
+                param = unannotated_param(argument, ctx, node)
                 wanted = _wanted(result, index)
                 if param is None:
                     continue
@@ -253,10 +254,6 @@ def _wanted(result, index):
 
 def _builtin(spelled: str) -> str:
     return spelled.replace("List[", "list[")
-
-
-def _unannotated(node, function: cst.FunctionDef, ctx: RuleContext) -> cst.Param | None:
-    return unannotated_param(node, ctx, function)
 
 
 class UnsupportedAnnotation(ScriptRule):
@@ -363,6 +360,9 @@ class UnsupportedAnnotation(ScriptRule):
         if isinstance(node, cst.Name) and forward and ctx.qualify(node) is None and (
                 node.value not in ctx.module.globals and node.value not in _BUILTIN_TYPE_NAMES):
             return f"parser:Unknown type name '{node.value}'"
+        ignored = ctx.function is not None and ctx.function.info.decorators & IGNORE_DECORATORS
+        if not ignored and is_type_variable(ctx.qualify(node), ctx.project):  # (an ignored one's: Python words it)
+            return f"parser:Unknown type name '{ctx.code(node)}'"
         if not isinstance(node, cst.Subscript):
             return None
         outer = ctx.qualify(node.value) or ""

@@ -25,9 +25,9 @@ import re
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
-from jitlint.facts.mro import linearization
+from jitlint.facts.mro import abstract_in_abc, linearization
 from jitlint.facts.torch_api import NN_MODULE_DUNDER_NAMES, NN_MODULE_NAMES
-from jitlint.names import first_param_name
+from jitlint.names import IDENTITY_DECORATORS, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
@@ -110,7 +110,7 @@ def _own_getter(cls: ClassInfo, name: str) -> cst.FunctionDef | None | bool:
         if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
             imports = cls.module.imports
             qualified = [imports.qualify(d.decorator) for d in statement.decorators]
-            if any(q in _PROPERTY_DECORATORS for q in qualified) and len(statement.decorators) == 1:
+            if qualified and qualified[0] in _PROPERTY_DECORATORS and set(qualified[1:]) <= IDENTITY_DECORATORS:
                 found = statement
             elif found is not None and found is not False and statement.decorators and all(
                 isinstance(d.decorator, cst.Attribute) and isinstance(d.decorator.value, cst.Name)
@@ -1064,7 +1064,7 @@ class PropertyRaisesWhileScripting(ScriptRule):
                                         for current in order if not isinstance(current, str)):
                     continue  # torch skips a property of the class's own body listed there
                 verdict = _raises(getter, entry, prover)
-                if verdict is None:
+                if verdict is None or abstract_in_abc(getter, entry, order):
                     continue
                 exception, needs_empty = verdict
                 if needs_empty and not prover.stateless():

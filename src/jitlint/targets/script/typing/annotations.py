@@ -180,6 +180,21 @@ class Reader:
         return Reader(module.imports, self.project).read(value, depth + 1)
 
 
+def is_type_variable(qualified: str | None, project: "ProjectIndex | None", depth: int = 0) -> bool:
+    """Whether a name is a module-level `T = TypeVar("T", ...)` of the project (followed through imports): torch's
+    resolver finds the TypeVar object, of which `try_ann_to_type` makes no type ("Unknown type name 'T'")."""
+    module_name, _, attribute = (qualified or "").rpartition(".")
+    module = project.module(module_name) if project is not None and module_name and depth < 8 else None
+    if module is None or attribute in module.classes or attribute in module.functions:
+        return False
+    value = module.globals.get(attribute)
+    if value is None:
+        target = module.imports.aliases.get(attribute)
+        return target is not None and target != qualified and is_type_variable(target, project, depth + 1)
+    return isinstance(value, cst.Call) and module.imports.qualify(value.func) in ("typing.TypeVar",
+                                                                                 "typing_extensions.TypeVar")
+
+
 def _namedtuple_call(qualified: str, call: cst.Call, imports: ImportTable, project) -> Type | None:
     """`X = namedtuple("X", ["a", "b"])` (fields are Tensors to TorchScript) or `X = NamedTuple("X", [("a", int)])`
     at module level."""
