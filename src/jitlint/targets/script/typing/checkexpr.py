@@ -29,10 +29,11 @@ figure. Sugared values (modules, functions, classes, methods: not first-class va
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
+from jitlint.facts.syntax import subscript_elements
 from jitlint.facts.torch_api import PARAMETER_CLASSES
 from jitlint.literals import literal_type
 from jitlint.names import ImportTable
@@ -1651,17 +1652,3 @@ def declared_overloads(info: "FunctionInfo", project, is_method: bool) -> tuple[
             params.append((name, kind, param.default is not None, param.keyword_only))
         found.append(schemas.declared_overload(info.display_name, params, declared.returns))
     return tuple(found)
-
-
-def subscript_elements(node: cst.Subscript) -> Sequence[cst.SubscriptElement]:
-    """A subscript's indices as the frontend reads them: Python parses `x[(0, 1)]` as `x[0, 1]` (the slice is one
-    tuple either way, and `frontend.py: build_Subscript` makes each of its elements an index), where LibCST keeps
-    one element holding a parenthesized tuple."""
-    elements = node.slice
-    if len(elements) == 1 and isinstance(elements[0].slice, cst.Index):
-        value = elements[0].slice.value
-        if isinstance(value, cst.Tuple) and value.elements and not any(
-                isinstance(element, cst.StarredElement) for element in value.elements):
-            return [cst.SubscriptElement(cst.Index(element.value)) for element in value.elements]
-    return elements
-
