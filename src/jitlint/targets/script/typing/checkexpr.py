@@ -904,7 +904,7 @@ class ExpressionChecker:
             for index, value in enumerate(values):
                 if value in (FLOAT, NUMBER, TENSOR):  # `RangeValue`: every input must be an int
                     self.report(RangeArguments(node, name, count, most, index, value, node.args[index].value))
-                    return None
+                    break  # the loop still counts in ints: what follows is checked as it will be once this is fixed
             return Sugared("range", receiver=INT)
         if name == "enumerate":
             if count == 0 or count > 2:
