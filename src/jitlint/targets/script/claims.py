@@ -57,7 +57,7 @@ def owner(result: R.Result, ctx: "RuleContext", function: cst.FunctionDef) -> st
             return "JIT708"
         if result.wrong_type == TENSOR and unannotated_param(result.wrong_node, ctx, function) is not None:
             return "JIT202"
-        return "JIT418" if result.wrong_type in (None, FLOAT) else None
+        return "JIT418" if result.wrong_type in (None, FLOAT, TENSOR) else None
     if isinstance(result, R.ReturnMismatch):
         return "JIT208"
     if isinstance(result, R.ModuleContainerProblem):
