@@ -1435,6 +1435,14 @@ class Generator:
         "classmethod_call": 1, "walrus": 1, "sum_keepdims": 1, "view_tuple_of_float": 1, "python_list_of_modules": 2,
         "attr_none_used": 2, "len_of_int": 1, "dict_int_key_str_lookup": 1, "chained_bad_min": 1,
         "opt_param_no_default_none": 1, "local_type_comment": 1,
+        # frontend error sites the mistakes above did not reach (each also writes look-alikes torch accepts)
+        "branch_types_differ": 2, "ifexp_types_differ": 2, "tuple_index_range": 1, "cond_not_bool": 2,
+        "del_target": 1, "slice_assign": 1, "builtin_arity": 2, "loop_else": 1, "set_comprehension": 1,
+        "import_in_body": 1, "comprehension_shape": 1, "annotation_without_value": 1, "dict_expansion": 1,
+        "keyword_expansion": 1, "tensor_index_kind": 2, "container_multi_index": 1, "attr_name_not_literal": 1,
+        "annotated_after_bound": 1, "iterate_scalar": 1, "subscript_scalar": 1, "int_literal_overflow": 1,
+        "unary_plus": 1, "augmented_matmul": 1, "reserved_name": 1, "starred_target_alone": 1,
+        "with_non_object": 1, "raise_non_exception": 1,
     }
 
     def __init__(self, seed: int, index: int):
@@ -1479,7 +1487,8 @@ class Generator:
         module_only = {"optional_attr_refine", "modulelist_var_index", "moduledict_var_key", "attr_unsupported_used",
                        "attr_only_conditional", "final_assign", "attr_assign_retype", "class_annotation_mismatch",
                        "ignored_unannotated_int", "export_with_error", "property_with_error", "module_in_forward",
-                       "super_forward", "classmethod_call", "python_list_of_modules", "attr_none_used"}
+                       "super_forward", "classmethod_call", "python_list_of_modules", "attr_none_used",
+                       "attr_name_not_literal"}
         while True:
             name = self.rng.choices(names, weights)[0]
             if kind == "module" or name not in module_only:
@@ -2375,6 +2384,8 @@ class Generator:
             b.emit(f'{h} = {v}["0"]')
         elif name == "chained_bad_min":
             b.emit(f"{h} = {h} * min({h}.size(0), 0.5, 2)" if rng.random() < 0.5 else "n2 = max([1, 2.0])")
+        elif self.frontend_site_mistake(name, b, h):
+            pass
         else:
             done = False
         if done is False:
@@ -2383,6 +2394,134 @@ class Generator:
             f.features.append(f"mistake:{name}")
             if done is None:
                 b.statement()
+
+    def frontend_site_mistake(self, name: str, b: Builder, h: str) -> bool:
+        """Statements that reach the frontend's error sites one at a time (`error_sites.toml`), each drawn now and
+        then as a look-alike torch accepts; False when `name` is not one of them."""
+        rng, m = self.rng, b.module
+        if name == "branch_types_differ":
+            v = b.fresh(INT, prefer=rng.choice(["n", "scale", "val"]))
+            t_else = rng.choice([FLOAT, T, STR, INT, List(INT)])
+            with b.nested(f"if {b.cond()}:"):
+                b.emit(f"{v} = {b.int_(0)}")
+            with b.nested("else:"):
+                b.emit(f"{v} = {b.expr(t_else, 0)}")
+            b.emit(f"print({v})")
+        elif name == "ifexp_types_differ":
+            v = b.fresh(INT, prefer=rng.choice(["n", "val"]))
+            other = rng.choice([FLOAT, T, STR, INT, NONE])
+            b.emit(f"{v} = {b.int_(0)} if {b.cond()} else {b.expr(other, 0)}")
+            b.emit(f"print({v})")
+        elif name == "tuple_index_range":
+            t = b.fresh(Tuple(T, INT))
+            b.emit(f"{t} = ({h}, {h}.size(0))")
+            b.emit(f"print({t}[{rng.choice(['2', '-3', '1', '-1', '0:3', '5:'])}])")
+        elif name == "cond_not_bool":
+            test = rng.choice([f"{b.list_(INT, 0)}", f"{b.str_(0)}", f"{h}.shape", f"{b.int_(0)}", f"{b.float_(0)}",
+                               f"({h}, 1)", "None", f"{h}.sum()"])
+            loop = rng.random() < 0.3
+            with b.nested(f"while {test}:" if loop else f"if {test}:", loop=loop):
+                b.emit(f"{h} = {h} * 2")
+                if loop:
+                    b.emit("break")
+        elif name == "del_target":
+            v = b.fresh(List(INT))
+            b.emit(f"{v} = [1, 2, 3]")
+            b.emit(rng.choice([f"del {v}[0:1]", f"del {v}[0]", f"del {v}", f"del {v}[0], {v}[0]",
+                               f"del {v}[:]"] + ([f"del self.{m.attrs[0].name}"] if m and m.attrs else [])))
+        elif name == "slice_assign":
+            v = b.fresh(List(INT))
+            b.emit(f"{v} = [1, 2, 3]")
+            b.emit(rng.choice([f"{v}[0:2] = [4, 5]", f"{v}[1] = 4", f"{h}[0:2] = 0", f"{v}[:] = []",
+                               f"{v}[0:1] += [1]"]))
+        elif name == "builtin_arity":
+            v = b.fresh(List(INT))
+            b.emit(f"{v} = [1, 2]")
+            b.emit(rng.choice([f"for i in range(0, {b.int_(0)}, 1, 2):", f"for i, e in enumerate({v}, 0, 1):",
+                               f"for i, e in enumerate({v}, begin=1):", f"for i, e in enumerate({v}, start=1):",
+                               "for i in range():", f"for i, e in zip({v}, {v}):", "for i in zip():",
+                               "for i, e in enumerate():"]))
+            b.func.lines.append((b.depth + 1, f"{h} = {h} + 1"))
+        elif name == "loop_else":
+            head = rng.choice([f"for i in range({b.int_(0)}):", f"while {h}.size(0) > 100:"])
+            with b.nested(head, loop=True):
+                b.emit(f"{h} = {h} + 1")
+                if head.startswith("while"):
+                    b.emit("break")
+            if rng.random() < 0.8:
+                with b.nested("else:"):
+                    b.emit(f"{h} = {h} * 2")
+        elif name == "set_comprehension":
+            b.emit(rng.choice(["vals = {i for i in range(3)}", "vals = [i for i in range(3)]",
+                               "vals = {i: i for i in range(3)}", "vals = set([1, 2])"]))
+        elif name == "import_in_body":
+            b.emit(rng.choice(["import math", "from typing import List", "import torch.nn.functional as G"]))
+        elif name == "comprehension_shape":
+            b.emit(rng.choice(["vals = [i for i in range(4) if i > 1]", "vals = [i * j for i in range(2) for j in range(3)]",
+                               "vals = {str(i): i for i in range(4) if i > 1}", "vals = [i for i in range(4)]"]))
+        elif name == "annotation_without_value":
+            v = b.fresh(INT)
+            b.emit(f"{v}: int")
+            b.emit(f"{v} = {b.int_(0)}")
+            b.emit(f"print({v})")
+        elif name == "dict_expansion":
+            v = b.fresh(Dict(STR, INT))
+            b.emit(f'{v} = {{"a": 1}}')
+            b.emit(rng.choice([f'{v} = {{**{v}, "b": 2}}', f"print({{**{v}}})", f'{v} = dict({v})']))
+        elif name == "keyword_expansion":
+            for line in rng.choice([['opts = {"dim": 1}', f"{h} = {h}.sum(**opts)"],
+                                    ["sizes = [1, -1]", f"{h} = {h}.view(*sizes)"], [f"{h} = {h}.sum(**{{}})"],
+                                    ["sizes = [1, -1]", f"{h} = {h}.view(sizes)"]]):
+                b.emit(line)
+        elif name == "tensor_index_kind":
+            b.emit(f"{h} = {h}[{rng.choice(['0.5', chr(34) + 'a' + chr(34), '..., ...', 'None, ..., 0', '[0, 1]', '(0, 1)', 'True', '..., ' + h + '.long()', '1:2, ...'])}]")
+        elif name == "container_multi_index":
+            v = b.fresh(List(INT))
+            b.emit(f"{v} = [1, 2]")
+            b.emit(rng.choice([f"print({v}[0, 1])", f"print({v}[0:1, 0])", f"print({v}[0])", f"print({v}[...])"]))
+        elif name == "attr_name_not_literal" and m is not None:
+            a = m.attrs[0].name if m.attrs else "training"
+            b.emit(f'key = "{a}"')
+            b.emit(rng.choice([f"print(hasattr(self, key))", f"print(getattr(self, key))",
+                               f'print(hasattr(self, "{a}"))', f'print(getattr(self, "{a}", None))']))
+        elif name == "annotated_after_bound":
+            v = b.fresh(INT)
+            b.emit(f"{v} = {b.int_(0)}")
+            b.emit(f"{v}: {rng.choice(['int', 'float'])} = {b.int_(0)}")
+            b.emit(f"print({v})")
+        elif name == "iterate_scalar":
+            with b.nested(rng.choice([f"for i in {b.int_(0)}:", f"for i in {b.float_(0)}:", f"for i in {h}.size():",
+                                      f"for i in {h}.size(0):", "for i in None:"]), loop=True):
+                b.emit(f"{h} = {h} + 1")
+        elif name == "subscript_scalar":
+            v = b.fresh(INT)
+            b.emit(f"{v} = {b.int_(0)}")
+            b.emit(rng.choice([f"print({v}[0])", f"print({h}.size()[0])", f"print({b.float_(0)}[0])"]))
+        elif name == "int_literal_overflow":
+            b.emit(rng.choice(["n2 = 99999999999999999999", "n2 = 9223372036854775807", "n2 = -9223372036854775808",
+                               "n2 = 2 ** 70", "n2 = 0x7fffffffffffffff"]))
+        elif name == "unary_plus":
+            b.emit(rng.choice([f"{h} = +{h}", f"n2 = +{b.int_(0)}", f"{h} = -{h}", f"n2 = ~{b.int_(0)}"]))
+        elif name == "augmented_matmul":
+            for line in rng.choice([[f"{h} @= {h}"], [f"{h} = {h} @ {h}"], [f"{h} **= 2"], [f"{h} //= 2"],
+                                    ["n2 = 7", "n2 <<= 1"]]):
+                b.emit(line)
+        elif name == "reserved_name":
+            b.emit(rng.choice([f"__jit_tmp = {h}", f"_jit_tmp = {h}", f"__tmp = {h}"]))
+        elif name == "starred_target_alone":
+            b.emit(rng.choice(["*rest, = [1, 2]", "first, *rest = [1, 2]", f"*rest, = ({h}, {h})",
+                               f"a0, *rest = ({h}, {h}, 1)"]))
+        elif name == "with_non_object":
+            with b.nested(rng.choice([f"with {h}:", "with torch.no_grad():", f"with {b.int_(0)}:",
+                                      "with torch.enable_grad():"])):
+                b.emit(f"{h} = {h} + 1")
+        elif name == "raise_non_exception":
+            with b.nested(f"if {h}.size(0) > 100:"):
+                b.emit(rng.choice(['raise "bad size"', "raise ValueError", 'raise ValueError("bad size")',
+                                   "raise 1", "raise RuntimeError"]))
+        else:
+            return False
+        return True
 
     def add_unsupported_global(self) -> None:
         f = self.file

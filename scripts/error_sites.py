@@ -362,13 +362,35 @@ def probe(ids: list[str]) -> int:
     return 1 if bad else 0
 
 
+def reached_by(paths: list[str]) -> int:
+    """The reachable rows whose message some differential program's torch verdict matched (its first line)."""
+    messages = []
+    for path in paths:
+        with open(path, encoding="utf-8") as stream:
+            for line in stream:
+                verdict = json.loads(line)["torch"]
+                if verdict["status"] == "rejected":
+                    messages.append(normalise(verdict["message"]))
+    rows = load().reachable
+    never = [site for site in rows if not any(site.regex.search(message) for message in messages)]
+    print(f"{len(messages)} rejected programs; {len(rows) - len(never)} of {len(rows)} reachable rows matched")
+    for site in never:
+        print(f"  never: {site.id} ({site.rule})")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if the page is stale")
     parser.add_argument("--probe", nargs="*", metavar="ID", help="run torch and jitlint on the cases (ids or prefixes)")
+    parser.add_argument("--reached-by", nargs="+", metavar="JSONL",
+                        help="which reachable rows torch's first message line matched in differential runs "
+                             "(their programs.jsonl); print the count and the rows never matched")
     args = parser.parse_args()
     if args.probe is not None:
         return probe(args.probe)
+    if args.reached_by:
+        return reached_by(args.reached_by)
     text = page_text()
     current = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
     if args.check:

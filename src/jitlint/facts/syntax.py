@@ -16,7 +16,7 @@ and rule; what each caller counts as a binding is a choice of `kinds`, not a vis
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 import libcst as cst
 
@@ -277,3 +277,15 @@ def reaching_value(function: cst.FunctionDef, statement: cst.Return, name: str) 
         if binds(top, name):
             return None
     return None
+
+def subscript_elements(node: cst.Subscript) -> Sequence[cst.SubscriptElement]:
+    """A subscript's indices as the frontend reads them: Python parses `x[(0, 1)]` as `x[0, 1]` (the slice is one
+    tuple either way, and `frontend.py: build_Subscript` makes each of its elements an index), where LibCST keeps
+    one element holding a parenthesized tuple."""
+    elements = node.slice
+    if len(elements) == 1 and isinstance(elements[0].slice, cst.Index):
+        value = elements[0].slice.value
+        if isinstance(value, cst.Tuple) and value.elements and not any(
+                isinstance(element, cst.StarredElement) for element in value.elements):
+            return [cst.SubscriptElement(cst.Index(element.value)) for element in value.elements]
+    return elements

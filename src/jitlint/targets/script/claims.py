@@ -57,7 +57,7 @@ def owner(result: R.Result, ctx: "RuleContext", function: cst.FunctionDef) -> st
             return "JIT708"
         if result.wrong_type == TENSOR and unannotated_param(result.wrong_node, ctx, function) is not None:
             return "JIT202"
-        return "JIT418" if result.wrong_type in (None, FLOAT) else None
+        return "JIT418" if result.wrong_type in (None, FLOAT, TENSOR) else None
     if isinstance(result, R.ReturnMismatch):
         return "JIT208"
     if isinstance(result, R.ModuleContainerProblem):
@@ -165,16 +165,14 @@ def refinable(node: cst.CSTNode | None) -> bool:
 
 
 def unannotated_param(node: cst.CSTNode | None, ctx: "RuleContext", function: cst.FunctionDef) -> cst.Param | None:
-    """The parameter `node` names, when it has no annotation (torch types it Tensor) and the function never
-    re-binds it."""
+    """The parameter `node` names, when it has no annotation (torch types it Tensor, whatever its default: the
+    body is compiled before the default is converted) and the function never re-binds it."""
     if not isinstance(node, cst.Name) or ctx.function is None:
         return None
     info = ctx.function.info
     found = signature(function, ctx.module.imports, ctx.project, info.bound_first_param is not None)
     param = found.param(node.value)
     if param is None or param.annotated or found.by_comment or node.value in assigned_names(function):
-        return None
-    if param.default is not None and not (isinstance(param.default, cst.Name) and param.default.value == "None"):
         return None
     return param.node
 

@@ -136,6 +136,13 @@ class NoStarredAssign(ScriptRule):
         value = type_at(ctx, assign.value) if isinstance(assign, cst.Assign) else None
         if not isinstance(target, (cst.Tuple, cst.List)):
             return
+        if len(target.elements) == 1 and isinstance(target.elements[0], cst.StarredElement):
+            # `ir_emitter.cpp: emitTupleAssign` needs a non-starred target beside the starred one, whatever the value
+            ctx.report(target.elements[0], "a starred assignment target alone (`*rest, = xs`) is rejected by "
+                                           "TorchScript (torch: 'A Starred expression may only appear on the lhs "
+                                           "within the presence of another non-starred expression'); assign the "
+                                           "value itself: `rest = xs`")
+            return
         for element in target.elements:
             if not isinstance(element, cst.StarredElement):
                 continue

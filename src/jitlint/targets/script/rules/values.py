@@ -130,7 +130,8 @@ class RangeEnumerateArguments(TypedRule):
         elif result.count > result.most:
             problem = f"{result.function} expected at most {result.most} arguments, got {result.count}"
         else:
-            problem = f"all inputs of range must be ints, found float in argument {result.wrong_argument}"
+            found = result.wrong_type if result.wrong_type is not None else "float"
+            problem = f"all inputs of range must be ints, found {found} in argument {result.wrong_argument}"
         return f"TorchScript rejects this call: '{problem}'", None
 
 

@@ -107,7 +107,7 @@ def build_scope(project: "ProjectIndex", captured: "CaptureMap | None", info: "F
         params[node.params.params[0].name.value] = None
     overloaded = implements_overloads(info)
     for param in found.params:
-        params[param.name] = None if overloaded else param.type
+        params[param.name] = None if overloaded else param.body_type
     params.update({p.name.value: None for p in _star_params(node)})
     scope = Scope(
         function=node, module=info.module, project=project, info=info, owners=owners, self_name=self_name,
@@ -161,6 +161,9 @@ class _Returns(RunFact):
         key = (id(callee.node), tuple(id(o) for o in owners))
         _IN_PROGRESS.add(key)
         try:
+            if any(param.body_type is not param.type for param in
+                   signature(callee.node, callee.module.imports, project, callee.bound_first_param is not None).params):
+                return None  # a default torch rejects: the function does not compile, its callers get no type
             entry = captured.get(callee.node) if captured is not None else None
             pruned = entry.pruned if entry is not None else frozenset()
             return _type(project, captured, callee, list(owners), pruned).returns

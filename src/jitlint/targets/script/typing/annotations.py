@@ -341,6 +341,17 @@ class Param:
     keyword_only: bool
     node: cst.Param
 
+    @property
+    def body_type(self) -> Type | None:
+        """The type the function's body sees: an unannotated parameter is a Tensor whatever its default. torch
+        compiles the body before it converts the defaults (`ir_emitter.cpp`: the defaults are checked when the
+        schema is built, after `emitDef`), so a body that uses a parameter with a non-Tensor default as what the
+        default is fails there first; callers never see the parameter (the function does not compile), so its
+        `type` stays unknown for them."""
+        if self.type is None and not self.annotated and self.default is not None:
+            return TENSOR
+        return self.type
+
 
 @dataclass(frozen=True)
 class Signature:
@@ -360,7 +371,8 @@ def signature(function: cst.FunctionDef, imports: ImportTable, project: "Project
               is_method: bool) -> Signature:
     """The signature TorchScript compiles `function` with: annotated parameters have their annotation's type;
     unannotated ones are Tensors (with any default: a non-Tensor default is JIT201's error, and such a parameter is
-    left unknown here so that it does not cascade); with no annotation anywhere, a `# type:` comment types them."""
+    left unknown here for callers, a Tensor for the body: `Param.body_type`); with no annotation anywhere, a
+    `# type:` comment types them."""
     params = function.params
     ordered = named_params(params)
     if is_method and ordered:

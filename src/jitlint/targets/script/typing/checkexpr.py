@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
+from jitlint.facts.syntax import subscript_elements
 from jitlint.facts.torch_api import PARAMETER_CLASSES
 from jitlint.literals import literal_type
 from jitlint.names import ImportTable
@@ -903,7 +904,7 @@ class ExpressionChecker:
             for index, value in enumerate(values):
                 if value in (FLOAT, NUMBER, TENSOR):  # `RangeValue`: every input must be an int
                     self.report(RangeArguments(node, name, count, most, index, value, node.args[index].value))
-                    return None
+                    break  # the loop still counts in ints: what follows is checked as it will be once this is fixed
             return Sugared("range", receiver=INT)
         if name == "enumerate":
             if count == 0 or count > 2:
@@ -1154,7 +1155,7 @@ class ExpressionChecker:
     # -- subscripts --------------------------------------------------------------------------------------------------
     def _subscript(self, node: cst.Subscript, env: dict, hint: Type | None) -> Value:
         base = self.expr(node.value, env)
-        elements = node.slice
+        elements = subscript_elements(node)
         indices: list[Value] = []
         for element in elements:
             part = element.slice

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def truth_problems(test: cst.BaseExpression, types: dict, scope: "Scope") -> list[Result]:
     """What torch rejects among the operands `test` makes a bool of, given the types the typer recorded: a class
-    whose `__bool__` returns no bool, a tuple, an Optional, a Union with None, a Device, and a module attribute that
+    whose `__bool__` returns no bool, a tuple, an Optional, a Union with None, None, a Device, and a module attribute that
     holds a `Callable` parameter of `__init__` (a function, a module or None)."""
     found: list[Result] = []
     for operand in truth_operands(test):
@@ -37,6 +37,10 @@ def truth_problems(test: cst.BaseExpression, types: dict, scope: "Scope") -> lis
         if isinstance(value, Type) and value.fully_known and (
                 value.name in ("Tuple", "Optional", "Device") or (value.name == "Union" and NONE in value.args)):
             found.append(TupleMisuse(operand, value, "truth") if value.name == "Tuple" else NoTruthValue(operand, value))
+        elif value == NONE and isinstance(operand, cst.Name):
+            # `if None:`, or a local holding None: torch has no `aten::Bool` of None (a module attribute holding None
+            # is left out: what `__init__` leaves there is the attributes' typing's to say)
+            found.append(NoTruthValue(operand, value))
     return found
 
 
