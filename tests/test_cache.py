@@ -1524,3 +1524,16 @@ def test_a_comment_re_lints_only_that_file_where_a_property_has_a_setter(tmp_pat
     net.write_text(net.read_text() + "# a comment\n")
     assert check("pkg", cwd=tmp_path)[1] == first
     assert calls == [("share", ["net.py"])], calls
+
+
+def test_the_cache_reads_addresses_as_methods_writes_them():
+    from jitlint.cache import _well_formed
+    from jitlint.methods import is_class_address, is_function_address
+
+    function, getter, cls = ["m", "m.py", "C", "f"], ["m", "m.py", "C", "p", 1], ["m", "m.py", "C"]
+    assert is_function_address(function) and is_function_address(tuple(getter)) and is_class_address(cls)
+    assert not is_function_address(["m", "m.py", "C", "p", 0]) and not is_function_address(["m", "m.py", "C"])
+    assert not is_function_address(["m", "m.py", "C", "p", "1"]) and not is_class_address(function)
+    site = ["m.py", "m.py", 0, False, 1, [], False]
+    assert _well_formed({"r.py": {"script": [[[getter, cls, "forward"]], [[function, site]]]}})
+    assert not _well_formed({"r.py": {"script": [[[["m", "m.py", "C", "p", True], cls, "forward"]], []]}})

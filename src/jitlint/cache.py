@@ -70,6 +70,7 @@ from jitlint.codes import TARGET_OF
 from jitlint.config import Config
 from jitlint.finding import CaptureStep, Edit, Finding, FindingContext, Fix, Location
 from jitlint.limits import generated_marker, structure_problem
+from jitlint.methods import is_class_address, is_function_address
 from jitlint.paths import has_init, is_project_root, module_name_of
 
 FORMAT = 6  # 6: findings carry their capture chain; 4: per-file records by root file, the run manifest and its dependency graph; 5: module names, lookups
@@ -571,13 +572,6 @@ class SharedRows:
         return record
 
 
-def _is_address(value, size: int) -> bool:  # a function's may end with a getter's depth (methods.function_address)
-    if size == 4 and isinstance(value, list) and len(value) == 5 and type(value[4]) is int and value[4] > 0:
-        value = value[:4]
-    return isinstance(value, list) and len(value) == size and all(
-        part is None or isinstance(part, str) for part in value)
-
-
 def _well_formed(record) -> bool:
     """Whether a file's record (root file -> policy -> [entries, sites], `records.contributions_of`'s lists) has the
     shape a partial run reads: entries [function address, class address or None, reason], sites [function address,
@@ -592,11 +586,11 @@ def _well_formed(record) -> bool:
                     and isinstance(part[1], list)):
                 return False
             for entry in part[0]:
-                if not (isinstance(entry, list) and len(entry) == 3 and _is_address(entry[0], 4)
-                        and (entry[1] is None or _is_address(entry[1], 3)) and isinstance(entry[2], str)):
+                if not (isinstance(entry, list) and len(entry) == 3 and is_function_address(entry[0])
+                        and (entry[1] is None or is_class_address(entry[1])) and isinstance(entry[2], str)):
                     return False
             for site in part[1]:
-                if not (isinstance(site, list) and len(site) == 2 and _is_address(site[0], 4)
+                if not (isinstance(site, list) and len(site) == 2 and is_function_address(site[0])
                         and isinstance(site[1], list) and len(site[1]) == 7 and isinstance(site[1][5], list)
                         and all(isinstance(keyword, str) for keyword in site[1][5])):
                     return False

@@ -105,6 +105,9 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                                        _split(targets))
     except ConfigError as error:
         raise _fail(str(error))
+    problem = pages.missing()
+    if problem is not None:  # (found now, not after the run: every finding names its page)
+        raise _fail(problem)
     config.ignore_noqa = ignore_noqa
     if respect_gitignore is not None:
         config.respect_gitignore = respect_gitignore
