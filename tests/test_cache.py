@@ -1537,3 +1537,22 @@ def test_the_cache_reads_addresses_as_methods_writes_them():
     site = ["m.py", "m.py", 0, False, 1, [], False]
     assert _well_formed({"r.py": {"script": [[[getter, cls, "forward"]], [[function, site]]]}})
     assert not _well_formed({"r.py": {"script": [[[["m", "m.py", "C", "p", True], cls, "forward"]], []]}})
+
+
+def test_a_partial_run_reads_only_the_summaries_its_names_lead_to(package, monkeypatch):
+    from jitlint import summaries
+
+    first = check("pkg", cwd=package)[1]
+    read: list[str] = []
+    real = summaries.read_summary
+    monkeypatch.setattr(summaries, "read_summary", lambda path, *rest: read.append(path.name) or real(path, *rest))
+    helpers = package / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text() + "# a comment\n")
+    assert check("pkg", cwd=package)[1] == first
+    # helpers.py, and model.py whose `forward` calls it (the record of that call names it); not the others
+    assert sorted(read) == ["helpers.py", "model.py"]
+    read.clear()
+    child = package / "pkg" / "child.py"
+    child.write_text(child.read_text() + "# a comment\n")
+    assert check("pkg", cwd=package)[1] == first
+    assert "helpers.py" not in read and "model.py" not in read and "child.py" in read

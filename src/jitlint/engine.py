@@ -90,6 +90,16 @@ def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache
     return result
 
 
+def _summaries_on_demand(files: list[Path], rules, summary_cache: Path | None, max_size: int | None):
+    """Phase one for a partial run: each file's summary read when a name leads to it (`summaries.OnDemand`), or
+    all of them from `summary_cache` where one is kept."""
+    if summary_cache is not None:
+        return _summaries(files, {}, rules, 1, summary_cache, max_size)
+    from jitlint.summaries import OnDemand
+
+    return OnDemand(files, _words(rules), max_size)
+
+
 def _lint_run(
     paths: list[Path],
     config: Config,
@@ -215,7 +225,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     layout.PARSES.reset()
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
-    summaries = _summaries(files, {}, rules, 1, summary_cache, config.limits().max_file_size)
+    summaries = _summaries_on_demand(files, rules, summary_cache, config.limits().max_file_size)
     order = {path: number for number, path in enumerate(files)}
     share = sorted(set(share), key=lambda path: order.get(path, len(order)))
 

@@ -40,7 +40,7 @@ from jitlint.names import resolved
 from jitlint.project import FROM_DISK, ModuleInfo, ProjectIndex, bind_stars_once
 from jitlint.records import contributions_of, graph_of, merge_records, union_of
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
-from jitlint.summaries import Summary
+from jitlint.summaries import OnDemand, Summary, by_resolved_path
 from jitlint.summary import adopt, summarize_file
 from jitlint.targets import policy_class, target_of_policy
 
@@ -70,7 +70,7 @@ class Job:
     about them (per file, per root file, per policy)."""
 
     files: list[Path]
-    summaries: list[Summary]
+    summaries: "list[Summary] | OnDemand"  # (a partial run reads them as its names lead to them)
     rules: list
     policies: tuple[str, ...]
     config: object
@@ -124,7 +124,7 @@ class Worker:
         self.index = index
         self.owner = owner
         self.share = share if share is not None else list(job.files)
-        self.by_key = {resolved(item.path): item for item in job.summaries}
+        self.by_key = by_resolved_path(job.summaries)
         self.outside: dict[Path, object] = {}  # modules outside the run, read on demand
         self.project = ProjectIndex(loader=self.load, module_bases=job.config.module_bases)
         self.sources: dict[Path, SourceFile] = {}  # the files parsed here, by resolved path

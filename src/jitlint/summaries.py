@@ -270,6 +270,41 @@ def read_summary(path: Path, words: tuple[str, ...], cache: SummaryCache | None,
     return found
 
 
+class OnDemand:
+    """The summaries of a run's files, each read when first asked for, by resolved path (`get`, `[]`): a partial
+    run (`engine.lint_share`) reads the few files its names lead to, where reading every file of a large library
+    with `ast` was most of the cost of a one-file edit. Iterating gives the summaries read so far."""
+
+    def __init__(self, files: list[Path], words: tuple[str, ...], max_size: int | None = None) -> None:
+        self.paths = {resolved(path): path for path in files}
+        self.words = words
+        self.max_size = max_size
+        self.read: dict[Path, Summary] = {}
+
+    def get(self, key: Path, default=None):
+        found = self.read.get(key)
+        if found is None:
+            path = self.paths.get(key)
+            if path is None:
+                return default
+            found = self.read[key] = read_summary(path, self.words, None, self.max_size)
+        return found
+
+    def __getitem__(self, key: Path) -> Summary:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __iter__(self):
+        return iter(list(self.read.values()))
+
+
+def by_resolved_path(found: "list[Summary] | OnDemand") -> "dict[Path, Summary] | OnDemand":
+    """A run's summaries by resolved path (`OnDemand` is that already)."""
+    return found if isinstance(found, OnDemand) else {resolved(item.path): item for item in found}
+
+
 def summaries(files: list[Path], words: tuple[str, ...], cache: SummaryCache | None, jobs: int,
               max_size: int | None = None) -> list[Summary]:
     """The summaries of `files`, in their order, read by up to `jobs` forked processes (`max_size`: see
