@@ -245,6 +245,9 @@ class Plan:
     records: dict[str, dict] = field(default_factory=dict)
     manifest: dict = field(default_factory=dict)
     relint: list[Path] = field(default_factory=list)  # linted again, not explored (see `plan`)
+    # Of `stale`, the files edited where no other file can see it (a comment) and that read nothing that changed:
+    # what they capture is what was recorded, so they are linted again without exploring their roots.
+    quiet: list[Path] = field(default_factory=list)
     layout: "Layout | None" = None
     changed: bool = False
 
@@ -390,8 +393,11 @@ class StaticCache:
                         reached.add(reader)
                         todo.append(reader)
             stale = [path for path in files if path in changed or str(path) in reached]
-            # The entries: every file's findings; the records (what other files put in each file's record) only if
-            # something changed (on a large library they are most of what a warm run would hold).
+            quiet = [path for path in stale if str(path) not in reached and str(path) in recorded
+                     and self.interface(path, tuple(recorded[str(path)][:2])) == recorded[str(path)][1]]
+            # The entries: every file's findings; the records (what other files put in each file's record, on a large
+            # library most of the cache) if something changed, only the stale files' if all are quiet (none explored).
+            every = bool(removed or reached) or len(quiet) < len(stale)
             findings: dict[Path, list[Finding]] = {}
             records: dict[str, dict] = {}
             shared = SharedRows() if changed or moved or relooked else None
@@ -404,7 +410,7 @@ class StaticCache:
                 if entry["file"] != str(path) or entry["content"] != content or entry["generation"] != generation:
                     return Plan(full=True)  # entries of another run (two runs interleaved): start afresh
                 findings[path] = [_finding_from_json(item, path, strings) for item in entry["findings"]]
-                if shared is not None:
+                if shared is not None and (every or path in quiet):
                     records[str(path)] = shared.record(entry["contrib"])
             # What the roots of a file that left the run put in other files' records goes: those files are linted
             # again without it.
@@ -434,7 +440,7 @@ class StaticCache:
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return Plan(full=True)  # missing, unreadable, corrupt or from another format: a miss, never an error
         return Plan(full=False, stale=stale, findings=findings, records=records, manifest=manifest, relint=relint_list,
-                    layout=layout, changed=dirty)
+                    layout=layout, changed=dirty, quiet=quiet)
 
     def load(self, files: list[Path]) -> list[Finding] | None:
         """Every file's cached findings if none needs linting again, else None."""

@@ -191,7 +191,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                 from jitlint.engine import lint_share
 
                 progress = _Progress() if _wants_progress() else None
-                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint, progress=progress)
+                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint, progress=progress,
+                                  quiet=plan.quiet)
                 if progress is not None:
                     progress.finish()
                 for note in part.notes:

@@ -209,7 +209,7 @@ def lint_share(*args, **kwargs) -> LintRun:
 
 def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict], config: Config, enabled: set[str],
                 policies: tuple[str, ...] = (), also: list[Path] = (), progress=None,
-                summary_cache: Path | None = None) -> LintRun:
+                summary_cache: Path | None = None, quiet: list[Path] = ()) -> LintRun:
     """The findings of the files of a run of `files` that an edit may have changed, given what the last run
     recorded (`recorded`: per file of the run, `contributions_of`'s value; see `jitlint.cache`).
 
@@ -219,7 +219,9 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     into it, a call that went) is linted too, and so is each file of `also`: the share grows by those files and is
     explored again. Each linted file receives its record in place of the others being explored. `LintRun.linted`
     lists the files linted and `LintRun.contrib` holds their new records. `progress(done, total, phase)` as for
-    `lint_run`."""
+    `lint_run`. The files of `share` in `quiet` were edited where no other file sees it (a comment) and read
+    nothing that changed: their roots reach what they reached, so they are parsed and linted, their whole record
+    received and their roots not explored (a comment in one file explores nothing)."""
     started = time.process_time()
     pipeline.LOAD_LIMITS = dataclasses.replace(config.limits(), lint_generated=True)
     layout.PARSES.reset()
@@ -228,6 +230,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     summaries = _summaries_on_demand(files, rules, summary_cache, config.limits().max_file_size)
     order = {path: number for number, path in enumerate(files)}
     share = sorted(set(share), key=lambda path: order.get(path, len(order)))
+    quiet = frozenset(resolved(path) for path in quiet if path in set(share))
 
     def tell(total: int):
         if progress is None:
@@ -243,7 +246,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
 
     def explore(paths: list[Path], parsed: dict) -> tuple["pipeline.Worker", dict]:
         job = pipeline.Job(files, summaries, rules, policies, config, enabled, record=True, explore=paths,
-                           received=recorded, tell=tell(len(paths)), parsed=parsed)
+                           received=recorded, tell=tell(len(paths)), parsed=parsed, quiet=quiet)
         worker = pipeline.Worker(job)
         worker.setup()
         worker.explore()
@@ -251,13 +254,13 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
         return worker, worker.records()
 
     worker, fresh = explore(share, {})
-    again = {str(path) for path in share}
+    again = {str(path) for path in share if resolved(path) not in quiet}  # the root files explored
     also = {str(path) for path in also}
     moved = [path for path in files if str(path) not in again and (str(path) in also or any(
         fresh.get(str(path), {}).get(root) != recorded.get(str(path), {}).get(root) for root in again))]
     if moved:  # what the edited files capture elsewhere changed: those files are linted too, with both passes' parts
         share = sorted([*share, *moved], key=order.__getitem__)
-        again = {str(path) for path in share}
+        again = {str(path) for path in share if resolved(path) not in quiet}
         parsed = dict(worker.sources)
         worker = fresh = None
         gc.collect()

@@ -36,6 +36,7 @@ from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.finding import Finding
 from jitlint.linting import UNUSED_NOQA, Sweeper, in_lint_thread, lint_module
+from jitlint.progress import Teller, WorkersProgress
 from jitlint.names import resolved
 from jitlint.project import FROM_DISK, ModuleInfo, ProjectIndex, bind_stars_once
 from jitlint.records import contributions_of, graph_of, merge_records, union_of
@@ -85,6 +86,8 @@ class Job:
     # Files this process parsed already (a partial run explored again with more files), by resolved path: their
     # trees are taken, not parsed again.
     parsed: dict[Path, SourceFile] = field(default_factory=dict)
+    # Of `explore`, the files parsed and linted whose capture is received whole, their roots not explored (resolved).
+    quiet: frozenset[Path] = frozenset()
 
 
 @dataclass
@@ -293,9 +296,15 @@ class Worker:
         started = time.process_time()
         if self.job.tell is not None:
             self.job.tell("capture maps", 0, 0)
-        self.maps = {name: CaptureMap.build(self.project, policy_class(name), finalize=False,
-                                            settings=policy_settings(name, self.job.config), route=self.route)
-                     for name in self.job.policies}
+        linted = self.project.linted
+        roots = self.project.linted = [module for module in linted if resolved(module.path) not in self.job.quiet]
+        kept = len(roots)
+        try:
+            self.maps = {name: CaptureMap.build(self.project, policy_class(name), finalize=False,
+                                                settings=policy_settings(name, self.job.config), route=self.route)
+                         for name in self.job.policies}
+        finally:  # (with what was indexed meanwhile: nothing when every file explored was parsed up front)
+            self.project.linted = [*linted, *roots[kept:]]
         self.seconds["capture"] = time.process_time() - started
         return self.outbox()
 
@@ -327,7 +336,7 @@ class Worker:
 
     def receive(self) -> None:
         """A partial run: what the last run recorded about the explored files from the other root files."""
-        explored = {str(path) for path in self.job.explore}
+        explored = {str(path) for path in self.job.explore if resolved(path) not in self.job.quiet}
         local = lambda function: resolved(function.module.path) in self.sources  # noqa: E731
         for name, captured in self.maps.items():
             entries, sites = [], []
@@ -470,7 +479,7 @@ def run_split(job: Job, shares: list[list[Path]], progress=None) -> Outcome:
     connections = [parent for parent, _child in pipes]
     for _parent, child in pipes:
         child.close()
-    shown = _Progress(progress, shares) if progress is not None else None
+    shown = WorkersProgress(progress, shares) if progress is not None else None
     outcome = Outcome()
     try:
         for phase in ("explored", "labelled") if job.record else ("explored",):
@@ -542,38 +551,6 @@ def _gather(connections: list, expected: str, shown, outcome: Outcome) -> list:
     return [results[index] for index in range(len(connections))]
 
 
-class _Progress:
-    """The run's progress from the workers' reports."""
-
-    def __init__(self, progress, shares: list[list[Path]]) -> None:
-        self.progress = progress
-        self.total = sum(len(share) for share in shares)
-        self.sizes = [len(share) for share in shares]
-        self.states = [("start", 0, size) for size in self.sizes]
-
-    def __call__(self, index: int, phase: str, done: int, total: int) -> None:
-        self.states[index] = (phase, done, total or self.sizes[index])
-        count = sum({"start": 0, "parse": done, "lint": size + done, "done": 2 * size}.get(phase, size)
-                    for (phase, done, _total), size in zip(self.states, self.sizes))
-        detail = " | ".join(f"{phase} {done}/{total}" if phase in ("parse", "lint") else phase
-                            for phase, done, total in self.states)
-        self.progress(min(count, 2 * self.total), 2 * self.total, detail)
-
-
-class _Teller:
-    """A worker's progress reports to the parent: a few a second at most."""
-
-    def __init__(self, connection) -> None:
-        self.connection = connection
-        self.last = 0.0
-
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - self.last >= 0.2 or phase not in ("parse", "lint"):
-            self.last = now
-            self.connection.send(("progress", (phase, done, total)))
-
-
 @contextmanager
 def forked_child(connection):
     """The body of a forked process that reports to `connection`: an exception goes to the parent as ("failed",
@@ -599,7 +576,7 @@ def _worker_main(index: int, connection) -> None:
 
 
 def _worker(job: Job, shares, owner, tell, index: int, connection) -> None:
-    job.tell = _Teller(connection) if tell else None
+    job.tell = Teller(connection) if tell else None
     layout.PARSES.reset()
     worker = Worker(job, index, owner, shares[index])
     worker.setup()
