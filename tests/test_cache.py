@@ -1584,6 +1584,10 @@ def test_a_comment_in_a_root_file_explores_nothing_and_gives_what_a_cold_run_giv
     second = check("pkg", cwd=across)[1]
     assert "JIT401" not in second and "helpers.py:1:15: JIT204" in second and explored and not any(explored)
     assert _same_as_cold("pkg", cwd=across) == second
+    # What the quiet runs stored, every field (the capture chains of helpers.py's findings come from net.py)
+    as_json = check("--output-format", "json", "pkg", cwd=across)[1]
+    assert '"captured_from": [' in as_json and "User.forward" in as_json
+    assert as_json == check("--output-format", "json", "--no-cache", "pkg", cwd=across)[1]
     explored.clear()
     net.write_text(net.read_text().replace("return helper(x)", "return helper(x + 1)"))
     assert _same_as_cold("pkg", cwd=across)
