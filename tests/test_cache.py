@@ -1592,3 +1592,20 @@ def test_a_comment_in_a_root_file_explores_nothing_and_gives_what_a_cold_run_giv
     net.write_text(net.read_text().replace("return helper(x)", "return helper(x + 1)"))
     assert _same_as_cold("pkg", cwd=across)
     assert ["net.py"] in explored
+
+
+def test_a_cold_run_has_phase_one_read_the_interfaces_not_its_parent(package, monkeypatch):
+    """Each file's interface (its tokens without comments) is what the cache compares after an edit; the parent
+    of a run tokenizing every file after the lint was most of its serial CPU. Phase one's forked readers compute
+    them beside the summaries; the parent writes what they computed."""
+    from jitlint import cache
+
+    real = cache.interface
+    calls: list[str] = []
+    monkeypatch.setattr(cache, "interface", lambda data, limits: calls.append("here") or real(data, limits))
+    check("-j", "2", "pkg", cwd=package)
+    assert calls == []  # (the forked readers' calls are theirs)
+    [manifest] = (package / ".jitlint_cache" / "static").rglob("run-manifest")
+    files = json.loads(manifest.read_text())["files"]
+    assert len(files) == 5 and all(
+        seen == real(Path(path).read_bytes(), Config().limits()) for path, (_content, seen, _generation) in files.items())

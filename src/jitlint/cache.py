@@ -450,9 +450,9 @@ class StaticCache:
     # -- writing ------------------------------------------------------------------------------------------------
     def store(self, files: list[Path], display_names: dict[Path, str], findings: list[Finding],
               dependencies: list[Path], contrib: dict[str, dict], graph: dict[str, list[str]],
-              only: list[Path] | None = None, plan: Plan | None = None) -> None:
+              only: list[Path] | None = None, plan: Plan | None = None, interfaces: dict | None = None) -> None:
         """Write the entries of a run of `files` (of the files of `only` after a partial run planned by `plan`),
-        and the run's manifest."""
+        and the run's manifest; `interfaces`: (content hash, interface) by str(path), as phase one computed them."""
         generation = os.urandom(10).hex()
         written = files if only is None else only
         previous = plan.manifest if plan is not None and only is not None else {}
@@ -463,8 +463,8 @@ class StaticCache:
         old_files = previous.get("files", {})
         manifest_files = {}
         for path in files:
-            self.interface(path, tuple(old_files[str(path)][:2]) if str(path) in old_files else None)
             kept = old_files.get(str(path))
+            self.interface(path, tuple(kept[:2]) if kept else (interfaces or {}).get(str(path)))
             manifest_files[str(path)] = [self.file_hash(path), self._interfaces.get(str(path)),
                                          generation if only is None or path in only or kept is None else kept[2]]
         present = {str(path) for path in files}

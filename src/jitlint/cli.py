@@ -219,7 +219,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
             click.echo(f"jitlint: {note}", err=True)
         findings = run.findings
         if cache is not None:
-            cache.store(files, {path: str(path) for path in files}, findings, run.loaded, run.contrib, run.graph)
+            cache.store(files, {path: str(path) for path in files}, findings, run.loaded, run.contrib, run.graph,
+                        interfaces=run.interfaces)
         if run_dynamic:
             if dynamic is None:
                 click.echo(f"jitlint: running the dynamic checker, which executes your code (enabled by "

@@ -49,6 +49,8 @@ class LintRun:
     notes: list[str] = dataclasses.field(default_factory=list)  # what the user should know (a worker failed)
     # What the run cost, by phase and by process, and what it parsed with LibCST (`stats_of`).
     stats: dict = dataclasses.field(default_factory=dict)
+    # With `record=True`: per file read in phase one, (content hash, `cache.interface`), for the cache to write.
+    interfaces: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
 
 
 def lint(paths: list[Path], config: Config, enabled: set[str], **options) -> list[Finding]:
@@ -69,7 +71,7 @@ def _words(rules) -> tuple[str, ...]:
 
 
 def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache: Path | None,
-               max_size: int | None = None, index: bool = True) -> list:
+               max_size: int | None = None, index: bool = True, limits=None) -> list:
     """Phase one. Without `index` (a run in one process that parses every file with LibCST up front, so that no
     file's index comes from its summary), only empty summaries: reading every file with `ast` too would be work
     the run never reads."""
@@ -80,7 +82,7 @@ def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache
     words = _words(rules)
     cache = SummaryCache(summary_cache, words) if summary_cache is not None else None
     on_disk = [path for path in files if resolved(path) not in buffers]
-    found = dict(zip(on_disk, summaries(on_disk, words, cache, jobs, max_size)))
+    found = dict(zip(on_disk, summaries(on_disk, words, cache, jobs, max_size, limits)))
     if cache is not None:
         cache.evict_other_builds()
     result = []
@@ -144,7 +146,7 @@ def _lint_run(
     prefilter = (None if in_memory or keep_model or loader is not None
                  else Prefilter.for_run(rules, policies, enabled))
     summaries = _summaries(run_files, replaced, rules, max(jobs, 1), summary_cache, config.limits().max_file_size,
-                           index=split or prefilter is not None)
+                           index=split or prefilter is not None, limits=config.limits() if record else None)
     job = pipeline.Job(run_files, summaries, rules, policies, config, enabled, prefilter=prefilter,
                        buffers=replaced, record=record, loader=loader)
     notes: list[str] = []
@@ -159,7 +161,8 @@ def _lint_run(
             findings.extend(error.finding() for error in errors if error.code in enabled)
             findings.sort(key=Finding.sort_key)
             stats = stats_of(outcome, time.process_time() - started, before_workers, summaries)
-            return LintRun(findings, None, {}, sorted(outcome.loaded), outcome.contrib, outcome.graph, stats=stats)
+            return LintRun(findings, None, {}, sorted(outcome.loaded), outcome.contrib, outcome.graph, stats=stats,
+                           interfaces=_interfaces(summaries))
     if progress is not None:
         job.tell = lambda phase, done, total: progress(done, total, f"{phase} {done}/{total}")
     worker, outcome = pipeline.run_here(job)
@@ -169,7 +172,11 @@ def _lint_run(
     outcome.parses = [outcome.parses]
     stats = stats_of(outcome, time.process_time() - started, before_workers, summaries, in_process=True)
     return LintRun(findings, worker.project, worker.maps, list(worker.project.loaded), outcome.contrib,
-                   outcome.graph, notes=notes, stats=stats)
+                   outcome.graph, notes=notes, stats=stats, interfaces=_interfaces(summaries))
+
+
+def _interfaces(summaries) -> dict[str, tuple[str, str]]:
+    return {str(item.path): item.interface for item in summaries if item.interface is not None}
 
 
 def stats_of(outcome, seconds: float, before_workers: float, summaries: list, in_process: bool = False) -> dict:
