@@ -1558,42 +1558,6 @@ def test_a_partial_run_reads_only_the_summaries_its_names_lead_to(package, monke
     assert "helpers.py" not in read and "model.py" not in read and "child.py" in read
 
 
-def test_a_comment_in_a_root_file_explores_nothing_and_gives_what_a_cold_run_gives(across, monkeypatch):
-    """net.py's roots capture helper() in helpers.py and Base.forward for Net in base.py: a comment in net.py
-    changes none of it, so net.py is linted again with its whole record received and no root explored; a code edit
-    explores net.py's roots again."""
-    from jitlint.capture import CaptureMap
-
-    first = _same_as_cold("pkg", cwd=across)
-    explored: list[list[str]] = []
-    real = CaptureMap.build.__func__
-    monkeypatch.setattr(CaptureMap, "build", classmethod(
-        lambda cls, project, *a, **k: explored.append([m.path.name for m in project.linted]) or real(
-            cls, project, *a, **k)))
-    linted: list[list[str]] = []
-    calls = _watch(monkeypatch, linted)
-    net = across / "pkg" / "net.py"
-    net.write_text(net.read_text() + "# a comment\n")
-    assert check("pkg", cwd=across)[1] == first
-    assert calls == [("share", ["net.py"])] and linted == [["net.py"]] and explored and not any(explored)
-    assert _same_as_cold("pkg", cwd=across) == first
-    # helpers.py's findings come from net.py's roots (its record): a `# noqa` there explores nothing either
-    helpers = across / "pkg" / "helpers.py"
-    helpers.write_text(helpers.read_text().replace("return x.numpy()", "return x.numpy()  # noqa: JIT401"))
-    explored.clear()
-    second = check("pkg", cwd=across)[1]
-    assert "JIT401" not in second and "helpers.py:1:15: JIT204" in second and explored and not any(explored)
-    assert _same_as_cold("pkg", cwd=across) == second
-    # What the quiet runs stored, every field (the capture chains of helpers.py's findings come from net.py)
-    as_json = check("--output-format", "json", "pkg", cwd=across)[1]
-    assert '"captured_from": [' in as_json and "User.forward" in as_json
-    assert as_json == check("--output-format", "json", "--no-cache", "pkg", cwd=across)[1]
-    explored.clear()
-    net.write_text(net.read_text().replace("return helper(x)", "return helper(x + 1)"))
-    assert _same_as_cold("pkg", cwd=across)
-    assert ["net.py"] in explored
-
-
 def test_a_cold_run_has_phase_one_read_the_interfaces_not_its_parent(package, monkeypatch):
     """Each file's interface (its tokens without comments) is what the cache compares after an edit; the parent
     of a run tokenizing every file after the lint was most of its serial CPU. Phase one's forked readers compute

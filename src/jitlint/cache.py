@@ -393,8 +393,7 @@ class StaticCache:
                         reached.add(reader)
                         todo.append(reader)
             stale = [path for path in files if path in changed or str(path) in reached]
-            quiet = [path for path in stale if str(path) not in reached and str(path) in recorded
-                     and self.interface(path, tuple(recorded[str(path)][:2])) == recorded[str(path)][1]]
+            quiet: list[Path] = []  # none: a class of a file can be captured through code its record does not hold
             # The entries: every file's findings; the records (what other files put in each file's record, on a large
             # library most of the cache) if something changed, only the stale files' if all are quiet (none explored).
             every = bool(removed or reached) or len(quiet) < len(stale)
