@@ -67,9 +67,12 @@ def environment(workdir: Path) -> tuple[Path, Path]:
     return python, site
 
 
-def measure(name: str, command: list[str], cwd: Path, lines: int, output: Path | None = None) -> dict:
+def measure(name: str, command: list[str], cwd: Path, lines: int, output: Path | None = None,
+            succeeded: tuple[int, ...] = (0,)) -> dict:
     """Run `command`; wall time, CPU time (its own and its reaped children's) and peak RSS of one process.
-    `output`: where its stdout goes (default: nowhere)."""
+    `output`: where its stdout goes (default: nowhere). An exit status outside `succeeded` (a jitlint run is given
+    `--exit-zero`, so anything but 0 is a failure: a traceback exits 1) stops the bench before any figure of that
+    run is printed."""
     start = time.perf_counter()
     stdout = open(output, "wb") if output is not None else subprocess.DEVNULL
     process = subprocess.Popen(command, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE)
@@ -79,7 +82,7 @@ def measure(name: str, command: list[str], cwd: Path, lines: int, output: Path |
     wall = time.perf_counter() - start
     stderr = process.stderr.read().decode(errors="replace") if process.stderr else ""
     process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode not in (0, 1):
+    if process.returncode not in succeeded:
         raise SystemExit(f"{name} failed ({process.returncode}): {' '.join(command)}\n{stderr[-2000:]}")
     cpu = usage.ru_utime + usage.ru_stime
     print(f"{name}: {wall:.2f} s wall, {cpu:.2f} s CPU, {usage.ru_maxrss / 1024:.0f} MB", file=sys.stderr, flush=True)
@@ -104,14 +107,18 @@ real = engine.lint_run
 engine.lint_run = lambda *a, **k: runs.append(real(*a, **k)) or runs[-1]
 start = time.perf_counter()
 try:
-    cli.main(["check", *sys.argv[2:]], standalone_mode=False)
-except SystemExit:
-    pass
+    status = cli.main(["check", *sys.argv[2:]], standalone_mode=False)  # (a click `Exit` comes back as its code)
+except SystemExit as exit:
+    status = exit.code
+status = status if isinstance(status, int) else 0 if status is None else 1
+if not runs:
+    sys.exit(status or 1)  # no run was made: no figure to write
 wall = time.perf_counter() - start
 own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 with open(sys.argv[1], "w") as stream:
     json.dump({"wall_s": wall, "self_cpu_s": own.ru_utime + own.ru_stime,
                "children_cpu_s": children.ru_utime + children.ru_stime, "stats": runs[0].stats}, stream)
+sys.exit(status)  # (the bench reads the exit status: a run that failed after its lint must not give figures)
 """
 
 
@@ -204,7 +211,8 @@ def main() -> None:
     results.append(measure("ruff check (defaults, --no-cache)", [str(ruff), "check", "--no-cache", "--isolated",
                                                                   "--exit-zero", "--quiet", *targets], site, lines))
     if not args.skip_torchfix:
-        results.append(measure("TorchFix 0.7.0 (all cores)", [str(torchfix), *targets], site, lines))
+        results.append(measure("TorchFix 0.7.0 (all cores)", [str(torchfix), *targets], site, lines,
+                               succeeded=(0, 1)))
     by_name = {result["name"]: result for result in results}
 
     def ratio(a: str, b: str) -> float | None:
@@ -425,7 +433,7 @@ def scale(args) -> None:
         partial.write_text(json.dumps({"commit": measured, "results": results, "figures": shown,
                                        "files_linted_again": relinted}, indent=2) + "\n")
 
-    # The figures of the issue first, the longest run (one process) last.
+    # The figures of the issue first (the one-process run last of them), the other edits after.
     results.append(measure(floor_name, [sys.executable, "-c", PARSE_FLOOR, *map(str, files)], tree, lines))
     floor, floor_cpu = results[0]["wall_s"], results[0]["cpu_s"]
     show("parse-only floor (CPU s)", floor_cpu)
@@ -464,6 +472,12 @@ def scale(args) -> None:
          round(results[-1]["cpu_s"] / results[1]["cpu_s"], 3), 0.02)
     editor = editor_latency(tree, EDITED)
     show("editor: change to diagnostics, median (s, debounce included)", editor["change_median_s"], 0.3)
+    # The work of a cold run with each file parsed once and nothing repeated across processes: its CPU time over
+    # the cores bounds from below what any split of the run across them can reach. (Before the edits below, which
+    # are no figure of the issue: a bench stopped early has the issue's figures.)
+    results.append(measure(single_name, [*jitlint, "--no-cache", "-j1", "transformers"], tree, lines,
+                           outputs["single"]))
+    show("one-process cold / parse-only floor (CPU): the work itself", round(results[-1]["cpu_s"] / floor_cpu, 3))
     # A code edit inside a function body (RMSNorm.forward, compiled code; it changes no finding), then the edit
     # undone: each run lints the edited file, the files that read it and those whose records it changes; after the
     # undo the output must again be the cold run's.
@@ -493,11 +507,6 @@ def scale(args) -> None:
     before = run_generation(cache)
     results.append(cached(deleted_name, "deleted"))
     relinted["deleted"] = linted_again(cache, before)
-    # The work of a cold run with each file parsed once and nothing repeated across processes: its CPU time
-    # over the cores bounds from below what any split of the run across them can reach.
-    results.append(measure(single_name, [*jitlint, "--no-cache", "-j1", "transformers"], tree, lines,
-                           outputs["single"]))
-    show("one-process cold / parse-only floor (CPU): the work itself", round(results[-1]["cpu_s"] / floor_cpu, 3))
     same_output = outputs["cold"].read_bytes() == outputs["warm"].read_bytes() == outputs["edit"].read_bytes()
     single_same = outputs["cold"].read_bytes() == outputs["single"].read_bytes()
     code_same = (outputs["cold"].read_bytes() == outputs["code"].read_bytes() == outputs["undo"].read_bytes()

@@ -1109,7 +1109,7 @@ def test_progress_reports_each_worker_and_ends_at_the_total(tmp_path, monkeypatc
             target = tmp_path / f"copy{copy}" / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
-    monkeypatch.setattr(pipeline._Teller, "__call__", lambda self, phase, done, total, force=False: self.connection.send(
+    monkeypatch.setattr(pipeline.Teller, "__call__", lambda self, phase, done, total, force=False: self.connection.send(
         ("progress", (phase, done, total))))  # every report, not a few a second
     reports = []
     run = engine.lint_run([tmp_path], Config(root=tmp_path), SPLITTABLE, jobs=2,
@@ -1524,3 +1524,52 @@ def test_a_comment_re_lints_only_that_file_where_a_property_has_a_setter(tmp_pat
     net.write_text(net.read_text() + "# a comment\n")
     assert check("pkg", cwd=tmp_path)[1] == first
     assert calls == [("share", ["net.py"])], calls
+
+
+def test_the_cache_reads_addresses_as_methods_writes_them():
+    from jitlint.cache import _well_formed
+    from jitlint.methods import is_class_address, is_function_address
+
+    function, getter, cls = ["m", "m.py", "C", "f"], ["m", "m.py", "C", "p", 1], ["m", "m.py", "C"]
+    assert is_function_address(function) and is_function_address(tuple(getter)) and is_class_address(cls)
+    assert not is_function_address(["m", "m.py", "C", "p", 0]) and not is_function_address(["m", "m.py", "C"])
+    assert not is_function_address(["m", "m.py", "C", "p", "1"]) and not is_class_address(function)
+    site = ["m.py", "m.py", 0, False, 1, [], False]
+    assert _well_formed({"r.py": {"script": [[[getter, cls, "forward"]], [[function, site]]]}})
+    assert not _well_formed({"r.py": {"script": [[[["m", "m.py", "C", "p", True], cls, "forward"]], []]}})
+
+
+def test_a_partial_run_reads_only_the_summaries_its_names_lead_to(package, monkeypatch):
+    from jitlint import summaries
+
+    first = check("pkg", cwd=package)[1]
+    read: list[str] = []
+    real = summaries.read_summary
+    monkeypatch.setattr(summaries, "read_summary", lambda path, *rest: read.append(path.name) or real(path, *rest))
+    helpers = package / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text() + "# a comment\n")
+    assert check("pkg", cwd=package)[1] == first
+    # helpers.py, and model.py whose `forward` calls it (the record of that call names it); not the others
+    assert sorted(read) == ["helpers.py", "model.py"]
+    read.clear()
+    child = package / "pkg" / "child.py"
+    child.write_text(child.read_text() + "# a comment\n")
+    assert check("pkg", cwd=package)[1] == first
+    assert "helpers.py" not in read and "model.py" not in read and "child.py" in read
+
+
+def test_a_cold_run_has_phase_one_read_the_interfaces_not_its_parent(package, monkeypatch):
+    """Each file's interface (its tokens without comments) is what the cache compares after an edit; the parent
+    of a run tokenizing every file after the lint was most of its serial CPU. Phase one's forked readers compute
+    them beside the summaries; the parent writes what they computed."""
+    from jitlint import cache
+
+    real = cache.interface
+    calls: list[str] = []
+    monkeypatch.setattr(cache, "interface", lambda data, limits: calls.append("here") or real(data, limits))
+    check("-j", "2", "pkg", cwd=package)
+    assert calls == []  # (the forked readers' calls are theirs)
+    [manifest] = (package / ".jitlint_cache" / "static").rglob("run-manifest")
+    files = json.loads(manifest.read_text())["files"]
+    assert len(files) == 5 and all(
+        seen == real(Path(path).read_bytes(), Config().limits()) for path, (_content, seen, _generation) in files.items())

@@ -307,3 +307,19 @@ def test_the_wheel_ships_the_rule_pages_and_the_api_table(tmp_path):
     shipped = {name.rsplit("/", 1)[-1] for name in names if name.startswith("jitlint/_pages/")}
     assert {f"{rule.code}.md" for rule in RULES} <= shipped
     assert "jitlint/data/unsupported.toml" in names and "jitlint/confirm/child.py" in names
+
+
+def test_missing_rule_pages_are_one_line_not_a_traceback(project, monkeypatch):
+    from jitlint import pages
+
+    monkeypatch.setattr(pages, "pages_dir", lambda: project / "no-rules")
+    pages.page_path.cache_clear()
+    try:
+        result = run("check", "model.py")
+        assert pages.page_path("JIT201") == project / "no-rules" / "JIT201.md"  # where it would be, not an error
+    finally:
+        pages.page_path.cache_clear()
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"jitlint: error: the rule pages are missing: no directory {project / 'no-rules'} (a source checkout needs "
+        "`rules/` beside `src/`; an installed jitlint, `jitlint/_pages/`)"]

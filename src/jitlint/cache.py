@@ -70,6 +70,7 @@ from jitlint.codes import TARGET_OF
 from jitlint.config import Config
 from jitlint.finding import CaptureStep, Edit, Finding, FindingContext, Fix, Location
 from jitlint.limits import generated_marker, structure_problem
+from jitlint.methods import is_class_address, is_function_address
 from jitlint.paths import has_init, is_project_root, module_name_of
 
 FORMAT = 6  # 6: findings carry their capture chain; 4: per-file records by root file, the run manifest and its dependency graph; 5: module names, lookups
@@ -389,8 +390,11 @@ class StaticCache:
                         reached.add(reader)
                         todo.append(reader)
             stale = [path for path in files if path in changed or str(path) in reached]
-            # The entries: every file's findings; the records (what other files put in each file's record) only if
-            # something changed (on a large library they are most of what a warm run would hold).
+            # The entries: every file's findings; the records (what other files put in each file's record, on a large
+            # library most of the cache) if something changed. A file edited only in a comment is explored all the same:
+            # a class of it can be captured through code its own record does not hold (a `forward` inherited from
+            # another file).
+            every = bool(removed or reached or stale)
             findings: dict[Path, list[Finding]] = {}
             records: dict[str, dict] = {}
             shared = SharedRows() if changed or moved or relooked else None
@@ -403,7 +407,7 @@ class StaticCache:
                 if entry["file"] != str(path) or entry["content"] != content or entry["generation"] != generation:
                     return Plan(full=True)  # entries of another run (two runs interleaved): start afresh
                 findings[path] = [_finding_from_json(item, path, strings) for item in entry["findings"]]
-                if shared is not None:
+                if shared is not None and every:
                     records[str(path)] = shared.record(entry["contrib"])
             # What the roots of a file that left the run put in other files' records goes: those files are linted
             # again without it.
@@ -443,9 +447,9 @@ class StaticCache:
     # -- writing ------------------------------------------------------------------------------------------------
     def store(self, files: list[Path], display_names: dict[Path, str], findings: list[Finding],
               dependencies: list[Path], contrib: dict[str, dict], graph: dict[str, list[str]],
-              only: list[Path] | None = None, plan: Plan | None = None) -> None:
+              only: list[Path] | None = None, plan: Plan | None = None, interfaces: dict | None = None) -> None:
         """Write the entries of a run of `files` (of the files of `only` after a partial run planned by `plan`),
-        and the run's manifest."""
+        and the run's manifest; `interfaces`: (content hash, interface) by str(path), as phase one computed them."""
         generation = os.urandom(10).hex()
         written = files if only is None else only
         previous = plan.manifest if plan is not None and only is not None else {}
@@ -456,8 +460,8 @@ class StaticCache:
         old_files = previous.get("files", {})
         manifest_files = {}
         for path in files:
-            self.interface(path, tuple(old_files[str(path)][:2]) if str(path) in old_files else None)
             kept = old_files.get(str(path))
+            self.interface(path, tuple(kept[:2]) if kept else (interfaces or {}).get(str(path)))
             manifest_files[str(path)] = [self.file_hash(path), self._interfaces.get(str(path)),
                                          generation if only is None or path in only or kept is None else kept[2]]
         present = {str(path) for path in files}
@@ -571,13 +575,6 @@ class SharedRows:
         return record
 
 
-def _is_address(value, size: int) -> bool:  # a function's may end with a getter's depth (methods.function_address)
-    if size == 4 and isinstance(value, list) and len(value) == 5 and type(value[4]) is int and value[4] > 0:
-        value = value[:4]
-    return isinstance(value, list) and len(value) == size and all(
-        part is None or isinstance(part, str) for part in value)
-
-
 def _well_formed(record) -> bool:
     """Whether a file's record (root file -> policy -> [entries, sites], `records.contributions_of`'s lists) has the
     shape a partial run reads: entries [function address, class address or None, reason], sites [function address,
@@ -592,11 +589,11 @@ def _well_formed(record) -> bool:
                     and isinstance(part[1], list)):
                 return False
             for entry in part[0]:
-                if not (isinstance(entry, list) and len(entry) == 3 and _is_address(entry[0], 4)
-                        and (entry[1] is None or _is_address(entry[1], 3)) and isinstance(entry[2], str)):
+                if not (isinstance(entry, list) and len(entry) == 3 and is_function_address(entry[0])
+                        and (entry[1] is None or is_class_address(entry[1])) and isinstance(entry[2], str)):
                     return False
             for site in part[1]:
-                if not (isinstance(site, list) and len(site) == 2 and _is_address(site[0], 4)
+                if not (isinstance(site, list) and len(site) == 2 and is_function_address(site[0])
                         and isinstance(site[1], list) and len(site[1]) == 7 and isinstance(site[1][5], list)
                         and all(isinstance(keyword, str) for keyword in site[1][5])):
                     return False

@@ -105,6 +105,9 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                                        _split(targets))
     except ConfigError as error:
         raise _fail(str(error))
+    problem = pages.missing()
+    if problem is not None:  # (found now, not after the run: every finding names its page)
+        raise _fail(problem)
     config.ignore_noqa = ignore_noqa
     if respect_gitignore is not None:
         config.respect_gitignore = respect_gitignore
@@ -215,7 +218,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
             click.echo(f"jitlint: {note}", err=True)
         findings = run.findings
         if cache is not None:
-            cache.store(files, {path: str(path) for path in files}, findings, run.loaded, run.contrib, run.graph)
+            cache.store(files, {path: str(path) for path in files}, findings, run.loaded, run.contrib, run.graph,
+                        interfaces=run.interfaces)
         if run_dynamic:
             if dynamic is None:
                 click.echo(f"jitlint: running the dynamic checker, which executes your code (enabled by "

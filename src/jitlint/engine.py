@@ -49,6 +49,8 @@ class LintRun:
     notes: list[str] = dataclasses.field(default_factory=list)  # what the user should know (a worker failed)
     # What the run cost, by phase and by process, and what it parsed with LibCST (`stats_of`).
     stats: dict = dataclasses.field(default_factory=dict)
+    # With `record=True`: per file read in phase one, (content hash, `cache.interface`), for the cache to write.
+    interfaces: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
 
 
 def lint(paths: list[Path], config: Config, enabled: set[str], **options) -> list[Finding]:
@@ -69,7 +71,7 @@ def _words(rules) -> tuple[str, ...]:
 
 
 def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache: Path | None,
-               max_size: int | None = None, index: bool = True) -> list:
+               max_size: int | None = None, index: bool = True, limits=None) -> list:
     """Phase one. Without `index` (a run in one process that parses every file with LibCST up front, so that no
     file's index comes from its summary), only empty summaries: reading every file with `ast` too would be work
     the run never reads."""
@@ -80,7 +82,7 @@ def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache
     words = _words(rules)
     cache = SummaryCache(summary_cache, words) if summary_cache is not None else None
     on_disk = [path for path in files if resolved(path) not in buffers]
-    found = dict(zip(on_disk, summaries(on_disk, words, cache, jobs, max_size)))
+    found = dict(zip(on_disk, summaries(on_disk, words, cache, jobs, max_size, limits)))
     if cache is not None:
         cache.evict_other_builds()
     result = []
@@ -88,6 +90,16 @@ def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache
         buffer = buffers.get(resolved(path))
         result.append(found[path] if buffer is None else summarize(buffer[0], buffer[2], words))
     return result
+
+
+def _summaries_on_demand(files: list[Path], rules, summary_cache: Path | None, max_size: int | None):
+    """Phase one for a partial run: each file's summary read when a name leads to it (`summaries.OnDemand`), or
+    all of them from `summary_cache` where one is kept."""
+    if summary_cache is not None:
+        return _summaries(files, {}, rules, 1, summary_cache, max_size)
+    from jitlint.summaries import OnDemand
+
+    return OnDemand(files, _words(rules), max_size)
 
 
 def _lint_run(
@@ -138,7 +150,7 @@ def _lint_run(
     per_target = (PerTarget.for_run(rules, policies, enabled)
                   if prefilter is None and not split and not (in_memory or keep_model or loader is not None) else None)
     summaries = _summaries(run_files, replaced, rules, max(jobs, 1), summary_cache, config.limits().max_file_size,
-                           index=split or prefilter is not None)
+                           index=split or prefilter is not None, limits=config.limits() if record else None)
     job = pipeline.Job(run_files, summaries, rules, policies, config, enabled, prefilter=prefilter,
                        per_target=per_target, buffers=replaced, record=record, loader=loader)
     notes: list[str] = []
@@ -153,7 +165,8 @@ def _lint_run(
             findings.extend(error.finding() for error in errors if error.code in enabled)
             findings.sort(key=Finding.sort_key)
             stats = stats_of(outcome, time.process_time() - started, before_workers, summaries)
-            return LintRun(findings, None, {}, sorted(outcome.loaded), outcome.contrib, outcome.graph, stats=stats)
+            return LintRun(findings, None, {}, sorted(outcome.loaded), outcome.contrib, outcome.graph, stats=stats,
+                           interfaces=_interfaces(summaries))
     if progress is not None:
         job.tell = lambda phase, done, total: progress(done, total, f"{phase} {done}/{total}")
     worker, outcome = pipeline.run_here(job)
@@ -163,7 +176,11 @@ def _lint_run(
     outcome.parses = [outcome.parses]
     stats = stats_of(outcome, time.process_time() - started, before_workers, summaries, in_process=True)
     return LintRun(findings, worker.project, worker.maps, list(worker.project.loaded), outcome.contrib,
-                   outcome.graph, notes=notes, stats=stats)
+                   outcome.graph, notes=notes, stats=stats, interfaces=_interfaces(summaries))
+
+
+def _interfaces(summaries) -> dict[str, tuple[str, str]]:
+    return {str(item.path): item.interface for item in summaries if item.interface is not None}
 
 
 def stats_of(outcome, seconds: float, before_workers: float, summaries: list, in_process: bool = False) -> dict:
@@ -219,7 +236,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     layout.PARSES.reset()
     rules = [rule() for rule in RULES if rule.code in enabled and not rule.engine_reported]
     policies = tuple(sorted({rule.policy for rule in rules} | set(policies)))
-    summaries = _summaries(files, {}, rules, 1, summary_cache, config.limits().max_file_size)
+    summaries = _summaries_on_demand(files, rules, summary_cache, config.limits().max_file_size)
     order = {path: number for number, path in enumerate(files)}
     share = sorted(set(share), key=lambda path: order.get(path, len(order)))
 
@@ -245,7 +262,7 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
         return worker, worker.records()
 
     worker, fresh = explore(share, {})
-    again = {str(path) for path in share}
+    again = {str(path) for path in share}  # the root files explored
     also = {str(path) for path in also}
     moved = [path for path in files if str(path) not in again and (str(path) in also or any(
         fresh.get(str(path), {}).get(root) != recorded.get(str(path), {}).get(root) for root in again))]

@@ -35,6 +35,25 @@ def shadowed_by(method: FunctionInfo | None, back: int = 0) -> FunctionInfo | No
 Address = tuple
 
 
+def _names(parts) -> bool:
+    return all(part is None or isinstance(part, str) for part in parts)
+
+
+def is_function_address(value) -> bool:
+    """Whether `value` (a tuple, or a list as JSON gives it back) has the shape `function_address` gives: four names
+    (None or strings), then, for an accessor a later `def` rebinds, its depth (a positive int)."""
+    if not isinstance(value, (list, tuple)) or len(value) not in (4, 5):
+        return False
+    if len(value) == 5 and not (type(value[4]) is int and value[4] > 0):
+        return False
+    return _names(value[:4])
+
+
+def is_class_address(value) -> bool:
+    """Whether `value` has the shape `class_address` gives: three names (None or strings)."""
+    return isinstance(value, (list, tuple)) and len(value) == 3 and _names(value)
+
+
 def function_address(function: FunctionInfo) -> Address:
     address = (function.module.name, str(function.module.path), function.cls.name if function.cls else None,
                function.name)

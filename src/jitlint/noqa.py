@@ -153,38 +153,52 @@ def add_noqa(text: str, wanted: dict[int, set[str]]) -> tuple[str, int, dict[int
     """Add `# noqa: CODES` for `wanted` (row -> codes) to `text`: merged into a line's existing `# noqa: ...`
     comment, else appended after the line's code and comments. Returns the new text, the number of lines changed,
     and the rows that cannot take a comment (with the reason); those are left as they are."""
-    unsafe = unsafe_rows(text)
-    if unsafe is None:
-        return text, 0, {row: "the file does not tokenize" for row in wanted}
-    comments = comment_starts(text) or {}
-    lines = text.splitlines(keepends=True)
+    noqa = NoqaLines(text)
+    lines = list(noqa.lines)
     refused: dict[int, str] = {}
     changed = 0
     for row in sorted(wanted):
-        if not 1 <= row <= len(lines):
-            refused[row] = "no such line"
-            continue
-        if row in unsafe:
-            refused[row] = unsafe[row]
-            continue
-        line = lines[row - 1]
+        line, reason = noqa.line(row, wanted[row])
+        if reason is not None:
+            refused[row] = reason
+        elif line is not None:
+            lines[row - 1] = line
+            changed += 1
+    return "".join(lines), changed, refused
+
+
+class NoqaLines:
+    """A text read once (tokenized) for adding `# noqa` comments to its lines, one line at a time (`add_noqa` for
+    many rows at once; the editor server for each finding's own "ignore" action)."""
+
+    def __init__(self, text: str) -> None:
+        self.unsafe = unsafe_rows(text)
+        self.comments = (comment_starts(text) or {}) if self.unsafe is not None else {}
+        self.lines = text.splitlines(keepends=True)
+
+    def line(self, row: int, codes: set[str]) -> tuple[str | None, str | None]:
+        """Line `row` with `# noqa: CODES` (None if it suppresses them already), or why it cannot take one."""
+        if self.unsafe is None:
+            return None, "the file does not tokenize"
+        if not 1 <= row <= len(self.lines):
+            return None, "no such line"
+        if row in self.unsafe:
+            return None, self.unsafe[row]
+        line = self.lines[row - 1]
         body = line.rstrip("\r\n")
         ending = line[len(body):]
         match = NOQA.search(body)
-        in_comment = match is not None and any(start <= match.start() for start in comments.get(row, []))
+        in_comment = match is not None and any(start <= match.start() for start in self.comments.get(row, []))
         if match is not None and not in_comment:
-            refused[row] = "a `# noqa` inside a string comes first on the line"
-            continue
+            return None, "a `# noqa` inside a string comes first on the line"
         if match is not None and match.group("codes") is None:
-            continue  # a bare `# noqa` already suppresses every code
+            return None, None  # a bare `# noqa` already suppresses every code
         if match is not None:
             present = parse_codes(match.group("codes")) or set()
-            missing = sorted(set(wanted[row]) - present)
+            missing = sorted(set(codes) - present)
             if not missing:
-                continue
+                return None, None
             body = body[:match.end("codes")] + ", " + ", ".join(missing) + body[match.end("codes"):]
         else:
-            body = body.rstrip(" \t") + "  # noqa: " + ", ".join(sorted(wanted[row]))
-        lines[row - 1] = body + ending
-        changed += 1
-    return "".join(lines), changed, refused
+            body = body.rstrip(" \t") + "  # noqa: " + ", ".join(sorted(codes))
+        return body + ending, None

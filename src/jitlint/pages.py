@@ -20,9 +20,21 @@ def pages_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "rules"
 
 
+def missing() -> str | None:
+    """What is wrong, in one line, when the rule pages are not where this jitlint reads them (a copy of `src/`
+    without `rules/`); None when they are. Every finding names its rule's page, so a run needs them."""
+    if pages_dir().is_dir():
+        return None
+    return (f"the rule pages are missing: no directory {pages_dir()} (a source checkout needs `rules/` beside "
+            f"`src/`; an installed jitlint, `jitlint/_pages/`)")
+
+
 @lru_cache(maxsize=None)
 def page_path(code: str) -> Path:
-    """The page of a rule, found among the targets' folders (no rule table needed: a cached run has none)."""
+    """The page of a rule, found among the targets' folders (no rule table needed: a cached run has none). Without
+    the pages' directory (`missing`), where the page would be."""
+    if not pages_dir().is_dir():
+        return pages_dir() / f"{code}.md"
     for folder in sorted(path for path in pages_dir().iterdir() if path.is_dir()):
         candidate = folder / f"{code}.md"
         if candidate.is_file():

@@ -36,12 +36,13 @@ from jitlint.capture import CaptureMap
 from jitlint.config import Config
 from jitlint.finding import Finding
 from jitlint.linting import UNUSED_NOQA, Sweeper, in_lint_thread, lint_module
+from jitlint.progress import Teller, WorkersProgress
 from jitlint.names import resolved
 from jitlint.project import FROM_DISK, ModuleInfo, ProjectIndex, bind_stars_once
 from jitlint.records import contributions_of, graph_of, merge_records, union_of
 from jitlint.shares import split  # noqa: F401  (re-exported: the engine calls `pipeline.split`)
 from jitlint.source import SourceError, SourceFile, parse_bytes, read_source
-from jitlint.summaries import Summary
+from jitlint.summaries import OnDemand, Summary, by_resolved_path
 from jitlint.summary import adopt, summarize_file
 from jitlint.targets import policy_class, target_of_policy
 
@@ -71,7 +72,7 @@ class Job:
     about them (per file, per root file, per policy)."""
 
     files: list[Path]
-    summaries: list[Summary]
+    summaries: "list[Summary] | OnDemand"  # (a partial run reads them as its names lead to them)
     rules: list
     policies: tuple[str, ...]
     config: object
@@ -126,7 +127,7 @@ class Worker:
         self.index = index
         self.owner = owner
         self.share = share if share is not None else list(job.files)
-        self.by_key = {resolved(item.path): item for item in job.summaries}
+        self.by_key = by_resolved_path(job.summaries)
         self.outside: dict[Path, object] = {}  # modules outside the run, read on demand
         self.project = ProjectIndex(loader=self.load, module_bases=job.config.module_bases)
         self.sources: dict[Path, SourceFile] = {}  # the files parsed here, by resolved path
@@ -455,7 +456,7 @@ def run_split(job: Job, shares: list[list[Path]], progress=None) -> Outcome:
     connections = [parent for parent, _child in pipes]
     for _parent, child in pipes:
         child.close()
-    shown = _Progress(progress, shares) if progress is not None else None
+    shown = WorkersProgress(progress, shares) if progress is not None else None
     outcome = Outcome()
     try:
         for phase in ("explored", "labelled") if job.record else ("explored",):
@@ -527,38 +528,6 @@ def _gather(connections: list, expected: str, shown, outcome: Outcome) -> list:
     return [results[index] for index in range(len(connections))]
 
 
-class _Progress:
-    """The run's progress from the workers' reports."""
-
-    def __init__(self, progress, shares: list[list[Path]]) -> None:
-        self.progress = progress
-        self.total = sum(len(share) for share in shares)
-        self.sizes = [len(share) for share in shares]
-        self.states = [("start", 0, size) for size in self.sizes]
-
-    def __call__(self, index: int, phase: str, done: int, total: int) -> None:
-        self.states[index] = (phase, done, total or self.sizes[index])
-        count = sum({"start": 0, "parse": done, "lint": size + done, "done": 2 * size}.get(phase, size)
-                    for (phase, done, _total), size in zip(self.states, self.sizes))
-        detail = " | ".join(f"{phase} {done}/{total}" if phase in ("parse", "lint") else phase
-                            for phase, done, total in self.states)
-        self.progress(min(count, 2 * self.total), 2 * self.total, detail)
-
-
-class _Teller:
-    """A worker's progress reports to the parent: a few a second at most."""
-
-    def __init__(self, connection) -> None:
-        self.connection = connection
-        self.last = 0.0
-
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - self.last >= 0.2 or phase not in ("parse", "lint"):
-            self.last = now
-            self.connection.send(("progress", (phase, done, total)))
-
-
 @contextmanager
 def forked_child(connection):
     """The body of a forked process that reports to `connection`: an exception goes to the parent as ("failed",
@@ -584,7 +553,7 @@ def _worker_main(index: int, connection) -> None:
 
 
 def _worker(job: Job, shares, owner, tell, index: int, connection) -> None:
-    job.tell = _Teller(connection) if tell else None
+    job.tell = Teller(connection) if tell else None
     layout.PARSES.reset()
     worker = Worker(job, index, owner, shares[index])
     worker.setup()

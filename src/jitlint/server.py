@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from jitlint import __version__, pages
+from jitlint.noqa import NoqaLines
 
 # Each change restarts this timer: a burst of typing is linted once, after it. Not shortened after a fast lint: a
 # lint of a large model file costs a noticeable fraction of a CPU-second, and linting at every pause inside a word
@@ -294,7 +295,9 @@ def build_server():
         diagnostics = [diagnostic(f, lines) for f in findings]
         published[uri] = [(d.range, d.code) for d in diagnostics]
         texts[uri] = text
-        extra = [(d, action) for d, f in zip(diagnostics, findings) for action in more_actions(uri, f, d, text, lines)]
+        noqa = NoqaLines(text)  # (the text tokenized once for every finding's "ignore" action)
+        extra = [(d, action) for d, f in zip(diagnostics, findings)
+                 for action in more_actions(uri, f, d, text, lines, noqa)]
         fixes[uri] = [(d, types.CodeAction(
             title=f"jitlint: {f.fix.message}" + (" (unsafe)" if f.fix.applicability == "unsafe" else ""),
             kind=types.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=f.fix.applicability == "safe",
@@ -356,12 +359,12 @@ def build_server():
                 )
         return None
 
-    def more_actions(uri: str, finding, found, text: str, lines: list[str]) -> list:
+    def more_actions(uri: str, finding, found, text: str, lines: list[str], noqa: "NoqaLines") -> list:
         """Beside a finding's fix: ignore it with a `# noqa: CODE`, and stop the capture at the call that reaches
         its function (the decorator its target offers, on that function, when it is defined in this document)."""
         actions = []
         if finding.code not in NO_NOQA:
-            edit = noqa_edit(text, lines, finding)
+            edit = noqa_edit(noqa, lines, finding)
             if edit is not None:
                 actions.append(types.CodeAction(
                     title=f"jitlint: ignore {finding.code} on this line (`# noqa: {finding.code}`)",
@@ -374,14 +377,12 @@ def build_server():
                                             edit=types.WorkspaceEdit(changes={uri: [edit]})))
         return actions
 
-    def noqa_edit(text: str, lines: list[str], finding):
-        from jitlint.noqa import add_noqa
-
+    def noqa_edit(noqa: "NoqaLines", lines: list[str], finding):
         row = finding.location.row
-        new_text, changed, refused = add_noqa(text, {row: {finding.code}})
-        if not changed or refused:
+        new_line, refused = noqa.line(row, {finding.code})
+        if new_line is None or refused:
             return None
-        new_line = _LINE_BREAK.split(new_text)[row - 1]
+        new_line = _LINE_BREAK.split(new_line)[0]
         start = types.Position(line=row - 1, character=0)
         return types.TextEdit(range=types.Range(start=start, end=to_client(lines, _Location(row, len(lines[row - 1]) + 1))),
                               new_text=new_line)

@@ -55,6 +55,9 @@ class Summary:
     classes_with_bases: bool = False  # a top-level class derives from something (`pipeline.split` weighs it)
     stars: bool = False  # a module-level `from m import *` (the prefilter parses the file up front)
     _packed: bytes | None = None  # `module`, pickled, until first read
+    # For the cache (`read_summary`'s `limits`): (content hash, `cache.interface`), what the run's cache writes for
+    # every file, computed here in parallel rather than in the parent after the run.
+    interface: tuple[str, str] | None = None
 
     @property
     def module(self) -> ModuleInfo | None:
@@ -246,7 +249,7 @@ class SummaryCache:
 
 
 def read_summary(path: Path, words: tuple[str, ...], cache: SummaryCache | None,
-                 max_size: int | None = None) -> Summary:
+                 max_size: int | None = None, limits=None) -> Summary:
     """A file's summary, from the cache or read now (and kept). What is not a regular file (a directory, a named
     pipe: reading it would block), or is larger than `max_size`, is not read: not plain, it goes to LibCST's reading,
     which reports it."""
@@ -260,22 +263,59 @@ def read_summary(path: Path, words: tuple[str, ...], cache: SummaryCache | None,
     except OSError:
         return Summary(path, 0, None, False)
     name = module_name_for(path)[0]
-    if cache is not None:
-        found = cache.get(path, data, name)
-        if found is not None:
-            return found
-    found = summarize(path, data, words, name)
-    if cache is not None:
-        cache.put(path, data, name, found)
+    found = cache.get(path, data, name) if cache is not None else None
+    if found is None:
+        found = summarize(path, data, words, name)
+        if cache is not None:
+            cache.put(path, data, name, found)
+    if limits is not None:  # (`limits`: the run's `Limits`, on which a file's interface depends)
+        from jitlint.cache import content_hash, interface
+
+        found.interface = (content_hash(data), interface(data, limits))
     return found
 
 
+class OnDemand:
+    """The summaries of a run's files, each read when first asked for, by resolved path (`get`, `[]`): a partial
+    run (`engine.lint_share`) reads the few files its names lead to, where reading every file of a large library
+    with `ast` was most of the cost of a one-file edit. Iterating gives the summaries read so far."""
+
+    def __init__(self, files: list[Path], words: tuple[str, ...], max_size: int | None = None) -> None:
+        self.paths = {resolved(path): path for path in files}
+        self.words = words
+        self.max_size = max_size
+        self.read: dict[Path, Summary] = {}
+
+    def get(self, key: Path, default=None):
+        found = self.read.get(key)
+        if found is None:
+            path = self.paths.get(key)
+            if path is None:
+                return default
+            found = self.read[key] = read_summary(path, self.words, None, self.max_size)
+        return found
+
+    def __getitem__(self, key: Path) -> Summary:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __iter__(self):
+        return iter(list(self.read.values()))
+
+
+def by_resolved_path(found: "list[Summary] | OnDemand") -> "dict[Path, Summary] | OnDemand":
+    """A run's summaries by resolved path (`OnDemand` is that already)."""
+    return found if isinstance(found, OnDemand) else {resolved(item.path): item for item in found}
+
+
 def summaries(files: list[Path], words: tuple[str, ...], cache: SummaryCache | None, jobs: int,
-              max_size: int | None = None) -> list[Summary]:
+              max_size: int | None = None, limits=None) -> list[Summary]:
     """The summaries of `files`, in their order, read by up to `jobs` forked processes (`max_size`: see
     `read_summary`)."""
     if jobs <= 1 or len(files) < 2 * jobs or "fork" not in multiprocessing.get_all_start_methods():
-        return [read_summary(path, words, cache, max_size) for path in files]
+        return [read_summary(path, words, cache, max_size, limits) for path in files]
     shares: list[list[int]] = [[] for _ in range(jobs)]
     for index in range(len(files)):  # interleaved: neighbours (of similar size) spread across the processes
         shares[index % jobs].append(index)
@@ -283,7 +323,7 @@ def summaries(files: list[Path], words: tuple[str, ...], cache: SummaryCache | N
     pipes = [context.Pipe(duplex=False) for _ in shares]
     processes = []
     for share, (receiver, sender) in zip(shares, pipes):
-        process = context.Process(target=_summarize_share, args=(files, share, words, cache, max_size, sender),
+        process = context.Process(target=_summarize_share, args=(files, share, words, cache, max_size, limits, sender),
                                   daemon=True)
         try:
             process.start()
@@ -301,13 +341,13 @@ def summaries(files: list[Path], words: tuple[str, ...], cache: SummaryCache | N
             pass
         receiver.close()
         process.join()
-    return [found if found is not None else read_summary(path, words, cache, max_size)
+    return [found if found is not None else read_summary(path, words, cache, max_size, limits)
             for path, found in zip(files, results)]
 
 
-def _summarize_share(files, share, words, cache, max_size, connection) -> None:
+def _summarize_share(files, share, words, cache, max_size, limits, connection) -> None:
     try:
-        found = [read_summary(files[index], words, cache, max_size).pack() for index in share]
+        found = [read_summary(files[index], words, cache, max_size, limits).pack() for index in share]
         connection.send_bytes(pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
     except BaseException:
         pass
