@@ -127,6 +127,16 @@ _CONTEXTLIB_NAMES = frozenset({
     "_NoParamDecoratorContextManager", "_wrap_generator", "cast", "context_decorator", "functools", "inspect",
     "overload", "sys", "warnings", "ctx_factory", "func",
 })
+# `torch.autocast(...)` as a decorator (and its `torch.cuda.amp`/`torch.cpu.amp` subclasses) returns
+# `autocast_decorator`'s wrapper: the names resolve in torch 2.13's `torch/amp/autocast_mode.py` and the wrapper's
+# free variables `autocast_instance` and `func` (`torch` resolves there; a helper of your module does not).
+_AUTOCAST_DECORATORS = frozenset({"torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast",
+                                  "torch.cuda.amp.autocast", "torch.cpu.amp.autocast"})
+_AUTOCAST_NAMES = frozenset({
+    "Any", "HAS_NUMPY", "_UnmanagedAutocast", "_cast", "_dtype", "_enter_autocast", "_exit_autocast", "autocast",
+    "autocast_decorator", "collections", "custom_bwd", "custom_fwd", "functools", "is_autocast_available", "np",
+    "torch", "warnings", "autocast_instance", "func",
+})
 
 
 class GradDecoratorHidesGlobals(ScriptRule):
@@ -134,8 +144,8 @@ class GradDecoratorHidesGlobals(ScriptRule):
     name = "grad-decorator-hides-globals"
     severity = "error"
     summary = (
-        "a compiled function under `@torch.no_grad()` (or `enable_grad`, `inference_mode`, `set_grad_enabled`) that "
-        "reads a global of its module: torch resolves its names in torch's own module, where `torch` is undefined"
+        "a compiled function under `@torch.no_grad()` (or `enable_grad`, `inference_mode`, `set_grad_enabled`, "
+        "`torch.autocast(...)`) that reads a global of its module: torch resolves its names in torch's own module"
     )
     message = (
         "TorchScript resolves the names of a function under `@torch.no_grad()` in torch's own module, where this "
@@ -151,18 +161,30 @@ class GradDecoratorHidesGlobals(ScriptRule):
         outer = node.decorators[0].decorator  # the outermost: the object torch is given
         called = isinstance(outer, cst.Call)
         decorator = ctx.qualify(outer.func if called else outer)
-        if decorator not in _GRAD_DECORATORS or (decorator.endswith("set_grad_enabled") and not called):
+        autocast = called and decorator in _AUTOCAST_DECORATORS
+        if not autocast and (decorator not in _GRAD_DECORATORS or (decorator.endswith("set_grad_enabled")
+                                                                    and not called)):
             return
+        wrapper_names = _AUTOCAST_NAMES if autocast else _CONTEXTLIB_NAMES
         own = module_globals(ctx.module.tree, ctx.module.text)
         if own is None:
             return
         reads = unresolved_reads_with(node, BUILTIN_NAMES, function.pruned, ctx.module.text)
-        if not reads or reads[0].deleted or reads[0].name.value not in own or reads[0].name.value in _CONTEXTLIB_NAMES:
+        if autocast:  # `torch/amp/autocast_mode.py` imports torch: torch resolves it and goes on to the next name
+            reads = [read for read in reads if read.name.value != "torch"]
+        if not reads or reads[0].deleted or reads[0].name.value not in own or reads[0].name.value in wrapper_names:
             # torch stops at the first name it cannot resolve; one the module does not bind is JIT425's, and one
             # torch's module does bind (`F`, `sys`, `functools`) resolves to torch's object, failing otherwise or not
             return
         name = reads[0].name.value
         spelled = ctx.module.tree.code_for_node(outer)
+        if autocast:
+            ctx.report(reads[0].name, f"`@{spelled}` hands TorchScript a wrapper from torch's own "
+                       f"`torch/amp/autocast_mode.py`, and TorchScript resolves this function's global names in that "
+                       f"module, where `{name}` is undefined ('undefined value {name}'); drop the decorator "
+                       f"(TorchScript compiles the body without autocast either way), or have this function call an "
+                       f"undecorated one that holds the body")
+            return
         ctx.report(
             reads[0].name,
             f"`@{spelled}` hands TorchScript a wrapper from torch's own `torch/utils/_contextlib.py`, and TorchScript "
