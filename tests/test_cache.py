@@ -1573,3 +1573,28 @@ def test_a_cold_run_has_phase_one_read_the_interfaces_not_its_parent(package, mo
     files = json.loads(manifest.read_text())["files"]
     assert len(files) == 5 and all(
         seen == real(Path(path).read_bytes(), Config().limits()) for path, (_content, seen, _generation) in files.items())
+
+
+
+def test_a_comment_keeps_the_findings_of_a_class_captured_through_an_inherited_forward(tmp_path, monkeypatch):
+    """`Head` (in `model.py`) has no code of its own: its `forward` and `__init__` are inherited from another file,
+    and JIT631 reports it there because that `__init__` stores a `config` another base annotates with a dataclass.
+    A comment in `model.py` changes no interface, but the file's own record does not hold what its roots capture
+    through another file's code: the edit must still explore them (skipping that lost the finding)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.jitlint]\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "config.py").write_text(
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass Cfg:\n    size: int = 2\n")
+    (tmp_path / "pkg" / "base.py").write_text(
+        "import torch.nn as nn\n\nfrom pkg.config import Cfg\n\n\nclass Pre(nn.Module):\n    config: Cfg\n\n\n"
+        "class GenericHead(nn.Module):\n    def __init__(self, config):\n        super().__init__()\n"
+        "        self.config = config\n\n    def forward(self, x):\n        return x\n")
+    (tmp_path / "pkg" / "model.py").write_text(
+        "from pkg.base import GenericHead, Pre\n\n\nclass Head(GenericHead, Pre): ...\n")
+    first = _same_as_cold("pkg", cwd=tmp_path)
+    assert "model.py:4:7: JIT631" in first, first
+    model = tmp_path / "pkg" / "model.py"
+    model.write_text(model.read_text() + "# a comment\n")
+    assert check("pkg", cwd=tmp_path)[1] == first
