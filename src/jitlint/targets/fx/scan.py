@@ -48,48 +48,30 @@ def is_super_init(node: cst.Call) -> bool:
             and isinstance(func.value.func, cst.Name) and func.value.func.value == "super")
 
 
-class SuperInitKeywords(cst.CSTVisitor):
+class SuperInitKeywords(OneScope):
     """The keyword arguments an `__init__` passes to `super().__init__(...)` (not those of nested functions)."""
 
     def __init__(self, root: cst.FunctionDef) -> None:
-        self.root = root
+        self.scope = root
         self.found: list[cst.Arg] = []
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return node is self.root
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
 
     def visit_Call(self, node: cst.Call) -> None:
         if is_super_init(node):
             self.found.extend(arg for arg in node.args if arg.keyword is not None)
 
 
-class GivenOn(cst.CSTVisitor):
+class GivenOn(OneScope):
     """The callees of the calls of an `__init__` (not `super().__init__`, not in nested functions) that may
     receive one of its keyword arguments: an argument that reads a name spelt as the keyword or, when the
     `__init__` has no parameter of that name (so its `**kwargs` holds it), a `**` argument or the keyword itself."""
 
     def __init__(self, root: cst.FunctionDef, keyword: str) -> None:
-        self.root = root
+        self.scope = root
         self.keyword = keyword
         params = root.params
         self.spread = keyword not in {param.name.value for param in (
             *params.posonly_params, *params.params, *params.kwonly_params)}
         self.found: list[cst.BaseExpression] = []
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return node is self.root
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
 
     def visit_Call(self, node: cst.Call) -> None:
         if is_super_init(node):
