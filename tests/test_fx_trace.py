@@ -139,6 +139,13 @@ TRACES = {
     "loop-variable-after-loop": model('for f in self.parts:\n    x = f(x)\nif f.mode == "full":\n    return x, x\n'
                                       'return x', init='self.parts = nn.ModuleList([Part(), Part()])',
                                       extra=PART),
+    # a flag copied from the wrapped network (`self.checked = self.net.checked`), False wherever a module sets it
+    "flag-copied-from-the-wrapped-network": (H + "class Net(nn.Module):\n"
+        "    def __init__(self, checked=False):\n        super().__init__()\n        self.checked = checked\n"
+        "        self.proj = nn.Linear(4, 4)\n\n    def forward(self, x):\n        return self.proj(x)\n\n\n"
+        "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.net = Net()\n"
+        "        self.checked = self.net.checked\n\n    def forward(self, x):\n        if self.checked:\n"
+        "            if x.sum() > 0:\n                x = x * 2\n        return self.net(x)\n"),
     # a flag a subclass gives `super().__init__`: decided per class, each branch traces
     "flag-given-by-a-subclass-init": H + LAYERS.format(
         body="        if self.cross_attend:\n            return self.proj(x + context)\n        return self.proj(x)"),

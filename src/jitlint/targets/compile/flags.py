@@ -7,142 +7,22 @@ A call Dynamo would break on (`random.random()`, `print`) under a flag that is F
 defaults of `__init__` is not traced in that module: no graph break (verified on torch 2.13: `self.flag and
 random.random() < 0.5` compiles in one graph with the flag False, breaks at the call with it True).
 
-The model judged is the default-configured one, as the fx target's: a flag is decided when every `__init__`
-assignment gives it a bool literal, an `__init__` parameter with a bool literal default that no file of the project
-passes the other way by keyword, or the same-named flag of another object (`self.model.self_condition`: the
-wrapped network's), decided over the project's module classes that set that flag (from a default or a literal;
-the other wrappers, which derive it from the object they wrap, do not count). A flag assigned outside
-`__init__` (`self._warned = True` in forward) is state, not configuration: never decided. `self.training` is not a
-flag here (torch.compile is used in both modes; the capture policy does not fold it either).
+Which flags are decided, and to what, is the shared fact `jitlint.facts.config_flags` (the fx target reads it too).
+`self.training` is not a flag here (torch.compile is used in both modes; the capture policy does not fold it either).
 """
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from jitlint.capture import NOT_LOGIC, fold_logic
-from jitlint.facts import Fact, RunFact, run_fact
+from jitlint.facts import Fact
+from jitlint.facts.config_flags import class_flag
 from jitlint.names import first_param_name
-from jitlint.project import ClassInfo
 from jitlint.rules.base import RuleContext
 from jitlint.walk import walk
 
 __all__ = ["OffByDefault", "flag_test"]
-
-
-def _bool(node: cst.BaseExpression | None) -> bool | None:
-    if isinstance(node, cst.Name) and node.value in ("True", "False"):
-        return node.value == "True"
-    return None
-
-
-def _init_defaults(project, cls: ClassInfo) -> dict[str, cst.BaseExpression]:
-    defaults: dict[str, cst.BaseExpression] = {}
-    for current in project.mro(cls):
-        init = current.methods.get("__init__")
-        if init is not None:
-            for param in (*init.node.params.params, *init.node.params.kwonly_params):
-                if param.default is not None:
-                    defaults.setdefault(param.name.value, param.default)
-    return defaults
-
-
-class PassedOtherwise(RunFact):
-    """Whether some file of the project passes `name=<value>` by keyword (`Unet(self_condition=True)`): a flag
-    built both ways is not decided by its default. A text search of the project's sources (a match on anything else
-    only keeps a flag undecided), not counting a `name=<value>` inside a comment or a string other than a dict key
-    (a docstring's usage example: `` ``gather_distributed=True`` to also gather... ``)."""
-
-    @classmethod
-    def compute(cls, project, owner, name: str, value: bool) -> bool:
-        keyword = re.compile(rf"\b{re.escape(name)}\s*=\s*{value}\b")
-        key = re.compile(rf"['\"]{re.escape(name)}['\"]\s*:\s*{value}\b")
-        for module in list(project.modules.values()):
-            text = module.text
-            if text is None or key.search(text):
-                return True
-            found = [match.start() for match in keyword.finditer(text)]
-            if found and not _all_in_strings(text, found):
-                return True
-        return False
-
-
-def _all_in_strings(text: str, offsets: list[int]) -> bool:
-    """Whether every offset of `text` falls inside a string literal or a comment (False when `text` does not
-    tokenize: then nothing is known)."""
-    import io
-    import tokenize
-
-    starts = [0]
-    for line in text.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
-    spans = []
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type in (tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MIDDLE", -1)):
-                (row, col), (end_row, end_col) = token.start, token.end
-                spans.append((starts[row - 1] + col, starts[end_row - 1] + end_col))
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return False
-    return all(any(start <= offset < end for start, end in spans) for offset in offsets)
-
-
-class NamedFlag(RunFact):
-    """The default of the flag `self.<name>` over every module class of the project that sets it in `__init__` (the
-    value a wrapper copies from the network it wraps, whichever it is); None when they differ or one is undecided."""
-
-    @classmethod
-    def compute(cls, project, owner, name: str) -> bool | None:
-        found: set[bool | None] = set()
-        needle = f".{name}"
-        for module in list(project.modules.values()):
-            if module.text is not None and needle not in module.text:
-                continue
-            for info in module.classes.values():
-                if name in info.own_attributes and project.is_module_class(info):
-                    found.add(class_flag(project, info, name, depth=1))
-        found.discard(_COPIED)  # the other wrappers that copy it
-        return found.pop() if len(found) == 1 else None
-
-
-def _reads_attribute(node: cst.CSTNode, name: str) -> bool:
-    found: list[cst.Attribute] = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Attribute(self, attribute: cst.Attribute) -> None:
-            if attribute.attr.value == name:
-                found.append(attribute)
-
-    walk(node, Find())
-    return bool(found)
-
-
-_COPIED = "copied"  # a flag copied from another object's, seen while deciding that flag over the project
-
-
-def class_flag(project, cls: ClassInfo, name: str, depth: int = 0) -> bool | str | None:
-    """The bool `self.<name>` holds in `cls` built with its `__init__` defaults, or None when that is not decided."""
-    info = project.attributes(cls).get(name)
-    if info is None or not info.init_values or not info.assigned_in <= {"__init__"} or info.registered:
-        return None
-    defaults = _init_defaults(project, cls)
-    found: set[bool | None] = set()
-    for value in info.init_values:
-        node = value.node
-        if isinstance(node, cst.Name) and node.value in defaults:
-            default = _bool(defaults[node.value])
-            if default is None or run_fact(project, PassedOtherwise, project, node.value, not default):
-                return None
-            found.add(default)
-        elif isinstance(node, cst.Attribute) and node.attr.value == name and depth == 0:
-            found.add(run_fact(project, NamedFlag, project, name))
-        elif depth and _reads_attribute(node, name):
-            found.add(_COPIED)  # another wrapper, deriving it from the object it wraps
-        else:
-            found.add(_bool(node))
-    return found.pop() if len(found) == 1 else None
 
 
 def flag_test(project, owners, self_name: str, test: cst.BaseExpression) -> bool | None:

@@ -1,6 +1,6 @@
 """What the tracing model reads from the syntax of a traced function (`jitlint.targets.fx.tracing`): the functions
 it defines, the free names of an inner function, its `try` bodies, whether it is a generator, and the names a
-module registers (`register_buffer`, `add_module`) or the bool literals passed by keyword."""
+module registers (`register_buffer`, `add_module`)."""
 
 from __future__ import annotations
 
@@ -8,94 +8,7 @@ import libcst as cst
 
 from jitlint.facts.flow import Reads
 from jitlint.facts.syntax import OneScope, assigned_names
-from jitlint.targets.fx.literals import literal_value
 from jitlint.walk import walk
-
-
-class KeywordLiterals(cst.CSTVisitor):
-    """The bool literals passed by keyword (`f(flag=True)`, `dict(flag=False)` items), by name, each with what
-    receives it: `("call", func)` for a call (`func` the callee expression), `("super", class name)` for
-    `super().__init__(...)` in a class's method, None for a dict item."""
-
-    def __init__(self) -> None:
-        self.found: dict[str, set] = {}
-        self._classes: list[str] = []
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._classes.append(node.name.value)
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self._classes.pop()
-
-    def visit_Call(self, node: cst.Call) -> None:
-        receiver = ("super", self._classes[-1]) if self._classes and is_super_init(node) else ("call", node.func)
-        for arg in node.args:
-            if arg.keyword is not None:
-                constant = literal_value(arg.value)
-                if isinstance(constant, bool):
-                    self.found.setdefault(arg.keyword.value, set()).add((constant, receiver))
-
-    def visit_DictElement(self, node: cst.DictElement) -> None:
-        key, constant = literal_value(node.key), literal_value(node.value)
-        if isinstance(key, str) and isinstance(constant, bool):
-            self.found.setdefault(key, set()).add((constant, None))
-
-
-def is_super_init(node: cst.Call) -> bool:
-    """`super().__init__(...)` or `super(C, self).__init__(...)`."""
-    func = node.func
-    return (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)
-            and isinstance(func.value.func, cst.Name) and func.value.func.value == "super")
-
-
-class SuperInitKeywords(OneScope):
-    """The keyword arguments an `__init__` passes to `super().__init__(...)` (not those of nested functions)."""
-
-    def __init__(self, root: cst.FunctionDef) -> None:
-        self.scope = root
-        self.found: list[cst.Arg] = []
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if is_super_init(node):
-            self.found.extend(arg for arg in node.args if arg.keyword is not None)
-
-
-class GivenOn(OneScope):
-    """The callees of the calls of an `__init__` (not `super().__init__`, not in nested functions) that may
-    receive one of its keyword arguments: an argument that reads a name spelt as the keyword or, when the
-    `__init__` has no parameter of that name (so its `**kwargs` holds it), a `**` argument or the keyword itself."""
-
-    def __init__(self, root: cst.FunctionDef, keyword: str) -> None:
-        self.scope = root
-        self.keyword = keyword
-        params = root.params
-        self.spread = keyword not in {param.name.value for param in (
-            *params.posonly_params, *params.params, *params.kwonly_params)}
-        self.found: list[cst.BaseExpression] = []
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if is_super_init(node):
-            return
-        for arg in node.args:
-            spread = self.spread and (arg.star == "**" or (arg.keyword is not None
-                                                           and arg.keyword.value == self.keyword))
-            if spread or any(name.value == self.keyword for name in _names(arg.value)):
-                self.found.append(node.func)
-                return
-
-
-def _names(node: cst.CSTNode) -> list[cst.Name]:
-    collector = _Names()
-    walk(node, collector)
-    return collector.found
-
-
-class _Names(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found: list[cst.Name] = []
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.found.append(node)
 
 
 class _NestedDefinitions(OneScope):

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from jitlint.facts import Fact
+from jitlint.facts.config_flags import class_flag
 from jitlint.facts.flow import FlowDomain, FlowWalker, Frame, Reads
 from jitlint.facts.syntax import assigned_names
 from jitlint.facts.torch_api import CONTAINER_KINDS, is_torch_module_base
@@ -54,7 +55,7 @@ from jitlint.project import (
 from jitlint.targets.fx.absent import absent_with_defaults
 from jitlint.targets.fx.appends import appended
 from jitlint.targets.fx.external import ExternalCallable, built_to_trace, external_callable, outside_name
-from jitlint.targets.fx.flags import collect_passed_literals, default_flag, element_class, literals_for
+from jitlint.targets.fx.containers import element_class
 from jitlint.targets.fx.literals import NOT_CONSTANT, compare_constants, fold_constants, literal_value, never_equal
 from jitlint.targets.fx.literals import unless_none
 from jitlint.targets.fx.results import (  # noqa: F401  (the rules read them as `tracing.<Result>`)
@@ -208,8 +209,6 @@ class TracingModel:
         self._static_cache: dict[tuple[int, str], Value] = {}
         self._registrations: dict[int, dict[str, str]] = {}
         self._autowrapped: dict[int, bool] = {}
-        self._passed: dict[str, list] | None = None  # keyword -> [(literal, the class it builds or None)]
-        self._given_on: dict[tuple, bool] = {}
         self.closures: dict[int, tuple[cst.Lambda | cst.FunctionDef, FunctionInfo]] = {}  # key -> (node, where)
         self._nested: dict[int, FunctionInfo] = {}
         self.halted = False  # whether the analysis `analyse` last returned from always raises
@@ -485,13 +484,6 @@ class TracingModel:
                             for c in (found if isinstance(found, frozenset) else (found,)))
         complete = bool(order) and all(c is not None for c in order)
         return (classes if complete else frozenset()), (tuple(order) if complete and appended_in_order else None)
-
-    def passed_literals(self, cls: ClassInfo, keyword: str) -> set:
-        """The bool literals the project passes as `keyword` that may configure a module of class `cls`
-        (`jitlint.targets.fx.flags.literals_for`)."""
-        if self._passed is None:
-            self._passed = collect_passed_literals(self.project)
-        return literals_for(self.project, self._passed, cls, keyword, self._given_on)
 
     def autowrapped_globals(self, module: ModuleInfo) -> bool:
         """Whether the tracer patches the `math` functions a module imported by name: it patches the globals of
@@ -1332,10 +1324,9 @@ class FunctionTrace(FlowDomain[Value]):
             return PROXY
         if self._assigned_in_traced_code(cls, info):
             return UNKNOWN  # set while tracing: maybe a Proxy
-        if info.init_bool is not None and info.assigned_in <= {"__init__"}:
-            flag = default_flag(self.project, cls, info, partial(self.model.passed_literals, cls))
-            if flag is not None:
-                return Const(flag)
+        flag = class_flag(self.project, cls, name)
+        if flag is not None:
+            return Const(flag)
         containers = {kind for kind in kinds if kind in ("ModuleList", "Sequential", "ModuleDict")}
         if len(containers) == 1:
             classes, order = self.model.container_elements(info, cls, name)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
+from jitlint.facts.config_flags import is_super_init
 from jitlint.facts.constructions import calls_of
 from jitlint.facts.signature import passed_to
 from jitlint.facts.syntax import OneScope, assigned_names, bindings, returns_in, target_names
@@ -312,7 +313,7 @@ class _Sites(RunFact):
                         sites.append(_Site(call, module.imports, init_of, function))
         for sub in supers:
             for call, init_of, function in calls_of(project, sub.module).by_name.get("__init__", ()):
-                if init_of is sub and _is_super_init(call):
+                if init_of is sub and is_super_init(call):
                     sites.append(_Site(call, sub.module.imports, init_of, function))
         return sites
 
@@ -325,9 +326,3 @@ class _AllClasses(RunFact):
     @classmethod
     def compute(cls, project: "ProjectIndex", owner) -> list["ClassInfo"]:
         return [c for module in list(project.modules.values()) for c in module.classes.values()]
-
-
-def _is_super_init(call: cst.Call) -> bool:
-    func = call.func
-    return (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)
-            and isinstance(func.value.func, cst.Name) and func.value.func.value == "super")
