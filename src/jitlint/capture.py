@@ -10,7 +10,8 @@ using a project class in captured code captures.
 
 Inside a captured function, *pruned* branches are those the capture never sees (for TorchScript, `if
 torch.jit.is_scripting():` folded to a constant): semantic rules are silent there; rules that declare
-`fires_in_pruned` are not, because torch's frontend converts the whole function before pruning.
+`fires_in_pruned` are not, because torch's frontend converts the whole function before pruning. How a policy folds
+its tests and walks the live code is `jitlint.pruning`.
 """
 
 from __future__ import annotations
@@ -25,125 +26,13 @@ import libcst as cst
 from jitlint.capture_chains import Chains  # noqa: F401 (the chains of a map: importable with it)
 from jitlint.methods import class_address, function_address
 from jitlint.names import first_param_name
+from jitlint.pruning import FunctionScan, PruningScanner
 from jitlint.project import ClassInfo, FunctionInfo, ProjectIndex
 from jitlint.settings import TargetSettings
 from jitlint.walk import walk
 
 # (function, the class it is captured for or None, why): what a policy adds to the worklist.
 Capture = tuple[FunctionInfo, "ClassInfo | None", str]
-
-
-def terminates(block: cst.BaseSuite) -> bool:
-    """Whether a block always ends in `return` or `raise`."""
-    statements = block.body if isinstance(block, cst.IndentedBlock) else [block]
-    if not statements:
-        return False
-    last = statements[-1]
-    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
-    if isinstance(last, cst.If):
-        return last.orelse is not None and terminates(last.body) and orelse_terminates(last.orelse)
-    return False
-
-
-def orelse_terminates(orelse: cst.If | cst.Else) -> bool:
-    if isinstance(orelse, cst.Else):
-        return terminates(orelse.body)
-    return terminates(orelse.body) and orelse.orelse is not None and orelse_terminates(orelse.orelse)
-
-
-@dataclass
-class FunctionScan:
-    """One pass over a function body: its pruned branches and what its live code calls."""
-
-    pruned: set[int] = field(default_factory=set)
-    calls: list[cst.Call] = field(default_factory=list)
-
-
-NOT_LOGIC = object()
-
-
-def fold_logic(test: cst.BaseExpression, value_of):
-    """`not a`, `a and b`, `a or b` folded three-valued (True, False, or None: unknown) from what `value_of` says of
-    the operands, as every capture prunes its guards (`cond and not is_scripting()` is False, `is_scripting() or
-    cond` True, `is_scripting() and cond` unknown); `NOT_LOGIC` for any other expression."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = value_of(test.expression)
-        return None if inner is None else not inner
-    if isinstance(test, cst.BooleanOperation):
-        left, right = value_of(test.left), value_of(test.right)
-        if isinstance(test.operator, cst.And):
-            if left is False or right is False:
-                return False
-            return True if (left is True and right is True) else None
-        if left is True or right is True:
-            return True
-        return False if (left is False and right is False) else None
-    return NOT_LOGIC
-
-
-class PruningScanner(cst.CSTVisitor):
-    """Walks a captured function's live code: records the calls and the branches `fold` decides. A policy
-    subclasses it to fold the tests its capture folds (the base folds nothing)."""
-
-    folds_asserts = False  # an `assert` of a test folded to False ends the live code (torch.jit.script's emitter)
-
-    def __init__(self, root: cst.FunctionDef) -> None:
-        self.root = root
-        self.scan = FunctionScan()
-
-    def fold(self, test: cst.BaseExpression) -> bool | None:
-        """The constant value a test has during capture, or None when it is not folded."""
-        return None
-
-    def fold_expression(self, test: cst.BaseExpression) -> bool | None:
-        """`fold` for the test of a conditional expression (a capture may fold fewer of those)."""
-        return self.fold(test)
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if id(node) in self.scan.pruned:
-            return False
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not self.root:
-            return False
-        return super().on_visit(node)
-
-    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        self._prune_after_leaving_branch(node.body)
-
-    def _prune_after_leaving_branch(self, statements) -> None:
-        """Code after an `if` whose live branch always leaves (`if is_scripting(): return ...`) is pruned, and code
-        after an `assert` whose test folds to False (it always raises) for a policy that `folds_asserts`."""
-        for index, statement in enumerate(statements):
-            if self.folds_asserts and isinstance(statement, cst.SimpleStatementLine) and any(
-                    isinstance(small, cst.Assert) and self.fold(small.test) is False for small in statement.body):
-                self.scan.pruned.update(id(rest) for rest in statements[index + 1 :])
-                return
-            if not isinstance(statement, cst.If):
-                continue
-            value = self.fold(statement.test)
-            live_terminates = (value is True and terminates(statement.body)) or (
-                value is False and statement.orelse is not None and orelse_terminates(statement.orelse)
-            )
-            if live_terminates:
-                self.scan.pruned.update(id(rest) for rest in statements[index + 1 :])
-                return
-
-    def visit_If(self, node: cst.If) -> None:
-        value = self.fold(node.test)
-        if value is True and node.orelse is not None:
-            self.scan.pruned.add(id(node.orelse))
-        elif value is False:
-            self.scan.pruned.add(id(node.body))
-
-    def visit_IfExp(self, node: cst.IfExp) -> None:
-        value = self.fold_expression(node.test)
-        if value is True:
-            self.scan.pruned.add(id(node.orelse))
-        elif value is False:
-            self.scan.pruned.add(id(node.body))
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.scan.calls.append(node)
 
 
 class CapturePolicy:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.capture import NOT_LOGIC, fold_logic
+from jitlint.pruning import NOT_LOGIC, fold_logic
 from jitlint.facts import Fact
 from jitlint.facts.config_flags import class_flag
 from jitlint.names import first_param_name

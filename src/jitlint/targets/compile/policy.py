@@ -26,7 +26,8 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
+from jitlint.capture import Capture, CapturePolicy
+from jitlint.pruning import CheckScanner, fold_checks
 from jitlint.facts.dispatch import instance_methods, possible_callees, submodule_methods
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo
@@ -62,16 +63,11 @@ _HOOK_REGISTRATIONS = frozenset({"register_forward_hook", "register_forward_pre_
 def compile_value(test: cst.BaseExpression, imports: ImportTable, project=None, depth: int = 0) -> bool | None:
     """The constant a test has while Dynamo traces it, or None when it is not one of `COMPILE_CHECKS` (or a project
     function of no parameters that only returns one: `torchvision._is_tracing()`, inlined by Dynamo)."""
-    if isinstance(test, cst.Call):
-        if test.args:
-            return None
-        qualified = imports.qualify(test.func) or ""
-        if qualified in COMPILE_CHECKS:
-            return COMPILE_CHECKS[qualified]
-        return _wrapper_value(project.resolve(qualified), project, depth) if project is not None and depth < 3 \
-            and qualified else None
-    folded = fold_logic(test, lambda operand: compile_value(operand, imports, project, depth))
-    return None if folded is NOT_LOGIC else folded
+    call = None
+    if project is not None and depth < 3:
+        def call(qualified: str) -> bool | None:
+            return _wrapper_value(project.resolve(qualified), project, depth)
+    return fold_checks(test, imports, COMPILE_CHECKS, call=call)
 
 
 def _wrapper_value(function, project, depth: int) -> bool | None:
@@ -99,14 +95,7 @@ def not_traced(function: FunctionInfo) -> bool:
     return bool(function.decorators & NOT_TRACED)
 
 
-class CompileScanner(PruningScanner):
-    def __init__(self, root: cst.FunctionDef, imports: ImportTable, project=None) -> None:
-        super().__init__(root)
-        self.imports = imports
-        self.project = project
 
-    def fold(self, test: cst.BaseExpression) -> bool | None:
-        return compile_value(test, self.imports, self.project)
 
 
 class _Registrations(cst.CSTVisitor):
@@ -202,5 +191,6 @@ class CompilePolicy(CapturePolicy):
         found = possible_callees(self.project, caller, func) or submodule_methods(self.project, caller, func)
         return [(function, function.cls) for function in found] or instance_methods(self.project, caller, func)
 
-    def scanner(self, function: FunctionInfo) -> CompileScanner:
-        return CompileScanner(function.node, function.module.imports, self.project)
+    def scanner(self, function: FunctionInfo) -> CheckScanner:
+        return CheckScanner(function.node, function.module.imports, COMPILE_CHECKS,
+                            call=lambda qualified: _wrapper_value(self.project.resolve(qualified), self.project, 0))

@@ -20,7 +20,8 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
+from jitlint.capture import Capture, CapturePolicy
+from jitlint.pruning import CheckScanner
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import FunctionInfo
 from jitlint.targets.export.datadep import ExportDatadep
@@ -36,30 +37,6 @@ CAPTURE_CHECKS: dict[str, bool] = {
     "torch._dynamo.is_compiling": True,
     "torch.onnx.is_in_onnx_export": False,
 }
-
-
-def export_value(test: cst.BaseExpression, imports: ImportTable, self_name: str | None = None) -> bool | None:
-    """The constant a test has while export traces it, or None when it is not one of `CAPTURE_CHECKS` (or
-    `self.training`, False for the eval-mode model export is judged for)."""
-    if (self_name is not None and isinstance(test, cst.Attribute) and test.attr.value == "training"
-            and isinstance(test.value, cst.Name) and test.value.value == self_name):
-        return False
-    if isinstance(test, cst.Call):
-        if test.args:
-            return None
-        return CAPTURE_CHECKS.get(imports.qualify(test.func) or "")
-    folded = fold_logic(test, lambda operand: export_value(operand, imports, self_name))
-    return None if folded is NOT_LOGIC else folded
-
-
-class ExportScanner(PruningScanner):
-    def __init__(self, root: cst.FunctionDef, imports: ImportTable, self_name: str | None) -> None:
-        super().__init__(root)
-        self.imports = imports
-        self.self_name = self_name
-
-    def fold(self, test: cst.BaseExpression) -> bool | None:
-        return export_value(test, self.imports, self.self_name)
 
 
 class ExportPolicy(CapturePolicy):
@@ -78,6 +55,6 @@ class ExportPolicy(CapturePolicy):
     def body_captured(self, function: FunctionInfo) -> bool:
         return True  # export traces through everything, `@torch.jit.ignore` bodies included
 
-    def scanner(self, function: FunctionInfo) -> ExportScanner:
+    def scanner(self, function: FunctionInfo) -> CheckScanner:
         self_name = first_param_name(function.node) if function.bound_first_param == "instance" else None
-        return ExportScanner(function.node, function.module.imports, self_name)
+        return CheckScanner(function.node, function.module.imports, CAPTURE_CHECKS, self_name)

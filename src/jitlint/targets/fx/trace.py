@@ -26,7 +26,8 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.capture import NOT_LOGIC, Capture, CapturedFunction, CapturePolicy, PruningScanner, fold_logic
+from jitlint.capture import Capture, CapturedFunction, CapturePolicy
+from jitlint.pruning import CheckScanner
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex
 from jitlint.targets.fx.external import TorchForward, torch_forwards
@@ -51,25 +52,6 @@ FX_WRAP = "torch.fx.wrap"
 LIBRARY_MODULE_LEAF_DECORATORS = ("register_notrace_module",)
 LIBRARY_FUNCTION_WRAPPERS = ("register_notrace_function",)
 LIBRARY_LEAF_PACKAGES = ("torchvision.ops",)
-
-
-def trace_time_value(test: cst.BaseExpression, imports: ImportTable) -> bool | None:
-    """The constant a test has while symbolic_trace runs it, when it is one of the checks above (with `not`,
-    `and`, `or` folded three-valued); None otherwise."""
-    if isinstance(test, cst.Call) and not test.args:
-        value = TRACE_TIME_VALUES.get(imports.qualify(test.func) or "")
-        return value if isinstance(value, bool) else None
-    folded = fold_logic(test, lambda operand: trace_time_value(operand, imports))
-    return None if folded is NOT_LOGIC else folded
-
-
-class TraceScanner(PruningScanner):
-    def __init__(self, root: cst.FunctionDef, imports: ImportTable) -> None:
-        super().__init__(root)
-        self.imports = imports
-
-    def fold(self, test: cst.BaseExpression) -> bool | None:
-        return trace_time_value(test, self.imports)
 
 
 def module_level_wraps(module: ModuleInfo) -> frozenset[str]:
@@ -513,8 +495,8 @@ class TracePolicy(CapturePolicy):
             return False
         return True
 
-    def scanner(self, function: FunctionInfo) -> TraceScanner:
-        return TraceScanner(function.node, function.module.imports)
+    def scanner(self, function: FunctionInfo) -> CheckScanner:
+        return CheckScanner(function.node, function.module.imports, TRACE_TIME_VALUES)
 
     def runs_instead(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
         return autograd_forward(self.project, cls, name)

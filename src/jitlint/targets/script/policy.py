@@ -19,7 +19,8 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
-from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
+from jitlint.capture import Capture, CapturePolicy
+from jitlint.pruning import NOT_LOGIC, PruningScanner, fold_logic
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.syntax import target_names
 from jitlint.names import ImportTable, first_param_name

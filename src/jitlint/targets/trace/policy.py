@@ -27,7 +27,8 @@ from typing import Iterator
 
 import libcst as cst
 
-from jitlint.capture import NOT_LOGIC, Capture, CapturePolicy, PruningScanner, fold_logic
+from jitlint.capture import Capture, CapturePolicy
+from jitlint.pruning import CheckScanner
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.dispatch import possible_callees, submodule_methods
 from jitlint.names import ImportTable, first_param_name
@@ -53,30 +54,6 @@ TRACE_TIME_VALUES: dict[str, bool] = {
 SCRIPTED_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_if_tracing", "torch.jit._script.script",
                                  "torch.jit._script_if_tracing", "torch.jit._trace._script_if_tracing"})
 _SCRIPT_CALL = re.compile(r"\bscript\(")
-
-
-def trace_value(test: cst.BaseExpression, imports: ImportTable, self_name: str | None = None) -> bool | None:
-    """The constant a test has while torch.jit.trace runs it, or None when it is not one of `TRACE_TIME_VALUES` (or
-    `self.training`, False for the eval-mode model the target judges)."""
-    if (self_name is not None and isinstance(test, cst.Attribute) and test.attr.value == "training"
-            and isinstance(test.value, cst.Name) and test.value.value == self_name):
-        return False
-    if isinstance(test, cst.Call):
-        if test.args:
-            return None
-        return TRACE_TIME_VALUES.get(imports.qualify(test.func) or "")
-    folded = fold_logic(test, lambda operand: trace_value(operand, imports, self_name))
-    return None if folded is NOT_LOGIC else folded
-
-
-class TraceScanner(PruningScanner):
-    def __init__(self, root: cst.FunctionDef, imports: ImportTable, self_name: str | None) -> None:
-        super().__init__(root)
-        self.imports = imports
-        self.self_name = self_name
-
-    def fold(self, test: cst.BaseExpression) -> bool | None:
-        return trace_value(test, self.imports, self.self_name)
 
 
 class ScriptedClasses(RunFact):
@@ -134,9 +111,9 @@ class TracePolicy(CapturePolicy):
             return False  # a module the project only uses scripted
         return True  # the tracer runs everything else, `@torch.jit.ignore` bodies included
 
-    def scanner(self, function: FunctionInfo) -> TraceScanner:
+    def scanner(self, function: FunctionInfo) -> CheckScanner:
         self_name = first_param_name(function.node) if function.bound_first_param == "instance" else None
-        return TraceScanner(function.node, function.module.imports, self_name)
+        return CheckScanner(function.node, function.module.imports, TRACE_TIME_VALUES, self_name)
 
     def class_used(self, cls: ClassInfo, caller: FunctionInfo) -> Iterator[Capture]:
         return iter(())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.capture import terminates
+from jitlint.pruning import terminates
 from jitlint.facts.syntax import bindings
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.literals import literal_type
