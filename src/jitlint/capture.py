@@ -61,6 +61,15 @@ class CapturePolicy:
         """Where capture starts, in the linted modules of this process (`project.linted`)."""
         return ()
 
+    def forwards(self, module, skip: Callable[[ClassInfo], bool] | None = None) -> Iterable[Capture]:
+        """The `forward` (its own or a base's) of each module class `module` defines: where a tracer starts on a
+        built model. `skip`: the classes this target does not start from."""
+        for cls in module.classes.values():
+            if self.project.is_module_class(cls) and (skip is None or not skip(cls)):
+                forward = self.project.find_method(cls, "forward")
+                if forward is not None:
+                    yield forward, cls, f"forward of {cls.name}"
+
     def body_captured(self, function: FunctionInfo) -> bool:
         """False where the walk stops: the body is not captured (its signature, as called, still is)."""
         return True

@@ -135,13 +135,8 @@ class CompilePolicy(CapturePolicy):
         self.datadep = CompileDatadep.for_settings(self.settings)
 
     def roots(self) -> Iterator[Capture]:
-        project = self.project
-        for module in list(project.linted):
-            for cls in module.classes.values():
-                if project.is_module_class(cls):
-                    forward = project.find_method(cls, "forward")
-                    if forward is not None:
-                        yield forward, cls, f"forward of {cls.name}"
+        for module in list(self.project.linted):
+            yield from self.forwards(module)
             for function in module.functions.values():
                 if function.decorators & COMPILE:
                     yield function, None, "@torch.compile"

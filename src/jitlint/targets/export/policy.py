@@ -44,13 +44,8 @@ class ExportPolicy(CapturePolicy):
     datadep = ExportDatadep  # what export makes of values (`jitlint.facts.datadep`)
 
     def roots(self) -> Iterator[Capture]:
-        project = self.project
-        for module in list(project.linted):
-            for cls in module.classes.values():
-                if project.is_module_class(cls):
-                    forward = project.find_method(cls, "forward")
-                    if forward is not None:
-                        yield forward, cls, f"forward of {cls.name}"
+        for module in list(self.project.linted):
+            yield from self.forwards(module)
 
     def body_captured(self, function: FunctionInfo) -> bool:
         return True  # export traces through everything, `@torch.jit.ignore` bodies included

@@ -95,14 +95,9 @@ class TracePolicy(CapturePolicy):
     roots_in_module_classes = True  # the forward of each module class
 
     def roots(self) -> Iterator[Capture]:
-        project = self.project
-        scripted = scripted_classes(project)
-        for module in list(project.linted):
-            for cls in module.classes.values():
-                if project.is_module_class(cls) and id(cls.node) not in scripted:
-                    forward = project.find_method(cls, "forward")
-                    if forward is not None:
-                        yield forward, cls, f"forward of {cls.name}"
+        scripted = scripted_classes(self.project)
+        for module in list(self.project.linted):
+            yield from self.forwards(module, lambda cls: id(cls.node) in scripted)
 
     def body_captured(self, function: FunctionInfo) -> bool:
         if function.decorators & SCRIPTED_DECORATORS:
