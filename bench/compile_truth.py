@@ -644,8 +644,40 @@ def _ncps(name: str):
               "CfC_mixed_memory": dict(mixed_memory=True)}.get(name, {})
     model = nt.CfC(6, 8, **kwargs)
     if name == "CfC_timespans":
-        return model, lambda: (torch.rand(2, 5, 6), None, torch.rand(2, 5))
+        # one sequence: the cell multiplies the (batch,) step sizes with its (batch, units) state
+        return model, lambda: (torch.rand(1, 5, 6), None, torch.rand(1, 5))
     return model, lambda: (torch.rand(2, 5, 6),)
+
+
+
+# A fourth, since ncps' models all compile in one graph: pytorch-tabnet 4.1.0 (`--no-deps`; the network module needs
+# only torch and NumPy), TabNet as `TabNetClassifier` builds it (a group matrix of one feature per group), with and
+# without categorical features, entmax masks, several outputs, and the pretraining network.
+TABNET = ["TabNet", "TabNet_categorical", "TabNet_entmax", "TabNet_multi_task", "TabNetPretraining",
+          "TabNetPretraining_categorical"]
+
+
+def _tabnet(name: str):
+    import torch
+    from pytorch_tabnet import tab_network as tn
+
+    features, rows = 6, 16
+    group = torch.eye(features)
+    categorical = name.endswith("_categorical")
+    cats = dict(cat_idxs=[1, 4], cat_dims=[3, 5], cat_emb_dim=2) if categorical else {}
+
+    def inputs():
+        x = torch.rand(rows, features)
+        if categorical:
+            x[:, 1] = torch.randint(0, 3, (rows,)).float()
+            x[:, 4] = torch.randint(0, 5, (rows,)).float()
+        return (x,)
+
+    if name.startswith("TabNetPretraining"):
+        return tn.TabNetPretraining(features, group_attention_matrix=group, **cats), inputs
+    output = [2, 3] if name == "TabNet_multi_task" else 2
+    mask = "entmax" if name == "TabNet_entmax" else "sparsemax"
+    return tn.TabNet(features, output, mask_type=mask, group_attention_matrix=group, **cats), inputs
 
 
 BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers,
@@ -654,13 +686,15 @@ BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transfo
             "denoising_diffusion_pytorch": _ddpm, "torchdiffeq": _torchdiffeq, "facenet_pytorch": _facenet,
             "encodec": _encodec, "pretrainedmodels": _pretrainedmodels, "torchaudio": _torchaudio,
             "lightly": _lightly, "peft": _peft,
-            "torchcrf": _torchcrf, "torchsde": _torchsde, "ncps": _ncps}
+            "torchcrf": _torchcrf, "torchsde": _torchsde, "ncps": _ncps,
+            "pytorch_tabnet": _tabnet}
 MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS,
           "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH), "pytorchcv": PYTORCHCV,
           "perceiver_pytorch": list(PERCEIVER), "x_transformers": list(X_TRANSFORMERS), "whisper": list(WHISPER),
           "denoising_diffusion_pytorch": DDPM, "torchdiffeq": TORCHDIFFEQ, "facenet_pytorch": FACENET,
           "encodec": ENCODEC, "pretrainedmodels": PRETRAINEDMODELS, "torchaudio": TORCHAUDIO, "lightly": LIGHTLY,
-          "peft": PEFT, "torchcrf": CRF, "torchsde": TORCHSDE, "ncps": NCPS}
+          "peft": PEFT, "torchcrf": CRF, "torchsde": TORCHSDE, "ncps": NCPS,
+          "pytorch_tabnet": TABNET}
 
 
 def _executed(model, args, package: str) -> set[tuple[str, int]]:
