@@ -772,7 +772,8 @@ def main() -> int:
     if options.lib == "encodec":
         _torchaudio_stub()
     module = importlib.import_module(options.lib)
-    package = os.path.realpath(os.path.dirname(module.__file__))
+    # a namespace package (no `__init__.py`: pytorch_tabnet) has no `__file__`, only its one folder
+    package = os.path.realpath(os.path.dirname(module.__file__) if module.__file__ else list(module.__path__)[0])
     child = _load_child()
     names = [name for name in options.models.split(",") if name] or MODELS[options.lib]
     out = Path(options.out)
