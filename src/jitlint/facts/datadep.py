@@ -188,6 +188,10 @@ class DatadepDomain(CallKinds, FlowDomain):
             return self.kind(node.value, frame)
         return None
 
+    def element_kind(self, node: cst.ListComp | cst.GeneratorExp, frame: Frame) -> str | None:
+        """The kind of each item a list comprehension or generator gives (whatever `comprehension_kinds` says)."""
+        return self._element_kind(node, frame)
+
     def _element_kind(self, node: cst.ListComp | cst.GeneratorExp, frame: Frame) -> str | None:
         """The kind of a comprehension's element, its `for` targets bound to the items of what they iterate (in a
         scope of their own: the function's names are not rebound)."""

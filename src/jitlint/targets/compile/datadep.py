@@ -330,9 +330,15 @@ class CompileDatadep(DatadepPolicy):
         elif qualified in DATA_FUNCTIONS or (method in DATA_METHODS and receiver in TENSORISH):
             self._record(Break("scalar", call, f"`{qualified or '.' + method + '()'}`", always=True))
         elif qualified in _ITERATING_TESTS and len(args) == 1:
-            if domain.kind(args[0].value, frame) in TENSORISH:
+            iterated = args[0].value
+            if domain.kind(iterated, frame) in TENSORISH:
                 self._record(Break("branch", call, f"`{qualified[9:]}()` over a tensor (the truth value of each "
                                    "element)", "tensor"))
+            elif isinstance(iterated, (cst.GeneratorExp, cst.ListComp)) and \
+                    domain.element_kind(iterated, frame) in TENSORISH:
+                # Dynamo's polyfill (torch/_dynamo/polyfills/builtins.py) takes `if not item` of each item.
+                self._record(Break("branch", call, f"`{qualified[9:]}()` over tensors (the truth value of each "
+                                   "one)", "tensor"))
         elif qualified == "torch.nn.functional.one_hot" and _classes_from_data(call):
             self._record(Break("shape", call, "`torch.nn.functional.one_hot` without `num_classes`", always=True))
         elif qualified == "torch._assert" and args:
