@@ -664,7 +664,7 @@ def _tabnet(name: str):
     features, rows = 6, 16
     group = torch.eye(features)
     categorical = name.endswith("_categorical")
-    cats = dict(cat_idxs=[1, 4], cat_dims=[3, 5], cat_emb_dim=2) if categorical else {}
+    cats = dict(cat_idxs=[1, 4], cat_dims=[3, 5], cat_emb_dim=[2, 2]) if categorical else {}  # a list, as TabNetClassifier gives it
 
     def inputs():
         x = torch.rand(rows, features)
