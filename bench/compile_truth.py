@@ -664,7 +664,8 @@ def _tabnet(name: str):
     features, rows = 6, 16
     group = torch.eye(features)
     categorical = name.endswith("_categorical")
-    cats = dict(cat_idxs=[1, 4], cat_dims=[3, 5], cat_emb_dim=[2, 2]) if categorical else {}  # a list, as TabNetClassifier gives it
+    # the embedding sizes as the list TabNetClassifier passes
+    cats = dict(cat_idxs=[1, 4], cat_dims=[3, 5], cat_emb_dim=[2, 2]) if categorical else {}
 
     def inputs():
         x = torch.rand(rows, features)
