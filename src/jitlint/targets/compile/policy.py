@@ -190,6 +190,20 @@ class CompilePolicy(CapturePolicy):
                 return cls if self.project.is_module_class(cls) else None
         return None
 
+    def constructor(self, cls: ClassInfo) -> FunctionInfo | None:
+        # Dynamo builds an object of a user-defined class in the graph's frame and inlines its `__init__` with the
+        # arguments the call gives (`UserDefinedClassVariable.call_function`, the polyfill
+        # `instantiate_user_defined_class_object`): a break inside it is at its line. Not an exception's: raising
+        # one ends the trace there.
+        init = self.project.find_method(cls, "__init__")
+        if init is None or not_traced(init) or self._is_exception(cls):
+            return None
+        return init
+
+    def _is_exception(self, cls: ClassInfo) -> bool:
+        return any(base and base.startswith("builtins.") and base.endswith(("Error", "Exception", "Warning"))
+                   for klass in self.project.mro(cls) for base in klass.base_names)
+
     def body_captured(self, function: FunctionInfo) -> bool:
         return not not_traced(function)
 
