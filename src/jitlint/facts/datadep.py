@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.facts import CyclicFact, Fact, FactStore, read_fact
-from jitlint.facts.datadep_calls import CallKinds
+from jitlint.facts.datadep_calls import CallKinds, torch_tensor_call
 from jitlint.facts.datadep_policy import DEPENDENT, RECORDED, TENSORISH, DatadepPolicy  # noqa: F401 (RECORDED: shared)
 from jitlint.facts.datadep_tables import OPTIONAL, SEQUENCE_ANNOTATIONS, TENSOR_ANNOTATIONS, without_none
 from jitlint.facts.datadep_tuples import (
@@ -253,6 +253,10 @@ class DatadepDomain(CallKinds, FlowDomain):
         if any(info.constructors & PARAMETER_CLASSES for info in infos):
             return "tensor"
         if any(getattr(kind, "qualified", None) in PARAMETER_CLASSES for info in infos for kind in info.kinds):
+            return "tensor"
+        if self.policy.plain_tensor_attributes and all(
+                info.kinds and all(torch_tensor_call(getattr(kind, "qualified", None)) for kind in info.kinds)
+                for info in infos):
             return "tensor"
         if self.policy.follow_returns:  # what a method of the class built it from returns
             built = {self._built_by_method(owner, info) for owner in owners

@@ -84,6 +84,7 @@ class CompileDatadep(DatadepPolicy):
     comprehension_kinds = True  # `[torch.unique(t) for t in ...]` is a list of tensors of data-dependent sizes
     carries_round_loops = True  # Dynamo unrolls loops: the second iteration sees what the first left
     constant_tensors = False
+    plain_tensor_attributes = True  # `self.flags = torch.ones(n, dtype=torch.bool)`: lifted into the graph as a tensor
     type_comments = True  # a `# type: (Tensor, ...)` signature says which parameters are tensors
     settings: ClassVar = None  # the run's CompileSettings (`for_settings`)
 
