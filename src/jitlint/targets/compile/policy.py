@@ -100,13 +100,69 @@ def not_traced(function: FunctionInfo) -> bool:
 
 
 class CompileScanner(PruningScanner):
-    def __init__(self, root: cst.FunctionDef, imports: ImportTable, project=None) -> None:
+    def __init__(self, root: cst.FunctionDef, imports: ImportTable, project=None, cls: ClassInfo | None = None) -> None:
         super().__init__(root)
         self.imports = imports
         self.project = project
+        self.cls = cls
 
     def fold(self, test: cst.BaseExpression) -> bool | None:
         return compile_value(test, self.imports, self.project)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        super().visit_IndentedBlock(node)
+        if node is self.root.body:
+            self._prune_after_unresumable(node.body)
+
+    def _prune_after_unresumable(self, statements) -> None:
+        """Loading an `nn.LSTM`/`nn.GRU`/`nn.RNN` submodule (`self.rnn`) raises Dynamo's "Attempted to wrap RNN, GRU,
+        or LSTM" outside a call handler: torch 2.13 compiles up to the previous resumable state and runs the rest of
+        the function in Python (`InstructionTranslatorBase.step`, "Encountered graph break that we cannot resume
+        from"). The statements after the first such one in the function's own body are not traced; what they call
+        is still compiled, each function as its own frame, so their calls stay explored."""
+        if self.cls is None or self.project is None:
+            return
+        self_name = first_param_name(self.root)
+        if self_name is None:
+            return
+        attributes = self.project.attributes(self.cls)
+        for index, statement in enumerate(statements):
+            if id(statement) in self.scan.pruned:
+                continue
+            calls = _calls_in(statement)
+            if any(_recurrent_attribute(call, self_name, attributes) for call in calls):
+                for rest in statements[index + 1:]:
+                    if id(rest) not in self.scan.pruned:
+                        self.scan.pruned.add(id(rest))
+                        self.scan.calls.extend(_calls_in(rest))
+                return
+
+
+RECURRENT = frozenset({"torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNNBase"})
+
+
+def _recurrent_attribute(call: cst.Call, self_name: str, attributes) -> bool:
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self_name):
+        return False
+    info = attributes.get(func.attr.value)
+    return info is not None and bool(info.constructors & RECURRENT)
+
+
+def _calls_in(statement: cst.CSTNode) -> list[cst.Call]:
+    """The calls of a statement, not those of a function, class or lambda defined in it."""
+    found: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                return False
+            if isinstance(node, cst.Call):
+                found.append(node)
+            return True
+
+    statement.visit(Calls())
+    return found
 
 
 class _Registrations(cst.CSTVisitor):
@@ -217,4 +273,4 @@ class CompilePolicy(CapturePolicy):
         return [(function, function.cls) for function in found] or instance_methods(self.project, caller, func)
 
     def scanner(self, function: FunctionInfo) -> CompileScanner:
-        return CompileScanner(function.node, function.module.imports, self.project)
+        return CompileScanner(function.node, function.module.imports, self.project, function.cls)
