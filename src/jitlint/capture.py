@@ -768,8 +768,7 @@ class CaptureMap:
             self._enqueue(target, target.cls, reason)
         elif isinstance(target, ClassInfo):
             if not project.is_module_class(target):
-                init = self.policy.constructor(target)
-                if init is not None:
+                if (init := self.policy.constructor(target)) is not None:
                     self._record_call(init, call, caller, bound=True, owner=owner, ordinal=ordinal)
                     self._enqueue(init, target, f"constructed in {caller.display_name}")
                 for function, cls, why in self.policy.class_used(target, caller):

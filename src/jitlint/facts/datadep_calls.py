@@ -37,6 +37,13 @@ def torch_tensor_call(qualified: str | None) -> bool:
                 or qualified in TORCH_SEQUENCE or qualified in TORCH_DATA)
 
 
+def made_by_torch(infos) -> bool:
+    """Every assignment of a module attribute (its `AttributeInfo`s) makes it with a torch function returning a
+    tensor (`self.flags = torch.ones(n, dtype=torch.bool)`)."""
+    return all(info.kinds and all(torch_tensor_call(getattr(kind, "qualified", None)) for kind in info.kinds)
+               for info in infos)
+
+
 class MethodNames(RunFact):
     """The method names of every class of the project (a value whose method is one of them may be such an object)."""
 
