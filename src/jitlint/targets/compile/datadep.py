@@ -57,6 +57,13 @@ _CREATION = frozenset(f"torch.{name}" for name in (
     "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "arange", "linspace", "logspace", "eye",
     "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "randperm",
 ))
+# NumPy's global random draws, by the position of their `size` argument (None: `rand(d0, d1, ...)`, sized by any
+# positional argument): Dynamo traces them as torch ops, and one drawn without a size is a Python number read from
+# that tensor ("Data dependent operator", gb0033; under fullgraph a guard on it fails). Verified on torch 2.13 with
+# NumPy 2.4: each breaks without a size and is traced with one.
+_NUMPY_DRAWS = {"numpy.random.randint": 2, "numpy.random.rand": None, "numpy.random.randn": None,
+                "numpy.random.normal": 2, "numpy.random.uniform": 2, "numpy.random.random": 0,
+                "numpy.random.choice": 1}
 _CONVERSIONS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.complex": "complex"}
 
 
@@ -328,6 +335,8 @@ class CompileDatadep(DatadepPolicy):
         elif method == "tolist" and not call.args:
             if not self.scalars and receiver in TENSORISH | {None}:
                 self._record(Break("scalar", call, "`.tolist()`"))
+        elif qualified in _NUMPY_DRAWS and _unsized(call, _NUMPY_DRAWS[qualified]):
+            self._record(Break("scalar", call, f"`{qualified}(...)` without a size", "random", always=True))
         elif qualified in DATA_FUNCTIONS or (method in DATA_METHODS and receiver in TENSORISH):
             self._record(Break("scalar", call, f"`{qualified or '.' + method + '()'}`", always=True))
         elif qualified in _ITERATING_TESTS and len(args) == 1:
@@ -544,3 +553,11 @@ def _tests_element(test: cst.BaseExpression, elements: set[str]) -> bool:
 
 def _operator(node: cst.BooleanOperation) -> str:
     return "and" if isinstance(node.operator, cst.And) else "or"
+
+
+def _unsized(call: cst.Call, position: int | None) -> bool:
+    """A NumPy random draw given no `size` (by keyword, or at its position; any positional argument sizes `rand`)."""
+    if any(arg.star or (arg.keyword is not None and arg.keyword.value == "size") for arg in call.args):
+        return False
+    positional = [arg for arg in call.args if arg.keyword is None]
+    return not positional if position is None else len(positional) <= position
