@@ -554,18 +554,148 @@ def _peft(name: str):
     return model, lambda: (torch.randint(0, 64, (1, 8)),)
 
 
+# Three more, never used for compile (pytorch-crf 0.7.2, torchsde 0.2.6, ncps 1.0.1, `--no-deps` with trampoline
+# 0.1.2), configurations written from each library's documentation before any run: the CRF's likelihood (with and
+# without a mask, batch-first) and Viterbi decoding; torchsde's `sdeint` of a small neural SDE (Ito and
+# Stratonovich, diagonal noise, fixed and adaptive steps, the adjoint); ncps' CfC (modes, mixed memory, a wiring,
+# timespans) and LTC (units and a wiring).
+CRF = ["CRF", "CRF_mask", "CRF_batch_first", "CRF_decode", "CRF_decode_mask"]
+TORCHSDE = ["ito_euler", "ito_milstein", "ito_srk", "strat_midpoint", "strat_reversible_heun", "ito_euler_adaptive",
+            "adjoint_ito_euler"]
+NCPS = ["CfC", "CfC_pure", "CfC_no_gate", "CfC_mixed_memory", "CfC_AutoNCP", "CfC_timespans", "LTC", "LTC_AutoNCP"]
+
+
+def _torchcrf(name: str):
+    import torch
+    import torchcrf
+
+    batch_first = name == "CRF_batch_first"
+    crf = torchcrf.CRF(5, batch_first=batch_first)
+    seq, batch = 6, 3
+    shape = (batch, seq) if batch_first else (seq, batch)
+    mask = lambda: torch.tensor([[1] * seq, [1] * 4 + [0] * 2, [1] * 5 + [0]], dtype=torch.uint8).T  # noqa: E731
+    if name.startswith("CRF_decode"):
+        class Decode(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.crf = crf
+
+            def forward(self, emissions, mask=None):
+                return self.crf.decode(emissions, mask)
+
+        if name == "CRF_decode_mask":
+            return Decode(), lambda: (torch.rand(seq, batch, 5), mask())
+        return Decode(), lambda: (torch.rand(seq, batch, 5),)
+    tags = lambda: torch.randint(0, 5, shape)  # noqa: E731
+    if name == "CRF_mask":
+        return crf, lambda: (torch.rand(seq, batch, 5), tags(), mask())
+    return crf, lambda: (torch.rand(*shape, 5), tags())
+
+
+def _torchsde(name: str):
+    import torch
+    import torchsde
+
+    adjoint = name.startswith("adjoint_")
+    kind, method, *rest = name.removeprefix("adjoint_").split("_", 2)
+    if method == "reversible":
+        method = "reversible_heun"
+        rest = []
+    adaptive = rest == ["adaptive"]
+
+    class SDE(torch.nn.Module):
+        noise_type = "diagonal"
+        sde_type = "ito" if kind == "ito" else "stratonovich"
+
+        def __init__(self):
+            super().__init__()
+            self.mu = torch.nn.Linear(4, 4)
+            self.sigma = torch.nn.Linear(4, 4)
+
+        def f(self, t, y):
+            return self.mu(y)
+
+        def g(self, t, y):
+            return torch.sigmoid(self.sigma(y))
+
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.sde = SDE()
+            self.register_buffer("ts", torch.linspace(0.0, 1.0, 3))
+
+        def forward(self, y0):
+            solve = torchsde.sdeint_adjoint if adjoint else torchsde.sdeint
+            return solve(self.sde, y0, self.ts, method=method, dt=0.25, adaptive=adaptive)[-1]
+
+    return Block(), lambda: (torch.rand(2, 4),)
+
+
+def _ncps(name: str):
+    import torch
+    from ncps import torch as nt, wirings
+
+    if name.startswith("LTC"):
+        units = wirings.AutoNCP(12, 3) if name == "LTC_AutoNCP" else 8
+        return nt.LTC(6, units), lambda: (torch.rand(2, 5, 6),)
+    if name == "CfC_AutoNCP":
+        return nt.CfC(6, wirings.AutoNCP(12, 3)), lambda: (torch.rand(2, 5, 6),)
+    kwargs = {"CfC_pure": dict(mode="pure"), "CfC_no_gate": dict(mode="no_gate"),
+              "CfC_mixed_memory": dict(mixed_memory=True)}.get(name, {})
+    model = nt.CfC(6, 8, **kwargs)
+    if name == "CfC_timespans":
+        # one sequence: the cell multiplies the (batch,) step sizes with its (batch, units) state
+        return model, lambda: (torch.rand(1, 5, 6), None, torch.rand(1, 5))
+    return model, lambda: (torch.rand(2, 5, 6),)
+
+
+
+# A fourth, since ncps' models all compile in one graph: pytorch-tabnet 4.1.0 (`--no-deps`; the network module needs
+# only torch and NumPy), TabNet as `TabNetClassifier` builds it (a group matrix of one feature per group), with and
+# without categorical features, entmax masks, several outputs, and the pretraining network.
+TABNET = ["TabNet", "TabNet_categorical", "TabNet_entmax", "TabNet_multi_task", "TabNetPretraining",
+          "TabNetPretraining_categorical"]
+
+
+def _tabnet(name: str):
+    import torch
+    from pytorch_tabnet import tab_network as tn
+
+    features, rows = 6, 16
+    group = torch.eye(features)
+    categorical = name.endswith("_categorical")
+    # the embedding sizes as the list TabNetClassifier passes
+    cats = dict(cat_idxs=[1, 4], cat_dims=[3, 5], cat_emb_dim=[2, 2]) if categorical else {}
+
+    def inputs():
+        x = torch.rand(rows, features)
+        if categorical:
+            x[:, 1] = torch.randint(0, 3, (rows,)).float()
+            x[:, 4] = torch.randint(0, 5, (rows,)).float()
+        return (x,)
+
+    if name.startswith("TabNetPretraining"):
+        return tn.TabNetPretraining(features, group_attention_matrix=group, **cats), inputs
+    output = [2, 3] if name == "TabNet_multi_task" else 2
+    mask = "entmax" if name == "TabNet_entmax" else "sparsemax"
+    return tn.TabNet(features, output, mask_type=mask, group_attention_matrix=group, **cats), inputs
+
+
 BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers,
             "efficientnet_pytorch": _efficientnet, "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv,
             "perceiver_pytorch": _perceiver, "x_transformers": _x_transformers, "whisper": _whisper,
             "denoising_diffusion_pytorch": _ddpm, "torchdiffeq": _torchdiffeq, "facenet_pytorch": _facenet,
             "encodec": _encodec, "pretrainedmodels": _pretrainedmodels, "torchaudio": _torchaudio,
-            "lightly": _lightly, "peft": _peft}
+            "lightly": _lightly, "peft": _peft,
+            "torchcrf": _torchcrf, "torchsde": _torchsde, "ncps": _ncps,
+            "pytorch_tabnet": _tabnet}
 MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS,
           "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH), "pytorchcv": PYTORCHCV,
           "perceiver_pytorch": list(PERCEIVER), "x_transformers": list(X_TRANSFORMERS), "whisper": list(WHISPER),
           "denoising_diffusion_pytorch": DDPM, "torchdiffeq": TORCHDIFFEQ, "facenet_pytorch": FACENET,
           "encodec": ENCODEC, "pretrainedmodels": PRETRAINEDMODELS, "torchaudio": TORCHAUDIO, "lightly": LIGHTLY,
-          "peft": PEFT}
+          "peft": PEFT, "torchcrf": CRF, "torchsde": TORCHSDE, "ncps": NCPS,
+          "pytorch_tabnet": TABNET}
 
 
 def _executed(model, args, package: str) -> set[tuple[str, int]]:
@@ -643,7 +773,8 @@ def main() -> int:
     if options.lib == "encodec":
         _torchaudio_stub()
     module = importlib.import_module(options.lib)
-    package = os.path.realpath(os.path.dirname(module.__file__))
+    # a namespace package (no `__init__.py`: pytorch_tabnet) has no `__file__`, only its one folder
+    package = os.path.realpath(os.path.dirname(module.__file__) if module.__file__ else list(module.__path__)[0])
     child = _load_child()
     names = [name for name in options.models.split(",") if name] or MODELS[options.lib]
     out = Path(options.out)

@@ -87,6 +87,11 @@ class CapturePolicy:
         """What calling a project class that is not a module in captured code captures."""
         return ()
 
+    def constructor(self, cls: ClassInfo) -> FunctionInfo | None:
+        """The `__init__` that calling a project class that is not a module runs *as a call* of captured code: its
+        parameters take what the call passes (bound to the new object), and the capture explores it."""
+        return None
+
     def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> Iterable[tuple[FunctionInfo, ClassInfo]]:
         """What a call of a value (`REGISTRY[key](x)`, `obj.method(x)`) may reach: (function, class it runs for)."""
         return ()
@@ -661,6 +666,9 @@ class CaptureMap:
             self._enqueue(target, target.cls, reason)
         elif isinstance(target, ClassInfo):
             if not project.is_module_class(target):
+                if (init := self.policy.constructor(target)) is not None:
+                    self._record_call(init, call, caller, bound=True, owner=owner, ordinal=ordinal)
+                    self._enqueue(init, target, f"constructed in {caller.display_name}")
                 for function, cls, why in self.policy.class_used(target, caller):
                     self._enqueue(function, cls, why)
         else:

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jitlint.facts import CyclicFact, Fact, FactStore, read_fact
-from jitlint.facts.datadep_calls import CallKinds
+from jitlint.facts.datadep_calls import CallKinds, made_by_torch
 from jitlint.facts.datadep_policy import DEPENDENT, RECORDED, TENSORISH, DatadepPolicy  # noqa: F401 (RECORDED: shared)
 from jitlint.facts.datadep_tables import OPTIONAL, SEQUENCE_ANNOTATIONS, TENSOR_ANNOTATIONS, without_none
 from jitlint.facts.datadep_tuples import (
@@ -125,7 +125,7 @@ class DatadepDomain(CallKinds, FlowDomain):
         if isinstance(node, cst.Call):
             return self._call(node, frame)
         if isinstance(node, (cst.ListComp, cst.GeneratorExp)) and self.policy.comprehension_kinds:
-            return {"size": "sizes", "tensor": "tensors", "ddtensor": "ddtensors"}.get(self._element_kind(node, frame) or "")
+            return {"size": "sizes", "tensor": "tensors", "ddtensor": "ddtensors"}.get(self.element_kind(node, frame) or "")
         if isinstance(node, (cst.Tuple, cst.List)) and self.policy.tuple_kinds:
             if not any(isinstance(element, cst.StarredElement) for element in node.elements):
                 return display([self.kind(element.value, frame) for element in node.elements])
@@ -188,7 +188,7 @@ class DatadepDomain(CallKinds, FlowDomain):
             return self.kind(node.value, frame)
         return None
 
-    def _element_kind(self, node: cst.ListComp | cst.GeneratorExp, frame: Frame) -> str | None:
+    def element_kind(self, node: cst.ListComp | cst.GeneratorExp, frame: Frame) -> str | None:
         """The kind of a comprehension's element, its `for` targets bound to the items of what they iterate (in a
         scope of their own: the function's names are not rebound)."""
         inner = Frame(frame.walker, dict(frame.values), dict(frame.depth), frame.level)
@@ -246,9 +246,9 @@ class DatadepDomain(CallKinds, FlowDomain):
         infos = [info for owner in owners if (info := self.ctx.project.attributes(owner).get(name)) is not None]
         if not infos:
             return None
-        if any(info.constructors & PARAMETER_CLASSES for info in infos):
-            return "tensor"
-        if any(getattr(kind, "qualified", None) in PARAMETER_CLASSES for info in infos for kind in info.kinds):
+        if any(info.constructors & PARAMETER_CLASSES for info in infos) or any(
+                getattr(kind, "qualified", None) in PARAMETER_CLASSES for info in infos for kind in info.kinds) or (
+                self.policy.plain_tensor_attributes and made_by_torch(infos)):
             return "tensor"
         if self.policy.follow_returns:  # what a method of the class built it from returns
             built = {self._built_by_method(owner, info) for owner in owners

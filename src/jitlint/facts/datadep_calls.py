@@ -24,6 +24,26 @@ if TYPE_CHECKING:
     from jitlint.rules.base import RuleContext
 
 
+def torch_tensor_call(qualified: str | None) -> bool:
+    """A torch function (by qualified name) that returns one tensor: `torch.ones`, `torch.nn.functional.relu`."""
+    if not qualified:
+        return False
+    if qualified.startswith(TENSOR_NAMESPACES):
+        return True
+    if not qualified.startswith("torch.") or qualified.count(".") != 1:
+        return False
+    name = qualified[len("torch."):]
+    return not (name in TORCH_NOT_TENSOR or name.startswith(("is_", "get_", "set_", "are_", "use_", "_"))
+                or qualified in TORCH_SEQUENCE or qualified in TORCH_DATA)
+
+
+def made_by_torch(infos) -> bool:
+    """Every assignment of a module attribute (its `AttributeInfo`s) makes it with a torch function returning a
+    tensor (`self.flags = torch.ones(n, dtype=torch.bool)`)."""
+    return all(info.kinds and all(torch_tensor_call(getattr(kind, "qualified", None)) for kind in info.kinds)
+               for info in infos)
+
+
 class MethodNames(RunFact):
     """The method names of every class of the project (a value whose method is one of them may be such an object)."""
 

@@ -42,6 +42,10 @@ class DatadepPolicy:
     # A tensor of one Python number (`torch.tensor(2.0)`) and torch ops on it are "const": the capture knows their
     # values (fake tensors propagate them). False: they are tensors like any other.
     constant_tensors: ClassVar[bool] = True
+    # A module attribute that every assignment makes with a torch function returning a tensor (`self.flags =
+    # torch.ones(n, dtype=torch.bool)`, not registered as a buffer) is a tensor of the capture's input: Dynamo lifts
+    # such an attribute into the graph as a tensor whose values it does not know. False: such an attribute is unknown.
+    plain_tensor_attributes: ClassVar[bool] = False
     # A tuple display has the kinds of its elements (`jitlint.facts.datadep_tuples`): sizes carried, passed,
     # returned and unpacked in tuples keep what they are. False: a tuple display is unknown.
     tuple_kinds: ClassVar[bool] = False

@@ -57,6 +57,13 @@ _CREATION = frozenset(f"torch.{name}" for name in (
     "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "arange", "linspace", "logspace", "eye",
     "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "randperm",
 ))
+# NumPy's global random draws, by the position of their `size` argument (None: `rand(d0, d1, ...)`, sized by any
+# positional argument): Dynamo traces them as torch ops, and one drawn without a size is a Python number read from
+# that tensor ("Data dependent operator", gb0033; under fullgraph a guard on it fails). Verified on torch 2.13 with
+# NumPy 2.4: each breaks without a size and is traced with one.
+_NUMPY_DRAWS = {"numpy.random.randint": 2, "numpy.random.rand": None, "numpy.random.randn": None,
+                "numpy.random.normal": 2, "numpy.random.uniform": 2, "numpy.random.random": 0,
+                "numpy.random.choice": 1}
 _CONVERSIONS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool", "builtins.complex": "complex"}
 
 
@@ -84,6 +91,7 @@ class CompileDatadep(DatadepPolicy):
     comprehension_kinds = True  # `[torch.unique(t) for t in ...]` is a list of tensors of data-dependent sizes
     carries_round_loops = True  # Dynamo unrolls loops: the second iteration sees what the first left
     constant_tensors = False
+    plain_tensor_attributes = True  # `self.flags = torch.ones(n, dtype=torch.bool)`: lifted into the graph as a tensor
     type_comments = True  # a `# type: (Tensor, ...)` signature says which parameters are tensors
     settings: ClassVar = None  # the run's CompileSettings (`for_settings`)
 
@@ -327,12 +335,20 @@ class CompileDatadep(DatadepPolicy):
         elif method == "tolist" and not call.args:
             if not self.scalars and receiver in TENSORISH | {None}:
                 self._record(Break("scalar", call, "`.tolist()`"))
+        elif qualified in _NUMPY_DRAWS and _unsized(call, _NUMPY_DRAWS[qualified]):
+            self._record(Break("scalar", call, f"`{qualified}(...)` without a size", "random", always=True))
         elif qualified in DATA_FUNCTIONS or (method in DATA_METHODS and receiver in TENSORISH):
             self._record(Break("scalar", call, f"`{qualified or '.' + method + '()'}`", always=True))
         elif qualified in _ITERATING_TESTS and len(args) == 1:
-            if domain.kind(args[0].value, frame) in TENSORISH:
+            iterated = args[0].value
+            if domain.kind(iterated, frame) in TENSORISH:
                 self._record(Break("branch", call, f"`{qualified[9:]}()` over a tensor (the truth value of each "
                                    "element)", "tensor"))
+            elif isinstance(iterated, (cst.GeneratorExp, cst.ListComp)) and \
+                    domain.element_kind(iterated, frame) in TENSORISH:
+                # Dynamo's polyfill (torch/_dynamo/polyfills/builtins.py) takes `if not item` of each item.
+                self._record(Break("branch", call, f"`{qualified[9:]}()` over tensors (the truth value of each "
+                                   "one)", "tensor"))
         elif qualified == "torch.nn.functional.one_hot" and _classes_from_data(call):
             self._record(Break("shape", call, "`torch.nn.functional.one_hot` without `num_classes`", always=True))
         elif qualified == "torch._assert" and args:
@@ -537,3 +553,11 @@ def _tests_element(test: cst.BaseExpression, elements: set[str]) -> bool:
 
 def _operator(node: cst.BooleanOperation) -> str:
     return "and" if isinstance(node.operator, cst.And) else "or"
+
+
+def _unsized(call: cst.Call, position: int | None) -> bool:
+    """A NumPy random draw given no `size` (by keyword, or at its position; any positional argument sizes `rand`)."""
+    if any(arg.star or (arg.keyword is not None and arg.keyword.value == "size") for arg in call.args):
+        return False
+    positional = [arg for arg in call.args if arg.keyword is None]
+    return not positional if position is None else len(positional) <= position

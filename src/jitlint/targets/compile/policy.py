@@ -27,10 +27,10 @@ from typing import Iterator
 import libcst as cst
 
 from jitlint.capture import Capture, CapturePolicy
-from jitlint.pruning import CheckScanner, fold_checks
 from jitlint.facts.dispatch import instance_methods, possible_callees, submodule_methods
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo
+from jitlint.pruning import CheckScanner, fold_checks
 from jitlint.targets.compile.datadep import CompileDatadep
 from jitlint.walk import walk
 
@@ -95,7 +95,72 @@ def not_traced(function: FunctionInfo) -> bool:
     return bool(function.decorators & NOT_TRACED)
 
 
+class CompileScanner(CheckScanner):
+    """The compile capture's tests folded (`compile_value`), and the code after an RNN submodule's call left out."""
 
+    def __init__(self, root: cst.FunctionDef, imports: ImportTable, project=None, cls: ClassInfo | None = None) -> None:
+        call = None
+        if project is not None:
+            def call(qualified: str) -> bool | None:
+                return _wrapper_value(project.resolve(qualified), project, 0)
+        super().__init__(root, imports, COMPILE_CHECKS, call=call)
+        self.project = project
+        self.cls = cls
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        super().visit_IndentedBlock(node)
+        if node is self.root.body:
+            self._prune_after_unresumable(node.body)
+
+    def _prune_after_unresumable(self, statements) -> None:
+        """Loading an `nn.LSTM`/`nn.GRU`/`nn.RNN` submodule (`self.rnn`) raises Dynamo's "Attempted to wrap RNN, GRU,
+        or LSTM" outside a call handler: torch 2.13 compiles up to the previous resumable state and runs the rest of
+        the function in Python (`InstructionTranslatorBase.step`, "Encountered graph break that we cannot resume
+        from"). The statements after the first such one in the function's own body are not traced; what they call
+        is still compiled, each function as its own frame, so their calls stay explored."""
+        if self.cls is None or self.project is None:
+            return
+        self_name = first_param_name(self.root)
+        if self_name is None:
+            return
+        attributes = self.project.attributes(self.cls)
+        for index, statement in enumerate(statements):
+            if id(statement) in self.scan.pruned:
+                continue
+            calls = _calls_in(statement)
+            if any(_recurrent_attribute(call, self_name, attributes) for call in calls):
+                for rest in statements[index + 1:]:
+                    if id(rest) not in self.scan.pruned:
+                        self.scan.pruned.add(id(rest))
+                        self.scan.calls.extend(_calls_in(rest))
+                return
+
+
+RECURRENT = frozenset({"torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNNBase"})
+
+
+def _recurrent_attribute(call: cst.Call, self_name: str, attributes) -> bool:
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self_name):
+        return False
+    info = attributes.get(func.attr.value)
+    return info is not None and bool(info.constructors & RECURRENT)
+
+
+def _calls_in(statement: cst.CSTNode) -> list[cst.Call]:
+    """The calls of a statement, not those of a function, class or lambda defined in it."""
+    found: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                return False
+            if isinstance(node, cst.Call):
+                found.append(node)
+            return True
+
+    statement.visit(Calls())
+    return found
 
 
 class _Registrations(cst.CSTVisitor):
@@ -174,6 +239,20 @@ class CompilePolicy(CapturePolicy):
                 return cls if self.project.is_module_class(cls) else None
         return None
 
+    def constructor(self, cls: ClassInfo) -> FunctionInfo | None:
+        # Dynamo builds an object of a user-defined class in the graph's frame and inlines its `__init__` with the
+        # arguments the call gives (`UserDefinedClassVariable.call_function`, the polyfill
+        # `instantiate_user_defined_class_object`): a break inside it is at its line. Not an exception's: raising
+        # one ends the trace there.
+        init = self.project.find_method(cls, "__init__")
+        if init is None or not_traced(init) or self._is_exception(cls):
+            return None
+        return init
+
+    def _is_exception(self, cls: ClassInfo) -> bool:
+        return any(base and base.startswith("builtins.") and base.endswith(("Error", "Exception", "Warning"))
+                   for klass in self.project.mro(cls) for base in klass.base_names)
+
     def body_captured(self, function: FunctionInfo) -> bool:
         return not not_traced(function)
 
@@ -186,6 +265,5 @@ class CompilePolicy(CapturePolicy):
         found = possible_callees(self.project, caller, func) or submodule_methods(self.project, caller, func)
         return [(function, function.cls) for function in found] or instance_methods(self.project, caller, func)
 
-    def scanner(self, function: FunctionInfo) -> CheckScanner:
-        return CheckScanner(function.node, function.module.imports, COMPILE_CHECKS,
-                            call=lambda qualified: _wrapper_value(self.project.resolve(qualified), self.project, 0))
+    def scanner(self, function: FunctionInfo) -> CompileScanner:
+        return CompileScanner(function.node, function.module.imports, self.project, function.cls)

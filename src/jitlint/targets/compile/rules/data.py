@@ -57,12 +57,16 @@ class TensorToPythonScalar(_DataRule):
     name = "scalar-from-tensor"
     severity = "warning"
     summary = ("`.item()`, `int(t)`, `float(t)`, `bool(t)`, `.tolist()` (unless Dynamo captures scalars), "
-               "`torch.equal`/`allclose` (always)")
+               "`torch.equal`/`allclose` and NumPy random draws without a size (always)")
     message = "a tensor's value read into Python: torch.compile breaks the graph here"
     kind = "scalar"
 
     def describe(self, event, ctx: RuleContext, function: cst.FunctionDef) -> str:
         cost = break_cost(ctx, event.node, function)
+        if event.value == "random":
+            return (f"{event.what} is a Python number: Dynamo draws it with torch ops and reads the one-element result "
+                    f"into Python (\"Data dependent operator\"): {cost}, whatever the config; draw with torch "
+                    "(`torch.randint(0, n, ()).item()` outside the model, or keep it a tensor), or give a `size`")
         if event.always:
             return (f"{event.what} returns a Python bool computed from the data (\"Data dependent operator\"): "
                     f"{cost}, whatever the config; compare with tensor ops (`(a == b).all()`) and keep the result a "

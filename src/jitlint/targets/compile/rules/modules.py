@@ -7,9 +7,10 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.rules.base import RuleContext
+from jitlint.targets.compile.policy import RECURRENT
 from jitlint.targets.compile.rules import CompileRule, break_cost, eager_cost
 
-_RECURRENT = frozenset({"torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNNBase"})
+_RECURRENT = RECURRENT
 _SCRIPTED = frozenset({"torch.jit.script", "torch.jit.freeze"})
 _TRACED = frozenset({"torch.jit.trace", "torch.jit.trace_module"})
 

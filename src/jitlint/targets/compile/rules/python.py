@@ -99,8 +99,8 @@ class UntraceableCall(PythonCallRule):
     name = "untraceable-call"
     severity = "warning"
     summary = ("a standard-library call Dynamo cannot trace: `time.*`, most of `random`, `inspect.stack`, "
-               "`sys._getframe`, `copy.copy`, C extensions (`zlib`, `hashlib`), ...; the torch functions it skips "
-               "(`pack_padded_sequence`, RNG state)")
+               "`sys._getframe`, `copy.copy`, C extensions (`zlib`, `hashlib`), `numpy.random.SeedSequence`, ...; "
+               "the torch functions it skips (`pack_padded_sequence`, RNG state) and `torch.Generator`")
     message = "a call Dynamo cannot trace: torch.compile breaks the graph here"
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
@@ -113,7 +113,12 @@ class UntraceableCall(PythonCallRule):
                   else "it does what Dynamo cannot trace")
         fix = "call it outside the compiled model and pass the result in (a tensor), or use the torch equivalent " \
               "(`torch.rand`, ...)"
-        if qualified.startswith("torch."):
+        if qualified == "torch.Generator":
+            reason = ("a generator is an opaque object Dynamo cannot make in the middle of the graph (\"An opaque "
+                      "object was created in the middle of the program\"), and an op given one breaks again")
+            fix = ("draw with the global generator (seed it with `torch.manual_seed` outside the model), or draw the "
+                   "noise outside the compiled model and pass it in")
+        elif qualified.startswith("torch."):
             reason = "Dynamo's trace rules mark this torch function as skipped"
             fix = ("call it outside the compiled model, or do without it in forward (a padding mask instead of a "
                    "packed sequence)")

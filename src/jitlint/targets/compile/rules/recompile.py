@@ -311,6 +311,11 @@ class _ModeReads(OneScope):
         node.value.visit(self)
         return False  # a keyword's name is not a read
 
+    def visit_Raise(self, node: cst.Raise) -> bool:
+        # The error a value outside the modes raises (`raise ValueError(f"invalid reduction: {reduction}")`): no
+        # graph is kept for such a value, so it does not add to the compiles.
+        return False
+
     def visit_Call(self, node: cst.Call) -> bool:
         node.func.visit(self)
         callee = self.ctx.captured.callee_of(node)
