@@ -189,6 +189,11 @@ class CapturePolicy:
         """What calling a project class that is not a module in captured code captures."""
         return ()
 
+    def class_named(self, cls: ClassInfo, caller: FunctionInfo) -> Iterable[Capture]:
+        """What naming a project class that is not a module as a type in captured code (`isinstance(x, Cls)`)
+        captures."""
+        return ()
+
     def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> Iterable[tuple[FunctionInfo, ClassInfo]]:
         """What a call of a value (`REGISTRY[key](x)`, `obj.method(x)`) may reach: (function, class it runs for)."""
         return ()
@@ -756,6 +761,16 @@ class CaptureMap:
                 self._enqueue(target, cls, reason)
             if len(callees) > 1:  # no one callee stands for the call
                 self._callee_candidates.pop(id(call), None)
+            return
+        if qualified == "builtins.isinstance" and len(call.args) == 2:
+            # the classes it tests against are types the frontend parses, as it parses an annotation
+            tested = call.args[1].value
+            for element in tested.elements if isinstance(tested, cst.Tuple) else (tested,):
+                named = imports.qualify(element.value if isinstance(element, cst.Element) else element)
+                cls = project.resolve_class(named) if named is not None else None
+                if cls is not None and not project.is_module_class(cls):
+                    for function, owner_class, why in self.policy.class_named(cls, caller):
+                        self._enqueue(function, owner_class, why)
             return
         target = project.resolve(qualified)
         if isinstance(target, FunctionInfo):
