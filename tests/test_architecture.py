@@ -50,7 +50,7 @@ LARGEST_MODULES = {
     "project.py": 938,  # +1: FunctionInfo.shadows (a property's accessors; indexing them and the addresses went to methods.py) (attribute kinds, AttributeInfo and AttributeRecorder went to attributes.py; reaching_value to facts/syntax.py) the index built from `ast` summaries (summary.py) as well: engine.py (1471) went to 261
     "summary.py": 920,  # +48: the classes and functions of module-level `try` bodies, indexed as ModuleInfo does; +35: star imports, their positions and `__all__` as ImportTable reads them
     "targets/script/rules/calls.py": 939,
-    "capture.py": 777,  # (the addresses went to methods.py) the capture explored across workers in rounds (pipeline.py); chains in capture_chains.py; +10: main's folded asserts and bound dispatched methods; +4: fold_expression (a conditional expression folds fewer tests than an `if`); +3: the policy hook `runs_instead` (`Function.apply` runs `forward`)
+    "capture.py": 785,  # (the addresses went to methods.py) the capture explored across workers in rounds (pipeline.py); chains in capture_chains.py; +10: main's folded asserts and bound dispatched methods; +4: fold_expression (a conditional expression folds fewer tests than an `if`); +3: the policy hook `runs_instead` (`Function.apply` runs `forward`); +8: the policy hook `types_tested` (`isinstance(x, Cls)` compiles a plain class)
     "targets/script/rules/flow.py": 816,
     "cli.py": 761,
     "targets/fx/rules/edits.py": 729,

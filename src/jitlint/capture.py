@@ -189,9 +189,8 @@ class CapturePolicy:
         """What calling a project class that is not a module in captured code captures."""
         return ()
 
-    def class_named(self, cls: ClassInfo, caller: FunctionInfo) -> Iterable[Capture]:
-        """What naming a project class that is not a module as a type in captured code (`isinstance(x, Cls)`)
-        captures."""
+    def types_tested(self, call: cst.Call, caller: FunctionInfo) -> Iterable[Capture]:
+        """What the classes an `isinstance(x, T)` call in captured code tests against capture."""
         return ()
 
     def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> Iterable[tuple[FunctionInfo, ClassInfo]]:
@@ -762,15 +761,9 @@ class CaptureMap:
             if len(callees) > 1:  # no one callee stands for the call
                 self._callee_candidates.pop(id(call), None)
             return
-        if qualified == "builtins.isinstance" and len(call.args) == 2:
-            # the classes it tests against are types the frontend parses, as it parses an annotation
-            tested = call.args[1].value
-            for element in tested.elements if isinstance(tested, cst.Tuple) else (tested,):
-                named = imports.qualify(element.value if isinstance(element, cst.Element) else element)
-                cls = project.resolve_class(named) if named is not None else None
-                if cls is not None and not project.is_module_class(cls):
-                    for function, owner_class, why in self.policy.class_named(cls, caller):
-                        self._enqueue(function, owner_class, why)
+        if qualified == "builtins.isinstance":
+            for function, cls, why in self.policy.types_tested(call, caller):
+                self._enqueue(function, cls, why)
             return
         target = project.resolve(qualified)
         if isinstance(target, FunctionInfo):

@@ -14,9 +14,9 @@ from jitlint.targets.script.rewrite import annotate_param
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.scopes import called_params
 from jitlint.targets.script.typing import results as R
-from jitlint.facts.torch_api import is_torch_module_base
+from jitlint.targets.script.default_objects import object_default
 from jitlint.targets.script.typing.annotations import (
-    class_type, default_fits, default_value, is_type_variable, mutable_default, signature, signature_comment,
+    default_fits, default_value, is_type_variable, mutable_default, signature, signature_comment,
 )
 from jitlint.targets.script.typing.class_names import compiled_as_class, resolver_texts, unresolved_in_class
 from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
@@ -78,20 +78,20 @@ class UnannotatedNonTensorDefault(ScriptRule):
         if node.annotation is not None or node.default is None or _typed_by_comment(ctx):
             return
         kind = literal_type(node.default) or self._constant_type(node.default, ctx)
-        if kind is None:
-            self._object_default(node, ctx)
+        # PEP 585: no typing import needed; a dtype or device default is annotated `torch.dtype`/`torch.device`
+        found = (f"a {kind.split('[')[0]}", kind.replace("Tuple[", "tuple[")) if kind is not None else (
+            object_default(node.default, ctx.module.imports, ctx.project, ctx.torch_name or "torch"))
+        if found is None:
             return
-        name = node.name.value
-        annotation = kind.replace("Tuple[", "tuple[")  # PEP 585: no typing import needed
+        (described, annotation), name = found, node.name.value
         fix = None
-        if kind not in ("List", "Dict", "Tuple"):  # mutable defaults stay an error whatever the annotation
+        if annotation is not None and kind not in ("List", "Dict", "Tuple") and (kind or ctx.torch_name):
+            # mutable defaults stay an error whatever the annotation
             fix = PendingFix(f"annotate `{name}: {annotation}`", annotate_param(node, annotation, ctx))
-        ctx.report(
-            node.name,
-            f"parameter `{name}` has a {kind.split('[')[0]} default but no annotation; TorchScript assumes "
-            f"an unannotated parameter is a Tensor. Annotate it: `{name}: {annotation} = ...`",
-            fix=fix,
-        )
+        advice = f"Annotate it: `{name}: {annotation} = ...`" if annotation is not None else (
+            "Annotate it with a type TorchScript compiles, or build the value in the body (default to None)")
+        ctx.report(node.name, f"parameter `{name}` has {described} default but no annotation; TorchScript assumes "
+                              f"an unannotated parameter is a Tensor. {advice}", fix=fix)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # The defaults of a compiled function's annotated parameters: torch converts each to its parameter's type
@@ -120,39 +120,6 @@ class UnannotatedNonTensorDefault(ScriptRule):
                                             f"(torch: 'Expected a default value of type {param.type} on parameter "
                                             f"\"{name}\"'); make the default fit the annotation, or widen the "
                                             f"annotation (`Optional[...]` for a None default)")
-
-    @staticmethod
-    def _object_default(node: cst.Param, ctx: RuleContext) -> None:
-        """A default that is a Python object and no Tensor: a dtype (`torch.bool`), a device (`torch.device("cpu")`),
-        a module or an instance of a project class. torch converts the default to the inferred Tensor type
-        (`toIValue`) and fails the same way ("Expected a default value of type Tensor (inferred)")."""
-        default, name = node.default, node.name.value
-        described, annotation = None, None
-        if default_value(default, ctx.module.imports, ctx.project) == "dtype":
-            described, annotation = "a dtype", "dtype"
-        elif isinstance(default, cst.Call):
-            qualified = ctx.qualify(default.func)
-            if qualified == "torch.device":
-                described, annotation = "a device", "device"
-            elif qualified is not None and is_torch_module_base(qualified):
-                described = f"a `{qualified.rpartition('.')[2]}` module"
-            elif qualified is not None:
-                cls = ctx.project.resolve_class(qualified)
-                # a project class: a module, or a class of its own (one derived from a library class, a Tensor
-                # subclass among them, is left alone)
-                if cls is not None and (ctx.project.is_module_class(cls) or class_type(cls, ctx.project) is not None):
-                    described = f"an instance of `{cls.name}`"
-        if described is None:
-            return
-        torch = ctx.torch_name
-        fix = None
-        if annotation is not None and torch:
-            written = f"{torch}.{annotation}"
-            fix = PendingFix(f"annotate `{name}: {written}`", annotate_param(node, written, ctx))
-        advice = f"Annotate it: `{name}: {torch or 'torch'}.{annotation} = ...`" if annotation is not None else (
-            "Annotate it with a type TorchScript compiles, or build the value in the body (default to None)")
-        ctx.report(node.name, f"parameter `{name}` defaults to {described} but has no annotation; TorchScript assumes "
-                              f"an unannotated parameter is a Tensor. {advice}", fix=fix)
 
     @staticmethod
     def _constant_type(default: cst.BaseExpression, ctx: RuleContext) -> str | None:

@@ -656,9 +656,7 @@ class ExpressionChecker:
             return NONE
         if operator is None:
             # what torch makes of the arguments of a callable it does not compile as an operator is not modelled,
-            # but for a callable of `collections`, which is no special form: `emitApplyExpr` emits each argument
-            # as a first-class value before it calls the callee (`getNamedValues`), so `defaultdict(list)` fails at
-            # `list` ("list cannot be used as a value")
+            # but `collections`' are no special forms: each argument is a value (`getNamedValues`: `defaultdict(list)`)
             self._arguments(node, env, sugared=0 if qualified.startswith("collections.") else len(node.args))
             return self._unknown(node, "python-callable")
         args = self._arguments(node, env)
