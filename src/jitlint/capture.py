@@ -92,6 +92,10 @@ class CapturePolicy:
         parameters take what the call passes (bound to the new object), and the capture explores it."""
         return None
 
+    def types_tested(self, call: cst.Call, caller: FunctionInfo) -> Iterable[Capture]:
+        """What the classes an `isinstance(x, T)` call in captured code tests against capture."""
+        return ()
+
     def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> Iterable[tuple[FunctionInfo, ClassInfo]]:
         """What a call of a value (`REGISTRY[key](x)`, `obj.method(x)`) may reach: (function, class it runs for)."""
         return ()
@@ -659,6 +663,10 @@ class CaptureMap:
                 self._enqueue(target, cls, reason)
             if len(callees) > 1:  # no one callee stands for the call
                 self._callee_candidates.pop(id(call), None)
+            return
+        if qualified == "builtins.isinstance":
+            for function, cls, why in self.policy.types_tested(call, caller):
+                self._enqueue(function, cls, why)
             return
         target = project.resolve(qualified)
         if isinstance(target, FunctionInfo):

@@ -420,3 +420,39 @@ def test_a_call_refused_only_by_the_stub_of_a_refused_default_is_no_error(tmp_pa
     confirmed = {f["location"]["row"] for f in findings if (f.get("confirmation") or {}).get("status") == "confirmed"}
     assert lines.index("        return -dot(a, b, normalize=True)") + 1 not in confirmed
     assert lines.index("        return scaled(a, 2)") + 1 in confirmed
+
+
+# A TorchScript class whose `__init__` torch refuses (a default that is no Tensor on a parameter with no
+# annotation): set aside, the method is compiled as `@torch.jit.unused`, its signature only, so the class type has
+# none of the attributes `__init__` defines, and a method reading one fails ("object has no attribute or method").
+# That read is the setting aside's doing, not the user's error: the user's class, its `__init__` fixed, has them.
+UNUSED_INIT = '''
+from typing import List
+
+import torch
+import torch.nn as nn
+
+
+class Feature(object):
+    def __init__(self, name: str, size=4):
+        self.name = name
+
+    def label(self) -> str:
+        return self.name
+
+
+class Embed(nn.Module):
+    def forward(self, x, features: List[int]):
+        if isinstance(x, Feature):
+            return x
+        return x
+'''
+
+
+def test_an_attribute_of_a_class_whose_init_is_set_aside_is_no_error(tmp_path):
+    write_project(tmp_path, {"upkg/__init__.py": "", "upkg/net.py": UNUSED_INIT, "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "upkg")
+    lines = UNUSED_INIT.splitlines()
+    assert _statuses(findings, "JIT201")[lines.index("    def __init__(self, name: str, size=4):") + 1][
+        "status"] == "confirmed"
+    assert not [f for f in findings if f["code"] == "JIT000"], findings

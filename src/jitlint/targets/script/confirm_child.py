@@ -230,7 +230,8 @@ class Checker:
         """An error caused by jitlint's own ignoring: a stub's (see `_stub_artifact`), or a use of an attribute or
         property it left out of the type."""
         if (_leave_out.stub_artifact(parsed, ignored) or _leave_out.bound_where_undefined(parsed)
-                or _leave_out.refused_default(parsed, ignored, self.patches, self.torch)):
+                or _leave_out.refused_default(parsed, ignored, self.patches, self.torch)
+                or _leave_out.attribute_of_unused_init(parsed, ignored)):
             return True
         return any(f"has no attribute '{name}'" in parsed["message"] for name in self.opaque_attributes)
 

@@ -467,6 +467,18 @@ def bound_where_undefined(parsed: dict) -> bool:
                for module in list(sys.modules.values()))
 
 
+_NO_CLASS_ATTRIBUTE = re.compile(r"^'__torch__\.(?:[\w.]+\.)?(\w+) \(of Python compilation unit at: [^)]*\)' object has "
+                                 r"no attribute or method '\w+'")
+
+
+def attribute_of_unused_init(parsed: dict, ignored) -> bool:
+    """A read of an attribute of a TorchScript class whose `__init__` jitlint set aside: a class's ignored method is
+    compiled as `@torch.jit.unused`, its signature only, so the attributes its `__init__` defines are gone from the
+    class type ("object has no attribute or method 'x'"); the user's class, once its `__init__` compiles, has them."""
+    found = _NO_CLASS_ATTRIBUTE.match(parsed["message"])
+    return found is not None and f"{found.group(1)}.__init__" in ignored
+
+
 def refused_default(parsed: dict, ignored, patches, torch) -> bool:
     """A call of a function jitlint ignored that gives a parameter with no annotation and a default that is no
     Tensor (`normalize=False`) something else than a Tensor: the stub, typed from the Python signature without its

@@ -25,7 +25,7 @@ from jitlint.facts import RunFact, run_fact
 from jitlint.facts.syntax import target_names
 from jitlint.names import ImportTable, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, decorator_names
-from jitlint.targets.script.typing.annotations import is_none, named_params, signature_comment
+from jitlint.targets.script.typing.annotations import class_type, is_none, named_params, signature_comment
 from jitlint.targets.script.typing.frontend_names import EXCEPTIONS
 from jitlint.targets.script.typing.types import ANY_LIST, ANY_TUPLE, BOOL, FLOAT, INT, STR, TENSOR, Type
 from jitlint.walk import walk
@@ -452,6 +452,21 @@ class ScriptPolicy(CapturePolicy):
         if self._is_exception(cls):
             return iter(())  # a Python exception class: torch raises it by name, never compiles it
         return self._script_class(cls, f"used in {caller.display_name}")
+
+    def types_tested(self, call: cst.Call, caller: FunctionInfo) -> Iterator[Capture]:
+        # `isinstance(x, Cls)`: the frontend parses `Cls` as a type (`try_ann_to_type`, torch/jit/annotations.py),
+        # which compiles a plain class as a TorchScript class (`_recursive_compile_class`), every method of it;
+        # a NamedTuple, an Enum or an interface is a type of its own, and an exception class is never compiled
+        # (`can_compile_class`, torch/_jit_internal.py)
+        if len(call.args) != 2:
+            return
+        tested = call.args[1].value
+        for element in tested.elements if isinstance(tested, cst.Tuple) else (tested,):
+            named = caller.module.imports.qualify(element.value if isinstance(element, cst.Element) else element)
+            cls = self.project.resolve_class(named) if named is not None else None
+            kind = class_type(cls, self.project) if cls is not None else None
+            if kind is not None and kind.name == "Class" and not self._is_exception(cls):
+                yield from self._script_class(cls, f"named as a type in {caller.display_name}")
 
     def _is_exception(self, cls: ClassInfo) -> bool:
         """Whether a project class derives from a builtin exception: torch's frontend gives such a class (any

@@ -14,6 +14,7 @@ from jitlint.targets.script.rewrite import annotate_param
 from jitlint.targets.script.rules import ScriptRule
 from jitlint.targets.script.scopes import called_params
 from jitlint.targets.script.typing import results as R
+from jitlint.targets.script.default_objects import object_default
 from jitlint.targets.script.typing.annotations import (
     default_fits, default_value, is_type_variable, mutable_default, signature, signature_comment,
 )
@@ -77,19 +78,20 @@ class UnannotatedNonTensorDefault(ScriptRule):
         if node.annotation is not None or node.default is None or _typed_by_comment(ctx):
             return
         kind = literal_type(node.default) or self._constant_type(node.default, ctx)
-        if kind is None:
+        # PEP 585: no typing import needed; a dtype or device default is annotated `torch.dtype`/`torch.device`
+        found = (f"a {kind.split('[')[0]}", kind.replace("Tuple[", "tuple[")) if kind is not None else (
+            object_default(node.default, ctx.module.imports, ctx.project, ctx.torch_name or "torch"))
+        if found is None:
             return
-        name = node.name.value
-        annotation = kind.replace("Tuple[", "tuple[")  # PEP 585: no typing import needed
+        (described, annotation), name = found, node.name.value
         fix = None
-        if kind not in ("List", "Dict", "Tuple"):  # mutable defaults stay an error whatever the annotation
+        if annotation is not None and kind not in ("List", "Dict", "Tuple") and (kind or ctx.torch_name):
+            # mutable defaults stay an error whatever the annotation
             fix = PendingFix(f"annotate `{name}: {annotation}`", annotate_param(node, annotation, ctx))
-        ctx.report(
-            node.name,
-            f"parameter `{name}` has a {kind.split('[')[0]} default but no annotation; TorchScript assumes "
-            f"an unannotated parameter is a Tensor. Annotate it: `{name}: {annotation} = ...`",
-            fix=fix,
-        )
+        advice = f"Annotate it: `{name}: {annotation} = ...`" if annotation is not None else (
+            "Annotate it with a type TorchScript compiles, or build the value in the body (default to None)")
+        ctx.report(node.name, f"parameter `{name}` has {described} default but no annotation; TorchScript assumes "
+                              f"an unannotated parameter is a Tensor. {advice}", fix=fix)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: RuleContext) -> None:
         # The defaults of a compiled function's annotated parameters: torch converts each to its parameter's type

@@ -655,8 +655,9 @@ class ExpressionChecker:
             self._arguments(node, env)
             return NONE
         if operator is None:
-            # what torch makes of the arguments of a callable it does not compile as an operator is not modelled
-            self._arguments(node, env, sugared=len(node.args))
+            # what torch makes of the arguments of a callable it does not compile as an operator is not modelled,
+            # but `collections`' are no special forms: each argument is a value (`getNamedValues`: `defaultdict(list)`)
+            self._arguments(node, env, sugared=0 if qualified.startswith("collections.") else len(node.args))
             return self._unknown(node, "python-callable")
         args = self._arguments(node, env)
         candidates = schemas.overloads(operator)
