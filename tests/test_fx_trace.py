@@ -114,6 +114,10 @@ HELPER_FILT = """
 
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
+    # the same `map` whose lambda does only what a Proxy records, and one over plain numbers
+    "map-lambda-traces": model("q, k = map(lambda t: t.reshape(t.size(0), -1), (x, x + 1))\n"
+                               "a, b = map(lambda n: n * len(self.sizes), (1, 2))\nreturn q + k * a * b",
+                               init="self.sizes = [1, 2]"),
     # a read in a branch of a conditional expression on the module's own flag, which the project sets both ways
     "attribute-read-in-an-undecided-ternary": (H + "class SE(nn.Module):\n"
         "    def __init__(self, channels=4, use_conv=True):\n        super().__init__()\n"
@@ -217,6 +221,9 @@ TRACES = {
 
 # Patterns symbolic_trace rejects (the first marked line is where it stops) or silently mis-traces (warnings).
 FAILS = {
+    # `map` calls its function with each item: the lambda's `len` meets the Proxies the tuple holds
+    "map-lambda-on-proxies": model("q, k = map(lambda t: t.reshape(len(t), -1), (x, x + 1))  # error: FX202\n"
+                                   "return q + k"),
     "autograd-function-apply-branches": model("return Halve.apply(x, 2)", extra=AUTOGRAD.format(
         body="if x.shape[-1] > k:  # error: FX201\n            return x[..., :k]\n        return x")),
     # `__init__` sets it only for a non-default argument; `context is not None` is True on a placeholder

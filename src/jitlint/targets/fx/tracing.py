@@ -2230,6 +2230,10 @@ class FunctionTrace(FlowDomain[Value]):
                         if isinstance(value, Proxy):
                             self.report(ProxyIterated(node, name))
                             return OPAQUE
+                    if isinstance(first, (Closure, Module)) and not args.unknown and not args.keywords:
+                        # the function is called with an item of each iterable, as the caller's `for` would
+                        items = Arguments([self.element_of(value) for value in args.positional[1:]])
+                        return Seq("list", None, self.call_value(node, first, items))
                     return Seq("list", None, Unknown(args.may_hold_proxy()))
                 return Seq("list", None, self.element_of(first))
             return Concrete(name)
