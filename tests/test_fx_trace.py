@@ -221,6 +221,14 @@ TRACES = {
 
 # Patterns symbolic_trace rejects (the first marked line is where it stops) or silently mis-traces (warnings).
 FAILS = {
+    # CPython 3.11 iterates a comprehension's outermost iterable where it makes it: the line of its opening
+    # bracket (the statement's for `q, k = (`, the call's for `sum(`), not the iterable's
+    "generator-over-proxy-spanning-lines": model("qkv = x.chunk(2, dim=1)\nq, k = (  # error: FX203\n"
+                                                 "    t * 2 for t in qkv\n)\nreturn q + k"),
+    "list-comprehension-over-proxy-spanning-lines": model("qkv = x.chunk(2, dim=1)\nq, k = [  # error: FX203\n"
+                                                          "    t * 2\n    for t in qkv\n]\nreturn q + k"),
+    "call-generator-over-proxy-spanning-lines": model("qkv = x.chunk(2, dim=1)\ns = sum(  # error: FX203\n"
+                                                      "    t * 2 for t in qkv\n)\nreturn s"),
     # `map` calls its function with each item: the lambda's `len` meets the Proxies the tuple holds
     "map-lambda-on-proxies": model("q, k = map(lambda t: t.reshape(len(t), -1), (x, x + 1))  # error: FX202\n"
                                    "return q + k"),
