@@ -114,6 +114,11 @@ HELPER_FILT = """
 
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
+    # a Proxy keyword (`device=x.device`, `dtype=x.dtype`) dispatches `torch.tensor` to the Proxy before the list of
+    # sizes is read: recorded, no `len`
+    "tensor-of-list-with-size-device-of-input": model("h, w = x.shape[-2:]\n"
+                                                      "n = torch.tensor([w, h], dtype=x.dtype, device=x.device)\n"
+                                                      "return x * n.sum()"),
     # the same `map` whose lambda does only what a Proxy records, and one over plain numbers
     "map-lambda-traces": model("q, k = map(lambda t: t.reshape(t.size(0), -1), (x, x + 1))\n"
                                "a, b = map(lambda n: n * len(self.sizes), (1, 2))\nreturn q + k * a * b",

@@ -2092,6 +2092,11 @@ class FunctionTrace(FlowDomain[Value]):
                 return OPAQUE
             return Concrete("tensor")
         if qualified in ("torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.LongTensor", "torch.FloatTensor"):
+            if qualified in ("torch.tensor", "torch.as_tensor") and any(
+                    holds_proxy(value) for value in args.keywords.values()):
+                # `dtype=x.dtype`, `device=x.device`: the argument parser finds the Proxy and dispatches the call
+                # to it (`__torch_function__`) before the data is read, Proxies in it too
+                return self.recorded(node, args)
             if isinstance(first, Proxy):
                 self.report(BuiltinOnProxy(node, "torch.tensor"))
                 return OPAQUE
