@@ -114,6 +114,15 @@ HELPER_FILT = """
 
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
+    # a Proxy keyword (`device=x.device`, `dtype=x.dtype`) dispatches `torch.tensor` to the Proxy before the list of
+    # sizes is read: recorded, no `len`
+    "tensor-of-list-with-size-device-of-input": model("h, w = x.shape[-2:]\n"
+                                                      "n = torch.tensor([w, h], dtype=x.dtype, device=x.device)\n"
+                                                      "return x * n.sum()"),
+    # the same `map` whose lambda does only what a Proxy records, and one over plain numbers
+    "map-lambda-traces": model("q, k = map(lambda t: t.reshape(t.size(0), -1), (x, x + 1))\n"
+                               "a, b = map(lambda n: n * len(self.sizes), (1, 2))\nreturn q + k * a * b",
+                               init="self.sizes = [1, 2]"),
     # a read in a branch of a conditional expression on the module's own flag, which the project sets both ways
     "attribute-read-in-an-undecided-ternary": (H + "class SE(nn.Module):\n"
         "    def __init__(self, channels=4, use_conv=True):\n        super().__init__()\n"
@@ -224,6 +233,17 @@ TRACES = {
 
 # Patterns symbolic_trace rejects (the first marked line is where it stops) or silently mis-traces (warnings).
 FAILS = {
+    # CPython 3.11 iterates a comprehension's outermost iterable where it makes it: the line of its opening
+    # bracket (the statement's for `q, k = (`, the call's for `sum(`), not the iterable's
+    "generator-over-proxy-spanning-lines": model("qkv = x.chunk(2, dim=1)\nq, k = (  # error: FX203\n"
+                                                 "    t * 2 for t in qkv\n)\nreturn q + k"),
+    "list-comprehension-over-proxy-spanning-lines": model("qkv = x.chunk(2, dim=1)\nq, k = [  # error: FX203\n"
+                                                          "    t * 2\n    for t in qkv\n]\nreturn q + k"),
+    "call-generator-over-proxy-spanning-lines": model("qkv = x.chunk(2, dim=1)\ns = sum(  # error: FX203\n"
+                                                      "    t * 2 for t in qkv\n)\nreturn s"),
+    # `map` calls its function with each item: the lambda's `len` meets the Proxies the tuple holds
+    "map-lambda-on-proxies": model("q, k = map(lambda t: t.reshape(len(t), -1), (x, x + 1))  # error: FX202\n"
+                                   "return q + k"),
     "autograd-function-apply-branches": model("return Halve.apply(x, 2)", extra=AUTOGRAD.format(
         body="if x.shape[-1] > k:  # error: FX201\n            return x[..., :k]\n        return x")),
     # `__init__` sets it only for a non-default argument; `context is not None` is True on a placeholder

@@ -583,6 +583,8 @@ class FunctionTrace(FlowDomain[Value]):
         self.return_checked = False  # a Proxy's type decided something before a `return` (`return x is not None`)
         self.frame: Frame | None = None
         self.scopes: list[dict[str, Value]] = []  # comprehension variables, innermost last
+        # a generator expression -> the node on the line CPython makes it at (its opening parenthesis)
+        self.generators_made_at: dict[int, cst.CSTNode] = {}
         self.quiet = 0
         self.type_checks = 0  # decisions a Proxy's type made so far in this walk
         self.helper_checks = 0  # answers of called helpers a Proxy's type decided (for assertions and raises only)
@@ -685,6 +687,9 @@ class FunctionTrace(FlowDomain[Value]):
 
     def read(self, reads: Reads, statement: cst.CSTNode, frame: Frame) -> None:
         self.frame = frame
+        value = getattr(statement, "value", None)
+        if isinstance(value, cst.GeneratorExp) and value.lpar:  # `q, k = (` on this line, the generator below
+            self.generators_made_at[id(value)] = statement
         if isinstance(statement, cst.If):
             self._decisions[id(statement.test)] = self.truth(statement.test, "if", statement)
         elif isinstance(statement, cst.While):
@@ -1546,13 +1551,18 @@ class FunctionTrace(FlowDomain[Value]):
                     values.append(self.element_of(value))
         return Mapping(join_all(values), proxy_key)
 
-    def _comprehension(self, clause: cst.CompFor, anchor: cst.CSTNode | None = None) -> dict[str, Value]:
+    def _comprehension(self, clause: cst.CompFor, anchor: cst.CSTNode | None = None,
+                       made_at: cst.CSTNode | None = None) -> dict[str, Value]:
         """Binds the comprehension's variables in a new scope; `anchor`: the comprehension (the line its `if`
-        tests jump at, see `truth`)."""
+        tests jump at, see `truth`); `made_at`: where CPython 3.11 makes it, the line of its opening bracket: the
+        outermost iterable is iterated there, in the enclosing frame (the inner ones at their own lines)."""
         scope: dict[str, Value] = {}
         self.scopes.append(scope)
+        outermost = True
         while clause is not None:
-            element = self.iterate(self.ev(clause.iter), clause.iter, "comprehension")
+            at = made_at if outermost and made_at is not None else clause.iter
+            element = self.iterate(self.ev(clause.iter), at, "comprehension")
+            outermost = False
             for name, value in self.unpacked_names(clause.target, element):
                 scope[name] = value
             for condition in clause.ifs:
@@ -1573,7 +1583,13 @@ class FunctionTrace(FlowDomain[Value]):
         return []
 
     def _comprehension_value(self, node, kind: str) -> Value:
-        self._comprehension(node.for_in, node)
+        made_at = node  # a list, set or dict comprehension starts at its bracket
+        if isinstance(node, cst.GeneratorExp) and (not node.lpar or isinstance(node.lpar[0].whitespace_after,
+                                                                               cst.ParenthesizedWhitespace)):
+            # a call's parenthesis, or its own with the line ending after it: the node a line holds that starts
+            # there (the statement or the called name), if known
+            made_at = self.generators_made_at.get(id(node), node)
+        self._comprehension(node.for_in, node, made_at)
         try:
             if isinstance(node, cst.DictComp):
                 self.ev(node.key)
@@ -1607,6 +1623,10 @@ class FunctionTrace(FlowDomain[Value]):
     def arguments(self, node: cst.Call) -> Arguments:
         args = Arguments()
         for arg in node.args:
+            if isinstance(arg.value, cst.GeneratorExp) and not arg.value.lpar:
+                # `f(t for t in xs)`: CPython places the generator at the call's opening parenthesis
+                func = node.func
+                self.generators_made_at[id(arg.value)] = func.attr if isinstance(func, cst.Attribute) else func
             value = self.ev(arg.value)
             if arg.star == "*":
                 if isinstance(value, Proxy):
@@ -2063,6 +2083,11 @@ class FunctionTrace(FlowDomain[Value]):
                 return OPAQUE
             return Concrete("tensor")
         if qualified in ("torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.LongTensor", "torch.FloatTensor"):
+            if qualified in ("torch.tensor", "torch.as_tensor") and any(
+                    holds_proxy(value) for value in args.keywords.values()):
+                # `dtype=x.dtype`, `device=x.device`: the argument parser finds the Proxy and dispatches the call
+                # to it (`__torch_function__`) before the data is read, Proxies in it too
+                return self.recorded(node, args)
             if isinstance(first, Proxy):
                 self.report(BuiltinOnProxy(node, "torch.tensor"))
                 return OPAQUE
@@ -2221,6 +2246,10 @@ class FunctionTrace(FlowDomain[Value]):
                         if isinstance(value, Proxy):
                             self.report(ProxyIterated(node, name))
                             return OPAQUE
+                    if isinstance(first, (Closure, Module)) and not args.unknown and not args.keywords:
+                        # the function is called with an item of each iterable, as the caller's `for` would
+                        items = Arguments([self.element_of(value) for value in args.positional[1:]])
+                        return Seq("list", None, self.call_value(node, first, items))
                     return Seq("list", None, Unknown(args.may_hold_proxy()))
                 return Seq("list", None, self.element_of(first))
             return Concrete(name)
