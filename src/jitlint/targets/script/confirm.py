@@ -331,7 +331,7 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
             # problem unseen: torch stopped first at another), or with a message no rule names (evidence by place)
             kind, others = reason(error.message, finding.code)
             if kind == OTHER:
-                error.used = True  # this finding's statement, told to the user in its detail: no JIT000 of its own
+                # not marked used: a finding of the rule it is the reason of explains it, or it is a JIT000
                 other_reason = other_reason or (error, others)
                 continue
         if at_statement or by_message or by_class:

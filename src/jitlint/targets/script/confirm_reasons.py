@@ -46,7 +46,7 @@ def _template_pattern(template: str) -> re.Pattern:
 
 
 @lru_cache(maxsize=1)
-def _sites() -> tuple[tuple[str, re.Pattern, bool], ...]:
+def _sites() -> tuple[tuple[str, "_Site", bool], ...]:
     """(rule, pattern, generic) for each error site of torch's frontend that names a rule, plus the generic ones
     that name none."""
     with _SITES.open("rb") as handle:
@@ -63,8 +63,21 @@ def _sites() -> tuple[tuple[str, re.Pattern, bool], ...]:
             continue
         else:
             pattern = _template_pattern(site.get("template", ""))
-        found.append((rule, pattern, generic))
+        found.append((rule, _Site(pattern, site.get("template", "").split("{")[0].strip()), generic))
     return tuple(found)
+
+
+class _Site:
+    """A site's pattern; its message also matches when torch's first line is the start of the template, up to its
+    first placeholder ("Arguments for call are not valid." heads "... The following variants are available:", which
+    torch puts on the next lines)."""
+
+    def __init__(self, pattern: re.Pattern, head: str) -> None:
+        self.pattern, self.head = pattern, head
+
+    def match(self, message: str) -> bool:
+        said = message.strip().rstrip(":").strip()
+        return bool(self.pattern.match(message)) or (len(said) >= 20 and self.head.startswith(said))
 
 
 def _page_errors(code: str) -> list[str]:
@@ -92,8 +105,11 @@ def _codes_with_pages() -> tuple[str, ...]:
 
 
 def _page_says(message: str, code: str) -> bool:
+    """Whether the message is one rule `code`'s page quotes (up to names and numbers); a page may quote the part of
+    the message after the type torch names first (`object has no attribute or method '__call__'`)."""
     shape = _shape(message)
-    return any(shape.startswith(expected[:40]) for expected in _page_shapes(code))
+    return any(shape.startswith(expected[:40]) or (expected[0].islower() and expected[:40] in shape)
+               for expected in _page_shapes(code))
 
 
 def _generic(message: str) -> bool:
@@ -103,7 +119,7 @@ def _generic(message: str) -> bool:
 
 
 @lru_cache(maxsize=None)
-def _own_patterns(code: str) -> tuple[re.Pattern, ...]:
+def _own_patterns(code: str) -> tuple["_Site", ...]:
     """The site templates that are rule `code`'s reasons: those naming it, and those its page's quoted errors are
     instances of (a page quotes `undefined value torch`; the site's template is `undefined value {name}`)."""
     quoted = _page_errors(code)
