@@ -449,6 +449,59 @@ def test_a_class_built_from_a_table_is_the_instance_the_model_holds(tmp_path):
     assert "numpy" in findings[22]["detail"], findings
 
 
+# A class nothing builds, whose required parameters are those another class's site gives values to: `Sampler(model,
+# *, size)` is built with what `Diffusion(model, size=8)` is given (the library's own word on what `model` and `size`
+# are), matched by name through Python's binding of that call to Diffusion's signature.
+BORROWED = '''
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, dim=4):
+        super().__init__()
+        self.lin = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return self.lin(x)
+
+
+class Diffusion(nn.Module):
+    def __init__(self, model, size, steps=10):
+        super().__init__()
+        self.model = model
+        self.size = size
+
+    def forward(self, x):
+        return self.model(x)
+
+
+class Sampler(nn.Module):
+    def __init__(self, model, *, size, eta=0.0):
+        super().__init__()
+        self.model = model
+        self.size = size
+
+    def forward(self, x):
+        return self.model(x).numpy()
+
+
+if __name__ == "__main__":
+    net = Net(dim=4)
+    diffusion = Diffusion(net, size=8)
+'''
+
+
+@pytest.mark.torch
+def test_a_class_no_site_builds_takes_the_values_another_classs_site_gives_the_same_parameters(tmp_path):
+    write_project(tmp_path, {"bpkg/__init__.py": "", "bpkg/model.py": BORROWED,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = {f["location"]["row"]: f["confirmation"] for f in dynamic_findings(tmp_path, "bpkg/model.py")
+                if f["code"] != "JIT000"}
+    assert findings[32]["status"] == "confirmed", findings  # Sampler(model=Net(dim=4), size=8)
+    assert findings[32]["detail"].startswith("torch"), findings
+
+
 # The README a package is documented with (a checkout's README, an installed distribution's METADATA) shows how its
 # classes are built: its Python code blocks are sites too (each block a module of its own, its names bound once
 # before the call read as values); a block of another language is not read.

@@ -38,6 +38,8 @@ MAX_SITES = 4
 # at most this many of them.
 MAX_HOST_DEPTH = 3
 MAX_HOSTS = 8
+# At most this many other classes' construction sites are offered to a class no site or host builds.
+MAX_BORROWED = 6
 # Files larger than this are not read for construction sites (generated tables, vendored bundles).
 MAX_FILE_BYTES = 2_000_000
 _SKIPPED_DIRECTORIES = {"__pycache__", "node_modules", "build", "dist"}
@@ -71,6 +73,18 @@ def add_constructions(project, requests, factories: dict[str, str]) -> None:
             # a host some site builds first (one that needs arguments and has none never builds)
             ancestors = sorted(_ancestors(qualified, hosts), key=lambda host: host not in sites)
             root.hosts = [{"class": host, "constructions": sites.get(host, [])[:MAX_SITES]} for host in ancestors]
+            if not root.constructions:
+                root.borrowed = _borrowable(qualified, sites)
+
+
+def _borrowable(qualified: str, sites: dict[str, list[dict]]) -> list[dict]:
+    """The construction sites of other classes of the package (its own module's first), each with the class it
+    builds: the child builds `qualified` with the values such a site gives the parameters of the same names, when
+    they are all its required ones (`GaussianDiffusion(model, image_size=128)` in a README gives a sibling class
+    taking `model, *, image_size` what the library says those are)."""
+    module = qualified.rpartition(".")[0]
+    others = sorted((name for name in sites if name != qualified), key=lambda name: name.rpartition(".")[0] != module)
+    return [{**site, "class": name} for name in others for site in sites[name][:1]][:MAX_BORROWED]
 
 
 def _ancestors(qualified: str, hosts: dict[str, list[str]]) -> list[str]:
