@@ -228,6 +228,10 @@ def test_torchs_messages_are_sorted_by_the_rules_they_are_the_reason_of():
     assert reason("Expected a value of type 'Tensor' for argument 'n' but instead found type 'int'.", "JIT202")[0] \
         == UNKNOWN
     assert reason("squeeze(Tensor self, int dim) -> Tensor:", "JIT202")[0] == UNKNOWN
+    assert reason("lazy_bind.<locals>.lazy_binding_method(__torch__.pkg.Net self, Tensor x...", "JIT202")[0] == UNKNOWN
+    # ... except for a rule about a call's arguments, whose reason every schema mismatch is
+    assert reason("squeeze(Tensor self, int dim) -> Tensor:", "JIT416")[0] == OWN
+    assert reason("Arguments for call are not valid.", "JIT416")[0] == OWN
     assert reason("something no page or site names", "JIT202")[0] == UNKNOWN
 
 

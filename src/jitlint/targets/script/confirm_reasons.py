@@ -24,8 +24,9 @@ OTHER = "other"  # another rule's reason, none of this rule's
 UNKNOWN = "unknown"  # a schema mismatch, or a message no page or site names
 
 _SITES = Path(__file__).with_name("error_sites.toml")
-# the first line of a single schema's mismatch: the callee's schema, `name(Type arg, ...) -> Type:`
-_SCHEMA_LINE = re.compile(r"^[\w.:<>]+\(.*\)\s*->\s*.+:?$")
+# the first line of a single schema's mismatch: the callee's schema, `name(Type arg, ...) -> Type:` (read from its
+# start: a detail may hold it cut short)
+_SCHEMA_LINE = re.compile(r"^[\w.:<>]+\((?:\)|[\w.<>\[\], ?]+(?: \w+|\.\.\.))")
 
 
 def _shape(text: str) -> str:
@@ -134,7 +135,9 @@ def reason(message: str, code: str) -> tuple[str, tuple[str, ...]]:
     if _page_says(first, code) or any(pattern.match(first) for pattern in _own_patterns(code)):
         return OWN, ()
     if _generic(first):
-        return UNKNOWN, ()
+        # a rule about a call's arguments (one torch's schema matching reports) owns every schema mismatch
+        owns = any(generic and rule == code for rule, _site, generic in _sites())
+        return (OWN, ()) if owns else (UNKNOWN, ())
     others = {rule for rule, pattern, _generic_site in _sites() if rule != "no" and pattern.match(first)}
     others |= {other for other in _codes_with_pages() if other != code and _page_says(first, other)}
     others.discard(code)
