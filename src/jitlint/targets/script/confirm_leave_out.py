@@ -308,6 +308,20 @@ def standin_assignment(stmt):
     return replaced
 
 
+def _calls():
+    """`confirm_calls.py` next to this file, loaded by its path (the user's interpreter has no jitlint)."""
+    import importlib.util
+
+    name = "_jitlint_script_confirm_calls"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                         "confirm_calls.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return sys.modules[name]
+
+
 def computed_from(function, seeds: set[str]) -> set[str]:
     """`seeds` and every name of `function` (or of a syntax tree) assigned (or iterated) from an expression that names one of them, to a
     fixed point, flow-insensitively (a name computed from a stand-in anywhere has the stand-in's type somewhere).
@@ -321,7 +335,7 @@ def computed_from(function, seeds: set[str]) -> set[str]:
             textwrap.dedent(inspect.getsource(inspect.unwrap(function))))
     except (OSError, TypeError, SyntaxError):
         return set(seeds)
-    by_itself = typed_by_itself(function) if not isinstance(function, ast.AST) else (lambda call: False)
+    by_itself = _calls().typed_by_itself(function) if not isinstance(function, ast.AST) else (lambda call: False)
 
     def names_in(value):
         """The names `value` computes its result from: all its names, less the arguments of calls typed by themselves."""
@@ -355,49 +369,6 @@ def computed_from(function, seeds: set[str]) -> set[str]:
                         tainted.add(node.id)
                         changed = True
     return tainted
-
-
-def typed_by_itself(function):
-    """A test of a call in `function` (a live function, or a method of a class of its module): whether torch types its
-    result from the callee's own signature and body, not from the arguments the call passes. So it is for a plain
-    Python function the function's module binds to the called name, or a method of the function's class called on
-    `self` (torch compiles each from its own signature: parameters typed by their annotations, else Tensors), unless
-    torch picks among several of its definitions by the arguments (an `@torch.jit._overload`, a boolean dispatch) or
-    maps it to a builtin operator (`math.floor`, `F.relu`: an operator's result may follow its arguments' types)."""
-    import ast
-
-    from torch import _jit_internal
-    from torch.jit import _builtins
-
-    own = inspect.unwrap(function)
-    scope = getattr(own, "__globals__", {})
-    owner = None
-    path = getattr(own, "__qualname__", "").split(".")
-    if len(path) >= 2 and "<locals>" not in path:
-        owner = scope.get(path[0])
-        for part in path[1:-1]:
-            owner = getattr(owner, part, None)
-
-    def plain(value) -> bool:
-        if not inspect.isfunction(value):
-            return False
-        try:
-            if value in _jit_internal.boolean_dispatched or _builtins._find_builtin(value) is not None:
-                return False
-            return not _jit_internal._get_fn_overloads(_jit_internal._qualified_name(value))
-        except Exception:  # a function torch cannot name or look up: not known to be typed by itself
-            return False
-
-    def test(call) -> bool:
-        func = call.func
-        if isinstance(func, ast.Name):
-            return plain(scope.get(func.id))
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
-                and inspect.isclass(owner):
-            return plain(inspect.getattr_static(owner, func.attr, None))
-        return False
-
-    return test
 
 
 def annotated_from_defaults(py_args, chosen) -> list:
