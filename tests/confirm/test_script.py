@@ -217,6 +217,34 @@ def test_an_error_at_a_findings_statement_confirms_it_only_for_its_rules_reason(
     assert not [f for f in findings if f["code"] == "JIT000"], findings
 
 
+# An error inside a library function the statement calls (einops' `rearrange`, whose body expands `**axes_lengths`:
+# torch shows it once the unit is compiled past line 9) says what is wrong in that function, which is JIT419's point:
+# it confirms JIT419 at the call, and is no other rule's reason there. Line 9's JIT401 is refused for JIT402's reason
+# (torch resolves `np.asarray` as an unsupported Python builtin), a JIT000 of its own.
+LIBRARY_CALLEE = '''
+import numpy as np
+import torch
+import torch.nn as nn
+from einops import rearrange
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = np.asarray(x)
+        return rearrange(x, "b c -> c b")
+'''
+
+
+def test_an_error_inside_a_library_function_the_statement_calls_is_no_other_rules_reason(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": LIBRARY_CALLEE.lstrip("\n"), "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg")
+    found = {(f["location"]["row"], f["code"]): f["confirmation"] for f in findings}
+    assert found[10, "JIT419"]["status"] == "confirmed", found
+    assert found[9, "JIT401"]["status"] == "unverified", found
+    assert "another reason: Python builtin" in found[9, "JIT401"]["detail"], found
+    assert found[9, "JIT000"]["status"] == "confirmed", found
+
+
 def test_torchs_messages_are_sorted_by_the_rules_they_are_the_reason_of():
     from jitlint.targets.script.confirm_reasons import OTHER, OWN, UNKNOWN, reason
 

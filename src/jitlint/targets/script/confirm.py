@@ -281,6 +281,18 @@ def _owned(errors, findings) -> set[int]:
             if any(first <= line <= last for file, line in _places(error) for first, last in spans.get(file, ()))}
 
 
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _inside_callee(error, linted: set[str]) -> bool:
+    """Whether torch's error is in code of a file the run does not lint (the first place its text names), placed at
+    the linted call that reached it: its message then says what is wrong in that callee (einops' `rearrange`, whose
+    body expands `**axes_lengths`), not which rule's problem the calling statement has."""
+    first = _FRAME.search(error.details.get("text") or "")
+    return first is not None and error.file is not None and real(first.group(1)) not in linted and \
+        real(first.group(1)) != real(error.file)
+
+
 def _confirm_one(finding, errors, roots, failures, compiled, project, torch_version, strict,
                  owned: set[int] = frozenset()) -> Finding:
     from jitlint.rules import RULES_BY_CODE
@@ -326,7 +338,7 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         by_class = not relaxed and whole_class is not None and error.file is None and error.root[0] == path and \
             finding.location.row in _class_lines(project, path, error.root[1]) and \
             (whole_class == "any-error" or same_error(error.message, finding.code))
-        if at_statement and not (by_message or by_class or explains):
+        if at_statement and not (by_message or by_class or explains) and not _inside_callee(error, linted):
             # torch rejects the finding's statement: for the rule's reason, for another rule's (the finding's own
             # problem unseen: torch stopped first at another), or with a message no rule names (evidence by place)
             kind, others = reason(error.message, finding.code)
