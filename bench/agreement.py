@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from jitlint.codes import CODES  # noqa: E402
 from jitlint.targets.script.confirm import same_error  # noqa: E402
+from jitlint.targets.script.confirm_reasons import OWN, reason  # noqa: E402
 
 
 def package_dir(name: str) -> Path:
@@ -120,9 +121,14 @@ def _own_error(confirmation: dict, code: str) -> bool:
     "(line N)" after it; compared without that suffix, and with and without the colon torch ends its first line
     with (a page quoting "function definitions aren't supported:" is the same error as the detail's "function
     definitions aren't supported (line 65)")."""
-    said = re.sub(r"^torch [0-9.+a-z]+: ", "", confirmation.get("detail", ""))
-    said = re.sub(r"\s*\((?:line \d+|no line given)\)\s*$", "", said)
+    said = _said(confirmation)
     return same_error(said, code) or same_error(said + ":", code)
+
+
+def _said(confirmation: dict) -> str:
+    """Torch's message in a confirmation's detail (shortened by the dynamic checker), without the place after it."""
+    said = re.sub(r"^torch [0-9.+a-z]+: ", "", confirmation.get("detail", ""))
+    return re.sub(r"\s*\((?:line \d+|no line given|line \d+, [^()]*|line \d+ of [^()]*)\)\s*$", "", said)
 
 
 def score(findings: list[dict]) -> dict:
@@ -164,11 +170,15 @@ def score(findings: list[dict]) -> dict:
     precision = len(confirmed) / (len(confirmed) + len(false)) if confirmed or false else None
     # What `--dynamic` settled: each static error confirmed or refuted (not-reproduced), the rest by why not.
     settled = sum(1 for f in errors if status(f) in ("confirmed", "not-reproduced"))
+    # A confirmation by torch's error at the finding's statement: for the rule's reason (the message is one its page
+    # or torch's error sites name), or by place only (a schema mismatch, or a message no rule names).
+    by_place = sum(1 for f in errors if status(f) == "confirmed" and
+                   reason(_said(f["confirmation"]), f["code"])[0] != OWN and not _own_error(f["confirmation"], f["code"]))
     unsettled = [(f.get("confirmation") or {}).get("detail", "") for f in errors
                  if status(f) not in ("confirmed", "not-reproduced")]
     why = Counter(_unverified_reason(detail) for detail in unsettled)
     return {
-        "errors": len(errors), "settled": settled, "unverified_by_reason": why.most_common(),
+        "errors": len(errors), "settled": settled, "confirmed_by_place": by_place, "unverified_by_reason": why.most_common(),
         "unverified_by_detail": Counter(_detail_shape(detail) for detail in unsettled).most_common(),
         "confirmed": len(confirmed), "missed": len(missed), "false_errors": len(false),
         "unverified": len(unverified), "recall": recall, "precision": precision,
@@ -187,6 +197,7 @@ def _unverified_reason(detail: str) -> str:
                           ("no module class or scripted function reaches it", r"reaches this code"),
                           ("import failed", r"importing it failed"), ("building failed", r"building it raised"),
                           ("timed out", r"timed out"),
+                          ("torch rejects its statement for another reason", r"for another reason"),
                           ("the file's time limit ran out first", r"time limit .*(?:ran out|nearly out)"),
                           ("stopped at an error with no usable location",
                                                         r"no usable location")):
@@ -271,7 +282,8 @@ def main() -> int:
               f"{result['strict_lines']} lines, counting a confirmation only at torch's own line or by the rule's own error)")
         print(f"{name}: --dynamic settled {result['settled']} of {result['errors']} static errors "
               f"({_ratio(result['settled'] / result['errors'] if result['errors'] else None)}: confirmed or "
-              "not reproduced); unverified: " + ", ".join(f"{count} {why}" for why, count in
+              f"not reproduced; {result['confirmed_by_place']} of the confirmed by place only: a schema mismatch or "
+              "a message no rule names); unverified: " + ", ".join(f"{count} {why}" for why, count in
                                                          result["unverified_by_reason"]))
         if options.reasons:
             for detail, count in result["unverified_by_detail"]:

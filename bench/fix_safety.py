@@ -30,7 +30,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MORE = Path("/work/corpus/more")
+# where the unpacked libraries other than timm and torchvision are (`<dir>/<name>/<package>`); JITLINT_FIX_SAFETY_MORE
+# names another directory laid out the same way
+MORE = Path(os.environ.get("JITLINT_FIX_SAFETY_MORE", "/work/corpus/more"))
 
 # name -> (the directory that holds the packages, the packages to copy and fix, extra directories to copy)
 LIBRARIES = {

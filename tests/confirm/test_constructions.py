@@ -377,6 +377,131 @@ def test_a_class_no_site_builds_is_the_instance_its_host_holds(tmp_path):
     assert findings[50]["status"] == "confirmed", findings  # Wrapper(model, scale=2.0), `model` from its scope
 
 
+# A model built from a table: `parse_model` builds each layer with `globals()[name](*args)` after naming the classes it
+# treats apart (`m is Head`), as ultralytics' does from a YAML file. No call site builds `Head`, but the function names
+# it, and `Model` calls the function: Model is Head's host, and its instance holds the Head the library built.
+TABLE_BLOCKS = '''
+import torch
+import torch.nn as nn
+
+
+class Conv(nn.Module):
+    def __init__(self, c1, c2):
+        super().__init__()
+        self.conv = nn.Conv2d(c1, c2, 1)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+class Head(nn.Module):
+    def __init__(self, nc, ch):
+        super().__init__()
+        self.nc = nc
+        self.convs = nn.ModuleList([nn.Conv2d(c, nc, 1) for c in ch])
+
+    def forward(self, x):
+        return x.numpy()
+'''
+
+TABLE_TASKS = '''
+import torch.nn as nn
+
+from tpkg.blocks import Conv, Head
+
+
+def parse_model(layers):
+    built = []
+    for name, args in layers:
+        m = globals()[name]
+        if m is Head:
+            args = [args[0], tuple(args[1])]
+        built.append(m(*args))
+    return nn.Sequential(*built)
+
+
+class Model(nn.Module):
+    def __init__(self, layers=(("Conv", (3, 8)), ("Head", (2, [8])))):
+        super().__init__()
+        self.model = parse_model(layers)
+
+    def forward(self, x):
+        return self.model(x)
+'''
+
+
+def test_a_class_a_function_builds_from_a_table_is_hosted_by_the_classes_calling_that_function(tmp_path):
+    root = write_project(tmp_path, {"tpkg/__init__.py": "", "tpkg/blocks.py": TABLE_BLOCKS,
+                                    "tpkg/tasks.py": TABLE_TASKS})
+    project = ProjectIndex(loader=load_quietly)
+    project.seed([root / "tpkg" / "blocks.py"])
+    _sites, hosts = scan(project, sorted((root / "tpkg").glob("*.py")), {"tpkg.blocks.Head"})
+    assert hosts == {"tpkg.blocks.Head": ["tpkg.tasks.Model"]}
+
+
+@pytest.mark.torch
+def test_a_class_built_from_a_table_is_the_instance_the_model_holds(tmp_path):
+    write_project(tmp_path, {"tpkg/__init__.py": "", "tpkg/blocks.py": TABLE_BLOCKS, "tpkg/tasks.py": TABLE_TASKS,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = {f["location"]["row"]: f["confirmation"] for f in dynamic_findings(tmp_path, "tpkg/blocks.py")
+                if f["code"] != "JIT000"}
+    assert findings[22]["status"] == "confirmed", findings  # Head.forward, on the Head inside Model()
+    assert "numpy" in findings[22]["detail"], findings
+
+
+# A class nothing builds, whose required parameters are those another class's site gives values to: `Sampler(model,
+# *, size)` is built with what `Diffusion(model, size=8)` is given (the library's own word on what `model` and `size`
+# are), matched by name through Python's binding of that call to Diffusion's signature.
+BORROWED = '''
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, dim=4):
+        super().__init__()
+        self.lin = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return self.lin(x)
+
+
+class Diffusion(nn.Module):
+    def __init__(self, model, size, steps=10):
+        super().__init__()
+        self.model = model
+        self.size = size
+
+    def forward(self, x):
+        return self.model(x)
+
+
+class Sampler(nn.Module):
+    def __init__(self, model, *, size, eta=0.0):
+        super().__init__()
+        self.model = model
+        self.size = size
+
+    def forward(self, x):
+        return self.model(x).numpy()
+
+
+if __name__ == "__main__":
+    net = Net(dim=4)
+    diffusion = Diffusion(net, size=8)
+'''
+
+
+@pytest.mark.torch
+def test_a_class_no_site_builds_takes_the_values_another_classs_site_gives_the_same_parameters(tmp_path):
+    write_project(tmp_path, {"bpkg/__init__.py": "", "bpkg/model.py": BORROWED,
+                             "pyproject.toml": "[tool.jitlint.dynamic]\ntimeout = 120\n"})
+    findings = {f["location"]["row"]: f["confirmation"] for f in dynamic_findings(tmp_path, "bpkg/model.py")
+                if f["code"] != "JIT000"}
+    assert findings[32]["status"] == "confirmed", findings  # Sampler(model=Net(dim=4), size=8)
+    assert findings[32]["detail"].startswith("torch"), findings
+
+
 # The README a package is documented with (a checkout's README, an installed distribution's METADATA) shows how its
 # classes are built: its Python code blocks are sites too (each block a module of its own, its names bound once
 # before the call read as values); a block of another language is not read.

@@ -180,6 +180,89 @@ def test_an_error_at_one_findings_statement_does_not_confirm_another_with_the_sa
     assert "masked" in found[8, "JIT401"]["detail"], found
 
 
+# -- torch's error at a finding's statement confirms it only for its rule's reason ------------------------------------
+# Line 7 holds two findings: the comprehension's `if` (JIT102) and `range(n)` of an unannotated `n` (JIT202). Torch's
+# frontend refuses the `if` first ("Comprehension ifs are not supported yet"), before it types `range(n)`: that is
+# JIT102's reason, not JIT202's, so only JIT102 is confirmed there; JIT202 says torch rejected the statement for
+# another reason. Line 13 is JIT202's own error ("all inputs of range must be ints").
+TWO_REASONS = '''
+import torch
+import torch.nn as nn
+
+
+class Repeat(nn.Module):
+    def forward(self, x, n):
+        ys = [x + i for i in range(n) if i > 0]
+        return ys[0]
+
+
+class Count(nn.Module):
+    def forward(self, x, n):
+        for _ in range(n):
+            x = x + 1
+        return x
+'''
+
+
+def test_an_error_at_a_findings_statement_confirms_it_only_for_its_rules_reason(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": TWO_REASONS.lstrip("\n"), "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg")
+    found = {(f["location"]["row"], f["code"]): f["confirmation"] for f in findings}
+    assert found[7, "JIT102"]["status"] == "confirmed", found
+    assert found[7, "JIT202"]["status"] == "unverified", found
+    assert "another reason: Comprehension ifs are not supported yet (line 7; what JIT102 reports)" in \
+        found[7, "JIT202"]["detail"], found
+    assert found[13, "JIT202"]["status"] == "confirmed", found
+    assert "all inputs of range must be ints" in found[13, "JIT202"]["detail"], found
+    assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# An error inside a library function the statement calls (einops' `rearrange`, whose body expands `**axes_lengths`:
+# torch shows it once the unit is compiled past line 9) says what is wrong in that function, which is JIT419's point:
+# it confirms JIT419 at the call, and is no other rule's reason there. Line 9's JIT401 is refused for JIT402's reason
+# (torch resolves `np.asarray` as an unsupported Python builtin), a JIT000 of its own.
+LIBRARY_CALLEE = '''
+import numpy as np
+import torch
+import torch.nn as nn
+from einops import rearrange
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = np.asarray(x)
+        return rearrange(x, "b c -> c b")
+'''
+
+
+def test_an_error_inside_a_library_function_the_statement_calls_is_no_other_rules_reason(tmp_path):
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": LIBRARY_CALLEE.lstrip("\n"), "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "pkg")
+    found = {(f["location"]["row"], f["code"]): f["confirmation"] for f in findings}
+    assert found[10, "JIT419"]["status"] == "confirmed", found
+    assert found[9, "JIT401"]["status"] == "unverified", found
+    assert "another reason: Python builtin" in found[9, "JIT401"]["detail"], found
+    assert found[9, "JIT000"]["status"] == "confirmed", found
+
+
+def test_torchs_messages_are_sorted_by_the_rules_they_are_the_reason_of():
+    from jitlint.targets.script.confirm_reasons import OTHER, OWN, UNKNOWN, reason
+
+    # the page's quote, and an instance of the site template the quote is one of (another name)
+    assert reason("all inputs of range must be ints, found Tensor (inferred) in argument 0:", "JIT202")[0] == OWN
+    assert reason("undefined value helper:", "JIT235")[0] == OWN
+    assert reason("Lambda aren't supported:", "JIT202") == (OTHER, ("JIT105",))
+    # a schema mismatch says only that an argument does not fit: no rule's own, and no other rule's either
+    assert reason("Expected a value of type 'Tensor' for argument 'n' but instead found type 'int'.", "JIT202")[0] \
+        == UNKNOWN
+    assert reason("squeeze(Tensor self, int dim) -> Tensor:", "JIT202")[0] == UNKNOWN
+    assert reason("lazy_bind.<locals>.lazy_binding_method(__torch__.pkg.Net self, Tensor x...", "JIT202")[0] == UNKNOWN
+    # ... except for a rule about a call's arguments, whose reason every schema mismatch is
+    assert reason("squeeze(Tensor self, int dim) -> Tensor:", "JIT416")[0] == OWN
+    assert reason("Arguments for call are not valid.", "JIT416")[0] == OWN
+    assert reason("something no page or site names", "JIT202")[0] == UNKNOWN
+
+
 # -- a no-line error torch gives for every class that holds a faulty submodule is one defect, not one per class -----
 # `-> Tuple[torch.tensor, torch.Tensor]` in a submodule's `forward` makes torch refuse the submodule and every class
 # that holds it, each time with "Can not create tuple with None type" and no line. The strategy places those at each

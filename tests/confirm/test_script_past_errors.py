@@ -308,6 +308,41 @@ def test_names_a_failing_assignment_binds_stay_bound_to_a_stand_in(tmp_path):
     assert not [f for f in findings if f["code"] == "JIT000"], findings
 
 
+# A name bound from a call of a Python function is typed by the callee's own signature, not by what the call passes:
+# `k = shifted(order)` with `order` stood in is a Tensor because `shifted` returns one, so torch's error at `k.numpy()`
+# (line 13) is the user's, and confirms the finding there (it was taken for the stand-in's, and `k` then left out).
+STANDIN_THROUGH_A_CALL = '''
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+def shifted(order: torch.Tensor) -> torch.Tensor:
+    return order + 1
+
+
+def nms(scores: torch.Tensor) -> torch.Tensor:
+    order = np.argsort(scores)
+    k = shifted(order)
+    return torch.from_numpy(k.numpy())
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return nms(x)
+'''
+
+
+def test_a_name_a_call_binds_is_not_computed_from_the_stand_in_it_passes(tmp_path):
+    write_project(tmp_path, {"spkg/__init__.py": "", "spkg/net.py": STANDIN_THROUGH_A_CALL.lstrip("\n"),
+                             "pyproject.toml": CONFIG})
+    findings = dynamic_findings(tmp_path, "spkg")
+    at_13 = [f["confirmation"] for f in findings if f["code"] == "JIT401" and f["location"]["row"] == 13]
+    assert at_13 and all(c["status"] == "confirmed" for c in at_13), findings
+    assert all("'Tensor' object has no attribute or method 'numpy'" in c["detail"] for c in at_13), at_13
+    assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
 # A refused default is checked against its parameter's declared type after the body, whatever the body binds: with a
 # failing assignment of the body stood in, it is still the user's error (its `def` line names the reassigned `x`).
 STANDIN_THEN_DEFAULT = '''

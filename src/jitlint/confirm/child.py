@@ -216,7 +216,8 @@ def _build(module, root: dict, factories: dict, module_name: str, result: dict):
                 result["reason"] = f"building it raised {type(error).__name__}: {str(error)[:200]}"
                 return None, None
         else:
-            value = _construct(value, root.get("constructions") or [], result, root.get("hosts") or [])
+            value = _construct(value, root.get("constructions") or [], result, root.get("hosts") or [],
+                               root.get("borrowed") or [])
             if value is None:
                 return None, None
     inputs = None
@@ -292,7 +293,47 @@ def _from_hosts(cls, hosts: list[dict], result: dict):
     return None
 
 
-def _construct(cls, constructions: list[dict], result: dict, hosts: list[dict] = ()):
+def _site_call(site: dict) -> tuple[list, dict]:
+    """The positional and keyword arguments of a construction site, evaluated afresh."""
+    namespace = {name: import_qualified(qualified) for name, qualified in site.get("refs", {}).items()}
+    for name, text in site.get("lets", []):  # the names the site's scope bound before it, in order
+        namespace[name] = _site_value(text, namespace)
+    args = [_site_value(text, namespace) for text in site.get("args", [])]
+    kwargs = {name: _site_value(text, namespace) for name, text in site.get("kwargs", {}).items()}
+    return args, kwargs
+
+
+def _from_borrowed(cls, borrowed: list[dict], result: dict):
+    """An instance of `cls` built with the values another class's construction site gives the parameters of the same
+    names (matched by Python's own binding of the site's call to that class's signature), when they cover every
+    parameter of `cls` without a default; None if no site does."""
+    try:
+        own = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return None
+    named = {p.name for p in own.parameters.values()
+             if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)}
+    required = [p.name for p in own.parameters.values() if p.default is p.empty and p.kind not in (
+        inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)]
+    if not required or not set(required) <= named:
+        return None
+    for site in borrowed:
+        try:
+            other = import_qualified(site["class"])
+            args, kwargs = _site_call(site)
+            bound = inspect.signature(other).bind_partial(*args, **kwargs).arguments
+            if not all(name in bound for name in required):
+                continue
+            instance = cls(**{name: value for name, value in bound.items() if name in named})
+        except BaseException:  # SystemExit and KeyboardInterrupt from user code included
+            continue
+        result["built_with"] = f"the arguments {site['class'].rpartition('.')[2]} is given at " \
+                               f"{os.path.basename(site['where'])}, by parameter name"
+        return instance
+    return None
+
+
+def _construct(cls, constructions: list[dict], result: dict, hosts: list[dict] = (), borrowed: list[dict] = ()):
     """An instance of `cls`: built with its defaults (when every parameter has one), else (or when that raises)
     with the arguments of each construction site the parent found (`constructions.py`), in order, else the one a
     host builds (`_from_hosts`); None with the reason in `result` when none builds. `result["built_with"]` names
@@ -320,6 +361,8 @@ def _construct(cls, constructions: list[dict], result: dict, hosts: list[dict] =
         result["built_with"] = site["where"]
         return instance
     found = _from_hosts(cls, hosts, result) if hosts else None
+    if found is None and borrowed:
+        found = _from_borrowed(cls, borrowed, result)
     if found is not None:
         return found
     tried = f" (nor with the arguments of {len(constructions)} construction site(s) in the project)" \

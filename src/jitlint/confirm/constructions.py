@@ -38,6 +38,8 @@ MAX_SITES = 4
 # at most this many of them.
 MAX_HOST_DEPTH = 3
 MAX_HOSTS = 8
+# At most this many other classes' construction sites are offered to a class no site or host builds.
+MAX_BORROWED = 6
 # Files larger than this are not read for construction sites (generated tables, vendored bundles).
 MAX_FILE_BYTES = 2_000_000
 _SKIPPED_DIRECTORIES = {"__pycache__", "node_modules", "build", "dist"}
@@ -71,6 +73,18 @@ def add_constructions(project, requests, factories: dict[str, str]) -> None:
             # a host some site builds first (one that needs arguments and has none never builds)
             ancestors = sorted(_ancestors(qualified, hosts), key=lambda host: host not in sites)
             root.hosts = [{"class": host, "constructions": sites.get(host, [])[:MAX_SITES]} for host in ancestors]
+            if not root.constructions:
+                root.borrowed = _borrowable(qualified, sites)
+
+
+def _borrowable(qualified: str, sites: dict[str, list[dict]]) -> list[dict]:
+    """The construction sites of other classes of the package (its own module's first), each with the class it
+    builds: the child builds `qualified` with the values such a site gives the parameters of the same names, when
+    they are all its required ones (`GaussianDiffusion(model, image_size=128)` in a README gives a sibling class
+    taking `model, *, image_size` what the library says those are)."""
+    module = qualified.rpartition(".")[0]
+    others = sorted((name for name in sites if name != qualified), key=lambda name: name.rpartition(".")[0] != module)
+    return [{**site, "class": name} for name in others for site in sites[name][:1]][:MAX_BORROWED]
 
 
 def _ancestors(qualified: str, hosts: dict[str, list[str]]) -> list[str]:
@@ -175,9 +189,11 @@ def scan(project, paths: list[Path], wanted: set[str], documents: list[Path] = (
     names = "|".join(sorted(map(re.escape, short)))
     # a cheap pass first (without the word boundary, which makes a long alternation several times slower)
     maybe, mention = re.compile(r"(?:%s)\s*\(" % names), re.compile(r"\b(?:%s)\s*\(" % names)
+    named = re.compile(r"\b(?:%s)\b" % names)
     found: dict[str, list[dict]] = {}
     seen: set[tuple] = set()
     resolved: dict[str, str | None] = {}
+    builders: dict[str, list[str]] = {}  # class -> the top-level functions that name it (builders, maybe)
     for path in [*paths, *documents]:
         try:
             if path.stat().st_size > MAX_FILE_BYTES:
@@ -185,8 +201,15 @@ def scan(project, paths: list[Path], wanted: set[str], documents: list[Path] = (
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
+        if path.suffix == ".py" and not (maybe.search(text) and mention.search(text)) and named.search(text):
+            # no call of the classes, but a function may name them to build them from a table (`m = globals()[m]`
+            # after `if m in {Detect, Segment}`): read for builders only
+            _builders(project, path, text, short, wanted, resolved, builders)
+            continue
         if not maybe.search(text) or not mention.search(text):
             continue
+        if path.suffix == ".py":
+            _builders(project, path, text, short, wanted, resolved, builders)
         if path.suffix == ".py":
             module_name, is_package = module_name_for(path)[0], path.name == "__init__.py"
             parsed = [(0, text)]
@@ -217,7 +240,77 @@ def scan(project, paths: list[Path], wanted: set[str], documents: list[Path] = (
                     continue
                 seen.add((target, repr(site)))
                 found.setdefault(target, []).append({**site, "where": f"{path}:{line + offset}"})
+    if builders:
+        callers = _callers(paths, {function for functions in builders.values() for function in functions})
+        for target, functions in builders.items():
+            for function in functions:
+                for owner in callers.get(function, ()):
+                    if owner != target and owner not in hosts.setdefault(target, []):
+                        hosts[target].append(owner)
     return found, hosts
+
+
+def _builders(project, path: Path, text: str, short: set[str], wanted: set[str], resolved: dict,
+              builders: dict[str, list[str]]) -> None:
+    """The top-level functions of the file that name a class of `wanted` (call it, or name it to build it from a
+    table: ultralytics' `parse_model` builds each layer of a model's YAML with `globals()[m](*args)` after testing
+    `m is Detect`): a class calling such a function builds the class, so is one of its hosts."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return
+    module_name, is_package = module_name_for(path)[0], path.name == "__init__.py"
+    bindings = _bindings(tree, module_name, is_package)
+    for top in tree.body:
+        if not isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        function = f"{module_name}.{top.name}"
+        for node in ast.walk(top):
+            if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load):
+                continue
+            if (node.attr if isinstance(node, ast.Attribute) else node.id) not in short:
+                continue
+            qualified = _callee(node, bindings)
+            if qualified is None:
+                continue
+            if qualified not in resolved:
+                resolved[qualified] = _class_named(project, qualified, wanted)
+            target = resolved[qualified]
+            if target is not None and function not in builders.setdefault(target, []):
+                builders[target].append(function)
+
+
+def _callers(paths: list[Path], functions: set[str]) -> dict[str, list[str]]:
+    """For each qualified function name of `functions`, the top-level classes of `paths` whose own code calls it."""
+    short = {name.rpartition(".")[2] for name in functions}
+    mention = re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(map(re.escape, short))))
+    callers: dict[str, list[str]] = {}
+    for path in paths:
+        if path.suffix != ".py":
+            continue
+        try:
+            if path.stat().st_size > MAX_FILE_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if not mention.search(text):
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        module_name, is_package = module_name_for(path)[0], path.name == "__init__.py"
+        bindings = _bindings(tree, module_name, is_package)
+        for top in tree.body:
+            if not isinstance(top, ast.ClassDef):
+                continue
+            owner = f"{module_name}.{top.name}"
+            for node in ast.walk(top):
+                if isinstance(node, ast.Call) and (qualified := _callee(node.func, bindings)) in functions \
+                        and owner not in callers.setdefault(qualified, []):
+                    callers[qualified].append(owner)
+    return callers
 
 
 def _class_named(project, qualified: str, wanted: set[str]) -> str | None:

@@ -45,6 +45,9 @@ class Root:
     # nothing else builds the class, the instance found among its submodules is used
     # [{"class": qualified, "constructions": [...]}]
     hosts: list = field(default_factory=list)
+    # other classes' construction sites (each with "class": the class it builds), tried last: the values a site gives
+    # the parameters of the same names, when those are all the class's required ones
+    borrowed: list = field(default_factory=list)
 
 
 @dataclass

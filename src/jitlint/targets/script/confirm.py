@@ -24,6 +24,7 @@ from jitlint.confirm import (Observation, Root, Strategy, definition_line, file_
                              unexplained)
 from jitlint.finding import Finding
 from jitlint.names import module_name_for
+from jitlint.targets.script.confirm_reasons import OTHER, reason
 from jitlint.targets.script.policy import is_script
 
 COMPILER_ERROR = "JIT000"
@@ -280,6 +281,18 @@ def _owned(errors, findings) -> set[int]:
             if any(first <= line <= last for file, line in _places(error) for first, last in spans.get(file, ()))}
 
 
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _inside_callee(error, linted: set[str]) -> bool:
+    """Whether torch's error is in code of a file the run does not lint (the first place its text names), placed at
+    the linted call that reached it: its message then says what is wrong in that callee (einops' `rearrange`, whose
+    body expands `**axes_lengths`), not which rule's problem the calling statement has."""
+    first = _FRAME.search(error.details.get("text") or "")
+    return first is not None and error.file is not None and real(first.group(1)) not in linted and \
+        real(first.group(1)) != real(error.file)
+
+
 def _confirm_one(finding, errors, roots, failures, compiled, project, torch_version, strict,
                  owned: set[int] = frozenset()) -> Finding:
     from jitlint.rules import RULES_BY_CODE
@@ -303,6 +316,7 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
 
     # the error the rule predicts (its page's text) explains it first, then one at its statement, then one on its
     # own line (a statement's other lines hold other findings' errors)
+    other_reason = None  # (error, rules): torch's first error at the statement that is only other rules' reason
     for error in sorted(errors, key=lambda error: (not same_error(error.message, finding.code), not at(error),
                                                    error.line != finding.location.row)):
         at_statement = at(error)
@@ -324,6 +338,14 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
         by_class = not relaxed and whole_class is not None and error.file is None and error.root[0] == path and \
             finding.location.row in _class_lines(project, path, error.root[1]) and \
             (whole_class == "any-error" or same_error(error.message, finding.code))
+        if at_statement and not (by_message or by_class or explains) and not _inside_callee(error, linted):
+            # torch rejects the finding's statement: for the rule's reason, for another rule's (the finding's own
+            # problem unseen: torch stopped first at another), or with a message no rule names (evidence by place)
+            kind, others = reason(error.message, finding.code)
+            if kind == OTHER:
+                # not marked used: a finding of the rule it is the reason of explains it, or it is a JIT000
+                other_reason = other_reason or (error, others)
+                continue
         if at_statement or by_message or by_class:
             error.used = True
             # Torch may report the same statement again (the class and its methods compiled on their own, another
@@ -349,6 +371,12 @@ def _confirm_one(finding, errors, roots, failures, compiled, project, torch_vers
                 where = f"line {error.line} of {os.path.basename(error.file)}, a file not linted"
             return marked(finding, "confirmed", f"torch {torch_version}: {_short(error.message)} ({where})",
                           torch_version)
+    if other_reason is not None:
+        error, others = other_reason
+        return marked(finding, "unverified", f"torch {torch_version} rejects this statement for another reason: "
+                                             f"{_short(error.message)} (line {error.line}; what "
+                                             f"{' or '.join(others[:3])} reports), before showing this one",
+                      torch_version)
     if not reaching_roots:
         return marked(finding, "unverified", "no module class or scripted function in the linted files reaches this "
                                              "code", torch_version)

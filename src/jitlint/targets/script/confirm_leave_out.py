@@ -308,9 +308,25 @@ def standin_assignment(stmt):
     return replaced
 
 
+def _calls():
+    """`confirm_calls.py` next to this file, loaded by its path (the user's interpreter has no jitlint)."""
+    import importlib.util
+
+    name = "_jitlint_script_confirm_calls"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                         "confirm_calls.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return sys.modules[name]
+
+
 def computed_from(function, seeds: set[str]) -> set[str]:
     """`seeds` and every name of `function` (or of a syntax tree) assigned (or iterated) from an expression that names one of them, to a
-    fixed point, flow-insensitively (a name computed from a stand-in anywhere has the stand-in's type somewhere)."""
+    fixed point, flow-insensitively (a name computed from a stand-in anywhere has the stand-in's type somewhere).
+    The arguments of a call of a Python function or method (`typed_by_itself`) are not what its result is computed
+    from: torch types that result from the callee's own signature and body, whatever the call passes."""
     import ast
     import textwrap
 
@@ -319,6 +335,19 @@ def computed_from(function, seeds: set[str]) -> set[str]:
             textwrap.dedent(inspect.getsource(inspect.unwrap(function))))
     except (OSError, TypeError, SyntaxError):
         return set(seeds)
+    by_itself = _calls().typed_by_itself(function) if not isinstance(function, ast.AST) else (lambda call: False)
+
+    def names_in(value):
+        """The names `value` computes its result from: all its names, less the arguments of calls typed by themselves."""
+        stack = [value]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Call) and by_itself(node):
+                stack.append(node.func)
+                continue
+            if isinstance(node, ast.Name):
+                yield node.id
+            stack.extend(ast.iter_child_nodes(node))
     flows = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
@@ -334,7 +363,7 @@ def computed_from(function, seeds: set[str]) -> set[str]:
     while changed:
         changed = False
         for value, targets in flows:
-            if any(isinstance(node, ast.Name) and node.id in tainted for node in ast.walk(value)):
+            if any(name in tainted for name in names_in(value)):
                 for node in (node for target in targets for node in ast.walk(target)):
                     if isinstance(node, ast.Name) and node.id not in tainted:
                         tainted.add(node.id)
