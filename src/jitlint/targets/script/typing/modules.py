@@ -162,7 +162,10 @@ class ModuleMembers:
                              torch_classes[0] if len(torch_classes) == 1 and not classes else None, attribute=name)
         if info.annotation is not None:
             imports = info.annotation_imports or cls.module.imports
-            return Reader(imports, self.project).read(info.annotation)
+            kind = Reader(imports, self.project).read(info.annotation)
+            # a bare `tuple` or `list` annotating a module attribute goes through `ann_to_type`, which rejects it
+            # ("Unknown type annotation"), not the AnyTuple/AnyList a function's annotation is: left unknown
+            return None if kind is not None and kind.name in ("AnyTuple", "AnyList") else kind
         return self._built(cls, name) or self._inferred(cls, info, name)
 
     def callable_parameter(self, cls: ClassInfo, name: str) -> str | None:
