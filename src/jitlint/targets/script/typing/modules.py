@@ -307,7 +307,10 @@ class ModuleMembers:
         reader = Reader(imports, self.project)
         params: dict[str, Type | None] = {}
         for param in named_params(init.node.params)[1:]:
-            params[param.name.value] = reader.read(param.annotation.annotation) if param.annotation else None
+            kind = reader.read(param.annotation.annotation) if param.annotation else None
+            # torch types an attribute by the value the instance holds: a bare `tuple`/`list` parameter stored in
+            # `self.<name>` is a tuple or list of element types only that value says
+            params[param.name.value] = None if kind is not None and kind.name in ("AnyTuple", "AnyList") else kind
         rebound = assigned_names(init.node)
         for name, kind in params.items():
             # torch types an attribute by the value stored: a parameter re-bound in the body, or annotated Optional
