@@ -383,6 +383,11 @@ class CannotUnpack(TypedRule):
             advice = f"annotate it as a tuple (`{name}: Tuple[Tensor, Tensor]`), or index it" if name else "index it"
             return (f"{subject}, and torch cannot unpack a Tensor (torch: 'Tensor cannot be used as a tuple'); "
                     f"{advice}"), None
+        if result.what == "untyped-tuple":
+            return ("this is a `tuple` whose elements are not annotated, and torch unpacks only a tuple whose types it "
+                    "knows (torch: 'Provided tuple is not fully defined/refined including its element types, please "
+                    "provide a value of type like Tuple[int, int]'); annotate it with its element types "
+                    "(`Tuple[int, int]`)"), None
         return (f"this is {describe(result.type)}, which torch cannot unpack (torch: '{result.type} cannot be used as "
                 "a tuple')"), None
 

@@ -76,14 +76,16 @@ def members(project: "ProjectIndex") -> ModuleMembers:
 
 
 def _type(project: "ProjectIndex", captured: "CaptureMap", info: "FunctionInfo", owners: list,
-          pruned: set[int] | frozenset[int]) -> FunctionTypes:
-    scope, params = build_scope(project, captured, info, owners)
+          pruned: set[int] | frozenset[int], for_callers: bool = False) -> FunctionTypes:
+    scope, params = build_scope(project, captured, info, owners, for_callers)
     return Checker(scope, pruned).run(params)
 
 
 def build_scope(project: "ProjectIndex", captured: "CaptureMap | None", info: "FunctionInfo",
-                owners: list) -> tuple[Scope, dict]:
-    """The scope a compiled function is typed in, and its parameters' values."""
+                owners: list, for_callers: bool = False) -> tuple[Scope, dict]:
+    """The scope a compiled function is typed in, and its parameters' values. `for_callers`: typed for the return
+    its callers see, with a parameter whose default torch rejects left unknown (`Param.type`) rather than the
+    Tensor its body is compiled with (`Param.body_type`)."""
     node = info.node
     bound = info.bound_first_param
     from jitlint.targets.script.overload_lookup import implements_overloads
@@ -107,7 +109,7 @@ def build_scope(project: "ProjectIndex", captured: "CaptureMap | None", info: "F
         params[node.params.params[0].name.value] = None
     overloaded = implements_overloads(info)
     for param in found.params:
-        params[param.name] = None if overloaded else param.body_type
+        params[param.name] = None if overloaded else param.type if for_callers else param.body_type
     params.update({p.name.value: None for p in _star_params(node)})
     scope = Scope(
         function=node, module=info.module, project=project, info=info, owners=owners, self_name=self_name,
@@ -161,12 +163,14 @@ class _Returns(RunFact):
         key = (id(callee.node), tuple(id(o) for o in owners))
         _IN_PROGRESS.add(key)
         try:
-            if any(param.body_type is not param.type for param in
-                   signature(callee.node, callee.module.imports, project, callee.bound_first_param is not None).params):
-                return None  # a default torch rejects: the function does not compile, its callers get no type
+            # A parameter whose unannotated default torch rejects (JIT201) is a Tensor in the body torch compiles, but
+            # torch stops at that function: its callers are compiled once the parameter is annotated, and then the
+            # body sees the annotation's type. So the return callers see is typed with that parameter unknown: what
+            # does not depend on it is typed (a tuple of Tensors stays one), what does stays unknown (`return k` of
+            # `k=2` is an int once fixed, not the Tensor of the body torch compiles now).
             entry = captured.get(callee.node) if captured is not None else None
             pruned = entry.pruned if entry is not None else frozenset()
-            return _type(project, captured, callee, list(owners), pruned).returns
+            return _type(project, captured, callee, list(owners), pruned, for_callers=True).returns
         finally:
             _IN_PROGRESS.discard(key)
 

@@ -34,7 +34,7 @@ from jitlint.facts import RunFact, run_fact
 from jitlint.facts.signature import SignatureComment, signature_comment  # noqa: F401  (script reads them from here)
 from jitlint.names import ImportTable
 from jitlint.targets.script.typing.types import (
-    ANY, BOOL, COMPLEX, DEVICE, FLOAT, GENERATOR, INT, NONE, NUMBER, STR, STREAM, TENSOR, Type, dict_of, future_of,
+    ANY, ANY_LIST, ANY_TUPLE, BOOL, COMPLEX, DEVICE, FLOAT, GENERATOR, INT, NONE, NUMBER, STR, STREAM, TENSOR, Type, dict_of, future_of,
     list_of, nominal, optional_of, tuple_of, union_of,
 )
 
@@ -50,6 +50,9 @@ _NAMED = {
     "torch.device": DEVICE, "torch.dtype": INT, "torch.qscheme": INT, "torch.layout": INT,
     "torch.memory_format": INT, "torch.Generator": GENERATOR, "torch.Stream": STREAM, "builtins.NoneType": NONE,
     "types.NoneType": NONE,
+    # bare `tuple` and `list`: `try_ann_to_type` makes them `AnyTupleType` and `AnyListType` (printed `tuple`, `list`),
+    # which torch passes, returns and measures with `len()` but cannot unpack, index, iterate or append to
+    "builtins.tuple": ANY_TUPLE, "builtins.list": ANY_LIST,
 }
 # Names a `# type:` comment and a string annotation resolve without an import (torch evaluates them with `torch`
 # and the names of `typing` in scope).

@@ -674,6 +674,8 @@ class Checker:
         elif isinstance(value, Type) and value.fully_known and value.name not in ("Optional", "Union", "Any"):
             if value == TENSOR:
                 self._report(CannotUnpack(node, value, "tensor"))
+            elif value.name == "AnyTuple":
+                self._report(CannotUnpack(node, value, "untyped-tuple"))  # a bare `tuple`: its length is unknown
             elif value.name not in ("Class",):
                 self._report(CannotUnpack(node, value, str(value)))
         elif isinstance(value, Sugared) and value.kind == "items":

@@ -52,7 +52,7 @@ from jitlint.targets.script.typing.results import (
     NotSubscriptable, RangeArguments, Result, SpecialFormArguments, TensorIndex, StarredList, SugaredMisuse, TernaryMismatch, TolistBadHint, TolistWithoutHint,
     TupleMisuse, TupleOfList, UnwrapNone, VariableTypeChange)
 from jitlint.targets.script.typing.types import (
-    ANY, BOOL, COMPLEX, DEVICE, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, assignable, convert, dict_of, join,
+    ANY, ANY_LIST, ANY_TUPLE, BOOL, COMPLEX, DEVICE, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, assignable, convert, dict_of, join,
     join_or_union, list_of, subtype, tuple_of, without_none)
 from jitlint.targets.script.typing.values import Sugared, Value
 
@@ -948,8 +948,8 @@ class ExpressionChecker:
         if value.name == "Tuple":
             kinds = set(value.args)
             return kinds.pop() if len(kinds) == 1 else None
-        if value in (INT, FLOAT, BOOL, NONE) and node is not None:
-            self.report(NotIterable(node, value))
+        if value in (INT, FLOAT, BOOL, NONE, ANY_TUPLE, ANY_LIST) and node is not None:
+            self.report(NotIterable(node, value))  # a bare `tuple`/`list` too: "'tuple' object is not iterable"
         return None
 
     def _cast(self, node: cst.Call, name: str, env: dict) -> Value:
@@ -1207,8 +1207,8 @@ class ExpressionChecker:
             if method is not None:
                 return self.scope.returns_of(method, cls)
             return self._unknown(node, "class-subscript")
-        if base in (INT, FLOAT, BOOL, NONE):
-            self.report(NotSubscriptable(node, base))
+        if base in (INT, FLOAT, BOOL, NONE) or (base in (ANY_TUPLE, ANY_LIST) and not is_slice):
+            self.report(NotSubscriptable(node, base))  # a bare `tuple`/`list` has no `__getitem__` either
             return None
         return self._unknown(node, "subscript")
 

@@ -162,7 +162,10 @@ class ModuleMembers:
                              torch_classes[0] if len(torch_classes) == 1 and not classes else None, attribute=name)
         if info.annotation is not None:
             imports = info.annotation_imports or cls.module.imports
-            return Reader(imports, self.project).read(info.annotation)
+            kind = Reader(imports, self.project).read(info.annotation)
+            # a bare `tuple` or `list` annotating a module attribute goes through `ann_to_type`, which rejects it
+            # ("Unknown type annotation"), not the AnyTuple/AnyList a function's annotation is: left unknown
+            return None if kind is not None and kind.name in ("AnyTuple", "AnyList") else kind
         return self._built(cls, name) or self._inferred(cls, info, name)
 
     def callable_parameter(self, cls: ClassInfo, name: str) -> str | None:
@@ -304,7 +307,10 @@ class ModuleMembers:
         reader = Reader(imports, self.project)
         params: dict[str, Type | None] = {}
         for param in named_params(init.node.params)[1:]:
-            params[param.name.value] = reader.read(param.annotation.annotation) if param.annotation else None
+            kind = reader.read(param.annotation.annotation) if param.annotation else None
+            # torch types an attribute by the value the instance holds: a bare `tuple`/`list` parameter stored in
+            # `self.<name>` is a tuple or list of element types only that value says
+            params[param.name.value] = None if kind is not None and kind.name in ("AnyTuple", "AnyList") else kind
         rebound = assigned_names(init.node)
         for name, kind in params.items():
             # torch types an attribute by the value stored: a parameter re-bound in the body, or annotated Optional

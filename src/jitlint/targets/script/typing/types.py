@@ -493,7 +493,7 @@ def spell(kind: Type | None) -> str:
         if not kind.args:
             return "Tuple[()]"
     if name in ("AnyList", "AnyTuple", "AnyClass", "AnyEnum"):
-        return {"AnyList": "AnyListType", "AnyTuple": "AnyTupleType", "AnyClass": "AnyClassType",
+        return {"AnyList": "list", "AnyTuple": "tuple", "AnyClass": "AnyClassType",
                 "AnyEnum": "AnyEnumType"}[name]
     if not kind.args:
         return name
@@ -515,6 +515,8 @@ def annotation(kind: Type, tensor: str = "torch.Tensor") -> str:
         return "Tuple[()]"
     if name == "Device":
         return "torch.device"
+    if name in ("AnyList", "AnyTuple"):
+        return "list" if name == "AnyList" else "tuple"
     if not kind.args:
         return name
     return f"{name}[{', '.join(annotation(arg, tensor) if arg is not None else 'Any' for arg in kind.args)}]"
