@@ -82,9 +82,11 @@ def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache
     words = _words(rules)
     cache = SummaryCache(summary_cache, words) if summary_cache is not None else None
     on_disk = [path for path in files if resolved(path) not in buffers]
+    since = time.time() - 1.0  # (a second's slack for the file system's clock: an entry kept too long is harmless)
     found = dict(zip(on_disk, summaries(on_disk, words, cache, jobs, max_size, limits)))
     if cache is not None:
         cache.evict_other_builds()
+        cache.evict_unused(since)
     result = []
     for path in files:
         buffer = buffers.get(resolved(path))

@@ -216,9 +216,12 @@ class SummaryCache:
         return self.directory / digest[:2] / digest[2:]
 
     def get(self, path: Path, data: bytes, name: str) -> Summary | None:
+        entry = self._entry(path, data, name)
         try:
-            with open(self._entry(path, data, name), "rb") as stream:
+            with open(entry, "rb") as stream:
                 found = pickle.load(stream)
+            if self.writable:
+                os.utime(entry)  # (in use: `evict_unused` keeps it)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
             return None
         if not isinstance(found, Summary):
@@ -239,6 +242,17 @@ class SummaryCache:
             os.replace(temporary, entry)
         except OSError:
             self.writable = False
+
+    def evict_unused(self, since: float) -> None:
+        """After a full run (which read or wrote the entry of every file): remove the entries it did not use, those
+        of contents the files no longer have (each edit would otherwise leave one behind)."""
+        try:
+            for shard in self.directory.iterdir():
+                for entry in shard.iterdir():
+                    if entry.stat().st_mtime < since:
+                        entry.unlink()
+        except OSError:
+            pass
 
     def evict_other_builds(self) -> None:
         try:
