@@ -272,9 +272,7 @@ class StaticCache:
         self.build = build_id()
         self.settings = settings_key(config, enabled)
         self.entries = self.static / self.build / self.settings
-        # Phase one's summaries (`summaries.SummaryCache`, keyed by content): a run after an edit unpickles those of
-        # the unchanged files its names lead to instead of reading them with `ast` again.
-        self.summaries = directory / "summaries"
+        self.summaries = directory / "summaries"  # phase one's (`summaries.SummaryCache`; see Layout above)
         self.limits = config.limits()
         self._data: dict[str, bytes | None] = {}
         self._hashes: dict[str, str | None] = {}
