@@ -1598,3 +1598,41 @@ def test_a_comment_keeps_the_findings_of_a_class_captured_through_an_inherited_f
     model = tmp_path / "pkg" / "model.py"
     model.write_text(model.read_text() + "# a comment\n")
     assert check("pkg", cwd=tmp_path)[1] == first
+
+
+def test_a_partial_run_unpickles_the_summaries_the_full_run_kept(package, monkeypatch):
+    """A name that leads through a package's star imports asks for the summary of every module they bind: reading
+    each with `ast` again was most of a comment edit's cost on a large library. The full run keeps its summaries in
+    the cache; the run after an edit reads with `ast` only the edited file."""
+    from jitlint import summaries
+
+    first = check("pkg", cwd=package)[1]
+    assert list((package / ".jitlint_cache" / "summaries").rglob("*"))
+    parsed: list[str] = []
+    real = summaries.summarize
+    monkeypatch.setattr(summaries, "summarize", lambda path, *rest: parsed.append(path.name) or real(path, *rest))
+    helpers = package / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text() + "# a comment\n")
+    assert check("pkg", cwd=package)[1] == first
+    assert parsed == ["helpers.py"]  # (model.py, whose `forward` calls it, is read too: from the cache)
+
+
+def test_a_full_run_keeps_only_the_summaries_of_the_files_as_they_are(tmp_path):
+    """Each content of a file gets its own kept summary: a full run removes those it did not read (old contents),
+    so edits do not pile them up."""
+    from jitlint.engine import _summaries
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("y = 2\n")
+    files, kept = [tmp_path / "a.py", tmp_path / "b.py"], tmp_path / "kept"
+    entries = lambda: sorted(path.name for path in kept.rglob("*") if path.is_file())  # noqa: E731
+    _summaries(files, {}, [], 1, kept)
+    first = entries()
+    assert len(first) == 2
+    for path in kept.rglob("*"):
+        if path.is_file():
+            os.utime(path, (1, 1))  # (written long ago)
+    (tmp_path / "a.py").write_text("x = 3\n")
+    _summaries(files, {}, [], 1, kept)
+    second = entries()
+    assert len(second) == 2 and len(set(second) & set(first)) == 1  # b.py's, read again; a.py's old one gone

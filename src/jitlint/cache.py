@@ -43,6 +43,8 @@ Layout and eviction
     (an edited editable install never reads entries written by different code), `<settings>` the effective
     configuration and enabled rules. Writing a run removes the directories of other builds (each edit of jitlint
     used to orphan a whole generation) and keeps the `KEEP_SETTINGS` most recently used settings of this build.
+    `summaries/<build>/` holds phase one's summaries of the files (`summaries.SummaryCache`, one per content, path
+    and module name), which the full run writes and a partial run reads for the unchanged files its names lead to.
 
 Robustness
     Entries are written to a temporary file and renamed into place, so two runs sharing the cache never see half an
@@ -270,6 +272,7 @@ class StaticCache:
         self.build = build_id()
         self.settings = settings_key(config, enabled)
         self.entries = self.static / self.build / self.settings
+        self.summaries = directory / "summaries"  # phase one's (`summaries.SummaryCache`; see Layout above)
         self.limits = config.limits()
         self._data: dict[str, bytes | None] = {}
         self._hashes: dict[str, str | None] = {}

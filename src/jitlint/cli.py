@@ -191,7 +191,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
                 from jitlint.engine import lint_share
 
                 progress = _Progress() if _wants_progress() else None
-                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint, progress=progress)
+                part = lint_share(files, plan.stale, plan.records, config, enabled, also=plan.relint, progress=progress,
+                                  summary_cache=cache.summaries)
                 if progress is not None:
                     progress.finish()
                 for note in part.notes:
@@ -211,7 +212,8 @@ def check(paths, targets, select, extend_select, ignore, output_format, stdin_fi
         progress = _Progress() if _wants_progress() else None
         run = lint_run(paths, config, enabled, stdin=stdin, force_exclude=force_exclude, progress=progress,
                        jobs=jobs or os.cpu_count() or 1, keep_model=run_dynamic, record=cache is not None,
-                       policies=tuple(policy for target in confirmers for policy in target.policies))
+                       policies=tuple(policy for target in confirmers for policy in target.policies),
+                       summary_cache=cache.summaries if cache is not None else None)
         if progress is not None:
             progress.finish()
         for note in run.notes:

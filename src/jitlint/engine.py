@@ -82,9 +82,11 @@ def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache
     words = _words(rules)
     cache = SummaryCache(summary_cache, words) if summary_cache is not None else None
     on_disk = [path for path in files if resolved(path) not in buffers]
+    since = time.time() - 1.0  # (a second's slack for the file system's clock: an entry kept too long is harmless)
     found = dict(zip(on_disk, summaries(on_disk, words, cache, jobs, max_size, limits)))
     if cache is not None:
         cache.evict_other_builds()
+        cache.evict_unused(since)
     result = []
     for path in files:
         buffer = buffers.get(resolved(path))
@@ -93,13 +95,13 @@ def _summaries(files: list[Path], buffers: dict, rules, jobs: int, summary_cache
 
 
 def _summaries_on_demand(files: list[Path], rules, summary_cache: Path | None, max_size: int | None):
-    """Phase one for a partial run: each file's summary read when a name leads to it (`summaries.OnDemand`), or
-    all of them from `summary_cache` where one is kept."""
-    if summary_cache is not None:
-        return _summaries(files, {}, rules, 1, summary_cache, max_size)
-    from jitlint.summaries import OnDemand
+    """Phase one for a partial run: each file's summary read when a name leads to it (`summaries.OnDemand`), from
+    `summary_cache` where the last run kept it for the same content."""
+    from jitlint.summaries import OnDemand, SummaryCache
 
-    return OnDemand(files, _words(rules), max_size)
+    words = _words(rules)
+    cache = SummaryCache(summary_cache, words) if summary_cache is not None else None
+    return OnDemand(files, words, max_size, cache)
 
 
 def _lint_run(

@@ -216,14 +216,18 @@ class SummaryCache:
         return self.directory / digest[:2] / digest[2:]
 
     def get(self, path: Path, data: bytes, name: str) -> Summary | None:
+        entry = self._entry(path, data, name)
         try:
-            with open(self._entry(path, data, name), "rb") as stream:
+            with open(entry, "rb") as stream:
                 found = pickle.load(stream)
+            if self.writable:
+                os.utime(entry)  # (in use: `evict_unused` keeps it)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
             return None
         if not isinstance(found, Summary):
             return None
         found.path = path
+        found.seconds = 0.0  # (what reading it cost was the run's that kept it: this run paid the unpickling)
         return found
 
     def put(self, path: Path, data: bytes, name: str, found: Summary) -> None:
@@ -238,6 +242,17 @@ class SummaryCache:
             os.replace(temporary, entry)
         except OSError:
             self.writable = False
+
+    def evict_unused(self, since: float) -> None:
+        """After a full run (which read or wrote the entry of every file): remove the entries it did not use, those
+        of contents the files no longer have (each edit would otherwise leave one behind)."""
+        try:
+            for shard in self.directory.iterdir():
+                for entry in shard.iterdir():
+                    if entry.stat().st_mtime < since:
+                        entry.unlink()
+        except OSError:
+            pass
 
     def evict_other_builds(self) -> None:
         try:
@@ -267,6 +282,7 @@ def read_summary(path: Path, words: tuple[str, ...], cache: SummaryCache | None,
     if found is None:
         found = summarize(path, data, words, name)
         if cache is not None:
+            found = found.pack()  # (pickled once: for the cache, and for the parent when read in a forked reader)
             cache.put(path, data, name, found)
     if limits is not None:  # (`limits`: the run's `Limits`, on which a file's interface depends)
         from jitlint.cache import content_hash, interface
@@ -278,12 +294,16 @@ def read_summary(path: Path, words: tuple[str, ...], cache: SummaryCache | None,
 class OnDemand:
     """The summaries of a run's files, each read when first asked for, by resolved path (`get`, `[]`): a partial
     run (`engine.lint_share`) reads the few files its names lead to, where reading every file of a large library
-    with `ast` was most of the cost of a one-file edit. Iterating gives the summaries read so far."""
+    with `ast` was most of the cost of a one-file edit. With a `SummaryCache` (the one the last full run filled), a
+    file is read with `ast` only where its content changed: a name that leads through a package's star imports asks
+    for thousands of summaries, each unpickled instead of parsed again. Iterating gives the summaries read so far."""
 
-    def __init__(self, files: list[Path], words: tuple[str, ...], max_size: int | None = None) -> None:
+    def __init__(self, files: list[Path], words: tuple[str, ...], max_size: int | None = None,
+                 cache: SummaryCache | None = None) -> None:
         self.paths = {resolved(path): path for path in files}
         self.words = words
         self.max_size = max_size
+        self.cache = cache
         self.read: dict[Path, Summary] = {}
 
     def get(self, key: Path, default=None):
@@ -292,7 +312,7 @@ class OnDemand:
             path = self.paths.get(key)
             if path is None:
                 return default
-            found = self.read[key] = read_summary(path, self.words, None, self.max_size)
+            found = self.read[key] = read_summary(path, self.words, self.cache, self.max_size)
         return found
 
     def __getitem__(self, key: Path) -> Summary:
