@@ -255,12 +255,10 @@ def _builders(project, path: Path, text: str, short: set[str], wanted: set[str],
     """The top-level functions of the file that name a class of `wanted` (call it, or name it to build it from a
     table: ultralytics' `parse_model` builds each layer of a model's YAML with `globals()[m](*args)` after testing
     `m is Detect`): a class calling such a function builds the class, so is one of its hosts."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    parsed = _parsed(path, text)
+    if parsed is None:
         return
-    module_name, is_package = module_name_for(path)[0], path.name == "__init__.py"
-    bindings = _bindings(tree, module_name, is_package)
+    tree, module_name, bindings = parsed
     for top in tree.body:
         if not isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -280,6 +278,16 @@ def _builders(project, path: Path, text: str, short: set[str], wanted: set[str],
                 builders[target].append(function)
 
 
+def _parsed(path: Path, text: str) -> tuple[ast.Module, str, dict] | None:
+    """A Python file's `ast` tree, its module name and what its imports bind; None when it does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    module_name = module_name_for(path)[0]
+    return tree, module_name, _bindings(tree, module_name, path.name == "__init__.py")
+
+
 def _callers(paths: list[Path], functions: set[str]) -> dict[str, list[str]]:
     """For each qualified function name of `functions`, the top-level classes of `paths` whose own code calls it."""
     short = {name.rpartition(".")[2] for name in functions}
@@ -296,12 +304,10 @@ def _callers(paths: list[Path], functions: set[str]) -> dict[str, list[str]]:
             continue
         if not mention.search(text):
             continue
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
+        parsed = _parsed(path, text)
+        if parsed is None:
             continue
-        module_name, is_package = module_name_for(path)[0], path.name == "__init__.py"
-        bindings = _bindings(tree, module_name, is_package)
+        tree, module_name, bindings = parsed
         for top in tree.body:
             if not isinstance(top, ast.ClassDef):
                 continue
