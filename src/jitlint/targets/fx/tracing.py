@@ -87,6 +87,7 @@ from jitlint.targets.fx.scan import (
 )
 from jitlint.targets.fx.trace import (
     TRACE_TIME_VALUES,
+    applied_function,
     alone_roots,
     attribute_only_classes,
     autograd_forward,
@@ -1930,6 +1931,11 @@ class FunctionTrace(FlowDomain[Value]):
         cls = self.project.resolve_class(qualified)
         if cls is not None and self.project.is_module_class(cls):
             return Module(frozenset([cls]), None, local=True)
+        if cls is not None and args.holds_proxy():
+            # another project class built from traced values: its `__init__` runs as traced code
+            init = self.project.find_method(cls, "__init__")
+            if init is not None:
+                self.project_call(node, init, cls, args, OPAQUE)
         if _external_module(qualified) and not external_callable(qualified).built_to_trace(node):
             return Module(frozenset([qualified]), None, local=True)
         head, _, last = qualified.rpartition(".")
@@ -2121,6 +2127,17 @@ class FunctionTrace(FlowDomain[Value]):
             return CONCRETE
         return Concrete("tensor")
 
+    def apply(self, node: cst.Call, function: Value, args: Arguments) -> Value | None:
+        """What a builtin that calls the function it is given (`map`, `filter`) gets from one call of it: a lambda,
+        a nested function, a module, or a project function named at module level (None: not known)."""
+        if isinstance(function, (Closure, Module)):
+            return self.call_value(node, function, args)
+        named = applied_function(self.project, node, self.function) if not isinstance(
+            node.args[0].value, cst.Name) or not self.is_local(node.args[0].value.value) else None
+        if named is not None:
+            return self.project_call(node, named, None, args, None)
+        return None
+
     def builtin(self, node: cst.Call, name: str, args: Arguments, func: cst.BaseExpression | None = None) -> Value:
         first = args.positional[0] if args.positional else None
         if self.model.leaves.wraps_builtin(self.module, name) and args.holds_proxy():
@@ -2225,6 +2242,20 @@ class FunctionTrace(FlowDomain[Value]):
                 return OPAQUE
             element = self.element_of(first) if first is not None else OPAQUE
             return Seq("list", None, Seq("tuple", (Concrete("int"), element), join(Concrete("int"), element)))
+        if name == "filter" and len(args.positional) == 2 and not args.unknown and not args.keywords:
+            # filter(f, items) iterates items and makes each `f(item)` (each item, given None) a bool
+            function, items = args.positional
+            if isinstance(items, Proxy):
+                self.report(ProxyIterated(node, name))
+                return OPAQUE
+            element = self.element_of(items)
+            if function == NONE:
+                self.truth_of(element, node, "filter")
+            else:
+                kept = self.apply(node, function, Arguments([element]))
+                if kept is not None:
+                    self.truth_of(kept, node, "filter")
+            return Seq("list", None, element)
         if name in _ITERATING:
             if isinstance(first, Proxy):
                 self.report(ProxyIterated(node, name))
@@ -2246,10 +2277,12 @@ class FunctionTrace(FlowDomain[Value]):
                         if isinstance(value, Proxy):
                             self.report(ProxyIterated(node, name))
                             return OPAQUE
-                    if isinstance(first, (Closure, Module)) and not args.unknown and not args.keywords:
+                    if not args.unknown and not args.keywords:
                         # the function is called with an item of each iterable, as the caller's `for` would
                         items = Arguments([self.element_of(value) for value in args.positional[1:]])
-                        return Seq("list", None, self.call_value(node, first, items))
+                        returned = self.apply(node, first, items)
+                        if returned is not None:
+                            return Seq("list", None, returned)
                     return Seq("list", None, Unknown(args.may_hold_proxy()))
                 return Seq("list", None, self.element_of(first))
             return Concrete(name)
