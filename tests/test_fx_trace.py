@@ -241,6 +241,14 @@ TRACES = {
 
 # Patterns symbolic_trace rejects (the first marked line is where it stops) or silently mis-traces (warnings).
 FAILS = {
+    # after the first failure, a helper the forward calls next is judged by that call: the other caller, a method
+    # no trace reaches (analysed with guessed arguments), is not a run where the helper's line works
+    "helper-after-a-failure-also-called-from-an-unreached-method": (
+        H + "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.refine = False\n\n"
+        "    def helper(self, t):\n        return extract(t)\n\n"
+        "    def forward(self, x):\n        n = len(x)  # error: FX202\n        if self.refine:\n"
+        "            x = self.helper(x)\n        return extract(x) * n\n\n\n"
+        "def extract(t):\n    b, *_ = t.shape  # error: FX203\n    return t * b\n"),
     # `filter` makes each result of its function (each item, given None) a bool
     "filter-lambda-on-proxies": model("kept = tuple(filter(lambda t: t.requires_grad, (x, x + 1)))  # error: FX201\n"
                                       "return kept[0]"),

@@ -224,6 +224,7 @@ class TracingModel:
         # then a placeholder, those its parents leave at their defaults too. While `alone` is set, what is found
         # goes to `_alone`, and is kept where the part's own analyses found nothing at that node.
         self.alone: ClassInfo | None = None
+        self.guessing = False  # analysing a function no trace reaches, with guessed arguments (not a run)
         self._alone: dict[int, dict[tuple[str, int], TraceResult]] = {}
 
     # -- queries ----------------------------------------------------------------------------------------------
@@ -247,7 +248,14 @@ class TracingModel:
                 owner = entry.owners[0] if entry.owners else entry.info.cls
                 if entry.info.name == "forward" and owner is not None and id(owner) in attribute_only:
                     continue  # its calls are all `self.<name>(...)`, resolved: none ran it
-                self.analyse(entry.info, self.guessed_context(entry.info, owner))
+                # A forward's guessed context stands for a trace of a module built elsewhere; another function's
+                # claims nothing about its arguments, so what it reaches does not count as run (a function a trace
+                # reaches only after a failure keeps what it would do there)
+                self.guessing = entry.info.name != "forward"
+                try:
+                    self.analyse(entry.info, self.guessed_context(entry.info, owner))
+                finally:
+                    self.guessing = False
         for node_id, found in self._after_failure.items():
             if node_id not in self._live:
                 kept = self.results.setdefault(node_id, {})
@@ -387,7 +395,7 @@ class TracingModel:
         self._reached.add(node_id)
         self.halted = False
         self.returned_checked = False
-        if not self.after_failure and self.alone is None:
+        if not self.after_failure and self.alone is None and not self.guessing:
             self._live.add(node_id)
             if report_to is not None:
                 self._live.add(id(report_to.node))
