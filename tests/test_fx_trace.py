@@ -249,6 +249,14 @@ FAILS = {
         "    def forward(self, x):\n        n = len(x)  # error: FX202\n        if self.refine:\n"
         "            x = self.helper(x)\n        return extract(x) * n\n\n\n"
         "def extract(t):\n    b, *_ = t.shape  # error: FX203\n    return t * b\n"),
+    # a flag given as a value computed at the call (`rel_blocks[i]`) may be either: both branches are judged
+    "flag-given-as-a-computed-value": (
+        H + "class Attn(nn.Module):\n    def __init__(self, use_rel=False):\n        super().__init__()\n"
+        "        self.use_rel = use_rel\n\n    def forward(self, x):\n        if self.use_rel:\n"
+        "            return x * len(x)  # error: FX202\n        return x\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self, rel_blocks=(True, False)):\n        super().__init__()\n"
+        "        self.blocks = nn.ModuleList([Attn(use_rel=rel_blocks[i]) for i in range(2)])\n\n"
+        "    def forward(self, x):\n        for block in self.blocks:\n            x = block(x)\n        return x\n"),
     # `filter` makes each result of its function (each item, given None) a bool
     "filter-lambda-on-proxies": model("kept = tuple(filter(lambda t: t.requires_grad, (x, x + 1)))  # error: FX201\n"
                                       "return kept[0]"),
