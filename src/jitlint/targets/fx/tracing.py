@@ -248,14 +248,12 @@ class TracingModel:
                 owner = entry.owners[0] if entry.owners else entry.info.cls
                 if entry.info.name == "forward" and owner is not None and id(owner) in attribute_only:
                     continue  # its calls are all `self.<name>(...)`, resolved: none ran it
-                # A forward's guessed context stands for a trace of a module built elsewhere; another function's
-                # claims nothing about its arguments, so what it reaches does not count as run (a function a trace
-                # reaches only after a failure keeps what it would do there)
+                # a forward's guessed context stands for a trace of a module built elsewhere; another function's
+                # claims nothing about its arguments: what it reaches is not run (what a trace reaches only after
+                # a failure is kept)
                 self.guessing = entry.info.name != "forward"
-                try:
-                    self.analyse(entry.info, self.guessed_context(entry.info, owner))
-                finally:
-                    self.guessing = False
+                self.analyse(entry.info, self.guessed_context(entry.info, owner))
+        self.guessing = False
         for node_id, found in self._after_failure.items():
             if node_id not in self._live:
                 kept = self.results.setdefault(node_id, {})
@@ -2140,11 +2138,10 @@ class FunctionTrace(FlowDomain[Value]):
         a nested function, a module, or a project function named at module level (None: not known)."""
         if isinstance(function, (Closure, Module)):
             return self.call_value(node, function, args)
-        named = applied_function(self.project, node, self.function) if not isinstance(
-            node.args[0].value, cst.Name) or not self.is_local(node.args[0].value.value) else None
-        if named is not None:
-            return self.project_call(node, named, None, args, None)
-        return None
+        given = node.args[0].value
+        named = None if isinstance(given, cst.Name) and self.is_local(given.value) else applied_function(
+            self.project, node, self.function)
+        return self.project_call(node, named, None, args, None) if named is not None else None
 
     def builtin(self, node: cst.Call, name: str, args: Arguments, func: cst.BaseExpression | None = None) -> Value:
         first = args.positional[0] if args.positional else None
