@@ -114,6 +114,13 @@ HELPER_FILT = """
 
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
+    # a flag given as `not` of the builder's own parameter follows that parameter's default (here False)
+    "flag-given-as-not-of-a-parameter-traces": (
+        H + "class Attn(nn.Module):\n    def __init__(self, use_rel=False):\n        super().__init__()\n"
+        "        self.use_rel = use_rel\n\n    def forward(self, x):\n        if self.use_rel:\n"
+        "            return x * len(x)\n        return x\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self, strict=True):\n        super().__init__()\n"
+        "        self.block = Attn(use_rel=not strict)\n\n    def forward(self, x):\n        return self.block(x)\n"),
     # `map`/`filter` with module-level functions, and `filter` over plain numbers; a plain class built from a Proxy
     # whose `__init__` only records operations on it
     "map-filter-named-functions-trace": model(
@@ -249,7 +256,7 @@ FAILS = {
         "    def forward(self, x):\n        n = len(x)  # error: FX202\n        if self.refine:\n"
         "            x = self.helper(x)\n        return extract(x) * n\n\n\n"
         "def extract(t):\n    b, *_ = t.shape  # error: FX203\n    return t * b\n"),
-    # a flag given as a value computed at the call (`rel_blocks[i]`) may be either: both branches are judged
+    # a flag given as a value read from data at the call (`rel_blocks[i]`) may be either: both branches are judged
     "flag-given-as-a-computed-value": (
         H + "class Attn(nn.Module):\n    def __init__(self, use_rel=False):\n        super().__init__()\n"
         "        self.use_rel = use_rel\n\n    def forward(self, x):\n        if self.use_rel:\n"

@@ -50,14 +50,24 @@ def _bool(node: cst.BaseExpression | None) -> bool | None:
 
 
 def _computed(node: cst.BaseExpression) -> bool:
-    """A value computed where it is passed (`flags[i]`, `i in blocks`, `not x`, `f(x)`): not a literal, nor a name
-    or an attribute, which hand on a value decided elsewhere (a parameter's, a flag's)."""
-    return not isinstance(node, (cst.Name, cst.Attribute)) and literal_value(node) is LITERAL_UNKNOWN
+    """A value read from data where it is passed (`flags[i]`, `f(cfg)`, `not blocks[i]`): one that indexes or calls.
+    Names, attributes and what is built from them alone (`not strict`) hand on a value decided elsewhere."""
+    found: list[cst.CSTNode] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Subscript(self, sub: cst.Subscript) -> None:
+            found.append(sub)
+
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    walk(node, Find())
+    return bool(found) and literal_value(node) is LITERAL_UNKNOWN
 
 
 class _KeywordLiterals(cst.CSTVisitor):
     """The bool literals passed as one keyword (`f(flag=True)`, `dict(flag=False)`, `{"flag": True}`; a value
-    computed at the call, `f(flag=flags[i])`, counts as both), each with
+    read from data at the call, `f(flag=flags[i])`, counts as both), each with
     what receives it: `("call", func)` for a call, `("super", class name)` for `super().__init__(...)` in a class's
     method, None for a dict item."""
 
