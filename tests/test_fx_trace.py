@@ -114,6 +114,21 @@ HELPER_FILT = """
 
 # Patterns that trace (a rule must not flag them) and their look-alikes.
 TRACES = {
+    # a flag given as `not` of the builder's own parameter follows that parameter's default (here False)
+    "flag-given-as-not-of-a-parameter-traces": (
+        H + "class Attn(nn.Module):\n    def __init__(self, use_rel=False):\n        super().__init__()\n"
+        "        self.use_rel = use_rel\n\n    def forward(self, x):\n        if self.use_rel:\n"
+        "            return x * len(x)\n        return x\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self, strict=True):\n        super().__init__()\n"
+        "        self.block = Attn(use_rel=not strict)\n\n    def forward(self, x):\n        return self.block(x)\n"),
+    # `map`/`filter` with module-level functions, and `filter` over plain numbers; a plain class built from a Proxy
+    # whose `__init__` only records operations on it
+    "map-filter-named-functions-trace": model(
+        "q, k = map(double, (x, x + 1))\na = list(filter(positive, self.sizes))\n"
+        "b = list(filter(None, self.sizes)) + list(filter(lambda n: n > 1, self.sizes))\n"
+        "return (q + k * len(a) * len(b)) * Scaled(x).value", init="self.sizes = [1, 0, 3]",
+        extra="def double(t):\n    return t * 2\n\n\ndef positive(n):\n    return n > 0\n\n\n"
+              "class Scaled:\n    def __init__(self, value, factor=2):\n        self.value = value * factor"),
     # a Proxy keyword (`device=x.device`, `dtype=x.dtype`) dispatches `torch.tensor` to the Proxy before the list of
     # sizes is read: recorded, no `len`
     "tensor-of-list-with-size-device-of-input": model("h, w = x.shape[-2:]\n"
@@ -233,6 +248,35 @@ TRACES = {
 
 # Patterns symbolic_trace rejects (the first marked line is where it stops) or silently mis-traces (warnings).
 FAILS = {
+    # after the first failure, a helper the forward calls next is judged by that call: the other caller, a method
+    # no trace reaches (analysed with guessed arguments), is not a run where the helper's line works
+    "helper-after-a-failure-also-called-from-an-unreached-method": (
+        H + "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.refine = False\n\n"
+        "    def helper(self, t):\n        return extract(t)\n\n"
+        "    def forward(self, x):\n        n = len(x)  # error: FX202\n        if self.refine:\n"
+        "            x = self.helper(x)\n        return extract(x) * n\n\n\n"
+        "def extract(t):\n    b, *_ = t.shape  # error: FX203\n    return t * b\n"),
+    # a flag given as a value read from data at the call (`rel_blocks[i]`) may be either: both branches are judged
+    "flag-given-as-a-computed-value": (
+        H + "class Attn(nn.Module):\n    def __init__(self, use_rel=False):\n        super().__init__()\n"
+        "        self.use_rel = use_rel\n\n    def forward(self, x):\n        if self.use_rel:\n"
+        "            return x * len(x)  # error: FX202\n        return x\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self, rel_blocks=(True, False)):\n        super().__init__()\n"
+        "        self.blocks = nn.ModuleList([Attn(use_rel=rel_blocks[i]) for i in range(2)])\n\n"
+        "    def forward(self, x):\n        for block in self.blocks:\n            x = block(x)\n        return x\n"),
+    # `filter` makes each result of its function (each item, given None) a bool
+    "filter-lambda-on-proxies": model("kept = tuple(filter(lambda t: t.requires_grad, (x, x + 1)))  # error: FX201\n"
+                                      "return kept[0]"),
+    "filter-none-on-proxies": model("kept = list(filter(None, (x, x + 1)))  # error: FX201\nreturn kept[0]"),
+    # a module-level function given to `map`/`filter` is called with each item
+    "map-named-function-on-proxies": model("q, k = map(split, (x, x + 1))\nreturn q + k",
+                                           extra="def split(t):\n    return t.reshape(len(t), -1)  # error: FX202"),
+    "filter-named-function-on-proxies": model("kept = list(filter(keep, (x, x + 1)))  # error: FX201\nreturn kept[0]",
+                                              extra="def keep(t):\n    return t.requires_grad"),
+    # building a plain project class runs its `__init__` with the Proxies it is given
+    "plain-class-init-on-proxies": model("holder = Holder(phi=(x,))\nreturn x", extra=(
+        "class Holder:\n    def __init__(self, phi=()):\n"
+        "        self.phi = tuple(filter(lambda p: p.requires_grad, phi))  # error: FX201")),
     # CPython 3.11 iterates a comprehension's outermost iterable where it makes it: the line of its opening
     # bracket (the statement's for `q, k = (`, the call's for `sum(`), not the iterable's
     "generator-over-proxy-spanning-lines": model("qkv = x.chunk(2, dim=1)\nq, k = (  # error: FX203\n"

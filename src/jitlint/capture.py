@@ -96,6 +96,10 @@ class CapturePolicy:
         """What the classes an `isinstance(x, T)` call in captured code tests against capture."""
         return ()
 
+    def applied(self, call: cst.Call, caller: FunctionInfo) -> Iterable[Capture]:
+        """What a builtin that calls the function it is given (`map(f, items)`, `filter(f, items)`) captures."""
+        return ()
+
     def dispatched(self, func: cst.BaseExpression, caller: FunctionInfo) -> Iterable[tuple[FunctionInfo, ClassInfo]]:
         """What a call of a value (`REGISTRY[key](x)`, `obj.method(x)`) may reach: (function, class it runs for)."""
         return ()
@@ -666,6 +670,10 @@ class CaptureMap:
             return
         if qualified == "builtins.isinstance":
             for function, cls, why in self.policy.types_tested(call, caller):
+                self._enqueue(function, cls, why)
+            return
+        if qualified in ("builtins.map", "builtins.filter"):
+            for function, cls, why in self.policy.applied(call, caller):
                 self._enqueue(function, cls, why)
             return
         target = project.resolve(qualified)

@@ -25,7 +25,7 @@ import libcst as cst
 
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.syntax import OneScope, names_in
-from jitlint.literals import literal_value
+from jitlint.literals import UNKNOWN as LITERAL_UNKNOWN, literal_value
 from jitlint.walk import walk
 
 if TYPE_CHECKING:
@@ -49,8 +49,25 @@ def _bool(node: cst.BaseExpression | None) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+def _computed(node: cst.BaseExpression) -> bool:
+    """A value read from data where it is passed (`flags[i]`, `f(cfg)`, `not blocks[i]`): one that indexes or calls.
+    Names, attributes and what is built from them alone (`not strict`) hand on a value decided elsewhere."""
+    found: list[cst.CSTNode] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Subscript(self, sub: cst.Subscript) -> None:
+            found.append(sub)
+
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    walk(node, Find())
+    return bool(found) and literal_value(node) is LITERAL_UNKNOWN
+
+
 class _KeywordLiterals(cst.CSTVisitor):
-    """The bool literals passed as one keyword (`f(flag=True)`, `dict(flag=False)`, `{"flag": True}`), each with
+    """The bool literals passed as one keyword (`f(flag=True)`, `dict(flag=False)`, `{"flag": True}`; a value
+    read from data at the call, `f(flag=flags[i])`, counts as both), each with
     what receives it: `("call", func)` for a call, `("super", class name)` for `super().__init__(...)` in a class's
     method, None for a dict item."""
 
@@ -72,6 +89,8 @@ class _KeywordLiterals(cst.CSTVisitor):
                 constant = _bool(arg.value)
                 if constant is not None:
                     self.found.add((constant, receiver))
+                elif _computed(arg.value):
+                    self.found.update(((True, receiver), (False, receiver)))  # either, as the value decides
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         constant = _bool(node.value)
@@ -123,7 +142,7 @@ class _PassedLiterals(RunFact):
     @classmethod
     def compute(cls, project, owner, keyword: str) -> tuple:
         name = re.escape(keyword)
-        hint = re.compile(rf"\b{name}\s*=\s*\(*\s*(?:True|False)\b|['\"]{name}['\"]\s*:\s*\(*\s*(?:True|False)\b")
+        hint = re.compile(rf"\b{name}\s*=[^=]|['\"]{name}['\"]\s*:\s*\(*\s*(?:True|False)\b")
         found: dict = {}
         for module in list(project.modules.values()):
             text = module.text

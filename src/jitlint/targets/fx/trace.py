@@ -180,6 +180,18 @@ def _class_decorators(cls: ClassInfo) -> set[str]:
     return names
 
 
+def applied_function(project: ProjectIndex, call: cst.Call, caller: FunctionInfo) -> FunctionInfo | None:
+    """The project function (named at module level, or imported) that `map(f, items)` / `filter(f, items)` calls."""
+    if len(call.args) != 2 or any(arg.star or arg.keyword is not None for arg in call.args):
+        return None
+    func = call.args[0].value
+    if not isinstance(func, (cst.Name, cst.Attribute)):
+        return None
+    qualified = caller.module.imports.qualify(func)
+    target = project.resolve(qualified) if qualified is not None else None
+    return target if isinstance(target, FunctionInfo) and target.cls is None else None
+
+
 def torch_forward(project: ProjectIndex, cls: ClassInfo) -> TorchForward | None:
     """What `torch_checks.toml` says of the torch.nn class whose `forward` a project module class inherits (the first
     torch.nn base in its bases' order), or None when it lists nothing for it."""
@@ -502,9 +514,25 @@ class TracePolicy(CapturePolicy):
         return autograd_forward(self.project, cls, name)
 
     def class_used(self, cls: ClassInfo, caller: FunctionInfo) -> Iterator[Capture]:
-        # A plain Python object built in forward runs its `__init__` and the methods called on it as Python; the
-        # calls made on it are not resolved here (no object types), so nothing more is traced from it.
+        # A plain Python object built in forward runs its `__init__` (`constructor`) and the methods called on it
+        # as Python; the calls made on it are not resolved here (no object types), so nothing more is traced.
         return ()
+
+    def applied(self, call: cst.Call, caller: FunctionInfo) -> Iterator[Capture]:
+        # `map(f, items)` and `filter(f, items)` call a module-level function `f` with each item, as Python
+        function = applied_function(self.project, call, caller)
+        if function is not None and self.body_captured(function):
+            yield function, function.cls, f"applied by {caller.display_name}"
+
+    def constructor(self, cls: ClassInfo) -> FunctionInfo | None:
+        # Building an object of a project class in traced code runs its `__init__` as Python with the call's
+        # arguments, Proxies among them. Not an exception's: raising one ends the trace there anyway.
+        init = self.project.find_method(cls, "__init__")
+        if init is None or not self.body_captured(init) or any(
+                base and base.startswith("builtins.") and base.endswith(("Error", "Exception", "Warning"))
+                for klass in self.project.mro(cls) for base in klass.base_names):
+            return None
+        return init
 
 
 def _forward_owners(policy: TracePolicy, entry: CapturedFunction) -> list[ClassInfo]:

@@ -87,6 +87,7 @@ from jitlint.targets.fx.scan import (
 )
 from jitlint.targets.fx.trace import (
     TRACE_TIME_VALUES,
+    applied_function,
     alone_roots,
     attribute_only_classes,
     autograd_forward,
@@ -223,6 +224,7 @@ class TracingModel:
         # then a placeholder, those its parents leave at their defaults too. While `alone` is set, what is found
         # goes to `_alone`, and is kept where the part's own analyses found nothing at that node.
         self.alone: ClassInfo | None = None
+        self.guessing = False  # analysing a function no trace reaches, with guessed arguments (not a run)
         self._alone: dict[int, dict[tuple[str, int], TraceResult]] = {}
 
     # -- queries ----------------------------------------------------------------------------------------------
@@ -246,7 +248,12 @@ class TracingModel:
                 owner = entry.owners[0] if entry.owners else entry.info.cls
                 if entry.info.name == "forward" and owner is not None and id(owner) in attribute_only:
                     continue  # its calls are all `self.<name>(...)`, resolved: none ran it
+                # a forward's guessed context stands for a trace of a module built elsewhere; another function's
+                # claims nothing about its arguments: what it reaches is not run (what a trace reaches only after
+                # a failure is kept)
+                self.guessing = entry.info.name != "forward"
                 self.analyse(entry.info, self.guessed_context(entry.info, owner))
+        self.guessing = False
         for node_id, found in self._after_failure.items():
             if node_id not in self._live:
                 kept = self.results.setdefault(node_id, {})
@@ -386,7 +393,7 @@ class TracingModel:
         self._reached.add(node_id)
         self.halted = False
         self.returned_checked = False
-        if not self.after_failure and self.alone is None:
+        if not self.after_failure and self.alone is None and not self.guessing:
             self._live.add(node_id)
             if report_to is not None:
                 self._live.add(id(report_to.node))
@@ -1930,6 +1937,11 @@ class FunctionTrace(FlowDomain[Value]):
         cls = self.project.resolve_class(qualified)
         if cls is not None and self.project.is_module_class(cls):
             return Module(frozenset([cls]), None, local=True)
+        if cls is not None and args.holds_proxy():
+            # another project class built from traced values: its `__init__` runs as traced code
+            init = self.project.find_method(cls, "__init__")
+            if init is not None:
+                self.project_call(node, init, cls, args, OPAQUE)
         if _external_module(qualified) and not external_callable(qualified).built_to_trace(node):
             return Module(frozenset([qualified]), None, local=True)
         head, _, last = qualified.rpartition(".")
@@ -2121,6 +2133,16 @@ class FunctionTrace(FlowDomain[Value]):
             return CONCRETE
         return Concrete("tensor")
 
+    def apply(self, node: cst.Call, function: Value, args: Arguments) -> Value | None:
+        """What a builtin that calls the function it is given (`map`, `filter`) gets from one call of it: a lambda,
+        a nested function, a module, or a project function named at module level (None: not known)."""
+        if isinstance(function, (Closure, Module)):
+            return self.call_value(node, function, args)
+        given = node.args[0].value
+        named = None if isinstance(given, cst.Name) and self.is_local(given.value) else applied_function(
+            self.project, node, self.function)
+        return self.project_call(node, named, None, args, None) if named is not None else None
+
     def builtin(self, node: cst.Call, name: str, args: Arguments, func: cst.BaseExpression | None = None) -> Value:
         first = args.positional[0] if args.positional else None
         if self.model.leaves.wraps_builtin(self.module, name) and args.holds_proxy():
@@ -2225,6 +2247,20 @@ class FunctionTrace(FlowDomain[Value]):
                 return OPAQUE
             element = self.element_of(first) if first is not None else OPAQUE
             return Seq("list", None, Seq("tuple", (Concrete("int"), element), join(Concrete("int"), element)))
+        if name == "filter" and len(args.positional) == 2 and not args.unknown and not args.keywords:
+            # filter(f, items) iterates items and makes each `f(item)` (each item, given None) a bool
+            function, items = args.positional
+            if isinstance(items, Proxy):
+                self.report(ProxyIterated(node, name))
+                return OPAQUE
+            element = self.element_of(items)
+            if function == NONE:
+                self.truth_of(element, node, "filter")
+            else:
+                kept = self.apply(node, function, Arguments([element]))
+                if kept is not None:
+                    self.truth_of(kept, node, "filter")
+            return Seq("list", None, element)
         if name in _ITERATING:
             if isinstance(first, Proxy):
                 self.report(ProxyIterated(node, name))
@@ -2246,10 +2282,12 @@ class FunctionTrace(FlowDomain[Value]):
                         if isinstance(value, Proxy):
                             self.report(ProxyIterated(node, name))
                             return OPAQUE
-                    if isinstance(first, (Closure, Module)) and not args.unknown and not args.keywords:
+                    if not args.unknown and not args.keywords:
                         # the function is called with an item of each iterable, as the caller's `for` would
                         items = Arguments([self.element_of(value) for value in args.positional[1:]])
-                        return Seq("list", None, self.call_value(node, first, items))
+                        returned = self.apply(node, first, items)
+                        if returned is not None:
+                            return Seq("list", None, returned)
                     return Seq("list", None, Unknown(args.may_hold_proxy()))
                 return Seq("list", None, self.element_of(first))
             return Concrete(name)

@@ -45,6 +45,7 @@ _BOOL_CONSTRUCTS = {
     "not": "a `not`",
     "bool()": "`bool()`",
     "comprehension": "a comprehension's `if`",
+    "filter": "`filter`, which makes each result of its function (each item, given None) a bool",
     "chained comparison": "a chained comparison (`a < b < c` makes `a < b` a bool)",
     "in": "an `in` test on a sequence (each item is compared with `==` and the result made a bool)",
     "validation": "torch's own validation of the arguments of the call here (a `torch.distributions` constructor "
