@@ -51,7 +51,9 @@ class Checker:
         self.is_user_file = lambda path: False
         self.patches: list[tuple[object, str, object, bool]] = []
         self.module = None  # the module of the file whose roots are being scripted
-        self.leave_out_until: float | None = None  # when leaving failing statements out stops, for this file
+        # when leaving failing statements out stops, for this file (`time.process_time()`: the host's deadlines are
+        # this process's CPU seconds)
+        self.leave_out_until: float | None = None
         self.type_patches: list[tuple[object, str, object]] = []  # the lists of torch's below, as they were
         self.opaque_attributes: set[str] = set()  # attributes and properties left out of the types
         self.units_done: set[str] = set()  # the units of this file already scripted on their own (for a root)
@@ -399,7 +401,7 @@ class Checker:
             elif unwrap:
                 self.unwrap_own = outcome["unwrapped"] = True
             elif not variadic:
-                if self.unit_until is not None and time.monotonic() > self.unit_until:
+                if self.unit_until is not None and time.process_time() > self.unit_until:
                     return  # the signature is still relaxed past the unit's share of time, no statement left out
                 if last.get("parameter"):  # a default that has no literal type to annotate with
                     return
@@ -545,9 +547,9 @@ def _enter(ctx) -> Checker:
         checker.module = ctx.module
         checker.units_done = set()
         # leaving failing statements out stops past this share of the file's time limit, so that the file's other
-        # roots are still checked in time
+        # roots are still checked in time (CPU seconds of this process, the host's clock of every deadline)
         budget = ctx.options.get("leave_out_seconds")
-        checker.leave_out_until = time.monotonic() + budget if budget else None
+        checker.leave_out_until = time.process_time() + budget if budget else None
     if ctx.options.get("last") and checker.leave_out_until is not None and ctx.deadline is not None:
         # the file's last module class: no root after it needs the time its units may take
         checker.leave_out_until = max(checker.leave_out_until, ctx.deadline)
