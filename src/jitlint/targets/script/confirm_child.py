@@ -60,6 +60,10 @@ class Checker:
         self.unwrap_own = False  # a unit is compiled from the function its decorators wrap, not their wrapper
         self.own_is_method = False  # the unit being scripted on its own is a module's method
         self.unit_until: float | None = None  # when leaving failing statements out stops, for the current unit
+        # the module methods the root's run ignored, (class, name, method): a unit's submodules that fail the same
+        # way are ignored before the unit is scripted (`_failing_submodule_methods`)
+        self.root_ignored: list[tuple[object, str, object]] = []
+        self.unit_instance = None  # the module a method unit is scripted on
 
     def parse_error(self, error: BaseException) -> dict:
         parsed = _locate.parse_error(error, self.is_user_file)
@@ -160,6 +164,8 @@ class Checker:
                 replacement = self._marked(torch.jit.ignore, member)
             self.patches.append((owner, name, member, True))
             setattr(owner, name, replacement)
+            if issubclass(owner, torch.nn.Module) and not isinstance(member, staticmethod):
+                self.root_ignored.append((owner, name, member))
             return f"{owner.__name__}.{name}"
         # A free function: torch resolves it through each caller's globals, so patch every user module.
         replacement = self._marked(torch.jit.ignore, member)
@@ -293,6 +299,7 @@ class Checker:
         on its own, with nothing of the model's run ignored, ignore-and-retry inside it: what the model's first
         errors masked. One outcome per unit: {"unit", "found", "passed", "opaque", "observations"}."""
         outcomes = []
+        root_ignored = list(self.root_ignored)
         for number, unit in enumerate(units):
             if ctx.out_of_time():
                 break  # the rest stay masked, rather than the whole file unanswered
@@ -315,6 +322,10 @@ class Checker:
             if compile_it is None:
                 continue
             self.units_done.add(unit["id"])
+            # what the unit compiles whatever it calls, and the root's run saw fail: ignored from the start (the
+            # unit's run would ignore each after its error again, one more compile each), and counted as ignored
+            pre = [self.ignore(*failing) for failing in self._failing_submodule_methods(own, root_ignored)]
+            pre = [name for name in pre if name is not None]
 
             def attempt(compile_it=compile_it):
                 _reset_torch_state(self.torch)
@@ -323,9 +334,9 @@ class Checker:
                     compile_it()
                 _state.raise_unplaced()
 
-            def explain(error, ignored, own=own):
+            def explain(error, ignored, own=own, pre=pre):
                 parsed = self.parse_error(error)
-                parsed["artifact"] = self.is_artifact(parsed, ignored)
+                parsed["artifact"] = self.is_artifact(parsed, [*pre, *ignored])
                 parsed["unit"] = unit["id"]
                 culprit = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
                 if culprit is None:
@@ -337,8 +348,36 @@ class Checker:
             outcome.update(_leave_out.functions_only(ctx.until_clean(attempt, explain)))
             self.own_is_method = unit["kind"] == "method"
             self._past_own_errors(outcome, own, attempt, explain, ctx, _leave_out.Pending(unit, own))
+            if pre:
+                outcome["opaque"] = [*pre, *(name for name in outcome["opaque"] if name not in pre)]
+                outcome["pre_ignored"] = pre
         self.restore(keep_types=True)
         return outcomes
+
+    def _failing_submodule_methods(self, own, root_ignored) -> list[tuple[object, str, object]]:
+        """The module methods the root's run ignored that scripting the unit compiles whatever the unit's own code
+        calls: torch compiles the `forward` (and `@torch.jit.export` methods) of every submodule of the instance a
+        method unit is scripted on (`infer_methods_to_compile`), so each one that failed in the root's run fails
+        again the same way. The unit's own function is never among them."""
+        instance = self.unit_instance
+        if instance is None:
+            return []
+        torch = self.torch
+        try:
+            submodules = [module for module in instance.modules() if module is not instance]
+        except AttributeError:
+            return []
+        found = []
+        for owner, name, member in root_ignored:
+            if member is own or getattr(member, "__func__", None) is own or own is not None and (
+                    getattr(own, "__func__", own) is getattr(member, "__func__", member)):
+                continue
+            compiled = name == "forward" or getattr(member, "_torchscript_modifier", None) is \
+                torch._jit_internal.FunctionModifiers.EXPORT
+            if compiled and any(isinstance(module, owner) and inspect.getattr_static(type(module), name, None)
+                                is member for module in submodules):
+                found.append((owner, name, member))
+        return found
 
     def _past_own_errors(self, outcome: dict, own, attempt, explain, ctx, pending: "_leave_out.Pending") -> None:
         """A unit that fails in its own function hides the rest of that function: compile it again with what failed
@@ -465,8 +504,10 @@ class Checker:
         return found
 
     def _unit(self, target, unit: dict, ctx):
-        """(what compiles the unit, its own function object), or (None, None) when it is not there."""
+        """(what compiles the unit, its own function object), or (None, None) when it is not there. A method unit's
+        instance is `unit_instance` (else None)."""
         torch = self.torch
+        self.unit_instance = None
         from torch.jit import _recursive
 
         try:
@@ -498,6 +539,7 @@ class Checker:
             None)
         if instance is None:
             return None, None
+        self.unit_instance = instance
         name = unit["name"]
 
         def stubs(module, name=name, instance=instance):
@@ -568,6 +610,7 @@ def run(target, inputs, ctx) -> dict:
     if ctx.kind == "function" and isinstance(target, ctx.torch.jit.ScriptFunction):
         return {"passed": True, "observations": []}  # @torch.jit.script already compiled it at import
     try:
+        checker.root_ignored = []
         result = checker.script_until_clean(target, ctx)
         if ctx.kind == "class" and result["opaque"]:
             ignored = set(result["opaque"])
