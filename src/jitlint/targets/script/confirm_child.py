@@ -294,12 +294,16 @@ class Checker:
         return errors
 
     # -- what the model's error masks, scripted on its own --------------------------------------------------------
-    def script_units(self, target, units: list[dict], ctx) -> list[dict]:
+    def script_units(self, target, units: list[dict], ctx, root_observations: list[dict] = ()) -> list[dict]:
         """Script each unit (a free function, a method of a module class built inside `target`, a TorchScript class)
         on its own, with nothing of the model's run ignored, ignore-and-retry inside it: what the model's first
         errors masked. One outcome per unit: {"unit", "found", "passed", "opaque", "observations"}."""
         outcomes = []
-        root_ignored = list(self.root_ignored)
+        # only what failed for the user's code: a function ignored for an error its stand-ins caused (an artifact)
+        # may compile on its own, and the unit compiles it afresh
+        failed = {error.get("opaque") for error in root_observations
+                  if error.get("opaque") and not error.get("artifact")}
+        root_ignored = [entry for entry in self.root_ignored if f"{entry[0].__name__}.{entry[1]}" in failed]
         for number, unit in enumerate(units):
             if ctx.out_of_time():
                 break  # the rest stay masked, rather than the whole file unanswered
@@ -628,7 +632,7 @@ def run(target, inputs, ctx) -> dict:
             # what the model's errors masked: each unit that holds a static error, scripted on its own
             # (an artifact, of a retry's stand-ins, does not hide the same error seen as the user's)
             seen = {(e["file"], e["line"], e["message"]) for e in result["observations"] if not e.get("artifact")}
-            result["units"] = checker.script_units(target, ctx.options["units"], ctx)
+            result["units"] = checker.script_units(target, ctx.options["units"], ctx, result["observations"])
             for outcome in result["units"]:
                 for error in outcome.pop("observations"):
                     if (error["file"], error["line"], error["message"]) not in seen:
