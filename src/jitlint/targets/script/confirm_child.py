@@ -103,26 +103,6 @@ class Checker:
                     best = (len(lines), owner, name, member)
         return best[1:] if best else None
 
-    def attribute_at(self, error: BaseException):
-        """(module class, attribute name) when torch failed inferring the type of a module's attribute (an
-        annotation naming a class it cannot compile, such as a configuration object whose generated `__init__` has
-        no source): the `infer_type(name, ...)` frame of `torch.jit._recursive`, under the builder of that module's
-        concrete type. Such an error names no line; the attribute is what to make opaque."""
-        traceback = error.__traceback__
-        while traceback is not None:
-            frame = traceback.tb_frame
-            code = frame.f_code
-            if code.co_name == "infer_type" and code.co_filename.endswith(_RECURSIVE) and frame.f_back is not None:
-                module = frame.f_back.f_locals.get("nn_module")
-                name = frame.f_locals.get("name")
-                if isinstance(module, self.torch.nn.Module) and isinstance(name, str):
-                    # the class that declares the annotation, so that its other subclasses go on without it too
-                    declaring = next((cls for cls in type(module).__mro__
-                                      if name in vars(cls).get("__annotations__", {})), type(module))
-                    return declaring, name
-            traceback = traceback.tb_next
-        return None
-
     # -- ignoring what failed -------------------------------------------------------------------------------------
     def _add_to_list(self, owner, list_name: str, name: str) -> bool:
         """Add `name` to the class's `list_name` (torch's own lists of what not to compile), remembered to undo.
@@ -222,7 +202,7 @@ class Checker:
         target = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
         if target is not None:
             return self.ignoring(parsed, target)
-        attribute = self.attribute_at(error)
+        attribute = _locate.attribute_at(error, self.torch)
         if attribute is not None:
             parsed["attribute"] = True
             return lambda: self.ignore_attribute(*attribute)
@@ -328,7 +308,8 @@ class Checker:
             self.units_done.add(unit["id"])
             # what the unit compiles whatever it calls, and the root's run saw fail: ignored from the start (the
             # unit's run would ignore each after its error again, one more compile each), and counted as ignored
-            pre = [self.ignore(*failing) for failing in self._failing_submodule_methods(own, root_ignored)]
+            failing = _state.failing_submodule_methods(self.torch, self.unit_instance, own, root_ignored)
+            pre = [self.ignore(*method) for method in failing]
             pre = [name for name in pre if name is not None]
 
             def attempt(compile_it=compile_it):
@@ -357,31 +338,6 @@ class Checker:
                 outcome["pre_ignored"] = pre
         self.restore(keep_types=True)
         return outcomes
-
-    def _failing_submodule_methods(self, own, root_ignored) -> list[tuple[object, str, object]]:
-        """The module methods the root's run ignored that scripting the unit compiles whatever the unit's own code
-        calls: torch compiles the `forward` (and `@torch.jit.export` methods) of every submodule of the instance a
-        method unit is scripted on (`infer_methods_to_compile`), so each one that failed in the root's run fails
-        again the same way. The unit's own function is never among them."""
-        instance = self.unit_instance
-        if instance is None:
-            return []
-        torch = self.torch
-        try:
-            submodules = [module for module in instance.modules() if module is not instance]
-        except AttributeError:
-            return []
-        found = []
-        for owner, name, member in root_ignored:
-            if member is own or getattr(member, "__func__", None) is own or own is not None and (
-                    getattr(own, "__func__", own) is getattr(member, "__func__", member)):
-                continue
-            compiled = name == "forward" or getattr(member, "_torchscript_modifier", None) is \
-                torch._jit_internal.FunctionModifiers.EXPORT
-            if compiled and any(isinstance(module, owner) and inspect.getattr_static(type(module), name, None)
-                                is member for module in submodules):
-                found.append((owner, name, member))
-        return found
 
     def _past_own_errors(self, outcome: dict, own, attempt, explain, ctx, pending: "_leave_out.Pending") -> None:
         """A unit that fails in its own function hides the rest of that function: compile it again with what failed
@@ -575,7 +531,6 @@ class Checker:
 
 _VARIADIC = "Compiled functions can't take variable number of arguments"
 _DEFAULT_TYPE = re.compile(r'Expected a default value of type .* on parameter "(\w+)"')
-_RECURSIVE = os.path.join("jit", "_recursive.py")
 _ABSENT = object()  # a class attribute that was not there before a patch
 
 
