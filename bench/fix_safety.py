@@ -54,6 +54,10 @@ LIBRARIES = {
         ("ultralytics", "ultralytics"),
         ("yolov5", "yolov5"),
         ("rwkv", "rwkv"),
+        ("asteroid", "asteroid"),
+        ("x_unet", "x_unet"),
+        ("tab_transformer_pytorch", "tab_transformer_pytorch"),
+        ("timesformer_pytorch", "timesformer_pytorch"),
     )},
 }
 VARIANTS = ("safe", "unsafe")

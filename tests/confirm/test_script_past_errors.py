@@ -491,3 +491,66 @@ def test_an_attribute_of_a_class_whose_init_is_set_aside_is_no_error(tmp_path):
     assert _statuses(findings, "JIT201")[lines.index("    def __init__(self, name: str, size=4):") + 1][
         "status"] == "confirmed"
     assert not [f for f in findings if f["code"] == "JIT000"], findings
+
+
+# A unit is a method scripted on the instance the model holds: torch compiles the `forward` of every submodule of
+# that instance, whatever the method calls. One the model's run saw fail (and ignored) is ignored from the start.
+SUBMODULES = '''
+import torch
+import torch.nn as nn
+
+
+class Inner(nn.Module):
+    def forward(self, x):
+        f = lambda t: t
+        return f(x)
+
+
+class Outer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inner = Inner()
+
+    def forward(self, x, **kwargs):
+        return self.helper(x)
+
+    def helper(self, x):
+        return self.inner(x).numpy()
+'''
+
+
+def test_a_unit_starts_with_the_submodule_methods_the_models_run_saw_fail_ignored(tmp_path, monkeypatch):
+    import importlib
+    import sys
+
+    import torch
+
+    from jitlint.confirm.child import Context, load_strategy
+    from jitlint.targets.script.confirm import ScriptStrategy
+
+    write_project(tmp_path, {"subpkg/__init__.py": "", "subpkg/net.py": SUBMODULES})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    net = importlib.import_module("subpkg.net")
+    strategy = load_strategy(str(ScriptStrategy.child))
+    strategy.setup(torch)
+    compiles = []
+    real_reset = strategy._reset_torch_state
+    monkeypatch.setattr(strategy, "_reset_torch_state", lambda torch: compiles.append(1) or real_reset(torch))
+    unit = {"id": "subpkg.net:Outer.helper", "kind": "method", "module": "subpkg.net", "class": "Outer",
+            "name": "helper", "lines": [21]}
+    ctx = Context(torch, net, "Outer", "class", {"units": [unit], "max_attempts": 10}, [str(tmp_path)])
+    try:
+        result = strategy.run(net.Outer(), None, ctx)
+    finally:
+        sys.modules.pop("subpkg.net", None)
+        sys.modules.pop("subpkg", None)
+    assert "Inner.forward" in result["opaque"], result
+    [outcome] = result["units"]
+    assert outcome["pre_ignored"] == ["Inner.forward"], outcome
+    assert outcome["opaque"][0] == "Inner.forward", outcome
+    # the unit's own error is seen, at `.numpy()`
+    assert any(error["line"] == 21 and error.get("unit") and not error.get("artifact")
+               for error in result["observations"]), result
+    # compiles: the model's three (Outer.forward's signature, Inner.forward's lambda, then the model with both
+    # ignored), then one of the unit, which stops at its own error; not one more for Inner.forward failing again
+    assert len(compiles) == 4, (len(compiles), result)

@@ -35,6 +35,32 @@ MAX_ATTEMPTS = 20
 # The share of a request's time limit after which its child starts no new root and no new capture: what was seen
 # by then is answered, rather than nothing when the limit kills the child.
 DEADLINE_SHARE = 0.85
+# CPU seconds past a request's limit at which the system stops the child (`RLIMIT_CPU`), if nothing ended it first.
+CPU_GRACE_SECONDS = 2.0
+
+
+def clock() -> float:
+    """The clock of every time limit and deadline of a request: this process's CPU seconds (every thread's, user and
+    system), so that a loaded machine, which slows the wall clock's work, does not shorten what a file gets done."""
+    return time.process_time()
+
+
+def limit_cpu(seconds: float | None) -> None:
+    """Have the system stop this process (SIGXCPU) once it spent `seconds` more CPU time (and the grace): the
+    request's limit holds even when the user's code never returns to the checker. The soft limit only; where the
+    system has no such limit, the parent's watch is the only one."""
+    try:
+        import resource
+    except ImportError:
+        return
+    try:
+        _soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        soft = resource.RLIM_INFINITY if seconds is None else int(clock() + seconds + CPU_GRACE_SECONDS) + 1
+        if hard != resource.RLIM_INFINITY and (soft == resource.RLIM_INFINITY or soft > hard):
+            soft = hard
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+    except (ValueError, OSError):
+        pass
 
 
 class Inputs(NamedTuple):
@@ -152,12 +178,12 @@ class Context:
         self.user_roots = user_roots
         self.inputs = inputs  # the root's declared inputs function ("module:function"), if any
         self.max_attempts = options.get("max_attempts", MAX_ATTEMPTS)  # a run may bound it (one attempt: no retry)
-        self.deadline = deadline  # time.monotonic() past which nothing new is started (None: no limit)
+        self.deadline = deadline  # `clock()` past which nothing new is started (None: no limit)
 
     def out_of_time(self) -> bool:
         """Whether the request's time is nearly out: a strategy starts no new capture then (`until_clean` stops by
         itself, with `out_of_time` in its result)."""
-        return self.deadline is not None and time.monotonic() > self.deadline
+        return self.deadline is not None and clock() > self.deadline
 
     def is_user_file(self, path: str) -> bool:
         """Whether `path` is one of the user's files (under a root of the linted files, not an installed package)."""
@@ -200,9 +226,9 @@ def load_strategy(path: str):
     return strategy
 
 
-def _build(module, root: dict, factories: dict, module_name: str, result: dict):
+def _build(module, root: dict, factories: dict, module_name: str, result: dict, deadline: float | None = None):
     """The object `root` names, built (a class) or looked up (a function), and its inputs; None with the reason in
-    `result` when it cannot be."""
+    `result` when it cannot be. Past `deadline` (`clock()`), no further way of building it is tried."""
     value = getattr(module, root["name"], None)
     if value is None:
         result["reason"] = "not defined when the module is imported"
@@ -217,7 +243,7 @@ def _build(module, root: dict, factories: dict, module_name: str, result: dict):
                 return None, None
         else:
             value = _construct(value, root.get("constructions") or [], result, root.get("hosts") or [],
-                               root.get("borrowed") or [])
+                               root.get("borrowed") or [], deadline)
             if value is None:
                 return None, None
     inputs = None
@@ -262,12 +288,20 @@ def _site_value(text: str, namespace: dict):
 _HOSTS: dict[str, object] = {}
 
 
-def _from_hosts(cls, hosts: list[dict], result: dict):
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and clock() > deadline
+
+
+def _from_hosts(cls, hosts: list[dict], result: dict, deadline: float | None = None):
     """The first instance of exactly `cls` among the submodules of a host (a class whose own code builds it: the
-    parent's `hosts`, nearest first) that builds with its defaults or its own construction sites; None if none."""
+    parent's `hosts`, nearest first) that builds with its defaults or its own construction sites; None if none.
+    Past `deadline`, no further host is built (`result["out_of_time"]`)."""
     for host in hosts:
         qualified = host["class"]
         if qualified not in _HOSTS:
+            if _past(deadline):
+                result["out_of_time"] = True
+                return None
             _HOSTS[qualified] = None
             try:
                 host_cls = import_qualified(qualified)
@@ -275,8 +309,12 @@ def _from_hosts(cls, hosts: list[dict], result: dict):
                 continue
             scratch: dict = {}
             if inspect.isclass(host_cls):
-                _HOSTS[qualified] = _construct(host_cls, host.get("constructions") or [], scratch)
+                _HOSTS[qualified] = _construct(host_cls, host.get("constructions") or [], scratch, deadline=deadline)
                 _HOSTS[f"{qualified}#how"] = scratch.get("built_with", "its defaults")
+                if scratch.get("out_of_time"):  # not tried to the end: a later request may try it again
+                    del _HOSTS[qualified]
+                    result["out_of_time"] = True
+                    return None
         instance = _HOSTS[qualified]
         submodules = getattr(instance, "modules", None)
         if instance is None or not callable(submodules):
@@ -303,10 +341,11 @@ def _site_call(site: dict) -> tuple[list, dict]:
     return args, kwargs
 
 
-def _from_borrowed(cls, borrowed: list[dict], result: dict):
+def _from_borrowed(cls, borrowed: list[dict], result: dict, deadline: float | None = None):
     """An instance of `cls` built with the values another class's construction site gives the parameters of the same
     names (matched by Python's own binding of the site's call to that class's signature), when they cover every
-    parameter of `cls` without a default; None if no site does."""
+    parameter of `cls` without a default; None if no site does. Past `deadline`, no further site is tried
+    (`result["out_of_time"]`)."""
     try:
         own = inspect.signature(cls)
     except (TypeError, ValueError):
@@ -318,6 +357,9 @@ def _from_borrowed(cls, borrowed: list[dict], result: dict):
     if not required or not set(required) <= named:
         return None
     for site in borrowed:
+        if _past(deadline):
+            result["out_of_time"] = True
+            return None
         try:
             other = import_qualified(site["class"])
             args, kwargs = _site_call(site)
@@ -333,16 +375,20 @@ def _from_borrowed(cls, borrowed: list[dict], result: dict):
     return None
 
 
-def _construct(cls, constructions: list[dict], result: dict, hosts: list[dict] = (), borrowed: list[dict] = ()):
+def _construct(cls, constructions: list[dict], result: dict, hosts: list[dict] = (), borrowed: list[dict] = (),
+               deadline: float | None = None):
     """An instance of `cls`: built with its defaults (when every parameter has one), else (or when that raises)
     with the arguments of each construction site the parent found (`constructions.py`), in order, else the one a
     host builds (`_from_hosts`); None with the reason in `result` when none builds. `result["built_with"]` names
-    the site used."""
+    the site used. Past `deadline` (`clock()`), no further way is tried: the reason says the time ran out."""
     missing = missing_arguments(cls)
     declared = declared_arguments(cls, missing) if missing else None
     attempts = ([] if missing else [None]) + ([declared] if declared else []) + list(constructions)
     first_error = None
-    for site in attempts:
+    for number, site in enumerate(attempts):
+        if number and _past(deadline):
+            result["out_of_time"] = True
+            break
         try:
             if site is None:
                 return cls()
@@ -360,11 +406,17 @@ def _construct(cls, constructions: list[dict], result: dict, hosts: list[dict] =
             continue
         result["built_with"] = site["where"]
         return instance
-    found = _from_hosts(cls, hosts, result) if hosts else None
-    if found is None and borrowed:
-        found = _from_borrowed(cls, borrowed, result)
+    found = None
+    if hosts and not result.get("out_of_time"):
+        found = _from_hosts(cls, hosts, result, deadline)
+    if found is None and borrowed and not result.get("out_of_time"):
+        found = _from_borrowed(cls, borrowed, result, deadline)
     if found is not None:
         return found
+    if result.get("out_of_time"):
+        result["reason"] = "not built: the file's time limit ran out while trying the ways to build it " \
+                           "(its construction sites, the classes that build it)"
+        return None
     tried = f" (nor with the arguments of {len(constructions)} construction site(s) in the project)" \
         if constructions else ""
     if hosts:
@@ -377,7 +429,7 @@ def _construct(cls, constructions: list[dict], result: dict, hosts: list[dict] =
 
 
 def check_file(torch, strategy, request: dict) -> dict:
-    started = time.monotonic()
+    started = clock()
     root = request["root"]
     if root not in sys.path:
         sys.path.insert(0, root)
@@ -393,10 +445,10 @@ def check_file(torch, strategy, request: dict) -> dict:
     for entry in request["roots"]:
         result: dict = {"built": False, "reason": "", "passed": False, "observations": [], "opaque": []}
         response["roots"][entry["name"]] = result
-        if deadline is not None and time.monotonic() > deadline:
-            result["reason"] = f"not checked: the file's time limit ({limit:g} s) ran out before it"
+        if deadline is not None and clock() > deadline:
+            result["reason"] = f"not checked: the file's time limit ({limit:g} s of CPU time) ran out before it"
             continue
-        target, inputs = _build(module, entry, request.get("factories", {}), request["module"], result)
+        target, inputs = _build(module, entry, request.get("factories", {}), request["module"], result, deadline)
         options = {**request.get("options", {}), **entry.get("options", {})}
         context = Context(torch, module, entry["name"], entry.get("kind", "class"), options, user_roots,
                           entry.get("inputs"), deadline)
@@ -433,11 +485,13 @@ def main() -> None:
     ours = {name: module for name, module in sys.modules.items() if name.split(".")[0] in ("torch", "json", "re")}
     for line in protocol_in:
         request = json.loads(line)
+        limit_cpu(request.get("time_limit"))
         try:
             response = check_file(torch, strategy, request)
         except BaseException:  # never let one file take the child down silently
             response = {"import_error": "checker failed: " + traceback.format_exc(limit=3)[-300:], "roots": {}}
         finally:
+            limit_cpu(None)  # the next request's limit counts from its own start
             os.chdir(directory)  # user code may have changed the working directory
             for name, module in ours.items():
                 sys.modules.setdefault(name, module)

@@ -3,6 +3,13 @@
 Each child is a long-lived interpreter that imported torch once and loaded one strategy's child side; it receives
 one request at a time (a file, or one root of it). A request whose code hangs, crashes the interpreter, or exits,
 costs only that child: it is killed and replaced, and the request's result says why it is unverified.
+
+A request's time limit is in CPU seconds of its child (every thread's, user and system), not wall seconds: on a
+machine other processes load, a file gets the same work done before its limit as on an idle one. The child holds
+itself to it (`resource.RLIMIT_CPU`, and its deadlines read its own CPU clock); the parent reads the child's CPU
+time where the system shows it (`/proc/<pid>/stat`) and ends a request whose child spent the limit, or spent no
+CPU at all for as many wall seconds (it waits for something that does not come: a lock, the network, a sleep);
+where the system does not show it, the limit is wall seconds.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import json
 import os
 import queue
 import selectors
+import signal
 import subprocess
 import threading
 import time
@@ -22,6 +30,14 @@ from jitlint.atomic import write_atomically
 
 CHILD = Path(__file__).with_name("child.py")
 STARTUP_SECONDS = 180.0
+# CPU seconds past a request's limit before the parent ends it (the two clocks are read at slightly different
+# times); the child's own limit (`RLIMIT_CPU`, a little later) ends it where the parent cannot read its CPU time.
+CPU_GRACE_SECONDS = 0.5
+# How often the parent reads the child's CPU time while it waits for an answer (wall seconds).
+POLL_SECONDS = 1.0
+# A child that spends no CPU time for this long (wall seconds), or for the request's limit if that is longer, waits
+# for something that does not come: the request is ended. Long enough for a short wait (a file, a small download).
+IDLE_SECONDS = 30.0
 # Part of every cache key: a new layout of requests or responses must not read an old entry.
 PROTOCOL = 2
 
@@ -99,21 +115,42 @@ class Child:
         )
         self._buffer = b""
         self.closed = False
+        self.timed_out_on = ""  # why the last wait ended without an answer: "cpu", "idle" or "wall"
         ready = self._read_line(STARTUP_SECONDS)
         if ready is None or not json.loads(ready).get("ready"):
             self.kill()
             raise ConfirmError(f"the dynamic checker's worker did not start under {python}")
 
-    def _read_line(self, timeout: float) -> str | None:
-        """One protocol line, or None if the deadline passed or the child closed its end (`self.closed`)."""
-        deadline = time.monotonic() + timeout
+    def _read_line(self, timeout: float, cpu_limit: float | None = None) -> str | None:
+        """One protocol line, or None if the time ran out or the child closed its end (`self.closed`). With
+        `cpu_limit`, the time is the child's CPU seconds (see the module docstring): it ran out when the child spent
+        `cpu_limit` more (and the grace), or spent none for `timeout` (at least `IDLE_SECONDS`) wall seconds; else
+        `timeout` wall seconds."""
+        start = cpu_seconds(self.process.pid) if cpu_limit is not None else None
+        if start is not None:
+            timeout = max(timeout, IDLE_SECONDS)
+        wall_limit = time.monotonic() + timeout  # no CPU clock: the limit; with one: since the CPU last moved
+        last_cpu = start
+        self.timed_out_on = ""
         stdout = self.process.stdout
         with selectors.DefaultSelector() as selector:
             selector.register(stdout, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not selector.select(remaining):
+                remaining = wall_limit - time.monotonic()
+                if remaining <= 0:
+                    self.timed_out_on = "wall" if start is None else "idle"
                     return None
+                if not selector.select(min(remaining, POLL_SECONDS) if start is not None else remaining):
+                    if start is not None:
+                        now = cpu_seconds(self.process.pid)
+                        if now is None:  # the child is gone: its end of the pipe says so next
+                            continue
+                        if now - start > cpu_limit + CPU_GRACE_SECONDS:
+                            self.timed_out_on = "cpu"
+                            return None
+                        if now > last_cpu:
+                            last_cpu, wall_limit = now, time.monotonic() + timeout
+                    continue
                 chunk = os.read(stdout.fileno(), 1 << 16)
                 if not chunk:
                     self.closed = True
@@ -123,20 +160,30 @@ class Child:
         return line.decode("utf-8", errors="replace")
 
     def check(self, request: dict, timeout: float) -> tuple[dict | None, str]:
+        """The child's answer to `request`, or None and why there is none; `timeout` is in CPU seconds of the
+        child (see the module docstring)."""
         try:
             self.process.stdin.write((json.dumps(request) + "\n").encode())
             self.process.stdin.flush()
         except (BrokenPipeError, OSError):
-            return None, self._death()
-        line = self._read_line(timeout)
+            return None, self._death(timeout)
+        line = self._read_line(timeout, cpu_limit=timeout if cpu_seconds(self.process.pid) is not None else None)
         if line is None:
             if self.closed:
-                return None, self._death()
-            return None, f"timed out after {timeout:g} s (the file or the modules it builds kept running)"
+                return None, self._death(timeout)
+            if self.timed_out_on == "idle":
+                return None, f"timed out: the checker process used no CPU for {max(timeout, IDLE_SECONDS):g} s " \
+                             "(the file or the modules it builds wait for something)"
+            unit = "s of CPU time" if self.timed_out_on == "cpu" else "s"
+            return None, f"timed out after {timeout:g} {unit} (the file or the modules it builds kept running)"
         return json.loads(line), ""
 
-    def _death(self) -> str:
+    def _death(self, timeout: float) -> str:
         code = self.process.wait()
+        xcpu = getattr(signal, "SIGXCPU", None)
+        if xcpu is not None and code == -xcpu:
+            # the child's own CPU limit (`RLIMIT_CPU`): SIGXCPU at the soft limit
+            return f"timed out after {timeout:g} s of CPU time (the file or the modules it builds kept running)"
         if code < 0:
             return f"the user's code crashed the checker process (signal {-code})"
         return f"the user's code ended the checker process (exit status {code})"
@@ -148,6 +195,17 @@ class Child:
             except (ProcessLookupError, PermissionError):
                 self.process.kill()
         self.process.wait()
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU seconds (user and system, every thread) process `pid` has used, or None where the system does not
+    show it (no `/proc`) or the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rpartition(b")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _roots_json(request: FileRequest) -> list[dict]:

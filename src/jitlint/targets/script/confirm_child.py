@@ -51,13 +51,19 @@ class Checker:
         self.is_user_file = lambda path: False
         self.patches: list[tuple[object, str, object, bool]] = []
         self.module = None  # the module of the file whose roots are being scripted
-        self.leave_out_until: float | None = None  # when leaving failing statements out stops, for this file
+        # when leaving failing statements out stops, for this file (`time.process_time()`: the host's deadlines are
+        # this process's CPU seconds)
+        self.leave_out_until: float | None = None
         self.type_patches: list[tuple[object, str, object]] = []  # the lists of torch's below, as they were
         self.opaque_attributes: set[str] = set()  # attributes and properties left out of the types
         self.units_done: set[str] = set()  # the units of this file already scripted on their own (for a root)
         self.unwrap_own = False  # a unit is compiled from the function its decorators wrap, not their wrapper
         self.own_is_method = False  # the unit being scripted on its own is a module's method
         self.unit_until: float | None = None  # when leaving failing statements out stops, for the current unit
+        # the module methods the root's run ignored, (class, name, method): a unit's submodules that fail the same
+        # way are ignored before the unit is scripted (`_failing_submodule_methods`)
+        self.root_ignored: list[tuple[object, str, object]] = []
+        self.unit_instance = None  # the module a method unit is scripted on
 
     def parse_error(self, error: BaseException) -> dict:
         parsed = _locate.parse_error(error, self.is_user_file)
@@ -96,26 +102,6 @@ class Checker:
                 if start <= line < start + len(lines) and (best is None or len(lines) < best[0]):
                     best = (len(lines), owner, name, member)
         return best[1:] if best else None
-
-    def attribute_at(self, error: BaseException):
-        """(module class, attribute name) when torch failed inferring the type of a module's attribute (an
-        annotation naming a class it cannot compile, such as a configuration object whose generated `__init__` has
-        no source): the `infer_type(name, ...)` frame of `torch.jit._recursive`, under the builder of that module's
-        concrete type. Such an error names no line; the attribute is what to make opaque."""
-        traceback = error.__traceback__
-        while traceback is not None:
-            frame = traceback.tb_frame
-            code = frame.f_code
-            if code.co_name == "infer_type" and code.co_filename.endswith(_RECURSIVE) and frame.f_back is not None:
-                module = frame.f_back.f_locals.get("nn_module")
-                name = frame.f_locals.get("name")
-                if isinstance(module, self.torch.nn.Module) and isinstance(name, str):
-                    # the class that declares the annotation, so that its other subclasses go on without it too
-                    declaring = next((cls for cls in type(module).__mro__
-                                      if name in vars(cls).get("__annotations__", {})), type(module))
-                    return declaring, name
-            traceback = traceback.tb_next
-        return None
 
     # -- ignoring what failed -------------------------------------------------------------------------------------
     def _add_to_list(self, owner, list_name: str, name: str) -> bool:
@@ -158,6 +144,8 @@ class Checker:
                 replacement = self._marked(torch.jit.ignore, member)
             self.patches.append((owner, name, member, True))
             setattr(owner, name, replacement)
+            if issubclass(owner, torch.nn.Module) and not isinstance(member, staticmethod):
+                self.root_ignored.append((owner, name, member))
             return f"{owner.__name__}.{name}"
         # A free function: torch resolves it through each caller's globals, so patch every user module.
         replacement = self._marked(torch.jit.ignore, member)
@@ -214,7 +202,7 @@ class Checker:
         target = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
         if target is not None:
             return self.ignoring(parsed, target)
-        attribute = self.attribute_at(error)
+        attribute = _locate.attribute_at(error, self.torch)
         if attribute is not None:
             parsed["attribute"] = True
             return lambda: self.ignore_attribute(*attribute)
@@ -286,11 +274,16 @@ class Checker:
         return errors
 
     # -- what the model's error masks, scripted on its own --------------------------------------------------------
-    def script_units(self, target, units: list[dict], ctx) -> list[dict]:
+    def script_units(self, target, units: list[dict], ctx, root_observations: list[dict] = ()) -> list[dict]:
         """Script each unit (a free function, a method of a module class built inside `target`, a TorchScript class)
         on its own, with nothing of the model's run ignored, ignore-and-retry inside it: what the model's first
         errors masked. One outcome per unit: {"unit", "found", "passed", "opaque", "observations"}."""
         outcomes = []
+        # only what failed for the user's code: a function ignored for an error its stand-ins caused (an artifact)
+        # may compile on its own, and the unit compiles it afresh
+        failed = {error.get("opaque") for error in root_observations
+                  if error.get("opaque") and not error.get("artifact")}
+        root_ignored = [entry for entry in self.root_ignored if f"{entry[0].__name__}.{entry[1]}" in failed]
         for number, unit in enumerate(units):
             if ctx.out_of_time():
                 break  # the rest stay masked, rather than the whole file unanswered
@@ -313,6 +306,11 @@ class Checker:
             if compile_it is None:
                 continue
             self.units_done.add(unit["id"])
+            # what the unit compiles whatever it calls, and the root's run saw fail: ignored from the start (the
+            # unit's run would ignore each after its error again, one more compile each), and counted as ignored
+            failing = _state.failing_submodule_methods(self.torch, self.unit_instance, own, root_ignored)
+            pre = [self.ignore(*method) for method in failing]
+            pre = [name for name in pre if name is not None]
 
             def attempt(compile_it=compile_it):
                 _reset_torch_state(self.torch)
@@ -321,9 +319,9 @@ class Checker:
                     compile_it()
                 _state.raise_unplaced()
 
-            def explain(error, ignored, own=own):
+            def explain(error, ignored, own=own, pre=pre):
                 parsed = self.parse_error(error)
-                parsed["artifact"] = self.is_artifact(parsed, ignored)
+                parsed["artifact"] = self.is_artifact(parsed, [*pre, *ignored])
                 parsed["unit"] = unit["id"]
                 culprit = self.function_at(parsed["file"], parsed["line"]) if parsed["file"] else None
                 if culprit is None:
@@ -335,6 +333,9 @@ class Checker:
             outcome.update(_leave_out.functions_only(ctx.until_clean(attempt, explain)))
             self.own_is_method = unit["kind"] == "method"
             self._past_own_errors(outcome, own, attempt, explain, ctx, _leave_out.Pending(unit, own))
+            if pre:
+                outcome["opaque"] = [*pre, *(name for name in outcome["opaque"] if name not in pre)]
+                outcome["pre_ignored"] = pre
         self.restore(keep_types=True)
         return outcomes
 
@@ -399,7 +400,7 @@ class Checker:
             elif unwrap:
                 self.unwrap_own = outcome["unwrapped"] = True
             elif not variadic:
-                if self.unit_until is not None and time.monotonic() > self.unit_until:
+                if self.unit_until is not None and time.process_time() > self.unit_until:
                     return  # the signature is still relaxed past the unit's share of time, no statement left out
                 if last.get("parameter"):  # a default that has no literal type to annotate with
                     return
@@ -463,8 +464,10 @@ class Checker:
         return found
 
     def _unit(self, target, unit: dict, ctx):
-        """(what compiles the unit, its own function object), or (None, None) when it is not there."""
+        """(what compiles the unit, its own function object), or (None, None) when it is not there. A method unit's
+        instance is `unit_instance` (else None)."""
         torch = self.torch
+        self.unit_instance = None
         from torch.jit import _recursive
 
         try:
@@ -496,6 +499,7 @@ class Checker:
             None)
         if instance is None:
             return None, None
+        self.unit_instance = instance
         name = unit["name"]
 
         def stubs(module, name=name, instance=instance):
@@ -527,7 +531,6 @@ class Checker:
 
 _VARIADIC = "Compiled functions can't take variable number of arguments"
 _DEFAULT_TYPE = re.compile(r'Expected a default value of type .* on parameter "(\w+)"')
-_RECURSIVE = os.path.join("jit", "_recursive.py")
 _ABSENT = object()  # a class attribute that was not there before a patch
 
 
@@ -545,9 +548,9 @@ def _enter(ctx) -> Checker:
         checker.module = ctx.module
         checker.units_done = set()
         # leaving failing statements out stops past this share of the file's time limit, so that the file's other
-        # roots are still checked in time
+        # roots are still checked in time (CPU seconds of this process, the host's clock of every deadline)
         budget = ctx.options.get("leave_out_seconds")
-        checker.leave_out_until = time.monotonic() + budget if budget else None
+        checker.leave_out_until = time.process_time() + budget if budget else None
     if ctx.options.get("last") and checker.leave_out_until is not None and ctx.deadline is not None:
         # the file's last module class: no root after it needs the time its units may take
         checker.leave_out_until = max(checker.leave_out_until, ctx.deadline)
@@ -566,6 +569,7 @@ def run(target, inputs, ctx) -> dict:
     if ctx.kind == "function" and isinstance(target, ctx.torch.jit.ScriptFunction):
         return {"passed": True, "observations": []}  # @torch.jit.script already compiled it at import
     try:
+        checker.root_ignored = []
         result = checker.script_until_clean(target, ctx)
         if ctx.kind == "class" and result["opaque"]:
             ignored = set(result["opaque"])
@@ -583,7 +587,7 @@ def run(target, inputs, ctx) -> dict:
             # what the model's errors masked: each unit that holds a static error, scripted on its own
             # (an artifact, of a retry's stand-ins, does not hide the same error seen as the user's)
             seen = {(e["file"], e["line"], e["message"]) for e in result["observations"] if not e.get("artifact")}
-            result["units"] = checker.script_units(target, ctx.options["units"], ctx)
+            result["units"] = checker.script_units(target, ctx.options["units"], ctx, result["observations"])
             for outcome in result["units"]:
                 for error in outcome.pop("observations"):
                     if (error["file"], error["line"], error["message"]) not in seen:

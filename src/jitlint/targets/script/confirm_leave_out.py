@@ -558,7 +558,7 @@ def functions_only(result: dict) -> dict:
 def stop_reason(unit_until, in_body: bool, nothing_after: bool, again: bool, out_of_time) -> str:
     if out_of_time:
         return "the file's time limit was nearly out"
-    if unit_until is not None and time.monotonic() > unit_until:
+    if unit_until is not None and time.process_time() > unit_until:
         return "its share of the file's time for leaving failing statements out had passed"
     if not in_body:
         return "the error is outside its own body"

@@ -193,3 +193,27 @@ def call_stack(text: str, is_user_file) -> list[tuple[str, int, str | None]]:
         if holder is not None:
             found.append((holder, number, os.path.realpath(path)))
     return found
+
+
+_RECURSIVE = os.path.join("jit", "_recursive.py")
+
+
+def attribute_at(error: BaseException, torch):
+    """(module class, attribute name) when torch failed inferring the type of a module's attribute (an annotation
+    naming a class it cannot compile, such as a configuration object whose generated `__init__` has no source): the
+    `infer_type(name, ...)` frame of `torch.jit._recursive`, under the builder of that module's concrete type. Such an
+    error names no line; the attribute is what to make opaque."""
+    traceback = error.__traceback__
+    while traceback is not None:
+        frame = traceback.tb_frame
+        code = frame.f_code
+        if code.co_name == "infer_type" and code.co_filename.endswith(_RECURSIVE) and frame.f_back is not None:
+            module = frame.f_back.f_locals.get("nn_module")
+            name = frame.f_locals.get("name")
+            if isinstance(module, torch.nn.Module) and isinstance(name, str):
+                # the class that declares the annotation, so that its other subclasses go on without it too
+                declaring = next((cls for cls in type(module).__mro__
+                                  if name in vars(cls).get("__annotations__", {})), type(module))
+                return declaring, name
+        traceback = traceback.tb_next
+    return None

@@ -84,3 +84,29 @@ def raise_unplaced() -> None:
         message = next(iter(_UNPLACED.values()))[1]
         _UNPLACED.clear()
         raise TypeError(message)
+
+
+def failing_submodule_methods(torch, instance, own, root_ignored) -> list[tuple[object, str, object]]:
+    """Of `root_ignored` (the module methods the model's run ignored for the user's code: (class, name, method)),
+    those scripting a method unit on `instance` compiles whatever the unit's own code calls: torch compiles the
+    `forward` (and `@torch.jit.export` methods) of every submodule of that instance (`infer_methods_to_compile`), so
+    each one that failed in the model's run fails again the same way. The unit's own function (`own`) is never one."""
+    import inspect
+
+    if instance is None:
+        return []
+    try:
+        submodules = [module for module in instance.modules() if module is not instance]
+    except AttributeError:  # a module class whose __init__ never called nn.Module's: it has no submodules
+        return []
+    own_function = getattr(own, "__func__", own)
+    found = []
+    for owner, name, member in root_ignored:
+        if getattr(member, "__func__", member) is own_function:
+            continue
+        compiled = name == "forward" or getattr(member, "_torchscript_modifier", None) is \
+            torch._jit_internal.FunctionModifiers.EXPORT
+        if compiled and any(isinstance(module, owner) and inspect.getattr_static(type(module), name, None) is member
+                            for module in submodules):
+            found.append((owner, name, member))
+    return found
