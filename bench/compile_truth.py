@@ -779,6 +779,7 @@ def _msssim(name: str):
 def _geoopt(name: str):
     import torch
     import geoopt
+    import geoopt.layers
 
     if name == "Distance2StereographicHyperplanes":
         ball = geoopt.Stereographic(-1)
@@ -790,8 +791,8 @@ def _geoopt(name: str):
         def __init__(self):
             super().__init__()
             self.ball = geoopt.PoincareBall(c=1.0)
-            self.weight = torch.nn.Parameter(torch.randn(4, 3) * 0.1)
-            self.points = geoopt.ManifoldParameter(self.ball.expmap0(torch.randn(5, 4) * 0.1), manifold=self.ball)
+            self.weight = torch.nn.Parameter(torch.randn(3, 4) * 0.1)
+            self.points = geoopt.ManifoldParameter(self.ball.expmap0(torch.randn(5, 3) * 0.1), manifold=self.ball)
 
         def forward(self, x):
             h = self.ball.expmap0(x)
