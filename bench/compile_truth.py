@@ -779,11 +779,11 @@ def _msssim(name: str):
 def _geoopt(name: str):
     import torch
     import geoopt
-    import geoopt.layers
+    import geoopt.layers.stereographic
 
     if name == "Distance2StereographicHyperplanes":
         ball = geoopt.Stereographic(-1)
-        model = torch.nn.Sequential(geoopt.layers.Distance2StereographicHyperplanes(2, 10, ball=ball),
+        model = torch.nn.Sequential(geoopt.layers.stereographic.Distance2StereographicHyperplanes(2, 10, ball=ball),
                                     torch.nn.Linear(10, 4))
         return model, lambda: (ball.random_normal(8, 2),)
 
