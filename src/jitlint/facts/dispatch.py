@@ -242,6 +242,9 @@ def _classes_of(project: "ProjectIndex", function: cst.FunctionDef | None, impor
             found.append(klass)
         elif klass is None and isinstance(value.func, cst.Subscript):
             found.extend(klass for klass in _class_table(project, imports, value.func.value) if klass not in found)
+        elif klass is None:  # a class a factory function returns: `solver_fn = select(method); solver_fn(...)`
+            found.extend(klass for klass in _returned_classes(project, function, imports, value.func, depth)
+                         if klass not in found)
     elif isinstance(value, cst.BooleanOperation):
         _classes_of(project, function, imports, value.left, found, depth + 1)
         _classes_of(project, function, imports, value.right, found, depth + 1)
@@ -252,6 +255,46 @@ def _classes_of(project: "ProjectIndex", function: cst.FunctionDef | None, impor
         local, _unknown = run_fact(project, LocalValues, function)
         for assigned in local.get(value.value, ()):
             _classes_of(project, function, imports, assigned, found, depth + 1)
+
+
+def _returned_classes(project: "ProjectIndex", function: cst.FunctionDef | None, imports,
+                      value: cst.BaseExpression, depth: int) -> list:
+    """The project classes `value` (what is called to build an object) may be when it is the result of a call of a
+    project function every `return` of which gives a project class (`def select(method): if ...: return Euler ...`),
+    directly or through a local name assigned such a call."""
+    if depth > _DEPTH:
+        return []
+    found: list = []
+    if isinstance(value, cst.Name) and function is not None:
+        local, unknown = run_fact(project, LocalValues, function)
+        if value.value in unknown:
+            return []
+        for assigned in local.get(value.value, ()):
+            found.extend(k for k in _returned_classes(project, function, imports, assigned, depth + 1) if k not in found)
+        return found
+    if not isinstance(value, cst.Call):
+        return []
+    factory = project.resolve_function(imports.qualify(value.func))
+    if factory is None:
+        return []
+    return list(run_fact(project, FactoryClasses, factory))
+
+
+class FactoryClasses(RunFact):
+    """The project classes a function returns when every `return` of it gives one (a class name); () otherwise."""
+
+    @classmethod
+    def compute(cls, project, factory: "FunctionInfo") -> tuple:
+        returns = returns_in(factory.node)
+        found: list = []
+        for ret in returns:
+            klass = (project.resolve_class(factory.module.imports.qualify(ret.value))
+                     if isinstance(ret.value, (cst.Name, cst.Attribute)) else None)
+            if klass is None:
+                return ()
+            if klass not in found:
+                found.append(klass)
+        return tuple(found)
 
 
 def _class_table(project: "ProjectIndex", imports, node: cst.BaseExpression) -> list:
