@@ -681,6 +681,178 @@ def _tabnet(name: str):
     return tn.TabNet(features, output, mask_type=mask, group_attention_matrix=group, **cats), inputs
 
 
+# Four more, never used in a record before (2026-11-29d), builders written from each library's documentation before
+# any run: zuko 1.6.0 (normalizing flows: a flow called with a context gives a distribution; its log-density and
+# samples, as a training step and a sampler call them), geomloss 0.3.1 (SamplesLoss on point clouds, the tensorized
+# backend the documentation names for small clouds, and "auto"), pytorch-msssim 1.0.0 (SSIM and MS-SSIM modules) and
+# geoopt 0.5.1 (the stereographic hyperplane layer, manifold maps called from a user module).
+ZUKO = ["MAF_log_prob", "MAF_sample", "NSF_log_prob", "NSF_sample", "NCSF_log_prob", "RealNVP_log_prob",
+        "NAF_log_prob", "UNAF_log_prob", "SOSPF_log_prob", "BPF_log_prob", "GF_log_prob", "CNF_log_prob",
+        "GMM_log_prob", "MAF_no_context_sample"]
+GEOMLOSS = ["sinkhorn", "sinkhorn_weights", "sinkhorn_unbalanced", "sinkhorn_no_debias", "hausdorff", "energy",
+            "gaussian", "laplacian", "sinkhorn_auto", "sinkhorn_batched"]
+MSSSIM = ["SSIM", "SSIM_no_average", "MS_SSIM", "ssim_function_nonnegative"]
+GEOOPT = ["Distance2StereographicHyperplanes", "PoincareMLR", "SphereProjection", "LorentzDistance",
+          "StiefelProjection", "SPDDistance"]
+
+
+def _zuko(name: str):
+    import torch
+    import zuko
+
+    kind, _, use = name.partition("_")
+    features, context = 3, 0 if "no_context" in use else 2
+    if kind == "GMM":
+        flow = zuko.flows.GMM(features, context, components=3)
+    else:
+        flow = getattr(zuko.flows, kind)(features, context, **({} if kind in ("CNF", "GF") else {"transforms": 2}))
+
+    class LogProb(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.flow = flow
+
+        def forward(self, x, c):
+            return self.flow(c).log_prob(x)
+
+    class Sample(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.flow = flow
+
+        def forward(self, c):
+            return self.flow(c).rsample((4,))
+
+    class SampleNoContext(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.flow = flow
+
+        def forward(self, x):
+            return self.flow().rsample((4,)) + x
+
+    if use == "no_context_sample":
+        return SampleNoContext(), lambda: (torch.rand(4, features),)
+    if use == "sample":
+        return Sample(), lambda: (torch.rand(5, context),)
+    return LogProb(), lambda: (torch.randn(5, features), torch.rand(5, context))
+
+
+def _geomloss(name: str):
+    import torch
+    from geomloss import SamplesLoss
+
+    loss = name.split("_")[0]
+    kwargs = {"loss": loss, "backend": "auto" if name.endswith("auto") else "tensorized"}
+    if loss == "sinkhorn":
+        kwargs.update(p=2, blur=0.05)
+    if name.endswith("unbalanced"):
+        kwargs["reach"] = 0.5
+    if name.endswith("no_debias"):
+        kwargs["debias"] = False
+    model = SamplesLoss(**kwargs)
+    if name.endswith("weights"):
+        def inputs():
+            a, b = torch.rand(20), torch.rand(30)
+            return a / a.sum(), torch.rand(20, 3), b / b.sum(), torch.rand(30, 3)
+        return model, inputs
+    if name.endswith("batched"):
+        return model, lambda: (torch.rand(2, 20, 3), torch.rand(2, 30, 3))
+    return model, lambda: (torch.rand(20, 3), torch.rand(30, 3))
+
+
+def _msssim(name: str):
+    import torch
+    import pytorch_msssim as pm
+
+    if name == "MS_SSIM":
+        return pm.MS_SSIM(data_range=1.0, channel=3), lambda: (torch.rand(1, 3, 176, 176), torch.rand(1, 3, 176, 176))
+    if name == "ssim_function_nonnegative":
+        class Loss(torch.nn.Module):
+            def forward(self, x, y):
+                return 1 - pm.ssim(x, y, data_range=1.0, nonnegative_ssim=True, win_size=7)
+        return Loss(), lambda: (torch.rand(2, 3, 32, 32), torch.rand(2, 3, 32, 32))
+    model = pm.SSIM(data_range=1.0, channel=3, size_average=name == "SSIM")
+    return model, lambda: (torch.rand(2, 3, 32, 32), torch.rand(2, 3, 32, 32))
+
+
+def _geoopt(name: str):
+    import torch
+    import geoopt
+    import geoopt.layers.stereographic
+
+    if name == "Distance2StereographicHyperplanes":
+        ball = geoopt.Stereographic(-1)
+        model = torch.nn.Sequential(geoopt.layers.stereographic.Distance2StereographicHyperplanes(2, 10, ball=ball),
+                                    torch.nn.Linear(10, 4))
+        return model, lambda: (ball.random_normal(8, 2),)
+
+    class PoincareMLR(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ball = geoopt.PoincareBall(c=1.0)
+            self.weight = torch.nn.Parameter(torch.randn(3, 4) * 0.1)
+            self.points = geoopt.ManifoldParameter(self.ball.expmap0(torch.randn(5, 3) * 0.1), manifold=self.ball)
+
+        def forward(self, x):
+            h = self.ball.expmap0(x)
+            h = self.ball.mobius_matvec(self.weight, h)
+            return self.ball.dist(h.unsqueeze(1), self.points)
+
+    class SphereProjection(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.sphere = geoopt.Sphere()
+            self.linear = torch.nn.Linear(4, 4)
+
+        def forward(self, x):
+            y = self.sphere.projx(self.linear(x))
+            return self.sphere.dist(y, self.sphere.projx(x))
+
+    class LorentzDistance(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.manifold = geoopt.Lorentz()
+
+        def forward(self, u, v):
+            x = self.manifold.expmap0(u)
+            y = self.manifold.expmap0(v)
+            return self.manifold.dist(x, y)
+
+    class StiefelProjection(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.manifold = geoopt.Stiefel()
+            self.weight = geoopt.ManifoldParameter(self.manifold.random(4, 3), manifold=self.manifold)
+
+        def forward(self, x):
+            return x @ self.manifold.projx(self.weight)
+
+    class SPDDistance(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.manifold = geoopt.SymmetricPositiveDefinite()
+
+        def forward(self, a, b):
+            x = self.manifold.projx(a @ a.transpose(-1, -2))
+            y = self.manifold.projx(b @ b.transpose(-1, -2))
+            return self.manifold.dist(x, y)
+
+    if name in ("LorentzDistance", "SPDDistance"):
+        shape = (6, 4) if name == "LorentzDistance" else (2, 3, 3)
+        if name == "LorentzDistance":
+            def inputs():
+                u, v = torch.randn(*shape) * 0.1, torch.randn(*shape) * 0.1
+                u[:, 0] = 0
+                v[:, 0] = 0
+                return u, v
+            return LorentzDistance(), inputs
+        return SPDDistance(), lambda: (torch.rand(*shape), torch.rand(*shape))
+    model = {"PoincareMLR": PoincareMLR, "SphereProjection": SphereProjection,
+             "StiefelProjection": StiefelProjection}[name]()
+    return model, lambda: (torch.rand(6, 4) * 0.3,)
+
+
 BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transformers,
             "efficientnet_pytorch": _efficientnet, "vit_pytorch": _vit_pytorch, "pytorchcv": _pytorchcv,
             "perceiver_pytorch": _perceiver, "x_transformers": _x_transformers, "whisper": _whisper,
@@ -688,14 +860,15 @@ BUILDERS = {"torchvision": _torchvision, "timm": _timm, "transformers": _transfo
             "encodec": _encodec, "pretrainedmodels": _pretrainedmodels, "torchaudio": _torchaudio,
             "lightly": _lightly, "peft": _peft,
             "torchcrf": _torchcrf, "torchsde": _torchsde, "ncps": _ncps,
-            "pytorch_tabnet": _tabnet}
+            "pytorch_tabnet": _tabnet, "zuko": _zuko, "geomloss": _geomloss, "pytorch_msssim": _msssim,
+            "geoopt": _geoopt}
 MODELS = {"torchvision": TORCHVISION_DETECTION + TORCHVISION_OTHER, "timm": TIMM, "transformers": TRANSFORMERS,
           "efficientnet_pytorch": EFFICIENTNET, "vit_pytorch": list(VIT_PYTORCH), "pytorchcv": PYTORCHCV,
           "perceiver_pytorch": list(PERCEIVER), "x_transformers": list(X_TRANSFORMERS), "whisper": list(WHISPER),
           "denoising_diffusion_pytorch": DDPM, "torchdiffeq": TORCHDIFFEQ, "facenet_pytorch": FACENET,
           "encodec": ENCODEC, "pretrainedmodels": PRETRAINEDMODELS, "torchaudio": TORCHAUDIO, "lightly": LIGHTLY,
           "peft": PEFT, "torchcrf": CRF, "torchsde": TORCHSDE, "ncps": NCPS,
-          "pytorch_tabnet": TABNET}
+          "pytorch_tabnet": TABNET, "zuko": ZUKO, "geomloss": GEOMLOSS, "pytorch_msssim": MSSSIM, "geoopt": GEOOPT}
 
 
 def _executed(model, args, package: str) -> set[tuple[str, int]]:

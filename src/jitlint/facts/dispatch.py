@@ -95,15 +95,27 @@ def _global(project: "ProjectIndex", qualified: str | None) -> tuple["ModuleInfo
     return None
 
 
-def _dict_functions(project: "ProjectIndex", module: "ModuleInfo", value: cst.BaseExpression) -> list:
+def _dict_functions(project: "ProjectIndex", module: "ModuleInfo", value: cst.BaseExpression,
+                    levels: int = 1) -> list:
+    """The project functions a dict literal holds; with `levels` > 1, those of the dict literals it holds, that many
+    subscripts deep (`ROUTINES[loss][backend]`). A `functools.partial(f, ...)` value holds `f`: Dynamo inlines the
+    partial's function."""
     if not isinstance(value, cst.Dict):
         return []
     found = []
     for element in value.elements:
-        if isinstance(element, cst.DictElement):
-            function = project.resolve_function(module.imports.qualify(element.value))
-            if function is not None and function not in found:
-                found.append(function)
+        if not isinstance(element, cst.DictElement):
+            continue
+        held = element.value
+        if levels > 1:
+            found.extend(f for f in _dict_functions(project, module, held, levels - 1) if f not in found)
+            continue
+        if (isinstance(held, cst.Call) and held.args and not held.args[0].keyword and not held.args[0].star
+                and module.imports.qualify(held.func) == "functools.partial"):
+            held = held.args[0].value
+        function = project.resolve_function(module.imports.qualify(held))
+        if function is not None and function not in found:
+            found.append(function)
     return found
 
 
@@ -112,12 +124,13 @@ class Registry(RunFact):
     it is an instance of (None for a dict literal); None when the variable is not a registry."""
 
     @classmethod
-    def compute(cls, project, module: "ModuleInfo", name: str) -> tuple[list, "ClassInfo | None"] | None:
+    def compute(cls, project, module: "ModuleInfo", name: str,
+                levels: int = 1) -> tuple[list, "ClassInfo | None"] | None:
         value = module.globals.get(name)
         if isinstance(value, cst.Dict):
-            found = _dict_functions(project, module, value)
+            found = _dict_functions(project, module, value, levels)
             return (found, None) if found else None
-        if not isinstance(value, cst.Call):
+        if levels > 1 or not isinstance(value, cst.Call):
             return None
         klass = project.resolve_class(module.imports.qualify(value.func))
         if klass is None:
@@ -131,9 +144,9 @@ class Registry(RunFact):
         return (found, klass) if found else None
 
 
-def _registry(project: "ProjectIndex", module: "ModuleInfo", node: cst.BaseExpression):
+def _registry(project: "ProjectIndex", module: "ModuleInfo", node: cst.BaseExpression, levels: int = 1):
     found = _global(project, module.imports.qualify(node))
-    return run_fact(project, Registry, *found) if found is not None else None
+    return run_fact(project, Registry, *found, levels) if found is not None else None
 
 
 def _is_lookup(method: "FunctionInfo") -> bool:
@@ -193,7 +206,10 @@ def _collect(project, caller: "FunctionInfo", value: cst.BaseExpression, found: 
         _collect(project, caller, value.orelse, found, depth + 1)
         return
     if isinstance(value, cst.Subscript):
-        registry = _registry(project, module, value.value)
+        levels, base = 1, value.value
+        while isinstance(base, cst.Subscript):  # a registry of registries: `ROUTINES[loss][backend]`
+            levels, base = levels + 1, base.value
+        registry = _registry(project, module, base, levels)
         if registry is not None:
             found.extend(function for function in registry[0] if function not in found)
         return
@@ -226,6 +242,9 @@ def _classes_of(project: "ProjectIndex", function: cst.FunctionDef | None, impor
             found.append(klass)
         elif klass is None and isinstance(value.func, cst.Subscript):
             found.extend(klass for klass in _class_table(project, imports, value.func.value) if klass not in found)
+        elif klass is None:  # a class a factory function returns: `solver_fn = select(method); solver_fn(...)`
+            found.extend(klass for klass in _returned_classes(project, function, imports, value.func, depth)
+                         if klass not in found)
     elif isinstance(value, cst.BooleanOperation):
         _classes_of(project, function, imports, value.left, found, depth + 1)
         _classes_of(project, function, imports, value.right, found, depth + 1)
@@ -236,6 +255,46 @@ def _classes_of(project: "ProjectIndex", function: cst.FunctionDef | None, impor
         local, _unknown = run_fact(project, LocalValues, function)
         for assigned in local.get(value.value, ()):
             _classes_of(project, function, imports, assigned, found, depth + 1)
+
+
+def _returned_classes(project: "ProjectIndex", function: cst.FunctionDef | None, imports,
+                      value: cst.BaseExpression, depth: int) -> list:
+    """The project classes `value` (what is called to build an object) may be when it is the result of a call of a
+    project function every `return` of which gives a project class (`def select(method): if ...: return Euler ...`),
+    directly or through a local name assigned such a call."""
+    if depth > _DEPTH:
+        return []
+    found: list = []
+    if isinstance(value, cst.Name) and function is not None:
+        local, unknown = run_fact(project, LocalValues, function)
+        if value.value in unknown:
+            return []
+        for assigned in local.get(value.value, ()):
+            found.extend(k for k in _returned_classes(project, function, imports, assigned, depth + 1) if k not in found)
+        return found
+    if not isinstance(value, cst.Call):
+        return []
+    factory = project.resolve_function(imports.qualify(value.func))
+    if factory is None:
+        return []
+    return list(run_fact(project, FactoryClasses, factory))
+
+
+class FactoryClasses(RunFact):
+    """The project classes a function returns when every `return` of it gives one (a class name); () otherwise."""
+
+    @classmethod
+    def compute(cls, project, factory: "FunctionInfo") -> tuple:
+        returns = returns_in(factory.node)
+        found: list = []
+        for ret in returns:
+            klass = (project.resolve_class(factory.module.imports.qualify(ret.value))
+                     if isinstance(ret.value, (cst.Name, cst.Attribute)) else None)
+            if klass is None:
+                return ()
+            if klass not in found:
+                found.append(klass)
+        return tuple(found)
 
 
 def _class_table(project: "ProjectIndex", imports, node: cst.BaseExpression) -> list:

@@ -431,12 +431,42 @@ class CompileDatadep(DatadepPolicy):
         test = node.test
         negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
         if not negated and _constant_message(node.msg):
+            items = _unfoldable_sequence(domain, test, frame)
+            if items is not None:
+                self._record(Break("refused", node, f"assert-{items}"))
             return
         if isinstance(test, cst.BooleanOperation) or _reads_data_function(domain, test):
             return
         if domain.kind(test.expression if negated else test, frame) in TENSORISH:
             what = "`assert not`" if negated else "`assert` with a message Python computes"
             self._record(Break("branch", node, what, "tensor"))
+
+
+# Annotations of a `*args` parameter whose items Dynamo holds as Python constants (the tuple is then one too).
+_CONSTANT_ITEMS = frozenset({"int", "float", "str", "bool", "bytes", "None", "complex", "torch.Size", "torch.dtype",
+                             "torch.device"})
+
+
+def _unfoldable_sequence(domain: DatadepDomain, test: cst.BaseExpression, frame: Frame) -> str | None:
+    """The test of a plain `assert` that is a sequence Dynamo can neither fold to a constant nor trace as a tensor.
+    Dynamo rewrites such an assert into `torch._assert_async(torch.scalar_tensor(test))`
+    (`generic_jump`, torch/_dynamo/symbolic_convert.py): a sequence of tensors fails the fake tensor call ("TypeError
+    when making fake tensor call"), one of other objects has no proxy ("Failed to convert args/kwargs to proxy").
+    Read here: a sequence of tensors (`List[Tensor]`, `split`, a comprehension of tensors), and the function's own
+    `*args` tuple annotated with a class that is not a constant's (`*transforms: Transform`).
+    Returns "tensors" or "objects" (what the sequence holds), or None."""
+    if domain.kind(test, frame) in ("tensors", "ddtensors"):
+        return "tensors"
+    star = domain.function.params.star_arg
+    if not (isinstance(test, cst.Name) and isinstance(star, cst.Param) and star.name.value == test.value):
+        return None
+    annotation = star.annotation.annotation if star.annotation is not None else None
+    if not isinstance(annotation, (cst.Name, cst.Attribute)):  # none, or a string or a subscript: not read
+        return None
+    qualified = domain.imports.qualify(annotation) or (annotation.value if isinstance(annotation, cst.Name) else "")
+    if not qualified or qualified in _CONSTANT_ITEMS or qualified.rpartition(".")[2] in _CONSTANT_ITEMS:
+        return None
+    return "tensors" if qualified in ("torch.Tensor", "Tensor") else "objects"
 
 
 def _constant_message(message: cst.BaseExpression | None) -> bool:

@@ -30,6 +30,14 @@ _REFUSALS = {
     "requires-grad-set": (
         "assigning a tensor's `requires_grad`", "setattr() on Tensor.requires_grad",
         "set it outside the compiled region, or use `.detach()` for a tensor that must not require grad"),
+    "assert-tensors": (
+        "`assert` on a sequence of tensors (Dynamo makes it `torch._assert_async(torch.scalar_tensor(...))`)",
+        "TypeError when making fake tensor call",
+        "assert on what Dynamo can evaluate (`assert len(xs) > 0`)"),
+    "assert-objects": (
+        "`assert` on a tuple of objects (Dynamo makes it `torch._assert_async(torch.scalar_tensor(...))`)",
+        "Failed to convert args/kwargs to proxy",
+        "assert on what Dynamo can evaluate (`assert len(args) > 0`)"),
     "data-ptr": (
         "comparing the `data_ptr()`s of two tensors", "Data pointer comparison",
         "Dynamo decides it only for the same tensor: compare outside the compiled region"),
