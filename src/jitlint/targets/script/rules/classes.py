@@ -123,6 +123,20 @@ def _class_level_names(cls: ClassInfo) -> set[str]:
     return names
 
 
+def _class_level_values(cls: ClassInfo) -> set[str]:
+    """The names the class body assigns a value to (`depth = 3`, `depth: int = 3`), not bare annotations."""
+    names: set[str] = set()
+    body = cls.node.body.body if isinstance(cls.node.body, cst.IndentedBlock) else ()
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign) and small.value is not None:
+                names.update(target_names(small.target))
+            elif isinstance(small, cst.Assign):
+                for target in small.targets:
+                    names.update(target_names(target.target))
+    return names
+
+
 class ClassAttributeNotInInit(ScriptRule):
     code = "JIT620"
     name = "class-attr-not-in-init"
@@ -172,9 +186,18 @@ class ClassAttributeNotInInit(ScriptRule):
         if defined is None or name in defined:
             return
         class_level = _class_level_names(cls)
-        if not class_level or name in class_level:
+        if not class_level:
             return
         parent = ctx.parent
+        if name in class_level:
+            # A name the class body assigns a value (not a method): torch finds it on the Python class, not among
+            # the object's attributes, and rejects it (`SimpleValue::attr`).
+            if name in _class_level_values(cls) and name not in cls.methods:
+                ctx.report(node, (
+                    f"`{name}` is a class attribute of `{cls.name}`, which a TorchScript object does not have (torch: "
+                    f"\"'{name}' is defined as a class attribute which currently is not supported\"); assign "
+                    f"`self.{name}` in `__init__`"))
+            return
         is_set = (
             isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and getattr(parent, "target", None) is node
         )

@@ -25,8 +25,6 @@ class AttributeNeverSet(ScriptRule):
         if name is None or name.startswith("__") or name in NN_MODULE_NAMES:
             return
         parent = ctx.parent
-        if isinstance(parent, cst.Call) and parent.func is node:
-            return  # a method call: another message, and methods nn.Module provides
         if isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
             return  # a store (JIT601's business)
         owners = module_owners(ctx)
