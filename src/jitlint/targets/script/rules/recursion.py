@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.capture import _CALLED
+from jitlint.capture import reached_by_call
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
 
@@ -77,7 +77,7 @@ def _back_edges(ctx: RuleContext) -> dict[int, object]:
     for key, node in nodes.items():
         entry = captured.get(node)
         reason = entry.reason if entry is not None else ""
-        if key not in called or (reason and not reason.startswith(_CALLED)):
+        if key not in called or (reason and not reached_by_call(reason)):
             roots.append(node)
     back: dict[int, object] = {}
     for root in roots:
