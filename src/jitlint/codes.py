@@ -221,6 +221,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT635": CodeInfo("hook-object-submodule", "error", "script", None),
     "JIT636": CodeInfo("unused-properties-replaced", "error", "script", None),
     "JIT637": CodeInfo("recursive-call", "error", "script", None),
+    "JIT638": CodeInfo("scripted-class-with-base", "error", "script", None),
     "JIT701": CodeInfo("branch-type-mismatch", "error", "script", None),
     "JIT702": CodeInfo("defined-in-one-branch", "error", "script", "safe"),
     "JIT703": CodeInfo("none-init-then-tensor", "error", "script", "safe"),
