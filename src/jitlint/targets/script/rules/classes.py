@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.facts.syntax import target_names
+from jitlint.facts.syntax import assigned_names, target_names
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.claims import results_for
 from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.scopes import params_of
 from jitlint.walk import walk
 
 _IGNORE = frozenset({"torch.jit.ignore", "torch.jit.unused"})
@@ -236,8 +237,9 @@ class RecursiveClassAttribute(ScriptRule):
     name = "recursive-class-attribute"
     severity = "error"
     summary = (
-        "`self.x = torch.jit.annotate(T, ...)` in a TorchScript class's `__init__` where `T` contains the class "
-        "itself (`Optional[Node]` in `Node`): TorchScript types cannot be recursive"
+        "`self.x = torch.jit.annotate(T, ...)`, `self.x: T = ...` or `self.x = param` (annotated `T`) in a "
+        "TorchScript class's `__init__` where `T` contains the class itself (`Optional[Node]` in `Node`): "
+        "TorchScript types cannot be recursive"
     )
     message = "attribute whose type contains its own TorchScript class"
 
@@ -245,10 +247,7 @@ class RecursiveClassAttribute(ScriptRule):
         cls = script_class_owner(ctx)
         if cls is None or ctx.function.info.name != "__init__":
             return
-        value = node.value
-        if not isinstance(value, cst.Call) or ctx.qualify(value.func) != "torch.jit.annotate" or not value.args:
-            return
-        if not _mentions(value.args[0].value, cls.name):
+        if not _mentions_own_class(node.value, cls.name, ctx):
             return
         self_name = first_param_name(ctx.function.info.node)
         for target in node.targets:
@@ -260,6 +259,35 @@ class RecursiveClassAttribute(ScriptRule):
                     f"attribute '{t.attr.value}' cannot be of a type that contains class ...'); TorchScript class types "
                     f"cannot be recursive: hold the values in lists of plain types, or an index into a list",
                 )
+
+
+    def visit_AnnAssign(self, node: cst.AnnAssign, ctx: RuleContext) -> None:
+        cls = script_class_owner(ctx)
+        if cls is None or ctx.function.info.name != "__init__" or node.value is None:
+            return
+        t = node.target
+        self_name = first_param_name(ctx.function.info.node)
+        if not (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == self_name):
+            return
+        if _mentions(node.annotation.annotation, cls.name) or _mentions_own_class(node.value, cls.name, ctx):
+            ctx.report(node, (
+                f"`self.{t.attr.value}` is given a type that contains `{cls.name}` itself ('Assignment to attribute "
+                f"'{t.attr.value}' cannot be of a type that contains class ...'); TorchScript class types cannot be "
+                f"recursive: hold the values in lists of plain types, or an index into a list"))
+
+
+def _mentions_own_class(value: cst.BaseExpression, name: str, ctx: RuleContext) -> bool:
+    """Whether the type torch gives `value` in `__init__` names the class `name`: `torch.jit.annotate(T, v)` with
+    `T` naming it, or a parameter of `__init__` whose annotation names it (`children: List["Node"]`)."""
+    if isinstance(value, cst.Call) and ctx.qualify(value.func) == "torch.jit.annotate" and value.args:
+        return _mentions(value.args[0].value, name)
+    if isinstance(value, cst.Name):
+        function = ctx.function.info.node
+        if value.value in assigned_names(function):
+            return False  # rebound in the body: its type is not the parameter's
+        param = params_of(function).get(value.value)
+        return param is not None and param.annotation is not None and _mentions(param.annotation.annotation, name)
+    return False
 
 
 class IgnoredClassInstantiated(ScriptRule):
