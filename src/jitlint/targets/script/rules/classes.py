@@ -269,7 +269,11 @@ class RecursiveClassAttribute(ScriptRule):
         self_name = first_param_name(ctx.function.info.node)
         if not (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == self_name):
             return
-        if _mentions(node.annotation.annotation, cls.name) or _mentions_own_class(node.value, cls.name, ctx):
+        # The attribute takes the value's type: an empty list or dict is typed by the annotation, but `None`
+        # stays NoneType (`self.next: Optional[Link] = None` compiles).
+        typed_by_annotation = isinstance(node.value, (cst.List, cst.Dict)) and not node.value.elements
+        if ((typed_by_annotation and _mentions(node.annotation.annotation, cls.name))
+                or _mentions_own_class(node.value, cls.name, ctx)):
             ctx.report(node, (
                 f"`self.{t.attr.value}` is given a type that contains `{cls.name}` itself ('Assignment to attribute "
                 f"'{t.attr.value}' cannot be of a type that contains class ...'); TorchScript class types cannot be "
