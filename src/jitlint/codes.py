@@ -222,6 +222,7 @@ CODES: dict[str, CodeInfo] = {
     "JIT636": CodeInfo("unused-properties-replaced", "error", "script", None),
     "JIT637": CodeInfo("recursive-call", "error", "script", None),
     "JIT638": CodeInfo("scripted-class-with-base", "error", "script", None),
+    "JIT639": CodeInfo("uninitialized-lazy-state", "error", "script", None),
     "JIT701": CodeInfo("branch-type-mismatch", "error", "script", None),
     "JIT702": CodeInfo("defined-in-one-branch", "error", "script", "safe"),
     "JIT703": CodeInfo("none-init-then-tensor", "error", "script", "safe"),

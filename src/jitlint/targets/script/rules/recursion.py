@@ -28,6 +28,7 @@ class RecursiveCall(ScriptRule):
     severity = "error"
     summary = "compiled code that calls a function or method being compiled: itself, or one that called it"
     message = "a recursive call, which TorchScript does not support"
+    file_hooks_report_visits = True  # `begin_file` only resets the walk's cache
 
     def begin_file(self, ctx: RuleContext) -> None:
         self._back_edges: dict[int, object] | None = None
