@@ -208,6 +208,11 @@ def _class_key(cls: ClassInfo | None) -> tuple[str, str]:
 _CALLED = ("called from ", "stored in ")
 
 
+def reached_by_call(reason: str) -> bool:
+    """Whether a capture reason is a call's (the function is reached from captured code), not a root's."""
+    return reason.startswith(_CALLED)
+
+
 def reason_order(reason: str, primary: frozenset[str]) -> tuple[int, str]:
     """The order in which a function's reasons compete (the least is kept): the policy's primary reasons, then the
     reasons of roots (a forward, a property, a method of a TorchScript class: what the capture chain starts from),

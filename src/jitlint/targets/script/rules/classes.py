@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jitlint.facts.syntax import target_names
+from jitlint.facts.syntax import assigned_names, target_names
 from jitlint.names import first_param_name
 from jitlint.project import ClassInfo, decorator_names
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.claims import results_for
 from jitlint.targets.script.facts import ScriptTypes
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.scopes import params_of
 from jitlint.walk import walk
 
 _IGNORE = frozenset({"torch.jit.ignore", "torch.jit.unused"})
@@ -123,6 +124,20 @@ def _class_level_names(cls: ClassInfo) -> set[str]:
     return names
 
 
+def _class_level_values(cls: ClassInfo) -> set[str]:
+    """The names the class body assigns a value to (`depth = 3`, `depth: int = 3`), not bare annotations."""
+    names: set[str] = set()
+    body = cls.node.body.body if isinstance(cls.node.body, cst.IndentedBlock) else ()
+    for statement in body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign) and small.value is not None:
+                names.update(target_names(small.target))
+            elif isinstance(small, cst.Assign):
+                for target in small.targets:
+                    names.update(target_names(target.target))
+    return names
+
+
 class ClassAttributeNotInInit(ScriptRule):
     code = "JIT620"
     name = "class-attr-not-in-init"
@@ -172,9 +187,18 @@ class ClassAttributeNotInInit(ScriptRule):
         if defined is None or name in defined:
             return
         class_level = _class_level_names(cls)
-        if not class_level or name in class_level:
+        if not class_level:
             return
         parent = ctx.parent
+        if name in class_level:
+            # A name the class body assigns a value (not a method): torch finds it on the Python class, not among
+            # the object's attributes, and rejects it (`SimpleValue::attr`).
+            if name in _class_level_values(cls) and name not in cls.methods:
+                ctx.report(node, (
+                    f"`{name}` is a class attribute of `{cls.name}`, which a TorchScript object does not have (torch: "
+                    f"\"'{name}' is defined as a class attribute which currently is not supported\"); assign "
+                    f"`self.{name}` in `__init__`"))
+            return
         is_set = (
             isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and getattr(parent, "target", None) is node
         )
@@ -213,8 +237,9 @@ class RecursiveClassAttribute(ScriptRule):
     name = "recursive-class-attribute"
     severity = "error"
     summary = (
-        "`self.x = torch.jit.annotate(T, ...)` in a TorchScript class's `__init__` where `T` contains the class "
-        "itself (`Optional[Node]` in `Node`): TorchScript types cannot be recursive"
+        "`self.x = torch.jit.annotate(T, ...)`, `self.x: T = ...` or `self.x = param` (annotated `T`) in a "
+        "TorchScript class's `__init__` where `T` contains the class itself (`Optional[Node]` in `Node`): "
+        "TorchScript types cannot be recursive"
     )
     message = "attribute whose type contains its own TorchScript class"
 
@@ -222,10 +247,7 @@ class RecursiveClassAttribute(ScriptRule):
         cls = script_class_owner(ctx)
         if cls is None or ctx.function.info.name != "__init__":
             return
-        value = node.value
-        if not isinstance(value, cst.Call) or ctx.qualify(value.func) != "torch.jit.annotate" or not value.args:
-            return
-        if not _mentions(value.args[0].value, cls.name):
+        if not _mentions_own_class(node.value, cls.name, ctx):
             return
         self_name = first_param_name(ctx.function.info.node)
         for target in node.targets:
@@ -237,6 +259,39 @@ class RecursiveClassAttribute(ScriptRule):
                     f"attribute '{t.attr.value}' cannot be of a type that contains class ...'); TorchScript class types "
                     f"cannot be recursive: hold the values in lists of plain types, or an index into a list",
                 )
+
+
+    def visit_AnnAssign(self, node: cst.AnnAssign, ctx: RuleContext) -> None:
+        cls = script_class_owner(ctx)
+        if cls is None or ctx.function.info.name != "__init__" or node.value is None:
+            return
+        t = node.target
+        self_name = first_param_name(ctx.function.info.node)
+        if not (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == self_name):
+            return
+        # The attribute takes the value's type: an empty list or dict is typed by the annotation, but `None`
+        # stays NoneType (`self.next: Optional[Link] = None` compiles).
+        typed_by_annotation = isinstance(node.value, (cst.List, cst.Dict)) and not node.value.elements
+        if ((typed_by_annotation and _mentions(node.annotation.annotation, cls.name))
+                or _mentions_own_class(node.value, cls.name, ctx)):
+            ctx.report(node, (
+                f"`self.{t.attr.value}` is given a type that contains `{cls.name}` itself ('Assignment to attribute "
+                f"'{t.attr.value}' cannot be of a type that contains class ...'); TorchScript class types cannot be "
+                f"recursive: hold the values in lists of plain types, or an index into a list"))
+
+
+def _mentions_own_class(value: cst.BaseExpression, name: str, ctx: RuleContext) -> bool:
+    """Whether the type torch gives `value` in `__init__` names the class `name`: `torch.jit.annotate(T, v)` with
+    `T` naming it, or a parameter of `__init__` whose annotation names it (`children: List["Node"]`)."""
+    if isinstance(value, cst.Call) and ctx.qualify(value.func) == "torch.jit.annotate" and value.args:
+        return _mentions(value.args[0].value, name)
+    if isinstance(value, cst.Name):
+        function = ctx.function.info.node
+        if value.value in assigned_names(function):
+            return False  # rebound in the body: its type is not the parameter's
+        param = params_of(function).get(value.value)
+        return param is not None and param.annotation is not None and _mentions(param.annotation.annotation, name)
+    return False
 
 
 class IgnoredClassInstantiated(ScriptRule):

@@ -174,3 +174,63 @@ def _statements(body: cst.BaseSuite) -> list[cst.CSTNode]:
         return list(body.body)
     return [small for line in body.body
             for small in (line.body if isinstance(line, cst.SimpleStatementLine) else [line])]
+
+
+_SCRIPT = frozenset({"torch.jit.script", "torch.jit._script.script"})
+
+
+class ScriptedClassWithBase(ScriptRule):
+    code = "JIT638"
+    name = "scripted-class-with-base"
+    severity = "error"
+    summary = ("a class given to `torch.jit.script` (decorated, or passed) that is an `nn.Module` subclass (script an "
+               "instance) or that has a base other than `object` (TorchScript classes do not inherit)")
+    message = "a class `torch.jit.script` refuses before compiling it"
+    # `torch.jit.script(cls)` checks the class first (`_script.py: script`), wherever the call or decorator runs.
+    scope = "anywhere"
+    text_hints = ("script",)
+    outside_handlers = frozenset({"ClassDef", "Call"})
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        if not any(ctx.qualify(d.decorator) in _SCRIPT for d in node.decorators):
+            return
+        cls = ctx.module.classes.get(node.name.value)
+        if cls is not None and cls.node is node:
+            self._check(cls, node.name, ctx)
+
+    def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
+        if ctx.qualify(node.func) not in _SCRIPT or not node.args or node.args[0].keyword is not None:
+            return
+        argument = node.args[0].value
+        if not isinstance(argument, (cst.Name, cst.Attribute)):
+            return
+        cls = ctx.project.resolve_class(ctx.qualify(argument))
+        if cls is not None:
+            self._check(cls, node, ctx)
+
+    def _check(self, cls, where: cst.CSTNode, ctx: RuleContext) -> None:
+        project = ctx.project
+        if project.is_module_class(cls):
+            ctx.report(where, (
+                f"`{cls.name}` is an `nn.Module` class, and `torch.jit.script` compiles module instances (torch: "
+                f"\"Type '...{cls.name}' cannot be compiled since it inherits from nn.Module, pass an instance "
+                f"instead\"); script `{cls.name}(...)`"))
+            return
+        if cls.node.keywords:
+            return  # a metaclass: what the class derives from is not read here
+        bases = cls.base_names
+        if not bases or all(base == "builtins.object" for base in bases):
+            return
+        for base in bases:
+            if base is None or base.startswith("enum."):
+                return  # unknown, or an Enum (`torch.jit.script` returns an Enum class as it is)
+            resolved = project.resolve_class(base)
+            if resolved is not None and any(b and b.startswith("enum.") for c in project.mro(resolved)
+                                            for b in c.base_names):
+                return
+            if resolved is None and not base.startswith(("builtins.", "typing.", "abc.", "collections.")):
+                return  # a class from elsewhere: it may be an Enum
+        ctx.report(where, (
+            f"`{cls.name}` derives from a class other than `object`, and TorchScript classes do not inherit "
+            f"(torch: \"TorchScript classes does not support inheritance yet. Please directly inherit from "
+            f"'object'.\"); copy what it needs from its base into it"))

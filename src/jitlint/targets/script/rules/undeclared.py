@@ -25,12 +25,18 @@ class AttributeNeverSet(ScriptRule):
         if name is None or name.startswith("__") or name in NN_MODULE_NAMES:
             return
         parent = ctx.parent
-        if isinstance(parent, cst.Call) and parent.func is node:
-            return  # a method call: another message, and methods nn.Module provides
         if isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
             return  # a store (JIT601's business)
         owners = module_owners(ctx)
-        if not owners or any(ctx.project.attributes(owner).get(name) is not None for owner in owners):
+        if not owners:
+            return
+        if all(name in _ignored_attributes(owner, ctx) for owner in owners):
+            ctx.report(node, (
+                f"`{name}` is listed in `__jit_ignored_attributes__`, so the scripted module leaves it out, and "
+                f"compiled code cannot read it (torch: \"Module '...' has no attribute '{name}' attribute was ignored "
+                f"during compilation\"); drop it from the list, or read it only in an `@torch.jit.ignore` method"))
+            return
+        if any(ctx.project.attributes(owner).get(name) is not None for owner in owners):
             return  # the index saw it set (the common case: checked first, it is the cheapest)
         if guarded_by_hasattr(name, ctx):
             return  # torch folds `hasattr(self, "name")` to False and drops the branch
@@ -66,3 +72,22 @@ class AttributeNeverSet(ScriptRule):
         if any(name in cls.methods or name in names_set_in_class(cls, project) for cls in mro):
             return False
         return project.attributes(owner).get(name) is None
+
+
+def _ignored_attributes(cls: ClassInfo, ctx: RuleContext) -> frozenset[str]:
+    """The names a class body (its own or a base's, the first that has one) lists in `__jit_ignored_attributes__`
+    as literal strings: `torch/jit/_recursive.py` leaves them out of the scripted module's type."""
+    for current in ctx.project.mro(cls):
+        body = current.node.body.body if isinstance(current.node.body, cst.IndentedBlock) else ()
+        for statement in body:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                        and isinstance(small.targets[0].target, cst.Name)
+                        and small.targets[0].target.value == "__jit_ignored_attributes__"):
+                    continue
+                value = small.value
+                if not isinstance(value, (cst.List, cst.Tuple)):
+                    return frozenset()
+                return frozenset(element.value.evaluated_value for element in value.elements
+                                 if isinstance(element.value, cst.SimpleString))
+    return frozenset()

@@ -487,3 +487,66 @@ def wraps_the_method(decorator: cst.FunctionDef, wrapper: cst.FunctionDef, ctx: 
     indent = decorator.body.indent if decorator.body.indent is not None else ctx.module.tree.default_indent
     edits.append(PendingEdit(wrapper, f"@{name}.wraps({params.params[0].name.value})\n{indent}", insert_before=True))
     return PendingFix(f"decorate the wrapper with `@{name}.wraps(...)`", edits)
+
+
+# `torch.nn.LazyLinear`, `torch.nn.modules.conv.LazyConv2d`, ...: modules whose parameters (and buffers) stay
+# uninitialized until their first forward pass.
+_LAZY_MODULE = re.compile(r"^torch\.nn\.(?:modules\.\w+\.)?Lazy\w+$")
+_UNINITIALIZED = {"torch.nn.parameter.UninitializedParameter": "parameters",
+                  "torch.nn.UninitializedParameter": "parameters",
+                  "torch.nn.parameter.UninitializedBuffer": "buffers",
+                  "torch.nn.UninitializedBuffer": "buffers"}
+
+
+class LazySubmodule(ScriptRule):
+    code = "JIT639"
+    name = "uninitialized-lazy-state"
+    severity = "error"
+    summary = ("a scripted module class whose `__init__` always creates a lazy module (`nn.LazyLinear`, ...) or an "
+               "`UninitializedParameter`/`UninitializedBuffer`: uninitialized until a forward pass, which "
+               "torch.jit.script refuses")
+    message = "uninitialized lazy state, which torch.jit.script refuses before a forward pass"
+    scope = "anywhere"
+    outside_handlers = frozenset({"ClassDef"})
+    whole_class = "same-error"  # torch raises while it builds the module's type, before it compiles any line
+    reports_only_in = "module-class"
+    checked_handlers = frozenset({("visit", "ClassDef")})
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: RuleContext) -> None:
+        cls = ctx.module_class(node)
+        if cls is None:
+            return
+        init, forward = cls.methods.get("__init__"), ctx.project.find_method(cls, "forward")
+        if init is None or forward is None or ctx.captured.get(forward.node) is None:
+            return
+        if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
+            return  # torch scripts what it returns
+        body, imports = init.node.body, ctx.module.imports
+        if not isinstance(body, cst.IndentedBlock):
+            return
+        for statement in body.body:  # the statements `__init__` always runs, up to the first that may leave it
+            if not isinstance(statement, cst.SimpleStatementLine):
+                if _may_leave([statement]):
+                    return
+                continue
+            for small in statement.body:
+                if isinstance(small, (cst.Return, cst.Raise)):
+                    return
+                for call in calls_in(small):
+                    qualified = imports.qualify(call.func)
+                    if qualified is None:
+                        continue
+                    if _LAZY_MODULE.match(qualified):
+                        what = f"`{qualified.rsplit('.', 1)[-1]}` is a lazy module"
+                        said = "has uninitialized parameters weight"
+                    elif qualified in _UNINITIALIZED:
+                        what = f"`{qualified.rsplit('.', 1)[-1]}` holds no value yet"
+                        said = f"has uninitialized {_UNINITIALIZED[qualified]}"
+                    else:
+                        continue
+                    ctx.report(call, (
+                        f"{what}: its shape is set by the first forward pass, and torch.jit.script refuses a module "
+                        f"that still holds it (torch: \"'...' {said}... Did you forget to run a forward pass?\"); "
+                        f"give the sizes and use the eager class (`nn.Linear(in_features, ...)`), or run a forward "
+                        f"pass before scripting"))
+                    return
