@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.apis import unsupported
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.claims import callee_params, results_for, unannotated_argument, unannotated_param, with_path
 from jitlint.targets.script.facts import ScriptTypes
@@ -281,7 +282,12 @@ class UnsupportedAnnotation(ScriptRule):
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if ctx.qualify(node.func) == "torch.jit.annotate" and node.args and node.args[0].keyword is None:
-            self._in_class_method(node.args[0].value, ctx)
+            written = node.args[0].value
+            problem = self._problem(written, ctx) if ctx.function is not None and ctx.function.body_captured else None
+            if problem is not None and problem.startswith("library-class:"):
+                ctx.report(written, self._message(problem))
+                return
+            self._in_class_method(written, ctx)
 
     @staticmethod
     def _in_class_method(written: cst.BaseExpression, ctx: RuleContext) -> None:
@@ -346,6 +352,11 @@ class UnsupportedAnnotation(ScriptRule):
             qualified = ctx.qualify(node)
             if qualified in UNSUPPORTED_NAMES:
                 return qualified
+            if qualified in unsupported("library-class") and ctx.function is not None and ctx.function.body_captured:
+                # `try_ann_to_type` compiles a class an annotation names (`_recursive_compile_class`), from its
+                # library's source, which fails inside the library: torch names the annotation's line (in an
+                # ignored function's signature it names the call of the function instead: not reported here)
+                return "library-class:" + qualified
         return None
 
     # `ScriptTypeParser`: the constructors and how many element types each takes
@@ -407,6 +418,12 @@ class UnsupportedAnnotation(ScriptRule):
                 "variable-length `Tuple[T, ...]` is not a TorchScript type; use `List[T]` "
                 "or a fixed-length `Tuple[T, T]`"
             )
+        if problem.startswith("library-class:"):
+            qualified = problem.split(":", 1)[1]
+            return (f"`{qualified}` is a Python class that TorchScript compiles from its library's source when an "
+                    "annotation in compiled code names it, and it cannot (torch fails inside the class, naming this "
+                    "line); keep the object out of compiled code (a `@torch.jit.ignore` method that takes and returns "
+                    "tensors), or annotate with the tensors it holds")
         if problem.startswith("expression:"):
             symbol = problem.split(":", 1)[1]
             return (f"an `{symbol}` expression is not a type (torch: 'Expression of type {symbol} cannot be used in a "
