@@ -13,6 +13,7 @@ from jitlint.targets.script.overloads import is_overload_implementation
 from jitlint.targets.script.policy import IGNORE_DECORATORS
 from jitlint.targets.script.rewrite import annotate_param
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules.annotation_messages import annotation_message
 from jitlint.targets.script.scopes import called_params
 from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.default_objects import object_default
@@ -39,13 +40,6 @@ UNSUPPORTED_NAMES = UNSUPPORTED_CONSTRUCTORS | {
 _TUPLE = frozenset({"typing.Tuple", "builtins.tuple"})
 _BUILTIN_TYPE_NAMES = frozenset({"int", "float", "bool", "str", "complex", "list", "dict", "tuple", "None", "Tensor",
                                  "Any", "Optional", "List", "Dict", "Tuple", "Union"})
-_SUGGESTIONS = {
-    "Sequence": "List[...]", "MutableSequence": "List[...]", "Iterable": "List[...]", "Iterator": "List[...]",
-    "Collection": "List[...]", "Set": "List[...]", "AbstractSet": "List[...]", "FrozenSet": "List[...]",
-    "set": "List[...]", "frozenset": "List[...]", "Mapping": "Dict[...]", "MutableMapping": "Dict[...]",
-    "OrderedDict": "Dict[...]", "DefaultDict": "Dict[...]", "Deque": "List[...]", "Literal": "str or int",
-    "Size": "List[int]", "object": "Any", "ndarray": "torch.Tensor",
-}
 
 
 def _typed_by_comment(ctx: RuleContext) -> bool:
@@ -408,30 +402,7 @@ class UnsupportedAnnotation(ScriptRule):
                     return found
         return None
 
-    @staticmethod
-    def _message(problem: str) -> str:
-        if problem.startswith("parser:"):
-            return (f"TorchScript cannot read this annotation (torch: '{problem[7:]}'); write a type it knows: "
-                    "`List[T]`, `Dict[K, V]`, `Optional[T]`, `Tuple[A, B]`, a class")
-        if problem == "Tuple[T, ...]":
-            return (
-                "variable-length `Tuple[T, ...]` is not a TorchScript type; use `List[T]` "
-                "or a fixed-length `Tuple[T, T]`"
-            )
-        if problem.startswith("library-class:"):
-            qualified = problem.split(":", 1)[1]
-            return (f"`{qualified}` is a Python class that TorchScript compiles from its library's source when an "
-                    "annotation in compiled code names it, and it cannot (torch fails inside the class, naming this "
-                    "line); keep the object out of compiled code (a `@torch.jit.ignore` method that takes and returns "
-                    "tensors), or annotate with the tensors it holds")
-        if problem.startswith("expression:"):
-            symbol = problem.split(":", 1)[1]
-            return (f"an `{symbol}` expression is not a type (torch: 'Expression of type {symbol} cannot be used in a "
-                    "type expression'); write the type itself")
-        short = problem.rsplit(".", 1)[-1]
-        suggestion = _SUGGESTIONS.get(short)
-        hint = f"; use `{suggestion}`" if suggestion else ""
-        return f"`{short}` is not a type TorchScript supports in annotations{hint}"
+    _message = staticmethod(annotation_message)
 
 
 class IsinstanceUnsupportedType(ScriptRule):
