@@ -1,6 +1,7 @@
 # case: annotations in compiled code naming `torch.distributions` classes (a return type, an `Optional` parameter,
 #   a `torch.jit.annotate` type, a TorchScript class's parameter): torch compiles the class an annotation names,
-#   from torch's own source, fails inside it, and names the annotation's line
+#   from torch's own source, fails inside it, and names the annotation's line (for a return type, the whole
+#   declaration from its `def` line)
 # torch: rejects
 # torch-error: try blocks aren't supported
 from typing import Optional
@@ -21,6 +22,13 @@ class Flow(torch.nn.Module):
     def annotated(self, x: Tensor) -> Tensor:
         d = torch.jit.annotate(Optional[torch.distributions.transforms.ExpTransform], None)  # error: JIT203
         return x
+
+
+class Spread(torch.nn.Module):
+    def forward(  # error: JIT203
+        self, x: Tensor, scale: float
+    ) -> Normal:
+        return Normal(x, scale)  # error: JIT419
 
 
 class Box:

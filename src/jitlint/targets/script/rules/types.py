@@ -269,7 +269,9 @@ class UnsupportedAnnotation(ScriptRule):
         if problem is None and expression is not None:
             problem = self._parser_problem(expression, ctx, isinstance(ctx.parent, cst.FunctionDef),
                                            isinstance(annotation, cst.SimpleString))
-        if problem:
+        if problem and problem.startswith("library-class:") and isinstance(ctx.parent, cst.FunctionDef):
+            ctx.report(ctx.parent.name, self._message(problem))  # torch names the whole declaration, from `def`
+        elif problem:
             ctx.report(annotation, self._message(problem), fix=self._fix(annotation, ctx))
         elif isinstance(ctx.parent, cst.AnnAssign) and not isinstance(annotation, cst.SimpleString):
             self._in_class_method(annotation, ctx)
