@@ -105,6 +105,10 @@ class PruningScanner(cst.CSTVisitor):
             return False
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not self.root:
             return False
+        # Python evaluates the decorators, the parameters' defaults and the annotations when it runs the `def`:
+        # the capture is given their values (a default is converted to its parameter's type), never their code.
+        if node is self.root.params or node is self.root.returns or any(node is d for d in self.root.decorators):
+            return False
         return super().on_visit(node)
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:

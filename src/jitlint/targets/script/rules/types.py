@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jitlint.apis import unsupported
 from jitlint.rules.base import PendingEdit, PendingFix, RuleContext
 from jitlint.targets.script.claims import callee_params, results_for, unannotated_argument, unannotated_param, with_path
 from jitlint.targets.script.facts import ScriptTypes
@@ -12,6 +13,7 @@ from jitlint.targets.script.overloads import is_overload_implementation
 from jitlint.targets.script.policy import IGNORE_DECORATORS
 from jitlint.targets.script.rewrite import annotate_param
 from jitlint.targets.script.rules import ScriptRule
+from jitlint.targets.script.rules.annotation_messages import annotation_message
 from jitlint.targets.script.scopes import called_params
 from jitlint.targets.script.typing import results as R
 from jitlint.targets.script.default_objects import object_default
@@ -38,13 +40,6 @@ UNSUPPORTED_NAMES = UNSUPPORTED_CONSTRUCTORS | {
 _TUPLE = frozenset({"typing.Tuple", "builtins.tuple"})
 _BUILTIN_TYPE_NAMES = frozenset({"int", "float", "bool", "str", "complex", "list", "dict", "tuple", "None", "Tensor",
                                  "Any", "Optional", "List", "Dict", "Tuple", "Union"})
-_SUGGESTIONS = {
-    "Sequence": "List[...]", "MutableSequence": "List[...]", "Iterable": "List[...]", "Iterator": "List[...]",
-    "Collection": "List[...]", "Set": "List[...]", "AbstractSet": "List[...]", "FrozenSet": "List[...]",
-    "set": "List[...]", "frozenset": "List[...]", "Mapping": "Dict[...]", "MutableMapping": "Dict[...]",
-    "OrderedDict": "Dict[...]", "DefaultDict": "Dict[...]", "Deque": "List[...]", "Literal": "str or int",
-    "Size": "List[int]", "object": "Any", "ndarray": "torch.Tensor",
-}
 
 
 def _typed_by_comment(ctx: RuleContext) -> bool:
@@ -274,14 +269,21 @@ class UnsupportedAnnotation(ScriptRule):
         if problem is None and expression is not None:
             problem = self._parser_problem(expression, ctx, isinstance(ctx.parent, cst.FunctionDef),
                                            isinstance(annotation, cst.SimpleString))
-        if problem:
+        if problem and problem.startswith("library-class:") and isinstance(ctx.parent, cst.FunctionDef):
+            ctx.report(ctx.parent.name, self._message(problem))  # torch names the whole declaration, from `def`
+        elif problem:
             ctx.report(annotation, self._message(problem), fix=self._fix(annotation, ctx))
         elif isinstance(ctx.parent, cst.AnnAssign) and not isinstance(annotation, cst.SimpleString):
             self._in_class_method(annotation, ctx)
 
     def visit_Call(self, node: cst.Call, ctx: RuleContext) -> None:
         if ctx.qualify(node.func) == "torch.jit.annotate" and node.args and node.args[0].keyword is None:
-            self._in_class_method(node.args[0].value, ctx)
+            written = node.args[0].value
+            problem = self._problem(written, ctx) if ctx.function is not None and ctx.function.body_captured else None
+            if problem is not None and problem.startswith("library-class:"):
+                ctx.report(written, self._message(problem))
+                return
+            self._in_class_method(written, ctx)
 
     @staticmethod
     def _in_class_method(written: cst.BaseExpression, ctx: RuleContext) -> None:
@@ -346,6 +348,11 @@ class UnsupportedAnnotation(ScriptRule):
             qualified = ctx.qualify(node)
             if qualified in UNSUPPORTED_NAMES:
                 return qualified
+            if qualified in unsupported("library-class") and ctx.function is not None and ctx.function.body_captured:
+                # `try_ann_to_type` compiles a class an annotation names (`_recursive_compile_class`), from its
+                # library's source, which fails inside the library: torch names the annotation's line (in an
+                # ignored function's signature it names the call of the function instead: not reported here)
+                return "library-class:" + qualified
         return None
 
     # `ScriptTypeParser`: the constructors and how many element types each takes
@@ -397,24 +404,7 @@ class UnsupportedAnnotation(ScriptRule):
                     return found
         return None
 
-    @staticmethod
-    def _message(problem: str) -> str:
-        if problem.startswith("parser:"):
-            return (f"TorchScript cannot read this annotation (torch: '{problem[7:]}'); write a type it knows: "
-                    "`List[T]`, `Dict[K, V]`, `Optional[T]`, `Tuple[A, B]`, a class")
-        if problem == "Tuple[T, ...]":
-            return (
-                "variable-length `Tuple[T, ...]` is not a TorchScript type; use `List[T]` "
-                "or a fixed-length `Tuple[T, T]`"
-            )
-        if problem.startswith("expression:"):
-            symbol = problem.split(":", 1)[1]
-            return (f"an `{symbol}` expression is not a type (torch: 'Expression of type {symbol} cannot be used in a "
-                    "type expression'); write the type itself")
-        short = problem.rsplit(".", 1)[-1]
-        suggestion = _SUGGESTIONS.get(short)
-        hint = f"; use `{suggestion}`" if suggestion else ""
-        return f"`{short}` is not a type TorchScript supports in annotations{hint}"
+    _message = staticmethod(annotation_message)
 
 
 class IsinstanceUnsupportedType(ScriptRule):
