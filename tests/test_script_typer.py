@@ -80,6 +80,11 @@ IMPORTS = ImportTable.from_module(cst.parse_module(
     ("Any", "Any"), ("JitAny", "Any"), ("Tuple[()]", "Tuple[()]"), ("Union[int, float, complex]", "number"),
     ("torch.dtype", "int"), ("torch.device", "Device"), ("'Optional[int]'", "Optional[int]"),
     ("Tuple[int, ...]", None), ("List", None), ("np.ndarray", None),
+    # a bare `tuple`/`list` (torch 2.13, try_ann_to_type): a type alone, in `A | B` and as the element of a
+    # `List` that is the whole annotation; no type as an element of Optional, Union, Tuple, Dict, or of a nested List
+    ("tuple", "tuple"), ("torch.Tensor | tuple", "Union[Tensor, tuple]"), ("List[tuple]", "List[tuple]"),
+    ("Optional[tuple]", None), ("Union[torch.Tensor, list]", None), ("Tuple[torch.Tensor, tuple]", None),
+    ("tuple[int, list]", None), ("Dict[str, tuple]", None), ("Optional[List[tuple]]", None),
 ])
 def test_annotation_types(source, expected):
     found = Reader(IMPORTS).read(cst.parse_expression(source))
