@@ -393,3 +393,20 @@ def test_an_attribute_stored_from_a_union_parameter_is_typed_by_its_value(tmp_pa
     ''', tmp_path, name="forward")
     assert type_of("self.patch") is None
     assert type_of("self.dim") == "int"
+
+
+def test_a_display_under_a_bare_list_annotation_leaves_the_variable_unknown(tmp_path):
+    # `parts: list = []` is rejected at its own line (torch 2.13 dies there with a segmentation fault); the
+    # variable's later uses are not judged as a bare `list`'s ('list' object is not subscriptable / iterable)
+    result, type_of = typed('''
+        @torch.jit.script
+        def f(x: torch.Tensor, n: int):
+            parts: list = []
+            for p in parts:
+                x = x + p
+            return x + parts[-1]
+    ''', tmp_path)
+    kinds = {type(r).__name__ for r in result.results}
+    assert "HintMismatch" in kinds, kinds
+    assert type_of("parts") is None
+    assert not kinds & {"NotIterable", "NotSubscriptable"}, kinds
