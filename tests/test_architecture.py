@@ -57,7 +57,7 @@ LARGEST_MODULES = {
     "targets/fx/rules/edits.py": 729,
     "pipeline.py": 635,  # (the split into shares went to shares.py)
     "cache.py": 685,
-    "targets/script/rules/types.py": 701,
+    "targets/script/rules/types.py": 706,  # +5: JIT203 asks bare_annotations.py for a bare `tuple`/`list` element type
 }
 NEW_MODULE_CAP = 600  # any module not in the table above
 

@@ -20,6 +20,7 @@ from jitlint.targets.script.typing.annotations import (
 )
 from jitlint.targets.script.typing.class_names import compiled_as_class, resolver_texts, unresolved_in_class
 from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
+from jitlint.targets.script.rules.bare_annotations import bare_element, bare_message
 from jitlint.walk import walk
 
 
@@ -275,7 +276,7 @@ class UnsupportedAnnotation(ScriptRule):
             problem = self._parser_problem(expression, ctx, isinstance(ctx.parent, cst.FunctionDef),
                                            isinstance(annotation, cst.SimpleString))
         if problem is None and expression is not None and isinstance(ctx.parent, (cst.FunctionDef, cst.Param)):
-            problem = self._bare_element(expression, ctx, top=True)
+            problem = bare_element(expression, ctx, top=True)
         if problem:
             ctx.report(annotation, self._message(problem), fix=self._fix(annotation, ctx))
         elif isinstance(ctx.parent, cst.AnnAssign) and not isinstance(annotation, cst.SimpleString):
@@ -350,31 +351,6 @@ class UnsupportedAnnotation(ScriptRule):
                 return qualified
         return None
 
-    _NO_BARE = frozenset({"typing.Tuple", "builtins.tuple", "typing.Optional", "typing_extensions.Optional",
-                          "typing.Union", "typing_extensions.Union", "typing.Dict", "builtins.dict"})
-
-    def _bare_element(self, node: cst.BaseExpression, ctx: RuleContext, top: bool) -> str | None:
-        """A bare `tuple` or `list` as an element type of `Optional`, `Union`, `Tuple` or `Dict` in a signature,
-        or of a `List` inside one of them: `try_ann_to_type` resolves those elements itself, and a bare
-        `tuple`/`list` is no type to it. It is one at the top of an annotation, as a member of `A | B`, and in a
-        `List[...]` that is the whole annotation (torch then resolves the whole annotation another way)."""
-        if not isinstance(node, cst.Subscript):
-            return None
-        outer = ctx.qualify(node.value) or ""
-        is_list = outer in ("typing.List", "builtins.list")
-        items = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
-        if outer in self._NO_BARE or (is_list and not top):
-            for item in items:
-                bare = ctx.qualify(item) if isinstance(item, cst.Name) else None
-                if bare in ("builtins.tuple", "builtins.list"):
-                    return f"bare:{item.value}:{outer.rsplit('.', 1)[-1]}"
-        if outer in self._NO_BARE or is_list:
-            for item in items:
-                found = self._bare_element(item, ctx, top=False)
-                if found:
-                    return found
-        return None
-
     # `ScriptTypeParser`: the constructors and how many element types each takes
     _ELEMENTS = {"typing.List": 1, "builtins.list": 1, "typing.Optional": 1, "typing.Dict": 2, "builtins.dict": 2,
                  "torch.jit.Future": 1, "torch.futures.Future": 1, "typing.Final": 1}
@@ -430,14 +406,7 @@ class UnsupportedAnnotation(ScriptRule):
             return (f"TorchScript cannot read this annotation (torch: '{problem[7:]}'); write a type it knows: "
                     "`List[T]`, `Dict[K, V]`, `Optional[T]`, `Tuple[A, B]`, a class")
         if problem.startswith("bare:"):
-            _, bare, outer = problem.split(":")
-            said = {"Tuple": "Can not create tuple with None type", "tuple": "Can not create tuple with None type",
-                    "Dict": f"Unknown type annotation: '<class '{bare}'>'",
-                    "dict": f"Unknown type annotation: '<class '{bare}'>'",
-                    "List": "could not be resolved", "list": "could not be resolved"}.get(
-                outer, f"could not be resolved because <class '{bare}'> could not be resolved")
-            return (f"a bare `{bare}` inside `{outer}[...]` is no type TorchScript can resolve (torch: '{said}'); "
-                    f"give its element types (`{'Tuple[int, int]' if bare == 'tuple' else 'List[int]'}`)")
+            return bare_message(problem)
         if problem == "Tuple[T, ...]":
             return (
                 "variable-length `Tuple[T, ...]` is not a TorchScript type; use `List[T]` "
