@@ -80,6 +80,11 @@ IMPORTS = ImportTable.from_module(cst.parse_module(
     ("Any", "Any"), ("JitAny", "Any"), ("Tuple[()]", "Tuple[()]"), ("Union[int, float, complex]", "number"),
     ("torch.dtype", "int"), ("torch.device", "Device"), ("'Optional[int]'", "Optional[int]"),
     ("Tuple[int, ...]", None), ("List", None), ("np.ndarray", None),
+    # a bare `tuple`/`list` (torch 2.13, try_ann_to_type): a type alone, in `A | B` and as the element of a
+    # `List` that is the whole annotation; no type as an element of Optional, Union, Tuple, Dict, or of a nested List
+    ("tuple", "tuple"), ("torch.Tensor | tuple", "Union[Tensor, tuple]"), ("List[tuple]", "List[tuple]"),
+    ("Optional[tuple]", None), ("Union[torch.Tensor, list]", None), ("Tuple[torch.Tensor, tuple]", None),
+    ("tuple[int, list]", None), ("Dict[str, tuple]", None), ("Optional[List[tuple]]", None),
 ])
 def test_annotation_types(source, expected):
     found = Reader(IMPORTS).read(cst.parse_expression(source))
@@ -388,3 +393,20 @@ def test_an_attribute_stored_from_a_union_parameter_is_typed_by_its_value(tmp_pa
     ''', tmp_path, name="forward")
     assert type_of("self.patch") is None
     assert type_of("self.dim") == "int"
+
+
+def test_a_display_under_a_bare_list_annotation_leaves_the_variable_unknown(tmp_path):
+    # `parts: list = []` is rejected at its own line (torch 2.13 dies there with a segmentation fault); the
+    # variable's later uses are not judged as a bare `list`'s ('list' object is not subscriptable / iterable)
+    result, type_of = typed('''
+        @torch.jit.script
+        def f(x: torch.Tensor, n: int):
+            parts: list = []
+            for p in parts:
+                x = x + p
+            return x + parts[-1]
+    ''', tmp_path)
+    kinds = {type(r).__name__ for r in result.results}
+    assert "HintMismatch" in kinds, kinds
+    assert type_of("parts") is None
+    assert not kinds & {"NotIterable", "NotSubscriptable"}, kinds

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from jitlint.targets.script.rules.bare_annotations import bare_message
+
 _SUGGESTIONS = {
     "Sequence": "List[...]", "MutableSequence": "List[...]", "Iterable": "List[...]", "Iterator": "List[...]",
     "Collection": "List[...]", "Set": "List[...]", "AbstractSet": "List[...]", "FrozenSet": "List[...]",
@@ -16,6 +18,8 @@ def annotation_message(problem: str) -> str:
     if problem.startswith("parser:"):
         return (f"TorchScript cannot read this annotation (torch: '{problem[7:]}'); write a type it knows: "
                 "`List[T]`, `Dict[K, V]`, `Optional[T]`, `Tuple[A, B]`, a class")
+    if problem.startswith("bare:"):
+        return bare_message(problem)
     if problem == "Tuple[T, ...]":
         return (
             "variable-length `Tuple[T, ...]` is not a TorchScript type; use `List[T]` "

@@ -56,6 +56,52 @@ def _blocks(statement: cst.BaseStatement, pruned: set[int]) -> list[list[cst.Bas
     return found
 
 
+_PLAIN_VALUES = (cst.Integer, cst.Float, cst.SimpleString, cst.Name)
+
+
+def _computed_names(body: cst.BaseSuite) -> set[str]:
+    """The names a `with` body binds to a value it computes. A name bound there only by `name = other_name` or
+    `name = literal` (`x = x`, `y = z`, `n = 2`) makes no new value in the block (torch 2.13 scripts those,
+    verified): only a computed value read after the block trips the exit transform."""
+    plain: dict[str, bool] = {}  # name -> every binding seen is `name = name_or_literal`
+
+    def bind(target: cst.BaseExpression, simple: bool) -> None:
+        if isinstance(target, cst.Name):
+            plain[target.value] = plain.get(target.value, True) and simple
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                bind(element.value, False)
+        elif isinstance(target, cst.StarredElement):
+            bind(target.value, False)
+
+    class Bindings(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                bind(target.target, isinstance(node.value, _PLAIN_VALUES))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            bind(node.target, False)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            bind(node.target, False)
+
+        def visit_For(self, node: cst.For) -> None:
+            bind(node.target, False)
+
+        def visit_WithItem(self, node: cst.WithItem) -> None:
+            if node.asname is not None:
+                bind(node.asname.name, False)
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            bind(node.target, False)
+
+    body.visit(Bindings())
+    return {name for name in bound_names(body, into_functions=False) if not plain.get(name, False)}
+
+
 def with_blocks_after_exit(function: cst.FunctionDef, pruned: set[int]) -> list[cst.With]:
     """The `with` statements of `function` that follow an early return in a block enclosing them and assign a name
     read after them, in the code torch compiles (not in `pruned` code: a branch of a folded test, or what follows an
@@ -67,7 +113,7 @@ def with_blocks_after_exit(function: cst.FunctionDef, pruned: set[int]) -> list[
             if id(statement) in pruned:
                 return
             later = read_later.union(*(names_read(s) for s in statements[index + 1:]))
-            if exited and isinstance(statement, cst.With) and bound_names(statement.body, into_functions=False) & later:
+            if exited and isinstance(statement, cst.With) and _computed_names(statement.body) & later:
                 found.append(statement)
             for block in _blocks(statement, pruned):
                 scan(block, later, exited)

@@ -22,6 +22,7 @@ from jitlint.targets.script.typing.annotations import (
 )
 from jitlint.targets.script.typing.class_names import compiled_as_class, resolver_texts, unresolved_in_class
 from jitlint.targets.script.typing.types import NONE, TENSOR, annotation, describe
+from jitlint.targets.script.rules.bare_annotations import bare_element
 from jitlint.walk import walk
 
 
@@ -269,6 +270,8 @@ class UnsupportedAnnotation(ScriptRule):
         if problem is None and expression is not None:
             problem = self._parser_problem(expression, ctx, isinstance(ctx.parent, cst.FunctionDef),
                                            isinstance(annotation, cst.SimpleString))
+        if problem is None and expression is not None and isinstance(ctx.parent, (cst.FunctionDef, cst.Param)):
+            problem = bare_element(expression, ctx, top=True)
         if problem and problem.startswith("library-class:") and isinstance(ctx.parent, cst.FunctionDef):
             ctx.report(ctx.parent.name, self._message(problem))  # torch names the whole declaration, from `def`
         elif problem:

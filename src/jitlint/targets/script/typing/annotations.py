@@ -66,6 +66,14 @@ _DICTS = frozenset({"typing.Dict", "builtins.dict"})
 _OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional"})
 _UNION = frozenset({"typing.Union", "typing_extensions.Union"})
 _FINAL = frozenset({"typing.Final", "typing_extensions.Final", "torch.jit.Final"})
+# `try_ann_to_type` resolves the element types of these constructors itself, and a bare `tuple` or `list` there is
+# no type to it (it is one only at the top of an annotation, or as a member of `A | B`, which torch reads whole):
+# `Optional[tuple]` and `Union[T, list]` fail with "could not be resolved", `Tuple[int, tuple]` with "Can not create
+# tuple with None type", `Dict[str, list]` with "Unknown type annotation". A `List[tuple]` that is the whole
+# annotation is read whole, like `A | B`; inside another constructor it is not resolved either.
+_NO_BARE_ELEMENTS = frozenset({"typing.Tuple", "builtins.tuple", "typing.Optional", "typing_extensions.Optional",
+                               "typing.Union", "typing_extensions.Union", "typing.Dict", "builtins.dict"})
+_BARE = frozenset({"builtins.tuple", "builtins.list"})
 _FUTURE = frozenset({"torch.jit.Future", "torch.futures.Future", "torch._C.Future"})
 _BROADCASTING = re.compile(r"torch\._jit_internal\.BroadcastingList[123]|torch\.nn\.modules\.utils\._(single|pair|triple)")
 _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum"})
@@ -130,6 +138,9 @@ class Reader:
             return tuple_of(())  # `Tuple[()]`
         if outer in _TUPLES and any(isinstance(element, cst.Ellipsis) for element in elements):
             return None  # `Tuple[T, ...]`: JIT203
+        if (outer in _NO_BARE_ELEMENTS or (outer in _LISTS and depth > 0)) and any(
+                self._qualify(element) in _BARE for element in elements):
+            return None  # `Optional[tuple]`, `Tuple[int, list]`: torch cannot resolve them (JIT203)
         inner = [self.read(element, depth + 1) for element in elements]
         if outer in _FINAL and len(inner) == 1:
             return inner[0]

@@ -44,7 +44,7 @@ from jitlint.targets.script.typing.results import (
 )
 from jitlint.targets.script.typing.statements import assigned_in, is_stub, reads_name
 from jitlint.targets.script.typing.types import (
-    BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, convert, join, subtype,
+    ANY_LIST, BOOL, FLOAT, INT, NONE, NUMBER, STR, TENSOR, Type, convert, join, subtype,
 )
 
 if TYPE_CHECKING:
@@ -698,6 +698,10 @@ class Checker:
             return
         self.exprs.annotated.add(id(node.value))
         value = self.exprs.expr(node.value, env, annotation)
+        if annotation == ANY_LIST and isinstance(node.value, cst.List):
+            # `xs: list = []`: the display is rejected here (HintMismatch; torch 2.13 even dies on it, a
+            # segmentation fault), so the variable's later uses are not judged as a bare `list`'s
+            annotation = None
         if not isinstance(target, cst.Name):
             self.bind(target, annotation if annotation is not None else value, frame, target, statement=node)
             return
