@@ -117,6 +117,25 @@ class _Kept:
         return bind_stars_once(self.module, project) if project is not None else self.module
 
 
+def read_outside(path: Path):
+    """A module outside the run, for `ProjectIndex`'s loader: its summary (`ast`), or its LibCST tree where `ast`
+    cannot read it; None when it cannot be read at all."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if len(data) > LOAD_LIMITS.max_file_size:
+        return None
+    from jitlint.source import decode
+
+    try:
+        text = decode(data)
+    except (UnicodeDecodeError, SyntaxError, LookupError):
+        return None
+    module = summarize_file(path, text) if "\x00" not in text else None
+    return _Kept(module) if module is not None else load_quietly(path)
+
+
 class Worker:
     """One share of a run (see the module's docstring); `owner` maps each file of the run (resolved) to the worker
     that owns it (None: every file is this worker's)."""
@@ -170,20 +189,7 @@ class Worker:
     def _outside(self, path: Path):
         if self.job.loader is not None:
             return self.job.loader(path)
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return None
-        if len(data) > LOAD_LIMITS.max_file_size:
-            return None
-        from jitlint.source import decode
-
-        try:
-            text = decode(data)
-        except (UnicodeDecodeError, SyntaxError, LookupError):
-            return None
-        module = summarize_file(path, text) if "\x00" not in text else None
-        return _Kept(module) if module is not None else self._load_with_libcst(path)
+        return read_outside(path)
 
     def _load_with_libcst(self, path: Path):
         return load_quietly(path)

@@ -59,21 +59,25 @@ def _findings(path: Path, text: str, dynamic: bool):
 
 
 class ModuleCache:
-    """The modules a lint reads on demand (what the document imports, their bases and callees), parsed once and
-    kept between edits: a change re-parses only the edited document. An entry is used while its file's size,
-    mtime and inode are those it was read with, so a module edited on disk (saved in the editor, or by `git
-    checkout`) is read again; the least recently used go beyond `limit` bytes of source (LibCST trees take about
-    700 bytes of memory per byte of source)."""
+    """The modules a lint reads on demand (what the document imports, their bases and callees), read once and kept
+    between edits: a change re-parses only the edited document. A module is read as a `jitlint check` of one file
+    reads what lies outside its run (`pipeline.read_outside`: its `ast` summary, LibCST only where `ast` cannot
+    read it), so the editor reports what that run reports, and a package whose star imports reach thousands of
+    files (transformers) is summarized once, not parsed with LibCST on every change. An entry is used while its
+    file's size, mtime and inode are those it was read with, so a module edited on disk (saved in the editor, or by
+    `git checkout`) is read again, and the summaries whose star imports were bound are read again with it (what
+    they bind may have changed). The least recently used go beyond `limit` bytes: a LibCST tree counts its source's
+    size (it takes about 700 bytes of memory per byte of source), a summary a sixteenth of it."""
 
     def __init__(self, limit: int = 4 * 1024 * 1024) -> None:
         from collections import OrderedDict
 
         self.limit = limit
         self.entries: "OrderedDict[Path, tuple[tuple, int, object]]" = OrderedDict()
-        self.reads = 0  # parses done (for tests and measurements)
+        self.reads = 0  # files read (for tests and measurements)
 
     def __call__(self, path: Path):
-        from jitlint.engine import load_quietly
+        from jitlint.pipeline import read_outside
 
         try:
             status = path.stat()
@@ -85,10 +89,15 @@ class ModuleCache:
         if cached is not None and cached[0] == stamp:
             self.entries.move_to_end(key)
             return cached[2]
-        source = load_quietly(path)
+        if cached is not None:
+            self._forget_bound_stars()
+        source = read_outside(path)
         self.reads += 1
-        source = _KeptSource(source.tree, source.text) if source is not None else None
-        self.entries[key] = (stamp, status.st_size, source)
+        if source is not None and not hasattr(source, "module_info"):  # a LibCST tree
+            source, cost = _KeptSource(source.tree, source.text), status.st_size
+        else:
+            cost = max(1, status.st_size // 16)
+        self.entries[key] = (stamp, cost, source)
         self.entries.move_to_end(key)
         total = sum(size for _stamp, size, _source in self.entries.values())
         while total > self.limit and len(self.entries) > 1:
@@ -96,8 +105,15 @@ class ModuleCache:
             total -= size
         return source
 
+    def _forget_bound_stars(self) -> None:
+        """A file changed on disk: drop the summaries whose star imports were bound (against files that may be it)."""
+        for key in [key for key, (_stamp, _size, source) in self.entries.items()
+                    if getattr(getattr(source, "module", None), "stars_bound", False)]:
+            del self.entries[key]
+
     def forget(self, path: Path) -> None:
         self.entries.pop(path.resolve(), None)
+        self._forget_bound_stars()
 
 
 class _KeptSource:
