@@ -175,8 +175,34 @@ def test_a_module_changed_on_disk_is_read_again(workspace):
     assert [f.to_json() for f in server._findings(child, CHILD, False)] == _fresh(child, CHILD)
 
 
+def test_modules_read_on_demand_are_summaries_as_a_one_file_run_reads_them(workspace):
+    from jitlint.pipeline import _Kept
+
+    child = workspace / "pkg" / "child.py"
+    found = server._findings(child, CHILD, False)
+    assert [f.code for f in found] == ["JIT301"]
+    assert [f.to_json() for f in found] == _fresh(child, CHILD)
+    kept = [source for _stamp, _cost, source in server.MODULES.entries.values()]
+    assert kept and all(isinstance(source, _Kept) for source in kept)  # `ast` summaries, no LibCST tree
+
+
+STAR_CHILD = CHILD.replace("from pkg.base import Base", "from pkg import Base")
+
+
+def test_a_star_import_binds_again_after_the_module_it_reads_changes_on_disk(workspace):
+    (workspace / "pkg" / "__init__.py").write_text("from .base import *\n")
+    (workspace / "pkg" / "base.py").write_text('__all__ = ["Base"]\n' + BASE)
+    child = workspace / "pkg" / "child.py"
+    assert [f.code for f in server._findings(child, STAR_CHILD, False)] == ["JIT301"]
+    # base.py no longer exports `Base` (the package's star import binds nothing): Child's base is unknown
+    (workspace / "pkg" / "base.py").write_text("__all__ = []\n" + BASE)
+    after = server._findings(child, STAR_CHILD, False)
+    assert [f.to_json() for f in after] == _fresh(child, STAR_CHILD)
+    assert [f.code for f in after] == []
+
+
 def test_the_module_cache_keeps_within_its_limit(workspace):
-    cache = server.ModuleCache(limit=len(BASE) + 10)
+    cache = server.ModuleCache(limit=len(BASE) // 16 + 1)  # a summary counts a sixteenth of its source
     base, init = workspace / "pkg" / "base.py", workspace / "pkg" / "__init__.py"
     (workspace / "pkg" / "other.py").write_text(BASE)
     cache(base)

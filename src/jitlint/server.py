@@ -105,6 +105,23 @@ class ModuleCache:
             total -= size
         return source
 
+    def refresh(self) -> None:
+        """Before a lint: drop the entries whose files changed on disk, and with them every summary whose star
+        imports were bound (what they bind may come from a changed file, read only after them)."""
+        changed = []
+        for key, (stamp, _size, _source) in self.entries.items():
+            try:
+                status = key.stat()
+            except OSError:
+                changed.append(key)
+                continue
+            if (status.st_size, status.st_mtime_ns, status.st_ino, status.st_dev) != stamp:
+                changed.append(key)
+        if changed:
+            for key in changed:
+                del self.entries[key]
+            self._forget_bound_stars()
+
     def _forget_bound_stars(self) -> None:
         """A file changed on disk: drop the summaries whose star imports were bound (against files that may be it)."""
         for key in [key for key, (_stamp, _size, source) in self.entries.items()
@@ -159,6 +176,7 @@ def _lint(path: Path, text: str, dynamic: bool):
     from jitlint.targets import confirmers
 
     data = text.encode("utf-8")
+    MODULES.refresh()
     chosen = confirmers(config.targets) if dynamic and config.dynamic_enabled else []
     run = lint_run([], config, enabled, stdin=StdinSource(str(path), data), loader=MODULES,
                    policies=tuple(policy for target in chosen for policy in target.policies))
