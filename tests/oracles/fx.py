@@ -165,7 +165,7 @@ def run_example(source: str, directory: Path, timeout: float = 120) -> RunResult
     return run_examples([source], directory, timeout)[0]
 
 
-def run_examples(sources: list[str], directory: Path, timeout: float = 600) -> list[RunResult]:
+def run_examples(sources: list[str], directory: Path, timeout: float = 900) -> list[RunResult]:
     """Run each source as `__main__`, in order, in one fresh interpreter (torch is imported once for the batch);
     each gets its own namespace. Results in the sources' order; an example the child did not finish (it crashed
     or timed out there) and those after it fail with the child's stderr."""
