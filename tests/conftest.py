@@ -47,3 +47,46 @@ def codes_of(lint_source):
         return [(f.code, f.location.row) for f in lint_source(source, **kwargs)]
 
     return run
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Keep on one xdist worker the tests that share a module- or session-scoped fixture of this suite.
+
+    Those fixtures are the suite's batches (one torch child process, or one `jitlint --dynamic` run, for all the
+    cases of a file): with xdist's default `--dist load` each worker that receives one of their tests builds the
+    batch again. Here each such test gets an `xdist_group` mark (`--dist loadgroup`, set in pyproject.toml) named
+    after the batch; tests sharing two batches join both into one group. Every other test is still balanced one by
+    one."""
+    parent: dict[str, str] = {}
+
+    def find(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    keys_of = {}
+    for item in items:
+        keys = []
+        info = getattr(item, "_fixtureinfo", None)  # doctests and other non-function items have none
+        for name, definitions in (info.name2fixturedefs.items() if info else ()):
+            definition = definitions[-1]
+            if definition.scope == "function" or not _defined_in_suite(definition.func):
+                continue
+            # a module-scoped fixture is built once per module that uses it, a session one once for the run
+            scope_id = item.module.__name__ if definition.scope in ("module", "class") else "session"
+            keys.append(f"{scope_id}:{name}")
+        for key in keys[1:]:
+            parent[find(key)] = find(keys[0])
+        if keys:
+            keys_of[item] = keys[0]
+    for item, key in keys_of.items():
+        item.add_marker(pytest.mark.xdist_group(find(key)))
+
+
+def _defined_in_suite(function) -> bool:
+    try:
+        return Path(function.__code__.co_filename).resolve().is_relative_to(Path(__file__).parent)
+    except AttributeError:
+        return False

@@ -12,7 +12,7 @@ import pytest
 from jitlint import pages
 from jitlint.rules import RULES_BY_CODE
 
-from oracles.fx import neutralise, run_example
+from oracles.fx import neutralise, run_examples
 
 ROOT = Path(__file__).resolve().parents[1]
 FX_PASS_PAGES = [page for page in pages.all_pages() if page.target == "fx" and page.code.startswith("FX1")]
@@ -35,13 +35,41 @@ def test_every_fx_pass_rule_has_a_page_here():
     assert rules and sorted(page.code for page in FX_PASS_PAGES) == rules
 
 
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory):
+    """Every example the tests below run, run in one child process (each as its own `__main__`): a silent hazard's
+    bad example, each marked line of a rejecting bad example on its own, every good example, and each marked line a
+    safe fix rewrites, fixed, on its own. Keyed by (code, "bad" | "good" | "fixed", row or None); also the fixed
+    sources, by code."""
+    directory = tmp_path_factory.mktemp("fx_pass_examples")
+    jobs: dict[tuple, str] = {}
+    fixed_sources = {}
+    for page in FX_PASS_PAGES:
+        rows = marked_rows(page.bad, page.code)
+        if page.torch_verdict == "accepts":
+            jobs[(page.code, "bad", None)] = page.bad
+        else:
+            for row in rows:
+                jobs[(page.code, "bad", row)] = neutralise(page.bad, row, rows)
+        jobs[(page.code, "good", None)] = page.good
+    for page in SAFE_FIX_PAGES:
+        rows = marked_rows(page.bad, page.code)
+        fixed = fixed_sources[page.code] = _fix(page.bad, page.code, directory / f"fix_{page.code}")
+        for row in rows:
+            if len(fixed.splitlines()) >= row and fixed.splitlines()[row - 1] != page.bad.splitlines()[row - 1]:
+                jobs[(page.code, "fixed", row)] = neutralise(fixed, row, rows)
+    results = run_examples(list(jobs.values()), directory / "run")
+    return dict(zip(jobs, results)), fixed_sources
+
+
 @pytest.mark.torch
 @pytest.mark.parametrize("page", FX_PASS_PAGES, ids=lambda p: p.code)
-def test_torch_agrees_with_the_bad_example(page, tmp_path):
+def test_torch_agrees_with_the_bad_example(page, ran):
     rows = marked_rows(page.bad, page.code)
     assert rows
+    results, _fixed = ran
     if page.torch_verdict == "accepts":
-        result = run_example(page.bad, tmp_path)
+        result = results[(page.code, "bad", None)]
         assert result.ok, f"{page.code}: the silent hazard's example must run (its asserts show the hazard): {result}"
         assert "assert " in page.bad, f"{page.code}: a silent hazard's example shows the wrong behaviour with an assert"
         return
@@ -49,7 +77,7 @@ def test_torch_agrees_with_the_bad_example(page, tmp_path):
     assert quoted, f"{page.code} quotes no error"
     matched: set[str] = set()
     for row in rows:
-        result = run_example(neutralise(page.bad, row, rows), tmp_path / f"row{row}")
+        result = results[(page.code, "bad", row)]
         assert not result.ok, f"{page.code}: line {row} should raise on its own, but the example {result}"
         assert result.line == row, f"{page.code}: marked line {row}, but torch {result}"
         says = [text for text in quoted if result.says(text)]
@@ -60,8 +88,9 @@ def test_torch_agrees_with_the_bad_example(page, tmp_path):
 
 @pytest.mark.torch
 @pytest.mark.parametrize("page", FX_PASS_PAGES, ids=lambda p: p.code)
-def test_torch_runs_the_good_example(page, tmp_path):
-    result = run_example(page.good, tmp_path)
+def test_torch_runs_the_good_example(page, ran):
+    results, _fixed = ran
+    result = results[(page.code, "good", None)]
     assert result.ok, f"{page.code}: the good example {result}"
 
 
@@ -69,6 +98,7 @@ SAFE_FIX_PAGES = [page for page in FX_PASS_PAGES if RULES_BY_CODE[page.code].fix
 
 
 def _fix(source: str, code: str, directory: Path) -> str:
+    directory.mkdir(parents=True, exist_ok=True)
     path = directory / "fixme.py"
     path.write_text(source)
     subprocess.run([sys.executable, "-m", "jitlint", "check", "--target", "fx", "--select", code, "--fix", "-q",
@@ -78,17 +108,18 @@ def _fix(source: str, code: str, directory: Path) -> str:
 
 @pytest.mark.torch
 @pytest.mark.parametrize("page", SAFE_FIX_PAGES, ids=lambda p: p.code)
-def test_the_safe_fix_makes_the_fixed_lines_run(page, tmp_path):
+def test_the_safe_fix_makes_the_fixed_lines_run(page, ran):
     """Every marked line the fix rewrites stops raising: the fixed example, with the other marked lines blanked,
     runs to the end. A page's good example is not involved."""
+    results, fixed_sources = ran
     rows = marked_rows(page.bad, page.code)
-    fixed = _fix(page.bad, page.code, tmp_path)
+    fixed = fixed_sources[page.code]
     fixed_lines = fixed.splitlines()
     assert len(fixed_lines) == len(page.bad.splitlines()), "the fixes keep one line per line"
     changed = [row for row in rows if fixed_lines[row - 1] != page.bad.splitlines()[row - 1]]
     assert changed, f"{page.code}: the safe fix changed no marked line"
     for row in changed:
-        result = run_example(neutralise(fixed, row, rows), tmp_path / f"row{row}")
+        result = results[(page.code, "fixed", row)]
         assert result.ok, f"{page.code}: after the fix, line {row} ({fixed_lines[row - 1].strip()!r}) {result}"
 
 

@@ -117,20 +117,28 @@ def run(source: str, directory: Path) -> TraceResult:
 _RUNNER = r"""
 import json, runpy, sys, traceback, warnings
 warnings.simplefilter("ignore")
-path, out = sys.argv[1], sys.argv[2]
-result = {"ok": True}
-try:
-    runpy.run_path(path, run_name="__main__")
-except BaseException as error:
-    line = None
-    for frame in traceback.extract_tb(error.__traceback__):
-        if frame.filename == path:
-            line = frame.lineno
-    if line is None and isinstance(error, SyntaxError) and error.filename == path:
-        line = error.lineno
-    result = {"ok": False, "type": type(error).__name__, "message": str(error), "line": line}
-with open(out, "w") as handle:
-    json.dump(result, handle)
+jobs, out = json.loads(sys.argv[1]), sys.argv[2]
+
+
+def run(path):
+    try:
+        runpy.run_path(path, run_name="__main__")  # a fresh `__main__` namespace for each example
+    except BaseException as error:
+        line = None
+        for frame in traceback.extract_tb(error.__traceback__):
+            if frame.filename == path:
+                line = frame.lineno
+        if line is None and isinstance(error, SyntaxError) and error.filename == path:
+            line = error.lineno
+        return {"ok": False, "type": type(error).__name__, "message": str(error), "line": line}
+    return {"ok": True}
+
+
+results = []
+for path in jobs:
+    results.append(run(path))
+    with open(out, "w") as handle:  # written after each example: a crash costs only the examples after it
+        json.dump(results, handle)
 """
 
 
@@ -154,23 +162,39 @@ class RunResult(Verdict):
 
 def run_example(source: str, directory: Path, timeout: float = 120) -> RunResult:
     """Run `source` as `__main__` in a fresh interpreter (the one running the tests, so the pinned torch)."""
+    return run_examples([source], directory, timeout)[0]
+
+
+def run_examples(sources: list[str], directory: Path, timeout: float = 900) -> list[RunResult]:
+    """Run each source as `__main__`, in order, in one fresh interpreter (torch is imported once for the batch);
+    each gets its own namespace. Results in the sources' order; an example the child did not finish (it crashed
+    or timed out there) and those after it fail with the child's stderr."""
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "example.py"
+    paths = []
+    for index, source in enumerate(sources):
+        path = directory / (f"example_{index}.py" if len(sources) > 1 else "example.py")
+        path.write_text(source)
+        paths.append(str(path))
     out = directory / "result.json"
-    path.write_text(source)
     if out.exists():
         out.unlink()
-    process = subprocess.run(
-        [sys.executable, "-c", _RUNNER, str(path), str(out)], capture_output=True, text=True, timeout=timeout,
-        cwd=directory,
-    )
-    if not out.exists():
-        return RunResult(False, "run", "ChildFailed", process.stderr[-2000:], process.stderr[-2000:])
-    data = json.loads(out.read_text())
-    if data["ok"]:
-        return RunResult(True)
-    message = data["message"]
-    return RunResult(False, "run", data["type"], message, message, data["line"])
+    stderr = ""
+    try:
+        process = subprocess.run([sys.executable, "-c", _RUNNER, json.dumps(paths), str(out)], capture_output=True,
+                                 text=True, timeout=timeout, cwd=directory)
+        stderr = process.stderr
+    except subprocess.TimeoutExpired as error:
+        stderr = f"timed out after {timeout} s\n{error.stderr or ''}"
+    done = json.loads(out.read_text()) if out.exists() else []
+    results = []
+    for data in done:
+        if data["ok"]:
+            results.append(RunResult(True))
+        else:
+            message = data["message"]
+            results.append(RunResult(False, "run", data["type"], message, message, data["line"]))
+    failed = RunResult(False, "run", "ChildFailed", stderr[-2000:], stderr[-2000:])
+    return results + [failed] * (len(sources) - len(results))
 
 
 def neutralise(source: str, keep: int, rows: list[int]) -> str:
