@@ -37,3 +37,16 @@ def test_the_run_measuring_itself_keeps_jitlints_exit_status(tmp_path):
     with pytest.raises(SystemExit, match=r"bad failed \(2\)"):
         bench.measure("bad", [*command, "--target", "nothing", "m.py"], tmp_path, 0)
     assert not stats.exists()
+
+
+def test_an_editor_server_that_does_not_answer_in_time_leaves_the_other_figures(monkeypatch, capsys):
+    """On a loaded machine the server may not answer the open in time: the bench says so and goes on to the
+    one-process run and the edits, where it used to stop with the timeout."""
+    bench = speed()
+
+    def late(tree, path):
+        raise TimeoutError("no message from the server")
+
+    monkeypatch.setattr(bench, "editor_latency", late)
+    assert bench.editor_or_none(Path("tree")) is None
+    assert "editor: not measured (no message from the server)" in capsys.readouterr().err

@@ -666,6 +666,29 @@ def test_a_file_checked_against_the_other_workers_classes_keeps_its_findings(tmp
     assert {Path(path).name for path in first} <= {"base.py", "net0.py"}, first
 
 
+def test_a_class_whose_init_is_in_another_workers_file_does_not_parse_that_file(tmp_path, monkeypatch):
+    """JIT634 reads the `__init__` a class inherits from a file of the other share: that method's lines are rendered
+    with the file's layout from its summary, and the file is parsed with LibCST by its own worker only."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "base.py").write_text(
+        "import torch\n\n\nclass Base(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.a = (1,\n2)\n")
+    (tmp_path / "pkg" / "net.py").write_text(
+        "import torch\nfrom pkg.base import Base\n\n\nclass Net(Base):\n    def forward(self, x):\n"
+        "        return x\n\n\nscripted = torch.jit.script(Net())\n")
+    config = Config(root=tmp_path)
+    one = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=1)
+    assert {(Path(f.filename).name, f.code) for f in one.findings} >= {("net.py", "JIT634")}
+    monkeypatch.setattr(pipeline, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(pipeline, "split", lambda job, workers: [
+        [path for path in job.files if path.name != "net.py"], [path for path in job.files if path.name == "net.py"]])
+    two = engine.lint_run([tmp_path / "pkg"], config, SPLITTABLE, jobs=2)
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
+    first, second = [set(parsed["files"]) for parsed in two.stats["parses"]]
+    assert {Path(path).name for path in second} == {"net.py"}, two.stats["parses"]
+
+
 def _overloaded_g_scripted_in_other(tmp_path, imports: str = "import torch\n", after: str = "") -> None:
     """A project `pkg`: f.py, `imports`, an overloaded `g` (int and float declarations, then the implementation)
     and `after`; other.py, `torch.jit.script(g)`."""
@@ -1615,6 +1638,25 @@ def test_a_partial_run_unpickles_the_summaries_the_full_run_kept(package, monkey
     helpers.write_text(helpers.read_text() + "# a comment\n")
     assert check("pkg", cwd=package)[1] == first
     assert parsed == ["helpers.py"]  # (model.py, whose `forward` calls it, is read too: from the cache)
+
+
+def test_a_partial_run_reads_each_modules_graph_once(package, monkeypatch):
+    """What resolving a module's names reads (`ProjectIndex.reads`, the cache's graph) is computed once per module
+    in the run after an edit: it was computed twice, the second time for the same project, once for the outcome and
+    once for the run's result (a sixth of a comment edit's cost on a large library)."""
+    from collections import Counter
+
+    from jitlint.project import ProjectIndex
+
+    first = check("pkg", cwd=package)[1]
+    counted: Counter = Counter()
+    real = ProjectIndex.reads
+    monkeypatch.setattr(ProjectIndex, "reads", lambda self, module: counted.update([str(module.path)]) or real(
+        self, module))
+    helpers = package / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text() + "# a comment\n")
+    assert check("pkg", cwd=package)[1] == first
+    assert counted and max(counted.values()) == 1, counted
 
 
 def test_a_full_run_keeps_only_the_summaries_of_the_files_as_they_are(tmp_path):

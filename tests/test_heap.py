@@ -76,3 +76,16 @@ def test_glibcs_malloc_trim_is_found_and_called(monkeypatch):
     heap.release()
     assert heap._trim
     assert heap._trim(0) in (0, 1)
+
+
+def test_a_final_capture_map_keeps_only_what_the_lint_reads(tmp_path):
+    """The exploration's bookkeeping (per function and class it is captured for: what was seen, explored, what led
+    where, the labels of the records) goes when the map is final, before the lint; what the lint reads stays."""
+    for n in range(2):
+        (tmp_path / f"m{n}.py").write_text(MODEL.format(n=n) + "\n\nscripted = torch.jit.script(M{n}())\n".format(n=n))
+    enabled = {rule.code for rule in RULES}
+    run = engine.lint_run([tmp_path], Config(root=tmp_path), enabled, jobs=1, keep_model=True, record=True)
+    captured = run.captured["script"]
+    assert captured.functions and run.contrib
+    assert all(getattr(captured, name) is None for name in ("_seen", "_key_of", "_edges", "_sites_of", "_labels"))
+    assert {f.code for f in run.findings} >= {"JIT201", "JIT401"}

@@ -410,6 +410,11 @@ class CaptureMap:
         for key, sites in self._sites.items():
             self._sites[key] = sorted(set(sites), key=lambda site: (site.caller_key, site.ordinal, site.bound))
         self._callees = {call: candidates[min(candidates)] for call, candidates in self._callee_candidates.items()}
+        # What only exploring, labelling and the records read (the records are made before this), a few objects per
+        # function and class it is captured for, goes: the lint does not read it, and reuses its memory.
+        for name in ("_queue", "_seen", "_key_of", "_edges", "_sites_of", "_explored", "_labels", "_root_keys",
+                     "_root_reasons", "_sent_reason", "_best", "_callee_candidates"):
+            setattr(self, name, None)
 
     # -- across workers ---------------------------------------------------------------------------------------
     def take(self, messages: list) -> None:

@@ -286,5 +286,5 @@ def _lint_share(files: list[Path], share: list[Path], recorded: dict[str, dict],
     outcome = worker.outcome(findings)
     outcome.parses = [outcome.parses]
     stats = stats_of(outcome, time.process_time() - started, 0.0, summaries, in_process=True)
-    return LintRun(findings, worker.project, worker.maps, list(worker.project.loaded), contrib,
-                   graph_of(worker.project), share, stats=stats)
+    return LintRun(findings, worker.project, worker.maps, list(worker.project.loaded), contrib, outcome.graph, share,
+                   stats=stats)  # (the outcome's graph is `graph_of(worker.project)`, not computed a second time)

@@ -27,6 +27,7 @@ an unexpected way (positional arguments, unknown values), they build a fresh nod
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 from typing import Callable
@@ -148,3 +149,18 @@ def parse_module(text: str, path=None, snippet: str | None = None) -> cst.Module
         finally:
             for name, cls in _CLASSES.items():
                 setattr(cst, name, cls)
+
+
+@functools.lru_cache(maxsize=None)
+def _blank(indent: str, newline: str) -> cst.Module:
+    return cst.Module(body=[], default_indent=indent, default_newline=newline)
+
+
+def rendering(module) -> cst.Module:
+    """What renders a node of `module` (`code_for_node`, `default_indent`): its tree where this process parsed the
+    file, and otherwise an empty module with the indentation and newline its summary found, which is all that
+    `code_for_node` reads of a tree: rendering a node of another worker's file does not parse that file."""
+    found = getattr(module, "layout", None)
+    if found is not None and not module.parsed:
+        return _blank(*found)
+    return module.tree

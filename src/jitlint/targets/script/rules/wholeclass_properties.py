@@ -27,6 +27,7 @@ import libcst as cst
 from jitlint.facts import RunFact, run_fact
 from jitlint.facts.mro import abstract_in_abc, linearization
 from jitlint.facts.torch_api import NN_MODULE_DUNDER_NAMES, NN_MODULE_NAMES
+from jitlint.layout import rendering
 from jitlint.names import IDENTITY_DECORATORS, first_param_name
 from jitlint.project import ClassInfo, FunctionInfo
 from jitlint.rules.base import RuleContext
@@ -1094,7 +1095,7 @@ def _init_lines(method: FunctionInfo) -> list[str] | None:
     text = module.text
     if text is None or method.cls is None or method.node.decorators:
         return None
-    class_code = module.tree.code_for_node(method.cls.node.with_changes(leading_lines=()))
+    class_code = rendering(module).code_for_node(method.cls.node.with_changes(leading_lines=()))
     start = text.find(class_code)
     if start < 0 or text.find(class_code, start + 1) >= 0:
         return None
@@ -1102,12 +1103,12 @@ def _init_lines(method: FunctionInfo) -> list[str] | None:
     body = method.cls.node.body
     if not isinstance(body, cst.IndentedBlock):
         return None
-    indent = body.indent if body.indent is not None else module.tree.default_indent
+    indent = body.indent if body.indent is not None else rendering(module).default_indent
     pattern = re.compile(rf"^{re.escape(indent)}(?:async\s+)?def\s+{re.escape(method.name)}\b")
     found = [index for index, line in enumerate(lines) if pattern.match(line)]
     if len(found) != 1:
         return None
-    rendered = module.tree.code_for_node(method.node.with_changes(leading_lines=()))
+    rendered = rendering(module).code_for_node(method.node.with_changes(leading_lines=()))
     count = rendered.rstrip("\n").count("\n") + 1
     return lines[found[0]:found[0] + count]
 
@@ -1135,10 +1136,10 @@ def _dedent_verdict(method: FunctionInfo) -> bool:
     module = method.module
     body = method.cls.node.body if method.cls is not None else None
     if module.text is not None and not method.node.decorators and isinstance(body, cst.IndentedBlock):
-        indent = body.indent if body.indent is not None else module.tree.default_indent
+        indent = body.indent if body.indent is not None else rendering(module).default_indent
         # A block holding only the method: its header's newline, then the method's lines under `indent`.
         block = cst.IndentedBlock(body=[method.node.with_changes(leading_lines=())], indent=indent)
-        if _dedent_fails(module.tree.code_for_node(block).rstrip("\n").split("\n")[1:]):
+        if _dedent_fails(rendering(module).code_for_node(block).rstrip("\n").split("\n")[1:]):
             lines = _init_lines(method)
             verdict = lines is not None and _dedent_fails(lines)
     return verdict
