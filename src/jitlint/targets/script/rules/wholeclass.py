@@ -8,6 +8,7 @@ all, and torch names no line of the user's code (the error is the one the method
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import libcst as cst
 
@@ -405,33 +406,20 @@ class HookObjectSubmodule(ScriptRule):
         cls = ctx.module_class(node)
         if cls is None:
             return
-        init, forward = cls.methods.get("__init__"), ctx.project.find_method(cls, "forward")
-        if init is None or forward is None or ctx.captured.get(forward.node) is None:
+        imports = ctx.module.imports
+        if any(imports.qualify(call.func) in _HOOK_REMOVERS for method in cls.methods.values()
+               for call in calls_in(method.node)):
             return
-        if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
-            return  # torch scripts what it returns (it may remove the hooks first)
-        body, imports = init.node.body, ctx.module.imports
-        if not isinstance(body, cst.IndentedBlock) or any(
-                imports.qualify(call.func) in _HOOK_REMOVERS for method in cls.methods.values()
-                for call in calls_in(method.node)):
-            return
-        self_name = first_param_name(init.node)
-        for statement in body.body:  # the statements `__init__` always runs, up to the first that may leave it
-            if not isinstance(statement, cst.SimpleStatementLine):
-                if _may_leave([statement]):
-                    return
-                continue
-            for small in statement.body:
-                if isinstance(small, (cst.Return, cst.Raise)):
-                    return
-                found = self._stored(small, cls, self_name, imports)
-                if found:
-                    call, hook = found[0]
-                    ctx.report(call, f"`{imports.qualify(call.func)}` registers a `{hook}` object as a forward "
-                                     f"pre-hook, and torch.jit.script names each hook by its `__name__`, which an "
-                                     f"object lacks (torch: \"'{hook}' object has no attribute '__name__'\"), so "
-                                     f"`{cls.name}` cannot be scripted; " + _HOOK_ADVICE[hook])
-                    return
+        self_name = first_param_name(cls.methods["__init__"].node) if "__init__" in cls.methods else None
+        for small in _always_run_in_scripted_init(cls, ctx):
+            found = self._stored(small, cls, self_name, imports)
+            if found:
+                call, hook = found[0]
+                ctx.report(call, f"`{imports.qualify(call.func)}` registers a `{hook}` object as a forward "
+                                 f"pre-hook, and torch.jit.script names each hook by its `__name__`, which an "
+                                 f"object lacks (torch: \"'{hook}' object has no attribute '__name__'\"), so "
+                                 f"`{cls.name}` cannot be scripted; " + _HOOK_ADVICE[hook])
+                return
 
     @staticmethod
     def _stored(small: cst.BaseSmallStatement, cls: ClassInfo, self_name: str | None,
@@ -498,6 +486,29 @@ _UNINITIALIZED = {"torch.nn.parameter.UninitializedParameter": "parameters",
                   "torch.nn.UninitializedBuffer": "buffers"}
 
 
+def _always_run_in_scripted_init(cls: ClassInfo, ctx: RuleContext) -> Iterator[cst.BaseSmallStatement]:
+    """The small statements a module class's `__init__` always runs, in order, up to the first that may leave it,
+    when torch.jit.script compiles the class: it has an `__init__` and a captured `forward`, and no
+    `__prepare_scriptable__` (torch scripts what that returns instead)."""
+    init, forward = cls.methods.get("__init__"), ctx.project.find_method(cls, "forward")
+    if init is None or forward is None or ctx.captured.get(forward.node) is None:
+        return
+    if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
+        return
+    body = init.node.body
+    if not isinstance(body, cst.IndentedBlock):
+        return
+    for statement in body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            if _may_leave([statement]):
+                return
+            continue
+        for small in statement.body:
+            if isinstance(small, (cst.Return, cst.Raise)):
+                return
+            yield small
+
+
 class LazySubmodule(ScriptRule):
     code = "JIT639"
     name = "uninitialized-lazy-state"
@@ -516,37 +527,23 @@ class LazySubmodule(ScriptRule):
         cls = ctx.module_class(node)
         if cls is None:
             return
-        init, forward = cls.methods.get("__init__"), ctx.project.find_method(cls, "forward")
-        if init is None or forward is None or ctx.captured.get(forward.node) is None:
-            return
-        if ctx.project.find_method(cls, "__prepare_scriptable__") is not None:
-            return  # torch scripts what it returns
-        body, imports = init.node.body, ctx.module.imports
-        if not isinstance(body, cst.IndentedBlock):
-            return
-        for statement in body.body:  # the statements `__init__` always runs, up to the first that may leave it
-            if not isinstance(statement, cst.SimpleStatementLine):
-                if _may_leave([statement]):
-                    return
-                continue
-            for small in statement.body:
-                if isinstance(small, (cst.Return, cst.Raise)):
-                    return
-                for call in calls_in(small):
-                    qualified = imports.qualify(call.func)
-                    if qualified is None:
-                        continue
-                    if _LAZY_MODULE.match(qualified):
-                        what = f"`{qualified.rsplit('.', 1)[-1]}` is a lazy module"
-                        said = "has uninitialized parameters weight"
-                    elif qualified in _UNINITIALIZED:
-                        what = f"`{qualified.rsplit('.', 1)[-1]}` holds no value yet"
-                        said = f"has uninitialized {_UNINITIALIZED[qualified]}"
-                    else:
-                        continue
-                    ctx.report(call, (
-                        f"{what}: its shape is set by the first forward pass, and torch.jit.script refuses a module "
-                        f"that still holds it (torch: \"'...' {said}... Did you forget to run a forward pass?\"); "
-                        f"give the sizes and use the eager class (`nn.Linear(in_features, ...)`), or run a forward "
-                        f"pass before scripting"))
-                    return
+        imports = ctx.module.imports
+        for small in _always_run_in_scripted_init(cls, ctx):
+            for call in calls_in(small):
+                qualified = imports.qualify(call.func)
+                if qualified is None:
+                    continue
+                if _LAZY_MODULE.match(qualified):
+                    what = f"`{qualified.rsplit('.', 1)[-1]}` is a lazy module"
+                    said = "has uninitialized parameters weight"
+                elif qualified in _UNINITIALIZED:
+                    what = f"`{qualified.rsplit('.', 1)[-1]}` holds no value yet"
+                    said = f"has uninitialized {_UNINITIALIZED[qualified]}"
+                else:
+                    continue
+                ctx.report(call, (
+                    f"{what}: its shape is set by the first forward pass, and torch.jit.script refuses a module "
+                    f"that still holds it (torch: \"'...' {said}... Did you forget to run a forward pass?\"); "
+                    f"give the sizes and use the eager class (`nn.Linear(in_features, ...)`), or run a forward "
+                    f"pass before scripting"))
+                return
