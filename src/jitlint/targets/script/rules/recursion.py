@@ -7,6 +7,10 @@ called recursively" (a method: "method 'f' is called recursively"), at that call
 from Python (`_recursive.try_compile_fn`), and a call of one that is not compiled yet compiles it anew: two free
 functions that call each other recurse in Python until "maximum recursion depth exceeded", with no line.
 
+A call through another module object (`self.tree1(x)`, `self.sub.f(x)`) is not such a call even when that
+module is of the caller's own class: torch scripts each submodule as its own module type before the methods that
+call it (`_recursive.create_script_module`), so a tree of modules of one class compiles.
+
 So, from each root of the capture (a scripted function, a module's `forward` or exported method, a TorchScript
 class's method), the calls are followed depth-first in the order they stand in each body, as torch emits them; a
 call whose callee is on the stack is the one torch names. A function that calls itself is named at that call from
@@ -18,6 +22,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jitlint.capture import reached_by_call
+from jitlint.names import first_param_name
 from jitlint.rules.base import RuleContext
 from jitlint.targets.script.rules import ScriptRule
 
@@ -40,6 +45,8 @@ class RecursiveCall(ScriptRule):
         if found is None:
             return
         callee, _bound = found
+        if not _compiled_on_the_callers_stack(node, callee, ctx.function.info.node, ctx.project):
+            return
         if callee.node is not ctx.function.info.node:
             if self._back_edges is None:
                 self._back_edges = _back_edges(ctx)
@@ -56,6 +63,21 @@ class RecursiveCall(ScriptRule):
             f"support recursion (torch: \"{said}\"); write it as a loop"))
 
 
+def _compiled_on_the_callers_stack(call: cst.Call, callee, caller: cst.FunctionDef, project) -> bool:
+    """Whether torch compiles `callee` for this call on the caller's compilation stack: a free function, a method of
+    a class that is not a module, or a module's method called on the caller's own instance (`self.f(x)`,
+    `super().f(x)`); not a method of another module object, which torch scripts as that submodule's own type."""
+    if callee.cls is None or not project.is_module_class(callee.cls):
+        return True
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value != callee.name:
+        return False  # calling a module object: its `forward`
+    receiver = func.value
+    if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
+        return True
+    return isinstance(receiver, cst.Name) and receiver.value == first_param_name(caller)
+
+
 def _back_edges(ctx: RuleContext) -> dict[int, object]:
     """The calls (by id) that reach a function on the stack of a depth-first walk from each root of the capture,
     through the calls of captured code this process explored, in each caller's order."""
@@ -70,6 +92,8 @@ def _back_edges(ctx: RuleContext) -> dict[int, object]:
             if found is None:
                 continue
             caller, callee = site.caller.node, found[0].node
+            if not _compiled_on_the_callers_stack(site.call, found[0], caller, ctx.project):
+                continue
             nodes[id(caller)] = caller
             nodes[id(callee)] = callee
             calls.setdefault(id(caller), []).append((site.ordinal, site.call, callee))
